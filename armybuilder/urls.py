@@ -1,0 +1,13 @@
+"""Top-level URLs. Each feature app contributes its own `urls.py`, included here."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from armybuilder import health, pages
+
+urlpatterns = [
+    path("", pages.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

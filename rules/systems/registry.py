@@ -1,0 +1,84 @@
+"""The one seam for game systems (`shared/DESIGN.md`, "One seam for game systems").
+
+Views, the API, exports and jobs ask this registry for a system and call its methods;
+they never branch on a system's name. A system is one package under `rules/systems/`
+that builds a `GameSystem` and calls `register()` when it is imported; adding a system
+is adding such a package (and its data) and naming it in `SYSTEM_PACKAGES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Packages imported (once, lazily) to fill the registry. Order is display order.
+SYSTEM_PACKAGES: tuple[str, ...] = (
+    "rules.systems.opr",
+    "rules.systems.whfb6",
+    "rules.systems.wh40k9",
+    "rules.systems.aos1",
+    "rules.systems.ru_whfb",
+)
+
+
+@dataclass(frozen=True)
+class GameSystem:
+    """Everything the product needs to know to support one game system.
+
+    - `profile_schema`: JSON Schema of one model's profile fields in the unit format;
+    - `price(unit_dict)` -> a JSON-ready breakdown with at least `points` (int) and `exact`;
+    - `validate(army_dict)` -> a list of violation dicts (`rule`, `unit`, `message`);
+    - `attack(attacker, defender, situation)` -> an exact outcome (None if not supported).
+    """
+
+    key: str
+    name: str
+    source_language: str
+    profile_schema: Mapping[str, Any]
+    price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+    validate: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]]
+    attack: Callable[..., Mapping[str, Any]] | None = None
+    description: str = ""
+    structure_options: Mapping[str, str] = field(default_factory=dict)
+
+
+_REGISTRY: dict[str, GameSystem] = {}
+_loaded = False
+
+
+def register(system: GameSystem) -> GameSystem:
+    """Add a system; registering the same key twice is a programming error."""
+    if system.key in _REGISTRY and _REGISTRY[system.key] is not system:
+        raise ValueError(f"game system {system.key!r} registered twice")
+    _REGISTRY[system.key] = system
+    return system
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        for package in SYSTEM_PACKAGES:
+            try:
+                importlib.import_module(package)
+            except ModuleNotFoundError as exc:  # a system package not written yet
+                if exc.name != package:
+                    raise
+        _loaded = True
+
+
+def get_system(key: str) -> GameSystem:
+    """The registered system for `key`; KeyError names the known keys otherwise."""
+    _load()
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise KeyError(f"unknown game system {key!r}; known: {', '.join(sorted(_REGISTRY))}") from None
+
+
+def all_systems() -> list[GameSystem]:
+    """Every registered system, in `SYSTEM_PACKAGES` order."""
+    _load()
+    order = {p.rsplit(".", 1)[-1]: i for i, p in enumerate(SYSTEM_PACKAGES)}
+    return sorted(_REGISTRY.values(), key=lambda s: order.get(s.key, len(order)))

@@ -1,0 +1,44 @@
+"""docker-compose.yml and the CI script describe the same app as the README commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_has_the_five_services_on_the_right_images():
+    services = compose()["services"]
+    assert set(services) == {"db", "redis", "web", "worker"}
+    assert services["db"]["image"] == "postgres:16"
+    assert services["redis"]["image"] == "redis:7"
+    assert "gunicorn" in services["web"]["command"]
+    assert services["worker"]["command"].startswith("celery -A armybuilder worker")
+
+
+def test_web_and_worker_get_database_and_redis_urls():
+    services = compose()["services"]
+    for name in ("web", "worker"):
+        env = services[name]["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
+        assert env["REDIS_URL"] == "redis://redis:6379/0"
+        assert set(services[name]["depends_on"]) == {"db", "redis"}
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "bin/test" in readme.split("## Quick start", 1)[1].split("##", 1)[0]
+    assert ci.strip().splitlines()[-1] == "bin/test"
+
+
+def test_generated_folders_are_ignored_by_git():
+    ignored = (ROOT / ".gitignore").read_text().split()
+    for folder in (".data/", ".venv/", "__pycache__/"):
+        assert folder in ignored

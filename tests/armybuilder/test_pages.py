@@ -1,0 +1,64 @@
+"""The base layout and home page: htmx from static, navigation, translations, accessibility."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.utils import translation
+
+
+@pytest.mark.django_db
+def test_home_page_says_what_the_app_does_and_loads_htmx_locally(client):
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "army lists" in html
+    assert '<nav class="navbar" aria-label="Main navigation">' in html
+    assert "/static/django_htmx/htmx-2.min.js" in html
+    assert "unpkg" not in html and "cdn" not in html.lower()
+    assert finders.find("django_htmx/htmx-2.min.js")
+    assert '<html lang="en">' in html
+    assert 'href="#main"' in html  # skip link for keyboard users
+
+
+@pytest.mark.django_db
+def test_language_switch_changes_the_html_lang(client):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="pl")
+    assert '<html lang="pl">' in response.content.decode()
+    translation.activate("en")
+
+
+def test_production_defaults_are_safe(monkeypatch):
+    """With nothing set, DEBUG is off and cookies are secure (settings read again)."""
+    import importlib
+
+    import armybuilder.settings as settings_module
+
+    monkeypatch.delenv("DEBUG", raising=False)
+    monkeypatch.delenv("HTTPS", raising=False)
+    monkeypatch.setenv("SECRET_KEY", "x" * 50)
+    fresh = importlib.reload(settings_module)
+    try:
+        assert fresh.DEBUG is False
+        assert fresh.SESSION_COOKIE_SECURE is True
+        assert fresh.CSRF_COOKIE_SECURE is True
+    finally:
+        monkeypatch.undo()
+        importlib.reload(settings_module)
+
+
+def test_missing_secret_key_outside_debug_is_an_error(monkeypatch):
+    import importlib
+
+    from django.core.exceptions import ImproperlyConfigured
+
+    import armybuilder.settings as settings_module
+
+    monkeypatch.delenv("DEBUG", raising=False)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    try:
+        with pytest.raises(ImproperlyConfigured, match="SECRET_KEY"):
+            importlib.reload(settings_module)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(settings_module)

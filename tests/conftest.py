@@ -1,0 +1,62 @@
+"""Project-wide fixtures: a real Celery worker process and the compose file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def start_worker(database_name: str | None = None, *extra: str) -> subprocess.Popen:
+    """A `celery worker` subprocess on the real Redis; it uses the test database when named."""
+    env = dict(os.environ)
+    if database_name:
+        env["DATABASE_NAME"] = database_name
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "armybuilder", "worker", "--pool", "solo",
+         "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle", *extra],
+        cwd=ROOT, env=env, start_new_session=True,
+    )
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def wait_for_worker(timeout: float = 30.0) -> None:
+    from armybuilder.tasks import ping
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if ping.apply_async(expires=2).get(timeout=2) == "pong":
+                return
+        except Exception:
+            time.sleep(0.2)
+    raise RuntimeError("the Celery worker did not answer a ping")
+
+
+@pytest.fixture
+def celery_worker_process(settings) -> Iterator[subprocess.Popen]:
+    """A real worker process, pointed at the test database, answering pings."""
+    from django.db import connection
+
+    process = start_worker(connection.settings_dict["NAME"])
+    try:
+        wait_for_worker()
+        yield process
+    finally:
+        stop_worker(process)
