@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "armybuilder",
+    "armybuilder.estimates",
     "points",
     "rules",
 ]
@@ -69,6 +70,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "armybuilder.navigation.nav_links",
             ],
         },
     },
@@ -179,4 +181,57 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}
+
+# REST API (`armybuilder/api/`, issue 6). Apps authenticate with a token, the browser with
+# its session; every error is one JSON shape; rates are per user, per IP and per scope.
+API_THROTTLE_CACHE = "api-throttle"
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Shared by every web process, so a rate is per user/IP and not per gunicorn worker.
+    API_THROTTLE_CACHE: {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "api-throttle",
+    },
+}
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: an anonymous request then gets 401 with `WWW-Authenticate: Token`.
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["armybuilder.api.parsers.BoundedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "armybuilder.api.pagination.PageNumberPagination",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "armybuilder.api.throttling.PerUserThrottle",
+        "armybuilder.api.throttling.PerIPThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env.str("API_THROTTLE_USER", default="2000/hour"),
+        "ip": env.str("API_THROTTLE_IP", default="600/hour"),
+        "login": env.str("API_THROTTLE_LOGIN", default="20/hour"),
+        "estimates": env.str("API_THROTTLE_ESTIMATES", default="30/hour"),
+    },
+    # 0: the client IP is REMOTE_ADDR (X-Forwarded-For is forgeable); set it behind proxies.
+    "NUM_PROXIES": env.int("API_NUM_PROXIES", default=0),
+    "EXCEPTION_HANDLER": "armybuilder.api.exceptions.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "armybuilder.api.schema.ApiAutoSchema",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Army Builder API",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+    "PREPROCESSING_HOOKS": ["armybuilder.api.schema.only_api_endpoints"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "armybuilder.api.schema.document_api",
+    ],
 }

@@ -10,4 +10,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("armybuilder.api.urls")),
+    path("accounts/", include("armybuilder.accounts.urls")),
+    path("lists/", include("armybuilder.lists.urls")),
 ]

@@ -60,6 +60,18 @@ class Aura:
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """One element of a Massive model (a tank's hull, a monster's heads).
+
+    The points engine prices a Massive model with the sum of its parts' toughness instead
+    of its own (opr-points.md §4); the dice engine keeps using `Model.toughness`.
+    """
+
+    name: str
+    toughness: int
+
+
+@dataclass(frozen=True, slots=True)
 class Model:
     """One model profile of a unit, `count` times. Models of a unit may differ."""
 
@@ -72,6 +84,8 @@ class Model:
     weapons: tuple[Weapon, ...] = ()
     auras: tuple[Aura, ...] = ()
     orders: tuple[Aura, ...] = ()
+    #: Only for a model with the Massive rule: the parts whose toughness is summed for pricing.
+    parts: tuple[Part, ...] = ()
 
     def has(self, rule_name: str) -> bool:
         return any(r.name == rule_name for r in self.rules)

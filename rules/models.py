@@ -69,7 +69,16 @@ class Faction(models.Model):
 
 
 class SpecialRule(models.Model):
-    """A special rule of a system: a machine key, names in English and the source language."""
+    """A special rule of a system: a machine key, names in English and the source language.
+
+    `scope` says what carries the rule, so the designer offers model rules beside a model's
+    profile and weapon rules beside each weapon.
+    """
+
+    class Scope(models.TextChoices):
+        MODEL = "model", _("Model or unit")
+        WEAPON = "weapon", _("Weapon")
+        OTHER = "other", _("Army, terrain or game rule")
 
     system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="special_rules",
                                verbose_name=_("game system"))
@@ -79,6 +88,7 @@ class SpecialRule(models.Model):
     aliases = models.JSONField(_("other accepted names"), default=list, blank=True)
     text = models.TextField(_("rules text"), blank=True)
     has_value = models.BooleanField(_("takes a value (X)"), default=False)
+    scope = models.CharField(_("carried by"), max_length=8, choices=Scope.choices, default=Scope.MODEL)
     not_in_source = models.BooleanField(
         _("not in the source"), default=False,
         help_text=_("Marked [EXTERNAL] or [NOT IN SOURCE] in the seed summary."))

@@ -30,7 +30,8 @@ class GameSystem:
     - `profile_schema`: JSON Schema of one model's profile fields in the unit format;
     - `price(unit_dict)` -> a JSON-ready breakdown with at least `points` (int) and `exact`;
     - `validate(army_dict)` -> a list of violation dicts (`rule`, `unit`, `message`);
-    - `attack(attacker, defender, situation)` -> an exact outcome (None if not supported).
+    - `attack(attacker, defender, situation)` -> an exact outcome (None if not supported);
+    - `reference_targets`: typical enemy units to estimate against.
     """
 
     key: str
@@ -42,6 +43,8 @@ class GameSystem:
     attack: Callable[..., Mapping[str, Any]] | None = None
     description: str = ""
     structure_options: Mapping[str, str] = field(default_factory=dict)
+    #: Standard targets for "what does my unit do to a typical X?" (name -> unit dict).
+    reference_targets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 _REGISTRY: dict[str, GameSystem] = {}

@@ -1,0 +1,144 @@
+"""The catalogue, read-only: game systems, factions, units and special rules.
+
+Anyone may read it. Factions and units come from the same selectors as the catalogue
+pages (`rules.selectors`), so a player's homebrew factions are visible to that player (and
+to everyone once shared) and to nobody else. Collections are paginated and filter by
+`system` (key), `faction` (id) and `search` (part of the name).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import permissions, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from armybuilder.api.filters import QueryFilter, QueryFilterBackend
+from armybuilder.api.serializers import (
+    FactionSerializer,
+    GameSystemSerializer,
+    SpecialRuleSerializer,
+    UnitDetailSerializer,
+    UnitSummarySerializer,
+)
+from armybuilder.unit_options import option_menu
+from rules.models import SpecialRule
+from rules.options import option_point_deltas
+from rules.selectors import (
+    factions_visible_to,
+    game_systems,
+    special_rule_for,
+    special_rules_by_name,
+    units_visible_to,
+)
+
+SYSTEM = QueryFilter("system", "system__key", str, "Only this game system (its key, e.g. `opr`).")
+SEARCH = QueryFilter("search", "name__icontains", str, "Only names containing this text (any case).")
+ID_PATTERN = r"[0-9]{1,18}"
+
+
+class CatalogueViewSet(viewsets.ReadOnlyModelViewSet):
+    """Shared policy of the catalogue: public, filterable, ids as path keys."""
+
+    permission_classes = [permissions.AllowAny]
+    filter_backends = [QueryFilterBackend]
+    query_filters: tuple[QueryFilter, ...] = ()
+    lookup_value_regex = ID_PATTERN
+
+
+@extend_schema_view(
+    list=extend_schema(tags=["catalogue"], summary="List game systems"),
+    retrieve=extend_schema(tags=["catalogue"], summary="Get a game system"),
+)
+class GameSystemViewSet(CatalogueViewSet):
+    """Game systems, by key (`/api/v1/systems/opr`)."""
+
+    serializer_class = GameSystemSerializer
+
+    def get_queryset(self) -> QuerySet:
+        return game_systems()
+    lookup_field = "key"
+    lookup_value_regex = r"[-a-zA-Z0-9_]{1,32}"
+    pagination_class = None
+
+
+@extend_schema_view(
+    list=extend_schema(tags=["catalogue"], summary="List factions"),
+    retrieve=extend_schema(tags=["catalogue"], summary="Get a faction"),
+)
+class FactionViewSet(CatalogueViewSet):
+    """Army books: the official ones and the homebrew ones you may see."""
+
+    serializer_class = FactionSerializer
+    query_filters = (SYSTEM, SEARCH)
+
+    def get_queryset(self) -> QuerySet:
+        return factions_visible_to(user=self.request.user).select_related("system")
+
+
+@extend_schema_view(
+    list=extend_schema(tags=["catalogue"], summary="List units"),
+    retrieve=extend_schema(tags=["catalogue"], summary="Get a unit with its options and rules"),
+)
+class UnitViewSet(CatalogueViewSet):
+    """Units you may field: profiles, points, and (one at a time) options and rules."""
+
+    query_filters = (
+        QueryFilter("system", "faction__system__key", str, "Only this game system (its key)."),
+        QueryFilter("faction", "faction_id", int, "Only this faction (its id)."),
+        QueryFilter("role", "role", str, "Only this battlefield role (`hero`, `infantry`, …)."),
+        SEARCH,
+    )
+
+    def get_serializer_class(self) -> type:
+        return UnitDetailSerializer if self.action == "retrieve" else UnitSummarySerializer
+
+    def get_queryset(self) -> QuerySet:
+        units = units_visible_to(user=self.request.user).select_related("faction__system")
+        if self.action == "retrieve":
+            units = units.prefetch_related("options")
+        return units
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        unit = self.get_object()
+        system = unit.faction.system
+        menu = option_menu(unit)
+        deltas = option_point_deltas(system.key, unit.data, menu)
+        by_name = special_rules_by_name(system=system)
+        rules = {}
+        for written in rule_names_of(unit.data):
+            rule = special_rule_for(written, by_name)
+            if rule is not None:
+                rules.setdefault(rule.pk, rule)
+        context = {**self.get_serializer_context(), "rules": list(rules.values()),
+                   "options": [{**option, "points": deltas.get(option["key"])} for option in menu]}
+        return Response(UnitDetailSerializer(unit, context=context).data)
+
+
+def rule_names_of(unit: Any) -> list[str]:
+    """Every rule name written on a unit-format unit's models and weapons, in order."""
+    names: list[str] = []
+    models = unit.get("models") if isinstance(unit, dict) else None
+    for model in models if isinstance(models, list) else []:
+        if not isinstance(model, dict):
+            continue
+        names += [r for r in model.get("rules") or [] if isinstance(r, str)]
+        for weapon in model.get("weapons") or []:
+            if isinstance(weapon, dict):
+                names += [r for r in weapon.get("rules") or [] if isinstance(r, str)]
+    return names
+
+
+@extend_schema_view(
+    list=extend_schema(tags=["catalogue"], summary="List special rules"),
+    retrieve=extend_schema(tags=["catalogue"], summary="Get a special rule"),
+)
+class SpecialRuleViewSet(CatalogueViewSet):
+    """The special rules of each system, with their text and accepted names."""
+
+    serializer_class = SpecialRuleSerializer
+    queryset = SpecialRule.objects.select_related("system")
+    query_filters = (SYSTEM, SEARCH)

@@ -1,0 +1,143 @@
+"""One error shape for the whole API, and the exceptions DRF lacks (409, 412, 413, 428).
+
+Every error response is `{"code": ..., "message": ..., "details": {field: [messages]}}`:
+`code` is a stable machine word (`invalid`, `not_found`, `precondition_failed`, ...),
+`message` a human sentence, and `details` maps a field path (`models[1].weapons[0].ap`,
+`units[2].count`, `non_field_errors`) to its messages; it is `{}` when no field is to blame.
+The handler is registered as `REST_FRAMEWORK["EXCEPTION_HANDLER"]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+
+from armybuilder.errors import ArmyListError, StaleListError
+from points.unit_format import UnitFormatError
+
+NON_FIELD = api_settings.NON_FIELD_ERRORS_KEY
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "payload_too_large"
+    default_detail = "The request body is too large."
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__(f"The request body is larger than {limit} bytes." if limit else None)
+
+
+class Conflict(exceptions.APIException):
+    """The list changed between reading it and writing it (a concurrent write won)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+    default_detail = "The list was changed by another request; reload it and try again."
+
+
+class PreconditionFailed(exceptions.APIException):
+    """`If-Match` names a version of the list that is no longer the current one."""
+
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_code = "precondition_failed"
+    default_detail = "If-Match does not match the list's current ETag; reload it and try again."
+
+
+class PreconditionRequired(exceptions.APIException):
+    """A write to an existing list came without `If-Match` (lost updates are refused)."""
+
+    status_code = status.HTTP_428_PRECONDITION_REQUIRED
+    default_code = "precondition_required"
+    default_detail = "Send If-Match with the list's ETag (from GET), or If-Match: * to overwrite."
+
+
+def field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """Flatten DRF's nested error detail into `{"a.b[2].c": [messages]}`.
+
+    Serializer errors nest dicts (fields), lists (list serializers, with `{}` for valid
+    items) and dicts with integer keys (`ListField` children); all become one path each.
+    """
+    out: dict[str, list[str]] = {}
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                if isinstance(key, int):
+                    walk(value, f"{path}[{key}]")
+                elif key == NON_FIELD and path:
+                    walk(value, path)
+                else:
+                    walk(value, f"{path}.{key}" if path else str(key))
+        elif isinstance(node, list | tuple):
+            for index, item in enumerate(node):
+                if isinstance(item, Mapping | list | tuple):
+                    walk(item, f"{path}[{index}]")
+                else:
+                    out.setdefault(path or NON_FIELD, []).append(str(item))
+        elif node is not None:
+            out.setdefault(path or NON_FIELD, []).append(str(node))
+
+    walk(detail, prefix)
+    return out
+
+
+def unit_format_details(exc: UnitFormatError) -> dict[str, list[str]]:
+    """The engine's `FieldError`s (`models[1].weapons[0].ap`, message) as `{path: [messages]}`."""
+    details: dict[str, list[str]] = {}
+    for field_error in exc.errors:
+        details.setdefault(field_error.path or NON_FIELD, []).append(field_error.message)
+    return details
+
+
+def error_body(code: str, message: str, details: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    return {"code": code, "message": message, "details": dict(details or {})}
+
+
+def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """DRF's handler (status, `WWW-Authenticate`, `Retry-After`, rollback) with our body.
+
+    The services' and the engine's refusals are translated here, once for every view:
+    `ArmyListError` and `UnitFormatError` are 400 with their field paths, `StaleListError`
+    (a concurrent write won the race) is 409.
+    """
+    # Not at module level: `rest_framework.views` loads the parser classes of the settings,
+    # and `parsers.py` needs this module's `PayloadTooLarge`.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
+    if isinstance(exc, ArmyListError):
+        exc = exceptions.ValidationError(exc.as_dict())
+    elif isinstance(exc, UnitFormatError):
+        exc = exceptions.ValidationError(unit_format_details(exc))
+    elif isinstance(exc, StaleListError):
+        exc = Conflict()
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = error_body("invalid", "The input is not valid.", field_errors(exc.detail))
+    else:
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        response.data = error_body(str(code), _message(exc.detail))
+    return response
+
+
+def _message(detail: Any) -> str:
+    if isinstance(detail, Mapping):
+        return "; ".join(f"{key}: {_message(value)}" for key, value in detail.items())
+    if isinstance(detail, list | tuple):
+        return "; ".join(_message(item) for item in detail)
+    return str(detail)

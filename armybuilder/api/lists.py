@@ -1,0 +1,179 @@
+"""Your army lists: create, read, change, delete; validate, share, fork.
+
+Every read goes through `armybuilder.selectors` (a list you may not read is a 404, the
+same answer as for a list that does not exist) and every write through
+`armybuilder.services` / `armybuilder.sharing`, exactly as the list pages do. A write to
+an existing list needs `If-Match` with the list's ETag (`preconditions.py`). Units inside
+a list are in `list_units.py`; exports and import in `exports.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, permissions, status, viewsets
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+
+from armybuilder.api.filters import QueryFilter
+from armybuilder.api.permissions import IsListOwnerOrReadOnly
+from armybuilder.api.preconditions import expected_version, with_etag
+from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, STALE_RESPONSES
+from armybuilder.api.serializers import (
+    ArmyListCreateSerializer,
+    ArmyListSerializer,
+    ArmyListSummarySerializer,
+    ArmyListWriteSerializer,
+    EvaluationSerializer,
+    ShareSerializer,
+)
+from armybuilder.evaluation import army_list_evaluate
+from armybuilder.models import ArmyList
+from armybuilder.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
+from armybuilder.services import army_list_create, army_list_delete, army_list_fork, army_list_update
+from armybuilder.sharing import army_list_share, army_list_unshare
+from rules.models import Faction, GameSystem
+from rules.systems.registry import get_system
+
+SEARCH = QueryFilter("search", "", str, "Only lists whose name contains this text (any case).")
+TAGS = ["lists"]
+
+
+def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200) -> Response:
+    """A whole list (units in one query, cached points, nothing re-priced) with its ETag."""
+    units = army_list_units(army_list=army_list)
+    body = ArmyListSerializer(army_list, context={"request": request, "units": units}).data
+    return with_etag(Response(body, status=status_code), army_list)
+
+
+def system_for_new_list(key: str) -> GameSystem:
+    """The catalogue row of a registered system, or a 400 on `system`."""
+    system = GameSystem.objects.filter(key=key).first()
+    try:
+        if system is not None:
+            get_system(key)
+    except KeyError:
+        system = None
+    if system is None:
+        raise exceptions.ValidationError({"system": ["No such game system."]})
+    return system
+
+
+class ListLookupMixin:
+    """`get_object()` for views under `/lists/{list_id}`: the selector decides, 404 otherwise."""
+
+    request: Request
+    kwargs: dict[str, Any]
+
+    def get_list(self) -> ArmyList:
+        army_list = army_list_get_for_user(user=self.request.user, list_id=self.kwargs["list_id"])
+        if army_list is None:
+            raise exceptions.NotFound("No such list.")
+        self.check_object_permissions(self.request, army_list)  # type: ignore[attr-defined]
+        return army_list
+
+
+class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
+    """The signed-in player's lists (`/lists`) and any list they may read (`/lists/{list_id}`)."""
+
+    permission_classes = [permissions.IsAuthenticated, IsListOwnerOrReadOnly]
+    serializer_class = ArmyListSerializer
+
+    def get_permissions(self) -> list[permissions.BasePermission]:
+        if self.action == "fork":  # anyone who may read a list may fork it
+            return [permissions.IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(tags=TAGS, summary="List your lists", responses=ArmyListSummarySerializer(many=True),
+                   parameters=[OpenApiParameter("search", str, description=SEARCH.description)])
+    def list(self, request: Request) -> Response:
+        raw = request.query_params.get("search", "")
+        search = SEARCH.parse(raw) if raw else ""
+        page = self.paginate_queryset(army_lists_owned_by(user=request.user, search=search))
+        return self.get_paginated_response(ArmyListSummarySerializer(page, many=True).data)
+
+    @extend_schema(tags=TAGS, summary="Create a list", request=ArmyListCreateSerializer,
+                   responses={201: ArmyListSerializer}, parameters=[ETAG_HEADER])
+    def create(self, request: Request) -> Response:
+        serializer = ArmyListCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        system = system_for_new_list(data["system"])
+        faction = None
+        if data.get("faction") is not None:
+            faction = Faction.objects.filter(pk=data["faction"]).first()
+            if faction is None:
+                raise exceptions.ValidationError({"faction": ["No such faction."]})
+        army_list = army_list_create(
+            owner=request.user, system=system, faction=faction, name=data["name"],
+            points_limit=data["points_limit"], structure_options=data.get("structure_options"),
+            is_public=data.get("is_public", False))
+        return list_response(request, army_list, status_code=status.HTTP_201_CREATED)
+
+    @extend_schema(tags=TAGS, summary="Get a list with its units", parameters=[ETAG_HEADER],
+                   responses={200: ArmyListSerializer})
+    def retrieve(self, request: Request, list_id: int) -> Response:
+        return list_response(request, self.get_list())
+
+    @extend_schema(tags=TAGS, summary="Replace a list's settings", request=ArmyListWriteSerializer,
+                   parameters=[IF_MATCH, ETAG_HEADER], responses={200: ArmyListSerializer, **STALE_RESPONSES})
+    def update(self, request: Request, list_id: int) -> Response:
+        return self._update(request, partial=False)
+
+    @extend_schema(tags=TAGS, summary="Change some of a list's settings", request=ArmyListWriteSerializer,
+                   parameters=[IF_MATCH, ETAG_HEADER], responses={200: ArmyListSerializer, **STALE_RESPONSES})
+    def partial_update(self, request: Request, list_id: int) -> Response:
+        return self._update(request, partial=True)
+
+    def _update(self, request: Request, *, partial: bool) -> Response:
+        army_list = self.get_list()
+        version = expected_version(request, army_list)
+        serializer = ArmyListWriteSerializer(data=request.data, partial=partial)
+        serializer.is_valid(raise_exception=True)
+        army_list_update(army_list=army_list, expected_version=version, **serializer.validated_data)
+        return list_response(request, army_list)
+
+    @extend_schema(tags=TAGS, summary="Delete a list", parameters=[IF_MATCH],
+                   responses={204: OpenApiResponse(description="Deleted."), **STALE_RESPONSES})
+    def destroy(self, request: Request, list_id: int) -> Response:
+        army_list = self.get_list()
+        army_list_delete(army_list=army_list, expected_version=expected_version(request, army_list))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(tags=TAGS, summary="Validate a list: points and violations, freshly computed",
+                   responses={200: EvaluationSerializer})
+    def validate(self, request: Request, list_id: int) -> Response:
+        evaluation = army_list_evaluate(army_list=self.get_list())
+        return Response(EvaluationSerializer({
+            "total_points": evaluation.total_points, "points_limit": evaluation.points_limit,
+            "points_left": evaluation.points_left, "is_valid": evaluation.is_valid,
+            "unit_points": {str(pk): points for pk, points in evaluation.unit_points.items()},
+            "violations": evaluation.violations,
+        }).data)
+
+    @extend_schema(tags=TAGS, summary="Fork a list into a private copy of your own", request=None,
+                   responses={201: ArmyListSerializer}, parameters=[ETAG_HEADER])
+    def fork(self, request: Request, list_id: int) -> Response:
+        copy = army_list_fork(army_list=self.get_list(), user=request.user)
+        copy = army_list_get_for_user(user=request.user, list_id=copy.pk)
+        return list_response(request, copy, status_code=status.HTTP_201_CREATED)
+
+    @extend_schema(tags=TAGS, summary="Share a list: a read-only link anyone can open", request=None,
+                   parameters=[IF_MATCH, ETAG_HEADER], responses={200: ShareSerializer, **STALE_RESPONSES},
+                   description="Sharing twice keeps the same token. The list's version changes.")
+    def share(self, request: Request, list_id: int) -> Response:
+        army_list = self.get_list()
+        token = army_list_share(army_list=army_list, expected_version=expected_version(request, army_list))
+        url = reverse("api:shared-list", kwargs={"token": token}, request=request)
+        return with_etag(Response(ShareSerializer({"token": token, "url": url}).data), army_list)
+
+    @extend_schema(tags=TAGS, summary="Revoke a list's share link", request=None,
+                   parameters=[IF_MATCH, ETAG_HEADER],
+                   responses={204: OpenApiResponse(description="The old link now answers 404."),
+                              **STALE_RESPONSES})
+    def unshare(self, request: Request, list_id: int) -> Response:
+        army_list = self.get_list()
+        army_list_unshare(army_list=army_list, expected_version=expected_version(request, army_list))
+        return with_etag(Response(status=status.HTTP_204_NO_CONTENT), army_list)

@@ -1,0 +1,44 @@
+"""ETag and If-Match for lists: no write lands on a version of a list the client has not seen.
+
+A list's ETag is its `version` (bumped by every service that changes it). A write to an
+existing list must send `If-Match`:
+
+- missing → 428 `precondition_required` (a client that forgot it would silently overwrite);
+- a value other than the current ETag → 412 `precondition_failed`;
+- `*` → applied to whatever version is current (an explicit "overwrite").
+
+The matching version is then handed to the service as `expected_version`, so a write that
+races with another one between this check and the service's row lock is a 409 `conflict`.
+"""
+
+from __future__ import annotations
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from armybuilder.api.exceptions import PreconditionFailed, PreconditionRequired
+from armybuilder.models import ArmyList
+
+
+def etag(army_list: ArmyList) -> str:
+    """The strong ETag of a list's current version, e.g. `"7"`."""
+    return f'"{army_list.version}"'
+
+
+def expected_version(request: Request, army_list: ArmyList) -> int | None:
+    """The version `If-Match` promises (or `None` for `*`); 428 or 412 otherwise."""
+    header = request.headers.get("If-Match")
+    if header is None or not header.strip():
+        raise PreconditionRequired()
+    tags = [tag.strip() for tag in header.split(",")]
+    if "*" in tags:
+        return None
+    # Weak tags (W/"7") never match for If-Match (RFC 9110 §13.1.1: strong comparison).
+    if etag(army_list) in tags:
+        return army_list.version
+    raise PreconditionFailed()
+
+
+def with_etag(response: Response, army_list: ArmyList) -> Response:
+    response["ETag"] = etag(army_list)
+    return response

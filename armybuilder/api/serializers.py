@@ -1,0 +1,301 @@
+"""Request and response bodies of the API, one section per resource.
+
+Response serializers only read what the models and selectors already hold (cached points,
+the unit in the interchange format); request serializers only check the shape and bounds
+of input before it is handed to a service, which owns every rule about what is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from armybuilder.api.filters import MAX_ID
+from armybuilder.models import LIST_NAME_MAX_LENGTH, MAX_UNITS_PER_LIST, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN
+from rules.systems.registry import get_system
+
+#: Bounds an option count in a request before a service checks it against the unit's menu.
+MAX_OPTION_COUNT = 1000
+
+# --- Authentication ----------------------------------------------------------------------
+
+
+class CredentialsSerializer(serializers.Serializer):
+    """A username and password to exchange for the account's API token."""
+
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False, style={"input_type": "password"})
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        request = self.context.get("request")
+        user = authenticate(request, username=attrs["username"], password=attrs["password"])
+        if user is None or not user.is_active:
+            raise serializers.ValidationError("Unable to log in with the username and password given.",
+                                              code="authorization")
+        attrs["user"] = user
+        return attrs
+
+
+class TokenSerializer(serializers.Serializer):
+    """The token to send as `Authorization: Token <token>`, and whose it is."""
+
+    token = serializers.CharField()
+    user_id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+# --- Catalogue ---------------------------------------------------------------------------
+
+
+class GameSystemSerializer(serializers.Serializer):
+    """A game system: its profile schema (the fields of a model) and optional structure rules."""
+
+    key = serializers.SlugField(help_text="The system's key, e.g. `opr`; units and lists name it in `system`")
+    name = serializers.CharField()
+    source_language = serializers.CharField()
+    description = serializers.CharField()
+    profile_schema = serializers.JSONField(help_text="JSON Schema of one model's profile in the unit format.")
+    structure_options = serializers.SerializerMethodField(
+        help_text="Optional army-structure rules (key → label), for a list's `structure_options`.")
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_structure_options(self, system: Any) -> dict[str, str]:
+        try:
+            return {key: str(label) for key, label in get_system(system.key).structure_options.items()}
+        except KeyError:  # a catalogue row whose system package is not installed
+            return {}
+
+
+class FactionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    system = serializers.SlugField(source="system.key", help_text="The game system's key.")
+    version = serializers.CharField()
+    description = serializers.CharField()
+    is_homebrew = serializers.BooleanField(help_text="Made by a player (yours, or shared with everyone).")
+
+
+class SpecialRuleSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    system = serializers.SlugField(source="system.key")
+    key = serializers.SlugField()
+    name = serializers.CharField(help_text="The English name, as written in units (`Fear`, `Blast`).")
+    source_name = serializers.CharField(help_text="The name in the system's source language.")
+    aliases = serializers.ListField(child=serializers.CharField(), help_text="Other accepted names.")
+    text = serializers.CharField()
+    has_value = serializers.BooleanField(help_text="Written with a value, `Name(X)`.")
+    not_in_source = serializers.BooleanField()
+
+
+class UpgradeOptionSerializer(serializers.Serializer):
+    """One choice on a unit; `points` is what taking it once adds (or removes) from the unit."""
+
+    key = serializers.SlugField(help_text="Name it in a list unit's `options` to take it.")
+    group = serializers.CharField()
+    label = serializers.CharField()
+    kind = serializers.CharField(help_text="replace_weapon, add_weapon, add_rule, add_models or add_item.")
+    applies_to = serializers.CharField(help_text="The model profile it changes.")
+    payload = serializers.JSONField(help_text="What it does: a weapon in unit format, a rule, a model count…")
+    min_count = serializers.IntegerField()
+    max_count = serializers.IntegerField()
+    points = serializers.IntegerField(allow_null=True, help_text="Points it adds when taken once.")
+
+
+class UnitSummarySerializer(serializers.Serializer):
+    """A unit of the catalogue as collections list it: enough to pick it and see its cost."""
+
+    id = serializers.IntegerField()
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    role = serializers.CharField()
+    faction = serializers.IntegerField(source="faction_id")
+    faction_slug = serializers.SlugField(source="faction.slug")
+    system = serializers.SlugField(source="faction.system.key")
+    reference = serializers.SerializerMethodField(
+        help_text="`<faction-slug>/<unit-slug>`, as a list file's `catalogue_unit`.")
+    points = serializers.IntegerField(help_text="The unit's points with no options taken.")
+    models = serializers.SerializerMethodField(help_text="Model profiles (unit format `models`).")
+
+    def get_reference(self, unit: Any) -> str:
+        return f"{unit.faction.slug}/{unit.slug}"
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_models(self, unit: Any) -> list[dict[str, Any]]:
+        return list(unit.data.get("models", [])) if isinstance(unit.data, dict) else []
+
+
+class UnitDetailSerializer(UnitSummarySerializer):
+    """A unit with everything a client needs to show and configure it.
+
+    Built by `UnitViewSet.retrieve`, which passes in the context what the catalogue's
+    functions computed: `options` (the option menu, each with the points from
+    `rules.options.option_point_deltas`) and `rules` (the `SpecialRule`s the unit's rule
+    names refer to).
+    """
+
+    description = serializers.CharField()
+    unit = serializers.JSONField(source="data", help_text="The whole unit in the interchange format.")
+    options = serializers.SerializerMethodField()
+    rules = serializers.SerializerMethodField(help_text="The special rules its models and weapons carry.")
+
+    @extend_schema_field(UpgradeOptionSerializer(many=True))
+    def get_options(self, unit: Any) -> list[dict[str, Any]]:
+        return UpgradeOptionSerializer(self.context.get("options", []), many=True).data
+
+    @extend_schema_field(SpecialRuleSerializer(many=True))
+    def get_rules(self, unit: Any) -> list[dict[str, Any]]:
+        return SpecialRuleSerializer(self.context.get("rules", []), many=True).data
+
+
+# --- Points ------------------------------------------------------------------------------
+
+
+class PriceBreakdownSerializer(serializers.Serializer):
+    """The system's full breakdown of a unit's cost; the fields beyond these depend on the system.
+
+    For the OPR-style system: the exact value, the rounded points, and per model the base,
+    weapon and ability terms with warrior/shooter classification (`shared/spec/opr-points.md`).
+    """
+
+    points = serializers.IntegerField(help_text="The unit's points, rounded once.")
+    exact = serializers.CharField(help_text="The exact value before rounding (a fraction or decimal).")
+
+
+# --- Army lists --------------------------------------------------------------------------
+
+
+class ViolationSerializer(serializers.Serializer):
+    """A broken army-composition rule, as the list's game system reports it."""
+
+    rule = serializers.CharField(help_text="Which rule (a key of the system's structure rules).")
+    unit = serializers.CharField(allow_null=True, required=False, help_text="The unit at fault, if one is.")
+    message = serializers.CharField()
+
+
+class ListUnitSerializer(serializers.Serializer):
+    """A unit of a list: the catalogue unit it came from, the options taken, the result."""
+
+    id = serializers.IntegerField()
+    position = serializers.IntegerField(help_text="0 is the first unit of the list.")
+    name = serializers.CharField()
+    catalogue_unit = serializers.CharField(source="catalogue_ref",
+                                           help_text="`<faction-slug>/<unit-slug>` it was added from.")
+    template = serializers.IntegerField(source="template_id", allow_null=True,
+                                        help_text="The catalogue unit's id (null once it is deleted).")
+    points = serializers.IntegerField()
+    options = serializers.DictField(child=serializers.IntegerField(), source="chosen_options",
+                                    help_text="Options taken: option key → count.")
+    option_points = serializers.DictField(child=serializers.IntegerField(),
+                                          help_text="Option key → points one more of it adds now.")
+    available_options = serializers.ListField(
+        child=serializers.DictField(), help_text="The unit's option menu (as a catalogue unit's `options`).")
+    unit = serializers.JSONField(source="data", help_text="The unit with its options, in unit format.")
+
+
+class ArmyListSummarySerializer(serializers.Serializer):
+    """A list as the collection shows it: no units, the cached totals."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    system = serializers.SlugField(source="system.key")
+    faction = serializers.IntegerField(source="faction_id", allow_null=True)
+    points_limit = serializers.IntegerField()
+    total_points = serializers.IntegerField()
+    points_left = serializers.IntegerField(help_text="Negative when the list is over its limit.")
+    unit_count = serializers.IntegerField()
+    is_valid = serializers.BooleanField()
+    violation_count = serializers.IntegerField()
+    is_public = serializers.BooleanField(help_text="Shown in the public gallery.")
+    is_shared = serializers.SerializerMethodField(help_text="A share link exists.")
+    version = serializers.IntegerField(help_text="Bumped by every change; the ETag.")
+    updated = serializers.DateTimeField()
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_is_shared(self, army_list: Any) -> bool:
+        return bool(army_list.share_token)
+
+
+class ArmyListSerializer(ArmyListSummarySerializer):
+    """A whole list: settings, cached evaluation and units, as stored (nothing is re-priced).
+
+    `share_token` is shown to the owner only.
+    """
+
+    faction_name = serializers.CharField(source="faction.name", allow_null=True, default=None)
+    owner = serializers.CharField(source="owner.get_username")
+    structure_options = serializers.DictField(child=serializers.BooleanField())
+    violations = ViolationSerializer(many=True)
+    share_token = serializers.SerializerMethodField(help_text="The share link's token (owner only).")
+    forked_from = serializers.IntegerField(source="forked_from_id", allow_null=True)
+    created = serializers.DateTimeField()
+    units = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_share_token(self, army_list: Any) -> str | None:
+        request = self.context.get("request")
+        user = request.user if request is not None else None
+        return army_list.share_token if user is not None and user.pk == army_list.owner_id else None
+
+    @extend_schema_field(ListUnitSerializer(many=True))
+    def get_units(self, army_list: Any) -> list[dict[str, Any]]:
+        return ListUnitSerializer(self.context["units"], many=True).data
+
+
+class ArmyListWriteSerializer(serializers.Serializer):
+    """The settings of a list a player may change (all of them for PUT, some for PATCH)."""
+
+    name = serializers.CharField(max_length=LIST_NAME_MAX_LENGTH, trim_whitespace=True)
+    points_limit = serializers.IntegerField(min_value=POINTS_LIMIT_MIN, max_value=POINTS_LIMIT_MAX)
+    structure_options = serializers.DictField(
+        child=serializers.BooleanField(), required=False,
+        help_text="Optional structure rules of the system (see the system's `structure_options`), on or off; "
+                  "those not named are on.")
+    is_public = serializers.BooleanField(required=False, help_text="Show the list in the public gallery.")
+
+
+class ArmyListCreateSerializer(ArmyListWriteSerializer):
+    """A new list: its game system and (optionally) faction, then its settings."""
+
+    system = serializers.SlugField(max_length=32, help_text="The game system's key.")
+    faction = serializers.IntegerField(min_value=1, max_value=MAX_ID, allow_null=True, required=False,
+                                       help_text="The faction's id (of the same system).")
+
+
+class ListUnitAddSerializer(serializers.Serializer):
+    """Add a catalogue (or your homebrew) unit of the list's system, with options taken."""
+
+    unit = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="The catalogue unit's id.")
+    options = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=MAX_OPTION_COUNT),
+                                    required=False,
+                                    help_text="Option key → count; options not named start at their minimum.")
+
+
+class ListUnitChangeSerializer(serializers.Serializer):
+    """Change a unit's options (all of them: those not named are not taken) and/or its place."""
+
+    options = serializers.DictField(child=serializers.IntegerField(min_value=0, max_value=MAX_OPTION_COUNT),
+                                    required=False, help_text="Option key → count, replacing the choice.")
+    position = serializers.IntegerField(min_value=0, max_value=MAX_UNITS_PER_LIST - 1, required=False,
+                                        help_text="Move the unit here (0 is first).")
+
+
+class EvaluationSerializer(serializers.Serializer):
+    """A fresh evaluation: every unit re-priced, the army re-validated by its system."""
+
+    total_points = serializers.IntegerField()
+    points_limit = serializers.IntegerField()
+    points_left = serializers.IntegerField()
+    is_valid = serializers.BooleanField()
+    unit_points = serializers.DictField(child=serializers.IntegerField(), help_text="Unit id → points.")
+    violations = ViolationSerializer(many=True)
+
+
+class ShareSerializer(serializers.Serializer):
+    """A list's share link: anyone with the token reads it at `/api/v1/shared/{token}`."""
+
+    token = serializers.CharField()
+    url = serializers.URLField(help_text="The API address of the shared list.")

@@ -1,0 +1,96 @@
+"""Request rates: per account, per client address, and lower scopes for costly actions.
+
+Rates live in `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` (each settable from the
+environment: `API_THROTTLE_USER`, `API_THROTTLE_IP`, `API_THROTTLE_LOGIN`,
+`API_THROTTLE_ESTIMATES`). Counters are kept in the `API_THROTTLE_CACHE` cache (Redis), so
+a rate holds across all gunicorn workers. A throttled request gets 429 with `Retry-After`.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+from django.core.exceptions import ImproperlyConfigured
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import SimpleRateThrottle
+
+logger = logging.getLogger(__name__)
+
+
+class SharedCacheThrottle(SimpleRateThrottle):
+    """A rate throttle counting in the shared throttle cache; it fails open if that is down.
+
+    Refusing every request because the counter store is unreachable would turn a Redis
+    hiccup into a full outage, so such a request is let through and logged.
+    """
+
+    @property
+    def cache(self) -> BaseCache:  # type: ignore[override]
+        return caches[settings.API_THROTTLE_CACHE]
+
+    def get_rate(self) -> str | None:
+        """The scope's rate as the settings say now (DRF reads them once, at import)."""
+        try:
+            return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+        except KeyError:
+            raise ImproperlyConfigured(f"No throttle rate set for the {self.scope!r} scope.") from None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        try:
+            return super().allow_request(request, view)
+        except Exception as exc:  # the cache backend's connection errors
+            logger.warning("throttle cache unavailable, request allowed: %s", exc)
+            return True
+
+
+class PerUserThrottle(SharedCacheThrottle):
+    """Every request made with an account counts against that account (`user` rate)."""
+
+    scope = "user"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class PerIPThrottle(SharedCacheThrottle):
+    """Requests without an account count against the client address (`ip` rate).
+
+    The address is `REMOTE_ADDR` unless `API_NUM_PROXIES` says how many proxies to trust
+    in `X-Forwarded-For`.
+    """
+
+    scope = "ip"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class LoginThrottle(SharedCacheThrottle):
+    """Password attempts for a token, per client address (`login` rate): slows guessing."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.method != "POST":
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class EstimateThrottle(SharedCacheThrottle):
+    """Creating an expected-damage job (`estimates` rate, lower: each job is CPU on a worker)."""
+
+    scope = "estimates"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.method != "POST":
+            return None
+        ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}

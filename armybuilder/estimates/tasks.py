@@ -1,0 +1,81 @@
+"""The Celery task that runs an estimate and stores its outcome in Postgres.
+
+Failure policy, so that a job never stays "running" forever:
+- the task is acknowledged late and rejected when its worker process dies, so the broker
+  hands it to another worker; every start counts an attempt, and past
+  `MAX_ATTEMPTS` the job is marked failed instead of run again;
+- a hard time limit kills a runaway computation; the soft limit before it lets the task
+  record the failure itself;
+- a job left "running" longer than the hard limit (its worker vanished with the message)
+  is marked failed when anyone looks at it (`selectors.estimate_refresh_stale`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+
+from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
+from armybuilder.estimates.models import Estimate
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 3
+#: Progress is written at most this often (seconds), so a fast job does not hammer Postgres.
+PROGRESS_INTERVAL = 0.25
+
+
+@shared_task(
+    name="estimates.run",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+)
+def run_estimate(estimate_id: str) -> str:
+    Estimate.objects.filter(pk=estimate_id, status__in=[Estimate.Status.QUEUED, Estimate.Status.RUNNING]).update(
+        status=Estimate.Status.RUNNING, attempts=F("attempts") + 1, started=timezone.now(), progress=0.0)
+    estimate = Estimate.objects.filter(pk=estimate_id).first()
+    if estimate is None or estimate.status != Estimate.Status.RUNNING:
+        return "skipped"
+    if estimate.attempts > MAX_ATTEMPTS:
+        _finish(estimate, error=f"gave up after {MAX_ATTEMPTS} attempts: the worker was lost each time")
+        return "failed"
+
+    last_write = 0.0
+
+    def on_progress(done: int, total: int) -> None:
+        nonlocal last_write
+        now = time.monotonic()
+        if now - last_write >= PROGRESS_INTERVAL or done == total:
+            last_write = now
+            Estimate.objects.filter(pk=estimate_id).update(progress=min(1.0, done / total))
+
+    started = time.perf_counter()
+    try:
+        result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
+    except SoftTimeLimitExceeded:
+        _finish(estimate, error="the computation took longer than the time limit")
+        return "failed"
+    except (EstimateInputError, KeyError, TypeError, ValueError) as exc:
+        _finish(estimate, error=f"{type(exc).__name__}: {exc}")
+        return "failed"
+    except Exception as exc:  # a bug must still end the job visibly, with its error
+        logger.exception("estimate %s crashed", estimate_id)
+        _finish(estimate, error=f"{type(exc).__name__}: {exc}")
+        return "failed"
+    _finish(estimate, result=result, compute_ms=(time.perf_counter() - started) * 1000)
+    return "done"
+
+
+def _finish(estimate: Estimate, *, result: dict | None = None, error: str = "",
+            compute_ms: float | None = None) -> None:
+    Estimate.objects.filter(pk=estimate.pk).update(
+        status=Estimate.Status.FAILED if error else Estimate.Status.DONE,
+        result=result, error=error, progress=1.0, finished=timezone.now(), compute_ms=compute_ms)

@@ -1,0 +1,82 @@
+"""What a list is worth and what is wrong with it: points and violations, from the registry.
+
+The list's game system (`rules.systems.registry`) prices each unit and validates the whole
+army; this module only turns list rows into the army shape of `shared/spec/unit-format.md`
+and the answer into an `ArmyEvaluation`. It never looks at which system a list uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from armybuilder.models import ArmyList, ListUnit
+from points.unit import FORMAT_VERSION
+from rules.systems.registry import get_system
+
+
+@dataclass(frozen=True)
+class ArmyEvaluation:
+    """The points and violations of a list at one moment.
+
+    `unit_points` maps each `ListUnit` id to its points; `violations` are the registry's
+    dicts (`rule`, `unit`, `message`, ...), in the order the system reported them.
+    """
+
+    total_points: int
+    points_limit: int
+    unit_points: dict[int, int] = field(default_factory=dict)
+    violations: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def points_left(self) -> int:
+        return self.points_limit - self.total_points
+
+    @property
+    def is_valid(self) -> bool:
+        return not self.violations
+
+
+def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
+    """The list as an army in the interchange format, each unit written out in full."""
+    return {
+        "format": FORMAT_VERSION,
+        "system": army_list.system.key,
+        "name": army_list.name,
+        "points_limit": army_list.points_limit,
+        "options": dict(army_list.structure_options),
+        "units": [{"unit": unit.data, "count": 1} for unit in units],
+    }
+
+
+def unit_points(*, system_key: str, unit: Mapping[str, Any]) -> int:
+    """The rounded points of one unit (interchange format), as its system prices it."""
+    return int(get_system(system_key).price(unit)["points"])
+
+
+def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: bool) -> ArmyEvaluation:
+    """Evaluate `units` as the content of `army_list`.
+
+    With `reprice` false the units' cached `points` are trusted (the services price a unit
+    whenever its data changes, so re-pricing 25 untouched units on every click would only
+    cost time); the army is validated by its system either way.
+    """
+    if reprice:
+        points = {unit.pk: unit_points(system_key=army_list.system.key, unit=unit.data) for unit in units}
+    else:
+        points = {unit.pk: unit.points for unit in units}
+    violations = [dict(v) for v in get_system(army_list.system.key).validate(army_dict(army_list=army_list,
+                                                                                      units=units))]
+    return ArmyEvaluation(total_points=sum(points.values()), points_limit=army_list.points_limit,
+                          unit_points=points, violations=violations)
+
+
+def army_list_evaluate(*, army_list: ArmyList) -> ArmyEvaluation:
+    """A fresh evaluation of a saved list: every unit re-priced, the army re-validated.
+
+    Use it where the cached figures on the list are not enough (the API's "evaluate"
+    endpoint, checks after an engine change); pages read the cache the services keep.
+    """
+    units = list(army_list.units.order_by("position"))
+    return evaluate_units(army_list=army_list, units=units, reprice=True)

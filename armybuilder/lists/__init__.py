@@ -1,0 +1,1 @@
+"""The list pages: my lists, the gallery, the one-page htmx list editor, import, sharing links."""

@@ -1,0 +1,158 @@
+"""Forms of the list pages. They read and check request data; the services do the rest.
+
+A list's structure rules depend on its game system, so the create and settings forms add
+one checkbox per optional rule that the system declares in the registry
+(`GameSystem.structure_options`), named `structure-<key>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from armybuilder.errors import ArmyListError
+from armybuilder.models import LIST_NAME_MAX_LENGTH, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN, ArmyList
+from rules.models import Faction, GameSystem
+from rules.selectors import factions_visible_to
+from rules.systems.registry import get_system
+
+STRUCTURE_PREFIX = "structure-"
+OPTION_PREFIX = "option-"
+#: Largest count a request may ask for one option (the option's own maximum is checked later).
+OPTION_COUNT_MAX = 1000
+
+
+def registered_systems() -> list[GameSystem]:
+    """Game systems that have a catalogue row and are registered (a list needs both)."""
+    systems = []
+    for system in GameSystem.objects.all():
+        try:
+            get_system(system.key)
+        except KeyError:
+            continue
+        systems.append(system)
+    return systems
+
+
+class StructureOptionsMixin:
+    """One checkbox per optional structure rule of the list's game system."""
+
+    def add_structure_fields(self, *, system_key: str, current: Mapping[str, bool] | None) -> None:
+        self.structure_keys = list(get_system(system_key).structure_options)
+        for key, label in get_system(system_key).structure_options.items():
+            self.fields[STRUCTURE_PREFIX + key] = forms.BooleanField(
+                label=label, required=False, initial=True if current is None else bool(current.get(key, True)))
+
+    def structure_options(self) -> dict[str, bool]:
+        """The rules switched off (`{key: False}`); as in the interchange format, the rest are on."""
+        return {key: False for key in self.structure_keys if not self.cleaned_data.get(STRUCTURE_PREFIX + key)}
+
+    def structure_fields(self) -> list[forms.BoundField]:
+        return [self[STRUCTURE_PREFIX + key] for key in self.structure_keys]
+
+
+class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
+    """A new list of the chosen system: faction, name, points limit and structure rules."""
+
+    faction = forms.ModelChoiceField(queryset=Faction.objects.none(), label=gettext_lazy("Faction"),
+                                     empty_label=None)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=LIST_NAME_MAX_LENGTH, strip=True)
+    points_limit = forms.IntegerField(label=gettext_lazy("Points limit"), min_value=POINTS_LIMIT_MIN,
+                                      max_value=POINTS_LIMIT_MAX, initial=1000)
+    is_public = forms.BooleanField(label=gettext_lazy("Show it in the public gallery"), required=False)
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, system: GameSystem, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.system = system
+        self.fields["faction"].queryset = (factions_visible_to(user=user).filter(system=system)
+                                           .order_by("owner_id", "name"))
+        self.fields["points_limit"].widget.attrs["step"] = 50
+        self.add_structure_fields(system_key=system.key, current=None)
+
+
+class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
+    """Name, points limit, structure rules and gallery visibility of an existing list."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=LIST_NAME_MAX_LENGTH, strip=True)
+    points_limit = forms.IntegerField(label=gettext_lazy("Points limit"), min_value=POINTS_LIMIT_MIN,
+                                      max_value=POINTS_LIMIT_MAX)
+    is_public = forms.BooleanField(label=gettext_lazy("Show it in the public gallery"), required=False)
+
+    def __init__(self, *args: Any, army_list: ArmyList, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"name": army_list.name, "points_limit": army_list.points_limit,
+                                      "is_public": army_list.is_public})
+        super().__init__(*args, **kwargs)
+        self.add_structure_fields(system_key=army_list.system.key, current=army_list.structure_options)
+
+
+class ImportForm(forms.Form):
+    """A list in the interchange format, pasted or uploaded (a file wins over the text box)."""
+
+    MAX_BYTES = 1024 * 1024
+
+    text = forms.CharField(label=gettext_lazy("List as JSON"), required=False, widget=forms.Textarea(
+        attrs={"rows": 12, "spellcheck": "false"}), max_length=MAX_BYTES)
+    file = forms.FileField(label=gettext_lazy("or a JSON file"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        upload = cleaned.get("file")
+        if upload is not None:
+            if upload.size > self.MAX_BYTES:
+                raise forms.ValidationError(_("The file is larger than 1 MB."))
+            try:
+                cleaned["text"] = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+        if not cleaned.get("text", "").strip():
+            raise forms.ValidationError(_("Paste a list or choose a file."))
+        return cleaned
+
+
+def parse_version(raw: str | None) -> int:
+    """The list version a form or htmx request was made from (`version` field or header)."""
+    try:
+        version = int(raw or "")
+    except ValueError:
+        raise ArmyListError([("version", _("Missing or malformed list version; reload the page."))]) from None
+    if version < 1:
+        raise ArmyListError([("version", _("Missing or malformed list version; reload the page."))])
+    return version
+
+
+def parse_int(raw: str | None, *, field: str, minimum: int = 0, maximum: int = 10**6) -> int:
+    try:
+        value = int((raw or "").strip())
+    except ValueError:
+        raise ArmyListError([(field, _("Must be a whole number."))]) from None
+    if not minimum <= value <= maximum:
+        raise ArmyListError([(field, _("Must be between %(min)d and %(max)d.") % {"min": minimum, "max": maximum})])
+    return value
+
+
+def parse_option_counts(data: Mapping[str, Any], *, menu: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """`{option key: count}` from the upgrade form of a unit.
+
+    An option that may be taken once is a checkbox (absent: not taken); others are number
+    fields (empty: 0). Every malformed field is reported, named `options.<key>`.
+    """
+    counts: dict[str, int] = {}
+    errors: list[tuple[str, str]] = []
+    for option in menu:
+        key = option["key"]
+        raw = data.get(OPTION_PREFIX + key)
+        if int(option.get("max_count") or 0) <= 1 and raw in (None, "on", "1", "0", ""):
+            counts[key] = 1 if raw in ("on", "1") else 0
+            continue
+        try:
+            counts[key] = parse_int(raw or "0", field=f"options.{key}", maximum=OPTION_COUNT_MAX)
+        except ArmyListError as exc:
+            errors += exc.errors
+    if errors:
+        raise ArmyListError(errors)
+    return counts

@@ -1,0 +1,40 @@
+"""List URLs, mounted under `lists/` with the namespace `lists`.
+
+A list is addressed by id (its owner, or anyone when it is public) or by its share token
+(`shared/<token>/`, read-only). Roster and export URLs exist for both.
+"""
+
+from django.urls import path
+
+from armybuilder.lists import views
+from armybuilder.roster import views as roster
+
+app_name = "lists"
+
+urlpatterns = [
+    path("", views.my_lists, name="mine"),
+    path("new/", views.create, name="create"),
+    path("import/", views.import_list, name="import"),
+    path("gallery/", views.gallery, name="gallery"),
+    path("<int:list_id>/", views.detail, name="detail"),
+    path("<int:list_id>/settings/", views.update, name="update"),
+    path("<int:list_id>/delete/", views.delete, name="delete"),
+    path("<int:list_id>/fork/", views.fork, name="fork"),
+    path("<int:list_id>/share/", views.share, name="share"),
+    path("<int:list_id>/unshare/", views.unshare, name="unshare"),
+    path("<int:list_id>/units/add/", views.unit_add, name="unit_add"),
+    path("<int:list_id>/units/<int:unit_id>/options/", views.unit_options, name="unit_options"),
+    path("<int:list_id>/units/<int:unit_id>/duplicate/", views.unit_duplicate, name="unit_duplicate"),
+    path("<int:list_id>/units/<int:unit_id>/move/", views.unit_move, name="unit_move"),
+    path("<int:list_id>/units/<int:unit_id>/remove/", views.unit_remove, name="unit_remove"),
+    path("<int:list_id>/roster/", roster.roster_page, name="roster"),
+    path("<int:list_id>/roster.pdf", roster.roster_pdf, name="roster_pdf"),
+    path("<int:list_id>/roster.txt", roster.roster_text, name="roster_text"),
+    path("<int:list_id>/list.json", roster.list_json, name="export_json"),
+    path("shared/<str:token>/", views.shared, name="shared"),
+    path("shared/<str:token>/fork/", views.fork, name="shared_fork"),
+    path("shared/<str:token>/roster/", roster.roster_page, name="shared_roster"),
+    path("shared/<str:token>/roster.pdf", roster.roster_pdf, name="shared_roster_pdf"),
+    path("shared/<str:token>/roster.txt", roster.roster_text, name="shared_roster_text"),
+    path("shared/<str:token>/list.json", roster.list_json, name="shared_export_json"),
+]

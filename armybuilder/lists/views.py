@@ -1,0 +1,409 @@
+"""The list pages. Each view translates a request into one service or selector call and back.
+
+The editor is one page. A change made with htmx answers with only what changed — the unit
+row, or the rows — plus the list summary (total, points left, violations) swapped
+out-of-band; the same forms without JavaScript post and redirect back to the page. Every
+change carries the list version the page was rendered from (a hidden `version` field, or
+the `X-List-Version` header that `static/js/list_editor.js` keeps current), so a change
+made from a stale tab is refused with 409 and a link to reload, instead of overwriting.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
+
+from armybuilder import selectors, services, sharing
+from armybuilder.errors import ArmyListError, StaleListError
+from armybuilder.interchange import army_list_import
+from armybuilder.lists.forms import (
+    ArmyListCreateForm,
+    ArmyListSettingsForm,
+    ImportForm,
+    parse_int,
+    parse_option_counts,
+    parse_version,
+    registered_systems,
+)
+from armybuilder.models import ArmyList, ListUnit
+
+LISTS_PER_PAGE = 50
+VERSION_HEADER = "X-List-Version"
+
+
+# ----------------------------------------------------------------------------- lookups
+
+
+def _list_for_edit(request: HttpRequest, list_id: int) -> ArmyList:
+    """The user's own list, or 404 — also for other players' lists, private or not."""
+    army_list = selectors.army_list_get_for_user(user=request.user, list_id=list_id, for_edit=True)
+    if army_list is None:
+        raise Http404
+    return army_list
+
+
+def _unit_of(army_list: ArmyList, unit_id: int) -> ListUnit:
+    list_unit = selectors.army_list_unit_get(army_list=army_list, unit_id=unit_id)
+    if list_unit is None:
+        raise Http404
+    return list_unit
+
+
+def _version(request: HttpRequest) -> int:
+    return parse_version(request.headers.get(VERSION_HEADER) or request.POST.get("version"))
+
+
+def _editor_url(army_list: ArmyList, anchor: str = "") -> str:
+    return reverse("lists:detail", args=[army_list.pk]) + (f"#{anchor}" if anchor else "")
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+def _page_context(request: HttpRequest, army_list: ArmyList, *, can_edit: bool,
+                  settings_form: ArmyListSettingsForm | None = None) -> dict[str, Any]:
+    context: dict[str, Any] = {
+        "army_list": army_list,
+        "units": selectors.army_list_units(army_list=army_list),
+        "can_edit": can_edit,
+        "share_url": None,
+    }
+    if can_edit:
+        context["unit_choices"] = list(selectors.army_list_unit_choices(army_list=army_list))
+        context["settings_form"] = settings_form or ArmyListSettingsForm(army_list=army_list)
+        if army_list.share_token:
+            context["share_url"] = request.build_absolute_uri(
+                reverse("lists:shared", args=[army_list.share_token]))
+    return context
+
+
+def _render_editor(request: HttpRequest, army_list: ArmyList, *, status: int = 200,
+                   alert: dict[str, Any] | None = None,
+                   settings_form: ArmyListSettingsForm | None = None) -> HttpResponse:
+    context = _page_context(request, army_list, can_edit=True, settings_form=settings_form)
+    context["alert"] = alert
+    return render(request, "armybuilder/list_detail.html", context, status=status)
+
+
+def _alert_for(army_list: ArmyList, error: Exception) -> tuple[int, dict[str, Any]]:
+    if isinstance(error, StaleListError):
+        return 409, {"stale": True, "reload_url": _editor_url(army_list),
+                     "message": _("This list was changed in another tab or window, so your last change "
+                                  "was not saved.")}
+    assert isinstance(error, ArmyListError)
+    return 400, {"stale": False, "errors": error.errors, "message": _("That change was not saved.")}
+
+
+def _error_response(request: HttpRequest, army_list: ArmyList, error: Exception) -> HttpResponse:
+    """409 for a stale version, 400 naming each bad field; a fragment for htmx, else the page."""
+    status, alert = _alert_for(army_list, error)
+    if request.htmx:
+        response = render(request, "armybuilder/_editor_alert.html", {"alert": alert}, status=status)
+        return reswap(retarget(response, "#editor-alert"), "innerHTML")
+    if isinstance(error, StaleListError):
+        army_list.refresh_from_db()
+    return _render_editor(request, army_list, status=status, alert=alert)
+
+
+def _fragments(request: HttpRequest, army_list: ArmyList, *parts: tuple[str, dict[str, Any]]) -> HttpResponse:
+    """The main fragments of an htmx answer, then the summary and alert swapped out-of-band."""
+    html = [render_to_string(name, {"army_list": army_list, "can_edit": True, **context}, request)
+            for name, context in parts]
+    html.append(render_to_string("armybuilder/_editor_oob.html", {"army_list": army_list}, request))
+    return HttpResponse("".join(html))
+
+
+def _change(request: HttpRequest, army_list: ArmyList, action: Callable[[int], HttpResponse]) -> HttpResponse:
+    """Run `action(expected_version)`, answering service errors as 409/400 and lost units as 404."""
+    try:
+        return action(_version(request))
+    except (StaleListError, ArmyListError) as error:
+        return _error_response(request, army_list, error)
+    except ListUnit.DoesNotExist:
+        raise Http404 from None
+
+
+# ----------------------------------------------------------------------------- lists pages
+
+
+@login_required
+@require_GET
+def my_lists(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "")[:100]
+    page = Paginator(selectors.army_lists_owned_by(user=request.user, search=search), LISTS_PER_PAGE)
+    return render(request, "armybuilder/lists_mine.html",
+                  {"page": page.get_page(request.GET.get("page")), "search": search})
+
+
+@require_GET
+def gallery(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "")[:100]
+    page = Paginator(selectors.public_army_lists(search=search), LISTS_PER_PAGE)
+    return render(request, "armybuilder/lists_gallery.html",
+                  {"page": page.get_page(request.GET.get("page")), "search": search})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest) -> HttpResponse:
+    systems = registered_systems()
+    if not systems:
+        return render(request, "armybuilder/list_create.html", {"systems": [], "form": None})
+    by_key = {system.key: system for system in systems}
+    system = by_key.get(request.POST.get("system") or request.GET.get("system") or "", systems[0])
+    form = ArmyListCreateForm(request.POST or None, user=request.user, system=system)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                army_list = services.army_list_create(
+                    owner=request.user, system=system, faction=form.cleaned_data["faction"],
+                    name=form.cleaned_data["name"], points_limit=form.cleaned_data["points_limit"],
+                    structure_options=form.structure_options(), is_public=form.cleaned_data["is_public"])
+            except ArmyListError as error:
+                for path, message in error.errors:
+                    form.add_error(path if path in form.fields else None, message)
+            else:
+                return HttpResponseRedirect(_editor_url(army_list))
+        status = 400
+    template = "armybuilder/_list_create_form.html" if request.htmx and request.method == "GET" else \
+        "armybuilder/list_create.html"
+    return render(request, template, {"systems": systems, "system": system, "form": form}, status=status)
+
+
+@require_GET
+def detail(request: HttpRequest, list_id: int) -> HttpResponse:
+    """The editor for the owner; a read-only page for anyone else who may read the list."""
+    army_list = selectors.army_list_get_for_user(user=request.user, list_id=list_id)
+    if army_list is None:
+        raise Http404
+    can_edit = request.user.is_authenticated and army_list.owner_id == request.user.pk
+    return render(request, "armybuilder/list_detail.html", _page_context(request, army_list, can_edit=can_edit))
+
+
+@require_GET
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    """A list opened through its share link: read-only, for anyone, while the link is not revoked."""
+    army_list = selectors.army_list_by_share_token(token=token)
+    if army_list is None:
+        raise Http404
+    context = _page_context(request, army_list, can_edit=False)
+    context["via_token"] = token
+    return render(request, "armybuilder/list_detail.html", context)
+
+
+@login_required
+@require_POST
+def update(request: HttpRequest, list_id: int) -> HttpResponse:
+    army_list = _list_for_edit(request, list_id)
+    form = ArmyListSettingsForm(request.POST, army_list=army_list)
+    if not form.is_valid():
+        error = ArmyListError((name, message) for name, errors in form.errors.items() for message in errors)
+        if request.htmx:
+            return _error_response(request, army_list, error)
+        status, alert = _alert_for(army_list, error)
+        return _render_editor(request, army_list, status=status, alert=alert, settings_form=form)
+
+    def action(version: int) -> HttpResponse:
+        services.army_list_update(army_list=army_list, expected_version=version, name=form.cleaned_data["name"],
+                                  points_limit=form.cleaned_data["points_limit"],
+                                  structure_options=form.structure_options(),
+                                  is_public=form.cleaned_data["is_public"])
+        if not request.htmx:
+            messages.success(request, _("List settings saved."))
+            return HttpResponseRedirect(_editor_url(army_list))
+        return _fragments(request, army_list,
+                          ("armybuilder/_list_settings.html",
+                           {"settings_form": ArmyListSettingsForm(army_list=army_list), "saved": True}),
+                          ("armybuilder/_list_title.html", {"oob": True}))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete(request: HttpRequest, list_id: int) -> HttpResponse:
+    """A confirmation page (GET), then the deletion (POST)."""
+    army_list = _list_for_edit(request, list_id)
+    if request.method == "GET":
+        return render(request, "armybuilder/list_delete.html", {"army_list": army_list})
+    try:
+        services.army_list_delete(army_list=army_list, expected_version=_version(request))
+    except (StaleListError, ArmyListError):
+        army_list.refresh_from_db()
+        messages.error(request, _("The list changed since you opened this page; check it before deleting."))
+        return render(request, "armybuilder/list_delete.html", {"army_list": army_list}, status=409)
+    messages.success(request, _("List “%(name)s” deleted.") % {"name": army_list.name})
+    return HttpResponseRedirect(reverse("lists:mine"))
+
+
+@require_POST
+def fork(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
+    """Copy a list the user can read (by id, or through its share link) into their account."""
+    source = (selectors.army_list_by_share_token(token=token) if token is not None
+              else selectors.army_list_get_for_user(user=request.user, list_id=list_id or 0))
+    if source is None:
+        raise Http404
+    if not request.user.is_authenticated:
+        return HttpResponseRedirect(f"{reverse('login')}?next={request.path}")
+    copy = services.army_list_fork(army_list=source, user=request.user)
+    messages.success(request, _("This is your copy of “%(name)s”. Change it as you like.") % {"name": source.name})
+    return HttpResponseRedirect(_editor_url(copy))
+
+
+@login_required
+@require_POST
+def share(request: HttpRequest, list_id: int) -> HttpResponse:
+    army_list = _list_for_edit(request, list_id)
+
+    def action(version: int) -> HttpResponse:
+        sharing.army_list_share(army_list=army_list, expected_version=version)
+        messages.success(request, _("Anyone with the link can now read this list."))
+        return HttpResponseRedirect(_editor_url(army_list, "sharing"))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def unshare(request: HttpRequest, list_id: int) -> HttpResponse:
+    army_list = _list_for_edit(request, list_id)
+
+    def action(version: int) -> HttpResponse:
+        sharing.army_list_unshare(army_list=army_list, expected_version=version)
+        messages.success(request, _("The share link no longer works."))
+        return HttpResponseRedirect(_editor_url(army_list, "sharing"))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_list(request: HttpRequest) -> HttpResponse:
+    form = ImportForm(request.POST or None, request.FILES or None)
+    errors: list[tuple[str, str]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            data = json.loads(form.cleaned_data["text"])
+        except json.JSONDecodeError as exc:
+            errors = [("", _("Not valid JSON: %(error)s (line %(line)d, column %(column)d).")
+                       % {"error": exc.msg, "line": exc.lineno, "column": exc.colno})]
+        else:
+            try:
+                army_list = army_list_import(user=request.user, data=data)
+            except ArmyListError as error:
+                errors = error.errors
+            else:
+                messages.success(request, _("List imported."))
+                return HttpResponseRedirect(_editor_url(army_list))
+    status = 400 if request.method == "POST" else 200
+    return render(request, "armybuilder/list_import.html", {"form": form, "import_errors": errors}, status=status)
+
+
+# ----------------------------------------------------------------------------- units (htmx)
+
+
+@login_required
+@require_POST
+def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
+    army_list = _list_for_edit(request, list_id)
+
+    def action(version: int) -> HttpResponse:
+        template_id = parse_int(request.POST.get("unit"), field="unit", minimum=1, maximum=2**63 - 1)
+        template = (selectors.army_list_unit_choices(army_list=army_list).prefetch_related("options")
+                    .filter(pk=template_id).first())
+        if template is None:
+            raise ArmyListError([("unit", _("No such unit for this list."))])
+        added = services.army_list_add_unit(army_list=army_list, unit=template, options={},
+                                            expected_version=version)
+        added.army_list = army_list
+        if not request.htmx:
+            return HttpResponseRedirect(_editor_url(army_list, f"unit-{added.pk}"))
+        return _fragments(request, army_list, ("armybuilder/_unit_row.html", {"unit": added, "is_new": True}))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
+    army_list = _list_for_edit(request, list_id)
+    list_unit = _unit_of(army_list, unit_id)
+
+    def action(version: int) -> HttpResponse:
+        counts = parse_option_counts(request.POST, menu=list_unit.available_options)
+        services.army_list_unit_set_options(list_unit=list_unit, options=counts, expected_version=version)
+        if not request.htmx:
+            return HttpResponseRedirect(_editor_url(army_list, f"unit-{list_unit.pk}"))
+        return _fragments(request, army_list, ("armybuilder/_unit_row.html", {"unit": list_unit, "open": True}))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def unit_duplicate(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
+    army_list = _list_for_edit(request, list_id)
+    list_unit = _unit_of(army_list, unit_id)
+
+    def action(version: int) -> HttpResponse:
+        copy = services.army_list_unit_duplicate(list_unit=list_unit, expected_version=version)
+        copy.army_list = army_list
+        if not request.htmx:
+            return HttpResponseRedirect(_editor_url(army_list, f"unit-{copy.pk}"))
+        return _fragments(request, army_list, ("armybuilder/_unit_row.html", {"unit": copy, "is_new": True}))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def unit_move(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
+    """Move a unit one place up or down (`direction`), or to a `position` (0 is first)."""
+    army_list = _list_for_edit(request, list_id)
+    list_unit = _unit_of(army_list, unit_id)
+
+    def action(version: int) -> HttpResponse:
+        direction = request.POST.get("direction")
+        if direction in ("up", "down"):
+            position = list_unit.position + (-1 if direction == "up" else 1)
+        elif "position" in request.POST:
+            position = parse_int(request.POST.get("position"), field="position", maximum=10**4)
+        else:
+            raise ArmyListError([("direction", _("Say “up”, “down” or a position."))])
+        units = services.army_list_unit_move(list_unit=list_unit, position=position, expected_version=version)
+        for unit in units:
+            unit.army_list = army_list
+        if not request.htmx:
+            return HttpResponseRedirect(_editor_url(army_list, f"unit-{list_unit.pk}"))
+        return _fragments(request, army_list, ("armybuilder/_unit_rows.html", {"units": units}))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def unit_remove(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
+    army_list = _list_for_edit(request, list_id)
+    list_unit = _unit_of(army_list, unit_id)
+
+    def action(version: int) -> HttpResponse:
+        services.army_list_unit_remove(list_unit=list_unit, expected_version=version)
+        if not request.htmx:
+            messages.success(request, _("“%(name)s” removed.") % {"name": list_unit.name})
+            return HttpResponseRedirect(_editor_url(army_list, "units"))
+        return _fragments(request, army_list)
+
+    return _change(request, army_list, action)

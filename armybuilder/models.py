@@ -1,0 +1,133 @@
+"""Army lists: what a player saved, and the units in it.
+
+A list row keeps what the lists page and the gallery show without re-pricing anything
+(total, valid or not, how many violations), refreshed by every service that changes the
+list, and an integer `version` that every change checks and bumps, so that two browser
+tabs editing one list cannot silently overwrite each other (`armybuilder/services.py`).
+
+A unit of a list is a snapshot: the catalogue unit as it was when it was added (its
+models and its menu of upgrade options), the options the player chose, and the unit those
+options produce. The list therefore keeps its meaning and its points when the catalogue
+changes or a homebrew unit is deleted; the link to the template is kept only to say where
+the unit came from.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+#: Bounds every request is checked against (issue 5, "Limits"); the database enforces them too.
+LIST_NAME_MAX_LENGTH = 100
+UNIT_NAME_MAX_LENGTH = 120
+POINTS_LIMIT_MIN = 1
+POINTS_LIMIT_MAX = 100_000
+MAX_UNITS_PER_LIST = 200
+SHARE_TOKEN_MAX_LENGTH = 64
+
+
+class ArmyList(models.Model):
+    """A player's army list for one game system (and usually one faction)."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="army_lists",
+                              verbose_name=_("owner"))
+    system = models.ForeignKey("rules.GameSystem", on_delete=models.PROTECT, related_name="army_lists",
+                               verbose_name=_("game system"))
+    # SET_NULL: deleting a homebrew faction must not delete other players' lists built from it.
+    faction = models.ForeignKey("rules.Faction", on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="army_lists", verbose_name=_("faction"))
+    name = models.CharField(_("name"), max_length=LIST_NAME_MAX_LENGTH)
+    points_limit = models.PositiveIntegerField(_("points limit"))
+    structure_options = models.JSONField(
+        _("army structure rules"), default=dict, blank=True,
+        help_text=_("Which optional structure rules of the game system apply, by key: {key: true/false}."))
+    version = models.PositiveIntegerField(_("version"), default=1)
+    is_public = models.BooleanField(_("shown in the public gallery"), default=False)
+    share_token = models.CharField(_("share token"), max_length=SHARE_TOKEN_MAX_LENGTH, null=True, blank=True,
+                                   unique=True)
+    forked_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="forks", verbose_name=_("forked from"))
+    # Cached evaluation, written by the services in the same transaction as the change.
+    total_points = models.PositiveIntegerField(_("total points"), default=0)
+    unit_count = models.PositiveSmallIntegerField(_("units"), default=0)
+    violations = models.JSONField(_("violations"), default=list, blank=True)
+    violation_count = models.PositiveIntegerField(_("violations"), default=0)
+    is_valid = models.BooleanField(_("valid"), default=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    updated = models.DateTimeField(_("last change"), auto_now=True)
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+        verbose_name = _("army list")
+        verbose_name_plural = _("army lists")
+        indexes = [
+            models.Index(fields=["owner", "-updated"], name="armylist_owner_updated"),
+            models.Index(fields=["-updated"], condition=Q(is_public=True), name="armylist_public_updated"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(points_limit__gte=POINTS_LIMIT_MIN, points_limit__lte=POINTS_LIMIT_MAX),
+                                   name="armylist_points_limit_in_range"),
+            models.CheckConstraint(condition=~Q(name=""), name="armylist_name_not_empty"),
+            models.CheckConstraint(condition=Q(unit_count__lte=MAX_UNITS_PER_LIST), name="armylist_unit_count_max"),
+            models.CheckConstraint(condition=Q(is_valid=True, violation_count=0) | Q(is_valid=False, violation_count__gt=0),
+                                   name="armylist_valid_iff_no_violations"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def points_left(self) -> int:
+        """Negative when the list is over its limit (shown as such, never clamped)."""
+        return self.points_limit - self.total_points
+
+    @property
+    def points_over(self) -> int:
+        """How far the list is over its limit (0 when it is not)."""
+        return max(0, self.total_points - self.points_limit)
+
+
+class ListUnit(models.Model):
+    """One unit of a list: a snapshot of the catalogue unit, the chosen options, the result.
+
+    - `base_data`: the unit before options (the template's `data` when it was added);
+    - `available_options`: the template's upgrade options at that time, as plain dicts;
+    - `chosen_options`: `{option key: count}` the player picked;
+    - `data`: the unit those options produce, in the interchange format — what is priced,
+      validated, printed and exported;
+    - `option_points`: `{option key: points it adds}` for the option picker, cached so that
+      rendering a 200-unit list prices nothing.
+    """
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="units",
+                                  verbose_name=_("army list"))
+    template = models.ForeignKey("rules.UnitTemplate", on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="+", verbose_name=_("catalogue unit"))
+    catalogue_ref = models.CharField(_("catalogue reference"), max_length=170, blank=True,
+                                     help_text=_("<faction-slug>/<unit-slug> of the catalogue unit it was added from."))
+    name = models.CharField(_("name"), max_length=UNIT_NAME_MAX_LENGTH)
+    base_data = models.JSONField(_("unit before options"), default=dict)
+    available_options = models.JSONField(_("upgrade options"), default=list, blank=True)
+    chosen_options = models.JSONField(_("chosen options"), default=dict, blank=True)
+    data = models.JSONField(_("unit (interchange format)"), default=dict)
+    option_points = models.JSONField(_("points of each option"), default=dict, blank=True)
+    position = models.PositiveSmallIntegerField(_("position"))
+    points = models.PositiveIntegerField(_("points"), default=0)
+
+    class Meta:
+        ordering = ["army_list", "position"]
+        verbose_name = _("unit of a list")
+        verbose_name_plural = _("units of lists")
+        constraints = [
+            # Deferred, so that reordering can shift positions inside one transaction.
+            models.UniqueConstraint(fields=["army_list", "position"], name="listunit_unique_position",
+                                    deferrable=models.Deferrable.DEFERRED),
+            # Positions are kept 0..n-1, so with the uniqueness above this caps a list at 200 units.
+            models.CheckConstraint(condition=Q(position__lt=MAX_UNITS_PER_LIST), name="listunit_position_max"),
+            models.CheckConstraint(condition=~Q(name=""), name="listunit_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

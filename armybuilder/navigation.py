@@ -1,0 +1,36 @@
+"""The site's main navigation, as the `nav_links` context that `templates/base.html` renders.
+
+Each feature adds its page here, one line each: (URL name, label, who sees it). Links to
+URLs that are not installed are left out, so a feature can be added before its pages exist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext_lazy as _
+
+EVERYONE = "everyone"
+MEMBERS = "members"
+
+#: (URL name, label, audience), in display order.
+LINKS: list[tuple[str, Any, str]] = [
+    ("lists:mine", _("My lists"), MEMBERS),
+    ("lists:gallery", _("Gallery"), EVERYONE),
+]
+
+
+def nav_links(request: HttpRequest) -> dict[str, list[dict[str, str]]]:
+    """Template context processor: the links the current visitor may follow."""
+    signed_in = bool(getattr(request, "user", None) and request.user.is_authenticated)
+    links = []
+    for name, label, audience in LINKS:
+        if audience == MEMBERS and not signed_in:
+            continue
+        try:
+            links.append({"url": reverse(name), "label": str(label)})
+        except NoReverseMatch:
+            continue
+    return {"nav_links": links}

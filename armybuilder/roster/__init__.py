@@ -1,0 +1,1 @@
+"""Rosters: a list printed (HTML with a print stylesheet, PDF) or pasted into a chat (text)."""

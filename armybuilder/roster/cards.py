@@ -1,0 +1,174 @@
+"""A roster: one card per unit (profiles, weapons, rules text, points) and a summary table.
+
+The print page and the PDF render the same `Roster`. Cards are built from the shared unit
+envelope (`models[]` with `count`, profile fields, `weapons[]`, `rules[]`, and `auras`,
+`items`, `upgrades` when a system or an option adds them), with the profile columns in the
+order of the system's profile schema, so one card layout serves every game system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from armybuilder.models import ArmyList, ListUnit
+from armybuilder.roster.describe import chosen_upgrades, model_count
+from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
+from rules.systems.registry import get_system
+
+#: Keys of a model that are not profile columns (they get their own part of the card).
+_NOT_STATS = frozenset({"name", "count", "rules", "weapons", "auras", "orders", "items", "parts"})
+_NOT_WEAPON_STATS = frozenset({"name", "rules"})
+
+#: Column headings of the profile and weapon fields the bundled systems use; other fields
+#: fall back to their key, title-cased.
+FIELD_LABELS: dict[str, Any] = {
+    "quality": _("Quality"), "defence": _("Defence"), "toughness": _("Toughness"),
+    "range": _("Range"), "attacks": _("Attacks"), "ap": _("AP"),
+    "m": _("M"), "ws": _("WS"), "bs": _("BS"), "s": _("S"), "t": _("T"), "w": _("W"), "i": _("I"),
+    "a": _("A"), "ld": _("Ld"), "sv": _("Sv"), "save": _("Save"), "armour_save": _("Save"),
+    "ward_save": _("Ward"), "move": _("Move"), "wounds": _("Wounds"), "bravery": _("Bravery"),
+    "to_hit": _("To hit"), "to_wound": _("To wound"), "rend": _("Rend"), "damage": _("Damage"),
+    "strength": _("Strength"), "type": _("Type"),
+}
+
+
+def field_label(key: str, schema: Mapping[str, Any] | None = None) -> str:
+    """A column heading: the schema's `title`, a known label, or the key itself."""
+    prop = ((schema or {}).get("properties") or {}).get(key) or {}
+    if prop.get("title"):
+        return str(prop["title"])
+    return str(FIELD_LABELS.get(key, key.replace("_", " ").title()))
+
+
+def _display(value: Any) -> str:
+    if isinstance(value, bool):
+        return "✓" if value else "–"
+    if isinstance(value, list):
+        return ", ".join(_display(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_display(v)}" for k, v in value.items())
+    return "" if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class Row:
+    """A line of a profile or weapon table: name, how many, the cells, its rules."""
+
+    name: str
+    count: int
+    cells: list[str]
+    rules: list[str]
+
+
+@dataclass(frozen=True)
+class RuleText:
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int
+    name: str
+    points: int
+    models: int
+    profile_columns: list[str]
+    profiles: list[Row]
+    weapon_columns: list[str]
+    weapons: list[Row]
+    rules: list[RuleText]
+    extras: list[str] = field(default_factory=list)
+    upgrades: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Roster:
+    army_list: ArmyList
+    cards: list[Card]
+    system_name: str
+
+    @property
+    def total_points(self) -> int:
+        return sum(card.points for card in self.cards)
+
+
+def _columns(rows: Sequence[Mapping[str, Any]], skip: frozenset[str], order: Sequence[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for row in rows:
+        for key, value in row.items():
+            if key not in skip and not isinstance(value, (list, dict)):
+                seen.setdefault(key, None)
+    ranked = {key: i for i, key in enumerate(order)}
+    return sorted(seen, key=lambda key: (ranked.get(key, len(ranked)), list(seen).index(key)))
+
+
+def _weapon_rows(models: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], int]]:
+    """Each distinct weapon profile once, with how many models carry it (a Knife on the
+    troopers and on the sergeant is one row, 10 knives)."""
+    rows: dict[str, list[Any]] = {}
+    for model in models:
+        for weapon in model.get("weapons") or []:
+            key = repr(sorted(weapon.items()))
+            rows.setdefault(key, [weapon, 0])[1] += int(model.get("count") or 0)
+    return [(weapon, count) for weapon, count in rows.values()]
+
+
+def _rule_names(unit: Mapping[str, Any]) -> list[str]:
+    names: dict[str, None] = {}
+    for model in unit.get("models") or []:
+        for rule in model.get("rules") or []:
+            names.setdefault(str(rule), None)
+        for weapon in model.get("weapons") or []:
+            for rule in weapon.get("rules") or []:
+                names.setdefault(str(rule), None)
+    return list(names)
+
+
+def _extras(unit: Mapping[str, Any]) -> list[str]:
+    """Auras, orders and items, one line each ("Sergeant: aura Fast to friends, 6\"")."""
+    lines = []
+    for model in unit.get("models") or []:
+        for kind, label in (("auras", _("aura")), ("orders", _("order"))):
+            for aura in model.get(kind) or []:
+                lines.append(f"{model.get('name')}: {label} {aura.get('grants')} → {aura.get('to', '')}, "
+                             f"{aura.get('range', '')}\"")
+        for item in model.get("items") or []:
+            lines.append(f"{model.get('name')}: {item.get('name')}")
+    return lines
+
+
+def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
+    """The roster of a list: one card per unit in list order. Two queries, whatever the size."""
+    system = get_system(army_list.system.key)
+    schema = system.profile_schema or {}
+    order = list((schema.get("properties") or {}).keys())
+    rules_by_name = special_rules_by_name(system=army_list.system)
+    cards = []
+    for number, list_unit in enumerate(units, start=1):
+        unit = list_unit.data
+        models = list(unit.get("models") or [])
+        profile_keys = _columns(models, _NOT_STATS, order)
+        weapons = _weapon_rows(models)
+        weapon_keys = _columns([w for w, _count in weapons], _NOT_WEAPON_STATS, ["range", "attacks", "ap"])
+        rules = []
+        for written in _rule_names(unit):
+            rule = special_rule_for(written, rules_by_name)
+            rules.append(RuleText(name=written, text=rule.text if rule else ""))
+        cards.append(Card(
+            number=number, name=list_unit.name, points=list_unit.points, models=model_count(unit),
+            profile_columns=[field_label(key, schema) for key in profile_keys],
+            profiles=[Row(name=str(m.get("name") or ""), count=int(m.get("count") or 0),
+                          cells=[_display(m.get(key)) for key in profile_keys],
+                          rules=[str(r) for r in m.get("rules") or []]) for m in models],
+            weapon_columns=[field_label(key) for key in weapon_keys],
+            weapons=[Row(name=str(w.get("name") or ""), count=count, cells=[_display(w.get(key)) for key in weapon_keys],
+                         rules=[str(r) for r in w.get("rules") or []]) for w, count in weapons],
+            rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
+            extras=_extras(unit),
+            upgrades=chosen_upgrades(list_unit),
+        ))
+    return Roster(army_list=army_list, cards=cards, system_name=army_list.system.name)

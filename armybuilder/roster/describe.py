@@ -1,0 +1,47 @@
+"""Short descriptions of a unit of a list, shared by the editor rows, rosters and text export.
+
+They read only the envelope every system shares (`models[]` with `count`, `weapons[]`,
+`rules[]`; `shared/spec/unit-format.md`), so they work for every game system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from armybuilder.models import ListUnit
+
+
+def model_count(unit: Mapping[str, Any]) -> int:
+    """How many models the unit has (the sum of each profile's `count`)."""
+    return sum(int(model.get("count") or 0) for model in unit.get("models") or [])
+
+
+def weapon_counts(unit: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """Each weapon name with how many models carry it, in the order they first appear."""
+    counts: dict[str, int] = {}
+    for model in unit.get("models") or []:
+        for weapon in model.get("weapons") or []:
+            name = str(weapon.get("name") or "")
+            counts[name] = counts.get(name, 0) + int(model.get("count") or 0)
+    return list(counts.items())
+
+
+def counted(name: str, count: int) -> str:
+    """`"4x Rifle"`, or just `"Rifle"` for one."""
+    return f"{count}x {name}" if count != 1 else name
+
+
+def weapon_summary(unit: Mapping[str, Any]) -> str:
+    """`"4x Rifle, 4x Blade, Plasma Gun"`."""
+    return ", ".join(counted(name, count) for name, count in weapon_counts(unit))
+
+
+def chosen_upgrades(list_unit: ListUnit) -> list[str]:
+    """Labels of the options the player took, in menu order, with their counts."""
+    labels = []
+    for option in list_unit.available_options:
+        count = int(list_unit.chosen_options.get(option["key"], 0))
+        if count:
+            labels.append(counted(str(option.get("label") or option["key"]), count))
+    return labels

@@ -1,0 +1,99 @@
+"""Who can see which army list: every read of lists goes through here.
+
+A list is readable by its owner, by everyone when its owner marked it public, and by
+whoever holds its share link (`army_list_by_share_token`). It is writable only by its
+owner. The single-list getters return `None` for a list the user may not see, exactly as
+for a list that does not exist, so a page can answer 404 without telling the two apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import F, Q, QuerySet
+
+from armybuilder.models import SHARE_TOKEN_MAX_LENGTH, ArmyList, ListUnit
+from rules.models import UnitTemplate
+from rules.selectors import units_visible_to
+
+#: Related rows every list page shows (system and faction names, the owner's name).
+_LIST_RELATED = ("system", "faction", "owner")
+#: What `secrets.token_urlsafe` produces; anything else cannot be a share token.
+_TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _search_text(search: str) -> str:
+    """The search as Postgres can compare it (no NUL characters), trimmed."""
+    return search.replace("\x00", "").strip()
+
+
+def army_lists_visible_to(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[ArmyList]:
+    """Lists `user` may read: their own and the public ones (anonymous visitors: public only)."""
+    lists = ArmyList.objects.select_related(*_LIST_RELATED)
+    if not user.is_authenticated:
+        return lists.filter(is_public=True)
+    return lists.filter(Q(owner=user) | Q(is_public=True))
+
+
+def army_lists_owned_by(*, user: AbstractBaseUser, search: str = "") -> QuerySet[ArmyList]:
+    """The player's own lists, most recently changed first, optionally by name (case-insensitive)."""
+    lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(owner=user)
+    if _search_text(search):
+        lists = lists.filter(name__icontains=_search_text(search))
+    return lists
+
+
+def public_army_lists(*, search: str = "") -> QuerySet[ArmyList]:
+    """The gallery: lists their owners marked public, most recently changed first."""
+    lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(is_public=True)
+    if _search_text(search):
+        lists = lists.filter(name__icontains=_search_text(search))
+    return lists
+
+
+def army_list_get_for_user(*, user: AbstractBaseUser | AnonymousUser, list_id: int,
+                           for_edit: bool = False) -> ArmyList | None:
+    """The list if `user` may read it (or, with `for_edit`, change it); otherwise `None`."""
+    if for_edit:
+        if not user.is_authenticated:
+            return None
+        lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(owner=user)
+    else:
+        lists = army_lists_visible_to(user=user)
+    return lists.filter(pk=list_id).first()
+
+
+def army_list_by_share_token(*, token: str) -> ArmyList | None:
+    """The list a share link points at, while the link is not revoked; otherwise `None`."""
+    if not token or len(token) > SHARE_TOKEN_MAX_LENGTH or not _TOKEN_SHAPE.fullmatch(token):
+        return None
+    return ArmyList.objects.select_related(*_LIST_RELATED).filter(share_token=token).first()
+
+
+def army_list_units(*, army_list: ArmyList) -> list[ListUnit]:
+    """The units of a list in order, in one query, with the list already attached."""
+    units = list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
+    for unit in units:
+        unit.army_list = army_list
+    return units
+
+
+def army_list_unit_get(*, army_list: ArmyList, unit_id: int) -> ListUnit | None:
+    """One unit of `army_list` (already checked by the caller), or `None`."""
+    unit = ListUnit.objects.filter(army_list=army_list, pk=unit_id).first()
+    if unit is not None:
+        unit.army_list = army_list
+    return unit
+
+
+def army_list_unit_choices(*, army_list: ArmyList) -> QuerySet[UnitTemplate]:
+    """Units the owner can add to this list: the list's faction and their own homebrew units
+    of the same game system, the list's faction first."""
+    units = units_visible_to(user=army_list.owner).filter(faction__system_id=army_list.system_id)
+    faction_filter = Q(faction__owner_id=army_list.owner_id)
+    if army_list.faction_id is not None:
+        faction_filter |= Q(faction_id=army_list.faction_id)
+    return (units.filter(faction_filter).select_related("faction")
+            .order_by(F("faction__owner_id").asc(nulls_first=True), "faction__name", "position", "name"))

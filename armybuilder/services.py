@@ -1,0 +1,386 @@
+"""Where a list is saved: every change to an army list and its units goes through here.
+
+HackSoft-style services: keyword-only typed arguments, plain exceptions
+(`armybuilder.errors`), nothing about HTTP, so the htmx views and the REST API call the
+same functions. Each change to an existing list
+
+1. locks the list row and checks `expected_version` (`StaleListError` when another tab or
+   device changed the list first; `None` skips the check, for callers that have no version),
+2. applies the change, pricing only the units it touched,
+3. re-validates the army through the registry and stores the cached total, validity and
+   violations on the list,
+4. bumps `version` — all in one transaction.
+
+The `army_list` passed in is refreshed in place (version, totals, violations), so a caller
+can render the new state without reading the list again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from armybuilder.errors import ArmyListError, StaleListError
+from armybuilder.evaluation import evaluate_units, unit_points
+from armybuilder.models import (
+    LIST_NAME_MAX_LENGTH,
+    MAX_UNITS_PER_LIST,
+    POINTS_LIMIT_MAX,
+    POINTS_LIMIT_MIN,
+    UNIT_NAME_MAX_LENGTH,
+    ArmyList,
+    ListUnit,
+)
+from armybuilder.unit_options import option_menu, option_prices, resolve_options
+from rules.models import Faction, GameSystem, UnitTemplate
+from rules.selectors import factions_visible_to
+from rules.systems.registry import get_system
+
+#: The evaluation cached on a list, refreshed by every change to its units or limits.
+_CACHE_FIELDS = ("total_points", "unit_count", "violations", "violation_count", "is_valid")
+
+
+# ----------------------------------------------------------------------------- checks
+
+
+def clean_list_name(name: Any, *, field: str = "name") -> str:
+    """A list name stripped of surrounding spaces, or an `ArmyListError` naming `field`."""
+    if not isinstance(name, str) or not name.strip():
+        raise ArmyListError([(field, _("Give the list a name."))])
+    name = name.strip()
+    if "\x00" in name:
+        raise ArmyListError([(field, _("A name cannot contain NUL characters."))])
+    if len(name) > LIST_NAME_MAX_LENGTH:
+        raise ArmyListError([(field, _("A name has at most %(limit)d characters (this one has %(length)d).")
+                              % {"limit": LIST_NAME_MAX_LENGTH, "length": len(name)})])
+    return name
+
+
+def clean_points_limit(points_limit: Any, *, field: str = "points_limit") -> int:
+    if isinstance(points_limit, bool) or not isinstance(points_limit, int):
+        raise ArmyListError([(field, _("The points limit must be a whole number."))])
+    if not POINTS_LIMIT_MIN <= points_limit <= POINTS_LIMIT_MAX:
+        raise ArmyListError([(field, _("The points limit must be between %(min)d and %(max)d.")
+                              % {"min": POINTS_LIMIT_MIN, "max": POINTS_LIMIT_MAX})])
+    return points_limit
+
+
+def clean_structure_options(options: Mapping[str, Any] | None, *, system_key: str,
+                            field: str = "options") -> dict[str, bool]:
+    """The list's switches of its system's optional structure rules, checked and kept as given.
+
+    As in the interchange format, a rule the switches do not mention is on; keys must be
+    ones the system declares (`GameSystem.structure_options`) and values true or false.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ArmyListError([(field, _("Must be an object of rule switches."))])
+    known = get_system(system_key).structure_options
+    errors = [(f"{field}.{key}", _("Not a structure rule of this game system.")) for key in options if key not in known]
+    errors += [(f"{field}.{key}", _("Must be true or false.")) for key, value in options.items()
+               if key in known and not isinstance(value, bool)]
+    if errors:
+        raise ArmyListError(errors)
+    return dict(options)
+
+
+def _check_faction(*, owner: AbstractBaseUser, system: GameSystem, faction: Faction | None) -> None:
+    if faction is None:
+        return
+    if faction.system_id != system.pk:
+        raise ArmyListError([("faction", _("This faction belongs to another game system."))])
+    if not factions_visible_to(user=owner).filter(pk=faction.pk).exists():
+        raise ArmyListError([("faction", _("No such faction."))])
+
+
+def _check_room(*, current: int, adding: int) -> None:
+    if current + adding > MAX_UNITS_PER_LIST:
+        raise ArmyListError([("units", ngettext(
+            "A list has at most %(limit)d unit.", "A list has at most %(limit)d units.", MAX_UNITS_PER_LIST)
+            % {"limit": MAX_UNITS_PER_LIST})])
+
+
+# ----------------------------------------------------------------------------- the version check
+
+
+def lock_list(*, army_list: ArmyList, expected_version: int | None) -> ArmyList:
+    """The list row, locked until the transaction ends, at the version the caller saw.
+
+    For services (here and in `armybuilder.sharing`) that change a list: call inside
+    `transaction.atomic`, then finish with `save_list_change`.
+    """
+    locked = (ArmyList.objects.select_for_update(of=("self",)).select_related("system")
+              .get(pk=army_list.pk))
+    if expected_version is not None and locked.version != expected_version:
+        raise StaleListError(expected_version=expected_version, current_version=locked.version)
+    return locked
+
+
+def save_list_change(*, locked: ArmyList, caller: ArmyList, units: Sequence[ListUnit] | None,
+                     changed_fields: Iterable[str] = ()) -> ArmyList:
+    """Bump the version and save `changed_fields`; copy the new state to the caller's object.
+
+    With `units` (the list's units after the change, in order) the army is re-validated and
+    the cached total, validity and violations are saved too; `None` means the change does
+    not touch what the list is worth (a share link, say).
+    """
+    fields = ["version", "updated", *changed_fields]
+    if units is not None:
+        evaluation = evaluate_units(army_list=locked, units=units, reprice=False)
+        locked.total_points = evaluation.total_points
+        locked.unit_count = len(units)
+        locked.violations = evaluation.violations
+        locked.violation_count = len(evaluation.violations)
+        locked.is_valid = evaluation.is_valid
+        fields += _CACHE_FIELDS
+    locked.version += 1
+    fields = list(dict.fromkeys(fields))
+    locked.save(update_fields=fields)
+    for name in (*fields, "system"):
+        setattr(caller, name, getattr(locked, name))
+    return locked
+
+
+def list_units_in_order(army_list: ArmyList) -> list[ListUnit]:
+    """The units of a list in order (one query)."""
+    return list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
+
+
+# ----------------------------------------------------------------------------- lists
+
+
+@transaction.atomic
+def army_list_create(*, owner: AbstractBaseUser, system: GameSystem, faction: Faction | None, name: str,
+                     points_limit: int, structure_options: Mapping[str, Any] | None = None,
+                     is_public: bool = False) -> ArmyList:
+    """A new, empty list owned by `owner`. The faction must be one `owner` can see."""
+    errors: list[tuple[str, str]] = []
+    cleaned: dict[str, Any] = {}
+    for key, check in (("name", lambda: clean_list_name(name)),
+                       ("points_limit", lambda: clean_points_limit(points_limit)),
+                       ("structure_options", lambda: clean_structure_options(structure_options,
+                                                                             system_key=system.key)),
+                       ("faction", lambda: _check_faction(owner=owner, system=system, faction=faction))):
+        try:
+            cleaned[key] = check()
+        except ArmyListError as exc:
+            errors += exc.errors
+    if errors:
+        raise ArmyListError(errors)
+    army_list = ArmyList(owner=owner, system=system, faction=faction, name=cleaned["name"],
+                         points_limit=cleaned["points_limit"], structure_options=cleaned["structure_options"],
+                         is_public=bool(is_public))
+    evaluation = evaluate_units(army_list=army_list, units=[], reprice=False)
+    army_list.violations = evaluation.violations
+    army_list.violation_count = len(evaluation.violations)
+    army_list.is_valid = evaluation.is_valid
+    army_list.save()
+    return army_list
+
+
+@transaction.atomic
+def army_list_update(*, army_list: ArmyList, expected_version: int | None, name: str | None = None,
+                     points_limit: int | None = None, structure_options: Mapping[str, Any] | None = None,
+                     is_public: bool | None = None) -> ArmyList:
+    """Rename the list, change its limit, its structure rules or its gallery visibility.
+
+    Arguments left as `None` keep their value. The game system and faction of a list do
+    not change: its units come from them.
+    """
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    changed: list[str] = []
+    errors: list[tuple[str, str]] = []
+    checks = {
+        "name": (name, lambda: clean_list_name(name)),
+        "points_limit": (points_limit, lambda: clean_points_limit(points_limit)),
+        "structure_options": (structure_options,
+                              lambda: clean_structure_options(structure_options, system_key=locked.system.key)),
+        "is_public": (is_public, lambda: bool(is_public)),
+    }
+    for attribute, (given, check) in checks.items():
+        if given is None:
+            continue
+        try:
+            setattr(locked, attribute, check())
+            changed.append(attribute)
+        except ArmyListError as exc:
+            errors += exc.errors
+    if errors:
+        raise ArmyListError(errors)
+    return save_list_change(locked=locked, caller=army_list, units=list_units_in_order(locked), changed_fields=changed)
+
+
+@transaction.atomic
+def army_list_delete(*, army_list: ArmyList, expected_version: int | None) -> None:
+    """Delete the list and its units. Its forks stay (they only lose the link back)."""
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    locked.delete()
+
+
+@transaction.atomic
+def army_list_fork(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
+    """A private copy of `army_list` for `user`, who must be able to read it (the caller checks).
+
+    The copy keeps every unit as it is (snapshots, options, points) and remembers where
+    it came from; it is neither shared nor public.
+    """
+    source_units = list_units_in_order(army_list)
+    copy = ArmyList.objects.create(
+        owner=user, system_id=army_list.system_id, faction_id=army_list.faction_id, name=army_list.name,
+        points_limit=army_list.points_limit, structure_options=dict(army_list.structure_options),
+        forked_from=army_list, total_points=army_list.total_points, unit_count=len(source_units),
+        violations=list(army_list.violations), violation_count=army_list.violation_count,
+        is_valid=army_list.is_valid,
+    )
+    ListUnit.objects.bulk_create(copy_list_unit(unit, army_list=copy, position=unit.position) for unit in source_units)
+    # Re-validate the copy with today's rules instead of trusting the source's cache.
+    return save_list_change(locked=copy, caller=copy, units=list_units_in_order(copy))
+
+
+def copy_list_unit(unit: ListUnit, *, army_list: ArmyList, position: int) -> ListUnit:
+    """An unsaved copy of a list unit (snapshot, options, points) for `army_list` at `position`."""
+    return ListUnit(army_list=army_list, template_id=unit.template_id, catalogue_ref=unit.catalogue_ref,
+                    name=unit.name, base_data=unit.base_data, available_options=unit.available_options,
+                    chosen_options=dict(unit.chosen_options), data=unit.data, option_points=unit.option_points,
+                    position=position, points=unit.points)
+
+
+# ----------------------------------------------------------------------------- units
+
+
+def build_list_unit(*, army_list: ArmyList, base_data: Mapping[str, Any], menu: Sequence[Mapping[str, Any]],
+                    chosen: Mapping[str, int], position: int, template: UnitTemplate | None = None,
+                    catalogue_ref: str = "", error_prefix: str = "",
+                    option_points: Mapping[str, int] | None = None) -> ListUnit:
+    """An unsaved unit of `army_list`: options applied and checked, priced, ready to insert.
+
+    Shared by adding, changing options and importing; error paths start with `error_prefix`.
+    `option_points` (what each option adds) is computed unless the caller already has it.
+    """
+    data, chosen = resolve_options(base_data=base_data, menu=menu, chosen=chosen, prefix=error_prefix)
+    name = str(data.get("name") or (template.name if template else "")).strip()[:UNIT_NAME_MAX_LENGTH]
+    system_key = army_list.system.key
+    return ListUnit(army_list=army_list, template=template, catalogue_ref=catalogue_ref,
+                    name=name or _("Unnamed unit"), base_data=dict(base_data), available_options=list(menu),
+                    chosen_options=chosen, data=data,
+                    option_points=dict(option_points) if option_points is not None else
+                    option_prices(system_key=system_key, base_data=base_data, menu=menu),
+                    position=position, points=unit_points(system_key=system_key, unit=data))
+
+
+def catalogue_ref(template: UnitTemplate) -> str:
+    """`<faction-slug>/<unit-slug>`, how the interchange format names a catalogue unit."""
+    return f"{template.faction.slug}/{template.slug}"
+
+
+@transaction.atomic
+def army_list_add_unit(*, army_list: ArmyList, unit: UnitTemplate, options: Mapping[str, int] | None = None,
+                       expected_version: int | None) -> ListUnit:
+    """Add a catalogue or homebrew unit at the end of the list, with `options` taken.
+
+    `unit` must be of the list's game system and visible to the list's owner (the caller
+    picks it from `army_list_unit_choices`). Options not given start at their minimum.
+    """
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    if unit.faction.system_id != locked.system_id:
+        raise ArmyListError([("unit", _("This unit belongs to another game system."))])
+    units = list_units_in_order(locked)
+    _check_room(current=len(units), adding=1)
+    menu = option_menu(unit)
+    added = build_list_unit(army_list=locked, base_data=unit.data, menu=menu, chosen=options or {},
+                            position=len(units), template=unit, catalogue_ref=catalogue_ref(unit))
+    added.save()
+    save_list_change(locked=locked, caller=army_list, units=[*units, added])
+    return added
+
+
+@transaction.atomic
+def army_list_unit_set_options(*, list_unit: ListUnit, options: Mapping[str, int],
+                               expected_version: int | None) -> ListUnit:
+    """Replace the chosen options of a unit (`{option key: count}`; 0 or absent: not taken).
+
+    Counts are checked against each option's and each group's limits by
+    `rules.options.apply_options`; every violated limit is reported, nothing is saved.
+    """
+    army_list = list_unit.army_list
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    units = list_units_in_order(locked)
+    current = next((u for u in units if u.pk == list_unit.pk), None)
+    if current is None:
+        raise ListUnit.DoesNotExist
+    rebuilt = build_list_unit(army_list=locked, base_data=current.base_data, menu=current.available_options,
+                              chosen=options, position=current.position, option_points=current.option_points)
+    for attribute in ("data", "chosen_options", "points", "name"):
+        setattr(current, attribute, getattr(rebuilt, attribute))
+        setattr(list_unit, attribute, getattr(rebuilt, attribute))
+    current.save(update_fields=["data", "chosen_options", "points", "name"])
+    save_list_change(locked=locked, caller=army_list, units=units)
+    return list_unit
+
+
+@transaction.atomic
+def army_list_unit_duplicate(*, list_unit: ListUnit, expected_version: int | None) -> ListUnit:
+    """A copy of the unit, with the same options, right after it."""
+    army_list = list_unit.army_list
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    units = list_units_in_order(locked)
+    source = next((u for u in units if u.pk == list_unit.pk), None)
+    if source is None:
+        raise ListUnit.DoesNotExist
+    _check_room(current=len(units), adding=1)
+    ListUnit.objects.filter(army_list=locked, position__gt=source.position).update(position=F("position") + 1)
+    copy = copy_list_unit(source, army_list=locked, position=source.position + 1)
+    copy.save()
+    units.insert(source.position + 1, copy)
+    save_list_change(locked=locked, caller=army_list, units=units)
+    return copy
+
+
+@transaction.atomic
+def army_list_unit_move(*, list_unit: ListUnit, position: int, expected_version: int | None) -> list[ListUnit]:
+    """Move the unit to `position` (0 is first); the units in between shift by one.
+
+    Returns the units of the list in their new order.
+    """
+    army_list = list_unit.army_list
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    units = list_units_in_order(locked)
+    moving = next((u for u in units if u.pk == list_unit.pk), None)
+    if moving is None:
+        raise ListUnit.DoesNotExist
+    if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < len(units):
+        raise ArmyListError([("position", _("The position must be between %(first)d and %(last)d.")
+                              % {"first": 0, "last": len(units) - 1})])
+    units.remove(moving)
+    units.insert(position, moving)
+    changed = [u for index, u in enumerate(units) if u.position != index]
+    for index, u in enumerate(units):
+        u.position = index
+    ListUnit.objects.bulk_update(changed, ["position"])
+    list_unit.position = position
+    save_list_change(locked=locked, caller=army_list, units=units)
+    return units
+
+
+@transaction.atomic
+def army_list_unit_remove(*, list_unit: ListUnit, expected_version: int | None) -> None:
+    """Remove the unit; the units after it move up one place."""
+    army_list = list_unit.army_list
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    units = list_units_in_order(locked)
+    removing = next((u for u in units if u.pk == list_unit.pk), None)
+    if removing is None:
+        raise ListUnit.DoesNotExist
+    removing.delete()
+    ListUnit.objects.filter(army_list=locked, position__gt=removing.position).update(position=F("position") - 1)
+    remaining = [u for u in units if u is not removing]
+    for index, u in enumerate(remaining):
+        u.position = index
+    save_list_change(locked=locked, caller=army_list, units=remaining)

@@ -1,0 +1,74 @@
+"""Upgrade options of a unit in a list: the menu kept with the unit, the choice, their points.
+
+The catalogue (`rules.options`) knows what an option does to a unit; this module keeps a
+copy of a unit's options with the list unit (so the list does not change when the
+catalogue does), turns the player's `{option key: count}` into the resulting unit, and
+prices each option once, when the unit is added, so that pages show "+15 pts" without
+pricing anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from armybuilder.errors import ArmyListError
+from rules.models import UnitTemplate
+from rules.options import OptionError, apply_options, option_point_deltas
+
+#: The fields of `rules.models.UpgradeOption` that `apply_options` and the picker read.
+OPTION_FIELDS = ("key", "group", "label", "kind", "applies_to", "payload", "min_count", "max_count", "cost")
+
+
+def option_menu(template: UnitTemplate) -> list[dict[str, Any]]:
+    """The template's upgrade options as plain dicts, in catalogue order.
+
+    Uses `template.options.all()`, so a caller that prefetched `options` pays no query.
+    """
+    return [{name: getattr(option, name) for name in OPTION_FIELDS} for option in template.options.all()]
+
+
+def default_choice(menu: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Options a unit comes with: each at its minimum count."""
+    return {option["key"]: int(option.get("min_count") or 0) for option in menu if option.get("min_count")}
+
+
+def resolve_options(*, base_data: Mapping[str, Any], menu: Sequence[Mapping[str, Any]],
+                    chosen: Mapping[str, int], prefix: str = "") -> tuple[dict[str, Any], dict[str, int]]:
+    """The unit with `chosen` applied, and the choice normalised (options not taken left out).
+
+    Options missing from `chosen` start at their minimum. Every problem is reported at once
+    as an `ArmyListError` with the paths of `rules.options` (`options.<key>`,
+    `groups.<group>`), each after `prefix` (an import says which unit: `units[3].`).
+    """
+    keys = {option["key"] for option in menu}
+    errors: list[tuple[str, str]] = []
+    choice = default_choice(menu)
+    for key, count in chosen.items():
+        if key not in keys:
+            errors.append((f"{prefix}options.{key}", _("This unit has no such option.")))
+        elif isinstance(count, bool) or not isinstance(count, int):
+            errors.append((f"{prefix}options.{key}", _("Must be a whole number.")))
+        else:
+            choice[key] = count
+    if errors:
+        raise ArmyListError(errors)
+    choice = {key: count for key, count in choice.items() if count != 0}
+    try:
+        data = apply_options(dict(base_data), list(menu), choice)
+    except OptionError as exc:
+        raise ArmyListError((f"{prefix}{path}", message) for path, message in exc.errors) from None
+    return data, choice
+
+
+def option_prices(*, system_key: str, base_data: Mapping[str, Any],
+                  menu: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """`{option key: points taking it once adds}` to the unit as it comes, for the picker.
+
+    Computed once when the unit is added (it depends on the unit, not on the choice).
+    """
+    if not menu:
+        return {}
+    return option_point_deltas(system_key, dict(base_data), list(menu))

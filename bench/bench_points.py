@@ -1,0 +1,142 @@
+"""Benchmark of the OPR points engine (issue 3), in-process, no Django.
+
+    .venv/bin/python bench/bench_points.py [--quick]
+
+Measures
+- pricing a 10-model, 3-weapon unit (9 troopers and a sergeant, each with 3 weapons);
+- validating a 25-unit, 2000-point list (every rule of spec §7 switched on);
+each in two ways, in the same run:
+- warm: the engine as the app runs it, its table lookups and per-profile results cached
+  (`functools.lru_cache`), the steady state of a list editor re-pricing after each change;
+- cold (the baseline): every cache cleared before each call, i.e. the unoptimised path that
+  computes every table lookup and weapon line from scratch with Fractions.
+Targets (issue 3, on the 2-core CI machine): ≤ 50 µs per unit price, ≤ 2 ms per list validation.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from points.army import Army, ArmyEntry  # noqa: E402
+from points.opr import clear_caches, price, validate  # noqa: E402
+from points.opr.unit_cost import clear_profile_caches  # noqa: E402
+from points.unit import Model, Rule, Unit, Weapon  # noqa: E402
+
+PRICE_TARGET_US = 50.0
+VALIDATE_TARGET_MS = 2.0
+
+
+def bench_unit() -> Unit:
+    """9 troopers and a sergeant, each model with 3 weapons: the issue's 10-model, 3-weapon unit."""
+    rifle = Weapon("Rifle", 24, 1)
+    grenade = Weapon("Grenade", 12, 1, 0, (Rule("Blast", 3), Rule("Limited")))
+    bayonet = Weapon("Bayonet", 0, 1, 1)
+    trooper = Model("Trooper", 9, 4, 4, 1, (Rule("Fearless"),), (rifle, grenade, bayonet))
+    sergeant = Model(
+        "Sergeant", 1, 3, 4, 1, (Rule("Fearless"), Rule("Fear", 1)),
+        (Weapon("Plasma Pistol", 12, 1, 2, (Rule("Overcharge"),)), Weapon("Power Sword", 0, 2, 2, (Rule("Rending"),)),
+         grenade),
+    )  # fmt: skip
+    return Unit("Veteran Squad", (trooper, sergeant))
+
+
+def bench_army() -> Army:
+    """25 distinct units (heroes, vehicles, assault squads, monsters, fire teams), about 2000 points."""
+    units: list[ArmyEntry] = []
+    for i in range(25):
+        q, d = 3 + i % 3, 3 + i % 4
+        kind = i % 5
+        if kind == 0:  # a hero
+            model = Model(f"Captain {i}", 1, q, d, 3, (Rule("Hero"), Rule("Fearless"), Rule("Caster", 1 + i % 2)),
+                          (Weapon("Pistol", 12, 1, 1), Weapon("Sword", 0, 2, 1, (Rule("Rending"),))))
+            unit = Unit(f"Captain {i}", (model,))
+        elif kind == 1:  # a light vehicle
+            model = Model(f"Buggy {i}", 1, q, 3, 3 + i % 3, (Rule("Fast"), Rule("Transport", 3)),
+                          (Weapon("Cannon", 24, 1, 1, (Rule("Blast", 2 + i % 2),)), Weapon("Gun", 18, 2)))
+            unit = Unit(f"Buggy {i}", (model,))
+        elif kind == 2:  # assault infantry with a sergeant
+            grunt = Model("Grunt", 3 + i % 3, q, d, 1, (Rule("Furious"),),
+                          (Weapon("Carbine", 12, 1, 0, (Rule("Assault"),)), Weapon("Axe", 0, 1, 1)))
+            sarge = Model("Sarge", 1, q, d, 1, (Rule("Furious"), Rule("Fear", 1)),
+                          (Weapon("Claw", 0, 2, 1, (Rule("Lance"),)),))
+            unit = Unit(f"Assault Squad {i}", (grunt, sarge))
+        elif kind == 3:  # a monster
+            model = Model(f"Beast {i}", 1, q, 4, 2 + i % 3, (Rule("Regeneration"), Rule("Stealth")),
+                          (Weapon("Claws", 0, 3, 1, (Rule("Deadly", 2),)),))
+            unit = Unit(f"Beast {i}", (model,))
+        else:  # shooters
+            model = Model("Shooter", 3 + i % 3, q, d, 1, (Rule("Relentless"),),
+                          (Weapon("Long Rifle", 24 + i % 7, 1, 0, (Rule("Reliable"),)), Weapon("Knife", 0, 1)))
+            unit = Unit(f"Fire Team {i}", (model,))
+        units.append(ArmyEntry(unit, 1))
+    return Army("Benchmark list", 2000, tuple(units), {})
+
+
+def per_call(fn: Callable[[], object], repeat: int, rounds: int = 5, setup: Callable[[], object] | None = None) -> float:
+    """Median over `rounds` of the mean seconds per call (`setup` runs untimed before each call)."""
+    results = []
+    for _ in range(rounds):
+        if setup is None:
+            start = time.perf_counter()
+            for _ in range(repeat):
+                fn()
+            results.append((time.perf_counter() - start) / repeat)
+        else:
+            total = 0.0
+            for _ in range(repeat):
+                setup()
+                start = time.perf_counter()
+                fn()
+                total += time.perf_counter() - start
+            results.append(total / repeat)
+    return statistics.median(results)
+
+
+def main(argv: list[str]) -> int:
+    quick = "--quick" in argv
+    unit, army = bench_unit(), bench_army()
+    breakdown = price(unit)
+    violations = validate(army)
+    print(f"unit: {unit.name}, {unit.model_count} models, 3 weapons each -> {breakdown.points} pts "
+          f"({breakdown.category})")
+    print(f"list: {len(army.units)} units, limit {army.points_limit} -> "
+          f"{sum(price(e.unit).points for e in army.units)} pts, {len(violations)} violations")
+    print()
+
+    n_price = 500 if quick else 5000
+    n_list = 30 if quick else 200
+    price_warm = per_call(lambda: price(unit), n_price)
+    price_new = per_call(lambda: price(unit), n_price // 5, setup=clear_profile_caches)
+    price_cold = per_call(lambda: price(unit), n_price // 5, setup=clear_caches)
+    list_warm = per_call(lambda: validate(army), n_list)
+    list_new = per_call(lambda: validate(army), n_list // 4, setup=clear_profile_caches)
+    list_cold = per_call(lambda: validate(army), n_list // 4, setup=clear_caches)
+
+    def row(label: str, seconds: float, scale: float, unit_label: str, target: float, baseline: float) -> str:
+        value = seconds * scale
+        verdict = "meets" if value <= target else "MISSES"
+        return (f"  {label:<40} {value:8.1f} {unit_label}  = {value / target:4.2f} x target ({verdict}), "
+                f"{baseline / seconds:4.1f} x faster than the cold baseline")
+
+    print(f"price(unit), 10 models x 3 weapons; target {PRICE_TARGET_US:.0f} µs")
+    print(row("warm: profile already priced", price_warm, 1e6, "µs", PRICE_TARGET_US, price_cold))
+    print(row("new unit: only table lookups cached", price_new, 1e6, "µs", PRICE_TARGET_US, price_cold))
+    print(row("cold baseline: no caches at all", price_cold, 1e6, "µs", PRICE_TARGET_US, price_cold))
+    print(f"validate(army), 25 units, 2000 pts, all rules on; target {VALIDATE_TARGET_MS:.0f} ms")
+    print(row("warm: units already priced", list_warm, 1e3, "ms", VALIDATE_TARGET_MS, list_cold))
+    print(row("new list: only table lookups cached", list_new, 1e3, "ms", VALIDATE_TARGET_MS, list_cold))
+    print(row("cold baseline: no caches at all", list_cold, 1e3, "ms", VALIDATE_TARGET_MS, list_cold))
+    met = price_new * 1e6 <= PRICE_TARGET_US and list_new * 1e3 <= VALIDATE_TARGET_MS
+    print()
+    print("targets met (new unit / new list)" if met else "TARGETS MISSED (new unit / new list)")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,1 @@
+"""Warhammer: Age of Sigmar, 1st edition: army rules (pure Python)."""

@@ -1,0 +1,81 @@
+"""Catalogue points: what a unit costs in a system whose army books print the prices.
+
+For WHFB 6th, 40k 9th, AoS 1st and the Russian WHFB house rules there is no formula: a
+model costs what its book says (`points` on each model profile of the unit format) and an
+upgrade costs what its option says (the unit's `upgrades`, written there by
+`rules.options.apply_options`). A unit costs
+
+    Σ model points × count  +  Σ upgrade cost × times taken
+
+rounded half-up once, like the OPR engine (`shared/spec/opr-points.md` §1, "Decision
+(rounding)"). Where a source prints no points at all the bundled data says so and carries 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from points.catalogue.unit_schema import unit_errors
+from points.unit_format.errors import FieldError, UnitFormatError
+
+#: "catalogue": the points come from the data, not from a formula.
+PRICED_FROM = "catalogue"
+
+
+def round_half_up(value: Fraction) -> int:
+    """The one rounding of a unit total (half-up, as the OPR engine rounds)."""
+    return int((value + Fraction(1, 2)).__floor__())
+
+
+def exact_text(value: Fraction) -> str:
+    """An exact value as a short decimal string when it terminates, else "p/q"."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    as_float = float(value)
+    if Fraction(repr(as_float)) == value:
+        return repr(as_float)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def price_from_catalogue(unit: Mapping[str, Any], *, system_key: str, profile_schema: Mapping[str, Any],
+                         extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+                         ) -> dict[str, Any]:
+    """The breakdown of `unit`'s catalogue points (JSON-ready; `points` is the rounded total).
+
+    Raises `points.unit_format.UnitFormatError` (as the OPR engine does) listing every field
+    that breaks the system's schema.
+    `extras(unit)` adds system-specific figures (40k: the unit's Power Rating).
+    """
+    errors = unit_errors(unit, profile_schema=profile_schema, system_key=system_key)
+    if errors:
+        raise UnitFormatError([FieldError(path, message) for path, message in errors])
+    models = []
+    total = Fraction(0)
+    for model in unit["models"]:
+        each = Fraction(str(model.get("points", 0)))
+        count = int(model["count"])
+        models.append({"name": model["name"], "count": count, "points_each": exact_text(each),
+                       "total": exact_text(each * count)})
+        total += each * count
+    upgrades = []
+    for upgrade in unit.get("upgrades", []):
+        cost = Fraction(int(upgrade["cost"])) * int(upgrade["count"])
+        upgrades.append({"key": upgrade["key"], "label": upgrade.get("label", upgrade["key"]),
+                         "count": int(upgrade["count"]), "cost_each": str(upgrade["cost"]),
+                         "total": exact_text(cost)})
+        total += cost
+    breakdown: dict[str, Any] = {
+        "system": system_key,
+        "name": unit["name"],
+        "priced_from": PRICED_FROM,
+        "points": round_half_up(total),
+        "exact": exact_text(total),
+        "model_count": sum(int(m["count"]) for m in unit["models"]),
+        "models": models,
+        "upgrades": upgrades,
+    }
+    if extras is not None:
+        breakdown.update(extras(unit))
+    return breakdown

@@ -1,0 +1,437 @@
+"""Reading the unit format: JSON-like data in, `Unit`/`Army` out, or every error at once.
+
+Two passes over a document. The published JSON Schema checks the shape (fields, types,
+ranges); then this module checks what a schema cannot say: that rule names exist (English,
+Polish aliases, official OPR names), that `Name(X)` has a valid X, that a rule sits on a model
+or on a weapon as it should, that auras and orders grant something the cost table prices,
+that a Massive model lists its parts. Nothing here raises anything but `UnitFormatError`:
+bad input, of any type or size, is an error list, never a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from points.army import Army, ArmyEntry
+from points.opr import tables
+from points.opr.army_structure import GROUP_OPTIONS, OPTION_KEYS
+from points.opr.rule_names import (
+    AURA_GRANTABLE,
+    BY_NAME,
+    ORDER_GRANTABLE,
+    RULES,
+    canonical_name,
+    is_ap,
+    is_order,
+    is_tough,
+)
+from points.unit import FORMAT_VERSION, Aura, Model, Part, Rule, Unit, Weapon
+from points.unit_format.errors import FieldError, UnitFormatError, join
+from points.unit_format.schema import schema_errors
+
+#: Deeper than any real unit or list; guards the recursive copy against pathological input.
+MAX_DEPTH = 32
+SYSTEM = "opr"
+
+#: Rules that cannot be on the same model (one is the other's opposite).
+EXCLUSIVE_RULES: tuple[tuple[str, str], ...] = (("Fast", "Slow"), ("Good Shot", "Bad Shot"))
+
+_WRITTEN_RULE = re.compile(r"^\s*(?P<name>[^()]*?)\s*(?:\(\s*(?P<value>[^()]*?)\s*\))?\s*$")
+
+#: Resolves a list entry's `catalogue_unit` reference (and its options) to a unit document.
+CatalogueResolver = Callable[[str, list[str]], "Mapping[str, Any] | Unit"]
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _plain(data: Any, depth: int = 0) -> Any:
+    """A copy with plain dicts and lists (jsonschema wants them), refusing absurd nesting."""
+    if depth > MAX_DEPTH:
+        raise _TooDeep
+    if isinstance(data, Mapping):
+        return {k if isinstance(k, str) else str(k): _plain(v, depth + 1) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_plain(v, depth + 1) for v in data]
+    return data
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _as_int(value: Any, default: int) -> int:
+    """A schema-checked integer (JSON may write 4 as 4.0); `default` when absent or not usable."""
+    if _is_int(value):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e9:
+        return int(value)
+    return default
+
+
+def _did_you_mean(written: str) -> str:
+    names = [spec.name for spec in RULES]
+    close = difflib.get_close_matches(written, names, n=1, cutoff=0.75)
+    if not close:
+        close = difflib.get_close_matches(written.title(), names, n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+class _Reader:
+    """One pass over one document, collecting errors instead of raising."""
+
+    def __init__(self) -> None:
+        self.errors: list[FieldError] = []
+
+    def error(self, path: str, message: str) -> None:
+        self.errors.append(FieldError(path, message))
+
+    # --- rules --------------------------------------------------------------------------
+
+    def _split(self, written: Any, path: str) -> tuple[str, str | None] | None:
+        if not isinstance(written, str):
+            return None  # the schema reported the type
+        match = _WRITTEN_RULE.match(written)
+        if match is None or not match.group("name"):
+            return None  # the schema reported the pattern
+        return match.group("name"), match.group("value")
+
+    def _int_value(self, raw: str | None, low: int, high: int, label: str, path: str) -> int | None:
+        if raw is None or raw == "":
+            self.error(path, f"{label} needs a value: {label}(X)")
+            return None
+        if not re.fullmatch(r"[+-]?\d{1,9}", raw):
+            self.error(path, f"{label}(X): X must be a whole number, not {raw!r}")
+            return None
+        value = int(raw)
+        if not low <= value <= high:
+            self.error(path, f"{label}(X): X must be between {low} and {high}")
+            return None
+        return value
+
+    def _rule(self, written: Any, level: str, path: str) -> tuple[str, Rule | int | Aura] | None:
+        """One written rule: ("rule", Rule), ("ap", int), ("tough", int) or ("order", Aura)."""
+        split = self._split(written, path)
+        if split is None:
+            return None
+        name, raw = split
+        if level == "weapon" and is_ap(name):
+            value = self._int_value(raw, *tables.AP_RANGE, "AP", path)
+            return None if value is None else ("ap", value)
+        if level == "model" and is_tough(name):
+            value = self._int_value(raw, 1, 100, "Tough", path)
+            return None if value is None else ("tough", value)
+        if level == "model" and is_order(name):
+            order = self._order_from_rule(raw, path)
+            return None if order is None else ("order", order)
+        canonical = canonical_name(name)
+        if canonical is None:
+            self.error(path, f"unknown rule {name!r}{_did_you_mean(name)}")
+            return None
+        spec = BY_NAME[canonical]
+        if spec.level != level:
+            where = "a weapon's rules" if spec.level == "weapon" else "the model's rules"
+            self.error(path, f"{canonical} is a {spec.level} rule; list it in {where}")
+            return None
+        if spec.value_range is None:
+            if raw is not None:
+                self.error(path, f"{canonical} takes no value")
+                return None
+            return "rule", Rule(canonical)
+        value = self._int_value(raw, *spec.value_range, canonical, path)
+        return None if value is None else ("rule", Rule(canonical, value))
+
+    def _rules(self, items: Any, level: str, path: str) -> tuple[list[Rule], dict[str, Any]]:
+        rules: list[Rule] = []
+        specials: dict[str, Any] = {"orders": []}
+        if not isinstance(items, list):
+            return rules, specials
+        seen: dict[str, int] = {}
+        for i, written in enumerate(items):
+            item_path = join(path, i)
+            read = self._rule(written, level, item_path)
+            if read is None:
+                continue
+            kind, value = read
+            if kind == "rule":
+                assert isinstance(value, Rule)
+                if value.name in seen:
+                    self.error(
+                        item_path, f"{value.name} is listed twice (first at {join(path, seen[value.name])})"
+                    )
+                    continue
+                for first, second in EXCLUSIVE_RULES:
+                    other = second if value.name == first else first if value.name == second else None
+                    if other is not None and other in seen:
+                        self.error(item_path, f"{value.name} contradicts {other}")
+                seen[value.name] = i
+                rules.append(value)
+            elif kind == "order":
+                specials["orders"].append(value)
+            elif kind in specials:
+                self.error(item_path, f"{written!r} is given twice")
+            else:
+                specials[kind] = (value, item_path)
+        return rules, specials
+
+    # --- auras and orders ---------------------------------------------------------------
+
+    def _grantable(self, written: Any, grantable: tuple[str, ...], kind: str, path: str) -> str | None:
+        if not isinstance(written, str) or not written.strip():
+            return None
+        canonical = canonical_name(written)
+        if canonical is None:
+            self.error(path, f"unknown ability {written!r}{_did_you_mean(written)}")
+            return None
+        if canonical not in grantable:
+            self.error(
+                path,
+                f"{canonical} cannot be granted by an {kind} (the cost table has no {kind} price "
+                f"for it); possible: {', '.join(grantable)}",
+            )
+            return None
+        return canonical
+
+    def _order_from_rule(self, raw: str | None, path: str) -> Aura | None:
+        if not raw:
+            self.error(path, "Order needs the ability it gives: Order(Fast)")
+            return None
+        grants = self._grantable(raw, ORDER_GRANTABLE, "order", path)
+        return None if grants is None else Aura(grants, "friends", "grant", tables.ORDER_RANGE)
+
+    def _auras(self, items: Any, kind: str, path: str) -> list[Aura]:
+        out: list[Aura] = []
+        if not isinstance(items, list):
+            return out
+        grantable = AURA_GRANTABLE if kind == "aura" else ORDER_GRANTABLE
+        default_range = tables.AURA_RANGES[0] if kind == "aura" else tables.ORDER_RANGE
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            grants = self._grantable(item.get("grants"), grantable, kind, join(join(path, i), "grants"))
+            to, effect, rng = (
+                item.get("to", "friends"),
+                item.get("effect", "grant"),
+                item.get("range", default_range),
+            )
+            if grants is None or to not in ("friends", "enemies") or effect not in ("grant", "negate"):
+                continue
+            out.append(Aura(grants, to, effect, _as_int(rng, default_range)))
+        return out
+
+    # --- weapons, models, units ---------------------------------------------------------
+
+    def weapon(self, data: Any, path: str) -> Weapon | None:
+        if not isinstance(data, dict):
+            return None
+        rules, specials = self._rules(data.get("rules", []), "weapon", join(path, "rules"))
+        ap = _as_int(data.get("ap"), 0)
+        if "ap" in specials:
+            written_ap, ap_path = specials["ap"]
+            if "ap" in data and _as_int(data.get("ap"), written_ap) != written_ap:
+                self.error(ap_path, f"AP({written_ap}) contradicts ap {data['ap']}")
+            ap = written_ap
+        weapon_range = _as_int(data.get("range"), 0)
+        if weapon_range == 0 and any(r.name == tables.ASSAULT_RULE for r in rules):
+            self.error(
+                join(path, "rules"),
+                "Assault is for ranged weapons (range above 0); a melee weapon is already priced as melee",
+            )
+        name = data.get("name")
+        return Weapon(
+            name=name if isinstance(name, str) else "",
+            range=weapon_range,
+            attacks=_as_int(data.get("attacks"), 0),
+            ap=ap,
+            rules=tuple(rules),
+        )
+
+    def model(self, data: Any, path: str) -> Model | None:
+        if not isinstance(data, dict):
+            return None
+        rules, specials = self._rules(data.get("rules", []), "model", join(path, "rules"))
+        toughness = _as_int(data.get("toughness"), 1)
+        if "tough" in specials:
+            tough, tough_path = specials["tough"]
+            if "toughness" in data and _as_int(data.get("toughness"), tough) != tough:
+                self.error(tough_path, f"Tough({tough}) contradicts toughness {data['toughness']}")
+            toughness = tough
+        weapons_data = data.get("weapons", [])
+        weapons = [
+            self.weapon(w, join(join(path, "weapons"), i))
+            for i, w in enumerate(weapons_data if isinstance(weapons_data, list) else [])
+        ]
+        auras = self._auras(data.get("auras", []), "aura", join(path, "auras"))
+        orders = specials["orders"] + self._auras(data.get("orders", []), "order", join(path, "orders"))
+        parts = self._parts(data.get("parts"), any(r.name == "Massive" for r in rules), path)
+        name = data.get("name")
+        return Model(
+            name=name if isinstance(name, str) else "",
+            count=_as_int(data.get("count"), 1),
+            quality=_as_int(data.get("quality"), 4),
+            defence=_as_int(data.get("defence"), 4),
+            toughness=toughness,
+            rules=tuple(rules),
+            weapons=tuple(w for w in weapons if w is not None),
+            auras=tuple(auras),
+            orders=tuple(orders),
+            parts=parts,
+        )
+
+    def _parts(self, data: Any, massive: bool, path: str) -> tuple[Part, ...]:
+        if data is None:
+            if massive:
+                self.error(join(path, "parts"), "a Massive model needs its parts (each with a toughness)")
+            return ()
+        if not massive:
+            self.error(join(path, "parts"), "only a Massive model has parts; add the Massive rule")
+        if not isinstance(data, list):
+            return ()
+        return tuple(
+            Part(p.get("name", "") if isinstance(p.get("name"), str) else "", _as_int(p.get("toughness"), 1))
+            for p in data
+            if isinstance(p, dict)
+        )
+
+    def unit(self, data: Any, path: str) -> Unit | None:
+        if not isinstance(data, dict):
+            return None
+        models_data = data.get("models", [])
+        models = [
+            self.model(m, join(join(path, "models"), i))
+            for i, m in enumerate(models_data if isinstance(models_data, list) else [])
+        ]
+        name = data.get("name")
+        extra = data.get("extra")
+        return Unit(
+            name=name if isinstance(name, str) else "",
+            models=tuple(m for m in models if m is not None),
+            system=SYSTEM,
+            format=FORMAT_VERSION,
+            extra=dict(extra) if isinstance(extra, dict) else {},
+        )
+
+    def options(self, data: Any, path: str) -> dict[str, bool]:
+        if not isinstance(data, dict):
+            return {}
+        known = (*GROUP_OPTIONS, *OPTION_KEYS)
+        out: dict[str, bool] = {}
+        for key, value in data.items():
+            if key not in known:
+                self.error(
+                    join(path, key),
+                    f"unknown option; known: {', '.join(known)} (the points limit is always checked)",
+                )
+            elif isinstance(value, bool):
+                out[key] = value
+        return out
+
+
+def _document(data: Any, which: str, prefix: str = "") -> tuple[Any, list[FieldError]]:
+    """The document as plain data, with the schema's errors; or a single error if unusable."""
+    if not isinstance(data, Mapping):
+        return None, [FieldError(prefix, f"must be an object (a JSON {{...}}), not {type(data).__name__}")]
+    try:
+        plain = _plain(data)
+    except _TooDeep:
+        return None, [FieldError(prefix, f"is nested more than {MAX_DEPTH} levels deep")]
+    except (RecursionError, TypeError, ValueError) as exc:
+        return None, [FieldError(prefix, f"cannot be read: {exc}")]
+    try:
+        return plain, schema_errors(plain, which, prefix)
+    except RecursionError:
+        return None, [FieldError(prefix, "is too deeply nested to check")]
+
+
+def parse_unit(data: Mapping[str, Any]) -> Unit:
+    """A `Unit` from its interchange-format dict; `UnitFormatError` lists every problem."""
+    plain, errors = _document(data, "unit")
+    reader = _Reader()
+    unit = reader.unit(plain, "") if plain is not None else None
+    errors += reader.errors
+    if errors or unit is None:
+        raise UnitFormatError(errors or [FieldError("", "is not a unit")])
+    return unit
+
+
+def parse_army(data: Mapping[str, Any], resolve_catalogue_unit: CatalogueResolver | None = None) -> Army:
+    """An `Army` from its interchange-format dict; `UnitFormatError` lists every problem.
+
+    An entry with `catalogue_unit` instead of `unit` needs `resolve_catalogue_unit(ref, options)`
+    (the catalogue lives in the database, outside this pure core); without it such an entry
+    is an error, since an exported list writes its units in full.
+    """
+    plain, errors = _document(data, "army")
+    if plain is None:
+        raise UnitFormatError(errors)
+    reader = _Reader()
+    entries: list[ArmyEntry] = []
+    units_data = plain.get("units", [])
+    for i, entry in enumerate(units_data if isinstance(units_data, list) else []):
+        path = join("units", i)
+        if not isinstance(entry, dict):
+            continue
+        unit = _entry_unit(entry, path, reader, errors, resolve_catalogue_unit)
+        if unit is not None:
+            entries.append(ArmyEntry(unit, _as_int(entry.get("count"), 1)))
+    options = reader.options(plain.get("options", {}), "options")
+    errors += reader.errors
+    if errors:
+        raise UnitFormatError(errors)
+    name = plain.get("name")
+    return Army(
+        name=name if isinstance(name, str) else "",
+        points_limit=_as_int(plain.get("points_limit"), 0),
+        units=tuple(entries),
+        options=options,
+        system=SYSTEM,
+        format=FORMAT_VERSION,
+    )
+
+
+def _entry_unit(
+    entry: dict[str, Any],
+    path: str,
+    reader: _Reader,
+    errors: list[FieldError],
+    resolve: CatalogueResolver | None,
+) -> Unit | None:
+    has_unit, has_ref = "unit" in entry, "catalogue_unit" in entry
+    if has_unit == has_ref:
+        errors.append(FieldError(path, "needs exactly one of unit (the unit in full) or catalogue_unit"))
+        return None
+    if has_unit:
+        return reader.unit(entry["unit"], join(path, "unit"))
+    ref, options = entry["catalogue_unit"], entry.get("options", [])
+    if not isinstance(ref, str) or not isinstance(options, list):
+        return None  # the schema reported the type
+    if resolve is None:
+        errors.append(
+            FieldError(
+                join(path, "catalogue_unit"),
+                "catalogue references cannot be resolved here; export the list with units written in full",
+            )
+        )
+        return None
+    try:
+        resolved = resolve(ref, options)
+    except (KeyError, LookupError, ValueError) as exc:
+        errors.append(FieldError(join(path, "catalogue_unit"), f"unknown catalogue unit {ref!r}: {exc}"))
+        return None
+    if isinstance(resolved, Unit):
+        return resolved
+    try:
+        return parse_unit(resolved)
+    except UnitFormatError as exc:
+        errors.extend(
+            FieldError(
+                join(join(path, "catalogue_unit"), e.path) if e.path else join(path, "catalogue_unit"),
+                e.message,
+            )
+            for e in exc.errors
+        )
+        return None

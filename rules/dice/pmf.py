@@ -1,0 +1,106 @@
+"""Probability mass functions (PMFs) of counts, as numpy float64 arrays.
+
+`pmf[k]` is P(X = k) for k = 0, 1, 2, …; the array ends at the largest possible value.
+Counts of dice, hits and wounds are never negative, so index = value; the few places
+that need negative values (cancellations) carry an explicit offset (`counts.py`).
+
+A *limit* folds every value above it into the limit itself ("at least limit"): a unit
+with 12 wounds cannot tell 12 wounds from 40, so the engine never computes past that.
+Folding keeps the arrays short and is exact for everything at or below the limit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+PMF = npt.NDArray[np.float64]
+
+
+def point_mass(value: int = 0) -> PMF:
+    """The certain outcome `value` (P = 1)."""
+    pmf = np.zeros(value + 1)
+    pmf[value] = 1.0
+    return pmf
+
+
+def bernoulli(p: float) -> PMF:
+    """One trial that succeeds with probability p: P(0) = 1 − p, P(1) = p."""
+    return np.array([1.0 - p, p])
+
+
+def total(pmf: PMF) -> float:
+    """The total probability; 1 for a proper PMF (tests check it within 1e-9)."""
+    return float(pmf.sum())
+
+
+def mean(pmf: PMF) -> float:
+    """E[X] = Σ k·P(k)."""
+    return float(np.arange(len(pmf)) @ pmf)
+
+
+def at_least(pmf: PMF) -> PMF:
+    """P(X ≥ k) for every k (the "at least k killed" curve of the charts)."""
+    return np.cumsum(pmf[::-1])[::-1]
+
+
+def fold(pmf: PMF, limit: int | None) -> PMF:
+    """Fold the mass above `limit` onto `limit`, so the last entry means "limit or more"."""
+    if limit is None or len(pmf) <= limit + 1:
+        return pmf
+    folded = pmf[: limit + 1].copy()
+    folded[limit] += pmf[limit + 1 :].sum()
+    return folded
+
+
+def pad(pmf: PMF, length: int) -> PMF:
+    """The same distribution written on `length` entries (zeros appended)."""
+    if len(pmf) >= length:
+        return pmf
+    return np.concatenate([pmf, np.zeros(length - len(pmf))])
+
+
+def convolve(a: PMF, b: PMF, limit: int | None = None) -> PMF:
+    """The PMF of X + Y for independent X ~ a and Y ~ b, folded at `limit`."""
+    if limit is not None:
+        # Values above the limit of either operand only feed the folded tail, so cut first.
+        a, b = fold(a, limit), fold(b, limit)
+    return fold(np.convolve(a, b), limit)
+
+
+def power(pmf: PMF, n: int, limit: int | None = None) -> PMF:
+    """The PMF of the sum of `n` independent draws from `pmf` (binary powering, folded)."""
+    if n < 0:
+        raise ValueError("a negative number of draws")
+    result = point_mass(0)
+    base = fold(pmf, limit)
+    while n:
+        if n & 1:
+            result = convolve(result, base, limit)
+        n >>= 1
+        if n:
+            base = convolve(base, base, limit)
+    return result
+
+
+def scale(pmf: PMF, factor: int) -> PMF:
+    """The PMF of factor·X: each count is multiplied (one hit becoming `factor` hits)."""
+    if factor < 0:
+        raise ValueError("a negative factor")
+    if factor == 1:
+        return pmf
+    if factor == 0:
+        return point_mass(0)
+    scaled = np.zeros((len(pmf) - 1) * factor + 1)
+    scaled[::factor] = pmf
+    return scaled
+
+
+def mixture(weights: PMF, components: list[PMF]) -> PMF:
+    """Σ_i weights[i]·components[i]: the PMF of a value drawn from a randomly chosen component."""
+    length = max((len(c) for c in components), default=1)
+    mixed = np.zeros(length)
+    for w, component in zip(weights, components, strict=True):
+        if w:
+            mixed[: len(component)] += w * component
+    return mixed

@@ -1,0 +1,311 @@
+"""Upgrade options applied to a unit: the catalogue's "replace a weapon, add a weapon or rule,
+add models, take an item", as a pure function over unit-format dicts.
+
+The army-list builder, the catalogue cards (to show "+15 pts") and the loader (to check that
+every option of the bundled data makes sense) all go through `apply_options`, so an option
+means the same thing everywhere. Nothing here imports Django: options arrive as plain dicts
+with the fields of `rules.models.UpgradeOption` (key, group, kind, applies_to, payload,
+min_count, max_count, cost, and optionally label).
+
+What an option does, by `kind` (its `payload`):
+
+- ``replace_weapon`` ``{"replace": "Rifle", "with": {weapon} | [{weapon}, ...]}``
+- ``add_weapon``     ``{"weapon": {weapon}}``
+- ``add_rule``       ``{"rule": "Fearless"}`` (a model rule) or
+  ``{"rule": "Rending", "weapon": "Blade"}`` (a rule on that weapon)
+- ``add_models``     ``{"count": 1}`` (more models of the `applies_to` profile) or
+  ``{"model": {model}}`` (a new profile, e.g. a heavy-weapon team; its `count` is per take)
+- ``add_item``       ``{"item": {"name": ..., "kind": ..., ...}}`` (equipment, magic items)
+
+Decisions (one place each, so they can be changed):
+
+- *Per model or per unit.* Weapon, rule and item options act on ONE model per count taken
+  (the models that took it split off into their own profile, named after the upgrade), unless
+  the payload says ``"all": true`` (then one take changes every model of the profile).
+  Rules default to ``"all": true``: a unit-wide rule is the common case. See `_acts_on_all`.
+- *Which models.* `applies_to` names a model profile; empty means every profile for an
+  "all" option and the first profile otherwise (`_targets`).
+- *Groups.* Options sharing a `group` share its limits: the group's total count must lie
+  between the largest `min_count` and the largest `max_count` of its members, and each
+  member still respects its own `max_count` (`_check_counts`).
+- *Catalogue costs.* An option with a `cost` (systems priced from the book) is recorded in
+  the unit's ``upgrades`` list (`{key, label, count, cost}`), which catalogue pricing adds
+  up; an option without one (the OPR formula prices the changed unit itself) is not.
+- Options apply in the order given (the catalogue's order), so a later option sees the
+  unit as the earlier ones left it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from points.catalogue.i18n import _
+from rules.systems.registry import GameSystem, get_system
+
+#: The option kinds (the values of `UpgradeOption.Kind`).
+REPLACE_WEAPON = "replace_weapon"
+ADD_WEAPON = "add_weapon"
+ADD_RULE = "add_rule"
+ADD_MODELS = "add_models"
+ADD_ITEM = "add_item"
+KINDS = (REPLACE_WEAPON, ADD_WEAPON, ADD_RULE, ADD_MODELS, ADD_ITEM)
+
+#: The unit-level list where options with a catalogue cost are recorded.
+UPGRADES_FIELD = "upgrades"
+
+
+class OptionError(ValueError):
+    """Chosen options that cannot be applied; `errors` lists every problem as (path, message).
+
+    Paths name the option (`options.<key>`) or its group (`groups.<group>`), so a form or the
+    API can put each message beside the control that caused it.
+    """
+
+    def __init__(self, errors: Sequence[tuple[str, str]]):
+        self.errors = [(str(path), str(message)) for path, message in errors]
+        super().__init__("; ".join(f"{path}: {message}" for path, message in self.errors))
+
+
+def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, int]) -> dict:
+    """A new unit dict with `chosen` ({option key: how many times}) applied; `unit` is untouched.
+
+    Options missing from `chosen` count 0. Raises `OptionError` naming the option and the
+    limit for a count outside its min/max, a full group, an unknown key, or an option whose
+    target (model profile, weapon) does not exist on the unit.
+    """
+    by_key = {str(option["key"]): option for option in options}
+    errors = _check_counts(options, chosen, by_key)
+    if errors:
+        raise OptionError(errors)
+    result = copy.deepcopy(dict(unit))
+    for option in options:
+        count = int(chosen.get(str(option["key"]), 0))
+        if count <= 0:
+            continue
+        try:
+            _APPLY[str(option["kind"])](result, option, count)
+        except _TargetMissing as missing:
+            errors.append((_path(option), str(missing)))
+            continue
+        if option.get("cost") is not None:
+            result.setdefault(UPGRADES_FIELD, []).append({
+                "key": str(option["key"]), "label": str(option.get("label") or option["key"]),
+                "count": count, "cost": int(option["cost"]),
+            })
+    if errors:
+        raise OptionError(errors)
+    return result
+
+
+def option_point_deltas(system: str | GameSystem, unit: Mapping[str, Any],
+                        options: Sequence[Mapping]) -> dict[str, int]:
+    """`{option key: points the unit gains by taking that option once}`, priced by the system.
+
+    The baseline is the unit with every option at its minimum; an option that cannot be
+    taken once more from there (its group is already full) is left out rather than guessed.
+    """
+    game_system = get_system(system) if isinstance(system, str) else system
+    baseline_choice = {str(o["key"]): int(o.get("min_count") or 0) for o in options if o.get("min_count")}
+    try:
+        baseline = int(game_system.price(apply_options(dict(unit), options, baseline_choice))["points"])
+    except OptionError:
+        return {}
+    deltas: dict[str, int] = {}
+    for option in options:
+        key = str(option["key"])
+        choice = {**baseline_choice, key: baseline_choice.get(key, 0) + 1}
+        try:
+            deltas[key] = int(game_system.price(apply_options(dict(unit), options, choice))["points"]) - baseline
+        except OptionError:
+            continue
+    return deltas
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def _path(option: Mapping) -> str:
+    return f"options.{option['key']}"
+
+
+def _check_counts(options: Sequence[Mapping], chosen: Mapping[str, int],
+                  by_key: Mapping[str, Mapping]) -> list[tuple[str, str]]:
+    """Every count, kind and group limit problem of `chosen`, in catalogue order."""
+    errors: list[tuple[str, str]] = []
+    for key, count in chosen.items():
+        if key not in by_key:
+            errors.append((f"options.{key}", _("This unit has no option “%(key)s”.") % {"key": key}))
+        elif isinstance(count, bool) or not isinstance(count, int):
+            errors.append((f"options.{key}", _("The count must be a whole number.")))
+    if errors:
+        return errors
+    groups: dict[str, list[Mapping]] = defaultdict(list)
+    for option in options:
+        label = option.get("label") or option["key"]
+        if option.get("kind") not in KINDS:
+            errors.append((_path(option), _("“%(option)s” has an unknown kind “%(kind)s”.")
+                           % {"option": label, "kind": option.get("kind")}))
+            continue
+        count = int(chosen.get(str(option["key"]), 0))
+        low, high = int(option.get("min_count") or 0), int(option.get("max_count") or 0)
+        if option.get("group"):
+            groups[str(option["group"])].append(option)
+            if count > high:
+                errors.append((_path(option), _("“%(option)s” can be taken at most %(max)d times (chosen: %(n)d).")
+                               % {"option": label, "max": high, "n": count}))
+            elif count < 0:
+                errors.append((_path(option), _("“%(option)s” cannot be taken a negative number of times.")
+                               % {"option": label}))
+        elif not low <= count <= high:
+            errors.append((_path(option), _("“%(option)s” must be taken between %(min)d and %(max)d times "
+                                            "(chosen: %(n)d).")
+                           % {"option": label, "min": low, "max": high, "n": count}))
+    for group, members in groups.items():
+        total = sum(int(chosen.get(str(m["key"]), 0)) for m in members)
+        low = max(int(m.get("min_count") or 0) for m in members)
+        high = max(int(m.get("max_count") or 0) for m in members)
+        if total > high:
+            errors.append((f"groups.{group}", _("At most %(max)d of “%(group)s” can be taken (chosen: %(n)d).")
+                           % {"max": high, "group": group, "n": total}))
+        elif total < low:
+            errors.append((f"groups.{group}", _("At least %(min)d of “%(group)s” must be taken (chosen: %(n)d).")
+                           % {"min": low, "group": group, "n": total}))
+    return errors
+
+
+# --------------------------------------------------------------------------- targets
+
+
+class _TargetMissing(Exception):
+    """The option names a model profile or weapon the unit does not have."""
+
+
+def _acts_on_all(option: Mapping) -> bool:
+    """Decision: rules act on every model of the profile by default; weapons and items per model."""
+    payload = option.get("payload") or {}
+    return bool(payload.get("all", option.get("kind") == ADD_RULE))
+
+
+def _targets(unit: dict, option: Mapping, *, every_profile: bool) -> list[int]:
+    """Indices of the model profiles the option changes (see the module's decisions)."""
+    models = unit.get("models") or []
+    name = option.get("applies_to") or ""
+    if name:
+        found = [i for i, model in enumerate(models) if model.get("name") == name]
+        if not found:
+            raise _TargetMissing(_("“%(option)s” applies to “%(model)s”, which this unit does not have.")
+                                 % {"option": option.get("label") or option["key"], "model": name})
+        return found[:1] if not every_profile else found
+    if not models:
+        raise _TargetMissing(_("This unit has no models."))
+    return list(range(len(models))) if every_profile else [0]
+
+
+def _split(unit: dict, index: int, count: int, suffix: str, option: Mapping) -> dict:
+    """The model profile `count` models of profile `index` now use, split off when needed."""
+    models = unit["models"]
+    model = models[index]
+    available = int(model.get("count", 1))
+    if count > available:
+        raise _TargetMissing(_("“%(option)s” is taken %(n)d times but “%(model)s” has only %(available)d models.")
+                             % {"option": option.get("label") or option["key"], "n": count,
+                                "model": model.get("name"), "available": available})
+    if count == available:
+        return model
+    model["count"] = available - count
+    upgraded = copy.deepcopy(model)
+    upgraded["count"] = count
+    upgraded["name"] = f"{model.get('name')} ({suffix})"
+    models.insert(index + 1, upgraded)
+    return upgraded
+
+
+def _changed_models(unit: dict, option: Mapping, count: int, suffix: str) -> list[dict]:
+    """The model dicts an option changes: whole profiles for "all" options, else `count` models."""
+    if _acts_on_all(option):
+        return [unit["models"][i] for i in _targets(unit, option, every_profile=True)]
+    [index] = _targets(unit, option, every_profile=False)
+    return [_split(unit, index, count, suffix, option)]
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+def _weapon_named(model: Mapping, name: str) -> int | None:
+    for i, weapon in enumerate(model.get("weapons") or []):
+        if weapon.get("name") == name:
+            return i
+    return None
+
+
+def _replace_weapon(unit: dict, option: Mapping, count: int) -> None:
+    payload = option.get("payload") or {}
+    old = payload.get("replace")
+    new = payload.get("with")
+    new_weapons = [new] if isinstance(new, Mapping) else list(new or [])
+    label = option.get("label") or option["key"]
+    for model in [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]:
+        if _weapon_named(model, old) is None:
+            raise _TargetMissing(_("“%(option)s” replaces “%(weapon)s”, which “%(model)s” does not carry.")
+                                 % {"option": label, "weapon": old, "model": model.get("name")})
+    suffix = ", ".join(str(w.get("name")) for w in new_weapons) or str(label)
+    for model in _changed_models(unit, option, count, suffix):
+        weapons = model.setdefault("weapons", [])
+        at = _weapon_named(model, old)
+        weapons[at:at + 1] = copy.deepcopy(new_weapons)
+
+
+def _add_weapon(unit: dict, option: Mapping, count: int) -> None:
+    weapon = (option.get("payload") or {}).get("weapon") or {}
+    for model in _changed_models(unit, option, count, str(weapon.get("name") or option["key"])):
+        model.setdefault("weapons", []).append(copy.deepcopy(weapon))
+
+
+def _add_rule(unit: dict, option: Mapping, count: int) -> None:
+    payload = option.get("payload") or {}
+    rule = str(payload.get("rule"))
+    weapon_name = payload.get("weapon")
+    label = option.get("label") or option["key"]
+    if weapon_name:
+        for model in [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]:
+            if _weapon_named(model, weapon_name) is None:
+                raise _TargetMissing(_("“%(option)s” changes “%(weapon)s”, which “%(model)s” does not carry.")
+                                     % {"option": label, "weapon": weapon_name, "model": model.get("name")})
+    for model in _changed_models(unit, option, count, rule):
+        if weapon_name:
+            weapon = model["weapons"][_weapon_named(model, weapon_name)]
+            rules = weapon.setdefault("rules", [])
+        else:
+            rules = model.setdefault("rules", [])
+        if rule not in rules:
+            rules.append(rule)
+
+
+def _add_models(unit: dict, option: Mapping, count: int) -> None:
+    payload = option.get("payload") or {}
+    if payload.get("model"):
+        model = copy.deepcopy(dict(payload["model"]))
+        model["count"] = int(model.get("count", 1)) * count
+        unit.setdefault("models", []).append(model)
+        return
+    [index] = _targets(unit, option, every_profile=False)
+    target = unit["models"][index]
+    target["count"] = int(target.get("count", 1)) + int(payload.get("count", 1)) * count
+
+
+def _add_item(unit: dict, option: Mapping, count: int) -> None:
+    item = (option.get("payload") or {}).get("item") or {}
+    for model in _changed_models(unit, option, count, str(item.get("name") or option["key"])):
+        model.setdefault("items", []).append(copy.deepcopy(dict(item)))
+
+
+_APPLY: dict[str, Callable[[dict, Mapping, int], None]] = {
+    REPLACE_WEAPON: _replace_weapon,
+    ADD_WEAPON: _add_weapon,
+    ADD_RULE: _add_rule,
+    ADD_MODELS: _add_models,
+    ADD_ITEM: _add_item,
+}

@@ -1,0 +1,44 @@
+"""Warhammer: Age of Sigmar, 1st edition (`shared/spec/systems/003_aos.md`, Polish rules sheet).
+
+The sheet defines the warscroll characteristics but contains no warscrolls and no points
+(those came later, with the General's Handbook). Catalogue points (0 where unknown), the
+warscroll profile below, and the points limit as the only army rule (`points.aos1`).
+No attack sequence yet (`attack=None`).
+"""
+
+from typing import Any
+
+from points.aos1.composition import OPTION_KEYS, validate
+from rules.systems.catalogue_system import register_catalogue_system
+from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
+
+#: Warscroll characteristics (003_aos.md §1.1).
+PROFILE: dict[str, Any] = {
+    "move": characteristic("Move", "Inches", maximum=30, nullable=False),
+    "wounds": characteristic("Wounds", "Damage the model can take", minimum=1, maximum=50, nullable=False),
+    "save": roll_target("Save", "Save roll target (4 is 4+)"),
+    "bravery": characteristic("Bravery", "Used in battleshock tests", minimum=1, maximum=10, nullable=False),
+}
+
+#: Weapon profile (003_aos.md §1.2): missile or melee, to-hit and to-wound targets, Rend ≤ 0.
+WEAPON: dict[str, Any] = {
+    "type": {"title": "Type", "enum": ["missile", "melee"]},
+    "range": {"title": "Range", "description": "Inches", "type": "integer", "minimum": 0, "maximum": 60},
+    "attacks": dice_value("Attacks", "Attacks with this weapon"),
+    "to_hit": roll_target("To Hit", "Hit roll target (3 is 3+)"),
+    "to_wound": roll_target("To Wound", "Wound roll target (4 is 4+)"),
+    "rend": {"title": "Rend", "type": "integer", "minimum": -6, "maximum": 0},
+    "damage": dice_value("Damage", "Damage per successful attack"),
+}
+
+SYSTEM = register_catalogue_system(
+    key="aos1",
+    name="Warhammer: Age of Sigmar, 1st edition",
+    source_language="pl",
+    description="The four-page rules sheet in Polish: warscroll characteristics, the attack sequence, "
+                "battleshock. It contains no warscrolls and no points.",
+    profile_schema=envelope(profile=PROFILE, weapon=WEAPON,
+                            weapon_columns=["type", "range", "attacks", "to_hit", "to_wound", "rend", "damage"]),
+    validate=validate,
+    structure_options=OPTION_KEYS,
+)

@@ -1,0 +1,42 @@
+"""Registering a system whose points come from its books rather than from a formula.
+
+WHFB 6th, 40k 9th, AoS 1st and the Russian WHFB house rules differ in their profile
+schema, their composition rules and what else a unit's price reports (40k: Power Rating);
+pricing itself is the same catalogue sum (`points.catalogue.pricing`). This builder wires
+those parts into one `GameSystem` for the registry, so each system package only states
+what is its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from points.catalogue.pricing import price_from_catalogue
+from rules.systems.registry import GameSystem, register
+
+
+def register_catalogue_system(*, key: str, name: str, source_language: str, description: str,
+                              profile_schema: Mapping[str, Any],
+                              validate: Callable[[Mapping[str, Any], Callable], list[Mapping[str, Any]]],
+                              structure_options: Mapping[str, str],
+                              extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+                              ) -> GameSystem:
+    """Register a catalogue-priced system; `validate(army, price)` gets the system's own price."""
+    price = partial(price_from_catalogue, system_key=key, profile_schema=profile_schema, extras=extras)
+    return register(GameSystem(
+        key=key,
+        name=name,
+        source_language=source_language,
+        profile_schema=profile_schema,
+        price=price,
+        validate=partial(_validate_with, validate, price),
+        attack=None,
+        description=description,
+        structure_options=dict(structure_options),
+    ))
+
+
+def _validate_with(validate: Callable, price: Callable, army: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return validate(army, price)

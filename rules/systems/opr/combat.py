@@ -1,0 +1,395 @@
+"""The OPR attack sequence (`shared/spec/opr-combat.md`), exactly, one rule per function.
+
+Read top to bottom it is the spec's "Sequence": which weapons attack (§1), the quality
+test (§2), extra hits (§3), Blast (§4), the defence test (§5), wounds and Deadly (§6),
+Regeneration (§7), allocation (§8) and several weapons in turn (§9). Each step says which
+faces of a d6 do what or how a count changes; the arithmetic is `rules.dice`, which knows
+no OPR rule.
+
+Decisions taken here beyond the spec's own (each in one named function or constant):
+- the defender's unit-wide rules that act before any model is chosen (Stealth, Aircraft)
+  count when every model of the defender has them (`unit_has`);
+- a weapon's defence dice are rolled together with the profile of the model its first
+  wound goes to (the damaged model, else the next one in allocation order): the model
+  that "takes" the attack (`resolve_weapon`);
+- Blast counts the defender's models alive when that weapon resolves;
+- a damaged model takes the next wounds whoever allocates ("one model at a time");
+- once the defender is destroyed the remaining weapons have no target: their attacks,
+  hits and wounds count only while it lives;
+- Reliable (Q2) wins over Good Shot / Bad Shot (`quality`); Cautious needs the defender
+  beyond 12" and no other enemy within 12" (`Situation.no_enemy_within_12`);
+- Precise picks the dearest model even if it is a hero (`precise_order`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from points.unit import Model, Unit, Weapon
+from rules.dice import counts
+from rules.dice.allocation import AllocationSpace, Placement
+from rules.dice.d6 import FACES, D6Test, value_pmf
+from rules.dice.pmf import PMF, mean, pad, point_mass
+from rules.systems.opr.situation import Situation
+
+NATURAL_ONE = 1
+NATURAL_FIVE = 5
+NATURAL_SIX = 6
+#: §2 (seed, Aircraft): "units shooting at it have −12" range".
+AIRCRAFT_RANGE_PENALTY = 12
+#: §2 Stealth: −1 to hit "when further than 6"".
+STEALTH_RANGE = 6
+#: §5: cover is +1 to defence, +2 for an Entrenched defender.
+COVER_BONUS = 1
+ENTRENCHED_COVER_BONUS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponGroup:
+    """§1: every model carrying the same weapon (with the same attacking profile) attacks together."""
+
+    weapon: Weapon
+    model: Model
+    models: int
+    attacks: int
+    melee: bool
+
+
+def unit_has(unit: Unit, rule: str) -> bool:
+    """Decision: a unit has a defensive rule that acts before allocation when all its models have it."""
+    return all(model.has(rule) for model in unit.models)
+
+
+# §1 Attacks ---------------------------------------------------------------------------
+
+
+def in_range(weapon: Weapon, defender: Unit, range_inches: float) -> bool:
+    """§1, §2: a ranged weapon reaches the defender; an Aircraft defender takes 12" off its
+    range unless the weapon has Lock-On."""
+    reach = weapon.range
+    if unit_has(defender, "Aircraft") and not weapon.has("Lock-On"):
+        reach -= AIRCRAFT_RANGE_PENALTY
+    return range_inches <= reach
+
+
+def used_in_mode(weapon: Weapon, defender: Unit, melee: bool, range_inches: float) -> bool:
+    """§1: shooting uses ranged weapons in range; melee uses melee weapons and Assault weapons."""
+    if melee:
+        return weapon.is_melee or weapon.has("Assault")
+    return not weapon.is_melee and in_range(weapon, defender, range_inches)
+
+
+def attacks(attacker: Unit, defender: Unit, melee: bool, range_inches: float) -> list[WeaponGroup]:
+    """§1 Attacks = weapon attacks × number of models carrying it, per weapon profile.
+
+    Models carrying the same weapon attack together when their quality and rules (which
+    change the hit roll) are the same; otherwise each profile is its own group.
+    """
+    groups: dict[tuple, WeaponGroup] = {}
+    for model in attacker.models:
+        for weapon in model.weapons:
+            if not used_in_mode(weapon, defender, melee, range_inches) or weapon.attacks * model.count == 0:
+                continue
+            key = (weapon, model.quality, model.rules)
+            if key in groups:
+                g = groups[key]
+                carried = g.models if g.model is model else g.models + model.count
+                total = g.attacks + weapon.attacks * model.count
+                groups[key] = WeaponGroup(weapon, g.model, carried, total, melee)
+            else:
+                groups[key] = WeaponGroup(weapon, model, model.count, weapon.attacks * model.count, melee)
+    return list(groups.values())
+
+
+# §2 Quality test ----------------------------------------------------------------------
+
+
+def quality(model: Model, weapon: Weapon, melee: bool) -> int:
+    """§2 Q: Reliable → 2; Good Shot / Bad Shot → 4 / 5 for ranged weapons; else the model's Q."""
+    if weapon.has("Reliable"):
+        return 2
+    if not melee and model.has("Good Shot"):
+        return 4
+    if not melee and model.has("Bad Shot"):
+        return 5
+    return model.quality
+
+
+def quality_modifier(model: Model, weapon: Weapon, defender: Unit, situation: Situation) -> int:
+    """§2 modifiers: +1 Lance charging, Cautious with no enemy within 12", Spearhead against a
+    defender that has not activated; −1 Stealth beyond 6", −1 shooting an Aircraft;
+    Lock-On ignores the negative ones."""
+    bonus = 0
+    if weapon.has("Lance") and situation.charging:
+        bonus += 1
+    if model.has("Cautious") and situation.no_enemy_within_12:
+        bonus += 1
+    if model.has("Spearhead") and not situation.defender_activated:
+        bonus += 1
+    penalty = 0
+    if unit_has(defender, "Stealth") and situation.shooting and situation.range_inches > STEALTH_RANGE:
+        penalty += 1
+    if unit_has(defender, "Aircraft") and situation.shooting:
+        penalty += 1
+    if weapon.has("Lock-On"):
+        penalty = 0
+    return bonus - penalty
+
+
+def quality_test(q: int, modifier: int) -> D6Test:
+    """§2: success when d6 + modifiers ≥ Q; a natural 6 always succeeds, a natural 1 always fails."""
+    return D6Test(q, modifier, always_succeed=frozenset({NATURAL_SIX}), always_fail=frozenset({NATURAL_ONE}))
+
+
+# §3 Extra hits, §4 Blast --------------------------------------------------------------
+
+
+def extra_hits(model: Model, weapon: Weapon, situation: Situation, melee: bool) -> int:
+    """§3 extra hits on a natural 6: Rending, Furious when charging, Relentless when the
+    attacker did not move (shooting). Decision (spec): they stack."""
+    extra = 0
+    if weapon.has("Rending"):
+        extra += 1
+    if model.has("Furious") and situation.charging:
+        extra += 1
+    if model.has("Relentless") and not melee and not situation.attacker_moved:
+        extra += 1
+    return extra
+
+
+def hits_per_attack(test: D6Test, extra: int) -> PMF:
+    """§2–3: one attack scores 0 hits, 1 hit, or 1 + extra hits on a natural 6."""
+    return counts.successes_per_die(test, {NATURAL_SIX: extra})
+
+
+def blast_factor(weapon: Weapon, models_in_defender: int) -> int:
+    """§4 Blast(X): each hit becomes min(X, models in the defender) hits."""
+    x = weapon.value_of("Blast")
+    return 1 if x is None else max(0, min(x, models_in_defender))
+
+
+def blast(hits: PMF, weapon: Weapon, models_in_defender: int) -> PMF:
+    """§4: the hits after Blast multiplies them."""
+    return counts.multiply(hits, blast_factor(weapon, models_in_defender))
+
+
+# §5 Defence test, §6 Wounds, §7 Regeneration ----------------------------------------
+
+
+def cover_bonus(target: Model, weapon: Weapon, situation: Situation) -> int:
+    """§5: +1 in cover or with Shield (always in cover), +2 if Entrenched; No Cover and
+    Lock-On ignore cover."""
+    if weapon.has("No Cover") or weapon.has("Lock-On"):
+        return 0
+    if not (situation.defender_in_cover or target.has("Shield")):
+        return 0
+    return ENTRENCHED_COVER_BONUS if target.has("Entrenched") else COVER_BONUS
+
+
+def armour_piercing(weapon: Weapon, situation: Situation) -> int:
+    """§5: the weapon's AP, +1 for Lance when charging."""
+    return weapon.ap + (1 if weapon.has("Lance") and situation.charging else 0)
+
+
+def defence_test(target: Model, weapon: Weapon, situation: Situation) -> D6Test:
+    """§5: success when d6 + modifiers − AP ≥ D. A natural 1 always fails; a natural 6 always
+    succeeds except against Corrosive or for a Delicate defender; Resistant makes a natural 5
+    succeed too (not against Corrosive). A Spearhead defender has +1 after its activation."""
+    modifier = cover_bonus(target, weapon, situation) - armour_piercing(weapon, situation)
+    if target.has("Spearhead") and situation.defender_activated:
+        modifier += 1
+    automatic: set[int] = set()
+    if not weapon.has("Corrosive"):
+        if not target.has("Delicate"):
+            automatic.add(NATURAL_SIX)
+        if target.has("Resistant"):
+            automatic.add(NATURAL_FIVE)
+    return D6Test(target.defence, modifier, frozenset(automatic), frozenset({NATURAL_ONE}))
+
+
+def regeneration(target: Model, weapon: Weapon) -> bool:
+    """§7: a Regeneration defender cancels wounds with natural 6s, not against Brutal."""
+    return target.has("Regeneration") and not weapon.has("Brutal")
+
+
+def wound_per_defence_die(test: D6Test, regenerates: bool) -> tuple[PMF, int]:
+    """§6–7: a failed defence die is one wound; with Regeneration a natural 6 takes one away
+    (a natural 6 that fails, against Corrosive, both wounds and cancels: net 0)."""
+    values = [(0 if test.succeeds(f) else 1) - (1 if regenerates and f == NATURAL_SIX else 0) for f in FACES]
+    return value_pmf(values)
+
+
+def deadly(weapon: Weapon) -> int:
+    """§6 Deadly(X): each wound is X wounds on one model; the excess is lost (the allocation
+    core never carries it over)."""
+    return weapon.value_of("Deadly") or 1
+
+
+def wounds(n_attacks: int, hits: PMF, wound_die: tuple[PMF, int], limit: int) -> PMF:
+    """§6–7 for one weapon: P(w wounds) before Deadly multiplies them, folded at `limit`.
+
+    Each of the `n_attacks` attacks scores `hits` (after extra hits and Blast), each hit
+    rolls a defence die scoring `wound_die`. Regeneration's dice are rolled together, so
+    the count is max(0, failed tests − natural 6s) over the whole attack, not per hit.
+    """
+    return _wounds(n_attacks, hits.tobytes(), wound_die[0].tobytes(), wound_die[1], limit)
+
+
+@lru_cache(maxsize=65536)
+def _wounds(n_attacks: int, hits: bytes, die: bytes, die_low: int, limit: int) -> PMF:
+    """`wounds`, cached by the exact odds: equal odds from different units share one computation."""
+    per_attack, low = counts.signed_compound(np.frombuffer(hits), np.frombuffer(die), die_low)
+    result = pad(counts.clamped_sum(per_attack, low, n_attacks, limit), limit + 1)
+    result.setflags(write=False)
+    return result
+
+
+# §8 Allocation, §9 several weapons ----------------------------------------------------
+
+
+def defender_order(defender: Unit, model_costs: Sequence[float]) -> tuple[int, ...]:
+    """§8 Decision: the defender allocates to the model that loses the fewest points, heroes
+    last while other models live (ties: the unit's own order)."""
+    return tuple(
+        sorted(range(len(defender.models)), key=lambda i: (defender.models[i].has("Hero"), model_costs[i], i))
+    )
+
+
+def precise_order(defender: Unit, model_costs: Sequence[float]) -> tuple[int, ...]:
+    """§8 Precise: the attacker allocates and picks the most expensive model first (heroes
+    included: the hero's protection is the defender's choice, which Precise takes away)."""
+    return tuple(sorted(range(len(defender.models)), key=lambda i: (-model_costs[i], i)))
+
+
+def allocate(weapon: Weapon, defender: Unit, model_costs: Sequence[float]) -> Placement:
+    """§8: who picks the model each wound goes to, and how many wounds one failed test is."""
+    order = precise_order if weapon.has("Precise") else defender_order
+    return Placement(order(defender, model_costs), deadly(weapon))
+
+
+@lru_cache(maxsize=4096)
+def _defender_space(toughness: tuple[int, ...], counts_: tuple[int, ...], placements: tuple[Placement, ...]):
+    return AllocationSpace(toughness, counts_, placements)
+
+
+def defender_space(defender: Unit, placements: Sequence[Placement]) -> AllocationSpace:
+    """The allocation state machine of the defender for these placements (cached: a defender
+    met by many attackers with the same placements is built once)."""
+    return _defender_space(
+        tuple(m.toughness for m in defender.models),
+        tuple(m.count for m in defender.models),
+        tuple(dict.fromkeys(placements)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponOutcome:
+    """§ Outputs, per weapon: expected attacks, hits (after extra hits and Blast), wounds taken
+    and models killed, while the defender still had models."""
+
+    group: WeaponGroup
+    attacks: float
+    hits: float
+    wounds: float
+    kills: float
+
+
+@dataclass(frozen=True)
+class AttackOutcome:
+    """The exact result of one attack: a distribution over the defender's allocation states."""
+
+    space: AllocationSpace
+    states: PMF
+    weapons: tuple[WeaponOutcome, ...]
+
+    @property
+    def kills(self) -> PMF:
+        """P(k models killed), k = 0 … models in the defender."""
+        return self.space.distribution(self.states, self.space.models_killed, self.space.total_models + 1)
+
+    @property
+    def wounds(self) -> PMF:
+        """P(w wounds taken), w = 0 … the defender's total toughness (lost Deadly excess not counted)."""
+        return self.space.distribution(self.states, self.space.wounds, self.space.total_wounds + 1)
+
+    @property
+    def p_destroyed(self) -> float:
+        return float(self.states[self.space.destroyed].sum())
+
+    def expected_points_destroyed(self, model_costs: Sequence[float]) -> float:
+        lost = self.space.killed @ np.asarray(model_costs, dtype=np.float64)
+        return float(self.states @ lost)
+
+
+def resolve_weapon(
+    states: PMF,
+    space: AllocationSpace,
+    group: WeaponGroup,
+    placement: Placement,
+    defender: Unit,
+    situation: Situation,
+) -> tuple[PMF, WeaponOutcome]:
+    """§2–8 for one weapon group, from every state the defender may be in.
+
+    In each state the weapon meets a definite model (the damaged one, else the next in
+    allocation order) and a definite number of models (for Blast): those two select the
+    wound distribution, computed once per distinct pair.
+    """
+    weapon, model = group.weapon, group.model
+    q = quality(model, weapon, group.melee)
+    hit_test = quality_test(q, quality_modifier(model, weapon, defender, situation))
+    hits = hits_per_attack(hit_test, extra_hits(model, weapon, situation, group.melee))
+    limit = space.max_events(placement.damage)
+    target = space.target(placement)
+    # Blast only sees the models alive up to its X: states that differ beyond that share odds.
+    blast_models = np.minimum(space.models_alive, weapon.value_of("Blast") or 0)
+    stride = space.total_models + 1
+    code = np.where(target >= 0, target * stride + blast_models, -1)
+    keys, inverse = np.unique(code, return_inverse=True)
+
+    table = np.empty((len(keys), limit + 1))
+    expected_hits = np.zeros(len(keys))
+    for i, key in enumerate(keys.tolist()):
+        if key < 0:  # destroyed: nothing left to attack
+            table[i] = pad(point_mass(0), limit + 1)
+            continue
+        target_model = defender.models[key // stride]
+        blasted = blast(hits, weapon, key % stride)
+        defence = defence_test(target_model, weapon, situation)
+        die = wound_per_defence_die(defence, regeneration(target_model, weapon))
+        table[i] = wounds(group.attacks, blasted, die, limit)
+        expected_hits[i] = group.attacks * mean(blasted)
+    after = space.resolve(states, table[inverse], placement)
+    p_alive = float(states[~space.destroyed].sum())
+    outcome = WeaponOutcome(
+        group=group,
+        attacks=group.attacks * p_alive,
+        hits=float(states @ expected_hits[inverse]),
+        wounds=float((after - states) @ space.wounds),
+        kills=float((after - states) @ space.models_killed),
+    )
+    return after, outcome
+
+
+def resolve_attack(
+    attacker: Unit, defender: Unit, situation: Situation, model_costs: Sequence[float]
+) -> AttackOutcome:
+    """§9: the attacker's weapons resolve one after another against the same defender, the
+    allocation state carrying from one to the next. `model_costs[i]` is the cost of one model
+    of `defender.models[i]` (it decides the allocation order)."""
+    if len(model_costs) != len(defender.models):
+        raise ValueError("one model cost per model profile of the defender")
+    groups = attacks(attacker, defender, situation.melee, situation.range_inches)
+    placements = [allocate(g.weapon, defender, model_costs) for g in groups]
+    default = Placement(defender_order(defender, model_costs))
+    space = defender_space(defender, placements or [default])
+    states = space.start()
+    outcomes = []
+    for group, placement in zip(groups, placements, strict=True):
+        states, outcome = resolve_weapon(states, space, group, placement, defender, situation)
+        outcomes.append(outcome)
+    return AttackOutcome(space, states, tuple(outcomes))

@@ -1,0 +1,75 @@
+"""The situation of an OPR attack: the flags of `shared/spec/opr-combat.md`, "Inputs"."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+Mode = Literal["shooting", "melee"]
+
+#: Range assumed when a shooting request names none: inside every common weapon's reach
+#: and close enough that Stealth (> 6") applies but Cautious (nobody within 12") cannot.
+DEFAULT_RANGE_INCHES = 12.0
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the dice cannot know: how and from where the attacker strikes.
+
+    - `mode`: "shooting" (ranged weapons in range) or "melee" (melee and Assault weapons);
+    - `charging`: the attacker charged this activation (melee only);
+    - `attacker_moved`: the attacker moved this activation (Relentless needs it not to);
+    - `defender_in_cover`: the defender counts as in cover;
+    - `range_inches`: distance to the defender, for weapon ranges, Stealth, Aircraft, Cautious;
+    - `defender_activated`: the defender has already activated this round (Spearhead);
+    - `enemies_within_12`: some *other* enemy is within 12" of the attacker (Cautious; the
+      defender itself counts through `range_inches` and melee).
+    """
+
+    mode: Mode = "shooting"
+    charging: bool = False
+    attacker_moved: bool = False
+    defender_in_cover: bool = False
+    range_inches: float = DEFAULT_RANGE_INCHES
+    defender_activated: bool = False
+    enemies_within_12: bool = False
+
+    def __post_init__(self) -> None:
+        if self.mode not in ("shooting", "melee"):
+            raise ValueError(f"mode must be 'shooting' or 'melee', not {self.mode!r}")
+        if self.charging and self.mode != "melee":
+            raise ValueError("a charge is a melee attack")
+        if self.range_inches < 0:
+            raise ValueError("range_inches must not be negative")
+
+    @property
+    def shooting(self) -> bool:
+        return self.mode == "shooting"
+
+    @property
+    def melee(self) -> bool:
+        return self.mode == "melee"
+
+    @property
+    def no_enemy_within_12(self) -> bool:
+        """Cautious's condition: the defender is farther than 12" and nobody else is closer."""
+        return self.shooting and self.range_inches > 12 and not self.enemies_within_12
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Situation:
+        """Build from JSON; unknown keys are an error (a typo must not silently change nothing)."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown situation fields: {', '.join(unknown)}")
+        values = dict(data)
+        if "range_inches" in values:
+            values["range_inches"] = float(values["range_inches"])
+        for flag in known - {"mode", "range_inches"}:
+            if flag in values and not isinstance(values[flag], bool):
+                raise ValueError(f"{flag} must be true or false")
+        return cls(**values)

@@ -1,0 +1,188 @@
+"""What a unit card shows: profile table, weapons table, rules with their text, points, options.
+
+Cards are built from the unit's data and its system's profile schema only: the columns are
+the schema's `x-profile` (or its non-envelope properties) and the weapon schema's
+`x-columns` (or the keys the weapons carry), headed by each property's `title`. So one
+template renders an OPR squad, a 40k datasheet and a WHFB chariot alike, and the points
+always come from the system's engine through the registry, never from a cached column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from points.unit_format.errors import UnitFormatError
+from rules.models import SpecialRule, UnitTemplate
+from rules.options import option_point_deltas
+from rules.selectors import special_rule_for
+from rules.systems.profile_fields import ENVELOPE_FIELDS
+from rules.systems.registry import get_system
+
+#: Keys of a weapon that are not table columns (the name, its rules, alternative profiles).
+_WEAPON_NOT_COLUMNS = ("name", "rules", "profiles")
+#: Figures besides points that a system's price may report and a card shows (40k: Power).
+EXTRA_FIGURES = {"power": "Power"}
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    roll_target: bool = False
+
+
+@dataclass(frozen=True)
+class RuleRef:
+    """A rule as written on the unit ("Fear(2)") and the catalogue rule it refers to."""
+
+    written: str
+    rule: SpecialRule | None
+
+
+@dataclass
+class CardRow:
+    name: str
+    cells: list[str]
+    rules: list[RuleRef] = field(default_factory=list)
+    count: int | None = None
+    sub: bool = False
+
+
+@dataclass
+class CardOption:
+    key: str
+    label: str
+    group: str
+    min_count: int
+    max_count: int
+    delta: int | None
+    cost: int | None
+
+
+@dataclass
+class UnitCard:
+    unit: UnitTemplate
+    points: int | None
+    figures: list[tuple[str, Any]]
+    profile_columns: list[Column]
+    models: list[CardRow]
+    weapon_columns: list[Column]
+    weapons: list[CardRow]
+    options: list[CardOption]
+    errors: list[str]
+
+    @property
+    def model_count(self) -> int:
+        return sum(row.count or 0 for row in self.models)
+
+
+def profile_columns(schema: Mapping[str, Any], models: Sequence[Mapping[str, Any]]) -> list[Column]:
+    properties = dict(schema.get("properties") or {})
+    keys = list(schema.get("x-profile") or [k for k in properties if k not in ENVELOPE_FIELDS])
+    if not keys:
+        keys = _keys_in_order(models, exclude=(*ENVELOPE_FIELDS, "auras", "orders", "parts"))
+    return [_column(k, properties.get(k, {})) for k in keys]
+
+
+def weapon_columns(schema: Mapping[str, Any], weapons: Iterable[Mapping[str, Any]]) -> list[Column]:
+    weapon_schema = (schema.get("$defs") or {}).get("weapon") or {}
+    properties = dict(weapon_schema.get("properties") or {})
+    keys = list(weapon_schema.get("x-columns") or [])
+    present = _keys_in_order(list(weapons), exclude=_WEAPON_NOT_COLUMNS)
+    keys = [k for k in keys if k in present] + [k for k in present if k not in keys]
+    return [_column(k, properties.get(k, {})) for k in keys]
+
+
+def _column(key: str, schema: Mapping[str, Any]) -> Column:
+    return Column(key, str(schema.get("title") or key.replace("_", " ").title()),
+                  schema.get("format") == "roll-target")
+
+
+def _keys_in_order(rows: Sequence[Mapping[str, Any]], *, exclude: Sequence[str]) -> list[str]:
+    keys: list[str] = []
+    for row in rows:
+        keys += [k for k in row if k not in exclude and k not in keys]
+    return keys
+
+
+def cell(value: Any, column: Column) -> str:
+    """A characteristic as the books print it: "3+" for roll targets, "-" for none, "Melee" for range 0."""
+    if value is None or value == "":
+        return "-"
+    if column.key == "range" and value == 0:
+        return _("Melee")
+    if column.roll_target and isinstance(value, int):
+        return f"{value}+"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return str(value)
+
+
+def _rules(written: Iterable[Any], known: Mapping[str, SpecialRule]) -> list[RuleRef]:
+    return [RuleRef(str(w), special_rule_for(str(w), known)) for w in written or []]
+
+
+def option_dicts(unit: UnitTemplate) -> list[dict[str, Any]]:
+    """The unit's options as `rules.options` wants them (uses the prefetched `options`)."""
+    return [{"key": o.key, "group": o.group, "label": o.label, "kind": o.kind, "applies_to": o.applies_to,
+             "payload": o.payload, "min_count": o.min_count, "max_count": o.max_count, "cost": o.cost}
+            for o in unit.options.all()]
+
+
+def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, SpecialRule]) -> UnitCard:
+    """The card of `unit`, priced by its system (`system_key` from the unit's faction)."""
+    system = get_system(system_key)
+    data = unit.data or {}
+    models = [m for m in data.get("models") or [] if isinstance(m, Mapping)]
+    columns = profile_columns(system.profile_schema, models)
+    all_weapons = [w for m in models for w in m.get("weapons") or [] if isinstance(w, Mapping)]
+    w_columns = weapon_columns(system.profile_schema, [*all_weapons,
+                                                       *[p for w in all_weapons for p in w.get("profiles") or []]])
+    errors: list[str] = []
+    try:
+        breakdown = system.price(data)
+    except UnitFormatError as exc:
+        breakdown = None
+        errors = [str(e) for e in exc.errors]
+    options = option_dicts(unit)
+    deltas = option_point_deltas(system, data, options) if breakdown is not None and options else {}
+    weapon_rows: list[CardRow] = []
+    for model in models:
+        for weapon in model.get("weapons") or []:
+            weapon_rows.append(CardRow(str(weapon.get("name")), [cell(weapon.get(c.key), c) for c in w_columns],
+                                       _rules(weapon.get("rules"), known_rules), count=int(model.get("count", 1))))
+            weapon_rows += [CardRow(f"– {p.get('name')}", [cell(p.get(c.key), c) for c in w_columns], sub=True)
+                            for p in weapon.get("profiles") or []]
+    return UnitCard(
+        unit=unit,
+        points=int(breakdown["points"]) if breakdown is not None else None,
+        figures=[(label, breakdown[key]) for key, label in EXTRA_FIGURES.items()
+                 if breakdown is not None and key in breakdown],
+        profile_columns=columns,
+        models=[CardRow(str(m.get("name")), [cell(m.get(c.key), c) for c in columns],
+                        _rules(m.get("rules"), known_rules), count=int(m.get("count", 1))) for m in models],
+        weapon_columns=w_columns,
+        weapons=_merge_same_weapons(weapon_rows),
+        options=[CardOption(o["key"], o["label"], o["group"], o["min_count"], o["max_count"], deltas.get(o["key"]),
+                            o["cost"]) for o in options],
+        errors=errors,
+    )
+
+
+def _merge_same_weapons(rows: list[CardRow]) -> list[CardRow]:
+    """One row per identical weapon profile, with how many models carry it."""
+    merged: list[CardRow] = []
+    for row in rows:
+        same = next((m for m in merged if not row.sub and not m.sub and m.name == row.name and m.cells == row.cells
+                     and [r.written for r in m.rules] == [r.written for r in row.rules]), None)
+        if same is not None:
+            same.count = (same.count or 0) + (row.count or 0)
+        else:
+            merged.append(row)
+    return merged

@@ -1,0 +1,163 @@
+"""Fixtures of the API tests: accounts, tokens, a small OPR catalogue, lists built by the services.
+
+Lists are made with `armybuilder.services` (never by writing rows), so the API is tested
+against exactly what the pages produce. The throttle counters live in a private in-memory
+cache per test, with generous rates unless a test lowers them (`throttle_rates`).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from armybuilder.models import ArmyList
+from armybuilder.services import army_list_add_unit, army_list_create
+from armybuilder.sharing import army_list_share
+from rules.models import Faction, GameSystem, UnitTemplate, UpgradeOption
+from rules.systems.registry import get_system
+
+PASSWORD = "correct horse battery staple"
+
+RIFLE = {"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": []}
+PLASMA = {"name": "Plasma Gun", "range": 18, "attacks": 1, "ap": 2, "rules": []}
+
+
+def opr_unit(name: str, *, count: int = 5, quality: int = 4, defence: int = 5, toughness: int = 1,
+             rules: list[str] | None = None, weapons: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """A valid OPR unit in the interchange format."""
+    return {"format": 1, "system": "opr", "name": name, "models": [{
+        "name": name.rstrip("s"), "count": count, "quality": quality, "defence": defence, "toughness": toughness,
+        "rules": list(rules or []), "weapons": copy.deepcopy(weapons if weapons is not None else [RIFLE]),
+    }]}
+
+
+def set_rates(settings: Any, **rates: str) -> None:
+    rest = dict(settings.REST_FRAMEWORK)
+    rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], **rates}
+    settings.REST_FRAMEWORK = rest
+
+
+@pytest.fixture(autouse=True)
+def throttle_cache(settings: Any) -> Iterator[None]:
+    """A fresh in-memory counter store per test, and rates no ordinary test reaches."""
+    settings.CACHES = {**settings.CACHES, settings.API_THROTTLE_CACHE: {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api-throttle-tests"}}
+    from django.core.cache import caches
+
+    caches[settings.API_THROTTLE_CACHE].clear()
+    set_rates(settings, user="100000/hour", ip="100000/hour", login="100000/hour", estimates="100000/hour")
+    yield
+
+
+@pytest.fixture
+def throttle_rates(settings: Any) -> Callable[..., None]:
+    """Lower (or raise) throttle rates for one test: `throttle_rates(user="2/minute")`."""
+    return lambda **rates: set_rates(settings, **rates)
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[[str], Any]:
+    def make(username: str) -> Any:
+        return get_user_model().objects.create_user(username=username, password=PASSWORD)
+    return make
+
+
+@pytest.fixture
+def owner(make_user: Callable[[str], Any]) -> Any:
+    return make_user("owner")
+
+
+@pytest.fixture
+def other(make_user: Callable[[str], Any]) -> Any:
+    return make_user("other")
+
+
+def token_client(user: Any) -> APIClient:
+    """A client that authenticates like an app: `Authorization: Token <key>`, nothing else."""
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+@pytest.fixture
+def anonymous_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def owner_client(owner: Any) -> APIClient:
+    return token_client(owner)
+
+
+@pytest.fixture
+def other_client(other: Any) -> APIClient:
+    return token_client(other)
+
+
+@pytest.fixture
+def opr(db: None) -> GameSystem:
+    """The OPR system's catalogue row (the registry must know it: the engine prices its units)."""
+    registered = get_system("opr")
+    system, _ = GameSystem.objects.get_or_create(key="opr", defaults={"name": registered.name})
+    return system
+
+
+@pytest.fixture
+def faction(opr: GameSystem) -> Faction:
+    return Faction.objects.create(system=opr, slug="test-guard", name="Test Guard")
+
+
+@pytest.fixture
+def units(faction: Faction) -> dict[str, UnitTemplate]:
+    """Three units of the faction, priced by the engine as the loader would cache them."""
+    made = {}
+    for position, (slug, data, role) in enumerate([
+        ("veterans", opr_unit("Veterans", rules=["Fearless"]), UnitTemplate.Role.INFANTRY),
+        ("recruits", opr_unit("Recruits", count=10, quality=5, defence=6), UnitTemplate.Role.INFANTRY),
+        ("captain", opr_unit("Captain", count=1, quality=3, defence=4, toughness=3,
+                                rules=["Hero", "Tough(3)"]),
+         UnitTemplate.Role.HERO),
+    ]):
+        made[slug] = UnitTemplate.objects.create(
+            faction=faction, slug=slug, name=data["name"], role=role, data=data, position=position,
+            points=int(get_system("opr").price(data)["points"]))
+    UpgradeOption.objects.create(
+        unit=made["veterans"], key="plasma", group="Replace one Rifle", label="Plasma Gun",
+        kind=UpgradeOption.Kind.REPLACE_WEAPON, payload={"replace": "Rifle", "with": PLASMA},
+        min_count=0, max_count=2, position=0)
+    UpgradeOption.objects.create(
+        unit=made["veterans"], key="more", group="", label="+1 Veteran", kind=UpgradeOption.Kind.ADD_MODELS,
+        payload={"count": 1}, min_count=0, max_count=5, position=1)
+    return made
+
+
+@pytest.fixture
+def private_list(owner: Any, opr: GameSystem, faction: Faction, units: dict[str, UnitTemplate]) -> ArmyList:
+    """The owner's private list with two units, made by the services."""
+    army_list = army_list_create(owner=owner, system=opr, faction=faction, name="Patrol", points_limit=500)
+    army_list_add_unit(army_list=army_list, unit=units["veterans"], options={"plasma": 1},
+                       expected_version=None)
+    army_list_add_unit(army_list=army_list, unit=units["recruits"], expected_version=None)
+    army_list.refresh_from_db()
+    return army_list
+
+
+@pytest.fixture
+def shared_list(private_list: ArmyList) -> ArmyList:
+    """The same list, private but shared by link."""
+    army_list_share(army_list=private_list, expected_version=None)
+    private_list.refresh_from_db()
+    return private_list
+
+
+def if_match(army_list: ArmyList) -> dict[str, str]:
+    """Headers for a write to `army_list` at its current version (as the ETag of a GET says)."""
+    army_list.refresh_from_db()
+    return {"HTTP_IF_MATCH": f'"{army_list.version}"'}

@@ -1,0 +1,62 @@
+"""The editor page, the read-only page and the roster cost a fixed number of queries,
+whatever the number of units (no N+1)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from armybuilder import services
+from armybuilder.models import ListUnit
+from armybuilder.sharing import army_list_share
+from tests.armybuilder.list_factories import BRUTES, make_faction, make_list, make_unit, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def list_with(units: int, *, owner, faction, templates):
+    army_list = make_list(owner=owner, faction=faction, name=f"{units} units", points_limit=10000)
+    first = services.army_list_add_unit(army_list=army_list, unit=templates[0], options={"plasma": 1},
+                                        expected_version=army_list.version)
+    services.army_list_add_unit(army_list=army_list, unit=templates[1], options={}, expected_version=army_list.version)
+    ListUnit.objects.bulk_create(services.copy_list_unit(first, army_list=army_list, position=position)
+                                 for position in range(2, units))
+    services.army_list_update(army_list=army_list, expected_version=army_list.version, name=army_list.name)
+    return army_list
+
+
+def queries_for(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as context:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(context.captured_queries)
+
+
+def test_editor_page_queries_do_not_grow_with_units(client):
+    owner = make_user()
+    faction = make_faction()
+    templates = [make_unit(faction=faction), make_unit(faction=faction, data=BRUTES, with_options=False)]
+    make_faction(owner=owner)  # a homebrew faction of the owner: its units are offered too
+    small = list_with(5, owner=owner, faction=faction, templates=templates)
+    large = list_with(30, owner=owner, faction=faction, templates=templates)
+    client.force_login(owner)
+    small_count = queries_for(client, reverse("lists:detail", args=[small.pk]))
+    large_count = queries_for(client, reverse("lists:detail", args=[large.pk]))
+    assert large.unit_count == 30
+    assert small_count == large_count
+    assert large_count <= 8
+
+
+def test_read_only_pages_and_rosters_do_not_grow_with_units(client):
+    owner = make_user()
+    faction = make_faction()
+    templates = [make_unit(faction=faction), make_unit(faction=faction, data=BRUTES, with_options=False)]
+    small = list_with(5, owner=owner, faction=faction, templates=templates)
+    large = list_with(30, owner=owner, faction=faction, templates=templates)
+    tokens = {pk: army_list_share(army_list=army_list, expected_version=None)
+              for pk, army_list in ((small.pk, small), (large.pk, large))}
+    for name in ("lists:shared", "lists:shared_roster", "lists:shared_roster_text", "lists:shared_export_json"):
+        counts = [queries_for(client, reverse(name, args=[tokens[pk]])) for pk in (small.pk, large.pk)]
+        assert counts[0] == counts[1], name

@@ -1,0 +1,102 @@
+"""The allocation state machine (`rules.dice.allocation`): wounds on one model at a time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rules.dice.allocation import AllocationSpace, Placement
+from rules.dice.pmf import point_mass
+
+
+def walk(space: AllocationSpace, placement: Placement, events: int) -> int:
+    """The state reached from the untouched unit after `events` events."""
+    return int(space.paths(placement)[0, min(events, space.max_events(placement.damage))])
+
+
+def test_one_order_gives_a_chain_of_total_wounds_plus_one_states():
+    """ "Models left × wounds on the current model" is one chain when the order is fixed."""
+    space = AllocationSpace([2, 3], [3, 1], [Placement((0, 1))])
+    assert len(space) == 3 * 2 + 3 + 1
+    assert space.total_wounds == 9 and space.total_models == 4
+    assert sorted(space.wounds.tolist()) == list(range(10))
+
+
+def test_wounds_go_to_one_model_until_it_dies():
+    space = AllocationSpace([2], [3], [Placement((0,))])
+    one = Placement((0,))
+    kills = [int(space.models_killed[walk(space, one, k)]) for k in range(8)]
+    assert kills == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+def test_excess_damage_of_an_event_is_lost_not_carried_over():
+    """Deadly(3) on toughness-2 models: each event kills one model, the third wound is lost."""
+    space = AllocationSpace([2], [3], [Placement((0,), damage=3)])
+    deadly = Placement((0,), damage=3)
+    assert space.max_events(3) == 3
+    assert [int(space.models_killed[walk(space, deadly, k)]) for k in range(4)] == [0, 1, 2, 3]
+    assert [int(space.wounds[walk(space, deadly, k)]) for k in range(4)] == [0, 2, 4, 6]
+
+
+def test_partial_damage_events_need_ceil_toughness_over_damage():
+    """Deadly(2) on toughness 3: two events per model (2 + 1, the second wound of the 2nd lost)."""
+    space = AllocationSpace([3], [2], [Placement((0,), damage=2)])
+    assert space.max_events(2) == 4
+    placement = Placement((0,), damage=2)
+    assert [int(space.models_killed[walk(space, placement, k)]) for k in range(5)] == [0, 0, 1, 1, 2]
+
+
+def test_the_order_decides_which_group_dies_first():
+    space = AllocationSpace([1, 3], [2, 1], [Placement((1, 0)), Placement((0, 1))])
+    big_first = walk(space, Placement((1, 0)), 3)
+    small_first = walk(space, Placement((0, 1)), 2)
+    assert space.alive[big_first].tolist() == [2, 0]
+    assert space.alive[small_first].tolist() == [0, 1]
+
+
+def test_a_damaged_model_takes_the_next_event_whoever_picks():
+    space = AllocationSpace([1, 3], [2, 1], [Placement((1, 0)), Placement((0, 1))])
+    damaged = walk(space, Placement((1, 0)), 1)  # one wound on the toughness-3 model
+    after = space.paths(Placement((0, 1)))[damaged, 1]
+    assert space.states[after] == ((2, 1), 1, 2)
+
+
+def test_resolve_moves_probability_along_the_paths():
+    placement = Placement((0,))
+    space = AllocationSpace([1], [3], [placement])
+    events = np.tile([0.5, 0.25, 0.125, 0.125], (len(space), 1))
+    after = space.resolve(space.start(), events, placement)
+    kills = space.distribution(after, space.models_killed, 4)
+    assert kills.tolist() == [0.5, 0.25, 0.125, 0.125]
+    twice = space.resolve(after, events, placement)
+    assert abs(twice.sum() - 1) < 1e-15
+    # A destroyed unit stays destroyed.
+    assert twice[space.destroyed].sum() >= after[space.destroyed].sum()
+
+
+def test_resolve_rejects_a_wrong_shape():
+    placement = Placement((0,))
+    space = AllocationSpace([1], [3], [placement])
+    with pytest.raises(ValueError):
+        space.resolve(space.start(), np.ones((len(space), 2)), placement)
+
+
+@pytest.mark.parametrize(
+    ("toughness", "counts", "placements"),
+    [
+        ([], [], []),
+        ([0], [1], [Placement((0,))]),
+        ([1], [-1], [Placement((0,))]),
+        ([1, 1], [1, 1], [Placement((0,))]),
+        ([1], [1], [Placement((0,), damage=0)]),
+    ],
+)
+def test_invalid_units_and_placements_are_rejected(toughness, counts, placements):
+    with pytest.raises(ValueError):
+        AllocationSpace(toughness, counts, placements)
+
+
+def test_start_is_the_untouched_unit():
+    space = AllocationSpace([1], [2], [Placement((0,))])
+    assert space.start().tolist() == [*point_mass(0).tolist(), 0.0, 0.0]
+    assert space.models_alive[0] == 2 and not space.destroyed[0]
