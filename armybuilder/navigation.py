@@ -17,8 +17,11 @@ MEMBERS = "members"
 
 #: (URL name, label, audience), in display order.
 LINKS: list[tuple[str, Any, str]] = [
+    ("rules:systems", _("Catalogue"), EVERYONE),
+    ("rules:designer", _("Designer"), EVERYONE),
     ("lists:mine", _("My lists"), MEMBERS),
     ("lists:gallery", _("Gallery"), EVERYONE),
+    ("estimates:list", _("Estimates"), EVERYONE),
 ]
 
 

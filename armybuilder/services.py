@@ -4,12 +4,12 @@ HackSoft-style services: keyword-only typed arguments, plain exceptions
 (`armybuilder.errors`), nothing about HTTP, so the htmx views and the REST API call the
 same functions. Each change to an existing list
 
-1. locks the list row and checks `expected_version` (`StaleListError` when another tab or
-   device changed the list first; `None` skips the check, for callers that have no version),
-2. applies the change, pricing only the units it touched,
-3. re-validates the army through the registry and stores the cached total, validity and
-   violations on the list,
-4. bumps `version` — all in one transaction.
+1. applies the change, pricing only the units it touched,
+2. re-validates the army through the registry,
+3. saves the cached total, validity and violations on the list and bumps `version` — with
+   an update that only succeeds if the list is still at `expected_version`
+   (`StaleListError` when another tab or device changed it first; the transaction then
+   undoes the change). `None` instead locks the row first, for callers without a version.
 
 The `army_list` passed in is refreshed in place (version, totals, violations), so a caller
 can render the new state without reading the list again.
@@ -17,12 +17,14 @@ can render the new state without reading the list again.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -111,27 +113,32 @@ def _check_room(*, current: int, adding: int) -> None:
 
 
 def lock_list(*, army_list: ArmyList, expected_version: int | None) -> ArmyList:
-    """The list row, locked until the transaction ends, at the version the caller saw.
+    """A working copy of the list for a change made from `expected_version`.
 
     For services (here and in `armybuilder.sharing`) that change a list: call inside
-    `transaction.atomic`, then finish with `save_list_change`.
+    `transaction.atomic`, change the copy and the units, then finish with
+    `save_list_change`, whose update only succeeds if the list is still at that version
+    (optimistic locking: no row lock is held while the change is priced and validated).
+    A caller without a version (`None`) gets the row locked instead, and the latest data.
     """
-    locked = (ArmyList.objects.select_for_update(of=("self",)).select_related("system")
-              .get(pk=army_list.pk))
-    if expected_version is not None and locked.version != expected_version:
-        raise StaleListError(expected_version=expected_version, current_version=locked.version)
-    return locked
+    if expected_version is None:
+        return ArmyList.objects.select_for_update(of=("self",)).select_related("system").get(pk=army_list.pk)
+    if army_list.version != expected_version:
+        raise StaleListError(expected_version=expected_version, current_version=army_list.version)
+    return copy.copy(army_list)
 
 
 def save_list_change(*, locked: ArmyList, caller: ArmyList, units: Sequence[ListUnit] | None,
                      changed_fields: Iterable[str] = ()) -> ArmyList:
-    """Bump the version and save `changed_fields`; copy the new state to the caller's object.
+    """Save `changed_fields` and bump the version, if no one else changed the list meanwhile.
 
     With `units` (the list's units after the change, in order) the army is re-validated and
     the cached total, validity and violations are saved too; `None` means the change does
-    not touch what the list is worth (a share link, say).
+    not touch what the list is worth (a share link, say). Raises `StaleListError` when the
+    list is no longer at `locked.version` (the surrounding transaction then rolls back the
+    change). The new state is copied to the caller's object.
     """
-    fields = ["version", "updated", *changed_fields]
+    fields = ["updated", *changed_fields]
     if units is not None:
         evaluation = evaluate_units(army_list=locked, units=units, reprice=False)
         locked.total_points = evaluation.total_points
@@ -140,17 +147,34 @@ def save_list_change(*, locked: ArmyList, caller: ArmyList, units: Sequence[List
         locked.violation_count = len(evaluation.violations)
         locked.is_valid = evaluation.is_valid
         fields += _CACHE_FIELDS
-    locked.version += 1
     fields = list(dict.fromkeys(fields))
-    locked.save(update_fields=fields)
-    for name in (*fields, "system"):
+    locked.updated = timezone.now()
+    saved = (ArmyList.objects.filter(pk=locked.pk, version=locked.version)
+             .update(version=F("version") + 1, **{name: getattr(locked, name) for name in fields}))
+    if not saved:
+        current = ArmyList.objects.filter(pk=locked.pk).values_list("version", flat=True).first()
+        raise StaleListError(expected_version=locked.version, current_version=current or 0)
+    locked.version += 1
+    for name in (*fields, "version", "system"):
         setattr(caller, name, getattr(locked, name))
     return locked
 
 
-def list_units_in_order(army_list: ArmyList) -> list[ListUnit]:
-    """The units of a list in order (one query)."""
-    return list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
+#: What re-evaluating a list reads of its units; the snapshots and menus are left in the database.
+_EVALUATED_FIELDS = ("id", "army_list_id", "position", "points", "data", "name")
+
+
+def list_units_in_order(army_list: ArmyList, *, for_evaluation: bool = False) -> list[ListUnit]:
+    """The units of a list in order (one query).
+
+    With `for_evaluation` only what pricing and validation read is loaded (the unit, its
+    points and position), which is most of the cost of a change on a long list; such units
+    must not be rendered.
+    """
+    units = ListUnit.objects.filter(army_list=army_list).order_by("position")
+    if for_evaluation:
+        units = units.only(*_EVALUATED_FIELDS)
+    return list(units)
 
 
 # ----------------------------------------------------------------------------- lists
@@ -214,14 +238,20 @@ def army_list_update(*, army_list: ArmyList, expected_version: int | None, name:
             errors += exc.errors
     if errors:
         raise ArmyListError(errors)
-    return save_list_change(locked=locked, caller=army_list, units=list_units_in_order(locked), changed_fields=changed)
+    units = list_units_in_order(locked, for_evaluation=True)
+    return save_list_change(locked=locked, caller=army_list, units=units, changed_fields=changed)
 
 
 @transaction.atomic
 def army_list_delete(*, army_list: ArmyList, expected_version: int | None) -> None:
     """Delete the list and its units. Its forks stay (they only lose the link back)."""
-    locked = lock_list(army_list=army_list, expected_version=expected_version)
-    locked.delete()
+    lists = ArmyList.objects.filter(pk=army_list.pk)
+    if expected_version is not None:
+        lists = lists.filter(version=expected_version)
+    deleted, _by_model = lists.delete()
+    if not deleted:
+        current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", flat=True).first()
+        raise StaleListError(expected_version=expected_version or 0, current_version=current or 0)
 
 
 @transaction.atomic
@@ -232,16 +262,16 @@ def army_list_fork(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
     it came from; it is neither shared nor public.
     """
     source_units = list_units_in_order(army_list)
-    copy = ArmyList.objects.create(
+    forked = ArmyList.objects.create(
         owner=user, system_id=army_list.system_id, faction_id=army_list.faction_id, name=army_list.name,
         points_limit=army_list.points_limit, structure_options=dict(army_list.structure_options),
         forked_from=army_list, total_points=army_list.total_points, unit_count=len(source_units),
         violations=list(army_list.violations), violation_count=army_list.violation_count,
         is_valid=army_list.is_valid,
     )
-    ListUnit.objects.bulk_create(copy_list_unit(unit, army_list=copy, position=unit.position) for unit in source_units)
+    ListUnit.objects.bulk_create(copy_list_unit(unit, army_list=forked, position=unit.position) for unit in source_units)
     # Re-validate the copy with today's rules instead of trusting the source's cache.
-    return save_list_change(locked=copy, caller=copy, units=list_units_in_order(copy))
+    return save_list_change(locked=forked, caller=forked, units=list_units_in_order(forked, for_evaluation=True))
 
 
 def copy_list_unit(unit: ListUnit, *, army_list: ArmyList, position: int) -> ListUnit:
@@ -291,7 +321,7 @@ def army_list_add_unit(*, army_list: ArmyList, unit: UnitTemplate, options: Mapp
     locked = lock_list(army_list=army_list, expected_version=expected_version)
     if unit.faction.system_id != locked.system_id:
         raise ArmyListError([("unit", _("This unit belongs to another game system."))])
-    units = list_units_in_order(locked)
+    units = list_units_in_order(locked, for_evaluation=True)
     _check_room(current=len(units), adding=1)
     menu = option_menu(unit)
     added = build_list_unit(army_list=locked, base_data=unit.data, menu=menu, chosen=options or {},
@@ -311,16 +341,15 @@ def army_list_unit_set_options(*, list_unit: ListUnit, options: Mapping[str, int
     """
     army_list = list_unit.army_list
     locked = lock_list(army_list=army_list, expected_version=expected_version)
-    units = list_units_in_order(locked)
-    current = next((u for u in units if u.pk == list_unit.pk), None)
-    if current is None:
-        raise ListUnit.DoesNotExist
+    current = ListUnit.objects.get(pk=list_unit.pk, army_list=locked)
     rebuilt = build_list_unit(army_list=locked, base_data=current.base_data, menu=current.available_options,
                               chosen=options, position=current.position, option_points=current.option_points)
-    for attribute in ("data", "chosen_options", "points", "name"):
+    changed = ("data", "chosen_options", "points", "name")
+    for attribute in changed:
         setattr(current, attribute, getattr(rebuilt, attribute))
         setattr(list_unit, attribute, getattr(rebuilt, attribute))
-    current.save(update_fields=["data", "chosen_options", "points", "name"])
+    current.save(update_fields=changed)
+    units = [current if u.pk == current.pk else u for u in list_units_in_order(locked, for_evaluation=True)]
     save_list_change(locked=locked, caller=army_list, units=units)
     return list_unit
 
@@ -330,17 +359,15 @@ def army_list_unit_duplicate(*, list_unit: ListUnit, expected_version: int | Non
     """A copy of the unit, with the same options, right after it."""
     army_list = list_unit.army_list
     locked = lock_list(army_list=army_list, expected_version=expected_version)
-    units = list_units_in_order(locked)
-    source = next((u for u in units if u.pk == list_unit.pk), None)
-    if source is None:
-        raise ListUnit.DoesNotExist
+    source = ListUnit.objects.get(pk=list_unit.pk, army_list=locked)
+    units = list_units_in_order(locked, for_evaluation=True)
     _check_room(current=len(units), adding=1)
     ListUnit.objects.filter(army_list=locked, position__gt=source.position).update(position=F("position") + 1)
-    copy = copy_list_unit(source, army_list=locked, position=source.position + 1)
-    copy.save()
-    units.insert(source.position + 1, copy)
+    duplicate = copy_list_unit(source, army_list=locked, position=source.position + 1)
+    duplicate.save()
+    units.insert(source.position + 1, duplicate)
     save_list_change(locked=locked, caller=army_list, units=units)
-    return copy
+    return duplicate
 
 
 @transaction.atomic
@@ -374,7 +401,7 @@ def army_list_unit_remove(*, list_unit: ListUnit, expected_version: int | None) 
     """Remove the unit; the units after it move up one place."""
     army_list = list_unit.army_list
     locked = lock_list(army_list=army_list, expected_version=expected_version)
-    units = list_units_in_order(locked)
+    units = list_units_in_order(locked, for_evaluation=True)
     removing = next((u for u in units if u.pk == list_unit.pk), None)
     if removing is None:
         raise ListUnit.DoesNotExist

@@ -9,7 +9,6 @@ they are not given; nothing here starts a server.
 from pathlib import Path
 
 import environ
-from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -18,11 +17,11 @@ env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=False)
 
-# Only DEBUG may fall back to a development key; a deployment must set its own.
+# Only DEBUG may fall back to a development key. Outside DEBUG an unset key stays empty,
+# and Django refuses to sign anything with it (ImproperlyConfigured on first use), while
+# commands that need no key (price, validate, estimate) still run.
 _DEV_SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else "")
-if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -78,16 +77,14 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "armybuilder.wsgi.application"
 
-# Postgres only (never SQLite): DATABASE_URL is required.
-if "DATABASE_URL" not in env:
-    raise ImproperlyConfigured(
-        "DATABASE_URL is not set. Start the app with bin/run or the tests with bin/test, "
-        "which start an embedded PostgreSQL when it is unset."
-    )
-DATABASES = {"default": env.db("DATABASE_URL")}
+# Postgres only (never SQLite). bin/run and bin/test set DATABASE_URL to an embedded
+# PostgreSQL when it is unset; without it (a bare `manage.py price unit.json`) the dummy
+# backend lets database-free commands run and makes any query fail loudly.
+DATABASES = {"default": env.db("DATABASE_URL") if "DATABASE_URL" in env
+             else {"ENGINE": "django.db.backends.dummy"}}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if env.str("DATABASE_NAME", default=""):
+if env.str("DATABASE_NAME", default="") and "DATABASE_URL" in env:
     # Overrides the name in DATABASE_URL: the tests point their Celery worker at the test database.
     DATABASES["default"]["NAME"] = env.str("DATABASE_NAME")
 if env.str("TEST_DATABASE_NAME", default=""):
@@ -155,12 +152,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2 *
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
 
 # Celery: Redis is broker and result backend.
-if "REDIS_URL" not in env:
-    raise ImproperlyConfigured(
-        "REDIS_URL is not set. Start the app with bin/run or the tests with bin/test, "
-        "which start an embedded Redis when it is unset."
-    )
-REDIS_URL = env.str("REDIS_URL")
+# bin/run and bin/test set REDIS_URL to an embedded Redis when it is unset.
+REDIS_URL = env.str("REDIS_URL", default="redis://127.0.0.1:6379/0")
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_SERIALIZER = "json"

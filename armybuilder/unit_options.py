@@ -9,14 +9,20 @@ pricing anything.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from armybuilder.errors import ArmyListError
 from rules.models import UnitTemplate
 from rules.options import OptionError, apply_options, option_point_deltas
+
+#: How long the price of each option of a unit is remembered (it only changes with the engine).
+OPTION_PRICES_CACHE_SECONDS = 24 * 3600
 
 #: The fields of `rules.models.UpgradeOption` that `apply_options` and the picker read.
 OPTION_FIELDS = ("key", "group", "label", "kind", "applies_to", "payload", "min_count", "max_count", "cost")
@@ -67,8 +73,16 @@ def option_prices(*, system_key: str, base_data: Mapping[str, Any],
                   menu: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     """`{option key: points taking it once adds}` to the unit as it comes, for the picker.
 
-    Computed once when the unit is added (it depends on the unit, not on the choice).
+    Computed when the unit is added (it depends on the unit, not on the choice), and
+    remembered in the cache, so adding a unit the server has priced before prices nothing.
     """
     if not menu:
         return {}
-    return option_point_deltas(system_key, dict(base_data), list(menu))
+    # Keyed by content: the same unit and menu always cost the same, whichever list adds them.
+    digest = hashlib.sha256(json.dumps([system_key, base_data, menu], sort_keys=True, default=str).encode())
+    key = f"armybuilder:option-prices:{digest.hexdigest()}"
+    prices = cache.get(key)
+    if prices is None:
+        prices = option_point_deltas(system_key, dict(base_data), list(menu))
+        cache.set(key, prices, OPTION_PRICES_CACHE_SECONDS)
+    return dict(prices)

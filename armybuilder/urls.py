@@ -13,4 +13,6 @@ urlpatterns = [
     path("api/v1/", include("armybuilder.api.urls")),
     path("accounts/", include("armybuilder.accounts.urls")),
     path("lists/", include("armybuilder.lists.urls")),
+    path("estimates/", include("armybuilder.estimates.urls")),
+    path("catalogue/", include("rules.urls")),
 ]

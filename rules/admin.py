@@ -9,7 +9,16 @@ read-only here: the loader and the services compute it with the system's engine.
 from __future__ import annotations
 
 from django.contrib import admin
-from rules.models import Equipment, Faction, GameSystem, SpecialRule, UnitTemplate, UpgradeOption, WeaponProfile
+
+from rules.models import (
+    Equipment,
+    Faction,
+    GameSystem,
+    SpecialRule,
+    UnitTemplate,
+    UpgradeOption,
+    WeaponProfile,
+)
 
 
 class SpecialRuleInline(admin.TabularInline):
@@ -76,8 +85,13 @@ class WeaponProfileAdmin(admin.ModelAdmin):
 
 class UpgradeOptionInline(admin.StackedInline):
     model = UpgradeOption
-    fields = (("key", "group", "position"), "label", ("kind", "applies_to"), "payload",
-              ("min_count", "max_count", "cost"))
+    fields = (
+        ("key", "group", "position"),
+        "label",
+        ("kind", "applies_to"),
+        "payload",
+        ("min_count", "max_count", "cost"),
+    )
     extra = 0
 
 

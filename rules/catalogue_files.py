@@ -42,7 +42,18 @@ EQUIPMENT_FILE = "equipment.yaml"
 FACTIONS_DIR = "factions"
 #: Keys of a unit entry that describe the catalogue row, not the unit itself.
 UNIT_ROW_KEYS = ("slug", "role", "description", "options")
-ROLES = ("hero", "infantry", "elite", "cavalry", "monster", "vehicle", "transport", "aircraft", "artillery", "other")
+ROLES = (
+    "hero",
+    "infantry",
+    "elite",
+    "cavalry",
+    "monster",
+    "vehicle",
+    "transport",
+    "aircraft",
+    "artillery",
+    "other",
+)
 SCOPES = ("model", "weapon", "other")
 EQUIPMENT_KINDS = ("weapon", "armour", "talisman", "arcane", "enchanted", "banner", "mundane")
 
@@ -50,53 +61,109 @@ _SLUG = {"type": "string", "pattern": r"^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 
 _TEXT = {"type": "string"}
 
 RULES_SCHEMA = {
-    "type": "object", "required": ["rules"], "additionalProperties": False,
-    "properties": {"rules": {"type": "array", "items": {
-        "type": "object", "required": ["key", "name", "text", "scope"], "additionalProperties": False,
-        "properties": {
-            "key": {**_SLUG, "maxLength": 64}, "name": {"type": "string", "minLength": 1, "maxLength": 100},
-            "source_name": {"type": "string", "maxLength": 100},
-            "aliases": {"type": "array", "items": {"type": "string", "minLength": 1}},
-            "text": {"type": "string", "minLength": 1}, "scope": {"enum": list(SCOPES)},
-            "has_value": {"type": "boolean"}, "not_in_source": {"type": "boolean"},
-        }}}},
+    "type": "object",
+    "required": ["rules"],
+    "additionalProperties": False,
+    "properties": {
+        "rules": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["key", "name", "text", "scope"],
+                "additionalProperties": False,
+                "properties": {
+                    "key": {**_SLUG, "maxLength": 64},
+                    "name": {"type": "string", "minLength": 1, "maxLength": 100},
+                    "source_name": {"type": "string", "maxLength": 100},
+                    "aliases": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                    "text": {"type": "string", "minLength": 1},
+                    "scope": {"enum": list(SCOPES)},
+                    "has_value": {"type": "boolean"},
+                    "not_in_source": {"type": "boolean"},
+                },
+            },
+        }
+    },
 }
 EQUIPMENT_SCHEMA = {
-    "type": "object", "required": ["equipment"], "additionalProperties": False,
-    "properties": {"equipment": {"type": "array", "items": {
-        "type": "object", "required": ["slug", "name", "kind", "points", "text"], "additionalProperties": False,
-        "properties": {
-            "slug": _SLUG, "name": {"type": "string", "minLength": 1, "maxLength": 120},
-            "source_name": {"type": "string", "maxLength": 120}, "kind": {"enum": list(EQUIPMENT_KINDS)},
-            "points": {"type": "integer", "minimum": 0}, "text": _TEXT,
-            "unique": {"type": "boolean"}, "bound_spell": {"type": "boolean"},
-            "effects": {"type": "object"},
-        }}}},
+    "type": "object",
+    "required": ["equipment"],
+    "additionalProperties": False,
+    "properties": {
+        "equipment": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["slug", "name", "kind", "points", "text"],
+                "additionalProperties": False,
+                "properties": {
+                    "slug": _SLUG,
+                    "name": {"type": "string", "minLength": 1, "maxLength": 120},
+                    "source_name": {"type": "string", "maxLength": 120},
+                    "kind": {"enum": list(EQUIPMENT_KINDS)},
+                    "points": {"type": "integer", "minimum": 0},
+                    "text": _TEXT,
+                    "unique": {"type": "boolean"},
+                    "bound_spell": {"type": "boolean"},
+                    "effects": {"type": "object"},
+                },
+            },
+        }
+    },
 }
 _OPTION = {
-    "type": "object", "required": ["key", "label", "kind", "payload"], "additionalProperties": False,
+    "type": "object",
+    "required": ["key", "label", "kind", "payload"],
+    "additionalProperties": False,
     "properties": {
-        "key": _SLUG, "label": {"type": "string", "minLength": 1, "maxLength": 200},
-        "group": {"type": "string", "maxLength": 120}, "kind": {"enum": list(KINDS)},
-        "applies_to": {"type": "string", "maxLength": 120}, "payload": {"type": "object"},
+        "key": _SLUG,
+        "label": {"type": "string", "minLength": 1, "maxLength": 200},
+        "group": {"type": "string", "maxLength": 120},
+        "kind": {"enum": list(KINDS)},
+        "applies_to": {"type": "string", "maxLength": 120},
+        "payload": {"type": "object"},
         "min": {"type": "integer", "minimum": 0, "maximum": 1000},
         "max": {"type": "integer", "minimum": 0, "maximum": 1000},
         "cost": {"type": "integer"},
     },
 }
 FACTION_SCHEMA = {
-    "type": "object", "required": ["faction", "units"], "additionalProperties": False,
+    "type": "object",
+    "required": ["faction", "units"],
+    "additionalProperties": False,
     "properties": {
-        "faction": {"type": "object", "required": ["slug", "name"], "additionalProperties": False,
-                    "properties": {"slug": _SLUG, "name": {"type": "string", "minLength": 1, "maxLength": 120},
-                                   "version": {"type": "string", "maxLength": 32}, "description": _TEXT}},
-        "weapons": {"type": "object", "propertyNames": _SLUG,
-                    "additionalProperties": {"type": "object", "required": ["name"]}},
-        "units": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "required": ["slug", "name", "role", "models"],
-            "properties": {"slug": _SLUG, "role": {"enum": list(ROLES)}, "description": _TEXT,
-                           "name": {"type": "string"}, "models": {"type": "array"},
-                           "options": {"type": "array", "items": _OPTION}}}},
+        "faction": {
+            "type": "object",
+            "required": ["slug", "name"],
+            "additionalProperties": False,
+            "properties": {
+                "slug": _SLUG,
+                "name": {"type": "string", "minLength": 1, "maxLength": 120},
+                "version": {"type": "string", "maxLength": 32},
+                "description": _TEXT,
+            },
+        },
+        "weapons": {
+            "type": "object",
+            "propertyNames": _SLUG,
+            "additionalProperties": {"type": "object", "required": ["name"]},
+        },
+        "units": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["slug", "name", "role", "models"],
+                "properties": {
+                    "slug": _SLUG,
+                    "role": {"enum": list(ROLES)},
+                    "description": _TEXT,
+                    "name": {"type": "string"},
+                    "models": {"type": "array"},
+                    "options": {"type": "array", "items": _OPTION},
+                },
+            },
+        },
     },
 }
 
@@ -143,9 +210,17 @@ class CataloguePlan:
 
 def system_rows() -> list[dict[str, Any]]:
     """The GameSystem rows the registry implies (name, schema, display position)."""
-    return [{"key": s.key, "name": s.name, "source_language": s.source_language, "description": s.description,
-             "profile_schema": dict(s.profile_schema), "position": position}
-            for position, s in enumerate(all_systems())]
+    return [
+        {
+            "key": s.key,
+            "name": s.name,
+            "source_language": s.source_language,
+            "description": s.description,
+            "profile_schema": dict(s.profile_schema),
+            "position": position,
+        }
+        for position, s in enumerate(all_systems())
+    ]
 
 
 def read_catalogue(data_dir: Path = DEFAULT_DATA_DIR) -> CataloguePlan:
@@ -180,7 +255,9 @@ class _Reader:
             where = f"line {mark.line + 1}" if mark else ""
             self.error(file, where, f"is not valid YAML ({getattr(exc, 'problem', exc)})")
             return None
-        problems = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path)))
+        problems = sorted(
+            Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.path))
+        )
         for problem in problems:
             self.error(file, field_path(problem), problem.message)
         return None if problems else data
@@ -208,10 +285,15 @@ class _Reader:
                 if rule["key"] in keys:
                     self.error(rules_file, f"rules[{index}].key", f"duplicate rule key {rule['key']!r}")
                     continue
-                values = {"name": rule["name"], "source_name": rule.get("source_name", ""),
-                          "aliases": list(rule.get("aliases", [])), "text": rule["text"].strip(),
-                          "scope": rule["scope"], "has_value": rule.get("has_value", False),
-                          "not_in_source": rule.get("not_in_source", False)}
+                values = {
+                    "name": rule["name"],
+                    "source_name": rule.get("source_name", ""),
+                    "aliases": list(rule.get("aliases", [])),
+                    "text": rule["text"].strip(),
+                    "scope": rule["scope"],
+                    "has_value": rule.get("has_value", False),
+                    "not_in_source": rule.get("not_in_source", False),
+                }
                 plan.rules.append((system.key, rule["key"], values))
                 for name in (rule["name"], rule.get("source_name"), *rule.get("aliases", [])):
                     if name:
@@ -225,19 +307,36 @@ class _Reader:
                     self.error(equipment_file, f"equipment[{index}].slug", f"duplicate slug {item['slug']!r}")
                     continue
                 equipment[item["slug"]] = item
-                plan.equipment.append((system.key, item["slug"], {
-                    "name": item["name"], "source_name": item.get("source_name", ""), "kind": item["kind"],
-                    "points": item["points"], "text": item["text"].strip(), "data": {
-                        "unique": item.get("unique", True), "bound_spell": item.get("bound_spell", False),
-                        **item.get("effects", {})}}))
+                plan.equipment.append(
+                    (
+                        system.key,
+                        item["slug"],
+                        {
+                            "name": item["name"],
+                            "source_name": item.get("source_name", ""),
+                            "kind": item["kind"],
+                            "points": item["points"],
+                            "text": item["text"].strip(),
+                            "data": {
+                                "unique": item.get("unique", True),
+                                "bound_spell": item.get("bound_spell", False),
+                                **item.get("effects", {}),
+                            },
+                        },
+                    )
+                )
         faction_slugs: set[str] = set()
-        for file in sorted((folder / FACTIONS_DIR).glob("*.yaml")) if (folder / FACTIONS_DIR).is_dir() else []:
+        for file in (
+            sorted((folder / FACTIONS_DIR).glob("*.yaml")) if (folder / FACTIONS_DIR).is_dir() else []
+        ):
             data = self.load(file, FACTION_SCHEMA)
             if data is None:
                 continue
             slug = data["faction"]["slug"]
             if slug in faction_slugs:
-                self.error(file, "faction.slug", f"another file of {system.key} already uses the slug {slug!r}")
+                self.error(
+                    file, "faction.slug", f"another file of {system.key} already uses the slug {slug!r}"
+                )
                 continue
             faction_slugs.add(slug)
             plan.factions.append(_FactionReader(self, file, system, data, rule_names, equipment).read())
@@ -246,8 +345,15 @@ class _Reader:
 class _FactionReader:
     """Checks one faction file: weapon references, each unit, each option."""
 
-    def __init__(self, reader: _Reader, file: Path, system: GameSystem, data: Mapping[str, Any],
-                 rule_names: set[str], equipment: Mapping[str, Mapping[str, Any]]):
+    def __init__(
+        self,
+        reader: _Reader,
+        file: Path,
+        system: GameSystem,
+        data: Mapping[str, Any],
+        rule_names: set[str],
+        equipment: Mapping[str, Mapping[str, Any]],
+    ):
         self.reader, self.file, self.system, self.data = reader, file, system, data
         self.rule_names, self.equipment = rule_names, equipment
         self.weapons = {slug: dict(weapon) for slug, weapon in (data.get("weapons") or {}).items()}
@@ -258,9 +364,16 @@ class _FactionReader:
 
     def read(self) -> FactionPlan:
         meta = self.data["faction"]
-        faction = FactionPlan(system_key=self.system.key, slug=meta["slug"], weapons=self.weapons, values={
-            "name": meta["name"], "version": str(meta.get("version", "")),
-            "description": str(meta.get("description", "")).strip()})
+        faction = FactionPlan(
+            system_key=self.system.key,
+            slug=meta["slug"],
+            weapons=self.weapons,
+            values={
+                "name": meta["name"],
+                "version": str(meta.get("version", "")),
+                "description": str(meta.get("description", "")).strip(),
+            },
+        )
         seen: set[str] = set()
         for index, entry in enumerate(self.data["units"]):
             if entry["slug"] in seen:
@@ -289,8 +402,14 @@ class _FactionReader:
         data.update({k: copy.deepcopy(v) for k, v in entry.items() if k not in UNIT_ROW_KEYS})
         for m, model in enumerate(data.get("models") or []):
             if isinstance(model, dict) and isinstance(model.get("weapons"), list):
-                model["weapons"] = [w for w in (self.weapon(f"{path}.models[{m}].weapons[{i}]", written)
-                                                for i, written in enumerate(model["weapons"])) if w is not None]
+                model["weapons"] = [
+                    w
+                    for w in (
+                        self.weapon(f"{path}.models[{m}].weapons[{i}]", written)
+                        for i, written in enumerate(model["weapons"])
+                    )
+                    if w is not None
+                ]
         return data
 
     def check_points_field(self, path: str, data: Mapping[str, Any]) -> None:
@@ -301,30 +420,42 @@ class _FactionReader:
             self.error(f"{path}.points", "points are computed by the points engine; remove this field")
         for m, model in enumerate(data.get("models") or []):
             if isinstance(model, Mapping) and "points" in model:
-                self.error(f"{path}.models[{m}].points",
-                           "points are computed by the points engine; remove this field")
+                self.error(
+                    f"{path}.models[{m}].points",
+                    "points are computed by the points engine; remove this field",
+                )
 
     def check_rules(self, path: str, data: Mapping[str, Any]) -> None:
         for m, model in enumerate(data.get("models") or []):
             if not isinstance(model, Mapping):
                 continue
             places = [(f"{path}.models[{m}].rules", model.get("rules") or [])]
-            places += [(f"{path}.models[{m}].weapons[{w}].rules", (weapon or {}).get("rules") or [])
-                       for w, weapon in enumerate(model.get("weapons") or []) if isinstance(weapon, Mapping)]
+            places += [
+                (f"{path}.models[{m}].weapons[{w}].rules", (weapon or {}).get("rules") or [])
+                for w, weapon in enumerate(model.get("weapons") or [])
+                if isinstance(weapon, Mapping)
+            ]
             for where, rules in places:
                 for r, rule in enumerate(rules):
                     written = str(rule)
                     if not self.known_rule(written):
-                        self.error(f"{where}[{r}]", f"unknown rule {written!r} (not in {self.system.key}/rules.yaml)")
+                        self.error(
+                            f"{where}[{r}]", f"unknown rule {written!r} (not in {self.system.key}/rules.yaml)"
+                        )
 
     def known_rule(self, written: str) -> bool:
-        return rule_lookup_key(written) in self.rule_names or rule_lookup_key(rule_base_name(written)) in self.rule_names
+        return (
+            rule_lookup_key(written) in self.rule_names
+            or rule_lookup_key(rule_base_name(written)) in self.rule_names
+        )
 
     def check_payload_rules(self, path: str, payload: Mapping[str, Any]) -> None:
         """Rule names an option brings: the rule it adds, the rules of the weapons or model it adds."""
         if "rule" in payload and not self.known_rule(str(payload["rule"])):
-            self.error(f"{path}.rule", f"unknown rule {payload['rule']!r} (not in {self.system.key}/rules.yaml)")
-        weapons = list(payload.get("with") or []) + [payload.get("weapon")]
+            self.error(
+                f"{path}.rule", f"unknown rule {payload['rule']!r} (not in {self.system.key}/rules.yaml)"
+            )
+        weapons = [*(payload.get("with") or []), payload.get("weapon")]
         if isinstance(payload.get("model"), Mapping):
             self.check_rules(f"{path}.model", {"models": [payload["model"]]})
         for weapon in (w for w in weapons if isinstance(w, Mapping)):
@@ -347,9 +478,17 @@ class _FactionReader:
         points = self.price(path, data)
         if points is None:
             return None
-        unit = UnitPlan(slug=entry["slug"], values={
-            "name": str(entry["name"]), "role": entry["role"], "description": str(entry.get("description", "")).strip(),
-            "data": data, "points": points, "position": position})
+        unit = UnitPlan(
+            slug=entry["slug"],
+            values={
+                "name": str(entry["name"]),
+                "role": entry["role"],
+                "description": str(entry.get("description", "")).strip(),
+                "data": data,
+                "points": points,
+                "position": position,
+            },
+        )
         keys: set[str] = set()
         for index, written in enumerate(entry.get("options") or []):
             where = f"{path}.options[{index}]"
@@ -365,8 +504,13 @@ class _FactionReader:
     def read_option(self, path: str, written: Mapping[str, Any], *, position: int) -> dict[str, Any] | None:
         payload = copy.deepcopy(dict(written["payload"]))
         kind = written["kind"]
-        required = {"replace_weapon": ("replace", "with"), "add_weapon": ("weapon",), "add_rule": ("rule",),
-                    "add_item": ("item",), "add_models": ()}[kind]
+        required = {
+            "replace_weapon": ("replace", "with"),
+            "add_weapon": ("weapon",),
+            "add_rule": ("rule",),
+            "add_item": ("item",),
+            "add_models": (),
+        }[kind]
         missing = [key for key in required if key not in payload]
         if missing:
             self.error(f"{path}.payload", f"a {kind} option needs {', '.join(missing)}")
@@ -384,10 +528,16 @@ class _FactionReader:
         if kind == "add_item" and isinstance(payload["item"], str):
             item = self.equipment.get(payload["item"])
             if item is None:
-                self.error(f"{path}.payload.item", f"no item {payload['item']!r} in {self.system.key}/equipment.yaml")
+                self.error(
+                    f"{path}.payload.item", f"no item {payload['item']!r} in {self.system.key}/equipment.yaml"
+                )
                 return None
-            payload["item"] = {"name": item["name"], "kind": item["kind"], "unique": item.get("unique", True),
-                               "bound_spell": item.get("bound_spell", False)}
+            payload["item"] = {
+                "name": item["name"],
+                "kind": item["kind"],
+                "unique": item.get("unique", True),
+                "bound_spell": item.get("bound_spell", False),
+            }
             cost = item["points"] if cost is None else cost
         if cost is not None and not self.catalogue_points:
             self.error(f"{path}.cost", "this system prices options with its formula; remove the cost")
@@ -396,9 +546,17 @@ class _FactionReader:
         if high < low or high == 0:
             self.error(f"{path}.max", f"max ({high}) must be at least 1 and at least min ({low})")
             return None
-        return {"group": written.get("group", ""), "label": written["label"], "kind": kind,
-                "applies_to": written.get("applies_to", ""), "payload": payload, "min_count": low,
-                "max_count": high, "cost": cost, "position": position}
+        return {
+            "group": written.get("group", ""),
+            "label": written["label"],
+            "kind": kind,
+            "applies_to": written.get("applies_to", ""),
+            "payload": payload,
+            "min_count": low,
+            "max_count": high,
+            "cost": cost,
+            "position": position,
+        }
 
     def check_option(self, path: str, data: Mapping[str, Any], option: dict[str, Any]) -> bool:
         """Take the option as often as allowed (alone) and price the result."""

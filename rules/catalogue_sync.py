@@ -17,7 +17,15 @@ from typing import Any
 from django.db import models, transaction
 
 from rules.catalogue_files import CataloguePlan
-from rules.models import Equipment, Faction, GameSystem, SpecialRule, UnitTemplate, UpgradeOption, WeaponProfile
+from rules.models import (
+    Equipment,
+    Faction,
+    GameSystem,
+    SpecialRule,
+    UnitTemplate,
+    UpgradeOption,
+    WeaponProfile,
+)
 
 CREATED, UPDATED, UNCHANGED, DELETED = "created", "updated", "unchanged", "deleted"
 
@@ -33,8 +41,11 @@ class SyncReport:
         self.counts.setdefault(model._meta.verbose_name_plural.title(), Counter())[outcome] += n
 
     def lines(self) -> list[str]:
-        out = [f"{name}: {c[CREATED]} created, {c[UPDATED]} updated, {c[UNCHANGED]} unchanged"
-               + (f", {c[DELETED]} deleted" if c[DELETED] else "") for name, c in self.counts.items()]
+        out = [
+            f"{name}: {c[CREATED]} created, {c[UPDATED]} updated, {c[UNCHANGED]} unchanged"
+            + (f", {c[DELETED]} deleted" if c[DELETED] else "")
+            for name, c in self.counts.items()
+        ]
         out += [f"kept (no longer in the files): {label}" for label in self.not_in_files]
         return out
 
@@ -43,8 +54,9 @@ class SyncReport:
         return sum(c[CREATED] + c[UPDATED] + c[DELETED] for c in self.counts.values())
 
 
-def _upsert(report: SyncReport, model: type[models.Model], lookup: dict[str, Any],
-            values: dict[str, Any]) -> models.Model:
+def _upsert(
+    report: SyncReport, model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any]
+) -> models.Model:
     row = model.objects.filter(**lookup).first()
     if row is None:
         row = model.objects.create(**lookup, **values)
@@ -74,14 +86,25 @@ def write_catalogue(plan: CataloguePlan) -> SyncReport:
     for system_key, slug, values in plan.equipment:
         _upsert(report, Equipment, {"system": systems[system_key], "slug": slug, "faction": None}, values)
     for faction_plan in plan.factions:
-        faction = _upsert(report, Faction, {"system": systems[faction_plan.system_key], "slug": faction_plan.slug,
-                                            "owner": None}, faction_plan.values)
+        faction = _upsert(
+            report,
+            Faction,
+            {"system": systems[faction_plan.system_key], "slug": faction_plan.slug, "owner": None},
+            faction_plan.values,
+        )
         for slug, weapon in faction_plan.weapons.items():
-            _upsert(report, WeaponProfile, {"faction": faction, "slug": slug}, {"name": weapon["name"], "data": weapon})
+            _upsert(
+                report,
+                WeaponProfile,
+                {"faction": faction, "slug": slug},
+                {"name": weapon["name"], "data": weapon},
+            )
         stale_weapons = faction.weapons.exclude(slug__in=list(faction_plan.weapons))
         report.add(WeaponProfile, DELETED, stale_weapons.delete()[0])
         for unit_plan in faction_plan.units:
-            unit = _upsert(report, UnitTemplate, {"faction": faction, "slug": unit_plan.slug}, unit_plan.values)
+            unit = _upsert(
+                report, UnitTemplate, {"faction": faction, "slug": unit_plan.slug}, unit_plan.values
+            )
             for option in unit_plan.options:
                 _upsert(report, UpgradeOption, {"unit": unit, "key": option.key}, option.values)
             stale_options = unit.options.exclude(key__in=[o.key for o in unit_plan.options])

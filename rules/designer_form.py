@@ -33,17 +33,11 @@ from points.unit import FORMAT_VERSION
 from points.unit_format.errors import FieldError
 from rules.models import SpecialRule, UnitTemplate
 from rules.selectors import rule_base_name, rule_lookup_key
-from rules.systems.profile_fields import ENVELOPE_FIELDS
+from rules.systems.profile_fields import ENVELOPE_FIELDS, UNIT_FORMAT_WEAPON_FIELDS
 
 #: Designer bounds, so a request cannot ask for a thousand inputs.
 MAX_MODELS = 10
 MAX_WEAPONS = 10
-#: The unit format's weapon fields when a system's schema does not list them (unit-format.md).
-COMMON_WEAPON_FIELDS: dict[str, dict[str, Any]] = {
-    "range": {"title": "Range", "type": "integer", "minimum": 0},
-    "attacks": {"title": "Attacks", "type": "integer", "minimum": 0},
-    "ap": {"title": "AP", "type": "integer"},
-}
 #: Decision: a new field starts in the middle of a small range (Quality 2–6 → 4), else at
 #: its minimum (never below 1, except `range`, where 0 is the unit format's melee weapon).
 SMALL_RANGE = 10
@@ -70,10 +64,16 @@ class FieldSpec:
     def from_schema(cls, key: str, schema: Mapping[str, Any]) -> FieldSpec:
         types = schema.get("type", [])
         types = types if isinstance(types, list) else [types]
-        label = str(schema.get("title") or key.replace("_", " ").title())
-        common = {"key": key, "label": label, "nullable": "null" in types or "oneOf" in schema,
-                  "help": str(schema.get("description", "")), "suffix": "+" if schema.get("format") == "roll-target"
-                  else ""}
+        label = _(
+            str(schema.get("title") or key.replace("_", " ").title())
+        )  # runtime: titles are schema data
+        common = {
+            "key": key,
+            "label": label,
+            "nullable": "null" in types or "oneOf" in schema,
+            "help": str(schema.get("description", "")),
+            "suffix": "+" if schema.get("format") == "roll-target" else "",
+        }
         if "enum" in schema:
             return cls(kind="choice", choices=tuple(str(c) for c in schema["enum"]), **common)
         if "boolean" in types:
@@ -122,7 +122,9 @@ class FieldSpec:
 
 def _model_schema_fields(profile_schema: Mapping[str, Any]) -> tuple[list[FieldSpec], list[FieldSpec]]:
     properties = dict(profile_schema.get("properties") or {})
-    profile_keys = list(profile_schema.get("x-profile") or [k for k in properties if k not in ENVELOPE_FIELDS])
+    profile_keys = list(
+        profile_schema.get("x-profile") or [k for k in properties if k not in ENVELOPE_FIELDS]
+    )
     profile = [FieldSpec.from_schema(k, properties[k]) for k in profile_keys if k in properties]
     extra_keys = [k for k in properties if k not in profile_keys and k not in ENVELOPE_FIELDS]
     if "points" in properties:
@@ -133,7 +135,7 @@ def _model_schema_fields(profile_schema: Mapping[str, Any]) -> tuple[list[FieldS
 
 def _weapon_schema_fields(profile_schema: Mapping[str, Any]) -> list[FieldSpec]:
     weapon = (profile_schema.get("$defs") or {}).get("weapon")
-    properties = dict(weapon.get("properties") or {}) if weapon else COMMON_WEAPON_FIELDS
+    properties = dict(weapon.get("properties") or {}) if weapon else UNIT_FORMAT_WEAPON_FIELDS
     order = list((weapon or {}).get("x-columns") or properties)
     order += [k for k in properties if k not in order]
     return [FieldSpec.from_schema(k, properties[k]) for k in order if k not in _NOT_WEAPON_FIELDS]
@@ -156,7 +158,7 @@ class RuleChoices:
             if rule is None:
                 other.append(str(text))
                 continue
-            value = str(text).strip()[len(rule_base_name(str(text))):].strip()
+            value = str(text).strip()[len(rule_base_name(str(text))) :].strip()
             ticked[rule.key] = value[1:-1].strip() if value.startswith("(") and value.endswith(")") else ""
         return ticked, other
 
@@ -194,8 +196,14 @@ def field_for_path(path: str) -> str:
 class DesignerForm:
     """The designer's state: a unit being edited, its field errors, and the inputs to show."""
 
-    def __init__(self, *, system_key: str, profile_schema: Mapping[str, Any], model_rules: Sequence[SpecialRule],
-                 weapon_rules: Sequence[SpecialRule]):
+    def __init__(
+        self,
+        *,
+        system_key: str,
+        profile_schema: Mapping[str, Any],
+        model_rules: Sequence[SpecialRule],
+        weapon_rules: Sequence[SpecialRule],
+    ):
         self.system_key = system_key
         self.profile_fields, self.extra_fields = _model_schema_fields(profile_schema)
         self.weapon_fields = _weapon_schema_fields(profile_schema)
@@ -210,7 +218,9 @@ class DesignerForm:
     # ------------------------------------------------------------------ building
 
     def new_weapon(self) -> WeaponForm:
-        return WeaponForm(values={"name": _("Weapon"), **{f.key: f.starting_value() for f in self.weapon_fields}})
+        return WeaponForm(
+            values={"name": _("Weapon"), **{f.key: f.starting_value() for f in self.weapon_fields}}
+        )
 
     def new_model(self) -> ModelForm:
         values = {"name": _("Model"), "count": 1}
@@ -231,10 +241,21 @@ class DesignerForm:
             weapons = []
             for weapon in (model.get("weapons") or [])[:MAX_WEAPONS]:
                 w_ticked, w_other = self.weapon_rules.split(weapon.get("rules") or [])
-                weapons.append(WeaponForm(values={k: v for k, v in weapon.items() if k != "rules"},
-                                          rules=w_ticked, other_rules=", ".join(w_other)))
-            self.models.append(ModelForm(values={k: v for k, v in model.items() if k not in ("rules", "weapons")},
-                                         rules=ticked, other_rules=", ".join(other), weapons=weapons))
+                weapons.append(
+                    WeaponForm(
+                        values={k: v for k, v in weapon.items() if k != "rules"},
+                        rules=w_ticked,
+                        other_rules=", ".join(w_other),
+                    )
+                )
+            self.models.append(
+                ModelForm(
+                    values={k: v for k, v in model.items() if k not in ("rules", "weapons")},
+                    rules=ticked,
+                    other_rules=", ".join(other),
+                    weapons=weapons,
+                )
+            )
         if not self.models:
             self.models = [self.new_model()]
 
@@ -246,17 +267,30 @@ class DesignerForm:
         for i in range(min(_count(post, "models-total"), MAX_MODELS)):
             prefix = f"m{i}"
             values = {"name": post.get(f"{prefix}-name", ""), "count": post.get(f"{prefix}-count", "")}
-            values.update({f.key: post.get(f"{prefix}-{f.key}", "") for f in (*self.profile_fields,
-                                                                               *self.extra_fields)})
+            values.update(
+                {f.key: post.get(f"{prefix}-{f.key}", "") for f in (*self.profile_fields, *self.extra_fields)}
+            )
             weapons = []
             for j in range(min(_count(post, f"{prefix}-weapons-total"), MAX_WEAPONS)):
                 wp = f"{prefix}-w{j}"
-                weapons.append(WeaponForm(
-                    values={"name": post.get(f"{wp}-name", ""),
-                            **{f.key: post.get(f"{wp}-{f.key}", "") for f in self.weapon_fields}},
-                    rules=_ticked(post, wp, self.weapon_rules), other_rules=str(post.get(f"{wp}-rules-other", ""))))
-            self.models.append(ModelForm(values=values, rules=_ticked(post, prefix, self.model_rules),
-                                         other_rules=str(post.get(f"{prefix}-rules-other", "")), weapons=weapons))
+                weapons.append(
+                    WeaponForm(
+                        values={
+                            "name": post.get(f"{wp}-name", ""),
+                            **{f.key: post.get(f"{wp}-{f.key}", "") for f in self.weapon_fields},
+                        },
+                        rules=_ticked(post, wp, self.weapon_rules),
+                        other_rules=str(post.get(f"{wp}-rules-other", "")),
+                    )
+                )
+            self.models.append(
+                ModelForm(
+                    values=values,
+                    rules=_ticked(post, prefix, self.model_rules),
+                    other_rules=str(post.get(f"{prefix}-rules-other", "")),
+                    weapons=weapons,
+                )
+            )
         if not self.models:
             self.models = [self.new_model()]
 
@@ -338,12 +372,16 @@ class DesignerForm:
                         self.add_error(f"{wp}-{spec.key}", error)
                     elif value is not None:
                         written[spec.key] = value
-                written["rules"] = self._written_rules(wp, weapon.rules, weapon.other_rules, self.weapon_rules)
+                written["rules"] = self._written_rules(
+                    wp, weapon.rules, weapon.other_rules, self.weapon_rules
+                )
                 data["weapons"].append(written)
             models.append({k: v for k, v in data.items() if v is not None})
         return {"format": FORMAT_VERSION, "system": self.system_key, "name": self.name, "models": models}
 
-    def _written_rules(self, prefix: str, ticked: Mapping[str, str], other: str, choices: RuleChoices) -> list[str]:
+    def _written_rules(
+        self, prefix: str, ticked: Mapping[str, str], other: str, choices: RuleChoices
+    ) -> list[str]:
         written = []
         for rule in choices.rules:
             if rule.key not in ticked:
@@ -365,47 +403,91 @@ class DesignerForm:
             names += [f"m{i}-name", f"m{i}-count", f"m{i}-rules"]
             names += [f"m{i}-{f.key}" for f in (*self.profile_fields, *self.extra_fields)]
             for j, _weapon in enumerate(model.weapons):
-                names += [f"m{i}-w{j}-name", f"m{i}-w{j}-rules"] + [f"m{i}-w{j}-{f.key}" for f in self.weapon_fields]
+                names += [f"m{i}-w{j}-name", f"m{i}-w{j}-rules"] + [
+                    f"m{i}-w{j}-{f.key}" for f in self.weapon_fields
+                ]
         return names
 
     def bound(self, name: str, spec: FieldSpec, value: Any) -> dict[str, Any]:
-        return {"name": name, "id": f"id-{name}", "spec": spec, "value": "" if value is None else value,
-                "errors": self.errors.get(name, [])}
+        return {
+            "name": name,
+            "id": f"id-{name}",
+            "spec": spec,
+            "value": "" if value is None else value,
+            "errors": self.errors.get(name, []),
+        }
 
     def models_for_template(self) -> list[dict[str, Any]]:
         """Everything the template needs per model and weapon, with names, values and errors."""
         out = []
         for i, model in enumerate(self.models):
             prefix = f"m{i}"
-            out.append({
-                "index": i, "prefix": prefix,
-                "name": self.bound(f"{prefix}-name", FieldSpec("name", _("Model name"), "text"),
-                                   model.values.get("name")),
-                "count": self.bound(f"{prefix}-count", FieldSpec("count", _("Models"), "int", minimum=1),
-                                    model.values.get("count")),
-                "profile": [self.bound(f"{prefix}-{f.key}", f, model.values.get(f.key)) for f in self.profile_fields],
-                "extra": [self.bound(f"{prefix}-{f.key}", f, model.values.get(f.key)) for f in self.extra_fields],
-                "rules": self._rule_inputs(prefix, model.rules, self.model_rules),
-                "rules_other": {"name": f"{prefix}-rules-other", "value": model.other_rules},
-                "rule_errors": self.errors.get(f"{prefix}-rules", []),
-                "weapons": [{
-                    "index": j, "prefix": f"{prefix}-w{j}",
-                    "name": self.bound(f"{prefix}-w{j}-name", FieldSpec("name", _("Weapon name"), "text"),
-                                       weapon.values.get("name")),
-                    "fields": [self.bound(f"{prefix}-w{j}-{f.key}", f, weapon.values.get(f.key))
-                               for f in self.weapon_fields],
-                    "rules": self._rule_inputs(f"{prefix}-w{j}", weapon.rules, self.weapon_rules),
-                    "rules_other": {"name": f"{prefix}-w{j}-rules-other", "value": weapon.other_rules},
-                    "rule_errors": self.errors.get(f"{prefix}-w{j}-rules", []),
-                } for j, weapon in enumerate(model.weapons)],
-            })
+            out.append(
+                {
+                    "index": i,
+                    "prefix": prefix,
+                    "name": self.bound(
+                        f"{prefix}-name", FieldSpec("name", _("Model name"), "text"), model.values.get("name")
+                    ),
+                    "count": self.bound(
+                        f"{prefix}-count",
+                        FieldSpec("count", _("Models"), "int", minimum=1),
+                        model.values.get("count"),
+                    ),
+                    "profile": [
+                        self.bound(f"{prefix}-{f.key}", f, model.values.get(f.key))
+                        for f in self.profile_fields
+                    ],
+                    "extra": [
+                        self.bound(f"{prefix}-{f.key}", f, model.values.get(f.key)) for f in self.extra_fields
+                    ],
+                    "rules": self._rule_inputs(prefix, model.rules, self.model_rules),
+                    "rules_other": {"name": f"{prefix}-rules-other", "value": model.other_rules},
+                    "rule_errors": self.errors.get(f"{prefix}-rules", []),
+                    "rules_open": bool(
+                        model.rules or model.other_rules or self.errors.get(f"{prefix}-rules")
+                    ),
+                    "weapons": [
+                        {
+                            "index": j,
+                            "prefix": f"{prefix}-w{j}",
+                            "name": self.bound(
+                                f"{prefix}-w{j}-name",
+                                FieldSpec("name", _("Weapon name"), "text"),
+                                weapon.values.get("name"),
+                            ),
+                            "fields": [
+                                self.bound(f"{prefix}-w{j}-{f.key}", f, weapon.values.get(f.key))
+                                for f in self.weapon_fields
+                            ],
+                            "rules": self._rule_inputs(f"{prefix}-w{j}", weapon.rules, self.weapon_rules),
+                            "rules_other": {
+                                "name": f"{prefix}-w{j}-rules-other",
+                                "value": weapon.other_rules,
+                            },
+                            "rule_errors": self.errors.get(f"{prefix}-w{j}-rules", []),
+                            "rules_open": bool(
+                                weapon.rules or weapon.other_rules or self.errors.get(f"{prefix}-w{j}-rules")
+                            ),
+                        }
+                        for j, weapon in enumerate(model.weapons)
+                    ],
+                }
+            )
         return out
 
     @staticmethod
     def _rule_inputs(prefix: str, ticked: Mapping[str, str], choices: RuleChoices) -> list[dict[str, Any]]:
-        return [{"rule": rule, "id": f"id-{prefix}-rule-{rule.key}", "checked": rule.key in ticked,
-                 "value_name": f"{prefix}-rulevalue-{rule.key}", "value": ticked.get(rule.key, "")}
-                for rule in choices.rules]
+        return [
+            {
+                "rule": rule,
+                "id": f"id-{prefix}-rule-{rule.key}",
+                "checked": rule.key in ticked,
+                "value_name": f"{prefix}-rulevalue-{rule.key}",
+                "value": ticked.get(rule.key, ""),
+            }
+            for rule in choices.rules
+        ]
 
 
 def _text(value: Any) -> str:
@@ -428,6 +510,13 @@ def _index(text: str, length: int) -> int | None:
 
 
 def _ticked(post: Any, prefix: str, choices: RuleChoices) -> dict[str, str]:
-    chosen = set(post.getlist(f"{prefix}-rules")) if hasattr(post, "getlist") else set(post.get(f"{prefix}-rules", []))
-    return {rule.key: str(post.get(f"{prefix}-rulevalue-{rule.key}", "")) for rule in choices.rules
-            if rule.key in chosen}
+    chosen = (
+        set(post.getlist(f"{prefix}-rules"))
+        if hasattr(post, "getlist")
+        else set(post.get(f"{prefix}-rules", []))
+    )
+    return {
+        rule.key: str(post.get(f"{prefix}-rulevalue-{rule.key}", ""))
+        for rule in choices.rules
+        if rule.key in chosen
+    }

@@ -37,14 +37,21 @@ class GameSystem(models.Model):
 class Faction(models.Model):
     """An army book. Homebrew factions belong to one user and hold their custom units."""
 
-    system = models.ForeignKey(GameSystem, on_delete=models.PROTECT, related_name="factions",
-                               verbose_name=_("game system"))
+    system = models.ForeignKey(
+        GameSystem, on_delete=models.PROTECT, related_name="factions", verbose_name=_("game system")
+    )
     slug = models.SlugField(_("slug"), max_length=80)
     name = models.CharField(_("name"), max_length=120)
     version = models.CharField(_("version"), max_length=32, blank=True)
     description = models.TextField(_("description"), blank=True)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
-                              related_name="homebrew_factions", verbose_name=_("owner"))
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="homebrew_factions",
+        verbose_name=_("owner"),
+    )
     is_shared = models.BooleanField(_("shared with everyone"), default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -54,10 +61,16 @@ class Faction(models.Model):
         verbose_name = _("faction")
         verbose_name_plural = _("factions")
         constraints = [
-            models.UniqueConstraint(fields=["system", "slug"], condition=Q(owner__isnull=True),
-                                    name="faction_unique_slug_per_system"),
-            models.UniqueConstraint(fields=["system", "owner", "slug"], condition=Q(owner__isnull=False),
-                                    name="homebrew_faction_unique_slug_per_owner"),
+            models.UniqueConstraint(
+                fields=["system", "slug"],
+                condition=Q(owner__isnull=True),
+                name="faction_unique_slug_per_system",
+            ),
+            models.UniqueConstraint(
+                fields=["system", "owner", "slug"],
+                condition=Q(owner__isnull=False),
+                name="homebrew_faction_unique_slug_per_owner",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -80,8 +93,9 @@ class SpecialRule(models.Model):
         WEAPON = "weapon", _("Weapon")
         OTHER = "other", _("Army, terrain or game rule")
 
-    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="special_rules",
-                               verbose_name=_("game system"))
+    system = models.ForeignKey(
+        GameSystem, on_delete=models.CASCADE, related_name="special_rules", verbose_name=_("game system")
+    )
     key = models.SlugField(_("key"), max_length=64)
     name = models.CharField(_("English name"), max_length=100)
     source_name = models.CharField(_("name in the source language"), max_length=100, blank=True)
@@ -90,8 +104,10 @@ class SpecialRule(models.Model):
     has_value = models.BooleanField(_("takes a value (X)"), default=False)
     scope = models.CharField(_("carried by"), max_length=8, choices=Scope.choices, default=Scope.MODEL)
     not_in_source = models.BooleanField(
-        _("not in the source"), default=False,
-        help_text=_("Marked [EXTERNAL] or [NOT IN SOURCE] in the seed summary."))
+        _("not in the source"),
+        default=False,
+        help_text=_("Marked [EXTERNAL] or [NOT IN SOURCE] in the seed summary."),
+    )
 
     class Meta:
         ordering = ["system", "name"]
@@ -106,8 +122,9 @@ class SpecialRule(models.Model):
 class WeaponProfile(models.Model):
     """A named weapon of a faction, referenced by upgrade options (`data` in unit format)."""
 
-    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="weapons",
-                                verbose_name=_("faction"))
+    faction = models.ForeignKey(
+        Faction, on_delete=models.CASCADE, related_name="weapons", verbose_name=_("faction")
+    )
     slug = models.SlugField(_("slug"), max_length=80)
     name = models.CharField(_("name"), max_length=120)
     data = models.JSONField(_("profile"), default=dict)
@@ -116,7 +133,9 @@ class WeaponProfile(models.Model):
         ordering = ["faction", "name"]
         verbose_name = _("weapon profile")
         verbose_name_plural = _("weapon profiles")
-        constraints = [models.UniqueConstraint(fields=["faction", "slug"], name="weapon_unique_slug_per_faction")]
+        constraints = [
+            models.UniqueConstraint(fields=["faction", "slug"], name="weapon_unique_slug_per_faction")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -142,8 +161,9 @@ class UnitTemplate(models.Model):
         ARTILLERY = "artillery", _("Artillery")
         OTHER = "other", _("Other")
 
-    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, related_name="units",
-                                verbose_name=_("faction"))
+    faction = models.ForeignKey(
+        Faction, on_delete=models.CASCADE, related_name="units", verbose_name=_("faction")
+    )
     slug = models.SlugField(_("slug"), max_length=80)
     name = models.CharField(_("name"), max_length=120)
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.INFANTRY)
@@ -158,7 +178,9 @@ class UnitTemplate(models.Model):
         ordering = ["faction", "position", "name"]
         verbose_name = _("unit")
         verbose_name_plural = _("units")
-        constraints = [models.UniqueConstraint(fields=["faction", "slug"], name="unit_unique_slug_per_faction")]
+        constraints = [
+            models.UniqueConstraint(fields=["faction", "slug"], name="unit_unique_slug_per_faction")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -179,8 +201,9 @@ class UpgradeOption(models.Model):
         ADD_MODELS = "add_models", _("Add models")
         ADD_ITEM = "add_item", _("Take equipment or a magic item")
 
-    unit = models.ForeignKey(UnitTemplate, on_delete=models.CASCADE, related_name="options",
-                             verbose_name=_("unit"))
+    unit = models.ForeignKey(
+        UnitTemplate, on_delete=models.CASCADE, related_name="options", verbose_name=_("unit")
+    )
     key = models.SlugField(_("key"), max_length=80)
     group = models.CharField(_("group"), max_length=120, blank=True)
     label = models.CharField(_("label"), max_length=200)
@@ -189,9 +212,12 @@ class UpgradeOption(models.Model):
     payload = models.JSONField(_("payload"), default=dict, blank=True)
     min_count = models.PositiveSmallIntegerField(_("minimum"), default=0)
     max_count = models.PositiveSmallIntegerField(_("maximum"), default=1)
-    cost = models.IntegerField(_("catalogue cost"), null=True, blank=True,
-                               help_text=_("Only for systems priced from the catalogue; OPR options are priced by "
-                                           "the formula."))
+    cost = models.IntegerField(
+        _("catalogue cost"),
+        null=True,
+        blank=True,
+        help_text=_("Only for systems priced from the catalogue; OPR options are priced by the formula."),
+    )
     position = models.PositiveSmallIntegerField(_("position"), default=0)
 
     class Meta:
@@ -200,7 +226,9 @@ class UpgradeOption(models.Model):
         verbose_name_plural = _("upgrade options")
         constraints = [
             models.UniqueConstraint(fields=["unit", "key"], name="option_unique_key_per_unit"),
-            models.CheckConstraint(condition=Q(max_count__gte=models.F("min_count")), name="option_max_gte_min"),
+            models.CheckConstraint(
+                condition=Q(max_count__gte=models.F("min_count")), name="option_max_gte_min"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -219,10 +247,17 @@ class Equipment(models.Model):
         BANNER = "banner", _("Magic banner")
         MUNDANE = "mundane", _("Mundane equipment")
 
-    system = models.ForeignKey(GameSystem, on_delete=models.CASCADE, related_name="equipment",
-                               verbose_name=_("game system"))
-    faction = models.ForeignKey(Faction, on_delete=models.CASCADE, null=True, blank=True,
-                                related_name="equipment", verbose_name=_("faction (empty: common)"))
+    system = models.ForeignKey(
+        GameSystem, on_delete=models.CASCADE, related_name="equipment", verbose_name=_("game system")
+    )
+    faction = models.ForeignKey(
+        Faction,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="equipment",
+        verbose_name=_("faction (empty: common)"),
+    )
     slug = models.SlugField(_("slug"), max_length=80)
     name = models.CharField(_("name"), max_length=120)
     source_name = models.CharField(_("name in the source language"), max_length=120, blank=True)
@@ -235,7 +270,9 @@ class Equipment(models.Model):
         ordering = ["system", "kind", "name"]
         verbose_name = _("equipment or magic item")
         verbose_name_plural = _("equipment and magic items")
-        constraints = [models.UniqueConstraint(fields=["system", "slug"], name="equipment_unique_slug_per_system")]
+        constraints = [
+            models.UniqueConstraint(fields=["system", "slug"], name="equipment_unique_slug_per_system")
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -91,17 +91,22 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
             errors.append((_path(option), str(missing)))
             continue
         if option.get("cost") is not None:
-            result.setdefault(UPGRADES_FIELD, []).append({
-                "key": str(option["key"]), "label": str(option.get("label") or option["key"]),
-                "count": count, "cost": int(option["cost"]),
-            })
+            result.setdefault(UPGRADES_FIELD, []).append(
+                {
+                    "key": str(option["key"]),
+                    "label": str(option.get("label") or option["key"]),
+                    "count": count,
+                    "cost": int(option["cost"]),
+                }
+            )
     if errors:
         raise OptionError(errors)
     return result
 
 
-def option_point_deltas(system: str | GameSystem, unit: Mapping[str, Any],
-                        options: Sequence[Mapping]) -> dict[str, int]:
+def option_point_deltas(
+    system: str | GameSystem, unit: Mapping[str, Any], options: Sequence[Mapping]
+) -> dict[str, int]:
     """`{option key: points the unit gains by taking that option once}`, priced by the system.
 
     The baseline is the unit with every option at its minimum; an option that cannot be
@@ -118,7 +123,9 @@ def option_point_deltas(system: str | GameSystem, unit: Mapping[str, Any],
         key = str(option["key"])
         choice = {**baseline_choice, key: baseline_choice.get(key, 0) + 1}
         try:
-            deltas[key] = int(game_system.price(apply_options(dict(unit), options, choice))["points"]) - baseline
+            deltas[key] = (
+                int(game_system.price(apply_options(dict(unit), options, choice))["points"]) - baseline
+            )
         except OptionError:
             continue
     return deltas
@@ -131,8 +138,9 @@ def _path(option: Mapping) -> str:
     return f"options.{option['key']}"
 
 
-def _check_counts(options: Sequence[Mapping], chosen: Mapping[str, int],
-                  by_key: Mapping[str, Mapping]) -> list[tuple[str, str]]:
+def _check_counts(
+    options: Sequence[Mapping], chosen: Mapping[str, int], by_key: Mapping[str, Mapping]
+) -> list[tuple[str, str]]:
     """Every count, kind and group limit problem of `chosen`, in catalogue order."""
     errors: list[tuple[str, str]] = []
     for key, count in chosen.items():
@@ -146,33 +154,61 @@ def _check_counts(options: Sequence[Mapping], chosen: Mapping[str, int],
     for option in options:
         label = option.get("label") or option["key"]
         if option.get("kind") not in KINDS:
-            errors.append((_path(option), _("“%(option)s” has an unknown kind “%(kind)s”.")
-                           % {"option": label, "kind": option.get("kind")}))
+            errors.append(
+                (
+                    _path(option),
+                    _("“%(option)s” has an unknown kind “%(kind)s”.")
+                    % {"option": label, "kind": option.get("kind")},
+                )
+            )
             continue
         count = int(chosen.get(str(option["key"]), 0))
         low, high = int(option.get("min_count") or 0), int(option.get("max_count") or 0)
         if option.get("group"):
             groups[str(option["group"])].append(option)
             if count > high:
-                errors.append((_path(option), _("“%(option)s” can be taken at most %(max)d times (chosen: %(n)d).")
-                               % {"option": label, "max": high, "n": count}))
+                errors.append(
+                    (
+                        _path(option),
+                        _("“%(option)s” can be taken at most %(max)d times (chosen: %(n)d).")
+                        % {"option": label, "max": high, "n": count},
+                    )
+                )
             elif count < 0:
-                errors.append((_path(option), _("“%(option)s” cannot be taken a negative number of times.")
-                               % {"option": label}))
+                errors.append(
+                    (
+                        _path(option),
+                        _("“%(option)s” cannot be taken a negative number of times.") % {"option": label},
+                    )
+                )
         elif not low <= count <= high:
-            errors.append((_path(option), _("“%(option)s” must be taken between %(min)d and %(max)d times "
-                                            "(chosen: %(n)d).")
-                           % {"option": label, "min": low, "max": high, "n": count}))
+            errors.append(
+                (
+                    _path(option),
+                    _("“%(option)s” must be taken between %(min)d and %(max)d times (chosen: %(n)d).")
+                    % {"option": label, "min": low, "max": high, "n": count},
+                )
+            )
     for group, members in groups.items():
         total = sum(int(chosen.get(str(m["key"]), 0)) for m in members)
         low = max(int(m.get("min_count") or 0) for m in members)
         high = max(int(m.get("max_count") or 0) for m in members)
         if total > high:
-            errors.append((f"groups.{group}", _("At most %(max)d of “%(group)s” can be taken (chosen: %(n)d).")
-                           % {"max": high, "group": group, "n": total}))
+            errors.append(
+                (
+                    f"groups.{group}",
+                    _("At most %(max)d of “%(group)s” can be taken (chosen: %(n)d).")
+                    % {"max": high, "group": group, "n": total},
+                )
+            )
         elif total < low:
-            errors.append((f"groups.{group}", _("At least %(min)d of “%(group)s” must be taken (chosen: %(n)d).")
-                           % {"min": low, "group": group, "n": total}))
+            errors.append(
+                (
+                    f"groups.{group}",
+                    _("At least %(min)d of “%(group)s” must be taken (chosen: %(n)d).")
+                    % {"min": low, "group": group, "n": total},
+                )
+            )
     return errors
 
 
@@ -196,8 +232,10 @@ def _targets(unit: dict, option: Mapping, *, every_profile: bool) -> list[int]:
     if name:
         found = [i for i, model in enumerate(models) if model.get("name") == name]
         if not found:
-            raise _TargetMissing(_("“%(option)s” applies to “%(model)s”, which this unit does not have.")
-                                 % {"option": option.get("label") or option["key"], "model": name})
+            raise _TargetMissing(
+                _("“%(option)s” applies to “%(model)s”, which this unit does not have.")
+                % {"option": option.get("label") or option["key"], "model": name}
+            )
         return found[:1] if not every_profile else found
     if not models:
         raise _TargetMissing(_("This unit has no models."))
@@ -210,16 +248,27 @@ def _split(unit: dict, index: int, count: int, suffix: str, option: Mapping) -> 
     model = models[index]
     available = int(model.get("count", 1))
     if count > available:
-        raise _TargetMissing(_("“%(option)s” is taken %(n)d times but “%(model)s” has only %(available)d models.")
-                             % {"option": option.get("label") or option["key"], "n": count,
-                                "model": model.get("name"), "available": available})
+        raise _TargetMissing(
+            _("“%(option)s” is taken %(n)d times but “%(model)s” has only %(available)d models.")
+            % {
+                "option": option.get("label") or option["key"],
+                "n": count,
+                "model": model.get("name"),
+                "available": available,
+            }
+        )
     if count == available:
         return model
     model["count"] = available - count
     upgraded = copy.deepcopy(model)
     upgraded["count"] = count
     upgraded["name"] = f"{model.get('name')} ({suffix})"
-    models.insert(index + 1, upgraded)
+    position = index + 1  # after the profile and the models split from it before
+    while position < len(models) and str(models[position].get("name", "")).startswith(
+        f"{model.get('name')} ("
+    ):
+        position += 1
+    models.insert(position, upgraded)
     return upgraded
 
 
@@ -249,13 +298,15 @@ def _replace_weapon(unit: dict, option: Mapping, count: int) -> None:
     label = option.get("label") or option["key"]
     for model in [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]:
         if _weapon_named(model, old) is None:
-            raise _TargetMissing(_("“%(option)s” replaces “%(weapon)s”, which “%(model)s” does not carry.")
-                                 % {"option": label, "weapon": old, "model": model.get("name")})
+            raise _TargetMissing(
+                _("“%(option)s” replaces “%(weapon)s”, which “%(model)s” does not carry.")
+                % {"option": label, "weapon": old, "model": model.get("name")}
+            )
     suffix = ", ".join(str(w.get("name")) for w in new_weapons) or str(label)
     for model in _changed_models(unit, option, count, suffix):
         weapons = model.setdefault("weapons", [])
         at = _weapon_named(model, old)
-        weapons[at:at + 1] = copy.deepcopy(new_weapons)
+        weapons[at : at + 1] = copy.deepcopy(new_weapons)
 
 
 def _add_weapon(unit: dict, option: Mapping, count: int) -> None:
@@ -272,8 +323,10 @@ def _add_rule(unit: dict, option: Mapping, count: int) -> None:
     if weapon_name:
         for model in [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]:
             if _weapon_named(model, weapon_name) is None:
-                raise _TargetMissing(_("“%(option)s” changes “%(weapon)s”, which “%(model)s” does not carry.")
-                                     % {"option": label, "weapon": weapon_name, "model": model.get("name")})
+                raise _TargetMissing(
+                    _("“%(option)s” changes “%(weapon)s”, which “%(model)s” does not carry.")
+                    % {"option": label, "weapon": weapon_name, "model": model.get("name")}
+                )
     for model in _changed_models(unit, option, count, rule):
         if weapon_name:
             weapon = model["weapons"][_weapon_named(model, weapon_name)]

@@ -13,7 +13,7 @@ import re
 import unicodedata
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from rules.models import Faction, GameSystem, SpecialRule, UnitTemplate, UpgradeOption
 
@@ -66,8 +66,13 @@ def units_editable_by(*, user: User) -> QuerySet[UnitTemplate]:
 
 def factions_of_system(*, user: User, system: GameSystem) -> QuerySet[Faction]:
     """The factions of one system that `user` may read, bundled first, with `unit_count`."""
-    return (factions_visible_to(user=user).filter(system=system).annotate(unit_count=Count("units"))
-            .select_related("owner").order_by("owner_id", "name"))
+    return (
+        factions_visible_to(user=user)
+        .filter(system=system)
+        .annotate(unit_count=Count("units"))
+        .select_related("owner")
+        .order_by(F("owner_id").asc(nulls_first=True), "name")
+    )
 
 
 def faction_for_page(*, user: User, system: GameSystem, slug: str) -> QuerySet[Faction]:
@@ -75,14 +80,19 @@ def faction_for_page(*, user: User, system: GameSystem, slug: str) -> QuerySet[F
 
     A bundled faction wins over a homebrew one with the same slug.
     """
-    return (factions_visible_to(user=user).filter(system=system, slug=slug).select_related("system", "owner")
-            .order_by("-owner__isnull")[:1])
+    return (
+        factions_visible_to(user=user)
+        .filter(system=system, slug=slug)
+        .select_related("system", "owner")
+        .order_by(F("owner_id").asc(nulls_first=True))[:1]
+    )
 
 
 def faction_units(*, faction: Faction) -> QuerySet[UnitTemplate]:
     """A faction's units in catalogue order, with their upgrade options prefetched."""
-    return (faction.units.order_by("position", "name")
-            .prefetch_related(Prefetch("options", queryset=UpgradeOption.objects.order_by("position", "key"))))
+    return faction.units.order_by("position", "name").prefetch_related(
+        Prefetch("options", queryset=UpgradeOption.objects.order_by("position", "key"))
+    )
 
 
 def homebrew_faction_of(*, user: User, system: GameSystem) -> Faction | None:

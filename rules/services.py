@@ -34,9 +34,14 @@ def homebrew_faction_get_or_create(*, user: AbstractBaseUser, system: GameSystem
     if not user.is_authenticated:
         raise PermissionDenied(_("Sign in to keep your own units."))
     faction, _created = Faction.objects.get_or_create(
-        system=system, owner=user, slug=HOMEBREW_SLUG.format(user_id=user.pk),
-        defaults={"name": _("%(user)s's homebrew") % {"user": user.get_username()},
-                  "description": _("Custom units designed in the unit designer.")})
+        system=system,
+        owner=user,
+        slug=HOMEBREW_SLUG.format(user_id=user.pk),
+        defaults={
+            "name": _("%(user)s's homebrew") % {"user": user.get_username()},
+            "description": _("Custom units designed in the unit designer."),
+        },
+    )
     return faction
 
 
@@ -50,7 +55,9 @@ def _system_of(data: Mapping[str, Any]) -> GameSystem:
 
 def _unique_slug(faction: Faction, name: str, *, exclude: int | None = None) -> str:
     base = (slugify(name) or "unit")[: UNIT_SLUG_MAX - 4]
-    taken = set(faction.units.exclude(pk=exclude).filter(slug__startswith=base).values_list("slug", flat=True))
+    taken = set(
+        faction.units.exclude(pk=exclude).filter(slug__startswith=base).values_list("slug", flat=True)
+    )
     slug, n = base, 2
     while slug in taken:
         slug, n = f"{base}-{n}", n + 1
@@ -58,8 +65,14 @@ def _unique_slug(faction: Faction, name: str, *, exclude: int | None = None) -> 
 
 
 @transaction.atomic
-def homebrew_unit_save(*, user: AbstractBaseUser, data: Mapping[str, Any], unit: UnitTemplate | None = None,
-                       role: str = UnitTemplate.Role.OTHER, description: str = "") -> UnitTemplate:
+def homebrew_unit_save(
+    *,
+    user: AbstractBaseUser,
+    data: Mapping[str, Any],
+    unit: UnitTemplate | None = None,
+    role: str = UnitTemplate.Role.OTHER,
+    description: str = "",
+) -> UnitTemplate:
     """Validate, price and store a custom unit in the user's homebrew faction.
 
     `data` is a unit in the interchange format with its `system` key. With `unit`, that unit
@@ -76,7 +89,9 @@ def homebrew_unit_save(*, user: AbstractBaseUser, data: Mapping[str, Any], unit:
         if unit.faction.owner_id != user.pk:
             raise PermissionDenied(_("Only the owner can change this unit."))
         if unit.faction.system_id != system.pk:
-            raise UnitFormatError([FieldError("system", _("a saved unit cannot move to another game system"))])
+            raise UnitFormatError(
+                [FieldError("system", _("a saved unit cannot move to another game system"))]
+            )
         faction = unit.faction
     else:
         faction = homebrew_faction_get_or_create(user=user, system=system)

@@ -14,18 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from points.unit_format.errors import UnitFormatError
 from rules.models import SpecialRule, UnitTemplate
 from rules.options import option_point_deltas
 from rules.selectors import special_rule_for
-from rules.systems.profile_fields import ENVELOPE_FIELDS
+from rules.systems.profile_fields import ENVELOPE_FIELDS, UNIT_FORMAT_WEAPON_FIELDS
 from rules.systems.registry import get_system
 
 #: Keys of a weapon that are not table columns (the name, its rules, alternative profiles).
 _WEAPON_NOT_COLUMNS = ("name", "rules", "profiles")
 #: Figures besides points that a system's price may report and a card shows (40k: Power).
-EXTRA_FIGURES = {"power": "Power"}
+EXTRA_FIGURES = {"power": gettext_lazy("Power")}
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class RuleRef:
 
     written: str
     rule: SpecialRule | None
+    uid: str = ""
 
 
 @dataclass
@@ -84,22 +86,26 @@ def profile_columns(schema: Mapping[str, Any], models: Sequence[Mapping[str, Any
     properties = dict(schema.get("properties") or {})
     keys = list(schema.get("x-profile") or [k for k in properties if k not in ENVELOPE_FIELDS])
     if not keys:
-        keys = _keys_in_order(models, exclude=(*ENVELOPE_FIELDS, "auras", "orders", "parts"))
+        keys = sorted(_keys_in_order(models, exclude=(*ENVELOPE_FIELDS, "auras", "orders", "parts")))
     return [_column(k, properties.get(k, {})) for k in keys]
 
 
 def weapon_columns(schema: Mapping[str, Any], weapons: Iterable[Mapping[str, Any]]) -> list[Column]:
+    """The weapon table's columns that these weapons use, in the schema's order."""
     weapon_schema = (schema.get("$defs") or {}).get("weapon") or {}
-    properties = dict(weapon_schema.get("properties") or {})
-    keys = list(weapon_schema.get("x-columns") or [])
+    properties = dict(weapon_schema.get("properties") or UNIT_FORMAT_WEAPON_FIELDS)
+    preferred = list(weapon_schema.get("x-columns") or properties)
     present = _keys_in_order(list(weapons), exclude=_WEAPON_NOT_COLUMNS)
-    keys = [k for k in keys if k in present] + [k for k in present if k not in keys]
+    keys = [k for k in preferred if k in present] + sorted(k for k in present if k not in preferred)
     return [_column(k, properties.get(k, {})) for k in keys]
 
 
 def _column(key: str, schema: Mapping[str, Any]) -> Column:
-    return Column(key, str(schema.get("title") or key.replace("_", " ").title()),
-                  schema.get("format") == "roll-target")
+    return Column(
+        key,
+        _(str(schema.get("title") or key.replace("_", " ").title())),
+        schema.get("format") == "roll-target",
+    )
 
 
 def _keys_in_order(rows: Sequence[Mapping[str, Any]], *, exclude: Sequence[str]) -> list[str]:
@@ -124,15 +130,29 @@ def cell(value: Any, column: Column) -> str:
     return str(value)
 
 
-def _rules(written: Iterable[Any], known: Mapping[str, SpecialRule]) -> list[RuleRef]:
-    return [RuleRef(str(w), special_rule_for(str(w), known)) for w in written or []]
+def _rules(written: Iterable[Any], known: Mapping[str, SpecialRule], prefix: str) -> list[RuleRef]:
+    """The rules as written, each linked to its catalogue rule, with an id for its tooltip."""
+    return [
+        RuleRef(str(w), special_rule_for(str(w), known), f"{prefix}-{i}") for i, w in enumerate(written or [])
+    ]
 
 
 def option_dicts(unit: UnitTemplate) -> list[dict[str, Any]]:
     """The unit's options as `rules.options` wants them (uses the prefetched `options`)."""
-    return [{"key": o.key, "group": o.group, "label": o.label, "kind": o.kind, "applies_to": o.applies_to,
-             "payload": o.payload, "min_count": o.min_count, "max_count": o.max_count, "cost": o.cost}
-            for o in unit.options.all()]
+    return [
+        {
+            "key": o.key,
+            "group": o.group,
+            "label": o.label,
+            "kind": o.kind,
+            "applies_to": o.applies_to,
+            "payload": o.payload,
+            "min_count": o.min_count,
+            "max_count": o.max_count,
+            "cost": o.cost,
+        }
+        for o in unit.options.all()
+    ]
 
 
 def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, SpecialRule]) -> UnitCard:
@@ -142,8 +162,9 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
     models = [m for m in data.get("models") or [] if isinstance(m, Mapping)]
     columns = profile_columns(system.profile_schema, models)
     all_weapons = [w for m in models for w in m.get("weapons") or [] if isinstance(w, Mapping)]
-    w_columns = weapon_columns(system.profile_schema, [*all_weapons,
-                                                       *[p for w in all_weapons for p in w.get("profiles") or []]])
+    w_columns = weapon_columns(
+        system.profile_schema, [*all_weapons, *[p for w in all_weapons for p in w.get("profiles") or []]]
+    )
     errors: list[str] = []
     try:
         breakdown = system.price(data)
@@ -153,36 +174,70 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
     options = option_dicts(unit)
     deltas = option_point_deltas(system, data, options) if breakdown is not None and options else {}
     weapon_rows: list[CardRow] = []
-    for model in models:
-        for weapon in model.get("weapons") or []:
-            weapon_rows.append(CardRow(str(weapon.get("name")), [cell(weapon.get(c.key), c) for c in w_columns],
-                                       _rules(weapon.get("rules"), known_rules), count=int(model.get("count", 1))))
-            weapon_rows += [CardRow(f"– {p.get('name')}", [cell(p.get(c.key), c) for c in w_columns], sub=True)
-                            for p in weapon.get("profiles") or []]
+    for m, model in enumerate(models):
+        for w, weapon in enumerate(model.get("weapons") or []):
+            row = CardRow(
+                str(weapon.get("name")),
+                [cell(weapon.get(c.key), c) for c in w_columns],
+                _rules(weapon.get("rules"), known_rules, f"rt-{unit.pk}-m{m}w{w}"),
+                count=int(model.get("count", 1)),
+            )
+            profiles = weapon.get("profiles") or []
+            same = None if profiles else _same_row(weapon_rows, row)
+            if same is not None:
+                same.count = (same.count or 0) + (row.count or 0)
+                continue
+            weapon_rows.append(row)
+            weapon_rows += [
+                CardRow(f"– {p.get('name')}", [cell(p.get(c.key), c) for c in w_columns], sub=True)
+                for p in profiles
+            ]
     return UnitCard(
         unit=unit,
         points=int(breakdown["points"]) if breakdown is not None else None,
-        figures=[(label, breakdown[key]) for key, label in EXTRA_FIGURES.items()
-                 if breakdown is not None and key in breakdown],
+        figures=[
+            (label, breakdown[key])
+            for key, label in EXTRA_FIGURES.items()
+            if breakdown is not None and key in breakdown
+        ],
         profile_columns=columns,
-        models=[CardRow(str(m.get("name")), [cell(m.get(c.key), c) for c in columns],
-                        _rules(m.get("rules"), known_rules), count=int(m.get("count", 1))) for m in models],
+        models=[
+            CardRow(
+                str(m.get("name")),
+                [cell(m.get(c.key), c) for c in columns],
+                _rules(m.get("rules"), known_rules, f"rt-{unit.pk}-m{i}"),
+                count=int(m.get("count", 1)),
+            )
+            for i, m in enumerate(models)
+        ],
         weapon_columns=w_columns,
-        weapons=_merge_same_weapons(weapon_rows),
-        options=[CardOption(o["key"], o["label"], o["group"], o["min_count"], o["max_count"], deltas.get(o["key"]),
-                            o["cost"]) for o in options],
+        weapons=weapon_rows,
+        options=[
+            CardOption(
+                o["key"],
+                o["label"],
+                o["group"],
+                o["min_count"],
+                o["max_count"],
+                deltas.get(o["key"]),
+                o["cost"],
+            )
+            for o in options
+        ],
         errors=errors,
     )
 
 
-def _merge_same_weapons(rows: list[CardRow]) -> list[CardRow]:
-    """One row per identical weapon profile, with how many models carry it."""
-    merged: list[CardRow] = []
-    for row in rows:
-        same = next((m for m in merged if not row.sub and not m.sub and m.name == row.name and m.cells == row.cells
-                     and [r.written for r in m.rules] == [r.written for r in row.rules]), None)
-        if same is not None:
-            same.count = (same.count or 0) + (row.count or 0)
-        else:
-            merged.append(row)
-    return merged
+def _same_row(rows: list[CardRow], row: CardRow) -> CardRow | None:
+    """An earlier row for the same weapon profile: one row per weapon, with how many carry it."""
+    return next(
+        (
+            r
+            for r in rows
+            if not r.sub
+            and r.name == row.name
+            and r.cells == row.cells
+            and [x.written for x in r.rules] == [x.written for x in row.rules]
+        ),
+        None,
+    )

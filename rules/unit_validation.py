@@ -43,8 +43,11 @@ def unknown_rule_errors(data: Mapping[str, Any], known: Mapping[str, Any]) -> li
         if not isinstance(model, Mapping):
             continue
         places = [(f"models[{m}].rules", model.get("rules"))]
-        places += [(f"models[{m}].weapons[{w}].rules", weapon.get("rules"))
-                   for w, weapon in enumerate(model.get("weapons") or []) if isinstance(weapon, Mapping)]
+        places += [
+            (f"models[{m}].weapons[{w}].rules", weapon.get("rules"))
+            for w, weapon in enumerate(model.get("weapons") or [])
+            if isinstance(weapon, Mapping)
+        ]
         for path, rules in places:
             for r, rule in enumerate(rules if isinstance(rules, list) else []):
                 if isinstance(rule, str) and special_rule_for(rule, known) is None:

@@ -15,12 +15,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def start_worker(database_name: str | None = None, *extra: str) -> subprocess.Popen:
-    """A `celery worker` subprocess on the real Redis; it uses the test database when named."""
+    """A `celery worker` subprocess on the real Redis; it uses the test database when named.
+
+    The pool is `solo` unless `extra` names another (`"--pool", "prefork", "--concurrency", "1"`:
+    a child process runs the tasks, so a test can kill it mid-task).
+    """
     env = dict(os.environ)
     if database_name:
         env["DATABASE_NAME"] = database_name
+    pool = [] if "--pool" in extra else ["--pool", "solo"]
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "armybuilder", "worker", "--pool", "solo",
+        [sys.executable, "-m", "celery", "-A", "armybuilder", "worker", *pool,
          "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle", *extra],
         cwd=ROOT, env=env, start_new_session=True,
     )

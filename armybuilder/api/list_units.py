@@ -13,7 +13,7 @@ from rest_framework import exceptions, permissions, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from armybuilder.api.lists import ListLookupMixin, list_response
+from armybuilder.api.lists import ListLookupMixin, list_response, units_data
 from armybuilder.api.permissions import IsListOwnerOrReadOnly
 from armybuilder.api.preconditions import expected_version
 from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, STALE_RESPONSES
@@ -24,7 +24,7 @@ from armybuilder.api.serializers import (
     ListUnitSerializer,
 )
 from armybuilder.models import ListUnit
-from armybuilder.selectors import army_list_unit_choices, army_list_unit_get, army_list_units
+from armybuilder.selectors import army_list_unit_choices, army_list_unit_get
 from armybuilder.services import (
     army_list_add_unit,
     army_list_unit_duplicate,
@@ -53,7 +53,7 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
 
     @extend_schema(tags=TAGS, summary="List the units of a list", responses=ListUnitSerializer(many=True))
     def list(self, request: Request, list_id: int) -> Response:
-        return Response(ListUnitSerializer(army_list_units(army_list=self.get_list()), many=True).data)
+        return Response(units_data(self.get_list()))
 
     @extend_schema(tags=TAGS, summary="Add a unit to a list", request=ListUnitAddSerializer,
                    parameters=[IF_MATCH, ETAG_HEADER], responses={201: ArmyListSerializer, **STALE_RESPONSES},

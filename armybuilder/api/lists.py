@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import caches
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, status, viewsets
 from rest_framework.request import Request
@@ -19,14 +20,15 @@ from rest_framework.reverse import reverse
 
 from armybuilder.api.filters import QueryFilter
 from armybuilder.api.permissions import IsListOwnerOrReadOnly
-from armybuilder.api.preconditions import expected_version, with_etag
-from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, STALE_RESPONSES
+from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag
+from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES
 from armybuilder.api.serializers import (
     ArmyListCreateSerializer,
     ArmyListSerializer,
     ArmyListSummarySerializer,
     ArmyListWriteSerializer,
     EvaluationSerializer,
+    ListUnitSerializer,
     ShareSerializer,
 )
 from armybuilder.evaluation import army_list_evaluate
@@ -41,10 +43,34 @@ SEARCH = QueryFilter("search", "", str, "Only lists whose name contains this tex
 TAGS = ["lists"]
 
 
+#: How long this process keeps a list's serialized units (they are keyed by version anyway).
+UNITS_CACHE_SECONDS = 300
+
+
+def units_data(army_list: ArmyList) -> list[dict[str, Any]]:
+    """The list's units as `ListUnitSerializer` renders them, at the list's current version.
+
+    Kept in this process's memory under the list's version and last-change time: every
+    service that touches a list's units bumps both, so a cached entry can never show an
+    old state. Reading a list is then one query for the list row (needed anyway, to
+    decide whether the caller may see it) and no query, JSON decoding or pricing of units.
+    """
+    key = f"api:list-units:{army_list.pk}:{army_list.version}:{army_list.updated.timestamp()}"
+    data = caches["default"].get(key)
+    if data is None:
+        data = ListUnitSerializer(army_list_units(army_list=army_list), many=True).data
+        caches["default"].set(key, data, UNITS_CACHE_SECONDS)
+    return data
+
+
 def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200) -> Response:
-    """A whole list (units in one query, cached points, nothing re-priced) with its ETag."""
-    units = army_list_units(army_list=army_list)
-    body = ArmyListSerializer(army_list, context={"request": request, "units": units}).data
+    """A whole list (cached points, nothing re-priced) with its ETag.
+
+    A read whose `If-None-Match` names the current ETag is answered 304 with no body.
+    """
+    if status_code == 200 and request.method == "GET" and etag(army_list) in if_none_match(request):
+        return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), army_list)
+    body = ArmyListSerializer(army_list, context={"request": request, "units": units_data(army_list)}).data
     return with_etag(Response(body, status=status_code), army_list)
 
 
@@ -112,8 +138,8 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
             is_public=data.get("is_public", False))
         return list_response(request, army_list, status_code=status.HTTP_201_CREATED)
 
-    @extend_schema(tags=TAGS, summary="Get a list with its units", parameters=[ETAG_HEADER],
-                   responses={200: ArmyListSerializer})
+    @extend_schema(tags=TAGS, summary="Get a list with its units", parameters=[ETAG_HEADER, IF_NONE_MATCH],
+                   responses={200: ArmyListSerializer, **NOT_MODIFIED})
     def retrieve(self, request: Request, list_id: int) -> Response:
         return list_response(request, self.get_list())
 

@@ -9,6 +9,8 @@ existing list must send `If-Match`:
 
 The matching version is then handed to the service as `expected_version`, so a write that
 races with another one between this check and the service's row lock is a 409 `conflict`.
+
+A read may send `If-None-Match` with the ETag it has: 304 with no body if it is current.
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ def expected_version(request: Request, army_list: ArmyList) -> int | None:
     if etag(army_list) in tags:
         return army_list.version
     raise PreconditionFailed()
+
+
+def if_none_match(request: Request) -> list[str]:
+    """The ETags a conditional GET says the client already has (weak ones compare weakly)."""
+    header = request.headers.get("If-None-Match", "")
+    return [tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()]
 
 
 def with_etag(response: Response, army_list: ArmyList) -> Response:

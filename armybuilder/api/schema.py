@@ -34,7 +34,8 @@ or `parse_error`, 401 `not_authenticated` / `authentication_failed`, 403
 API never tells), 409 `conflict`, 412 `precondition_failed`, 413 `payload_too_large`,
 415 `unsupported_media_type`, 428 `precondition_required`, 429 `throttled`.
 
-**Concurrency.** Reading a list returns an `ETag` (its version). Every write to an existing
+**Concurrency.** Reading a list returns an `ETag` (its version); send it in
+`If-None-Match` to get 304 with no body while the list is unchanged. Every write to an existing
 list (update, delete, adding, changing or removing units) must send it back in
 `If-Match`: a stale value gets 412, a missing one 428 (`If-Match: *` overwrites whatever
 is there). A write that loses a race with another one at the same moment gets 409.
@@ -69,7 +70,7 @@ def error(description: str) -> OpenApiResponse:
 
 
 ETAG_HEADER = OpenApiParameter(
-    "ETag", str, OpenApiParameter.HEADER, response=[200, 201, 204],
+    "ETag", str, OpenApiParameter.HEADER, response=[200, 201, 204, 304],
     description="The list's version; send it back in If-Match to change the list.",
 )
 IF_MATCH = OpenApiParameter(
@@ -77,6 +78,11 @@ IF_MATCH = OpenApiParameter(
     description="The ETag from the last read of the list, or `*` to overwrite any version. "
                 "A stale value gets 412; without the header, 428.",
 )
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER,
+    description="The ETag you have; if it is still current the answer is 304 with no body.",
+)
+NOT_MODIFIED = {304: OpenApiResponse(description="Not modified: the ETag in If-None-Match is current.")}
 STALE_RESPONSES = {
     409: error("The list was changed by a concurrent request while this one ran."),
     412: error("If-Match does not match the list's current ETag."),
@@ -132,7 +138,7 @@ class ApiAutoSchema(AutoSchema):
             codes.append("400")
         if not public or self.method not in permissions.SAFE_METHODS:
             codes.append("403")
-        if self.path_regex.count("(?P<") or self._is_list_view():
+        if "{" in self.path or self._is_list_view():
             codes.append("404")
         if has_body:
             codes += ["413", "415"]

@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from armybuilder.api.lists import list_response
-from armybuilder.api.schema import ETAG_HEADER
+from armybuilder.api.schema import ETAG_HEADER, IF_NONE_MATCH, NOT_MODIFIED
 from armybuilder.api.serializers import ArmyListSerializer
 from armybuilder.models import ArmyList
 from armybuilder.selectors import army_list_by_share_token, army_list_get_for_user
@@ -42,8 +42,8 @@ class SharedListViewSet(SharedListLookupMixin, viewsets.GenericViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     serializer_class = ArmyListSerializer
 
-    @extend_schema(tags=TAGS, summary="Read a shared list", parameters=[ETAG_HEADER],
-                   responses={200: ArmyListSerializer})
+    @extend_schema(tags=TAGS, summary="Read a shared list", parameters=[ETAG_HEADER, IF_NONE_MATCH],
+                   responses={200: ArmyListSerializer, **NOT_MODIFIED})
     def retrieve(self, request: Request, token: str) -> Response:
         return list_response(request, self.get_shared_list())
 

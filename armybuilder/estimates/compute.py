@@ -7,9 +7,11 @@ so nothing in this module knows a rule of any game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.matchups import matchup_matrix
 from rules.systems.registry import get_system
 
 ProgressCallback = Callable[[int, int], None]
@@ -51,45 +53,57 @@ def _cell(outcome: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _matrix(attack: Callable[..., Mapping[str, Any]], attackers: Sequence[Mapping[str, Any]],
-            defenders: Sequence[Mapping[str, Any]], situation: Mapping[str, Any],
-            tick: Callable[[], None]) -> list[list[dict[str, Any]]]:
-    rows = []
-    for attacker in attackers:
-        row = []
-        for defender in defenders:
-            row.append(_cell(attack(attacker["unit"], defender["unit"], situation)))
-            tick()
-        rows.append(row)
-    return rows
+def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Mapping[str, Any]
+                 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]:
+    """`attack` as a matrix cell, computed once per distinct pair of units.
+
+    Lists repeat units (three identical squads), and the matrix would otherwise compute the
+    same matchup again for each copy; units are compared by their canonical JSON.
+    """
+    cells: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def cell(attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict[str, Any]:
+        key = (_canonical(attacker["unit"]), _canonical(defender["unit"]))
+        if key not in cells:
+            cells[key] = _cell(attack(attacker["unit"], defender["unit"], situation))
+        return dict(cells[key])
+
+    return cell
+
+
+def _canonical(unit: Mapping[str, Any]) -> str:
+    return json.dumps(unit, sort_keys=True, separators=(",", ":"))
 
 
 def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: ProgressCallback | None = None
                  ) -> dict[str, Any]:
     """Every unit of list A against every unit of list B, and back, as two matrices.
 
-    Each list is `{"name": ..., "units": [{"name": ..., "unit": <unit format>}]}`.
-    Progress is reported after every matchup, so a 20 × 20 job moves 800 times.
+    Each list is `{"name": ..., "units": [{"name": ..., "unit": <unit format>}]}`;
+    `a_vs_b[i][j]` is A's unit i attacking B's unit j, `b_vs_a[j][i]` the other way.
+    Progress counts both matrices together, after every matchup (so a 20 × 20 job moves
+    800 times; the task decides how often to store it).
     """
     attack = _attack_function(system_key)
     list_a, list_b = inputs["list_a"], inputs["list_b"]
-    situation = inputs.get("situation") or {}
     units_a, units_b = list_a["units"], list_b["units"]
-    total = 2 * len(units_a) * len(units_b)
-    done = 0
+    cell = _remembering(attack, inputs.get("situation") or {})
+    half = len(units_a) * len(units_b)
 
-    def tick() -> None:
-        nonlocal done
-        done += 1
-        if on_progress:
-            on_progress(done, total)
+    def progress(offset: int) -> ProgressCallback:
+        def report(done: int, _total: int) -> None:
+            if on_progress:
+                on_progress(offset + done, 2 * half)
+        return report
 
+    a_vs_b = matchup_matrix(units_a, units_b, cell, on_progress=progress(0))
+    b_vs_a = matchup_matrix(units_b, units_a, cell, on_progress=progress(half))
     return {
         "list_a": {"name": list_a.get("name", "A"), "units": [u["name"] for u in units_a]},
         "list_b": {"name": list_b.get("name", "B"), "units": [u["name"] for u in units_b]},
         "fields": list(MATRIX_CELL_FIELDS),
-        "a_vs_b": _matrix(attack, units_a, units_b, situation, tick),
-        "b_vs_a": _matrix(attack, units_b, units_a, situation, tick),
+        "a_vs_b": a_vs_b,
+        "b_vs_a": b_vs_a,
     }
 
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
 from armybuilder.estimates.models import Estimate
@@ -27,6 +29,9 @@ from armybuilder.estimates.models import Estimate
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
+#: Errors stored in English and translated when shown (`{% translate estimate.error %}`).
+GAVE_UP = gettext_noop("The job was given up: the worker running it was lost on every attempt.")
+TOO_LONG = gettext_noop("The computation took longer than the time limit.")
 #: Progress is written at most this often (seconds), so a fast job does not hammer Postgres.
 PROGRESS_INTERVAL = 0.25
 
@@ -39,13 +44,20 @@ PROGRESS_INTERVAL = 0.25
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
 def run_estimate(estimate_id: str) -> str:
-    Estimate.objects.filter(pk=estimate_id, status__in=[Estimate.Status.QUEUED, Estimate.Status.RUNNING]).update(
+    """Run the job `estimate_id` and store its result or its error; returns what happened
+    ("done", "failed", or "skipped" for a job already finished or gone)."""
+    try:
+        uuid.UUID(str(estimate_id))
+    except ValueError:
+        return "skipped"  # not an estimate's id: nothing to run, nothing to record
+    startable = [Estimate.Status.QUEUED, Estimate.Status.RUNNING]  # RUNNING: a redelivery after a lost worker
+    Estimate.objects.filter(pk=estimate_id, status__in=startable).update(
         status=Estimate.Status.RUNNING, attempts=F("attempts") + 1, started=timezone.now(), progress=0.0)
     estimate = Estimate.objects.filter(pk=estimate_id).first()
     if estimate is None or estimate.status != Estimate.Status.RUNNING:
         return "skipped"
     if estimate.attempts > MAX_ATTEMPTS:
-        _finish(estimate, error=f"gave up after {MAX_ATTEMPTS} attempts: the worker was lost each time")
+        _finish(estimate, error=GAVE_UP)
         return "failed"
 
     last_write = 0.0
@@ -53,15 +65,15 @@ def run_estimate(estimate_id: str) -> str:
     def on_progress(done: int, total: int) -> None:
         nonlocal last_write
         now = time.monotonic()
-        if now - last_write >= PROGRESS_INTERVAL or done == total:
+        if total > 0 and (now - last_write >= PROGRESS_INTERVAL or done == total):
             last_write = now
-            Estimate.objects.filter(pk=estimate_id).update(progress=min(1.0, done / total))
+            Estimate.objects.filter(pk=estimate_id).update(progress=min(1.0, max(0.0, done / total)))
 
     started = time.perf_counter()
     try:
         result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
     except SoftTimeLimitExceeded:
-        _finish(estimate, error="the computation took longer than the time limit")
+        _finish(estimate, error=TOO_LONG)
         return "failed"
     except (EstimateInputError, KeyError, TypeError, ValueError) as exc:
         _finish(estimate, error=f"{type(exc).__name__}: {exc}")
@@ -76,6 +88,7 @@ def run_estimate(estimate_id: str) -> str:
 
 def _finish(estimate: Estimate, *, result: dict | None = None, error: str = "",
             compute_ms: float | None = None) -> None:
+    """The job's last write: done with its result, or failed with its error."""
     Estimate.objects.filter(pk=estimate.pk).update(
         status=Estimate.Status.FAILED if error else Estimate.Status.DONE,
         result=result, error=error, progress=1.0, finished=timezone.now(), compute_ms=compute_ms)

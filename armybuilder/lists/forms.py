@@ -12,6 +12,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -39,8 +40,13 @@ def registered_systems() -> list[GameSystem]:
     return systems
 
 
+def faction_label(faction: Faction) -> str:
+    return _("%(name)s (homebrew)") % {"name": faction.name} if faction.owner_id else faction.name
+
+
 class StructureOptionsMixin:
     """One checkbox per optional structure rule of the list's game system."""
+
 
     def add_structure_fields(self, *, system_key: str, current: Mapping[str, bool] | None) -> None:
         self.structure_keys = list(get_system(system_key).structure_options)
@@ -67,11 +73,12 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
     is_public = forms.BooleanField(label=gettext_lazy("Show it in the public gallery"), required=False)
 
     def __init__(self, *args: Any, user: AbstractBaseUser, system: GameSystem, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")  # checkbox labels stand after their boxes: no colons
         super().__init__(*args, **kwargs)
         self.system = system
         self.fields["faction"].queryset = (factions_visible_to(user=user).filter(system=system)
-                                           .order_by("owner_id", "name"))
-        self.fields["points_limit"].widget.attrs["step"] = 50
+                                           .order_by(F("owner_id").asc(nulls_first=True), "name"))
+        self.fields["faction"].label_from_instance = faction_label
         self.add_structure_fields(system_key=system.key, current=None)
 
 
@@ -86,6 +93,7 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
     def __init__(self, *args: Any, army_list: ArmyList, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {"name": army_list.name, "points_limit": army_list.points_limit,
                                       "is_public": army_list.is_public})
+        kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.add_structure_fields(system_key=army_list.system.key, current=army_list.structure_options)
 

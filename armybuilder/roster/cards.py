@@ -23,25 +23,37 @@ from rules.systems.registry import get_system
 _NOT_STATS = frozenset({"name", "count", "rules", "weapons", "auras", "orders", "items", "parts"})
 _NOT_WEAPON_STATS = frozenset({"name", "rules"})
 
-#: Column headings of the profile and weapon fields the bundled systems use; other fields
-#: fall back to their key, title-cased.
-FIELD_LABELS: dict[str, Any] = {
-    "quality": _("Quality"), "defence": _("Defence"), "toughness": _("Toughness"),
-    "range": _("Range"), "attacks": _("Attacks"), "ap": _("AP"),
-    "m": _("M"), "ws": _("WS"), "bs": _("BS"), "s": _("S"), "t": _("T"), "w": _("W"), "i": _("I"),
-    "a": _("A"), "ld": _("Ld"), "sv": _("Sv"), "save": _("Save"), "armour_save": _("Save"),
-    "ward_save": _("Ward"), "move": _("Move"), "wounds": _("Wounds"), "bravery": _("Bravery"),
-    "to_hit": _("To hit"), "to_wound": _("To wound"), "rend": _("Rend"), "damage": _("Damage"),
-    "strength": _("Strength"), "type": _("Type"),
+#: Short column headings (with the full name for `<abbr title>`) of the profile and weapon
+#: fields the bundled systems use; other fields fall back to the schema title or the key.
+FIELD_LABELS: dict[str, tuple[str, Any]] = {
+    "quality": ("Q", _("Quality")), "defence": ("D", _("Defence")), "toughness": ("T", _("Toughness")),
+    "range": (_("Range"), _("Range")), "attacks": ("A", _("Attacks")), "ap": ("AP", _("Armour piercing")),
+    "m": ("M", _("Movement")), "ws": ("WS", _("Weapon skill")), "bs": ("BS", _("Ballistic skill")),
+    "s": ("S", _("Strength")), "t": ("T", _("Toughness")), "w": ("W", _("Wounds")), "i": ("I", _("Initiative")),
+    "a": ("A", _("Attacks")), "ld": ("Ld", _("Leadership")), "sv": ("Sv", _("Save")),
+    "save": ("Sv", _("Save")), "armour_save": ("Sv", _("Armour save")), "ward_save": (_("Ward"), _("Ward save")),
+    "move": ("M", _("Move")), "wounds": ("W", _("Wounds")), "bravery": ("Bv", _("Bravery")),
+    "to_hit": (_("Hit"), _("To hit")), "to_wound": (_("Wound"), _("To wound")), "rend": (_("Rend"), _("Rend")),
+    "damage": ("D", _("Damage")), "strength": ("S", _("Strength")), "type": (_("Type"), _("Type")),
 }
 
 
-def field_label(key: str, schema: Mapping[str, Any] | None = None) -> str:
-    """A column heading: the schema's `title`, a known label, or the key itself."""
+@dataclass(frozen=True)
+class Column:
+    """A table heading: what is printed, and its full name (for `<abbr title>`)."""
+
+    short: str
+    title: str
+
+
+def field_label(key: str, schema: Mapping[str, Any] | None = None) -> Column:
+    """A column heading: a known short label, else the schema's `title`, else the key."""
+    if key in FIELD_LABELS:
+        short, title = FIELD_LABELS[key]
+        return Column(short=str(short), title=str(title))
     prop = ((schema or {}).get("properties") or {}).get(key) or {}
-    if prop.get("title"):
-        return str(prop["title"])
-    return str(FIELD_LABELS.get(key, key.replace("_", " ").title()))
+    title = str(prop.get("title") or key.replace("_", " ").title())
+    return Column(short=title, title=title)
 
 
 def _display(value: Any) -> str:
@@ -76,9 +88,9 @@ class Card:
     name: str
     points: int
     models: int
-    profile_columns: list[str]
+    profile_columns: list[Column]
     profiles: list[Row]
-    weapon_columns: list[str]
+    weapon_columns: list[Column]
     weapons: list[Row]
     rules: list[RuleText]
     extras: list[str] = field(default_factory=list)

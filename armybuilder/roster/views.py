@@ -8,6 +8,7 @@ import json
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from armybuilder import selectors
@@ -17,8 +18,9 @@ from armybuilder.roster.cards import build_roster
 from armybuilder.roster.pdf import html_to_pdf
 from armybuilder.roster.text import army_list_text
 
-#: Paper sizes the print stylesheet offers, by the `paper` query parameter.
+#: Paper sizes the roster offers, by the `paper` query parameter: the CSS `@page` size.
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
+PAPER_LABELS = {"a4": "A4", "letter": _("Letter")}
 
 
 def readable_list(request: HttpRequest, list_id: int | None, token: str | None) -> ArmyList:
@@ -44,7 +46,7 @@ def _roster_html(request: HttpRequest, army_list: ArmyList, *, token: str | None
         "army_list": army_list,
         "paper": paper if paper in PAPER_SIZES else "a4",
         "paper_size": PAPER_SIZES.get(paper, "A4"),
-        "paper_sizes": PAPER_SIZES,
+        "paper_sizes": PAPER_LABELS,
         "via_token": token,
         "for_pdf": for_pdf,
     }

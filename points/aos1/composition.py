@@ -17,7 +17,8 @@ from points.catalogue.army import points_limit_violations
 OPTION_KEYS: dict[str, str] = {}
 
 
-def validate(army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
-             ) -> list[dict[str, Any]]:
+def validate(
+    army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """The points limit only."""
     return points_limit_violations(army, price)

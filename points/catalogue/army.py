@@ -20,11 +20,26 @@ POINTS_LIMIT_RULE = "points_limit"
 Price = Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 
-def violation(rule: str, message: str, *, check: str | None = None, unit: str | None = None,
-              model: str | None = None, value: int = 0, limit: int = 0) -> dict[str, Any]:
+def violation(
+    rule: str,
+    message: str,
+    *,
+    check: str | None = None,
+    unit: str | None = None,
+    model: str | None = None,
+    value: int = 0,
+    limit: int = 0,
+) -> dict[str, Any]:
     """One broken rule, in the OPR engine's violation shape."""
-    return {"rule": rule, "check": check or rule, "unit": unit, "model": model, "message": message,
-            "value": str(value), "limit": str(limit)}
+    return {
+        "rule": rule,
+        "check": check or rule,
+        "unit": unit,
+        "model": model,
+        "message": message,
+        "value": str(value),
+        "limit": str(limit),
+    }
 
 
 def army_units(army: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
@@ -63,6 +78,12 @@ def points_limit_violations(army: Mapping[str, Any], price: Price) -> list[dict[
     total = army_points(army, price)
     if total <= int(limit):
         return []
-    return [violation(POINTS_LIMIT_RULE,
-                      _("The army costs %(total)d pts, over its limit of %(limit)d pts.")
-                      % {"total": total, "limit": int(limit)}, value=total, limit=int(limit))]
+    return [
+        violation(
+            POINTS_LIMIT_RULE,
+            _("The army costs %(total)d pts, over its limit of %(limit)d pts.")
+            % {"total": total, "limit": int(limit)},
+            value=total,
+            limit=int(limit),
+        )
+    ]

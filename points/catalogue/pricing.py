@@ -39,9 +39,13 @@ def exact_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def price_from_catalogue(unit: Mapping[str, Any], *, system_key: str, profile_schema: Mapping[str, Any],
-                         extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
-                         ) -> dict[str, Any]:
+def price_from_catalogue(
+    unit: Mapping[str, Any],
+    *,
+    system_key: str,
+    profile_schema: Mapping[str, Any],
+    extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The breakdown of `unit`'s catalogue points (JSON-ready; `points` is the rounded total).
 
     Raises `points.unit_format.UnitFormatError` (as the OPR engine does) listing every field
@@ -56,15 +60,27 @@ def price_from_catalogue(unit: Mapping[str, Any], *, system_key: str, profile_sc
     for model in unit["models"]:
         each = Fraction(str(model.get("points", 0)))
         count = int(model["count"])
-        models.append({"name": model["name"], "count": count, "points_each": exact_text(each),
-                       "total": exact_text(each * count)})
+        models.append(
+            {
+                "name": model["name"],
+                "count": count,
+                "points_each": exact_text(each),
+                "total": exact_text(each * count),
+            }
+        )
         total += each * count
     upgrades = []
     for upgrade in unit.get("upgrades", []):
         cost = Fraction(int(upgrade["cost"])) * int(upgrade["count"])
-        upgrades.append({"key": upgrade["key"], "label": upgrade.get("label", upgrade["key"]),
-                         "count": int(upgrade["count"]), "cost_each": str(upgrade["cost"]),
-                         "total": exact_text(cost)})
+        upgrades.append(
+            {
+                "key": upgrade["key"],
+                "label": upgrade.get("label", upgrade["key"]),
+                "count": int(upgrade["count"]),
+                "cost_each": str(upgrade["cost"]),
+                "total": exact_text(cost),
+            }
+        )
         total += cost
     breakdown: dict[str, Any] = {
         "system": system_key,

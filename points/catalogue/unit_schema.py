@@ -36,11 +36,19 @@ def unit_schema(profile_schema: Mapping[str, Any], system_key: str) -> dict[str,
             "system": {"const": system_key},
             "name": {"type": "string", "minLength": 1, "maxLength": 120},
             "models": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/model"}},
-            "upgrades": {"type": "array", "items": {
-                "type": "object", "required": ["key", "count", "cost"],
-                "properties": {"key": {"type": "string"}, "label": {"type": "string"},
-                               "count": {"type": "integer", "minimum": 0},
-                               "cost": {"type": "integer"}}}},
+            "upgrades": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["key", "count", "cost"],
+                    "properties": {
+                        "key": {"type": "string"},
+                        "label": {"type": "string"},
+                        "count": {"type": "integer", "minimum": 0},
+                        "cost": {"type": "integer"},
+                    },
+                },
+            },
         },
         "$defs": {**dict(profile_schema.get("$defs", {})), "model": model},
     }

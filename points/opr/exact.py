@@ -29,19 +29,27 @@ def product(factors: Iterable[Fraction | int]) -> Fraction:
 
 def total(terms: Iterable[Fraction | int]) -> Fraction:
     """The exact sum of `terms` (0 for none)."""
-    numerator, denominator, count, last = 0, 1, 0, ZERO
+    numerator, denominator, nonzero, last = 0, 1, 0, ZERO
     for term in terms:
-        count += 1
+        n = term.numerator
+        if not n:
+            continue
+        nonzero += 1
         last = term
-        n, d = term.numerator, term.denominator
+        d = term.denominator
         if d == denominator:
             numerator += n
         else:
             common = lcm(denominator, d)
             numerator = numerator * (common // denominator) + n * (common // d)
             denominator = common
-    if count == 1 and isinstance(last, Fraction):
-        return last
+    if nonzero <= 1:
+        return last if isinstance(last, Fraction) else Fraction(last)
     if denominator == 1:
         return Fraction(numerator)
     return Fraction(numerator, denominator)
+
+
+def times(value: Fraction, count: int) -> Fraction:
+    """`value` × a whole `count` (a model's cost × how many models), without a new Fraction for 1."""
+    return value if count == 1 else Fraction(value.numerator * count, value.denominator)

@@ -29,12 +29,14 @@ def pricing_toughness(model: Model) -> int:
     return model.toughness
 
 
-def ability_toughness(model: Model) -> int:
-    """The toughness that per-toughness ability costs multiply (§6).
+def ability_toughness(model: Model, priced: ToughnessBreakdown | None = None) -> int:
+    """The toughness that per-toughness ability costs multiply (§6); `priced` if already computed.
 
     Decision (ours, `tables.MASSIVE_TOUGHNESS_FOR_ABILITIES`): the same priced toughness.
     """
-    return pricing_toughness(model) if tables.MASSIVE_TOUGHNESS_FOR_ABILITIES else model.toughness
+    if not tables.MASSIVE_TOUGHNESS_FOR_ABILITIES:
+        return model.toughness
+    return priced.priced_toughness if priced is not None else pricing_toughness(model)
 
 
 @lru_cache(maxsize=256)
@@ -57,9 +59,13 @@ def _read_from_table(toughness: int) -> bool:
     return is_listed(tables.TOUGHNESS_POINTS, toughness)
 
 
-def toughness(model: Model) -> ToughnessBreakdown:
-    """The toughness breakdown of a model (its own toughness, its parts, the modifier)."""
-    parts = tuple((p.name, p.toughness) for p in model.parts) if model.has("Massive") else ()
+def toughness(model: Model, rule_names: frozenset[str] | None = None) -> ToughnessBreakdown:
+    """The toughness breakdown of a model (its own toughness, its parts, the modifier).
+
+    `rule_names` (the model's rule names) may be passed when the caller has them already.
+    """
+    massive = model.has("Massive") if rule_names is None else "Massive" in rule_names
+    parts = tuple((p.name, p.toughness) for p in model.parts) if massive and model.parts else ()
     return _toughness(model.toughness, parts)
 
 

@@ -29,14 +29,13 @@ from points.opr.breakdown import (
     MoraleBreakdown,
     ToughnessBreakdown,
     UnitCategory,
-    WeaponBreakdown,
     WeaponCategory,
 )
 from points.opr.defence import defence
-from points.opr.exact import product, total
+from points.opr.exact import product, times, total
 from points.opr.morale import morale
 from points.opr.toughness import ability_toughness, toughness
-from points.opr.weapon_cost import halve, price_weapon, weapon_context, weapon_pricings
+from points.opr.weapon_cost import WeaponLine, weapon_context, weapon_line, weapon_pricings
 from points.unit import Model, Unit
 
 
@@ -64,7 +63,7 @@ class _PricedProfile:
     abilities: tuple[AbilityCost, ...]
     ability_cost: Fraction
     #: Every priced weapon line before halving, in the model's order (an Assault weapon: 2 lines).
-    lines: tuple[WeaponBreakdown, ...]
+    lines: tuple[WeaponLine, ...]
     #: One model's melee / ranged weapon cost before halving, and their sum.
     melee_cost: Fraction
     ranged_cost: Fraction
@@ -83,7 +82,7 @@ class _PricedProfile:
 
     def _build(self, halved_category: WeaponCategory) -> ModelBreakdown:
         model = self.model
-        weapons = tuple(halve(line) if line.category == halved_category else line for line in self.lines)
+        weapons = tuple(line.breakdown(line.category == halved_category) for line in self.lines)
         if halved_category == "melee":
             halved, kept = self.melee_cost, self.ranged_cost
         else:
@@ -103,27 +102,29 @@ class _PricedProfile:
             abilities=self.abilities,
             ability_cost=self.ability_cost,
             model_cost=model_cost,
-            total=product((model_cost, model.count)) if model.count != 1 else model_cost,
+            total=times(model_cost, model.count),
         )
 
 
 @lru_cache(maxsize=2048)
 def _priced_profile(model: Model) -> _PricedProfile:
+    """Price one model profile up to the unit-wide steps (cached: profiles recur as lists are edited)."""
     names = frozenset(r.name for r in model.rules)
     morale_b = morale(model.quality, names)
     defence_b = defence(model.defence, names)
-    toughness_b = toughness(model)
+    toughness_b = toughness(model, names)
     base = product((tables.BASE_COST_FACTOR, morale_b.modifier, defence_b.modifier, toughness_b.modifier))
-    abilities = ability_costs(model.rules, model.auras, model.orders, ability_toughness(model))
+    abilities = ability_costs(model.rules, model.auras, model.orders, ability_toughness(model, toughness_b))
     context = weapon_context(model.quality, names)
     lines = tuple(
-        price_weapon(weapon, context, as_melee)
+        weapon_line(weapon, context, as_melee)
         for weapon in model.weapons
         for as_melee in weapon_pricings(weapon)
     )
-    melee = total([line.cost_before_halving for line in lines if line.category == "melee"])
-    ranged = total([line.cost_before_halving for line in lines if line.category == "ranged"])
-    count = model.count
+    melee_costs, ranged_costs = [], []
+    for line in lines:
+        (melee_costs if line.category == "melee" else ranged_costs).append(line.cost)
+    melee, ranged = total(melee_costs), total(ranged_costs)
     return _PricedProfile(
         model=model,
         morale=morale_b,
@@ -136,8 +137,8 @@ def _priced_profile(model: Model) -> _PricedProfile:
         melee_cost=melee,
         ranged_cost=ranged,
         weapon_cost_before_halving=total((melee, ranged)),
-        melee_total=product((melee, count)) if count != 1 else melee,
-        ranged_total=product((ranged, count)) if count != 1 else ranged,
+        melee_total=times(melee, model.count),
+        ranged_total=times(ranged, model.count),
     )
 
 
@@ -164,11 +165,9 @@ def price(unit: Unit) -> Breakdown:
 
 
 def clear_profile_caches() -> None:
-    """Forget per-profile and per-weapon results, keep the table lookups (a new unit in a warm process)."""
-    from points.opr import weapon_cost as weapon_module
-
+    """Forget per-profile results, keep the table lookups (a new unit in a warm process)."""
     _priced_profile.cache_clear()
-    weapon_module.price_weapon.cache_clear()
+    # weapon_module.weapon_factors stays: it is keyed by a weapon profile's stats, a table lookup
 
 
 def clear_caches() -> None:

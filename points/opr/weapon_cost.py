@@ -149,65 +149,93 @@ def multipliers(weapon_rules: tuple[Rule, ...], model_rules: frozenset[str]) -> 
     return tuple(terms)
 
 
-@lru_cache(maxsize=4096)
-def price_weapon(weapon: Weapon, context: WeaponContext, as_melee: bool) -> WeaponBreakdown:
+@dataclass(frozen=True, slots=True)
+class WeaponFactors:
+    """Every factor of a weapon's cost except its attacks: what its profile's stats look up (§5)."""
+
+    category: WeaponCategory
+    quality: int
+    quality_source: str
+    range_modifier: Fraction
+    hit_chance: Fraction
+    hit_terms: tuple[Term, ...]
+    ap_modifier: Fraction
+    ap_terms: tuple[Term, ...]
+    multipliers: tuple[Term, ...]
+    #: 2 × range modifier × hit chance × AP modifier × Π multipliers: the cost of one attack.
+    per_attack: Fraction
+
+
+@lru_cache(maxsize=2048)
+def weapon_factors(
+    range_inches: int, ap: int, rules: tuple[Rule, ...], context: WeaponContext, category: WeaponCategory
+) -> WeaponFactors:
+    """The table lookups of one weapon profile, keyed by its stats (not its name), cached."""
+    weapon_rules = frozenset([r.name for r in rules])
+    quality, quality_source = weapon_quality(context.quality, weapon_rules, context.model_rules, category)
+    rng = range_modifier(0 if category == "melee" else range_inches)
+    hit, hit_terms = hit_chance(quality, weapon_rules, context.model_rules, category, range_inches)
+    ap_value, ap_terms = ap_modifier(ap, weapon_rules)
+    factors = multipliers(rules, context.model_rules)
+    per_attack = product((tables.WEAPON_ATTACK_FACTOR, rng, hit, ap_value, *[f.value for f in factors]))
+    return WeaponFactors(
+        category, quality, quality_source, rng, hit, hit_terms, ap_value, ap_terms, factors, per_attack
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponLine:
+    """One priced weapon line of a model before the unit decides the halving: the weapon, whether
+    it is an Assault weapon's melee copy, its table lookups and its cost for one model."""
+
+    weapon: Weapon
+    as_melee: bool
+    factors: WeaponFactors
+    cost: Fraction
+
+    @property
+    def category(self) -> WeaponCategory:
+        return self.factors.category
+
+    def breakdown(self, halved: bool) -> WeaponBreakdown:
+        """The line as the breakdown shows it; `halved`: the unit's cheaper category costs half (§5)."""
+        f, weapon = self.factors, self.weapon
+        return WeaponBreakdown(
+            name=weapon.name,
+            category=f.category,
+            assault_copy=self.as_melee and weapon.range != 0,
+            attacks=weapon.attacks,
+            range=weapon.range,
+            range_modifier=f.range_modifier,
+            quality=f.quality,
+            quality_source=f.quality_source,
+            hit_chance=f.hit_chance,
+            hit_terms=f.hit_terms,
+            ap=weapon.ap,
+            ap_modifier=f.ap_modifier,
+            ap_terms=f.ap_terms,
+            multipliers=f.multipliers,
+            cost_before_halving=self.cost,
+            halved=halved,
+            cost=product((self.cost, tables.CHEAPER_CATEGORY_FACTOR)) if halved else self.cost,
+        )
+
+
+def weapon_line(weapon: Weapon, context: WeaponContext, as_melee: bool) -> WeaponLine:
     """One weapon's cost for one model carrying it, before the warrior/shooter halving.
 
     `as_melee` prices a ranged Assault weapon's melee copy (§5: "also priced as a melee weapon").
     """
     category: WeaponCategory = "melee" if (as_melee or weapon.range == 0) else "ranged"
-    weapon_rules = frozenset([r.name for r in weapon.rules])
-    quality, quality_source = weapon_quality(context.quality, weapon_rules, context.model_rules, category)
-    rng = range_modifier(0 if category == "melee" else weapon.range)
-    hit, hit_terms = hit_chance(quality, weapon_rules, context.model_rules, category, weapon.range)
-    ap_value, ap_terms = ap_modifier(weapon.ap, weapon_rules)
-    factors = multipliers(weapon.rules, context.model_rules)
-    cost = product(
-        (weapon.attacks, tables.WEAPON_ATTACK_FACTOR, rng, hit, ap_value, *[f.value for f in factors])
-    )
-    return WeaponBreakdown(
-        name=weapon.name,
-        category=category,
-        assault_copy=as_melee and weapon.range != 0,
-        attacks=weapon.attacks,
-        range=weapon.range,
-        range_modifier=rng,
-        quality=quality,
-        quality_source=quality_source,
-        hit_chance=hit,
-        hit_terms=hit_terms,
-        ap=weapon.ap,
-        ap_modifier=ap_value,
-        ap_terms=ap_terms,
-        multipliers=factors,
-        cost_before_halving=cost,
-        halved=False,
-        cost=cost,
-    )
+    factors = weapon_factors(weapon.range, weapon.ap, weapon.rules, context, category)
+    return WeaponLine(weapon, as_melee, factors, product((weapon.attacks, factors.per_attack)))
 
 
-def halve(line: WeaponBreakdown) -> WeaponBreakdown:
-    """The line of a weapon of the unit's cheaper category: it costs half (§5)."""
-    cost = product((line.cost_before_halving, tables.CHEAPER_CATEGORY_FACTOR))
-    return WeaponBreakdown(
-        name=line.name,
-        category=line.category,
-        assault_copy=line.assault_copy,
-        attacks=line.attacks,
-        range=line.range,
-        range_modifier=line.range_modifier,
-        quality=line.quality,
-        quality_source=line.quality_source,
-        hit_chance=line.hit_chance,
-        hit_terms=line.hit_terms,
-        ap=line.ap,
-        ap_modifier=line.ap_modifier,
-        ap_terms=line.ap_terms,
-        multipliers=line.multipliers,
-        cost_before_halving=line.cost_before_halving,
-        halved=True,
-        cost=cost,
-    )
+def price_weapon(
+    weapon: Weapon, context: WeaponContext, as_melee: bool = False, halved: bool = False
+) -> WeaponBreakdown:
+    """The breakdown of one weapon for one model (`halved` if its category is the unit's cheaper one)."""
+    return weapon_line(weapon, context, as_melee).breakdown(halved)
 
 
 def weapon_pricings(weapon: Weapon) -> tuple[bool, ...]:
@@ -227,6 +255,6 @@ def clear_caches() -> None:
         ap_modifier,
         x_multiplier,
         multipliers,
-        price_weapon,
+        weapon_factors,
     ):
         cached.cache_clear()

@@ -25,20 +25,37 @@ OPTION_KEYS: dict[str, str] = {
 
 
 def _holders(army: Mapping[str, Any], rule: str) -> int:
-    return sum(int(model.get("count", 1)) for _u, model in army_models(army)
-               if any(str(r).split("(")[0].strip() == rule for r in model.get("rules") or []))
+    return sum(
+        int(model.get("count", 1))
+        for _u, model in army_models(army)
+        if any(str(r).split("(")[0].strip() == rule for r in model.get("rules") or [])
+    )
 
 
-def validate(army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
-             ) -> list[dict[str, Any]]:
+def validate(
+    army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """The points limit, then at most one General and one Army Battle Standard Bearer."""
     found = points_limit_violations(army, price)
     generals = _holders(army, GENERAL_RULE)
     if rule_on(army, "general") and generals > 1:
-        found.append(violation("general", _("The army has %(n)d Generals; at most one is allowed.")
-                               % {"n": generals}, value=generals, limit=1))
+        found.append(
+            violation(
+                "general",
+                _("The army has %(n)d Generals; at most one is allowed.") % {"n": generals},
+                value=generals,
+                limit=1,
+            )
+        )
     bearers = _holders(army, ARMY_STANDARD_RULE)
     if rule_on(army, "army_standard") and bearers > 1:
-        found.append(violation("army_standard", _("The army has %(n)d Army Battle Standard Bearers; at most one "
-                                                  "is allowed.") % {"n": bearers}, value=bearers, limit=1))
+        found.append(
+            violation(
+                "army_standard",
+                _("The army has %(n)d Army Battle Standard Bearers; at most one is allowed.")
+                % {"n": bearers},
+                value=bearers,
+                limit=1,
+            )
+        )
     return found

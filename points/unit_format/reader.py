@@ -407,8 +407,8 @@ def _entry_unit(
     if has_unit:
         return reader.unit(entry["unit"], join(path, "unit"))
     ref, options = entry["catalogue_unit"], entry.get("options", [])
-    if not isinstance(ref, str) or not isinstance(options, list):
-        return None  # the schema reported the type
+    if any(e.path == path or e.path.startswith((path + ".", path + "[")) for e in errors):
+        return None  # the schema already reported this entry (a malformed reference or options)
     if resolve is None:
         errors.append(
             FieldError(

@@ -62,10 +62,15 @@ def battle_size_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     level, limit = power_level(army), power_limit(size)
     if level <= limit:
         return []
-    return [violation("battle_size", _("The army's Power Level is %(level)d, over %(limit)d, its share of "
-                                       "%(size)s.") % {"level": level, "limit": limit,
-                                                       "size": size.replace("_", " ").title()},
-                      value=level, limit=limit)]
+    return [
+        violation(
+            "battle_size",
+            _("The army's Power Level is %(level)d, over %(limit)d, its share of %(size)s.")
+            % {"level": level, "limit": limit, "size": size.replace("_", " ").title()},
+            value=level,
+            limit=limit,
+        )
+    ]
 
 
 def unit_size_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -77,36 +82,68 @@ def unit_size_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
             count, low, high = int(model.get("count", 1)), model.get("min_count"), model.get("max_count")
             where = {"unit": str(unit["name"]), "model": str(model["name"])}
             if high is not None and count > int(high):
-                found.append(violation("unit_size", _("%(unit)s has %(n)d %(model)s; the datasheet allows at most "
-                                                      "%(max)d.") % {**where, "n": count, "max": int(high)},
-                                       check="max_models", value=count, limit=int(high), **where))
+                found.append(
+                    violation(
+                        "unit_size",
+                        _("%(unit)s has %(n)d %(model)s; the datasheet allows at most %(max)d.")
+                        % {**where, "n": count, "max": int(high)},
+                        check="max_models",
+                        value=count,
+                        limit=int(high),
+                        **where,
+                    )
+                )
             if low is not None and count < int(low):
                 short = True
         if short:
             understrength[str(unit["name"])] += 1
     for name, n in understrength.items():
         if n > 1:
-            found.append(violation("unit_size", _("%(n)d units of %(unit)s are understrength; only one may be.")
-                                   % {"n": n, "unit": name}, check="understrength", unit=name, value=n, limit=1))
+            found.append(
+                violation(
+                    "unit_size",
+                    _("%(n)d units of %(unit)s are understrength; only one may be.") % {"n": n, "unit": name},
+                    check="understrength",
+                    unit=name,
+                    value=n,
+                    limit=1,
+                )
+            )
     return found
 
 
 def warlord_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     if not any(True for _unit in army_units(army)):
         return []
-    warlords = sum(int(model.get("count", 1)) for _u, model in army_models(army)
-                   if any(str(r).split("(")[0].strip() == WARLORD_RULE for r in model.get("rules") or []))
+    warlords = sum(
+        int(model.get("count", 1))
+        for _u, model in army_models(army)
+        if any(str(r).split("(")[0].strip() == WARLORD_RULE for r in model.get("rules") or [])
+    )
     if warlords == 1:
         return []
     if warlords == 0:
-        return [violation("warlord", _("The army has no Warlord: give the rule “Warlord” to one model."),
-                          value=0, limit=1)]
-    return [violation("warlord", _("The army has %(n)d Warlords; it must have exactly one.") % {"n": warlords},
-                      value=warlords, limit=1)]
+        return [
+            violation(
+                "warlord",
+                _("The army has no Warlord: give the rule “Warlord” to one model."),
+                value=0,
+                limit=1,
+            )
+        ]
+    return [
+        violation(
+            "warlord",
+            _("The army has %(n)d Warlords; it must have exactly one.") % {"n": warlords},
+            value=warlords,
+            limit=1,
+        )
+    ]
 
 
-def validate(army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
-             ) -> list[dict[str, Any]]:
+def validate(
+    army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """Every violation of the army: the points limit, then each switched-on check."""
     found = points_limit_violations(army, price)
     if rule_on(army, "battle_size"):

@@ -21,8 +21,10 @@ def power_rating(unit: Mapping[str, Any]) -> int:
     """The unit's Power Rating at its current size (0 when the data gives none)."""
     rating = int(unit.get("power_rating") or 0)
     size = model_count(unit)
-    steps = sorted((rule for rule in unit.get("power_rating_rules") or [] if size >= int(rule["min_models"])),
-                   key=lambda rule: int(rule["min_models"]))
+    steps = sorted(
+        (rule for rule in unit.get("power_rating_rules") or [] if size >= int(rule["min_models"])),
+        key=lambda rule: int(rule["min_models"]),
+    )
     return int(steps[-1]["power"]) if steps else rating
 
 

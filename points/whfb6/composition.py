@@ -51,28 +51,54 @@ def general_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     found = []
     if len(generals) > 1:
         names = ", ".join(str(model["name"]) for _unit, model in generals)
-        found.append(violation("general", _("The army has %(n)d Generals (%(names)s); it must have exactly one.")
-                               % {"n": len(generals), "names": names}, value=len(generals), limit=1))
+        found.append(
+            violation(
+                "general",
+                _("The army has %(n)d Generals (%(names)s); it must have exactly one.")
+                % {"n": len(generals), "names": names},
+                value=len(generals),
+                limit=1,
+            )
+        )
     unit, general = generals[0]
     best = max((int(m.get("ld") or 0) for _u, m in army_models(army) if m.get("character")), default=0)
     ld = int(general.get("ld") or 0)
     if ld < best:
-        found.append(violation("general", _("The General (%(name)s, Ld %(ld)d) must be the character with the "
-                                            "highest Leadership (%(best)d).")
-                               % {"name": general["name"], "ld": ld, "best": best},
-                               check="general_highest_ld", unit=str(unit["name"]), model=str(general["name"]),
-                               value=ld, limit=best))
+        found.append(
+            violation(
+                "general",
+                _(
+                    "The General (%(name)s, Ld %(ld)d) must be the character with the "
+                    "highest Leadership (%(best)d)."
+                )
+                % {"name": general["name"], "ld": ld, "best": best},
+                check="general_highest_ld",
+                unit=str(unit["name"]),
+                model=str(general["name"]),
+                value=ld,
+                limit=best,
+            )
+        )
     return found
 
 
 def battle_standard_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     """§11.5: the army's battle standard is carried by one model at most."""
-    bearers = sum(int(model.get("count", 1)) for _u, model in army_models(army)
-                  if _has_rule(model, BATTLE_STANDARD_RULE))
+    bearers = sum(
+        int(model.get("count", 1))
+        for _u, model in army_models(army)
+        if _has_rule(model, BATTLE_STANDARD_RULE)
+    )
     if bearers <= 1:
         return []
-    return [violation("battle_standard", _("The army has %(n)d Battle Standard Bearers; at most one is allowed.")
-                      % {"n": bearers}, value=bearers, limit=1)]
+    return [
+        violation(
+            "battle_standard",
+            _("The army has %(n)d Battle Standard Bearers; at most one is allowed.") % {"n": bearers},
+            value=bearers,
+            limit=1,
+        )
+    ]
 
 
 def magic_item_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -88,33 +114,76 @@ def magic_item_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
         kinds = Counter(str(item.get("kind")) for item in items if item.get("unique", True))
         for kind, n in kinds.items():
             if n > 1:
-                found.append(violation("magic_items", _("%(model)s carries %(n)d magic items of the type "
-                                                        "“%(kind)s”; at most one of each type.")
-                                       % {"model": model["name"], "n": n, "kind": kind},
-                                       check="one_item_per_type", value=n, limit=1, **where))
+                found.append(
+                    violation(
+                        "magic_items",
+                        _(
+                            "%(model)s carries %(n)d magic items of the type "
+                            "“%(kind)s”; at most one of each type."
+                        )
+                        % {"model": model["name"], "n": n, "kind": kind},
+                        check="one_item_per_type",
+                        value=n,
+                        limit=1,
+                        **where,
+                    )
+                )
         arcane = [item for item in items if item.get("kind") == ARCANE]
         if arcane and not int(model.get("wizard_level") or 0):
-            found.append(violation("magic_items", _("%(model)s is not a wizard and cannot carry arcane items.")
-                                   % {"model": model["name"]}, check="arcane_wizards_only", **where))
-        if any(item.get("unique", True) for item in arcane) and any(not item.get("unique", True) for item in arcane):
-            found.append(violation("magic_items", _("%(model)s carries a normal arcane item and scrolls or "
-                                                    "stones; a wizard carries one or the other.")
-                                   % {"model": model["name"]}, check="arcane_item_or_scrolls", **where))
+            found.append(
+                violation(
+                    "magic_items",
+                    _("%(model)s is not a wizard and cannot carry arcane items.") % {"model": model["name"]},
+                    check="arcane_wizards_only",
+                    **where,
+                )
+            )
+        if any(item.get("unique", True) for item in arcane) and any(
+            not item.get("unique", True) for item in arcane
+        ):
+            found.append(
+                violation(
+                    "magic_items",
+                    _(
+                        "%(model)s carries a normal arcane item and scrolls or "
+                        "stones; a wizard carries one or the other."
+                    )
+                    % {"model": model["name"]},
+                    check="arcane_item_or_scrolls",
+                    **where,
+                )
+            )
         bound = sum(1 for item in items if item.get("bound_spell"))
         if bound > 1:
-            found.append(violation("magic_items", _("%(model)s carries %(n)d bound-spell items; at most one.")
-                                   % {"model": model["name"], "n": bound},
-                                   check="one_bound_spell_item", value=bound, limit=1, **where))
+            found.append(
+                violation(
+                    "magic_items",
+                    _("%(model)s carries %(n)d bound-spell items; at most one.")
+                    % {"model": model["name"], "n": bound},
+                    check="one_bound_spell_item",
+                    value=bound,
+                    limit=1,
+                    **where,
+                )
+            )
     for name, n in in_army.items():
         if n > 1:
-            found.append(violation("magic_items", _("%(item)s appears %(n)d times in the army; a magic item "
-                                                    "may appear only once.") % {"item": name, "n": n},
-                                   check="unique_items", value=n, limit=1))
+            found.append(
+                violation(
+                    "magic_items",
+                    _("%(item)s appears %(n)d times in the army; a magic item may appear only once.")
+                    % {"item": name, "n": n},
+                    check="unique_items",
+                    value=n,
+                    limit=1,
+                )
+            )
     return found
 
 
-def validate(army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
-             ) -> list[dict[str, Any]]:
+def validate(
+    army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
+) -> list[dict[str, Any]]:
     """Every violation of the army: the points limit, then each switched-on check."""
     found = points_limit_violations(army, price)
     if rule_on(army, "general"):

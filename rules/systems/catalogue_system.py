@@ -17,25 +17,32 @@ from points.catalogue.pricing import price_from_catalogue
 from rules.systems.registry import GameSystem, register
 
 
-def register_catalogue_system(*, key: str, name: str, source_language: str, description: str,
-                              profile_schema: Mapping[str, Any],
-                              validate: Callable[[Mapping[str, Any], Callable], list[Mapping[str, Any]]],
-                              structure_options: Mapping[str, str],
-                              extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
-                              ) -> GameSystem:
+def register_catalogue_system(
+    *,
+    key: str,
+    name: str,
+    source_language: str,
+    description: str,
+    profile_schema: Mapping[str, Any],
+    validate: Callable[[Mapping[str, Any], Callable], list[Mapping[str, Any]]],
+    structure_options: Mapping[str, str],
+    extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+) -> GameSystem:
     """Register a catalogue-priced system; `validate(army, price)` gets the system's own price."""
     price = partial(price_from_catalogue, system_key=key, profile_schema=profile_schema, extras=extras)
-    return register(GameSystem(
-        key=key,
-        name=name,
-        source_language=source_language,
-        profile_schema=profile_schema,
-        price=price,
-        validate=partial(_validate_with, validate, price),
-        attack=None,
-        description=description,
-        structure_options=dict(structure_options),
-    ))
+    return register(
+        GameSystem(
+            key=key,
+            name=name,
+            source_language=source_language,
+            profile_schema=profile_schema,
+            price=price,
+            validate=partial(_validate_with, validate, price),
+            attack=None,
+            description=description,
+            structure_options=dict(structure_options),
+        )
+    )
 
 
 def _validate_with(validate: Callable, price: Callable, army: Mapping[str, Any]) -> list[Mapping[str, Any]]:

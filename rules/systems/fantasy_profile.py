@@ -9,8 +9,17 @@ from typing import Any
 from rules.systems.profile_fields import characteristic, envelope, roll_target
 
 #: Troop types of the Unit Strength table (000_whfb6.md §3.1, 004_ru.md §1.3).
-TROOP_TYPES = ("infantry", "cavalry", "monstrous", "chariot", "war_machine", "monster", "ridden_monster",
-               "swarm", "character")
+TROOP_TYPES = (
+    "infantry",
+    "cavalry",
+    "monstrous",
+    "chariot",
+    "war_machine",
+    "monster",
+    "ridden_monster",
+    "swarm",
+    "character",
+)
 
 PROFILE: dict[str, Any] = {
     "m": characteristic("M", "Movement in inches", maximum=20),
@@ -28,19 +37,37 @@ PROFILE: dict[str, Any] = {
 
 #: A weapon: range 0 is a close-combat weapon; strength is a number, "user", or a bonus "+1".
 WEAPON: dict[str, Any] = {
-    "range": {"title": "Range", "description": "Inches; 0 is a close-combat weapon", "type": "integer",
-              "minimum": 0, "maximum": 120},
-    "strength": {"title": "S", "description": "A number, \"user\", or a bonus to the user's S (\"+1\")",
-                 "oneOf": [{"type": "integer", "minimum": 0, "maximum": 10},
-                           {"type": "string", "pattern": r"^(user|[+][1-9])$"}]},
+    "range": {
+        "title": "Range",
+        "description": "Inches; 0 is a close-combat weapon",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 120,
+    },
+    "strength": {
+        "title": "S",
+        "description": 'A number, "user", or a bonus to the user\'s S ("+1")',
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 10},
+            {"type": "string", "pattern": r"^(user|[+][1-9])$"},
+        ],
+    },
 }
 
 EXTRA: dict[str, Any] = {
-    "character": {"title": "Character", "description": "A Lord, Hero or Wizard (000_whfb6.md §11)",
-                  "type": "boolean"},
+    "character": {
+        "title": "Character",
+        "description": "A Lord, Hero or Wizard (000_whfb6.md §11)",
+        "type": "boolean",
+    },
     "troop_type": {"title": "Type", "description": "Unit Strength type", "enum": list(TROOP_TYPES)},
-    "wizard_level": {"title": "Wizard", "description": "Wizard level (0: not a wizard)", "type": "integer",
-                     "minimum": 0, "maximum": 4},
+    "wizard_level": {
+        "title": "Wizard",
+        "description": "Wizard level (0: not a wizard)",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 4,
+    },
 }
 
 

@@ -14,30 +14,60 @@ from typing import Any
 
 #: Envelope fields of a model: not characteristics, never shown as profile columns.
 ENVELOPE_FIELDS = ("name", "count", "points", "rules", "weapons", "items", "min_count", "max_count")
+#: The weapon fields every unit-format weapon has (`shared/spec/unit-format.md`), in display
+#: order: used where a system's schema does not describe its weapons. Stored units lose key
+#: order (Postgres jsonb), so columns are always ordered from a schema, never from the data.
+UNIT_FORMAT_WEAPON_FIELDS: dict[str, dict[str, Any]] = {
+    "range": {"title": "Range", "type": "integer", "minimum": 0},
+    "attacks": {"title": "Attacks", "type": "integer", "minimum": 0},
+    "ap": {"title": "AP", "type": "integer"},
+}
 
 
-def characteristic(title: str, description: str, *, minimum: int = 0, maximum: int = 10,
-                   nullable: bool = True) -> dict[str, Any]:
+def characteristic(
+    title: str, description: str, *, minimum: int = 0, maximum: int = 10, nullable: bool = True
+) -> dict[str, Any]:
     """An integer characteristic; `null` is the books' "-" (the model lacks it)."""
-    return {"title": title, "description": description, "type": ["integer", "null"] if nullable else "integer",
-            "minimum": minimum, "maximum": maximum}
+    return {
+        "title": title,
+        "description": description,
+        "type": ["integer", "null"] if nullable else "integer",
+        "minimum": minimum,
+        "maximum": maximum,
+    }
 
 
 def roll_target(title: str, description: str, *, minimum: int = 2, maximum: int = 6) -> dict[str, Any]:
     """A "N+" value stored as N (`3` is "3+"); `null` means none ("-")."""
-    return {"title": title, "description": description, "type": ["integer", "null"], "minimum": minimum,
-            "maximum": maximum, "format": "roll-target"}
+    return {
+        "title": title,
+        "description": description,
+        "type": ["integer", "null"],
+        "minimum": minimum,
+        "maximum": maximum,
+        "format": "roll-target",
+    }
 
 
 def dice_value(title: str, description: str) -> dict[str, Any]:
     """A number or a dice expression ("D3", "2D6", "D6+1")."""
-    return {"title": title, "description": description,
-            "oneOf": [{"type": "integer", "minimum": 0, "maximum": 100},
-                      {"type": "string", "pattern": r"^[0-9]*[Dd](3|6)([+][0-9]+)?$"}]}
+    return {
+        "title": title,
+        "description": description,
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 100},
+            {"type": "string", "pattern": r"^[0-9]*[Dd](3|6)([+][0-9]+)?$"},
+        ],
+    }
 
 
-def envelope(*, profile: dict[str, Any], weapon: dict[str, Any], weapon_columns: list[str],
-             extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def envelope(
+    *,
+    profile: dict[str, Any],
+    weapon: dict[str, Any],
+    weapon_columns: list[str],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A model schema: the shared envelope fields, then `profile` (in column order)."""
     weapon_schema = {
         "type": "object",
@@ -57,16 +87,31 @@ def envelope(*, profile: dict[str, Any], weapon: dict[str, Any], weapon_columns:
         "properties": {
             "name": {"title": "Model", "type": "string", "minLength": 1, "maxLength": 120},
             "count": {"title": "Models", "type": "integer", "minimum": 1, "maximum": 1000},
-            "points": {"title": "Pts", "description": "Points per model, from the army book",
-                       "type": "number", "minimum": 0, "maximum": 10000},
+            "points": {
+                "title": "Pts",
+                "description": "Points per model, from the army book",
+                "type": "number",
+                "minimum": 0,
+                "maximum": 10000,
+            },
             **profile,
             **(extra or {}),
             "rules": {"title": "Rules", "type": "array", "items": {"type": "string", "minLength": 1}},
             "weapons": {"title": "Weapons", "type": "array", "items": {"$ref": "#/$defs/weapon"}},
-            "items": {"title": "Equipment and magic items", "type": "array", "items": {
-                "type": "object", "required": ["name"],
-                "properties": {"name": {"type": "string"}, "kind": {"type": "string"},
-                               "unique": {"type": "boolean"}, "bound_spell": {"type": "boolean"}}}},
+            "items": {
+                "title": "Equipment and magic items",
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "unique": {"type": "boolean"},
+                        "bound_spell": {"type": "boolean"},
+                    },
+                },
+            },
         },
         "additionalProperties": False,
         "x-profile": list(profile),

@@ -51,13 +51,27 @@ def throttle_cache(settings: Any) -> Iterator[None]:
     from django.core.cache import caches
 
     caches[settings.API_THROTTLE_CACHE].clear()
+    caches["default"].clear()  # the lists' cached units: ids and versions repeat between tests
     set_rates(settings, user="100000/hour", ip="100000/hour", login="100000/hour", estimates="100000/hour")
     yield
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings: Any) -> None:
+    """Accounts are made in nearly every test; a deliberately slow hash would dominate the run."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
-def throttle_rates(settings: Any) -> Callable[..., None]:
-    """Lower (or raise) throttle rates for one test: `throttle_rates(user="2/minute")`."""
+def throttle_rates(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Lower (or raise) throttle rates for one test: `throttle_rates(user="2/minute")`.
+
+    The clock stands still at the start of an hour, so a test's requests never straddle
+    two counting windows.
+    """
+    from armybuilder.api.throttling import SharedCacheThrottle
+
+    monkeypatch.setattr(SharedCacheThrottle, "timer", lambda self: 3600.0 * 500_000)
     return lambda **rates: set_rates(settings, **rates)
 
 

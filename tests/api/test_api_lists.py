@@ -65,6 +65,33 @@ def test_reading_a_list_gives_cached_points_of_each_unit_and_the_total(owner_cli
     assert body["share_token"] is None
 
 
+def test_a_read_with_the_current_etag_is_a_304_until_the_list_changes(owner_client: Any,
+                                                                       private_list: ArmyList) -> None:
+    url = f"/api/v1/lists/{private_list.pk}"
+    etag = owner_client.get(url)["ETag"]
+
+    unchanged = owner_client.get(url, HTTP_IF_NONE_MATCH=etag)
+    owner_client.patch(url, {"name": "Changed"}, format="json", HTTP_IF_MATCH=etag)
+    changed = owner_client.get(url, HTTP_IF_NONE_MATCH=etag)
+
+    assert (unchanged.status_code, unchanged.content, unchanged["ETag"]) == (304, b"", etag)
+    assert changed.status_code == 200
+    assert changed.json()["name"] == "Changed"
+
+
+def test_units_read_after_a_change_are_never_an_older_version(owner_client: Any, private_list: ArmyList) -> None:
+    """The units of a list are cached by version: a change must show at once."""
+    url = f"/api/v1/lists/{private_list.pk}"
+    before = owner_client.get(url).json()
+    veterans = before["units"][0]
+    owner_client.patch(f"{url}/units/{veterans['id']}", {"options": {"plasma": 2}}, format="json",
+                       **if_match(private_list))
+
+    after = owner_client.get(url).json()
+    assert after["units"][0]["options"] == {"plasma": 2}
+    assert owner_client.get(f"{url}/units").json()[0]["options"] == {"plasma": 2}
+
+
 def test_lists_collection_shows_only_mine_and_searches_by_name(owner_client: Any, other_client: Any,
                                                                private_list: ArmyList) -> None:
     other_client.post("/api/v1/lists", {"name": "Other patrol", "system": "opr", "points_limit": 500},
@@ -258,3 +285,16 @@ def test_forking_copies_units_into_a_new_private_list(other_client: Any, shared_
     assert (body["owner"], body["forked_from"], body["is_shared"]) == ("other", shared_list.pk, False)
     assert [u["name"] for u in body["units"]] == ["Veterans", "Recruits"]
     assert other_client.get(f"/api/v1/lists/{body['id']}").status_code == 200
+
+
+def test_the_fast_unit_representation_is_what_drf_would_give(private_list: ArmyList) -> None:
+    """`ListUnitSerializer.to_representation` skips DRF's field machinery; the output must not differ."""
+    from rest_framework import serializers
+
+    from armybuilder.api.serializers import ListUnitSerializer
+
+    for unit in private_list.units.all():
+        fast = ListUnitSerializer(unit).data
+        generic = serializers.Serializer.to_representation(ListUnitSerializer(), unit)
+        assert fast == generic
+        assert list(fast) == list(ListUnitSerializer().fields)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from armybuilder.errors import StaleListError
 from armybuilder.models import ArmyList, ListUnit
 from tests.armybuilder.list_factories import make_faction, make_list, make_unit, make_user
 
@@ -77,3 +78,54 @@ def test_deleting_from_a_stale_page_is_refused(client, two_tabs):
     response = client.post(reverse("lists:delete", args=[army_list.pk]), {"version": seen})
     assert response.status_code == 409
     assert ArmyList.objects.filter(pk=army_list.pk).exists()
+
+
+def test_a_change_racing_in_after_the_page_was_read_is_caught_at_save(two_tabs):
+    """The view read the list at version v; another request commits v+1 before this one saves."""
+    from armybuilder import services
+
+    army_list, infantry, seen = two_tabs
+    as_read_by_this_request = ArmyList.objects.get(pk=army_list.pk)
+    services.army_list_update(army_list=ArmyList.objects.get(pk=army_list.pk), expected_version=seen, name="Other")
+    with pytest.raises(StaleListError):
+        services.army_list_add_unit(army_list=as_read_by_this_request, unit=infantry, expected_version=seen)
+    assert ListUnit.objects.filter(army_list=army_list).count() == 1  # the insert was rolled back
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_changes_from_the_same_version_one_wins():
+    """Two requests in parallel (own threads, own database connections), both from version v."""
+    import threading
+
+    from django.db import connection
+
+    from armybuilder import services
+
+    owner = make_user()
+    faction = make_faction()
+    infantry = make_unit(faction=faction)
+    army_list = make_list(owner=owner, faction=faction)
+    seen = army_list.version
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def add() -> None:
+        try:
+            mine = ArmyList.objects.select_related("system").get(pk=army_list.pk)
+            start.wait(timeout=10)
+            services.army_list_add_unit(army_list=mine, unit=infantry, expected_version=seen)
+            outcomes.append("saved")
+        except StaleListError:
+            outcomes.append("stale")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=add) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["saved", "stale"]
+    final = ArmyList.objects.get(pk=army_list.pk)
+    assert (final.version, final.unit_count) == (seen + 1, 1)
+    assert ListUnit.objects.filter(army_list=army_list).count() == 1

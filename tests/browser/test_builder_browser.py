@@ -48,7 +48,7 @@ def sign_up(page: Page, base: str, username: str) -> None:
     page.goto(f"{base}/accounts/signup/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Email").fill(f"{username}@example.com")
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.locator("#id_password1").fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_role("heading", name="My lists")).to_be_visible()
@@ -80,10 +80,12 @@ def test_build_share_fork_and_print_a_list(live_server, browser):
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     sign_up(page, base, "builder")
     page.get_by_role("link", name="New list").click()
-    page.get_by_label("Game system").select_option("opr")
+    with page.expect_response(lambda response: "/lists/new/?system=opr" in response.url):
+        page.get_by_label("Game system").select_option("opr")  # htmx swaps in the system's form
     page.get_by_label("Faction").select_option(label="Ashen Concord")
-    page.get_by_label("Name").fill("Ridge Patrol")
-    page.get_by_label("Points limit").fill("1000")
+    page.get_by_role("textbox", name="Name").fill("Ridge Patrol")
+    page.get_by_role("spinbutton", name="Points limit").fill("1000")
+    page.get_by_label(re.compile("weapons cost 1× to 5× its base cost")).uncheck()  # §7.4 off for this list
     shot(page, "01-new-list")
     page.get_by_role("button", name="Create the list").click()
     expect(page.get_by_role("heading", name="Ridge Patrol", level=1)).to_be_visible()
@@ -109,9 +111,9 @@ def test_build_share_fork_and_print_a_list(live_server, browser):
     shot(page, "03-upgrade")
 
     # --- a violation appears with the sixth unit and disappears when it goes ---------------
-    add_unit(page, "signal-corps")
+    add_unit(page, "concord-wardens")
     expect(page.locator("#list-valid")).to_be_visible()
-    add_unit(page, "signal-corps")
+    add_unit(page, "concord-wardens")
     expect(page.locator("#violations")).to_contain_text("6 units, over 1 per full 200 pts of 1000 (5)")
     expect(page.locator("#points-left")).to_contain_text("points left")
     shot(page, "04-violation")

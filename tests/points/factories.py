@@ -22,7 +22,7 @@ def rules(*written: str | Rule) -> tuple[Rule, ...]:
     return tuple(out)
 
 
-def weapon(name: str = "Rifle", range: int = 24, attacks: int = 1, ap: int = 0, *written: str) -> Weapon:  # noqa: A002
+def weapon(name: str = "Rifle", range: int = 24, attacks: int = 1, ap: int = 0, *written: str) -> Weapon:
     return Weapon(name, range, attacks, ap, rules(*written))
 
 
@@ -44,27 +44,40 @@ def model(
     parts: Iterable[Part] = (),
 ) -> Model:
     return Model(
-        name, count, quality, defence, toughness, rules(*rule_names), tuple(weapons), tuple(auras), tuple(orders),
+        name,
+        count,
+        quality,
+        defence,
+        toughness,
+        rules(*rule_names),
+        tuple(weapons),
+        tuple(auras),
+        tuple(orders),
         tuple(parts),
-    )  # fmt: skip
+    )
 
 
 def unit(*models: Model, name: str = "Unit") -> Unit:
     return Unit(name, tuple(models))
 
 
-def army(*units: Unit | tuple[Unit, int], limit: int = 2000, options: dict | None = None, name: str = "List") -> Army:
+def army(
+    *units: Unit | tuple[Unit, int], limit: int = 2000, options: dict | None = None, name: str = "List"
+) -> Army:
     entries = [ArmyEntry(*u) if isinstance(u, tuple) else ArmyEntry(u) for u in units]
     return Army(name, limit, tuple(entries), dict(options or {}))
 
 
 def infantry() -> Unit:
     """opr-points.md §9 "Infantry": 10 × (Q4, D5, T1; Rifle 24" A1; Knife melee A1) = 143 points."""
-    return unit(model("Infantry", 10, 4, 5, 1, weapons=[weapon("Rifle", 24, 1), melee("Knife", 1)]), name="Infantry")
+    return unit(
+        model("Infantry", 10, 4, 5, 1, weapons=[weapon("Rifle", 24, 1), melee("Knife", 1)]), name="Infantry"
+    )
 
 
 def brutes() -> Unit:
-    """opr-points.md §9 "Brutes": 3 × (Q3, D4, T3, Fearless, Furious; Great Axe melee A3 AP2 Rending) = 200."""
+    """opr-points.md §9 "Brutes": 3 × (Q3, D4, T3, Fearless, Furious; Great Axe melee A3 AP2 Rending),
+    200 points."""
     axe = melee("Great Axe", 3, 2, "Rending")
     return unit(model("Brute", 3, 3, 4, 3, rule_names=["Fearless", "Furious"], weapons=[axe]), name="Brutes")
 

@@ -12,24 +12,61 @@ from points.unit import Aura, Model, Rule, Unit, Weapon
 NEGATIVE_COST_RULES = frozenset({"Slow", "Immobile", "Clumsy", "Instinct"})
 
 PLAIN_MODEL_RULES = (
-    "Fearless", "Reckless", "Delicate", "Resistant", "Regeneration", "Spearhead", "Furious", "Relentless",
-    "Cautious", "Vengeance", "Ambush", "Scout", "Fast", "Skirmisher", "Agile", "Flying", "Aircraft", "Counter",
-    "Stealth", "Entrenched", "Shield", "Guardian", "Hero", "Relay", "Mending", "Radio",
-    "Good Shot", "Slow", "Immobile", "Clumsy", "Instinct",
-)  # fmt: skip
+    "Fearless",
+    "Reckless",
+    "Delicate",
+    "Resistant",
+    "Regeneration",
+    "Spearhead",
+    "Furious",
+    "Relentless",
+    "Cautious",
+    "Vengeance",
+    "Ambush",
+    "Scout",
+    "Fast",
+    "Skirmisher",
+    "Agile",
+    "Flying",
+    "Aircraft",
+    "Counter",
+    "Stealth",
+    "Entrenched",
+    "Shield",
+    "Guardian",
+    "Hero",
+    "Relay",
+    "Mending",
+    "Radio",
+    "Good Shot",
+    "Slow",
+    "Immobile",
+    "Clumsy",
+    "Instinct",
+)
 VALUE_MODEL_RULES = {"Transport": (1, 20), "Fear": (1, 5), "Caster": (1, 6)}
 PLAIN_WEAPON_RULES = (
-    "Rending", "Lance", "Lock-On", "Reliable", "No Cover", "Corrosive", "Indirect", "Limited", "Overcharge",
-    "Precise", "Assault", "Brutal",
-)  # fmt: skip
+    "Rending",
+    "Lance",
+    "Lock-On",
+    "Reliable",
+    "No Cover",
+    "Corrosive",
+    "Indirect",
+    "Limited",
+    "Overcharge",
+    "Precise",
+    "Assault",
+    "Brutal",
+)
 VALUE_WEAPON_RULES = {"Blast": (1, 9), "Deadly": (1, 9)}
 
 
 def _rule_set(plain: tuple[str, ...], valued: dict[str, tuple[int, int]], exclude: frozenset[str]):
     names = st.lists(st.sampled_from([n for n in plain if n not in exclude]), unique=True, max_size=4)
-    values = st.dictionaries(
-        st.sampled_from(sorted(valued)), st.integers(1, 9), max_size=len(valued)
-    ).map(lambda d: {k: max(valued[k][0], min(v, valued[k][1])) for k, v in d.items()})
+    values = st.dictionaries(st.sampled_from(sorted(valued)), st.integers(1, 9), max_size=len(valued)).map(
+        lambda d: {k: max(valued[k][0], min(v, valued[k][1])) for k, v in d.items()}
+    )
     return st.tuples(names, values).map(
         lambda nv: tuple(Rule(n) for n in nv[0]) + tuple(Rule(k, v) for k, v in sorted(nv[1].items()))
     )
@@ -39,7 +76,9 @@ def _rule_set(plain: tuple[str, ...], valued: dict[str, tuple[int, int]], exclud
 def weapons(draw, melee: bool | None = None) -> Weapon:
     is_melee = draw(st.booleans()) if melee is None else melee
     rng = 0 if is_melee else draw(st.integers(1, 60))
-    rule_list = draw(_rule_set(PLAIN_WEAPON_RULES, VALUE_WEAPON_RULES, frozenset({"Assault"} if is_melee else ())))
+    rule_list = draw(
+        _rule_set(PLAIN_WEAPON_RULES, VALUE_WEAPON_RULES, frozenset({"Assault"} if is_melee else ()))
+    )
     return Weapon(
         name=draw(st.sampled_from(["Rifle", "Axe", "Gun", "Claw"])),
         range=rng,
@@ -53,12 +92,30 @@ def weapons(draw, melee: bool | None = None) -> Weapon:
 def models(draw, allow_negative: bool = True, weapon_strategy=None) -> Model:
     exclude = frozenset() if allow_negative else NEGATIVE_COST_RULES
     rule_list = draw(_rule_set(PLAIN_MODEL_RULES, VALUE_MODEL_RULES, exclude))
-    auras = draw(st.lists(st.builds(Aura, st.sampled_from(AURA_GRANTABLE), st.sampled_from(["friends", "enemies"]),
-                                    st.sampled_from(["grant", "negate"]), st.sampled_from(tables.AURA_RANGES)),
-                          max_size=1))
-    orders = draw(st.lists(st.builds(Aura, st.sampled_from(ORDER_GRANTABLE), st.sampled_from(["friends", "enemies"]),
-                                     st.sampled_from(["grant", "negate"]), st.just(tables.ORDER_RANGE)),
-                           max_size=1))
+    auras = draw(
+        st.lists(
+            st.builds(
+                Aura,
+                st.sampled_from(AURA_GRANTABLE),
+                st.sampled_from(["friends", "enemies"]),
+                st.sampled_from(["grant", "negate"]),
+                st.sampled_from(tables.AURA_RANGES),
+            ),
+            max_size=1,
+        )
+    )
+    orders = draw(
+        st.lists(
+            st.builds(
+                Aura,
+                st.sampled_from(ORDER_GRANTABLE),
+                st.sampled_from(["friends", "enemies"]),
+                st.sampled_from(["grant", "negate"]),
+                st.just(tables.ORDER_RANGE),
+            ),
+            max_size=1,
+        )
+    )
     return Model(
         name=draw(st.sampled_from(["Soldier", "Sergeant", "Heavy"])),
         count=draw(st.integers(1, 12)),
@@ -66,7 +123,9 @@ def models(draw, allow_negative: bool = True, weapon_strategy=None) -> Model:
         defence=draw(st.integers(*tables.DEFENCE_RANGE)),
         toughness=draw(st.integers(1, 18)),
         rules=rule_list,
-        weapons=tuple(draw(st.lists(weapon_strategy if weapon_strategy is not None else weapons(), max_size=4))),
+        weapons=tuple(
+            draw(st.lists(weapon_strategy if weapon_strategy is not None else weapons(), max_size=4))
+        ),
         auras=tuple(auras),
         orders=tuple(orders),
     )

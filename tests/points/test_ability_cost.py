@@ -88,8 +88,11 @@ def test_twelve_inch_aura_is_bought_twice():
 
 def test_aura_price_is_the_same_to_enemies_and_negating():
     """§6: an aura names friends/enemies and grant/negate; the price is the ability's either way."""
-    prices = {costs(auras=[Aura("Fast", to, effect, 6)])[0].cost for to in ("friends", "enemies")
-              for effect in ("grant", "negate")}  # fmt: skip
+    prices = {
+        costs(auras=[Aura("Fast", to, effect, 6)])[0].cost
+        for to in ("friends", "enemies")
+        for effect in ("grant", "negate")
+    }
     assert prices == {8}
 
 
@@ -106,8 +109,17 @@ def test_hero_is_free():
     assert (line.name, line.cost) == ("Hero", 0)
 
 
-@pytest.mark.parametrize(("rule", "factor"), [("Aircraft", "3.5"), ("Ambush", "2.5"), ("Scout", "2.5"),
-                                              ("Flying", "1.5"), ("Fast", "1.25"), ("Agile", "1.25")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("rule", "factor"),
+    [
+        ("Aircraft", "3.5"),
+        ("Ambush", "2.5"),
+        ("Scout", "2.5"),
+        ("Flying", "1.5"),
+        ("Fast", "1.25"),
+        ("Agile", "1.25"),
+    ],
+)
 def test_transport_factor_row(rule, factor):
     """§6 Transport(X): X × 3.5 Aircraft, 2.5 Ambush/Scout, 1.5 Flying, 1.25 Fast/Agile."""
     lines = costs(Rule(rule), Rule("Transport", 6), toughness=1)

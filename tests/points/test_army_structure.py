@@ -26,8 +26,13 @@ def balanced(name="Squad", count=5, hero=False):
 
 def test_option_keys_one_per_rule():
     """§7: each optional rule has its own switch; all are on by default."""
-    assert set(OPTION_KEYS) == {"max_units_per_200", "unit_cost_bounds", "hero_limits", "unit_balance",
-                                "ability_markers"}  # fmt: skip
+    assert set(OPTION_KEYS) == {
+        "max_units_per_200",
+        "unit_cost_bounds",
+        "hero_limits",
+        "unit_balance",
+        "ability_markers",
+    }
     assert all(DEFAULT_OPTIONS.values())
 
 
@@ -81,7 +86,15 @@ def test_at_most_one_unit_per_full_200_points():
 def test_unit_over_35_percent_of_the_limit():
     """§7.2 and the spec's own example message: "Heavy Tank costs 812 pts, over 35% of 2000 (700)"."""
     cannon = weapon("Battle Cannon", 36, 4, 4, "Blast(6)")
-    tank = model("Heavy Tank", 1, 3, 2, 12, rule_names=["Transport(6)"], weapons=[cannon, weapon("Heavy Gun", 36, 4, 1)])
+    tank = model(
+        "Heavy Tank",
+        1,
+        3,
+        2,
+        12,
+        rule_names=["Transport(6)"],
+        weapons=[cannon, weapon("Heavy Gun", 36, 4, 1)],
+    )
     heavy = unit(tank, name="Heavy Tank")
     assert price(heavy).points == 812
     [v] = [v for v in validate(army(heavy, limit=2000)) if v.check == "over_max_share"]
@@ -125,7 +138,11 @@ def test_at_most_one_hero_per_500_points():
 
 def test_at_most_one_hero_per_unit():
     """§7.3 (seed: "i 1 na oddział"): two Hero models in one unit is a violation."""
-    [v] = [v for v in validate(army(balanced("Council", 2, hero=True), limit=2000)) if v.check == "heroes_per_unit"]
+    [v] = [
+        v
+        for v in validate(army(balanced("Council", 2, hero=True), limit=2000))
+        if v.check == "heroes_per_unit"
+    ]
     assert v.message == "Council has 2 heroes, over 1 per unit"
 
 
@@ -137,8 +154,12 @@ def test_weapons_under_base_cost():
     u = unit(model("Soldier", 5, 4, 2, 3, weapons=[melee("Knife")]), name="Guards")
     m = price(u).models[0]
     [v] = [v for v in validate(army(u, limit=2000)) if v.rule == "unit_balance"]
-    assert (v.check, v.model, v.value, v.limit) == ("weapons_under_base", "Soldier", m.weapon_cost_before_halving,
-                                                    m.base_cost)  # fmt: skip
+    assert (v.check, v.model, v.value, v.limit) == (
+        "weapons_under_base",
+        "Soldier",
+        m.weapon_cost_before_halving,
+        m.base_cost,
+    )
     assert v.message == "Guards: Soldier's weapons cost 3.6 pts before halving, under 1× its base cost (35)"
 
 
@@ -159,8 +180,11 @@ def test_balance_uses_cost_before_halving():
 
 def test_at_most_one_active_ability_per_unit():
     """§7.5: a unit has at most one active ability (Caster, Relay, Mending, an order)."""
-    u = unit(model("Mage", 1, rule_names=["Caster(2)"], weapons=[weapon()]),
-             model("Medic", 1, rule_names=["Mending"], weapons=[weapon()]), name="Cabal")  # fmt: skip
+    u = unit(
+        model("Mage", 1, rule_names=["Caster(2)"], weapons=[weapon()]),
+        model("Medic", 1, rule_names=["Mending"], weapons=[weapon()]),
+        name="Cabal",
+    )
     [v] = [v for v in validate(army(u)) if v.rule == "ability_markers"]
     assert v.message == "Cabal has 2 active abilities (Caster, Mending), over 1 per unit"
 
@@ -176,7 +200,10 @@ def test_model_with_active_ability_and_aura():
     boss = model("Boss", 1, rule_names=["Caster(1)"], weapons=[weapon()], auras=[Aura("Fast")])
     [v] = [v for v in validate(army(unit(boss, name="Boss"))) if v.check == "active_and_aura"]
     assert v.model == "Boss"
-    assert v.message == "Boss: Boss has an active ability (Caster) and an aura (Aura: Fast); a model may have one or the other"
+    assert (
+        v.message == "Boss: Boss has an active ability (Caster) and an aura (Aura: Fast); "
+        "a model may have one or the other"
+    )
 
 
 def test_order_counts_as_active_and_radio_as_aura():
@@ -192,8 +219,16 @@ def test_order_counts_as_active_and_radio_as_aura():
 @pytest.mark.parametrize("key", sorted(OPTION_KEYS))
 def test_each_rule_can_be_switched_off(key):
     """§7: each rule can be switched on or off per list."""
-    boss = model("Boss", 2, 2, 6, 1, rule_names=["Hero", "Caster(1)", "Mending"], auras=[Aura("Fast")],
-                 weapons=[weapon("Cannon", 36, 6, 4, "Blast(6)")])  # fmt: skip
+    boss = model(
+        "Boss",
+        2,
+        2,
+        6,
+        1,
+        rule_names=["Hero", "Caster(1)", "Mending"],
+        auras=[Aura("Fast")],
+        weapons=[weapon("Cannon", 36, 6, 4, "Blast(6)")],
+    )
     bad = army((unit(boss, name="Boss"), 3), limit=400)
     on = {v.rule for v in validate(bad)}
     assert key in on
@@ -203,7 +238,8 @@ def test_each_rule_can_be_switched_off(key):
 
 
 def test_translation_hook_is_used(monkeypatch):
-    """Messages go through a replaceable `_` (Django's gettext in the web layer); the core stays Django-free."""
+    """Messages go through a replaceable `_` (Django's gettext in the web layer); the core stays
+    Django-free."""
     monkeypatch.setattr(structure, "_", lambda message: message.replace("costs", "kosztuje"))
     small = unit(model("Scout", 2, weapons=[weapon("Rifle", 24)]), name="Scouts")
     [v] = [v for v in validate(army(small, limit=1000)) if v.check == "under_min_points"]
@@ -213,6 +249,12 @@ def test_translation_hook_is_used(monkeypatch):
 def test_violation_to_dict():
     """Violations are JSON-ready: rule key, unit name or None, message, and the numbers as exact strings."""
     [v] = validate(army(infantry(), infantry(), limit=200, options=ALL_OFF))
-    assert v.to_dict() == {"rule": "points_limit", "check": "over_points_limit", "unit": None, "model": None,
-                           "message": "List totals 286 pts, over its points limit of 200", "value": "286",
-                           "limit": "200"}  # fmt: skip
+    assert v.to_dict() == {
+        "rule": "points_limit",
+        "check": "over_points_limit",
+        "unit": None,
+        "model": None,
+        "message": "List totals 286 pts, over its points limit of 200",
+        "value": "286",
+        "limit": "200",
+    }

@@ -27,11 +27,12 @@ def test_cost_is_never_negative_without_negative_cost_rules(u):
 @SETTINGS
 @given(units(), st.data())
 def test_better_quality_never_lowers_the_cost(u, data):
-    """§2 and §5: a lower Q raises morale and hit chance; the warrior/shooter total max + min/2 is monotone."""
+    """§2 and §5: a lower Q raises morale and hit chance, and the unit's weapon total after the
+    warrior/shooter halving (max + min/2) grows with both categories."""
     i = data.draw(st.integers(0, len(u.models) - 1))
     m = u.models[i]
     assume(m.quality > 2)
-    better = replace(u, models=(*u.models[:i], replace(m, quality=m.quality - 1), *u.models[i + 1:]))
+    better = replace(u, models=(*u.models[:i], replace(m, quality=m.quality - 1), *u.models[i + 1 :]))
     assert price(better).exact >= price(u).exact
 
 
@@ -42,7 +43,7 @@ def test_better_defence_never_lowers_the_cost(u, data):
     i = data.draw(st.integers(0, len(u.models) - 1))
     m = u.models[i]
     assume(m.defence > 2)
-    better = replace(u, models=(*u.models[:i], replace(m, defence=m.defence - 1), *u.models[i + 1:]))
+    better = replace(u, models=(*u.models[:i], replace(m, defence=m.defence - 1), *u.models[i + 1 :]))
     assert price(better).exact >= price(u).exact
 
 
@@ -52,7 +53,9 @@ def test_adding_a_model_adds_exactly_its_cost_when_the_category_holds(u, data):
     """§1: unit cost = Σ model cost. One more model of a profile adds that profile's model_cost, as long
     as the unit stays a warrior (or a shooter): the §5 halving is decided for the whole unit."""
     i = data.draw(st.integers(0, len(u.models) - 1))
-    bigger = replace(u, models=(*u.models[:i], replace(u.models[i], count=u.models[i].count + 1), *u.models[i + 1:]))
+    bigger = replace(
+        u, models=(*u.models[:i], replace(u.models[i], count=u.models[i].count + 1), *u.models[i + 1 :])
+    )
     before, after = price(u), price(bigger)
     assume(before.category == after.category)
     assert after.exact - before.exact == after.models[i].model_cost == before.models[i].model_cost
@@ -82,7 +85,9 @@ def test_rounding_happens_once_per_unit(u):
     assert b.exact == sum((m.count * m.model_cost for m in b.models), start=Fraction(0))
     assert b.points == (b.exact + Fraction(1, 2)).__floor__()
     for m in b.models:
-        assert m.model_cost == m.base_cost + sum((w.cost for w in m.weapons), start=Fraction(0)) + m.ability_cost
+        assert (
+            m.model_cost == m.base_cost + sum((w.cost for w in m.weapons), start=Fraction(0)) + m.ability_cost
+        )
 
 
 @SETTINGS

@@ -20,16 +20,24 @@ def test_listed_points(t):
 
 @pytest.mark.parametrize(
     ("t", "expected"),
-    [(4, Fraction(5)), (5, Fraction("6.5")), (7, Fraction(29, 3)), (8, Fraction(34, 3)), (10, Fraction(44, 3)),
-     (11, Fraction(49, 3))],
-)  # fmt: skip
+    [
+        (4, Fraction(5)),
+        (5, Fraction("6.5")),
+        (7, Fraction(29, 3)),
+        (8, Fraction(34, 3)),
+        (10, Fraction(44, 3)),
+        (11, Fraction(49, 3)),
+    ],
+)
 def test_between_listed_points_interpolates(t, expected):
     """§4 Decision: linear interpolation (T4 = 5, T5 = 6.5, T7 = 29/3, T8 = 34/3, T10 = 44/3, T11 = 49/3)."""
     assert tables.TOUGHNESS_INTERPOLATES
     assert toughness_modifier(t) == expected
 
 
-@pytest.mark.parametrize(("t", "expected"), [(13, 18 + Fraction(5, 3)), (15, Fraction(23)), (18, Fraction(28))])
+@pytest.mark.parametrize(
+    ("t", "expected"), [(13, 18 + Fraction(5, 3)), (15, Fraction(23)), (18, Fraction(28))]
+)
 def test_above_twelve_continues_at_five_per_three(t, expected):
     """§4 table's last column "each +3: +5", and the Decision: the line continues (T13 = 18 + 5/3)."""
     assert toughness_modifier(t) == expected
@@ -43,7 +51,8 @@ def test_interpolated_flag():
 
 
 def test_massive_uses_sum_of_parts():
-    """§4 Massive (seed "Masywny: Licz sumę wytrzymałości elementów"): priced with the parts' summed toughness."""
+    """§4 Massive (seed "Masywny: Licz sumę wytrzymałości elementów"): priced with the parts' summed
+    toughness."""
     tank = model("Tank", 1, 4, 2, 6, rule_names=["Massive"], parts=[Part("Hull", 6), Part("Turret", 3)])
     assert pricing_toughness(tank) == 9
     b = toughness(tank)

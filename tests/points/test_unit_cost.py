@@ -12,8 +12,17 @@ from tests.points.factories import brutes, infantry, melee, model, unit, weapon
 F = Fraction
 
 
-@pytest.mark.parametrize(("exact", "points"), [(F("142.5"), 143), (F("142.49"), 142), (F("199.728"), 200),
-                                               (F(143), 143), (F("-0.5"), 0), (F("-0.51"), -1)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("exact", "points"),
+    [
+        (F("142.5"), 143),
+        (F("142.49"), 142),
+        (F("199.728"), 200),
+        (F(143), 143),
+        (F("-0.5"), 0),
+        (F("-0.51"), -1),
+    ],
+)
 def test_rounding_is_half_up(exact, points):
     """§1 Decision (rounding): a unit total is rounded half-up to a whole point."""
     assert round_unit_total(exact) == points
@@ -56,8 +65,18 @@ def test_base_cost_is_five_times_the_three_modifiers():
 
 def test_breakdown_to_dict_is_json_with_exact_strings():
     """§1: the API returns the exact value as a decimal string, the rounded one, and every term."""
-    squad = unit(model("Leader", 1, 4, 4, 7, rule_names=["Fear(2)"], weapons=[weapon("Gun", 14)],
-                       auras=[Aura("Fast", "friends", "grant", 12)]))  # fmt: skip
+    squad = unit(
+        model(
+            "Leader",
+            1,
+            4,
+            4,
+            7,
+            rule_names=["Fear(2)"],
+            weapons=[weapon("Gun", 14)],
+            auras=[Aura("Fast", "friends", "grant", 12)],
+        )
+    )
     d = price(squad).to_dict()
     json.dumps(d)  # JSON-ready
     assert isinstance(d["points"], int)
@@ -80,3 +99,15 @@ def test_breakdown_is_immutable():
     b = price(infantry())
     with pytest.raises(AttributeError):
         b.points = 1  # type: ignore[misc]
+
+
+def test_exact_helpers_match_fraction_arithmetic():
+    """points.opr.exact: the integer-level sum and product equal Fraction's own arithmetic."""
+    from points.opr.exact import product, total
+
+    values = [F("1.33"), F(29, 3), F(0), F(-7, 4), 3, F("0.65")]
+    assert total(values) == sum(values, start=F(0))
+    assert total([]) == 0 and total([F(0), F(0)]) == 0 and total([5]) == 5
+    assert product(values[:2] + values[3:]) == F("1.33") * F(29, 3) * F(-7, 4) * 3 * F("0.65")
+    assert product([]) == 1 and product([F(0), F(5)]) == 0
+    assert isinstance(total([5]), F) and isinstance(product([2, 3]), F)

@@ -1,6 +1,7 @@
 """Weapon cost, opr-points.md §5: attacks × 2 × range modifier × hit chance × ability modifiers.
 
-Seed: "Koszt broni wynosi: liczba ataków * 2 * modyfikator zasięgu * szansa trafienia * modyfikatory zdolności."
+Seed: "Koszt broni wynosi: liczba ataków * 2 * modyfikator zasięgu * szansa trafienia *
+modyfikatory zdolności."
 """
 
 from fractions import Fraction
@@ -30,23 +31,36 @@ def line(w, quality=4, model_rules=(), as_melee=False):
 # --- range table -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("inches", "value"), [(0, "0.6"), (12, "0.65"), (18, "1"), (24, "1.25"), (30, "1.45"),
-                                               (36, "1.55")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("inches", "value"), [(0, "0.6"), (12, "0.65"), (18, "1"), (24, "1.25"), (30, "1.45"), (36, "1.55")]
+)
 def test_range_table_row(inches, value):
     """§5 range table: melee 0.6, 12" 0.65, 18" 1, 24" 1.25, 30" 1.45, 36" 1.55."""
     assert range_modifier(inches) == F(value)
 
 
-@pytest.mark.parametrize(("inches", "value"), [(1, F("0.65")), (6, F("0.65")), (9, F("0.65")), (15, F("0.825")),
-                                               (21, F("1.125")), (27, F("1.35")), (42, F("1.65")), (48, F("1.75"))])  # fmt: skip
+@pytest.mark.parametrize(
+    ("inches", "value"),
+    [
+        (1, F("0.65")),
+        (6, F("0.65")),
+        (9, F("0.65")),
+        (15, F("0.825")),
+        (21, F("1.125")),
+        (27, F("1.35")),
+        (42, F("1.65")),
+        (48, F("1.75")),
+    ],
+)
 def test_ranges_between_listed_values_interpolate(inches, value):
     """§5 Decision: interpolate; 6" and below use the 12" value; beyond 36" continue at the 30"→36" slope."""
     assert tables.RANGES_INTERPOLATE
     assert range_modifier(inches) == value
 
 
-@pytest.mark.parametrize(("inches", "value"), [(0, "0"), (12, "0"), (18, "0.5"), (24, "0.7"), (30, "0.8"),
-                                               (36, "0.9")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("inches", "value"), [(0, "0"), (12, "0"), (18, "0.5"), (24, "0.7"), (30, "0.8"), (36, "0.9")]
+)
 def test_cautious_row(inches, value):
     """§5 range table, row Cautious (Ostrożny): what it adds to the hit chance."""
     assert cautious_term(inches) == F(value)
@@ -113,7 +127,8 @@ def test_reliable_counts_quality_as_two():
 
 @pytest.mark.parametrize(("rule", "quality"), [("Good Shot", 4), ("Bad Shot", 5)])
 def test_good_and_bad_shot_set_ranged_quality(rule, quality):
-    """§5 Good Shot / Bad Shot (Dobrze/źle strzela): ranged weapons use Q 4 / Q 5; melee keeps the model's Q."""
+    """§5 Good Shot / Bad Shot (Dobrze/źle strzela): ranged weapons use Q 4 / Q 5; melee keeps the
+    model's Q."""
     ranged = line(weapon(), quality=6, model_rules={rule})
     assert (ranged.quality, ranged.hit_chance) == (quality, 7 - quality)
     assert line(melee(), quality=6, model_rules={rule}).quality == 6
@@ -175,16 +190,35 @@ def test_lock_on_with_no_cover_adds_the_row_once():
 # --- Blast(X) and Deadly(X) -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rule", "x", "value"), [("Blast", 2, "1.95"), ("Blast", 3, "2.8"), ("Blast", 6, "4.3"),
-                                                  ("Deadly", 2, "1.9"), ("Deadly", 3, "2.6"), ("Deadly", 6, "3.8")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("rule", "x", "value"),
+    [
+        ("Blast", 2, "1.95"),
+        ("Blast", 3, "2.8"),
+        ("Blast", 6, "4.3"),
+        ("Deadly", 2, "1.9"),
+        ("Deadly", 3, "2.6"),
+        ("Deadly", 6, "3.8"),
+    ],
+)
 def test_x_table_row(rule, x, value):
     """§5 table X: Blast(X) ×1.95/2.8/4.3, Deadly(X) ×1.9/2.6/3.8 for X = 2/3/6."""
     assert x_multiplier(rule, x) == F(value)
 
 
-@pytest.mark.parametrize(("rule", "x", "value"), [("Blast", 1, F(1)), ("Blast", 4, F("3.3")), ("Blast", 5, F("3.8")),
-                                                  ("Blast", 9, F("5.8")), ("Deadly", 1, F(1)), ("Deadly", 4, F("3")),
-                                                  ("Deadly", 5, F("3.4")), ("Deadly", 8, F("4.6"))])  # fmt: skip
+@pytest.mark.parametrize(
+    ("rule", "x", "value"),
+    [
+        ("Blast", 1, F(1)),
+        ("Blast", 4, F("3.3")),
+        ("Blast", 5, F("3.8")),
+        ("Blast", 9, F("5.8")),
+        ("Deadly", 1, F(1)),
+        ("Deadly", 4, F("3")),
+        ("Deadly", 5, F("3.4")),
+        ("Deadly", 8, F("4.6")),
+    ],
+)
 def test_other_x_interpolate(rule, x, value):
     """§5 Decision: X = 1 is ×1, other X interpolate linearly, above 6 at the 3→6 slope (Blast(4) = 3.3)."""
     assert x_multiplier(rule, x) == value
@@ -198,8 +232,10 @@ def test_blast_on_a_weapon_multiplies_its_cost():
 # --- other multipliers ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rule", "factor"), [("Indirect", "1.2"), ("Limited", "0.4"), ("Overcharge", "1.4"),
-                                              ("Precise", "1.5"), ("Brutal", "1.1")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("rule", "factor"),
+    [("Indirect", "1.2"), ("Limited", "0.4"), ("Overcharge", "1.4"), ("Precise", "1.5"), ("Brutal", "1.1")],
+)
 def test_weapon_multiplier_row(rule, factor):
     """§5 rule table: Indirect ×1.2, Limited ×0.4, Overcharge ×1.4, Precise ×1.5, Brutal ×1.1."""
     plain = line(weapon()).cost
@@ -241,9 +277,15 @@ def test_assault_weapon_is_also_priced_as_melee():
 def test_assault_melee_copy_takes_furious_not_relentless():
     """§5: the melee copy counts as melee (Furious applies), the ranged original as ranged (Relentless)."""
     pistol = weapon("Pistol", 12, 1, 0, "Assault")
-    ranged, copy = price(unit(model(rule_names=["Furious", "Relentless"], weapons=[pistol]))).models[0].weapons
-    assert "Relentless" in [t.name for t in ranged.hit_terms] and "Furious" not in [t.name for t in ranged.hit_terms]
-    assert "Furious" in [t.name for t in copy.hit_terms] and "Relentless" not in [t.name for t in copy.hit_terms]
+    ranged, copy = (
+        price(unit(model(rule_names=["Furious", "Relentless"], weapons=[pistol]))).models[0].weapons
+    )
+    assert "Relentless" in [t.name for t in ranged.hit_terms] and "Furious" not in [
+        t.name for t in ranged.hit_terms
+    ]
+    assert "Furious" in [t.name for t in copy.hit_terms] and "Relentless" not in [
+        t.name for t in copy.hit_terms
+    ]
 
 
 def test_melee_heavier_unit_is_warrior_and_halves_ranged():

@@ -16,19 +16,31 @@ register = template.Library()
 
 @register.filter
 def percent(value: float | None) -> str:
-    if value is None:
+    """0.256 → "25.6%"; a missing value → "–"."""
+    if not isinstance(value, int | float):
         return "–"
     return f"{float(value) * 100:.1f}%"
 
 
 @register.filter
+def number(value: float | None, places: int = 2) -> str:
+    """A figure with `places` decimals; a missing one (an attacker that costs nothing has no
+    points efficiency) → "–"."""
+    if not isinstance(value, int | float):
+        return "–"
+    return f"{float(value):.{int(places)}f}"
+
+
+@register.filter
 def with_tails(distribution: Sequence[float]) -> list[dict[str, float]]:
+    """Rows of the distribution table: k, P(exactly k), P(at least k)."""
     tails = at_least(distribution)
     return [{"k": k, "p": p, "tail": tails[k]} for k, p in enumerate(distribution)]
 
 
 @register.simple_tag
 def kills_chart(distribution: Sequence[float]) -> SafeString:
+    """The SVG bar chart of P(exactly k models killed)."""
     return mark_safe(bar_chart(
         distribution, title=_("Probability of killing exactly k models"),
         description=_("Bar chart: for each number of models k, the probability that exactly k die."),
@@ -37,32 +49,59 @@ def kills_chart(distribution: Sequence[float]) -> SafeString:
 
 @register.simple_tag
 def at_least_chart(distribution: Sequence[float]) -> SafeString:
+    """The SVG bar chart of P(at least k models killed)."""
     return mark_safe(bar_chart(
         at_least(distribution), title=_("Probability of killing at least k models"),
         description=_("Bar chart: for each number of models k, the probability that k or more die."),
         x_label=_("models killed (at least k)"), css_class="chart chart-tail"))
 
 
-def _direction(title: str, rows: Sequence[str], columns: Sequence[str],
-               cells: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, Any]:
-    best_overall = max((c["points_efficiency"] for row in cells for c in row), default=0.0)
-    out_rows = []
-    for name, row in zip(rows, cells, strict=True):
-        best_in_row = max((c["points_efficiency"] for c in row), default=0.0)
-        out_rows.append({"name": name, "cells": [
-            {**c, "colour": heat_colour(c["points_efficiency"], best_overall),
-             "best": best_in_row > 0 and c["points_efficiency"] == best_in_row}
-            for c in row]})
-    return {"title": title, "columns": columns, "rows": out_rows}
+def _efficiency(cell: Mapping[str, Any]) -> float | None:
+    value = cell.get("points_efficiency")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], columns: Sequence[str],
+               cells: Sequence[Sequence[Mapping[str, Any]]], best_along: str) -> dict[str, Any]:
+    """One heat-map table: each cell coloured by points efficiency against the matrix's best,
+    and the best cell of each row (or column: `best_along`) marked.
+
+    A cell whose attacker costs nothing has no efficiency (null): shown as "–", never best.
+    """
+    values = [[_efficiency(c) for c in row] for row in cells]
+    best_overall = max((v for row in values for v in row if v is not None), default=0.0)
+    lines = values if best_along == "row" else [list(column) for column in zip(*values, strict=True)]
+    best_of_line = [max((v for v in line if v is not None), default=None) for line in lines]
+
+    def is_best(i: int, j: int) -> bool:
+        value, best = values[i][j], best_of_line[i if best_along == "row" else j]
+        return value is not None and best is not None and best > 0 and value == best
+
+    def decorated(i: int, j: int, cell: Mapping[str, Any]) -> dict[str, Any]:
+        value = values[i][j]
+        return {**cell, "points_efficiency": value, "colour": heat_colour(value or 0.0, best_overall),
+                "best": is_best(i, j),
+                "top": value is not None and best_overall > 0 and value == best_overall}
+
+    out_rows = [{"name": name, "cells": [decorated(i, j, cell) for j, cell in enumerate(row)]}
+                for i, (name, row) in enumerate(zip(rows, cells, strict=True))]
+    return {"title": title, "corner": corner, "best_note": best_note, "columns": columns, "rows": out_rows}
 
 
 @register.filter
 def matrix_directions(result: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Both matrices of a list-vs-list result, with colours and the best target per row."""
+    """Both directions of a list-vs-list result as heat maps with the same layout — rows are
+    list A's units (mine), columns list B's (theirs) — so a player reads one grid twice:
+    what my units do to theirs (★ on each of my units' best target), and what theirs do to
+    mine (★ on each of their units' best target: the threats to answer first)."""
     a, b = result["list_a"], result["list_b"]
+    names = {"a": a["name"], "b": b["name"]}
+    back = [[result["b_vs_a"][j][i] for j in range(len(b["units"]))] for i in range(len(a["units"]))]
     return [
-        _direction(_("%(a)s attacking %(b)s") % {"a": a["name"], "b": b["name"]}, a["units"], b["units"],
-                   result["a_vs_b"]),
-        _direction(_("%(b)s attacking %(a)s") % {"a": a["name"], "b": b["name"]}, b["units"], a["units"],
-                   result["b_vs_a"]),
+        _direction(title=_("%(a)s attacking %(b)s") % names, corner=_("Attacker ↓ · target →"),
+                   best_note=_("★ marks the best target of each unit of %(a)s.") % names,
+                   rows=a["units"], columns=b["units"], cells=result["a_vs_b"], best_along="row"),
+        _direction(title=_("%(b)s attacking %(a)s") % names, corner=_("Target ↓ · attacker →"),
+                   best_note=_("★ marks the best target of each unit of %(b)s.") % names,
+                   rows=a["units"], columns=b["units"], cells=back, best_along="column"),
     ]

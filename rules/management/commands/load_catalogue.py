@@ -21,15 +21,23 @@ class Command(BaseCommand):
     help = "Load (or refresh) the bundled catalogue: game systems, special rules, equipment, factions, units."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR,
-                            help="Folder holding one sub-folder per game system (default: rules/catalogue).")
+        parser.add_argument(
+            "--data-dir",
+            type=Path,
+            default=DEFAULT_DATA_DIR,
+            help="Folder holding one sub-folder per game system (default: rules/catalogue).",
+        )
 
     def handle(self, *args: Any, data_dir: Path, **options: Any) -> None:
         try:
             plan = read_catalogue(data_dir)
         except CatalogueFileError as exc:
-            raise CommandError("The catalogue was not loaded; nothing was changed:\n" + "\n".join(exc.errors)) from None
+            raise CommandError(
+                "The catalogue was not loaded; nothing was changed:\n" + "\n".join(exc.errors)
+            ) from None
         report = write_catalogue(plan)
         for line in report.lines():
             self.stdout.write(line)
-        self.stdout.write(self.style.SUCCESS(f"Catalogue loaded from {data_dir} ({report.changed} rows changed)."))
+        self.stdout.write(
+            self.style.SUCCESS(f"Catalogue loaded from {data_dir} ({report.changed} rows changed).")
+        )

@@ -36,9 +36,12 @@ SYSTEM = register_catalogue_system(
     name="Warhammer: Age of Sigmar, 1st edition",
     source_language="pl",
     description="The four-page rules sheet in Polish: warscroll characteristics, the attack sequence, "
-                "battleshock. It contains no warscrolls and no points.",
-    profile_schema=envelope(profile=PROFILE, weapon=WEAPON,
-                            weapon_columns=["type", "range", "attacks", "to_hit", "to_wound", "rend", "damage"]),
+    "battleshock. It contains no warscrolls and no points.",
+    profile_schema=envelope(
+        profile=PROFILE,
+        weapon=WEAPON,
+        weapon_columns=["type", "range", "attacks", "to_hit", "to_wound", "rend", "damage"],
+    ),
     validate=validate,
     structure_options=OPTION_KEYS,
 )

@@ -13,8 +13,8 @@ SYSTEM = register_catalogue_system(
     key="ru_whfb",
     name="Warhammer Fantasy house rules (Russian)",
     source_language="ru",
-    description="Chapter 7, \u201cAdditional rules\u201d, of a Russian fan-written Warhammer Fantasy rulebook: "
-                "special rules that change damage, psychology and movement. No unit profiles or points.",
+    description="Chapter 7 (\u201cAdditional rules\u201d) of a Russian fan-written Warhammer Fantasy "
+    "rulebook: special rules that change damage, psychology and movement. No unit profiles or points.",
     profile_schema=fantasy_profile_schema(),
     validate=validate,
     structure_options=OPTION_KEYS,

@@ -14,9 +14,15 @@ from rules.systems.profile_fields import characteristic, dice_value, envelope, r
 
 #: Datasheet characteristics (001_40k.md §1.1 item 4).
 PROFILE: dict[str, Any] = {
-    "m": {"title": "M", "description": "Move in inches; two values for AIRCRAFT (\"20-50\")",
-          "oneOf": [{"type": "integer", "minimum": 0, "maximum": 100},
-                    {"type": "string", "pattern": r"^[0-9]+-[0-9]+$"}, {"type": "null"}]},
+    "m": {
+        "title": "M",
+        "description": 'Move in inches; two values for AIRCRAFT ("20-50")',
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 100},
+            {"type": "string", "pattern": r"^[0-9]+-[0-9]+$"},
+            {"type": "null"},
+        ],
+    },
     "ws": roll_target("WS", "Weapon Skill (3 is 3+); null: cannot fight"),
     "bs": roll_target("BS", "Ballistic Skill (3 is 3+); null: cannot shoot"),
     "s": characteristic("S", "Strength", minimum=1, maximum=20),
@@ -28,16 +34,29 @@ PROFILE: dict[str, Any] = {
     "invuln": roll_target("Inv", "Invulnerable save, never modified by AP"),
 }
 
-_STRENGTH = {"title": "S", "description": "A number, \"User\", or a change to the user's S (\"+1\", \"x2\")",
-             "oneOf": [{"type": "integer", "minimum": 1, "maximum": 30},
-                       {"type": "string", "pattern": r"^(User|[+][1-9]|x[2-4])$"}]}
+_STRENGTH = {
+    "title": "S",
+    "description": 'A number, "User", or a change to the user\'s S ("+1", "x2")',
+    "oneOf": [
+        {"type": "integer", "minimum": 1, "maximum": 30},
+        {"type": "string", "pattern": r"^(User|[+][1-9]|x[2-4])$"},
+    ],
+}
 _SHOOTING = {
-    "range": {"title": "Range", "description": "Inches; 0 is a melee weapon", "type": "integer",
-              "minimum": 0, "maximum": 240},
+    "range": {
+        "title": "Range",
+        "description": "Inches; 0 is a melee weapon",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 240,
+    },
     "min_range": {"title": "Min", "description": "Minimum range in inches", "type": "integer", "minimum": 0},
-    "type": {"title": "Type", "description": "Melee, Assault N, Heavy N, Rapid Fire N, Grenade N, Pistol N",
-             "type": "string",
-             "pattern": r"^(Melee|(Assault|Heavy|Rapid Fire|Grenade|Pistol) [0-9]*(D3|D6|2D6)?)$"},
+    "type": {
+        "title": "Type",
+        "description": "Melee, Assault N, Heavy N, Rapid Fire N, Grenade N, Pistol N",
+        "type": "string",
+        "pattern": r"^(Melee|(Assault|Heavy|Rapid Fire|Grenade|Pistol) [0-9]*(D3|D6|2D6)?)$",
+    },
     "s": _STRENGTH,
     "ap": {"title": "AP", "type": "integer", "minimum": -6, "maximum": 0},
     "d": dice_value("D", "Damage"),
@@ -46,16 +65,31 @@ _SHOOTING = {
 #: Weapon profile (001_40k.md §1.1 item 7); a weapon with several profiles lists them.
 WEAPON: dict[str, Any] = {
     **_SHOOTING,
-    "profiles": {"title": "Profiles", "description": "Choose one before selecting targets", "type": "array",
-                 "items": {"type": "object", "required": ["name", "range", "type", "s", "ap", "d"],
-                           "additionalProperties": False,
-                           "properties": {"name": {"type": "string"}, **_SHOOTING}}},
+    "profiles": {
+        "title": "Profiles",
+        "description": "Choose one before selecting targets",
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["name", "range", "type", "s", "ap", "d"],
+            "additionalProperties": False,
+            "properties": {"name": {"type": "string"}, **_SHOOTING},
+        },
+    },
 }
 EXTRA: dict[str, Any] = {
-    "min_count": {"title": "Min", "description": "Smallest number of this model (the No. column)",
-                  "type": "integer", "minimum": 0},
-    "max_count": {"title": "Max", "description": "Largest number of this model (the No. column)",
-                  "type": "integer", "minimum": 1},
+    "min_count": {
+        "title": "Min",
+        "description": "Smallest number of this model (the No. column)",
+        "type": "integer",
+        "minimum": 0,
+    },
+    "max_count": {
+        "title": "Max",
+        "description": "Largest number of this model (the No. column)",
+        "type": "integer",
+        "minimum": 1,
+    },
 }
 
 SYSTEM = register_catalogue_system(
@@ -63,9 +97,13 @@ SYSTEM = register_catalogue_system(
     name="Warhammer 40,000, 9th edition",
     source_language="cs",
     description="The free core rules booklet in Czech: datasheets, the attack sequence, Power Level battle "
-                "sizes. It contains two full datasheets and no points.",
-    profile_schema=envelope(profile=PROFILE, weapon=WEAPON,
-                            weapon_columns=["range", "type", "s", "ap", "d", "abilities"], extra=EXTRA),
+    "sizes. It contains two full datasheets and no points.",
+    profile_schema=envelope(
+        profile=PROFILE,
+        weapon=WEAPON,
+        weapon_columns=["range", "type", "s", "ap", "d", "abilities"],
+        extra=EXTRA,
+    ),
     validate=validate,
     structure_options=OPTION_KEYS,
     extras=power_extras,

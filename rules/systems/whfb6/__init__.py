@@ -14,7 +14,7 @@ SYSTEM = register_catalogue_system(
     name="Warhammer Fantasy Battle, 6th edition",
     source_language="cs",
     description="Rules digest in Czech: profiles, tables, psychology, magic and the common magic items. "
-                "It contains no army lists and no unit points.",
+    "It contains no army lists and no unit points.",
     profile_schema=fantasy_profile_schema(),
     validate=validate,
     structure_options=OPTION_KEYS,

@@ -1,0 +1,191 @@
+"""Estimate pages: ask (from a unit card, a unit of a list or a whole list), watch, read.
+
+Views only translate HTTP: the source comes from the URL (`?unit=`, `?list=&list_unit=`,
+`?list=`, or `?share=<token>` instead of `?list=`) through `sources`, the target and the
+situation from the form, the inputs from `inputs`, the job from `services.estimate_request`
+— the same calls the API makes. A source the visitor may not see is a 404; bad input
+re-renders the form with its errors. The detail page polls its status fragment with htmx
+while the job runs; without JavaScript it shows a reload link.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from armybuilder.estimates import sources
+from armybuilder.estimates.describe import estimate_subtitle, estimate_title, situation_text, system_name
+from armybuilder.estimates.forms import EstimateForm
+from armybuilder.estimates.inputs import (
+    EstimateRequestError,
+    army_inputs,
+    list_vs_list_inputs,
+    unit_vs_unit_inputs,
+)
+from armybuilder.estimates.models import Estimate
+from armybuilder.estimates.selectors import estimate_get, estimate_is_waiting_long, estimates_of
+from armybuilder.estimates.services import estimate_request, estimate_retry
+from rules.systems.registry import get_system
+
+#: The session key under which a visitor's recent estimate ids are kept (for "Your estimates").
+SESSION_KEY = "estimates"
+SESSION_MAX = 50
+ESTIMATES_PER_PAGE = 25
+
+
+def _remember(request: HttpRequest, estimate: Estimate) -> None:
+    """Keep the id in the session, so that a visitor without an account (or one handed a
+    stored answer somebody else asked first) finds it again in "Your estimates"."""
+    ids = [i for i in request.session.get(SESSION_KEY, []) if i != str(estimate.pk)]
+    request.session[SESSION_KEY] = [str(estimate.pk), *ids][:SESSION_MAX]
+
+
+def _source(request: HttpRequest) -> sources.UnitSource | sources.ListSource | None:
+    """What attacks, from the query string; 404 for anything the visitor may not see."""
+    query = request.GET
+    share = str(query.get("share", ""))
+    if "unit" in query:
+        found: Any = sources.catalogue_unit_source(user=request.user, unit_id=query["unit"])
+    elif "list_unit" in query:
+        found = sources.list_unit_source(user=request.user, unit_id=query["list_unit"],
+                                         list_id=query.get("list"), share_token=share)
+    elif "list" in query or share:
+        found = sources.list_source(user=request.user, list_id=query.get("list"), share_token=share)
+    else:
+        return None
+    if found is None:
+        raise Http404(_("No such unit or list, or it is not yours to see."))
+    return found
+
+
+def _supports_estimates(system_key: str) -> bool:
+    try:
+        return get_system(system_key).attack is not None
+    except KeyError:
+        return False
+
+
+def _form(request: HttpRequest, source: sources.UnitSource | sources.ListSource) -> EstimateForm:
+    list_id = request.GET.get("list")
+    exclude = int(list_id) if str(list_id or "").isdigit() and len(str(list_id)) < 12 else None
+    if isinstance(source, sources.ListSource):
+        choices = sources.list_target_choices(user=request.user, system_key=source.system_key,
+                                              exclude_list_id=exclude)
+        label = _("Opponent list")
+    else:
+        choices = sources.unit_target_choices(user=request.user, system_key=source.system_key,
+                                              exclude_list_id=exclude)
+        label = _("Target unit")
+    data = request.POST if request.method == "POST" else None
+    return EstimateForm(data, target_choices=choices, target_label=label)
+
+
+def _ask(request: HttpRequest, source: sources.UnitSource | sources.ListSource,
+         form: EstimateForm) -> Estimate | None:
+    """The job for a valid form, or None with the refusal's errors put on the form."""
+    key, situation = form.cleaned_data["target"], form.cleaned_data["situation"]
+    try:
+        if isinstance(source, sources.ListSource):
+            target = sources.list_target(user=request.user, system_key=source.system_key, key=key)
+            if target is None:
+                form.add_error("target", _("Choose one of the lists offered."))
+                return None
+            system_key, inputs = list_vs_list_inputs(
+                system_key=source.system_key, situation=situation,
+                list_a=army_inputs(name=source.name, units=source.units),
+                list_b=army_inputs(name=target.name, units=target.units))
+            kind = Estimate.Kind.LIST_VS_LIST
+        else:
+            unit = sources.unit_target(user=request.user, system_key=source.system_key, key=key)
+            if unit is None:
+                form.add_error("target", _("Choose one of the units offered."))
+                return None
+            system_key, inputs = unit_vs_unit_inputs(attacker=source.unit, defender=unit.unit,
+                                                     situation=situation)
+            kind = Estimate.Kind.UNIT_VS_UNIT
+    except EstimateRequestError as exc:
+        form.add_request_errors(exc)
+        return None
+    return estimate_request(kind=kind, system=system_key, inputs=inputs, user=request.user)
+
+
+@require_http_methods(["GET", "POST"])
+def new(request: HttpRequest) -> HttpResponse:
+    """The form: what attacks is in the URL; choose the target and the situation."""
+    source = _source(request)
+    if source is None:
+        return render(request, "estimates/start.html")
+    context: dict[str, Any] = {"source": source, "system_name": system_name(source.system_key),
+                               "is_list": isinstance(source, sources.ListSource)}
+    if not _supports_estimates(source.system_key):
+        return render(request, "estimates/new.html", {**context, "unsupported": True})
+    form = _form(request, source)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            estimate = _ask(request, source, form)
+            if estimate is not None:
+                _remember(request, estimate)
+                return redirect("estimates:detail", estimate_id=estimate.pk)
+        status = 400
+    return render(request, "estimates/new.html", {**context, "form": form}, status=status)
+
+
+def _estimate_or_404(estimate_id: Any) -> Estimate:
+    estimate = estimate_get(estimate_id=estimate_id)
+    if estimate is None:
+        raise Http404(_("No such estimate."))
+    return estimate
+
+
+def _status_context(estimate: Estimate) -> dict[str, Any]:
+    return {"estimate": estimate, "waiting_long": estimate_is_waiting_long(estimate=estimate)}
+
+
+@require_GET
+def detail(request: HttpRequest, estimate_id: Any) -> HttpResponse:
+    """The question, then the progress bar (polled) or the answer: charts, numbers, matrix."""
+    estimate = _estimate_or_404(estimate_id)
+    return render(request, "estimates/detail.html", {
+        **_status_context(estimate),
+        "title": estimate_title(kind=estimate.kind, inputs=estimate.inputs),
+        "subtitle": estimate_subtitle(estimate=estimate),
+        "situation_text": situation_text(estimate.inputs.get("situation")),
+    })
+
+
+@require_GET
+def status(request: HttpRequest, estimate_id: Any) -> HttpResponse:
+    """The fragment htmx polls: the progress bar while the job runs, the answer once it ends.
+    A plain request (no htmx) goes to the whole page."""
+    estimate = _estimate_or_404(estimate_id)
+    if not request.htmx:
+        return redirect("estimates:detail", estimate_id=estimate.pk)
+    return render(request, "estimates/_status.html", _status_context(estimate))
+
+
+@require_POST
+def retry(request: HttpRequest, estimate_id: Any) -> HttpResponse:
+    """Ask a failed job's question again (a new job); a finished one just shows its answer."""
+    estimate = estimate_retry(estimate=_estimate_or_404(estimate_id), user=request.user)
+    _remember(request, estimate)
+    return redirect("estimates:detail", estimate_id=estimate.pk)
+
+
+@require_GET
+def estimate_list(request: HttpRequest) -> HttpResponse:
+    """The visitor's estimates, newest first: their own, and those this browser asked for."""
+    rows = estimates_of(user=request.user, ids=request.session.get(SESSION_KEY, []))
+    page = Paginator(rows, ESTIMATES_PER_PAGE).get_page(request.GET.get("page"))
+    for estimate in page.object_list:
+        estimate.title = estimate_title(
+            kind=estimate.kind,
+            names=(estimate.list_a_name, estimate.list_b_name) if estimate.kind == Estimate.Kind.LIST_VS_LIST
+            else (estimate.attacker_name, estimate.defender_name))
+        estimate.system_name = system_name(estimate.system)
+    return render(request, "estimates/list.html", {"page": page})

@@ -1,0 +1,319 @@
+"""Benchmark of the list editor's htmx requests on a 25-unit list, against real Postgres.
+
+    ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_builder.py \
+        [--requests 200] [--clients 20] [--per-client 30] [--workers 5]
+
+Measures the two requests a player makes most, "add unit" and "change option" (each
+re-prices what changed, re-validates the army through the registry, saves, and renders the
+row plus the out-of-band summary), on a list that has 25 units:
+
+1. single client, in process (`django.test.Client`, so the figure is server time: URL
+   routing, middleware, session, view, services, queries, templates); baseline in the same
+   run: a plain GET of the editor page;
+2. single client and `--clients` concurrent clients (threads, one keep-alive connection
+   each, each editing its own 25-unit list) against gunicorn on loopback, timed at the
+   client (round trip, so an upper bound of server time).
+
+Target (issue 5): p95 ≤ 30 ms for one client. Prints p50/p95 and p95/target for each.
+Creates its own database (`bench_builder_<pid>`) and drops it at the end; every loop has a
+fixed number of requests and the server is stopped when the run ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import os
+import re
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGET_P95_MS = 30.0
+UNITS_ON_LIST = 25
+VERSION = re.compile(r'data-version="(\d+)"')
+NEW_ROW = re.compile(r'<li id="unit-(\d+)"')
+
+# Production-like settings: no DEBUG (queries are not kept), plain HTTP on loopback,
+# static files from the finders (no collectstatic needed), a database of its own.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+os.environ["DEBUG"] = "false"
+os.environ["HTTPS"] = "false"
+os.environ["STATIC_MANIFEST"] = "false"
+os.environ["WHITENOISE_USE_FINDERS"] = "true"
+os.environ["LOG_LEVEL"] = "ERROR"
+os.environ["TEST_DATABASE_NAME"] = f"bench_builder_{os.getpid()}"
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
+
+import warnings  # noqa: E402
+
+import django  # noqa: E402
+
+# whitenoise warns once per process that STATIC_ROOT was never collected; the finders serve.
+warnings.filterwarnings("ignore", message="No directory at")
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from armybuilder import services  # noqa: E402
+from armybuilder.models import ArmyList, ListUnit  # noqa: E402
+from rules.models import Faction  # noqa: E402
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def report(label: str, samples_ms: list[float], *, target: float | None = TARGET_P95_MS,
+           cpu_ms: list[float] | None = None) -> None:
+    p50, p95 = statistics.median(samples_ms), percentile(samples_ms, 0.95)
+    ratio = f"   p95/target {p95 / target:5.2f}" if target else " " * 19
+    cpu = f"   (CPU p50 {statistics.median(cpu_ms):6.2f} ms)" if cpu_ms else ""
+    print(f"  {label:<42} n={len(samples_ms):<5} p50 {p50:7.2f} ms   p95 {p95:7.2f} ms{ratio}{cpu}")
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+
+def make_players(count: int) -> list[tuple[object, ArmyList]]:
+    """`count` players, each with a 25-unit OPR list built from the bundled catalogue."""
+    from django.contrib.auth.models import User
+
+    faction = Faction.objects.get(system__key="opr", slug="ashen-concord", owner__isnull=True)
+    templates = list(faction.units.prefetch_related("options").order_by("position"))
+    players = []
+    for index in range(count):
+        user = User.objects.create_user(f"bench{index}", password=secrets.token_urlsafe(12))
+        army_list = services.army_list_create(owner=user, system=faction.system, faction=faction,
+                                              name=f"Bench list {index}", points_limit=5000)
+        added = [services.army_list_add_unit(army_list=army_list, unit=template, options={},
+                                             expected_version=army_list.version) for template in templates]
+        ListUnit.objects.bulk_create(services.copy_list_unit(added[i % len(added)], army_list=army_list, position=i)
+                                     for i in range(len(added), UNITS_ON_LIST))
+        services.army_list_update(army_list=army_list, expected_version=army_list.version, name=army_list.name)
+        players.append((user, army_list))
+    return players
+
+
+def option_target(army_list: ArmyList) -> tuple[ListUnit, str]:
+    """A unit of the list with a yes/no option to toggle (the first unit that has one)."""
+    for unit in ListUnit.objects.filter(army_list=army_list).order_by("position"):
+        for option in unit.available_options:
+            if int(option.get("max_count") or 0) == 1 and not option.get("group"):
+                return unit, option["key"]
+    raise SystemExit("no unit with a yes/no option in the bundled catalogue")
+
+
+# ----------------------------------------------------------------------------- in process
+
+
+def in_process(user: object, army_list: ArmyList,
+               requests: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall-clock and CPU milliseconds of each request kind (the CPU figure is this process's
+    own work, without Postgres and without time the machine gave to other processes)."""
+    client = Client()
+    client.force_login(user)
+    editor = reverse("lists:detail", args=[army_list.pk])
+    add_url = reverse("lists:unit_add", args=[army_list.pk])
+    unit, key = option_target(army_list)
+    options_url = reverse("lists:unit_options", args=[army_list.pk, unit.pk])
+    template_id = ListUnit.objects.filter(army_list=army_list, template__isnull=False).first().template_id
+    version = ArmyList.objects.get(pk=army_list.pk).version
+    times: dict[str, list[float]] = {"page": [], "add": [], "option": []}
+    cpu: dict[str, list[float]] = {name: [] for name in times}
+
+    def timed(name: str, call: Callable[[], object]) -> object:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        response = call()
+        times[name].append((time.perf_counter() - start) * 1000)
+        cpu[name].append((time.process_time() - start_cpu) * 1000)
+        assert response.status_code == 200, (name, response.status_code, response.content[:300])
+        return response
+
+    for round_ in range(requests + 10):  # the first 10 rounds warm up and are not counted
+        page = timed("page", lambda: client.get(editor))
+        version = int(VERSION.search(page.content.decode()).group(1))
+        added = timed("add", lambda v=version: client.post(add_url, {"unit": template_id}, HTTP_HX_REQUEST="true",
+                                                           HTTP_X_LIST_VERSION=str(v)))
+        body = added.content.decode()
+        version = int(VERSION.search(body).group(1))
+        new_unit = int(NEW_ROW.search(body).group(1))
+        removed = client.post(reverse("lists:unit_remove", args=[army_list.pk, new_unit]), HTTP_HX_REQUEST="true",
+                              HTTP_X_LIST_VERSION=str(version))
+        version = int(VERSION.search(removed.content.decode()).group(1))
+        data = {f"option-{key}": "1"} if round_ % 2 == 0 else {}
+        timed("option", lambda v=version, d=data: client.post(options_url, d, HTTP_HX_REQUEST="true",
+                                                             HTTP_X_LIST_VERSION=str(v)))
+        if round_ == 9:
+            for samples in (*times.values(), *cpu.values()):
+                samples.clear()
+    return times, cpu
+
+
+# ----------------------------------------------------------------------------- over HTTP
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def gunicorn(workers: int) -> Iterator[int]:
+    """gunicorn serving this database on a free loopback port, stopped on exit."""
+    port = free_port()
+    env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], ALLOWED_HOSTS="127.0.0.1",
+               PYTHONWARNINGS="ignore:No directory at")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "armybuilder.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--worker-class", "sync", "--log-level", "error", "--timeout", "60"],
+        cwd=ROOT, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", reverse("lists:gallery"))
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("gunicorn did not start")
+            time.sleep(0.2)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class HttpPlayer:
+    """One player on one keep-alive connection, logged in by a session made for them."""
+
+    def __init__(self, port: int, user: object, army_list: ArmyList) -> None:
+        client = Client()
+        client.force_login(user)
+        csrf = secrets.token_hex(16)  # an unmasked 32-character CSRF secret, as cookie and header
+        self.headers = {"Cookie": f"sessionid={client.cookies['sessionid'].value}; csrftoken={csrf}",
+                        "X-CSRFToken": csrf, "HX-Request": "true",
+                        "Content-Type": "application/x-www-form-urlencoded", "Host": "127.0.0.1"}
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.army_list = army_list
+        self.unit, self.key = option_target(army_list)
+        self.template_id = ListUnit.objects.filter(army_list=army_list, template__isnull=False).first().template_id
+        self.version = ArmyList.objects.get(pk=army_list.pk).version
+
+    def post(self, path: str, body: str) -> tuple[float, str]:
+        start = time.perf_counter()
+        self.connection.request("POST", path, body=body, headers={**self.headers, "X-List-Version": str(self.version)})
+        response = self.connection.getresponse()
+        text = response.read().decode()
+        elapsed = (time.perf_counter() - start) * 1000
+        if response.status != 200:
+            raise RuntimeError(f"{path}: HTTP {response.status}: {text[:300]}")
+        self.version = int(VERSION.search(text).group(1))
+        return elapsed, text
+
+    def round(self, index: int, times: dict[str, list[float]]) -> None:
+        pk = self.army_list.pk
+        elapsed, text = self.post(reverse("lists:unit_add", args=[pk]), f"unit={self.template_id}")
+        times["add"].append(elapsed)
+        new_unit = NEW_ROW.search(text).group(1)
+        self.post(reverse("lists:unit_remove", args=[pk, new_unit]), "")
+        body = f"option-{self.key}=1" if index % 2 == 0 else ""
+        elapsed, _text = self.post(reverse("lists:unit_options", args=[pk, self.unit.pk]), body)
+        times["option"].append(elapsed)
+
+
+def over_http(port: int, players: list[tuple[object, ArmyList]], rounds: int) -> dict[str, list[float]]:
+    """Every player runs `rounds` rounds at once (after 3 warm-up rounds each), one thread each."""
+    clients = [HttpPlayer(port, user, army_list) for user, army_list in players]
+    results = [{"add": [], "option": []} for _ in clients]
+    start_together = threading.Barrier(len(clients))
+    failures: list[BaseException] = []
+
+    def run(player: HttpPlayer, times: dict[str, list[float]]) -> None:
+        try:
+            for index in range(3):
+                player.round(index, {"add": [], "option": []})
+            start_together.wait(timeout=120)
+            for index in range(rounds):
+                player.round(index, times)
+        except BaseException as exc:  # reported after the threads are joined
+            failures.append(exc)
+            start_together.abort()
+
+    threads = [threading.Thread(target=run, args=(c, r), daemon=True) for c, r in zip(clients, results, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=600)
+    if failures:
+        raise RuntimeError(f"{len(failures)} client(s) failed: {failures[0]!r}")
+    return {name: [t for r in results for t in r[name]] for name in ("add", "option")}
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=200, help="timed rounds of the single in-process client")
+    parser.add_argument("--clients", type=int, default=20, help="concurrent HTTP clients")
+    parser.add_argument("--per-client", type=int, default=30, help="timed rounds per concurrent client")
+    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1, help="gunicorn workers")
+    args = parser.parse_args()
+
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        call_command("load_catalogue", verbosity=0)
+        players = make_players(args.clients + 1)
+        units = ListUnit.objects.filter(army_list=players[0][1]).count()
+        print(f"Army builder: htmx requests on a {units}-unit OPR list "
+              f"(PostgreSQL {connection.cursor().connection.info.server_version // 10000}, {os.cpu_count()} CPUs, "
+              f"load average {os.getloadavg()[0]:.1f} at start)")
+
+        print("1. one client, in process (server time)")
+        times, cpu = in_process(*players[0], args.requests)
+        report("baseline: GET editor page", times["page"], target=None, cpu_ms=cpu["page"])
+        report("add unit (htmx POST)", times["add"], cpu_ms=cpu["add"])
+        report("change option (htmx POST)", times["option"], cpu_ms=cpu["option"])
+
+        with gunicorn(args.workers) as port:
+            print(f"2. gunicorn, {args.workers} sync workers, loopback round trip")
+            single = over_http(port, players[:1], args.per_client * 2)
+            report("add unit, 1 client", single["add"])
+            report("change option, 1 client", single["option"])
+            many = over_http(port, players[1:], args.per_client)
+            report(f"add unit, {args.clients} concurrent clients", many["add"])
+            report(f"change option, {args.clients} concurrent clients", many["option"])
+        print(f"target: p95 <= {TARGET_P95_MS:.0f} ms for one client (ratio < 1 meets it)")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

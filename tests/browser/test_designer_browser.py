@@ -1,0 +1,138 @@
+"""The unit designer in real Chromium: the total follows every change without a page reload.
+
+Issue 4: open the designer, change Quality from 4 to 3, add a weapon rule, and see the
+total become the points engine's value each time (opr-points.md), in place. The designer
+and a catalogue card are also captured on a phone-sized screen.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
+
+from playwright.sync_api import Page, expect, sync_playwright
+
+from rules.systems.registry import get_system
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def value(page: Page, selector: str) -> int:
+    return int(page.locator(selector).input_value())
+
+
+def unit_on_screen(page: Page, weapon_rules: list[str]) -> dict:
+    """The unit the designer's inputs describe, read back from the page, for the engine."""
+    return {
+        "format": 1,
+        "system": "opr",
+        "name": page.locator("#id-name").input_value(),
+        "models": [
+            {
+                "name": page.locator("#id-m0-name").input_value(),
+                "count": value(page, "#id-m0-count"),
+                "quality": value(page, "#id-m0-quality"),
+                "defence": value(page, "#id-m0-defence"),
+                "toughness": value(page, "#id-m0-toughness"),
+                "weapons": [
+                    {
+                        "name": page.locator("#id-m0-w0-name").input_value(),
+                        "range": value(page, "#id-m0-w0-range"),
+                        "attacks": value(page, "#id-m0-w0-attacks"),
+                        "ap": value(page, "#id-m0-w0-ap"),
+                        "rules": weapon_rules,
+                    }
+                ],
+            }
+        ],
+    }
+
+
+def engine_points(unit: dict) -> str:
+    return str(get_system("opr").price(unit)["points"])
+
+
+def test_quality_and_a_weapon_rule_update_the_total_in_place(live_server, browser):
+    call_command("load_catalogue", verbosity=0)
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/catalogue/designer/")
+    total = page.locator("#designer-total")
+
+    expect(page.locator("#id-m0-quality")).to_have_value("4")
+    expect(total).to_have_attribute("data-points", engine_points(unit_on_screen(page, [])))
+    page.evaluate("window.__sameDocument = true")  # gone if the page reloads
+
+    page.locator("#id-m0-quality").fill("3")
+    at_quality_3 = engine_points(unit_on_screen(page, []))
+    expect(total).to_have_attribute("data-points", at_quality_3)
+
+    weapon = page.locator("#weapon-0-0")
+    weapon.locator("summary", has_text="Weapon rules").click()
+    weapon.get_by_label("Rending", exact=True).check()
+    with_rending = engine_points(unit_on_screen(page, ["Rending"]))
+    assert with_rending != at_quality_3
+    expect(total).to_have_attribute("data-points", with_rending)
+    expect(total).to_contain_text(f"{with_rending} pts")
+
+    assert page.evaluate("window.__sameDocument") is True, "the total changed without a page reload"
+    assert errors == []
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "designer.png"), full_page=True)
+
+    # An invalid value is marked beside its field, still without a reload.
+    page.locator("#id-m0-quality").fill("9")
+    expect(page.locator("#err-m0-quality")).not_to_be_empty()
+    expect(total).to_have_attribute("data-points", "")
+    assert page.evaluate("window.__sameDocument") is True
+    context.close()
+
+
+def test_cards_and_designer_fit_a_phone_screen(live_server, browser):
+    call_command("load_catalogue", verbosity=0)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/catalogue/opr/ashen-concord/")
+    card = page.locator("#unit-concord-wardens")
+    expect(card).to_be_visible()
+    box = card.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling of the page"
+    rule = page.locator("#unit-ashguard-veterans .rule").first
+    rule.focus()
+    expect(rule.locator(".rule-text")).to_be_visible()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "catalogue-phone.png"), full_page=False)
+    page.goto(f"{live_server.url}/catalogue/designer/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SCREENSHOTS / "designer-phone.png"), full_page=True)
+    context.close()

@@ -1,0 +1,108 @@
+"""The canonical inputs of a job and their checks, shared by the pages and the API."""
+
+from __future__ import annotations
+
+import pytest
+
+from armybuilder.estimates.inputs import (
+    MAX_MATCHUPS,
+    EstimateRequestError,
+    army_inputs,
+    default_situation,
+    list_vs_list_inputs,
+    situation_clean,
+    unit_vs_unit_inputs,
+)
+from tests.estimates.factories import opr_unit
+
+
+def errors_of(call, **kwargs) -> dict[str, list[str]]:
+    with pytest.raises(EstimateRequestError) as caught:
+        call(**kwargs)
+    return caught.value.errors
+
+
+def test_a_missing_situation_is_shooting_at_12_inches_with_every_flag_off():
+    assert situation_clean(None) == default_situation() == {
+        "mode": "shooting", "charging": False, "attacker_moved": False, "defender_in_cover": False,
+        "defender_activated": False, "enemies_within_12": False, "range_inches": 12.0}
+
+
+def test_the_range_is_always_a_float_so_12_and_12_0_are_one_question():
+    assert situation_clean({"range_inches": 12}) == situation_clean({"range_inches": 12.0})
+    assert isinstance(situation_clean({"range_inches": 7})["range_inches"], float)
+
+
+def test_every_bad_situation_field_is_reported_with_its_path():
+    errors = errors_of(situation_clean, data={"mode": "flying", "charging": "yes", "range_inches": -1,
+                                              "wind": True})
+    assert set(errors) == {"situation.mode", "situation.charging", "situation.range_inches", "situation.wind"}
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 121, True, "12"])
+def test_a_range_must_be_a_finite_number_of_inches_on_a_table(value):
+    assert "situation.range_inches" in errors_of(situation_clean, data={"range_inches": value})
+
+
+def test_a_charge_is_a_melee_attack():
+    assert "situation.charging" in errors_of(situation_clean, data={"charging": True})
+    assert situation_clean({"mode": "melee", "charging": True})["charging"] is True
+
+
+def test_units_are_checked_by_their_system_with_the_path_of_each_bad_field():
+    bad = opr_unit("Bad", quality=9)
+    bad["models"][0]["weapons"][0]["ap"] = 7
+    errors = errors_of(unit_vs_unit_inputs, attacker=opr_unit("Good"), defender=bad, situation={})
+    assert set(errors) == {"defender.models[0].quality", "defender.models[0].weapons[0].ap"}
+
+
+def test_both_units_and_the_situation_are_reported_at_once():
+    errors = errors_of(unit_vs_unit_inputs, attacker={"system": "opr"}, defender=[], situation={"mode": "x"})
+    assert any(path.startswith("attacker") for path in errors)
+    assert errors["defender"] == ["A unit must be a JSON object."]
+    assert "situation.mode" in errors
+
+
+def test_an_unknown_system_is_refused_on_the_units_system_field():
+    errors = errors_of(unit_vs_unit_inputs, attacker={**opr_unit("A"), "system": "chess"},
+                       defender=opr_unit("B"), situation={})
+    assert "attacker.system" in errors
+
+
+def test_a_system_without_an_attack_sequence_says_there_are_no_estimates_yet():
+    from rules.systems.registry import all_systems
+
+    without = [system for system in all_systems() if system.attack is None]
+    if not without:
+        pytest.skip("every registered system has estimates")
+    errors = errors_of(list_vs_list_inputs, system_key=without[0].key, situation={},
+                       list_a=army_inputs(name="A", units=[("u", {})]),
+                       list_b=army_inputs(name="B", units=[("u", {})]))
+    assert "no damage estimates" in errors["system"][0]
+
+
+def test_list_inputs_keep_names_and_units_and_refuse_empty_or_huge_lists():
+    unit = opr_unit("Guards")
+    system, inputs = list_vs_list_inputs(system_key="opr", situation=None,
+                                         list_a=army_inputs(name="A", units=[("Guards", unit)]),
+                                         list_b=army_inputs(name="B", units=[("Guards 2", unit)]))
+    assert system == "opr"
+    assert inputs["list_b"] == {"name": "B", "units": [{"name": "Guards 2", "unit": unit}]}
+    assert "list_a" in errors_of(list_vs_list_inputs, system_key="opr", situation=None,
+                                 list_a=army_inputs(name="A", units=[]), list_b=inputs["list_b"])
+    many = army_inputs(name="Horde", units=[("Guards", unit)] * 101)
+    assert MAX_MATCHUPS < 2 * 101 * 101
+    assert "list_b" in errors_of(list_vs_list_inputs, system_key="opr", situation=None,
+                                 list_a=many, list_b=many)
+
+
+def test_the_two_units_of_an_attack_must_share_a_game_system(monkeypatch):
+    from rules.systems import registry
+
+    opr = registry.get_system("opr")
+    other = registry.GameSystem(key="other", name="Other", source_language="en", profile_schema={},
+                                price=lambda unit: {"points": 1}, validate=lambda army: [], attack=opr.attack)
+    monkeypatch.setitem(registry._REGISTRY, "other", other)
+    errors = errors_of(unit_vs_unit_inputs, attacker=opr_unit("A"),
+                       defender={**opr_unit("B"), "system": "other"}, situation={})
+    assert list(errors) == ["defender.system"]

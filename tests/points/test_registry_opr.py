@@ -1,0 +1,38 @@
+"""The OPR system in the game-system registry (DESIGN.md "One seam for game systems")."""
+
+import pytest
+
+from points.unit_format import UnitFormatError
+from rules.systems.registry import get_system
+from tests.points.factories import INFANTRY_JSON
+
+
+def test_opr_is_registered():
+    """Views, API and jobs find OPR by key; its profile schema gives the Q/D/T ranges."""
+    opr = get_system("opr")
+    assert opr.key == "opr"
+    props = opr.profile_schema["properties"]
+    assert (props["quality"]["minimum"], props["quality"]["maximum"]) == (2, 6)
+    assert (props["defence"]["minimum"], props["defence"]["maximum"]) == (2, 6)
+    assert props["toughness"]["minimum"] == 1
+    assert "unit_balance" in opr.structure_options
+
+
+def test_registry_price_is_the_points_engine():
+    """price(unit dict) → JSON-ready breakdown; the spec's Infantry is 143."""
+    result = get_system("opr").price(INFANTRY_JSON)
+    assert (result["points"], result["exact"], result["category"]) == (143, "143", "shooter")
+
+
+def test_registry_validate_returns_violation_dicts():
+    """validate(army dict) → violation dicts with rule, unit and message."""
+    army = {"name": "Tiny", "points_limit": 100, "units": [{"unit": INFANTRY_JSON}]}
+    violations = get_system("opr").validate(army)
+    assert {"rule": "points_limit", "unit": None}.items() <= violations[0].items()
+    assert violations[0]["message"] == "Tiny totals 143 pts, over its points limit of 100"
+
+
+def test_registry_price_raises_the_format_error_on_bad_input():
+    """Bad input is a UnitFormatError with field paths (the API turns it into a 400)."""
+    with pytest.raises(UnitFormatError):
+        get_system("opr").price({"name": "X", "models": []})
