@@ -21,7 +21,9 @@ class ArmyListError(Exception):
 
     def __init__(self, errors: Iterable[tuple[str, str]]) -> None:
         self.errors: list[tuple[str, str]] = [(str(path), str(message)) for path, message in errors]
-        super().__init__("; ".join(f"{path}: {message}" if path else message for path, message in self.errors))
+        super().__init__(
+            "; ".join(f"{path}: {message}" if path else message for path, message in self.errors)
+        )
 
     def as_dict(self) -> dict[str, list[str]]:
         """`{field path: [messages]}`, the shape Django forms and DRF use for errors."""

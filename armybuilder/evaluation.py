@@ -66,10 +66,16 @@ def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: b
         points = {unit.pk: unit_points(system_key=army_list.system.key, unit=unit.data) for unit in units}
     else:
         points = {unit.pk: unit.points for unit in units}
-    violations = [dict(v) for v in get_system(army_list.system.key).validate(army_dict(army_list=army_list,
-                                                                                      units=units))]
-    return ArmyEvaluation(total_points=sum(points.values()), points_limit=army_list.points_limit,
-                          unit_points=points, violations=violations)
+    violations = [
+        dict(v)
+        for v in get_system(army_list.system.key).validate(army_dict(army_list=army_list, units=units))
+    ]
+    return ArmyEvaluation(
+        total_points=sum(points.values()),
+        points_limit=army_list.points_limit,
+        unit_points=points,
+        violations=violations,
+    )
 
 
 def army_list_evaluate(*, army_list: ArmyList) -> ArmyEvaluation:

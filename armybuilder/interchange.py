@@ -88,25 +88,42 @@ def _envelope_errors(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     return errors
 
 
-def _catalogue_unit(*, user: AbstractBaseUser, system: GameSystem, reference: Any, path: str,
-                    templates: dict[str, UnitTemplate | None]) -> UnitTemplate:
+def _catalogue_unit(
+    *,
+    user: AbstractBaseUser,
+    system: GameSystem,
+    reference: Any,
+    path: str,
+    templates: dict[str, UnitTemplate | None],
+) -> UnitTemplate:
     if not isinstance(reference, str) or reference.count("/") != 1:
         raise ArmyListError([(path, _("Write a catalogue unit as “<faction-slug>/<unit-slug>”."))])
     if reference not in templates:
         faction_slug, unit_slug = reference.split("/")
-        templates[reference] = (units_visible_to(user=user)
-                                .filter(faction__system=system, faction__slug=faction_slug, slug=unit_slug)
-                                .select_related("faction").prefetch_related("options")
-                                .order_by(F("faction__owner_id").asc(nulls_first=True)).first())
+        templates[reference] = (
+            units_visible_to(user=user)
+            .filter(faction__system=system, faction__slug=faction_slug, slug=unit_slug)
+            .select_related("faction")
+            .prefetch_related("options")
+            .order_by(F("faction__owner_id").asc(nulls_first=True))
+            .first()
+        )
     template = templates[reference]
     if template is None:
-        raise ArmyListError([(path, _("No catalogue unit “%(reference)s” in this game system.")
-                              % {"reference": reference})])
+        raise ArmyListError(
+            [(path, _("No catalogue unit “%(reference)s” in this game system.") % {"reference": reference})]
+        )
     return template
 
 
-def _entry_units(*, user: AbstractBaseUser, army_list: ArmyList, entry: Any, index: int,
-                 templates: dict[str, UnitTemplate | None]) -> tuple[list[ListUnit], list[tuple[str, str]]]:
+def _entry_units(
+    *,
+    user: AbstractBaseUser,
+    army_list: ArmyList,
+    entry: Any,
+    index: int,
+    templates: dict[str, UnitTemplate | None],
+) -> tuple[list[ListUnit], list[tuple[str, str]]]:
     """The unsaved list units one entry stands for (`count` copies), or its errors."""
     path = f"units[{index}]"
     if not isinstance(entry, Mapping):
@@ -114,11 +131,19 @@ def _entry_units(*, user: AbstractBaseUser, army_list: ArmyList, entry: Any, ind
     errors = [(f"{path}.{key}", _("Unknown field.")) for key in entry if key not in _ENTRY_KEYS]
     count = entry.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_ENTRY_COUNT:
-        errors.append((f"{path}.count", _("Must be a whole number from 1 to %(max)d.") % {"max": MAX_ENTRY_COUNT}))
+        errors.append(
+            (f"{path}.count", _("Must be a whole number from 1 to %(max)d.") % {"max": MAX_ENTRY_COUNT})
+        )
     has_unit, has_reference = "unit" in entry, "catalogue_unit" in entry
     if has_unit == has_reference:
-        errors.append((path, _("Give either “unit” (written out in full) or “catalogue_unit”, not both.")
-                       if has_unit else _("Give “unit” (written out in full) or “catalogue_unit”.")))
+        errors.append(
+            (
+                path,
+                _("Give either “unit” (written out in full) or “catalogue_unit”, not both.")
+                if has_unit
+                else _("Give “unit” (written out in full) or “catalogue_unit”."),
+            )
+        )
     if errors:
         return [], errors
     system_key = army_list.system.key
@@ -128,29 +153,49 @@ def _entry_units(*, user: AbstractBaseUser, army_list: ArmyList, entry: Any, ind
             if not isinstance(unit, Mapping):
                 return [], [(f"{path}.unit", _("Must be an object."))]
             if "options" in entry:
-                return [], [(f"{path}.options", _("Options go with “catalogue_unit”; a unit in full already "
-                                                  "has its upgrades."))]
+                return [], [
+                    (
+                        f"{path}.options",
+                        _("Options go with “catalogue_unit”; a unit in full already has its upgrades."),
+                    )
+                ]
             try:
                 get_system(system_key).price(unit)
             except UnitFormatError as exc:
-                return [], [(f"{path}.unit.{e.path}" if e.path else f"{path}.unit", e.message) for e in exc.errors]
+                return [], [
+                    (f"{path}.unit.{e.path}" if e.path else f"{path}.unit", e.message) for e in exc.errors
+                ]
             built = build_list_unit(army_list=army_list, base_data=dict(unit), menu=[], chosen={}, position=0)
         else:
-            template = _catalogue_unit(user=user, system=army_list.system, reference=entry["catalogue_unit"],
-                                       path=f"{path}.catalogue_unit", templates=templates)
+            template = _catalogue_unit(
+                user=user,
+                system=army_list.system,
+                reference=entry["catalogue_unit"],
+                path=f"{path}.catalogue_unit",
+                templates=templates,
+            )
             keys = entry.get("options", [])
             if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
                 return [], [(f"{path}.options", _("Must be a list of option keys."))]
-            built = build_list_unit(army_list=army_list, base_data=template.data, menu=option_menu(template),
-                                    chosen=dict(Counter(keys)), position=0, template=template,
-                                    catalogue_ref=catalogue_ref(template), error_prefix=f"{path}.")
+            built = build_list_unit(
+                army_list=army_list,
+                base_data=template.data,
+                menu=option_menu(template),
+                chosen=dict(Counter(keys)),
+                position=0,
+                template=template,
+                catalogue_ref=catalogue_ref(template),
+                error_prefix=f"{path}.",
+            )
     except ArmyListError as exc:
         return [], exc.errors
     copies = [built] + [copy_list_unit(built, army_list=army_list, position=0) for _ in range(count - 1)]
     return copies, []
 
 
-def _imported_list(*, user: AbstractBaseUser, data: Any, faction: Faction | None) -> tuple[ArmyList, list[ListUnit]]:
+def _imported_list(
+    *, user: AbstractBaseUser, data: Any, faction: Faction | None
+) -> tuple[ArmyList, list[ListUnit]]:
     """The unsaved list and units `data` describes; `ArmyListError` with every problem otherwise."""
     if not isinstance(data, Mapping):
         raise ArmyListError([("", _("A list must be a JSON object."))])
@@ -190,14 +235,20 @@ def _imported_list(*, user: AbstractBaseUser, data: Any, faction: Faction | None
         raise ArmyListError(errors)  # units cannot be checked without their system
 
     # Built even when the envelope has errors, so that the units' problems are reported too.
-    army_list = ArmyList(owner=user, system=system_row, faction=faction, name=cleaned.get("name", ""),
-                         points_limit=cleaned.get("points_limit", POINTS_LIMIT_MAX),
-                         structure_options=cleaned.get("options", {}))
+    army_list = ArmyList(
+        owner=user,
+        system=system_row,
+        faction=faction,
+        name=cleaned.get("name", ""),
+        points_limit=cleaned.get("points_limit", POINTS_LIMIT_MAX),
+        structure_options=cleaned.get("options", {}),
+    )
     units: list[ListUnit] = []
     templates: dict[str, UnitTemplate | None] = {}
-    for index, entry in enumerate(entries[:MAX_UNITS_PER_LIST + 1]):
-        built, entry_errors = _entry_units(user=user, army_list=army_list, entry=entry, index=index,
-                                           templates=templates)
+    for index, entry in enumerate(entries[: MAX_UNITS_PER_LIST + 1]):
+        built, entry_errors = _entry_units(
+            user=user, army_list=army_list, entry=entry, index=index, templates=templates
+        )
         units += built
         errors += entry_errors
     if len(entries) > MAX_UNITS_PER_LIST or len(units) > MAX_UNITS_PER_LIST:

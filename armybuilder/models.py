@@ -31,24 +31,42 @@ SHARE_TOKEN_MAX_LENGTH = 64
 class ArmyList(models.Model):
     """A player's army list for one game system (and usually one faction)."""
 
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="army_lists",
-                              verbose_name=_("owner"))
-    system = models.ForeignKey("rules.GameSystem", on_delete=models.PROTECT, related_name="army_lists",
-                               verbose_name=_("game system"))
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="army_lists", verbose_name=_("owner")
+    )
+    system = models.ForeignKey(
+        "rules.GameSystem", on_delete=models.PROTECT, related_name="army_lists", verbose_name=_("game system")
+    )
     # SET_NULL: deleting a homebrew faction must not delete other players' lists built from it.
-    faction = models.ForeignKey("rules.Faction", on_delete=models.SET_NULL, null=True, blank=True,
-                                related_name="army_lists", verbose_name=_("faction"))
+    faction = models.ForeignKey(
+        "rules.Faction",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="army_lists",
+        verbose_name=_("faction"),
+    )
     name = models.CharField(_("name"), max_length=LIST_NAME_MAX_LENGTH)
     points_limit = models.PositiveIntegerField(_("points limit"))
     structure_options = models.JSONField(
-        _("army structure rules"), default=dict, blank=True,
-        help_text=_("Which optional structure rules of the game system apply, by key: {key: true/false}."))
+        _("army structure rules"),
+        default=dict,
+        blank=True,
+        help_text=_("Which optional structure rules of the game system apply, by key: {key: true/false}."),
+    )
     version = models.PositiveIntegerField(_("version"), default=1)
     is_public = models.BooleanField(_("shown in the public gallery"), default=False)
-    share_token = models.CharField(_("share token"), max_length=SHARE_TOKEN_MAX_LENGTH, null=True, blank=True,
-                                   unique=True)
-    forked_from = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
-                                    related_name="forks", verbose_name=_("forked from"))
+    share_token = models.CharField(
+        _("share token"), max_length=SHARE_TOKEN_MAX_LENGTH, null=True, blank=True, unique=True
+    )
+    forked_from = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="forks",
+        verbose_name=_("forked from"),
+    )
     # Cached evaluation, written by the services in the same transaction as the change.
     total_points = models.PositiveIntegerField(_("total points"), default=0)
     unit_count = models.PositiveSmallIntegerField(_("units"), default=0)
@@ -67,12 +85,18 @@ class ArmyList(models.Model):
             models.Index(fields=["-updated"], condition=Q(is_public=True), name="armylist_public_updated"),
         ]
         constraints = [
-            models.CheckConstraint(condition=Q(points_limit__gte=POINTS_LIMIT_MIN, points_limit__lte=POINTS_LIMIT_MAX),
-                                   name="armylist_points_limit_in_range"),
+            models.CheckConstraint(
+                condition=Q(points_limit__gte=POINTS_LIMIT_MIN, points_limit__lte=POINTS_LIMIT_MAX),
+                name="armylist_points_limit_in_range",
+            ),
             models.CheckConstraint(condition=~Q(name=""), name="armylist_name_not_empty"),
-            models.CheckConstraint(condition=Q(unit_count__lte=MAX_UNITS_PER_LIST), name="armylist_unit_count_max"),
-            models.CheckConstraint(condition=Q(is_valid=True, violation_count=0) | Q(is_valid=False, violation_count__gt=0),
-                                   name="armylist_valid_iff_no_violations"),
+            models.CheckConstraint(
+                condition=Q(unit_count__lte=MAX_UNITS_PER_LIST), name="armylist_unit_count_max"
+            ),
+            models.CheckConstraint(
+                condition=Q(is_valid=True, violation_count=0) | Q(is_valid=False, violation_count__gt=0),
+                name="armylist_valid_iff_no_violations",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -101,12 +125,23 @@ class ListUnit(models.Model):
       rendering a 200-unit list prices nothing.
     """
 
-    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="units",
-                                  verbose_name=_("army list"))
-    template = models.ForeignKey("rules.UnitTemplate", on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="+", verbose_name=_("catalogue unit"))
-    catalogue_ref = models.CharField(_("catalogue reference"), max_length=170, blank=True,
-                                     help_text=_("<faction-slug>/<unit-slug> of the catalogue unit it was added from."))
+    army_list = models.ForeignKey(
+        ArmyList, on_delete=models.CASCADE, related_name="units", verbose_name=_("army list")
+    )
+    template = models.ForeignKey(
+        "rules.UnitTemplate",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("catalogue unit"),
+    )
+    catalogue_ref = models.CharField(
+        _("catalogue reference"),
+        max_length=170,
+        blank=True,
+        help_text=_("<faction-slug>/<unit-slug> of the catalogue unit it was added from."),
+    )
     name = models.CharField(_("name"), max_length=UNIT_NAME_MAX_LENGTH)
     base_data = models.JSONField(_("unit before options"), default=dict)
     available_options = models.JSONField(_("upgrade options"), default=list, blank=True)
@@ -122,10 +157,15 @@ class ListUnit(models.Model):
         verbose_name_plural = _("units of lists")
         constraints = [
             # Deferred, so that reordering can shift positions inside one transaction.
-            models.UniqueConstraint(fields=["army_list", "position"], name="listunit_unique_position",
-                                    deferrable=models.Deferrable.DEFERRED),
+            models.UniqueConstraint(
+                fields=["army_list", "position"],
+                name="listunit_unique_position",
+                deferrable=models.Deferrable.DEFERRED,
+            ),
             # Positions are kept 0..n-1, so with the uniqueness above this caps a list at 200 units.
-            models.CheckConstraint(condition=Q(position__lt=MAX_UNITS_PER_LIST), name="listunit_position_max"),
+            models.CheckConstraint(
+                condition=Q(position__lt=MAX_UNITS_PER_LIST), name="listunit_position_max"
+            ),
             models.CheckConstraint(condition=~Q(name=""), name="listunit_name_not_empty"),
         ]
 

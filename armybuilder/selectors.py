@@ -53,8 +53,9 @@ def public_army_lists(*, search: str = "") -> QuerySet[ArmyList]:
     return lists
 
 
-def army_list_get_for_user(*, user: AbstractBaseUser | AnonymousUser, list_id: int,
-                           for_edit: bool = False) -> ArmyList | None:
+def army_list_get_for_user(
+    *, user: AbstractBaseUser | AnonymousUser, list_id: int, for_edit: bool = False
+) -> ArmyList | None:
     """The list if `user` may read it (or, with `for_edit`, change it); otherwise `None`."""
     if for_edit:
         if not user.is_authenticated:
@@ -95,5 +96,8 @@ def army_list_unit_choices(*, army_list: ArmyList) -> QuerySet[UnitTemplate]:
     faction_filter = Q(faction__owner_id=army_list.owner_id)
     if army_list.faction_id is not None:
         faction_filter |= Q(faction_id=army_list.faction_id)
-    return (units.filter(faction_filter).select_related("faction")
-            .order_by(F("faction__owner_id").asc(nulls_first=True), "faction__name", "position", "name"))
+    return (
+        units.filter(faction_filter)
+        .select_related("faction")
+        .order_by(F("faction__owner_id").asc(nulls_first=True), "faction__name", "position", "name")
+    )

@@ -59,8 +59,15 @@ def clean_list_name(name: Any, *, field: str = "name") -> str:
     if "\x00" in name:
         raise ArmyListError([(field, _("A name cannot contain NUL characters."))])
     if len(name) > LIST_NAME_MAX_LENGTH:
-        raise ArmyListError([(field, _("A name has at most %(limit)d characters (this one has %(length)d).")
-                              % {"limit": LIST_NAME_MAX_LENGTH, "length": len(name)})])
+        raise ArmyListError(
+            [
+                (
+                    field,
+                    _("A name has at most %(limit)d characters (this one has %(length)d).")
+                    % {"limit": LIST_NAME_MAX_LENGTH, "length": len(name)},
+                )
+            ]
+        )
     return name
 
 
@@ -68,13 +75,21 @@ def clean_points_limit(points_limit: Any, *, field: str = "points_limit") -> int
     if isinstance(points_limit, bool) or not isinstance(points_limit, int):
         raise ArmyListError([(field, _("The points limit must be a whole number."))])
     if not POINTS_LIMIT_MIN <= points_limit <= POINTS_LIMIT_MAX:
-        raise ArmyListError([(field, _("The points limit must be between %(min)d and %(max)d.")
-                              % {"min": POINTS_LIMIT_MIN, "max": POINTS_LIMIT_MAX})])
+        raise ArmyListError(
+            [
+                (
+                    field,
+                    _("The points limit must be between %(min)d and %(max)d.")
+                    % {"min": POINTS_LIMIT_MIN, "max": POINTS_LIMIT_MAX},
+                )
+            ]
+        )
     return points_limit
 
 
-def clean_structure_options(options: Mapping[str, Any] | None, *, system_key: str,
-                            field: str = "options") -> dict[str, bool]:
+def clean_structure_options(
+    options: Mapping[str, Any] | None, *, system_key: str, field: str = "options"
+) -> dict[str, bool]:
     """The list's switches of its system's optional structure rules, checked and kept as given.
 
     As in the interchange format, a rule the switches do not mention is on; keys must be
@@ -85,9 +100,16 @@ def clean_structure_options(options: Mapping[str, Any] | None, *, system_key: st
     if not isinstance(options, Mapping):
         raise ArmyListError([(field, _("Must be an object of rule switches."))])
     known = get_system(system_key).structure_options
-    errors = [(f"{field}.{key}", _("Not a structure rule of this game system.")) for key in options if key not in known]
-    errors += [(f"{field}.{key}", _("Must be true or false.")) for key, value in options.items()
-               if key in known and not isinstance(value, bool)]
+    errors = [
+        (f"{field}.{key}", _("Not a structure rule of this game system."))
+        for key in options
+        if key not in known
+    ]
+    errors += [
+        (f"{field}.{key}", _("Must be true or false."))
+        for key, value in options.items()
+        if key in known and not isinstance(value, bool)
+    ]
     if errors:
         raise ArmyListError(errors)
     return dict(options)
@@ -104,9 +126,19 @@ def _check_faction(*, owner: AbstractBaseUser, system: GameSystem, faction: Fact
 
 def _check_room(*, current: int, adding: int) -> None:
     if current + adding > MAX_UNITS_PER_LIST:
-        raise ArmyListError([("units", ngettext(
-            "A list has at most %(limit)d unit.", "A list has at most %(limit)d units.", MAX_UNITS_PER_LIST)
-            % {"limit": MAX_UNITS_PER_LIST})])
+        raise ArmyListError(
+            [
+                (
+                    "units",
+                    ngettext(
+                        "A list has at most %(limit)d unit.",
+                        "A list has at most %(limit)d units.",
+                        MAX_UNITS_PER_LIST,
+                    )
+                    % {"limit": MAX_UNITS_PER_LIST},
+                )
+            ]
+        )
 
 
 # ----------------------------------------------------------------------------- the version check
@@ -128,8 +160,13 @@ def lock_list(*, army_list: ArmyList, expected_version: int | None) -> ArmyList:
     return copy.copy(army_list)
 
 
-def save_list_change(*, locked: ArmyList, caller: ArmyList, units: Sequence[ListUnit] | None,
-                     changed_fields: Iterable[str] = ()) -> ArmyList:
+def save_list_change(
+    *,
+    locked: ArmyList,
+    caller: ArmyList,
+    units: Sequence[ListUnit] | None,
+    changed_fields: Iterable[str] = (),
+) -> ArmyList:
     """Save `changed_fields` and bump the version, if no one else changed the list meanwhile.
 
     With `units` (the list's units after the change, in order) the army is re-validated and
@@ -149,8 +186,9 @@ def save_list_change(*, locked: ArmyList, caller: ArmyList, units: Sequence[List
         fields += _CACHE_FIELDS
     fields = list(dict.fromkeys(fields))
     locked.updated = timezone.now()
-    saved = (ArmyList.objects.filter(pk=locked.pk, version=locked.version)
-             .update(version=F("version") + 1, **{name: getattr(locked, name) for name in fields}))
+    saved = ArmyList.objects.filter(pk=locked.pk, version=locked.version).update(
+        version=F("version") + 1, **{name: getattr(locked, name) for name in fields}
+    )
     if not saved:
         current = ArmyList.objects.filter(pk=locked.pk).values_list("version", flat=True).first()
         raise StaleListError(expected_version=locked.version, current_version=current or 0)
@@ -158,6 +196,16 @@ def save_list_change(*, locked: ArmyList, caller: ArmyList, units: Sequence[List
     for name in (*fields, "version", "system"):
         setattr(caller, name, getattr(locked, name))
     return locked
+
+
+def _current(list_unit: ListUnit, *, locked: ArmyList, expected_version: int | None) -> ListUnit:
+    """The unit as the change should see it: the caller's object when it was read at the
+    expected version (the save re-checks the version), else read again under the lock."""
+    if expected_version is not None:
+        if list_unit.army_list_id != locked.pk:
+            raise ListUnit.DoesNotExist
+        return copy.copy(list_unit)
+    return ListUnit.objects.get(pk=list_unit.pk, army_list=locked)
 
 
 #: What re-evaluating a list reads of its units; the snapshots and menus are left in the database.
@@ -181,26 +229,40 @@ def list_units_in_order(army_list: ArmyList, *, for_evaluation: bool = False) ->
 
 
 @transaction.atomic
-def army_list_create(*, owner: AbstractBaseUser, system: GameSystem, faction: Faction | None, name: str,
-                     points_limit: int, structure_options: Mapping[str, Any] | None = None,
-                     is_public: bool = False) -> ArmyList:
+def army_list_create(
+    *,
+    owner: AbstractBaseUser,
+    system: GameSystem,
+    faction: Faction | None,
+    name: str,
+    points_limit: int,
+    structure_options: Mapping[str, Any] | None = None,
+    is_public: bool = False,
+) -> ArmyList:
     """A new, empty list owned by `owner`. The faction must be one `owner` can see."""
     errors: list[tuple[str, str]] = []
     cleaned: dict[str, Any] = {}
-    for key, check in (("name", lambda: clean_list_name(name)),
-                       ("points_limit", lambda: clean_points_limit(points_limit)),
-                       ("structure_options", lambda: clean_structure_options(structure_options,
-                                                                             system_key=system.key)),
-                       ("faction", lambda: _check_faction(owner=owner, system=system, faction=faction))):
+    for key, check in (
+        ("name", lambda: clean_list_name(name)),
+        ("points_limit", lambda: clean_points_limit(points_limit)),
+        ("structure_options", lambda: clean_structure_options(structure_options, system_key=system.key)),
+        ("faction", lambda: _check_faction(owner=owner, system=system, faction=faction)),
+    ):
         try:
             cleaned[key] = check()
         except ArmyListError as exc:
             errors += exc.errors
     if errors:
         raise ArmyListError(errors)
-    army_list = ArmyList(owner=owner, system=system, faction=faction, name=cleaned["name"],
-                         points_limit=cleaned["points_limit"], structure_options=cleaned["structure_options"],
-                         is_public=bool(is_public))
+    army_list = ArmyList(
+        owner=owner,
+        system=system,
+        faction=faction,
+        name=cleaned["name"],
+        points_limit=cleaned["points_limit"],
+        structure_options=cleaned["structure_options"],
+        is_public=bool(is_public),
+    )
     evaluation = evaluate_units(army_list=army_list, units=[], reprice=False)
     army_list.violations = evaluation.violations
     army_list.violation_count = len(evaluation.violations)
@@ -210,9 +272,15 @@ def army_list_create(*, owner: AbstractBaseUser, system: GameSystem, faction: Fa
 
 
 @transaction.atomic
-def army_list_update(*, army_list: ArmyList, expected_version: int | None, name: str | None = None,
-                     points_limit: int | None = None, structure_options: Mapping[str, Any] | None = None,
-                     is_public: bool | None = None) -> ArmyList:
+def army_list_update(
+    *,
+    army_list: ArmyList,
+    expected_version: int | None,
+    name: str | None = None,
+    points_limit: int | None = None,
+    structure_options: Mapping[str, Any] | None = None,
+    is_public: bool | None = None,
+) -> ArmyList:
     """Rename the list, change its limit, its structure rules or its gallery visibility.
 
     Arguments left as `None` keep their value. The game system and faction of a list do
@@ -224,8 +292,10 @@ def army_list_update(*, army_list: ArmyList, expected_version: int | None, name:
     checks = {
         "name": (name, lambda: clean_list_name(name)),
         "points_limit": (points_limit, lambda: clean_points_limit(points_limit)),
-        "structure_options": (structure_options,
-                              lambda: clean_structure_options(structure_options, system_key=locked.system.key)),
+        "structure_options": (
+            structure_options,
+            lambda: clean_structure_options(structure_options, system_key=locked.system.key),
+        ),
         "is_public": (is_public, lambda: bool(is_public)),
     }
     for attribute, (given, check) in checks.items():
@@ -263,32 +333,60 @@ def army_list_fork(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
     """
     source_units = list_units_in_order(army_list)
     forked = ArmyList.objects.create(
-        owner=user, system_id=army_list.system_id, faction_id=army_list.faction_id, name=army_list.name,
-        points_limit=army_list.points_limit, structure_options=dict(army_list.structure_options),
-        forked_from=army_list, total_points=army_list.total_points, unit_count=len(source_units),
-        violations=list(army_list.violations), violation_count=army_list.violation_count,
+        owner=user,
+        system_id=army_list.system_id,
+        faction_id=army_list.faction_id,
+        name=army_list.name,
+        points_limit=army_list.points_limit,
+        structure_options=dict(army_list.structure_options),
+        forked_from=army_list,
+        total_points=army_list.total_points,
+        unit_count=len(source_units),
+        violations=list(army_list.violations),
+        violation_count=army_list.violation_count,
         is_valid=army_list.is_valid,
     )
-    ListUnit.objects.bulk_create(copy_list_unit(unit, army_list=forked, position=unit.position) for unit in source_units)
+    ListUnit.objects.bulk_create(
+        copy_list_unit(unit, army_list=forked, position=unit.position) for unit in source_units
+    )
     # Re-validate the copy with today's rules instead of trusting the source's cache.
-    return save_list_change(locked=forked, caller=forked, units=list_units_in_order(forked, for_evaluation=True))
+    return save_list_change(
+        locked=forked, caller=forked, units=list_units_in_order(forked, for_evaluation=True)
+    )
 
 
 def copy_list_unit(unit: ListUnit, *, army_list: ArmyList, position: int) -> ListUnit:
     """An unsaved copy of a list unit (snapshot, options, points) for `army_list` at `position`."""
-    return ListUnit(army_list=army_list, template_id=unit.template_id, catalogue_ref=unit.catalogue_ref,
-                    name=unit.name, base_data=unit.base_data, available_options=unit.available_options,
-                    chosen_options=dict(unit.chosen_options), data=unit.data, option_points=unit.option_points,
-                    position=position, points=unit.points)
+    return ListUnit(
+        army_list=army_list,
+        template_id=unit.template_id,
+        catalogue_ref=unit.catalogue_ref,
+        name=unit.name,
+        base_data=unit.base_data,
+        available_options=unit.available_options,
+        chosen_options=dict(unit.chosen_options),
+        data=unit.data,
+        option_points=unit.option_points,
+        position=position,
+        points=unit.points,
+    )
 
 
 # ----------------------------------------------------------------------------- units
 
 
-def build_list_unit(*, army_list: ArmyList, base_data: Mapping[str, Any], menu: Sequence[Mapping[str, Any]],
-                    chosen: Mapping[str, int], position: int, template: UnitTemplate | None = None,
-                    catalogue_ref: str = "", error_prefix: str = "",
-                    option_points: Mapping[str, int] | None = None) -> ListUnit:
+def build_list_unit(
+    *,
+    army_list: ArmyList,
+    base_data: Mapping[str, Any],
+    menu: Sequence[Mapping[str, Any]],
+    chosen: Mapping[str, int],
+    position: int,
+    template: UnitTemplate | None = None,
+    catalogue_ref: str = "",
+    error_prefix: str = "",
+    option_points: Mapping[str, int] | None = None,
+) -> ListUnit:
     """An unsaved unit of `army_list`: options applied and checked, priced, ready to insert.
 
     Shared by adding, changing options and importing; error paths start with `error_prefix`.
@@ -297,12 +395,21 @@ def build_list_unit(*, army_list: ArmyList, base_data: Mapping[str, Any], menu: 
     data, chosen = resolve_options(base_data=base_data, menu=menu, chosen=chosen, prefix=error_prefix)
     name = str(data.get("name") or (template.name if template else "")).strip()[:UNIT_NAME_MAX_LENGTH]
     system_key = army_list.system.key
-    return ListUnit(army_list=army_list, template=template, catalogue_ref=catalogue_ref,
-                    name=name or _("Unnamed unit"), base_data=dict(base_data), available_options=list(menu),
-                    chosen_options=chosen, data=data,
-                    option_points=dict(option_points) if option_points is not None else
-                    option_prices(system_key=system_key, base_data=base_data, menu=menu),
-                    position=position, points=unit_points(system_key=system_key, unit=data))
+    return ListUnit(
+        army_list=army_list,
+        template=template,
+        catalogue_ref=catalogue_ref,
+        name=name or _("Unnamed unit"),
+        base_data=dict(base_data),
+        available_options=list(menu),
+        chosen_options=chosen,
+        data=data,
+        option_points=dict(option_points)
+        if option_points is not None
+        else option_prices(system_key=system_key, base_data=base_data, menu=menu),
+        position=position,
+        points=unit_points(system_key=system_key, unit=data),
+    )
 
 
 def catalogue_ref(template: UnitTemplate) -> str:
@@ -311,8 +418,13 @@ def catalogue_ref(template: UnitTemplate) -> str:
 
 
 @transaction.atomic
-def army_list_add_unit(*, army_list: ArmyList, unit: UnitTemplate, options: Mapping[str, int] | None = None,
-                       expected_version: int | None) -> ListUnit:
+def army_list_add_unit(
+    *,
+    army_list: ArmyList,
+    unit: UnitTemplate,
+    options: Mapping[str, int] | None = None,
+    expected_version: int | None,
+) -> ListUnit:
     """Add a catalogue or homebrew unit at the end of the list, with `options` taken.
 
     `unit` must be of the list's game system and visible to the list's owner (the caller
@@ -324,16 +436,24 @@ def army_list_add_unit(*, army_list: ArmyList, unit: UnitTemplate, options: Mapp
     units = list_units_in_order(locked, for_evaluation=True)
     _check_room(current=len(units), adding=1)
     menu = option_menu(unit)
-    added = build_list_unit(army_list=locked, base_data=unit.data, menu=menu, chosen=options or {},
-                            position=len(units), template=unit, catalogue_ref=catalogue_ref(unit))
+    added = build_list_unit(
+        army_list=locked,
+        base_data=unit.data,
+        menu=menu,
+        chosen=options or {},
+        position=len(units),
+        template=unit,
+        catalogue_ref=catalogue_ref(unit),
+    )
     added.save()
     save_list_change(locked=locked, caller=army_list, units=[*units, added])
     return added
 
 
 @transaction.atomic
-def army_list_unit_set_options(*, list_unit: ListUnit, options: Mapping[str, int],
-                               expected_version: int | None) -> ListUnit:
+def army_list_unit_set_options(
+    *, list_unit: ListUnit, options: Mapping[str, int], expected_version: int | None
+) -> ListUnit:
     """Replace the chosen options of a unit (`{option key: count}`; 0 or absent: not taken).
 
     Counts are checked against each option's and each group's limits by
@@ -341,9 +461,15 @@ def army_list_unit_set_options(*, list_unit: ListUnit, options: Mapping[str, int
     """
     army_list = list_unit.army_list
     locked = lock_list(army_list=army_list, expected_version=expected_version)
-    current = ListUnit.objects.get(pk=list_unit.pk, army_list=locked)
-    rebuilt = build_list_unit(army_list=locked, base_data=current.base_data, menu=current.available_options,
-                              chosen=options, position=current.position, option_points=current.option_points)
+    current = _current(list_unit, locked=locked, expected_version=expected_version)
+    rebuilt = build_list_unit(
+        army_list=locked,
+        base_data=current.base_data,
+        menu=current.available_options,
+        chosen=options,
+        position=current.position,
+        option_points=current.option_points,
+    )
     changed = ("data", "chosen_options", "points", "name")
     for attribute in changed:
         setattr(current, attribute, getattr(rebuilt, attribute))
@@ -359,7 +485,7 @@ def army_list_unit_duplicate(*, list_unit: ListUnit, expected_version: int | Non
     """A copy of the unit, with the same options, right after it."""
     army_list = list_unit.army_list
     locked = lock_list(army_list=army_list, expected_version=expected_version)
-    source = ListUnit.objects.get(pk=list_unit.pk, army_list=locked)
+    source = _current(list_unit, locked=locked, expected_version=expected_version)
     units = list_units_in_order(locked, for_evaluation=True)
     _check_room(current=len(units), adding=1)
     ListUnit.objects.filter(army_list=locked, position__gt=source.position).update(position=F("position") + 1)
@@ -371,7 +497,9 @@ def army_list_unit_duplicate(*, list_unit: ListUnit, expected_version: int | Non
 
 
 @transaction.atomic
-def army_list_unit_move(*, list_unit: ListUnit, position: int, expected_version: int | None) -> list[ListUnit]:
+def army_list_unit_move(
+    *, list_unit: ListUnit, position: int, expected_version: int | None
+) -> list[ListUnit]:
     """Move the unit to `position` (0 is first); the units in between shift by one.
 
     Returns the units of the list in their new order.
@@ -383,8 +511,15 @@ def army_list_unit_move(*, list_unit: ListUnit, position: int, expected_version:
     if moving is None:
         raise ListUnit.DoesNotExist
     if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < len(units):
-        raise ArmyListError([("position", _("The position must be between %(first)d and %(last)d.")
-                              % {"first": 0, "last": len(units) - 1})])
+        raise ArmyListError(
+            [
+                (
+                    "position",
+                    _("The position must be between %(first)d and %(last)d.")
+                    % {"first": 0, "last": len(units) - 1},
+                )
+            ]
+        )
     units.remove(moving)
     units.insert(position, moving)
     changed = [u for index, u in enumerate(units) if u.position != index]
@@ -406,7 +541,9 @@ def army_list_unit_remove(*, list_unit: ListUnit, expected_version: int | None) 
     if removing is None:
         raise ListUnit.DoesNotExist
     removing.delete()
-    ListUnit.objects.filter(army_list=locked, position__gt=removing.position).update(position=F("position") - 1)
+    ListUnit.objects.filter(army_list=locked, position__gt=removing.position).update(
+        position=F("position") - 1
+    )
     remaining = [u for u in units if u is not removing]
     for index, u in enumerate(remaining):
         u.position = index

@@ -41,8 +41,13 @@ def default_choice(menu: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return {option["key"]: int(option.get("min_count") or 0) for option in menu if option.get("min_count")}
 
 
-def resolve_options(*, base_data: Mapping[str, Any], menu: Sequence[Mapping[str, Any]],
-                    chosen: Mapping[str, int], prefix: str = "") -> tuple[dict[str, Any], dict[str, int]]:
+def resolve_options(
+    *,
+    base_data: Mapping[str, Any],
+    menu: Sequence[Mapping[str, Any]],
+    chosen: Mapping[str, int],
+    prefix: str = "",
+) -> tuple[dict[str, Any], dict[str, int]]:
     """The unit with `chosen` applied, and the choice normalised (options not taken left out).
 
     Options missing from `chosen` start at their minimum. Every problem is reported at once
@@ -69,8 +74,9 @@ def resolve_options(*, base_data: Mapping[str, Any], menu: Sequence[Mapping[str,
     return data, choice
 
 
-def option_prices(*, system_key: str, base_data: Mapping[str, Any],
-                  menu: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+def option_prices(
+    *, system_key: str, base_data: Mapping[str, Any], menu: Sequence[Mapping[str, Any]]
+) -> dict[str, int]:
     """`{option key: points taking it once adds}` to the unit as it comes, for the picker.
 
     Computed when the unit is added (it depends on the unit, not on the choice), and

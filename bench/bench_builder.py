@@ -79,8 +79,13 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def report(label: str, samples_ms: list[float], *, target: float | None = TARGET_P95_MS,
-           cpu_ms: list[float] | None = None) -> None:
+def report(
+    label: str,
+    samples_ms: list[float],
+    *,
+    target: float | None = TARGET_P95_MS,
+    cpu_ms: list[float] | None = None,
+) -> None:
     p50, p95 = statistics.median(samples_ms), percentile(samples_ms, 0.95)
     ratio = f"   p95/target {p95 / target:5.2f}" if target else " " * 19
     cpu = f"   (CPU p50 {statistics.median(cpu_ms):6.2f} ms)" if cpu_ms else ""
@@ -99,13 +104,22 @@ def make_players(count: int) -> list[tuple[object, ArmyList]]:
     players = []
     for index in range(count):
         user = User.objects.create_user(f"bench{index}", password=secrets.token_urlsafe(12))
-        army_list = services.army_list_create(owner=user, system=faction.system, faction=faction,
-                                              name=f"Bench list {index}", points_limit=5000)
-        added = [services.army_list_add_unit(army_list=army_list, unit=template, options={},
-                                             expected_version=army_list.version) for template in templates]
-        ListUnit.objects.bulk_create(services.copy_list_unit(added[i % len(added)], army_list=army_list, position=i)
-                                     for i in range(len(added), UNITS_ON_LIST))
-        services.army_list_update(army_list=army_list, expected_version=army_list.version, name=army_list.name)
+        army_list = services.army_list_create(
+            owner=user, system=faction.system, faction=faction, name=f"Bench list {index}", points_limit=5000
+        )
+        added = [
+            services.army_list_add_unit(
+                army_list=army_list, unit=template, options={}, expected_version=army_list.version
+            )
+            for template in templates
+        ]
+        ListUnit.objects.bulk_create(
+            services.copy_list_unit(added[i % len(added)], army_list=army_list, position=i)
+            for i in range(len(added), UNITS_ON_LIST)
+        )
+        services.army_list_update(
+            army_list=army_list, expected_version=army_list.version, name=army_list.name
+        )
         players.append((user, army_list))
     return players
 
@@ -122,8 +136,9 @@ def option_target(army_list: ArmyList) -> tuple[ListUnit, str]:
 # ----------------------------------------------------------------------------- in process
 
 
-def in_process(user: object, army_list: ArmyList,
-               requests: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+def in_process(
+    user: object, army_list: ArmyList, requests: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall-clock and CPU milliseconds of each request kind (the CPU figure is this process's
     own work, without Postgres and without time the machine gave to other processes)."""
     client = Client()
@@ -148,17 +163,28 @@ def in_process(user: object, army_list: ArmyList,
     for round_ in range(requests + 10):  # the first 10 rounds warm up and are not counted
         page = timed("page", lambda: client.get(editor))
         version = int(VERSION.search(page.content.decode()).group(1))
-        added = timed("add", lambda v=version: client.post(add_url, {"unit": template_id}, HTTP_HX_REQUEST="true",
-                                                           HTTP_X_LIST_VERSION=str(v)))
+        added = timed(
+            "add",
+            lambda v=version: client.post(
+                add_url, {"unit": template_id}, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(v)
+            ),
+        )
         body = added.content.decode()
         version = int(VERSION.search(body).group(1))
         new_unit = int(NEW_ROW.search(body).group(1))
-        removed = client.post(reverse("lists:unit_remove", args=[army_list.pk, new_unit]), HTTP_HX_REQUEST="true",
-                              HTTP_X_LIST_VERSION=str(version))
+        removed = client.post(
+            reverse("lists:unit_remove", args=[army_list.pk, new_unit]),
+            HTTP_HX_REQUEST="true",
+            HTTP_X_LIST_VERSION=str(version),
+        )
         version = int(VERSION.search(removed.content.decode()).group(1))
         data = {f"option-{key}": "1"} if round_ % 2 == 0 else {}
-        timed("option", lambda v=version, d=data: client.post(options_url, d, HTTP_HX_REQUEST="true",
-                                                             HTTP_X_LIST_VERSION=str(v)))
+        timed(
+            "option",
+            lambda v=version, d=data: client.post(
+                options_url, d, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(v)
+            ),
+        )
         if round_ == 9:
             for samples in (*times.values(), *cpu.values()):
                 samples.clear()
@@ -178,12 +204,33 @@ def free_port() -> int:
 def gunicorn(workers: int) -> Iterator[int]:
     """gunicorn serving this database on a free loopback port, stopped on exit."""
     port = free_port()
-    env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], ALLOWED_HOSTS="127.0.0.1",
-               PYTHONWARNINGS="ignore:No directory at")
+    env = dict(
+        os.environ,
+        DATABASE_NAME=connection.settings_dict["NAME"],
+        ALLOWED_HOSTS="127.0.0.1",
+        PYTHONWARNINGS="ignore:No directory at",
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "armybuilder.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--worker-class", "sync", "--log-level", "error", "--timeout", "60"],
-        cwd=ROOT, env=env, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "armybuilder.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            "sync",
+            "--log-level",
+            "error",
+            "--timeout",
+            "60",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -214,18 +261,26 @@ class HttpPlayer:
         client = Client()
         client.force_login(user)
         csrf = secrets.token_hex(16)  # an unmasked 32-character CSRF secret, as cookie and header
-        self.headers = {"Cookie": f"sessionid={client.cookies['sessionid'].value}; csrftoken={csrf}",
-                        "X-CSRFToken": csrf, "HX-Request": "true",
-                        "Content-Type": "application/x-www-form-urlencoded", "Host": "127.0.0.1"}
+        self.headers = {
+            "Cookie": f"sessionid={client.cookies['sessionid'].value}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "HX-Request": "true",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Host": "127.0.0.1",
+        }
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.army_list = army_list
         self.unit, self.key = option_target(army_list)
-        self.template_id = ListUnit.objects.filter(army_list=army_list, template__isnull=False).first().template_id
+        self.template_id = (
+            ListUnit.objects.filter(army_list=army_list, template__isnull=False).first().template_id
+        )
         self.version = ArmyList.objects.get(pk=army_list.pk).version
 
     def post(self, path: str, body: str) -> tuple[float, str]:
         start = time.perf_counter()
-        self.connection.request("POST", path, body=body, headers={**self.headers, "X-List-Version": str(self.version)})
+        self.connection.request(
+            "POST", path, body=body, headers={**self.headers, "X-List-Version": str(self.version)}
+        )
         response = self.connection.getresponse()
         text = response.read().decode()
         elapsed = (time.perf_counter() - start) * 1000
@@ -263,7 +318,9 @@ def over_http(port: int, players: list[tuple[object, ArmyList]], rounds: int) ->
             failures.append(exc)
             start_together.abort()
 
-    threads = [threading.Thread(target=run, args=(c, r), daemon=True) for c, r in zip(clients, results, strict=True)]
+    threads = [
+        threading.Thread(target=run, args=(c, r), daemon=True) for c, r in zip(clients, results, strict=True)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -278,7 +335,9 @@ def over_http(port: int, players: list[tuple[object, ArmyList]], rounds: int) ->
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=200, help="timed rounds of the single in-process client")
+    parser.add_argument(
+        "--requests", type=int, default=200, help="timed rounds of the single in-process client"
+    )
     parser.add_argument("--clients", type=int, default=20, help="concurrent HTTP clients")
     parser.add_argument("--per-client", type=int, default=30, help="timed rounds per concurrent client")
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1, help="gunicorn workers")
@@ -290,9 +349,11 @@ def main() -> int:
         call_command("load_catalogue", verbosity=0)
         players = make_players(args.clients + 1)
         units = ListUnit.objects.filter(army_list=players[0][1]).count()
-        print(f"Army builder: htmx requests on a {units}-unit OPR list "
-              f"(PostgreSQL {connection.cursor().connection.info.server_version // 10000}, {os.cpu_count()} CPUs, "
-              f"load average {os.getloadavg()[0]:.1f} at start)")
+        postgres = connection.cursor().connection.info.server_version // 10000
+        print(
+            f"Army builder: htmx requests on a {units}-unit OPR list (PostgreSQL {postgres}, "
+            f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start)"
+        )
 
         print("1. one client, in process (server time)")
         times, cpu = in_process(*players[0], args.requests)

@@ -22,6 +22,7 @@ Field names: `name`, `role`, `m{i}-{field}`, `m{i}-rules` (+ `m{i}-rulevalue-{ke
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,8 @@ MAX_WEAPONS = 10
 SMALL_RANGE = 10
 MELEE_RANGE_FIELD = "range"
 _NOT_WEAPON_FIELDS = ("name", "rules", "profiles")
+#: Unit-level keys the designer edits itself (or drops: catalogue upgrade records).
+_UNIT_FORM_KEYS = ("format", "system", "name", "models", "upgrades")
 _PATH = re.compile(r"^models\[(\d+)\](?:\.weapons\[(\d+)\])?(?:\.([a-z_]+))?")
 
 
@@ -168,6 +171,8 @@ class WeaponForm:
     values: dict[str, Any]
     rules: dict[str, str] = field(default_factory=dict)
     other_rules: str = ""
+    #: Fields the form has no input for (a 40k weapon's alternative profiles), carried unchanged.
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -176,6 +181,8 @@ class ModelForm:
     rules: dict[str, str] = field(default_factory=dict)
     other_rules: str = ""
     weapons: list[WeaponForm] = field(default_factory=list)
+    #: Fields the form has no input for (OPR auras, orders, Massive parts), carried unchanged.
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def field_for_path(path: str) -> str:
@@ -212,6 +219,8 @@ class DesignerForm:
         self.name = ""
         self.role = UnitTemplate.Role.OTHER.value
         self.models: list[ModelForm] = []
+        #: Unit-level fields without an input (a datasheet's Power Rating, keywords), carried unchanged.
+        self.unit_extra: dict[str, Any] = {}
         self.errors: dict[str, list[str]] = {}
         self.non_field_errors: list[str] = []
 
@@ -232,9 +241,22 @@ class DesignerForm:
         self.models = [self.new_model()]
 
     def load_unit(self, data: Mapping[str, Any], *, role: str | None = None) -> None:
-        """Fill the form from a unit-format dict (a saved or catalogue unit)."""
+        """Fill the form from a unit-format dict (a saved or catalogue unit).
+
+        Fields without an input (unit-level Power Rating or keywords, a model's auras, a
+        weapon's alternative profiles) are kept as they are and written back on save.
+        """
         self.name = str(data.get("name") or "")
         self.role = role or self.role
+        self.unit_extra = {k: v for k, v in data.items() if k not in _UNIT_FORM_KEYS}
+        model_keys = {
+            "name",
+            "count",
+            "rules",
+            "weapons",
+            *(f.key for f in (*self.profile_fields, *self.extra_fields)),
+        }
+        weapon_keys = {"name", "rules", *(f.key for f in self.weapon_fields)}
         self.models = []
         for model in (data.get("models") or [])[:MAX_MODELS]:
             ticked, other = self.model_rules.split(model.get("rules") or [])
@@ -243,17 +265,21 @@ class DesignerForm:
                 w_ticked, w_other = self.weapon_rules.split(weapon.get("rules") or [])
                 weapons.append(
                     WeaponForm(
-                        values={k: v for k, v in weapon.items() if k != "rules"},
+                        values={k: v for k, v in weapon.items() if k in weapon_keys and k != "rules"},
                         rules=w_ticked,
                         other_rules=", ".join(w_other),
+                        extra={k: v for k, v in weapon.items() if k not in weapon_keys},
                     )
                 )
             self.models.append(
                 ModelForm(
-                    values={k: v for k, v in model.items() if k not in ("rules", "weapons")},
+                    values={
+                        k: v for k, v in model.items() if k in model_keys and k not in ("rules", "weapons")
+                    },
                     rules=ticked,
                     other_rules=", ".join(other),
                     weapons=weapons,
+                    extra={k: v for k, v in model.items() if k not in model_keys},
                 )
             )
         if not self.models:
@@ -263,6 +289,7 @@ class DesignerForm:
         """Fill the form from submitted inputs (`request.POST`), keeping the text as typed."""
         self.name = str(post.get("name", "")).strip()
         self.role = str(post.get("role", self.role))
+        self.unit_extra = _json_object(post.get("unit-extra"))
         self.models = []
         for i in range(min(_count(post, "models-total"), MAX_MODELS)):
             prefix = f"m{i}"
@@ -281,6 +308,7 @@ class DesignerForm:
                         },
                         rules=_ticked(post, wp, self.weapon_rules),
                         other_rules=str(post.get(f"{wp}-rules-other", "")),
+                        extra=_json_object(post.get(f"{wp}-extra")),
                     )
                 )
             self.models.append(
@@ -289,6 +317,7 @@ class DesignerForm:
                     rules=_ticked(post, prefix, self.model_rules),
                     other_rules=str(post.get(f"{prefix}-rules-other", "")),
                     weapons=weapons,
+                    extra=_json_object(post.get(f"{prefix}-extra")),
                 )
             )
         if not self.models:
@@ -350,7 +379,7 @@ class DesignerForm:
         models = []
         for i, model in enumerate(self.models):
             prefix = f"m{i}"
-            data: dict[str, Any] = {"name": str(model.values.get("name") or "").strip()}
+            data: dict[str, Any] = {**model.extra, "name": str(model.values.get("name") or "").strip()}
             count, error = FieldSpec("count", "", "int").parse(str(model.values.get("count", "")))
             if error:
                 self.add_error(f"{prefix}-count", error)
@@ -365,7 +394,10 @@ class DesignerForm:
             data["weapons"] = []
             for j, weapon in enumerate(model.weapons):
                 wp = f"{prefix}-w{j}"
-                written: dict[str, Any] = {"name": str(weapon.values.get("name") or "").strip()}
+                written: dict[str, Any] = {
+                    **weapon.extra,
+                    "name": str(weapon.values.get("name") or "").strip(),
+                }
                 for spec in self.weapon_fields:
                     value, error = spec.parse(_text(weapon.values.get(spec.key)))
                     if error:
@@ -377,7 +409,13 @@ class DesignerForm:
                 )
                 data["weapons"].append(written)
             models.append({k: v for k, v in data.items() if v is not None})
-        return {"format": FORMAT_VERSION, "system": self.system_key, "name": self.name, "models": models}
+        return {
+            **self.unit_extra,
+            "format": FORMAT_VERSION,
+            "system": self.system_key,
+            "name": self.name,
+            "models": models,
+        }
 
     def _written_rules(
         self, prefix: str, ticked: Mapping[str, str], other: str, choices: RuleChoices
@@ -447,6 +485,7 @@ class DesignerForm:
                     "rules_open": bool(
                         model.rules or model.other_rules or self.errors.get(f"{prefix}-rules")
                     ),
+                    "extra_json": json.dumps(model.extra) if model.extra else "",
                     "weapons": [
                         {
                             "index": j,
@@ -466,6 +505,7 @@ class DesignerForm:
                                 "value": weapon.other_rules,
                             },
                             "rule_errors": self.errors.get(f"{prefix}-w{j}-rules", []),
+                            "extra_json": json.dumps(weapon.extra) if weapon.extra else "",
                             "rules_open": bool(
                                 weapon.rules or weapon.other_rules or self.errors.get(f"{prefix}-w{j}-rules")
                             ),
@@ -488,6 +528,15 @@ class DesignerForm:
             }
             for rule in choices.rules
         ]
+
+
+def _json_object(text: Any) -> dict[str, Any]:
+    """A hidden input's JSON object (fields carried unchanged); anything else is ignored."""
+    try:
+        value = json.loads(str(text or "") or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _text(value: Any) -> str:

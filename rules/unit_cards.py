@@ -76,6 +76,8 @@ class UnitCard:
     weapons: list[CardRow]
     options: list[CardOption]
     errors: list[str]
+    #: The data says its source prints no points (`points_in_source: false`): 0 is not "free".
+    points_missing: bool = False
 
     @property
     def model_count(self) -> int:
@@ -225,6 +227,7 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
             for o in options
         ],
         errors=errors,
+        points_missing=data.get("points_in_source") is False,
     )
 
 

@@ -10,6 +10,7 @@ POST with the full page, so it works without JavaScript.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -191,6 +192,7 @@ def _designer_context(
         "systems": selectors.game_systems(),
         "form": form,
         "models": form.models_for_template(),
+        "unit_extra_json": json.dumps(form.unit_extra) if form.unit_extra else "",
         "breakdown": evaluation.breakdown,
         "field_errors": [(name, form.errors.get(name, [])) for name in form.field_names()],
         "roles": UnitTemplate.Role.choices,

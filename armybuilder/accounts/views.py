@@ -18,8 +18,9 @@ NEW_PLAYER_LANDING = "lists:mine"
 def _next_url(request: HttpRequest) -> str:
     """The `next` parameter when it points at this site, else the page after logging in."""
     candidate = request.POST.get("next") or request.GET.get("next") or ""
-    if candidate and url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()},
-                                                     require_https=request.is_secure()):
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return candidate
     return resolve_url(NEW_PLAYER_LANDING)
 
@@ -35,4 +36,6 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return HttpResponseRedirect(_next_url(request))
     status = 400 if request.method == "POST" else 200
-    return render(request, "registration/signup.html", {"form": form, "next": _next_url(request)}, status=status)
+    return render(
+        request, "registration/signup.html", {"form": form, "next": _next_url(request)}, status=status
+    )

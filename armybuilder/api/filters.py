@@ -34,10 +34,15 @@ class QueryFilter:
             if not (raw.isascii() and raw.isdigit()) or len(raw) > 19 or not 1 <= int(raw) <= MAX_ID:
                 raise exceptions.ValidationError({self.param: ["Must be a positive integer id."]})
             return int(raw)
-        if "\x00" in raw or len(raw) > MAX_TEXT:
-            raise exceptions.ValidationError(
-                {self.param: [f"Must be at most {MAX_TEXT} characters, without NUL characters."]})
-        return raw
+        return checked_text(self.param, raw)
+
+
+def checked_text(param: str, raw: str) -> str:
+    """A text query parameter the database can take, or a 400 naming `param`."""
+    if "\x00" in raw or len(raw) > MAX_TEXT:
+        raise exceptions.ValidationError(
+            {param: [f"Must be at most {MAX_TEXT} characters, without NUL characters."]})
+    return raw
 
 
 class QueryFilterBackend(BaseFilterBackend):

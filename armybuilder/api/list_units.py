@@ -53,6 +53,7 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
 
     @extend_schema(tags=TAGS, summary="List the units of a list", responses=ListUnitSerializer(many=True))
     def list(self, request: Request, list_id: int) -> Response:
+        """The units in list order, as in the list's `units`."""
         return Response(units_data(self.get_list()))
 
     @extend_schema(tags=TAGS, summary="Add a unit to a list", request=ListUnitAddSerializer,
@@ -74,6 +75,7 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
 
     @extend_schema(tags=TAGS, summary="Get a unit of a list", responses=ListUnitSerializer)
     def retrieve(self, request: Request, list_id: int, unit_id: int) -> Response:
+        """One unit: its options menu, the options taken and the unit they produce."""
         return Response(ListUnitSerializer(self.get_unit()).data)
 
     @extend_schema(tags=TAGS, summary="Change a unit's options and/or its place in the list",
@@ -107,6 +109,7 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
     @extend_schema(tags=TAGS, summary="Duplicate a unit (the copy comes right after it)", request=None,
                    parameters=[IF_MATCH, ETAG_HEADER], responses={201: ArmyListSerializer, **STALE_RESPONSES})
     def duplicate(self, request: Request, list_id: int, unit_id: int) -> Response:
+        """Same options, same points; answers with the whole list."""
         unit = self.get_unit()
         army_list = unit.army_list
         army_list_unit_duplicate(list_unit=unit, expected_version=expected_version(request, army_list))

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import caches
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from armybuilder.api.filters import QueryFilter
+from armybuilder.api import list_cache
+from armybuilder.api.filters import checked_text
 from armybuilder.api.permissions import IsListOwnerOrReadOnly
 from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag
 from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES
@@ -39,38 +39,28 @@ from armybuilder.sharing import army_list_share, army_list_unshare
 from rules.models import Faction, GameSystem
 from rules.systems.registry import get_system
 
-SEARCH = QueryFilter("search", "", str, "Only lists whose name contains this text (any case).")
+SEARCH = OpenApiParameter("search", str, description="Only lists whose name contains this text (any case).")
 TAGS = ["lists"]
 
 
-#: How long this process keeps a list's serialized units (they are keyed by version anyway).
-UNITS_CACHE_SECONDS = 300
-
-
 def units_data(army_list: ArmyList) -> list[dict[str, Any]]:
-    """The list's units as `ListUnitSerializer` renders them, at the list's current version.
-
-    Kept in this process's memory under the list's version and last-change time: every
-    service that touches a list's units bumps both, so a cached entry can never show an
-    old state. Reading a list is then one query for the list row (needed anyway, to
-    decide whether the caller may see it) and no query, JSON decoding or pricing of units.
-    """
-    key = f"api:list-units:{army_list.pk}:{army_list.version}:{army_list.updated.timestamp()}"
-    data = caches["default"].get(key)
-    if data is None:
-        data = ListUnitSerializer(army_list_units(army_list=army_list), many=True).data
-        caches["default"].set(key, data, UNITS_CACHE_SECONDS)
-    return data
+    """The list's units as `ListUnitSerializer` renders them (one query, cached points)."""
+    return ListUnitSerializer(army_list_units(army_list=army_list), many=True).data
 
 
 def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200) -> Response:
     """A whole list (cached points, nothing re-priced) with its ETag.
 
-    A read whose `If-None-Match` names the current ETag is answered 304 with no body.
+    The representation of each version is built once per process (`list_cache`); only the
+    share token, which the owner alone may see, is filled in per request. A read whose
+    `If-None-Match` names the current ETag is answered 304 with no body.
     """
     if status_code == 200 and request.method == "GET" and etag(army_list) in if_none_match(request):
         return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), army_list)
-    body = ArmyListSerializer(army_list, context={"request": request, "units": units_data(army_list)}).data
+    cached = list_cache.representation(army_list, lambda: ArmyListSerializer(
+        army_list, context={"units": units_data(army_list)}).data)
+    is_owner = request.user.is_authenticated and request.user.pk == army_list.owner_id
+    body = {**cached, "share_token": army_list.share_token if is_owner else None}
     return with_etag(Response(body, status=status_code), army_list)
 
 
@@ -113,16 +103,17 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         return super().get_permissions()
 
     @extend_schema(tags=TAGS, summary="List your lists", responses=ArmyListSummarySerializer(many=True),
-                   parameters=[OpenApiParameter("search", str, description=SEARCH.description)])
+                   parameters=[SEARCH])
     def list(self, request: Request) -> Response:
-        raw = request.query_params.get("search", "")
-        search = SEARCH.parse(raw) if raw else ""
+        """Your own lists, most recently changed first (others' public lists are read by id)."""
+        search = checked_text("search", request.query_params.get("search", ""))
         page = self.paginate_queryset(army_lists_owned_by(user=request.user, search=search))
         return self.get_paginated_response(ArmyListSummarySerializer(page, many=True).data)
 
     @extend_schema(tags=TAGS, summary="Create a list", request=ArmyListCreateSerializer,
                    responses={201: ArmyListSerializer}, parameters=[ETAG_HEADER])
     def create(self, request: Request) -> Response:
+        """A new, empty list of yours; its game system and faction cannot change later."""
         serializer = ArmyListCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -141,16 +132,19 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
     @extend_schema(tags=TAGS, summary="Get a list with its units", parameters=[ETAG_HEADER, IF_NONE_MATCH],
                    responses={200: ArmyListSerializer, **NOT_MODIFIED})
     def retrieve(self, request: Request, list_id: int) -> Response:
+        """The list with its units, their options and points as saved (nothing is re-priced)."""
         return list_response(request, self.get_list())
 
     @extend_schema(tags=TAGS, summary="Replace a list's settings", request=ArmyListWriteSerializer,
                    parameters=[IF_MATCH, ETAG_HEADER], responses={200: ArmyListSerializer, **STALE_RESPONSES})
     def update(self, request: Request, list_id: int) -> Response:
+        """Name, points limit, structure rules and gallery visibility, all at once."""
         return self._update(request, partial=False)
 
     @extend_schema(tags=TAGS, summary="Change some of a list's settings", request=ArmyListWriteSerializer,
                    parameters=[IF_MATCH, ETAG_HEADER], responses={200: ArmyListSerializer, **STALE_RESPONSES})
     def partial_update(self, request: Request, list_id: int) -> Response:
+        """Only the settings sent change."""
         return self._update(request, partial=True)
 
     def _update(self, request: Request, *, partial: bool) -> Response:
@@ -164,6 +158,7 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
     @extend_schema(tags=TAGS, summary="Delete a list", parameters=[IF_MATCH],
                    responses={204: OpenApiResponse(description="Deleted."), **STALE_RESPONSES})
     def destroy(self, request: Request, list_id: int) -> Response:
+        """The list and its units; lists forked from it stay."""
         army_list = self.get_list()
         army_list_delete(army_list=army_list, expected_version=expected_version(request, army_list))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -171,6 +166,7 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
     @extend_schema(tags=TAGS, summary="Validate a list: points and violations, freshly computed",
                    responses={200: EvaluationSerializer})
     def validate(self, request: Request, list_id: int) -> Response:
+        """Every unit re-priced by the game system and the army re-validated, now."""
         evaluation = army_list_evaluate(army_list=self.get_list())
         return Response(EvaluationSerializer({
             "total_points": evaluation.total_points, "points_limit": evaluation.points_limit,
@@ -182,6 +178,7 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
     @extend_schema(tags=TAGS, summary="Fork a list into a private copy of your own", request=None,
                    responses={201: ArmyListSerializer}, parameters=[ETAG_HEADER])
     def fork(self, request: Request, list_id: int) -> Response:
+        """A private copy of a list you may read (yours or a public one), units and all."""
         copy = army_list_fork(army_list=self.get_list(), user=request.user)
         copy = army_list_get_for_user(user=request.user, list_id=copy.pk)
         return list_response(request, copy, status_code=status.HTTP_201_CREATED)
@@ -200,6 +197,7 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
                    responses={204: OpenApiResponse(description="The old link now answers 404."),
                               **STALE_RESPONSES})
     def unshare(self, request: Request, list_id: int) -> Response:
+        """The share token is forgotten; sharing again makes a new one."""
         army_list = self.get_list()
         army_list_unshare(army_list=army_list, expected_version=expected_version(request, army_list))
         return with_etag(Response(status=status.HTTP_204_NO_CONTENT), army_list)

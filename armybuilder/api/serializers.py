@@ -169,11 +169,18 @@ class PriceBreakdownSerializer(serializers.Serializer):
 
 
 class ViolationSerializer(serializers.Serializer):
-    """A broken army-composition rule, as the list's game system reports it."""
+    """A broken army-composition rule, exactly as the list's game system reports it.
+
+    Every system gives `rule`, `unit` and `message`; a system may add its own details
+    (OPR: `check`, `model`, `value`, `limit`), which are passed through unchanged.
+    """
 
     rule = serializers.CharField(help_text="Which rule (a key of the system's structure rules).")
-    unit = serializers.CharField(allow_null=True, required=False, help_text="The unit at fault, if one is.")
+    unit = serializers.CharField(allow_null=True, help_text="The unit at fault, or null for the whole list.")
     message = serializers.CharField()
+
+    def to_representation(self, violation: Any) -> dict[str, Any]:
+        return dict(violation)
 
 
 class ListUnitSerializer(serializers.Serializer):
@@ -250,9 +257,8 @@ class ArmyListSerializer(ArmyListSummarySerializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_share_token(self, army_list: Any) -> str | None:
-        request = self.context.get("request")
-        user = request.user if request is not None else None
-        return army_list.share_token if user is not None and user.pk == army_list.owner_id else None
+        """Filled in per request by `lists.list_response` (only the owner sees it)."""
+        return None
 
     @extend_schema_field(ListUnitSerializer(many=True))
     def get_units(self, army_list: Any) -> list[dict[str, Any]]:

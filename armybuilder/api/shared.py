@@ -45,11 +45,13 @@ class SharedListViewSet(SharedListLookupMixin, viewsets.GenericViewSet):
     @extend_schema(tags=TAGS, summary="Read a shared list", parameters=[ETAG_HEADER, IF_NONE_MATCH],
                    responses={200: ArmyListSerializer, **NOT_MODIFIED})
     def retrieve(self, request: Request, token: str) -> Response:
+        """The list the link points at, read-only; no account needed."""
         return list_response(request, self.get_shared_list())
 
     @extend_schema(tags=TAGS, summary="Fork a shared list into your own lists", request=None,
                    parameters=[ETAG_HEADER], responses={201: ArmyListSerializer})
     def fork(self, request: Request, token: str) -> Response:
+        """A private copy in your own lists (needs an account)."""
         copy = army_list_fork(army_list=self.get_shared_list(), user=request.user)
         copy = army_list_get_for_user(user=request.user, list_id=copy.pk)
         return list_response(request, copy, status_code=status.HTTP_201_CREATED)

@@ -23,7 +23,7 @@ from armybuilder.estimates.inputs import (
 )
 from armybuilder.estimates.sources import Choices
 
-SITUATION_FIELDS = ("mode", *SITUATION_FLAGS, "range_inches")
+SITUATION_FIELDS = ("mode", "range_inches", *SITUATION_FLAGS)
 
 
 class EstimateForm(forms.Form):
@@ -45,6 +45,7 @@ class EstimateForm(forms.Form):
 
     def __init__(self, *args: Any, target_choices: Choices, target_label: str | None = None,
                  **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.fields["target"].choices = target_choices
         if target_label:

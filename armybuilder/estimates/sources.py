@@ -49,12 +49,14 @@ Choices = list[tuple[str, list[tuple[str, str]]]]
 
 @dataclass(frozen=True)
 class UnitSource:
-    """One unit to estimate with: its key, what to call it, its system, the unit itself."""
+    """One unit to estimate with: its key, what to call it, its system, the unit itself, and
+    the list it belongs to (if any: its menu of targets leaves that list out)."""
 
     key: str
     label: str
     system_key: str
     unit: Mapping[str, Any]
+    list_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ class ListSource:
     system_key: str
     name: str
     units: list[tuple[str, Mapping[str, Any]]] = field(default_factory=list)
+    list_id: int | None = None
 
 
 def _int(value: Any) -> int | None:
@@ -97,7 +100,7 @@ def _list_unit_dict(army_list: ArmyList, unit: ListUnit) -> dict[str, Any]:
 
 def _list_unit_source(army_list: ArmyList, unit: ListUnit) -> UnitSource:
     return UnitSource(f"list_unit:{unit.pk}", f"{unit.name} — {army_list.name}", army_list.system.key,
-                      _list_unit_dict(army_list, unit))
+                      _list_unit_dict(army_list, unit), list_id=army_list.pk)
 
 
 def _readable_list(*, user: User, list_id: Any = None, share_token: str = "") -> ArmyList | None:
@@ -134,7 +137,8 @@ def _list_source(army_list: ArmyList) -> ListSource:
     units = army_list_units(army_list=army_list)
     written = army_list_to_dict(army_list=army_list, units=units)["units"]
     return ListSource(f"list:{army_list.pk}", army_list.name, army_list.system.key, army_list.name,
-                      [(unit.name, entry["unit"]) for unit, entry in zip(units, written, strict=True)])
+                      [(unit.name, entry["unit"]) for unit, entry in zip(units, written, strict=True)],
+                      list_id=army_list.pk)
 
 
 def list_source(*, user: User, list_id: Any = None, share_token: str = "") -> ListSource | None:

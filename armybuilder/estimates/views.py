@@ -71,15 +71,14 @@ def _supports_estimates(system_key: str) -> bool:
 
 
 def _form(request: HttpRequest, source: sources.UnitSource | sources.ListSource) -> EstimateForm:
-    list_id = request.GET.get("list")
-    exclude = int(list_id) if str(list_id or "").isdigit() and len(str(list_id)) < 12 else None
+    """The form with the targets this source may be estimated against (its own list left out)."""
     if isinstance(source, sources.ListSource):
         choices = sources.list_target_choices(user=request.user, system_key=source.system_key,
-                                              exclude_list_id=exclude)
+                                              exclude_list_id=source.list_id)
         label = _("Opponent list")
     else:
         choices = sources.unit_target_choices(user=request.user, system_key=source.system_key,
-                                              exclude_list_id=exclude)
+                                              exclude_list_id=source.list_id)
         label = _("Target unit")
     data = request.POST if request.method == "POST" else None
     return EstimateForm(data, target_choices=choices, target_label=label)

@@ -44,19 +44,25 @@ def faction_label(faction: Faction) -> str:
     return _("%(name)s (homebrew)") % {"name": faction.name} if faction.owner_id else faction.name
 
 
+def import_faction_label(faction: Faction) -> str:
+    return f"{faction_label(faction)} · {faction.system.name}"
+
+
 class StructureOptionsMixin:
     """One checkbox per optional structure rule of the list's game system."""
-
 
     def add_structure_fields(self, *, system_key: str, current: Mapping[str, bool] | None) -> None:
         self.structure_keys = list(get_system(system_key).structure_options)
         for key, label in get_system(system_key).structure_options.items():
             self.fields[STRUCTURE_PREFIX + key] = forms.BooleanField(
-                label=label, required=False, initial=True if current is None else bool(current.get(key, True)))
+                label=label, required=False, initial=True if current is None else bool(current.get(key, True))
+            )
 
     def structure_options(self) -> dict[str, bool]:
         """The rules switched off (`{key: False}`); as in the interchange format, the rest are on."""
-        return {key: False for key in self.structure_keys if not self.cleaned_data.get(STRUCTURE_PREFIX + key)}
+        return {
+            key: False for key in self.structure_keys if not self.cleaned_data.get(STRUCTURE_PREFIX + key)
+        }
 
     def structure_fields(self) -> list[forms.BoundField]:
         return [self[STRUCTURE_PREFIX + key] for key in self.structure_keys]
@@ -65,19 +71,27 @@ class StructureOptionsMixin:
 class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
     """A new list of the chosen system: faction, name, points limit and structure rules."""
 
-    faction = forms.ModelChoiceField(queryset=Faction.objects.none(), label=gettext_lazy("Faction"),
-                                     empty_label=None)
+    faction = forms.ModelChoiceField(
+        queryset=Faction.objects.none(), label=gettext_lazy("Faction"), empty_label=None
+    )
     name = forms.CharField(label=gettext_lazy("Name"), max_length=LIST_NAME_MAX_LENGTH, strip=True)
-    points_limit = forms.IntegerField(label=gettext_lazy("Points limit"), min_value=POINTS_LIMIT_MIN,
-                                      max_value=POINTS_LIMIT_MAX, initial=1000)
+    points_limit = forms.IntegerField(
+        label=gettext_lazy("Points limit"),
+        min_value=POINTS_LIMIT_MIN,
+        max_value=POINTS_LIMIT_MAX,
+        initial=1000,
+    )
     is_public = forms.BooleanField(label=gettext_lazy("Show it in the public gallery"), required=False)
 
     def __init__(self, *args: Any, user: AbstractBaseUser, system: GameSystem, **kwargs: Any) -> None:
         kwargs.setdefault("label_suffix", "")  # checkbox labels stand after their boxes: no colons
         super().__init__(*args, **kwargs)
         self.system = system
-        self.fields["faction"].queryset = (factions_visible_to(user=user).filter(system=system)
-                                           .order_by(F("owner_id").asc(nulls_first=True), "name"))
+        self.fields["faction"].queryset = (
+            factions_visible_to(user=user)
+            .filter(system=system)
+            .order_by(F("owner_id").asc(nulls_first=True), "name")
+        )
         self.fields["faction"].label_from_instance = faction_label
         self.add_structure_fields(system_key=system.key, current=None)
 
@@ -86,13 +100,20 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
     """Name, points limit, structure rules and gallery visibility of an existing list."""
 
     name = forms.CharField(label=gettext_lazy("Name"), max_length=LIST_NAME_MAX_LENGTH, strip=True)
-    points_limit = forms.IntegerField(label=gettext_lazy("Points limit"), min_value=POINTS_LIMIT_MIN,
-                                      max_value=POINTS_LIMIT_MAX)
+    points_limit = forms.IntegerField(
+        label=gettext_lazy("Points limit"), min_value=POINTS_LIMIT_MIN, max_value=POINTS_LIMIT_MAX
+    )
     is_public = forms.BooleanField(label=gettext_lazy("Show it in the public gallery"), required=False)
 
     def __init__(self, *args: Any, army_list: ArmyList, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", {"name": army_list.name, "points_limit": army_list.points_limit,
-                                      "is_public": army_list.is_public})
+        kwargs.setdefault(
+            "initial",
+            {
+                "name": army_list.name,
+                "points_limit": army_list.points_limit,
+                "is_public": army_list.is_public,
+            },
+        )
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.add_structure_fields(system_key=army_list.system.key, current=army_list.structure_options)
@@ -103,9 +124,25 @@ class ImportForm(forms.Form):
 
     MAX_BYTES = 1024 * 1024
 
-    text = forms.CharField(label=gettext_lazy("List as JSON"), required=False, widget=forms.Textarea(
-        attrs={"rows": 12, "spellcheck": "false"}), max_length=MAX_BYTES)
+    text = forms.CharField(
+        label=gettext_lazy("List as JSON"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
+        max_length=MAX_BYTES,
+    )
     file = forms.FileField(label=gettext_lazy("or a JSON file"), required=False)
+    faction = forms.ModelChoiceField(
+        queryset=Faction.objects.none(),
+        required=False,
+        label=gettext_lazy("Faction to add more units from (optional)"),
+        help_text=gettext_lazy("The file does not name one; pick a faction of the list's game system."),
+    )
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        factions = factions_visible_to(user=user).select_related("system")
+        self.fields["faction"].queryset = factions.order_by("system__position", "owner_id", "name")
+        self.fields["faction"].label_from_instance = import_faction_label
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -139,7 +176,9 @@ def parse_int(raw: str | None, *, field: str, minimum: int = 0, maximum: int = 1
     except ValueError:
         raise ArmyListError([(field, _("Must be a whole number."))]) from None
     if not minimum <= value <= maximum:
-        raise ArmyListError([(field, _("Must be between %(min)d and %(max)d.") % {"min": minimum, "max": maximum})])
+        raise ArmyListError(
+            [(field, _("Must be between %(min)d and %(max)d.") % {"min": minimum, "max": maximum})]
+        )
     return value
 
 

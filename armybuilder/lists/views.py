@@ -72,8 +72,13 @@ def _editor_url(army_list: ArmyList, anchor: str = "") -> str:
 # ----------------------------------------------------------------------------- rendering
 
 
-def _page_context(request: HttpRequest, army_list: ArmyList, *, can_edit: bool,
-                  settings_form: ArmyListSettingsForm | None = None) -> dict[str, Any]:
+def _page_context(
+    request: HttpRequest,
+    army_list: ArmyList,
+    *,
+    can_edit: bool,
+    settings_form: ArmyListSettingsForm | None = None,
+) -> dict[str, Any]:
     context: dict[str, Any] = {
         "army_list": army_list,
         "units": selectors.army_list_units(army_list=army_list),
@@ -85,13 +90,19 @@ def _page_context(request: HttpRequest, army_list: ArmyList, *, can_edit: bool,
         context["settings_form"] = settings_form or ArmyListSettingsForm(army_list=army_list)
         if army_list.share_token:
             context["share_url"] = request.build_absolute_uri(
-                reverse("lists:shared", args=[army_list.share_token]))
+                reverse("lists:shared", args=[army_list.share_token])
+            )
     return context
 
 
-def _render_editor(request: HttpRequest, army_list: ArmyList, *, status: int = 200,
-                   alert: dict[str, Any] | None = None,
-                   settings_form: ArmyListSettingsForm | None = None) -> HttpResponse:
+def _render_editor(
+    request: HttpRequest,
+    army_list: ArmyList,
+    *,
+    status: int = 200,
+    alert: dict[str, Any] | None = None,
+    settings_form: ArmyListSettingsForm | None = None,
+) -> HttpResponse:
     context = _page_context(request, army_list, can_edit=True, settings_form=settings_form)
     context["alert"] = alert
     return render(request, "armybuilder/list_detail.html", context, status=status)
@@ -99,9 +110,13 @@ def _render_editor(request: HttpRequest, army_list: ArmyList, *, status: int = 2
 
 def _alert_for(army_list: ArmyList, error: Exception) -> tuple[int, dict[str, Any]]:
     if isinstance(error, StaleListError):
-        return 409, {"stale": True, "reload_url": _editor_url(army_list),
-                     "message": _("This list was changed in another tab or window, so your last change "
-                                  "was not saved.")}
+        return 409, {
+            "stale": True,
+            "reload_url": _editor_url(army_list),
+            "message": _(
+                "This list was changed in another tab or window, so your last change was not saved."
+            ),
+        }
     assert isinstance(error, ArmyListError)
     return 400, {"stale": False, "errors": error.errors, "message": _("That change was not saved.")}
 
@@ -119,8 +134,10 @@ def _error_response(request: HttpRequest, army_list: ArmyList, error: Exception)
 
 def _fragments(request: HttpRequest, army_list: ArmyList, *parts: tuple[str, dict[str, Any]]) -> HttpResponse:
     """The main fragments of an htmx answer, then the summary and alert swapped out-of-band."""
-    html = [render_to_string(name, {"army_list": army_list, "can_edit": True, **context}, request)
-            for name, context in parts]
+    html = [
+        render_to_string(name, {"army_list": army_list, "can_edit": True, **context}, request)
+        for name, context in parts
+    ]
     html.append(render_to_string("armybuilder/_editor_oob.html", {"army_list": army_list}, request))
     return HttpResponse("".join(html))
 
@@ -143,16 +160,22 @@ def _change(request: HttpRequest, army_list: ArmyList, action: Callable[[int], H
 def my_lists(request: HttpRequest) -> HttpResponse:
     search = request.GET.get("q", "")[:100]
     page = Paginator(selectors.army_lists_owned_by(user=request.user, search=search), LISTS_PER_PAGE)
-    return render(request, "armybuilder/lists_mine.html",
-                  {"page": page.get_page(request.GET.get("page")), "search": search})
+    return render(
+        request,
+        "armybuilder/lists_mine.html",
+        {"page": page.get_page(request.GET.get("page")), "search": search},
+    )
 
 
 @require_GET
 def gallery(request: HttpRequest) -> HttpResponse:
     search = request.GET.get("q", "")[:100]
     page = Paginator(selectors.public_army_lists(search=search), LISTS_PER_PAGE)
-    return render(request, "armybuilder/lists_gallery.html",
-                  {"page": page.get_page(request.GET.get("page")), "search": search})
+    return render(
+        request,
+        "armybuilder/lists_gallery.html",
+        {"page": page.get_page(request.GET.get("page")), "search": search},
+    )
 
 
 @login_required
@@ -169,17 +192,25 @@ def create(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 army_list = services.army_list_create(
-                    owner=request.user, system=system, faction=form.cleaned_data["faction"],
-                    name=form.cleaned_data["name"], points_limit=form.cleaned_data["points_limit"],
-                    structure_options=form.structure_options(), is_public=form.cleaned_data["is_public"])
+                    owner=request.user,
+                    system=system,
+                    faction=form.cleaned_data["faction"],
+                    name=form.cleaned_data["name"],
+                    points_limit=form.cleaned_data["points_limit"],
+                    structure_options=form.structure_options(),
+                    is_public=form.cleaned_data["is_public"],
+                )
             except ArmyListError as error:
                 for path, message in error.errors:
                     form.add_error(path if path in form.fields else None, message)
             else:
                 return HttpResponseRedirect(_editor_url(army_list))
         status = 400
-    template = "armybuilder/_list_create_form.html" if request.htmx and request.method == "GET" else \
-        "armybuilder/list_create.html"
+    template = (
+        "armybuilder/_list_create_form.html"
+        if request.htmx and request.method == "GET"
+        else "armybuilder/list_create.html"
+    )
     return render(request, template, {"systems": systems, "system": system, "form": form}, status=status)
 
 
@@ -190,7 +221,9 @@ def detail(request: HttpRequest, list_id: int) -> HttpResponse:
     if army_list is None:
         raise Http404
     can_edit = request.user.is_authenticated and army_list.owner_id == request.user.pk
-    return render(request, "armybuilder/list_detail.html", _page_context(request, army_list, can_edit=can_edit))
+    return render(
+        request, "armybuilder/list_detail.html", _page_context(request, army_list, can_edit=can_edit)
+    )
 
 
 @require_GET
@@ -217,17 +250,26 @@ def update(request: HttpRequest, list_id: int) -> HttpResponse:
         return _render_editor(request, army_list, status=status, alert=alert, settings_form=form)
 
     def action(version: int) -> HttpResponse:
-        services.army_list_update(army_list=army_list, expected_version=version, name=form.cleaned_data["name"],
-                                  points_limit=form.cleaned_data["points_limit"],
-                                  structure_options=form.structure_options(),
-                                  is_public=form.cleaned_data["is_public"])
+        services.army_list_update(
+            army_list=army_list,
+            expected_version=version,
+            name=form.cleaned_data["name"],
+            points_limit=form.cleaned_data["points_limit"],
+            structure_options=form.structure_options(),
+            is_public=form.cleaned_data["is_public"],
+        )
         if not request.htmx:
             messages.success(request, _("List settings saved."))
             return HttpResponseRedirect(_editor_url(army_list))
-        return _fragments(request, army_list,
-                          ("armybuilder/_list_settings.html",
-                           {"settings_form": ArmyListSettingsForm(army_list=army_list), "saved": True}),
-                          ("armybuilder/_list_title.html", {"oob": True}))
+        return _fragments(
+            request,
+            army_list,
+            (
+                "armybuilder/_list_settings.html",
+                {"settings_form": ArmyListSettingsForm(army_list=army_list), "saved": True},
+            ),
+            ("armybuilder/_list_title.html", {"oob": True}),
+        )
 
     return _change(request, army_list, action)
 
@@ -252,14 +294,19 @@ def delete(request: HttpRequest, list_id: int) -> HttpResponse:
 @require_POST
 def fork(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
     """Copy a list the user can read (by id, or through its share link) into their account."""
-    source = (selectors.army_list_by_share_token(token=token) if token is not None
-              else selectors.army_list_get_for_user(user=request.user, list_id=list_id or 0))
+    source = (
+        selectors.army_list_by_share_token(token=token)
+        if token is not None
+        else selectors.army_list_get_for_user(user=request.user, list_id=list_id or 0)
+    )
     if source is None:
         raise Http404
     if not request.user.is_authenticated:
         return HttpResponseRedirect(f"{reverse('login')}?next={request.path}")
     copy = services.army_list_fork(army_list=source, user=request.user)
-    messages.success(request, _("This is your copy of “%(name)s”. Change it as you like.") % {"name": source.name})
+    messages.success(
+        request, _("This is your copy of “%(name)s”. Change it as you like.") % {"name": source.name}
+    )
     return HttpResponseRedirect(_editor_url(copy))
 
 
@@ -292,24 +339,32 @@ def unshare(request: HttpRequest, list_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_list(request: HttpRequest) -> HttpResponse:
-    form = ImportForm(request.POST or None, request.FILES or None)
+    form = ImportForm(request.POST or None, request.FILES or None, user=request.user)
     errors: list[tuple[str, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
             data = json.loads(form.cleaned_data["text"])
         except json.JSONDecodeError as exc:
-            errors = [("", _("Not valid JSON: %(error)s (line %(line)d, column %(column)d).")
-                       % {"error": exc.msg, "line": exc.lineno, "column": exc.colno})]
+            errors = [
+                (
+                    "",
+                    _("Not valid JSON: %(error)s (line %(line)d, column %(column)d).")
+                    % {"error": exc.msg, "line": exc.lineno, "column": exc.colno},
+                )
+            ]
         else:
             try:
-                army_list = army_list_import(user=request.user, data=data)
+                faction = form.cleaned_data["faction"]
+                army_list = army_list_import(user=request.user, data=data, faction=faction)
             except ArmyListError as error:
                 errors = error.errors
             else:
                 messages.success(request, _("List imported."))
                 return HttpResponseRedirect(_editor_url(army_list))
     status = 400 if request.method == "POST" else 200
-    return render(request, "armybuilder/list_import.html", {"form": form, "import_errors": errors}, status=status)
+    return render(
+        request, "armybuilder/list_import.html", {"form": form, "import_errors": errors}, status=status
+    )
 
 
 # ----------------------------------------------------------------------------- units (htmx)
@@ -322,12 +377,17 @@ def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
 
     def action(version: int) -> HttpResponse:
         template_id = parse_int(request.POST.get("unit"), field="unit", minimum=1, maximum=2**63 - 1)
-        template = (selectors.army_list_unit_choices(army_list=army_list).prefetch_related("options")
-                    .filter(pk=template_id).first())
+        template = (
+            selectors.army_list_unit_choices(army_list=army_list)
+            .prefetch_related("options")
+            .filter(pk=template_id)
+            .first()
+        )
         if template is None:
             raise ArmyListError([("unit", _("No such unit for this list."))])
-        added = services.army_list_add_unit(army_list=army_list, unit=template, options={},
-                                            expected_version=version)
+        added = services.army_list_add_unit(
+            army_list=army_list, unit=template, options={}, expected_version=version
+        )
         added.army_list = army_list
         if not request.htmx:
             return HttpResponseRedirect(_editor_url(army_list, f"unit-{added.pk}"))
@@ -347,7 +407,9 @@ def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
         services.army_list_unit_set_options(list_unit=list_unit, options=counts, expected_version=version)
         if not request.htmx:
             return HttpResponseRedirect(_editor_url(army_list, f"unit-{list_unit.pk}"))
-        return _fragments(request, army_list, ("armybuilder/_unit_row.html", {"unit": list_unit, "open": True}))
+        return _fragments(
+            request, army_list, ("armybuilder/_unit_row.html", {"unit": list_unit, "open": True})
+        )
 
     return _change(request, army_list, action)
 

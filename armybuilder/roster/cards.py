@@ -26,15 +26,34 @@ _NOT_WEAPON_STATS = frozenset({"name", "rules"})
 #: Short column headings (with the full name for `<abbr title>`) of the profile and weapon
 #: fields the bundled systems use; other fields fall back to the schema title or the key.
 FIELD_LABELS: dict[str, tuple[str, Any]] = {
-    "quality": ("Q", _("Quality")), "defence": ("D", _("Defence")), "toughness": ("T", _("Toughness")),
-    "range": (_("Range"), _("Range")), "attacks": ("A", _("Attacks")), "ap": ("AP", _("Armour piercing")),
-    "m": ("M", _("Movement")), "ws": ("WS", _("Weapon skill")), "bs": ("BS", _("Ballistic skill")),
-    "s": ("S", _("Strength")), "t": ("T", _("Toughness")), "w": ("W", _("Wounds")), "i": ("I", _("Initiative")),
-    "a": ("A", _("Attacks")), "ld": ("Ld", _("Leadership")), "sv": ("Sv", _("Save")),
-    "save": ("Sv", _("Save")), "armour_save": ("Sv", _("Armour save")), "ward_save": (_("Ward"), _("Ward save")),
-    "move": ("M", _("Move")), "wounds": ("W", _("Wounds")), "bravery": ("Bv", _("Bravery")),
-    "to_hit": (_("Hit"), _("To hit")), "to_wound": (_("Wound"), _("To wound")), "rend": (_("Rend"), _("Rend")),
-    "damage": ("D", _("Damage")), "strength": ("S", _("Strength")), "type": (_("Type"), _("Type")),
+    "quality": ("Q", _("Quality")),
+    "defence": ("D", _("Defence")),
+    "toughness": ("T", _("Toughness")),
+    "range": (_("Range"), _("Range")),
+    "attacks": ("A", _("Attacks")),
+    "ap": ("AP", _("Armour piercing")),
+    "m": ("M", _("Movement")),
+    "ws": ("WS", _("Weapon skill")),
+    "bs": ("BS", _("Ballistic skill")),
+    "s": ("S", _("Strength")),
+    "t": ("T", _("Toughness")),
+    "w": ("W", _("Wounds")),
+    "i": ("I", _("Initiative")),
+    "a": ("A", _("Attacks")),
+    "ld": ("Ld", _("Leadership")),
+    "sv": ("Sv", _("Save")),
+    "save": ("Sv", _("Save")),
+    "armour_save": ("Sv", _("Armour save")),
+    "ward_save": (_("Ward"), _("Ward save")),
+    "move": ("M", _("Move")),
+    "wounds": ("W", _("Wounds")),
+    "bravery": ("Bv", _("Bravery")),
+    "to_hit": (_("Hit"), _("To hit")),
+    "to_wound": (_("Wound"), _("To wound")),
+    "rend": (_("Rend"), _("Rend")),
+    "damage": ("D", _("Damage")),
+    "strength": ("S", _("Strength")),
+    "type": (_("Type"), _("Type")),
 }
 
 
@@ -146,8 +165,10 @@ def _extras(unit: Mapping[str, Any]) -> list[str]:
     for model in unit.get("models") or []:
         for kind, label in (("auras", _("aura")), ("orders", _("order"))):
             for aura in model.get(kind) or []:
-                lines.append(f"{model.get('name')}: {label} {aura.get('grants')} → {aura.get('to', '')}, "
-                             f"{aura.get('range', '')}\"")
+                lines.append(
+                    f"{model.get('name')}: {label} {aura.get('grants')} → {aura.get('to', '')}, "
+                    f'{aura.get("range", "")}"'
+                )
         for item in model.get("items") or []:
             lines.append(f"{model.get('name')}: {item.get('name')}")
     return lines
@@ -170,17 +191,35 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
         for written in _rule_names(unit):
             rule = special_rule_for(written, rules_by_name)
             rules.append(RuleText(name=written, text=rule.text if rule else ""))
-        cards.append(Card(
-            number=number, name=list_unit.name, points=list_unit.points, models=model_count(unit),
-            profile_columns=[field_label(key, schema) for key in profile_keys],
-            profiles=[Row(name=str(m.get("name") or ""), count=int(m.get("count") or 0),
-                          cells=[_display(m.get(key)) for key in profile_keys],
-                          rules=[str(r) for r in m.get("rules") or []]) for m in models],
-            weapon_columns=[field_label(key) for key in weapon_keys],
-            weapons=[Row(name=str(w.get("name") or ""), count=count, cells=[_display(w.get(key)) for key in weapon_keys],
-                         rules=[str(r) for r in w.get("rules") or []]) for w, count in weapons],
-            rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
-            extras=_extras(unit),
-            upgrades=chosen_upgrades(list_unit),
-        ))
+        cards.append(
+            Card(
+                number=number,
+                name=list_unit.name,
+                points=list_unit.points,
+                models=model_count(unit),
+                profile_columns=[field_label(key, schema) for key in profile_keys],
+                profiles=[
+                    Row(
+                        name=str(m.get("name") or ""),
+                        count=int(m.get("count") or 0),
+                        cells=[_display(m.get(key)) for key in profile_keys],
+                        rules=[str(r) for r in m.get("rules") or []],
+                    )
+                    for m in models
+                ],
+                weapon_columns=[field_label(key) for key in weapon_keys],
+                weapons=[
+                    Row(
+                        name=str(w.get("name") or ""),
+                        count=count,
+                        cells=[_display(w.get(key)) for key in weapon_keys],
+                        rules=[str(r) for r in w.get("rules") or []],
+                    )
+                    for w, count in weapons
+                ],
+                rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
+                extras=_extras(unit),
+                upgrades=chosen_upgrades(list_unit),
+            )
+        )
     return Roster(army_list=army_list, cards=cards, system_name=army_list.system.name)

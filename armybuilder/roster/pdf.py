@@ -22,7 +22,7 @@ def static_file_for(url: str) -> Path | None:
     prefix = "/" + settings.STATIC_URL.lstrip("/")
     if not path.startswith(prefix):
         return None
-    name = path[len(prefix):]
+    name = path[len(prefix) :]
     if not name or ".." in Path(name).parts:
         return None
     found = finders.find(name)

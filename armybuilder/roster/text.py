@@ -32,14 +32,25 @@ def unit_line(list_unit: ListUnit) -> str:
 
 def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit]) -> str:
     """The whole list as forum text, ending with a newline."""
-    where = f"{army_list.faction.name} ({army_list.system.name})" if army_list.faction else army_list.system.name
+    where = (
+        f"{army_list.faction.name} ({army_list.system.name})" if army_list.faction else army_list.system.name
+    )
     total = sum(unit.points for unit in units)
-    lines = [_("%(name)s — %(where)s, %(total)d/%(limit)d pts")
-             % {"name": army_list.name, "where": where, "total": total, "limit": army_list.points_limit}, ""]
+    lines = [
+        _("%(name)s — %(where)s, %(total)d/%(limit)d pts")
+        % {"name": army_list.name, "where": where, "total": total, "limit": army_list.points_limit},
+        "",
+    ]
     lines += [unit_line(unit) for unit in units]
-    lines += ["", ngettext("Total: %(total)d/%(limit)d pts, %(count)d unit",
-                           "Total: %(total)d/%(limit)d pts, %(count)d units", len(units))
-              % {"total": total, "limit": army_list.points_limit, "count": len(units)}]
+    lines += [
+        "",
+        ngettext(
+            "Total: %(total)d/%(limit)d pts, %(count)d unit",
+            "Total: %(total)d/%(limit)d pts, %(count)d units",
+            len(units),
+        )
+        % {"total": total, "limit": army_list.points_limit, "count": len(units)},
+    ]
     for violation in army_list.violations:
         lines.append(_("Violation: %(message)s") % {"message": violation.get("message", "")})
     return "\n".join(lines) + "\n"

@@ -85,7 +85,8 @@ def list_json(request: HttpRequest, list_id: int | None = None, token: str | Non
     """The list in the interchange format, every unit written out in full."""
     army_list = readable_list(request, list_id, token)
     data = army_list_to_dict(army_list=army_list, units=selectors.army_list_units(army_list=army_list))
-    response = HttpResponse(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                            content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "json")}"'
     return response

@@ -51,16 +51,18 @@ def option_groups(list_unit: ListUnit) -> list[dict[str, Any]]:
         key = option["key"]
         maximum = int(option.get("max_count") or 0)
         minimum = int(option.get("min_count") or 0)
-        groups.setdefault(str(option.get("group") or ""), []).append({
-            "key": key,
-            "label": option.get("label") or key,
-            "min": minimum,
-            "max": maximum,
-            "count": int(list_unit.chosen_options.get(key, 0)),
-            "points": list_unit.option_points.get(key),
-            "is_checkbox": maximum <= 1,
-            "is_fixed": maximum <= 1 and minimum >= 1,
-            "input_id": f"unit-{list_unit.pk}-option-{key}",
-            "input_name": f"{OPTION_PREFIX}{key}",
-        })
+        groups.setdefault(str(option.get("group") or ""), []).append(
+            {
+                "key": key,
+                "label": option.get("label") or key,
+                "min": minimum,
+                "max": maximum,
+                "count": int(list_unit.chosen_options.get(key, 0)),
+                "points": list_unit.option_points.get(key),
+                "is_checkbox": maximum <= 1,
+                "is_fixed": maximum <= 1 and minimum >= 1,
+                "input_id": f"unit-{list_unit.pk}-option-{key}",
+                "input_name": f"{OPTION_PREFIX}{key}",
+            }
+        )
     return [{"name": name, "options": options} for name, options in groups.items()]

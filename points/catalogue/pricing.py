@@ -92,6 +92,8 @@ def price_from_catalogue(
         "models": models,
         "upgrades": upgrades,
     }
+    if unit.get("points_in_source") is False:
+        breakdown["points_in_source"] = False  # the data's own mark: the source prints no points
     if extras is not None:
         breakdown.update(extras(unit))
     return breakdown

@@ -36,6 +36,10 @@ def unit_schema(profile_schema: Mapping[str, Any], system_key: str) -> dict[str,
             "system": {"const": system_key},
             "name": {"type": "string", "minLength": 1, "maxLength": 120},
             "models": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/model"}},
+            "points_in_source": {
+                "description": "false when the source prints no points for this unit (its 0 is not 'free')",
+                "type": "boolean",
+            },
             "upgrades": {
                 "type": "array",
                 "items": {

@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from armybuilder.api import list_cache
 from armybuilder.models import ArmyList
 from armybuilder.services import army_list_add_unit, army_list_create
 from armybuilder.sharing import army_list_share
@@ -32,7 +33,8 @@ def opr_unit(name: str, *, count: int = 5, quality: int = 4, defence: int = 5, t
              rules: list[str] | None = None, weapons: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """A valid OPR unit in the interchange format."""
     return {"format": 1, "system": "opr", "name": name, "models": [{
-        "name": name.rstrip("s"), "count": count, "quality": quality, "defence": defence, "toughness": toughness,
+        "name": name.rstrip("s"), "count": count, "quality": quality, "defence": defence,
+        "toughness": toughness,
         "rules": list(rules or []), "weapons": copy.deepcopy(weapons if weapons is not None else [RIFLE]),
     }]}
 
@@ -51,7 +53,7 @@ def throttle_cache(settings: Any) -> Iterator[None]:
     from django.core.cache import caches
 
     caches[settings.API_THROTTLE_CACHE].clear()
-    caches["default"].clear()  # the lists' cached units: ids and versions repeat between tests
+    list_cache.clear()  # ids and versions of lists repeat between tests
     set_rates(settings, user="100000/hour", ip="100000/hour", login="100000/hour", estimates="100000/hour")
     yield
 

@@ -10,6 +10,10 @@ from rest_framework.test import APIClient
 from tests.api.conftest import PASSWORD
 
 
+def get_token(client: APIClient, username: str, password: str) -> Any:
+    return client.post("/api/v1/auth/token", {"username": username, "password": password}, format="json")
+
+
 def test_a_username_and_password_give_a_token_that_authenticates(owner: Any) -> None:
     client = APIClient()
     response = client.post("/api/v1/auth/token", {"username": "owner", "password": PASSWORD}, format="json")
@@ -29,8 +33,8 @@ def test_asking_twice_gives_the_same_token(owner: Any) -> None:
 
 
 def test_a_wrong_password_is_a_400_without_saying_which_part_was_wrong(owner: Any) -> None:
-    wrong_password = APIClient().post("/api/v1/auth/token", {"username": "owner", "password": "x"}, format="json")
-    no_such_user = APIClient().post("/api/v1/auth/token", {"username": "nobody", "password": "x"}, format="json")
+    wrong_password = get_token(APIClient(), "owner", "x")
+    no_such_user = get_token(APIClient(), "nobody", "x")
 
     assert wrong_password.status_code == no_such_user.status_code == 400
     assert wrong_password.json() == no_such_user.json()
@@ -40,7 +44,7 @@ def test_a_wrong_password_is_a_400_without_saying_which_part_was_wrong(owner: An
 def test_an_inactive_account_gets_no_token(owner: Any) -> None:
     owner.is_active = False
     owner.save()
-    response = APIClient().post("/api/v1/auth/token", {"username": "owner", "password": PASSWORD}, format="json")
+    response = get_token(APIClient(), "owner", PASSWORD)
     assert response.status_code == 400
 
 

@@ -11,7 +11,8 @@ from rules.options import option_point_deltas
 from tests.api.conftest import opr_unit, token_client
 
 
-def test_systems_are_listed_by_key_with_their_structure_rules(anonymous_client: APIClient, opr: GameSystem) -> None:
+def test_systems_are_listed_by_key_with_their_structure_rules(anonymous_client: APIClient,
+                                                               opr: GameSystem) -> None:
     from rules.systems.registry import get_system
 
     listed = anonymous_client.get("/api/v1/systems").json()
@@ -32,12 +33,14 @@ def test_factions_filter_by_system_and_name(anonymous_client: APIClient, faction
     assert [f["slug"] for f in by_system["results"]] == ["test-guard"]
     assert [f["slug"] for f in by_name["results"]] == ["elves"]
     assert by_system["results"][0] == {"id": faction.pk, "slug": "test-guard", "name": "Test Guard",
-                                       "system": "opr", "version": "", "description": "", "is_homebrew": False}
+                                       "system": "opr", "version": "", "description": "",
+                                       "is_homebrew": False}
 
 
 def test_homebrew_is_visible_to_its_owner_only_until_shared(faction: Faction, owner: Any, other: Any) -> None:
     homebrew = Faction.objects.create(system=faction.system, slug="mine", name="Mine", owner=owner)
-    UnitTemplate.objects.create(faction=homebrew, slug="hero", name="My Hero", data=opr_unit("My Hero"), points=10)
+    UnitTemplate.objects.create(faction=homebrew, slug="hero", name="My Hero", data=opr_unit("My Hero"),
+                                points=10)
 
     def units_seen_by(client: APIClient) -> list[str]:
         return [u["name"] for u in client.get("/api/v1/units", {"search": "hero"}).json()["results"]]
@@ -103,4 +106,5 @@ def test_special_rules_filter_by_system_and_name(anonymous_client: APIClient, op
 
     body = anonymous_client.get("/api/v1/special-rules", {"system": "opr", "search": "bla"}).json()
 
-    assert [(r["key"], r["aliases"], r["has_value"]) for r in body["results"]] == [("blast", ["Wybuch"], True)]
+    found = [(r["key"], r["aliases"], r["has_value"]) for r in body["results"]]
+    assert found == [("blast", ["Wybuch"], True)]

@@ -87,7 +87,8 @@ def test_anonymous_requests_are_limited_per_address(db: None, throttle_rates: An
     assert there.get("/api/v1/systems").status_code == 200
 
 
-def test_a_forged_forwarded_for_header_does_not_escape_the_address_rate(db: None, throttle_rates: Any) -> None:
+def test_a_forged_forwarded_for_header_does_not_escape_the_address_rate(db: None,
+                                                                         throttle_rates: Any) -> None:
     throttle_rates(ip="1/minute")
     client = APIClient(REMOTE_ADDR="10.0.0.3")
     assert client.get("/api/v1/systems", HTTP_X_FORWARDED_FOR="1.1.1.1").status_code == 200
@@ -128,9 +129,11 @@ def test_malformed_json_is_a_400_parse_error(anonymous_client: APIClient, db: No
     assert error_of(response)["code"] == "parse_error"
 
 
-@pytest.mark.parametrize("body", [[1, 2], "a unit", 42, None, {"system": 7}, {"system": "opr", "models": "x"}])
+@pytest.mark.parametrize("body", [[1, 2], "a unit", 42, None, {"system": 7},
+                                  {"system": "opr", "models": "x"}])
 def test_wrong_types_are_a_400(anonymous_client: APIClient, db: None, body: Any) -> None:
-    response = anonymous_client.post("/api/v1/points/price", json.dumps(body), content_type="application/json")
+    response = anonymous_client.post("/api/v1/points/price", json.dumps(body),
+                                     content_type="application/json")
     assert response.status_code == 400
     assert error_of(response)["code"] == "invalid"
 
@@ -152,7 +155,8 @@ def test_a_huge_body_is_a_413(anonymous_client: APIClient, db: None) -> None:
 
 
 def test_strings_postgres_cannot_store_are_a_400_naming_the_field(owner_client: APIClient, db: None) -> None:
-    response = owner_client.post("/api/v1/lists", '{"name": "nul\\u0000", "system": "opr", "points_limit": 5}',
+    response = owner_client.post("/api/v1/lists",
+                                 '{"name": "nul\\u0000", "system": "opr", "points_limit": 5}',
                                  content_type="application/json")
     surrogate = owner_client.post("/api/v1/lists", '{"name": "\\ud800", "system": "opr", "points_limit": 5}',
                                   content_type="application/json")

@@ -17,7 +17,8 @@ from rest_framework.test import APIClient
 from armybuilder.models import ArmyList
 from tests.api.conftest import token_client
 
-OWNER, OTHER, ANONYMOUS, HOLDER, ANONYMOUS_HOLDER = "owner", "other", "anonymous", "holder", "anonymous holder"
+OWNER, OTHER, ANONYMOUS = "owner", "other", "anonymous"
+HOLDER, ANONYMOUS_HOLDER = "holder", "anonymous holder"
 ROLES = (OWNER, OTHER, ANONYMOUS, HOLDER, ANONYMOUS_HOLDER)
 #: Roles that know the share token; the others try a token of the right shape that opens nothing.
 KNOWS_TOKEN = {OWNER, HOLDER, ANONYMOUS_HOLDER}
@@ -55,7 +56,8 @@ ENDPOINTS = [
     Endpoint("post", "/api/v1/lists/{list}/share"),
     Endpoint("delete", "/api/v1/lists/{list}/share", expected=(204, 404, 401, 404, 401)),
     Endpoint("get", "/api/v1/lists/{list}/units"),
-    Endpoint("post", "/api/v1/lists/{list}/units", {"unit": "{template}"}, expected=(201, 404, 401, 404, 401)),
+    Endpoint("post", "/api/v1/lists/{list}/units", {"unit": "{template}"},
+             expected=(201, 404, 401, 404, 401)),
     Endpoint("get", "/api/v1/lists/{list}/units/{unit}"),
     Endpoint("patch", "/api/v1/lists/{list}/units/{unit}", {"options": {"plasma": 2}}),
     Endpoint("delete", "/api/v1/lists/{list}/units/{unit}"),
@@ -92,7 +94,8 @@ def fill(value: Any, names: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: f"{e.method.upper()} {e.path}")
 def test_list_endpoint_answers_each_kind_of_caller(endpoint: Endpoint, role: str, shared_list: ArmyList,
-                                                   owner: Any, other: Any, make_user: Any, units: Any) -> None:
+                                                   owner: Any, other: Any, make_user: Any,
+                                                   units: Any) -> None:
     holder = make_user("holder")
     client = client_for(role, owner=owner, other=other, holder=holder)
     names = {"list": shared_list.pk, "unit": shared_list.units.order_by("position").first().pk,

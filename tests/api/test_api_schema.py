@@ -63,14 +63,16 @@ def test_every_error_status_has_the_error_body(schema: dict[str, Any]) -> None:
         errors = {code: r for code, r in operation["responses"].items() if code.startswith(("4", "5"))}
         assert {"401", "429"} <= set(errors), (method, path)
         for code, response in errors.items():
-            assert response["content"]["application/json"]["schema"] == {"$ref": error_ref}, (method, path, code)
+            body = response["content"]["application/json"]["schema"]
+            assert body == {"$ref": error_ref}, (method, path, code)
         assert "Retry-After" in errors["429"]["headers"]
 
 
 def test_list_writes_document_if_match_and_the_stale_statuses(schema: dict[str, Any]) -> None:
     for (method, path), operation in operations(schema).items():
-        writes_a_list = (path.startswith("/api/v1/lists/{list_id}") and method in {"put", "patch", "delete"}) or (
-            method == "post" and path.endswith(("/units", "/share", "/duplicate")))
+        changes_settings = path.startswith("/api/v1/lists/{list_id}") and method in {"put", "patch", "delete"}
+        changes_units = method == "post" and path.endswith(("/units", "/share", "/duplicate"))
+        writes_a_list = changes_settings or changes_units
         if not writes_a_list:
             continue
         headers = {p["name"]: p for p in operation["parameters"] if p["in"] == "header"}

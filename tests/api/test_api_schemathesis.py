@@ -51,8 +51,9 @@ class World:
     def current(self) -> ArmyList:
         army_list = ArmyList.objects.filter(pk=getattr(self.army_list, "pk", None)).first()
         if army_list is None or not army_list.share_token or not army_list.units.exists():
-            army_list = army_list_create(owner=self.owner, system=self.units["veterans"].faction.system,
-                                         faction=self.units["veterans"].faction, name="Fuzzed", points_limit=1000)
+            faction = self.units["veterans"].faction
+            army_list = army_list_create(owner=self.owner, system=faction.system, faction=faction,
+                                         name="Fuzzed", points_limit=1000)
             army_list_add_unit(army_list=army_list, unit=self.units["veterans"], expected_version=None)
             army_list_share(army_list=army_list, expected_version=None)
             army_list.refresh_from_db()
@@ -125,7 +126,7 @@ def test_no_generated_request_breaks_the_api_or_its_schema(world: World) -> None
                 run()
             except Unsatisfiable:  # nothing to break: e.g. no negative input for a GET without parameters
                 continue
-            except (Exception, BaseExceptionGroup) as exc:  # collect every operation's failure, then report them together
+            except (Exception, BaseExceptionGroup) as exc:  # collected, then reported together
                 failures.append(f"{mode} {operation.method.upper()} {operation.path}: {exc}")
     print(f"schemathesis: {cases} generated requests, answered {dict(sorted(statuses.items()))}")
     assert not failures, "\n\n".join(failures)

@@ -19,8 +19,10 @@ def test_sign_up_logs_the_new_player_in_and_opens_their_lists(client):
     response = client.get(reverse("signup"))
     assert response.status_code == 200
     assert '<label for="id_username"' in response.content.decode()
-    response = client.post(reverse("signup"), {"username": "newbie", "email": "newbie@example.com",
-                                               "password1": PASSWORD, "password2": PASSWORD})
+    response = client.post(
+        reverse("signup"),
+        {"username": "newbie", "email": "newbie@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
     assert response.status_code == 302 and response["Location"] == reverse("lists:mine")
     assert User.objects.get(username="newbie").email == "newbie@example.com"
     assert client.get(reverse("lists:mine")).status_code == 200
@@ -28,8 +30,10 @@ def test_sign_up_logs_the_new_player_in_and_opens_their_lists(client):
 
 def test_sign_up_errors_are_shown_with_400(client):
     make_user("taken")
-    response = client.post(reverse("signup"), {"username": "taken", "email": "not-an-email",
-                                               "password1": "short", "password2": "other"})
+    response = client.post(
+        reverse("signup"),
+        {"username": "taken", "email": "not-an-email", "password1": "short", "password2": "other"},
+    )
     html = response.content.decode()
     assert response.status_code == 400
     assert "already exists" in html and "valid email" in html
@@ -37,8 +41,10 @@ def test_sign_up_errors_are_shown_with_400(client):
 
 
 def test_sign_up_only_follows_next_within_the_site(client):
-    response = client.post(reverse("signup") + "?next=https://evil.example/", {
-        "username": "safe", "email": "safe@example.com", "password1": PASSWORD, "password2": PASSWORD})
+    response = client.post(
+        reverse("signup") + "?next=https://evil.example/",
+        {"username": "safe", "email": "safe@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
     assert response["Location"] == reverse("lists:mine")
 
 
@@ -61,8 +67,14 @@ def test_password_change(client):
     user = make_user("changer", password=PASSWORD)
     client.force_login(user)
     assert client.get(reverse("password_change")).status_code == 200
-    response = client.post(reverse("password_change"), {"old_password": PASSWORD, "new_password1": "a new long pass 42",
-                                                        "new_password2": "a new long pass 42"})
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "a new long pass 42",
+            "new_password2": "a new long pass 42",
+        },
+    )
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.check_password("a new long pass 42")
@@ -76,8 +88,10 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client):
     link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", mail.outbox[0].body).group(1)
     response = client.get(link, follow=True)
     assert "Choose a new password" in response.content.decode()
-    response = client.post(response.redirect_chain[-1][0], {"new_password1": "brand new pass 42",
-                                                            "new_password2": "brand new pass 42"})
+    response = client.post(
+        response.redirect_chain[-1][0],
+        {"new_password1": "brand new pass 42", "new_password2": "brand new pass 42"},
+    )
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.check_password("brand new pass 42")

@@ -39,8 +39,9 @@ def test_editor_page_shows_units_to_add_settings_and_summary(client, setup):
 
 def test_htmx_add_returns_the_row_and_the_summary_out_of_band(client, setup):
     army_list, infantry = setup
-    response = client.post(reverse("lists:unit_add", args=[army_list.pk]),
-                           {"unit": infantry.pk, "version": 1}, **HTMX)
+    response = client.post(
+        reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": 1}, **HTMX
+    )
     html = response.content.decode()
     assert response.status_code == 200
     unit = ListUnit.objects.get(army_list=army_list)
@@ -56,8 +57,12 @@ def test_the_version_header_wins_over_the_form_field(client, setup):
     """The page's script sends the current version as a header; hidden fields may be older."""
     army_list, infantry = setup
     client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": 1}, **HTMX)
-    response = client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": 1},
-                           HTTP_X_LIST_VERSION="2", **HTMX)
+    response = client.post(
+        reverse("lists:unit_add", args=[army_list.pk]),
+        {"unit": infantry.pk, "version": 1},
+        HTTP_X_LIST_VERSION="2",
+        **HTMX,
+    )
     assert response.status_code == 200
     assert ArmyList.objects.get(pk=army_list.pk).unit_count == 2
 
@@ -66,8 +71,11 @@ def test_htmx_option_change_rerenders_the_row_open_with_new_points(client, setup
     army_list, infantry = setup
     client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": 1}, **HTMX)
     unit = ListUnit.objects.get(army_list=army_list)
-    response = client.post(reverse("lists:unit_options", args=[army_list.pk, unit.pk]),
-                           {"option-plasma": "1", "option-extra": "3", "version": 2}, **HTMX)
+    response = client.post(
+        reverse("lists:unit_options", args=[army_list.pk, unit.pk]),
+        {"option-plasma": "1", "option-extra": "3", "version": 2},
+        **HTMX,
+    )
     html = response.content.decode()
     assert response.status_code == 200
     unit.refresh_from_db()
@@ -82,11 +90,14 @@ def test_duplicate_move_and_remove_through_htmx(client, setup):
     army_list, infantry = setup
     client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": 1}, **HTMX)
     first = ListUnit.objects.get(army_list=army_list)
-    response = client.post(reverse("lists:unit_duplicate", args=[army_list.pk, first.pk]), {"version": 2}, **HTMX)
+    response = client.post(
+        reverse("lists:unit_duplicate", args=[army_list.pk, first.pk]), {"version": 2}, **HTMX
+    )
     copy = ListUnit.objects.exclude(pk=first.pk).get(army_list=army_list)
     assert response.content.decode().startswith(f'<li id="unit-{copy.pk}"')
-    response = client.post(reverse("lists:unit_move", args=[army_list.pk, copy.pk]),
-                           {"direction": "up", "version": 3}, **HTMX)
+    response = client.post(
+        reverse("lists:unit_move", args=[army_list.pk, copy.pk]), {"direction": "up", "version": 3}, **HTMX
+    )
     order = re.findall(r'<li id="unit-(\d+)"', response.content.decode())
     assert order == [str(copy.pk), str(first.pk)]
     response = client.post(reverse("lists:unit_remove", args=[army_list.pk, copy.pk]), {"version": 4}, **HTMX)
@@ -97,12 +108,16 @@ def test_duplicate_move_and_remove_through_htmx(client, setup):
 
 def test_without_javascript_changes_post_and_redirect_back(client, setup):
     army_list, infantry = setup
-    response = client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": 1})
+    response = client.post(
+        reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": 1}
+    )
     unit = ListUnit.objects.get(army_list=army_list)
     assert response.status_code == 302
     assert response["Location"] == reverse("lists:detail", args=[army_list.pk]) + f"#unit-{unit.pk}"
-    response = client.post(reverse("lists:unit_options", args=[army_list.pk, unit.pk]),
-                           {"option-plasma": "1", "option-extra": "0", "version": 2})
+    response = client.post(
+        reverse("lists:unit_options", args=[army_list.pk, unit.pk]),
+        {"option-plasma": "1", "option-extra": "0", "version": 2},
+    )
     assert response.status_code == 302
     unit.refresh_from_db()
     assert unit.chosen_options == {"plasma": 1}
@@ -110,17 +125,29 @@ def test_without_javascript_changes_post_and_redirect_back(client, setup):
 
 def test_settings_change_updates_title_and_summary_in_place(client, setup):
     army_list, _infantry = setup
-    response = client.post(reverse("lists:update", args=[army_list.pk]),
-                           {"name": "Renamed", "points_limit": "1500", "version": 1,
-                            "structure-army_structure": "on", "structure-max_units_per_200": "on"}, **HTMX)
+    response = client.post(
+        reverse("lists:update", args=[army_list.pk]),
+        {
+            "name": "Renamed",
+            "points_limit": "1500",
+            "version": 1,
+            "structure-army_structure": "on",
+            "structure-max_units_per_200": "on",
+        },
+        **HTMX,
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert '<h1 id="list-title" hx-swap-oob="true">Renamed</h1>' in html
     assert "1500 points left" in html
     army_list.refresh_from_db()
     assert army_list.points_limit == 1500
-    assert army_list.structure_options == {"unit_cost_bounds": False, "hero_limits": False, "unit_balance": False,
-                                           "ability_markers": False}
+    assert army_list.structure_options == {
+        "unit_cost_bounds": False,
+        "hero_limits": False,
+        "unit_balance": False,
+        "ability_markers": False,
+    }
 
 
 def test_create_list_form_offers_the_systems_structure_rules(client, setup):
@@ -128,9 +155,16 @@ def test_create_list_form_offers_the_systems_structure_rules(client, setup):
     response = client.get(reverse("lists:create"))
     html = response.content.decode()
     assert 'name="structure-unit_balance"' in html
-    response = client.post(reverse("lists:create"), {"system": "opr", "faction": army_list.faction_id,
-                                                     "name": "Second", "points_limit": "1000",
-                                                     "structure-max_units_per_200": "on"})
+    response = client.post(
+        reverse("lists:create"),
+        {
+            "system": "opr",
+            "faction": army_list.faction_id,
+            "name": "Second",
+            "points_limit": "1000",
+            "structure-max_units_per_200": "on",
+        },
+    )
     created = ArmyList.objects.get(name="Second")
     assert response.status_code == 302
     assert response["Location"] == reverse("lists:detail", args=[created.pk])

@@ -39,14 +39,23 @@ def opr_row():
 
 
 def document(*units: dict, **envelope) -> dict:
-    return {"format": 1, "system": "opr", "name": "Imported", "points_limit": 1000,
-            "options": {"unit_balance": False}, "units": [{"unit": u, "count": 1} for u in units], **envelope}
+    return {
+        "format": 1,
+        "system": "opr",
+        "name": "Imported",
+        "points_limit": 1000,
+        "options": {"unit_balance": False},
+        "units": [{"unit": u, "count": 1} for u in units],
+        **envelope,
+    }
 
 
 @pytest.fixture
 def bundled_catalogue():
     call_command("load_catalogue", verbosity=0)
-    templates = list(UnitTemplate.objects.select_related("faction__system").filter(faction__owner__isnull=True))
+    templates = list(
+        UnitTemplate.objects.select_related("faction__system").filter(faction__owner__isnull=True)
+    )
     assert templates, "the bundled catalogue has units"
     return templates
 
@@ -56,8 +65,14 @@ def test_export_writes_the_list_with_every_unit_in_full():
     faction = make_faction()
     army_list = make_list(owner=owner, faction=faction, units=[make_unit(faction=faction)])
     exported = army_list_to_dict(army_list=army_list)
-    assert exported == {"format": 1, "system": "opr", "name": "Patrol", "points_limit": 1000, "options": {},
-                        "units": [{"unit": INFANTRY, "count": 1}]}
+    assert exported == {
+        "format": 1,
+        "system": "opr",
+        "name": "Patrol",
+        "points_limit": 1000,
+        "options": {},
+        "units": [{"unit": INFANTRY, "count": 1}],
+    }
 
 
 def test_import_then_export_is_lossless_for_every_bundled_unit(bundled_catalogue):
@@ -65,8 +80,14 @@ def test_import_then_export_is_lossless_for_every_bundled_unit(bundled_catalogue
     user = make_user()
     for template in bundled_catalogue:
         system = template.faction.system.key
-        data = {"format": 1, "system": system, "name": f"Round trip {template.slug}", "points_limit": 100000,
-                "options": {}, "units": [{"unit": copy.deepcopy(template.data), "count": 1}]}
+        data = {
+            "format": 1,
+            "system": system,
+            "name": f"Round trip {template.slug}",
+            "points_limit": 100000,
+            "options": {},
+            "units": [{"unit": copy.deepcopy(template.data), "count": 1}],
+        }
         imported = army_list_import(user=user, data=copy.deepcopy(data))
         exported = army_list_to_dict(army_list=imported)
         assert exported == data, template.slug
@@ -79,9 +100,19 @@ def test_catalogue_references_with_options_import_as_editable_units(bundled_cata
     template = next(t for t in bundled_catalogue if t.faction.system.key == "opr" and t.options.exists())
     option = template.options.order_by("position").first()
     user = make_user()
-    data = {"format": 1, "system": "opr", "name": "By reference", "points_limit": 2000,
-            "units": [{"catalogue_unit": f"{template.faction.slug}/{template.slug}", "options": [option.key],
-                       "count": 2}]}
+    data = {
+        "format": 1,
+        "system": "opr",
+        "name": "By reference",
+        "points_limit": 2000,
+        "units": [
+            {
+                "catalogue_unit": f"{template.faction.slug}/{template.slug}",
+                "options": [option.key],
+                "count": 2,
+            }
+        ],
+    }
     army_list = army_list_import(user=user, data=data)
     units = list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
     assert len(units) == 2
@@ -102,24 +133,34 @@ def test_import_reports_every_problem_with_its_path_and_creates_nothing():
     with pytest.raises(ArmyListError) as caught:
         army_list_import(user=user, data=data)
     paths = {path for path, _message in caught.value.errors}
-    assert {"name", "points_limit", "colour", "units[0].unit.models[0].quality",
-            "units[0].unit.models[0].weapons[0].ap", "units[2].catalogue_unit", "units[3].count"} <= paths
+    assert {
+        "name",
+        "points_limit",
+        "colour",
+        "units[0].unit.models[0].quality",
+        "units[0].unit.models[0].weapons[0].ap",
+        "units[2].catalogue_unit",
+        "units[3].count",
+    } <= paths
     assert not any(path.startswith("units[1]") for path in paths)
     assert ArmyList.objects.count() == 0 and ListUnit.objects.count() == 0
 
 
-@pytest.mark.parametrize(("data", "path"), [
-    ([], ""),
-    ("a list", ""),
-    ({"system": "opr"}, "name"),
-    ({**document(), "system": "chess"}, "system"),
-    ({**document(), "format": 2}, "format"),
-    ({**document(), "units": {"a": 1}}, "units"),
-    ({**document(), "options": {"bogus": True}}, "options.bogus"),
-    ({**document(), "units": [{"unit": INFANTRY, "catalogue_unit": "a/b"}]}, "units[0]"),
-    ({**document(), "units": ["infantry"]}, "units[0]"),
-    ({**document(), "name": "nul\x00name"}, "name"),
-])
+@pytest.mark.parametrize(
+    ("data", "path"),
+    [
+        ([], ""),
+        ("a list", ""),
+        ({"system": "opr"}, "name"),
+        ({**document(), "system": "chess"}, "system"),
+        ({**document(), "format": 2}, "format"),
+        ({**document(), "units": {"a": 1}}, "units"),
+        ({**document(), "options": {"bogus": True}}, "options.bogus"),
+        ({**document(), "units": [{"unit": INFANTRY, "catalogue_unit": "a/b"}]}, "units[0]"),
+        ({**document(), "units": ["infantry"]}, "units[0]"),
+        ({**document(), "name": "nul\x00name"}, "name"),
+    ],
+)
 def test_malformed_documents_are_errors_not_crashes(data, path):
     with pytest.raises(ArmyListError) as caught:
         army_list_import(user=make_user(), data=data)
@@ -152,3 +193,13 @@ def test_import_page_shows_every_error_and_json_export_downloads(client):
     download = client.get(reverse("lists:export_json", args=[army_list.pk]))
     assert download["Content-Disposition"] == 'attachment; filename="imported.json"'
     assert json.loads(download.content) == document(INFANTRY, BRUTES)
+
+
+def test_import_page_can_attach_a_faction_of_the_same_system(client):
+    user = make_user()
+    faction = make_faction()
+    client.force_login(user)
+    data = {"text": json.dumps(document(INFANTRY)), "faction": faction.pk}
+    response = client.post(reverse("lists:import"), data)
+    assert response.status_code == 302
+    assert ArmyList.objects.get(owner=user).faction == faction

@@ -30,8 +30,9 @@ def setup(client):
 def fill_to(army_list: ArmyList, count: int) -> None:
     """Copies of the list's first unit up to `count` units (bulk, then re-evaluated once)."""
     first = ListUnit.objects.get(army_list=army_list, position=0)
-    ListUnit.objects.bulk_create(services.copy_list_unit(first, army_list=army_list, position=position)
-                                 for position in range(1, count))
+    ListUnit.objects.bulk_create(
+        services.copy_list_unit(first, army_list=army_list, position=position) for position in range(1, count)
+    )
     services.army_list_update(army_list=army_list, expected_version=army_list.version, name=army_list.name)
 
 
@@ -39,13 +40,17 @@ def test_the_201st_unit_is_refused_by_add_and_duplicate(client, setup):
     army_list, infantry = setup
     fill_to(army_list, MAX_UNITS_PER_LIST)
     assert army_list.unit_count == MAX_UNITS_PER_LIST
-    response = client.post(reverse("lists:unit_add", args=[army_list.pk]),
-                           {"unit": infantry.pk, "version": army_list.version}, **HTMX)
+    response = client.post(
+        reverse("lists:unit_add", args=[army_list.pk]),
+        {"unit": infantry.pk, "version": army_list.version},
+        **HTMX,
+    )
     assert response.status_code == 400
     assert "units" in response.content.decode() and "at most 200 units" in response.content.decode()
     last = ListUnit.objects.get(army_list=army_list, position=199)
-    response = client.post(reverse("lists:unit_duplicate", args=[army_list.pk, last.pk]),
-                           {"version": army_list.version}, **HTMX)
+    response = client.post(
+        reverse("lists:unit_duplicate", args=[army_list.pk, last.pk]), {"version": army_list.version}, **HTMX
+    )
     assert response.status_code == 400
     assert ListUnit.objects.filter(army_list=army_list).count() == MAX_UNITS_PER_LIST
     with pytest.raises(ArmyListError):
@@ -62,34 +67,44 @@ def test_the_database_itself_refuses_a_201st_unit(setup):
 @pytest.mark.parametrize("name", ["x" * 101, "", "   "])
 def test_bad_list_names_are_400_naming_the_field(client, setup, name):
     army_list, _infantry = setup
-    response = client.post(reverse("lists:update", args=[army_list.pk]),
-                           {"name": name, "points_limit": 1000, "version": army_list.version}, **HTMX)
+    response = client.post(
+        reverse("lists:update", args=[army_list.pk]),
+        {"name": name, "points_limit": 1000, "version": army_list.version},
+        **HTMX,
+    )
     assert response.status_code == 400
     assert "<code>name</code>" in response.content.decode()
-    response = client.post(reverse("lists:update", args=[army_list.pk]),
-                           {"name": name, "points_limit": 1000, "version": army_list.version})
+    response = client.post(
+        reverse("lists:update", args=[army_list.pk]),
+        {"name": name, "points_limit": 1000, "version": army_list.version},
+    )
     assert response.status_code == 400
     assert ArmyList.objects.get(pk=army_list.pk).name == "Patrol"
 
 
 def test_an_oversized_name_on_create_is_400_with_the_field_error(client, setup):
     army_list, _infantry = setup
-    response = client.post(reverse("lists:create"), {"system": "opr", "faction": army_list.faction_id,
-                                                     "name": "x" * 5000, "points_limit": 1000})
+    response = client.post(
+        reverse("lists:create"),
+        {"system": "opr", "faction": army_list.faction_id, "name": "x" * 5000, "points_limit": 1000},
+    )
     assert response.status_code == 400
     assert "at most 100 characters" in response.content.decode()
     assert ArmyList.objects.count() == 1
 
 
-@pytest.mark.parametrize(("url_name", "data", "field"), [
-    ("lists:unit_add", {"unit": "abc"}, "unit"),
-    ("lists:unit_add", {"unit": "99999999"}, "unit"),
-    ("lists:unit_add", {"unit": "1", "version": "x"}, "version"),
-    ("lists:unit_add", {"unit": "1", "version": ""}, "version"),
-    ("lists:update", {"name": "Ok", "points_limit": "lots"}, "points_limit"),
-    ("lists:update", {"name": "Ok", "points_limit": "0"}, "points_limit"),
-    ("lists:update", {"name": "Ok", "points_limit": "100001"}, "points_limit"),
-])
+@pytest.mark.parametrize(
+    ("url_name", "data", "field"),
+    [
+        ("lists:unit_add", {"unit": "abc"}, "unit"),
+        ("lists:unit_add", {"unit": "99999999"}, "unit"),
+        ("lists:unit_add", {"unit": "1", "version": "x"}, "version"),
+        ("lists:unit_add", {"unit": "1", "version": ""}, "version"),
+        ("lists:update", {"name": "Ok", "points_limit": "lots"}, "points_limit"),
+        ("lists:update", {"name": "Ok", "points_limit": "0"}, "points_limit"),
+        ("lists:update", {"name": "Ok", "points_limit": "100001"}, "points_limit"),
+    ],
+)
 def test_malformed_list_requests_are_400_naming_the_field(client, setup, url_name, data, field):
     army_list, _infantry = setup
     data = {"version": army_list.version, **data}
@@ -98,28 +113,34 @@ def test_malformed_list_requests_are_400_naming_the_field(client, setup, url_nam
     assert f"<code>{field}</code>" in response.content.decode()
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"option-extra": "lots"}, "options.extra"),
-    ({"option-extra": "-1"}, "options.extra"),
-    ({"option-extra": "99999999999999999999"}, "options.extra"),
-    ({"option-extra": "6"}, "options.extra"),
-    ({"direction": "sideways"}, "direction"),
-    ({"position": "500"}, "position"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"option-extra": "lots"}, "options.extra"),
+        ({"option-extra": "-1"}, "options.extra"),
+        ({"option-extra": "99999999999999999999"}, "options.extra"),
+        ({"option-extra": "6"}, "options.extra"),
+        ({"direction": "sideways"}, "direction"),
+        ({"position": "500"}, "position"),
+    ],
+)
 def test_malformed_unit_requests_are_400_naming_the_field(client, setup, data, field):
     army_list, _infantry = setup
     unit = ListUnit.objects.get(army_list=army_list)
     url_name = "lists:unit_options" if any(key.startswith("option-") for key in data) else "lists:unit_move"
-    response = client.post(reverse(url_name, args=[army_list.pk, unit.pk]), {"version": army_list.version, **data},
-                           **HTMX)
+    response = client.post(
+        reverse(url_name, args=[army_list.pk, unit.pk]), {"version": army_list.version, **data}, **HTMX
+    )
     assert response.status_code == 400, response.content
     assert f"<code>{field}</code>" in response.content.decode()
 
 
 def test_an_oversized_body_is_400(client, setup):
     army_list, _infantry = setup
-    response = client.post(reverse("lists:update", args=[army_list.pk]),
-                           {"name": "x" * (3 * 1024 * 1024), "points_limit": 1000, "version": army_list.version})
+    response = client.post(
+        reverse("lists:update", args=[army_list.pk]),
+        {"name": "x" * (3 * 1024 * 1024), "points_limit": 1000, "version": army_list.version},
+    )
     assert response.status_code == 400
 
 

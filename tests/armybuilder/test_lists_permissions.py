@@ -24,20 +24,34 @@ def private_list():
 
 
 def read_urls(army_list: ArmyList) -> list[str]:
-    return [reverse(name, args=[army_list.pk]) for name in
-            ("lists:detail", "lists:roster", "lists:roster_pdf", "lists:roster_text", "lists:export_json")]
+    return [
+        reverse(name, args=[army_list.pk])
+        for name in (
+            "lists:detail",
+            "lists:roster",
+            "lists:roster_pdf",
+            "lists:roster_text",
+            "lists:export_json",
+        )
+    ]
 
 
 def write_requests(army_list: ArmyList) -> list[tuple[str, dict]]:
     unit = ListUnit.objects.get(army_list=army_list)
     version = army_list.version
     return [
-        (reverse("lists:update", args=[army_list.pk]), {"name": "Mine now", "points_limit": 500, "version": version}),
+        (
+            reverse("lists:update", args=[army_list.pk]),
+            {"name": "Mine now", "points_limit": 500, "version": version},
+        ),
         (reverse("lists:delete", args=[army_list.pk]), {"version": version}),
         (reverse("lists:share", args=[army_list.pk]), {"version": version}),
         (reverse("lists:unshare", args=[army_list.pk]), {"version": version}),
         (reverse("lists:unit_add", args=[army_list.pk]), {"unit": unit.template_id, "version": version}),
-        (reverse("lists:unit_options", args=[army_list.pk, unit.pk]), {"option-plasma": "1", "version": version}),
+        (
+            reverse("lists:unit_options", args=[army_list.pk, unit.pk]),
+            {"option-plasma": "1", "version": version},
+        ),
         (reverse("lists:unit_duplicate", args=[army_list.pk, unit.pk]), {"version": version}),
         (reverse("lists:unit_move", args=[army_list.pk, unit.pk]), {"direction": "down", "version": version}),
         (reverse("lists:unit_remove", args=[army_list.pk, unit.pk]), {"version": version}),
@@ -76,7 +90,7 @@ def test_a_public_list_is_readable_by_everyone_but_writable_only_by_its_owner(cl
         assert client.get(url).status_code == 200, url
     client.force_login(make_user("visitor"))
     html = client.get(reverse("lists:detail", args=[private_list.pk])).content.decode()
-    assert "read-only" in html and 'hx-post' not in html
+    assert "read-only" in html and "hx-post" not in html
     for url, data in write_requests(private_list):
         assert client.post(url, data, **HTMX).status_code == 404, url
 
@@ -86,8 +100,9 @@ def test_a_unit_of_another_list_is_404_even_in_my_own_list_url(client, private_l
     mine = make_list(owner=me, faction=private_list.faction)
     foreign_unit = ListUnit.objects.get(army_list=private_list)
     client.force_login(me)
-    response = client.post(reverse("lists:unit_remove", args=[mine.pk, foreign_unit.pk]),
-                           {"version": mine.version}, **HTMX)
+    response = client.post(
+        reverse("lists:unit_remove", args=[mine.pk, foreign_unit.pk]), {"version": mine.version}, **HTMX
+    )
     assert response.status_code == 404
     assert ListUnit.objects.filter(pk=foreign_unit.pk).exists()
 
@@ -95,8 +110,15 @@ def test_a_unit_of_another_list_is_404_even_in_my_own_list_url(client, private_l
 def test_share_link_is_read_only_for_anyone_and_dies_when_revoked(client, private_list):
     token = sharing.army_list_share(army_list=private_list, expected_version=private_list.version)
     assert len(token) >= 43
-    shared_urls = [reverse(name, args=[token]) for name in
-                   ("lists:shared", "lists:shared_roster", "lists:shared_roster_text", "lists:shared_export_json")]
+    shared_urls = [
+        reverse(name, args=[token])
+        for name in (
+            "lists:shared",
+            "lists:shared_roster",
+            "lists:shared_roster_text",
+            "lists:shared_export_json",
+        )
+    ]
     for url in shared_urls:
         assert client.get(url).status_code == 200, url
     html = client.get(shared_urls[0]).content.decode()

@@ -18,11 +18,15 @@ pytestmark = pytest.mark.django_db
 
 def list_with(units: int, *, owner, faction, templates):
     army_list = make_list(owner=owner, faction=faction, name=f"{units} units", points_limit=10000)
-    first = services.army_list_add_unit(army_list=army_list, unit=templates[0], options={"plasma": 1},
-                                        expected_version=army_list.version)
-    services.army_list_add_unit(army_list=army_list, unit=templates[1], options={}, expected_version=army_list.version)
-    ListUnit.objects.bulk_create(services.copy_list_unit(first, army_list=army_list, position=position)
-                                 for position in range(2, units))
+    first = services.army_list_add_unit(
+        army_list=army_list, unit=templates[0], options={"plasma": 1}, expected_version=army_list.version
+    )
+    services.army_list_add_unit(
+        army_list=army_list, unit=templates[1], options={}, expected_version=army_list.version
+    )
+    ListUnit.objects.bulk_create(
+        services.copy_list_unit(first, army_list=army_list, position=position) for position in range(2, units)
+    )
     services.army_list_update(army_list=army_list, expected_version=army_list.version, name=army_list.name)
     return army_list
 
@@ -55,8 +59,15 @@ def test_read_only_pages_and_rosters_do_not_grow_with_units(client):
     templates = [make_unit(faction=faction), make_unit(faction=faction, data=BRUTES, with_options=False)]
     small = list_with(5, owner=owner, faction=faction, templates=templates)
     large = list_with(30, owner=owner, faction=faction, templates=templates)
-    tokens = {pk: army_list_share(army_list=army_list, expected_version=None)
-              for pk, army_list in ((small.pk, small), (large.pk, large))}
-    for name in ("lists:shared", "lists:shared_roster", "lists:shared_roster_text", "lists:shared_export_json"):
+    tokens = {
+        pk: army_list_share(army_list=army_list, expected_version=None)
+        for pk, army_list in ((small.pk, small), (large.pk, large))
+    }
+    for name in (
+        "lists:shared",
+        "lists:shared_roster",
+        "lists:shared_roster_text",
+        "lists:shared_export_json",
+    ):
         counts = [queries_for(client, reverse(name, args=[tokens[pk]])) for pk in (small.pk, large.pk)]
         assert counts[0] == counts[1], name

@@ -67,8 +67,9 @@ def test_adding_a_unit_prices_it_and_updates_the_cached_total(owner, faction, in
 def test_options_change_the_unit_and_its_points(owner, faction, infantry):
     army_list = make_list(owner=owner, faction=faction, units=[infantry])
     unit = unit_at(army_list, 0)
-    services.army_list_unit_set_options(list_unit=unit, options={"plasma": 1, "extra": 2},
-                                        expected_version=army_list.version)
+    services.army_list_unit_set_options(
+        list_unit=unit, options={"plasma": 1, "extra": 2}, expected_version=army_list.version
+    )
     unit.refresh_from_db()
     assert unit.chosen_options == {"plasma": 1, "extra": 2}
     assert sum(m["count"] for m in unit.data["models"]) == 12
@@ -85,12 +86,14 @@ def test_option_counts_outside_their_limits_are_refused_naming_the_option(owner,
     army_list = make_list(owner=owner, faction=faction, units=[infantry])
     unit = unit_at(army_list, 0)
     with pytest.raises(ArmyListError) as caught:
-        services.army_list_unit_set_options(list_unit=unit, options={"extra": 6, "nope": 1},
-                                            expected_version=army_list.version)
+        services.army_list_unit_set_options(
+            list_unit=unit, options={"extra": 6, "nope": 1}, expected_version=army_list.version
+        )
     assert [path for path, _message in caught.value.errors] == ["options.nope"]
     with pytest.raises(ArmyListError) as caught:
-        services.army_list_unit_set_options(list_unit=unit, options={"extra": 6},
-                                            expected_version=army_list.version)
+        services.army_list_unit_set_options(
+            list_unit=unit, options={"extra": 6}, expected_version=army_list.version
+        )
     assert caught.value.errors[0][0] == "options.extra"
     assert ArmyList.objects.get(pk=army_list.pk).version == army_list.version  # nothing saved
 
@@ -98,15 +101,20 @@ def test_option_counts_outside_their_limits_are_refused_naming_the_option(owner,
 def test_duplicate_move_and_remove_keep_positions_contiguous(owner, faction, infantry):
     brutes = make_unit(faction=faction, data=BRUTES, with_options=False)
     army_list = make_list(owner=owner, faction=faction, units=[infantry, brutes])
-    copy = services.army_list_unit_duplicate(list_unit=unit_at(army_list, 0), expected_version=army_list.version)
+    copy = services.army_list_unit_duplicate(
+        list_unit=unit_at(army_list, 0), expected_version=army_list.version
+    )
     assert names(army_list) == ["Infantry", "Infantry", "Brutes"]
     assert copy.position == 1
-    services.army_list_unit_move(list_unit=unit_at(army_list, 1), position=2, expected_version=army_list.version)
+    services.army_list_unit_move(
+        list_unit=unit_at(army_list, 1), position=2, expected_version=army_list.version
+    )
     assert names(army_list) == ["Infantry", "Brutes", "Infantry"]
     services.army_list_unit_remove(list_unit=unit_at(army_list, 0), expected_version=army_list.version)
     assert names(army_list) == ["Brutes", "Infantry"]
-    assert list(ListUnit.objects.filter(army_list=army_list).order_by("position")
-                .values_list("position", flat=True)) == [0, 1]
+    assert list(
+        ListUnit.objects.filter(army_list=army_list).order_by("position").values_list("position", flat=True)
+    ) == [0, 1]
     army_list.refresh_from_db()
     assert army_list.total_points == BRUTES_POINTS + INFANTRY_POINTS
     assert army_list.unit_count == 2
@@ -115,10 +123,13 @@ def test_duplicate_move_and_remove_keep_positions_contiguous(owner, faction, inf
 def test_going_over_the_limit_is_a_violation_and_coming_back_clears_it(owner, faction, infantry):
     """opr-points.md §7.6: the army total must not exceed the points limit (always on)."""
     all_off = dict.fromkeys(get_system("opr").structure_options, False)
-    army_list = make_list(owner=owner, faction=faction, points_limit=300, units=[infantry, infantry],
-                          structure_options=all_off)
+    army_list = make_list(
+        owner=owner, faction=faction, points_limit=300, units=[infantry, infantry], structure_options=all_off
+    )
     assert army_list.is_valid
-    services.army_list_add_unit(army_list=army_list, unit=infantry, options={}, expected_version=army_list.version)
+    services.army_list_add_unit(
+        army_list=army_list, unit=infantry, options={}, expected_version=army_list.version
+    )
     assert not army_list.is_valid
     assert [v["rule"] for v in army_list.violations] == ["points_limit"]
     assert army_list.violation_count == 1
@@ -139,20 +150,33 @@ def test_a_stale_version_is_refused_and_changes_nothing(owner, faction, infantry
 def test_update_checks_every_field_and_reports_all_problems(owner, faction):
     army_list = make_list(owner=owner, faction=faction)
     with pytest.raises(ArmyListError) as caught:
-        services.army_list_update(army_list=army_list, expected_version=army_list.version, name="x" * 101,
-                                  points_limit=0, structure_options={"bogus": True, "unit_balance": "yes"})
-    assert {path for path, _m in caught.value.errors} == {"name", "points_limit", "options.bogus",
-                                                          "options.unit_balance"}
+        services.army_list_update(
+            army_list=army_list,
+            expected_version=army_list.version,
+            name="x" * 101,
+            points_limit=0,
+            structure_options={"bogus": True, "unit_balance": "yes"},
+        )
+    assert {path for path, _m in caught.value.errors} == {
+        "name",
+        "points_limit",
+        "options.bogus",
+        "options.unit_balance",
+    }
 
 
 def test_structure_switches_change_the_violations(owner, faction, infantry):
     """§7.1: at most 1 unit per full 200 points — switchable per list."""
-    army_list = make_list(owner=owner, faction=faction, points_limit=400,
-                          structure_options={"max_units_per_200": False})
+    army_list = make_list(
+        owner=owner, faction=faction, points_limit=400, structure_options={"max_units_per_200": False}
+    )
     for _ in range(3):
-        services.army_list_add_unit(army_list=army_list, unit=make_unit(faction=faction, data=BRUTES,
-                                                                        with_options=False),
-                                    options={}, expected_version=army_list.version)
+        services.army_list_add_unit(
+            army_list=army_list,
+            unit=make_unit(faction=faction, data=BRUTES, with_options=False),
+            options={},
+            expected_version=army_list.version,
+        )
     assert "max_units_per_200" not in {v["rule"] for v in army_list.violations}
     services.army_list_update(army_list=army_list, expected_version=army_list.version, structure_options={})
     assert "max_units_per_200" in {v["rule"] for v in army_list.violations}
@@ -161,7 +185,9 @@ def test_structure_switches_change_the_violations(owner, faction, infantry):
 def test_fork_copies_units_privately_and_remembers_the_source(owner, faction, infantry):
     source = make_list(owner=owner, faction=faction, units=[infantry], is_public=True)
     unit = unit_at(source, 0)
-    services.army_list_unit_set_options(list_unit=unit, options={"plasma": 1}, expected_version=source.version)
+    services.army_list_unit_set_options(
+        list_unit=unit, options={"plasma": 1}, expected_version=source.version
+    )
     other = make_user()
     copy = services.army_list_fork(army_list=source, user=other)
     assert copy.owner == other and copy.forked_from == source

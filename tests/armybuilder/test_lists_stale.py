@@ -28,11 +28,13 @@ def two_tabs(client):
 
 def test_the_stale_tab_gets_409_with_a_message_and_a_reload_link(client, two_tabs):
     army_list, infantry, seen = two_tabs
-    fresh = client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": seen},
-                        **HTMX)
+    fresh = client.post(
+        reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": seen}, **HTMX
+    )
     assert fresh.status_code == 200
-    stale = client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": seen},
-                        **HTMX)
+    stale = client.post(
+        reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": seen}, **HTMX
+    )
     html = stale.content.decode()
     assert stale.status_code == 409
     assert stale["HX-Retarget"] == "#editor-alert" and stale["HX-Reswap"] == "innerHTML"
@@ -44,8 +46,11 @@ def test_the_stale_tab_gets_409_with_a_message_and_a_reload_link(client, two_tab
 def test_every_kind_of_change_checks_the_version(client, two_tabs):
     army_list, infantry, seen = two_tabs
     unit = ListUnit.objects.get(army_list=army_list)
-    client.post(reverse("lists:update", args=[army_list.pk]),
-                {"name": "Changed elsewhere", "points_limit": 1000, "version": seen}, **HTMX)
+    client.post(
+        reverse("lists:update", args=[army_list.pk]),
+        {"name": "Changed elsewhere", "points_limit": 1000, "version": seen},
+        **HTMX,
+    )
     requests = [
         (reverse("lists:update", args=[army_list.pk]), {"name": "Mine", "points_limit": 900}),
         (reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk}),
@@ -58,14 +63,21 @@ def test_every_kind_of_change_checks_the_version(client, two_tabs):
     for url, data in requests:
         assert client.post(url, {**data, "version": seen}, **HTMX).status_code == 409, url
     after = ArmyList.objects.get(pk=army_list.pk)
-    assert (after.name, after.version, after.unit_count, after.share_token) == ("Changed elsewhere", seen + 1, 1, None)
+    assert (after.name, after.version, after.unit_count, after.share_token) == (
+        "Changed elsewhere",
+        seen + 1,
+        1,
+        None,
+    )
     assert ListUnit.objects.get(pk=unit.pk).chosen_options == {}
 
 
 def test_without_javascript_the_stale_page_comes_back_with_the_message(client, two_tabs):
     army_list, infantry, seen = two_tabs
     client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": seen})
-    response = client.post(reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": seen})
+    response = client.post(
+        reverse("lists:unit_add", args=[army_list.pk]), {"unit": infantry.pk, "version": seen}
+    )
     html = response.content.decode()
     assert response.status_code == 409
     assert "changed in another tab or window" in html and "Reload the list" in html
@@ -74,7 +86,9 @@ def test_without_javascript_the_stale_page_comes_back_with_the_message(client, t
 
 def test_deleting_from_a_stale_page_is_refused(client, two_tabs):
     army_list, _infantry, seen = two_tabs
-    client.post(reverse("lists:update", args=[army_list.pk]), {"name": "New", "points_limit": 1000, "version": seen})
+    client.post(
+        reverse("lists:update", args=[army_list.pk]), {"name": "New", "points_limit": 1000, "version": seen}
+    )
     response = client.post(reverse("lists:delete", args=[army_list.pk]), {"version": seen})
     assert response.status_code == 409
     assert ArmyList.objects.filter(pk=army_list.pk).exists()
@@ -86,7 +100,9 @@ def test_a_change_racing_in_after_the_page_was_read_is_caught_at_save(two_tabs):
 
     army_list, infantry, seen = two_tabs
     as_read_by_this_request = ArmyList.objects.get(pk=army_list.pk)
-    services.army_list_update(army_list=ArmyList.objects.get(pk=army_list.pk), expected_version=seen, name="Other")
+    services.army_list_update(
+        army_list=ArmyList.objects.get(pk=army_list.pk), expected_version=seen, name="Other"
+    )
     with pytest.raises(StaleListError):
         services.army_list_add_unit(army_list=as_read_by_this_request, unit=infantry, expected_version=seen)
     assert ListUnit.objects.filter(army_list=army_list).count() == 1  # the insert was rolled back

@@ -26,14 +26,17 @@ def roster_list(client):
     faction = make_faction(slug="battle-brothers")
     infantry = make_unit(faction=faction, slug="infantry")
     brutes = make_unit(faction=faction, data=BRUTES, slug="brutes", with_options=False)
-    SpecialRule.objects.create(system=faction.system, key="furious", name="Furious",
-                               text="Gets +1 attack in melee when charging.")
-    army_list = make_list(owner=owner, faction=faction, name="Golden Patrol", points_limit=750,
-                          units=[infantry, brutes])
+    SpecialRule.objects.create(
+        system=faction.system, key="furious", name="Furious", text="Gets +1 attack in melee when charging."
+    )
+    army_list = make_list(
+        owner=owner, faction=faction, name="Golden Patrol", points_limit=750, units=[infantry, brutes]
+    )
     unit = ListUnit.objects.get(army_list=army_list, position=0)
     unit.army_list = army_list
-    services.army_list_unit_set_options(list_unit=unit, options={"plasma": 1, "extra": 2},
-                                        expected_version=army_list.version)
+    services.army_list_unit_set_options(
+        list_unit=unit, options={"plasma": 1, "extra": 2}, expected_version=army_list.version
+    )
     client.force_login(owner)
     return army_list
 
@@ -44,8 +47,19 @@ def test_print_page_has_a_card_per_unit_with_profiles_weapons_rules_and_points(c
     assert response.status_code == 200
     assert html.count('class="unit-card"') == 2
     assert "@page { size: A4;" in html
-    for text in ("Infantry", "Brutes", "Quality", "Defence", "Toughness", "Plasma Gun", "Great Axe", "Rending",
-                 "Gets +1 attack in melee when charging.", "Summary", "css/roster.css"):
+    for text in (
+        "Infantry",
+        "Brutes",
+        "Quality",
+        "Defence",
+        "Toughness",
+        "Plasma Gun",
+        "Great Axe",
+        "Rending",
+        "Gets +1 attack in melee when charging.",
+        "Summary",
+        "css/roster.css",
+    ):
         assert text in html, text
     unit = ListUnit.objects.get(army_list=roster_list, position=0)
     assert f"{unit.points} pts" in html
@@ -61,7 +75,9 @@ def test_pdf_is_a_valid_pdf_with_every_unit_name(client, roster_list, tmp_path):
     pdf = tmp_path / "roster.pdf"
     pdf.write_bytes(response.content)
     assert shutil.which("pdftotext"), "poppler-utils is installed by bin/setup test"
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
     for unit in ListUnit.objects.filter(army_list=roster_list):
         assert unit.name in text
     assert "Golden Patrol" in text

@@ -18,11 +18,19 @@ from django.core.management import call_command
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect, sync_playwright
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PASSWORD = "correct horse battery staple"
 FOUR_UNITS = ["concord-wardens", "ashguard-veterans", "warden-captain", "magma-mortar-team"]
 
@@ -59,7 +67,10 @@ def total(page: Page) -> int:
 
 
 def unit_points(page: Page) -> list[int]:
-    return [int(re.match(r"\d+", text).group()) for text in page.locator("#unit-rows .unit-points").all_inner_texts()]
+    return [
+        int(re.match(r"\d+", text).group())
+        for text in page.locator("#unit-rows .unit-points").all_inner_texts()
+    ]
 
 
 def add_unit(page: Page, slug: str) -> None:
@@ -89,6 +100,7 @@ def test_build_share_fork_and_print_a_list(live_server, browser):
     shot(page, "01-new-list")
     page.get_by_role("button", name="Create the list").click()
     expect(page.get_by_role("heading", name="Ridge Patrol", level=1)).to_be_visible()
+    page.wait_for_load_state("load")  # htmx has wired the forms; a click before that posts and redirects
     expect(page.locator("#list-total")).to_have_text("0")
     editor_url = page.url
 
@@ -145,6 +157,7 @@ def test_build_share_fork_and_print_a_list(live_server, browser):
     second.goto(share_url)
     second.get_by_role("button", name="Fork: copy to my lists").click()
     expect(second.get_by_role("heading", name="Ridge Patrol", level=1)).to_be_visible()
+    second.wait_for_load_state("load")
     assert second.url != editor_url and "/shared/" not in second.url
     assert second.locator("#unit-rows .unit-name").all_inner_texts() == names
     expect(second.locator("#unit-choices")).to_be_visible()  # the copy is theirs to edit
@@ -160,3 +173,40 @@ def test_build_share_fork_and_print_a_list(live_server, browser):
     shot(second, "09-roster-print")
 
     assert errors == []
+
+
+def test_a_stale_tab_is_refused_with_a_reload_link(live_server, browser):
+    """Two tabs on one list: the tab that missed a change is told so, and can reload."""
+    from django.contrib.auth.models import User
+
+    from armybuilder import services
+    from rules.models import Faction
+
+    call_command("load_catalogue", verbosity=0)
+    user = User.objects.create_user("two-tabs", email="tabs@example.com", password=PASSWORD)
+    faction = Faction.objects.get(system__key="opr", slug="ashen-concord", owner__isnull=True)
+    army_list = services.army_list_create(
+        owner=user, system=faction.system, faction=faction, name="Two tabs", points_limit=1000
+    )
+    context = browser.new_context()
+    first = context.new_page()
+    first.goto(f"{live_server.url}/accounts/login/")
+    first.get_by_label("Username").fill("two-tabs")
+    first.get_by_label("Password").fill(PASSWORD)
+    first.get_by_role("button", name="Log in").click()
+    editor = f"{live_server.url}/lists/{army_list.pk}/"
+    first.goto(editor)
+    second = context.new_page()
+    second.goto(editor)
+
+    add_unit(first, "concord-wardens")
+    second.locator('button.add-unit[data-unit="warden-captain"]').click()
+    expect(second.locator("#editor-alert")).to_contain_text("changed in another tab or window")
+    expect(second.locator("#editor-alert")).to_be_focused()
+    expect(second.locator("#unit-rows > li")).to_have_count(0)
+    shot(second, "10-stale-tab")
+    second.get_by_role("link", name="Reload the list").click()
+    second.wait_for_load_state("load")
+    expect(second.locator("#unit-rows > li")).to_have_count(1)
+    add_unit(second, "warden-captain")
+    expect(second.locator("#editor-alert")).to_be_empty()

@@ -93,6 +93,7 @@ def test_system_pages_list_factions_and_rules_for_every_system(client, catalogue
         reverse("rules:unit", args=["wh40k9", "core-booklet-datasheets", "assault-intercessor-squad"])
     ).content.decode()
     assert "3+" in datasheet and "Pistol 1" in datasheet and "Power 5" in datasheet
+    assert '0 pts <small class="points-missing">(none in the source)</small>' in datasheet
 
 
 def test_the_navigation_links_to_the_catalogue_and_the_designer(client, catalogue):

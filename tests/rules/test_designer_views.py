@@ -4,10 +4,12 @@ and who may see or edit them."""
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.http import QueryDict
 from django.urls import reverse
 
 from rules.designer_form import field_for_path
@@ -245,3 +247,58 @@ def test_the_designer_works_for_a_catalogue_priced_system(client, catalogue, pla
     }
     html = client.post(reverse("rules:designer"), post, HTTP_HX_REQUEST="true").content.decode()
     assert total(html) == 105 and "3 × 35 pts (from the book) = 105" in html
+
+
+class _FormFields(HTMLParser):
+    """The values a browser would submit from the designer form (checked boxes, selected options)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fields: list[tuple[str, str]] = []
+        self._select: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if (tag == "input" and a.get("name") and a.get("type") not in ("checkbox",)) or (
+            tag == "input" and a.get("type") == "checkbox" and "checked" in a
+        ):
+            self.fields.append((a["name"], a.get("value", "")))
+        elif tag == "select":
+            self._select = a.get("name")
+        elif tag == "option" and self._select and "selected" in a:
+            self.fields.append((self._select, a.get("value", "")))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+
+
+def form_post(html: str) -> dict[str, list[str]]:
+    """The designer form's submission, as the test client posts it (a list per repeated name)."""
+    start = html.index('<form id="designer-form"')
+    parser = _FormFields()
+    parser.feed(html[start : html.index("</form>", start)])
+    post = QueryDict(mutable=True)
+    for name, value in parser.fields:
+        post.appendlist(name, value)
+    return dict(post.lists())
+
+
+def test_a_copied_datasheet_round_trips_through_the_form_with_its_power_and_profiles(
+    client, catalogue, player
+):
+    """001_40k.md §1.2: fields without an input (Power Rating, keywords) survive a save."""
+    squad = UnitTemplate.objects.get(slug="assault-intercessor-squad")
+    html = client.get(reverse("rules:designer") + f"?from={squad.pk}").content.decode()
+    post = form_post(html)
+    assert post["system"] == ["wh40k9"] and post["m0-rules"] == ["angels-of-death", "combat-squads"]
+    preview = client.post(reverse("rules:designer"), post, HTTP_HX_REQUEST="true").content.decode()
+    assert "Power 5" in preview and total(preview) == 0
+    client.force_login(player)
+    post["action"] = ["save"]
+    client.post(reverse("rules:designer"), post)
+    saved = UnitTemplate.objects.get(faction__owner=player)
+    assert saved.data["power_rating"] == 5 and saved.data["keywords"] == squad.data["keywords"]
+    assert [m["count"] for m in saved.data["models"]] == [4, 1]
+    assert saved.data["models"][0]["rules"] == ["Angels of Death", "Combat Squads"]
+    assert saved.data["models"][0]["weapons"][2]["rules"] == ["Blast", "Grenade"]

@@ -1,0 +1,68 @@
+"""The SVG charts and the heat-map matrix of a result, without a database."""
+
+from __future__ import annotations
+
+from armybuilder.estimates.charts import at_least, bar_chart, heat_colour
+from armybuilder.estimates.templatetags.estimate_charts import matrix_directions, number, percent
+
+
+def cell(efficiency: float | None, kills: float = 1.0) -> dict:
+    return {"expected_kills": kills, "p_destroyed": 0.0, "expected_points_destroyed": 10.0,
+            "points_efficiency": efficiency}
+
+
+RESULT = {
+    "list_a": {"name": "Mine", "units": ["A0", "A1"]},
+    "list_b": {"name": "Theirs", "units": ["B0", "B1", "B2"]},
+    "a_vs_b": [[cell(10), cell(30), cell(20)], [cell(5), cell(None), cell(7)]],
+    "b_vs_a": [[cell(1), cell(2)], [cell(8), cell(3)], [cell(None), cell(None)]],
+}
+
+
+def test_both_maps_have_my_units_as_rows_and_theirs_as_columns():
+    mine, theirs = matrix_directions(RESULT)
+    for direction in (mine, theirs):
+        assert [row["name"] for row in direction["rows"]] == ["A0", "A1"]
+        assert direction["columns"] == ["B0", "B1", "B2"]
+    # The second map reads b_vs_a transposed: row A1, column B1 is B1 attacking A1.
+    assert theirs["rows"][1]["cells"][1]["points_efficiency"] == 3
+
+
+def test_the_best_target_of_each_of_my_units_is_starred_along_its_row():
+    mine, _theirs = matrix_directions(RESULT)
+    assert [[c["best"] for c in row["cells"]] for row in mine["rows"]] == [[False, True, False],
+                                                                         [False, False, True]]
+    assert [[c["top"] for c in row["cells"]] for row in mine["rows"]] == [[False, True, False],
+                                                                        [False, False, False]]
+
+
+def test_the_best_target_of_each_of_their_units_is_starred_down_its_column():
+    _mine, theirs = matrix_directions(RESULT)
+    assert [[c["best"] for c in row["cells"]] for row in theirs["rows"]] == [[False, True, False],
+                                                                           [True, False, False]]
+
+
+def test_a_cell_without_efficiency_is_never_best_and_shows_a_dash():
+    mine, theirs = matrix_directions(RESULT)
+    assert mine["rows"][1]["cells"][1]["best"] is False
+    assert not any(row["cells"][2]["best"] for row in theirs["rows"])
+    assert number(None) == "–" and percent(None) == "–"
+    assert number(12.345, 1) == "12.3" and percent(0.256) == "25.6%"
+
+
+def test_heat_colours_run_from_white_to_green_with_the_best_value():
+    assert heat_colour(0, 10) == "#ffffff"
+    assert heat_colour(10, 10) == "#4ade80"
+    assert heat_colour(5, 0) == "#ffffff"
+
+
+def test_at_least_is_the_tail_sum_of_the_distribution():
+    assert at_least([0.25, 0.5, 0.25]) == [1.0, 0.75, 0.25]
+
+
+def test_a_bar_chart_is_a_labelled_svg_with_one_bar_per_value():
+    svg = bar_chart([0.1, 0.6, 0.3], title="Kills", description="A chart", x_label="k")
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert 'role="img"' in svg and "<title>Kills</title>" in svg and "<desc>A chart</desc>" in svg
+    assert svg.count("<rect") == 3
+    assert "60%" in svg
