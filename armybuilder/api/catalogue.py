@@ -24,16 +24,9 @@ from armybuilder.api.serializers import (
     UnitDetailSerializer,
     UnitSummarySerializer,
 )
-from armybuilder.unit_options import option_menu
 from rules.models import SpecialRule
-from rules.options import option_point_deltas
-from rules.selectors import (
-    factions_visible_to,
-    game_systems,
-    special_rule_for,
-    special_rules_by_name,
-    units_visible_to,
-)
+from rules.selectors import factions_visible_to, game_systems, special_rules_by_name, units_visible_to
+from rules.unit_cards import option_dicts, unit_card
 
 SYSTEM = QueryFilter("system", "system__key", str, "Only this game system (its key, e.g. `opr`).")
 SEARCH = QueryFilter("search", "name__icontains", str, "Only names containing this text (any case).")
@@ -57,12 +50,12 @@ class GameSystemViewSet(CatalogueViewSet):
     """Game systems, by key (`/api/v1/systems/opr`)."""
 
     serializer_class = GameSystemSerializer
+    lookup_field = "key"
+    lookup_value_regex = r"[-a-zA-Z0-9_]{1,32}"
+    pagination_class = None  # a handful of rows
 
     def get_queryset(self) -> QuerySet:
         return game_systems()
-    lookup_field = "key"
-    lookup_value_regex = r"[-a-zA-Z0-9_]{1,32}"
-    pagination_class = None
 
 
 @extend_schema_view(
@@ -76,7 +69,8 @@ class FactionViewSet(CatalogueViewSet):
     query_filters = (SYSTEM, SEARCH)
 
     def get_queryset(self) -> QuerySet:
-        return factions_visible_to(user=self.request.user).select_related("system")
+        return factions_visible_to(user=self.request.user).select_related("system").order_by(
+            "system__position", "name", "pk")
 
 
 @extend_schema_view(
@@ -97,39 +91,23 @@ class UnitViewSet(CatalogueViewSet):
         return UnitDetailSerializer if self.action == "retrieve" else UnitSummarySerializer
 
     def get_queryset(self) -> QuerySet:
-        units = units_visible_to(user=self.request.user).select_related("faction__system")
+        units = units_visible_to(user=self.request.user).select_related("faction__system").order_by(
+            "faction__system__position", "faction__name", "position", "name", "pk")
         if self.action == "retrieve":
             units = units.prefetch_related("options")
         return units
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The unit page's card (`rules.unit_cards.unit_card`), as JSON: same prices, same rules."""
         unit = self.get_object()
         system = unit.faction.system
-        menu = option_menu(unit)
-        deltas = option_point_deltas(system.key, unit.data, menu)
-        by_name = special_rules_by_name(system=system)
-        rules = {}
-        for written in rule_names_of(unit.data):
-            rule = special_rule_for(written, by_name)
-            if rule is not None:
-                rules.setdefault(rule.pk, rule)
-        context = {**self.get_serializer_context(), "rules": list(rules.values()),
-                   "options": [{**option, "points": deltas.get(option["key"])} for option in menu]}
+        card = unit_card(unit, system_key=system.key, known_rules=special_rules_by_name(system=system))
+        deltas = {option.key: option.delta for option in card.options}
+        rules = {ref.rule.pk: ref.rule for row in (*card.models, *card.weapons) for ref in row.rules
+                 if ref.rule is not None}
+        options = [{**option, "points": deltas.get(option["key"])} for option in option_dicts(unit)]
+        context = {"rules": list(rules.values()), "options": options}
         return Response(UnitDetailSerializer(unit, context=context).data)
-
-
-def rule_names_of(unit: Any) -> list[str]:
-    """Every rule name written on a unit-format unit's models and weapons, in order."""
-    names: list[str] = []
-    models = unit.get("models") if isinstance(unit, dict) else None
-    for model in models if isinstance(models, list) else []:
-        if not isinstance(model, dict):
-            continue
-        names += [r for r in model.get("rules") or [] if isinstance(r, str)]
-        for weapon in model.get("weapons") or []:
-            if isinstance(weapon, dict):
-                names += [r for r in weapon.get("rules") or [] if isinstance(r, str)]
-    return names
 
 
 @extend_schema_view(
@@ -140,5 +118,5 @@ class SpecialRuleViewSet(CatalogueViewSet):
     """The special rules of each system, with their text and accepted names."""
 
     serializer_class = SpecialRuleSerializer
-    queryset = SpecialRule.objects.select_related("system")
+    queryset = SpecialRule.objects.select_related("system").order_by("system__position", "name", "pk")
     query_filters = (SYSTEM, SEARCH)

@@ -131,10 +131,9 @@ class UnitSummarySerializer(serializers.Serializer):
 class UnitDetailSerializer(UnitSummarySerializer):
     """A unit with everything a client needs to show and configure it.
 
-    Built by `UnitViewSet.retrieve`, which passes in the context what the catalogue's
-    functions computed: `options` (the option menu, each with the points from
-    `rules.options.option_point_deltas`) and `rules` (the `SpecialRule`s the unit's rule
-    names refer to).
+    Built by `UnitViewSet.retrieve` from the unit page's card (`rules.unit_cards`), which
+    passes in the context `options` (the option menu, each with the points taking it adds)
+    and `rules` (the `SpecialRule`s the unit's rule names refer to).
     """
 
     description = serializers.CharField()
