@@ -23,7 +23,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,11 +186,55 @@ def run_tests(env: dict[str, str], args: list[str]) -> int:
     # Tests render templates without a collectstatic run; whitenoise serves from the finders.
     env.setdefault("STATIC_MANIFEST", "false")
     env.setdefault("WHITENOISE_USE_FINDERS", "true")
-    env.setdefault("TEST_DATABASE_NAME", f"test_armybuilder_{os.getpid()}")
+    env.setdefault("TEST_DATABASE_NAME", f"{TEST_DATABASE_PREFIX}{os.getpid()}")
+    drop_abandoned_test_databases(env)
     if os.environ.get("CI"):
         env.setdefault("PYTEST_ADDOPTS", "-ra")
     code = subprocess.call([PYTHON, "-m", "pytest", *args], env=env, cwd=ROOT)
+    drop_test_database(env)
     return code
+
+
+TEST_DATABASE_PREFIX = "test_armybuilder_"
+
+
+def _drop_databases(env: dict[str, str], choose: Callable[[list[str]], list[str]]) -> None:
+    """Drop the test databases that `choose` picks among the existing ones."""
+    import environ
+    import psycopg
+    from psycopg import sql
+
+    config = environ.Env.db_url_config(env["DATABASE_URL"])
+    params = {"dbname": config["NAME"], "user": config["USER"], "password": config["PASSWORD"],
+              "host": config["HOST"] or config.get("OPTIONS", {}).get("host"), "port": config["PORT"]}
+    try:
+        with psycopg.connect(**{k: v for k, v in params.items() if v}, autocommit=True) as connection:
+            existing = [row[0] for row in connection.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE %s", [TEST_DATABASE_PREFIX + "%"])]
+            for name in choose(existing):
+                connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    except psycopg.Error as exc:
+        log(f"could not drop test databases: {exc}")
+
+
+def drop_test_database(env: dict[str, str]) -> None:
+    """Drop this run's test database even if a live-server thread still holds it open.
+
+    pytest-django drops it at the end of the session, but cannot while a connection of
+    the live server lingers; WITH (FORCE) (PostgreSQL 13+) ends such connections first,
+    so test databases never pile up in .data/pg.
+    """
+    _drop_databases(env, lambda existing: [n for n in existing if n == env["TEST_DATABASE_NAME"]])
+
+
+def drop_abandoned_test_databases(env: dict[str, str]) -> None:
+    """Drop test databases of earlier runs whose process is gone (killed before cleaning up)."""
+
+    def abandoned(existing: list[str]) -> list[str]:
+        pids = (name.removeprefix(TEST_DATABASE_PREFIX) for name in existing)
+        return [TEST_DATABASE_PREFIX + pid for pid in pids if pid.isdigit() and not Path(f"/proc/{pid}").exists()]
+
+    _drop_databases(env, abandoned)
 
 
 def main(argv: list[str]) -> int:

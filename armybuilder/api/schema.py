@@ -2,7 +2,7 @@
 
 `ApiAutoSchema` adds to every operation the error responses it can produce, all with the
 one `Error` body of `exceptions.py`, so a client generated from the schema knows every
-status it may see: 401 (a missing or bad token), 403, 404, 400, 413/415 for bodies,
+status it may see: 401 (a missing or bad token), 403, 404, 406, 400, 413/415 for bodies,
 429 (with `Retry-After`). Views add what is specific to them (409, 412, 428) with
 `extend_schema`. The hooks keep only `/api/v1/` endpoints and write the overview below.
 """
@@ -31,8 +31,9 @@ shared lists can be read without an account.
 path (`models[1].weapons[0].ap`, `non_field_errors`) to a list of messages: 400 `invalid`
 or `parse_error`, 401 `not_authenticated` / `authentication_failed`, 403
 `permission_denied`, 404 `not_found` (also for lists that exist but are not yours — the
-API never tells), 409 `conflict`, 412 `precondition_failed`, 413 `payload_too_large`,
-415 `unsupported_media_type`, 428 `precondition_required`, 429 `throttled`.
+API never tells), 406 `not_acceptable`, 409 `conflict`, 412 `precondition_failed`,
+413 `payload_too_large`, 415 `unsupported_media_type`, 428 `precondition_required`,
+429 `throttled`.
 
 **Concurrency.** Reading a list returns an `ETag` (its version); send it in
 `If-None-Match` to get 304 with no body while the list is unchanged. Every write to an existing
@@ -118,6 +119,7 @@ _COMMON = {
     "401": "No credentials, or an invalid or revoked token.",
     "403": "Not allowed (for a session: a missing CSRF token).",
     "404": "Not found, or not visible to you.",
+    "406": "The Accept header asks for a media type this endpoint does not give.",
     "413": "The request body is too large.",
     "415": "The body is not `application/json`.",
     "429": "Too many requests; retry after `Retry-After` seconds.",
@@ -133,7 +135,7 @@ class ApiAutoSchema(AutoSchema):
             return responses
         has_body = self.method in {"POST", "PUT", "PATCH"} and self.get_request_serializer() is not None
         public = any(isinstance(p, permissions.AllowAny) for p in self.view.get_permissions())
-        codes = ["401", "429"]
+        codes = ["401", "406", "429"]
         if has_body or self._get_filter_parameters() or self._get_pagination_parameters():
             codes.append("400")
         if not public or self.method not in permissions.SAFE_METHODS:

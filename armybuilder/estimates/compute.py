@@ -14,6 +14,10 @@ from typing import Any
 from rules.matchups import matchup_matrix
 from rules.systems.registry import get_system
 
+#: Bump whenever any system's attack mathematics changes: stored results of older
+#: versions are then no longer reused for identical requests (see `services`).
+ENGINE_VERSION = "1"
+
 ProgressCallback = Callable[[int, int], None]
 
 #: The numbers of one matchup kept in a list-vs-list matrix cell.

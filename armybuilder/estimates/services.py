@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 from kombu.exceptions import OperationalError
 
+from armybuilder.estimates.compute import ENGINE_VERSION
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.selectors import estimate_refresh_stale
 from armybuilder.estimates.tasks import run_estimate
@@ -25,8 +26,13 @@ QUEUE_DOWN = gettext_noop("The job could not be queued: the job queue is unreach
 
 
 def estimate_inputs_hash(*, kind: str, system: str, inputs: Mapping[str, Any]) -> str:
-    """SHA-256 of the canonical JSON (sorted keys, no spaces) of what is asked."""
-    canonical = json.dumps({"kind": kind, "system": system, "inputs": inputs}, sort_keys=True,
+    """SHA-256 of the canonical JSON (sorted keys, no spaces) of what is asked.
+
+    The engine version is part of it, so a corrected dice engine never serves answers
+    stored by the old one.
+    """
+    canonical = json.dumps({"engine": ENGINE_VERSION, "kind": kind, "system": system, "inputs": inputs},
+                           sort_keys=True,
                            separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
 

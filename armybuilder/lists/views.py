@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -302,7 +303,9 @@ def fork(request: HttpRequest, list_id: int | None = None, token: str | None = N
     if source is None:
         raise Http404
     if not request.user.is_authenticated:
-        return HttpResponseRedirect(f"{reverse('login')}?next={request.path}")
+        # Back to the list after logging in (the fork URL itself only takes POST).
+        page = reverse("lists:shared", args=[token]) if token is not None else _editor_url(source)
+        return HttpResponseRedirect(f"{reverse('login')}?{urlencode({'next': page})}")
     copy = services.army_list_fork(army_list=source, user=request.user)
     messages.success(
         request, _("This is your copy of “%(name)s”. Change it as you like.") % {"name": source.name}

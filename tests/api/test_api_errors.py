@@ -194,3 +194,17 @@ def test_a_browser_session_needs_the_csrf_token_to_write(owner: Any) -> None:
     response = client.post("/api/v1/lists", {"name": "X", "system": "opr", "points_limit": 5}, format="json")
     assert response.status_code == 403
     assert error_of(response)["code"] == "permission_denied"
+
+
+def test_asking_for_a_media_type_the_endpoint_does_not_give_is_a_406_in_json(owner_client: APIClient,
+                                                                            db: None) -> None:
+    response = owner_client.get("/api/v1/lists", HTTP_ACCEPT="text/html")
+    assert response.status_code == 406
+    assert error_of(response)["code"] == "not_acceptable"
+
+
+def test_an_export_error_is_json_even_when_a_pdf_was_asked_for(other_client: APIClient,
+                                                               private_list: ArmyList) -> None:
+    response = other_client.get(f"/api/v1/lists/{private_list.pk}/export/pdf", HTTP_ACCEPT="application/pdf")
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "not_found"

@@ -196,3 +196,21 @@ def test_gallery_lists_only_public_lists(client, setup):
     public = make_list(owner=make_user(), faction=army_list.faction, name="Show-off", is_public=True)
     html = client.get(reverse("lists:gallery")).content.decode()
     assert public.name in html and army_list.name not in html
+
+
+def test_settings_without_javascript_save_and_redirect(client, setup):
+    army_list, _infantry = setup
+    response = client.post(
+        reverse("lists:update", args=[army_list.pk]),
+        {"name": "Plain form", "points_limit": "750", "is_public": "on", "version": 1},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("lists:detail", args=[army_list.pk])
+    army_list.refresh_from_db()
+    assert (army_list.name, army_list.points_limit, army_list.is_public) == ("Plain form", 750, True)
+
+
+def test_admin_lists_army_lists_read_only(admin_client, setup):
+    army_list, _infantry = setup
+    response = admin_client.get(reverse("admin:armybuilder_armylist_changelist"))
+    assert response.status_code == 200 and army_list.name in response.content.decode()

@@ -147,3 +147,11 @@ def test_forking_through_a_share_link_copies_the_list(client, private_list):
 def test_unguessable_tokens_of_any_shape_are_just_404(client, private_list):
     for token in ("x", "a" * 64, "a" * 500, "%00", "../../etc"):
         assert client.get(f"/lists/shared/{token}/").status_code == 404
+
+
+def test_forking_while_logged_out_sends_to_login_and_back_to_the_list(client, private_list):
+    token = sharing.army_list_share(army_list=private_list, expected_version=private_list.version)
+    response = client.post(reverse("lists:shared_fork", args=[token]))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next=%2Flists%2Fshared%2F{token}%2F"
+    assert ArmyList.objects.count() == 1
