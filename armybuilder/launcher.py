@@ -212,7 +212,8 @@ def _drop_databases(env: dict[str, str], choose: Callable[[list[str]], list[str]
             existing = [row[0] for row in connection.execute(
                 "SELECT datname FROM pg_database WHERE datname LIKE %s", [TEST_DATABASE_PREFIX + "%"])]
             for name in choose(existing):
-                connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+                drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                connection.execute(drop)
     except psycopg.Error as exc:
         log(f"could not drop test databases: {exc}")
 
@@ -232,7 +233,8 @@ def drop_abandoned_test_databases(env: dict[str, str]) -> None:
 
     def abandoned(existing: list[str]) -> list[str]:
         pids = (name.removeprefix(TEST_DATABASE_PREFIX) for name in existing)
-        return [TEST_DATABASE_PREFIX + pid for pid in pids if pid.isdigit() and not Path(f"/proc/{pid}").exists()]
+        gone = [pid for pid in pids if pid.isdigit() and not Path(f"/proc/{pid}").exists()]
+        return [TEST_DATABASE_PREFIX + pid for pid in gone]
 
     _drop_databases(env, abandoned)
 
