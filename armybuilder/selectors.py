@@ -24,6 +24,10 @@ _LIST_RELATED = ("system", "faction", "owner")
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+")
 
 
+#: Ids beyond a bigint cannot exist; asking Postgres about them would be an error, not a miss.
+_MAX_ID = 2**63 - 1
+
+
 def _search_text(search: str) -> str:
     """The search as Postgres can compare it (no NUL characters), trimmed."""
     return search.replace("\x00", "").strip()
@@ -57,6 +61,8 @@ def army_list_get_for_user(
     *, user: AbstractBaseUser | AnonymousUser, list_id: int, for_edit: bool = False
 ) -> ArmyList | None:
     """The list if `user` may read it (or, with `for_edit`, change it); otherwise `None`."""
+    if not 0 < list_id <= _MAX_ID:
+        return None
     if for_edit:
         if not user.is_authenticated:
             return None
@@ -83,6 +89,8 @@ def army_list_units(*, army_list: ArmyList) -> list[ListUnit]:
 
 def army_list_unit_get(*, army_list: ArmyList, unit_id: int) -> ListUnit | None:
     """One unit of `army_list` (already checked by the caller), or `None`."""
+    if not 0 < unit_id <= _MAX_ID:
+        return None
     unit = ListUnit.objects.filter(army_list=army_list, pk=unit_id).first()
     if unit is not None:
         unit.army_list = army_list

@@ -8,12 +8,16 @@ A read then costs the queries that decide whether the caller may see the list, a
 JSON encoding; no unit is loaded, decoded or serialized again.
 
 Entries are shared, not copied: callers treat them as read-only (the renderer only reads).
-Old versions fall out as new ones come in (least recently used first).
+Old versions fall out as new ones come in (least recently used first), and every entry is
+rebuilt after `MAX_AGE_SECONDS`: the few changes that reach a list's units without going
+through the list services (a deleted homebrew unit template clears `template` on the
+units made from it) show within that time.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -22,8 +26,10 @@ from armybuilder.models import ArmyList
 
 #: Lists whose latest representation this process keeps (about 30 KB each for 25 units).
 MAX_ENTRIES = 512
+#: Age after which an entry is rebuilt even though its key still matches.
+MAX_AGE_SECONDS = 60.0
 
-_entries: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+_entries: OrderedDict[tuple, tuple[float, dict[str, Any]]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -37,14 +43,16 @@ def cache_key(army_list: ArmyList) -> tuple:
 def representation(army_list: ArmyList, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """The cached representation of this version of the list, built with `build()` if missing."""
     key = cache_key(army_list)
+    now = time.monotonic()
     with _lock:
         found = _entries.get(key)
-        if found is not None:
+        if found is not None and found[0] > now:
             _entries.move_to_end(key)
-            return found
+            return found[1]
     built = build()
     with _lock:
-        _entries[key] = built
+        _entries[key] = (now + MAX_AGE_SECONDS, built)
+        _entries.move_to_end(key)
         while len(_entries) > MAX_ENTRIES:
             _entries.popitem(last=False)
     return built

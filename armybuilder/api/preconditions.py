@@ -15,6 +15,7 @@ A read may send `If-None-Match` with the ETag it has: 304 with no body if it is 
 
 from __future__ import annotations
 
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -48,5 +49,8 @@ def if_none_match(request: Request) -> list[str]:
 
 
 def with_etag(response: Response, army_list: ArmyList) -> Response:
+    """The list's ETag on `response`; caches must revalidate it and keep it per user."""
     response["ETag"] = etag(army_list)
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ("Authorization", "Cookie"))
     return response

@@ -82,5 +82,5 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("docs/redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
-    re_path(r"^.*$", UnknownEndpoint.as_view(), name="unknown-endpoint"),
+    re_path(r"^[\s\S]*$", UnknownEndpoint.as_view(), name="unknown-endpoint"),  # newlines too
 ]

@@ -355,6 +355,8 @@ def import_list(request: HttpRequest) -> HttpResponse:
                     % {"error": exc.msg, "line": exc.lineno, "column": exc.colno},
                 )
             ]
+        except RecursionError:
+            errors = [("", _("Not a list: the JSON is nested far too deeply."))]
         else:
             try:
                 faction = form.cleaned_data["faction"]

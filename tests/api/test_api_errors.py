@@ -180,6 +180,8 @@ def test_a_body_that_is_not_json_is_a_415(owner_client: APIClient, db: None) -> 
 
 def test_unknown_paths_and_methods_answer_in_the_error_shape(owner_client: APIClient, db: None) -> None:
     unknown = owner_client.get("/api/v1/nothing/here")
+    with_newline = owner_client.get("/api/v1/lists/1%0Ax")
+    assert (with_newline.status_code, error_of(with_newline)["code"]) == (404, "not_found")
     wrong_method = owner_client.put("/api/v1/lists", {}, format="json")
 
     assert (unknown.status_code, error_of(unknown)["code"]) == (404, "not_found")

@@ -203,3 +203,12 @@ def test_import_page_can_attach_a_faction_of_the_same_system(client):
     response = client.post(reverse("lists:import"), data)
     assert response.status_code == 302
     assert ArmyList.objects.get(owner=user).faction == faction
+
+
+@pytest.mark.parametrize("depth", [500, 200_000])
+def test_absurdly_nested_json_is_a_400_not_a_crash(client, depth):
+    client.force_login(make_user())
+    response = client.post(reverse("lists:import"), {"text": "[" * depth + "]" * depth})
+    assert response.status_code == 400
+    response = client.post(reverse("lists:import"), {"text": '{"a":' * depth + "1" + "}" * depth})
+    assert response.status_code == 400

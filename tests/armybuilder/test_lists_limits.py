@@ -155,3 +155,11 @@ def test_too_many_fields_is_400(client, setup):
 def test_search_with_a_nul_character_is_not_a_500(client, setup):
     assert client.get(reverse("lists:mine"), {"q": "a\x00b"}).status_code == 200
     assert client.get(reverse("lists:gallery"), {"q": "\x00"}).status_code == 200
+
+
+def test_ids_beyond_any_database_id_are_404_not_500(client, setup):
+    army_list, _infantry = setup
+    huge = "9" * 30
+    assert client.get(f"/lists/{huge}/").status_code == 404
+    assert client.get(f"/lists/{huge}/roster.pdf").status_code == 404
+    assert client.post(f"/lists/{army_list.pk}/units/{huge}/remove/", {"version": 1}).status_code == 404

@@ -1,0 +1,57 @@
+"""Reading a list reuses the representation of its version (`armybuilder/api/list_cache.py`);
+nothing a client can see may be stale because of it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from armybuilder.api import list_cache
+from armybuilder.models import ArmyList
+from rules.models import UnitTemplate
+
+
+def test_a_second_read_of_the_same_version_builds_nothing(owner_client: Any, private_list: ArmyList,
+                                                          django_assert_max_num_queries: Any) -> None:
+    url = f"/api/v1/lists/{private_list.pk}"
+    first = owner_client.get(url).json()
+    with django_assert_max_num_queries(2):  # the token, the list row: no units query
+        second = owner_client.get(url).json()
+    assert first == second
+
+
+def test_a_renamed_faction_or_owner_shows_at_once(owner_client: Any, private_list: ArmyList) -> None:
+    url = f"/api/v1/lists/{private_list.pk}"
+    owner_client.get(url)
+    private_list.faction.name = "Renamed Guard"
+    private_list.faction.save()
+    private_list.owner.username = "new-name"
+    private_list.owner.save()
+
+    body = owner_client.get(url).json()
+    assert (body["faction_name"], body["owner"]) == ("Renamed Guard", "new-name")
+
+
+def test_changes_outside_the_list_services_show_within_the_maximum_age(
+        owner_client: Any, private_list: ArmyList, units: dict[str, UnitTemplate],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(list_cache, "MAX_AGE_SECONDS", 0.0)  # every entry is already too old
+    url = f"/api/v1/lists/{private_list.pk}"
+    assert owner_client.get(url).json()["units"][1]["template"] == units["recruits"].pk
+
+    units["recruits"].delete()  # the list unit keeps its snapshot; only `template` becomes null
+
+    assert owner_client.get(url).json()["units"][1]["template"] is None
+
+
+def test_the_owner_alone_sees_the_share_token_of_a_cached_version(owner_client: Any, other: Any,
+                                                                  shared_list: ArmyList) -> None:
+    from tests.api.conftest import token_client
+
+    shared_list.is_public = True
+    shared_list.save()
+    url = f"/api/v1/lists/{shared_list.pk}"
+    assert owner_client.get(url).json()["share_token"] == shared_list.share_token
+    assert token_client(other).get(url).json()["share_token"] is None
+    assert owner_client.get(url).json()["share_token"] == shared_list.share_token
