@@ -99,7 +99,9 @@ def clean_structure_options(
         return {}
     if not isinstance(options, Mapping):
         raise ArmyListError([(field, _("Must be an object of rule switches."))])
-    known = get_system(system_key).structure_options
+    system = get_system(system_key)
+    known = system.structure_options
+    options = _expand_structure_groups(options, system.structure_option_groups)
     errors = [
         (f"{field}.{key}", _("Not a structure rule of this game system."))
         for key in options
@@ -113,6 +115,18 @@ def clean_structure_options(
     if errors:
         raise ArmyListError(errors)
     return dict(options)
+
+
+def _expand_structure_groups(
+    options: Mapping[str, Any], groups: Mapping[str, tuple[str, ...]]
+) -> dict[str, Any]:
+    """Group switches (OPR's `army_structure`) become their members; a member named too wins."""
+    expanded: dict[str, Any] = {}
+    for key, value in options.items():
+        for member in groups.get(key, ()):
+            expanded[member] = value
+    expanded.update((key, value) for key, value in options.items() if key not in groups)
+    return expanded
 
 
 def _check_faction(*, owner: AbstractBaseUser, system: GameSystem, faction: Faction | None) -> None:

@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
@@ -48,6 +49,14 @@ def _validator(which: str) -> Draft202012Validator:
     schema = unit_schema() if which == "unit" else army_schema()
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, registry=_registry())
+
+
+@cache
+def _fast_validator(which: str) -> jsonschema_rs.Draft202012Validator:
+    """The same schema compiled by jsonschema-rs: about 200× faster at saying "valid"."""
+    schema = unit_schema() if which == "unit" else army_schema()
+    registry = jsonschema_rs.Registry([(unit_schema()["$id"], unit_schema())])
+    return jsonschema_rs.Draft202012Validator(schema, registry=registry)
 
 
 _TYPE_WORDS = {
@@ -120,6 +129,10 @@ def _pattern_message(path: str) -> str:
 
 def schema_errors(document: Any, which: str, prefix: str = "") -> list[FieldError]:
     """Every violation of the published schema (`which` is "unit" or "army") as FieldErrors."""
+    if _fast_validator(which).is_valid(document):
+        # Valid documents are the common case (every edit in the list builder re-validates
+        # the list); only invalid ones need jsonschema's detailed errors to explain them.
+        return []
     found: list[FieldError] = []
     for error in _validator(which).iter_errors(document):
         found.extend(_plain_errors(error, prefix))

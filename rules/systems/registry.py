@@ -42,7 +42,11 @@ class GameSystem:
     validate: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]]
     attack: Callable[..., Mapping[str, Any]] | None = None
     description: str = ""
+    #: The optional army-structure rules a list can switch on or off: key -> label.
     structure_options: Mapping[str, str] = field(default_factory=dict)
+    #: Keys accepted on import that switch several rules at once (key -> member keys);
+    #: they are expanded on the way in and never shown as switches of their own.
+    structure_option_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: Standard targets for "what does my unit do to a typical X?" (name -> unit dict).
     reference_targets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 

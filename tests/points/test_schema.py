@@ -3,11 +3,14 @@ publishes, and validates against")."""
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from points.unit_format import ARMY_SCHEMA_FILE, UNIT_SCHEMA_FILE, army_schema, unit_schema
 from points.unit_format.schema import schema_errors
 from tests.points.factories import INFANTRY_JSON, VETERAN_SQUAD_JSON
+from tests.points.strategies import units
 
 
 def test_schema_files_are_valid_json_schemas():
@@ -40,3 +43,19 @@ def test_schema_states_the_profile_ranges():
     weapon = unit_schema()["$defs"]["weapon"]["properties"]
     assert (weapon["ap"]["minimum"], weapon["ap"]["maximum"]) == (-1, 5)
     assert army_schema()["properties"]["units"]["items"]["properties"]["unit"]["$ref"] == "unit.schema.json"
+
+
+@settings(max_examples=150, deadline=None)
+@given(unit=units(), mutation=st.sampled_from(
+    [None, ("quality", 9), ("defence", 1), ("toughness", 0), ("count", -1), ("name", 5), ("extra", True)]))
+def test_fast_validator_agrees_with_jsonschema(unit, mutation):
+    """The jsonschema-rs fast path says "valid" exactly when jsonschema finds no error."""
+    from points.unit_format import unit_to_dict
+    from points.unit_format.schema import _fast_validator, _validator
+
+    data = unit_to_dict(unit)
+    if mutation is not None:
+        field, value = mutation
+        data["models"][0][field] = value
+    python_valid = not list(_validator("unit").iter_errors(data))
+    assert _fast_validator("unit").is_valid(data) is python_valid

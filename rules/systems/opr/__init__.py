@@ -55,6 +55,7 @@ SYSTEM = register(
         reference_targets=REFERENCE_TARGETS,
         description="Points from the seed's cost formula (morale × defence × toughness, weapons, abilities), "
         "exact and explained term by term; army-structure rules switchable per list.",
-        structure_options={**{k: "Rules 1 and 2 at once" for k in GROUP_OPTIONS}, **OPTION_KEYS},
+        structure_options=OPTION_KEYS,
+        structure_option_groups=GROUP_OPTIONS,
     )
 )
