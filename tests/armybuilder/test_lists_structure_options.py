@@ -12,7 +12,8 @@ from rules.systems.registry import get_system
 def test_opr_offers_one_switch_per_rule_and_no_group_switch():
     switches = get_system("opr").structure_options
     assert "army_structure" not in switches
-    assert {"max_units_per_200", "unit_cost_bounds", "hero_limits", "unit_balance", "ability_markers"} <= set(switches)
+    expected = {"max_units_per_200", "unit_cost_bounds", "hero_limits", "unit_balance", "ability_markers"}
+    assert expected <= set(switches)
 
 
 def test_group_key_from_the_unit_format_expands_to_its_rules():
