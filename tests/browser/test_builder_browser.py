@@ -9,47 +9,22 @@ Screenshots of each step are kept in `artifacts/screenshots/`.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import Page, expect
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
+from tests.browser.artifacts import screenshot
 
-from playwright.sync_api import Page, expect, sync_playwright
-
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PASSWORD = "correct horse battery staple"
 FOUR_UNITS = ["concord-wardens", "ashguard-veterans", "warden-captain", "magma-mortar-team"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
 def shot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"builder-{name}.png"), full_page=True)
+    screenshot(page, f"builder-{name}")
 
 
 def sign_up(page: Page, base: str, username: str) -> None:

@@ -7,41 +7,14 @@ and a catalogue card are also captured on a phone-sized screen.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from django.core.management import call_command
-
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
-
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from rules.systems.registry import get_system
-
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.browser.artifacts import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def value(page: Page, selector: str) -> int:
@@ -106,8 +79,7 @@ def test_quality_and_a_weapon_rule_update_the_total_in_place(live_server, browse
 
     assert page.evaluate("window.__sameDocument") is True, "the total changed without a page reload"
     assert errors == []
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "designer.png"), full_page=True)
+    screenshot(page, "designer")
 
     # An invalid value is marked beside its field, still without a reload.
     page.locator("#id-m0-quality").fill("9")
@@ -130,9 +102,8 @@ def test_cards_and_designer_fit_a_phone_screen(live_server, browser):
     rule = page.locator("#unit-ashguard-veterans .rule").first
     rule.focus()
     expect(rule.locator(".rule-text")).to_be_visible()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "catalogue-phone.png"), full_page=False)
+    screenshot(page, "catalogue-phone", full_page=False)
     page.goto(f"{live_server.url}/catalogue/designer/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(SCREENSHOTS / "designer-phone.png"), full_page=True)
+    screenshot(page, "designer-phone")
     context.close()

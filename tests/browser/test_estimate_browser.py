@@ -8,37 +8,19 @@ charts. Screenshots are kept in `artifacts/screenshots/`.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from playwright.sync_api import Page, expect
 
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
-
-from playwright.sync_api import Page, expect, sync_playwright
-
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.browser.artifacts import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture
-def page():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        finally:
-            chromium.close()
-
-
 def shot(page: Page, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"estimate-{name}.png"), full_page=True)
+    screenshot(page, f"estimate-{name}")
 
 
 def test_estimate_a_catalogue_unit_and_watch_the_result_arrive(live_server, celery_worker_process, page):
