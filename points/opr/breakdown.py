@@ -9,9 +9,10 @@ value is a string (a decimal when it terminates, otherwise a fraction "p/q").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 WeaponCategory = Literal["melee", "ranged"]
 UnitCategory = Literal["warrior", "shooter"]
@@ -250,13 +251,51 @@ class ModelBreakdown:
         }
 
 
-@dataclass(frozen=True, slots=True)
+T = TypeVar("T")
+
+
+class Deferred(Generic[T]):
+    """A field value not built yet: `build()` makes it, on the field's first read (`BuiltOnFirstRead`)."""
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable[[], T]) -> None:
+        self.build = build
+
+
+class BuiltOnFirstRead:
+    """A dataclass field that may be given as a `Deferred`, built on its first read and then kept.
+
+    For `Breakdown.models`: `price()` needs a unit's totals at once, but the model and weapon
+    breakdowns (thirty-odd objects for a 10-model, 3-weapon unit, most of the work of pricing a
+    unit never seen) only when someone reads them. Reading the field, and so comparing, hashing,
+    printing, copying or serialising the dataclass, builds it: no reader ever sees a `Deferred`.
+    It needs an instance `__dict__` (no slots); the frozen dataclass still refuses assignment.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            raise AttributeError(self.name)  # as for a field without a default: it stays required
+        value = instance.__dict__[self.name]
+        if type(value) is Deferred:
+            value = instance.__dict__[self.name] = value.build()
+        return value
+
+    def __set__(self, instance: object, value: Any) -> None:
+        instance.__dict__[self.name] = value
+
+
+@dataclass(frozen=True)
 class Breakdown:
     """A priced unit: the exact total, the rounded points, and every term behind them.
 
     `exact` = Σ model totals; `points` = `exact` rounded half-up, once for the unit (§1).
     `category` is "warrior" when the unit's melee weapons cost more than its ranged ones,
     else "shooter"; `halved_category` is the category whose weapons cost half (§5).
+    `models` may be passed as a `Deferred`: it is built when first read (see `BuiltOnFirstRead`).
     """
 
     name: str
@@ -266,9 +305,13 @@ class Breakdown:
     melee_total: Fraction
     ranged_total: Fraction
     halved_category: WeaponCategory
-    models: tuple[ModelBreakdown, ...]
+    models: tuple[ModelBreakdown, ...] = BuiltOnFirstRead()  # type: ignore[assignment]
     model_count: int
     system: str = "opr"
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (and copied) with its models built: a `Deferred` holds the engine's internals."""
+        return {**self.__dict__, "models": self.models}
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: exact values as strings, `exact` always a decimal string.

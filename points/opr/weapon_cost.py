@@ -9,6 +9,9 @@ only knows whether it was halved.
 
 The lookups are cached (`functools.lru_cache`): the same few ranges, AP values and rule sets
 recur in every unit, and units are re-priced on every edit.
+
+A weapon line keeps its lookups and its cost as an exact integer ratio; `price()` adds up the
+costs, and the terms become a `WeaponBreakdown` only when a reader asks for them.
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from math import gcd
 
 from points.opr import tables
 from points.opr.breakdown import Term, WeaponBreakdown, WeaponCategory
-from points.opr.exact import product, total
+from points.opr.exact import Ratio, fraction, ratio, ratio_product, total
 from points.opr.interpolation import interpolate, last_segment_slope
 from points.unit import Rule, Weapon
 
@@ -31,6 +35,7 @@ WEAPON_RELEVANT_MODEL_RULES = frozenset(
 
 _RANGE_SLOPE_ABOVE = last_segment_slope(tables.RANGE_MODIFIER_POINTS)
 _CAUTIOUS_SLOPE_ABOVE = last_segment_slope(tables.CAUTIOUS_POINTS)
+_HALF = ratio(tables.CHEAPER_CATEGORY_FACTOR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,85 +155,112 @@ def multipliers(weapon_rules: tuple[Rule, ...], model_rules: frozenset[str]) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class WeaponFactors:
-    """Every factor of a weapon's cost except its attacks: what its profile's stats look up (§5)."""
+class WeaponRules:
+    """What a weapon's rules settle before its stats are known (§5), for a model with given rules."""
 
+    names: frozenset[str]
+    #: A ranged weapon with Assault is also priced as a melee weapon.
+    assault: bool
+    multipliers: tuple[Term, ...]
+    #: 2 × Π multipliers: the factors of the weapon's cost that its stats do not change.
+    factor: Ratio
+
+
+@lru_cache(maxsize=1024)
+def weapon_rules(rules: tuple[Rule, ...], model_rules: frozenset[str]) -> WeaponRules:
+    """The rule lookups of a weapon, keyed by its rules and its model's weapon-relevant rules: shared
+    by every weapon written with the same rules, whatever its range, attacks, AP or Quality."""
+    terms = multipliers(rules, model_rules)
+    factor = ratio_product([ratio(tables.WEAPON_ATTACK_FACTOR), *(ratio(term.value) for term in terms)])
+    names = frozenset([r.name for r in rules])
+    return WeaponRules(names, tables.ASSAULT_RULE in names, terms, factor)
+
+
+@dataclass(slots=True)
+class WeaponLine:
+    """One priced weapon line of a model before the unit decides the halving: the weapon, whether
+    it is an Assault weapon's melee copy, its table lookups and its cost for one model.
+
+    `price()` only adds up the costs; the lookups are kept for `breakdown()`, when a reader asks
+    for the terms. Not frozen, to be cheap to make (a profile never seen makes one per line);
+    nothing changes it once made.
+    """
+
+    weapon: Weapon
+    as_melee: bool
     category: WeaponCategory
     quality: int
     quality_source: str
     range_modifier: Fraction
-    hit_chance: Fraction
-    hit_terms: tuple[Term, ...]
-    ap_modifier: Fraction
-    ap_terms: tuple[Term, ...]
+    #: The hit chance and the AP modifier, each with its terms (as `hit_chance` and `ap_modifier` give them).
+    hit: tuple[Fraction, tuple[Term, ...]]
+    ap: tuple[Fraction, tuple[Term, ...]]
     multipliers: tuple[Term, ...]
-    #: 2 × range modifier × hit chance × AP modifier × Π multipliers: the cost of one attack.
-    per_attack: Fraction
-
-
-@lru_cache(maxsize=2048)
-def weapon_factors(
-    range_inches: int, ap: int, rules: tuple[Rule, ...], context: WeaponContext, category: WeaponCategory
-) -> WeaponFactors:
-    """The table lookups of one weapon profile, keyed by its stats (not its name), cached."""
-    weapon_rules = frozenset([r.name for r in rules])
-    quality, quality_source = weapon_quality(context.quality, weapon_rules, context.model_rules, category)
-    rng = range_modifier(0 if category == "melee" else range_inches)
-    hit, hit_terms = hit_chance(quality, weapon_rules, context.model_rules, category, range_inches)
-    ap_value, ap_terms = ap_modifier(ap, weapon_rules)
-    factors = multipliers(rules, context.model_rules)
-    per_attack = product((tables.WEAPON_ATTACK_FACTOR, rng, hit, ap_value, *[f.value for f in factors]))
-    return WeaponFactors(
-        category, quality, quality_source, rng, hit, hit_terms, ap_value, ap_terms, factors, per_attack
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class WeaponLine:
-    """One priced weapon line of a model before the unit decides the halving: the weapon, whether
-    it is an Assault weapon's melee copy, its table lookups and its cost for one model."""
-
-    weapon: Weapon
-    as_melee: bool
-    factors: WeaponFactors
-    cost: Fraction
-
-    @property
-    def category(self) -> WeaponCategory:
-        return self.factors.category
+    #: attacks × 2 × range modifier × hit chance × AP modifier × Π multipliers.
+    cost: Ratio
 
     def breakdown(self, halved: bool) -> WeaponBreakdown:
         """The line as the breakdown shows it; `halved`: the unit's cheaper category costs half (§5)."""
-        f, weapon = self.factors, self.weapon
+        weapon = self.weapon
+        cost = fraction(self.cost)
         return WeaponBreakdown(
             name=weapon.name,
-            category=f.category,
+            category=self.category,
             assault_copy=self.as_melee and weapon.range != 0,
             attacks=weapon.attacks,
             range=weapon.range,
-            range_modifier=f.range_modifier,
-            quality=f.quality,
-            quality_source=f.quality_source,
-            hit_chance=f.hit_chance,
-            hit_terms=f.hit_terms,
+            range_modifier=self.range_modifier,
+            quality=self.quality,
+            quality_source=self.quality_source,
+            hit_chance=self.hit[0],
+            hit_terms=self.hit[1],
             ap=weapon.ap,
-            ap_modifier=f.ap_modifier,
-            ap_terms=f.ap_terms,
-            multipliers=f.multipliers,
-            cost_before_halving=self.cost,
+            ap_modifier=self.ap[0],
+            ap_terms=self.ap[1],
+            multipliers=self.multipliers,
+            cost_before_halving=cost,
             halved=halved,
-            cost=product((self.cost, tables.CHEAPER_CATEGORY_FACTOR)) if halved else self.cost,
+            cost=fraction(ratio_product((self.cost, _HALF))) if halved else cost,
         )
 
 
-def weapon_line(weapon: Weapon, context: WeaponContext, as_melee: bool) -> WeaponLine:
+def weapon_line(
+    weapon: Weapon, context: WeaponContext, as_melee: bool, rules: WeaponRules | None = None
+) -> WeaponLine:
     """One weapon's cost for one model carrying it, before the warrior/shooter halving.
 
     `as_melee` prices a ranged Assault weapon's melee copy (§5: "also priced as a melee weapon").
+    `rules`: the weapon's `weapon_rules`, if the caller has looked them up already.
+
+    The factors are table lookups (cached); their product is taken as integers and reduced once,
+    so a weapon never seen before costs its lookups and a few multiplications. Nothing here is
+    cached by the weapon's stats: a new profile is as fast as a renamed copy of a known one.
     """
+    if rules is None:
+        rules = weapon_rules(weapon.rules, context.model_rules)
     category: WeaponCategory = "melee" if (as_melee or weapon.range == 0) else "ranged"
-    factors = weapon_factors(weapon.range, weapon.ap, weapon.rules, context, category)
-    return WeaponLine(weapon, as_melee, factors, product((weapon.attacks, factors.per_attack)))
+    names, model_rules = rules.names, context.model_rules
+    quality, quality_source = weapon_quality(context.quality, names, model_rules, category)
+    rng = range_modifier(0 if category == "melee" else weapon.range)
+    hit = hit_chance(quality, names, model_rules, category, weapon.range)
+    ap = ap_modifier(weapon.ap, names)
+    hit_value, ap_value = hit[0], ap[0]
+    numerator, denominator = rules.factor
+    numerator *= weapon.attacks * rng.numerator * hit_value.numerator * ap_value.numerator
+    denominator *= rng.denominator * hit_value.denominator * ap_value.denominator
+    common = gcd(numerator, denominator)
+    cost = numerator // common, denominator // common
+    return WeaponLine(
+        weapon, as_melee, category, quality, quality_source, rng, hit, ap, rules.multipliers, cost
+    )
+
+
+def weapon_lines(weapon: Weapon, context: WeaponContext) -> tuple[WeaponLine, ...]:
+    """Every line a weapon is priced as: once, or twice for a ranged Assault weapon (§5)."""
+    rules = weapon_rules(weapon.rules, context.model_rules)
+    if weapon.range and rules.assault:
+        return (weapon_line(weapon, context, False, rules), weapon_line(weapon, context, True, rules))
+    return (weapon_line(weapon, context, False, rules),)
 
 
 def price_weapon(
@@ -236,13 +268,6 @@ def price_weapon(
 ) -> WeaponBreakdown:
     """The breakdown of one weapon for one model (`halved` if its category is the unit's cheaper one)."""
     return weapon_line(weapon, context, as_melee).breakdown(halved)
-
-
-def weapon_pricings(weapon: Weapon) -> tuple[bool, ...]:
-    """The `as_melee` flags a weapon is priced with: once, or twice for a ranged Assault weapon."""
-    if not weapon.is_melee and weapon.has(tables.ASSAULT_RULE):
-        return (False, True)
-    return (False,)
 
 
 def clear_caches() -> None:
@@ -255,6 +280,6 @@ def clear_caches() -> None:
         ap_modifier,
         x_multiplier,
         multipliers,
-        weapon_factors,
+        weapon_rules,
     ):
         cached.cache_clear()
