@@ -159,19 +159,20 @@ def _check_room(*, current: int, adding: int) -> None:
 
 
 def lock_list(*, army_list: ArmyList, expected_version: int | None) -> ArmyList:
-    """A working copy of the list for a change made from `expected_version`.
+    """The list's row, locked for this transaction, for a change made from `expected_version`.
 
     For services (here and in `armybuilder.sharing`) that change a list: call inside
-    `transaction.atomic`, change the copy and the units, then finish with
-    `save_list_change`, whose update only succeeds if the list is still at that version
-    (optimistic locking: no row lock is held while the change is priced and validated).
-    A caller without a version (`None`) gets the row locked instead, and the latest data.
+    `transaction.atomic`, change the row and the units, then finish with `save_list_change`.
+    The row lock comes first, before any unit row is written: two changes of one list then
+    queue behind each other instead of each holding a unit insert (which locks the list row
+    for its foreign key) while waiting for the other's update of the list (a deadlock). The
+    second one finds the version moved on and gets `StaleListError`. A caller without a
+    version (`None`) simply gets the latest data.
     """
-    if expected_version is None:
-        return ArmyList.objects.select_for_update(of=("self",)).select_related("system").get(pk=army_list.pk)
-    if army_list.version != expected_version:
-        raise StaleListError(expected_version=expected_version, current_version=army_list.version)
-    return copy.copy(army_list)
+    locked = ArmyList.objects.select_for_update(of=("self",)).select_related("system").get(pk=army_list.pk)
+    if expected_version is not None and locked.version != expected_version:
+        raise StaleListError(expected_version=expected_version, current_version=locked.version)
+    return locked
 
 
 def save_list_change(
