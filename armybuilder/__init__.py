@@ -1,9 +1,21 @@
 """The Django project and the army-list product (see shared/DESIGN.md).
 
-The Celery app is imported here so that `@shared_task` functions bind to it whenever
-Django starts, in the web process and the worker alike.
+The Celery app is *not* imported here (issue 16): every Django process would pay for Celery,
+kombu and Redis clients, including `manage.py price`, which needs none of them. It is created
+by `armybuilder.celery`, which the worker loads (`celery -A armybuilder` finds it there) and
+every module that defines or sends tasks imports first (`armybuilder.tasks`,
+`armybuilder.estimates.tasks`), so `@shared_task` functions still bind to it before use.
+`armybuilder.celery_app` stays available, loaded on first access.
 """
 
-from armybuilder.celery import app as celery_app
+from typing import Any
 
 __all__ = ("celery_app",)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "celery_app":
+        from armybuilder.celery import app
+
+        return app
+    raise AttributeError(f"module 'armybuilder' has no attribute {name!r}")

@@ -1,11 +1,40 @@
-"""The Celery application: broker and result backend are the Redis of `REDIS_URL`."""
+"""The Celery application: broker and result backend are the Redis of `REDIS_URL`.
+
+Loaded by the worker (`celery -A armybuilder`) and by the modules that define or send tasks,
+never by `armybuilder/__init__` (issue 16: commands must not pay for Celery).
+"""
 
 import os
+import resource
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+# The dice engine's numpy needs no BLAS threads; OpenBLAS would map a buffer per core at
+# import, which counts against the worker's memory limit (RLIMIT_DATA) on a many-core host.
+for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_threads, "1")
 
 app = Celery("armybuilder")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def limit_worker_memory(limit_mb: int) -> None:
+    """Cap this process's data segment (heap and anonymous mappings, numpy arrays included) at
+    `limit_mb` MiB; forked pool processes inherit the cap. 0 leaves it unlimited."""
+    if limit_mb <= 0:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    wanted = limit_mb * 2**20
+    soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+@worker_init.connect
+def _on_worker_init(**_: Any) -> None:
+    from django.conf import settings
+
+    limit_worker_memory(settings.ESTIMATE_WORKER_MEMORY_MB)

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from armybuilder.models import ArmyList, ListUnit
+from points.catalogue.i18n import message_record
 from points.unit import FORMAT_VERSION
+from rules.list_settings import settings_defaults
 from rules.systems.registry import get_system
 
 
@@ -38,16 +40,39 @@ class ArmyEvaluation:
         return not self.violations
 
 
+def list_settings(army_list: ArmyList) -> dict[str, Any]:
+    """The list's own parameters, complete: stored values over the system's defaults.
+
+    A list saved before its system gained a parameter reads that parameter's default.
+    """
+    schema = get_system(army_list.system.key).list_settings_schema
+    stored = army_list.settings if isinstance(army_list.settings, Mapping) else {}
+    known = settings_defaults(schema)
+    return {**known, **{key: value for key, value in stored.items() if key in known}}
+
+
 def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
     """The list as an army in the interchange format, each unit written out in full."""
-    return {
+    army: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "system": army_list.system.key,
         "name": army_list.name,
         "points_limit": army_list.points_limit,
         "options": dict(army_list.structure_options),
-        "units": [{"unit": unit.data, "count": 1} for unit in units],
     }
+    settings = list_settings(army_list)
+    if settings:
+        army["settings"] = settings
+    army["units"] = [{"unit": unit.data, "count": 1} for unit in units]
+    return army
+
+
+def army_summary(*, army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str, Any]]:
+    """The army-wide figures the list's system reports besides points (40k: Power Level)."""
+    summarise = get_system(army_list.system.key).army_summary
+    if summarise is None:
+        return []
+    return [dict(row) for row in summarise(army_dict(army_list=army_list, units=units))]
 
 
 def unit_points(*, system_key: str, unit: Mapping[str, Any]) -> int:
@@ -66,8 +91,10 @@ def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: b
         points = {unit.pk: unit_points(system_key=army_list.system.key, unit=unit.data) for unit in units}
     else:
         points = {unit.pk: unit.points for unit in units}
+    # Each message keeps its English original (`message_record`), so that a list saved by a
+    # Polish player shows its violations in Czech to a Czech reader.
     violations = [
-        dict(v)
+        {**v, **message_record(v.get("message", ""))}
         for v in get_system(army_list.system.key).validate(army_dict(army_list=army_list, units=units))
     ]
     return ArmyEvaluation(

@@ -38,9 +38,18 @@ def check_redis() -> str:
 
 
 def check_worker() -> str:
+    """A ping task's round trip; when every pool process is busy (long PDF renders), the
+    worker's own control channel answers instead, so a busy worker is not a down one."""
+    from celery.exceptions import TimeoutError as CeleryTimeout
+
     result = ping.apply_async(expires=WORKER_TIMEOUT_SECONDS)
     try:
         answer = result.get(timeout=WORKER_TIMEOUT_SECONDS)
+    except CeleryTimeout:
+        replies = ping.app.control.ping(timeout=1.0)
+        if replies:
+            return f"busy ({len(replies)} worker(s) answering)"
+        raise
     finally:
         result.forget()
     if answer != "pong":

@@ -23,11 +23,20 @@ from django.utils.translation import gettext as _
 
 from armybuilder.errors import ArmyListError
 from armybuilder.evaluation import army_dict
-from armybuilder.models import MAX_UNITS_PER_LIST, POINTS_LIMIT_MAX, ArmyList, ListUnit
+from armybuilder.models import (
+    MAX_UNITS_PER_LIST,
+    POINTS_LIMIT_MAX,
+    UNIT_GROUP_MAX_LENGTH,
+    UNIT_NAME_MAX_LENGTH,
+    UNIT_NOTES_MAX_LENGTH,
+    ArmyList,
+    ListUnit,
+)
 from armybuilder.services import (
     build_list_unit,
     catalogue_ref,
     clean_list_name,
+    clean_list_settings,
     clean_points_limit,
     clean_structure_options,
     copy_list_unit,
@@ -43,8 +52,10 @@ from rules.systems.registry import get_system
 
 #: Most times one entry may be repeated (`count`), as the published army schema allows.
 MAX_ENTRY_COUNT = 100
-_TOP_LEVEL_KEYS = {"format", "system", "name", "points_limit", "options", "units"}
-_ENTRY_KEYS = {"unit", "catalogue_unit", "options", "count"}
+_TOP_LEVEL_KEYS = {"format", "system", "name", "points_limit", "options", "settings", "units"}
+#: A unit's name, notes and group as the player wrote them (`ListUnit`), optional in a file.
+_PLAYER_KEYS = ("custom_name", "notes", "group")
+_ENTRY_KEYS = {"unit", "catalogue_unit", "options", "count", *_PLAYER_KEYS}
 
 
 def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = None) -> dict[str, Any]:
@@ -54,7 +65,13 @@ def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = Non
     """
     if units is None:
         units = list_units_in_order(army_list)
-    return copy.deepcopy(army_dict(army_list=army_list, units=units))
+    written = copy.deepcopy(army_dict(army_list=army_list, units=units))
+    # The player's own words travel with the unit (left out when empty, as before).
+    for entry, unit in zip(written["units"], units, strict=True):
+        for key in _PLAYER_KEYS:
+            if getattr(unit, key, ""):
+                entry[key] = getattr(unit, key)
+    return written
 
 
 # ----------------------------------------------------------------------------- import
@@ -189,6 +206,17 @@ def _entry_units(
             )
     except ArmyListError as exc:
         return [], exc.errors
+    limits = {
+        "custom_name": UNIT_NAME_MAX_LENGTH,
+        "notes": UNIT_NOTES_MAX_LENGTH,
+        "group": UNIT_GROUP_MAX_LENGTH,
+    }
+    for key in _PLAYER_KEYS:
+        value = entry.get(key, "")
+        if not isinstance(value, str) or len(value) > limits[key]:
+            message = _("Must be text of at most %(max)d characters.") % {"max": limits[key]}
+            return [], [(f"{path}.{key}", message)]
+        setattr(built, key, value.strip())
     copies = [built] + [copy_list_unit(built, army_list=army_list, position=0) for _ in range(count - 1)]
     return copies, []
 
@@ -225,6 +253,10 @@ def _imported_list(
             cleaned["options"] = clean_structure_options(data.get("options"), system_key=system_row.key)
         except ArmyListError as exc:
             errors += exc.errors
+        try:
+            cleaned["settings"] = clean_list_settings(data.get("settings"), system_key=system_row.key)
+        except ArmyListError as exc:
+            errors += exc.errors
         if faction is not None and faction.system_id != system_row.pk:
             errors.append(("faction", _("This faction belongs to another game system.")))
     entries = data.get("units", [])
@@ -242,6 +274,7 @@ def _imported_list(
         name=cleaned.get("name", ""),
         points_limit=cleaned.get("points_limit", POINTS_LIMIT_MAX),
         structure_options=cleaned.get("options", {}),
+        settings=cleaned.get("settings", {}),
     )
     units: list[ListUnit] = []
     templates: dict[str, UnitTemplate | None] = {}

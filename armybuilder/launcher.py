@@ -138,18 +138,41 @@ def run_app(env: dict[str, str]) -> int:
     manage(env, "migrate", "--noinput")
     if has_command(env, "load_catalogue"):
         manage(env, "load_catalogue")
-    children = [
-        subprocess.Popen([PYTHON, str(ROOT / "manage.py"), "runserver", "--noreload", f"{host}:{port}"],
-                         env=env, cwd=ROOT),
-        subprocess.Popen([PYTHON, "-m", "celery", "-A", "armybuilder", "worker", "--loglevel", "INFO",
-                          "--concurrency", env.get("WORKER_CONCURRENCY", "2")], env=env, cwd=ROOT),
-    ]
+    if has_command(env, "load_example_lists"):
+        manage(env, "load_example_lists")
+    web = Child("web", [PYTHON, str(ROOT / "manage.py"), "runserver", "--noreload", f"{host}:{port}"],
+                env, restart=False)
+    # `-B`: the worker also runs Celery beat, which schedules the job reconciliation.
+    worker = Child("worker", [PYTHON, "-m", "celery", "-A", "armybuilder", "worker", "-B",
+                              "--schedule", str(DATA / "celerybeat-schedule"), "--loglevel", "INFO",
+                              "--concurrency", env.get("WORKER_CONCURRENCY", "2")], env, restart=True)
     log(f"serving on http://{host}:{port}/ with a Celery worker; Ctrl-C stops everything")
-    return supervise(children)
+    return supervise([web, worker])
 
 
-def supervise(children: list[subprocess.Popen]) -> int:
-    """Wait until a child exits or we are interrupted, then stop all children."""
+class Child:
+    """A supervised process: `restart` ones are started again when they die (issue 17, item 9)."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], *, restart: bool) -> None:
+        self.name, self.argv, self.env, self.restart = name, argv, env, restart
+        self.restarts = 0
+        self.process = self.spawn()
+
+    def spawn(self) -> subprocess.Popen:
+        return subprocess.Popen(self.argv, env=self.env, cwd=ROOT)
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+
+#: Restarts back off from 1 s up to this many seconds, so a worker that cannot start does not spin.
+MAX_BACKOFF = 30.0
+
+
+def supervise(children: list[Child], *, interval: float = 0.3) -> int:
+    """Wait until a child that may not be restarted exits, or we are interrupted; restart
+    the others (a worker killed by the OOM killer comes back) with a growing delay; then
+    stop all children."""
     stopping = False
 
     def stop(*_: object) -> None:
@@ -158,24 +181,37 @@ def supervise(children: list[subprocess.Popen]) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     code = 0
+    due: dict[str, float] = {}
     try:
         while not stopping:
             for child in children:
-                if child.poll() is not None:
-                    code = child.returncode or 0
+                if child.poll() is None:
+                    continue
+                if not child.restart:
+                    code = child.process.returncode or 0
                     stopping = True
-            time.sleep(0.3)
+                    break
+                now = time.monotonic()
+                if child.name not in due:
+                    delay = min(MAX_BACKOFF, 2.0 ** child.restarts)
+                    due[child.name] = now + delay
+                    log(f"{child.name} exited with {child.process.returncode}; restarting in {delay:.0f} s")
+                elif now >= due[child.name]:
+                    del due[child.name]
+                    child.restarts += 1
+                    child.process = child.spawn()
+            time.sleep(interval)
     except KeyboardInterrupt:
         pass
     for child in children:
         if child.poll() is None:
-            child.send_signal(signal.SIGINT)
+            child.process.send_signal(signal.SIGINT)
     deadline = time.monotonic() + 10
     for child in children:
         with contextlib.suppress(subprocess.TimeoutExpired):
-            child.wait(timeout=max(0.1, deadline - time.monotonic()))
+            child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
         if child.poll() is None:
-            child.kill()
+            child.process.kill()
     log("stopped")
     return code
 

@@ -19,6 +19,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.accounts.models import PlayerProfile  # noqa: F401  (registers the model)
+
 #: Bounds every request is checked against (issue 5, "Limits"); the database enforces them too.
 LIST_NAME_MAX_LENGTH = 100
 UNIT_NAME_MAX_LENGTH = 120
@@ -26,6 +28,8 @@ POINTS_LIMIT_MIN = 1
 POINTS_LIMIT_MAX = 100_000
 MAX_UNITS_PER_LIST = 200
 SHARE_TOKEN_MAX_LENGTH = 64
+UNIT_NOTES_MAX_LENGTH = 1000
+UNIT_GROUP_MAX_LENGTH = 60
 
 
 class ArmyList(models.Model):
@@ -54,6 +58,12 @@ class ArmyList(models.Model):
         blank=True,
         help_text=_("Which optional structure rules of the game system apply, by key: {key: true/false}."),
     )
+    settings = models.JSONField(
+        _("list settings"),
+        default=dict,
+        blank=True,
+        help_text=_("The game system's own list parameters (battle size, allegiance…), by key."),
+    )
     version = models.PositiveIntegerField(_("version"), default=1)
     is_public = models.BooleanField(_("shown in the public gallery"), default=False)
     share_token = models.CharField(
@@ -67,6 +77,8 @@ class ArmyList(models.Model):
         related_name="forks",
         verbose_name=_("forked from"),
     )
+    # The last change that can be undone (a removed unit, cleared options), or {} (services).
+    undo = models.JSONField(_("last change that can be undone"), default=dict, blank=True)
     # Cached evaluation, written by the services in the same transaction as the change.
     total_points = models.PositiveIntegerField(_("total points"), default=0)
     unit_count = models.PositiveSmallIntegerField(_("units"), default=0)
@@ -150,6 +162,11 @@ class ListUnit(models.Model):
     option_points = models.JSONField(_("points of each option"), default=dict, blank=True)
     position = models.PositiveSmallIntegerField(_("position"))
     points = models.PositiveIntegerField(_("points"), default=0)
+    # The player's own words: a name for this unit ("Red squad"), notes, and a group
+    # (a detachment, a regiment, or any grouping the player likes). Printed and exported.
+    custom_name = models.CharField(_("custom name"), max_length=UNIT_NAME_MAX_LENGTH, blank=True)
+    notes = models.TextField(_("notes"), max_length=UNIT_NOTES_MAX_LENGTH, blank=True)
+    group = models.CharField(_("group"), max_length=UNIT_GROUP_MAX_LENGTH, blank=True)
 
     class Meta:
         ordering = ["army_list", "position"]
@@ -170,4 +187,9 @@ class ListUnit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
+        """The player's name for the unit when they gave one, else the catalogue's."""
+        return self.custom_name or self.name

@@ -9,6 +9,8 @@ for a list that does not exist, so a page can answer 404 without telling the two
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
@@ -49,12 +51,86 @@ def army_lists_owned_by(*, user: AbstractBaseUser, search: str = "") -> QuerySet
     return lists
 
 
-def public_army_lists(*, search: str = "") -> QuerySet[ArmyList]:
-    """The gallery: lists their owners marked public, most recently changed first."""
+def public_army_lists(
+    *,
+    search: str = "",
+    system_key: str = "",
+    faction_id: int | None = None,
+    points_min: int | None = None,
+    points_max: int | None = None,
+) -> QuerySet[ArmyList]:
+    """Lists their owners chose to show, newest first, filtered by name, system, faction and
+    points (the list's total, inclusive bounds); an empty filter filters nothing."""
     lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(is_public=True)
-    if _search_text(search):
+    if search:
         lists = lists.filter(name__icontains=_search_text(search))
+    if system_key:
+        lists = lists.filter(system__key=system_key)
+    if faction_id is not None:
+        lists = lists.filter(faction_id=faction_id)
+    if points_min is not None:
+        lists = lists.filter(total_points__gte=points_min)
+    if points_max is not None:
+        lists = lists.filter(total_points__lte=points_max)
     return lists
+
+
+def gallery_filter_choices() -> tuple[list[tuple[str, str]], list[tuple[int, str, str]]]:
+    """(systems, factions) that public lists use: what the gallery's filters offer."""
+    public = ArmyList.objects.filter(is_public=True)
+    systems = list(
+        public.order_by("system__name").values_list("system__key", "system__name").distinct()
+    )
+    factions = list(
+        public.exclude(faction__isnull=True)
+        .order_by("faction__name")
+        .values_list("faction_id", "faction__name", "system__key")
+        .distinct()
+    )
+    return systems, factions
+
+
+def army_list_points_by_category(*, units: Sequence[ListUnit]) -> dict[str, int]:
+    """Points of a list's units by their catalogue role (hero, infantry, ...), "other" when unknown.
+
+    One query for the roles of the templates the units came from (a unit keeps its points
+    when its template is gone; it then counts as "other").
+    """
+    roles = dict(
+        UnitTemplate.objects.filter(pk__in={u.template_id for u in units if u.template_id}).values_list(
+            "pk", "role"
+        )
+    )
+    totals: dict[str, int] = {}
+    for unit in units:
+        role = roles.get(unit.template_id, "other") or "other"
+        totals[role] = totals.get(role, 0) + unit.points
+    return totals
+
+
+def army_lists_compared(
+    *, army_lists: Sequence[ArmyList]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Lists side by side: each with its units and points by category, and one row per
+    category (in the catalogue's role order) with each list's points and share of its total."""
+    sides = []
+    categories: list[str] = []
+    for army_list in army_lists:
+        units = army_list_units(army_list=army_list)
+        by_category = army_list_points_by_category(units=units)
+        categories += [c for c in by_category if c not in categories]
+        sides.append({"list": army_list, "units": units, "by_category": by_category})
+    labels = dict(UnitTemplate.Role.choices)
+    order = list(labels)
+    rows = []
+    for category in sorted(categories, key=lambda c: order.index(c) if c in order else len(order)):
+        cells = []
+        for side in sides:
+            points = side["by_category"].get(category, 0)
+            total = side["list"].total_points
+            cells.append({"points": points, "share": round(100 * points / total) if total else 0})
+        rows.append({"label": labels.get(category, category), "cells": cells})
+    return sides, rows
 
 
 def army_list_get_for_user(

@@ -29,17 +29,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from armybuilder.errors import ArmyListError, StaleListError
-from armybuilder.evaluation import evaluate_units, unit_points
+from armybuilder.evaluation import evaluate_units, list_settings, unit_points
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
     MAX_UNITS_PER_LIST,
     POINTS_LIMIT_MAX,
     POINTS_LIMIT_MIN,
+    UNIT_GROUP_MAX_LENGTH,
     UNIT_NAME_MAX_LENGTH,
+    UNIT_NOTES_MAX_LENGTH,
     ArmyList,
     ListUnit,
 )
+from armybuilder.text_safety import has_bidi_control
 from armybuilder.unit_options import option_menu, option_prices, resolve_options
+from rules.list_settings import clean_settings
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.selectors import factions_visible_to
 from rules.systems.registry import get_system
@@ -58,6 +62,8 @@ def clean_list_name(name: Any, *, field: str = "name") -> str:
     name = name.strip()
     if "\x00" in name:
         raise ArmyListError([(field, _("A name cannot contain NUL characters."))])
+    if has_bidi_control(name):
+        raise ArmyListError([(field, _("A name cannot contain text-direction control characters."))])
     if len(name) > LIST_NAME_MAX_LENGTH:
         raise ArmyListError(
             [
@@ -115,6 +121,16 @@ def clean_structure_options(
     if errors:
         raise ArmyListError(errors)
     return dict(options)
+
+
+def clean_list_settings(
+    settings: Mapping[str, Any] | None, *, system_key: str, field: str = "settings"
+) -> dict[str, Any]:
+    """The list's values of its system's own parameters, complete (defaults filled in) and checked."""
+    cleaned, problems = clean_settings(get_system(system_key).list_settings_schema, settings)
+    if problems:
+        raise ArmyListError([(f"{field}.{key}" if key else field, message) for key, message in problems])
+    return cleaned
 
 
 def _expand_structure_groups(
@@ -181,6 +197,7 @@ def save_list_change(
     caller: ArmyList,
     units: Sequence[ListUnit] | None,
     changed_fields: Iterable[str] = (),
+    undo: Mapping[str, Any] | None = None,
 ) -> ArmyList:
     """Save `changed_fields` and bump the version, if no one else changed the list meanwhile.
 
@@ -191,6 +208,10 @@ def save_list_change(
     change). The new state is copied to the caller's object.
     """
     fields = ["updated", *changed_fields]
+    # Only the change just made can be undone: any other change forgets the previous one.
+    if undo or locked.undo:
+        locked.undo = dict(undo or {})
+        fields.append("undo")
     if units is not None:
         evaluation = evaluate_units(army_list=locked, units=units, reprice=False)
         locked.total_points = evaluation.total_points
@@ -253,6 +274,7 @@ def army_list_create(
     points_limit: int,
     structure_options: Mapping[str, Any] | None = None,
     is_public: bool = False,
+    settings: Mapping[str, Any] | None = None,
 ) -> ArmyList:
     """A new, empty list owned by `owner`. The faction must be one `owner` can see."""
     errors: list[tuple[str, str]] = []
@@ -261,6 +283,7 @@ def army_list_create(
         ("name", lambda: clean_list_name(name)),
         ("points_limit", lambda: clean_points_limit(points_limit)),
         ("structure_options", lambda: clean_structure_options(structure_options, system_key=system.key)),
+        ("settings", lambda: clean_list_settings(settings, system_key=system.key)),
         ("faction", lambda: _check_faction(owner=owner, system=system, faction=faction)),
     ):
         try:
@@ -276,6 +299,7 @@ def army_list_create(
         name=cleaned["name"],
         points_limit=cleaned["points_limit"],
         structure_options=cleaned["structure_options"],
+        settings=cleaned["settings"],
         is_public=bool(is_public),
     )
     evaluation = evaluate_units(army_list=army_list, units=[], reprice=False)
@@ -295,6 +319,7 @@ def army_list_update(
     points_limit: int | None = None,
     structure_options: Mapping[str, Any] | None = None,
     is_public: bool | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> ArmyList:
     """Rename the list, change its limit, its structure rules or its gallery visibility.
 
@@ -312,6 +337,15 @@ def army_list_update(
             lambda: clean_structure_options(structure_options, system_key=locked.system.key),
         ),
         "is_public": (is_public, lambda: bool(is_public)),
+        "settings": (
+            settings,
+            lambda: clean_list_settings(
+                {**list_settings(locked), **(settings if isinstance(settings, Mapping) else {})}
+                if isinstance(settings, Mapping)
+                else settings,
+                system_key=locked.system.key,
+            ),
+        ),
     }
     for attribute, (given, check) in checks.items():
         if given is None:
@@ -354,6 +388,7 @@ def army_list_fork(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
         name=army_list.name,
         points_limit=army_list.points_limit,
         structure_options=dict(army_list.structure_options),
+        settings=dict(army_list.settings),
         forked_from=army_list,
         total_points=army_list.total_points,
         unit_count=len(source_units),
@@ -384,6 +419,9 @@ def copy_list_unit(unit: ListUnit, *, army_list: ArmyList, position: int) -> Lis
         option_points=unit.option_points,
         position=position,
         points=unit.points,
+        custom_name=unit.custom_name,
+        notes=unit.notes,
+        group=unit.group,
     )
 
 
@@ -555,6 +593,7 @@ def army_list_unit_remove(*, list_unit: ListUnit, expected_version: int | None) 
     removing = next((u for u in units if u.pk == list_unit.pk), None)
     if removing is None:
         raise ListUnit.DoesNotExist
+    kept = ListUnit.objects.get(pk=removing.pk)
     removing.delete()
     ListUnit.objects.filter(army_list=locked, position__gt=removing.position).update(
         position=F("position") - 1
@@ -562,4 +601,135 @@ def army_list_unit_remove(*, list_unit: ListUnit, expected_version: int | None) 
     remaining = [u for u in units if u is not removing]
     for index, u in enumerate(remaining):
         u.position = index
-    save_list_change(locked=locked, caller=army_list, units=remaining)
+    save_list_change(
+        locked=locked,
+        caller=army_list,
+        units=remaining,
+        undo={"action": "remove", "name": kept.display_name, "unit": _unit_snapshot(kept)},
+    )
+
+
+# ----------------------------------------------------------------------------- the player's words
+
+
+def _clean_text(value: Any, *, field: str, maximum: int, multiline: bool = False) -> str:
+    text = "" if value is None else str(value)
+    text = text.replace("\r\n", "\n").strip() if multiline else " ".join(text.split())
+    if "\x00" in text:
+        raise ArmyListError([(field, _("Remove the control characters."))])
+    if len(text) > maximum:
+        raise ArmyListError(
+            [(field, _("At most %(max)d characters (this has %(n)d).") % {"max": maximum, "n": len(text)})]
+        )
+    return text
+
+
+@transaction.atomic
+def army_list_unit_set_details(
+    *,
+    list_unit: ListUnit,
+    custom_name: Any,
+    notes: Any,
+    group: Any,
+    expected_version: int | None,
+) -> ListUnit:
+    """Give the unit the player's own name, notes and group (each may be empty).
+
+    They change neither points nor validity, so the list is not re-evaluated; the version
+    still moves on, so another tab's stale copy of the unit is refused as for any change.
+    """
+    errors: list[tuple[str, str]] = []
+    cleaned: dict[str, str] = {}
+    for field, value, maximum, multiline in (
+        ("custom_name", custom_name, UNIT_NAME_MAX_LENGTH, False),
+        ("notes", notes, UNIT_NOTES_MAX_LENGTH, True),
+        ("group", group, UNIT_GROUP_MAX_LENGTH, False),
+    ):
+        try:
+            cleaned[field] = _clean_text(value, field=field, maximum=maximum, multiline=multiline)
+        except ArmyListError as exc:
+            errors += exc.errors
+    if errors:
+        raise ArmyListError(errors)
+    army_list = list_unit.army_list
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    current = _current(list_unit, locked=locked, expected_version=expected_version)
+    for field, value in cleaned.items():
+        setattr(current, field, value)
+        setattr(list_unit, field, value)
+    current.save(update_fields=list(cleaned))
+    save_list_change(locked=locked, caller=army_list, units=None)
+    return list_unit
+
+
+# ----------------------------------------------------------------------------- undo
+
+#: What a removed unit keeps so that Undo can put it back exactly as it was.
+_SNAPSHOT_FIELDS = (
+    "template_id",
+    "catalogue_ref",
+    "name",
+    "custom_name",
+    "notes",
+    "group",
+    "base_data",
+    "available_options",
+    "chosen_options",
+    "data",
+    "option_points",
+    "points",
+    "position",
+)
+
+
+def _unit_snapshot(unit: ListUnit) -> dict[str, Any]:
+    return {field: getattr(unit, field) for field in _SNAPSHOT_FIELDS}
+
+
+@transaction.atomic
+def army_list_unit_clear_options(*, list_unit: ListUnit, expected_version: int | None) -> ListUnit:
+    """Take every option back to how the unit comes (each at its minimum); Undo restores them."""
+    previous = dict(list_unit.chosen_options)
+    army_list_unit_set_options(list_unit=list_unit, options={}, expected_version=expected_version)
+    army_list = list_unit.army_list
+    undo = {"action": "options", "name": list_unit.display_name, "unit_id": list_unit.pk, "chosen": previous}
+    ArmyList.objects.filter(pk=army_list.pk).update(undo=undo)
+    army_list.undo = undo
+    return list_unit
+
+
+@transaction.atomic
+def army_list_undo(*, army_list: ArmyList, expected_version: int | None) -> ListUnit:
+    """Undo the list's last undoable change; returns the unit it brought back or restored.
+
+    A removed unit returns to its old place (or the end, if the list is shorter now) with
+    its options, points, name and notes; cleared options come back as they were.
+    """
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    undo = dict(locked.undo or {})
+    if undo.get("action") == "remove":
+        units = list_units_in_order(locked, for_evaluation=True)
+        _check_room(current=len(units), adding=1)
+        snapshot = dict(undo["unit"])
+        position = min(int(snapshot.pop("position", len(units))), len(units))
+        ListUnit.objects.filter(army_list=locked, position__gte=position).update(position=F("position") + 1)
+        restored = ListUnit(army_list=locked, position=position, **snapshot)
+        if restored.template_id and not UnitTemplate.objects.filter(pk=restored.template_id).exists():
+            restored.template_id = None
+        restored.save()
+        units.insert(position, restored)
+        for index, unit in enumerate(units):
+            unit.position = index
+        save_list_change(locked=locked, caller=army_list, units=units, undo={})
+        army_list.undo = {}
+        return restored
+    if undo.get("action") == "options":
+        unit = ListUnit.objects.filter(pk=undo.get("unit_id"), army_list=locked).first()
+        if unit is None:
+            raise ArmyListError([("undo", _("That unit is no longer in the list."))])
+        unit.army_list = army_list
+        army_list_unit_set_options(list_unit=unit, options=undo.get("chosen") or {}, expected_version=None)
+        ArmyList.objects.filter(pk=locked.pk).update(undo={})
+        army_list.undo = {}
+        return unit
+    raise ArmyListError([("undo", _("There is nothing to undo."))])

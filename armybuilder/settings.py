@@ -45,16 +45,26 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # After LocaleMiddleware: a signed-in player's saved language wins (accounts/language.py).
+    "armybuilder.accounts.language.AccountLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "armybuilder.api.cookies.NoCsrfCookieForTokenRequests",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "armybuilder.api.query_checks.QueryParameterMiddleware",
+    "armybuilder.login_limits.LoginRateLimitMiddleware",
+    "armybuilder.page_limits.PageRateLimitMiddleware",
 ]
+# Every POST to these counts against the `login` rate with the API's token endpoint.
+LOGIN_RATE_LIMITED_PATHS = ["/accounts/login/", "/admin/login/", "/accounts/signup/",
+                            "/accounts/password_reset/"]
 
 ROOT_URLCONF = "armybuilder.urls"
 
@@ -147,6 +157,26 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): scripts only from our own static files (htmx, the
+# list editor, site.js; no inline handlers), nothing framed, forms posted only here.
+# Inline styles stay allowed: the estimate heat map colours its cells with `style=`, and
+# htmx adds its indicator <style>; neither carries script. The API's Swagger/Redoc pages
+# load their viewer from a CDN and are exempt (`armybuilder/api/urls.py`).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
 # Bounded request sizes: an oversized body is a 400, never a memory blow-up.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2 * 1024 * 1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
@@ -168,6 +198,38 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=240
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# Worker memory (issue 16). A pool process that has grown past this many KiB after a task is
+# replaced before its next one (freeing what caches and numpy's allocator kept) ...
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=400_000)
+# ... and no worker process may hold more than this many MiB of data at all (RLIMIT_DATA, set in
+# `armybuilder.celery`): past it an allocation fails with MemoryError, the job ends failed with
+# a clear message and is not retried, instead of the kernel killing the process and the
+# broker handing the same job to the next worker. 0: no limit.
+ESTIMATE_WORKER_MEMORY_MB = env.int("ESTIMATE_WORKER_MEMORY_MB", default=1024)
+# A publish while Redis is down fails in about a second, not after a retry loop: the
+# request answers 503 instead of hanging a web worker (issue 17, item 2).
+CELERY_BROKER_TRANSPORT_OPTIONS.update({"socket_connect_timeout": 1, "socket_timeout": 3,
+                                        "max_retries": 0})
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1
+CELERY_REDIS_SOCKET_TIMEOUT = 3
+# Jobs that cannot finish are failed by a periodic reconciliation (Celery beat, run by the
+# worker with `-B` in bin/run and docker-compose): queued longer than this (the broker lost
+# it), or running past the hard time limit (the worker died with it).
+ESTIMATE_QUEUED_LIMIT = env.int("ESTIMATE_QUEUED_LIMIT", default=600)
+# Fault tests only: a running job waits while this file exists (`estimates/tasks.py`).
+ESTIMATE_TEST_HOLD_FILE = env.str("ESTIMATE_TEST_HOLD_FILE", default="")
+RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
+CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs"]
+# Roster PDFs are rendered by the worker into a cache keyed by list version (issue 17).
+PDF_CACHE = "jobs"
+PDF_TIME_LIMIT = env.int("PDF_TIME_LIMIT", default=60)
+PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=20 * 1024 * 1024)
+PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=24 * 3600)
+CELERY_BEAT_SCHEDULE = {
+    "reconcile-jobs": {"task": "jobs.reconcile", "schedule": RECONCILE_INTERVAL,
+                       "options": {"expires": RECONCILE_INTERVAL}},
+}
 
 LOGGING = {
     "version": 1,
@@ -186,6 +248,14 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "api-throttle",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+    },
+    # Rendered PDFs and job markers, shared by the web processes and the worker.
+    "jobs": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "jobs",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 3},
     },
 }
 REST_FRAMEWORK = {
@@ -207,10 +277,13 @@ REST_FRAMEWORK = {
         "ip": env.str("API_THROTTLE_IP", default="600/hour"),
         "login": env.str("API_THROTTLE_LOGIN", default="20/hour"),
         "estimates": env.str("API_THROTTLE_ESTIMATES", default="30/hour"),
+        "pdf": env.str("PDF_RENDER_RATE", default="30/hour"),
+        "page": env.str("PAGE_RATE", default="600/min"),
     },
     # 0: the client IP is REMOTE_ADDR (X-Forwarded-For is forgeable); set it behind proxies.
     "NUM_PROXIES": env.int("API_NUM_PROXIES", default=0),
     "EXCEPTION_HANDLER": "armybuilder.api.exceptions.exception_handler",
+    "DEFAULT_METADATA_CLASS": "armybuilder.api.metadata.SchemaPointerMetadata",
     "DEFAULT_SCHEMA_CLASS": "armybuilder.api.schema.ApiAutoSchema",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -226,5 +299,6 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "armybuilder.api.schema.document_api",
+        "armybuilder.api.schema.name_inline_schemas",
     ],
 }

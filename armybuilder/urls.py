@@ -4,11 +4,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from armybuilder import health, pages
+from armybuilder.accounts import language
 
 urlpatterns = [
     path("", pages.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Browsers and feed readers ask for /favicon.ico whatever the page says: send them the icon.
+    path("favicon.ico", pages.favicon, name="favicon"),
+    path("i18n/setlang/", language.set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("armybuilder.api.urls")),
     path("accounts/", include("armybuilder.accounts.urls")),
@@ -16,3 +19,5 @@ urlpatterns = [
     path("estimates/", include("armybuilder.estimates.urls")),
     path("catalogue/", include("rules.urls")),
 ]
+
+handler500 = "armybuilder.api.exceptions.server_error"

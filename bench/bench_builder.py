@@ -5,7 +5,11 @@
 
 Measures the two requests a player makes most, "add unit" and "change option" (each
 re-prices what changed, re-validates the army through the registry, saves, and renders the
-row plus the out-of-band summary), on a list that has 25 units:
+row plus the out-of-band summary), on a list that has 25 units. Every round adds a unit
+never seen before (a fresh copy of a catalogue unit, options included, under a new name, so
+the content-keyed option-price cache cannot know it) and changes an option of a different
+unit of the list; the in-process run also clears the caches (Django's and the points
+engine's lookup caches) before each timed request, so each figure is a cold one:
 
 1. single client, in process (`django.test.Client`, so the figure is server time: URL
    routing, middleware, session, view, services, queries, templates); baseline in the same
@@ -66,6 +70,7 @@ import django  # noqa: E402
 warnings.filterwarnings("ignore", message="No directory at")
 django.setup()
 
+from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -73,7 +78,48 @@ from django.urls import reverse  # noqa: E402
 
 from armybuilder import services  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
-from rules.models import Faction  # noqa: E402
+from rules.models import Faction, UnitTemplate, UpgradeOption  # noqa: E402
+
+_OWN_PACKAGES = ("points", "rules", "armybuilder")
+
+
+def clear_caches() -> None:
+    """Forget everything this process remembered: Django's cache and the engine's lru_caches."""
+    cache.clear()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(_OWN_PACKAGES):
+            continue
+        for value in list(vars(module).values()):
+            # Only this project's own caches: Django's URL resolver (imported by some of our
+            # modules) is built once per process in production, not per request.
+            owner = getattr(value, "__module__", "") or ""
+            if callable(value) and hasattr(value, "cache_clear") and owner.startswith(_OWN_PACKAGES):
+                value.cache_clear()
+
+
+def fresh_templates(count: int) -> list[int]:
+    """`count` catalogue units never priced before: copies of the faction's units, each with
+    its upgrade options, under a new name (which is part of what the price caches key on)."""
+    faction = Faction.objects.get(system__key="opr", slug="ashen-concord", owner__isnull=True)
+    sources = list(faction.units.prefetch_related("options").order_by("position"))
+    first = faction.units.count()
+    ids = []
+    for index in range(first, first + count):
+        source = sources[index % len(sources)]
+        copy = UnitTemplate.objects.get(pk=source.pk)
+        copy.pk = None
+        copy.slug = f"{source.slug}-bench-{index}"
+        copy.name = f"{source.name} {index}"
+        copy.data = {**source.data, "name": copy.name}
+        copy.position = index
+        copy.save()
+        options = list(source.options.all())
+        for option in options:
+            option.pk = None
+            option.unit = copy
+        UpgradeOption.objects.bulk_create(options)
+        ids.append(copy.pk)
+    return ids
 
 
 def percentile(samples: list[float], fraction: float) -> float:
@@ -126,13 +172,18 @@ def make_players(count: int) -> list[tuple[object, ArmyList]]:
     return players
 
 
-def option_target(army_list: ArmyList) -> tuple[ListUnit, str]:
-    """A unit of the list with a yes/no option to toggle (the first unit that has one)."""
+def option_targets(army_list: ArmyList) -> list[tuple[ListUnit, str]]:
+    """Every unit of the list with a yes/no option to toggle (its first), in list order:
+    the rounds take them in turn, so each option change is on a different unit."""
+    targets = []
     for unit in ListUnit.objects.filter(army_list=army_list).order_by("position"):
         for option in unit.available_options:
             if int(option.get("max_count") or 0) == 1 and not option.get("group"):
-                return unit, option["key"]
-    raise SystemExit("no unit with a yes/no option in the bundled catalogue")
+                targets.append((unit, option["key"]))
+                break
+    if not targets:
+        raise SystemExit("no unit with a yes/no option in the bundled catalogue")
+    return targets
 
 
 # ----------------------------------------------------------------------------- in process
@@ -147,9 +198,8 @@ def in_process(
     client.force_login(user)
     editor = reverse("lists:detail", args=[army_list.pk])
     add_url = reverse("lists:unit_add", args=[army_list.pk])
-    unit, key = option_target(army_list)
-    options_url = reverse("lists:unit_options", args=[army_list.pk, unit.pk])
-    template_id = ListUnit.objects.filter(army_list=army_list, template__isnull=False).first().template_id
+    targets = option_targets(army_list)
+    template_ids = fresh_templates(requests + 10)
     version = ArmyList.objects.get(pk=army_list.pk).version
     times: dict[str, list[float]] = {"page": [], "add": [], "option": []}
     cpu: dict[str, list[float]] = {name: [] for name in times}
@@ -165,10 +215,11 @@ def in_process(
     for round_ in range(requests + 10):  # the first 10 rounds warm up and are not counted
         page = timed("page", lambda: client.get(editor))
         version = int(VERSION.search(page.content.decode()).group(1))
+        clear_caches()
         added = timed(
             "add",
-            lambda v=version: client.post(
-                add_url, {"unit": template_id}, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(v)
+            lambda v=version, t=template_ids[round_]: client.post(
+                add_url, {"unit": t}, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(v)
             ),
         )
         body = added.content.decode()
@@ -180,11 +231,14 @@ def in_process(
             HTTP_X_LIST_VERSION=str(version),
         )
         version = int(VERSION.search(removed.content.decode()).group(1))
-        data = {f"option-{key}": "1"} if round_ % 2 == 0 else {}
+        unit, key = targets[round_ % len(targets)]
+        options_url = reverse("lists:unit_options", args=[army_list.pk, unit.pk])
+        data = {f"option-{key}": "1"} if (round_ // len(targets)) % 2 == 0 else {}
+        clear_caches()
         timed(
             "option",
-            lambda v=version, d=data: client.post(
-                options_url, d, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(v)
+            lambda v=version, d=data, u=options_url: client.post(
+                u, d, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(v)
             ),
         )
         if round_ == 9:
@@ -259,7 +313,7 @@ def gunicorn(workers: int) -> Iterator[int]:
 class HttpPlayer:
     """One player on one keep-alive connection, logged in by a session made for them."""
 
-    def __init__(self, port: int, user: object, army_list: ArmyList) -> None:
+    def __init__(self, port: int, user: object, army_list: ArmyList, template_ids: list[int]) -> None:
         client = Client()
         client.force_login(user)
         csrf = secrets.token_hex(16)  # an unmasked 32-character CSRF secret, as cookie and header
@@ -272,10 +326,8 @@ class HttpPlayer:
         }
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.army_list = army_list
-        self.unit, self.key = option_target(army_list)
-        self.template_id = (
-            ListUnit.objects.filter(army_list=army_list, template__isnull=False).first().template_id
-        )
+        self.targets = option_targets(army_list)
+        self.template_ids = template_ids
         self.version = ArmyList.objects.get(pk=army_list.pk).version
 
     def post(self, path: str, body: str) -> tuple[float, str]:
@@ -293,18 +345,23 @@ class HttpPlayer:
 
     def round(self, index: int, times: dict[str, list[float]]) -> None:
         pk = self.army_list.pk
-        elapsed, text = self.post(reverse("lists:unit_add", args=[pk]), f"unit={self.template_id}")
+        template = self.template_ids[index % len(self.template_ids)]
+        elapsed, text = self.post(reverse("lists:unit_add", args=[pk]), f"unit={template}")
         times["add"].append(elapsed)
         new_unit = NEW_ROW.search(text).group(1)
         self.post(reverse("lists:unit_remove", args=[pk, new_unit]), "")
-        body = f"option-{self.key}=1" if index % 2 == 0 else ""
-        elapsed, _text = self.post(reverse("lists:unit_options", args=[pk, self.unit.pk]), body)
+        unit, key = self.targets[index % len(self.targets)]
+        body = f"option-{key}=1" if (index // len(self.targets)) % 2 == 0 else ""
+        elapsed, _text = self.post(reverse("lists:unit_options", args=[pk, unit.pk]), body)
         times["option"].append(elapsed)
 
 
 def over_http(port: int, players: list[tuple[object, ArmyList]], rounds: int) -> dict[str, list[float]]:
     """Every player runs `rounds` rounds at once (after 3 warm-up rounds each), one thread each."""
-    clients = [HttpPlayer(port, user, army_list) for user, army_list in players]
+    # Each client adds units no server process has priced yet: its own fresh copies.
+    clients = [
+        HttpPlayer(port, user, army_list, fresh_templates(rounds + 3)) for user, army_list in players
+    ]
     results = [{"add": [], "option": []} for _ in clients]
     start_together = threading.Barrier(len(clients))
     failures: list[BaseException] = []
@@ -313,7 +370,7 @@ def over_http(port: int, players: list[tuple[object, ArmyList]], rounds: int) ->
     def run(player: HttpPlayer, times: dict[str, list[float]]) -> None:
         try:
             for index in range(3):
-                player.round(index, {"add": [], "option": []})
+                player.round(rounds + index, {"add": [], "option": []})
             start_together.wait(timeout=120)
             window.append(time.perf_counter())
             for index in range(rounds):
@@ -364,14 +421,14 @@ def main() -> int:
             f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start)"
         )
 
-        print("1. one client, in process (server time)")
+        print("1. one client, in process (server time; caches cleared before each timed request)")
         times, cpu = in_process(*players[0], args.requests)
         report("baseline: GET editor page", times["page"], target=None, cpu_ms=cpu["page"])
         report("add unit (htmx POST)", times["add"], cpu_ms=cpu["add"])
         report("change option (htmx POST)", times["option"], cpu_ms=cpu["option"])
 
         with gunicorn(args.workers) as port:
-            print(f"2. gunicorn, {args.workers} sync workers, loopback round trip")
+            print(f"2. gunicorn, {args.workers} sync workers, loopback round trip (fresh units)")
             single = over_http(port, players[:1], args.per_client * 2)
             report("add unit, 1 client", single["add"])
             report("change option, 1 client", single["option"])

@@ -1,20 +1,32 @@
-"""Benchmark of the exact dice engine: a 20 × 20 list-vs-list matrix, exact vs Monte-Carlo.
+"""Benchmark of an estimate job through the path a job takes, exact vs Monte-Carlo (issue 16).
 
-    .venv/bin/python bench/bench_estimates.py [--trials 100000] [--seed 7]
+    .venv/bin/python bench/bench_estimates.py [--quick] [--rounds 3] [--trials 20000] [--seed 7]
+        [--no-scaling]
 
 Builds two lists of 20 OPR units (2–3 weapons each, 1–20 models, mixed profiles and varied
-rules) from a fixed seed, prices them with the points engine, then computes every matchup
-of list A shooting at list B:
-- exactly (`rules.systems.opr.estimate.estimate_matrix`, cold caches), target ≤ 1 s;
-- by Monte-Carlo with `--trials` trials per matchup (the vectorised numpy simulation the
-  tests use as their oracle, `tests/rules/opr_simulation.py`), same inputs.
-Prints both times, the speed ratio (target ≥ 100×), and the largest difference in expected
-kills, also in Monte-Carlo standard errors (it should be Monte-Carlo error only).
+rules) from a seed, *a different seed each round*, writes them as unit-format JSON and times
+what a list-vs-list job does with them (`armybuilder.estimates.compute.list_vs_list`: every
+unit of A against every unit of B and back, from JSON, prices included), with every cache
+of the dice engine, the prices and the reader cleared before each round. That real-path
+figure is the one judged (target: ≤ 2 s for the 2 × 400 matchups) and the exit status
+follows it. Beside it, in the same run:
+- warm: the same job again with its caches warm (printed only, never judged);
+- the independent baseline: Monte-Carlo (`tests/rules/opr_simulation.py`, the vectorised
+  simulation the tests use as their oracle) on the same matchups of A against B, with the
+  speed ratio and the largest difference in expected kills in standard errors;
+- a scaling table of one matchup through the registry's `attack` (unit dicts in), against
+  1–1000 models, 1–32 weapons, 1–50 model profiles, with the cost model's prediction
+  (`GameSystem.estimate_cost`) beside the measurement; inputs the cost model refuses
+  (past 2 s or 300 MB) are shown as refused, not run.
+Times are CPU seconds of this process (`BENCH_CLOCK=wall` for wall clock): the machine is
+shared.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import sys
 import time
@@ -25,12 +37,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from points.opr import clear_caches as clear_price_caches  # noqa: E402
 from points.unit import Model, Rule, Unit, Weapon  # noqa: E402
+from points.unit_format import reader  # noqa: E402
+from points.unit_format.writer import unit_to_dict  # noqa: E402
 from rules.systems.opr import combat  # noqa: E402
-from rules.systems.opr.estimate import estimate_matrix  # noqa: E402
 from rules.systems.opr.situation import Situation  # noqa: E402
 from rules.systems.opr.unit_prices import points_engine_prices  # noqa: E402
+from rules.systems.registry import get_system  # noqa: E402
 from tests.rules.opr_simulation import simulate  # noqa: E402
+
+CLOCK = time.perf_counter if os.environ.get("BENCH_CLOCK") == "wall" else time.process_time
+TARGET_JOB_SECONDS = 2.0
+MAX_SECONDS, MAX_BYTES = 2.0, 300 * 2**20
 
 UNITS_PER_LIST = 20
 SITUATION = Situation(mode="shooting", range_inches=12)
@@ -105,57 +124,137 @@ def make_lists(seed: int) -> tuple[list[Unit], list[Unit]]:
 
 
 def clear_caches() -> None:
-    """Cold start: the exact engine's caches (odds, state spaces) and the unit prices."""
-    combat._wounds.cache_clear()
-    combat._defender_space.cache_clear()
+    """Cold start: the exact engine's wound PMFs and allocation machines, the unit prices, the
+    points engine's and the reader's caches."""
+    combat.WOUNDS_CACHE.clear()
+    combat.SPACES.clear()
     points_engine_prices.cache_clear()
+    clear_price_caches()
+    reader.clear_caches()
+    from rules.systems.opr import cost
+
+    cost._parsed.cache_clear()
 
 
-def main() -> None:
+def job_inputs(list_a: list[Unit], list_b: list[Unit]) -> dict:
+    """The list-vs-list job's inputs as the inputs builder stores them (JSON round trip)."""
+    def side(name: str, units: list[Unit]) -> dict:
+        return {"name": name, "units": [{"name": u.name, "unit": unit_to_dict(u)} for u in units]}
+
+    return json.loads(json.dumps({"list_a": side("A", list_a), "list_b": side("B", list_b),
+                                  "situation": SITUATION.as_dict()}))
+
+
+def run_job(inputs: dict) -> tuple[float, dict]:
+    from armybuilder.estimates.compute import list_vs_list
+
+    start = CLOCK()
+    result = list_vs_list("opr", inputs)
+    return CLOCK() - start, result
+
+
+def scaled_units(models: int, weapons: int, profiles: int) -> tuple[dict, dict]:
+    """An attacker of 10 models with `weapons` weapons (half Precise, with Rending, Deadly,
+    Blast), and a defender of `models` models over `profiles` profiles of toughness 1–3."""
+    kinds = [["Rending"], ["Deadly(3)"], ["Blast(3)"], []]
+    arms = [{"name": f"W{i}", "range": 24, "attacks": 1 + i % 3, "ap": i % 3,
+             "rules": (["Precise"] if i % 2 else []) + kinds[i % 4]} for i in range(weapons)]
+    attacker = {"format": 1, "system": "opr", "name": "Shooters", "models": [
+        {"name": "Shooter", "count": 10, "quality": 4, "defence": 4, "toughness": 1, "rules": [],
+         "weapons": arms}]}
+    counts = [models // profiles + (1 if p < models % profiles else 0) for p in range(profiles)]
+    defender = {"format": 1, "system": "opr", "name": "Targets", "models": [
+        {"name": f"P{p}", "count": max(1, c), "quality": 4, "defence": 3 + p % 3, "toughness": 1 + p % 3,
+         "rules": [], "weapons": []} for p, c in enumerate(counts)]}
+    return attacker, defender
+
+
+def scaling_table(quick: bool) -> None:
+    system = get_system("opr")
+    situation = SITUATION.as_dict()
+    grid = ([(m, 2, 1) for m in (1, 10, 100, 1000)] + [(20, w, 2) for w in (1, 4, 16, 32)]
+            + [(50, 2, p) for p in (1, 5, 20, 50)])
+    print()
+    print("scaling: one matchup through the registry (JSON dicts in), caches cleared")
+    print(f"  {'models':>7} {'weapons':>8} {'profiles':>9} {'predicted s':>12} {'measured s':>11} "
+          f"{'predicted MB':>13}")
+    for models, weapons, profiles in grid:
+        if quick and models * weapons > 400:
+            continue
+        attacker, defender = scaled_units(models, weapons, profiles)
+        clear_caches()
+        seconds, size = system.estimate_cost(attacker, defender, situation)
+        if seconds > MAX_SECONDS or size > MAX_BYTES:
+            measured = "refused"
+        else:
+            clear_caches()
+            start = CLOCK()
+            system.attack(attacker, defender, situation)
+            measured = f"{CLOCK() - start:11.4f}"
+        print(f"  {models:>7} {weapons:>8} {profiles:>9} {seconds:12.4f} {measured:>11} {size / 2**20:13.1f}")
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--trials", type=int, default=100_000, help="Monte-Carlo trials per matchup")
-    parser.add_argument("--seed", type=int, default=7, help="seed of the generated lists and the simulation")
+    parser.add_argument("--trials", type=int, default=20_000, help="Monte-Carlo trials per matchup")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the first round's lists")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, each on lists of a different seed")
+    parser.add_argument("--quick", action="store_true", help="5 × 5 lists, one round, fewer trials")
+    parser.add_argument("--no-scaling", action="store_true", help="skip the scaling table")
     args = parser.parse_args()
+    global UNITS_PER_LIST
+    if args.quick:
+        UNITS_PER_LIST, args.rounds, args.trials = 5, 1, min(args.trials, 2000)
 
-    list_a, list_b = make_lists(args.seed)
-    models = [u.model_count for u in list_a + list_b]
-    print(f"lists: {UNITS_PER_LIST} × {UNITS_PER_LIST} units, {min(models)}–{max(models)} models each")
-    print(f"situation: {SITUATION.as_dict()}")
+    print(f"lists: {UNITS_PER_LIST} × {UNITS_PER_LIST} units, a new pair each round; situation: "
+          f"{SITUATION.as_dict()}")
+    get_system("opr").estimate_cost(*scaled_units(1, 1, 1), SITUATION.as_dict())  # imports, untimed
+    real = []
+    for round_ in range(args.rounds):
+        list_a, list_b = make_lists(args.seed + round_)
+        inputs = job_inputs(list_a, list_b)
+        clear_caches()
+        seconds, result = run_job(inputs)
+        real.append(seconds)
+    warm, _ = run_job(inputs)
+    job_seconds = sorted(real)[len(real) // 2]
+    matchups = 2 * UNITS_PER_LIST * UNITS_PER_LIST
 
-    for u in list_a + list_b:  # price once outside the timings, so import costs do not count
-        points_engine_prices(u)
-    clear_caches()
-    start = time.perf_counter()
-    matrix = estimate_matrix(list_a, list_b, SITUATION)
-    exact_seconds = time.perf_counter() - start
-
+    # The independent baseline: Monte-Carlo on the last round's A-against-B matchups.
     rng = np.random.default_rng(args.seed)
     worst = worst_in_errors = 0.0
-    start = time.perf_counter()
+    start = CLOCK()
     simulated = []
     for attacker in list_a:
         for defender in list_b:
             costs = list(points_engine_prices(defender).model_costs)
             simulated.append(simulate(attacker, defender, SITUATION, costs, args.trials, rng).kills)
-    mc_seconds = time.perf_counter() - start
-
+    mc_seconds = CLOCK() - start
     for k, kills in enumerate(simulated):
-        exact_kills = matrix[k // UNITS_PER_LIST][k % UNITS_PER_LIST]["expected"]["kills"]
+        exact_kills = result["a_vs_b"][k // UNITS_PER_LIST][k % UNITS_PER_LIST]["expected_kills"]
         difference = abs(float(kills.mean()) - exact_kills)
         error = float(kills.std(ddof=1)) / np.sqrt(len(kills))
         worst = max(worst, difference)
         if error > 0:
             worst_in_errors = max(worst_in_errors, difference / error)
 
-    matchups = UNITS_PER_LIST * UNITS_PER_LIST
-    each = 1000 * exact_seconds / matchups
-    print(f"exact:       {exact_seconds:8.3f} s for {matchups} matchups ({each:.2f} ms each)")
-    print(f"monte-carlo: {mc_seconds:8.3f} s for {matchups} matchups × {args.trials} trials")
-    print(f"speed ratio: {mc_seconds / exact_seconds:8.1f} ×")
+    half = matchups // 2
+    print(f"real path (the job from JSON, both directions, caches cleared, median of {len(real)}): "
+          f"{job_seconds:.3f} s for {matchups} matchups = {job_seconds / TARGET_JOB_SECONDS:.2f} × the "
+          f"{TARGET_JOB_SECONDS:.0f} s target   (warm, same job again: {warm:.3f} s, not judged)")
+    exact_half = job_seconds / 2
+    print(f"monte-carlo baseline: {mc_seconds:.3f} s for {half} matchups × {args.trials} trials; "
+          f"the exact job is {mc_seconds / exact_half:.1f} × faster per matchup")
     print(f"largest difference in expected kills: {worst:.4f} ({worst_in_errors:.2f} standard errors)")
+    if not args.no_scaling:
+        scaling_table(args.quick)
+    met = job_seconds <= TARGET_JOB_SECONDS
+    print()
+    print("target met (real path)" if met else "TARGET MISSED (real path)")
+    return 0 if met else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -9,8 +9,8 @@ class RulesConfig(AppConfig):
     def ready(self) -> None:
         # The pure core (`rules.options`, `points.catalogue`, the composition rules) marks its
         # messages with `_()`; from here on they are translated into the request's language.
-        from django.utils.translation import gettext
+        from django.utils.translation import get_language, gettext, ngettext
 
         from points.catalogue.i18n import install_translator
 
-        install_translator(gettext)
+        install_translator(gettext, ngettext, get_language)

@@ -38,6 +38,8 @@ from rules.systems.registry import GameSystem, all_systems
 #: Where the bundled data lives.
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "catalogue"
 RULES_FILE = "rules.yaml"
+#: The rules texts in the system's source language (issue 14): `texts: {rule key: text}`.
+SOURCE_TEXTS_FILE = "rules.source-language.yaml"
 EQUIPMENT_FILE = "equipment.yaml"
 FACTIONS_DIR = "factions"
 #: Keys of a unit entry that describe the catalogue row, not the unit itself.
@@ -59,6 +61,16 @@ EQUIPMENT_KINDS = ("weapon", "armour", "talisman", "arcane", "enchanted", "banne
 
 _SLUG = {"type": "string", "pattern": r"^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 80}
 _TEXT = {"type": "string"}
+
+SOURCE_TEXTS_SCHEMA = {
+    "type": "object",
+    "required": ["language", "texts"],
+    "additionalProperties": False,
+    "properties": {
+        "language": {"type": "string", "minLength": 2, "maxLength": 8},
+        "texts": {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}},
+    },
+}
 
 RULES_SCHEMA = {
     "type": "object",
@@ -196,6 +208,8 @@ class FactionPlan:
     values: dict[str, Any]
     weapons: dict[str, dict[str, Any]] = field(default_factory=dict)
     units: list[UnitPlan] = field(default_factory=list)
+    #: The user whose private faction this is (imports by a player); None: the public catalogue.
+    owner_id: int | None = None
 
 
 @dataclass
@@ -275,6 +289,24 @@ class _Reader:
             self.read_system(plan, folder, system)
         return plan
 
+    def read_source_texts(self, plan: CataloguePlan, folder: Path, system: GameSystem) -> None:
+        """The rules texts in the source language, set on the rules `read_system` planned."""
+        texts_file = folder / SOURCE_TEXTS_FILE
+        if not texts_file.exists():
+            return
+        data = self.load(texts_file, SOURCE_TEXTS_SCHEMA)
+        if data is None:
+            return
+        if data["language"] != system.source_language:
+            self.error(texts_file, "language",
+                       f"is {data['language']!r}; the system's source language is {system.source_language!r}")
+        planned = {key: values for system_key, key, values in plan.rules if system_key == system.key}
+        for key, text in data["texts"].items():
+            if key not in planned:
+                self.error(texts_file, f"texts.{key}", f"no rule with the key {key!r} in {RULES_FILE}")
+                continue
+            planned[key]["source_text"] = " ".join(text.split())
+
     def read_system(self, plan: CataloguePlan, folder: Path, system: GameSystem) -> None:
         rule_names: set[str] = set()
         rules_file = folder / RULES_FILE
@@ -290,6 +322,7 @@ class _Reader:
                     "source_name": rule.get("source_name", ""),
                     "aliases": list(rule.get("aliases", [])),
                     "text": rule["text"].strip(),
+                    "source_text": "",
                     "scope": rule["scope"],
                     "has_value": rule.get("has_value", False),
                     "not_in_source": rule.get("not_in_source", False),
@@ -298,6 +331,7 @@ class _Reader:
                 for name in (rule["name"], rule.get("source_name"), *rule.get("aliases", [])):
                     if name:
                         rule_names.add(rule_lookup_key(str(name)))
+        self.read_source_texts(plan, folder, system)
         equipment: dict[str, dict[str, Any]] = {}
         equipment_file = folder / EQUIPMENT_FILE
         if equipment_file.exists():
@@ -532,13 +566,14 @@ class _FactionReader:
                     f"{path}.payload.item", f"no item {payload['item']!r} in {self.system.key}/equipment.yaml"
                 )
                 return None
+            cost = item["points"] if cost is None else cost
             payload["item"] = {
                 "name": item["name"],
                 "kind": item["kind"],
                 "unique": item.get("unique", True),
                 "bound_spell": item.get("bound_spell", False),
+                "points": cost,  # what the item costs this unit: counted against item allowances
             }
-            cost = item["points"] if cost is None else cost
         if cost is not None and not self.catalogue_points:
             self.error(f"{path}.cost", "this system prices options with its formula; remove the cost")
             return None
@@ -570,3 +605,43 @@ class _FactionReader:
             return False
         self.check_payload_rules(f"{path}.payload", option["payload"])
         return self.price(f"{path} (taken {count}×)", changed) is not None
+
+
+def system_rule_names(system_key: str, data_dir: Path = DEFAULT_DATA_DIR) -> set[str]:
+    """Lookup keys of every rule name (and alias) of `system_key`'s bundled rules file."""
+    rules_file = Path(data_dir) / system_key / RULES_FILE
+    if not rules_file.exists():
+        return set()
+    data = yaml.safe_load(rules_file.read_text(encoding="utf-8")) or {}
+    names: set[str] = set()
+    for rule in data.get("rules") or []:
+        for name in (rule.get("name"), rule.get("source_name"), *(rule.get("aliases") or [])):
+            if name:
+                names.add(rule_lookup_key(str(name)))
+    return names
+
+
+def read_faction_data(
+    system_key: str, data: Mapping[str, Any], *, source: str, rule_names: set[str] | None = None
+) -> FactionPlan:
+    """Check one faction given as data (the shape of a `factions/*.yaml` file) like a bundled file.
+
+    Other sources of catalogue data (BattleScribe imports) come through here, so they pass the
+    very checks the bundled YAML passes; `source` names the origin in error messages.
+    """
+    reader = _Reader(DEFAULT_DATA_DIR)
+    file = Path(source)
+    if system_key not in reader.systems:
+        raise CatalogueFileError([f"{source}: no registered game system has the key {system_key!r}"])
+    problems = sorted(
+        Draft202012Validator(FACTION_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))
+    )
+    for problem in problems:
+        reader.error(file, field_path(problem), problem.message)
+    if problems:
+        raise CatalogueFileError(reader.errors)
+    names = system_rule_names(system_key) if rule_names is None else rule_names
+    plan = _FactionReader(reader, file, reader.systems[system_key], data, names, {}).read()
+    if reader.errors:
+        raise CatalogueFileError(reader.errors)
+    return plan

@@ -11,6 +11,8 @@ gets a designer:
   priced from the catalogue;
 - a weapon's fields are `$defs.weapon` of the schema (`x-columns` order), or the unit
   format's common `range`, `attacks`, `ap` when the schema does not describe weapons;
+- unit-level inputs (a 40k Power Rating, a Warhammer Fantasy army slot and unit size) are
+  the schema's `x-unit-fields`, named `u-{field}`;
 - rules are checkboxes of the system's special rules (model rules beside the profile,
   weapon rules beside each weapon), a value box for rules written `Name(X)`, and a text
   box for anything else.
@@ -62,6 +64,12 @@ class FieldSpec:
     choices: tuple[str, ...] = ()
     suffix: str = ""
     help: str = ""
+    #: For a "list" field: "strings" (typed comma-separated, e.g. keywords), "array" (a JSON
+    #: list; plain text becomes a one-item list), "text-or-array" (plain text stays text).
+    shape: str = ""
+    #: A number or text field (40k's M, A: an integer or "D6") starts at its integer minimum
+    #: (at least 1), so a new model is not born with "is required" errors.
+    start: int | None = None
 
     @classmethod
     def from_schema(cls, key: str, schema: Mapping[str, Any]) -> FieldSpec:
@@ -74,21 +82,31 @@ class FieldSpec:
             "key": key,
             "label": label,
             "nullable": "null" in types or "oneOf" in schema,
-            "help": str(schema.get("description", "")),
+            "help": _(str(schema["description"])) if schema.get("description") else "",
             "suffix": "+" if schema.get("format") == "roll-target" else "",
         }
         if "enum" in schema:
             return cls(kind="choice", choices=tuple(str(c) for c in schema["enum"]), **common)
+        alternatives = [t for option in schema.get("oneOf", ()) for t in _types(option)]
+        if "array" in types or "array" in alternatives:
+            items = schema.get("items") or {}
+            if "array" in types and items.get("type") == "string":
+                return cls(kind="list", shape="strings", **common)
+            return cls(kind="list", shape="array" if "array" in types else "text-or-array", **common)
         if "boolean" in types:
             return cls(kind="bool", **common)
         if "integer" in types:
             return cls(kind="int", minimum=schema.get("minimum"), maximum=schema.get("maximum"), **common)
         if "number" in types:
             return cls(kind="number", minimum=schema.get("minimum"), maximum=schema.get("maximum"), **common)
-        return cls(kind="text", **common)
+        integers = [alt for alt in schema.get("oneOf") or () if alt.get("type") == "integer"]
+        start = max(int(integers[0].get("minimum") or 0), 1) if integers else None
+        return cls(kind="text", start=start, **common)
 
     def starting_value(self) -> Any:
         """What a new model or weapon starts with (see SMALL_RANGE)."""
+        if self.kind == "text" and self.start is not None:
+            return self.start
         if self.kind in ("bool", "text") or (self.kind == "choice" and not self.choices):
             return None
         if self.kind == "choice":
@@ -118,9 +136,30 @@ class FieldSpec:
             except ValueError:
                 return None, _("Enter a number.")
             return (int(number) if number.is_integer() else number), None
+        if self.kind == "list":
+            return self._parse_list(text)
         if self.kind == "choice" and text not in self.choices:
             return None, _("Choose one of the listed values.")
         return (int(text) if text.lstrip("-").isdigit() else text), None
+
+    def _parse_list(self, text: str) -> tuple[Any, str | None]:
+        """Keywords typed "INFANTRY, PRIMARIS"; abilities as a JSON list (rules as data)."""
+        if self.shape == "strings":
+            return [part.strip() for part in text.split(",") if part.strip()], None
+        if text.startswith(("[", "{")):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                return None, _("Enter a JSON list, e.g. [{\"type\": \"feel_no_pain\", \"target\": 5}].")
+            return (value if isinstance(value, list) else [value]), None
+        return ([text] if self.shape == "array" else text), None
+
+
+def _types(schema: Mapping[str, Any]) -> list[str]:
+    types = schema.get("type", [])
+    return types if isinstance(types, list) else [types]
+
+
 
 
 def _model_schema_fields(profile_schema: Mapping[str, Any]) -> tuple[list[FieldSpec], list[FieldSpec]]:
@@ -214,6 +253,9 @@ class DesignerForm:
         self.system_key = system_key
         self.profile_fields, self.extra_fields = _model_schema_fields(profile_schema)
         self.weapon_fields = _weapon_schema_fields(profile_schema)
+        unit_fields = profile_schema.get("x-unit-fields") or {}
+        self.unit_fields = [FieldSpec.from_schema(key, prop) for key, prop in unit_fields.items()]
+        self.unit_values: dict[str, Any] = {}
         self.model_rules = RuleChoices(model_rules)
         self.weapon_rules = RuleChoices(weapon_rules)
         self.name = ""
@@ -239,6 +281,11 @@ class DesignerForm:
     def start_blank(self) -> None:
         self.name = _("My unit")
         self.models = [self.new_model()]
+        # Optional unit fields (a unit size) start empty; required-looking ones at their start.
+        self.unit_values = {
+            f.key: (f.starting_value() if f.kind == "choice" or f.key == "power_rating" else None)
+            for f in self.unit_fields
+        }
 
     def load_unit(self, data: Mapping[str, Any], *, role: str | None = None) -> None:
         """Fill the form from a unit-format dict (a saved or catalogue unit).
@@ -248,7 +295,11 @@ class DesignerForm:
         """
         self.name = str(data.get("name") or "")
         self.role = role or self.role
-        self.unit_extra = {k: v for k, v in data.items() if k not in _UNIT_FORM_KEYS}
+        unit_keys = {f.key for f in self.unit_fields}
+        self.unit_values = {k: data.get(k) for k in unit_keys}
+        self.unit_extra = {
+            k: v for k, v in data.items() if k not in _UNIT_FORM_KEYS and k not in unit_keys
+        }
         model_keys = {
             "name",
             "count",
@@ -290,6 +341,7 @@ class DesignerForm:
         self.name = str(post.get("name", "")).strip()
         self.role = str(post.get("role", self.role))
         self.unit_extra = _json_object(post.get("unit-extra"))
+        self.unit_values = {f.key: post.get(f"u-{f.key}", "") for f in self.unit_fields}
         self.models = []
         for i in range(min(_count(post, "models-total"), MAX_MODELS)):
             prefix = f"m{i}"
@@ -359,8 +411,9 @@ class DesignerForm:
     def add_engine_errors(self, errors: Sequence[FieldError]) -> None:
         """Put each engine error beside its input (unless that input already has a typing error)."""
         typed = set(self.errors)
+        unit_keys = {f.key for f in self.unit_fields}
         for error in errors:
-            name = field_for_path(error.path)
+            name = f"u-{error.path}" if error.path in unit_keys else field_for_path(error.path)
             if name in typed:
                 continue
             if name and not self._has_input(name):
@@ -409,8 +462,15 @@ class DesignerForm:
                 )
                 data["weapons"].append(written)
             models.append({k: v for k, v in data.items() if v is not None})
+        unit: dict[str, Any] = {**self.unit_extra}
+        for spec in self.unit_fields:
+            value, error = spec.parse(_text(self.unit_values.get(spec.key)))
+            if error:
+                self.add_error(f"u-{spec.key}", error)
+            elif value is not None:
+                unit[spec.key] = value
         return {
-            **self.unit_extra,
+            **unit,
             "format": FORMAT_VERSION,
             "system": self.system_key,
             "name": self.name,
@@ -436,7 +496,7 @@ class DesignerForm:
 
     def field_names(self) -> list[str]:
         """Every input that can carry an error (the page renders an error slot for each)."""
-        names = ["name"]
+        names = ["name", *(f"u-{f.key}" for f in self.unit_fields)]
         for i, model in enumerate(self.models):
             names += [f"m{i}-name", f"m{i}-count", f"m{i}-rules"]
             names += [f"m{i}-{f.key}" for f in (*self.profile_fields, *self.extra_fields)]
@@ -451,9 +511,13 @@ class DesignerForm:
             "name": name,
             "id": f"id-{name}",
             "spec": spec,
-            "value": "" if value is None else value,
+            "value": "" if value is None else _text(value) if isinstance(value, list | dict) else value,
             "errors": self.errors.get(name, []),
         }
+
+    def unit_fields_for_template(self) -> list[dict[str, Any]]:
+        """The unit-level inputs (`x-unit-fields`) with their values and errors."""
+        return [self.bound(f"u-{f.key}", f, self.unit_values.get(f.key)) for f in self.unit_fields]
 
     def models_for_template(self) -> list[dict[str, Any]]:
         """Everything the template needs per model and weapon, with names, values and errors."""
@@ -544,6 +608,10 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "on" if value else ""
+    if isinstance(value, list) and all(isinstance(v, str) and "," not in v for v in value):
+        return ", ".join(value)
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False)
     return str(value)
 
 

@@ -101,6 +101,11 @@ class SpecialRule(models.Model):
     source_name = models.CharField(_("name in the source language"), max_length=100, blank=True)
     aliases = models.JSONField(_("other accepted names"), default=list, blank=True)
     text = models.TextField(_("rules text"), blank=True)
+    source_text = models.TextField(
+        _("rules text in the source language"),
+        blank=True,
+        help_text=_("Shown instead of the English text to players who read the source language."),
+    )
     has_value = models.BooleanField(_("takes a value (X)"), default=False)
     scope = models.CharField(_("carried by"), max_length=8, choices=Scope.choices, default=Scope.MODEL)
     not_in_source = models.BooleanField(

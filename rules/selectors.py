@@ -126,7 +126,7 @@ def special_rules_by_name(*, system: GameSystem) -> dict[str, SpecialRule]:
     with a Polish or Czech rule name still shows the right rules text. One query.
     """
     lookup: dict[str, SpecialRule] = {}
-    for rule in SpecialRule.objects.filter(system=system):
+    for rule in SpecialRule.objects.filter(system=system).select_related("system"):
         for name in (rule.name, rule.source_name, *(rule.aliases or [])):
             if name:
                 lookup.setdefault(rule_lookup_key(str(name)), rule)
@@ -140,5 +140,5 @@ def special_rule_for(written: str, rules: dict[str, SpecialRule]) -> SpecialRule
 
 def special_rules_of(*, system: GameSystem, scope: str | None = None) -> QuerySet[SpecialRule]:
     """The system's special rules in name order, optionally only those carried by `scope`."""
-    rules = SpecialRule.objects.filter(system=system).order_by("name")
+    rules = SpecialRule.objects.filter(system=system).select_related("system").order_by("name")
     return rules.filter(scope=scope) if scope else rules

@@ -9,6 +9,7 @@ always come from the system's engine through the registry, never from a cached c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,6 +158,24 @@ def option_dicts(unit: UnitTemplate) -> list[dict[str, Any]]:
     ]
 
 
+#: Option point deltas by content (system, unit, options): pricing every option of every unit
+#: was half the server time of a faction page (issue 17, item 10). Bounded; per process.
+_DELTAS: dict[str, dict[str, int]] = {}
+_DELTAS_MAX = 4096
+
+
+def _option_deltas(system_key: str, data: Mapping[str, Any], options: list[dict[str, Any]]) -> dict[str, int]:
+    """`option_point_deltas`, memoised on the exact content it prices (so never stale)."""
+    key = json.dumps([system_key, data, options], sort_keys=True, default=str, separators=(",", ":"))
+    found = _DELTAS.get(key)
+    if found is None:
+        found = option_point_deltas(system_key, data, options)
+        if len(_DELTAS) >= _DELTAS_MAX:
+            _DELTAS.clear()
+        _DELTAS[key] = found
+    return dict(found)
+
+
 def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, SpecialRule]) -> UnitCard:
     """The card of `unit`, priced by its system (`system_key` from the unit's faction)."""
     system = get_system(system_key)
@@ -174,7 +193,7 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
         breakdown = None
         errors = [str(e) for e in exc.errors]
     options = option_dicts(unit)
-    deltas = option_point_deltas(system, data, options) if breakdown is not None and options else {}
+    deltas = _option_deltas(system_key, data, options) if breakdown is not None and options else {}
     weapon_rows: list[CardRow] = []
     for m, model in enumerate(models):
         for w, weapon in enumerate(model.get("weapons") or []):

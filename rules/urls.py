@@ -1,6 +1,6 @@
 """Catalogue URLs, mounted under `catalogue/` (namespace `rules`)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from rules import views
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("designer/<int:pk>/", views.designer, name="designer_edit"),
     path("designer/<int:pk>/delete/", views.homebrew_unit_delete, name="homebrew_unit_delete"),
     path("homebrew/<int:pk>/share/", views.homebrew_share, name="homebrew_share"),
+    path("battlescribe/", include("rules.battlescribe_urls")),
     path("<slug:system_key>/", views.system_detail, name="system"),
     path("<slug:system_key>/<slug:faction_slug>/", views.faction_detail, name="faction"),
     path("<slug:system_key>/<slug:faction_slug>/<slug:unit_slug>/", views.unit_detail, name="unit"),

@@ -27,6 +27,7 @@ from points.unit_format.errors import UnitFormatError
 from rules import selectors, services
 from rules.designer_form import DesignerForm
 from rules.models import GameSystem, SpecialRule, UnitTemplate
+from rules.source_language import localized_breakdown
 from rules.systems.registry import get_system
 from rules.unit_cards import unit_card
 from rules.unit_validation import unit_evaluate
@@ -57,6 +58,20 @@ def system_detail(request: HttpRequest, system_key: str) -> HttpResponse:
     )
 
 
+def cards_cache_key(system_key: str, faction: Any, cards: list[Any]) -> str:
+    """The key of the rendered card grid: everything it shows, so it is never stale.
+
+    Rendering 30-odd cards was most of a faction page's server time under load (issue 17,
+    item 10); the grid's HTML is the same for every visitor, so it is cached per process
+    (`{% cache %}` in `rules/faction.html`) under a digest of the cards themselves.
+    """
+    import hashlib
+
+    content = repr([system_key, faction.pk, faction.slug,
+                    [(card.unit.pk, card.unit.slug, str(card.unit.updated), card) for card in cards]])
+    return hashlib.sha256(content.encode()).hexdigest()
+
+
 def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> HttpResponse:
     system = _system(system_key)
     faction = get_object_or_404(
@@ -74,6 +89,7 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
             "system": system,
             "faction": faction,
             "cards": cards,
+            "cards_key": cards_cache_key(system.key, faction, cards),
             "is_owner": request.user.is_authenticated and faction.owner_id == request.user.pk,
         },
     )
@@ -193,7 +209,8 @@ def _designer_context(
         "form": form,
         "models": form.models_for_template(),
         "unit_extra_json": json.dumps(form.unit_extra) if form.unit_extra else "",
-        "breakdown": evaluation.breakdown,
+        "unit_fields": form.unit_fields_for_template(),
+        "breakdown": localized_breakdown(evaluation.breakdown, system=system),
         "field_errors": [(name, form.errors.get(name, [])) for name in form.field_names()],
         "roles": UnitTemplate.Role.choices,
         "unit": unit,

@@ -13,6 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+pytest_plugins = ["tests.skip_policy", "pytester"]
+
 
 def start_worker(database_name: str | None = None, *extra: str) -> subprocess.Popen:
     """A `celery worker` subprocess on the real Redis; it uses the test database when named.
@@ -65,3 +67,31 @@ def celery_worker_process(settings) -> Iterator[subprocess.Popen]:
         yield process
     finally:
         stop_worker(process)
+
+
+@pytest.fixture
+def inline_pdf_renders() -> Iterator[None]:
+    """Roster PDFs rendered in the test process when asked for (Celery's eager mode), so a
+    test can ask for a PDF and get its bytes in one request, without a worker."""
+    from armybuilder.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def generous_site_rates(request: pytest.FixtureRequest) -> None:
+    """Page, login and PDF rates no ordinary test reaches (tests log in and load pages far
+    more often than a person); the tests of the limits lower them again."""
+    try:
+        settings = request.getfixturevalue("settings")
+    except pytest.FixtureLookupError:  # run without pytest-django (`-p no:django`)
+        return
+    rest = dict(settings.REST_FRAMEWORK)
+    rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], "login": "100000/hour",
+                                      "page": "100000/min", "pdf": "100000/hour"}
+    settings.REST_FRAMEWORK = rest

@@ -15,6 +15,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -28,10 +30,11 @@ NON_FIELD = api_settings.NON_FIELD_ERRORS_KEY
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "payload_too_large"
-    default_detail = "The request body is too large."
+    default_detail = _lazy("The request body is too large.")
 
     def __init__(self, limit: int | None = None) -> None:
-        super().__init__(f"The request body is larger than {limit} bytes." if limit else None)
+        super().__init__(
+            _("The request body is larger than %(limit)d bytes.") % {"limit": limit} if limit else None)
 
 
 class Conflict(exceptions.APIException):
@@ -39,7 +42,19 @@ class Conflict(exceptions.APIException):
 
     status_code = status.HTTP_409_CONFLICT
     default_code = "conflict"
-    default_detail = "The list was changed by another request; reload it and try again."
+    default_detail = _lazy("The list was changed by another request; reload it and try again.")
+
+
+class ServiceUnavailable(exceptions.APIException):
+    """A service the request needs (the job queue) is down; nothing was stored. Retry later."""
+
+    status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    default_code = "unavailable"
+    default_detail = "The job queue is unreachable; nothing was stored. Try again in a minute."
+
+    def __init__(self, detail: str | None = None, *, retry_after: int = 30) -> None:
+        super().__init__(detail)
+        self.wait = retry_after
 
 
 class PreconditionFailed(exceptions.APIException):
@@ -47,7 +62,7 @@ class PreconditionFailed(exceptions.APIException):
 
     status_code = status.HTTP_412_PRECONDITION_FAILED
     default_code = "precondition_failed"
-    default_detail = "If-Match does not match the list's current ETag; reload it and try again."
+    default_detail = _lazy("If-Match does not match the list's current ETag; reload it and try again.")
 
 
 class PreconditionRequired(exceptions.APIException):
@@ -55,7 +70,7 @@ class PreconditionRequired(exceptions.APIException):
 
     status_code = status.HTTP_428_PRECONDITION_REQUIRED
     default_code = "precondition_required"
-    default_detail = "Send If-Match with the list's ETag (from GET), or If-Match: * to overwrite."
+    default_detail = _lazy("Send If-Match with the list's ETag (from GET), or If-Match: * to overwrite.")
 
 
 def field_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -111,6 +126,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     # and `parsers.py` needs this module's `PayloadTooLarge`.
     from rest_framework.views import exception_handler as drf_exception_handler
 
+    from armybuilder.estimates.services import QueueUnavailable
+
     if isinstance(exc, ArmyListError):
         exc = exceptions.ValidationError(exc.as_dict())
     elif isinstance(exc, UnitFormatError):
@@ -123,11 +140,13 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         exc = exceptions.PermissionDenied()
     elif isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
+    elif isinstance(exc, QueueUnavailable):
+        exc = ServiceUnavailable()
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
     if isinstance(exc, exceptions.ValidationError):
-        response.data = error_body("invalid", "The input is not valid.", field_errors(exc.detail))
+        response.data = error_body("invalid", _("The input is not valid."), field_errors(exc.detail))
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else exc.default_code
@@ -141,3 +160,16 @@ def _message(detail: Any) -> str:
     if isinstance(detail, list | tuple):
         return "; ".join(_message(item) for item in detail)
     return str(detail)
+
+
+def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
+    """Django's `handler500`: JSON in the error shape under `/api/`, the HTML page elsewhere.
+
+    An app never gets an HTML page it cannot parse, even for a bug (issue 17, item 4).
+    """
+    from django.http import JsonResponse
+    from django.views import defaults
+
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("server_error", "A server error occurred."), status=500)
+    return defaults.server_error(request, *args, **kwargs)

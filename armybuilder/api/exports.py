@@ -14,21 +14,56 @@ from typing import Any
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, permissions, status, viewsets
+from rest_framework import exceptions, permissions, serializers, status, viewsets
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from armybuilder.api.exceptions import ServiceUnavailable
 from armybuilder.api.lists import list_response
 from armybuilder.api.renderers import FileExportMixin
 from armybuilder.api.schema import ETAG_HEADER, error, unit_format_schema
 from armybuilder.api.serializers import ArmyListSerializer
 from armybuilder.interchange import army_list_import
+from armybuilder.roster import pdf_jobs
 from armybuilder.roster import views as roster
 from armybuilder.selectors import army_list_get_for_user
 
 PAPER = OpenApiParameter("paper", str, enum=["a4", "letter"], default="a4",
                          description="Page size of the printed roster.")
-PDF = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The roster as a PDF.")}
+
+
+class PdfPendingSerializer(serializers.Serializer):
+    """A roster PDF being rendered by the worker: ask the same URL again after `retry_after` s."""
+
+    status = serializers.ChoiceField(choices=["pending"])
+    retry_after = serializers.IntegerField(min_value=1, help_text="Seconds to wait before asking again.")
+
+
+PDF = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The roster as a PDF."),
+       (202, "application/json"): OpenApiResponse(
+           PdfPendingSerializer, description="Not rendered yet: the render is queued; ask again after "
+                                             "`Retry-After` seconds (the same URL)."),
+       503: error("PDFs cannot be made now (the job queue is down, or the render failed); retry later.")}
+
+
+def pdf_answer(request: Request, list_id: int | None = None, token: str | None = None) -> Any:
+    """The roster PDF if rendered, else 202 with when to ask again (the render is queued)."""
+    army_list = roster.readable_list(request._request, list_id, token)
+    try:
+        state = roster.pdf_state(request._request, army_list)
+    except pdf_jobs.PdfUnavailable:
+        raise ServiceUnavailable("PDFs cannot be made now: the job queue is unreachable.") from None
+    except pdf_jobs.PdfThrottled as exc:
+        raise exceptions.Throttled(exc.wait) from None
+    if state.state == "ready" and state.pdf is not None:
+        return roster.pdf_response(army_list, state.pdf)
+    if state.state == "failed":
+        raise ServiceUnavailable(state.error, retry_after=pdf_jobs.FAILURE_TTL)
+    request.accepted_renderer = JSONRenderer()
+    request.accepted_media_type = JSONRenderer.media_type
+    return Response({"status": "pending", "retry_after": state.retry_after}, status=status.HTTP_202_ACCEPTED,
+                    headers={"Retry-After": str(state.retry_after), "Cache-Control": "no-store"})
 TEXT = {(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The list as text, for a forum.")}
 
 
@@ -59,7 +94,7 @@ class ListExportViewSet(FileExportMixin, viewsets.ViewSet):
 
     @extend_schema(tags=["exports"], summary="Roster as PDF", parameters=[PAPER], responses=PDF)
     def pdf(self, request: Request, list_id: int) -> HttpResponse:
-        return roster.roster_pdf(request._request, list_id=list_id)
+        return pdf_answer(request, list_id=list_id)
 
     @extend_schema(tags=["exports"], summary="Roster as plain text", responses=TEXT)
     def text(self, request: Request, list_id: int) -> HttpResponse:
@@ -78,7 +113,7 @@ class SharedExportViewSet(FileExportMixin, viewsets.ViewSet):
 
     @extend_schema(tags=["exports"], summary="Shared list's roster as PDF", parameters=[PAPER], responses=PDF)
     def pdf(self, request: Request, token: str) -> HttpResponse:
-        return roster.roster_pdf(request._request, token=token)
+        return pdf_answer(request, token=token)
 
     @extend_schema(tags=["exports"], summary="Shared list's roster as plain text", responses=TEXT)
     def text(self, request: Request, token: str) -> HttpResponse:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.request import Request
@@ -32,7 +33,7 @@ class QueryFilter:
     def parse(self, raw: str) -> Any:
         if self.kind is int:
             if not (raw.isascii() and raw.isdigit()) or len(raw) > 19 or not 1 <= int(raw) <= MAX_ID:
-                raise exceptions.ValidationError({self.param: ["Must be a positive integer id."]})
+                raise exceptions.ValidationError({self.param: [_("Must be a positive integer id.")]})
             return int(raw)
         return checked_text(self.param, raw)
 
@@ -41,7 +42,7 @@ def checked_text(param: str, raw: str) -> str:
     """A text query parameter the database can take, or a 400 naming `param`."""
     if "\x00" in raw or len(raw) > MAX_TEXT:
         raise exceptions.ValidationError(
-            {param: [f"Must be at most {MAX_TEXT} characters, without NUL characters."]})
+            {param: [_("Must be at most %(n)d characters, without NUL characters.") % {"n": MAX_TEXT}]})
     return raw
 
 

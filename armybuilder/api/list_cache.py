@@ -22,6 +22,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from django.utils import translation
+
 from armybuilder.models import ArmyList
 
 #: Lists whose latest representation this process keeps (about 30 KB each for 25 units).
@@ -34,10 +36,11 @@ _lock = threading.Lock()
 
 
 def cache_key(army_list: ArmyList) -> tuple:
-    """Everything the representation is made of that the list's version does not cover."""
+    """Everything the representation is made of that the list's version does not cover
+    (the language too: violation messages are written in the reader's)."""
     faction_name = army_list.faction.name if army_list.faction_id else None
     return (army_list.pk, army_list.version, army_list.updated, faction_name, army_list.owner.get_username(),
-            army_list.system.key)
+            army_list.system.key, translation.get_language())
 
 
 def representation(army_list: ArmyList, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ now is (new totals, violations and ETag), so a client never has to read it again
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, permissions, status, viewsets
 from rest_framework.request import Request
@@ -30,6 +31,7 @@ from armybuilder.services import (
     army_list_unit_duplicate,
     army_list_unit_move,
     army_list_unit_remove,
+    army_list_unit_set_details,
     army_list_unit_set_options,
 )
 
@@ -48,7 +50,7 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
         army_list = self.get_list()
         unit = army_list_unit_get(army_list=army_list, unit_id=self.kwargs["unit_id"])
         if unit is None:
-            raise exceptions.NotFound("No such unit in this list.")
+            raise exceptions.NotFound(_("No such unit in this list."))
         return unit
 
     @extend_schema(tags=TAGS, summary="List the units of a list", responses=ListUnitSerializer(many=True))
@@ -62,13 +64,14 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
                                "system). Answers with the whole list; the new unit is the last one.")
     def create(self, request: Request, list_id: int) -> Response:
         army_list = self.get_list()
-        version = expected_version(request, army_list)
+        # The body first: a malformed request is a 400 whatever its If-Match says.
         serializer = ListUnitAddSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        version = expected_version(request, army_list)
         data = serializer.validated_data
         template = army_list_unit_choices(army_list=army_list).filter(pk=data["unit"]).first()
         if template is None:
-            raise exceptions.ValidationError({"unit": ["Not a unit you can add to this list."]})
+            raise exceptions.ValidationError({"unit": [_("Not a unit you can add to this list.")]})
         army_list_add_unit(army_list=army_list, unit=template, options=data.get("options"),
                            expected_version=version)
         return list_response(request, army_list, status_code=status.HTTP_201_CREATED)
@@ -87,15 +90,25 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
     def partial_update(self, request: Request, list_id: int, unit_id: int) -> Response:
         unit = self.get_unit()
         army_list = unit.army_list
-        version = expected_version(request, army_list)
+        # The body first: a malformed request is a 400 whatever its If-Match says.
         serializer = ListUnitChangeSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        version = expected_version(request, army_list)
         change = serializer.validated_data
         if "options" in change:
             army_list_unit_set_options(list_unit=unit, options=change["options"], expected_version=version)
             version = army_list.version if version is not None else None
         if "position" in change:
             army_list_unit_move(list_unit=unit, position=change["position"], expected_version=version)
+            version = army_list.version if version is not None else None
+        if {"custom_name", "notes", "group"} & change.keys():
+            army_list_unit_set_details(
+                list_unit=unit,
+                custom_name=change.get("custom_name", unit.custom_name),
+                notes=change.get("notes", unit.notes),
+                group=change.get("group", unit.group),
+                expected_version=version,
+            )
         return list_response(request, army_list)
 
     @extend_schema(tags=TAGS, summary="Remove a unit from a list", parameters=[IF_MATCH, ETAG_HEADER],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, status, viewsets
 from rest_framework.request import Request
@@ -39,7 +40,8 @@ from armybuilder.sharing import army_list_share, army_list_unshare
 from rules.models import Faction, GameSystem
 from rules.systems.registry import get_system
 
-SEARCH = OpenApiParameter("search", str, description="Only lists whose name contains this text (any case).")
+SEARCH = OpenApiParameter("search", {"type": "string", "maxLength": 100},
+                         description="Only lists whose name contains this text (any case).")
 TAGS = ["lists"]
 
 
@@ -73,7 +75,7 @@ def system_for_new_list(key: str) -> GameSystem:
     except KeyError:
         system = None
     if system is None:
-        raise exceptions.ValidationError({"system": ["No such game system."]})
+        raise exceptions.ValidationError({"system": [_("No such game system.")]})
     return system
 
 
@@ -86,7 +88,7 @@ class ListLookupMixin:
     def get_list(self) -> ArmyList:
         army_list = army_list_get_for_user(user=self.request.user, list_id=self.kwargs["list_id"])
         if army_list is None:
-            raise exceptions.NotFound("No such list.")
+            raise exceptions.NotFound(_("No such list."))
         self.check_object_permissions(self.request, army_list)  # type: ignore[attr-defined]
         return army_list
 
@@ -122,11 +124,11 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         if data.get("faction") is not None:
             faction = Faction.objects.filter(pk=data["faction"]).first()
             if faction is None:
-                raise exceptions.ValidationError({"faction": ["No such faction."]})
+                raise exceptions.ValidationError({"faction": [_("No such faction.")]})
         army_list = army_list_create(
             owner=request.user, system=system, faction=faction, name=data["name"],
             points_limit=data["points_limit"], structure_options=data.get("structure_options"),
-            is_public=data.get("is_public", False))
+            is_public=data.get("is_public", False), settings=data.get("settings"))
         return list_response(request, army_list, status_code=status.HTTP_201_CREATED)
 
     @extend_schema(tags=TAGS, summary="Get a list with its units", parameters=[ETAG_HEADER, IF_NONE_MATCH],
@@ -149,9 +151,10 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
 
     def _update(self, request: Request, *, partial: bool) -> Response:
         army_list = self.get_list()
-        version = expected_version(request, army_list)
+        # The body first: a malformed request is a 400 whatever its If-Match says.
         serializer = ArmyListWriteSerializer(data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
+        version = expected_version(request, army_list)
         army_list_update(army_list=army_list, expected_version=version, **serializer.validated_data)
         return list_response(request, army_list)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import pagination
 
 
@@ -11,3 +13,13 @@ class PageNumberPagination(pagination.PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        """`page` and `page_size` with their bounds, which the query check enforces."""
+        return [
+            {"name": self.page_query_param, "in": "query", "required": False,
+             "description": "A page number, from 1.", "schema": {"type": "integer", "minimum": 1}},
+            {"name": self.page_size_query_param, "in": "query", "required": False,
+             "description": f"Results per page, at most {self.max_page_size}.",
+             "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page_size}},
+        ]

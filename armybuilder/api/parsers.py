@@ -9,22 +9,19 @@ with the path of the offending field, so nothing after it has to care.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
 from armybuilder.api.exceptions import PayloadTooLarge
+from armybuilder.json_text import MAX_DEPTH, JsonTooDeep, loads_bounded, storage_problems
 
-#: Deeper documents are refused; the deepest legitimate one (a list of units) is about 8.
-MAX_DEPTH = 32
+__all__ = ["MAX_DEPTH", "BoundedJSONParser"]
 
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not valid JSON")
 
 
 class BoundedJSONParser(JSONParser):
@@ -42,46 +39,15 @@ class BoundedJSONParser(JSONParser):
             raise PayloadTooLarge(limit)
         try:
             text = raw.decode("utf-8")
-            data = json.loads(text, parse_constant=_reject_constant)
+            data = loads_bounded(text)
+            problems = storage_problems(data)
         except UnicodeDecodeError as exc:
-            raise exceptions.ParseError(f"The body is not UTF-8: {exc.reason}.") from None
-        except RecursionError:
-            raise exceptions.ParseError(f"JSON nested deeper than {MAX_DEPTH} levels.") from None
+            raise exceptions.ParseError(
+                _("The body is not UTF-8: %(reason)s.") % {"reason": exc.reason}) from None
+        except JsonTooDeep as exc:
+            raise exceptions.ParseError(str(exc)) from None
         except ValueError as exc:
-            raise exceptions.ParseError(f"Malformed JSON: {exc}") from None
-        problems: dict[str, list[str]] = {}
-        _check(data, "", 0, problems)
+            raise exceptions.ParseError(_("Malformed JSON: %(error)s") % {"error": exc}) from None
         if problems:
             raise exceptions.ValidationError(problems)
         return data
-
-
-def _check(value: Any, path: str, depth: int, problems: dict[str, list[str]]) -> None:
-    """Collect paths of strings PostgreSQL cannot store, and refuse excessive nesting."""
-    if depth > MAX_DEPTH:
-        raise exceptions.ParseError(f"JSON nested deeper than {MAX_DEPTH} levels.")
-    if isinstance(value, str):
-        if not _storable(value):
-            problems.setdefault(path or "non_field_errors", []).append(
-                "Strings may not contain NUL characters or unpaired surrogates.")
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            child = f"{path}.{key}" if path else str(key)
-            if not _storable(key):
-                problems.setdefault(path or "non_field_errors", []).append(
-                    "Keys may not contain NUL characters or unpaired surrogates.")
-                continue
-            _check(item, child, depth + 1, problems)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            _check(item, f"{path}[{index}]", depth + 1, problems)
-
-
-def _storable(text: str) -> bool:
-    if "\x00" in text:
-        return False
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

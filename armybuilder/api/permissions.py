@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import permissions
 from rest_framework.request import Request
 
@@ -16,7 +17,7 @@ from rest_framework.request import Request
 class IsListOwnerOrReadOnly(permissions.BasePermission):
     """Writes to a list (and its units, sharing) are for its owner only."""
 
-    message = "Only the owner of this list may change it."
+    message = _("Only the owner of this list may change it.")
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         return request.method in permissions.SAFE_METHODS or obj.owner_id == request.user.pk

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, permissions
 from rest_framework.request import Request
@@ -37,7 +38,7 @@ def system_of(unit: Any) -> GameSystem:
         raise exceptions.ValidationError({"non_field_errors": ["A unit must be a JSON object."]})
     key = unit.get("system")
     if not isinstance(key, str) or not key:
-        raise exceptions.ValidationError({"system": ["Name the unit's game system, e.g. \"opr\"."]})
+        raise exceptions.ValidationError({"system": [_("Name the unit's game system, e.g. “opr”.")]})
     try:
         return get_system(key)
     except KeyError as exc:

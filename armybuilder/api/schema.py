@@ -9,6 +9,7 @@ status it may see: 401 (a missing or bad token), 403, 404, 406, 400, 413/415 for
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
@@ -136,8 +137,11 @@ class ApiAutoSchema(AutoSchema):
         has_body = self.method in {"POST", "PUT", "PATCH"} and self.get_request_serializer() is not None
         public = any(isinstance(p, permissions.AllowAny) for p in self.view.get_permissions())
         codes = ["401", "406", "429"]
-        if has_body or self._get_filter_parameters() or self._get_pagination_parameters():
-            codes.append("400")
+        query = [p for p in self.get_override_parameters() if isinstance(p, OpenApiParameter)
+                 and p.location == OpenApiParameter.QUERY]
+        if has_body or query or self._get_filter_parameters() or self._get_pagination_parameters() \
+                or self._get_format_parameters():
+            codes.append("400")  # a query parameter the schema forbids is a 400 (`query_checks.py`)
         if not public or self.method not in permissions.SAFE_METHODS:
             codes.append("403")
         if "{" in self.path or self._is_list_view():
@@ -162,6 +166,92 @@ def only_api_endpoints(endpoints: list[tuple], **kwargs: Any) -> list[tuple]:
 
 
 def document_api(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    """Postprocessing hook: the overview of authentication, errors, concurrency and rates."""
+    """Postprocessing hook: the overview of authentication, errors, concurrency and rates; and a
+    documented 400 on every operation with a query parameter (each query is checked against the
+    schema, so `?format=` or `?paper=.exe` answers 400 naming the parameter)."""
     result.setdefault("info", {})["description"] = OVERVIEW
+    error_body = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            if any(p.get("in") == "query" for p in operation.get("parameters", ())) \
+                    and "400" not in operation["responses"]:
+                operation["responses"]["400"] = {"description": _COMMON["400"], "content": error_body}
+                operation["responses"] = dict(sorted(operation["responses"].items()))
+    return result
+
+
+def _component_name(base: str, components: dict[str, Any], schema: dict[str, Any]) -> str:
+    name = "".join(part[:1].upper() + part[1:] for part in base.replace("-", "_").split("_") if part)
+    candidate, number = name, 2
+    while candidate in components and components[candidate] != schema:
+        candidate, number = f"{name}{number}", number + 1
+    return candidate
+
+
+def _hoist(schema: Any, fallback: str, components: dict[str, Any]) -> Any:
+    """`schema` as a `$ref` to a named component when it is an inline object or union.
+
+    Named by its `title` (else `fallback`); titled objects nested in its properties, array
+    items and `oneOf`/`anyOf` branches become components too.
+    """
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return schema
+    is_object = schema.get("type") == "object" and ("properties" in schema or "title" in schema)
+    is_union = "oneOf" in schema or "anyOf" in schema
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            schema[key] = [_hoist(branch, f"{fallback}_option{index + 1}", components)
+                           if isinstance(branch, dict) and "title" in branch else branch
+                           for index, branch in enumerate(schema[key])]
+    for prop, sub in list(schema.get("properties", {}).items()):
+        if isinstance(sub, dict) and ("title" in sub or "oneOf" in sub):
+            schema["properties"][prop] = _hoist(sub, f"{fallback}_{prop}", components) \
+                if "title" in sub else _hoist_branches(sub, f"{fallback}_{prop}", components)
+        elif isinstance(sub, dict) and sub.get("type") == "array" and isinstance(sub.get("items"), dict) \
+                and "title" in sub["items"]:
+            sub["items"] = _hoist(sub["items"], f"{fallback}_{prop}_item", components)
+    if not (is_object or is_union):
+        return schema
+    name = _component_name(str(schema.get("title") or fallback), components, schema)
+    components[name] = schema
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _hoist_branches(schema: dict[str, Any], fallback: str, components: dict[str, Any]) -> dict[str, Any]:
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            schema[key] = [_hoist(branch, f"{fallback}_option{index + 1}", components)
+                           for index, branch in enumerate(schema[key])]
+    return schema
+
+
+def name_inline_schemas(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """Postprocessing hook: every request and response body is a named component.
+
+    Client generators (openapi-python-client) skip inline unions and name inline objects
+    after the path, so a body written as a raw JSON Schema (`EstimateRequest`, `Unit`,
+    `ArmyListFile`) gets its own component and a `$ref` (issue 17, item 7).
+    """
+    # The raw schemas given to `extend_schema` are shared by every generation of the
+    # document; hoisting rewrites them, so it works on a copy.
+    result = copy.deepcopy(result)
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict):
+                continue
+            op_id = str(operation.get("operationId", "body"))
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                media["schema"] = _hoist(media.get("schema"), f"{op_id}_request", components)
+            for code, response in operation.get("responses", {}).items():
+                for media in response.get("content", {}).values():
+                    media["schema"] = _hoist(media.get("schema"), f"{op_id}_response_{code}", components)
+    # Serializer components can hold a raw union field too (`EstimateRequest.attacker`: a unit
+    # or a reference): its titled branches become components of their own.
+    for name, schema in list(components.items()):
+        for prop, sub in list(schema.get("properties", {}).items()):
+            if isinstance(sub, dict) and ("oneOf" in sub or "anyOf" in sub) and "title" not in sub:
+                schema["properties"][prop] = _hoist_branches(sub, f"{name}_{prop}", components)
     return result

@@ -10,11 +10,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from armybuilder.api.filters import MAX_ID
-from armybuilder.models import LIST_NAME_MAX_LENGTH, MAX_UNITS_PER_LIST, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN
+from armybuilder.evaluation import army_summary, list_settings
+from armybuilder.models import (
+    LIST_NAME_MAX_LENGTH,
+    MAX_UNITS_PER_LIST,
+    POINTS_LIMIT_MAX,
+    POINTS_LIMIT_MIN,
+    UNIT_GROUP_MAX_LENGTH,
+    UNIT_NAME_MAX_LENGTH,
+    UNIT_NOTES_MAX_LENGTH,
+)
+from points.catalogue.i18n import translated_again
+from rules.source_language import decimal_text
 from rules.systems.registry import get_system
 
 #: Bounds an option count in a request before a service checks it against the unit's menu.
@@ -33,7 +46,7 @@ class CredentialsSerializer(serializers.Serializer):
         request = self.context.get("request")
         user = authenticate(request, username=attrs["username"], password=attrs["password"])
         if user is None or not user.is_active:
-            raise serializers.ValidationError("Unable to log in with the username and password given.",
+            raise serializers.ValidationError(_("Unable to log in with the username and password given."),
                                               code="authorization")
         attrs["user"] = user
         return attrs
@@ -61,11 +74,21 @@ class GameSystemSerializer(serializers.Serializer):
     structure_options = serializers.SerializerMethodField(
         help_text="Optional army-structure rules (key → label), for a list's `structure_options`.")
 
+    list_settings_schema = serializers.SerializerMethodField(
+        help_text="JSON Schema of the system's own list parameters (a list's `settings`), with defaults.")
+
     @extend_schema_field(serializers.DictField(child=serializers.CharField()))
     def get_structure_options(self, system: Any) -> dict[str, str]:
         try:
-            return {key: str(label) for key, label in get_system(system.key).structure_options.items()}
+            return {key: gettext(label) for key, label in get_system(system.key).structure_options.items()}
         except KeyError:  # a catalogue row whose system package is not installed
+            return {}
+
+    @extend_schema_field(serializers.JSONField())
+    def get_list_settings_schema(self, system: Any) -> dict[str, Any]:
+        try:
+            return dict(get_system(system.key).list_settings_schema)
+        except KeyError:
             return {}
 
 
@@ -179,7 +202,10 @@ class ViolationSerializer(serializers.Serializer):
     message = serializers.CharField()
 
     def to_representation(self, violation: Any) -> dict[str, Any]:
-        return dict(violation)
+        # The message in the request's language; the stored original stays internal.
+        shown = {key: value for key, value in violation.items() if not key.startswith("message_")}
+        shown["message"] = translated_again(violation, number=decimal_text)
+        return shown
 
 
 class ListUnitSerializer(serializers.Serializer):
@@ -200,6 +226,9 @@ class ListUnitSerializer(serializers.Serializer):
     available_options = serializers.ListField(
         child=serializers.DictField(), help_text="The unit's option menu (as a catalogue unit's `options`).")
     unit = serializers.JSONField(source="data", help_text="The unit with its options, in unit format.")
+    custom_name = serializers.CharField(help_text="The player's own name for the unit (empty: none).")
+    notes = serializers.CharField(help_text="The player's notes on the unit.")
+    group = serializers.CharField(help_text="The unit's group (detachment, regiment, or the player's own).")
 
     def to_representation(self, unit: Any) -> dict[str, Any]:
         """The fields above, read straight from the row.
@@ -212,7 +241,7 @@ class ListUnitSerializer(serializers.Serializer):
             "id": unit.pk, "position": unit.position, "name": unit.name, "catalogue_unit": unit.catalogue_ref,
             "template": unit.template_id, "points": unit.points, "options": unit.chosen_options,
             "option_points": unit.option_points, "available_options": unit.available_options,
-            "unit": unit.data,
+            "unit": unit.data, "custom_name": unit.custom_name, "notes": unit.notes, "group": unit.group,
         }
 
 
@@ -248,11 +277,25 @@ class ArmyListSerializer(ArmyListSummarySerializer):
     faction_name = serializers.CharField(source="faction.name", allow_null=True, default=None)
     owner = serializers.CharField(source="owner.get_username")
     structure_options = serializers.DictField(child=serializers.BooleanField())
+    settings = serializers.SerializerMethodField(
+        help_text="The system's own list parameters (see its `list_settings_schema`), defaults filled in.")
+    summary = serializers.SerializerMethodField(
+        help_text="Army-wide figures besides points (40k: Power Level): [{key, label, value}].")
     violations = ViolationSerializer(many=True)
     share_token = serializers.SerializerMethodField(help_text="The share link's token (owner only).")
     forked_from = serializers.IntegerField(source="forked_from_id", allow_null=True)
     created = serializers.DateTimeField()
     units = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.DictField())
+    def get_settings(self, army_list: Any) -> dict[str, Any]:
+        return list_settings(army_list)
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_summary(self, army_list: Any) -> list[dict[str, Any]]:
+        units = list(army_list.units.order_by("position"))
+        rows = army_summary(army_list=army_list, units=units)
+        return [{**row, "label": str(row.get("label", ""))} for row in rows]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_share_token(self, army_list: Any) -> str | None:
@@ -275,6 +318,10 @@ class ArmyListWriteSerializer(serializers.Serializer):
         help_text="Optional structure rules of the system (see the system's `structure_options`), on or off; "
                   "those not named are on.")
     is_public = serializers.BooleanField(required=False, help_text="Show the list in the public gallery.")
+    settings = serializers.DictField(
+        required=False,
+        help_text="The system's own list parameters (see the system's `list_settings_schema`); "
+                  "those not named keep their value (a new list: the default).")
 
 
 class ArmyListCreateSerializer(ArmyListWriteSerializer):
@@ -301,6 +348,12 @@ class ListUnitChangeSerializer(serializers.Serializer):
                                     required=False, help_text="Option key → count, replacing the choice.")
     position = serializers.IntegerField(min_value=0, max_value=MAX_UNITS_PER_LIST - 1, required=False,
                                         help_text="Move the unit here (0 is first).")
+    custom_name = serializers.CharField(max_length=UNIT_NAME_MAX_LENGTH, required=False, allow_blank=True,
+                                        help_text="The player's own name for the unit.")
+    notes = serializers.CharField(max_length=UNIT_NOTES_MAX_LENGTH, required=False, allow_blank=True,
+                                  trim_whitespace=False, help_text="Notes on the unit.")
+    group = serializers.CharField(max_length=UNIT_GROUP_MAX_LENGTH, required=False, allow_blank=True,
+                                  help_text="The unit's group.")
 
 
 class EvaluationSerializer(serializers.Serializer):

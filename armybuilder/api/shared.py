@@ -7,6 +7,7 @@ Nothing here can change the list.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, permissions, status, viewsets
 from rest_framework.request import Request
@@ -32,7 +33,7 @@ class SharedListLookupMixin:
     def get_shared_list(self) -> ArmyList:
         army_list = army_list_by_share_token(token=self.kwargs["token"])
         if army_list is None:
-            raise exceptions.NotFound("No list is shared with this link (it may have been revoked).")
+            raise exceptions.NotFound(_("No list is shared with this link (it may have been revoked)."))
         return army_list
 
 

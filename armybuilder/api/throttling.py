@@ -103,14 +103,25 @@ class PerIPThrottle(SharedCacheThrottle):
 
 
 class LoginThrottle(SharedCacheThrottle):
-    """Password attempts for a token, per client address (`login` rate): slows guessing."""
+    """Password attempts for a token (`login` rate), counted with the HTML login forms'
+    attempts per address and per username (`armybuilder.login_limits`); fails closed (503)."""
 
     scope = "login"
 
-    def get_cache_key(self, request: Request, view: Any) -> str | None:
+    def allow_request(self, request: Request, view: Any) -> bool:
         if request.method != "POST":
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+            return True
+        from armybuilder.api.exceptions import ServiceUnavailable
+        from armybuilder.login_limits import LoginAttemptThrottle, LoginStoreDown
+
+        data = request.data if isinstance(request.data, dict) else {}
+        counter = LoginAttemptThrottle()
+        try:
+            wait = counter.attempt(address=self.get_ident(request), username=str(data.get("username") or ""))
+        except LoginStoreDown:
+            raise ServiceUnavailable("Signing in is not possible right now; try again in a minute.") from None
+        self.window_ends = counter.window_ends
+        return wait is None
 
 
 class EstimateThrottle(SharedCacheThrottle):
@@ -123,3 +134,28 @@ class EstimateThrottle(SharedCacheThrottle):
             return None
         ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class PdfRenderThrottle(SharedCacheThrottle):
+    """Starting a roster PDF render (`pdf` rate), per account or client address.
+
+    Counted by `armybuilder.roster.pdf_jobs` for the pages and the API alike, and only when
+    a render is queued: a PDF already rendered is served without counting.
+    """
+
+    scope = "pdf"
+
+    def allow_ident(self, ident: str) -> bool:
+        """Count one render for `ident`; unlike the API rates this one fails closed: with its
+        store down no render is queued anyway."""
+        if self.rate is None:
+            return True
+        window = int(self.timer() // self.duration)
+        self.window_ends = (window + 1) * self.duration
+        return self._count(f"throttle_pdf_{ident}:{window}") <= self.num_requests
+
+
+def client_address(request: Any) -> str:
+    """The client address as the throttles see it (`REMOTE_ADDR`, or `X-Forwarded-For`
+    through `API_NUM_PROXIES` trusted proxies)."""
+    return PerIPThrottle().get_ident(request)

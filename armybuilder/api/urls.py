@@ -6,7 +6,9 @@ other path below `/api/v1/` is a JSON 404 in the API's error shape, not an HTML 
 
 from __future__ import annotations
 
+from csp.decorators import csp_exempt
 from django.urls import include, path, re_path
+from django.utils.translation import gettext as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework import permissions
 from rest_framework.exceptions import NotFound
@@ -14,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.routers import SimpleRouter
 from rest_framework.views import APIView
 
-from armybuilder.api import estimates
+from armybuilder.api import battlescribe, estimates
 from armybuilder.api.auth import TokenView
 from armybuilder.api.catalogue import FactionViewSet, GameSystemViewSet, SpecialRuleViewSet, UnitViewSet
 from armybuilder.api.exports import ListExportViewSet, ListImportViewSet, SharedExportViewSet
@@ -46,7 +48,7 @@ class UnknownEndpoint(APIView):
     schema = None
 
     def dispatch_not_found(self, request: Request, *args: object, **kwargs: object) -> None:
-        raise NotFound("No such endpoint.")
+        raise NotFound(_("No such endpoint."))
 
     get = post = put = patch = delete = head = options = dispatch_not_found
 
@@ -79,8 +81,10 @@ urlpatterns = [
     re_path(rf"^shared/(?P<token>{TOKEN_PATTERN})/export/json$", SharedExportViewSet.as_view({"get": "json"}),
             name="shared-export-json"),
     path("", include(estimates.urlpatterns)),
+    path("", include(battlescribe.urlpatterns)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
-    path("docs/redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
+    # Exempt from the Content-Security-Policy: the viewers load their scripts from a CDN.
+    path("docs/", csp_exempt()(SpectacularSwaggerView.as_view(url_name="api:schema")), name="docs"),
+    path("docs/redoc/", csp_exempt()(SpectacularRedocView.as_view(url_name="api:schema")), name="redoc"),
     re_path(r"^[\s\S]*$", UnknownEndpoint.as_view(), name="unknown-endpoint"),  # newlines too
 ]

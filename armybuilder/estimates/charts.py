@@ -27,8 +27,12 @@ def at_least(distribution: Sequence[float]) -> list[float]:
 
 
 def bar_chart(values: Sequence[float], *, title: str, description: str, x_label: str,
-              css_class: str = "chart") -> str:
-    """Bars of probabilities 0..1 for k = 0, 1, 2, ..., with the percentage over each bar."""
+              css_class: str = "chart", offset: int = 0, decimal_separator: str = ".") -> str:
+    """Bars of probabilities 0..1 for k = 0, 1, 2, ..., with the percentage over each bar;
+    bar k is labelled `offset + k` (a distribution that starts below zero).
+
+    Labels come translated and `decimal_separator` from the caller's locale (this module
+    stays free of Django)."""
     n = max(1, len(values))
     plot_w = WIDTH - MARGIN_LEFT - 10
     plot_h = HEIGHT - MARGIN_BOTTOM - MARGIN_TOP
@@ -53,11 +57,12 @@ def bar_chart(values: Sequence[float], *, title: str, description: str, x_label:
         h = plot_h * value
         x = MARGIN_LEFT + k * step + (step - bar_w) / 2
         y = MARGIN_TOP + plot_h - h
+        percent = f"{value * 100:.1f}".replace(".", decimal_separator)
         parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bar_w:.1f}" height="{h:.1f}" fill="#1d4ed8">'
-                     f"<title>{k}: {value * 100:.1f}%</title></rect>")
+                     f"<title>{k + offset}: {percent}%</title></rect>")
         if k % label_every == 0:
             parts.append(f'<text x="{x + bar_w / 2:.1f}" y="{HEIGHT - MARGIN_BOTTOM + 12}" font-size="10" '
-                         f'text-anchor="middle">{k}</text>')
+                         f'text-anchor="middle">{k + offset}</text>')
         if value >= 0.005 and n <= 24:
             parts.append(f'<text x="{x + bar_w / 2:.1f}" y="{y - 2:.1f}" font-size="9" text-anchor="middle">'
                          f"{value * 100:.0f}%</text>")

@@ -48,17 +48,39 @@ def unit_vs_unit(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     return result
 
 
-def _cell(outcome: Mapping[str, Any]) -> dict[str, Any]:
-    return {
+#: Kinds of a system's extra `outcomes` that are one figure, and so fit in a matrix cell.
+CELL_OUTCOME_KINDS = ("probability", "number")
+
+
+def matrix_cell(outcome: Mapping[str, Any], labels: dict[str, str] | None = None) -> dict[str, Any]:
+    """The figures of one matchup a matrix keeps: the common four, then every one-figure
+    outcome of the system (`outcomes` of kind probability or number) by its key."""
+    cell = {
         "expected_kills": outcome["expected"]["kills"],
         "p_destroyed": outcome["p_destroyed"],
         "expected_points_destroyed": outcome["expected_points_destroyed"],
         "points_efficiency": outcome["points_efficiency"],
     }
+    for extra in outcome.get("outcomes") or ():
+        if extra.get("kind") in CELL_OUTCOME_KINDS and extra.get("key") not in cell:
+            cell[extra["key"]] = extra["value"]
+            if labels is not None:
+                labels.setdefault(extra["key"], {"label": str(extra.get("label", extra["key"])),
+                                                 "kind": extra["kind"]})
+    return cell
 
 
-def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Mapping[str, Any]
-                 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]:
+def outcome_fields(cells: list[list[dict[str, Any]]]) -> list[str]:
+    """The matrix's cell keys: the common four, then the systems' outcome keys as they appear."""
+    fields = list(MATRIX_CELL_FIELDS)
+    for row in cells:
+        for cell in row:
+            fields += [key for key in cell if key not in fields]
+    return fields
+
+
+def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Mapping[str, Any],
+                 labels: dict[str, Any]) -> Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]:
     """`attack` as a matrix cell, computed once per distinct pair of units.
 
     Lists repeat units (three identical squads), and the matrix would otherwise compute the
@@ -69,7 +91,7 @@ def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Mapping[st
     def cell(attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict[str, Any]:
         key = (_canonical(attacker["unit"]), _canonical(defender["unit"]))
         if key not in cells:
-            cells[key] = _cell(attack(attacker["unit"], defender["unit"], situation))
+            cells[key] = matrix_cell(attack(attacker["unit"], defender["unit"], situation), labels)
         return dict(cells[key])
 
     return cell
@@ -91,7 +113,8 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     attack = _attack_function(system_key)
     list_a, list_b = inputs["list_a"], inputs["list_b"]
     units_a, units_b = list_a["units"], list_b["units"]
-    cell = _remembering(attack, inputs.get("situation") or {})
+    labels: dict[str, Any] = {}
+    cell = _remembering(attack, inputs.get("situation") or {}, labels)
     half = len(units_a) * len(units_b)
 
     def progress(offset: int) -> ProgressCallback:
@@ -105,7 +128,8 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     return {
         "list_a": {"name": list_a.get("name", "A"), "units": [u["name"] for u in units_a]},
         "list_b": {"name": list_b.get("name", "B"), "units": [u["name"] for u in units_b]},
-        "fields": list(MATRIX_CELL_FIELDS),
+        "fields": outcome_fields(a_vs_b + b_vs_a),
+        "outcomes": labels,  # outcome key -> {label (English), kind}: how a page shows the extra figures
         "a_vs_b": a_vs_b,
         "b_vs_a": b_vs_a,
     }

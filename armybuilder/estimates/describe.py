@@ -10,19 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
-
-#: Words for the yes/no fields of a situation that are true.
-_FLAG_WORDS = {
-    "charging": lambda: _("charging"),
-    "attacker_moved": lambda: _("the attacker moved"),
-    "defender_in_cover": lambda: _("the defender is in cover"),
-    "defender_activated": lambda: _("the defender has activated"),
-    "enemies_within_12": lambda: _("other enemies within 12″"),
-}
 
 
 def _name(side: Any, fallback: str) -> str:
@@ -43,29 +33,66 @@ def estimate_title(*, kind: str, inputs: Mapping[str, Any] | None = None,
     return _("%(attacker)s attacking %(defender)s") % {"attacker": attacker, "defender": defender}
 
 
-def situation_text(situation: Mapping[str, Any] | None) -> str:
-    """"Shooting at 12″, the defender is in cover" — every flag that is set, in words."""
+def _value_text(spec: Mapping[str, Any], value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return f"{value:g}"
+    labels = spec.get("x-enum-labels", {})
+    return _(labels[value]) if isinstance(value, str) and value in labels else str(value)
+
+
+def _applies(spec: Mapping[str, Any], situation: Mapping[str, Any]) -> bool:
+    """`x-text-when` ({field: value}): the field matters only when the others are so."""
+    return all(situation.get(name) == wanted for name, wanted in spec.get("x-text-when", {}).items())
+
+
+def situation_text(situation: Mapping[str, Any] | None, *, system_key: str) -> str:
+    """"Shooting at 12″, the defender is in cover": the situation in words, from its schema.
+
+    Each field in schema order: an enum by its value's label, a number or integer by its
+    `x-text` ("at %(value)s″") or as "title: value" (left out at its default), a boolean only when true by its
+    `x-text` or its title. `x-text-joined` glues a part to the previous one with a space;
+    `x-text-when` leaves out a field that does not matter (the range of a melee attack).
+    """
     if not situation:
         return ""
-    parts = []
-    if situation.get("mode") == "melee":
-        parts.append(_("melee"))
-    else:
-        inches = situation.get("range_inches")
-        if isinstance(inches, int | float):
-            parts.append(ngettext("shooting at %(inches)s″", "shooting at %(inches)s″", int(inches))
-                         % {"inches": f"{inches:g}"})
+    try:
+        properties = get_system(system_key).situation_schema.get("properties", {})
+    except KeyError:
+        return ""
+    parts: list[str] = []
+    for name, spec in properties.items():
+        if name not in situation or not _applies(spec, situation):
+            continue
+        value = situation[name]
+        words = spec.get("x-text")
+        if spec.get("type") == "boolean":
+            if not value:
+                continue
+            text = _(words) if words else _lower_first(_(spec.get("title", name)))
+        elif words:
+            text = _(words) % {"value": _value_text(spec, value)}
+        elif "enum" in spec:
+            text = _lower_first(_value_text(spec, value))
+        elif value == spec.get("default"):
+            continue  # a number nobody changed says nothing about this attack
         else:
-            parts.append(_("shooting"))
-    parts += [words() for flag, words in _FLAG_WORDS.items() if situation.get(flag)]
+            text = f"{_lower_first(_(spec.get('title', name)))}: {_value_text(spec, value)}"
+        if spec.get("x-text-joined") and parts:
+            parts[-1] = f"{parts[-1]} {text}"
+        else:
+            parts.append(text)
     text = ", ".join(parts)
     return text[:1].upper() + text[1:]
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def system_name(key: str) -> str:
     """The registered system's name, or its key for a system no longer installed."""
     try:
-        return get_system(key).name
+        return _(get_system(key).name)
     except KeyError:
         return key
 

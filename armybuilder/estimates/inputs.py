@@ -8,11 +8,12 @@ stored answer is reused):
     list vs list:  {"list_a": {"name", "units": [{"name", "unit"}]}, "list_b": ..., "situation": ...}
 
 Every unit is in the unit format (`shared/spec/unit-format.md`), written out in full, and
-the situation has all the fields of `shared/spec/opr-combat.md` ("Inputs") with plain JSON
-values (the range always a float: 12 and 12.0 must not hash differently).
+the situation has every field of the game system's `situation_schema` (the registry) with
+plain JSON values (a `number` always a float: 12 and 12.0 must not hash differently). The
+system is known before the situation is checked: it is the units' (or the lists').
 
 Problems are raised as one `EstimateRequestError` mapping each field path
-(`defender.models[0].quality`, `situation.charging`) to its messages, which the API returns
+(`defender.models[0].quality`, `situation.mode`) to its messages, which the API returns
 as its 400 `details` and the form shows next to its fields.
 """
 
@@ -24,18 +25,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from armybuilder.estimates.bounds import check_list_vs_list, check_unit_vs_unit
 from points.unit_format import UnitFormatError
 from rules.systems.registry import GameSystem, get_system
 
-MODES = ("shooting", "melee")
-#: The yes/no fields of a situation (`opr-combat.md`, "Inputs"), in the order forms show them.
-SITUATION_FLAGS = (
-    "charging", "attacker_moved", "defender_in_cover", "defender_activated", "enemies_within_12",
-)
-#: A shooting range inside every common weapon's reach: the engine's and the command's default.
-DEFAULT_RANGE_INCHES = 12.0
-#: Farther than any table is wide; a bigger number is a typo, not a situation.
-MAX_RANGE_INCHES = 120.0
 #: Matchups one list-vs-list job may compute (both directions), so that a job ends well
 #: inside the worker's time limit (a matchup takes a few milliseconds).
 MAX_MATCHUPS = 20_000
@@ -54,46 +47,83 @@ def _join(path: str, child: str) -> str:
     return f"{path}.{child}" if path and child else path or child
 
 
-def default_situation() -> dict[str, Any]:
-    """The situation nothing was said about: shooting at 12", nobody moved, no cover."""
-    return {"mode": "shooting", **dict.fromkeys(SITUATION_FLAGS, False), "range_inches": DEFAULT_RANGE_INCHES}
+def default_situation(*, system: GameSystem) -> dict[str, Any]:
+    """The situation nothing was said about: every field of the system's schema at its default."""
+    properties = situation_properties(system)
+    return {name: _normalised(spec, spec.get("default")) for name, spec in properties.items()}
 
 
-def situation_clean(data: Any, *, path: str = "situation") -> dict[str, Any]:
-    """The full situation from a partial one (missing fields take their defaults).
+def situation_properties(system: GameSystem) -> Mapping[str, Mapping[str, Any]]:
+    """The fields of `system`'s situation, in the order its schema lists them."""
+    return (system.situation_schema or {}).get("properties", {})
 
-    Unknown fields, a mode other than shooting/melee, flags that are not true/false, a
-    range outside 0–120" and a charge that is not a melee attack are errors.
+
+def _normalised(spec: Mapping[str, Any], value: Any) -> Any:
+    """One JSON value per meaning, so equal questions hash alike: a `number` is always a float
+    (12 and 12.0), an `integer` an int (3.0 → 3)."""
+    if spec.get("type") == "number" and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if spec.get("type") == "integer" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _bounds_text(spec: Mapping[str, Any]) -> dict[str, str]:
+    return {"min": f"{spec.get('minimum', '−∞')}", "max": f"{spec.get('maximum', '∞')}"}
+
+
+def situation_value_error(spec: Mapping[str, Any], value: Any) -> str | None:
+    """Why `value` is not a value of the schema property `spec` (translated), or None."""
+    kind = spec.get("type")
+    if kind == "boolean":
+        return None if isinstance(value, bool) else _("Must be true or false.")
+    if kind in ("integer", "number"):
+        number = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        if kind == "integer" and number and not float(value).is_integer():
+            number = False
+        low, high = spec.get("minimum"), spec.get("maximum")
+        if not number or (low is not None and value < low) or (high is not None and value > high):
+            if kind == "integer":
+                return _("Must be a whole number from %(min)s to %(max)s.") % _bounds_text(spec)
+            return _("Must be a number from %(min)s to %(max)s.") % _bounds_text(spec)
+        return None
+    if "enum" in spec:
+        if value not in spec["enum"]:
+            labels = spec.get("x-enum-labels", {})
+            return _("Must be one of: %(values)s.") % {"values": ", ".join(
+                f"“{v}” ({_(labels[v])})" if v in labels else f"“{v}”" for v in spec["enum"])}
+        return None
+    return None if isinstance(value, str) else _("Must be a string.")
+
+
+def situation_clean(data: Any, *, system: GameSystem, path: str = "situation") -> dict[str, Any]:
+    """The full situation of `system` from a partial one (missing fields take their defaults).
+
+    Checked against the system's `situation_schema` (unknown fields, wrong types, numbers
+    out of bounds, values outside an enum), then by its `situation_errors` (cross-field
+    rules); every problem is reported at once, by its path.
     """
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
         raise EstimateRequestError({path: [_("Must be an object.")]})
+    properties = situation_properties(system)
     errors: dict[str, list[str]] = {}
-    situation = default_situation()
+    situation = default_situation(system=system)
     for key, value in data.items():
         field = _join(path, str(key))
-        if key == "mode":
-            if value not in MODES:
-                errors[field] = [_("Must be “shooting” or “melee”.")]
-            else:
-                situation["mode"] = value
-        elif key in SITUATION_FLAGS:
-            if not isinstance(value, bool):
-                errors[field] = [_("Must be true or false.")]
-            else:
-                situation[key] = value
-        elif key == "range_inches":
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-                    or not 0 <= value <= MAX_RANGE_INCHES:
-                errors[field] = [_("Must be a number of inches from 0 to %(max)d.")
-                                 % {"max": MAX_RANGE_INCHES}]
-            else:
-                situation["range_inches"] = float(value)
-        else:
+        spec = properties.get(key)
+        if spec is None:
             errors[field] = [_("Unknown field.")]
-    if situation["charging"] and situation["mode"] != "melee" and _join(path, "charging") not in errors:
-        errors.setdefault(_join(path, "charging"), []).append(_("A charge is a melee attack: choose melee."))
+            continue
+        problem = situation_value_error(spec, value)
+        if problem:
+            errors[field] = [problem]
+        else:
+            situation[key] = _normalised(spec, value)
+    if not errors and system.situation_errors is not None:
+        for key, messages in system.situation_errors(dict(situation)).items():
+            errors.setdefault(_join(path, key), []).extend(_(message) for message in messages)
     if errors:
         raise EstimateRequestError(errors)
     return situation
@@ -102,14 +132,14 @@ def situation_clean(data: Any, *, path: str = "situation") -> dict[str, Any]:
 def estimating_system(key: Any, *, path: str) -> GameSystem:
     """The registered system `key` names, if it has an attack sequence to estimate with."""
     if not isinstance(key, str) or not key:
-        raise EstimateRequestError({path: [_("Name the game system, e.g. “opr”.")]})
+        raise EstimateRequestError({path: [_("Name the game system by its key.")]})
     try:
         system = get_system(key)
     except KeyError:
         raise EstimateRequestError({path: [_("Unknown game system “%(key)s”.") % {"key": key}]}) from None
     if system.attack is None:
         raise EstimateRequestError({path: [_("There are no damage estimates for %(system)s yet.")
-                                           % {"system": system.name}]})
+                                           % {"system": _(system.name)}]})
     return system
 
 
@@ -124,6 +154,18 @@ def unit_check(unit: Any, *, path: str) -> GameSystem:
         errors = _grouped((_join(path, e.path), e.message) for e in exc.errors)
         raise EstimateRequestError(errors or {path: [str(exc)]}) from None
     return system
+
+
+def _named_system(*units: Any) -> GameSystem | None:
+    """The first estimating system a unit names, even if the unit itself is invalid: its
+    situation can still be checked (and its errors reported with the units')."""
+    for unit in units:
+        if isinstance(unit, Mapping):
+            try:
+                return estimating_system(unit.get("system"), path="")
+            except EstimateRequestError:
+                continue
+    return None
 
 
 def _grouped(pairs: Any) -> dict[str, list[str]]:
@@ -144,10 +186,13 @@ def unit_vs_unit_inputs(*, attacker: Mapping[str, Any], defender: Mapping[str, A
             systems[role] = unit_check(unit, path=role)
         except EstimateRequestError as exc:
             errors.update(exc.errors)
-    try:
-        cleaned = situation_clean(situation)
-    except EstimateRequestError as exc:
-        errors.update(exc.errors)
+    system = systems.get("attacker") or systems.get("defender") or _named_system(attacker, defender)
+    cleaned: dict[str, Any] = {}
+    if system is not None:  # the situation's fields are the system's: known only once a unit names it
+        try:
+            cleaned = situation_clean(situation, system=system)
+        except EstimateRequestError as exc:
+            errors.update(exc.errors)
     if len(systems) == 2 and systems["attacker"].key != systems["defender"].key:
         errors.setdefault("defender.system", []).append(
             _("The defender must be of the attacker's game system (%(system)s).")
@@ -155,6 +200,7 @@ def unit_vs_unit_inputs(*, attacker: Mapping[str, Any], defender: Mapping[str, A
     if errors:
         raise EstimateRequestError(errors)
     inputs = {"attacker": dict(attacker), "defender": dict(defender), "situation": cleaned}
+    check_unit_vs_unit(system_key=systems["attacker"].key, inputs=inputs)  # issue 16: the cost limit
     return systems["attacker"].key, inputs
 
 
@@ -171,8 +217,9 @@ def list_vs_list_inputs(*, system_key: str, list_a: Mapping[str, Any], list_b: M
     added), so only their system, their size and the situation are checked here.
     """
     errors: dict[str, list[str]] = {}
+    system: GameSystem | None = None
     try:
-        estimating_system(system_key, path="system")
+        system = estimating_system(system_key, path="system")
     except EstimateRequestError as exc:
         errors.update(exc.errors)
     for role, army in (("list_a", list_a), ("list_b", list_b)):
@@ -183,10 +230,14 @@ def list_vs_list_inputs(*, system_key: str, list_a: Mapping[str, Any], list_b: M
         errors.setdefault("list_b", []).append(
             _("Too many matchups (%(count)d, at most %(max)d): estimate smaller lists.")
             % {"count": matchups, "max": MAX_MATCHUPS})
-    try:
-        cleaned = situation_clean(situation)
-    except EstimateRequestError as exc:
-        errors.update(exc.errors)
+    cleaned: dict[str, Any] = {}
+    if system is not None:
+        try:
+            cleaned = situation_clean(situation, system=system)
+        except EstimateRequestError as exc:
+            errors.update(exc.errors)
     if errors:
         raise EstimateRequestError(errors)
-    return system_key, {"list_a": dict(list_a), "list_b": dict(list_b), "situation": cleaned}
+    inputs = {"list_a": dict(list_a), "list_b": dict(list_b), "situation": cleaned}
+    check_list_vs_list(system_key=system_key, inputs=inputs)  # issue 16: refuse past the cost limit
+    return system_key, inputs

@@ -22,6 +22,7 @@ STALE_GRACE = timedelta(seconds=30)
 SLOW_QUEUE = timedelta(seconds=20)
 #: Stored in English, translated when shown.
 WORKER_LOST = gettext_noop("The worker running this job stopped answering before it finished.")
+NEVER_STARTED = gettext_noop("No worker started this job in time (the job queue lost it). Try again.")
 
 
 def estimate_refresh_stale(*, estimate: Estimate) -> Estimate:
@@ -36,7 +37,32 @@ def estimate_refresh_stale(*, estimate: Estimate) -> Estimate:
         Estimate.objects.filter(pk=estimate.pk, status=Estimate.Status.RUNNING).update(
             status=Estimate.Status.FAILED, finished=timezone.now(), error=WORKER_LOST)
         estimate.refresh_from_db()
+    elif (estimate.status == Estimate.Status.QUEUED
+          and timezone.now() - estimate.created > estimate_queued_limit()):
+        Estimate.objects.filter(pk=estimate.pk, status=Estimate.Status.QUEUED).update(
+            status=Estimate.Status.FAILED, finished=timezone.now(), error=NEVER_STARTED)
+        estimate.refresh_from_db()
     return estimate
+
+
+def estimate_queued_limit() -> timedelta:
+    """How long a job may wait in the queue before it counts as lost with the broker."""
+    return timedelta(seconds=settings.ESTIMATE_QUEUED_LIMIT)
+
+
+def estimate_can_finish(*, estimate: Estimate) -> bool:
+    """Whether a job not yet finished may still finish: queued or running within its bound.
+
+    De-duplication reuses only such jobs, so a job orphaned by a lost broker or worker is
+    never handed out again (issue 17, item 2).
+    """
+    now = timezone.now()
+    if estimate.status == Estimate.Status.QUEUED:
+        return now - estimate.created <= estimate_queued_limit()
+    if estimate.status == Estimate.Status.RUNNING:
+        limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + STALE_GRACE
+        return estimate.started is not None and now - estimate.started <= limit
+    return False
 
 
 def _uuid(value: Any) -> uuid.UUID | None:
@@ -46,11 +72,30 @@ def _uuid(value: Any) -> uuid.UUID | None:
         return None
 
 
-def estimate_get(*, estimate_id: Any) -> Estimate | None:
-    """The estimate by id (ids are random UUIDs, so knowing one is the permission to read it)."""
+def estimate_visible_to(*, estimate: Estimate, user: AbstractBaseUser | AnonymousUser | None,
+                        remembered: Iterable[Any] = ()) -> bool:
+    """Whether `user` may read the estimate (issue 17, item 8).
+
+    A job asked by a signed-in player may hold their private units in full, so only they
+    (or the browser session that asked, which remembers its ids) may read it; knowing the
+    id is not enough. A job asked anonymously could only name what its asker could read
+    without an account, and stays readable by its id.
+    """
+    if estimate.owner_id is None:
+        return True
+    if user is not None and user.is_authenticated and user.pk == estimate.owner_id:
+        return True
+    return str(estimate.pk) in {str(value) for value in remembered}
+
+
+def estimate_get(*, estimate_id: Any, user: AbstractBaseUser | AnonymousUser | None = None,
+                 remembered: Iterable[Any] = ()) -> Estimate | None:
+    """The estimate by id if `user` may read it (`estimate_visible_to`), else `None`."""
     pk = _uuid(estimate_id)
     estimate = Estimate.objects.filter(pk=pk).first() if pk else None
-    return estimate_refresh_stale(estimate=estimate) if estimate else None
+    if estimate is None or not estimate_visible_to(estimate=estimate, user=user, remembered=remembered):
+        return None
+    return estimate_refresh_stale(estimate=estimate)
 
 
 def estimate_is_waiting_long(*, estimate: Estimate) -> bool:

@@ -1,4 +1,9 @@
-"""Asking for an estimate: reuse a stored answer to the same question, or queue a job."""
+"""Asking for an estimate: reuse a stored answer to the same question, or queue a job.
+
+No job may strand (issue 17, item 2): when the broker cannot take the message the caller
+learns it at once (`QueueUnavailable`, a 503) and no row is left behind; a job that may
+never finish (queued or running past its bound, `reconciliation.py`) is never reused.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
-from kombu.exceptions import OperationalError
 
 from armybuilder.estimates.compute import ENGINE_VERSION
 from armybuilder.estimates.models import Estimate
-from armybuilder.estimates.selectors import estimate_refresh_stale
+from armybuilder.estimates.selectors import estimate_can_finish, estimate_refresh_stale
 from armybuilder.estimates.tasks import run_estimate
 
 logger = logging.getLogger(__name__)
@@ -37,12 +41,25 @@ def estimate_inputs_hash(*, kind: str, system: str, inputs: Mapping[str, Any]) -
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+class QueueUnavailable(Exception):
+    """The job queue (Redis) cannot take the job now; nothing was stored. Try again later."""
+
+
+def send_job(estimate_id: str) -> None:
+    """Publish the job, failing within seconds when the broker is down (no retry loop).
+
+    The Celery task id is the estimate's id, so the reconciliation can tell which running
+    jobs a live worker really holds.
+    """
+    run_estimate.apply_async((estimate_id,), task_id=estimate_id, retry=False)
+
+
 def _enqueue(estimate_id: str) -> None:
-    """Hand the job to the workers; a broker that is down fails the job visibly instead of
-    leaving it "queued" forever (and the request that asked still gets its answer page)."""
+    """Hand the job to the workers after a commit; a broker that is down fails the job
+    visibly instead of leaving it "queued" forever."""
     try:
-        run_estimate.delay(estimate_id)
-    except OperationalError:
+        send_job(estimate_id)
+    except Exception:  # kombu's OperationalError, redis' ConnectionError/TimeoutError
         logger.exception("could not queue estimate %s", estimate_id)
         Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.QUEUED).update(
             status=Estimate.Status.FAILED, error=QUEUE_DOWN, finished=timezone.now())
@@ -58,17 +75,29 @@ def estimate_request(*, kind: str, system: str, inputs: Mapping[str, Any],
     looks for a row it cannot see yet.
     """
     digest = estimate_inputs_hash(kind=kind, system=system, inputs=inputs)
-    existing = (Estimate.objects.filter(inputs_hash=digest, kind=kind, system=system)
-                .exclude(status=Estimate.Status.FAILED).order_by("-created").first())
-    if existing is not None:
-        existing = estimate_refresh_stale(estimate=existing)
-        if existing.status != Estimate.Status.FAILED:
-            return existing
     owner = user if user is not None and user.is_authenticated else None
+    # Only the asker's own jobs (or anonymous ones, for an anonymous asker) are reused: a
+    # player's job is readable by that player alone (`selectors.estimate_visible_to`).
+    candidates = (Estimate.objects.filter(inputs_hash=digest, kind=kind, system=system, owner=owner)
+                  .exclude(status=Estimate.Status.FAILED).order_by("-created")[:5])
+    for existing in candidates:
+        existing = estimate_refresh_stale(estimate=existing)
+        if existing.status == Estimate.Status.DONE or (
+                existing.status != Estimate.Status.FAILED and estimate_can_finish(estimate=existing)):
+            return existing
     estimate = Estimate.objects.create(kind=kind, system=system, inputs=dict(inputs), inputs_hash=digest,
                                        owner=owner)
     estimate_id = str(estimate.pk)
-    transaction.on_commit(lambda: _enqueue(estimate_id))
+    if connection.in_atomic_block:
+        # Queued once the row is visible to the worker; a failure then marks the row failed.
+        transaction.on_commit(lambda: _enqueue(estimate_id))
+        return estimate
+    try:
+        send_job(estimate_id)
+    except Exception as exc:  # the broker is down: leave nothing behind, say so
+        logger.warning("could not queue estimate %s: %s", estimate_id, exc)
+        Estimate.objects.filter(pk=estimate_id).delete()
+        raise QueueUnavailable(QUEUE_DOWN) from exc
     return estimate
 
 

@@ -165,7 +165,9 @@ def reference_set_source(*, system_key: str) -> ListSource | None:
 
 def _target_lists(*, user: User, system_key: str, exclude_list_id: int | None) -> list[ArmyList]:
     """The user's own lists of the system, then other players' public ones, most recent first."""
-    visible = army_lists_visible_to(user=user).filter(system__key=system_key)
+    visible = army_lists_visible_to(user=user).filter(system__key=system_key).select_related(
+        "faction", "system", "owner"
+    )
     if exclude_list_id is not None:
         visible = visible.exclude(pk=exclude_list_id)
     own = list(visible.filter(owner=user)[:MAX_TARGET_LISTS]) if user.is_authenticated else []
@@ -174,9 +176,20 @@ def _target_lists(*, user: User, system_key: str, exclude_list_id: int | None) -
 
 
 def _list_label(army_list: ArmyList, user: User) -> str:
+    """The list's name, its faction and points, and its number: two lists may share a name."""
+    details = _("%(faction)s, %(points)d/%(limit)d pts, #%(id)d") % {
+        "faction": army_list.faction.name if army_list.faction else army_list.system.name,
+        "points": army_list.total_points,
+        "limit": army_list.points_limit,
+        "id": army_list.pk,
+    }
     if user.is_authenticated and army_list.owner_id == user.pk:
-        return army_list.name
-    return _("%(list)s (by %(owner)s)") % {"list": army_list.name, "owner": army_list.owner.get_username()}
+        return _("%(list)s (%(details)s)") % {"list": army_list.name, "details": details}
+    return _("%(list)s (by %(owner)s; %(details)s)") % {
+        "list": army_list.name,
+        "owner": army_list.owner.get_username(),
+        "details": details,
+    }
 
 
 def _reference_choices(system_key: str) -> list[tuple[str, str]]:

@@ -23,6 +23,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+import armybuilder.celery  # noqa: F401  (issue 16: the app these tasks bind to, loaded lazily)
+from armybuilder.estimates import fanout
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
 from armybuilder.estimates.models import Estimate
 
@@ -32,6 +34,9 @@ MAX_ATTEMPTS = 3
 #: Errors stored in English and translated when shown (`{% translate estimate.error %}`).
 GAVE_UP = gettext_noop("The job was given up: the worker running it was lost on every attempt.")
 TOO_LONG = gettext_noop("The computation took longer than the time limit.")
+#: Issue 16: a job that runs out of the worker's memory limit fails once, visibly, not retried.
+OUT_OF_MEMORY = gettext_noop("The computation needed more memory than a worker may use; it was not retried. "
+                             "Estimate smaller units or lists.")
 #: Progress is written at most this often (seconds), so a fast job does not hammer Postgres.
 PROGRESS_INTERVAL = 0.25
 
@@ -59,6 +64,11 @@ def run_estimate(estimate_id: str) -> str:
     if estimate.attempts > MAX_ATTEMPTS:
         _finish(estimate, error=GAVE_UP)
         return "failed"
+    _hold_for_tests()
+
+    # Issue 16: a list-vs-list job on a worker becomes one subtask per row (`fanout`).
+    if fanout.should_fan_out(estimate, request=run_estimate.request):
+        return fanout.start(estimate)
 
     last_write = 0.0
 
@@ -75,6 +85,9 @@ def run_estimate(estimate_id: str) -> str:
     except SoftTimeLimitExceeded:
         _finish(estimate, error=TOO_LONG)
         return "failed"
+    except MemoryError:  # issue 16: past ESTIMATE_WORKER_MEMORY_MB
+        _finish(estimate, error=OUT_OF_MEMORY)
+        return "failed"
     except (EstimateInputError, KeyError, TypeError, ValueError) as exc:
         _finish(estimate, error=f"{type(exc).__name__}: {exc}")
         return "failed"
@@ -84,6 +97,20 @@ def run_estimate(estimate_id: str) -> str:
         return "failed"
     _finish(estimate, result=result, compute_ms=(time.perf_counter() - started) * 1000)
     return "done"
+
+
+def _hold_for_tests() -> None:
+    """Fault tests only (`ESTIMATE_TEST_HOLD_FILE` names a file; never set in production):
+    write `<file>.reached`, then wait while `<file>` exists, so a test can kill the worker
+    while the job is certainly running (issue 18, item 3). Bounded by the soft time limit."""
+    hold = settings.ESTIMATE_TEST_HOLD_FILE
+    if not hold:
+        return
+    from pathlib import Path
+
+    Path(f"{hold}.reached").write_text("running")
+    while Path(hold).exists():
+        time.sleep(0.05)
 
 
 def _finish(estimate: Estimate, *, result: dict | None = None, error: str = "",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -29,7 +30,7 @@ from armybuilder.estimates.inputs import (
 )
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.selectors import estimate_get, estimate_is_waiting_long, estimates_of
-from armybuilder.estimates.services import estimate_request, estimate_retry
+from armybuilder.estimates.services import QueueUnavailable, estimate_request, estimate_retry
 from rules.systems.registry import get_system
 
 #: The session key under which a visitor's recent estimate ids are kept (for "Your estimates").
@@ -81,7 +82,8 @@ def _form(request: HttpRequest, source: sources.UnitSource | sources.ListSource)
                                               exclude_list_id=source.list_id)
         label = _("Target unit")
     data = request.POST if request.method == "POST" else None
-    return EstimateForm(data, target_choices=choices, target_label=label)
+    return EstimateForm(data, target_choices=choices, target_label=label,
+                        system=get_system(source.system_key))
 
 
 def _ask(request: HttpRequest, source: sources.UnitSource | sources.ListSource,
@@ -126,17 +128,23 @@ def new(request: HttpRequest) -> HttpResponse:
     form = _form(request, source)
     status = 200
     if request.method == "POST":
+        status = 400
         if form.is_valid():
-            estimate = _ask(request, source, form)
+            try:
+                estimate = _ask(request, source, form)
+            except QueueUnavailable:
+                form.add_error(None, _("The job queue is unreachable right now; nothing was stored. "
+                                       "Try again in a minute."))
+                estimate, status = None, 503
             if estimate is not None:
                 _remember(request, estimate)
                 return redirect("estimates:detail", estimate_id=estimate.pk)
-        status = 400
     return render(request, "estimates/new.html", {**context, "form": form}, status=status)
 
 
-def _estimate_or_404(estimate_id: Any) -> Estimate:
-    estimate = estimate_get(estimate_id=estimate_id)
+def _estimate_or_404(request: HttpRequest, estimate_id: Any) -> Estimate:
+    estimate = estimate_get(estimate_id=estimate_id, user=request.user,
+                            remembered=request.session.get(SESSION_KEY, []))
     if estimate is None:
         raise Http404(_("No such estimate."))
     return estimate
@@ -149,12 +157,12 @@ def _status_context(estimate: Estimate) -> dict[str, Any]:
 @require_GET
 def detail(request: HttpRequest, estimate_id: Any) -> HttpResponse:
     """The question, then the progress bar (polled) or the answer: charts, numbers, matrix."""
-    estimate = _estimate_or_404(estimate_id)
+    estimate = _estimate_or_404(request, estimate_id)
     return render(request, "estimates/detail.html", {
         **_status_context(estimate),
         "title": estimate_title(kind=estimate.kind, inputs=estimate.inputs),
         "subtitle": estimate_subtitle(estimate=estimate),
-        "situation_text": situation_text(estimate.inputs.get("situation")),
+        "situation_text": situation_text(estimate.inputs.get("situation"), system_key=estimate.system),
     })
 
 
@@ -162,7 +170,7 @@ def detail(request: HttpRequest, estimate_id: Any) -> HttpResponse:
 def status(request: HttpRequest, estimate_id: Any) -> HttpResponse:
     """The fragment htmx polls: the progress bar while the job runs, the answer once it ends.
     A plain request (no htmx) goes to the whole page."""
-    estimate = _estimate_or_404(estimate_id)
+    estimate = _estimate_or_404(request, estimate_id)
     if not request.htmx:
         return redirect("estimates:detail", estimate_id=estimate.pk)
     return render(request, "estimates/_status.html", _status_context(estimate))
@@ -171,7 +179,12 @@ def status(request: HttpRequest, estimate_id: Any) -> HttpResponse:
 @require_POST
 def retry(request: HttpRequest, estimate_id: Any) -> HttpResponse:
     """Ask a failed job's question again (a new job); a finished one just shows its answer."""
-    estimate = estimate_retry(estimate=_estimate_or_404(estimate_id), user=request.user)
+    previous = _estimate_or_404(request, estimate_id)
+    try:
+        estimate = estimate_retry(estimate=previous, user=request.user)
+    except QueueUnavailable:
+        messages.error(request, _("The job queue is unreachable right now. Try again in a minute."))
+        return redirect("estimates:detail", estimate_id=previous.pk)
     _remember(request, estimate)
     return redirect("estimates:detail", estimate_id=estimate.pk)
 

@@ -18,11 +18,13 @@ from django.utils.translation import gettext_lazy
 
 from armybuilder.errors import ArmyListError
 from armybuilder.models import LIST_NAME_MAX_LENGTH, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN, ArmyList
+from rules.list_settings import enum_labels, settings_defaults, settings_properties
 from rules.models import Faction, GameSystem
 from rules.selectors import factions_visible_to
 from rules.systems.registry import get_system
 
 STRUCTURE_PREFIX = "structure-"
+SETTING_PREFIX = "setting-"
 OPTION_PREFIX = "option-"
 #: Largest count a request may ask for one option (the option's own maximum is checked later).
 OPTION_COUNT_MAX = 1000
@@ -45,17 +47,19 @@ def faction_label(faction: Faction) -> str:
 
 
 def import_faction_label(faction: Faction) -> str:
-    return f"{faction_label(faction)} · {faction.system.name}"
+    return f"{faction_label(faction)} · {_(faction.system.name)}"
 
 
 class StructureOptionsMixin:
-    """One checkbox per optional structure rule of the list's game system."""
+    """One checkbox per optional structure rule of the list's game system, and one field per
+    parameter of its `list_settings_schema` (named `setting-<key>`)."""
 
     def add_structure_fields(self, *, system_key: str, current: Mapping[str, bool] | None) -> None:
         self.structure_keys = list(get_system(system_key).structure_options)
         for key, label in get_system(system_key).structure_options.items():
             self.fields[STRUCTURE_PREFIX + key] = forms.BooleanField(
-                label=label, required=False, initial=True if current is None else bool(current.get(key, True))
+                label=_(label), required=False,
+                initial=True if current is None else bool(current.get(key, True)),
             )
 
     def structure_options(self) -> dict[str, bool]:
@@ -66,6 +70,43 @@ class StructureOptionsMixin:
 
     def structure_fields(self) -> list[forms.BoundField]:
         return [self[STRUCTURE_PREFIX + key] for key in self.structure_keys]
+
+    def add_setting_fields(self, *, system_key: str, current: Mapping[str, Any] | None) -> None:
+        """One field per parameter of the system's `list_settings_schema`, built from the schema."""
+        schema = get_system(system_key).list_settings_schema
+        self.setting_keys = list(settings_properties(schema))
+        values = {**settings_defaults(schema), **(current or {})}
+        for key, prop in settings_properties(schema).items():
+            self.fields[SETTING_PREFIX + key] = setting_field(prop, initial=values.get(key))
+
+    def list_settings(self) -> dict[str, Any]:
+        """The parameters as typed values (the services check them against the schema)."""
+        return {key: self.cleaned_data.get(SETTING_PREFIX + key) for key in self.setting_keys}
+
+    def setting_fields(self) -> list[forms.BoundField]:
+        return [self[SETTING_PREFIX + key] for key in self.setting_keys]
+
+
+def setting_field(prop: Mapping[str, Any], *, initial: Any) -> forms.Field:
+    """The form field of one list parameter: a choice, a checkbox or a bounded number."""
+    label = gettext_lazy(str(prop.get("title", "")))
+    help_text = str(prop.get("description", ""))
+    if "enum" in prop:
+        choices = [(value, gettext_lazy(label_text)) for value, label_text in enum_labels(prop)]
+        return forms.TypedChoiceField(
+            label=label, choices=choices, initial=initial, help_text=help_text, coerce=str, required=True
+        )
+    if prop.get("type") == "boolean":
+        return forms.BooleanField(label=label, required=False, initial=bool(initial), help_text=help_text)
+    if prop.get("type") == "integer":
+        return forms.IntegerField(
+            label=label,
+            initial=initial,
+            min_value=prop.get("minimum"),
+            max_value=prop.get("maximum"),
+            help_text=help_text,
+        )
+    return forms.CharField(label=label, initial=initial, max_length=200, help_text=help_text, required=False)
 
 
 class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
@@ -94,6 +135,7 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
         )
         self.fields["faction"].label_from_instance = faction_label
         self.add_structure_fields(system_key=system.key, current=None)
+        self.add_setting_fields(system_key=system.key, current=None)
 
 
 class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
@@ -117,6 +159,7 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.add_structure_fields(system_key=army_list.system.key, current=army_list.structure_options)
+        self.add_setting_fields(system_key=army_list.system.key, current=army_list.settings)
 
 
 class ImportForm(forms.Form):

@@ -7,6 +7,7 @@ A list is addressed by id (its owner, or anyone when it is public) or by its sha
 from django.urls import path
 
 from armybuilder.lists import views
+from armybuilder.roster import battlescribe as battlescribe_roster
 from armybuilder.roster import views as roster
 
 app_name = "lists"
@@ -15,7 +16,9 @@ urlpatterns = [
     path("", views.my_lists, name="mine"),
     path("new/", views.create, name="create"),
     path("import/", views.import_list, name="import"),
+    path("import/battlescribe/", battlescribe_roster.roster_upload, name="import_rosz"),
     path("gallery/", views.gallery, name="gallery"),
+    path("compare/", views.compare, name="compare"),
     path("<int:list_id>/", views.detail, name="detail"),
     path("<int:list_id>/settings/", views.update, name="update"),
     path("<int:list_id>/delete/", views.delete, name="delete"),
@@ -27,14 +30,19 @@ urlpatterns = [
     path("<int:list_id>/units/<int:unit_id>/duplicate/", views.unit_duplicate, name="unit_duplicate"),
     path("<int:list_id>/units/<int:unit_id>/move/", views.unit_move, name="unit_move"),
     path("<int:list_id>/units/<int:unit_id>/remove/", views.unit_remove, name="unit_remove"),
+    path("<int:list_id>/units/<int:unit_id>/details/", views.unit_details, name="unit_details"),
+    path("<int:list_id>/units/<int:unit_id>/clear/", views.unit_clear_options, name="unit_clear_options"),
+    path("<int:list_id>/undo/", views.undo, name="undo"),
     path("<int:list_id>/roster/", roster.roster_page, name="roster"),
     path("<int:list_id>/roster.pdf", roster.roster_pdf, name="roster_pdf"),
     path("<int:list_id>/roster.txt", roster.roster_text, name="roster_text"),
     path("<int:list_id>/list.json", roster.list_json, name="export_json"),
+    path("<int:list_id>/roster.rosz", battlescribe_roster.list_rosz, name="export_rosz"),
     path("shared/<str:token>/", views.shared, name="shared"),
     path("shared/<str:token>/fork/", views.fork, name="shared_fork"),
     path("shared/<str:token>/roster/", roster.roster_page, name="shared_roster"),
     path("shared/<str:token>/roster.pdf", roster.roster_pdf, name="shared_roster_pdf"),
     path("shared/<str:token>/roster.txt", roster.roster_text, name="shared_roster_text"),
     path("shared/<str:token>/list.json", roster.list_json, name="shared_export_json"),
+    path("shared/<str:token>/roster.rosz", battlescribe_roster.list_rosz, name="shared_export_rosz"),
 ]

@@ -21,7 +21,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
@@ -29,7 +29,9 @@ from django_htmx.http import reswap, retarget
 from armybuilder import selectors, services, sharing
 from armybuilder.errors import ArmyListError, StaleListError
 from armybuilder.interchange import army_list_import
+from armybuilder.json_text import JsonTooDeep, loads_bounded, storage_problems
 from armybuilder.lists.forms import (
+    SETTING_PREFIX,
     ArmyListCreateForm,
     ArmyListSettingsForm,
     ImportForm,
@@ -80,11 +82,19 @@ def _page_context(
     can_edit: bool,
     settings_form: ArmyListSettingsForm | None = None,
 ) -> dict[str, Any]:
+    units = selectors.army_list_units(army_list=army_list)
     context: dict[str, Any] = {
         "army_list": army_list,
-        "units": selectors.army_list_units(army_list=army_list),
+        "units": units,
+        "unit_groups": sorted({unit.group for unit in units if unit.group}, key=str.casefold),
         "can_edit": can_edit,
         "share_url": None,
+        "text_styles": [
+            ("plain", _("Plain text")),
+            ("compact", _("Compact (one line)")),
+            ("markdown", _("Markdown / Discord")),
+            ("secret", _("Secret list")),
+        ],
     }
     if can_edit:
         context["unit_choices"] = list(selectors.army_list_unit_choices(army_list=army_list))
@@ -133,13 +143,22 @@ def _error_response(request: HttpRequest, army_list: ArmyList, error: Exception)
     return _render_editor(request, army_list, status=status, alert=alert)
 
 
-def _fragments(request: HttpRequest, army_list: ArmyList, *parts: tuple[str, dict[str, Any]]) -> HttpResponse:
-    """The main fragments of an htmx answer, then the summary and alert swapped out-of-band."""
+def _fragments(
+    request: HttpRequest, army_list: ArmyList, *parts: tuple[str, dict[str, Any]], focus_undo: bool = False
+) -> HttpResponse:
+    """The main fragments of an htmx answer, then the totals, summary, alert and Undo out-of-band.
+
+    `focus_undo`: the change removed what had the focus (a unit), so the Undo button takes it.
+    """
     html = [
         render_to_string(name, {"army_list": army_list, "can_edit": True, **context}, request)
         for name, context in parts
     ]
-    html.append(render_to_string("armybuilder/_editor_oob.html", {"army_list": army_list}, request))
+    html.append(
+        render_to_string(
+            "armybuilder/_editor_oob.html", {"army_list": army_list, "focus_undo": focus_undo}, request
+        )
+    )
     return HttpResponse("".join(html))
 
 
@@ -151,6 +170,16 @@ def _change(request: HttpRequest, army_list: ArmyList, action: Callable[[int], H
         return _error_response(request, army_list, error)
     except ListUnit.DoesNotExist:
         raise Http404 from None
+
+
+def _unit_row_changed(
+    request: HttpRequest, army_list: ArmyList, list_unit: ListUnit, **row: Any
+) -> HttpResponse:
+    """After a change of one unit: its row (opened as `row` says) with the out-of-band totals for
+    htmx, or back to the editor at that unit without JavaScript."""
+    if not request.htmx:
+        return HttpResponseRedirect(_editor_url(army_list, f"unit-{list_unit.pk}"))
+    return _fragments(request, army_list, ("armybuilder/_unit_row.html", {"unit": list_unit, **row}))
 
 
 # ----------------------------------------------------------------------------- lists pages
@@ -168,15 +197,95 @@ def my_lists(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _optional_int(request: HttpRequest, field: str, errors: list[tuple[str, str]]) -> int | None:
+    raw = request.GET.get(field, "").strip()
+    if not raw:
+        return None
+    try:
+        return parse_int(raw, field=field, maximum=10**6)
+    except ArmyListError as error:
+        errors += error.errors
+        return None
+
+
 @require_GET
 def gallery(request: HttpRequest) -> HttpResponse:
+    """Public lists, filtered by name, game system, faction and points (GET, so links keep them)."""
     search = request.GET.get("q", "")[:100]
-    page = Paginator(selectors.public_army_lists(search=search), LISTS_PER_PAGE)
+    systems, factions = selectors.gallery_filter_choices()
+    errors: list[tuple[str, str]] = []
+    system_key = request.GET.get("system", "")[:32]
+    if system_key and system_key not in {key for key, _name in systems}:
+        system_key = ""
+    faction_id = _optional_int(request, "faction", errors)
+    points_min = _optional_int(request, "points_min", errors)
+    points_max = _optional_int(request, "points_max", errors)
+    lists = selectors.public_army_lists(
+        search=search,
+        system_key=system_key,
+        faction_id=faction_id,
+        points_min=points_min,
+        points_max=points_max,
+    )
+    filters = {
+        "q": search,
+        "system": system_key,
+        "faction": "" if faction_id is None else str(faction_id),
+        "points_min": "" if points_min is None else str(points_min),
+        "points_max": "" if points_max is None else str(points_max),
+    }
+    page = Paginator(lists, LISTS_PER_PAGE)
     return render(
         request,
         "armybuilder/lists_gallery.html",
-        {"page": page.get_page(request.GET.get("page")), "search": search},
+        {
+            "page": page.get_page(request.GET.get("page")),
+            "search": search,
+            "systems": systems,
+            "factions": factions,
+            "filters": filters,
+            "filter_query": urlencode({k: v for k, v in filters.items() if v}),
+            "filter_errors": errors,
+        },
+        status=400 if errors else 200,
     )
+
+
+@require_GET
+def compare(request: HttpRequest) -> HttpResponse:
+    """Two lists side by side: totals, points by unit category, and their units.
+
+    `?a=<id>&b=<id>`, each a list the visitor may read; the form on the page picks them.
+    """
+    visible = list(
+        selectors.army_lists_visible_to(user=request.user).select_related("system", "faction")[:200]
+    )
+    errors: list[tuple[str, str]] = []
+    chosen = []
+    for field in ("a", "b"):
+        raw = request.GET.get(field, "").strip()
+        if not raw:
+            chosen.append(None)
+            continue
+        try:
+            list_id = parse_int(raw, field=field, minimum=1, maximum=2**63 - 1)
+        except ArmyListError as error:
+            errors += error.errors
+            chosen.append(None)
+            continue
+        army_list = selectors.army_list_get_for_user(user=request.user, list_id=list_id)
+        if army_list is None:
+            errors.append((field, _("No such list, or not one you may read.")))
+        chosen.append(army_list)
+    sides, rows = selectors.army_lists_compared(army_lists=[a for a in chosen if a is not None])
+    context = {
+        "visible": visible,
+        "chosen": [a.pk if a else None for a in chosen],
+        "sides": sides,
+        "rows": rows,
+        "compare_errors": errors,
+    }
+    return render(request, "armybuilder/lists_compare.html", context, status=400 if errors else 200)
 
 
 @login_required
@@ -200,10 +309,12 @@ def create(request: HttpRequest) -> HttpResponse:
                     points_limit=form.cleaned_data["points_limit"],
                     structure_options=form.structure_options(),
                     is_public=form.cleaned_data["is_public"],
+                    settings=form.list_settings(),
                 )
             except ArmyListError as error:
                 for path, message in error.errors:
-                    form.add_error(path if path in form.fields else None, message)
+                    name = path.replace("settings.", SETTING_PREFIX, 1)  # a list setting's own input
+                    form.add_error(name if name in form.fields else None, message)
             else:
                 return HttpResponseRedirect(_editor_url(army_list))
         status = 400
@@ -212,7 +323,24 @@ def create(request: HttpRequest) -> HttpResponse:
         if request.htmx and request.method == "GET"
         else "armybuilder/list_create.html"
     )
-    return render(request, template, {"systems": systems, "system": system, "form": form}, status=status)
+    context = {
+        "systems": systems,
+        "system": system,
+        "form": form,
+        "has_factions": form.fields["faction"].queryset.exists(),
+        "battlescribe_url": _battlescribe_upload_url(),
+    }
+    return render(request, template, context, status=status)
+
+
+def _battlescribe_upload_url() -> str | None:
+    """The BattleScribe import page, when this install has one (it is an optional feature)."""
+    for name in ("battlescribe_upload", "rules:battlescribe_upload", "lists:battlescribe_upload"):
+        try:
+            return reverse(name)
+        except NoReverseMatch:
+            continue
+    return None
 
 
 @require_GET
@@ -258,6 +386,7 @@ def update(request: HttpRequest, list_id: int) -> HttpResponse:
             points_limit=form.cleaned_data["points_limit"],
             structure_options=form.structure_options(),
             is_public=form.cleaned_data["is_public"],
+            settings=form.list_settings(),
         )
         if not request.htmx:
             messages.success(request, _("List settings saved."))
@@ -346,7 +475,8 @@ def import_list(request: HttpRequest) -> HttpResponse:
     errors: list[tuple[str, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            data = json.loads(form.cleaned_data["text"])
+            data = loads_bounded(form.cleaned_data["text"])
+            problems = storage_problems(data)
         except json.JSONDecodeError as exc:
             errors = [
                 (
@@ -355,9 +485,14 @@ def import_list(request: HttpRequest) -> HttpResponse:
                     % {"error": exc.msg, "line": exc.lineno, "column": exc.colno},
                 )
             ]
-        except RecursionError:
+        except JsonTooDeep:
             errors = [("", _("Not a list: the JSON is nested far too deeply."))]
+        except ValueError as exc:  # an integer longer than Python converts, NaN, Infinity
+            errors = [("", _("Not valid JSON: %(error)s.") % {"error": exc})]
         else:
+            errors = [(path, _("Text may not contain NUL characters or unpaired surrogates."))
+                      for path in problems]
+        if not errors:
             try:
                 faction = form.cleaned_data["faction"]
                 army_list = army_list_import(user=request.user, data=data, faction=faction)
@@ -408,13 +543,27 @@ def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
     list_unit = _unit_of(army_list, unit_id)
 
     def action(version: int) -> HttpResponse:
-        counts = parse_option_counts(request.POST, menu=list_unit.available_options)
-        services.army_list_unit_set_options(list_unit=list_unit, options=counts, expected_version=version)
-        if not request.htmx:
-            return HttpResponseRedirect(_editor_url(army_list, f"unit-{list_unit.pk}"))
-        return _fragments(
-            request, army_list, ("armybuilder/_unit_row.html", {"unit": list_unit, "open": True})
-        )
+        counts: dict[str, int] | None = None
+        try:
+            counts = parse_option_counts(request.POST, menu=list_unit.available_options)
+            services.army_list_unit_set_options(list_unit=list_unit, options=counts, expected_version=version)
+        except ArmyListError as error:
+            if not request.htmx:
+                raise
+            # A refused choice: the row again, with what the player typed and each message
+            # beside its field or group; the rest of the page is left as it was.
+            list_unit.refresh_from_db()
+            list_unit.army_list = army_list
+            context = {
+                "army_list": army_list,
+                "can_edit": True,
+                "unit": list_unit,
+                "open": True,
+                "option_errors": error.errors,
+                "submitted": counts or {},
+            }
+            return render(request, "armybuilder/_unit_row.html", context, status=400)
+        return _unit_row_changed(request, army_list, list_unit, open=True)
 
     return _change(request, army_list, action)
 
@@ -469,8 +618,81 @@ def unit_remove(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespons
     def action(version: int) -> HttpResponse:
         services.army_list_unit_remove(list_unit=list_unit, expected_version=version)
         if not request.htmx:
-            messages.success(request, _("“%(name)s” removed.") % {"name": list_unit.name})
+            messages.success(request, _("“%(name)s” removed.") % {"name": list_unit.display_name})
             return HttpResponseRedirect(_editor_url(army_list, "units"))
-        return _fragments(request, army_list)
+        return _fragments(request, army_list, focus_undo=True)
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
+    """The player's name, notes and group for a unit; a refused value comes back beside its field."""
+    army_list = _list_for_edit(request, list_id)
+    list_unit = _unit_of(army_list, unit_id)
+
+    def action(version: int) -> HttpResponse:
+        try:
+            services.army_list_unit_set_details(
+                list_unit=list_unit,
+                custom_name=request.POST.get("custom_name", ""),
+                notes=request.POST.get("notes", ""),
+                group=request.POST.get("group", ""),
+                expected_version=version,
+            )
+        except ArmyListError as error:
+            if not request.htmx:
+                raise
+            list_unit.refresh_from_db()
+            list_unit.army_list = army_list
+            context = {
+                "army_list": army_list,
+                "can_edit": True,
+                "unit": list_unit,
+                "details_open": True,
+                "detail_errors": dict(error.errors),
+                "detail_values": request.POST,
+            }
+            return render(request, "armybuilder/_unit_row.html", context, status=400)
+        return _unit_row_changed(request, army_list, list_unit, details_open=True)
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def unit_clear_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
+    """Every option back to how the unit comes; the page then offers Undo."""
+    army_list = _list_for_edit(request, list_id)
+    list_unit = _unit_of(army_list, unit_id)
+
+    def action(version: int) -> HttpResponse:
+        services.army_list_unit_clear_options(list_unit=list_unit, expected_version=version)
+        if not request.htmx:
+            messages.success(request, _("Upgrades of “%(name)s” cleared.") % {"name": list_unit.display_name})
+            return HttpResponseRedirect(_editor_url(army_list, f"unit-{list_unit.pk}"))
+        return _fragments(
+            request, army_list, ("armybuilder/_unit_row.html", {"unit": list_unit, "open": True})
+        )
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def undo(request: HttpRequest, list_id: int) -> HttpResponse:
+    """Undo the last removal or clearing of options; the rows come back with the unit highlighted."""
+    army_list = _list_for_edit(request, list_id)
+
+    def action(version: int) -> HttpResponse:
+        restored = services.army_list_undo(army_list=army_list, expected_version=version)
+        if not request.htmx:
+            messages.success(request, _("“%(name)s” is back.") % {"name": restored.display_name})
+            return HttpResponseRedirect(_editor_url(army_list, f"unit-{restored.pk}"))
+        units = selectors.army_list_units(army_list=army_list)
+        return _fragments(
+            request, army_list, ("armybuilder/_unit_rows.html", {"units": units, "new_pk": restored.pk})
+        )
 
     return _change(request, army_list, action)

@@ -12,11 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, model_count
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
+from rules.source_language import rule_display_name, rule_text, rule_text_language
 from rules.systems.registry import get_system
 
 #: Keys of a model that are not profile columns (they get their own part of the card).
@@ -71,7 +73,7 @@ def field_label(key: str, schema: Mapping[str, Any] | None = None) -> Column:
         short, title = FIELD_LABELS[key]
         return Column(short=str(short), title=str(title))
     prop = ((schema or {}).get("properties") or {}).get(key) or {}
-    title = str(prop.get("title") or key.replace("_", " ").title())
+    title = gettext(str(prop.get("title") or key.replace("_", " ").title()))
     return Column(short=title, title=title)
 
 
@@ -83,6 +85,13 @@ def _display(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k} {_display(v)}" for k, v in value.items())
     return "" if value is None else str(value)
+
+
+def _weapon_cell(key: str, value: Any) -> str:
+    """A weapon's characteristic as the catalogue prints it: range 0 is "Melee", not "0"."""
+    if key == "range" and value == 0 and not isinstance(value, bool):
+        return str(_("Melee"))
+    return _display(value)
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,8 @@ class Row:
 class RuleText:
     name: str
     text: str
+    #: The language of `text`: the system's source language for its own players, else "en".
+    lang: str = "en"
 
 
 @dataclass(frozen=True)
@@ -114,6 +125,9 @@ class Card:
     rules: list[RuleText]
     extras: list[str] = field(default_factory=list)
     upgrades: list[str] = field(default_factory=list)
+    catalogue_name: str = ""
+    notes: str = ""
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -125,6 +139,23 @@ class Roster:
     @property
     def total_points(self) -> int:
         return sum(card.points for card in self.cards)
+
+    @property
+    def rules_reference(self) -> list[RuleText]:
+        """Every rule of the list once, by name: printed at the end instead of on each card."""
+        seen: dict[str, RuleText] = {}
+        for card in self.cards:
+            for rule in card.rules:
+                seen.setdefault(rule.name, rule)
+        return sorted(seen.values(), key=lambda rule: rule_base_name(rule.name).casefold())
+
+    @property
+    def groups(self) -> list[tuple[str, list[Card]]]:
+        """Cards by the units' groups, in list order; one unnamed group when no unit has one."""
+        groups: dict[str, list[Card]] = {}
+        for card in self.cards:
+            groups.setdefault(card.group, []).append(card)
+        return list(groups.items())
 
 
 def _columns(rows: Sequence[Mapping[str, Any]], skip: frozenset[str], order: Sequence[str]) -> list[str]:
@@ -190,11 +221,16 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
         rules = []
         for written in _rule_names(unit):
             rule = special_rule_for(written, rules_by_name)
-            rules.append(RuleText(name=written, text=rule.text if rule else ""))
+            shown = rule_display_name(written, rule, source_language=army_list.system.source_language)
+            rules.append(RuleText(name=shown, text=rule_text(rule) if rule else "",
+                                  lang=rule_text_language(rule) if rule else "en"))
         cards.append(
             Card(
                 number=number,
-                name=list_unit.name,
+                name=list_unit.display_name,
+                catalogue_name=list_unit.name if list_unit.custom_name else "",
+                notes=list_unit.notes,
+                group=list_unit.group,
                 points=list_unit.points,
                 models=model_count(unit),
                 profile_columns=[field_label(key, schema) for key in profile_keys],
@@ -203,7 +239,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                         name=str(m.get("name") or ""),
                         count=int(m.get("count") or 0),
                         cells=[_display(m.get(key)) for key in profile_keys],
-                        rules=[str(r) for r in m.get("rules") or []],
+                        rules=[_shown(r, rules_by_name, army_list) for r in m.get("rules") or []],
                     )
                     for m in models
                 ],
@@ -212,8 +248,8 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                     Row(
                         name=str(w.get("name") or ""),
                         count=count,
-                        cells=[_display(w.get(key)) for key in weapon_keys],
-                        rules=[str(r) for r in w.get("rules") or []],
+                        cells=[_weapon_cell(key, w.get(key)) for key in weapon_keys],
+                        rules=[_shown(r, rules_by_name, army_list) for r in w.get("rules") or []],
                     )
                     for w, count in weapons
                 ],
@@ -222,4 +258,10 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 upgrades=chosen_upgrades(list_unit),
             )
         )
-    return Roster(army_list=army_list, cards=cards, system_name=army_list.system.name)
+    return Roster(army_list=army_list, cards=cards, system_name=gettext(army_list.system.name))
+
+
+def _shown(written: Any, rules_by_name: dict[str, Any], army_list: ArmyList) -> str:
+    """A rule as written on the unit, in the source language when the player reads it."""
+    return rule_display_name(str(written), special_rule_for(str(written), rules_by_name),
+                             source_language=army_list.system.source_language)

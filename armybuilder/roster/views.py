@@ -4,23 +4,28 @@ through its share link: the print page, its PDF, the forum text and the JSON fil
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.text import slugify
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from armybuilder import selectors
 from armybuilder.interchange import army_list_to_dict
 from armybuilder.models import ArmyList
+from armybuilder.roster import pdf_jobs
 from armybuilder.roster.cards import build_roster
-from armybuilder.roster.pdf import html_to_pdf
-from armybuilder.roster.text import army_list_text
+from armybuilder.roster.text import TEXT_STYLES, army_list_text
 
 #: Paper sizes the roster offers, by the `paper` query parameter: the CSS `@page` size.
 PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-PAPER_LABELS = {"a4": "A4", "letter": _("Letter")}
+PAPER_LABELS = {"a4": "A4", "letter": gettext_lazy("Letter")}
 
 
 def readable_list(request: HttpRequest, list_id: int | None, token: str | None) -> ArmyList:
@@ -38,15 +43,38 @@ def _filename(army_list: ArmyList, extension: str) -> str:
     return f"{slugify(army_list.name) or 'army-list'}.{extension}"
 
 
+#: Print options of the roster (query parameters), each with its choices; the first is the default.
+#: Two columns and the rules printed once at the end fit an 11-unit OPR list on two A4 pages.
+PRINT_OPTIONS = {
+    "columns": {"2": gettext_lazy("Two columns"), "1": gettext_lazy("One column")},
+    "rules": {"reference": gettext_lazy("With the rules reference"),
+              "none": gettext_lazy("Without rule texts")},
+    "layout": {"cards": gettext_lazy("Unit cards"), "table": gettext_lazy("One table")},
+}
+
+
+def print_options(query: Mapping[str, str]) -> dict[str, str]:
+    """The roster's print options from the query string; an unknown value falls back to the default."""
+    return {
+        name: value if (value := str(query.get(name, ""))) in choices else next(iter(choices))
+        for name, choices in PRINT_OPTIONS.items()
+    }
+
+
 def _roster_html(request: HttpRequest, army_list: ArmyList, *, token: str | None, for_pdf: bool) -> str:
     units = selectors.army_list_units(army_list=army_list)
     paper = request.GET.get("paper", "a4").lower()
+    paper = paper if paper in PAPER_SIZES else "a4"
+    options = print_options(request.GET)
     context = {
         "roster": build_roster(army_list=army_list, units=units),
         "army_list": army_list,
-        "paper": paper if paper in PAPER_SIZES else "a4",
-        "paper_size": PAPER_SIZES.get(paper, "A4"),
+        "paper": paper,
+        "paper_size": PAPER_SIZES[paper],
         "paper_sizes": PAPER_LABELS,
+        "print": options,
+        "print_choices": [(name, PRINT_OPTIONS[name]) for name in PRINT_OPTIONS],
+        "print_query": urlencode({"paper": paper, **options}),
         "via_token": token,
         "for_pdf": for_pdf,
     }
@@ -60,20 +88,66 @@ def roster_page(request: HttpRequest, list_id: int | None = None, token: str | N
     return HttpResponse(_roster_html(request, army_list, token=token, for_pdf=False))
 
 
-@require_GET
-def roster_pdf(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
-    army_list = readable_list(request, list_id, token)
-    html = _roster_html(request, army_list, token=token, for_pdf=True)
-    pdf = html_to_pdf(html=html, base_url=request.build_absolute_uri("/"))
+def pdf_state(request: HttpRequest, army_list: ArmyList) -> pdf_jobs.PdfState:
+    """The roster PDF of the list as `?paper=` asks, from the cache or queued for the worker.
+
+    Raises `PdfUnavailable`, `PdfThrottled`, or `Http404` for an unknown paper size.
+    """
+    paper = request.GET.get("paper", "a4")
+    if paper not in PAPER_SIZES:
+        raise Http404
+    return pdf_jobs.pdf_request(army_list=army_list, paper=paper, language=translation.get_language() or "en",
+                                requester=pdf_jobs.requester_of(request), options=print_options(request.GET))
+
+
+def pdf_response(army_list: ArmyList, pdf: bytes) -> HttpResponse:
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{_filename(army_list, "pdf")}"'
     return response
 
 
 @require_GET
-def roster_text(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
+def roster_pdf(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
+    """The PDF when rendered; otherwise a page that says so and reloads until it is.
+
+    The render runs on the worker (`pdf_jobs`): this view never waits for it.
+    """
     army_list = readable_list(request, list_id, token)
-    text = army_list_text(army_list=army_list, units=selectors.army_list_units(army_list=army_list))
+    status, retry_after, message = 202, 2, ""
+    try:
+        state = pdf_state(request, army_list)
+    except pdf_jobs.PdfUnavailable:
+        status, retry_after = 503, 30
+        message = _("PDFs cannot be made right now (the job queue is unreachable). Try again in a minute.")
+    except pdf_jobs.PdfThrottled as exc:
+        status, retry_after = 429, int(exc.wait)
+        message = _("Too many PDFs were asked for from here; try again in %(seconds)d seconds.") % {
+            "seconds": retry_after}
+    else:
+        if state.state == "ready" and state.pdf is not None:
+            return pdf_response(army_list, state.pdf)
+        if state.state == "failed":
+            status, retry_after, message = 503, pdf_jobs.FAILURE_TTL, _(state.error)
+    response = render(request, "armybuilder/roster/pdf_pending.html", {
+        "army_list": army_list, "retry_after": retry_after, "message": message, "status": status,
+        "via_token": token}, status=status)
+    response["Retry-After"] = str(retry_after)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def roster_text(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
+    """The list as text; `?format=` plain (default), compact, markdown or secret (spoilers)."""
+    army_list = readable_list(request, list_id, token)
+    style = request.GET.get("format", "plain")
+    if style in ("txt", "json", "pdf"):  # the API's own `?format=` (a media type), not a style
+        style = "plain"
+    if style not in TEXT_STYLES:
+        message = _("format: say one of %(styles)s.") % {"styles": ", ".join(TEXT_STYLES)}
+        return HttpResponse(message + "\n", status=400, content_type="text/plain; charset=utf-8")
+    units = selectors.army_list_units(army_list=army_list)
+    text = army_list_text(army_list=army_list, units=units, style=style)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     if request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "txt")}"'

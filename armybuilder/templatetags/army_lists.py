@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext as _
 
+from armybuilder.evaluation import army_summary, list_settings
 from armybuilder.lists.forms import OPTION_PREFIX
-from armybuilder.models import ListUnit
+from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster import describe
+from points.catalogue.i18n import translated_again
+from rules.list_settings import enum_labels, settings_properties
+from rules.source_language import decimal_text
+from rules.systems.registry import get_system
 
 register = template.Library()
+
+
+@register.filter
+def violation_message(violation: dict[str, Any]) -> str:
+    """A stored violation's message in the reader's language (it was stored in the language
+    of whoever last changed the list)."""
+    return translated_again(violation, number=decimal_text)
 
 
 @register.filter
@@ -39,30 +53,80 @@ def option_points(list_unit: ListUnit, key: str) -> int | None:
     return list_unit.option_points.get(key)
 
 
-@register.filter
-def option_groups(list_unit: ListUnit) -> list[dict[str, Any]]:
+@register.simple_tag
+def option_groups(
+    list_unit: ListUnit,
+    errors: Sequence[tuple[str, str]] | None = None,
+    submitted: Mapping[str, int] | None = None,
+) -> list[dict[str, Any]]:
     """The unit's upgrade options grouped for the picker, each with its count, price and input id.
 
     Groups keep the catalogue's order of their first option; options without a group
-    form one group of their own, named by the template.
+    form one group of their own, named by the template. A named group of several options
+    carries its shared limit (`rules.options`: the largest max/min of its members), so the
+    picker can say "2 in all" before a player goes past it. After a refused change,
+    `errors` (paths `options.<key>` / `groups.<group>`) are put beside their field or group
+    and `submitted` keeps what the player typed, so nothing they did is lost.
     """
+    messages: dict[str, list[str]] = {}
+    for path, message in errors or ():
+        messages.setdefault(path, []).append(message)
     groups: dict[str, list[dict[str, Any]]] = {}
     for option in list_unit.available_options:
         key = option["key"]
         maximum = int(option.get("max_count") or 0)
         minimum = int(option.get("min_count") or 0)
+        count = (submitted or {}).get(key, list_unit.chosen_options.get(key, 0))
         groups.setdefault(str(option.get("group") or ""), []).append(
             {
                 "key": key,
                 "label": option.get("label") or key,
                 "min": minimum,
                 "max": maximum,
-                "count": int(list_unit.chosen_options.get(key, 0)),
+                "count": int(count),
                 "points": list_unit.option_points.get(key),
                 "is_checkbox": maximum <= 1,
                 "is_fixed": maximum <= 1 and minimum >= 1,
                 "input_id": f"unit-{list_unit.pk}-option-{key}",
                 "input_name": f"{OPTION_PREFIX}{key}",
+                "errors": messages.get(f"options.{key}", []),
             }
         )
-    return [{"name": name, "options": options} for name, options in groups.items()]
+    result = []
+    for name, options in groups.items():
+        shared = bool(name) and len(options) > 1
+        result.append(
+            {
+                "name": name,
+                "options": options,
+                "shared_max": max(option["max"] for option in options) if shared else None,
+                "shared_min": max(option["min"] for option in options) if shared else None,
+                "errors": messages.get(f"groups.{name}", []) if name else [],
+            }
+        )
+    return result
+
+
+@register.simple_tag
+def list_summary(army_list: ArmyList) -> list[dict[str, Any]]:
+    """The army-wide figures the list's system reports besides points (40k: Power Level),
+    each `{key, label, value, limit?}`; empty for systems without any (no query then)."""
+    if get_system(army_list.system.key).army_summary is None:
+        return []
+    units = list(army_list.units.order_by("position"))
+    rows = army_summary(army_list=army_list, units=units)
+    return [{**row, "label": str(row.get("label", ""))} for row in rows]
+
+
+@register.simple_tag
+def list_settings_shown(army_list: ArmyList) -> list[dict[str, str]]:
+    """The list's own parameters as (title, value label) for read-only pages."""
+    schema = get_system(army_list.system.key).list_settings_schema
+    values = list_settings(army_list)
+    shown = []
+    for key, prop in settings_properties(schema).items():
+        value = values.get(key)
+        labels = dict(enum_labels(prop))
+        title, label = str(prop.get("title", key)), str(labels.get(value, value))
+        shown.append({"key": key, "title": _(title), "value": _(label)})
+    return shown

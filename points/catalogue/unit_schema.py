@@ -26,12 +26,17 @@ MAX_MODELS_PER_PROFILE = 1000
 
 def unit_schema(profile_schema: Mapping[str, Any], system_key: str) -> dict[str, Any]:
     """The JSON Schema of a whole unit of `system_key` whose models follow `profile_schema`."""
-    model = {key: value for key, value in profile_schema.items() if key != "$defs"}
+    model = {key: value for key, value in profile_schema.items() if key not in ("$defs", "x-unit-fields")}
+    unit_fields = {
+        key: {k: v for k, v in prop.items() if k != "default"}
+        for key, prop in (profile_schema.get("x-unit-fields") or {}).items()
+    }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "required": ["name", "models"],
         "properties": {
+            **unit_fields,
             "format": {"const": FORMAT_VERSION},
             "system": {"const": system_key},
             "name": {"type": "string", "minLength": 1, "maxLength": 120},
@@ -111,12 +116,44 @@ def _message(error: ValidationError) -> str:
     return str(error.message)
 
 
-def unit_errors(unit: Any, *, profile_schema: Mapping[str, Any], system_key: str) -> list[tuple[str, str]]:
-    """Every problem of `unit` as (field path, message), sorted by path; empty when it is valid."""
+@lru_cache(maxsize=16)
+def _fast_validator(schema_key: str, profile_schema_json: str) -> Any:
+    """The same schema compiled by jsonschema-rs: a fast yes for the common valid unit."""
     import json
 
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(unit_schema(json.loads(profile_schema_json), schema_key))
+
+
+_SCHEMA_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
+
+
+def _schema_json(profile_schema: Mapping[str, Any]) -> str:
+    """`profile_schema` as canonical JSON, remembered per schema object (they are module constants)."""
+    import json
+
+    known = _SCHEMA_JSON.get(id(profile_schema))
+    if known is None or known[0] is not profile_schema:
+        known = (profile_schema, json.dumps(profile_schema, sort_keys=True))
+        _SCHEMA_JSON[id(profile_schema)] = known
+    return known[1]
+
+
+def unit_errors(unit: Any, *, profile_schema: Mapping[str, Any], system_key: str) -> list[tuple[str, str]]:
+    """Every problem of `unit` as (field path, message), sorted by path; empty when it is valid.
+
+    Valid units (nearly all: catalogue loads and imports price every unit and option) are
+    answered by jsonschema-rs; only an invalid one is walked by `jsonschema` for its messages.
+    """
     if not isinstance(unit, Mapping):
         return [("", _("a unit must be a JSON object"))]
-    validator = _validator(system_key, json.dumps(profile_schema, sort_keys=True))
+    schema_json = _schema_json(profile_schema)
+    try:
+        if _fast_validator(system_key, schema_json).is_valid(unit):
+            return []
+    except (ValueError, TypeError):  # a value jsonschema-rs cannot take: let jsonschema judge it
+        pass
+    validator = _validator(system_key, schema_json)
     errors = sorted(validator.iter_errors(unit), key=lambda e: [str(p) for p in e.absolute_path])
     return [(field_path(e), _message(e)) for e in errors]

@@ -21,12 +21,14 @@ from points.unit import Aura, Rule
 
 
 def transport_factor(rule_names: frozenset[str]) -> tuple[Fraction, str]:
-    """Transport(X)'s factor (§6). Decision (`tables.TRANSPORT_HIGHEST_FACTOR_WINS`): the highest."""
-    best, source = tables.TRANSPORT_DEFAULT_FACTOR, "no movement ability"
-    for rule, factor in tables.TRANSPORT_FACTORS:
-        if rule in rule_names and factor > best:
-            best, source = factor, rule
-    return best, source
+    """Transport(X)'s factor (§6). Decision (`tables.TRANSPORT_HIGHEST_FACTOR_WINS`): the
+    highest factor of the unit's movement rules; switched off, the lowest of them."""
+    found = [(factor, rule) for rule, factor in tables.TRANSPORT_FACTORS if rule in rule_names]
+    if not found:
+        return tables.TRANSPORT_DEFAULT_FACTOR, "no movement ability"
+    choose = max if tables.TRANSPORT_HIGHEST_FACTOR_WINS else min
+    factor, source = choose(found, key=lambda pair: pair[0])
+    return factor, source
 
 
 def aura_cost(aura: Aura) -> AbilityCost:

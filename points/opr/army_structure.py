@@ -6,8 +6,9 @@ points limit (rule 6) is always checked; the other rules are switched by the lis
 `options` (one key per rule, see `OPTION_KEYS`; the unit format's `army_structure` key
 switches the seed's "Struktura armii" pair, rules 1 and 2, at once).
 
-Messages go through `_()`, a plain-Python translation hook: the Django shell can replace it
-with `gettext` (e.g. `army_structure._ = gettext`) while the core stays Django-free.
+Messages go through `_()`, the core's plain-Python translation hook (`points.catalogue.i18n`):
+Django's `gettext` once the `rules` app is ready, the identity elsewhere; the core stays
+Django-free. The rule labels are marked with `gettext_noop` and translated where shown.
 """
 
 from __future__ import annotations
@@ -18,24 +19,24 @@ from fractions import Fraction
 from typing import Any
 
 from points.army import Army
+from points.catalogue.i18n import _, gettext_noop
 from points.opr import tables
 from points.opr.breakdown import Breakdown, decimal_text, exact_text
 from points.opr.unit_cost import price
 from points.unit import Unit
 
-
-def _(message: str) -> str:
-    """Translation hook; Django's gettext can replace this module attribute."""
-    return message
-
-
 #: The list's switch for each optional rule of §7, with what it checks.
 OPTION_KEYS: dict[str, str] = {
-    "max_units_per_200": "At most 1 unit per full 200 points of the points limit (§7.1)",
-    "unit_cost_bounds": "No unit over 35% of the limit, under 50 points, or over 21 models (§7.2)",
-    "hero_limits": "At most 1 hero per full 500 points, and 1 per unit (§7.3)",
-    "unit_balance": "A model's weapons cost 1× to 5× its base cost, before halving (§7.4)",
-    "ability_markers": "A unit has at most one active ability; a model an active ability or an aura (§7.5)",
+    "max_units_per_200": gettext_noop("At most 1 unit per full 200 points of the points limit (§7.1)"),
+    "unit_cost_bounds": gettext_noop(
+        # xgettext:no-python-format
+        "No unit over 35% of the limit, under 50 points, or over 21 models (§7.2)"
+    ),
+    "hero_limits": gettext_noop("At most 1 hero per full 500 points, and 1 per unit (§7.3)"),
+    "unit_balance": gettext_noop("A model's weapons cost 1× to 5× its base cost, before halving (§7.4)"),
+    "ability_markers": gettext_noop(
+        "A unit has at most one active ability; a model an active ability or an aura (§7.5)"
+    ),
 }
 #: A key that switches several rules at once: the seed's "Struktura armii" is rules 1 and 2.
 GROUP_OPTIONS: dict[str, tuple[str, ...]] = {"army_structure": ("max_units_per_200", "unit_cost_bounds")}
@@ -140,10 +141,13 @@ def price_army(army: Army) -> ArmyPrice:
 
 
 def _shown(value: Fraction | int) -> str:
-    """A number for a message: exact when it terminates in decimal, else two places."""
+    """A number for a message, the way players read points: whole numbers as they are, others
+    rounded half-up to one decimal place ("62.5", not "62.52586"); the exact value stays in
+    the violation's `value` and `limit`."""
     value = Fraction(value)
-    text = exact_text(value)
-    return text if "/" not in text else decimal_text(value, 2)
+    sign, value = ("-", -value) if value < 0 else ("", value)
+    tenths = (value * 10 + Fraction(1, 2)).__floor__()
+    return sign + (str(tenths // 10) if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}")
 
 
 # --- rule 6: the points limit (always on) ---------------------------------------------------
@@ -193,6 +197,7 @@ def check_unit_cost_bounds(army: Army, priced: ArmyPrice) -> list[Violation]:
     for entry in priced.entries:
         b = entry.breakdown
         if b.points > cap:
+            # xgettext:no-python-format
             message = _("{unit} costs {points} pts, over {share}% of {limit} ({cap})").format(
                 unit=b.name, points=b.points, share=share, limit=army.points_limit, cap=_shown(cap)
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Generic, Literal, TypeVar
 
 WeaponCategory = Literal["melee", "ranged"]
@@ -35,10 +36,13 @@ def _terminating_scale(denominator: int) -> int | None:
 
 
 def _decimal_digits(value: Fraction, places: int) -> str:
-    """`value` × 10**places (already whole) written with `places` decimals, zeros trimmed."""
-    scaled = value * 10**places
-    units = abs(scaled.numerator // scaled.denominator)
-    sign = "-" if value < 0 else ""
+    """`value` × 10**places (already whole) written with `places` decimals, zeros trimmed.
+
+    Integer arithmetic on numerator and denominator (issue 16: a breakdown writes ~70 of
+    these, and Fraction multiplication and comparison were most of its cost)."""
+    numerator, denominator = value.numerator, value.denominator
+    units = abs(numerator) * 10**places // denominator
+    sign = "-" if numerator < 0 else ""
     whole, frac = divmod(units, 10**places)
     if places == 0:
         return f"{sign}{whole}"
@@ -48,11 +52,19 @@ def _decimal_digits(value: Fraction, places: int) -> str:
 
 def exact_text(value: Fraction | int) -> str:
     """An exact value as text: "199.728" when it terminates in decimal, else "29/3"."""
-    value = Fraction(value)
-    scale = _terminating_scale(value.denominator)
+    if isinstance(value, int):
+        return str(value)
+    return _exact_text(value.numerator, value.denominator)
+
+
+@lru_cache(maxsize=4096)
+def _exact_text(numerator: int, denominator: int) -> str:
+    """`exact_text` by the value's lowest terms: the same few hundred values recur in every
+    breakdown (costs from the tables), so each is written once per process."""
+    scale = _terminating_scale(denominator)
     if scale is None:
-        return f"{value.numerator}/{value.denominator}"
-    return _decimal_digits(value, scale)
+        return f"{numerator}/{denominator}"
+    return _decimal_digits(Fraction(numerator, denominator), scale)
 
 
 def decimal_text(value: Fraction | int, places: int = DISPLAY_PLACES) -> str:

@@ -16,12 +16,13 @@ from points.opr.breakdown import MoraleBreakdown, Term
 
 
 def morale_multiplier(rule_names: frozenset[str]) -> tuple[Fraction, tuple[Term, ...]]:
-    """m and its factors. Decision (§2, `tables.MORALE_MULTIPLIERS_STACK`): they multiply."""
+    """m and its factors. Decision (§2, `tables.MORALE_MULTIPLIERS_STACK`): they multiply
+    (Fearless + Reckless: m = 1/4); switched off, only the strongest factor counts (m = 1/2)."""
     m = Fraction(1)
     terms: list[Term] = []
     for name, factor in tables.MORALE_MULTIPLIER_RULES.items():
         if name in rule_names:
-            m *= factor
+            m = m * factor if tables.MORALE_MULTIPLIERS_STACK else min(m, factor)
             terms.append(Term(name, factor))
     return m, tuple(terms)
 

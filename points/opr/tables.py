@@ -94,8 +94,8 @@ TOUGHNESS_POINTS: tuple[tuple[int, Fraction], ...] = (
 TOUGHNESS_STEP = 3
 TOUGHNESS_STEP_MODIFIER = _f("5")
 
-#: Decision (§4): between listed points toughness interpolates linearly (T4 = 5).
-TOUGHNESS_INTERPOLATES = True
+#: Decision (§4), documentation only (the spec offers no other reading): between listed
+#: points toughness interpolates linearly (T4 = 5); see `toughness.toughness_modifier`.
 
 #: Decision (§4): above 12 the line continues at +5 per 3 (T13 = 18 + 5/3).
 TOUGHNESS_SLOPE_ABOVE_TABLE = TOUGHNESS_STEP_MODIFIER / TOUGHNESS_STEP
@@ -133,10 +133,10 @@ CAUTIOUS_POINTS: tuple[tuple[int, Fraction], ...] = (
     (36, _f("0.9")),
 )
 
-#: Decision (§5): ranges between listed values interpolate linearly; 12" and below (the
+#: Decision (§5), documentation only (no other reading is defined): ranges between
+#: listed values interpolate linearly; 12" and below (the
 #: spec's "6" and below", and 7"–11" which have no lower point to interpolate from) use the
 #: 12" value; beyond 36" the line continues at the 30"→36" slope.
-RANGES_INTERPOLATE = True
 
 #: hit chance = 7 − Q + terms (§5). A count of faces, not a probability.
 HIT_CHANCE_FACES = 7
@@ -151,10 +151,10 @@ HIT_CHANCE_TERMS: dict[str, Fraction] = {
     "Lock-On": _f("0.35"),
 }
 
-#: Decision (§5): each rule that applies adds its term once — a Furious model's Lance weapon
+#: Decision (§5), documentation only (the spec names no alternative): each rule that
+#: applies adds its term once — a Furious model's Lance weapon
 #: adds 0.65 twice. Furious raises melee weapons, Relentless ranged weapons (model rules);
 #: Lance, Rending, Lock-On, Reliable are the weapon's; Spearhead and Cautious the model's.
-HIT_TERMS_ADD_ONCE_PER_RULE = True
 MELEE_ONLY_HIT_RULES = frozenset({"Furious"})
 RANGED_ONLY_HIT_RULES = frozenset({"Relentless"})
 

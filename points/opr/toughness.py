@@ -18,7 +18,7 @@ from points.unit import Model
 
 @lru_cache(maxsize=256)
 def toughness_modifier(toughness: int) -> Fraction:
-    """Decision (§4, `tables.TOUGHNESS_INTERPOLATES`): T4 = 5, T7 = 29/3, T13 = 18 + 5/3."""
+    """Decision (§4, documented in `tables`): T4 = 5, T7 = 29/3, T13 = 18 + 5/3."""
     return interpolate(tables.TOUGHNESS_POINTS, toughness, tables.TOUGHNESS_SLOPE_ABOVE_TABLE)
 
 

@@ -54,7 +54,7 @@ def weapon_context(quality: int, model_rule_names: frozenset[str]) -> WeaponCont
 
 @lru_cache(maxsize=256)
 def range_modifier(range_inches: int) -> Fraction:
-    """§5 range table. Decision (`tables.RANGES_INTERPOLATE`): interpolate, 12" below, slope above."""
+    """§5 range table. Decision (documented in `tables`): interpolate, 12" below, slope above."""
     if range_inches == 0:
         return tables.MELEE_RANGE_MODIFIER
     return interpolate(tables.RANGE_MODIFIER_POINTS, range_inches, _RANGE_SLOPE_ABOVE)
@@ -74,14 +74,18 @@ def weapon_quality(
     """The Q used in the hit chance and where it came from (§5).
 
     Reliable: Q = 2. Good Shot / Bad Shot: ranged weapons use Q 4 / 5. Decision (ours,
-    `tables.RELIABLE_OVERRIDES_SHOT_SKILL`): the weapon's Reliable wins over the model's shot skill.
+    `tables.RELIABLE_OVERRIDES_SHOT_SKILL`): the weapon's Reliable wins over the model's shot
+    skill; switched off, a ranged weapon's Good/Bad Shot wins over Reliable.
     """
-    if "Reliable" in weapon_rules:
+    reliable = "Reliable" in weapon_rules
+    if reliable and tables.RELIABLE_OVERRIDES_SHOT_SKILL:
         return tables.RELIABLE_QUALITY, "Reliable"
     if category == "ranged":
         for rule, quality in tables.SHOT_SKILL_QUALITY.items():
             if rule in model_rules:
                 return quality, rule
+    if reliable:
+        return tables.RELIABLE_QUALITY, "Reliable"
     return model_quality, "model"
 
 
@@ -95,7 +99,7 @@ def hit_chance(
 ) -> tuple[Fraction, tuple[Term, ...]]:
     """§5: hit chance = 7 − Q + one term per rule that applies (a count of faces).
 
-    Decision (`tables.HIT_TERMS_ADD_ONCE_PER_RULE`): each rule adds its term once, so a
+    Decision (documented in `tables`): each rule adds its term once, so a
     Furious model's Lance weapon adds 0.65 twice. Furious counts for melee weapons only,
     Relentless for ranged weapons only; Cautious adds its range-table value.
     """
@@ -119,13 +123,14 @@ def ap_modifier(ap: int, weapon_rules: frozenset[str]) -> tuple[Fraction, tuple[
     """§5 AP table: the base value of the weapon's AP plus each row it has (rows add).
 
     Lock-On takes the No Cover row; Decision (ours, `tables.LOCK_ON_NO_COVER_ROW_ONCE`): a
-    weapon with both adds that row once.
+    weapon with both adds that row once; switched off, it adds the row twice.
     """
     terms = [Term(f"AP {ap}", tables.AP_BASE[ap])]
     for rule, row in tables.AP_ROWS.items():
         if rule in weapon_rules:
             terms.append(Term(rule, row[ap]))
-        elif rule == tables.LOCK_ON_AP_ROW and "Lock-On" in weapon_rules:
+        if rule == tables.LOCK_ON_AP_ROW and "Lock-On" in weapon_rules \
+                and (rule not in weapon_rules or not tables.LOCK_ON_NO_COVER_ROW_ONCE):
             terms.append(Term(f"{rule} (Lock-On)", row[ap]))
     return total(t.value for t in terms), tuple(terms)
 

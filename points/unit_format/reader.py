@@ -11,11 +11,14 @@ bad input, of any type or size, is an error list, never a traceback.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from points.army import Army, ArmyEntry
+from points.catalogue.i18n import _, language_key
 from points.opr import tables
 from points.opr.army_structure import GROUP_OPTIONS, OPTION_KEYS
 from points.opr.rule_names import (
@@ -30,7 +33,7 @@ from points.opr.rule_names import (
 )
 from points.unit import FORMAT_VERSION, Aura, Model, Part, Rule, Unit, Weapon
 from points.unit_format.errors import FieldError, UnitFormatError, join
-from points.unit_format.schema import schema_errors
+from points.unit_format.schema import schema_errors, schema_is_valid
 
 #: Deeper than any real unit or list; guards the recursive copy against pathological input.
 MAX_DEPTH = 32
@@ -78,7 +81,53 @@ def _did_you_mean(written: str) -> str:
     close = difflib.get_close_matches(written, names, n=1, cutoff=0.75)
     if not close:
         close = difflib.get_close_matches(written.title(), names, n=1, cutoff=0.75)
-    return f" (did you mean {close[0]}?)" if close else ""
+    return _(" (did you mean %(name)s?)") % {"name": close[0]} if close else ""
+
+
+#: Rules longer than this are read without the cache (no real rule is; keeps the cache small).
+MAX_CACHED_RULE_LENGTH = 40
+
+
+#: Weapons read so far, by `_weapon_key` -> (the Weapon, its errors with paths inside it).
+_WEAPONS: dict[tuple[Any, ...], tuple[Weapon | None, tuple[tuple[str, str], ...]]] = {}
+MAX_CACHED_WEAPONS = 4096
+MAX_CACHED_WEAPON_TEXT = 200
+
+
+def _weapon_key(data: dict[str, Any]) -> tuple[Any, ...] | None:
+    """The weapon as a hashable key that tells 1, 1.0 and True apart; None when it holds
+    anything but short strings, numbers, booleans and lists of strings (read uncached)."""
+    parts: list[tuple[Any, ...]] = []
+    for name, value in data.items():
+        kind = type(value)
+        if kind is list:
+            if not all(type(item) is str and len(item) <= MAX_CACHED_RULE_LENGTH for item in value):
+                return None
+            parts.append((name, "list", tuple(value)))
+        elif kind is str and len(value) > MAX_CACHED_WEAPON_TEXT:
+            return None
+        elif kind in (str, int, float, bool) or value is None:
+            parts.append((name, kind.__name__, value))
+        else:
+            return None
+    return tuple(parts)
+
+
+def clear_caches() -> None:
+    """Forget every rule and weapon read (benchmarks measure the first reading)."""
+    _read_rule.cache_clear()
+    _WEAPONS.clear()
+
+
+@lru_cache(maxsize=4096)
+def _read_rule(
+    written: str, level: str, language: str
+) -> tuple[tuple[str, Rule | int | Aura] | None, tuple[str, ...]]:
+    """`_Reader._read` of one written rule at one level: its reading and its error messages
+    (in `language`, the active one: part of the key so no reader gets another's words)."""
+    reader = _Reader()
+    read = reader._read(written, level, "")
+    return read, tuple(error.message for error in reader.errors)
 
 
 class _Reader:
@@ -102,19 +151,35 @@ class _Reader:
 
     def _int_value(self, raw: str | None, low: int, high: int, label: str, path: str) -> int | None:
         if raw is None or raw == "":
-            self.error(path, f"{label} needs a value: {label}(X)")
+            self.error(path, _("%(rule)s needs a value: %(rule)s(X)") % {"rule": label})
             return None
         if not re.fullmatch(r"[+-]?\d{1,9}", raw):
-            self.error(path, f"{label}(X): X must be a whole number, not {raw!r}")
+            self.error(path, _("%(rule)s(X): X must be a whole number, not %(raw)r")
+                       % {"rule": label, "raw": raw})
             return None
         value = int(raw)
         if not low <= value <= high:
-            self.error(path, f"{label}(X): X must be between {low} and {high}")
+            self.error(path, _("%(rule)s(X): X must be between %(low)d and %(high)d")
+                       % {"rule": label, "low": low, "high": high})
             return None
         return value
 
     def _rule(self, written: Any, level: str, path: str) -> tuple[str, Rule | int | Aura] | None:
-        """One written rule: ("rule", Rule), ("ap", int), ("tough", int) or ("order", Aura)."""
+        """One written rule: ("rule", Rule), ("ap", int), ("tough", int) or ("order", Aura).
+
+        A rule reads the same wherever it is written, so short ones are read once per process
+        (`_read_rule`) and only their errors get this path: a list repeats "Rending" hundreds
+        of times, and normalising the name was a fifth of parsing a unit."""
+        if not isinstance(written, str):
+            return None  # the schema reported the type
+        if len(written) > MAX_CACHED_RULE_LENGTH:
+            return self._read(written, level, path)
+        read, messages = _read_rule(written, level, language_key())
+        for message in messages:
+            self.error(path, message)
+        return read
+
+    def _read(self, written: str, level: str, path: str) -> tuple[str, Rule | int | Aura] | None:
         split = self._split(written, path)
         if split is None:
             return None
@@ -130,16 +195,17 @@ class _Reader:
             return None if order is None else ("order", order)
         canonical = canonical_name(name)
         if canonical is None:
-            self.error(path, f"unknown rule {name!r}{_did_you_mean(name)}")
+            self.error(path, _("unknown rule %(name)r") % {"name": name} + _did_you_mean(name))
             return None
         spec = BY_NAME[canonical]
         if spec.level != level:
-            where = "a weapon's rules" if spec.level == "weapon" else "the model's rules"
-            self.error(path, f"{canonical} is a {spec.level} rule; list it in {where}")
+            message = (_("%(rule)s is a weapon rule; list it in a weapon's rules") if spec.level == "weapon"
+                       else _("%(rule)s is a model rule; list it in the model's rules"))
+            self.error(path, message % {"rule": canonical})
             return None
         if spec.value_range is None:
             if raw is not None:
-                self.error(path, f"{canonical} takes no value")
+                self.error(path, _("%(rule)s takes no value") % {"rule": canonical})
                 return None
             return "rule", Rule(canonical)
         value = self._int_value(raw, *spec.value_range, canonical, path)
@@ -161,19 +227,21 @@ class _Reader:
                 assert isinstance(value, Rule)
                 if value.name in seen:
                     self.error(
-                        item_path, f"{value.name} is listed twice (first at {join(path, seen[value.name])})"
+                        item_path, _("%(rule)s is listed twice (first at %(path)s)")
+                        % {"rule": value.name, "path": join(path, seen[value.name])}
                     )
                     continue
                 for first, second in EXCLUSIVE_RULES:
                     other = second if value.name == first else first if value.name == second else None
                     if other is not None and other in seen:
-                        self.error(item_path, f"{value.name} contradicts {other}")
+                        self.error(item_path, _("%(rule)s contradicts %(other)s")
+                                   % {"rule": value.name, "other": other})
                 seen[value.name] = i
                 rules.append(value)
             elif kind == "order":
                 specials["orders"].append(value)
             elif kind in specials:
-                self.error(item_path, f"{written!r} is given twice")
+                self.error(item_path, _("%(name)r is given twice") % {"name": written})
             else:
                 specials[kind] = (value, item_path)
         return rules, specials
@@ -185,20 +253,22 @@ class _Reader:
             return None
         canonical = canonical_name(written)
         if canonical is None:
-            self.error(path, f"unknown ability {written!r}{_did_you_mean(written)}")
+            self.error(path, _("unknown ability %(name)r") % {"name": written} + _did_you_mean(written))
             return None
         if canonical not in grantable:
             self.error(
                 path,
-                f"{canonical} cannot be granted by an {kind} (the cost table has no {kind} price "
-                f"for it); possible: {', '.join(grantable)}",
+                (_("%(rule)s cannot be granted by an aura (the cost table has no aura price for it); "
+                   "possible: %(names)s") if kind == "aura" else
+                 _("%(rule)s cannot be granted by an order (the cost table has no order price for it); "
+                   "possible: %(names)s")) % {"rule": canonical, "names": ", ".join(grantable)},
             )
             return None
         return canonical
 
     def _order_from_rule(self, raw: str | None, path: str) -> Aura | None:
         if not raw:
-            self.error(path, "Order needs the ability it gives: Order(Fast)")
+            self.error(path, _("Order needs the ability it gives: Order(Fast)"))
             return None
         grants = self._grantable(raw, ORDER_GRANTABLE, "order", path)
         return None if grants is None else Aura(grants, "friends", "grant", tables.ORDER_RANGE)
@@ -226,14 +296,33 @@ class _Reader:
     # --- weapons, models, units ---------------------------------------------------------
 
     def weapon(self, data: Any, path: str) -> Weapon | None:
+        """One weapon; a weapon written exactly as one read before is not read again (a
+        catalogue repeats its rifles on every unit), only its errors get this path."""
         if not isinstance(data, dict):
             return None
+        key = _weapon_key(data)
+        if key is None:
+            return self._weapon(data, path)
+        key = (language_key(), *key)  # the cached errors are in the active language
+        known = _WEAPONS.get(key)
+        if known is None:
+            fresh = _Reader()
+            known = (fresh._weapon(data, ""), tuple((e.path, e.message) for e in fresh.errors))
+            if len(_WEAPONS) >= MAX_CACHED_WEAPONS:
+                _WEAPONS.clear()
+            _WEAPONS[key] = known
+        for sub_path, message in known[1]:
+            self.error(join(path, sub_path) if sub_path else path, message)
+        return known[0]
+
+    def _weapon(self, data: dict[str, Any], path: str) -> Weapon | None:
         rules, specials = self._rules(data.get("rules", []), "weapon", join(path, "rules"))
         ap = _as_int(data.get("ap"), 0)
         if "ap" in specials:
             written_ap, ap_path = specials["ap"]
             if "ap" in data and _as_int(data.get("ap"), written_ap) != written_ap:
-                self.error(ap_path, f"AP({written_ap}) contradicts ap {data['ap']}")
+                self.error(ap_path, _("AP(%(written)s) contradicts ap %(ap)s")
+                           % {"written": written_ap, "ap": data["ap"]})
             ap = written_ap
         weapon_range = _as_int(data.get("range"), 0)
         if weapon_range == 0 and any(r.name == tables.ASSAULT_RULE for r in rules):
@@ -258,7 +347,8 @@ class _Reader:
         if "tough" in specials:
             tough, tough_path = specials["tough"]
             if "toughness" in data and _as_int(data.get("toughness"), tough) != tough:
-                self.error(tough_path, f"Tough({tough}) contradicts toughness {data['toughness']}")
+                self.error(tough_path, _("Tough(%(written)s) contradicts toughness %(toughness)s")
+                           % {"written": tough, "toughness": data["toughness"]})
             toughness = tough
         weapons_data = data.get("weapons", [])
         weapons = [
@@ -285,10 +375,10 @@ class _Reader:
     def _parts(self, data: Any, massive: bool, path: str) -> tuple[Part, ...]:
         if data is None:
             if massive:
-                self.error(join(path, "parts"), "a Massive model needs its parts (each with a toughness)")
+                self.error(join(path, "parts"), _("a Massive model needs its parts (each with a toughness)"))
             return ()
         if not massive:
-            self.error(join(path, "parts"), "only a Massive model has parts; add the Massive rule")
+            self.error(join(path, "parts"), _("only a Massive model has parts; add the Massive rule"))
         if not isinstance(data, list):
             return ()
         return tuple(
@@ -324,7 +414,8 @@ class _Reader:
             if key not in known:
                 self.error(
                     join(path, key),
-                    f"unknown option; known: {', '.join(known)} (the points limit is always checked)",
+                    _("unknown option; known: %(names)s (the points limit is always checked)")
+                    % {"names": ", ".join(known)},
                 )
             elif isinstance(value, bool):
                 out[key] = value
@@ -334,17 +425,28 @@ class _Reader:
 def _document(data: Any, which: str, prefix: str = "") -> tuple[Any, list[FieldError]]:
     """The document as plain data, with the schema's errors; or a single error if unusable."""
     if not isinstance(data, Mapping):
-        return None, [FieldError(prefix, f"must be an object (a JSON {{...}}), not {type(data).__name__}")]
+        message = _("must be an object (a JSON {...}), not %(kind)s") % {"kind": type(data).__name__}
+        return None, [FieldError(prefix, message)]
+    if type(data) is dict:
+        # The common case, a valid document of plain JSON: copied at C speed, and validated
+        # once (by jsonschema-rs, whose schema also bounds its depth). Anything else (other
+        # mappings, odd keys, an invalid document) takes the careful path below.
+        try:
+            plain = json.loads(json.dumps(data))
+        except (RecursionError, TypeError, ValueError):
+            plain = None
+        if plain is not None and schema_is_valid(plain, which):
+            return plain, []
     try:
         plain = _plain(data)
     except _TooDeep:
-        return None, [FieldError(prefix, f"is nested more than {MAX_DEPTH} levels deep")]
+        return None, [FieldError(prefix, _("is nested more than %(n)d levels deep") % {"n": MAX_DEPTH})]
     except (RecursionError, TypeError, ValueError) as exc:
-        return None, [FieldError(prefix, f"cannot be read: {exc}")]
+        return None, [FieldError(prefix, _("cannot be read: %(error)s") % {"error": exc})]
     try:
         return plain, schema_errors(plain, which, prefix)
     except RecursionError:
-        return None, [FieldError(prefix, "is too deeply nested to check")]
+        return None, [FieldError(prefix, _("is too deeply nested to check"))]
 
 
 def parse_unit(data: Mapping[str, Any]) -> Unit:
@@ -354,7 +456,7 @@ def parse_unit(data: Mapping[str, Any]) -> Unit:
     unit = reader.unit(plain, "") if plain is not None else None
     errors += reader.errors
     if errors or unit is None:
-        raise UnitFormatError(errors or [FieldError("", "is not a unit")])
+        raise UnitFormatError(errors or [FieldError("", _("is not a unit"))])
     return unit
 
 
@@ -402,7 +504,7 @@ def _entry_unit(
 ) -> Unit | None:
     has_unit, has_ref = "unit" in entry, "catalogue_unit" in entry
     if has_unit == has_ref:
-        errors.append(FieldError(path, "needs exactly one of unit (the unit in full) or catalogue_unit"))
+        errors.append(FieldError(path, _("needs exactly one of unit (the unit in full) or catalogue_unit")))
         return None
     if has_unit:
         return reader.unit(entry["unit"], join(path, "unit"))
@@ -413,14 +515,15 @@ def _entry_unit(
         errors.append(
             FieldError(
                 join(path, "catalogue_unit"),
-                "catalogue references cannot be resolved here; export the list with units written in full",
+                _("catalogue references cannot be resolved here; export the list with units written in full"),
             )
         )
         return None
     try:
         resolved = resolve(ref, options)
     except (KeyError, LookupError, ValueError) as exc:
-        errors.append(FieldError(join(path, "catalogue_unit"), f"unknown catalogue unit {ref!r}: {exc}"))
+        errors.append(FieldError(join(path, "catalogue_unit"), _("unknown catalogue unit %(ref)r: %(error)s")
+                                 % {"ref": ref, "error": exc}))
         return None
     if isinstance(resolved, Unit):
         return resolved

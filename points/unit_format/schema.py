@@ -13,13 +13,16 @@ import json
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jsonschema_rs
-from jsonschema import Draft202012Validator, ValidationError
-from referencing import Registry, Resource
 
+from points.catalogue.i18n import _, gettext_noop, ngettext
 from points.unit_format.errors import FieldError, join
+
+if TYPE_CHECKING:  # the pure-Python jsonschema explains invalid documents; loaded only for them
+    from jsonschema import Draft202012Validator, ValidationError
+    from referencing import Registry
 
 SCHEMA_DIR = Path(__file__).resolve().parent
 UNIT_SCHEMA_FILE = SCHEMA_DIR / "unit.schema.json"
@@ -40,12 +43,16 @@ def army_schema() -> dict[str, Any]:
 
 @cache
 def _registry() -> Registry:
+    from referencing import Registry, Resource
+
     unit = Resource.from_contents(unit_schema())
     return Registry().with_resource(unit_schema()["$id"], unit)
 
 
 @cache
 def _validator(which: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     schema = unit_schema() if which == "unit" else army_schema()
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, registry=_registry())
@@ -60,12 +67,12 @@ def _fast_validator(which: str) -> jsonschema_rs.Draft202012Validator:
 
 
 _TYPE_WORDS = {
-    "integer": "a whole number",
-    "number": "a number",
-    "string": "a string",
-    "array": "a list",
-    "object": "an object",
-    "boolean": "true or false",
+    "integer": gettext_noop("a whole number"),
+    "number": gettext_noop("a number"),
+    "string": gettext_noop("a string"),
+    "array": gettext_noop("a list"),
+    "object": gettext_noop("an object"),
+    "boolean": gettext_noop("true or false"),
 }
 
 
@@ -79,10 +86,10 @@ def _path_of(error: ValidationError, prefix: str) -> str:
 def _bounds_message(schema: dict[str, Any]) -> str:
     low, high = schema.get("minimum"), schema.get("maximum")
     if low is not None and high is not None:
-        return f"must be between {low} and {high}"
+        return _("must be between %(low)s and %(high)s") % {"low": low, "high": high}
     if low is not None:
-        return f"must be at least {low}"
-    return f"must be at most {high}"
+        return _("must be at least %(low)s") % {"low": low}
+    return _("must be at most %(high)s") % {"high": high}
 
 
 def _plain_errors(error: ValidationError, prefix: str) -> Iterator[FieldError]:
@@ -92,29 +99,41 @@ def _plain_errors(error: ValidationError, prefix: str) -> Iterator[FieldError]:
     if kind == "required":
         for name in value:
             if isinstance(instance, dict) and name not in instance:
-                yield FieldError(join(path, name), "is required")
+                yield FieldError(join(path, name), _("is required"))
     elif kind == "additionalProperties" and isinstance(instance, dict):
         known = error.schema.get("properties", {})
         for name in instance:
             if name not in known:
-                yield FieldError(join(path, str(name)), f"unknown field; expected one of: {', '.join(known)}")
+                yield FieldError(join(path, str(name)),
+                                 _("unknown field; expected one of: %(names)s") % {"names": ", ".join(known)})
     elif kind == "type":
-        yield FieldError(path, f"must be {_TYPE_WORDS.get(str(value), value)}")
+        yield FieldError(path, _("must be %(kind)s") % {"kind": _(_TYPE_WORDS.get(str(value), str(value)))})
     elif kind in ("minimum", "maximum"):
         yield FieldError(path, _bounds_message(error.schema))
     elif kind == "enum":
         if len(value) == 1:
-            yield FieldError(path, f"must be {json.dumps(value[0])}")
+            yield FieldError(path, _("must be %(value)s") % {"value": json.dumps(value[0])})
         else:
-            yield FieldError(path, "must be one of: " + ", ".join(json.dumps(v) for v in value))
+            values = ", ".join(json.dumps(v) for v in value)
+            yield FieldError(path, _("must be one of: %(values)s") % {"values": values})
     elif kind == "minItems":
-        yield FieldError(path, "must not be empty" if value == 1 else f"must have at least {value} items")
+        yield FieldError(path, _("must not be empty") if value == 1
+                         else ngettext("must have at least %(n)d item",
+                                       "must have at least %(n)d items", value)
+                         % {"n": value})
     elif kind == "maxItems":
-        yield FieldError(path, f"must have at most {value} items")
+        yield FieldError(path, ngettext("must have at most %(n)d item",
+                                       "must have at most %(n)d items", value)
+                         % {"n": value})
     elif kind == "minLength":
-        yield FieldError(path, "must not be empty" if value == 1 else f"must be at least {value} characters")
+        yield FieldError(path, _("must not be empty") if value == 1
+                         else ngettext("must be at least %(n)d character",
+                                       "must be at least %(n)d characters", value)
+                         % {"n": value})
     elif kind == "maxLength":
-        yield FieldError(path, f"must be at most {value} characters")
+        yield FieldError(path, ngettext("must be at most %(n)d character",
+                                       "must be at most %(n)d characters", value)
+                         % {"n": value})
     elif kind == "pattern":
         yield FieldError(path, _pattern_message(path))
     else:  # a keyword this translation does not know yet: keep jsonschema's own words
@@ -123,8 +142,13 @@ def _plain_errors(error: ValidationError, prefix: str) -> Iterator[FieldError]:
 
 def _pattern_message(path: str) -> str:
     if path.endswith("catalogue_unit"):
-        return "must look like faction-slug/unit-slug"
-    return "must look like Name or Name(X)"
+        return _("must look like faction-slug/unit-slug")
+    return _("must look like Name or Name(X)")
+
+
+def schema_is_valid(document: Any, which: str) -> bool:
+    """True when the document follows the published schema (`which` is "unit" or "army")."""
+    return bool(_fast_validator(which).is_valid(document))
 
 
 def schema_errors(document: Any, which: str, prefix: str = "") -> list[FieldError]:

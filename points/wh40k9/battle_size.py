@@ -9,8 +9,9 @@ Apocalypse, below 15 combined it is Kill Team. The points limits of Appendix B a
 
 Checks (each switchable per list except the points limit):
 - the points limit (always);
-- "battle_size": the army's Power Level fits its battle size: the list's `battle_size`
-  when it names one, else the largest (Onslaught);
+- "battle_size": the army's Power Level fits its battle size: the list setting
+  `battle_size` (`LIST_SETTINGS_SCHEMA`, default Strike Force), read from the army's
+  `settings` (an older army's top-level `battle_size` is still honoured);
 - "unit_size": each model profile stays within its datasheet's No. column
   (`min_count`–`max_count`); one unit per datasheet may be understrength (§1.1, §7.5);
 - "warlord": exactly one model is the Warlord (the rule "Warlord", §7.3).
@@ -23,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from points.catalogue.army import army_models, army_units, points_limit_violations, rule_on, violation
-from points.catalogue.i18n import _
+from points.catalogue.i18n import _, gettext_noop
 from points.wh40k9.power import power_rating
 
 #: Battle sizes of the Only War mission: combined Power Level of BOTH armies (§7.2).
@@ -36,12 +37,38 @@ COMBINED_POWER_LEVEL: dict[str, int] = {
 #: Decision: a list is checked against its own half of the combined Power Level.
 ARMIES_PER_BATTLE = 2
 LARGEST_BATTLE_SIZE = "onslaught"
+DEFAULT_BATTLE_SIZE = "strike_force"
 WARLORD_RULE = "Warlord"
+BATTLE_SIZE_LABELS: dict[str, str] = {
+    "combat_patrol": "Combat Patrol (25 PL per army)",
+    "incursion": "Incursion (50 PL per army)",
+    "strike_force": "Strike Force (100 PL per army)",
+    "onslaught": "Onslaught (150 PL per army)",
+}
+#: The list's own parameters (`GameSystem.list_settings_schema`).
+LIST_SETTINGS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "battle_size": {
+            "title": "Battle size",
+            "description": "Only War: half the combined Power Level of both armies",
+            "type": "string",
+            "enum": list(COMBINED_POWER_LEVEL),
+            "x-enum-labels": BATTLE_SIZE_LABELS,
+            "default": DEFAULT_BATTLE_SIZE,
+        }
+    },
+}
 
 OPTION_KEYS: dict[str, str] = {
-    "battle_size": "Power Level within the battle size (Only War, half the combined total per army)",
-    "unit_size": "Unit sizes within the datasheet's No. column; one understrength unit per datasheet",
-    "warlord": "Exactly one Warlord",
+    "battle_size": gettext_noop(
+        "Power Level within the battle size (Only War, half the combined total per army)"
+    ),
+    "unit_size": gettext_noop(
+        "Unit sizes within the datasheet's No. column; one understrength unit per datasheet"
+    ),
+    "warlord": gettext_noop("Exactly one Warlord"),
 }
 
 
@@ -55,8 +82,23 @@ def power_limit(battle_size: str) -> int:
     return COMBINED_POWER_LEVEL[battle_size] // ARMIES_PER_BATTLE
 
 
+def battle_size_of(army: Mapping[str, Any]) -> str:
+    """The army's battle size: its setting, else an old top-level field, else the default."""
+    settings = army.get("settings") if isinstance(army.get("settings"), Mapping) else {}
+    return str(settings.get("battle_size") or army.get("battle_size") or DEFAULT_BATTLE_SIZE)
+
+
+def army_summary(army: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What a 40k player reads off a list besides points: its Power Level and the battle size's share."""
+    size = battle_size_of(army)
+    row: dict[str, Any] = {"key": "power_level", "label": _("Power Level"), "value": power_level(army)}
+    if size in COMBINED_POWER_LEVEL:
+        row["limit"] = power_limit(size)
+    return [row]
+
+
 def battle_size_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
-    size = str(army.get("battle_size") or LARGEST_BATTLE_SIZE)
+    size = battle_size_of(army)
     if size not in COMBINED_POWER_LEVEL:
         return [violation("battle_size", _("Unknown battle size “%(size)s”.") % {"size": size})]
     level, limit = power_level(army), power_limit(size)

@@ -14,6 +14,14 @@ NOT enforced here. What the source does say, and what this module checks:
 
 A model is the General or the BSB when it has the rule "General" / "Battle Standard"
 (options of the catalogue add them). Each check can be switched off per list.
+
+Beyond the digest, and marked so in their labels (the bundled army books are ours too):
+- "slot_chart" [EXTERNAL]: the 6th-edition slot chart quoted in §13 (characters, Lords,
+  Core minimum, Special and Rare maxima by points limit);
+- "magic_item_points" [EXTERNAL]: a Lord carries at most 100 pts of magic items, a Hero 50;
+- "unit_size": each unit within its army-book size; "command": one Champion, Standard
+  Bearer and Musician per unit, none on characters (§9.8).
+Mundane kit (shields, armour, barding: kind "mundane") is never a magic item.
 """
 
 from __future__ import annotations
@@ -23,7 +31,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from points.catalogue.army import army_models, army_units, points_limit_violations, rule_on, violation
-from points.catalogue.i18n import _
+from points.catalogue.fantasy_army import (
+    CHARACTER_SLOTS,
+    MUNDANE,
+    command_violations,
+    magic_item_allowance_violations,
+    slot_counts,
+    unit_size_violations,
+    unslotted_violations,
+)
+from points.catalogue.i18n import _, gettext_noop
 
 GENERAL_RULE = "General"
 BATTLE_STANDARD_RULE = "Battle Standard"
@@ -31,10 +48,22 @@ ARCANE = "arcane"
 
 #: The list's switch for each check, with what it checks (shown by the list builder).
 OPTION_KEYS: dict[str, str] = {
-    "general": "Exactly one General, the character with the highest Leadership (§11.5)",
-    "battle_standard": "At most one Battle Standard Bearer (§11.5)",
-    "magic_items": "Magic item limits per character and per army (§13, §14.1)",
+    "general": gettext_noop("Exactly one General, the character with the highest Leadership (§11.5)"),
+    "battle_standard": gettext_noop("At most one Battle Standard Bearer (§11.5)"),
+    "magic_items": gettext_noop("Magic item limits per character and per army (§13, §14.1)"),
+    "magic_item_points": gettext_noop(
+        "[EXTERNAL] Magic items worth at most 100 pts on a Lord, 50 pts on a Hero"
+    ),
+    "slot_chart": gettext_noop(
+        "[EXTERNAL] 6th-edition slot chart: characters, Lords, Core, Special, Rare by game size"
+    ),
+    "unit_size": gettext_noop("Unit sizes within the army book's limits"),
+    "command": gettext_noop(
+        "One Champion, Standard Bearer and Musician per unit; none for characters (§9.8)"
+    ),
 }
+#: [EXTERNAL] magic item points a character may carry, by slot.
+MAGIC_ITEM_ALLOWANCE: dict[str, int] = {"lord": 100, "hero": 50}
 
 
 def _has_rule(model: Mapping[str, Any], name: str) -> bool:
@@ -106,7 +135,11 @@ def magic_item_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     in_army: Counter[str] = Counter()
     for unit, model in army_models(army):
-        items = [item for item in model.get("items") or [] if isinstance(item, Mapping)]
+        items = [
+            item
+            for item in model.get("items") or []
+            if isinstance(item, Mapping) and item.get("kind") != MUNDANE
+        ]
         where = {"unit": str(unit["name"]), "model": str(model["name"])}
         for item in items:
             if item.get("unique", True):
@@ -181,6 +214,79 @@ def magic_item_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
+def slot_chart(points_limit: int) -> dict[str, int]:
+    """[EXTERNAL, §13] The chart's row for a points limit: <2000, 2000-2999, 3000-3999, then +1000 each."""
+    band = max(0, int(points_limit) // 1000 - 1)
+    characters = (3, 4, 6)[band] if band < 3 else 6 + 2 * (band - 2)
+    lords = (0, 1, 2)[band] if band < 3 else 2 + (band - 2)
+    return {
+        "characters": characters,
+        "lord": lords,
+        "core": 2 + band,
+        "special": 3 + band,
+        "rare": 1 + band,
+    }
+
+
+def slot_chart_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """[EXTERNAL] Characters, Lords, Core, Special and Rare units against the chart's row."""
+    if not any(True for _unit in army_units(army)):
+        return []
+    chart = slot_chart(int(army.get("points_limit") or 0))
+    counts = slot_counts(army)
+    characters = sum(counts[slot] for slot in CHARACTER_SLOTS)
+    found = unslotted_violations(army)
+    checks = (
+        (
+            "characters",
+            characters,
+            chart["characters"],
+            "max",
+            _("The army has %(n)d characters; %(limit)d allowed at this game size."),
+        ),
+        (
+            "lord",
+            counts["lord"],
+            chart["lord"],
+            "max",
+            _("The army has %(n)d Lords; %(limit)d allowed at this game size."),
+        ),
+        (
+            "core",
+            counts["core"],
+            chart["core"],
+            "min",
+            _("The army has %(n)d Core units; at least %(limit)d needed at this game size."),
+        ),
+        (
+            "special",
+            counts["special"],
+            chart["special"],
+            "max",
+            _("The army has %(n)d Special units; %(limit)d allowed at this game size."),
+        ),
+        (
+            "rare",
+            counts["rare"],
+            chart["rare"],
+            "max",
+            _("The army has %(n)d Rare units; %(limit)d allowed at this game size."),
+        ),
+    )
+    for key, n, limit, kind, message in checks:
+        if (kind == "max" and n > limit) or (kind == "min" and n < limit):
+            found.append(
+                violation(
+                    "slot_chart",
+                    message % {"n": n, "limit": limit},
+                    check=f"{kind}_{key}",
+                    value=n,
+                    limit=limit,
+                )
+            )
+    return found
+
+
 def validate(
     army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -192,4 +298,12 @@ def validate(
         found += battle_standard_violations(army)
     if rule_on(army, "magic_items"):
         found += magic_item_violations(army)
+    if rule_on(army, "magic_item_points"):
+        found += magic_item_allowance_violations(army, MAGIC_ITEM_ALLOWANCE)
+    if rule_on(army, "slot_chart"):
+        found += slot_chart_violations(army)
+    if rule_on(army, "unit_size"):
+        found += unit_size_violations(army)
+    if rule_on(army, "command"):
+        found += command_violations(army)
     return found

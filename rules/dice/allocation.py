@@ -155,3 +155,233 @@ class AllocationSpace:
     def distribution(self, dist: PMF, values: IntArray, length: int) -> PMF:
         """The PMF of a per-state integer (kills, wounds) under the state distribution `dist`."""
         return np.bincount(values, weights=dist, minlength=length)
+
+
+class StateDistribution:
+    """A distribution over allocation states that holds only the states with probability.
+
+    `AllocationSpace` builds every state reachable under *any* number of events, which for a
+    unit with two model profiles and two allocation orders is every (alive₁, alive₂, damage)
+    combination: 150 + 150 models of toughness 3 and 4 are ~90,000 states, and its
+    `paths` table (states × the events that destroy the unit) took gigabytes. An attack never
+    reaches most of them: a weapon can only cause as many events as its wound PMF has
+    non-zero columns. Here each weapon walks only the states the distribution holds, only
+    as many steps as that weapon's events can take, and states that coincide are merged
+    (summing their probability), so the work of one weapon is
+    `support × (events it can cause + 1) × (groups + 2)`, which `work` reports and
+    `rules.systems.opr.combat.estimate_cost` predicts.
+
+    The placement rule is exactly `AllocationSpace._step` (same states, same order), so
+    results equal the dense machine's to rounding (checked in `tests/rules/test_dice_allocation.py`).
+    Rows: `alive` (n × groups), `current` (group of the damaged model, −1 none), `damage`
+    (wounds on it), `probs` (their probabilities).
+    """
+
+    def __init__(self, toughness: Sequence[int], counts: Sequence[int], alive: IntArray, current: IntArray,
+                 damage: IntArray, probs: npt.NDArray[np.float64]):
+        self.toughness = np.asarray(toughness, dtype=np.int64)
+        self.counts = np.asarray(counts, dtype=np.int64)
+        self.alive = alive
+        self.current = current
+        self.damage = damage
+        self.probs = probs
+        #: Rows walked so far (support × steps, summed over weapons): the measured cost.
+        self.work = 0
+
+    @classmethod
+    def untouched(cls, toughness: Sequence[int], counts: Sequence[int]) -> StateDistribution:
+        """The unit with no wounds, with certainty."""
+        if len(toughness) != len(counts) or not len(toughness):
+            raise ValueError("one toughness and one count per group, at least one group")
+        if any(t < 1 for t in toughness) or any(c < 0 for c in counts):
+            raise ValueError("toughness must be at least 1 and counts not negative")
+        return cls(toughness, counts, np.array([counts], dtype=np.int64), np.array([-1], dtype=np.int64),
+                   np.array([0], dtype=np.int64), np.array([1.0]))
+
+    def __len__(self) -> int:
+        return len(self.probs)
+
+    @property
+    def total_models(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def total_wounds(self) -> int:
+        return int(self.counts @ self.toughness)
+
+    @property
+    def models_alive(self) -> IntArray:
+        return self.alive.sum(axis=1)
+
+    @property
+    def killed(self) -> IntArray:
+        return self.counts - self.alive
+
+    @property
+    def models_killed(self) -> IntArray:
+        return self.killed.sum(axis=1)
+
+    @property
+    def wounds(self) -> IntArray:
+        """Wounds taken per state (lost excess of a multi-wound event not counted)."""
+        return self.killed @ self.toughness + self.damage
+
+    @property
+    def destroyed(self) -> npt.NDArray[np.bool_]:
+        return self.models_alive == 0
+
+    def max_events(self, damage: int) -> int:
+        """Events of `damage` wounds that destroy the unit from any state: more change nothing."""
+        return int(sum(c * -(-int(t) // damage) for t, c in zip(self.toughness, self.counts, strict=True)))
+
+    def target(self, placement: Placement) -> IntArray:
+        """Per state, the group whose model the next event of `placement` lands on (−1: none left)."""
+        return _next_group(self.alive, self.current, np.asarray(placement.order, dtype=np.int64))
+
+    def distribution(self, values: IntArray, length: int) -> npt.NDArray[np.float64]:
+        """The PMF of a per-state integer (kills, wounds) under this distribution."""
+        return np.bincount(values, weights=self.probs, minlength=length)
+
+    def resolve(self, events: npt.NDArray[np.float64], placement: Placement) -> StateDistribution:
+        """The distribution after one batch of events: `events[s, k]` is P(k events | row s),
+        the last column meaning "that many or more" once it reaches `max_events`."""
+        if events.ndim != 2 or events.shape[0] != len(self):
+            raise ValueError(f"events must have one row per state ({len(self)}), not {events.shape}")
+        nonzero = np.flatnonzero(events.any(axis=0))
+        steps = int(nonzero[-1]) if len(nonzero) else 0
+        order = np.asarray(placement.order, dtype=np.int64)
+        alive, current, damage = self.alive, self.current, self.damage
+        parts: list[tuple[IntArray, IntArray, IntArray, npt.NDArray[np.float64]]] = []
+        work = 0
+        for k in range(steps + 1):
+            weight = self.probs * (events[:, k:].sum(axis=1) if k == steps else events[:, k])
+            keep = weight > 0
+            parts.append((alive[keep], current[keep], damage[keep], weight[keep]))
+            work += len(weight)
+            if k < steps:
+                alive, current, damage = _step(alive, current, damage, self.toughness, order,
+                                               placement.damage)
+        merged = _merge(self.toughness, self.counts, parts)
+        merged.work = self.work + work
+        return merged
+
+
+def _next_group(alive: IntArray, current: IntArray, order: IntArray) -> IntArray:
+    """`AllocationSpace._next_group` on many rows: the damaged model's group, else the first
+    group in `order` with a model alive, else −1."""
+    available = alive[:, order] > 0
+    first = np.where(available.any(axis=1), order[available.argmax(axis=1)], -1)
+    return np.where(current >= 0, current, first)
+
+
+def _step(alive: IntArray, current: IntArray, damage: IntArray, toughness: IntArray, order: IntArray,
+          event_damage: int) -> tuple[IntArray, IntArray, IntArray]:
+    """`AllocationSpace._step` on many rows: one event on each."""
+    group = _next_group(alive, current, order)
+    active = group >= 0
+    safe = np.where(active, group, 0)
+    t = toughness[safe]
+    dealt = damage + np.minimum(event_damage, t - damage)
+    dies = active & (dealt >= t)
+    alive = alive.copy()
+    rows = np.flatnonzero(dies)
+    alive[rows, safe[rows]] -= 1
+    hurt = active & ~dies
+    return alive, np.where(hurt, group, np.where(active, -1, current)), np.where(hurt, dealt,
+                                                                                np.where(active, 0, damage))
+
+
+def _merge(toughness: IntArray, counts: IntArray,
+           parts: list[tuple[IntArray, IntArray, IntArray, npt.NDArray[np.float64]]]) -> StateDistribution:
+    """One row per distinct state, probabilities summed."""
+    alive = np.concatenate([p[0] for p in parts])
+    current = np.concatenate([p[1] for p in parts])
+    damage = np.concatenate([p[2] for p in parts])
+    probs = np.concatenate([p[3] for p in parts])
+    groups = len(counts)
+    depth = int(toughness.max())
+    radix = [int(c) + 1 for c in counts]
+    size = groups + 1
+    for r in radix:
+        size *= r
+    if size * depth < 2**62:  # one integer per state
+        key = np.zeros(len(probs), dtype=np.int64)
+        for g, r in enumerate(radix):
+            key = key * r + alive[:, g]
+        key = (key * (groups + 1) + current + 1) * depth + damage
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    else:  # too many groups for one exact integer: hash the rows, then prove no two collided
+        rows = np.column_stack([alive, current, damage])
+        salt = np.random.default_rng(len(counts)).integers(1, 2**62, rows.shape[1], dtype=np.int64)
+        _, first, inverse = np.unique(rows @ salt, return_index=True, return_inverse=True)
+        if not np.array_equal(rows[first][inverse.ravel()], rows):
+            _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    summed = np.bincount(inverse, weights=probs, minlength=len(first))
+    return StateDistribution(toughness, counts, alive[first], current[first], damage[first], summed)
+
+
+#: Largest dense machine (`AllocationSpace`) worth building: states × (events + 1) × orders.
+#: Below it the dense machine is fastest (its paths are reused by every weapon and, cached,
+#: by every attacker of the same defender); above it `StateDistribution` walks only what an
+#: attack reaches (issue 16: 150 + 150 mixed models would be ~10⁸ cells, gigabytes).
+DENSE_CELLS_LIMIT = 200_000
+
+
+def dense_cells(toughness: Sequence[int], counts: Sequence[int], placements: Sequence[Placement]) -> int:
+    """An upper bound of the cells of `AllocationSpace(toughness, counts, placements)`'s paths.
+
+    One allocation order (or one group) gives a chain of total wounds + 1 states; several
+    orders at most every (alive per group) × (damaged model) combination."""
+    distinct = list(dict.fromkeys(placements))
+    orders = {p.order for p in distinct}
+    if len(orders) <= 1 or sum(1 for c in counts if c > 0) <= 1:
+        states = sum(t * c for t, c in zip(toughness, counts, strict=True)) + 1
+    else:
+        states = 1 + sum(t - 1 for t in toughness)
+        for c in counts:
+            states *= c + 1
+    events = max((sum(c * -(-t // p.damage) for t, c in zip(toughness, counts, strict=True))
+                  for p in distinct), default=0)
+    return states * (events + 1) * max(1, len(distinct))
+
+
+class DenseDistribution:
+    """A probability vector over a whole `AllocationSpace`, with `StateDistribution`'s interface
+    (so the attack sequence runs on either; `rules.systems.opr.combat` picks by `dense_cells`)."""
+
+    def __init__(self, space: AllocationSpace, probs: npt.NDArray[np.float64]):
+        self.space = space
+        self.probs = probs
+        #: Rows walked (states × event columns, summed over weapons): comparable to `StateDistribution.work`.
+        self.work = 0
+
+    def __len__(self) -> int:
+        return len(self.space)
+
+    total_models = property(lambda self: self.space.total_models)
+    total_wounds = property(lambda self: self.space.total_wounds)
+    models_alive = property(lambda self: self.space.models_alive)
+    alive = property(lambda self: self.space.alive)
+    killed = property(lambda self: self.space.killed)
+    models_killed = property(lambda self: self.space.models_killed)
+    wounds = property(lambda self: self.space.wounds)
+    destroyed = property(lambda self: self.space.destroyed)
+
+    def max_events(self, damage: int) -> int:
+        return self.space.max_events(damage)
+
+    def target(self, placement: Placement) -> IntArray:
+        return self.space.target(placement)
+
+    def distribution(self, values: IntArray, length: int) -> npt.NDArray[np.float64]:
+        return self.space.distribution(self.probs, values, length)
+
+    def resolve(self, events: npt.NDArray[np.float64], placement: Placement) -> DenseDistribution:
+        """As `StateDistribution.resolve`: rows shorter than max_events + 1 are padded with zeros."""
+        width = self.space.max_events(placement.damage) + 1
+        if events.shape[1] < width:
+            events = np.pad(events, ((0, 0), (0, width - events.shape[1])))
+        after = DenseDistribution(self.space, self.space.resolve(self.probs, events, placement))
+        after.work = self.work + events.size
+        return after

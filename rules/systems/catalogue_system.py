@@ -27,8 +27,15 @@ def register_catalogue_system(
     validate: Callable[[Mapping[str, Any], Callable], list[Mapping[str, Any]]],
     structure_options: Mapping[str, str],
     extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+    list_settings_schema: Mapping[str, Any] | None = None,
+    army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None,
+    **estimates: Any,
 ) -> GameSystem:
-    """Register a catalogue-priced system; `validate(army, price)` gets the system's own price."""
+    """Register a catalogue-priced system; `validate(army, price)` gets the system's own price.
+
+    `estimates` are the system's damage-estimate fields of `GameSystem` (`attack`,
+    `situation_schema`, `situation_errors`, `reference_targets`), passed through as given.
+    """
     price = partial(price_from_catalogue, system_key=key, profile_schema=profile_schema, extras=extras)
     return register(
         GameSystem(
@@ -38,9 +45,11 @@ def register_catalogue_system(
             profile_schema=profile_schema,
             price=price,
             validate=partial(_validate_with, validate, price),
-            attack=None,
             description=description,
             structure_options=dict(structure_options),
+            list_settings_schema=dict(list_settings_schema or {}),
+            army_summary=army_summary,
+            **estimates,
         )
     )
 

@@ -1,12 +1,16 @@
 """The Warhammer Fantasy profile (M WS BS S T W I A Ld, armour and ward saves), shared by the
 WHFB 6th edition digest (`shared/spec/systems/000_whfb6.md` §2, §7, §12) and the Russian
-house rules (`004_ru.md` §1.1–1.2), which use the same characteristics."""
+house rules (`004_ru.md` §1.1–1.2), which use the same characteristics.
+
+Beyond the printed profile, a model may carry the kit the armour save is built from
+(§7.1), regeneration, a mount's own attacks, and weapons with the structured special rules
+of §8 and §12; `rules.systems.fantasy_combat` documents how the combat engine reads them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.systems.profile_fields import characteristic, envelope, roll_target
+from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
 
 #: Troop types of the Unit Strength table (000_whfb6.md §3.1, 004_ru.md §1.3).
 TROOP_TYPES = (
@@ -35,6 +39,23 @@ PROFILE: dict[str, Any] = {
     "ward": roll_target("Ward", "Ward (special) save, never modified"),
 }
 
+#: Weapon kinds of §12.1 (close combat) and §12.2–12.3 (missile), plus spells (magic missiles).
+WEAPON_KINDS = (
+    "hand_weapon",
+    "great_weapon",
+    "flail",
+    "morning_star",
+    "halberd",
+    "spear",
+    "cavalry_spear",
+    "lance",
+    "pistol",
+    "missile",
+    "thrown",
+    "move_or_fire",
+    "spell",
+)
+
 #: A weapon: range 0 is a close-combat weapon; strength is a number, "user", or a bonus "+1".
 WEAPON: dict[str, Any] = {
     "range": {
@@ -52,6 +73,48 @@ WEAPON: dict[str, Any] = {
             {"type": "string", "pattern": r"^(user|[+][1-9])$"},
         ],
     },
+    "kind": {
+        "title": "Kind",
+        "description": "Weapon type of §12 (its Strength bonus and rules)",
+        "enum": list(WEAPON_KINDS),
+    },
+    "armour_piercing": {
+        "title": "AP",
+        "description": "Armour piercing: −1 more per point to the save",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 3,
+    },
+    "multiple_wounds": dice_value("Wounds", "Multiple Wounds per unsaved hit (D3, D6; excess lost)"),
+    "shots": {
+        "title": "Shots",
+        "description": "Multiple shots (each at −1 to hit when more than 1)",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10,
+    },
+    "hits": dice_value("Hits", "A spell's automatic hits (D6)"),
+    "no_armour_save": {"title": "No armour save", "type": "boolean"},
+    "flaming": {"title": "Flaming", "type": "boolean"},
+    "poisoned": {"title": "Poisoned", "type": "boolean"},
+    "killing_blow": {"title": "Killing Blow", "type": "boolean"},
+    "magic": {"title": "Magical", "type": "boolean"},
+}
+
+#: A cavalry mount's own attacks (§3.3, §6.4): it strikes with its own WS, S, I and A.
+MOUNT: dict[str, Any] = {
+    "title": "Mount",
+    "type": "object",
+    "required": ["name"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": 120},
+        "ws": characteristic("WS", "Weapon Skill"),
+        "s": characteristic("S", "Strength"),
+        "i": characteristic("I", "Initiative"),
+        "a": characteristic("A", "Attacks"),
+        "rules": {"type": "array", "items": {"type": "string", "minLength": 1}},
+    },
 }
 
 EXTRA: dict[str, Any] = {
@@ -68,9 +131,62 @@ EXTRA: dict[str, Any] = {
         "minimum": 0,
         "maximum": 4,
     },
+    "armour": {"title": "Armour", "description": "Worn armour (§7.1)", "enum": ["none", "light", "heavy"]},
+    "shield": {
+        "title": "Shield",
+        "description": "+1 save; +1 more on foot with a hand weapon in combat",
+        "type": "boolean",
+    },
+    "barding": {"title": "Barding", "description": "The mount's armour: +1 save", "type": "boolean"},
+    "mounted": {
+        "title": "Mounted",
+        "description": "+1 save (default: cavalry or with a mount)",
+        "type": "boolean",
+    },
+    "scaly_skin": roll_target("Scaly skin", "Natural armour X+, stacks with worn armour"),
+    "regeneration": roll_target("Regen", "Regeneration X+ (4 in WHFB 6th)"),
+    "unit_strength": {
+        "title": "US",
+        "description": "Unit Strength per model, overriding the troop type",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 30,
+    },
+    "mount": MOUNT,
+}
+
+
+#: Unit-level fields: the army slot the composition rules count (`points.catalogue.fantasy_army`)
+#: and the army book's unit size.
+UNIT_FIELDS: dict[str, Any] = {
+    "slot": {
+        "title": "Slot",
+        "description": "Army slot: Core, Special, Rare, Hero or Lord",
+        "enum": ["core", "special", "rare", "hero", "lord"],
+    },
+    "min_models": {
+        "title": "Min size",
+        "description": "Fewest models (army book)",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000,
+    },
+    "max_models": {
+        "title": "Max size",
+        "description": "Most models (army book)",
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000,
+    },
 }
 
 
 def fantasy_profile_schema() -> dict[str, Any]:
-    """The JSON Schema of one Warhammer Fantasy model."""
-    return envelope(profile=PROFILE, weapon=WEAPON, weapon_columns=["range", "strength"], extra=EXTRA)
+    """The JSON Schema of one Warhammer Fantasy model (and its unit's slot and size)."""
+    return envelope(
+        profile=PROFILE,
+        weapon=WEAPON,
+        weapon_columns=["range", "strength"],
+        extra=EXTRA,
+        unit_fields=UNIT_FIELDS,
+    )

@@ -67,8 +67,14 @@ def envelope(
     weapon: dict[str, Any],
     weapon_columns: list[str],
     extra: dict[str, Any] | None = None,
+    unit_fields: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A model schema: the shared envelope fields, then `profile` (in column order)."""
+    """A model schema: the shared envelope fields, then `profile` (in column order).
+
+    `unit_fields` are properties of the UNIT, not of a model (a 40k datasheet's Power Rating,
+    a Warhammer Fantasy army slot and unit size): kept under `x-unit-fields`, checked by the
+    unit schema (`points.catalogue.unit_schema`) and given inputs by the designer.
+    """
     weapon_schema = {
         "type": "object",
         "required": ["name"],
@@ -115,6 +121,7 @@ def envelope(
         },
         "additionalProperties": False,
         "x-profile": list(profile),
+        **({"x-unit-fields": dict(unit_fields)} if unit_fields else {}),
         "$defs": {"weapon": weapon_schema},
     }
 

@@ -31,7 +31,21 @@ class GameSystem:
     - `price(unit_dict)` -> a JSON-ready breakdown with at least `points` (int) and `exact`;
     - `validate(army_dict)` -> a list of violation dicts (`rule`, `unit`, `message`);
     - `attack(attacker, defender, situation)` -> an exact outcome (None if not supported);
-    - `reference_targets`: typical enemy units to estimate against.
+    - `reference_targets`: typical enemy units to estimate against;
+    - `situation_schema`: JSON Schema of the situation `attack` takes (the estimates
+      contract, `shared/HELPERS.md`): an object without additional properties, each
+      property with a `title` (English label, translated on display), a `default`, an
+      optional `description`, and of type boolean, integer/number with `minimum`/`maximum`,
+      or string with `enum` (optional `x-enum-labels`). Every system that can attack has at
+      least `mode` (`shooting`/`melee`). The product layer builds forms, API bodies, command
+      options and situation sentences from it and never names a field itself. Optional
+      `x-command-aliases` on a property keeps short command-line flags of a system
+      (`[{"flag": "--moved", "value": true, "also": {...}}]`, without `value` the flag takes one);
+      `x-text` (words in the situation sentence, `%(value)s` for the value), `x-text-joined`
+      (glued to the previous words) and `x-text-when` ({field: value}) describe it in words.
+    - `situation_errors(situation)`: cross-field checks once the schema has passed (a charge
+      that is not a melee attack), as `{field: [messages]}`; messages are English, marked
+      with `gettext_noop` and translated on display.
     """
 
     key: str
@@ -49,6 +63,22 @@ class GameSystem:
     structure_option_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: Standard targets for "what does my unit do to a typical X?" (name -> unit dict).
     reference_targets: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    #: JSON Schema of the situation of an attack (see above); empty for a system without `attack`.
+    situation_schema: Mapping[str, Any] = field(default_factory=dict)
+    #: Cross-field checks of a complete situation: field name -> messages.
+    situation_errors: Callable[[dict[str, Any]], dict[str, list[str]]] | None = None
+    #: Predicted (seconds, bytes) of one `attack(attacker, defender, situation)`, checked before
+    #: a job is queued (`armybuilder.estimates.bounds`); None: the generic conservative bound.
+    estimate_cost: Callable[..., tuple[float, int]] | None = None
+    #: JSON Schema object of the system's own per-list parameters (40k battle size, AoS
+    #: allegiance, ...): every property has a `title` and a `default`, and is a boolean, a
+    #: bounded integer or a string `enum` (optional `x-enum-labels`). The list form, the API
+    #: and the exports carry the values (`ArmyList.settings`); `validate` reads them from the
+    #: army's `settings`. Empty: the system has none.
+    list_settings_schema: Mapping[str, Any] = field(default_factory=dict)
+    #: Army-wide figures besides points that players read off a list (40k's Power Level):
+    #: `army_summary(army_dict)` -> `[{"key", "label", "value"}]`, cheap (no pricing).
+    army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
 
 
 _REGISTRY: dict[str, GameSystem] = {}
@@ -63,6 +93,11 @@ def register(system: GameSystem) -> GameSystem:
     return system
 
 
+def unregister(key: str) -> None:
+    """Remove a system again: for tests that register a toy system to prove the seam."""
+    _REGISTRY.pop(key, None)
+
+
 def _load() -> None:
     global _loaded
     if not _loaded:
@@ -75,8 +110,23 @@ def _load() -> None:
         _loaded = True
 
 
+def _load_one(key: str) -> None:
+    """Import only the package named for `key` (`rules.systems.<key>`), if there is one: pricing
+    one OPR unit need not import every other system (issue 16, commands start fast)."""
+    for package in SYSTEM_PACKAGES:
+        if package.rsplit(".", 1)[-1] == key and key not in _REGISTRY:
+            try:
+                importlib.import_module(package)
+            except ModuleNotFoundError as exc:
+                if exc.name != package:
+                    raise
+
+
 def get_system(key: str) -> GameSystem:
     """The registered system for `key`; KeyError names the known keys otherwise."""
+    _load_one(key)
+    if key in _REGISTRY:
+        return _REGISTRY[key]
     _load()
     try:
         return _REGISTRY[key]

@@ -26,6 +26,106 @@
     }
   }, true);
 
+  // A refused answer must never replace the page: if htmx would swap an error into the
+  // body (or anything outside the editor), show it in #editor-alert instead.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var editor = document.getElementById("list-editor");
+    if (detail.isError && editor && detail.target && !editor.contains(detail.target)) {
+      detail.target = document.getElementById("editor-alert") || detail.target;
+      detail.swapOverride = "innerHTML";
+    }
+  });
+
+  // A unit just added, duplicated or restored may land far from the button that made it
+  // (on a phone, screens above): scroll it into sight and highlight it for a moment.
+  // A change that removed the focused element (Remove) hands the focus to Undo. "load" fires
+  // for new content, out-of-band swaps included, even when the request's own target is gone.
+  document.addEventListener("htmx:load", function () {
+    window.setTimeout(function () {
+      var autofocus = document.querySelector("#list-editor [data-autofocus]");
+      if (autofocus) {
+        autofocus.removeAttribute("data-autofocus");
+        autofocus.focus();
+      }
+    }, 0);
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var rows = document.querySelectorAll("#unit-rows .unit-row.is-new:not([data-seen])");
+    Array.prototype.forEach.call(rows, function (row) {
+      row.setAttribute("data-seen", "");
+      row.classList.add("is-highlighted");
+      var box = row.getBoundingClientRect();
+      var bar = document.getElementById("list-totals");
+      var top = bar ? bar.getBoundingClientRect().bottom : 0;
+      if (box.top < top || box.bottom > window.innerHeight) {
+        row.scrollIntoView({block: "center", behavior: "auto"});
+      }
+      window.setTimeout(function () { row.classList.remove("is-highlighted"); }, 4000);
+    });
+  });
+
+  // Drag and drop to reorder units, by the handle (⠿) of a row; the Up and Down buttons stay
+  // for the keyboard. A drop posts the new position to the row's move URL, as the buttons do.
+  var dragged = null;
+
+  document.addEventListener("pointerdown", function (event) {
+    var handle = event.target.closest && event.target.closest("#unit-rows .drag-handle");
+    if (handle) {
+      handle.closest(".unit-row").setAttribute("draggable", "true");
+    }
+  });
+
+  document.addEventListener("dragstart", function (event) {
+    var row = event.target.closest && event.target.closest("#unit-rows .unit-row");
+    if (!row || row.getAttribute("draggable") !== "true") {
+      return;
+    }
+    dragged = row;
+    row.classList.add("is-dragged");
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", row.id);
+  });
+
+  function rowAt(event) {
+    return event.target.closest && event.target.closest("#unit-rows .unit-row");
+  }
+
+  document.addEventListener("dragover", function (event) {
+    var row = rowAt(event);
+    if (dragged && row && row !== dragged) {
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "move";
+      Array.prototype.forEach.call(document.querySelectorAll(".unit-row.drop-target"), function (other) {
+        if (other !== row) { other.classList.remove("drop-target"); }
+      });
+      row.classList.add("drop-target");
+    }
+  });
+
+  document.addEventListener("drop", function (event) {
+    var row = rowAt(event);
+    if (!dragged || !row || row === dragged) {
+      return;
+    }
+    event.preventDefault();
+    var rows = Array.prototype.slice.call(document.querySelectorAll("#unit-rows .unit-row"));
+    var position = rows.indexOf(row);
+    htmx.ajax("POST", dragged.getAttribute("data-move-url"), {
+      source: dragged, target: "#unit-rows", swap: "innerHTML", values: {position: String(position)}
+    });
+  });
+
+  document.addEventListener("dragend", function () {
+    Array.prototype.forEach.call(document.querySelectorAll(".unit-row.drop-target, .unit-row.is-dragged"), function (row) {
+      row.classList.remove("drop-target", "is-dragged");
+      row.removeAttribute("draggable");
+    });
+    if (dragged) { dragged.removeAttribute("draggable"); }
+    dragged = null;
+  });
+
   // A refused change puts its message in #editor-alert: move focus there so it is noticed.
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;

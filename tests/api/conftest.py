@@ -54,7 +54,8 @@ def throttle_cache(settings: Any) -> Iterator[None]:
 
     caches[settings.API_THROTTLE_CACHE].clear()
     list_cache.clear()  # ids and versions of lists repeat between tests
-    set_rates(settings, user="100000/hour", ip="100000/hour", login="100000/hour", estimates="100000/hour")
+    set_rates(settings, user="100000/hour", ip="100000/hour", login="100000/hour", estimates="100000/hour",
+              pdf="100000/hour", page="100000/hour")
     yield
 
 

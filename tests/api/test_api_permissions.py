@@ -95,7 +95,7 @@ def fill(value: Any, names: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: f"{e.method.upper()} {e.path}")
 def test_list_endpoint_answers_each_kind_of_caller(endpoint: Endpoint, role: str, shared_list: ArmyList,
                                                    owner: Any, other: Any, make_user: Any,
-                                                   units: Any) -> None:
+                                                   units: Any, inline_pdf_renders: None) -> None:
     holder = make_user("holder")
     client = client_for(role, owner=owner, other=other, holder=holder)
     names = {"list": shared_list.pk, "unit": shared_list.units.order_by("position").first().pk,

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 EXPECTED_OPERATIONS = {
     ("post", "/api/v1/auth/token"), ("delete", "/api/v1/auth/token"),
     ("get", "/api/v1/systems"), ("get", "/api/v1/systems/{key}"),
+    ("get", "/api/v1/systems/{key}/situation-schema"),
     ("get", "/api/v1/factions"), ("get", "/api/v1/factions/{id}"),
     ("get", "/api/v1/units"), ("get", "/api/v1/units/{id}"),
     ("get", "/api/v1/special-rules"), ("get", "/api/v1/special-rules/{id}"),
@@ -31,6 +32,8 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/shared/{token}"), ("post", "/api/v1/shared/{token}/fork"),
     ("get", "/api/v1/shared/{token}/export/pdf"), ("get", "/api/v1/shared/{token}/export/text"),
     ("get", "/api/v1/shared/{token}/export/json"),
+    ("post", "/api/v1/battlescribe/imports"), ("post", "/api/v1/battlescribe/rosters"),
+    ("get", "/api/v1/lists/{list_id}/export/rosz"),
 }
 
 
@@ -110,3 +113,19 @@ def test_schema_and_docs_are_served_to_anyone(db: None) -> None:
 def test_no_other_url_leaks_into_the_schema(schema: dict[str, Any]) -> None:
     assert all(path.startswith("/api/v1/") for path in schema["paths"])
     assert get_resolver().resolve("/api/v1/lists").url_name == "list-list"
+
+
+def test_every_body_is_a_named_component_however_often_the_schema_is_generated(db: None) -> None:
+    """The hook that names inline bodies rewrites shared dicts: a second generation must
+    still define every component the first one referenced (issue 17, item 7)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    for _ in range(3):
+        document = SchemaGenerator().get_schema(request=None, public=True)
+        names = set(document["components"]["schemas"])
+        text = str(document)
+        referenced = {part.split("'")[0] for part in text.split("#/components/schemas/")[1:]}
+        assert referenced <= names, referenced - names
+        request = document["paths"]["/api/v1/estimates"]["post"]["requestBody"]["content"]["application/json"]
+        assert request["schema"] == {"$ref": "#/components/schemas/EstimateRequest"}
+        assert {"Unit", "UnitReference", "ArmyListFile", "PdfPending"} <= names

@@ -11,7 +11,8 @@ from rest_framework.test import APIClient
 from tests.api.conftest import PASSWORD
 
 
-def test_a_mobile_client_builds_prints_and_deletes_a_list(owner: Any, units: Any) -> None:
+def test_a_mobile_client_builds_prints_and_deletes_a_list(owner: Any, units: Any,
+                                                          inline_pdf_renders: None) -> None:
     app = APIClient()
 
     token = app.post("/api/v1/auth/token", {"username": "owner", "password": PASSWORD}, format="json")

@@ -53,6 +53,20 @@ BRUTES: dict[str, Any] = {
         }
     ],
 }
+#: The eleven units of the bundled Ashen Concord faction, by slug (editor and print tests).
+ASHEN_CONCORD_ELEVEN = (
+    "concord-wardens",
+    "ashguard-veterans",
+    "warden-captain",
+    "cinder-adept",
+    "slagworks-sappers",
+    "signal-corps",
+    "dune-outriders",
+    "magma-mortar-team",
+    "pyre-walker",
+    "basalt-crawler",
+    "ember-hawk",
+)
 INFANTRY_POINTS = 143
 BRUTES_POINTS = 200
 

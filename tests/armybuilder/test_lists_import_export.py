@@ -16,7 +16,9 @@ from django.urls import reverse
 from armybuilder.errors import ArmyListError
 from armybuilder.interchange import army_list_import, army_list_to_dict
 from armybuilder.models import ArmyList, ListUnit
+from rules.list_settings import settings_defaults
 from rules.models import UnitTemplate
+from rules.systems.registry import get_system
 from tests.armybuilder.list_factories import (
     BRUTES,
     BRUTES_POINTS,
@@ -90,10 +92,32 @@ def test_import_then_export_is_lossless_for_every_bundled_unit(bundled_catalogue
         }
         imported = army_list_import(user=user, data=copy.deepcopy(data))
         exported = army_list_to_dict(army_list=imported)
-        assert exported == data, template.slug
+        defaults = settings_defaults(get_system(system).list_settings_schema)
+        # the export names the system's own list parameters, at their defaults when not given
+        assert exported == {**data, **({"settings": defaults} if defaults else {})}, template.slug
         again = army_list_to_dict(army_list=army_list_import(user=user, data=copy.deepcopy(exported)))
         assert again == exported, template.slug
         assert imported.total_points == template.points, template.slug
+
+
+def test_list_settings_survive_export_and_import_and_bad_ones_are_refused_by_name(bundled_catalogue):
+    user = make_user()
+    data = {
+        "format": 1,
+        "system": "wh40k9",
+        "name": "Patrol",
+        "points_limit": 500,
+        "settings": {"battle_size": "combat_patrol"},
+        "units": [],
+    }
+    imported = army_list_import(user=user, data=copy.deepcopy(data))
+    assert imported.settings == {"battle_size": "combat_patrol"}
+    assert army_list_to_dict(army_list=imported)["settings"] == {"battle_size": "combat_patrol"}
+    with pytest.raises(ArmyListError) as caught:
+        army_list_import(user=user, data={**data, "settings": {"battle_size": "huge", "allegiance": "x"}})
+    paths = dict(caught.value.errors)
+    assert set(paths) == {"settings.battle_size", "settings.allegiance"}
+    assert paths["settings.battle_size"].startswith("Must be one of: combat_patrol, incursion")
 
 
 def test_catalogue_references_with_options_import_as_editable_units(bundled_catalogue):

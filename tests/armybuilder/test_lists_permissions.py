@@ -83,7 +83,8 @@ def test_anonymous_visitors_cannot_read_private_lists_nor_change_any(client, pri
         assert response.status_code == 302 and response["Location"].startswith(reverse("login")), url
 
 
-def test_a_public_list_is_readable_by_everyone_but_writable_only_by_its_owner(client, private_list):
+def test_a_public_list_is_readable_by_everyone_but_writable_only_by_its_owner(
+        client, private_list, inline_pdf_renders):
     private_list.is_public = True
     private_list.save()
     for url in read_urls(private_list):

@@ -67,7 +67,7 @@ def test_print_page_has_a_card_per_unit_with_profiles_weapons_rules_and_points(c
     assert "@page { size: letter;" in letter
 
 
-def test_pdf_is_a_valid_pdf_with_every_unit_name(client, roster_list, tmp_path):
+def test_pdf_is_a_valid_pdf_with_every_unit_name(client, roster_list, tmp_path, inline_pdf_renders):
     response = client.get(reverse("lists:roster_pdf", args=[roster_list.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
@@ -95,7 +95,7 @@ def test_text_export_matches_the_golden_file(client, roster_list):
     assert response.content.decode() == (GOLDEN / "roster_forum.txt").read_text(encoding="utf-8")
 
 
-def test_roster_pages_of_a_shared_list_work_without_an_account(client, roster_list):
+def test_roster_pages_of_a_shared_list_work_without_an_account(client, roster_list, inline_pdf_renders):
     from armybuilder.sharing import army_list_share
 
     token = army_list_share(army_list=roster_list, expected_version=roster_list.version)

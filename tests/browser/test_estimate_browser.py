@@ -38,7 +38,7 @@ def test_estimate_a_catalogue_unit_and_watch_the_result_arrive(live_server, cele
     page.get_by_role("button", name="Estimate").click()
 
     expect(page).to_have_url(re.compile(r"/estimates/[0-9a-f-]{36}/$"))
-    expect(page.locator("svg.chart")).to_have_count(2, timeout=30_000)  # polled in by htmx
+    expect(page.locator("svg.chart")).to_have_count(3, timeout=30_000)  # + regroup chart
     expect(page.locator(".efficiency .points")).to_have_text(re.compile(r"^\d+\.\d$"))
     expect(page.locator("progress")).to_have_count(0)
     shot(page, "02-result")

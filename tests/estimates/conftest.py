@@ -25,7 +25,8 @@ def throttle_cache(settings: Any) -> Iterator[None]:
     from django.core.cache import caches
 
     caches[settings.API_THROTTLE_CACHE].clear()
-    set_rates(settings, user="100000/hour", ip="100000/hour", estimates="100000/hour")
+    set_rates(settings, user="100000/hour", ip="100000/hour", estimates="100000/hour", pdf="100000/hour",
+              page="100000/hour")
     yield
 
 

@@ -13,7 +13,10 @@ from armybuilder.estimates.inputs import (
     situation_clean,
     unit_vs_unit_inputs,
 )
+from rules.systems.registry import get_system
 from tests.estimates.factories import opr_unit
+
+OPR = get_system("opr")
 
 
 def errors_of(call, **kwargs) -> dict[str, list[str]]:
@@ -22,31 +25,33 @@ def errors_of(call, **kwargs) -> dict[str, list[str]]:
     return caught.value.errors
 
 
-def test_a_missing_situation_is_shooting_at_12_inches_with_every_flag_off():
-    assert situation_clean(None) == default_situation() == {
+def test_a_missing_situation_is_shooting_at_12_inches_with_every_flag_off_but_the_second_stage():
+    assert situation_clean(None, system=OPR) == default_situation(system=OPR) == {
         "mode": "shooting", "charging": False, "attacker_moved": False, "defender_in_cover": False,
-        "defender_activated": False, "enemies_within_12": False, "range_inches": 12.0}
+        "defender_activated": False, "enemies_within_12": False, "range_inches": 12.0,
+        "second_stage": True}
 
 
 def test_the_range_is_always_a_float_so_12_and_12_0_are_one_question():
-    assert situation_clean({"range_inches": 12}) == situation_clean({"range_inches": 12.0})
-    assert isinstance(situation_clean({"range_inches": 7})["range_inches"], float)
+    assert situation_clean({"range_inches": 12}, system=OPR) == \
+        situation_clean({"range_inches": 12.0}, system=OPR)
+    assert isinstance(situation_clean({"range_inches": 7}, system=OPR)["range_inches"], float)
 
 
 def test_every_bad_situation_field_is_reported_with_its_path():
-    errors = errors_of(situation_clean, data={"mode": "flying", "charging": "yes", "range_inches": -1,
-                                              "wind": True})
+    errors = errors_of(situation_clean, system=OPR,
+                       data={"mode": "flying", "charging": "yes", "range_inches": -1, "wind": True})
     assert set(errors) == {"situation.mode", "situation.charging", "situation.range_inches", "situation.wind"}
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), 121, True, "12"])
 def test_a_range_must_be_a_finite_number_of_inches_on_a_table(value):
-    assert "situation.range_inches" in errors_of(situation_clean, data={"range_inches": value})
+    assert "situation.range_inches" in errors_of(situation_clean, system=OPR, data={"range_inches": value})
 
 
 def test_a_charge_is_a_melee_attack():
-    assert "situation.charging" in errors_of(situation_clean, data={"charging": True})
-    assert situation_clean({"mode": "melee", "charging": True})["charging"] is True
+    assert "situation.charging" in errors_of(situation_clean, system=OPR, data={"charging": True})
+    assert situation_clean({"mode": "melee", "charging": True}, system=OPR)["charging"] is True
 
 
 def test_units_are_checked_by_their_system_with_the_path_of_each_bad_field():
@@ -70,14 +75,19 @@ def test_an_unknown_system_is_refused_on_the_units_system_field():
 
 
 def test_a_system_without_an_attack_sequence_says_there_are_no_estimates_yet():
-    from rules.systems.registry import all_systems
+    """A registered system with no `attack` (every bundled one has one now): a toy without."""
+    from dataclasses import replace
 
-    without = [system for system in all_systems() if system.attack is None]
-    if not without:
-        pytest.skip("every registered system has estimates")
-    errors = errors_of(list_vs_list_inputs, system_key=without[0].key, situation={},
-                       list_a=army_inputs(name="A", units=[("u", {})]),
-                       list_b=army_inputs(name="B", units=[("u", {})]))
+    from rules.systems.registry import get_system, register, unregister
+
+    without = replace(get_system("opr"), key="no-estimates", name="No estimates", attack=None)
+    register(without)
+    try:
+        errors = errors_of(list_vs_list_inputs, system_key=without.key, situation={},
+                           list_a=army_inputs(name="A", units=[("u", {})]),
+                           list_b=army_inputs(name="B", units=[("u", {})]))
+    finally:
+        unregister(without.key)
     assert "no damage estimates" in errors["system"][0]
 
 

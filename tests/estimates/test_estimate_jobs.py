@@ -80,15 +80,15 @@ def test_the_hash_is_of_canonical_json_whatever_the_key_order():
 
 
 def test_the_job_is_queued_when_the_transaction_commits(django_capture_on_commit_callbacks):
-    with mock.patch("armybuilder.estimates.services.run_estimate.delay") as delay, \
+    with mock.patch("armybuilder.estimates.services.run_estimate.apply_async") as delay, \
             django_capture_on_commit_callbacks(execute=True):
         estimate = ask()
-    delay.assert_called_once_with(str(estimate.pk))
+    delay.assert_called_once_with((str(estimate.pk),), task_id=str(estimate.pk), retry=False)
 
 
 def test_a_job_that_cannot_be_queued_fails_visibly(django_capture_on_commit_callbacks):
     down = OperationalError("down")
-    with mock.patch("armybuilder.estimates.services.run_estimate.delay", side_effect=down), \
+    with mock.patch("armybuilder.estimates.services.run_estimate.apply_async", side_effect=down), \
             django_capture_on_commit_callbacks(execute=True):
         estimate = ask()
     estimate.refresh_from_db()

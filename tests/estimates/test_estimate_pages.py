@@ -84,7 +84,8 @@ def test_posting_the_form_creates_a_job_and_redirects_to_its_page(client, vetera
     assert estimate.inputs["defender"] == get_system("opr").reference_targets["infantry-10"]
     assert estimate.inputs["situation"] == {
         "mode": "shooting", "range_inches": 18.0, "defender_in_cover": True, "charging": False,
-        "attacker_moved": False, "defender_activated": False, "enemies_within_12": False}
+        "attacker_moved": False, "defender_activated": False, "enemies_within_12": False,
+        "second_stage": False}  # an unticked box: the form posts it off
     assert str(estimate.pk) in client.session[SESSION_KEY]
 
 
@@ -122,11 +123,22 @@ def test_a_broken_unit_is_reported_above_the_form_never_a_server_error(client, f
     assert any("attacker.models[0].quality" in e for e in response.context["form"].non_field_errors())
 
 
-def test_a_system_without_an_attack_sequence_says_there_are_no_estimates_yet(client):
-    from rules.systems.registry import all_systems
+@pytest.fixture
+def system_without_estimates():
+    """Every bundled system has an attack sequence now: a registered copy of OPR without one."""
+    from dataclasses import replace
 
-    key = next(system.key for system in all_systems() if system.attack is None)
-    system, _ = GameSystem.objects.get_or_create(key=key, defaults={"name": get_system(key).name})
+    from rules.systems.registry import register, unregister
+
+    system = register(replace(get_system("opr"), key="no-estimates", name="No estimates", attack=None))
+    yield system
+    unregister(system.key)
+
+
+def test_a_system_without_an_attack_sequence_says_there_are_no_estimates_yet(
+        client, system_without_estimates):
+    key = system_without_estimates.key
+    system, _ = GameSystem.objects.get_or_create(key=key, defaults={"name": system_without_estimates.name})
     unit = UnitTemplate.objects.create(faction=make_faction(system=system), slug="someone", name="Someone",
                                        data={"format": 1, "system": key, "name": "Someone", "models": []})
 

@@ -78,7 +78,9 @@ def test_a_worker_runs_a_list_against_list_job_cell_by_cell_as_attack(celery_wor
             assert result["a_vs_b"][i][j] == as_stored({
                 "expected_kills": direct["expected"]["kills"], "p_destroyed": direct["p_destroyed"],
                 "expected_points_destroyed": direct["expected_points_destroyed"],
-                "points_efficiency": direct["points_efficiency"]})
+                "points_efficiency": direct["points_efficiency"],
+                **{o["key"]: o["value"] for o in direct.get("outcomes", ())
+                   if o["kind"] in ("probability", "number")}})
             assert result["b_vs_a"][j][i]["expected_kills"] == pytest.approx(back["expected"]["kills"],
                                                                              abs=1e-12)
 
@@ -94,25 +96,46 @@ def pool_child(worker: Any, timeout: float = 30) -> psutil.Process:
     raise AssertionError("the worker started no pool process")
 
 
-def test_a_job_whose_worker_process_dies_is_requeued_and_finished_by_the_next_one():
-    """SIGKILL of the pool process mid-job: the message is rejected back to the queue
-    (`reject_on_worker_lost`), the pool's new process runs it again, and it ends done."""
-    units_a = distinct_units("Mine", 30)
-    units_b = distinct_units("Theirs", 30)
-    system, inputs = list_vs_list_inputs(
-        system_key="opr", situation={},
-        list_a=army_inputs(name="Mine", units=[(u["name"], u) for u in units_a]),
-        list_b=army_inputs(name="Theirs", units=[(u["name"], u) for u in units_b]))
+def hold_file(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The sentinel a running job waits on while it exists (`ESTIMATE_TEST_HOLD_FILE`), so
+    the kill always lands mid-job; the worker reads it from its environment."""
+    hold = tmp_path / "hold"
+    hold.write_text("hold")
+    monkeypatch.setenv("ESTIMATE_TEST_HOLD_FILE", str(hold))
+    return hold
+
+
+def wait_for_file(path: Any, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{path} never appeared")
+        time.sleep(0.05)
+
+
+def small_job() -> Estimate:
+    system, inputs = unit_vs_unit_inputs(attacker=opr_unit("Veterans", count=5, weapons=[RIFLE, LAUNCHER]),
+                                         defender=opr_unit("Guards"), situation=SITUATION)
+    return estimate_request(kind=Estimate.Kind.UNIT_VS_UNIT, system=system, inputs=inputs)
+
+
+def test_a_job_whose_worker_process_dies_is_requeued_and_finished_by_the_next_one(tmp_path, monkeypatch):
+    """SIGKILL of the pool process while the job certainly runs (it waits on the sentinel):
+    the message is rejected back to the queue (`reject_on_worker_lost`), the pool's new
+    process runs it again once the sentinel is gone, and it ends done."""
+    hold = hold_file(tmp_path, monkeypatch)
     worker = start_worker(connection.settings_dict["NAME"], "--pool", "prefork", "--concurrency", "1")
     try:
         wait_for_worker()
         child = pool_child(worker)
-        estimate = estimate_request(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs)
-        wait_for(estimate, lambda e: e.status == Estimate.Status.RUNNING and e.progress > 0, timeout=60,
-                 what="running")
+        estimate = small_job()
+        wait_for_file(tmp_path / "hold.reached", timeout=60)
+        assert wait_for(estimate, lambda e: e.status == Estimate.Status.RUNNING, timeout=10,
+                        what="running").attempts == 1
 
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
+        hold.unlink()
 
         estimate = wait_for(estimate, lambda e: e.is_finished, timeout=120, what="finished")
     finally:
@@ -120,4 +143,34 @@ def test_a_job_whose_worker_process_dies_is_requeued_and_finished_by_the_next_on
     assert estimate.status == Estimate.Status.DONE, estimate.error
     assert estimate.attempts == 2
     assert estimate.progress == 1.0
-    assert len(estimate.result["a_vs_b"]) == 30 and len(estimate.result["b_vs_a"][0]) == 30
+
+
+def test_a_job_whose_whole_worker_dies_is_requeued_by_the_reconciliation(tmp_path, monkeypatch):
+    """SIGKILL of the whole worker (main process and pool) mid-job: nothing rejects the
+    message, which the broker would hand out only after its visibility timeout; the
+    reconciliation sees that no live worker holds the running job and sends it again."""
+    from armybuilder.estimates.reconciliation import ORPHAN_GRACE, jobs_reconcile
+
+    hold = hold_file(tmp_path, monkeypatch)
+    worker = start_worker(connection.settings_dict["NAME"], "--pool", "prefork", "--concurrency", "1")
+    try:
+        wait_for_worker()
+        estimate = small_job()
+        wait_for_file(tmp_path / "hold.reached", timeout=60)
+        for process in [*psutil.Process(worker.pid).children(recursive=True), psutil.Process(worker.pid)]:
+            process.send_signal(signal.SIGKILL)
+        worker.wait(timeout=10)
+    finally:
+        stop_worker(worker)
+    hold.unlink()
+    replacement = start_worker(connection.settings_dict["NAME"])
+    try:
+        wait_for_worker()
+        time.sleep(ORPHAN_GRACE.total_seconds())
+        outcome = jobs_reconcile()
+        estimate = wait_for(estimate, lambda e: e.is_finished, timeout=120, what="finished")
+    finally:
+        stop_worker(replacement)
+    assert outcome.requeued == 1
+    assert estimate.status == Estimate.Status.DONE, estimate.error
+    assert estimate.attempts == 2

@@ -135,7 +135,6 @@ def test_transport_factor_otherwise_one():
 
 def test_transport_takes_the_highest_factor():
     """§6 Decision: the highest factor that applies (Fast and Flying → 1.5)."""
-    assert tables.TRANSPORT_HIGHEST_FACTOR_WINS
     assert transport_factor(frozenset({"Fast", "Flying"})) == (F("1.5"), "Flying")
     assert transport_factor(frozenset({"Scout", "Aircraft"})) == (F("3.5"), "Aircraft")
 

@@ -4,7 +4,6 @@ from fractions import Fraction
 
 import pytest
 
-from points.opr import tables
 from points.opr.morale import morale, morale_multiplier
 
 PLAIN_ROW = {2: "1.2", 3: "1.1", 4: "1.0", 5: "0.9", 6: "0.8"}
@@ -28,7 +27,6 @@ def test_fearless_or_reckless_row(quality, rule):
 
 def test_fearless_and_reckless_multiply_to_a_quarter():
     """§2 Decision: the two multiply; a unit with both has m = 0.25 (Q4: 1.3 − 0.3 × 0.25 = 1.225)."""
-    assert tables.MORALE_MULTIPLIERS_STACK
     m, terms = morale_multiplier(frozenset({"Fearless", "Reckless"}))
     assert m == Fraction(1, 4)
     assert len(terms) == 2

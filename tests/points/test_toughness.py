@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import pytest
 
-from points.opr import price, tables
+from points.opr import price
 from points.opr.toughness import pricing_toughness, toughness, toughness_modifier
 from points.unit import Part
 from tests.points.factories import model, unit
@@ -31,7 +31,6 @@ def test_listed_points(t):
 )
 def test_between_listed_points_interpolates(t, expected):
     """§4 Decision: linear interpolation (T4 = 5, T5 = 6.5, T7 = 29/3, T8 = 34/3, T10 = 44/3, T11 = 49/3)."""
-    assert tables.TOUGHNESS_INTERPOLATES
     assert toughness_modifier(t) == expected
 
 
@@ -63,7 +62,6 @@ def test_massive_uses_sum_of_parts():
 
 def test_massive_toughness_also_prices_per_toughness_abilities():
     """Our decision (tables.MASSIVE_TOUGHNESS_FOR_ABILITIES): Stealth on a Massive 6+3 model is 2 × 9."""
-    assert tables.MASSIVE_TOUGHNESS_FOR_ABILITIES
     beast = model("Beast", 1, 4, 4, 6, rule_names=["Massive", "Stealth"], parts=[Part("A", 6), Part("B", 3)])
     [stealth] = price(unit(beast)).models[0].abilities
     assert (stealth.name, stealth.quantity, stealth.cost) == ("Stealth", 9, 18)

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from points.opr import price, tables
+from points.opr import price
 from points.opr.weapon_cost import (
     ap_modifier,
     cautious_term,
@@ -54,7 +54,6 @@ def test_range_table_row(inches, value):
 )
 def test_ranges_between_listed_values_interpolate(inches, value):
     """§5 Decision: interpolate; 6" and below use the 12" value; beyond 36" continue at the 30"→36" slope."""
-    assert tables.RANGES_INTERPOLATE
     assert range_modifier(inches) == value
 
 
@@ -113,7 +112,6 @@ def test_cautious_adds_by_each_weapons_range():
 
 def test_furious_model_with_lance_weapon_adds_twice():
     """§5 Decision: each rule adds its term once — a Furious model's Lance weapon adds 0.65 twice."""
-    assert tables.HIT_TERMS_ADD_ONCE_PER_RULE
     w = line(melee("Lance", 1, 0, "Lance"), model_rules={"Furious"})
     assert w.hit_chance == 3 + F("1.3")
     assert [t.name for t in w.hit_terms] == ["7 - Q", "Furious", "Lance"]

@@ -46,10 +46,16 @@ def unit(*models: Model, name: str = "Unit") -> Unit:
 
 
 def priced(points: float, *model_costs: float):
-    """A pricing function that answers the same prices for any unit (tests set costs directly)."""
+    """A pricing function that answers the same prices for any unit (tests set costs directly).
 
-    def prices(_unit: Unit) -> UnitPrices:
-        return UnitPrices(points, tuple(model_costs))
+    A unit with another number of model profiles than costs given (the attacker, priced for
+    the second stage's counter-attack) gets the first cost for each of its profiles.
+    """
+
+    def prices(unit_: Unit) -> UnitPrices:
+        if len(unit_.models) == len(model_costs):
+            return UnitPrices(points, tuple(model_costs))
+        return UnitPrices(points, (model_costs[0],) * len(unit_.models))
 
     return prices
 

@@ -56,7 +56,8 @@ def test_loading_twice_creates_nothing_the_second_time():
     counts = row_counts()
     second = load()
     assert row_counts() == counts
-    assert "created" in first and "Units: 0 created, 0 updated, 29 unchanged" in second
+    units = UnitTemplate.objects.filter(faction__owner=None).count()
+    assert "created" in first and f"Units: 0 created, 0 updated, {units} unchanged" in second
     assert "(0 rows changed)" in second
 
 
@@ -79,10 +80,10 @@ def test_the_bundled_catalogue_has_every_system_and_the_promised_data():
         kinds = set(UpgradeOption.objects.filter(unit__faction=faction).values_list("kind", flat=True))
         assert {"replace_weapon", "add_weapon", "add_rule", "add_models"} <= kinds
         assert UpgradeOption.objects.filter(unit__faction=faction).exclude(group="").exists()
-    assert {u.slug for u in UnitTemplate.objects.filter(faction__system__key="wh40k9")} == {
+    assert {
         "assault-intercessor-squad",
         "outrider-squad",
-    }
+    } < {u.slug for u in UnitTemplate.objects.filter(faction__system__key="wh40k9")}
     assert SpecialRule.objects.filter(
         system__key="opr", source_name="Nieustraszony", name="Fearless"
     ).exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rules.dice.allocation import AllocationSpace, Placement
+from rules.dice.allocation import AllocationSpace, Placement, StateDistribution
 from rules.dice.pmf import point_mass
 
 
@@ -100,3 +100,82 @@ def test_start_is_the_untouched_unit():
     space = AllocationSpace([1], [2], [Placement((0,))])
     assert space.start().tolist() == [*point_mass(0).tolist(), 0.0, 0.0]
     assert space.models_alive[0] == 2 and not space.destroyed[0]
+
+
+# The sparse distribution (`StateDistribution`) against the dense machine --------------------
+
+
+
+Batches = list[tuple[Placement, list[np.ndarray]]]
+
+
+def random_case(rng: np.random.Generator) -> tuple[list[int], list[int], Batches]:
+    """A unit of 1–3 groups and 1–4 batches, each with its own placement and, per target group
+    (plus −1: destroyed), a random PMF of event counts."""
+    groups = int(rng.integers(1, 4))
+    toughness = [int(t) for t in rng.integers(1, 5, groups)]
+    counts = [int(c) for c in rng.integers(0, 6, groups)]
+    if sum(counts) == 0:
+        counts[0] = 1
+    batches = []
+    for _ in range(int(rng.integers(1, 5))):
+        placement = Placement(tuple(int(g) for g in rng.permutation(groups)), int(rng.integers(1, 4)))
+        width = int(rng.integers(1, 12))
+        pmfs = []
+        for _ in range(groups + 1):
+            p = rng.random(width) * (rng.random(width) < 0.7)
+            p[0] += 1e-3
+            pmfs.append(p / p.sum())
+        batches.append((placement, pmfs))
+    return toughness, counts, batches
+
+
+def fold_to(pmf: np.ndarray, length: int) -> np.ndarray:
+    out = np.zeros(length)
+    out[: min(len(pmf), length)] = pmf[:length]
+    out[-1] += pmf[length:].sum()
+    return out
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_sparse_distribution_equals_the_dense_machine(seed):
+    """Same states, same probabilities (to 1e-12) as `AllocationSpace.resolve` on random units,
+    orders, Deadly damages and event PMFs that depend on the model hit."""
+    rng = np.random.default_rng(seed)
+    toughness, counts, batches = random_case(rng)
+    space = AllocationSpace(toughness, counts, [p for p, _ in batches])
+    dense = space.start()
+    sparse = StateDistribution.untouched(toughness, counts)
+    for placement, pmfs in batches:
+        limit = space.max_events(placement.damage)
+        target = space.target(placement)
+        dense = space.resolve(dense, np.array([fold_to(pmfs[t], limit + 1) for t in target]), placement)
+        rows = [fold_to(pmfs[t], limit + 1) for t in sparse.target(placement)]
+        sparse = sparse.resolve(np.array(rows), placement)
+    as_dense = np.zeros(len(space))
+    for i in range(len(sparse)):
+        state = (tuple(int(a) for a in sparse.alive[i]), int(sparse.current[i]), int(sparse.damage[i]))
+        as_dense[space.index[state]] += sparse.probs[i]
+    assert np.abs(as_dense - dense).max() < 1e-12
+    assert np.abs(sparse.distribution(sparse.models_killed, space.total_models + 1)
+                  - space.distribution(dense, space.models_killed, space.total_models + 1)).max() < 1e-12
+
+
+def test_sparse_distribution_holds_only_reached_states():
+    """Two orders on 150 + 150 models (the dense machine would hold ~90,000 states): exactly 5
+    events in each order reach one state, and the damaged model takes the first of the second
+    batch whoever picks."""
+    dist = StateDistribution.untouched([3, 4], [150, 150])
+    for order in ((0, 1), (1, 0)):
+        events = np.tile([0, 0, 0, 0, 0, 1.0], (len(dist), 1))
+        dist = dist.resolve(events, Placement(order))
+    assert len(dist) == 1
+    assert dist.alive.tolist() == [[148, 149]]
+    assert dist.current.tolist() == [-1] and dist.damage.tolist() == [0]
+    assert dist.wounds.tolist() == [3 + 3 + 4]
+
+
+def test_sparse_resolve_rejects_a_wrong_shape():
+    dist = StateDistribution.untouched([1], [3])
+    with pytest.raises(ValueError):
+        dist.resolve(np.ones((2, 2)), Placement((0,)))

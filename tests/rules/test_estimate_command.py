@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -65,8 +66,10 @@ def estimate(tmp_path: Path, attacker, defender, *flags: str) -> subprocess.Comp
 
 
 def test_opr_registers_the_exact_attack():
-    """DESIGN.md: the system's `attack` in the registry is the exact engine."""
-    assert get_system("opr").attack is attack
+    """DESIGN.md: the system's `attack` in the registry is the exact engine (imported on first
+    use since issue 16, so pricing never loads numpy): the same answer, to the last bit."""
+    situation = {"mode": "shooting", "range_inches": 18.0}
+    assert get_system("opr").attack(INFANTRY, TARGETS, situation) == attack(INFANTRY, TARGETS, situation)
 
 
 def test_estimate_prints_the_result_as_json(tmp_path):
@@ -117,7 +120,7 @@ def test_invalid_units_exit_2_with_every_error_as_json(tmp_path):
 def test_a_negative_range_is_invalid_input(tmp_path):
     run = estimate(tmp_path, INFANTRY, TARGETS, "--range", "-3")
     assert run.returncode == 2
-    assert json.loads(run.stderr)["errors"][0]["path"] == "situation"
+    assert json.loads(run.stderr)["errors"][0]["path"] == "situation.range_inches"
 
 
 def test_a_missing_file_is_invalid_input(tmp_path):
@@ -131,3 +134,22 @@ def test_a_missing_file_is_invalid_input(tmp_path):
     )
     assert run.returncode == 2
     assert [e["path"] for e in json.loads(run.stderr)["errors"]] == ["attacker", "defender"]
+
+
+def test_an_input_past_the_cost_limit_exits_2_naming_the_limit(tmp_path):
+    """Issue 16: 20 models with 32 weapons (half Precise) against 150 + 150 mixed models would
+    take minutes and gigabytes: refused before computing, with the limit in the message."""
+    kinds = [["Rending"], ["Deadly(3)"], ["Blast(3)"], []]
+    weapons = [{"name": f"W{i}", "range": 24, "attacks": 1 + i % 3, "ap": i % 3,
+                "rules": (["Precise"] if i % 2 else []) + kinds[i % 4]} for i in range(32)]
+    attacker = {**INFANTRY, "models": [{**INFANTRY["models"][0], "count": 20, "weapons": weapons}]}
+    defender = {**INFANTRY, "models": [
+        {**INFANTRY["models"][0], "name": name, "count": 150, "toughness": toughness, "weapons": []}
+        for name, toughness in (("Light", 3), ("Heavy", 4))]}
+    started = time.monotonic()
+    done = estimate(tmp_path, attacker, defender)
+    assert done.returncode == 2, done.stderr
+    error = json.loads(done.stderr)["errors"][0]
+    assert error["path"] == "defender"
+    assert "the limit is 2 s and 300 MB per matchup" in error["message"]
+    assert time.monotonic() - started < 60

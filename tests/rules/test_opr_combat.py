@@ -12,11 +12,14 @@ from math import comb
 import icepool
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
+from rules.systems.opr import combat as combat_module
 from rules.systems.opr.estimate import estimate
 from rules.systems.opr.situation import Situation
 from tests.rules.factories import melee, model, priced, unit, weapon
 from tests.rules.icepool_oracle import as_pmf, assert_pmf_equal, die_from_faces
+from tests.rules.test_opr_properties import attackers, defenders, situations
 
 SHOOT = Situation()
 
@@ -252,3 +255,29 @@ def test_cover_changes_the_exact_distribution_as_one_more_saving_face():
         lambda k: min(k, 10)
     )
     assert_pmf_equal(np.array(in_cover["kills_distribution"]), as_pmf(kills, length=11))
+
+
+# Issue 16: the sparse allocation walk gives the dense machine's answer -----------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(attackers(), defenders(), situations())
+def test_the_sparse_walk_equals_the_whole_machine(attacker, defender_and_costs, situation):
+    """`start_distribution` takes the whole machine for small units and the sparse walk for
+    large ones; forced either way, every distribution and expectation agrees to 1e-12."""
+    defender, costs = defender_and_costs
+    dense = combat_module.resolve_attack(attacker, defender, situation, costs)
+    limit = combat_module.DENSE_CELLS_LIMIT
+    try:
+        combat_module.DENSE_CELLS_LIMIT = -1
+        sparse = combat_module.resolve_attack(attacker, defender, situation, costs)
+    finally:
+        combat_module.DENSE_CELLS_LIMIT = limit
+    assert type(sparse.dist).__name__ == "StateDistribution"
+    assert abs(dense.kills - sparse.kills).max() < 1e-12
+    assert abs(dense.wounds - sparse.wounds).max() < 1e-12
+    assert abs(dense.p_destroyed - sparse.p_destroyed) < 1e-12
+    assert abs(dense.expected_points_destroyed(costs) - sparse.expected_points_destroyed(costs)) < 1e-9
+    for d, s in zip(dense.weapons, sparse.weapons, strict=True):
+        assert abs(d.hits - s.hits) < 1e-9 and abs(d.wounds - s.wounds) < 1e-9
+        assert abs(d.kills - s.kills) < 1e-9

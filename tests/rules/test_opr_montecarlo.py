@@ -1,6 +1,11 @@
 """Monte-Carlo cross-checks: one per rule of opr-combat.md, the simulation (written
-independently in `opr_simulation.py`) landing within 4 standard errors of the exact mean.
+independently in `opr_simulation.py`, reading the units as plain unit-format dicts) against
+the exact engine's whole distributions of kills and wounds, not only their means.
 
+For each case and each distribution: every probability lands within 5 standard errors of the
+exact one, and a chi-square goodness-of-fit statistic (bins with fewer than 5 expected trials
+pooled) stays under z = 5 on the Wilson–Hilferty normal approximation. A wrong tail that
+leaves the mean alone (say, a kill moved from k = 0 to k = 2 and another from 2 to 1) fails.
 Each case puts its rule in play (the step tests check what the rule does face by face; here
 the whole sequence around it is checked). The seed is fixed, so a pass is reproducible.
 """
@@ -10,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from points.unit_format.writer import unit_to_dict
 from rules.systems.opr.combat import resolve_attack
 from rules.systems.opr.situation import Situation
 from tests.rules.factories import melee, model, unit, weapon
@@ -17,6 +23,9 @@ from tests.rules.opr_simulation import simulate
 
 TRIALS = 1_000_000
 STANDARD_ERRORS = 4
+#: Per-bin and chi-square bounds, in standard normal units (false alarm < 1e-5 per case).
+BIN_Z = 5.0
+CHI_SQUARE_Z = 5.0
 
 SHOOT = Situation()
 FAR = Situation(range_inches=24)
@@ -112,13 +121,18 @@ CASES = {
 
 @pytest.mark.montecarlo
 @pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
-def test_monte_carlo_lands_within_four_standard_errors_of_the_exact_mean(case):
+def test_monte_carlo_matches_the_exact_distributions_and_means(case):
     attacker, defender, situation = CASES[case]
     costs = MIXED_COSTS if defender is MIXED else [10.0] * len(defender.models)
     exact = resolve_attack(attacker, defender, situation, costs)
     seed = sum(map(ord, case))
-    simulated = simulate(attacker, defender, situation, costs, TRIALS, np.random.default_rng(seed))
+    simulated = simulate(unit_to_dict(attacker), unit_to_dict(defender), situation.as_dict(), costs, TRIALS,
+                         np.random.default_rng(seed))
 
+    problems = {name: distribution_problems(samples, np.asarray(pmf))
+                for name, samples, pmf in (("kills", simulated.kills, exact.kills),
+                                           ("wounds", simulated.wounds, exact.wounds))}
+    assert problems == {"kills": [], "wounds": []}
     for name, samples, distribution in (
         ("kills", simulated.kills, exact.kills),
         ("wounds", simulated.wounds, exact.wounds),
@@ -133,3 +147,41 @@ def test_monte_carlo_lands_within_four_standard_errors_of_the_exact_mean(case):
     )
     for simulated_hits, outcome in zip(simulated.weapon_hits, exact.weapons, strict=True):
         assert simulated_hits == pytest.approx(outcome.hits, rel=0.02, abs=0.01)
+
+
+def distribution_problems(samples: np.ndarray, exact: np.ndarray) -> list[str]:
+    """How the sampled distribution of `samples` (integers 0..) differs from the exact PMF."""
+    n = len(samples)
+    observed = np.bincount(samples, minlength=len(exact)).astype(float)
+    if len(observed) > len(exact):
+        return [f"sampled values up to {len(observed) - 1}, exact support ends at {len(exact) - 1}"]
+    problems = []
+    for k, (seen, p) in enumerate(zip(observed / n, exact, strict=True)):
+        bound = BIN_Z * np.sqrt(p * (1 - p) / n) + 1 / n
+        if abs(seen - p) > bound:
+            problems.append(f"P({k}) sampled {seen:.6f}, exact {p:.6f} (bound {bound:.6f})")
+    expected = exact * n
+    big = expected >= 5
+    obs = np.append(observed[big], observed[~big].sum())
+    exp = np.append(expected[big], expected[~big].sum())
+    keep = exp > 0
+    obs, exp = obs[keep], exp[keep]
+    dof = len(exp) - 1
+    if dof >= 1:
+        chi2 = float(((obs - exp) ** 2 / exp).sum())
+        z = ((chi2 / dof) ** (1 / 3) - (1 - 2 / (9 * dof))) / np.sqrt(2 / (9 * dof))
+        if z > CHI_SQUARE_Z:
+            problems.append(f"chi-square {chi2:.1f} on {dof} degrees of freedom (z = {z:.1f})")
+    return problems
+
+
+def test_the_distribution_check_catches_a_wrong_tail_with_the_right_mean():
+    """The check itself: mass moved in a way that keeps the mean fails; the true PMF passes."""
+    rng = np.random.default_rng(7)
+    exact = np.array([0.2, 0.3, 0.3, 0.2])
+    samples = rng.choice(4, size=TRIALS, p=exact)
+    assert distribution_problems(samples, exact) == []
+    same_mean = np.array([0.25, 0.25, 0.25, 0.25])  # mean 1.5, as the exact one; another shape
+    assert distribution_problems(rng.choice(4, size=TRIALS, p=same_mean), exact) != []
+    slightly_off = np.array([0.2, 0.302, 0.296, 0.202])  # mean 1.498: a 0.4 % shift of one bin
+    assert distribution_problems(rng.choice(4, size=TRIALS, p=slightly_off), exact) != []

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.utils.formats import get_format, number_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
@@ -16,10 +17,10 @@ register = template.Library()
 
 @register.filter
 def percent(value: float | None) -> str:
-    """0.256 → "25.6%"; a missing value → "–"."""
+    """0.256 → "25.6%" ("25,6%" in Polish, Czech, Russian); a missing value → "–"."""
     if not isinstance(value, int | float):
         return "–"
-    return f"{float(value) * 100:.1f}%"
+    return f"{number_format(float(value) * 100, 1)}%"
 
 
 @register.filter
@@ -28,7 +29,7 @@ def number(value: float | None, places: int = 2) -> str:
     points efficiency) → "–"."""
     if not isinstance(value, int | float):
         return "–"
-    return f"{float(value):.{int(places)}f}"
+    return number_format(float(value), int(places))
 
 
 @register.filter
@@ -44,7 +45,7 @@ def kills_chart(distribution: Sequence[float]) -> SafeString:
     return mark_safe(bar_chart(
         distribution, title=_("Probability of killing exactly k models"),
         description=_("Bar chart: for each number of models k, the probability that exactly k die."),
-        x_label=_("models killed (k)")))
+        x_label=_("models killed (k)"), decimal_separator=get_format("DECIMAL_SEPARATOR")))
 
 
 @register.simple_tag
@@ -53,7 +54,8 @@ def at_least_chart(distribution: Sequence[float]) -> SafeString:
     return mark_safe(bar_chart(
         at_least(distribution), title=_("Probability of killing at least k models"),
         description=_("Bar chart: for each number of models k, the probability that k or more die."),
-        x_label=_("models killed (at least k)"), css_class="chart chart-tail"))
+        x_label=_("models killed (at least k)"), css_class="chart chart-tail",
+        decimal_separator=get_format("DECIMAL_SEPARATOR")))
 
 
 def _efficiency(cell: Mapping[str, Any]) -> float | None:
@@ -105,3 +107,29 @@ def matrix_directions(result: Mapping[str, Any]) -> list[dict[str, Any]]:
                    best_note=_("★ marks the best target of each unit of %(b)s.") % names,
                    rows=a["units"], columns=b["units"], cells=back, best_along="column"),
     ]
+
+
+@register.filter
+def translated(label: Any) -> str:
+    """A system's English label (marked with `gettext_noop` at the system's side), translated."""
+    return _(str(label)) if label else ""
+
+
+@register.simple_tag
+def outcome_chart(outcome: Mapping[str, Any]) -> SafeString:
+    """The SVG bar chart of a system's distribution outcome (`kind` "distribution"): bar k is
+    P(value = offset + k)."""
+    label = _(str(outcome.get("label", outcome.get("key", ""))))
+    values = outcome.get("value") or []
+    offset = int(outcome.get("offset") or 0)
+    return mark_safe(bar_chart(
+        values, title=label, x_label=label, offset=offset,
+        description=_("Bar chart: for each value, the probability of exactly that value."),
+        css_class="chart chart-outcome", decimal_separator=get_format("DECIMAL_SEPARATOR")))
+
+
+@register.filter
+def extra_outcomes(cell: Mapping[str, Any], labels: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """A matrix cell's system outcomes, with their translated labels, in the result's order."""
+    return [{"label": _(str(info.get("label", key))), "kind": info.get("kind"), "value": cell.get(key)}
+            for key, info in (labels or {}).items() if key in cell]

@@ -3,12 +3,15 @@
 The sheet defines the warscroll characteristics but contains no warscrolls and no points
 (those came later, with the General's Handbook). Catalogue points (0 where unknown), the
 warscroll profile below, and the points limit as the only army rule (`points.aos1`).
-No attack sequence yet (`attack=None`).
+The exact attack sequence and battleshock are `rules.systems.aos1.combat`.
 """
 
 from typing import Any
 
-from points.aos1.composition import OPTION_KEYS, validate
+from points.aos1.composition import LIST_SETTINGS_SCHEMA, OPTION_KEYS, army_summary, validate
+from points.catalogue.i18n import gettext_noop
+from rules.systems.aos1.combat import SITUATION_SCHEMA, attack, situation_errors
+from rules.systems.aos1.reference_targets import REFERENCE_TARGETS
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
 
@@ -33,10 +36,12 @@ WEAPON: dict[str, Any] = {
 
 SYSTEM = register_catalogue_system(
     key="aos1",
-    name="Warhammer: Age of Sigmar, 1st edition",
+    name=gettext_noop("Warhammer: Age of Sigmar, 1st edition"),
     source_language="pl",
-    description="The four-page rules sheet in Polish: warscroll characteristics, the attack sequence, "
-    "battleshock. It contains no warscrolls and no points.",
+    description=gettext_noop(
+        "The four-page rules sheet in Polish: warscroll characteristics, the attack sequence, "
+        "battleshock. It contains no warscrolls and no points."
+    ),
     profile_schema=envelope(
         profile=PROFILE,
         weapon=WEAPON,
@@ -44,4 +49,10 @@ SYSTEM = register_catalogue_system(
     ),
     validate=validate,
     structure_options=OPTION_KEYS,
+    attack=attack,
+    situation_schema=SITUATION_SCHEMA,
+    situation_errors=situation_errors,
+    reference_targets=REFERENCE_TARGETS,
+    list_settings_schema=LIST_SETTINGS_SCHEMA,
+    army_summary=army_summary,
 )

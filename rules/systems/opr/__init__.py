@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from points.catalogue.i18n import gettext_noop
 from points.opr import price, validate
 from points.opr.army_structure import GROUP_OPTIONS, OPTION_KEYS
 from points.unit_format import parse_army, parse_unit, unit_schema
-from rules.systems.opr.estimate import attack
 from rules.systems.opr.reference_targets import REFERENCE_TARGETS
+from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.registry import GameSystem, register
 
 PROFILE_FIELDS = ("quality", "defence", "toughness")
@@ -43,18 +44,39 @@ def validate_army_dict(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [violation.to_dict() for violation in validate(parse_army(army))]
 
 
+def attack(attacker: Any, defender: Any, situation: Any = None) -> dict[str, Any]:
+    """The exact attack (`rules.systems.opr.estimate.attack`), imported on first use so that
+    pricing and validating (commands, the builder) never load numpy and the dice engine."""
+    from rules.systems.opr.estimate import attack as exact_attack
+
+    return exact_attack(attacker, defender, situation)
+
+
+def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                  situation: Mapping[str, Any]) -> tuple[float, int]:
+    """Predicted (seconds, bytes) of one `attack` (`rules.systems.opr.cost`), imported on first use."""
+    from rules.systems.opr.cost import estimate_cost as predicted
+
+    return predicted(attacker, defender, situation)
+
+
 SYSTEM = register(
     GameSystem(
         key="opr",
-        name="OPR-style (one-page rules, Polish seed)",
+        name=gettext_noop("OPR-style (one-page rules, Polish seed)"),
         source_language="pl",
         profile_schema=profile_schema(),
         price=price_unit_dict,
         validate=validate_army_dict,
         attack=attack,
+        estimate_cost=estimate_cost,
         reference_targets=REFERENCE_TARGETS,
-        description="Points from the seed's cost formula (morale × defence × toughness, weapons, abilities), "
-        "exact and explained term by term; army-structure rules switchable per list.",
+        situation_schema=SITUATION_SCHEMA,
+        situation_errors=situation_errors,
+        description=gettext_noop(
+            "Points from the seed's cost formula (morale × defence × toughness, weapons, abilities), "
+            "exact and explained term by term; army-structure rules switchable per list."
+        ),
         structure_options=OPTION_KEYS,
         structure_option_groups=GROUP_OPTIONS,
     )

@@ -23,15 +23,22 @@ Decisions taken here beyond the spec's own (each in one named function or consta
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from points.unit import Model, Unit, Weapon
 from rules.dice import counts
-from rules.dice.allocation import AllocationSpace, Placement
+from rules.dice.allocation import (
+    DENSE_CELLS_LIMIT,
+    AllocationSpace,
+    DenseDistribution,
+    Placement,
+    StateDistribution,
+    dense_cells,
+)
+from rules.dice.bounded_cache import ByteBoundedCache
 from rules.dice.d6 import FACES, D6Test, value_pmf
 from rules.dice.pmf import PMF, mean, pad, point_mass
 from rules.systems.opr.situation import Situation
@@ -236,14 +243,24 @@ def wounds(n_attacks: int, hits: PMF, wound_die: tuple[PMF, int], limit: int) ->
     rolls a defence die scoring `wound_die`. Regeneration's dice are rolled together, so
     the count is max(0, failed tests − natural 6s) over the whole attack, not per hit.
     """
-    return _wounds(n_attacks, hits.tobytes(), wound_die[0].tobytes(), wound_die[1], limit)
+    key = (n_attacks, hits.tobytes(), wound_die[0].tobytes(), wound_die[1], limit)
+    return WOUNDS_CACHE.get_or_compute(
+        key, lambda: _wounds(n_attacks, hits, wound_die[0], wound_die[1], limit))
 
 
-@lru_cache(maxsize=65536)
-def _wounds(n_attacks: int, hits: bytes, die: bytes, die_low: int, limit: int) -> PMF:
-    """`wounds`, cached by the exact odds: equal odds from different units share one computation."""
-    per_attack, low = counts.signed_compound(np.frombuffer(hits), np.frombuffer(die), die_low)
+#: Wound PMFs by the exact odds, so equal odds from different units share one computation;
+#: bounded by bytes (a PMF is as long as the wounds the attack can cause).
+WOUNDS_CACHE = ByteBoundedCache(max_bytes=32 * 1024 * 1024)
+
+
+def _wounds(n_attacks: int, hits: PMF, die: PMF, die_low: int, limit: int) -> PMF:
+    """`wounds`, its trailing impossible counts dropped: a weapon's PMF is as long as the
+    wounds it can cause, not as long as the defender's toughness (the allocation walks
+    only that many steps)."""
+    per_attack, low = counts.signed_compound(hits, die, die_low)
     result = pad(counts.clamped_sum(per_attack, low, n_attacks, limit), limit + 1)
+    nonzero = np.flatnonzero(result)
+    result = result[: int(nonzero[-1]) + 1] if len(nonzero) else result[:1]
     result.setflags(write=False)
     return result
 
@@ -271,21 +288,6 @@ def allocate(weapon: Weapon, defender: Unit, model_costs: Sequence[float]) -> Pl
     return Placement(order(defender, model_costs), deadly(weapon))
 
 
-@lru_cache(maxsize=4096)
-def _defender_space(toughness: tuple[int, ...], counts_: tuple[int, ...], placements: tuple[Placement, ...]):
-    return AllocationSpace(toughness, counts_, placements)
-
-
-def defender_space(defender: Unit, placements: Sequence[Placement]) -> AllocationSpace:
-    """The allocation state machine of the defender for these placements (cached: a defender
-    met by many attackers with the same placements is built once)."""
-    return _defender_space(
-        tuple(m.toughness for m in defender.models),
-        tuple(m.count for m in defender.models),
-        tuple(dict.fromkeys(placements)),
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class WeaponOutcome:
     """§ Outputs, per weapon: expected attacks, hits (after extra hits and Blast), wounds taken
@@ -302,37 +304,40 @@ class WeaponOutcome:
 class AttackOutcome:
     """The exact result of one attack: a distribution over the defender's allocation states."""
 
-    space: AllocationSpace
-    states: PMF
+    dist: DenseDistribution | StateDistribution
     weapons: tuple[WeaponOutcome, ...]
+
+    @property
+    def states(self) -> PMF:
+        """The probabilities of the states the defender may be left in."""
+        return self.dist.probs
 
     @property
     def kills(self) -> PMF:
         """P(k models killed), k = 0 … models in the defender."""
-        return self.space.distribution(self.states, self.space.models_killed, self.space.total_models + 1)
+        return self.dist.distribution(self.dist.models_killed, self.dist.total_models + 1)
 
     @property
     def wounds(self) -> PMF:
         """P(w wounds taken), w = 0 … the defender's total toughness (lost Deadly excess not counted)."""
-        return self.space.distribution(self.states, self.space.wounds, self.space.total_wounds + 1)
+        return self.dist.distribution(self.dist.wounds, self.dist.total_wounds + 1)
 
     @property
     def p_destroyed(self) -> float:
-        return float(self.states[self.space.destroyed].sum())
+        return float(self.dist.probs[self.dist.destroyed].sum())
 
     def expected_points_destroyed(self, model_costs: Sequence[float]) -> float:
-        lost = self.space.killed @ np.asarray(model_costs, dtype=np.float64)
-        return float(self.states @ lost)
+        lost = self.dist.killed @ np.asarray(model_costs, dtype=np.float64)
+        return float(self.dist.probs @ lost)
 
 
 def resolve_weapon(
-    states: PMF,
-    space: AllocationSpace,
+    dist: DenseDistribution | StateDistribution,
     group: WeaponGroup,
     placement: Placement,
     defender: Unit,
     situation: Situation,
-) -> tuple[PMF, WeaponOutcome]:
+) -> tuple[DenseDistribution | StateDistribution, WeaponOutcome]:
     """§2–8 for one weapon group, from every state the defender may be in.
 
     In each state the weapon meets a definite model (the damaged one, else the next in
@@ -343,34 +348,37 @@ def resolve_weapon(
     q = quality(model, weapon, group.melee)
     hit_test = quality_test(q, quality_modifier(model, weapon, defender, situation))
     hits = hits_per_attack(hit_test, extra_hits(model, weapon, situation, group.melee))
-    limit = space.max_events(placement.damage)
-    target = space.target(placement)
+    limit = dist.max_events(placement.damage)
+    target = dist.target(placement)
     # Blast only sees the models alive up to its X: states that differ beyond that share odds.
-    blast_models = np.minimum(space.models_alive, weapon.value_of("Blast") or 0)
-    stride = space.total_models + 1
+    blast_models = np.minimum(dist.models_alive, weapon.value_of("Blast") or 0)
+    stride = dist.total_models + 1
     code = np.where(target >= 0, target * stride + blast_models, -1)
     keys, inverse = np.unique(code, return_inverse=True)
+    inverse = inverse.ravel()
 
-    table = np.empty((len(keys), limit + 1))
+    rows: list[PMF] = []
     expected_hits = np.zeros(len(keys))
     for i, key in enumerate(keys.tolist()):
         if key < 0:  # destroyed: nothing left to attack
-            table[i] = pad(point_mass(0), limit + 1)
+            rows.append(point_mass(0))
             continue
         target_model = defender.models[key // stride]
         blasted = blast(hits, weapon, key % stride)
         defence = defence_test(target_model, weapon, situation)
         die = wound_per_defence_die(defence, regeneration(target_model, weapon))
-        table[i] = wounds(group.attacks, blasted, die, limit)
+        rows.append(wounds(group.attacks, blasted, die, limit))
         expected_hits[i] = group.attacks * mean(blasted)
-    after = space.resolve(states, table[inverse], placement)
-    p_alive = float(states[~space.destroyed].sum())
+    width = max(len(r) for r in rows)
+    table = np.array([pad(r, width) for r in rows])
+    after = dist.resolve(table[inverse], placement)
+    p_alive = float(dist.probs[~dist.destroyed].sum())
     outcome = WeaponOutcome(
         group=group,
         attacks=group.attacks * p_alive,
-        hits=float(states @ expected_hits[inverse]),
-        wounds=float((after - states) @ space.wounds),
-        kills=float((after - states) @ space.models_killed),
+        hits=float(dist.probs @ expected_hits[inverse]),
+        wounds=float(after.probs @ after.wounds - dist.probs @ dist.wounds),
+        kills=float(after.probs @ after.models_killed - dist.probs @ dist.models_killed),
     )
     return after, outcome
 
@@ -384,12 +392,61 @@ def resolve_attack(
     if len(model_costs) != len(defender.models):
         raise ValueError("one model cost per model profile of the defender")
     groups = attacks(attacker, defender, situation.melee, situation.range_inches)
-    placements = [allocate(g.weapon, defender, model_costs) for g in groups]
-    default = Placement(defender_order(defender, model_costs))
-    space = defender_space(defender, placements or [default])
-    states = space.start()
+    placements = [allocate(group.weapon, defender, model_costs) for group in groups]
+    dist = start_distribution(defender, placements or [Placement(defender_order(defender, model_costs))])
     outcomes = []
     for group, placement in zip(groups, placements, strict=True):
-        states, outcome = resolve_weapon(states, space, group, placement, defender, situation)
+        dist, outcome = resolve_weapon(dist, group, placement, defender, situation)
         outcomes.append(outcome)
-    return AttackOutcome(space, states, tuple(outcomes))
+    return AttackOutcome(dist, tuple(outcomes))
+
+
+def start_distribution(defender: Unit,
+                       placements: Sequence[Placement]) -> DenseDistribution | StateDistribution:
+    """The untouched defender: on the whole (cached) allocation machine when it is small, else
+    as a sparse distribution that grows with the attack (`rules.dice.allocation.dense_cells`)."""
+    toughness = tuple(m.toughness for m in defender.models)
+    counts_ = tuple(m.count for m in defender.models)
+    distinct = tuple(dict.fromkeys(placements))
+    if dense_cells(toughness, counts_, distinct) <= DENSE_CELLS_LIMIT:
+        space = SPACES.get_or_compute((toughness, counts_, distinct),
+                                      lambda: AllocationSpace(toughness, counts_, distinct))
+        return DenseDistribution(space, space.start())
+    return StateDistribution.untouched(toughness, counts_)
+
+
+class _SpaceCache:
+    """Small allocation machines by (toughness, counts, placements), least recently used out
+    past `max_bytes` (their states and paths counted): a defender met by many attackers with
+    the same placements is built once, and the cache never grows with the inputs' size."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._entries: dict[tuple, tuple[AllocationSpace, int]] = {}
+
+    @staticmethod
+    def _size(space: AllocationSpace) -> int:
+        cells = len(space) * (sum(space.max_events(p.damage) + 1 for p in space.placements) + 16)
+        return 8 * cells + 250 * len(space)  # paths and per-state arrays; the state tuples
+
+    def get_or_compute(self, key: tuple, build: Callable[[], AllocationSpace]) -> AllocationSpace:
+        if key in self._entries:
+            space, size = self._entries.pop(key)
+            self._entries[key] = (space, size)
+            return space
+        space = build()
+        size = self._size(space)
+        self._entries[key] = (space, size)
+        self.bytes += size
+        while self.bytes > self.max_bytes and len(self._entries) > 1:
+            oldest = next(iter(self._entries))
+            self.bytes -= self._entries.pop(oldest)[1]
+        return space
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.bytes = 0
+
+
+SPACES = _SpaceCache(max_bytes=64 * 1024 * 1024)

@@ -14,6 +14,7 @@ from typing import Any
 from points.unit import Unit
 from rules.dice.pmf import at_least, mean
 from rules.matchups import Progress, matchup_matrix
+from rules.systems.opr import aftermath
 from rules.systems.opr.combat import AttackOutcome, WeaponOutcome, resolve_attack
 from rules.systems.opr.situation import Situation
 from rules.systems.opr.unit_prices import Pricing, points_engine_prices
@@ -89,7 +90,7 @@ def estimate(
     attacker_prices = prices(attacker)
     defender_prices = prices(defender)
     outcome = resolve_attack(attacker, defender, situation, defender_prices.model_costs)
-    return result_of(
+    result = result_of(
         outcome,
         attacker=attacker,
         defender=defender,
@@ -98,6 +99,12 @@ def estimate(
         defender_points=defender_prices.points,
         model_costs=defender_prices.model_costs,
     )
+    if situation.second_stage:
+        stage = aftermath.second_stage(outcome, attacker=attacker, defender=defender, situation=situation,
+                                       attacker_costs=attacker_prices.model_costs)
+        result["outcomes"] = aftermath.outcomes(stage, melee=situation.melee,
+                                                p_defender_destroyed=outcome.p_destroyed)
+    return result
 
 
 def _as_unit(unit: Unit | Mapping[str, Any]) -> Unit:

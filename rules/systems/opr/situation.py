@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
+from rules.systems.messages import gettext_noop
+
 Mode = Literal["shooting", "melee"]
 
 #: Range assumed when a shooting request names none: inside every common weapon's reach
@@ -25,6 +27,8 @@ class Situation:
     - `defender_activated`: the defender has already activated this round (Spearhead);
     - `enemies_within_12`: some *other* enemy is within 12" of the attacker (Cautious; the
       defender itself counts through `range_inches` and melee).
+    - `second_stage`: also work out the defender's counter-attack (melee) and both units'
+      regroup tests (`rules.systems.opr.aftermath`).
     """
 
     mode: Mode = "shooting"
@@ -34,6 +38,7 @@ class Situation:
     range_inches: float = DEFAULT_RANGE_INCHES
     defender_activated: bool = False
     enemies_within_12: bool = False
+    second_stage: bool = True
 
     def __post_init__(self) -> None:
         if self.mode not in ("shooting", "melee"):
@@ -73,3 +78,72 @@ class Situation:
             if flag in values and not isinstance(values[flag], bool):
                 raise ValueError(f"{flag} must be true or false")
         return cls(**values)
+
+
+
+#: The situation as JSON Schema (the estimates contract in `rules.systems.registry`): the
+#: product layer builds the form, the API body and the command options from it.
+SITUATION_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "OPR situation",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "mode": {
+            "type": "string", "enum": ["shooting", "melee"], "default": "shooting",
+            "title": gettext_noop("Attack"),
+            "x-enum-labels": {"shooting": gettext_noop("Shooting"), "melee": gettext_noop("Melee")},
+            "x-command-aliases": [{"flag": "--melee", "value": "melee"}],
+        },
+        "range_inches": {
+            "type": "number", "minimum": 0, "maximum": 120, "default": DEFAULT_RANGE_INCHES,
+            "title": gettext_noop("Range (inches)"),
+            "description": gettext_noop("Distance to the target: decides which weapons reach it and "
+                                        "range-dependent rules."),
+            "x-command-aliases": [{"flag": "--range"}],
+            "x-text": gettext_noop("at %(value)s″"), "x-text-joined": True,
+            "x-text-when": {"mode": "shooting"},
+        },
+        "charging": {
+            "type": "boolean", "default": False, "title": gettext_noop("The attacker charged (melee only)"),
+            "x-text": gettext_noop("charging"),
+            "x-command-aliases": [{"flag": "--charging", "value": True, "also": {"mode": "melee"}}],
+        },
+        "attacker_moved": {
+            "type": "boolean", "default": False, "title": gettext_noop("The attacker moved this activation"),
+            "x-text": gettext_noop("the attacker moved"),
+            "x-command-aliases": [{"flag": "--moved", "value": True}],
+        },
+        "defender_in_cover": {
+            "type": "boolean", "default": False, "title": gettext_noop("The defender is in cover"),
+            "x-text": gettext_noop("the defender is in cover"),
+            "x-command-aliases": [{"flag": "--cover", "value": True}],
+        },
+        "defender_activated": {
+            "type": "boolean", "default": False,
+            "title": gettext_noop("The defender has already activated this round"),
+            "x-text": gettext_noop("the defender has activated"),
+            "x-command-aliases": [{"flag": "--defender-activated", "value": True}],
+        },
+        "enemies_within_12": {
+            "type": "boolean", "default": False,
+            "title": gettext_noop("Another enemy is within 12″ of the attacker"),
+            "x-text": gettext_noop("other enemies within 12″"),
+            "x-command-aliases": [{"flag": "--enemies-within-12", "value": True}],
+        },
+        "second_stage": {
+            "type": "boolean", "default": True,
+            "title": gettext_noop("Counter-attack and regroup tests (second stage)"),
+            "description": gettext_noop("In melee the defender strikes back; then both units take "
+                                        "the regroup test: who wins the melee, who is shaken or routed."),
+            "x-text": gettext_noop("with counter-attack and regroup"),
+        },
+    },
+}
+
+
+def situation_errors(situation: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Cross-field checks after the schema: a charge is a melee attack (`opr-combat.md`, Inputs)."""
+    if situation.get("charging") and situation.get("mode") != "melee":
+        return {"charging": [gettext_noop("A charge is a melee attack: choose melee.")]}
+    return {}

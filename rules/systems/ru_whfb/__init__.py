@@ -1,21 +1,37 @@
 """Russian Warhammer Fantasy house rules (`shared/spec/systems/004_ru.md`, chapter 7 of a fan rulebook).
 
 Mostly WFB 8th edition with house rules. The chapter holds special rules only: no profiles,
-no points, no composition limits. Catalogue points, the Warhammer Fantasy profile, and
-`points.ru_whfb` for the few army rules it names. No attack sequence yet (`attack=None`).
+no points, no composition limits. Catalogue points, the Warhammer Fantasy profile,
+`points.ru_whfb` for the few army rules it names, and the attack sequence of
+`rules.systems.fantasy_combat` with the Russian switches on (`variants.RU_WHFB`); the core
+tables the chapter does not print are WHFB's (`tables.RU_TABLES_IN_SOURCE`).
 """
 
+from functools import partial
+
+from points.catalogue.i18n import gettext_noop
 from points.ru_whfb.composition import OPTION_KEYS, validate
 from rules.systems.catalogue_system import register_catalogue_system
+from rules.systems.fantasy_combat.estimate import attack, estimate_cost
+from rules.systems.fantasy_combat.reference_targets import reference_targets
+from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
+from rules.systems.fantasy_combat.variants import RU_WHFB
 from rules.systems.fantasy_profile import fantasy_profile_schema
 
 SYSTEM = register_catalogue_system(
     key="ru_whfb",
-    name="Warhammer Fantasy house rules (Russian)",
+    name=gettext_noop("Warhammer Fantasy house rules (Russian)"),
     source_language="ru",
-    description="Chapter 7 (\u201cAdditional rules\u201d) of a Russian fan-written Warhammer Fantasy "
-    "rulebook: special rules that change damage, psychology and movement. No unit profiles or points.",
+    description=gettext_noop(
+        "Chapter 7 (“Additional rules”) of a Russian fan-written Warhammer Fantasy "
+        "rulebook: special rules that change damage, psychology and movement. No unit profiles or points."
+    ),
     profile_schema=fantasy_profile_schema(),
     validate=validate,
     structure_options=OPTION_KEYS,
+    attack=partial(attack, variants=RU_WHFB),
+    estimate_cost=partial(estimate_cost, variants=RU_WHFB),
+    situation_schema=situation_schema(RU_WHFB),
+    situation_errors=situation_errors,
+    reference_targets=reference_targets("ru_whfb"),
 )

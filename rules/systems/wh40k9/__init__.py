@@ -2,15 +2,23 @@
 
 Catalogue points (the booklet prints none: bundled units carry 0 and say so) plus the
 Power Rating each price reports, the datasheet profile below, and the booklet's army rules
-(`points.wh40k9.battle_size`). No attack sequence yet (`attack=None`).
+(`points.wh40k9.battle_size`). The attack sequence is exact (`estimate.attack`, §3–§5 and
+the Morale phase §8.7); its situation is `situation.SITUATION_SCHEMA`. Model profiles and
+weapons carry `keywords` and structured `abilities` (`abilities.py` documents every kind,
+so catalogue authors can follow it); free text stays text.
 """
 
 from typing import Any
 
-from points.wh40k9.battle_size import OPTION_KEYS, validate
+from points.catalogue.i18n import gettext_noop
+from points.wh40k9.battle_size import LIST_SETTINGS_SCHEMA, OPTION_KEYS, army_summary, validate
 from points.wh40k9.power import power_extras
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
+from rules.systems.wh40k9.abilities import ABILITIES, KEYWORDS, WEAPON_ABILITIES
+from rules.systems.wh40k9.estimate import attack, estimate_cost
+from rules.systems.wh40k9.reference_targets import REFERENCE_TARGETS
+from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
 
 #: Datasheet characteristics (001_40k.md §1.1 item 4).
 PROFILE: dict[str, Any] = {
@@ -60,11 +68,13 @@ _SHOOTING = {
     "s": _STRENGTH,
     "ap": {"title": "AP", "type": "integer", "minimum": -6, "maximum": 0},
     "d": dice_value("D", "Damage"),
-    "abilities": {"title": "Abilities", "type": "string"},
+    "abilities": WEAPON_ABILITIES,
 }
 #: Weapon profile (001_40k.md §1.1 item 7); a weapon with several profiles lists them.
 WEAPON: dict[str, Any] = {
     **_SHOOTING,
+    "profile": {"title": "Profile used", "description": "The profile this weapon always uses (its name)",
+                "type": "string"},
     "profiles": {
         "title": "Profiles",
         "description": "Choose one before selecting targets",
@@ -78,6 +88,8 @@ WEAPON: dict[str, Any] = {
     },
 }
 EXTRA: dict[str, Any] = {
+    "keywords": KEYWORDS,
+    "abilities": ABILITIES,
     "min_count": {
         "title": "Min",
         "description": "Smallest number of this model (the No. column)",
@@ -92,19 +104,40 @@ EXTRA: dict[str, Any] = {
     },
 }
 
+#: Unit-level fields: the datasheet's Power Rating (`points.wh40k9.power`).
+UNIT_FIELDS: dict[str, Any] = {
+    "power_rating": {
+        "title": "Power",
+        "description": "The datasheet's Power Rating",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 100,
+    },
+}
+
 SYSTEM = register_catalogue_system(
     key="wh40k9",
-    name="Warhammer 40,000, 9th edition",
+    name=gettext_noop("Warhammer 40,000, 9th edition"),
     source_language="cs",
-    description="The free core rules booklet in Czech: datasheets, the attack sequence, Power Level battle "
-    "sizes. It contains two full datasheets and no points.",
+    description=gettext_noop(
+        "The free core rules booklet in Czech: datasheets, the attack sequence, Power Level battle "
+        "sizes. It contains two full datasheets and no points."
+    ),
     profile_schema=envelope(
         profile=PROFILE,
         weapon=WEAPON,
         weapon_columns=["range", "type", "s", "ap", "d", "abilities"],
         extra=EXTRA,
+        unit_fields=UNIT_FIELDS,
     ),
     validate=validate,
     structure_options=OPTION_KEYS,
     extras=power_extras,
+    attack=attack,
+    estimate_cost=estimate_cost,
+    situation_schema=SITUATION_SCHEMA,
+    situation_errors=situation_errors,
+    reference_targets=REFERENCE_TARGETS,
+    list_settings_schema=LIST_SETTINGS_SCHEMA,
+    army_summary=army_summary,
 )

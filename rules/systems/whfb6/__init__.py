@@ -1,21 +1,35 @@
 """Warhammer Fantasy Battle, 6th edition (`shared/spec/systems/000_whfb6.md`, Czech digest).
 
 Catalogue points (the digest prints points only for the ten common magic items), the
-Warhammer Fantasy profile, and the army rules the digest contains (`points.whfb6`).
-No attack sequence yet (`attack=None`).
+Warhammer Fantasy profile, the army rules the digest contains (`points.whfb6`), and the
+exact attack sequence of `rules.systems.fantasy_combat` with every Russian switch off.
 """
 
+from functools import partial
+
+from points.catalogue.i18n import gettext_noop
 from points.whfb6.composition import OPTION_KEYS, validate
 from rules.systems.catalogue_system import register_catalogue_system
+from rules.systems.fantasy_combat.estimate import attack, estimate_cost
+from rules.systems.fantasy_combat.reference_targets import reference_targets
+from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
+from rules.systems.fantasy_combat.variants import WHFB6
 from rules.systems.fantasy_profile import fantasy_profile_schema
 
 SYSTEM = register_catalogue_system(
     key="whfb6",
-    name="Warhammer Fantasy Battle, 6th edition",
+    name=gettext_noop("Warhammer Fantasy Battle, 6th edition"),
     source_language="cs",
-    description="Rules digest in Czech: profiles, tables, psychology, magic and the common magic items. "
-    "It contains no army lists and no unit points.",
+    description=gettext_noop(
+        "Rules digest in Czech: profiles, tables, psychology, magic and the common magic items. "
+        "It contains no army lists and no unit points."
+    ),
     profile_schema=fantasy_profile_schema(),
     validate=validate,
     structure_options=OPTION_KEYS,
+    attack=partial(attack, variants=WHFB6),
+    estimate_cost=partial(estimate_cost, variants=WHFB6),
+    situation_schema=situation_schema(WHFB6),
+    situation_errors=situation_errors,
+    reference_targets=reference_targets("whfb6"),
 )

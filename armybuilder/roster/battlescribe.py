@@ -1,0 +1,145 @@
+"""BattleScribe rosters: any list exported as a .rosz (beside the PDF, text and JSON exports),
+and the page that imports a .ros/.rosz as a new list (`armybuilder.battlescribe_rosters`).
+
+The list's units are described for `rules.battlescribe.roster_writer`: their names, model
+counts, options taken with their costs, points and (where the system reports it) Power, as
+the list stores them. Units imported from BattleScribe carry their entry ids, so the file
+opens in BattleScribe against the same catalogue; the system is never named here.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from armybuilder import selectors
+from armybuilder.battlescribe_rosters import roster_import
+from armybuilder.models import ArmyList, ListUnit
+from armybuilder.roster.views import readable_list
+from rules.battlescribe.roster_writer import RosterDocument, RosterUnit, roster_rosz, stable_id
+from rules.battlescribe.xml_reader import BattleScribeError
+from rules.battlescribe_import import read_uploads
+from rules.models import GameSystem
+from rules.systems.registry import get_system
+
+IMPORTED_PREFIX = "bs-"
+OPTION_PREFIX = "opt-"
+
+
+def _upgrades(unit: ListUnit) -> list[dict]:
+    menu = {str(o["key"]): o for o in unit.available_options or []}
+    upgrades = []
+    for key, count in (unit.chosen_options or {}).items():
+        option = menu.get(key)
+        if not option or not count or option.get("kind") == "add_models":
+            continue
+        cost = option.get("cost")
+        if cost is None:
+            cost = (unit.option_points or {}).get(key, 0)
+        entry_id = key.removeprefix(OPTION_PREFIX) if key.startswith(OPTION_PREFIX) else stable_id(key)
+        upgrades.append(
+            {
+                "name": str(option.get("label") or key),
+                "entry_id": entry_id,
+                "count": int(count),
+                "points": cost,
+            }
+        )
+    return upgrades
+
+
+def _models(unit: ListUnit) -> list[dict]:
+    """Model selections as BattleScribe counts them: each base profile with the models added to it.
+
+    (The list's `data` splits models that took a per-model option into profiles of their own;
+    in BattleScribe they stay models of the same entry, with the option nested under them.)
+    """
+    base = (unit.base_data or unit.data or {}).get("models", [])
+    counts = {str(m.get("name", "")): int(m.get("count", 1)) for m in base}
+    for option in unit.available_options or []:
+        taken = int((unit.chosen_options or {}).get(str(option["key"]), 0))
+        if taken and option.get("kind") == "add_models" and str(option.get("applies_to")) in counts:
+            counts[str(option["applies_to"])] += taken * int((option.get("payload") or {}).get("count", 1))
+    return [{"name": name, "count": count} for name, count in counts.items()]
+
+
+def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocument:
+    """The list as a roster description (pure data for the writer)."""
+    system = get_system(army_list.system.key)
+    faction = army_list.faction
+    imported = faction is not None and faction.slug.startswith(IMPORTED_PREFIX)
+    described = []
+    for unit in units:
+        data = unit.data or {}
+        power = system.price(data).get("power") if data.get("models") else None
+        described.append(
+            RosterUnit(
+                name=unit.name,
+                entry_id=str(data.get("battlescribe_id") or stable_id(unit.catalogue_ref or unit.name)),
+                points=int(unit.points),
+                power=power,
+                models=_models(unit),
+                upgrades=_upgrades(unit),
+                categories=[str(k) for k in data.get("keywords", [])],
+            )
+        )
+    return RosterDocument(
+        name=army_list.name,
+        system_id=stable_id("system", army_list.system.key),
+        system_name=army_list.system.name,
+        catalogue_id=faction.slug.removeprefix(IMPORTED_PREFIX)
+        if imported
+        else stable_id("faction", str(faction)),
+        catalogue_name=faction.name if faction else army_list.system.name,
+        points_limit=army_list.points_limit,
+        units=described,
+        with_power=any(u.power is not None for u in described),
+    )
+
+
+@require_GET
+def list_rosz(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
+    """The list as a BattleScribe .rosz download."""
+    army_list = readable_list(request, list_id, token)
+    document = roster_document(
+        army_list=army_list, units=list(selectors.army_list_units(army_list=army_list))
+    )
+    name = slugify(army_list.name) or "army-list"
+    response = HttpResponse(roster_rosz(document, f"{name}.ros"), content_type="application/octet-stream")
+    response["Content-Disposition"] = f'attachment; filename="{name}.rosz"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def roster_upload(request: HttpRequest) -> HttpResponse:
+    """Import a .ros/.rosz as a new list; differences from our points are shown on the list."""
+    systems = list(GameSystem.objects.all())
+    context = {"systems": systems, "chosen": request.POST.get("system", "")}
+    if request.method == "GET":
+        return render(request, "armybuilder/battlescribe_roster_import.html", context)
+    system = next((s for s in systems if s.key == request.POST.get("system", "")), None)
+    upload = request.FILES.get("file")
+    errors = []
+    if system is None:
+        errors.append(_("system: choose a game system."))
+    if upload is None:
+        errors.append(_("file: choose a .ros or .rosz file."))
+    if not errors:
+        try:
+            (source,) = read_uploads([upload])
+            result = roster_import(owner=request.user, system=system, source=source)
+        except BattleScribeError as exc:
+            errors = exc.errors
+    if errors:
+        context["errors"] = errors
+        return render(request, "armybuilder/battlescribe_roster_import.html", context, status=400)
+    messages.success(request, _("Roster imported as a list."))
+    for difference in result.differences:
+        messages.warning(request, difference)
+    return redirect("lists:detail", list_id=result.army_list.pk)

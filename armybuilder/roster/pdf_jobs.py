@@ -1,0 +1,215 @@
+"""Roster PDFs rendered by a Celery worker into a cache keyed by the list's version.
+
+Rendering a long roster takes seconds of CPU; done in the web process it let three
+anonymous requests through a share link block every gunicorn worker (issue 17, item 1).
+Now a page never waits on a PDF:
+
+- `pdf_request` answers at once: the bytes when this version of the list is already
+  rendered (in that paper size and language), otherwise it queues one render and says
+  "pending" (the page polls, the API answers 202 with `Retry-After`);
+- only one render per (list, paper, language) is in flight at a time, whatever the version
+  (a marker with a time bound, `PDF_TIME_LIMIT`; a worker lost mid-render lets it expire
+  and the next request queues again: nothing strands). The render takes the list as it is
+  when it runs, so a list edited while its PDF is asked for costs one render at a time,
+  not one per edit;
+- starting a render counts against the `pdf` rate, per account or per client address
+  (share links are anonymous), in the same shared counters as the API's throttles;
+- the worker renders under a hard time limit and refuses PDFs larger than `PDF_MAX_BYTES`.
+
+The cache is Redis (`PDF_CACHE`); when it or the broker is down the caller gets
+`QueueUnavailable` (a 503), never a hung request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.core.cache import BaseCache, caches
+from django.utils import translation
+from django.utils.translation import gettext_noop
+
+from armybuilder.models import ArmyList
+
+logger = logging.getLogger(__name__)
+
+#: Stored in English, translated when shown.
+TOO_LONG = gettext_noop("The PDF took too long to render.")
+TOO_LARGE = gettext_noop("The PDF is too large.")
+RENDER_FAILED = gettext_noop("The PDF could not be rendered.")
+#: How long a failure is remembered (then asking again queues a new render).
+FAILURE_TTL = 60
+
+
+class PdfUnavailable(Exception):
+    """The job queue or its cache is down; nothing was queued."""
+
+
+class PdfThrottled(Exception):
+    """Too many renders started by this account or address; `wait` seconds until the next."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(wait)
+        self.wait = wait
+
+
+@dataclass(frozen=True)
+class PdfState:
+    """`ready` (with `pdf`), `pending` (poll again after `retry_after` s) or `failed` (`error`)."""
+
+    state: str
+    pdf: bytes | None = None
+    retry_after: int = 2
+    error: str = ""
+
+
+def cache() -> BaseCache:
+    return caches[settings.PDF_CACHE]
+
+
+def _printed(options: Mapping[str, str] | None) -> str:
+    return ",".join(f"{name}={value}" for name, value in sorted((options or {}).items()))
+
+
+def pdf_key(*, army_list: ArmyList, paper: str, language: str,
+            options: Mapping[str, str] | None = None) -> str:
+    """The cache key of one rendering: list, version (and creation time, so that a reused
+    id can never serve another list's PDF), paper size, language and print options."""
+    return (f"pdf:{army_list.pk}:{army_list.version}:{army_list.created.timestamp():.6f}:{paper}:{language}"
+            f":{_printed(options)}")
+
+
+def pending_key(*, army_list: ArmyList, paper: str, language: str,
+                options: Mapping[str, str] | None = None) -> str:
+    """The in-flight marker of a list's render: one per list, paper, language and print
+    options (at most 8 of those), whatever its version."""
+    return (f"pdf-pending:{army_list.pk}:{army_list.created.timestamp():.6f}:{paper}:{language}"
+            f":{_printed(options)}")
+
+
+def _allow_render(ident: str) -> float | None:
+    """None when this caller may start a render now, else the seconds to wait (`pdf` rate)."""
+    from armybuilder.api.throttling import PdfRenderThrottle
+
+    throttle = PdfRenderThrottle()
+    return None if throttle.allow_ident(ident) else throttle.wait()
+
+
+def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: str,
+                options: Mapping[str, str] | None = None) -> PdfState:
+    """The PDF of this version of the list, or the state of its render (queued if needed).
+
+    `requester` identifies the caller for the rate limit (`user:7` or `ip:1.2.3.4`).
+    Raises `PdfUnavailable` (queue/cache down) or `PdfThrottled`.
+    """
+    options = dict(options or {})
+    key = pdf_key(army_list=army_list, paper=paper, language=language, options=options)
+    pending = pending_key(army_list=army_list, paper=paper, language=language, options=options)
+    store = cache()
+    try:
+        found = store.get_many([key, key + ":state", pending])
+    except Exception as exc:
+        raise PdfUnavailable(str(exc)) from exc
+    if found.get(key) is not None:
+        return PdfState("ready", pdf=found[key])
+    state = found.get(key + ":state")
+    if isinstance(state, dict) and state.get("state") == "failed":
+        return PdfState("failed", error=state.get("error", RENDER_FAILED))
+    if found.get(pending) is not None:
+        return PdfState("pending")
+    try:
+        wait = _allow_render(requester)
+    except Exception as exc:  # the counter store is down: no render is queued uncounted
+        raise PdfUnavailable(str(exc)) from exc
+    if wait is not None:
+        raise PdfThrottled(wait)
+    bound = settings.PDF_TIME_LIMIT + 5
+    try:
+        if not store.add(pending, {"state": "pending", "since": time.time()}, timeout=bound):
+            return PdfState("pending")  # another request queued it meanwhile
+        render_pdf.apply_async((army_list.pk, army_list.version, paper, language, options), retry=False,
+                               expires=bound)
+    except Exception as exc:
+        try:
+            store.delete(pending)
+        except Exception:  # the cache is down too; the marker expires on its own
+            logger.warning("could not clear the PDF marker %s", key)
+        raise PdfUnavailable(str(exc)) from exc
+    if render_pdf.app.conf.task_always_eager:  # rendered inline (tests, or a deployment without a worker)
+        rendered = store.get(key)
+        if rendered is not None:
+            return PdfState("ready", pdf=rendered)
+    return PdfState("pending")
+
+
+def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, str] | None = None) -> bytes:
+    """Render the roster to PDF, in the active language (`roster_pdf.html`: the print page's
+    article with its print options, without the site's chrome, which needs no request)."""
+    from django.template.loader import render_to_string
+
+    from armybuilder import selectors
+    from armybuilder.roster.cards import build_roster
+    from armybuilder.roster.pdf import html_to_pdf
+    from armybuilder.roster.views import PAPER_LABELS, PAPER_SIZES, print_options
+
+    units = selectors.army_list_units(army_list=army_list)
+    html = render_to_string("armybuilder/roster/roster_pdf.html", {
+        "roster": build_roster(army_list=army_list, units=units), "army_list": army_list,
+        "paper": paper, "paper_size": PAPER_SIZES[paper], "paper_sizes": PAPER_LABELS,
+        "print": print_options(options or {}), "for_pdf": True, "via_token": None})
+    return html_to_pdf(html=html, base_url="http://localhost/")
+
+
+@shared_task(name="roster.render_pdf", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             time_limit=settings.PDF_TIME_LIMIT + 5, soft_time_limit=settings.PDF_TIME_LIMIT)
+def render_pdf(list_id: int, version: int, paper: str, language: str,
+               options: Mapping[str, str] | None = None) -> str:
+    """Render the list as it is now into the cache (`version` is the one asked for, for the
+    log); "done", "failed" or "skipped" (the list is gone)."""
+    army_list = ArmyList.objects.select_related("system", "faction", "owner").filter(pk=list_id).first()
+    if army_list is None:
+        return "skipped"  # the in-flight marker expires on its own
+    key = pdf_key(army_list=army_list, paper=paper, language=language, options=options)
+    try:
+        return _render_into(army_list, key, paper, language, options)
+    finally:
+        cache().delete(pending_key(army_list=army_list, paper=paper, language=language, options=options))
+
+
+def _render_into(army_list: ArmyList, key: str, paper: str, language: str,
+                 options: Mapping[str, str] | None) -> str:
+    list_id, version = army_list.pk, army_list.version
+    started = time.perf_counter()
+    try:
+        with translation.override(language):
+            pdf = roster_pdf_bytes(army_list=army_list, paper=paper, options=options)
+    except SoftTimeLimitExceeded:
+        cache().set(key + ":state", {"state": "failed", "error": TOO_LONG}, timeout=FAILURE_TTL)
+        return "failed"
+    except Exception:
+        logger.exception("PDF of list %s failed", list_id)
+        cache().set(key + ":state", {"state": "failed", "error": RENDER_FAILED}, timeout=FAILURE_TTL)
+        return "failed"
+    if len(pdf) > settings.PDF_MAX_BYTES:
+        cache().set(key + ":state", {"state": "failed", "error": TOO_LARGE}, timeout=FAILURE_TTL)
+        return "failed"
+    cache().set(key, pdf, timeout=settings.PDF_CACHE_SECONDS)
+    logger.info("PDF of list %s v%s (%s units) in %.2f s", list_id, version, army_list.units.count(),
+                time.perf_counter() - started)
+    return "done"
+
+
+def requester_of(request: Any) -> str:
+    """`user:<id>` for a signed-in caller, else `ip:<address>` (as the API throttles count)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    from armybuilder.api.throttling import client_address
+
+    return f"ip:{client_address(request)}"

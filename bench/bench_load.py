@@ -1,0 +1,294 @@
+"""Load benchmark: gunicorn as docker-compose configures it, under mixed traffic (issue 17).
+
+    ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_load.py [--seconds 60] [--clients 50]
+
+Target: with 50 clients for 60 s of mixed reads, edits, PDF and estimate requests, no
+errors and p95 at most 250 ms for pages and for API calls. The run
+
+1. creates a database of its own (dropped at the end), loads the bundled catalogue, and
+   makes one player per client (API token, a 10-unit OPR list, shared by link);
+2. starts gunicorn with docker-compose's command line (3 `gthread` workers × 4 threads)
+   and a Celery worker with beat (`-B`), on 127.0.0.1 only, with request rates raised out of
+   the way (each request still goes through the Redis counters);
+3. runs `--clients` asyncio clients, each doing in a loop, with a seeded mix: catalogue
+   pages, a shared list's page, API reads (catalogue, its list, validate, text export),
+   edits (add then remove a unit with If-Match), a roster PDF (200 when rendered, 202
+   while the worker renders it) and an estimate (202, then one poll);
+4. prints per-kind counts and p50/p95/p99 (round trip at the client), errors (any 5xx,
+   any unexpected 4xx, any transport error), and the machine's load average before and
+   after, since the load generator and the other users of the machine share its cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGET_P95_MS = 250.0
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+os.environ["DEBUG"] = "false"
+os.environ["HTTPS"] = "false"
+os.environ["STATIC_MANIFEST"] = "false"
+os.environ["LOG_LEVEL"] = "ERROR"
+for name in ("API_THROTTLE_USER", "API_THROTTLE_IP", "API_THROTTLE_ESTIMATES", "API_THROTTLE_LOGIN"):
+    os.environ[name] = "100000000/hour"
+os.environ["PDF_RENDER_RATE"] = "100000000/hour"
+os.environ["PAGE_RATE"] = "100000000/min"
+os.environ["TEST_DATABASE_NAME"] = f"bench_load_{os.getpid()}"
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
+
+import warnings  # noqa: E402
+
+import django  # noqa: E402
+
+warnings.filterwarnings("ignore", message="No directory at")
+django.setup()
+
+import httpx  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from armybuilder import services, sharing  # noqa: E402
+from rules.models import Faction  # noqa: E402
+from tests.redis_server import free_port, running_redis  # noqa: E402
+
+UNITS_ON_LIST = 10
+
+
+def build_players(count: int) -> tuple[list[dict], dict]:
+    faction = (Faction.objects.filter(system__key="opr", owner__isnull=True)
+               .prefetch_related("units").order_by("pk").first())
+    templates = list(faction.units.all())
+    players = []
+    for index in range(count):
+        user = User.objects.create_user(f"load{index}", password=secrets.token_urlsafe(12))
+        army_list = services.army_list_create(owner=user, system=faction.system, faction=faction,
+                                              name=f"Load list {index}", points_limit=100000)
+        for number in range(UNITS_ON_LIST):
+            template = templates[(index + number) % len(templates)]
+            services.army_list_add_unit(army_list=army_list, unit=template,
+                                        expected_version=army_list.version)
+        token = sharing.army_list_share(army_list=army_list, expected_version=army_list.version)
+        players.append({"token": Token.objects.create(user=user).key, "list": army_list.pk,
+                        "share": token, "templates": [t.pk for t in templates]})
+    return players, {"system": faction.system.key, "faction": faction.slug,
+                     "unit": templates[0].slug, "unit_id": templates[0].pk}
+
+
+@contextlib.contextmanager
+def stack(redis_url: str) -> Iterator[str]:
+    """gunicorn (docker-compose's command line) and a Celery worker with beat."""
+    port = free_port()
+    env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], REDIS_URL=redis_url,
+               ALLOWED_HOSTS="127.0.0.1")
+    web = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "armybuilder.wsgi:application", "--bind", f"127.0.0.1:{port}",
+         "--workers", "3", "--worker-class", "gthread", "--threads", "4", "--timeout", "30",
+         "--log-level", "error"], cwd=ROOT, env=env, start_new_session=True)
+    # The worker runs at a lower CPU priority: renders and estimates must not starve the web
+    # processes on a small machine (docker-compose gives them containers of their own).
+    worker = subprocess.Popen(
+        ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "armybuilder", "worker", "-B",
+         "--schedule", f"/tmp/bench-load-beat-{os.getpid()}", "--loglevel", "ERROR", "--concurrency", "2",
+         "--without-gossip", "--without-mingle"], cwd=ROOT, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/api/v1/systems", timeout=5).status_code == 200:
+                    break
+            if web.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("gunicorn did not start")
+            time.sleep(0.3)
+        yield url
+    finally:
+        for process in (web, worker):
+            process.terminate()
+        for process in (web, worker):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.latencies: dict[str, list[float]] = defaultdict(list)
+        self.errors: list[str] = []
+
+    async def call(self, client: httpx.AsyncClient, kind: str, method: str, path: str,
+                   ok: tuple[int, ...] = (200,), **kwargs: object) -> httpx.Response | None:
+        started = time.perf_counter()
+        try:
+            response = await client.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            self.errors.append(f"{method} {path}: {type(exc).__name__}")
+            return None
+        self.latencies[kind].append((time.perf_counter() - started) * 1000)
+        if response.status_code not in ok:
+            self.errors.append(f"{method} {path}: HTTP {response.status_code} {response.text[:120]!r}")
+        return response
+
+
+async def client_loop(url: str, player: dict, shared: dict, until: float, seed: int,
+                      record: Recorder) -> None:
+    rng = random.Random(seed)
+    api = {"Authorization": f"Token {player['token']}"}
+    lst = f"/api/v1/lists/{player['list']}"
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        while time.monotonic() < until:
+            roll = rng.random()
+            if roll < 0.10:
+                await record.call(client, "page", "GET", "/catalogue/")
+            elif roll < 0.18:
+                faction = f"/catalogue/{shared['system']}/{shared['faction']}/"
+                await record.call(client, "page", "GET", faction)
+            elif roll < 0.24:
+                await record.call(client, "page", "GET",
+                                  f"/catalogue/{shared['system']}/{shared['faction']}/{shared['unit']}/")
+            elif roll < 0.32:
+                await record.call(client, "page", "GET", f"/lists/shared/{player['share']}/")
+            elif roll < 0.45:
+                await record.call(client, "api", "GET", "/api/v1/units?page_size=50", headers=api)
+            elif roll < 0.60:
+                await record.call(client, "api", "GET", lst, headers=api)
+            elif roll < 0.66:
+                await record.call(client, "api", "GET", f"{lst}/validate", headers=api)
+            elif roll < 0.70:
+                await record.call(client, "api", "GET", f"{lst}/export/text", headers=api)
+            elif roll < 0.86:
+                current = await record.call(client, "api", "GET", lst, headers=api)
+                if current is None:
+                    continue
+                added = await record.call(client, "edit", "POST", f"{lst}/units", ok=(201,),
+                                          json={"unit": rng.choice(player["templates"])},
+                                          headers={**api, "If-Match": current.headers["ETag"]})
+                if added is not None and added.status_code == 201:
+                    last = added.json()["units"][-1]["id"]
+                    await record.call(client, "edit", "DELETE", f"{lst}/units/{last}", ok=(200, 204),
+                                      headers={**api, "If-Match": added.headers["ETag"]})
+            elif roll < 0.92:
+                await record.call(client, "pdf", "GET", f"{lst}/export/pdf", ok=(200, 202), headers=api)
+            else:
+                attacker = rng.choice(player["templates"])
+                body = {"kind": "unit_vs_unit", "attacker": {"catalogue_unit": attacker},
+                        "defender": {"catalogue_unit": shared["unit_id"]},
+                        "situation": {"range_inches": rng.choice([6, 12, 18, 24])}}
+                job = await record.call(client, "estimate", "POST", "/api/v1/estimates", ok=(202,),
+                                        json=body, headers=api)
+                if job is not None and job.status_code == 202:
+                    await record.call(client, "estimate", "GET", job.headers["Location"], headers=api)
+
+
+async def pdf_burst(url: str, players: list[dict]) -> dict:
+    """10 roster PDFs asked for at once, with pages and /healthz asked meanwhile: a page
+    must never wait on a PDF (the render is the worker's)."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        async def timed(path: str, headers: dict | None = None) -> tuple[float, int]:
+            started = time.perf_counter()
+            response = await client.get(path, headers=headers or {})
+            return (time.perf_counter() - started) * 1000, response.status_code
+
+        pdfs = [timed(f"/api/v1/lists/{p['list']}/export/pdf", {"Authorization": f"Token {p['token']}"})
+                for p in players]
+        pages = [timed("/catalogue/") for _ in range(5)]
+        results = await asyncio.gather(*pdfs, *pages, timed("/healthz"))
+    pdf_results, page_results, health = results[:len(pdfs)], results[len(pdfs):-1], results[-1]
+    return {"pdf_max_ms": max(ms for ms, _ in pdf_results),
+            "pdf_statuses": sorted({status for _, status in pdf_results}),
+            "page_max_ms": max(ms for ms, _ in page_results),
+            "health_ms": health[0], "health_status": health[1]}
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--warmup", type=float, default=5.0, help="untimed seconds of the same load first")
+    args = parser.parse_args()
+
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        call_command("load_catalogue", verbosity=0)
+        players, shared = build_players(args.clients)
+        connection.close()
+        with running_redis() as redis_server, stack(redis_server.url(0)) as url:
+            for path in ("/catalogue/", f"/catalogue/{shared['system']}/{shared['faction']}/"):
+                httpx.get(f"{url}{path}", timeout=30)  # warm the template and query caches once
+
+            async def run_all(seconds: float, record: Recorder) -> None:
+                until = time.monotonic() + seconds
+                await asyncio.gather(*(client_loop(url, player, shared, until, seed, record)
+                                       for seed, player in enumerate(players)))
+
+            burst = asyncio.run(pdf_burst(url, players[:10]))
+            asyncio.run(run_all(args.warmup, Recorder()))  # every gunicorn thread has served once
+            record = Recorder()
+            load_before = os.getloadavg()
+            started = time.perf_counter()
+            asyncio.run(run_all(args.seconds, record))
+            elapsed = time.perf_counter() - started
+            load_after = os.getloadavg()
+            health = httpx.get(f"{url}/healthz", timeout=30).status_code
+        total = sum(len(v) for v in record.latencies.values())
+        print(f"load: {args.clients} clients × {args.seconds:.0f} s on gunicorn "
+              "(3 gthread workers × 4 threads) "
+              f"+ Celery worker (2) with beat, {os.cpu_count()} CPUs; load average before "
+              f"{load_before[0]:.2f}, after {load_after[0]:.2f}")
+        print(f"  {total} requests in {elapsed:.1f} s = {total / elapsed:.0f} req/s; "
+              f"errors: {len(record.errors)}; /healthz after: {health}")
+        summary = {}
+        for kind in ("page", "api", "edit", "pdf", "estimate"):
+            values = record.latencies.get(kind, [])
+            if not values:
+                continue
+            p50, p95, p99 = statistics.median(values), percentile(values, 0.95), percentile(values, 0.99)
+            summary[kind] = {"n": len(values), "p50_ms": round(p50, 1), "p95_ms": round(p95, 1),
+                             "p99_ms": round(p99, 1)}
+            print(f"  {kind:<9} n={len(values):<6} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms   "
+                  f"p99 {p99:7.1f} ms   {TARGET_P95_MS:.0f}÷p95 = {TARGET_P95_MS / p95:4.2f}")
+        print(f"  10 PDFs asked at once: PDF answers max {burst['pdf_max_ms']:.0f} ms "
+              f"({burst['pdf_statuses']}); meanwhile pages max {burst['page_max_ms']:.0f} ms, "
+              f"/healthz {burst['health_status']} in {burst['health_ms']:.0f} ms")
+        for error in record.errors[:10]:
+            print(f"  error: {error}")
+        gated = [summary[k]["p95_ms"] for k in ("page", "api") if k in summary]
+        met = not record.errors and all(p95 <= TARGET_P95_MS for p95 in gated)
+        print(f"target: 0 errors and p95 <= {TARGET_P95_MS:.0f} ms for pages and API calls: "
+              f"{'met' if met else 'NOT met'}")
+        print(json.dumps({"requests": total, "errors": len(record.errors), "load_before": load_before[0],
+                          "load_after": load_after[0], **summary}))
+        return 0 if met else 1
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

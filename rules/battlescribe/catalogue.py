@@ -1,0 +1,337 @@
+"""The model of a BattleScribe game system (.gst) or catalogue (.cat), read from its XML.
+
+Only what an import uses is modelled: cost, profile and category types; selection entries,
+entry groups and entry links with their costs, constraints, modifiers, profiles, rules,
+info links and category links; shared entries, profiles and rules; catalogue links.
+Each element keeps its XML path (`path`) so warnings and errors can point at it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from xml.etree.ElementTree import Element
+
+from rules.battlescribe.xml_reader import BattleScribeError, SourceFile, local_name, parse
+
+GAME_SYSTEM, CATALOGUE, ROSTER = "gameSystem", "catalogue", "roster"
+
+
+def number(text: str | None, default: Fraction = Fraction(0)) -> Fraction:
+    """A BattleScribe number ("15.0", "-1", "7.5") as an exact Fraction."""
+    if text is None or text.strip() == "":
+        return default
+    try:
+        return Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{text!r} is not a number") from None
+
+
+@dataclass
+class Profile:
+    id: str
+    name: str
+    type_id: str
+    type_name: str
+    characteristics: list[tuple[str, str, str]]  # (name, type id, value)
+    hidden: bool = False
+
+
+@dataclass
+class Rule:
+    id: str
+    name: str
+    description: str
+    hidden: bool = False
+
+
+@dataclass
+class InfoLink:
+    id: str
+    name: str
+    target_id: str
+    type: str
+
+
+@dataclass
+class Constraint:
+    id: str
+    type: str  # min | max
+    field: str  # selections | a cost type id | forces
+    scope: str  # parent | force | roster | ...
+    value: Fraction
+    percent: bool = False
+    shared: bool = True
+
+
+@dataclass
+class Condition:
+    type: str
+    field: str
+    scope: str
+    value: Fraction
+    child_id: str
+    include_children: bool = False
+
+
+@dataclass
+class ConditionGroup:
+    type: str  # and | or
+    conditions: list[Condition] = field(default_factory=list)
+    groups: list[ConditionGroup] = field(default_factory=list)
+
+
+@dataclass
+class Repeat:
+    field: str
+    scope: str
+    value: Fraction
+    repeats: int
+    child_id: str
+    round_up: bool = False
+    include_children: bool = False
+
+
+@dataclass
+class Modifier:
+    type: str  # set | increment | decrement | ...
+    field: str
+    value: str
+    path: str
+    conditions: list[Condition] = field(default_factory=list)
+    groups: list[ConditionGroup] = field(default_factory=list)
+    repeats: list[Repeat] = field(default_factory=list)
+
+
+@dataclass
+class Entry:
+    """A selection entry, an entry group or an entry link (`kind`), with its children."""
+
+    kind: str  # selectionEntry | selectionEntryGroup | entryLink
+    id: str
+    name: str
+    path: str
+    type: str = ""  # unit | model | upgrade (entries); selectionEntry | selectionEntryGroup (links)
+    hidden: bool = False
+    target_id: str = ""
+    default_id: str = ""
+    costs: dict[str, Fraction] = field(default_factory=dict)
+    constraints: list[Constraint] = field(default_factory=list)
+    modifiers: list[Modifier] = field(default_factory=list)
+    profiles: list[Profile] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)
+    info_links: list[InfoLink] = field(default_factory=list)
+    categories: list[tuple[str, bool]] = field(default_factory=list)  # (category id, primary)
+    children: list[Entry] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    """One .gst or .cat file."""
+
+    kind: str
+    id: str
+    name: str
+    revision: str
+    file: str
+    game_system_id: str = ""
+    library: bool = False
+    cost_types: dict[str, str] = field(default_factory=dict)
+    profile_types: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
+    categories: dict[str, str] = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)  # root selection entries and entry links
+    shared_entries: list[Entry] = field(default_factory=list)
+    shared_profiles: list[Profile] = field(default_factory=list)
+    shared_rules: list[Rule] = field(default_factory=list)
+    catalogue_links: list[str] = field(default_factory=list)
+
+
+def _children(element: Element, name: str) -> list[Element]:
+    """The elements of the `name` list under `element` (e.g. `selectionEntries/selectionEntry`)."""
+    for child in element:
+        if local_name(child.tag) == name:
+            return list(child)
+    return []
+
+
+def _text(element: Element, name: str) -> str:
+    for child in element:
+        if local_name(child.tag) == name:
+            return (child.text or "").strip()
+    return ""
+
+
+def _flag(element: Element, name: str) -> bool:
+    return element.get(name, "false").lower() == "true"
+
+
+class _Reader:
+    def __init__(self, file: str):
+        self.file = file
+
+    def fail(self, path: str, message: str) -> BattleScribeError:
+        where = path if path.startswith(f"{self.file}: ") else f"{self.file}: {path}"
+        return BattleScribeError([f"{where}: {message}"])
+
+    def num(self, element: Element, attribute: str, path: str, default: Fraction = Fraction(0)) -> Fraction:
+        try:
+            return number(element.get(attribute), default)
+        except ValueError as exc:
+            raise self.fail(f"{path}@{attribute}", str(exc)) from None
+
+    def profile(self, element: Element, path: str) -> Profile:
+        return Profile(
+            id=element.get("id", ""),
+            name=element.get("name", ""),
+            type_id=element.get("typeId", ""),
+            type_name=element.get("typeName", ""),
+            characteristics=[
+                (c.get("name", ""), c.get("typeId", ""), (c.text or "").strip())
+                for c in _children(element, "characteristics")
+            ],
+            hidden=_flag(element, "hidden"),
+        )
+
+    def rule(self, element: Element) -> Rule:
+        return Rule(
+            id=element.get("id", ""),
+            name=element.get("name", ""),
+            description=_text(element, "description"),
+            hidden=_flag(element, "hidden"),
+        )
+
+    def condition(self, element: Element, path: str) -> Condition:
+        return Condition(
+            type=element.get("type", ""),
+            field=element.get("field", ""),
+            scope=element.get("scope", ""),
+            value=self.num(element, "value", path),
+            child_id=element.get("childId", ""),
+            include_children=_flag(element, "includeChildSelections"),
+        )
+
+    def condition_group(self, element: Element, path: str) -> ConditionGroup:
+        return ConditionGroup(
+            type=element.get("type", "and"),
+            conditions=[self.condition(c, f"{path}/condition") for c in _children(element, "conditions")],
+            groups=[
+                self.condition_group(g, f"{path}/conditionGroup")
+                for g in _children(element, "conditionGroups")
+            ],
+        )
+
+    def modifier(self, element: Element, path: str) -> Modifier:
+        return Modifier(
+            type=element.get("type", ""),
+            field=element.get("field", ""),
+            value=element.get("value", ""),
+            path=path,
+            conditions=[self.condition(c, f"{path}/condition") for c in _children(element, "conditions")],
+            groups=[
+                self.condition_group(g, f"{path}/conditionGroup")
+                for g in _children(element, "conditionGroups")
+            ],
+            repeats=[
+                Repeat(
+                    field=r.get("field", ""),
+                    scope=r.get("scope", ""),
+                    value=self.num(r, "value", f"{path}/repeat", Fraction(1)),
+                    repeats=int(self.num(r, "repeats", f"{path}/repeat", Fraction(1))),
+                    child_id=r.get("childId", ""),
+                    round_up=_flag(r, "roundUp"),
+                    include_children=_flag(r, "includeChildSelections"),
+                )
+                for r in _children(element, "repeats")
+            ],
+        )
+
+    def entry(self, element: Element, parent_path: str) -> Entry:
+        kind = local_name(element.tag)
+        name = element.get("name", "")
+        path = f"{parent_path}/{kind}[@name={name!r}]"
+        entry = Entry(
+            kind=kind,
+            id=element.get("id", ""),
+            name=name,
+            path=path,
+            type=element.get("type", ""),
+            hidden=_flag(element, "hidden"),
+            target_id=element.get("targetId", ""),
+            default_id=element.get("defaultSelectionEntryId", ""),
+        )
+        if not entry.id:
+            raise self.fail(path, "the element has no id")
+        if kind == "entryLink" and not entry.target_id:
+            raise self.fail(path, "the entry link has no targetId")
+        for cost in _children(element, "costs"):
+            entry.costs[cost.get("typeId", "")] = self.num(cost, "value", f"{path}/cost")
+        for c in _children(element, "constraints"):
+            entry.constraints.append(
+                Constraint(
+                    id=c.get("id", ""),
+                    type=c.get("type", ""),
+                    field=c.get("field", ""),
+                    scope=c.get("scope", ""),
+                    value=self.num(c, "value", f"{path}/constraint"),
+                    percent=_flag(c, "percentValue"),
+                    shared=c.get("shared", "true").lower() == "true",
+                )
+            )
+        entry.modifiers = [self.modifier(m, f"{path}/modifier") for m in _children(element, "modifiers")]
+        entry.profiles = [self.profile(p, path) for p in _children(element, "profiles")]
+        entry.rules = [self.rule(r) for r in _children(element, "rules")]
+        entry.info_links = [
+            InfoLink(l.get("id", ""), l.get("name", ""), l.get("targetId", ""), l.get("type", ""))
+            for l in _children(element, "infoLinks")  # noqa: E741
+        ]
+        entry.categories = [
+            (c.get("targetId", ""), _flag(c, "primary")) for c in _children(element, "categoryLinks")
+        ]
+        for list_name in ("selectionEntries", "selectionEntryGroups", "entryLinks"):
+            entry.children += [self.entry(child, path) for child in _children(element, list_name)]
+        return entry
+
+    def document(self, root: Element) -> Document:
+        kind = local_name(root.tag)
+        if kind not in (GAME_SYSTEM, CATALOGUE):
+            raise self.fail(
+                kind,
+                "not a BattleScribe game system or catalogue (its root element is "
+                f"<{kind}>, expected <gameSystem> or <catalogue>)",
+            )
+        doc = Document(
+            kind=kind,
+            id=root.get("id", ""),
+            name=root.get("name", ""),
+            revision=root.get("revision", ""),
+            file=self.file,
+            game_system_id=root.get("gameSystemId", root.get("id", "") if kind == GAME_SYSTEM else ""),
+            library=_flag(root, "library"),
+        )
+        if not doc.id or not doc.name:
+            raise self.fail(kind, "the root element needs an id and a name")
+        if kind == CATALOGUE and not doc.game_system_id:
+            raise self.fail(kind, "the catalogue does not name its game system (gameSystemId)")
+        doc.cost_types = {c.get("id", ""): c.get("name", "") for c in _children(root, "costTypes")}
+        for p in _children(root, "profileTypes"):
+            doc.profile_types[p.get("id", "")] = (
+                p.get("name", ""),
+                [c.get("name", "") for c in _children(p, "characteristicTypes")],
+            )
+        doc.categories = {c.get("id", ""): c.get("name", "") for c in _children(root, "categoryEntries")}
+        doc.catalogue_links = [link.get("targetId", "") for link in _children(root, "catalogueLinks")]
+        for list_name in ("selectionEntries", "entryLinks"):
+            doc.entries += [self.entry(e, f"{self.file}: {kind}") for e in _children(root, list_name)]
+        for list_name in ("sharedSelectionEntries", "sharedSelectionEntryGroups"):
+            doc.shared_entries += [
+                self.entry(e, f"{self.file}: {kind}/{list_name}") for e in _children(root, list_name)
+            ]
+        doc.shared_profiles = [self.profile(p, kind) for p in _children(root, "sharedProfiles")]
+        doc.shared_rules = [self.rule(r) for r in _children(root, "sharedRules")]
+        return doc
+
+
+def read_document(source: SourceFile, text: bytes | None = None) -> Document:
+    """Parse one .gst/.gstz/.cat/.catz file (`text`: its XML, already unzipped);
+    `BattleScribeError` names the file and element."""
+    return _Reader(source.name).document(parse(source, text))

@@ -1,0 +1,700 @@
+"""Mapping BattleScribe entries onto our unit format through a system's profile schema.
+
+Nothing here knows a game system: characteristics are matched to the fields of the target
+system's profile schema by name (a field's key, its `title` such as "WS" or "Sv", or the
+first words of its `description` such as "Weapon Skill"), and each value is converted to
+whatever that field's JSON Schema accepts ("3+" -> 3, "6\"" -> 6, "-" -> null, "D3").
+
+A root entry of type `unit` becomes a unit whose `model` children are its model profiles;
+a root `model` entry is a one-model unit. The unit is written at its smallest legal selection
+with its default entries taken (their weapons on the models, their costs in the model's
+per-model points or the unit's fixed `upgrades`), so its price equals BattleScribe's.
+Optional entries become upgrade options with their limits; alternatives of a group with a
+default become "replace the default" options priced by the difference. Anything that has no
+place in the unit format is kept as text (`abilities`, `notes`) and reported as a warning.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from rules.battlescribe.catalogue import CATALOGUE, Document, Entry, Profile
+from rules.battlescribe.costs import Pricer, cost_type_ids
+from rules.battlescribe.entries import GROUP, Index, Node
+
+#: Largest model count an add-models option offers (a unit without a max gets none).
+MAX_OPTION_COUNT = 1000
+#: Most unit sizes examined when deriving Power steps and checking per-model points.
+MAX_SIZE_SWEEP = 100
+ROLE_WORDS = (
+    (("hq", "lord", "hero", "character", "leader", "commander"), "hero"),
+    (("troop", "core", "battleline", "infantry"), "infantry"),
+    (("elite", "special"), "elite"),
+    (("fast", "cavalry"), "cavalry"),
+    (("flyer", "aircraft", "flier"), "aircraft"),
+    (("transport",), "transport"),
+    (("monster", "behemoth"), "monster"),
+    (("war machine", "artillery"), "artillery"),
+    (("heavy", "vehicle", "lord of war"), "vehicle"),
+)
+_DASHES = ("", "-", "—", "–", "*", "n/a", "none")
+
+
+def slug(text: str, limit: int = 80) -> str:
+    """An ASCII slug (`[a-z0-9-]`), never empty."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    out = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:limit].strip("-")
+    return out or "x"
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def field_names(properties: Mapping[str, Any]) -> dict[str, str]:
+    """{normalised characteristic name: schema field} from each field's key, title, description."""
+    names: dict[str, str] = {}
+    for key, schema in properties.items():
+        description = re.split(r"[(;,:]", str(schema.get("description", "")))[0]
+        for name in (description, key, schema.get("title", "")):
+            if name and _norm(name):
+                names[_norm(name)] = key
+    return names
+
+
+@lru_cache(maxsize=256)
+def _validator(schema_json: str) -> Draft202012Validator:
+    import json
+
+    return Draft202012Validator(json.loads(schema_json))
+
+
+_SCHEMA_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
+
+
+def _schema_json(schema: Mapping[str, Any]) -> str:
+    import json
+
+    known = _SCHEMA_JSON.get(id(schema))
+    if known is None or known[0] is not schema:
+        known = (schema, json.dumps(schema, sort_keys=True))
+        _SCHEMA_JSON[id(schema)] = known
+    return known[1]
+
+
+def convert(text: str, schema: Mapping[str, Any]) -> tuple[bool, Any]:
+    """(accepted, value): `text` as the first of int / the text / null that `schema` accepts.
+
+    "3+", "6\"" and "12''" read as their number; a leading "+" ("+1" to Strength) stays
+    text. A dash is null where the field takes null, and no value (`_ABSENT`) otherwise.
+    """
+    return _convert(text.strip(), _schema_json(schema))
+
+
+@lru_cache(maxsize=8192)
+def _convert(raw: str, schema_json: str) -> tuple[bool, Any]:
+    validator = _validator(schema_json)
+    candidates: list[Any] = []
+    digits = re.fullmatch(r"(-?\d+)\s*(\+|\"|''|”|in|cm)?", raw)
+    if digits:
+        candidates.append(int(digits.group(1)))
+    if raw.lower() in _DASHES:
+        return True, (None if validator.is_valid(None) else _ABSENT)
+    candidates.append(raw)
+    for value in candidates:
+        if validator.is_valid(value):
+            return True, value
+    return False, raw
+
+
+#: A dash in a field that has no "none" value: the field is left out.
+_ABSENT = object()
+
+
+@dataclass
+class Mapped:
+    """What one import produced: faction dicts (loader format), unit summaries, warnings."""
+
+    factions: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class UnitMapper:
+    """Maps the root entries of each catalogue of `index` onto units of one system."""
+
+    def __init__(
+        self,
+        index: Index,
+        *,
+        system_key: str,
+        profile_schema: Mapping[str, Any],
+        price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+        known_rule: Callable[[str], bool],
+    ):
+        self.index = index
+        self.system_key = system_key
+        self.properties = dict(profile_schema.get("properties") or {})
+        self.weapon_properties = dict(
+            ((profile_schema.get("$defs") or {}).get("weapon") or {}).get("properties") or {}
+        )
+        self.price = price
+        self.known_rule = known_rule
+        self.catalogue_points = "points" in self.properties
+        self.model_fields = {
+            k: v
+            for k, v in field_names(self.properties).items()
+            if v in (profile_schema.get("x-profile") or [])
+        }
+        self.weapon_fields = {
+            k: v
+            for k, v in field_names(self.weapon_properties).items()
+            if v not in ("name", "profiles", "rules")
+        }
+        weapon_schema = (profile_schema.get("$defs") or {}).get("weapon") or {"type": "object"}
+        self.weapon_validator = Draft202012Validator(weapon_schema)
+        self.warnings: list[str] = []
+        self.pricer = Pricer(index, self.warn)
+        self.points_id, self.power_id = cost_type_ids(index.cost_types)
+        self.model_type, self.weapon_types = self._profile_types()
+
+    def warn(self, path: str, message: str) -> None:
+        line = f"{path}: {message}"
+        if line not in self._seen:
+            self._seen.add(line)
+            self.warnings.append(line)
+
+    _seen: set[str] = set()
+
+    def _profile_types(self) -> tuple[str | None, set[str]]:
+        """The profile type that is a model's profile, and those that are weapons, by best match."""
+        self._seen = set()
+        model_type, best = None, 1
+        weapons: set[str] = set()
+        for type_id, (_name, chars) in self.index.profile_types.items():
+            as_model = sum(_norm(c) in self.model_fields for c in chars)
+            as_weapon = sum(_norm(c) in self.weapon_fields for c in chars)
+            if as_model > best and as_model >= as_weapon:
+                model_type, best = type_id, as_model
+            elif as_weapon >= 2 and as_weapon > as_model:
+                weapons.add(type_id)
+        return model_type, weapons
+
+    # ---------------------------------------------------------------- profiles
+
+    def _characteristics(
+        self, profile: Profile, fields: Mapping[str, str], properties: Mapping[str, Any], where: str
+    ) -> tuple[dict[str, Any], list[str]]:
+        values: dict[str, Any] = {}
+        kept: list[str] = []
+        for name, _type_id, text in profile.characteristics:
+            key = fields.get(_norm(name))
+            if key is None:
+                if text:
+                    kept.append(f"{name}: {text}")
+                continue
+            if key == "range" and text.strip().lower() == "melee":
+                text = "0"  # the unit format's melee weapon (`shared/spec/unit-format.md`)
+            ok, value = convert(text, properties[key])
+            if ok and value is not _ABSENT:
+                values[key] = value
+            elif ok:
+                continue
+            else:
+                kept.append(f"{name}: {text}")
+                self.warn(
+                    where, f"{profile.name}: {name} {text!r} does not fit the field {key!r}; kept as text"
+                )
+        return values, kept
+
+    def weapon(self, profile: Profile, where: str) -> tuple[dict[str, Any], list[str]]:
+        values, kept = self._characteristics(profile, self.weapon_fields, self.weapon_properties, where)
+        weapon = {"name": profile.name[:120] or "Weapon", **values}
+        if kept and "abilities" in self.weapon_properties and "abilities" not in weapon:
+            weapon["abilities"] = "; ".join(kept)
+            kept = []
+        for key, schema in self.weapon_properties.items():
+            required = "null" not in str(schema.get("type", ""))
+            if key not in weapon and key in ("range",) and required:
+                weapon[key] = 0  # a weapon without a range is a melee weapon
+        return weapon, kept
+
+    def entry_weapons(self, entry: Entry, where: str) -> tuple[list[dict[str, Any]], list[str]]:
+        """The weapons an entry brings. Several weapon profiles on one entry (a gun with two
+        firing modes) become one weapon with `profiles` where the system's weapon schema has
+        that field and accepts the result; otherwise one weapon per profile."""
+        built, notes = [], []
+        for profile in (p for p in self.profiles_of(entry) if p.type_id in self.weapon_types):
+            weapon, extra = self.weapon(profile, where)
+            built.append(weapon)
+            notes += extra
+        if len(built) > 1 and "profiles" in self.weapon_properties:
+            combined = {**built[0], "name": entry.name[:120] or built[0]["name"], "profiles": built}
+            if self.weapon_validator.is_valid(combined):
+                return [combined], notes
+        return built, notes
+
+    def profiles_of(self, entry: Entry) -> list[Profile]:
+        linked = [
+            self.index.profiles[link.target_id]
+            for link in entry.info_links
+            if link.type == "profile" and link.target_id in self.index.profiles
+        ]
+        return [p for p in [*entry.profiles, *linked] if not p.hidden]
+
+    def rules_of(self, entry: Entry) -> list[tuple[str, str]]:
+        linked = [
+            self.index.rules[link.target_id]
+            for link in entry.info_links
+            if link.type == "rule" and link.target_id in self.index.rules
+        ]
+        for link in entry.info_links:
+            if link.type not in ("rule", "profile"):
+                self.warn(entry.path, f"info link {link.name!r} of type {link.type!r} is not imported")
+        missing = [
+            link.name
+            for link in entry.info_links
+            if link.target_id not in self.index.rules
+            and link.target_id not in self.index.profiles
+            and link.type in ("rule", "profile")
+        ]
+        for name in missing:
+            self.warn(entry.path, f"info link {name!r} points at nothing in the uploaded files")
+        return [(r.name, r.description) for r in [*entry.rules, *linked] if not r.hidden]
+
+    # ------------------------------------------------------------------ units
+
+    def categories(self, entry: Entry) -> tuple[list[str], str]:
+        names, role = [], "other"
+        primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
+        for category_id, _primary in entry.categories:
+            name = self.index.categories.get(category_id)
+            if name and name not in names:
+                names.append(name)
+        if primary:
+            lowered = self.index.categories.get(primary[0], "").lower()
+            role = next((r for words, r in ROLE_WORDS if any(w in lowered for w in words)), "other")
+        return names, role
+
+    def model_entries(self, entry: Entry) -> list[Entry]:
+        found = []
+        for child in (self.index.resolve(c) for c in entry.children):
+            if child.kind == GROUP:
+                found += self.model_entries(child)
+            elif child.type == "model":
+                found.append(child)
+        return found
+
+    _where = ""
+
+    def unit(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
+        where = self._where = entry.path
+        if entry.type not in ("unit", "model"):
+            self.warn(where, f"a root entry of type {entry.type or 'upgrade'!r} is not a unit; not imported")
+            return None
+        try:
+            root = self.pricer.tree(entry)
+        except OverflowError:
+            self.warn(where, "the smallest selection of this unit is too large to import; skipped")
+            return None
+        keywords, role = self.categories(entry)
+        abilities: list[dict[str, str]] = []
+        notes: list[str] = self.unmapped_modifiers(root)
+        model_nodes = [n for n in root.children if n.entry.type == "model"] if entry.type == "unit" else []
+        unit_profiles = self.profiles_of(entry)
+        models: list[dict[str, Any]] = []
+        options: list[dict[str, Any]] = []
+        growth: list[tuple[Node, int]] = []
+        holders = model_nodes or [root]
+        for node in holders:
+            model = self.model(node, root, unit_profiles, abilities, notes, options, growth)
+            if model is None:
+                return None
+            models.append(model)
+        for entry_model in self.model_entries(entry):
+            if entry.type == "unit" and entry_model.id not in {n.entry.id for n in model_nodes}:
+                self.warn(
+                    entry_model.path,
+                    "a model that is not taken at the minimum size; not imported as a profile",
+                )
+        if model_nodes:  # the unit's own profiles, rules and non-model selections
+            self.collect_text(entry, abilities, notes)
+            for rule_name, text in self.rules_of(entry):
+                self.add_rule(models, None, rule_name, text, abilities)
+            fixed = self.pricer.total(root, self.points_id) - sum(
+                (self.pricer.total(root, self.points_id, below=n) for n in model_nodes), Fraction(0)
+            )
+            for child in root.children:
+                if child.entry.type != "model":
+                    self.mandatory(child, models[0], abilities, notes, where)
+            self.options_for(entry, root, root, None, options, notes)
+        else:
+            fixed = Fraction(0)
+        unit: dict[str, Any] = {
+            "slug": self.unique(f"bs-{slug(entry.target_id or entry.id, 60)}", used_slugs),
+            "name": entry.name[:120] or "Unit",
+            "role": role,
+            "models": models,
+            "keywords": keywords,
+            "battlescribe_id": entry.target_id or entry.id,
+        }
+        if abilities:
+            unit["abilities"] = abilities
+        if notes:
+            unit["notes"] = notes
+        if self.catalogue_points and fixed:
+            unit["upgrades"] = [
+                {"key": "unit", "label": "Unit", "count": 1, "cost": self.integer(fixed, where)}
+            ]
+        self.power(entry, root, unit, growth)
+        keys: set[str] = set()
+        for option in options:
+            option["key"] = self.unique(option["key"][:76], keys)
+        unit["options"] = options
+        expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
+        return self.checked(unit, expected, where)
+
+    def unmapped_modifiers(self, root: Node) -> list[str]:
+        """Warn about modifiers that change what the unit format cannot hold (names, visibility...)."""
+        kept: list[str] = []
+        for node in root.walk():
+            entries = [node.entry, *(self.index.resolve(c) for c in node.entry.children)]
+            for entry in entries:
+                constraint_ids = {c.id for c in entry.constraints}
+                for m in entry.modifiers:
+                    if m.field not in self.index.cost_types and m.field not in constraint_ids:
+                        kept.append(f"{entry.name}: modifier {m.type} {m.field} {m.value!r}")
+                        self.warn(
+                            m.path,
+                            f"a {m.type!r} modifier of {m.field!r} ({m.value!r}) is not applied; "
+                            "kept as text",
+                        )
+        return kept
+
+    def checked(self, unit: dict[str, Any], expected: Fraction | None, where: str) -> dict[str, Any] | None:
+        data = {k: v for k, v in unit.items() if k not in ("slug", "role", "options")}
+        data.update({"format": 1, "system": self.system_key})
+        try:
+            breakdown = self.price(data)
+        except Exception as exc:  # the system's own validation: report, never half-import
+            problems = getattr(exc, "errors", None) or [exc]
+            text = "; ".join(f"{getattr(p, 'path', '')}: {getattr(p, 'message', p)}" for p in problems)
+            self.warn(where, f"does not fit the system's unit format ({text}); not imported")
+            return None
+        if expected is not None and Fraction(breakdown["exact"]) != expected:
+            self.warn(
+                where, f"priced {breakdown['exact']} here but {expected} by BattleScribe at minimum size"
+            )
+        return unit
+
+    def unique(self, base: str, used: set[str]) -> str:
+        candidate, n = base, 2
+        while candidate in used:
+            candidate, n = f"{base[:74]}-{n}", n + 1
+        used.add(candidate)
+        return candidate
+
+    def integer(self, value: Fraction, where: str) -> int:
+        if value.denominator != 1:
+            self.warn(
+                where, f"cost {float(value)} rounded to {round(value)} (options and fixed costs are whole)"
+            )
+        return round(value)
+
+    def per_model(self, value: Fraction, where: str) -> int | float:
+        if value.denominator == 1:
+            return int(value)
+        as_float = float(value)
+        if Fraction(str(as_float)) != value:
+            self.warn(where, f"per-model cost {value} is not a terminating decimal; stored as {as_float}")
+        return as_float
+
+    def collect_text(self, entry: Entry, abilities: list, notes: list) -> None:
+        for profile in self.profiles_of(entry):
+            if profile.type_id == self.model_type or profile.type_id in self.weapon_types:
+                continue
+            text = "; ".join(f"{n}: {v}" if n else v for n, _t, v in profile.characteristics if v)
+            abilities.append({"name": profile.name, "text": text})
+        for c in entry.constraints:
+            if c.scope not in ("parent",) and c.field == "selections":
+                notes.append(f"{entry.name}: {c.type} {c.value} per {c.scope}")
+                self.warn(entry.path, f"limit {c.type} {c.value} per {c.scope} is kept as text")
+
+    def add_rule(self, models, model, name: str, text: str, abilities: list) -> None:
+        if self.known_rule(name):
+            for target in [model] if model is not None else models:
+                if name not in target.setdefault("rules", []):
+                    target["rules"].append(name)
+        elif not any(a["name"] == name for a in abilities):
+            abilities.append({"name": name, "text": text})
+            self.warn(self._where, f"rule {name!r} is not a rule of this system; kept as text")
+
+    def model(self, node, root, unit_profiles, abilities, notes, options, growth) -> dict[str, Any] | None:
+        entry = node.entry
+        where = entry.path
+        own = [p for p in self.profiles_of(entry) if p.type_id == self.model_type]
+        inherited = [p for p in unit_profiles if p.type_id == self.model_type]
+        profiles = own or inherited
+        if not profiles:
+            self.warn(where, "no profile of the system's model type; not imported")
+            return None
+        if len(profiles) > 1:
+            self.warn(where, f"{len(profiles)} model profiles; the first is used, the others kept as text")
+            for extra in profiles[1:]:
+                abilities.append(
+                    {"name": extra.name, "text": "; ".join(f"{n}: {v}" for n, _t, v in extra.characteristics)}
+                )
+        values, kept = self._characteristics(profiles[0], self.model_fields, self.properties, where)
+        if kept:
+            notes.append(f"{profiles[0].name}: " + "; ".join(kept))
+        count = node.count if node is not root else 1
+        model: dict[str, Any] = {
+            "name": (entry.name if node is not root else profiles[0].name)[:120] or "Model"
+        }
+        model["count"] = count
+        model.update(values)
+        if self.catalogue_points:
+            below = (
+                self.pricer.total(root, self.points_id, below=node)
+                if node is not root
+                else (self.pricer.total(root, self.points_id))
+            )
+            model["points"] = self.per_model(below / count, where)
+        model["weapons"] = []
+        self.collect_text(entry, abilities, notes)
+        for profile in self.profiles_of(entry):
+            if profile.type_id in self.weapon_types:
+                weapon, extra = self.weapon(profile, where)
+                model["weapons"].append(weapon)
+                notes += extra
+        for rule_name, text in self.rules_of(entry):
+            self.add_rule([], model, rule_name, text, abilities)
+        for child in node.children:
+            self.mandatory(child, model, abilities, notes, where)
+        if node is not root:
+            low = self.pricer.limit(entry, "min", root, root) or node.count
+            high = self.pricer.limit(entry, "max", root, root)
+            if "min_count" in self.properties:
+                model["min_count"] = low
+            if high is not None and "max_count" in self.properties and high >= 1:
+                model["max_count"] = max(high, low)
+            if high is None:
+                self.warn(where, "the model has no maximum; the unit is offered at its minimum size only")
+            elif high > node.count:
+                growth.append((node, high))
+                options.append(
+                    {
+                        "key": f"more-{slug(model['name'], 70)}",
+                        "label": f"Add {model['name']} (up to {high})",
+                        "kind": "add_models",
+                        "applies_to": model["name"],
+                        "payload": {"count": 1},
+                        "max": min(high - node.count, MAX_OPTION_COUNT),
+                    }
+                )
+        self.options_for(entry, node, root, model["name"], options, notes)
+        return model
+
+    def mandatory(self, node: Node, model: dict[str, Any], abilities, notes, where: str) -> None:
+        """A default or required selection: its weapons and items go onto the model."""
+        entry = node.entry
+        weapons, extra = self.entry_weapons(entry, where)
+        model.setdefault("weapons", []).extend(weapons)
+        notes += extra
+        if not weapons and "items" in self.properties and entry.type != "model":
+            model.setdefault("items", []).append({"name": entry.name[:120], "kind": "mundane"})
+        self.collect_text(entry, abilities, notes)
+        for rule_name, text in self.rules_of(entry):
+            self.add_rule([], model, rule_name, text, abilities)
+        for child in node.children:
+            self.mandatory(child, model, abilities, notes, where)
+
+    # ---------------------------------------------------------------- options
+
+    def option(
+        self,
+        entry: Entry,
+        parent: Node,
+        root: Node,
+        applies_to,
+        group: str,
+        cost: Fraction,
+        high: int,
+        replaces: str | None,
+    ) -> dict[str, Any]:
+        option: dict[str, Any] = {
+            "key": f"opt-{slug(entry.target_id or entry.id, 60)}",
+            "label": entry.name[:200] or "Option",
+            "group": group[:120],
+            "applies_to": applies_to or "",
+            "max": max(1, min(high, MAX_OPTION_COUNT)),
+        }
+        if self.catalogue_points:
+            option["cost"] = self.integer(cost, entry.path)
+        built = self.entry_weapons(entry, entry.path)[0]
+        if replaces and built:
+            option.update(kind="replace_weapon", payload={"replace": replaces, "with": built})
+        elif len(built) == 1:
+            option.update(kind="add_weapon", payload={"weapon": built[0]})
+        elif "items" in self.properties:
+            option.update(kind="add_item", payload={"item": {"name": entry.name[:120], "kind": "mundane"}})
+            if len(built) > 1:
+                self.warn(entry.path, f"{len(built)} weapon profiles in one option; taken as an item")
+        else:
+            return {}
+        if applies_to is None:
+            option["payload"]["all"] = True
+        nested = [c for c in entry.children]
+        if nested:
+            self.warn(
+                entry.path, "selections inside an optional upgrade are not offered as options; kept as text"
+            )
+        return option
+
+    def options_for(
+        self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list
+    ) -> None:
+        """Upgrade options of `entry` (a model or the unit): optional entries and group alternatives."""
+        taken = {child.entry.id for child in node.children}
+        per = node.count if node is not root else 1
+        for written in entry.children:
+            child = self.index.resolve(written)
+            if child.type == "model":
+                continue
+            if child.kind == GROUP:
+                self.group_options(child, node, root, applies_to, options, per)
+                continue
+            if (self.pricer.limit(child, "min", node, root) or 0) > 0 or child.id in taken:
+                continue
+            high = self.pricer.limit(child, "max", node, root)
+            if high is None:
+                high = 1
+                self.warn(child.path, "optional entry without a maximum; offered once per model")
+            cost = self.pricer.extra_cost(child, node, root, self.points_id)
+            option = self.option(child, node, root, applies_to, "", cost, high * per, None)
+            if option:
+                options.append(option)
+            else:
+                notes.append(f"option not mapped: {child.name}")
+                self.warn(
+                    child.path, "an option with no weapon cannot be offered in this system; kept as text"
+                )
+
+    def group_options(
+        self, group: Entry, node: Node, root: Node, applies_to, options: list, per: int
+    ) -> None:
+        members = [self.index.resolve(m) for m in group.children]
+        group_min = self.pricer.limit(group, "min", node, root) or 0
+        group_max = self.pricer.limit(group, "max", node, root)
+        default = self.pricer.default_member(group, members) if group_min > 0 else None
+        default_cost = self.pricer.extra_cost(default, node, root, self.points_id) if default else Fraction(0)
+        replaced = None
+        if default is not None:
+            weapons = self.entry_weapons(default, default.path)[0]
+            replaced = weapons[0]["name"] if weapons else None
+        for member in members:
+            if member is default or member.kind == GROUP or member.type == "model":
+                if member.kind == GROUP:
+                    self.warn(member.path, "a group inside a group is not offered as options; kept as text")
+                continue
+            high = self.pricer.limit(member, "max", node, root) or group_max or 1
+            if group_max is not None:
+                high = min(high, group_max)
+            cost = self.pricer.extra_cost(member, node, root, self.points_id) - default_cost
+            if default is not None and replaced is None:
+                self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
+            option = self.option(member, node, root, applies_to, group.name, cost, high * per, replaced)
+            if option:
+                options.append(option)
+            else:
+                self.warn(
+                    member.path, "an option with no weapon cannot be offered in this system; kept as text"
+                )
+
+    # ------------------------------------------------------------------ power
+
+    def power(self, entry: Entry, root: Node, unit: dict[str, Any], growth: list[tuple[Node, int]]) -> None:
+        """Power at the minimum and the size steps where it changes; points checked per size."""
+        if self.power_id is not None:
+            unit["power_rating"] = self.integer(self.pricer.total(root, self.power_id), entry.path)
+        if not growth:
+            return
+        if len(growth) > 1:
+            self.warn(entry.path, "several model profiles can grow; Power steps follow the first only")
+        node, high = growth[0]
+        base_models = sum(m["count"] for m in unit["models"])
+        base_points = self.pricer.total(root, self.points_id)
+        per_model = self.pricer.total(root, self.points_id, below=node) / node.count
+        steps, last = [], unit.get("power_rating")
+        for n in range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1):
+            tree = self.pricer.tree(entry, {node.entry.id: n})
+            if self.power_id is not None:
+                power = self.integer(self.pricer.total(tree, self.power_id), entry.path)
+                if power != last:
+                    steps.append({"min_models": base_models + n - node.count, "power": power})
+                    last = power
+            if self.catalogue_points:
+                points = self.pricer.total(tree, self.points_id)
+                if points != base_points + per_model * (n - node.count):
+                    self.warn(
+                        entry.path,
+                        f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
+                        f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
+                    )
+                    break
+        if steps:
+            unit["power_rating_rules"] = steps
+
+
+def map_documents(
+    documents: list[Document],
+    *,
+    system_key: str,
+    profile_schema: Mapping[str, Any],
+    price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+    known_rule: Callable[[str], bool],
+) -> Mapped:
+    """Every catalogue (and the game system's own root entries) as a faction in loader format."""
+    index = Index(documents)
+    mapper = UnitMapper(
+        index, system_key=system_key, profile_schema=profile_schema, price=price, known_rule=known_rule
+    )
+    if mapper.model_type is None:
+        mapper.warn(
+            index.system.file if index.system else "import",
+            "no profile type matches the system's model characteristics; units cannot be mapped",
+        )
+    for type_id, name in index.cost_types.items():
+        if type_id not in (mapper.points_id, mapper.power_id):
+            where = index.system.file if index.system else "import"
+            mapper.warn(where, f"cost type {name!r} is not imported")
+    result = Mapped()
+    for doc in documents:
+        if doc.kind == CATALOGUE and doc.library and not doc.entries:
+            continue
+        used: set[str] = set()
+        units = [u for u in (mapper.unit(e, used) for e in index.root_entries(doc)) if u is not None]
+        if not units:
+            if doc.kind == CATALOGUE:
+                mapper.warn(doc.file, "no importable units in this catalogue")
+            continue
+        result.factions.append(
+            {
+                "faction": {
+                    "slug": f"bs-{slug(doc.id, 60)}",
+                    "name": doc.name[:120],
+                    "version": f"rev {doc.revision}"[:32],
+                    "description": f"Imported from BattleScribe ({doc.file}, revision {doc.revision}).",
+                },
+                "units": units,
+            }
+        )
+    result.warnings = mapper.warnings
+    return result

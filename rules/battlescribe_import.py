@@ -1,0 +1,181 @@
+"""Importing BattleScribe data into the catalogue (service): parse, map, check, write.
+
+One path into the catalogue whatever the source: the BattleScribe files are mapped onto
+factions in the shape of the bundled YAML files (`rules.battlescribe.to_units`), checked by
+the catalogue loader's own reader (`rules.catalogue_files.read_faction_data`: every unit
+priced by its system, every option applied) and written by the loader's writer
+(`rules.catalogue_sync.write_catalogue`) in one transaction. A faction's slug comes from the
+catalogue's BattleScribe id and a unit's from its entry id, so importing a newer revision
+updates the same rows in place, and units that army lists use are never deleted.
+
+`parse_import` needs no database (the command's `--dry-run`); `import_files` writes, into
+the public catalogue (`owner=None`, the admin command) or into private factions of `owner`
+(the upload page and the API), which are shared like homebrew factions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from rules.battlescribe.catalogue import read_document
+from rules.battlescribe.to_units import map_documents
+from rules.battlescribe.xml_reader import (
+    MAX_FILE_BYTES,
+    MAX_FILES,
+    MAX_TOTAL_XML_BYTES,
+    BattleScribeError,
+    SourceFile,
+    xml_bytes,
+)
+from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data, system_rule_names
+from rules.catalogue_sync import CataloguePlan, SyncReport, write_catalogue
+from rules.models import Faction, GameSystem
+from rules.selectors import rule_base_name, rule_lookup_key
+from rules.systems.registry import get_system
+
+#: Largest whole upload request (several files); larger requests are refused unread.
+MAX_UPLOAD_BYTES = 64 * 1024 * 1024
+
+
+def read_uploads(uploads: Sequence[Any]) -> list[SourceFile]:
+    """Uploaded files (Django `UploadedFile`s) as `SourceFile`s, each refused above the size limit
+    before it is read (Django keeps large uploads on disk, so nothing big is ever in memory)."""
+    sources, errors = [], []
+    if len(uploads) > MAX_FILES:
+        raise BattleScribeError([f"{len(uploads)} files; at most {MAX_FILES} per import"])
+    for upload in uploads:
+        if upload.size > MAX_FILE_BYTES:
+            errors.append(
+                f"{upload.name}: the file is {upload.size} bytes; the limit is {MAX_FILE_BYTES} bytes"
+            )
+            continue
+        sources.append(SourceFile(upload.name, upload.read(MAX_FILE_BYTES + 1)))
+    if errors:
+        raise BattleScribeError(errors)
+    return sources
+
+
+@dataclass
+class ImportResult:
+    """What an import found: checked faction plans, a JSON-ready summary, warnings."""
+
+    system: str
+    plans: list[FactionPlan] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    report: SyncReport | None = None
+    factions: list[Faction] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        """`{"system", "factions": [{"name", "units": [{"name", "points", "power", "models"}]}], ...}`."""
+        system = get_system(self.system)
+        factions = []
+        for plan in self.plans:
+            units = []
+            for unit in plan.units:
+                breakdown = system.price(unit.values["data"])
+                units.append(
+                    {
+                        "name": unit.values["name"],
+                        "points": breakdown.get("points"),
+                        "power": breakdown.get("power"),
+                        "models": sum(int(m["count"]) for m in unit.values["data"]["models"]),
+                    }
+                )
+            row = next((f for f in self.factions if f.slug == plan.slug), None)
+            factions.append(
+                {
+                    "id": row.pk if row else None,
+                    "name": plan.values["name"],
+                    "slug": plan.slug,
+                    "units": units,
+                }
+            )
+        return {"system": self.system, "factions": factions, "errors": [], "warnings": self.warnings}
+
+
+def parse_import(*, system_key: str, files: Sequence[SourceFile]) -> ImportResult:
+    """Parse, map and check `files` for `system_key` without touching the database.
+
+    Raises `BattleScribeError` (bad files, an unknown system, a catalogue without its game
+    system) or `CatalogueFileError` (mapped data the catalogue rejects), each message naming
+    the file and the element or field.
+    """
+    try:
+        system = get_system(system_key)
+    except KeyError as exc:
+        raise BattleScribeError([f"--system: {exc.args[0]}"]) from None
+    if not files:
+        raise BattleScribeError(
+            ["no files: upload a game system (.gst/.gstz) and its catalogues (.cat/.catz)"]
+        )
+    if len(files) > MAX_FILES:
+        raise BattleScribeError([f"{len(files)} files; at most {MAX_FILES} per import"])
+    documents, errors, total = [], [], 0
+    for source in files:
+        try:
+            text = xml_bytes(source)
+            total += len(text)
+            if total > MAX_TOTAL_XML_BYTES:
+                raise BattleScribeError(
+                    [
+                        f"{source.name}: the files of one import expand to more than "
+                        f"{MAX_TOTAL_XML_BYTES} bytes of XML"
+                    ]
+                )
+            documents.append(read_document(source, text))
+        except BattleScribeError as exc:
+            errors += exc.errors
+            if total > MAX_TOTAL_XML_BYTES:
+                break
+    if errors:
+        raise BattleScribeError(errors)
+    names = system_rule_names(system_key)
+
+    def known(name: str) -> bool:
+        return rule_lookup_key(name) in names or rule_lookup_key(rule_base_name(name)) in names
+
+    mapped = map_documents(
+        documents,
+        system_key=system_key,
+        profile_schema=system.profile_schema,
+        price=system.price,
+        known_rule=known,
+    )
+    if not mapped.factions:
+        raise BattleScribeError(["no unit could be imported", *mapped.warnings])
+    result = ImportResult(system=system_key, warnings=mapped.warnings)
+    by_name = {d.id: d.file for d in documents}
+    for faction in mapped.factions:
+        source = by_name.get(faction["faction"]["slug"].removeprefix("bs-"), faction["faction"]["name"])
+        result.plans.append(read_faction_data(system_key, faction, source=source, rule_names=names))
+    return result
+
+
+def import_files(
+    *, system_key: str, files: Sequence[SourceFile], owner: AbstractBaseUser | None = None
+) -> ImportResult:
+    """Parse, check and write `files` in one transaction (public catalogue, or `owner`'s own)."""
+    if not GameSystem.objects.filter(key=system_key).exists():
+        raise BattleScribeError([f"system: unknown game system {system_key!r} (load the catalogue first)"])
+    result = parse_import(system_key=system_key, files=files)
+    owner_id = owner.pk if owner is not None else None
+    for plan in result.plans:
+        plan.owner_id = owner_id
+        if owner_id is not None:
+            plan.values["description"] = plan.values["description"] + " Private import."
+    with transaction.atomic():
+        result.report = write_catalogue(CataloguePlan(factions=result.plans))
+        result.factions = list(
+            Faction.objects.filter(
+                system__key=system_key, owner_id=owner_id, slug__in=[p.slug for p in result.plans]
+            ).order_by("name")
+        )
+    return result
+
+
+__all__ = ["BattleScribeError", "CatalogueFileError", "ImportResult", "import_files", "parse_import"]

@@ -1,0 +1,358 @@
+"""Age of Sigmar 1st edition attacks, exactly (`shared/spec/systems/003_aos.md` §2).
+
+Hit → wound → save with Rend (§2.3), damage pooled over the whole attack and allocated with
+spill-over (§2.4: a model keeps taking damage until slain, so models slain = ⌊pool / W⌋),
+mortal wounds without rolls (§2.5), cover +1 save (§2.6), and battleshock as a distribution
+of models fled (§2.10). The sheet has no natural-1 rule and no modifier cap (§2.1), so a
+roll succeeds exactly when D6 + modifiers ≥ target.
+
+Unit format (system "aos1"): models with `wounds`, `save` (X+, null for "-"), `bravery`,
+`count`, `points`, and `weapons` of `{"name", "type": "missile" | "melee", "range",
+"attacks" (number or "D6"), "to_hit", "to_wound", "rend" (≤ 0), "damage" (number or "D3")}`.
+The pool hit is the largest model group plus every other group with the same Wounds and
+Save (a champion row); kills count pool models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from rules.dice.counts import compound
+from rules.dice.pmf import PMF, at_least, convolve, fold, mean, point_mass, power
+from rules.systems.fantasy_combat.units import dice_pmf
+
+
+def _(message: str) -> str:
+    """gettext_noop without Django: marks a label for makemessages."""
+    return message
+
+
+MAX_POOL_WOUNDS = 5_000
+MAX_ATTACKS = 5_000
+
+SITUATION_PROPERTIES: dict[str, dict[str, Any]] = {
+    "mode": {
+        "type": "string",
+        "title": _("Attack"),
+        "enum": ["shooting", "melee"],
+        "default": "melee",
+        "x-enum-labels": {"shooting": _("Shooting"), "melee": _("Combat")},
+    },
+    "range_inches": {
+        "type": "integer",
+        "title": _("Range (inches)"),
+        "default": 12,
+        "minimum": 0,
+        "maximum": 60,
+        "description": _("Shooting: missile weapons need the target within Range (§2.2)"),
+    },
+    "fighting_models": {
+        "type": "integer",
+        "title": _("Attacking models"),
+        "default": 0,
+        "minimum": 0,
+        "maximum": 1000,
+        "description": _("Models in range (0: every model attacks)"),
+    },
+    "cover": {
+        "type": "boolean",
+        "title": _("Target in cover"),
+        "default": False,
+        "description": _("+1 to save rolls (§2.6)"),
+    },
+    "defender_charged": {
+        "type": "boolean",
+        "title": _("Target charged this turn"),
+        "default": False,
+        "description": _("No cover in the combat phase for a unit that charged (§2.6)"),
+    },
+    "mortal_wounds": {
+        "type": "string",
+        "title": _("Extra mortal wounds"),
+        "enum": ["0", "1", "D3", "D6"],
+        "default": "0",
+        "description": _("E.g. Arcane Bolt: D3 (§2.5)"),
+    },
+    "slain_earlier": {
+        "type": "integer",
+        "title": _("Models already slain this turn"),
+        "default": 0,
+        "minimum": 0,
+        "maximum": 100,
+        "description": _("Added to the battleshock roll (§2.10)"),
+    },
+    "bravery_modifier": {
+        "type": "integer",
+        "title": _("Bravery modifier"),
+        "default": 0,
+        "minimum": -3,
+        "maximum": 3,
+        "description": _("Inspiring terrain +1, Sinister −1 (§2.10)"),
+    },
+    "inspiring_presence": {
+        "type": "boolean",
+        "title": _("Target under Inspiring Presence"),
+        "default": False,
+        "description": _("No battleshock test (§2.10)"),
+    },
+}
+SITUATION_PROPERTIES["range_inches"].update(
+    {
+        "x-text": _("at %(value)s″"),
+        "x-text-joined": True,
+        "x-text-when": {"mode": "shooting"},
+        "x-command-aliases": [{"flag": "--range"}],
+    }
+)
+SITUATION_PROPERTIES["mode"]["x-command-aliases"] = [{"flag": "--melee", "value": "melee"}]
+SITUATION_PROPERTIES["defender_charged"]["x-text-when"] = {"mode": "melee"}
+SITUATION_PROPERTIES["mortal_wounds"]["x-text"] = _("%(value)s extra mortal wounds")
+SITUATION_PROPERTIES["slain_earlier"]["x-text"] = _("%(value)s already slain this turn")
+SITUATION_SCHEMA = {"type": "object", "additionalProperties": False, "properties": SITUATION_PROPERTIES}
+
+
+def situation_errors(situation: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Cross-field checks: cover is lost in the combat phase by a unit that charged."""
+    errors: dict[str, list[str]] = {}
+    if situation.get("defender_charged") and situation.get("mode", "melee") != "melee":
+        errors["defender_charged"] = [_("a charge leads to the combat phase")]
+    return errors
+
+
+@dataclass(frozen=True)
+class Situation:
+    mode: str = "melee"
+    range_inches: int = 12
+    fighting_models: int = 0
+    cover: bool = False
+    defender_charged: bool = False
+    mortal_wounds: str = "0"
+    slain_earlier: int = 0
+    bravery_modifier: int = 0
+    inspiring_presence: bool = False
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Situation:
+        data = dict(data or {})
+        problems = [f"{k}: unknown field" for k in sorted(set(data) - set(SITUATION_PROPERTIES))]
+        values = {}
+        for key, prop in SITUATION_PROPERTIES.items():
+            value = data.get(key, prop["default"])
+            ok = (
+                isinstance(value, bool)
+                if prop["type"] == "boolean"
+                else value in prop["enum"]
+                if prop["type"] == "string"
+                else isinstance(value, int)
+                and not isinstance(value, bool)
+                and prop["minimum"] <= value <= prop["maximum"]
+            )
+            if ok:
+                values[key] = value
+            else:
+                problems.append(f"{key}: invalid value {value!r}")
+        if not problems:
+            problems += [f"{k}: {m}" for k, ms in situation_errors(values).items() for m in ms]
+        if problems:
+            raise ValueError("; ".join(problems))
+        return cls(**values)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def roll_chance(target: int | None, modifier: int = 0) -> Fraction:
+    """§2.1, §2.7: P(D6 + modifier ≥ target), no natural-1 rule; None (a "-" save) never passes."""
+    if target is None:
+        return Fraction(0)
+    return Fraction(min(6, max(0, 7 - (target - modifier))), 6)
+
+
+def save_chance(save: int | None, rend: int, cover: bool) -> Fraction:
+    """§2.3 step 3, §2.6: D6 + Rend (+1 in cover) ≥ Save blocks the attack."""
+    return roll_chance(save, rend + int(cover))
+
+
+def attack_damage(to_hit: int, to_wound: int, rend: int, damage: Any, save: int | None, cover: bool) -> PMF:
+    """Damage one attack inflicts (§2.3): Damage if it hits, wounds and is not saved, else 0."""
+    p = float(roll_chance(to_hit) * roll_chance(to_wound) * (1 - save_chance(save, rend, cover)))
+    per = np.array(dice_pmf(damage)) * p
+    per[0] += 1 - p
+    return per
+
+
+def mortal_wounds(expression: str) -> PMF:
+    """§2.5: mortal wounds need no rolls; they join the damage pool."""
+    return point_mass(0) if expression == "0" else np.array(dice_pmf(expression))
+
+
+def models_slain(pool: PMF, models: int, wounds: int) -> PMF:
+    """§2.4: damage spills over, so ⌊pool / W⌋ models are slain (at most all of them)."""
+    slain = np.minimum(np.arange(len(pool)) // wounds, models)
+    return np.bincount(slain, weights=pool, minlength=models + 1)
+
+
+def battleshock_fled(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
+    """§2.10: a unit that lost models rolls D6 + slain this turn; each point above its Bravery
+    (+1 per 10 models left) is one model fled, at most the models left."""
+    fled = np.zeros(models + 1)
+    for k, p_k in enumerate(slain):
+        if not p_k:
+            continue
+        left = models - k
+        lost = k + situation.slain_earlier
+        if left <= 0 or lost == 0 or situation.inspiring_presence:
+            fled[0] += p_k
+            continue
+        threshold = bravery + left // 10 + situation.bravery_modifier
+        for roll in range(1, 7):
+            fled[min(left, max(0, roll + lost - threshold))] += p_k / 6
+    return fled
+
+
+def _pool(models: list[Mapping[str, Any]]) -> tuple[int, int, int | None]:
+    main = max(range(len(models)), key=lambda k: (int(models[k].get("count", 1)), -k))
+    wounds, save = int(models[main].get("wounds") or 1), models[main].get("save")
+    count = sum(
+        int(m.get("count", 1))
+        for m in models
+        if int(m.get("wounds") or 1) == wounds and m.get("save") == save
+    )
+    return count, wounds, save
+
+
+def _attack(
+    attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The registry's `attack` for AoS 1st: one unit's shooting or combat attacks on another."""
+    sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation)
+    a_models = [m for m in attacker.get("models") or () if isinstance(m, Mapping)]
+    d_models = [m for m in defender.get("models") or () if isinstance(m, Mapping)]
+    if not a_models or not d_models:
+        raise ValueError("models: a unit needs at least one model")
+    count, wounds, save = _pool(d_models)
+    limit = count * wounds
+    if limit > MAX_POOL_WOUNDS:
+        raise ValueError(
+            f"models: at most {MAX_POOL_WOUNDS} wounds in the target's models for an exact estimate"
+        )
+    cover = sit.cover and not (sit.mode == "melee" and sit.defender_charged)
+    kind = "missile" if sit.mode == "shooting" else "melee"
+    slots = sit.fighting_models or sum(int(m.get("count", 1)) for m in a_models)
+    pool = mortal_wounds(sit.mortal_wounds)
+    weapons, total_attacks, total_hits, total_wounds = [], 0.0, 0.0, 0.0
+    for model in a_models:
+        n = min(slots, int(model.get("count", 1)))
+        slots -= n
+        for weapon in model.get("weapons") or ():
+            if weapon.get("type", "melee") != kind or (
+                kind == "missile" and int(weapon.get("range") or 0) < sit.range_inches
+            ):
+                continue
+            attacks = power(np.array(dice_pmf(weapon.get("attacks", 1))), n)
+            if len(attacks) - 1 > MAX_ATTACKS:
+                raise ValueError(f"models: at most {MAX_ATTACKS} attacks per weapon for an exact estimate")
+            per = attack_damage(
+                int(weapon.get("to_hit") or 7),
+                int(weapon.get("to_wound") or 7),
+                int(weapon.get("rend") or 0),
+                weapon.get("damage", 1),
+                save,
+                cover,
+            )
+            damage = compound(attacks, per, limit)
+            pool = convolve(pool, damage, limit)
+            p_hit = float(roll_chance(int(weapon.get("to_hit") or 7)))
+            expected_attacks = mean(attacks)
+            total_attacks += expected_attacks
+            total_hits += expected_attacks * p_hit
+            total_wounds += expected_attacks * p_hit * float(roll_chance(int(weapon.get("to_wound") or 7)))
+            weapons.append(
+                {
+                    "name": weapon.get("name", "Weapon"),
+                    "model": model.get("name", "Model"),
+                    "models": n,
+                    "melee": kind == "melee",
+                    "expected": {
+                        "attacks": expected_attacks,
+                        "hits": expected_attacks * p_hit,
+                        "wounds": expected_attacks
+                        * p_hit
+                        * float(roll_chance(int(weapon.get("to_wound") or 7))),
+                        "damage": mean(damage),
+                    },
+                }
+            )
+    pool = fold(pool, limit)
+    slain = models_slain(pool, count, wounds)
+    bravery = max(int(m.get("bravery") or 0) for m in d_models)
+    fled = battleshock_fled(slain, count, bravery, sit)
+    lost = _losses(slain, count, bravery, sit)
+    points = [float(m.get("points") or 0) * int(m.get("count", 1)) for m in d_models]
+    per_model = (sum(points) / max(1, sum(int(m.get("count", 1)) for m in d_models))) if sum(points) else 0.0
+    attacker_points = sum(float(m.get("points") or 0) * int(m.get("count", 1)) for m in a_models)
+    epd = mean(slain) * per_model if per_model else None
+    return {
+        "attacker": str(attacker.get("name", "Attacker")),
+        "defender": str(defender.get("name", "Defender")),
+        "situation": sit.as_dict(),
+        "expected": {
+            "attacks": total_attacks,
+            "hits": total_hits,
+            "wounds": total_wounds,
+            "damage": mean(pool),
+            "kills": mean(slain),
+        },
+        "wounds_distribution": pool.tolist(),
+        "kills_distribution": slain.tolist(),
+        "kills_at_least": at_least(slain).tolist(),
+        "p_destroyed": float(slain[-1]),
+        "expected_points_destroyed": epd,
+        "points_efficiency": 100 * epd / attacker_points if epd is not None and attacker_points > 0 else None,
+        "attacker_points": attacker_points or None,
+        "defender_points": sum(points) or None,
+        "weapons": weapons,
+        "outcomes": [
+            {
+                "key": "models_fled",
+                "label": _("Models fled (battleshock)"),
+                "kind": "distribution",
+                "value": fled.tolist(),
+                "expected": mean(fled),
+            },
+            {
+                "key": "models_lost",
+                "label": _("Models slain or fled"),
+                "kind": "distribution",
+                "value": lost.tolist(),
+                "expected": mean(lost),
+            },
+        ],
+    }
+
+
+def _losses(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
+    """P(slain + fled = n): the unit's total losses this turn."""
+    lost = np.zeros(models + 1)
+    for k, p_k in enumerate(slain):
+        if p_k:
+            fled = battleshock_fled(np.eye(models + 1)[k], models, bravery, situation)
+            lost[k : k + len(fled) - k] += p_k * fled[: models + 1 - k]
+    return lost
+
+
+def attack(
+    attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The registry's `attack` for AoS 1st: one unit's shooting or combat attacks on another.
+
+    ValueError names the bad field (a malformed value in a unit, an unknown situation field)."""
+    try:
+        return _attack(attacker, defender, situation)
+    except (TypeError, KeyError) as exc:
+        raise ValueError(f"models: {exc}") from None

@@ -1,0 +1,190 @@
+"""The fate of one attack die: hit, wound, saves, and the wounds it takes off one model.
+
+An attack (a shot, a blow, an impact or breath hit) ends in one of three ways: nothing, a
+Killing Blow that slays the model it lands on (`p_slay`), or an unsaved wound that takes
+`damage` wounds (Multiple Wounds, doubled against Flammable) off the model, each of
+which regeneration may still undo (`regeneration_fails`, WHFB §7.3). Each function below is
+one rule and cites its section of `000_whfb6.md` (WHFB) or `004_ru.md` (RU).
+
+Known simplification: §7.3 says a model that loses any wound to a flaming attack cannot
+regenerate for the rest of the battle, "not even normal wounds"; here only the flaming
+attacks themselves ignore regeneration (the other attacks of the same estimate still allow
+it), which matters only when flaming and non-flaming attacks hit a regenerating unit at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rules.systems.fantasy_combat.tables import (
+    d6_at_least,
+    fixed_save_chance,
+    melee_need,
+    save_chance,
+    shooting_hit_chance,
+    shooting_hit_on_natural_six,
+    strength_save_modifier,
+    to_wound_need,
+)
+from rules.systems.fantasy_combat.units import Model
+from rules.systems.fantasy_combat.variants import Variants
+
+SIXTH = Fraction(1, 6)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """P(hit) and P(a hit whose die is a natural 6) for one attack die."""
+
+    p: Fraction
+    p_six: Fraction
+
+
+@dataclass(frozen=True)
+class Blow:
+    """What one attack die does to the model it lands on."""
+
+    p_hit: float
+    p_slay: float
+    p_unsaved: float
+    damage: tuple[float, ...]
+    regeneration_fails: float
+
+    @property
+    def p_wounding(self) -> float:
+        return self.p_slay + self.p_unsaved
+
+
+def shooting_hit(effective_bs: int) -> Hit:
+    """§5.3: the BS table, with 6-then-X for 7+ to 9+ (`tables.shooting_hit_chance`)."""
+    return Hit(shooting_hit_chance(effective_bs), shooting_hit_on_natural_six(effective_bs))
+
+
+def melee_hit(attacker_ws: int, defender_ws: int, to_hit_bonus: int = 0) -> Hit:
+    """§6.3: WS against WS; a 6 always hits, a 1 always misses (a +1 to hit still fails on a 1,
+    §14 Sword of Striking); WS 0 is hit automatically (no die, so no natural 6)."""
+    need = melee_need(attacker_ws, defender_ws)
+    if need <= 1:
+        return Hit(Fraction(1), Fraction(0))
+    need = min(6, max(2, need - to_hit_bonus))
+    return Hit(d6_at_least(need), SIXTH)
+
+
+def automatic_hit() -> Hit:
+    """Impact hits (§8.7) and breath hits in combat (RU #1) hit without a roll."""
+    return Hit(Fraction(1), Fraction(0))
+
+
+def sixes_only(hit: Hit) -> Hit:
+    """§10.3: a unit that failed a fear test (and outnumbers the fear-causer) hits only on 6s
+    in the first round."""
+    return Hit(min(hit.p, SIXTH), min(hit.p_six, SIXTH)) if hit.p_six else hit
+
+
+def reroll_misses(hit: Hit) -> Hit:
+    """Hatred (§10.7) and RU ASF with higher Initiative (RU #2): re-roll failed to-hit rolls,
+    once: p + (1 − p)·p."""
+    miss = 1 - hit.p
+    return Hit(hit.p + miss * hit.p, hit.p_six + miss * hit.p_six)
+
+
+def wound_chance(strength: int, toughness: int) -> Fraction:
+    """§6.5: the to-wound table; 0 where S cannot wound T."""
+    need = to_wound_need(strength, toughness)
+    return Fraction(0) if need is None else d6_at_least(need)
+
+
+def armour_save(
+    target: Model, *, strength: int, armour_piercing: int, melee: bool, hand_weapon_and_shield: bool
+) -> Fraction:
+    """§7.1: the save from kit (or as given), +1 for hand weapon and shield on foot in close
+    combat (only when the save is built from kit), worsened by S above 3 and by armour
+    piercing; a 1 always fails."""
+    base = target.save
+    if base is not None and melee and hand_weapon_and_shield and not target.save_given:
+        base -= 1
+    return save_chance(base, strength_save_modifier(strength) + armour_piercing)
+
+
+def killing_blow_applies(target: Model, variants: Variants) -> bool:
+    """§8.2: only against man-sized models (foot or mounted); RU #20: against anything."""
+    return variants.killing_blow_any_target or target.man_sized
+
+
+def poison_applies(target: Model) -> bool:
+    """§8.3: no effect on inanimate targets (war machines)."""
+    return target.troop_type != "war_machine"
+
+
+def flammable_damage(damage: tuple[float, ...]) -> tuple[float, ...]:
+    """§8.4 / RU #12: a Flammable model takes double wounds from flaming attacks (after saves)."""
+    doubled = [0.0] * (2 * (len(damage) - 1) + 1)
+    for k, p in enumerate(damage):
+        doubled[2 * k] += p
+    return tuple(doubled)
+
+
+def resolve_blow(
+    hit: Hit,
+    *,
+    target: Model,
+    strength: int,
+    armour_piercing: int,
+    damage: tuple[float, ...],
+    melee: bool,
+    hand_weapon_and_shield: bool,
+    no_armour_save: bool,
+    flaming: bool,
+    poisoned: bool,
+    killing_blow: bool,
+    variants: Variants,
+    magical: bool = False,
+    ethereal_attacker: bool = False,
+) -> Blow:
+    """One attack die from hit to unsaved wounds (§6.5, §7, §8), with the RU switches."""
+    if variants.ethereal and target.has("ethereal") and not (magical or flaming or ethereal_attacker):
+        return Blow(p_hit=float(hit.p), p_slay=0.0, p_unsaved=0.0, damage=damage, regeneration_fails=1.0)
+    no_armour_save = no_armour_save or (variants.ethereal and ethereal_attacker)
+    p_wound = wound_chance(strength, target.t or 0)
+    poison = poisoned and poison_applies(target)
+    auto_wounds = hit.p_six if poison else Fraction(0)
+    rolled_hits = hit.p - auto_wounds
+    kills_outright = (
+        rolled_hits * SIXTH
+        if killing_blow and p_wound > 0 and killing_blow_applies(target, variants)
+        else Fraction(0)
+    )
+    normal_wounds = rolled_hits * p_wound - kills_outright
+
+    armour = (
+        Fraction(0)
+        if no_armour_save or (flaming and variants.flaming_ignores_armour)
+        else armour_save(
+            target,
+            strength=strength,
+            armour_piercing=armour_piercing,
+            melee=melee,
+            hand_weapon_and_shield=hand_weapon_and_shield,
+        )
+    )
+    poison_armour = Fraction(0) if variants.poison_ignores_armour else armour
+    ward_fails = 1 - fixed_save_chance(target.ward)
+    regeneration = Fraction(0) if flaming else fixed_save_chance(target.regeneration)
+
+    unsaved = (auto_wounds * (1 - poison_armour) + normal_wounds * (1 - armour)) * ward_fails
+    slay = kills_outright * (ward_fails if variants.killing_blow_ward_save else 1)
+    if variants.regeneration_per_attack:
+        unsaved *= 1 - regeneration
+        regeneration_fails = Fraction(1)
+    else:
+        regeneration_fails = 1 - regeneration
+    if flaming and target.has("flammable"):
+        damage = flammable_damage(damage)
+    return Blow(
+        p_hit=float(hit.p),
+        p_slay=float(slay),
+        p_unsaved=float(unsaved),
+        damage=damage,
+        regeneration_fails=float(regeneration_fails),
+    )

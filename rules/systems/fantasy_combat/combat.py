@@ -1,0 +1,551 @@
+"""The Warhammer Fantasy attack sequence: shooting (§5) and one round of close combat (§6).
+
+Shooting is one side's dice on the target's wound track. Close combat is both sides'
+blows in strike order (§6.2) on the joint distribution of (attacker's wounds lost,
+defender's wounds lost): every striker's number of dice depends on how many of its own
+models are still alive when it strikes (casualties come off the rear, so the models in
+contact keep fighting until the unit is smaller than its front, §6.6), so a defender that
+strikes second has its casualties removed before it strikes back (§6.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from rules.systems.fantasy_combat.blows import (
+    Blow,
+    Hit,
+    automatic_hit,
+    melee_hit,
+    reroll_misses,
+    resolve_blow,
+    shooting_hit,
+    sixes_only,
+)
+from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_WORK, Situation
+from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
+from rules.systems.fantasy_combat.variants import Variants
+from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
+
+ATTACKER, DEFENDER = 0, 1
+#: Strike tiers (§6.2): impact hits, first (chargers, ASF), by Initiative, last (great weapons, ASL).
+IMPACT, FIRST, NORMAL, LAST = -1, 0, 1, 2
+
+
+@dataclass
+class Striker:
+    """One batch of identical attack dice: a model group's weapon, its mount, impact hits or breath."""
+
+    side: int
+    name: str
+    model: str
+    group: int
+    per_model: int  # dice per fighting model (0 with `random_count`)
+    tier: int
+    initiative: int
+    blow: Blow
+    melee: bool = True
+    random_count: tuple[float, ...] | None = None  # per model: P(k dice)
+    negated: float = 0.0  # RU #16: chance the whole spell is negated
+    in_ranks: bool = False  # also fights from the second rank (§12.3)
+    expected_dice: float = 0.0
+    expected_kills: float = 0.0
+    transition: Array = field(default_factory=lambda: np.zeros((1, 1)))
+
+    @property
+    def order(self) -> tuple[int, int]:
+        return (self.tier, -self.initiative)
+
+
+@dataclass
+class Side:
+    """A unit in the fight, its wound track and the models that fight per track state."""
+
+    unit: Unit
+    track: WoundTrack
+    charging: bool
+    fighting_models: int
+    _fighting: dict[bool, dict[int, npt.NDArray[np.int64]]] = field(default_factory=dict)
+
+    def fighting(self, in_ranks: bool) -> dict[int, npt.NDArray[np.int64]]:
+        if in_ranks not in self._fighting:
+            self._fighting[in_ranks] = self._count_fighting(in_ranks)
+        return self._fighting[in_ranks]
+
+    def _count_fighting(self, in_ranks: bool) -> dict[int, npt.NDArray[np.int64]]:
+        """Per model group, how many of its models fight in each track state: the models in
+        contact (`fighting_models`, 0 meaning all), plus the next rank as many again when the
+        group fights in ranks. Characters stand in front (§9.8), then command, then rank and
+        file; casualties come off the rear (§6.6)."""
+        unit, track = self.unit, self.track
+        order = [k for k in range(len(unit.models)) if k not in unit.pool] + list(reversed(unit.pool))
+        out = {k: np.zeros(track.size, dtype=np.int64) for k in range(len(unit.models))}
+        for s in range(track.size):
+            alive = unit.alive_by_group(int(track.alive[s]))
+            counts = {k: alive.get(k, unit.models[k].count) for k in order}
+            total = sum(counts.values())
+            front = self.fighting_models or total
+            slots = front + (front if in_ranks and self.fighting_models else 0)
+            for k in order:
+                take = min(slots, counts[k])
+                out[k][s] = take
+                slots -= take
+        return out
+
+
+def _strength(
+    model: Model, weapon: Weapon, *, situation: Situation, charging: bool, variants: Variants
+) -> tuple[int, int]:
+    """Close-combat S and armour piercing (§6.5, §12.1): the user's S plus the weapon's bonus,
+    the first-round and charge-only bonuses, RU Devastating Charge (+1 S), Sword of Might."""
+    first = situation.round == 1
+    traits = weapon.traits
+    strength = weapon.strength if weapon.strength is not None else (model.s or 0) + weapon.strength_bonus
+    ap = weapon.armour_piercing + model.item_effects.get("armour_piercing", 0)
+    if first:
+        strength += traits.get("first_round", 0)
+        if charging:
+            strength += traits.get("charge", 0)
+        if "first_round_strength" in traits:
+            strength = max(strength, traits["first_round_strength"])
+            ap += traits.get("first_round_ap", 0)
+        if charging and variants.devastating_charge and model.has("devastating charge"):
+            strength += 1
+    strength += model.item_effects.get("strength", 0)
+    return min(10, strength), ap
+
+
+def _melee_weapon(model: Model) -> Weapon:
+    """The close-combat weapon a model uses: its first one, else a hand weapon (§12.4)."""
+    return next(
+        (w for w in model.weapons if w.melee),
+        Weapon("Hand weapon", 0, "hand_weapon", None, 0, 0, (0.0, 1.0), 1, False, False, False, False, False),
+    )
+
+
+def _attacks(model: Model) -> int:
+    """A, +1 Frenzy (§10.6), +1 two hand weapons on foot (§12.4), RU Extra Attack, Sword of Battle."""
+    hand_weapons = sum(1 for w in model.weapons if w.melee and w.kind == "hand_weapon")
+    extra = int(model.has("frenzy")) + int(model.has("extra attack")) + model.item_effects.get("attacks", 0)
+    if model.on_foot and (
+        hand_weapons >= 2 or model.has("two hand weapons") or model.has("additional hand weapon")
+    ):
+        extra += 1
+    return (model.a or 0) + extra
+
+
+def _hand_weapon_and_shield(target: Model) -> bool:
+    """§7.1, §12.4: a foot model with a shield and a hand weapon saves +1 in close combat."""
+    return target.on_foot and target.shield and _melee_weapon(target).kind == "hand_weapon"
+
+
+def _tier(
+    model: Model, weapon: Weapon | None, *, situation: Situation, charging: bool, variants: Variants
+) -> int:
+    """§6.2: chargers strike first in the turn they charge; Always Strikes First; great weapons
+    and Always Strikes Last strike last (WHFB: a charging great weapon strikes first). RU #2,
+    #3: ASF/ASL only from round 2, great weapons are ASL."""
+    rules_on = situation.round >= variants.strike_order_rules_from_round
+    great = weapon is not None and weapon.traits.get("strikes_last", False)
+    if charging and situation.round == 1:
+        return FIRST
+    if rules_on and model.has("always strikes first"):
+        return FIRST
+    if rules_on and (model.has("always strikes last") or (great and variants.great_weapon_is_asl)):
+        return LAST
+    if great and not variants.great_weapon_is_asl:
+        return LAST
+    return NORMAL
+
+
+def _blow_against(
+    hit: Hit,
+    target: Model,
+    *,
+    strength: int,
+    ap: int,
+    weapon: Weapon | None,
+    model: Model,
+    melee: bool,
+    variants: Variants,
+) -> Blow:
+    flags = weapon or _melee_weapon(model)
+    return resolve_blow(
+        hit,
+        target=target,
+        strength=strength,
+        armour_piercing=ap,
+        damage=flags.multiple_wounds,
+        melee=melee,
+        hand_weapon_and_shield=melee and _hand_weapon_and_shield(target),
+        no_armour_save=flags.no_armour_save,
+        flaming=flags.flaming or model.has("flaming attacks"),
+        poisoned=flags.poisoned or model.has("poisoned attacks"),
+        killing_blow=flags.killing_blow or model.has("killing blow"),
+        variants=variants,
+        magical=flags.magic,
+        ethereal_attacker=model.has("ethereal"),
+    )
+
+
+def failed_fear(unit: Unit, enemy: Unit, situation: Situation, side: int) -> bool:
+    """The situation says this side failed a fear test, and the enemy does cause fear (§10.3,
+    RU #8); fear-causers and units immune to psychology are never afraid."""
+    failed = situation.attacker_failed_fear if side == ATTACKER else situation.defender_failed_fear
+    causes = enemy.has("fear") or enemy.has("causes fear") or enemy.has("terror")
+    immune = (
+        unit.has("fear") or unit.has("terror") or unit.has("immune to psychology") or unit.has("unbreakable")
+    )
+    return failed and causes and not immune
+
+
+def defending_ws(unit: Unit) -> int:
+    """The WS blows are rolled against (§6.3): the target's; a chariot's is its crew's highest
+    (§8.7); a model without WS (a war machine, §8.6) is hit automatically (WS 0)."""
+    if unit.target.ws is not None:
+        return unit.target.ws
+    if unit.target.troop_type != "chariot":
+        return 0
+    return max((m.ws for m in unit.models if m.ws is not None), default=0)
+
+
+def melee_strikers(
+    side: int, own: Side, enemy: Side, situation: Situation, variants: Variants
+) -> list[Striker]:
+    """Every batch of close-combat dice a side throws this round."""
+    target = enemy.unit.target
+    target_ws = defending_ws(enemy.unit)
+    own_afraid, enemy_afraid = (
+        failed_fear(own.unit, enemy.unit, situation, side),
+        failed_fear(enemy.unit, own.unit, situation, 1 - side),
+    )
+    if enemy_afraid and variants.fear_sets_ws_one:
+        target_ws = 1
+    strikers: list[Striker] = []
+    for k, model in enumerate(own.unit.models):
+        charging = own.charging
+        fighters = [(model, _melee_weapon(model))] + ([(model.mount, None)] if model.mount else [])
+        for striker_model, weapon in fighters:
+            if striker_model.ws is None or not _attacks(striker_model):
+                continue
+            w = weapon or _melee_weapon(striker_model)
+            strength, ap = _strength(
+                striker_model, w, situation=situation, charging=charging, variants=variants
+            )
+            own_ws = 1 if own_afraid and variants.fear_sets_ws_one else (striker_model.ws or 0)
+            hit = melee_hit(own_ws, target_ws, striker_model.item_effects.get("to_hit", 0))
+            if own_afraid and not variants.fear_sets_ws_one and situation.round == 1:
+                hit = sixes_only(hit)
+            tier = _tier(striker_model, weapon, situation=situation, charging=charging, variants=variants)
+            if (situation.round == 1 and striker_model.has("hatred")) or (
+                variants.asf_rerolls_with_higher_initiative
+                and situation.round >= variants.strike_order_rules_from_round
+                and striker_model.has("always strikes first")
+                and (striker_model.i or 0) > (target.i or 0)
+            ):
+                hit = reroll_misses(hit)
+            blow = _blow_against(
+                hit,
+                target,
+                strength=strength,
+                ap=ap,
+                weapon=w,
+                model=striker_model,
+                melee=True,
+                variants=variants,
+            )
+            strikers.append(
+                Striker(
+                    side=side,
+                    name=w.name if weapon else f"{striker_model.name} (mount)",
+                    model=model.name,
+                    group=k,
+                    per_model=_attacks(striker_model),
+                    tier=tier,
+                    initiative=striker_model.i or 0,
+                    blow=blow,
+                    in_ranks=(w.kind == "spear" or striker_model.has("fight in extra rank")) and not charging,
+                )
+            )
+        strikers += _special_hits(side, k, model, own, target, situation, variants)
+    return strikers
+
+
+def _special_hits(
+    side: int, k: int, model: Model, own: Side, target: Model, situation: Situation, variants: Variants
+) -> list[Striker]:
+    """Impact hits of a charging chariot (§8.7: D6 at its S, +1 with scythed wheels; RU #24)
+    and, RU only, a breath weapon in close combat (RU #1: 2D6 automatic hits at its S)."""
+    out: list[Striker] = []
+    impact = model.rules.get("impact hits")
+    if impact is not None and own.charging and situation.round == 1:
+        count = list(dice_pmf(impact or "D6"))
+        if model.has("scythed wheels"):
+            count = [0.0, *count]
+        blow = _blow_against(
+            automatic_hit(),
+            target,
+            strength=min(10, model.s or 0),
+            ap=0,
+            weapon=None,
+            model=model,
+            melee=True,
+            variants=variants,
+        )
+        out.append(
+            Striker(
+                side=side,
+                name="Impact hits",
+                model=model.name,
+                group=k,
+                per_model=0,
+                tier=IMPACT,
+                initiative=0,
+                blow=blow,
+                random_count=tuple(count),
+            )
+        )
+    breath = model.rules.get("breath weapon")
+    if breath is not None and variants.breath_in_combat and situation.breath_weapon and side == ATTACKER:
+        strength = int(breath) if breath.isdigit() else (model.s or 0)
+        blow = _blow_against(
+            automatic_hit(),
+            target,
+            strength=strength,
+            ap=0,
+            weapon=None,
+            model=model,
+            melee=True,
+            variants=variants,
+        )
+        tier = _tier(model, None, situation=situation, charging=own.charging, variants=variants)
+        out.append(
+            Striker(
+                side=side,
+                name="Breath weapon",
+                model=model.name,
+                group=k,
+                per_model=0,
+                tier=tier,
+                initiative=model.i or 0,
+                blow=blow,
+                random_count=dice_pmf("2D6"),
+            )
+        )
+    return out
+
+
+def _bs_modifier(model: Model, weapon: Weapon, defender: Unit, situation: Situation) -> int:
+    """§5.4, cumulative: +1 large target; −1 moved (not thrown; RU Quick to Fire / Light
+    Cavalry ignore it), −1 stand and shoot, −1 long range (not thrown), −1 skirmishers or a lone
+    foot character (RU Sniper ignores it), −1 soft / −2 hard cover, −1 multiple shots."""
+    thrown = weapon.kind == "thrown"
+    mod = int(defender.has("large target"))
+    if situation.moved and not thrown and not (model.has("quick to fire") or model.has("light cavalry")):
+        mod -= 1
+    mod -= int(situation.stand_and_shoot)
+    if situation.range_inches * 2 > weapon.range and not thrown:
+        mod -= 1
+    lone = (
+        sum(m.count for m in defender.models) == 1 and defender.target.character and defender.target.on_foot
+    )
+    if (defender.has("skirmishers") or lone) and not model.has("sniper"):
+        mod -= 1
+    mod -= {"none": 0, "soft": 1, "hard": 2}[situation.cover]
+    mod -= int(weapon.shots > 1)
+    return mod
+
+
+def _missile_weapon(model: Model, situation: Situation) -> Weapon | None:
+    """The first missile weapon in range that may fire (§5.1; move-or-fire not after moving, §12.3)."""
+    for weapon in model.weapons:
+        if weapon.melee or weapon.range < situation.range_inches:
+            continue
+        if situation.moved and weapon.kind == "move_or_fire":
+            continue
+        return weapon
+    return None
+
+
+def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Variants) -> list[Striker]:
+    """Every batch of shots a unit fires (§5): one missile weapon per model (§5.1)."""
+    target = enemy.unit.target
+    out: list[Striker] = []
+    for k, model in enumerate(own.unit.models):
+        weapon = _missile_weapon(model, situation)
+        if weapon is None:
+            continue
+        strength = weapon.strength if weapon.strength is not None else (model.s or 0) + weapon.strength_bonus
+        strength = min(10, strength + model.item_effects.get("strength", 0))
+        if weapon.kind == "spell":
+            hit, count = automatic_hit(), dice_pmf(weapon.hits)
+        else:
+            if not model.bs:
+                continue
+            hit, count = shooting_hit(model.bs + _bs_modifier(model, weapon, enemy.unit, situation)), None
+        blow = _blow_against(
+            hit,
+            target,
+            strength=strength,
+            ap=weapon.armour_piercing,
+            weapon=weapon,
+            model=model,
+            melee=False,
+            variants=variants,
+        )
+        level = enemy.unit.target.rules.get("magic resistance", "")
+        negated = (
+            min(1.0, int(level) / 4)
+            if weapon.kind == "spell" and variants.magic_resistance_d20 and level.isdigit()
+            else 0.0
+        )
+        out.append(
+            Striker(
+                side=ATTACKER,
+                name=weapon.name,
+                model=model.name,
+                group=k,
+                per_model=weapon.shots,
+                tier=NORMAL,
+                initiative=0,
+                blow=blow,
+                melee=False,
+                random_count=count,
+                negated=negated,
+            )
+        )
+    return out
+
+
+def _apply(dist: Array, striker: Striker, sides: Sequence[Side]) -> Array:
+    """One striker's dice on the joint distribution (rows: attacker states, columns: defender's)."""
+    own, enemy = sides[striker.side], sides[1 - striker.side]
+    oriented = dist if striker.side == ATTACKER else dist.T
+    fighting = own.fighting(striker.in_ranks)[striker.group]
+    own_marginal = oriented.sum(axis=1)
+    before = float(enemy.track.slain @ oriented.sum(axis=0))
+    if striker.random_count is None:
+        dice = fighting * striker.per_model
+        striker.expected_dice += float(own_marginal @ dice)
+        hit = enemy.track.throw(oriented, dice, striker.transition)
+    else:
+        hit = oriented.copy()
+        for n in np.unique(fighting):
+            if n <= 0:
+                continue
+            count = np.array([1.0])
+            for _ in range(int(n)):
+                count = np.convolve(count, striker.random_count)
+            rows = fighting == n
+            striker.expected_dice += float(own_marginal[rows].sum() * (np.arange(len(count)) @ count))
+            hit = enemy.track.throw_random(hit, tuple(count), rows, striker.transition)
+    if striker.negated:
+        hit = striker.negated * oriented + (1 - striker.negated) * hit
+        striker.expected_dice *= 1 - striker.negated
+    striker.expected_kills += float(enemy.track.slain @ hit.sum(axis=0)) - before
+    return hit if striker.side == ATTACKER else hit.T
+
+
+def _run(dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weight: float) -> Array:
+    """Strike bucket by bucket; a bucket holding both sides at the same step is a roll-off
+    (§6.2: equal Initiative, no previous round known): both orders, half each."""
+    for index, bucket in enumerate(buckets):
+        sides_in = {s.side for s in bucket}
+        if len(sides_in) == 2:
+            first = [s for s in bucket if s.side == ATTACKER]
+            second = [s for s in bucket if s.side == DEFENDER]
+            rest = buckets[index + 1 :]
+            one = _run(dist, [first, second, *rest], sides, weight / 2)
+            other = _run(dist, [second, first, *rest], sides, weight / 2)
+            return 0.5 * (one + other)
+        for striker in bucket:
+            kills_before, dice_before = striker.expected_kills, striker.expected_dice
+            dist = _apply(dist, striker, sides)
+            striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
+            striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
+    return dist
+
+
+def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
+    order = sorted({s.order for s in strikers})
+    return [[s for s in strikers if s.order == key] for key in order]
+
+
+def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
+    """Refuse inputs whose exact chain would not fit the time budget (estimates contract);
+    the work it predicts otherwise (the cost model of `estimate.estimate_cost`).
+
+    A die whose effect depends on the state (Killing Blow or Multiple Wounds on multi-wound
+    models) costs (W + 1) × states per die; any other batch is one convolution per distinct
+    number of dice (cheap). `MAX_WORK` bounds the first kind's total."""
+    for name, side in zip(("attacker", "defender"), sides, strict=True):
+        if side.track.size - 1 > MAX_POOL_WOUNDS:
+            raise ValueError(
+                f"{name}: at most {MAX_POOL_WOUNDS} wounds in the unit's rank and file for an exact estimate"
+            )
+    work = 0
+    for s in strikers:
+        own, enemy = sides[s.side], sides[1 - s.side]
+        models = sum(m.count for m in own.unit.models)
+        dice = models * (s.per_model or len(s.random_count or ()))
+        dependent = s.random_count is not None or not (s.transition[:-1] == s.transition[0]).all()
+        struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
+        rows = own.track.size if struck_before else 1
+        work += (
+            dice * (enemy.track.w + 1) * rows * enemy.track.size
+            if dependent
+            else rows * enemy.track.size * 64
+        )
+    if work > MAX_WORK:
+        raise ValueError(
+            "models: these units are too large for an exact estimate "
+            f"(about {work:.0e} steps; the limit is {MAX_WORK:.0e})"
+        )
+    return work
+
+
+def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
+    for s in strikers:
+        s.transition = sides[1 - s.side].track.transition(s.blow)
+
+
+def planned_work(sides: Sequence[Side], situation: Situation, variants: Variants) -> int:
+    """The size check of `shoot` / `fight_round` without rolling anything: the strikers and
+    their transitions are built (cheap), the chain is not run. ValueError past a limit."""
+    if situation.melee:
+        strikers = (melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
+                    + melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants))
+    else:
+        strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
+    prepare(strikers, sides)
+    return check_size(sides, strikers)
+
+
+def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[Array, list[Striker]]:
+    """§5: the attacker's shots on the defender; the attacker loses nothing (one row)."""
+    strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
+    prepare(strikers, sides)
+    check_size(sides, strikers)
+    dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+    dist[0, 0] = 1.0
+    for striker in strikers:
+        dist = _apply(dist, striker, sides)
+    return dist, strikers
+
+
+def fight_round(
+    sides: Sequence[Side], situation: Situation, variants: Variants
+) -> tuple[Array, list[Striker], list[Striker]]:
+    """§6: one round of close combat, both sides striking in order; the joint distribution of
+    wounds lost (attacker rows, defender columns) and each side's strikers."""
+    mine = melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
+    theirs = melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants)
+    prepare(mine + theirs, sides)
+    check_size(sides, mine + theirs)
+    dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+    dist[0, 0] = 1.0
+    return _run(dist, _buckets(mine + theirs), sides, 1.0), mine, theirs

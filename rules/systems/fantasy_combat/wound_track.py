@@ -1,0 +1,145 @@
+"""Wounds lost by a unit's pool of models, one attack die at a time, as an exact Markov chain.
+
+The state of a pool of `models` identical models with `w` Wounds each is the number of
+wounds it has lost, 0 … models·w: models slain = state // w, and the next model still
+has w − state % w wounds left (§7.4: wounds accumulate across multi-wound rank and file).
+One die moves the state forward by 0 … w − state % w: excess wounds on one model are lost
+(§7.4, §8.1), a Killing Blow jumps to the next model (§8.2), a plain wound adds 1. So a die
+is a banded transition with at most w + 1 diagonals, applied in O(states · w): sequential
+dice are exact and cheap, and the state *is* the "wounds caused" of combat resolution
+(§9.1: saved and regenerated wounds do not count).
+
+Distributions are 2-D arrays (rows × states): in close combat the rows are the other
+side's states, whose surviving models decide how many dice each row throws.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from rules.dice.pmf import fold
+from rules.systems.fantasy_combat.blows import Blow
+
+Array = npt.NDArray[np.float64]
+#: Below this many states, die-by-die stepping beats one FFT convolution per dice count.
+FFT_FROM_STATES = 160
+
+
+class WoundTrack:
+    """The states of one pool: `models` × `w` wounds lost, plus the untouched state 0."""
+
+    def __init__(self, models: int, w: int):
+        if models < 1 or w < 1:
+            raise ValueError("a pool needs at least one model with at least one wound")
+        self.models = models
+        self.w = w
+        self.size = models * w + 1
+        lost = np.arange(self.size)
+        self.slain = np.minimum(lost // w, models)
+        self.alive = models - self.slain
+        #: Wounds the current model has left, per state (0 once the pool is gone).
+        self.remaining = np.where(self.alive > 0, w - lost % w, 0)
+
+    def start_rows(self, rows: int) -> Array:
+        """`rows` rows of the untouched pool (state 0 with certainty)."""
+        dist = np.zeros((rows, self.size))
+        dist[:, 0] = 1.0
+        return dist
+
+    def transition(self, blow: Blow) -> Array:
+        """C[s, j] = P(one die takes j more wounds | state s), j = 0 … w."""
+        per_remaining = np.zeros((self.w + 1, self.w + 1))
+        per_remaining[0, 0] = 1.0
+        for r in range(1, self.w + 1):
+            row = per_remaining[r]
+            row[0] += 1.0 - blow.p_slay - blow.p_unsaved
+            row[r] += blow.p_slay
+            for x, p_x in enumerate(blow.damage):
+                if not p_x:
+                    continue
+                lost = min(x, r)
+                q = blow.regeneration_fails
+                if q >= 1.0:
+                    row[lost] += blow.p_unsaved * p_x
+                else:  # §7.3: one regeneration roll per wound lost
+                    for j in range(lost + 1):
+                        row[j] += blow.p_unsaved * p_x * comb(lost, j) * q**j * (1 - q) ** (lost - j)
+        return per_remaining[self.remaining]
+
+    @staticmethod
+    def one_die(dist: Array, transition: Array) -> Array:
+        """Every row throws one die of `transition` (rows × states)."""
+        out = dist * transition[:, 0]
+        for j in range(1, transition.shape[1]):
+            column = transition[:-j, j]
+            if column.any():
+                out[:, j:] += dist[:, :-j] * column
+        return out
+
+    def throw(self, dist: Array, dice_per_row: npt.NDArray[np.int64], transition: Array) -> Array:
+        """Row i throws dice_per_row[i] dice, one after another (rows × states).
+
+        Only rows that hold probability and throw dice are touched, and only the states the
+        dice can reach (a state only grows, by at most w per die)."""
+        if self.size > FFT_FROM_STATES and (transition[:-1] == transition[0]).all():
+            return self._throw_independent(dist, dice_per_row, transition[0])
+        out = dist.copy()
+        live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
+        if not len(live):
+            return out
+        block = dist[live]
+        dice = dice_per_row[live]
+        reach = int(np.flatnonzero(block.any(axis=0)).max()) + 1
+        for k in range(1, int(dice.max()) + 1):
+            reach = min(self.size, reach + self.w)
+            rows = dice >= k
+            part = block[:, :reach] if rows.all() else block[rows, :reach]
+            stepped = self.one_die(part, transition[:reach])
+            if rows.all():
+                block[:, :reach] = stepped
+            else:
+                block[np.flatnonzero(rows), :reach] = stepped
+        out[live] = block
+        return out
+
+    def _throw_independent(self, dist: Array, dice_per_row: npt.NDArray[np.int64], per_die: Array) -> Array:
+        """The same, when a die does the same whatever the state (no Killing Blow or Multiple
+        Wounds on multi-wound models): the wounds of n dice are the n-fold convolution of one
+        die's, added to the state and folded into "all slain", which absorbs (exact). The
+        n-fold convolutions are built one die at a time over the distinct n in order."""
+        last = self.size - 1
+        out = np.zeros_like(dist)
+        count, done = np.ones(1), 0
+        for n in np.unique(dice_per_row):
+            for _ in range(int(n) - done):
+                count = fold(np.convolve(count, per_die), last)
+            done = int(n)
+            rows = dice_per_row == n
+            block = dist[rows]
+            length = self.size + len(count) - 1
+            width = 1 << (length - 1).bit_length()
+            spread = np.fft.irfft(
+                np.fft.rfft(block, width, axis=1) * np.fft.rfft(count, width), width, axis=1
+            )
+            spread = np.maximum(spread[:, :length], 0.0)
+            spread[:, last] += spread[:, last + 1 :].sum(axis=1)
+            out[rows] = spread[:, : self.size]
+        return out
+
+    def throw_random(
+        self, dist: Array, count: tuple[float, ...], throwing_rows: npt.NDArray[np.bool_], transition: Array
+    ) -> Array:
+        """Rows in `throwing_rows` throw a random number of dice, P(k) = count[k] (D6 impact
+        hits, 2D6 breath): Σ_k P(k) · (k dice)."""
+        part = dist[throwing_rows]
+        result = np.zeros_like(part)
+        for p_k in count:
+            if p_k:
+                result += p_k * part
+            part = self.one_die(part, transition)
+        out = dist.copy()
+        out[throwing_rows] = result
+        return out

@@ -1,0 +1,266 @@
+"""OPR's second stage (`shared/spec/opr-combat.md`, "Outputs"): the defender strikes back in
+melee, then both units take the seed's regroup ("Przegrupowanie") test.
+
+From the seed (`shared/seeds/002_34142349ecacaf12.txt`):
+- Charge: "then the defenders may move up to 3" towards the charger and counter-attack"
+  (`counter_attack`): the defender's surviving models fight back with their melee weapons.
+- Regroup: "at the end of the activation in which a unit took wounds it takes a quality
+  test. If it has half or fewer of its starting models (of its toughness, for a unit of one
+  model) it takes one more test. If it fought in melee, one more. A unit that won the
+  melee, i.e. dealt at least as many wounds as its opponent, takes no test at all. For each
+  failed test it becomes exhausted, pinned or destroyed" (`regroup_tests`).
+- Fearless ("Nieustraszony"): one regroup test fewer.
+
+Decisions (the seed is terse; each is one named constant or function):
+- `REGROUP_STATES`: k failed tests put the unit in the k-th state of the seed's list — one
+  failure exhausted (shaken), two pinned, three destroyed (routed); the states do not stack.
+- The defender always counter-attacks when it has a melee weapon and a model left (it is
+  what the question "who wins this combat?" asks); it does so after the charger's attacks,
+  not charging, against a charger that has activated (Spearhead does not apply).
+- Reckless ("Straceńcy") replaces a failed test's consequence by a terrain test the seed does
+  not define: a Reckless unit's failures are reported, and it is never exhausted, pinned or
+  destroyed by them (`RECKLESS_IGNORES_REGROUP_STATES`).
+- Counter ("Kontra", striking before the charger) is not modelled: the charger strikes first.
+- "Wounds dealt" are the wounds the opponent took (Deadly's lost excess does not count).
+
+Everything is exact: the first stage's distribution over the defender's states is split by
+the surviving models, each survivor group strikes back exactly (`resolve_attack`), and the
+binomial regroup tests are summed over the joint distribution of wounds both ways.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from points.unit import Unit
+from rules.dice.pmf import PMF
+from rules.systems.opr.combat import AttackOutcome, resolve_attack
+from rules.systems.opr.situation import Situation
+
+try:  # labels are translated where they are shown; mark them for makemessages here
+    from django.utils.translation import gettext_noop
+except ImportError:  # pragma: no cover - the engine also runs without Django
+    def gettext_noop(message: str) -> str:
+        return message
+
+#: Decision: the unit's state after k failed regroup tests (index k); see the module docstring.
+REGROUP_STATES = ("steady", "exhausted", "pinned", "destroyed")
+#: Decision: a Reckless unit is not exhausted, pinned or destroyed by failed tests.
+RECKLESS_IGNORES_REGROUP_STATES = True
+#: Seed: regroup tests are quality tests — a natural 6 passes and a natural 1 fails.
+NATURAL_SIX_PASSES = True
+
+
+@dataclass(frozen=True, slots=True)
+class SecondStage:
+    """The joint result of both stages: who won the melee and each unit's regroup outcome."""
+
+    p_attacker_wins: float
+    p_defender_wins: float
+    counter_wounds: PMF
+    counter_kills: PMF
+    defender_failed: PMF
+    attacker_failed: PMF
+    defender_reckless: bool
+    attacker_reckless: bool
+
+
+def shaken_and_routed(failed: PMF, *, reckless: bool) -> tuple[float, float]:
+    """(P(exhausted or pinned), P(destroyed)) from the failed-test distribution (`REGROUP_STATES`)."""
+    if reckless and RECKLESS_IGNORES_REGROUP_STATES:
+        return 0.0, 0.0
+    return float(failed[1:3].sum()), float(failed[3:].sum())
+
+
+def quality_pass(quality: int) -> float:
+    """P(pass) of one quality test (seed, "Testy"): d6 ≥ Q, a 6 always passes, a 1 always fails."""
+    return min(5, max(1, 7 - quality)) / 6
+
+
+def regroup_tests(*, took_wounds: bool, won_melee: bool, half_strength: bool, melee: bool,
+                  fearless: bool) -> int:
+    """How many regroup tests a unit takes (seed, "Przegrupowanie"; Fearless one fewer)."""
+    if not took_wounds or won_melee:
+        return 0
+    return max(0, 1 + int(half_strength) + int(melee) - int(fearless))
+
+
+def failed_tests(tests: int, p_pass: float) -> PMF:
+    """P(k of `tests` regroup tests fail), k = 0 … 3 (a binomial, padded to four states)."""
+    fail = 1 - p_pass
+    out = np.zeros(len(REGROUP_STATES))
+    for k in range(tests + 1):
+        out[k] = comb(tests, k) * fail**k * p_pass ** (tests - k)
+    return out
+
+
+def _unit_rule(unit: Unit, rule: str) -> bool:
+    """A morale rule counts when every model has it (as the combat engine reads unit rules)."""
+    return all(model.has(rule) for model in unit.models)
+
+
+def morale_quality(unit: Unit) -> int:
+    """Decision: a unit of mixed models tests on its best (lowest) Quality, its leaders'."""
+    return min(model.quality for model in unit.models)
+
+
+def half_strength(unit: Unit, alive: np.ndarray, wounds: np.ndarray) -> np.ndarray:
+    """Per state: at half or fewer of its starting models, or of its toughness for one model."""
+    starting = sum(model.count for model in unit.models)
+    if starting == 1:
+        toughness = next(model.toughness for model in unit.models if model.count)
+        return (toughness - wounds) * 2 <= toughness
+    return alive.sum(axis=1) * 2 <= starting
+
+
+def survivors(defender: Unit, alive: Sequence[int]) -> Unit:
+    """The defender with only the models still alive (they are the ones who strike back)."""
+    pairs = zip(defender.models, alive, strict=True)
+    models = tuple(replace(model, count=int(count)) for model, count in pairs if count > 0)
+    return replace(defender, models=models)
+
+
+def counter_situation(situation: Situation) -> Situation:
+    """Decision: the counter-attack is melee, not a charge, against a unit that has activated."""
+    return Situation(mode="melee", charging=False, attacker_moved=False, defender_in_cover=False,
+                     range_inches=0.0, defender_activated=True, enemies_within_12=False)
+
+
+def second_stage(
+    first: AttackOutcome,
+    *,
+    attacker: Unit,
+    defender: Unit,
+    situation: Situation,
+    attacker_costs: Sequence[float],
+) -> SecondStage:
+    """Counter-attack (melee only) and both regroup tests, from the first stage's states."""
+    space = first.dist  # the defender's states after the first stage: alive, wounds, destroyed
+    states = space.probs
+    melee = situation.melee
+    dealt_by_attacker = space.wounds
+    defender_half = half_strength(defender, space.alive, space.wounds)
+    defender_fearless = _unit_rule(defender, "Fearless")
+    attacker_fearless = _unit_rule(attacker, "Fearless")
+    attacker_pass = quality_pass(morale_quality(attacker))
+    defender_pass = quality_pass(morale_quality(defender))
+    attacker_models = sum(model.count for model in attacker.models)
+
+    defender_failed = np.zeros(len(REGROUP_STATES))
+    attacker_failed = np.zeros(len(REGROUP_STATES))
+    counter_wounds = np.zeros(sum(model.count * model.toughness for model in attacker.models) + 1)
+    counter_kills = np.zeros(attacker_models + 1)
+    p_attacker_wins = p_defender_wins = 0.0
+
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for index in np.nonzero(states > 0)[0].tolist():
+        groups.setdefault(tuple(space.alive[index].tolist()), []).append(index)
+
+    for alive, indices in groups.items():
+        idx = np.array(indices)
+        p = states[idx]
+        if melee and any(alive):
+            back = resolve_attack(survivors(defender, alive), attacker, counter_situation(situation),
+                                  attacker_costs)
+            a_space = back.dist
+            a_states = a_space.probs
+            a_wounds, a_half = a_space.wounds, half_strength(attacker, a_space.alive, a_space.wounds)
+            a_destroyed = a_space.destroyed
+            kills_pmf = back.kills
+        else:
+            a_states = np.ones(1)
+            a_wounds = np.zeros(1, dtype=np.int64)
+            a_half = np.zeros(1, dtype=bool)
+            a_destroyed = np.zeros(1, dtype=bool)
+            kills_pmf = np.zeros(attacker_models + 1)
+            kills_pmf[0] = 1.0
+        mass = float(p.sum())
+        wounds_pmf = np.bincount(a_wounds, weights=a_states)
+        if len(wounds_pmf) > len(counter_wounds):
+            counter_wounds = np.pad(counter_wounds, (0, len(wounds_pmf) - len(counter_wounds)))
+        counter_wounds[: len(wounds_pmf)] += mass * wounds_pmf
+        counter_kills[: len(kills_pmf)] += mass * kills_pmf
+
+        dealt = dealt_by_attacker[idx].astype(np.int64)
+        # Σ over the counter's states as cumulative sums by wounds, looked up per first-stage state.
+        at_most = np.cumsum(wounds_pmf)                      # P(D_B ≤ k)
+        p_attacker_won = at_most[np.minimum(dealt, len(at_most) - 1)]
+        p_defender_won = 1 - np.where(dealt > 0, at_most[np.minimum(dealt - 1, len(at_most) - 1)], 0.0)
+        p_attacker_wins += float(p @ p_attacker_won)
+        p_defender_wins += float(p @ p_defender_won) if melee else 0.0
+        if any(alive):  # a destroyed defender takes no regroup test
+            tests = np.where(dealt > 0, 1 + defender_half[idx].astype(np.int64) + int(melee)
+                             - int(defender_fearless), 0).clip(min=0)
+            p_lost = (1 - p_defender_won) if melee else np.ones(len(idx))
+            for n in np.unique(tests).tolist():
+                chosen = tests == n
+                defender_failed += float(p[chosen] @ p_lost[chosen]) * failed_tests(n, defender_pass)
+            defender_failed[0] += float(p @ (1 - p_lost))
+        else:
+            defender_failed[0] += mass
+        # The charger: tests only when it took wounds, dealt fewer than it took and still stands.
+        testing = 0.0
+        for half in (False, True):
+            weights = a_states * ((a_half == half) & ~a_destroyed)
+            above = np.bincount(a_wounds, weights=weights, minlength=len(wounds_pmf))
+            more_than = np.concatenate([np.cumsum(above[::-1])[::-1][1:], [0.0]])  # P(D_B > k, ...)
+            share = float(p @ more_than[np.minimum(dealt, len(more_than) - 1)])
+            if share:
+                n = regroup_tests(took_wounds=True, won_melee=False, half_strength=half, melee=melee,
+                                  fearless=attacker_fearless)
+                attacker_failed += share * failed_tests(n, attacker_pass)
+                testing += share
+        attacker_failed[0] += mass - testing
+    return SecondStage(
+        p_attacker_wins=p_attacker_wins,
+        p_defender_wins=p_defender_wins,
+        counter_wounds=counter_wounds,
+        counter_kills=counter_kills,
+        defender_failed=defender_failed,
+        attacker_failed=attacker_failed,
+        defender_reckless=_unit_rule(defender, "Reckless"),
+        attacker_reckless=_unit_rule(attacker, "Reckless"),
+    )
+
+
+def _probability(key: str, label: str, value: float) -> dict[str, Any]:
+    return {"key": key, "label": label, "kind": "probability", "value": float(value)}
+
+
+def _distribution(key: str, label: str, pmf: PMF) -> dict[str, Any]:
+    return {"key": key, "label": label, "kind": "distribution", "value": pmf.tolist(),
+            "expected": float(np.arange(len(pmf)) @ pmf)}
+
+
+def outcomes(stage: SecondStage, *, melee: bool, p_defender_destroyed: float) -> list[dict[str, Any]]:
+    """The second stage as the estimate's `outcomes` (see the estimates contract)."""
+    d_shaken, d_routed = shaken_and_routed(stage.defender_failed, reckless=stage.defender_reckless)
+    defender = [
+        _probability("p_defender_shaken", gettext_noop("Defender exhausted or pinned (failed regroup)"),
+                     d_shaken),
+        _probability("p_defender_routed", gettext_noop("Defender destroyed by regroup tests"), d_routed),
+        _probability("p_defender_gone", gettext_noop("Defender destroyed in all (combat or regroup)"),
+                     p_defender_destroyed + d_routed),
+        _distribution("defender_failed_regroup", gettext_noop("Defender's failed regroup tests"),
+                      stage.defender_failed),
+    ]
+    if not melee:
+        return defender
+    a_shaken, a_routed = shaken_and_routed(stage.attacker_failed, reckless=stage.attacker_reckless)
+    return [
+        _probability("p_attacker_wins_melee", gettext_noop("Attacker wins the melee"), stage.p_attacker_wins),
+        _probability("p_defender_wins_melee", gettext_noop("Defender wins the melee"), stage.p_defender_wins),
+        _distribution("counter_wounds", gettext_noop("Wounds the defender strikes back"),
+                      stage.counter_wounds),
+        _distribution("counter_kills", gettext_noop("Attacker's models killed by the counter-attack"),
+                      stage.counter_kills),
+        *defender,
+        _probability("p_attacker_shaken", gettext_noop("Attacker exhausted or pinned (failed regroup)"),
+                     a_shaken),
+        _probability("p_attacker_routed", gettext_noop("Attacker destroyed by regroup tests"), a_routed),
+    ]

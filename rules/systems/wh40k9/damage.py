@@ -1,0 +1,220 @@
+"""Steps 3–5: allocation, saves, damage, Feel No Pain and mortal wounds, as a Markov chain
+over the defending unit (001_40k.md §5 Steps 3–5, "Mortal wounds", "Ignoring wounds").
+
+The defender allocates each attack to one model, and once a model has lost wounds (or had
+attacks allocated) every next attack must go to it (§5 Step 3), so damage falls on one
+model at a time, in an order the defender picks. The engine's order (a **Decision** the
+booklet leaves to the player): the cheapest models first (by `points`, then as listed),
+so sergeants and characters last. Each model is the state's "current model"; a state is
+the number of wounds the unit has lost counting every dead model's full W, so state s
+is (models dead, damage on the current model) and there are (Σ W) + 1 states.
+
+A normal attack that is not saved (`saves`) does its damage (rolled per attack, reduced
+by `damage_reduction` to no less than 1); each point is ignored on the model's Feel No
+Pain roll; what exceeds the current model's remaining wounds is lost (Step 5). A mortal
+wound is one point of damage with no save, ignored only by Feel No Pain, and carries over
+to the next model. Each event is a row-stochastic matrix over the states, so attacks are
+applied one after another to the state distribution, exactly (as banded matrices: an event
+never moves a state back, nor further than one model's wounds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from rules.dice.pmf import PMF
+from rules.systems.wh40k9.abilities import keywords_of, of_type, structured
+from rules.systems.wh40k9.saves import p_unsaved
+
+#: Up to this many states an attack's matrix is built whole (`apply_attacks`).
+DENSE_STATES = 160
+#: Largest defending unit, in total wounds (Σ count × W), so a state matrix stays small
+#: enough that every accepted input computes in well under 2 s (see `estimate`).
+MAX_DEFENDER_WOUNDS = 400
+
+
+@dataclass(frozen=True)
+class ModelGroup:
+    """Models of one defending profile: what the dice need of them."""
+
+    name: str
+    count: int
+    wounds: int
+    toughness: int
+    save: int | None
+    invuln: int | None
+    fnp: int | None
+    reduction: int
+    points: float
+    leadership: int
+    keywords: frozenset[str]
+
+
+def model_groups(unit: Mapping[str, Any]) -> list[ModelGroup]:
+    """The defender's profiles in allocation order (cheapest first, then as listed)."""
+    groups = []
+    unit_keywords = keywords_of(unit)
+    for model in unit.get("models") or ():
+        count = int(model.get("count") or 0)
+        if count <= 0:
+            continue
+        abilities = structured(model.get("abilities"))
+        fnp = [int(a["target"]) for a in of_type(abilities, "feel_no_pain")]
+        groups.append(ModelGroup(
+            name=str(model.get("name", "")), count=count, wounds=max(1, int(model.get("w") or 1)),
+            toughness=max(1, int(model.get("t") or 1)), save=model.get("sv"), invuln=model.get("invuln"),
+            fnp=min(fnp) if fnp else None,
+            reduction=max((int(a["value"]) for a in of_type(abilities, "damage_reduction")), default=0),
+            points=float(model.get("points") or 0), leadership=int(model.get("ld") or 0),
+            keywords=unit_keywords | keywords_of(model)))
+    return sorted(groups, key=lambda g: g.points)  # stable: equal points keep their listed order
+
+
+def majority_toughness(groups: Sequence[ModelGroup]) -> int:
+    """The T a wound roll uses against a mixed unit: **Decision** (the booklet is silent)
+    — the T of most of the unit's models, the highest on a tie."""
+    counts: dict[int, int] = {}
+    for group in groups:
+        counts[group.toughness] = counts.get(group.toughness, 0) + group.count
+    return max(counts, key=lambda t: (counts[t], t))
+
+
+def _binomial_rows(n_max: int, p: float) -> np.ndarray:
+    """rows[n][k] = P(Binomial(n, p) = k) for n ≤ n_max."""
+    rows = np.zeros((n_max + 1, n_max + 1))
+    rows[0, 0] = 1.0
+    for n in range(1, n_max + 1):
+        rows[n, : n + 1] = rows[n - 1, : n + 1] * (1 - p)
+        rows[n, 1 : n + 1] += rows[n - 1, :n] * p
+    return rows
+
+
+class Defender:
+    """The state space of one defending unit and the matrices of the events that hit it."""
+
+    def __init__(self, groups: Sequence[ModelGroup]):
+        if not groups:
+            raise ValueError("the defending unit has no models")
+        self.groups = list(groups)
+        wounds = [g.wounds for g in self.groups for _ in range(g.count)]
+        if sum(wounds) > MAX_DEFENDER_WOUNDS:
+            raise ValueError(f"the defending unit has {sum(wounds)} wounds in total; at most "
+                             f"{MAX_DEFENDER_WOUNDS} can be estimated")
+        self.models = len(wounds)
+        self.size = sum(wounds) + 1  # states 0 … Σ W; the last one: every model dead
+        self.group_of = np.zeros(self.size, dtype=np.int64)
+        self.remaining = np.zeros(self.size, dtype=np.int64)
+        self.dead = np.zeros(self.size, dtype=np.int64)
+        self.points_lost = np.zeros(self.size)
+        state, dead, points = 0, 0, 0.0
+        for g, group in enumerate(self.groups):
+            for _ in range(group.count):
+                for damage in range(group.wounds):
+                    self.group_of[state], self.remaining[state] = g, group.wounds - damage
+                    self.dead[state], self.points_lost[state] = dead, points
+                    state += 1
+                dead, points = dead + 1, points + group.points
+        self.dead[-1], self.points_lost[-1], self.group_of[-1] = dead, points, len(self.groups) - 1
+        self.alive = np.arange(self.size - 1)
+
+    def start(self) -> np.ndarray:
+        v = np.zeros(self.size)
+        v[0] = 1.0
+        return v
+
+    def _effective_damage(self, damage: PMF, group: ModelGroup, *, reduce: bool) -> PMF:
+        """P(the model loses e wounds) before the overkill cut: reduction, then FNP per point."""
+        values = np.arange(len(damage))
+        if reduce and group.reduction:
+            values = np.where(values > 0, np.maximum(1, values - group.reduction), 0)
+        reduced = np.zeros(len(damage))
+        np.add.at(reduced, values, damage)
+        if group.fnp is None:
+            return reduced
+        p_lost = 1 - (7 - max(2, group.fnp)) / 6
+        return reduced @ _binomial_rows(len(reduced) - 1, p_lost)
+
+    def _band(self, p_hit: np.ndarray, per_group: list[PMF]) -> Band:
+        """Each alive state: with p_hit[s] the current model loses e ~ per_group[g] wounds
+        (the rest of its wounds at most: excess lost, §5 Step 5); otherwise nothing. An event
+        moves a state forward by at most the current model's wounds, so the matrix is a band:
+        `band[s, j]` = P(s → s + j)."""
+        width = int(self.remaining.max()) + 1
+        band = np.zeros((self.size, width))
+        s = self.alive
+        band[s, 0] = 1.0 - p_hit[s]
+        band[-1, 0] = 1.0
+        remaining = self.remaining[s]
+        for e in range(max(len(p) for p in per_group)):
+            weights = np.array([p[e] if e < len(p) else 0.0 for p in per_group])[self.group_of[s]] * p_hit[s]
+            np.add.at(band, (s, np.minimum(e, remaining)), weights)
+        return Band(band)
+
+    def attack_band(self, *, ap: int, damage: PMF) -> Band:
+        """One wound with AP `ap` and damage `damage`, allocated to the current model (Steps 3–5)."""
+        p_hit = np.array([p_unsaved(save=g.save, invuln=g.invuln, ap=ap) for g in self.groups])[self.group_of]
+        per_group = [self._effective_damage(damage, g, reduce=True) for g in self.groups]
+        return self._band(p_hit, per_group)
+
+    @cached_property
+    def mortal_wound_band(self) -> Band:
+        """One mortal wound: 1 damage, no save, Feel No Pain only; carries over (it never exceeds)."""
+        one = np.array([0.0, 1.0])
+        per_group = [self._effective_damage(one, g, reduce=False) for g in self.groups]
+        return self._band(np.ones(self.size), per_group)
+
+    def mortal_wounds(self, v: np.ndarray, amount: PMF) -> np.ndarray:
+        """`amount` mortal wounds (a PMF) on the state distribution `v`, one after another."""
+        total = np.zeros_like(v)
+        for k, p in enumerate(amount):
+            if p:
+                total += p * v
+            if k + 1 < len(amount):
+                v = self.mortal_wound_band.apply(v)
+        return total
+
+    def kills(self, v: np.ndarray) -> np.ndarray:
+        """P(k models dead) for k = 0 … models."""
+        out = np.zeros(self.models + 1)
+        np.add.at(out, self.dead, v)
+        return out
+
+
+class Band:
+    """A row-stochastic matrix that only moves states forward by at most `width − 1`."""
+
+    def __init__(self, band: np.ndarray):
+        self.band = band
+
+    def apply(self, v: np.ndarray) -> np.ndarray:
+        """v·M, in O(states × width); `v` may be a stack of row vectors (…, states)."""
+        size, width = self.band.shape
+        out = v * self.band[:, 0]
+        for j in range(1, width):
+            out[..., j:] += v[..., : size - j] * self.band[: size - j, j]
+        return out
+
+
+def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray], attacks: PMF) -> np.ndarray:
+    """Σ_n P(N = n) · v·Mⁿ: `attacks` ~ N attacks, each the step `per_attack` (v ↦ v·M)."""
+    if len(attacks) > 3 and len(v) <= DENSE_STATES:
+        # Few states: the whole one-attack matrix once (the step applied to every unit row),
+        # then one dense product per attack instead of the step's many band passes.
+        matrix = per_attack(np.eye(len(v)))
+        per_attack = matrix.__rmatmul__
+    result = np.zeros_like(v)
+    tail = float(attacks.sum())
+    for n, p in enumerate(attacks):
+        if n:
+            v = per_attack(v)
+        result += p * v
+        tail -= p
+        if tail <= 0 or (1.0 - v[-1]) < 1e-17:  # every later attack finds the unit dead
+            result += max(0.0, tail) * v
+            break
+    return result

@@ -1,0 +1,235 @@
+"""The exact 40k attack of one unit on another (001_40k.md §3–§5, §8.7) as the registry's
+`attack(attacker, defender, situation)`, JSON-ready (the estimates contract).
+
+Per weapon batch (`attacks`), in the order the attacker lists them (the order is the
+attacker's choice, §4 "Resolution order"; the engine keeps the datasheet's), one attack is
+a matrix over the defender's states (`damage`): its hit roll (`hit_roll`) gives 0, 1 or
+1 + extra hits, each hit's wound roll (`wound_roll`, against the majority T) fails, wounds,
+or wounds with its trigger (extra AP, mortal wounds in addition or instead), each wound is
+saved or not by the model it is allocated to (`saves`), its damage lands on that model
+with Feel No Pain and overkill lost; mortal wounds spill over. The attack count is a PMF,
+so the state distribution after the batch is Σ_n P(n attacks)·v·Mⁿ — exact up to float64.
+Morale and Combat Attrition (`morale`) follow as extra outcomes.
+
+Input limits (every accepted input < 2 s, a few MB): the defender has at most
+`damage.MAX_DEFENDER_WOUNDS` wounds in all, a batch at most
+`attacks.MAX_ATTACKS_PER_BATCH` attacks, a unit at most `MAX_BATCHES` weapon batches, and
+the whole attack at most `MAX_COST` band passes (`estimated_cost`, checked before any).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+
+from rules.dice.pmf import PMF, at_least, mean
+from rules.systems.messages import gettext_noop
+from rules.systems.wh40k9.abilities import keywords_of, of_type
+from rules.systems.wh40k9.attacks import Batch, attacker_points, batches_for
+from rules.systems.wh40k9.damage import Defender, apply_attacks, majority_toughness, model_groups
+from rules.systems.wh40k9.dice_values import dice_pmf
+from rules.systems.wh40k9.hit_roll import hit_roll, weapon_type_modifier
+from rules.systems.wh40k9.morale import models_fled, models_lost
+from rules.systems.wh40k9.situation import complete
+from rules.systems.wh40k9.wound_roll import wound_roll
+
+#: Weapon batches one estimate resolves at most (a unit of 20 profiles × 10 weapons).
+MAX_BATCHES = 60
+#: The cost bound of one estimate, in band-row operations (one numpy pass over the states
+#: per band width per attack step): calibrated so that the largest accepted input computes in
+#: about a second on one slow core (`tests/rules/test_wh40k9_attack.py` checks < 2 s).
+MAX_COST = 120_000
+#: Points efficiency: expected points destroyed per this many points of the attacker.
+EFFICIENCY_PER = 100
+
+
+def _context(situation: Mapping[str, Any], batch: Batch | None, target_keywords: frozenset[str]
+             ) -> dict[str, Any]:
+    return {"charged": situation["charged"], "moved": situation["moved"] or situation["advanced"],
+            "melee": situation["mode"] == "melee", "half_range": bool(batch and batch.half_range),
+            "target_keywords": target_keywords}
+
+
+def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], toughness: int,
+                context: Mapping[str, Any]) -> tuple[Callable[[np.ndarray], np.ndarray], dict[str, float]]:
+    """The step v ↦ v·M of one attack of `batch`, and its expected hits and wounds per attack."""
+    modifier = int(situation["hit_modifier"])
+    if not batch.melee:
+        modifier += weapon_type_modifier(kind=batch.kind, advanced=situation["advanced"],
+                                         moved=situation["moved"], keywords=batch.keywords,
+                                         engaged=situation["engaged"])
+    hit = hit_roll(skill=batch.skill, modifier=modifier, abilities=batch.abilities, context=context)
+    wound = wound_roll(strength=batch.strength, toughness=toughness, modifier=0, abilities=batch.abilities,
+                       context=context)
+    normal = defender.attack_band(ap=batch.ap, damage=batch.damage)
+    extra_ap = of_type(batch.abilities, "extra_ap", context=context)
+    six = defender.attack_band(ap=batch.ap + sum(int(a["ap"]) for a in extra_ap), damage=batch.damage) \
+        if extra_ap else normal
+    wound_mortal = [a for a in of_type(batch.abilities, "mortal_wounds", context=context)
+                    if a.get("roll") == "wound"]
+    hit_mortal = [a for a in of_type(batch.abilities, "mortal_wounds", context=context)
+                  if a.get("roll") == "hit"]
+
+    def on_six(v: np.ndarray) -> np.ndarray:
+        out = v if any(a.get("ends_attack") for a in wound_mortal) else six.apply(v)
+        for ability in wound_mortal:
+            out = defender.mortal_wounds(out, dice_pmf(ability.get("amount", 1)))
+        return out
+
+    def per_hit(v: np.ndarray) -> np.ndarray:
+        out = wound.fail * v + wound.plain * normal.apply(v)
+        return out + wound.trigger * on_six(v) if wound.trigger else out
+
+    def per_attack(v: np.ndarray) -> np.ndarray:
+        out = hit.fail * v + hit.success * per_hit(v)
+        if hit.triggered:  # an unmodified 6 (or `on`+) to hit: its extra hits, its mortal wounds
+            t = v
+            for _ in range(hit.extra):
+                t = per_hit(t)
+            if not any(a.get("ends_attack") for a in hit_mortal):
+                t = per_hit(t)
+            for ability in hit_mortal:
+                t = defender.mortal_wounds(t, dice_pmf(ability.get("amount", 1)))
+            out = out + hit.triggered * t
+        return out
+
+    hits = float(mean(hit.hits))
+    return per_attack, {"hits": hits, "wounds": hits * wound.p_wound, "self_destruct": hit.self_destruct}
+
+
+def estimated_cost(batches: list[Batch], defender: Defender) -> int:
+    """An upper bound of the band passes `attack` makes: per attack, every hit it may score
+    (extra hits included) times the events a hit may cause (its damage, the 6s' second
+    damage, each mortal wound), times the band's width plus the few vector operations
+    around each pass."""
+    width = int(defender.remaining.max()) + 4
+    total = 0
+    for batch in batches:
+        hits = 1 + sum(int(a.get("hits", 1)) for a in of_type(batch.abilities, "extra_hits"))
+        events = 2 + sum(len(dice_pmf(a.get("amount", 1))) for a in of_type(batch.abilities, "mortal_wounds"))
+        total += (len(batch.attacks) - 1) * hits * events * width
+    return total
+
+
+def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situation: Mapping[str, Any]
+                ) -> tuple[int, int]:
+    """(the estimated cost of `attack` on these inputs, `MAX_COST`), without computing it:
+    for a check before a job is queued. Raises ValueError for inputs past the other limits."""
+    situation = complete(situation)
+    groups = model_groups(defender_unit)
+    defender = Defender(groups)
+    target_keywords = keywords_of(defender_unit, *({"keywords": g.keywords} for g in groups))
+    batches = list(batches_for(unit=attacker, situation=situation, defender_models=defender.models,
+                               context=_context(situation, None, target_keywords)))
+    return estimated_cost(batches, defender), MAX_COST
+
+
+#: Measured (issue 10's report): the largest accepted attack, `MAX_COST` steps, took 0.5–0.6 s on
+#: two loaded cores; so a step costs at most about 5 µs, and 2 s would be 400,000 steps.
+SECONDS_PER_STEP = 0.6 / MAX_COST
+#: The chain keeps a few float64 rows per defender state; small next to the 300 MB limit.
+BYTES_PER_STEP = 64
+
+
+def estimate_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any],
+                  situation: Mapping[str, Any]) -> tuple[float, int]:
+    """The registry's `estimate_cost`: predicted (seconds, bytes) of `attack`, or ValueError
+    naming the engine's limit the inputs pass (checked before a job is queued)."""
+    cost, limit = attack_cost(attacker, defender_unit, situation)
+    if cost > limit:
+        raise ValueError(f"This attack is too big to estimate exactly ({cost} steps, at most {limit}): "
+                         "use fewer models or attacks.")
+    return cost * SECONDS_PER_STEP, cost * BYTES_PER_STEP
+
+
+def _self_destroyed(batch: Batch, p_one: float) -> float:
+    """Expected bearers lost to an unmodified 1 (Supercharge): per bearer, P(at least one
+    kept 1 among its attacks), its attacks being the batch's spread evenly (exact for
+    fixed shots, the mean over bearers otherwise)."""
+    if not p_one or not batch.models:
+        return 0.0
+    per_bearer_attacks = (len(batch.attacks) - 1) // batch.models
+    return batch.models * (1 - (1 - p_one) ** per_bearer_attacks)
+
+
+def attack(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situation: Mapping[str, Any]
+           ) -> dict[str, Any]:
+    """What `attacker` does to `defender_unit` in `situation` (defaults filled in), exactly."""
+    situation = complete(situation)
+    groups = model_groups(defender_unit)
+    defender = Defender(groups)
+    target_keywords = keywords_of(defender_unit, *({"keywords": g.keywords} for g in groups))
+    context = _context(situation, None, target_keywords)
+    batches = list(batches_for(unit=attacker, situation=situation, defender_models=defender.models,
+                               context=context))
+    if len(batches) > MAX_BATCHES:
+        raise ValueError(f"{len(batches)} weapon batches; at most {MAX_BATCHES} can be estimated")
+    cost = estimated_cost(batches, defender)
+    if cost > MAX_COST:
+        raise ValueError(f"this attack is too big to estimate exactly ({cost} steps, at most {MAX_COST}): "
+                         "fewer attacks or a smaller target")
+    toughness = majority_toughness(groups)
+    v = defender.start()
+    weapons: list[dict[str, Any]] = []
+    totals = {"attacks": 0.0, "hits": 0.0, "wounds": 0.0}
+    self_destroyed = 0.0
+    for batch in batches:
+        batch_context = _context(situation, batch, target_keywords)
+        per_attack, per = _per_attack(batch, defender, situation, toughness, batch_context)
+        before_damage, before_kills = float(v @ np.arange(defender.size)), float(v @ defender.dead)
+        v = apply_attacks(v, per_attack, batch.attacks)
+        attacks = float(mean(batch.attacks))
+        expected = {"attacks": attacks, "hits": attacks * per["hits"], "wounds": attacks * per["wounds"],
+                    "damage": float(v @ np.arange(defender.size)) - before_damage,
+                    "kills": float(v @ defender.dead) - before_kills}
+        for key in totals:
+            totals[key] += expected[key]
+        self_destroyed += _self_destroyed(batch, per["self_destruct"])
+        weapons.append({"name": batch.name, "model": batch.model, "models": batch.models,
+                        "melee": batch.melee, "expected": expected})
+    return _result(attacker, defender_unit, situation, defender, groups, v, totals, weapons, self_destroyed)
+
+
+def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situation: Mapping[str, Any],
+            defender: Defender, groups: list, v: PMF, totals: dict[str, float], weapons: list,
+            self_destroyed: float) -> dict[str, Any]:
+    kills = defender.kills(v)
+    leadership = max(g.leadership for g in groups)
+    fled = models_fled(kills, models=defender.models, leadership=leadership)
+    lost = models_lost(kills, models=defender.models, leadership=leadership)
+    points_attacker = attacker_points(attacker)
+    points_defender = float(sum(g.points * g.count for g in groups))
+    points_destroyed = float(v @ defender.points_lost)
+    efficiency = EFFICIENCY_PER * points_destroyed / points_attacker if points_attacker > 0 else None
+    outcomes = [
+        {"key": "p_morale_failed", "label": gettext_noop("Defender fails its Morale test"),
+         "kind": "probability", "value": float(fled[1:].sum())},
+        {"key": "models_fled", "label": gettext_noop("Models fled (Morale and Combat Attrition)"),
+         "kind": "distribution", "value": fled.tolist(), "expected": float(mean(fled))},
+        {"key": "models_lost", "label": gettext_noop("Models lost in all (killed and fled)"),
+         "kind": "distribution", "value": lost.tolist(), "expected": float(mean(lost))},
+        {"key": "p_wiped_with_morale", "label": gettext_noop("Unit gone after the Morale phase"),
+         "kind": "probability", "value": float(lost[-1])},
+    ]
+    if self_destroyed:
+        outcomes.append({"key": "attackers_self_destroyed",
+                         "label": gettext_noop("Attacking models destroyed by their own weapons"),
+                         "kind": "number", "value": self_destroyed})
+    return {
+        "attacker": str(attacker.get("name", "")),
+        "defender": str(defender_unit.get("name", "")),
+        "situation": dict(situation),
+        "expected": {**totals, "damage": float(v @ np.arange(defender.size)), "kills": float(mean(kills))},
+        "wounds_distribution": v.tolist(),
+        "kills_distribution": kills.tolist(),
+        "kills_at_least": at_least(kills).tolist(),
+        "p_destroyed": float(kills[-1]),
+        "expected_points_destroyed": points_destroyed,
+        "points_efficiency": efficiency,
+        "attacker_points": points_attacker,
+        "defender_points": points_defender,
+        "weapons": weapons,
+        "outcomes": outcomes,
+    }

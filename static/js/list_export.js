@@ -1,0 +1,48 @@
+// The text export of a list: pick a format, see the text, copy it to the clipboard.
+// Without JavaScript the page offers a plain link per format instead (<noscript>).
+(function () {
+  "use strict";
+
+  function setUp(box) {
+    var url = box.getAttribute("data-text-url");
+    var select = box.querySelector("#text-format");
+    var text = box.querySelector("#export-text");
+    var copy = box.querySelector("#copy-text");
+    var status = box.querySelector("#copy-status");
+    var download = box.querySelector("#text-download");
+
+    function load() {
+      var style = select.value;
+      download.href = url + "?format=" + encodeURIComponent(style) + "&download=1";
+      status.textContent = "";
+      return fetch(url + "?format=" + encodeURIComponent(style), {credentials: "same-origin"})
+        .then(function (response) { return response.text(); })
+        .then(function (body) { text.value = body; });
+    }
+
+    function copied(ok) {
+      status.textContent = status.getAttribute(ok ? "data-copied" : "data-failed");
+    }
+
+    select.addEventListener("change", load);
+    copy.addEventListener("click", function () {
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text.value).then(function () { copied(true); }, function () {
+          text.select();
+          copied(document.execCommand("copy"));
+        });
+      } else {
+        text.select();  // plain http: the older way, which needs the text selected
+        copied(document.execCommand("copy"));
+      }
+    });
+    load();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.querySelector(".text-export");
+    if (box) {
+      setUp(box);
+    }
+  });
+})();

@@ -1,0 +1,105 @@
+"""The rate limits on the real store (issue 18, item 1): Redis, shared by two server
+processes, so a limit holds across workers; and what each limit does when Redis is down.
+
+The other API tests swap the throttle store for an in-process one; these run two real
+gunicorn processes against a private Redis server and the test database.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from django.db import connection
+
+from tests.api.conftest import PASSWORD
+from tests.conftest import ROOT
+from tests.redis_server import RedisServer, free_port, running_redis
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing() -> None:
+    """The servers check passwords with the real hashers, so accounts are made with them too."""
+
+
+def start_server(redis_url: str, **env: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    environment = {**os.environ, "DATABASE_NAME": connection.settings_dict["NAME"], "REDIS_URL": redis_url,
+                   "DEBUG": "false", "HTTPS": "false", "SECRET_KEY": "throttle-test",
+                   "STATIC_MANIFEST": "false", "API_THROTTLE_IP": "5/day", "API_THROTTLE_USER": "100000/day",
+                   "API_THROTTLE_LOGIN": "3/day", "PAGE_RATE": "100000/min", **env}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "armybuilder.wsgi:application", "--bind", f"127.0.0.1:{port}",
+         "--workers", "1", "--timeout", "30", "--log-level", "warning"],
+        cwd=ROOT, env=environment, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"{url}/accounts/login/", timeout=5)
+            return process, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    process.kill()
+    raise RuntimeError("gunicorn did not start")
+
+
+@pytest.fixture
+def two_servers() -> Iterator[tuple[RedisServer, list[str]]]:
+    with running_redis() as redis_server:
+        started = [start_server(redis_server.url(0)) for _ in range(2)]
+        try:
+            yield redis_server, [url for _, url in started]
+        finally:
+            for process, _ in started:
+                process.terminate()
+                process.wait(timeout=10)
+
+
+def test_the_address_rate_holds_across_two_server_processes(two_servers: Any, db: None) -> None:
+    _, (first, second) = two_servers
+
+    statuses = [httpx.get(f"{(first, second)[n % 2]}/api/v1/systems", timeout=10).status_code
+                for n in range(7)]
+
+    assert statuses == [200, 200, 200, 200, 200, 429, 429]
+
+
+def test_login_attempts_count_across_processes_and_paths(two_servers: Any, owner: Any) -> None:
+    _, (first, second) = two_servers
+    wrong = {"username": "owner", "password": "wrong"}
+
+    statuses = [httpx.post(f"{first}/api/v1/auth/token", json=wrong, timeout=10).status_code,
+                httpx.post(f"{second}/api/v1/auth/token", json=wrong, timeout=10).status_code,
+                httpx.post(f"{first}/api/v1/auth/token", json=wrong, timeout=10).status_code,
+                httpx.post(f"{second}/api/v1/auth/token", json={"username": "owner", "password": PASSWORD},
+                           timeout=10).status_code]
+
+    assert statuses == [400, 400, 400, 429]
+
+
+def test_with_redis_down_reads_go_on_and_logins_fail_closed(two_servers: Any, owner: Any) -> None:
+    redis_server, (first, second) = two_servers
+    redis_server.stop()
+
+    started = time.monotonic()
+    read = httpx.get(f"{first}/api/v1/systems", timeout=20)
+    login = httpx.post(f"{second}/api/v1/auth/token", json={"username": "owner", "password": PASSWORD},
+                       timeout=20)
+    elapsed = time.monotonic() - started
+
+    assert read.status_code == 200  # request rates fail open: a Redis hiccup is no outage
+    assert login.status_code == 503 and login.json()["code"] == "unavailable"
+    assert elapsed < 10
+
+    redis_server.start()
+    assert httpx.post(f"{second}/api/v1/auth/token", json={"username": "owner", "password": PASSWORD},
+                      timeout=20).status_code == 200

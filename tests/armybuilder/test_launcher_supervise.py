@@ -1,0 +1,52 @@
+"""`bin/run`'s supervisor: a dead worker is restarted, a dead web server stops everything
+(issue 17, item 9). Real child processes, no database."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from armybuilder.launcher import Child, supervise
+
+
+def test_a_dying_worker_is_restarted_and_the_web_server_ending_stops_everything(tmp_path) -> None:
+    starts = tmp_path / "starts"
+    script = f"open({str(starts)!r}, 'a').write('x'); raise SystemExit(1)"
+    worker = Child("worker", [sys.executable, "-c", script], {}, restart=True)
+    web = Child("web", [sys.executable, "-c", "import time; time.sleep(3.5)"], {}, restart=False)
+    began = time.monotonic()
+
+    code = supervise([web, worker], interval=0.05)
+
+    assert code == 0
+    assert time.monotonic() - began < 8
+    # Started once, then again after 1 s and 2 s of back-off, all within the web server's 3.5 s.
+    assert worker.restarts == 2
+    assert starts.read_text() == "xxx"
+    assert web.poll() == 0 and worker.poll() is not None
+
+
+def test_compose_serves_https_by_default_and_runs_beat_with_a_restarting_worker() -> None:
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    services = yaml.safe_load((root / "docker-compose.yml").read_text())["services"]
+    assert services["web"]["environment"]["HTTPS"] == "${HTTPS:-true}"
+    assert " -B " in services["worker"]["command"]
+    assert services["worker"]["restart"] == "unless-stopped"
+    assert 'HTTPS="${HTTPS:-false}"' in (root / "bin" / "run").read_text()
+
+
+def test_compose_gunicorn_options_are_one_shell_command() -> None:
+    """A newline inside `sh -c` would end the gunicorn command before its options."""
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    command = yaml.safe_load((root / "docker-compose.yml").read_text())["services"]["web"]["command"]
+    gunicorn = command.split("&&")[-1].strip()
+    assert "\n" not in gunicorn.strip('"\n ')
+    assert "--worker-class gthread --threads 4" in gunicorn

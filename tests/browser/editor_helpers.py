@@ -1,0 +1,78 @@
+"""Shared steps of the editor's browser tests: a player with a list, logged in, on the editor."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.management import call_command
+from playwright.sync_api import Browser, Page, expect
+
+PASSWORD = "correct horse battery staple"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def editor_page(
+    live_server,
+    browser: Browser,
+    *,
+    username: str = "player",
+    viewport: dict | None = None,
+    system: str = "opr",
+    faction: str = "ashen-concord",
+    name: str = "Ridge Patrol",
+    points_limit: int = 1000,
+    units: tuple[str, ...] = (),
+):
+    """Log a new player in and open the editor of a new list; returns (page, army_list)."""
+    from django.contrib.auth.models import User
+
+    from armybuilder import services
+    from rules.models import Faction, UnitTemplate
+
+    call_command("load_catalogue", verbosity=0)
+    user = User.objects.filter(username=username).first() or User.objects.create_user(
+        username, email=f"{username}@example.com", password=PASSWORD
+    )
+    faction_row = Faction.objects.get(system__key=system, slug=faction, owner__isnull=True)
+    army_list = services.army_list_create(
+        owner=user, system=faction_row.system, faction=faction_row, name=name, points_limit=points_limit
+    )
+    for slug in units:
+        template = UnitTemplate.objects.prefetch_related("options").get(faction=faction_row, slug=slug)
+        army_list.refresh_from_db()
+        services.army_list_add_unit(
+            army_list=army_list, unit=template, options={}, expected_version=army_list.version
+        )
+    context = browser.new_context(viewport=viewport or DESKTOP)
+    page = context.new_page()
+    login(page, live_server.url, username)
+    page.goto(f"{live_server.url}/lists/{army_list.pk}/")
+    page.wait_for_load_state("load")
+    return page, army_list
+
+
+def login(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state("load")
+
+
+def total(page: Page) -> int:
+    return int(page.locator("#list-total").inner_text())
+
+
+def unit_points(page: Page) -> list[int]:
+    return [
+        int(re.match(r"\d+", text).group())
+        for text in page.locator("#unit-rows .unit-points").all_inner_texts()
+    ]
+
+
+def add_unit(page: Page, slug: str) -> None:
+    rows = page.locator("#unit-rows .unit-row").count()
+    page.locator(f'button.add-unit[data-unit="{slug}"]').first.click()
+    expect(page.locator("#unit-rows .unit-row")).to_have_count(rows + 1)
+    expect(page.locator("#list-total")).to_have_text(str(sum(unit_points(page))))

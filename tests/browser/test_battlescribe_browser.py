@@ -1,0 +1,50 @@
+"""The BattleScribe upload page in real Chromium: choose files, watch the upload progress,
+see the imported units and the warnings; the page fits a phone. Screenshots are kept in
+`artifacts/screenshots/`."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.artifacts import screenshot
+from tests.rules.battlescribe.files import FILES, GRIMDARK
+
+PASSWORD = "correct horse battery staple"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def signed_in(browser: Browser, base: str, viewport: dict) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill("importer")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    return page
+
+
+@pytest.mark.parametrize(
+    "name, viewport", [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})]
+)
+def test_upload_shows_progress_and_the_imported_units(live_server, browser, name, viewport):
+    from django.contrib.auth.models import User
+
+    call_command("load_catalogue", verbosity=0)
+    User.objects.create_user("importer", email="importer@example.com", password=PASSWORD)
+    page = signed_in(browser, live_server.url, viewport)
+    page.goto(f"{live_server.url}/catalogue/battlescribe/")
+    page.get_by_label("Game system").select_option("wh40k9")
+    page.get_by_label("Files").set_input_files([str(FILES / n) for n in GRIMDARK])
+    screenshot(page, f"battlescribe-form-{name}")
+    page.evaluate("window.samePage = true")  # survives only if the XHR path (with progress) was taken
+    page.get_by_role("button", name="Import").click()
+    result = page.locator("#battlescribe-result")
+    expect(result).to_be_visible()
+    expect(result.get_by_role("row", name="Tactical Squad 77 5 5")).to_be_visible()
+    expect(result.get_by_role("link", name="Test Marines")).to_be_visible()
+    assert page.evaluate("window.samePage === true")
+    screenshot(page, f"battlescribe-result-{name}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"]

@@ -1,0 +1,140 @@
+"""Regression tests in Chromium for the editor defects a new player met (issue 15)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.armybuilder.list_factories import ASHEN_CONCORD_ELEVEN as ELEVEN
+from tests.browser.artifacts import screenshot
+from tests.browser.editor_helpers import PHONE, editor_page, total
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_refused_option_change_keeps_the_page_and_says_why_beside_the_field(live_server, browser):
+    page, _ = editor_page(live_server, browser, units=("concord-wardens",))
+    row = page.locator("#unit-rows .unit-row").first
+    row.locator("summary").click()
+    # The limit of the group is shown before any click.
+    expect(row.locator(".option-group").first.locator("legend")).to_contain_text("up to 2 in all")
+    expect(row.get_by_label(re.compile("Pyre Thrower"))).to_have_accessible_description(
+        re.compile("0 to 2, 2 in all")
+    )
+    more = row.get_by_label(re.compile("Add five Wardens"))
+    more.check()
+    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).to_contain_text("Add five")
+    row = page.locator("#unit-rows .unit-row").first
+    with page.expect_response(lambda r: "/options/" in r.url) as first:
+        row.get_by_label(re.compile("Pyre Thrower")).fill("2")
+        row.get_by_label(re.compile("Pyre Thrower")).press("Tab")
+    assert first.value.status == 200
+    row = page.locator("#unit-rows .unit-row").first
+    with page.expect_response(lambda r: "/options/" in r.url) as answer:
+        row.get_by_label(re.compile("Slag Lance")).fill("1")
+        row.get_by_label(re.compile("Slag Lance")).press("Tab")
+    assert answer.value.status == 400
+    # The page is intact: the title, the summary, the rows; the message sits by the group.
+    expect(page.get_by_role("heading", name="Ridge Patrol", level=1)).to_be_visible()
+    expect(page.locator("#list-summary")).to_be_visible()
+    group = page.locator("#unit-rows .unit-row").first.locator(".option-group").first
+    expect(group.locator(".field-error")).to_contain_text(
+        "At most 2 of “Special weapons” can be taken (chosen: 3)"
+    )
+    # What the player typed is still there, marked; the saved unit is unchanged.
+    expect(group.get_by_label(re.compile("Slag Lance"))).to_have_value("1")
+    expect(group.get_by_label(re.compile("Slag Lance"))).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).not_to_contain_text("Slag")
+    screenshot(page, "editor-defect1-refused-option")
+
+
+
+#: The element at the centre of each Add-unit button in the window (and in the side column's
+#: visible area), when it is not the button.
+COVERED_ADD_BUTTONS = """() => [...document.querySelectorAll('button.add-unit')].filter(b => {
+  const r = b.getBoundingClientRect();
+  if (r.bottom <= 0 || r.top >= innerHeight) return false;
+  // Scrolled out of the side column's own scroll area is not covered: it scrolls into view.
+  const side = b.closest('.list-side');
+  const middle = r.top + r.height / 2;
+  if (side) {
+    const s = side.getBoundingClientRect();
+    if (middle <= s.top || middle >= s.bottom) return false;
+  }
+  const y = Math.min(r.top + r.height / 2, innerHeight - 1);
+  const hit = document.elementFromPoint(r.left + r.width / 2, y);
+  return !b.contains(hit);
+}).map(b => b.dataset.unit)"""
+
+
+def test_on_a_desktop_the_totals_never_cover_the_add_unit_buttons(live_server, browser):
+    page, _ = editor_page(live_server, browser, units=ELEVEN, points_limit=3000)
+    for y in (0, 400, 900, 1600, 100_000):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(50)
+        assert page.evaluate(COVERED_ADD_BUTTONS) == [], f"covered after scrolling to {y}"
+    # Every button can be reached and clicked, the last one too, with the page scrolled down.
+    page.locator('button.add-unit[data-unit="ember-hawk"]').click(trial=True, timeout=2000)
+    expect(page.locator("#list-total")).to_be_in_viewport()
+    screenshot(page, "editor-defect2-desktop-scrolled", full_page=False)
+
+
+def test_on_a_phone_a_new_unit_is_shown_and_the_totals_stay_in_sight(live_server, browser):
+    page, _ = editor_page(live_server, browser, viewport=PHONE, units=ELEVEN[:6], points_limit=3000)
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= 844 / 8
+    page.locator('button.add-unit[data-unit="signal-corps"]').scroll_into_view_if_needed()
+    expect(page.locator("#list-total")).to_be_in_viewport()
+    expect(page.locator("#points-left")).to_be_in_viewport()
+    before = total(page)
+    page.locator('button.add-unit[data-unit="signal-corps"]').click()
+    new = page.locator("#unit-rows .unit-row").nth(6)
+    expect(new).to_have_attribute("data-unit-name", "Signal Corps")
+    expect(new).to_have_class(re.compile("is-highlighted"))
+    expect(new.locator(".unit-name")).to_be_in_viewport()
+    expect(page.locator("#list-total")).to_be_in_viewport()
+    expect(page.locator("#list-total")).not_to_have_text(str(before))
+    expect(page.locator("#points-left")).to_be_in_viewport()
+    screenshot(page, "editor-defect3-phone-added", full_page=False)
+
+
+def test_small_defects_a_new_player_met(live_server, browser):
+    from armybuilder import services
+    from rules.models import UnitTemplate
+    from rules.services import homebrew_unit_save
+
+    page, army_list = editor_page(live_server, browser, units=("concord-wardens", "warden-captain"))
+    base = live_server.url
+    # A homebrew unit's faction is named once, not "player's homebrew homebrew".
+    wardens = UnitTemplate.objects.get(slug="concord-wardens", faction__owner__isnull=True)
+    homebrew_unit_save(user=army_list.owner, data={**wardens.data, "system": "opr", "name": "Ash Militia"})
+    page.reload()
+    heading = page.locator(".choice-faction").last
+    expect(heading).to_have_text("player's homebrew")
+    # Upgrades save by themselves: no "Save upgrades" button.
+    page.locator("#unit-rows .unit-row").first.locator("summary").click()
+    expect(page.get_by_role("button", name=re.compile("Save upgrades"))).to_have_count(0)
+    # The roster prints melee range as "Melee", as the catalogue does.
+    page.goto(f"{base}/lists/{army_list.pk}/roster/")
+    knife = page.locator(".unit-card").first.locator("table.weapons tr", has_text="Service Knife")
+    expect(knife.locator("td").nth(1)).to_have_text("Melee")
+    # Two lists with the same name are told apart in the target menu.
+    twin = services.army_list_fork(army_list=army_list, user=army_list.owner)
+    page.goto(f"{base}/lists/{army_list.pk}/")
+    page.get_by_role("link", name=re.compile("Estimate against another list")).click()
+    labels = page.locator("select option").all_inner_texts()
+    twins = [label for label in labels if label.startswith("Ridge Patrol")]
+    assert len(twins) == 1 and f"#{twin.pk}" in twins[0] and "Ashen Concord" in twins[0]
+    # The icon exists.
+    assert page.request.get(f"{base}/favicon.ico").status == 200
+    # The home page's game systems are links to their catalogue.
+    page.goto(f"{base}/")
+    page.get_by_role("link", name="Warhammer 40,000, 9th edition").click()
+    expect(page).to_have_url(re.compile("/catalogue/wh40k9/$"))
+    # The 40k designer opens without "… is required" errors.
+    page.goto(f"{base}/catalogue/designer/?system=wh40k9")
+    expect(page.locator("main")).not_to_contain_text("is required")
+    expect(page.locator("main")).not_to_contain_text("Fix the marked fields")
+    screenshot(page, "editor-defect6-designer-40k", full_page=False)

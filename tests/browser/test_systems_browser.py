@@ -1,0 +1,150 @@
+"""A valid list built from scratch in each of the five game systems, in real Chromium (issue 13).
+
+A new player signs up, opens "New list", picks the system (htmx swaps in its faction menu,
+structure rules and the system's own list settings), creates the list, adds units with the
+add buttons, ticks the options a valid army needs (a General, a Warlord) and ends with
+"Valid list". Each finished list is screenshotted on a desktop and a phone viewport in
+`artifacts/screenshots/systems-<key>-*.png`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Page, expect
+
+from tests.browser.artifacts import screenshot
+
+PASSWORD = "correct horse battery staple"
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    system: str
+    faction: str
+    points_limit: int
+    #: unit slugs, in order; (unit index, option label) pairs to tick afterwards
+    units: tuple[str, ...]
+    ticks: tuple[tuple[int, str], ...] = ()
+    settings: dict[str, str] = field(default_factory=dict)
+    summary: str | None = None
+
+
+RECIPES = [
+    Recipe("opr", "Ashen Concord", 1000, ("warden-captain", "concord-wardens", "dune-outriders")),
+    Recipe(
+        "whfb6",
+        "Vellmark Freeholds (original sample army)",
+        2000,
+        ("margrave", "freeholder-spearmen", "vellmark-bowmen", "river-halberdiers"),
+        ticks=((0, "The army's General"),),
+    ),
+    Recipe(
+        "wh40k9",
+        "Ironbound Covenant (original sample army)",
+        500,
+        ("forge-castellan", "covenant-riflemen", "pathrunner-bikes"),
+        ticks=((0, "The army's Warlord"),),
+        settings={"battle_size": "combat_patrol"},
+        summary="power_level",
+    ),
+    Recipe(
+        "aos1",
+        "Stormwardens of Halcyr (original sample army)",
+        100,
+        ("storm-lord", "hammer-wardens", "skybolt-archers"),
+        ticks=((0, "Nominated as the general"),),
+        summary="models",
+    ),
+    Recipe(
+        "ru_whfb",
+        "Wardens of Kholm (original sample army)",
+        1000,
+        ("boyar-prince", "kholm-militia", "birch-hunters", "kholm-militia"),
+        ticks=((0, "The army's General"),),
+    ),
+]
+
+
+def sign_up(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Email").fill(f"{username}@example.com")
+    page.locator("#id_password1").fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_role("heading", name="My lists")).to_be_visible()
+
+
+def add_unit(page: Page, slug: str) -> None:
+    rows = page.locator("#unit-rows > li").count()
+    page.locator(f'button.add-unit[data-unit="{slug}"]').click()
+    expect(page.locator("#unit-rows > li")).to_have_count(rows + 1)
+
+
+@pytest.mark.parametrize("recipe", RECIPES, ids=[r.system for r in RECIPES])
+def test_a_new_player_builds_a_valid_list_in_each_system(live_server, browser, recipe: Recipe):
+    call_command("load_catalogue", verbosity=0)
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    sign_up(page, base, f"player-{recipe.system.replace('_', '-')}")
+
+    page.get_by_role("link", name="New list").click()
+    if recipe.system != page.get_by_label("Game system").input_value():
+        with page.expect_response(lambda r: f"/lists/new/?system={recipe.system}" in r.url):
+            page.get_by_label("Game system").select_option(recipe.system)
+    page.get_by_label("Faction").select_option(label=recipe.faction)
+    page.get_by_role("textbox", name="Name").fill(f"My first {recipe.system} list")
+    page.get_by_role("spinbutton", name="Points limit").fill(str(recipe.points_limit))
+    for key, value in recipe.settings.items():
+        page.locator(f'[name="setting-{key}"]').select_option(value)
+    page.get_by_role("button", name="Create the list").click()
+    expect(page.get_by_role("heading", name=f"My first {recipe.system} list", level=1)).to_be_visible()
+    page.wait_for_load_state("load")
+
+    for slug in recipe.units:
+        add_unit(page, slug)
+    for index, label in recipe.ticks:
+        row = page.locator("#unit-rows > li").nth(index)
+        row.locator("summary").first.click()
+        box = row.get_by_label(re.compile(re.escape(label)))
+        box.check()
+        expect(page.locator("#unit-rows > li").nth(index).locator(".unit-upgrades")).to_contain_text(label)
+
+    expect(page.locator("#list-valid")).to_be_visible()
+    expect(page.locator("#violations")).to_have_count(0)
+    if recipe.summary:
+        expect(page.locator(f'[data-summary="{recipe.summary}"]')).to_be_visible()
+    screenshot(page, f"systems-{recipe.system}-desktop")
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, storage_state=context.storage_state())
+    phone_page = phone.new_page()
+    phone_page.goto(page.url)
+    expect(phone_page.locator("#list-valid")).to_be_visible()
+    screenshot(phone_page, f"systems-{recipe.system}-phone")
+    assert errors == []
+
+
+def test_a_system_without_factions_leads_to_the_designer(live_server, browser):
+    from rules.models import Faction
+
+    call_command("load_catalogue", verbosity=0)
+    Faction.objects.filter(system__key="aos1").delete()
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    sign_up(page, live_server.url, "no-faction-player")
+    page.get_by_role("link", name="New list").click()
+    with page.expect_response(lambda r: "/lists/new/?system=aos1" in r.url):
+        page.get_by_label("Game system").select_option("aos1")
+    expect(page.locator("#no-faction")).to_be_visible()
+    expect(page.get_by_role("button", name="Create the list")).to_be_disabled()
+    screenshot(page, "systems-no-faction-phone")
+    page.get_by_role("link", name="Create a homebrew unit").click()
+    expect(page).to_have_url(re.compile(r"/catalogue/designer/\?system=aos1$"))
+    expect(page.get_by_label("Game system")).to_have_value("aos1")

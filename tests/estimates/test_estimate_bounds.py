@@ -1,0 +1,111 @@
+"""The cost check before a job is queued (`armybuilder.estimates.bounds`, issue 16)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+import pytest
+from rest_framework.test import APIClient
+
+from armybuilder.estimates import bounds
+from armybuilder.estimates.inputs import (
+    EstimateRequestError,
+    army_inputs,
+    list_vs_list_inputs,
+    unit_vs_unit_inputs,
+)
+from armybuilder.estimates.models import Estimate
+from rules.systems.registry import get_system
+from tests.estimates.factories import RIFLE, opr_unit
+
+KINDS = [["Rending"], ["Deadly(3)"], ["Blast(3)"], []]
+#: 32 weapons, half of them Precise: two allocation orders against a mixed unit.
+ARSENAL = [{"name": f"W{i}", "range": 24, "attacks": 1 + i % 3, "ap": i % 3,
+            "rules": (["Precise"] if i % 2 else []) + KINDS[i % 4]} for i in range(32)]
+
+
+def heavy_attacker() -> dict:
+    return opr_unit("Arsenal", count=20, weapons=ARSENAL)
+
+
+def mixed_horde() -> dict:
+    unit = opr_unit("Horde", count=150, toughness=3, weapons=[])
+    heavy = copy.deepcopy(unit["models"][0])
+    heavy.update(name="Heavy", toughness=4)
+    unit["models"].append(heavy)
+    return unit
+
+
+def test_a_matchup_past_the_limit_is_refused_on_the_defender_naming_the_limit():
+    with pytest.raises(EstimateRequestError) as refused:
+        unit_vs_unit_inputs(attacker=heavy_attacker(), defender=mixed_horde(), situation={})
+    [message] = refused.value.errors["defender"]
+    assert "the limit is 2 s and 300 MB per matchup" in message
+
+
+def test_a_matchup_inside_the_limit_passes():
+    shooters = opr_unit("Shooters", weapons=[RIFLE])
+    system, inputs = unit_vs_unit_inputs(attacker=shooters, defender=mixed_horde(), situation={})
+    assert system == "opr" and inputs["defender"]["models"][1]["toughness"] == 4
+
+
+def test_a_list_with_one_matchup_past_the_limit_is_refused_naming_the_unit():
+    small = opr_unit("Scouts")
+    with pytest.raises(EstimateRequestError) as refused:
+        mine = [("Scouts", small), ("Arsenal", heavy_attacker())]
+        list_vs_list_inputs(system_key="opr", situation={}, list_a=army_inputs(name="Mine", units=mine),
+                            list_b=army_inputs(name="Theirs", units=[("Horde", mixed_horde())]))
+    assert list(refused.value.errors) == ["list_a.units[1]"]
+    assert "300 MB" in refused.value.errors["list_a.units[1]"][0]
+
+
+def test_a_system_without_a_cost_model_gets_the_generic_bound():
+    """(defender models + 1)² states × the attacker's dice (models × weapons × 6)."""
+    generic = replace(get_system("opr"), estimate_cost=None)
+    seconds, size = bounds.matchup_cost(generic, opr_unit("A", count=10, weapons=[RIFLE, RIFLE]),
+                                        opr_unit("D", count=99), {})
+    assert seconds == pytest.approx(bounds.GENERIC_SECONDS_PER_CELL * 100**2 * 10 * 2 * 6)
+    assert size == bounds.GENERIC_BYTES_PER_STATE * 100**2
+    assert bounds.over_limit(seconds, size) is None
+    assert bounds.over_limit(*bounds.matchup_cost(generic, opr_unit("A", count=100, weapons=[RIFLE] * 4),
+                                                  opr_unit("D", count=1000), {})) is not None
+
+
+@pytest.mark.django_db
+def test_the_api_answers_400_naming_the_limit_and_queues_nothing(owner):
+    client = APIClient()
+    client.force_authenticate(owner)
+    response = client.post("/api/v1/estimates", {"kind": "unit_vs_unit", "attacker": heavy_attacker(),
+                                                 "defender": mixed_horde()}, format="json")
+    assert response.status_code == 400, response.json()
+    assert "the limit is 2 s and 300 MB per matchup" in str(response.json())
+    assert not Estimate.objects.exists()
+
+
+def test_a_list_job_past_the_total_limit_is_refused_naming_the_limit(settings):
+    """Each matchup is allowed, but together they pass half the soft time limit."""
+    settings.CELERY_TASK_SOFT_TIME_LIMIT = 1  # half a second of predicted computing in total
+    shooters = [(f"S{i}", opr_unit(f"S{i}", count=10 + i, weapons=ARSENAL[:8])) for i in range(4)]
+    with pytest.raises(EstimateRequestError) as refused:
+        list_vs_list_inputs(system_key="opr", situation={"second_stage": False},
+                            list_a=army_inputs(name="Mine", units=shooters),
+                            list_b=army_inputs(name="Theirs", units=[("Horde", mixed_horde())]))
+    [message] = refused.value.errors["list_b"]
+    assert "the limit is 0.5 s per job" in message
+
+
+@pytest.mark.django_db
+def test_the_form_answers_400_with_the_limit_next_to_the_target(client, faction):
+    from django.urls import reverse
+
+    from tests.estimates.factories import catalogue_unit
+
+    arsenal = catalogue_unit(faction, heavy_attacker())
+    horde = catalogue_unit(faction, mixed_horde())
+    response = client.post(f"{reverse('estimates:new')}?unit={arsenal.pk}",
+                           {"mode": "shooting", "range_inches": "12", "target": f"unit:{horde.pk}"})
+    assert response.status_code == 400
+    [message] = response.context["form"].errors["target"]
+    assert "the limit is 2 s and 300 MB per matchup" in message
+    assert not Estimate.objects.exists()

@@ -1,0 +1,61 @@
+"""A list-vs-list job shared by several real workers through the broker (issue 16, `fanout`)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from armybuilder.estimates.compute import list_vs_list
+from armybuilder.estimates.fanout import rows_of, workers_of
+from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs
+from armybuilder.estimates.models import Estimate
+from armybuilder.estimates.services import estimate_request
+from tests.conftest import start_worker, stop_worker, wait_for_worker
+from tests.estimates.factories import BLADE, LAUNCHER, RIFLE, opr_unit
+from tests.estimates.test_estimate_worker import as_stored, wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+def squads(prefix: str, how_many: int) -> list[dict]:
+    """Units that take a few tens of milliseconds per row, all different."""
+    return [opr_unit(f"{prefix} {i}", count=20 + 7 * i, quality=3 + i % 3, defence=3 + i % 4,
+                     toughness=1 + i % 3, weapons=[RIFLE, BLADE, LAUNCHER]) for i in range(how_many)]
+
+
+def job_inputs(units_a: list[dict], units_b: list[dict]) -> tuple[str, dict]:
+    return list_vs_list_inputs(
+        system_key="opr", situation={"mode": "shooting", "range_inches": 12},
+        list_a=army_inputs(name="Mine", units=[(u["name"], u) for u in units_a]),
+        list_b=army_inputs(name="Theirs", units=[(u["name"], u) for u in units_b]))
+
+
+def run_job(system: str, inputs: dict, *worker_names: str) -> Estimate:
+    workers = [start_worker(connection.settings_dict["NAME"], "-n", f"{name}@%h") for name in worker_names]
+    try:
+        wait_for_worker()
+        estimate = estimate_request(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs)
+        return wait_for(estimate, lambda e: e.is_finished, timeout=180, what="finished")
+    finally:
+        for worker in workers:
+            stop_worker(worker)
+
+
+def test_two_workers_share_the_rows_and_give_what_one_worker_gives():
+    system, inputs = job_inputs(squads("Mine", 8), squads("Theirs", 8))
+    assert len(rows_of(inputs)) == 16
+
+    shared = run_job(system, inputs, "first", "second")
+
+    assert shared.status == Estimate.Status.DONE, shared.error
+    assert shared.progress == 1.0 and shared.attempts == 1
+    hosts = workers_of(str(shared.pk))
+    assert {h.split("@")[0] for h in hosts} == {"first", "second"}
+    # The same answer as one process computing the whole job (the stored JSON of it).
+    assert shared.result == as_stored(list_vs_list(system, inputs))
+
+    Estimate.objects.all().delete()  # the same question again must be computed, not reused
+    alone = run_job(system, inputs, "alone")
+    assert alone.status == Estimate.Status.DONE, alone.error
+    assert {h.split("@")[0] for h in workers_of(str(alone.pk))} == {"alone"}
+    assert alone.result == shared.result

@@ -1,0 +1,280 @@
+"""A Monte-Carlo simulation of WHFB 6th shooting and one close-combat round with combat
+resolution and the break test: the test oracle for `rules.systems.fantasy_combat`.
+
+Written from `shared/spec/systems/000_whfb6.md` (and the RU switches of `004_ru.md`)
+independently of the engine: it imports nothing from it and rolls every die. It handles
+the subset of the unit format the Monte-Carlo tests use: one model group per unit, an
+optional mount, `save` as a number, `ward`, `regeneration`, the rules Hatred, Killing
+Blow, Poisoned Attacks, Always Strikes First, Stubborn, Unbreakable, Fear, and the weapon
+kinds great_weapon, lance, halberd, spear.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+US = {"infantry": 1, "cavalry": 2, "monstrous": 3}
+BONUS = {"great_weapon": 2, "halberd": 1}
+
+
+@dataclass
+class Trial:
+    attacker_lost: int  # wounds
+    defender_lost: int
+    defender_killed: int
+    difference: int
+    defender_breaks: bool
+    attacker_breaks: bool
+
+
+def _model(unit):
+    return unit["models"][0]
+
+
+def _rules(model):
+    return {r.lower() for r in model.get("rules", [])}
+
+
+class Dice:
+    """D6 rolls drawn in blocks (a Python call per die would make the oracle too slow)."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+        self.block = self.rng.integers(1, 7, size=1 << 20).tolist()
+        self.next = 0
+
+    def integers(self, low, high):
+        if low != 1 or high != 7:
+            return int(self.rng.integers(low, high))
+        if self.next >= len(self.block):
+            self.block = self.rng.integers(1, 7, size=1 << 20).tolist()
+            self.next = 0
+        self.next += 1
+        return self.block[self.next - 1]
+
+
+def _roll(rng):
+    return rng.integers(1, 7)
+
+
+def _hit_need_melee(ws, enemy_ws):
+    if ws > enemy_ws:
+        return 3
+    return 4 if enemy_ws <= 2 * ws else 5
+
+
+def _wound_need(s, t):
+    diff = t - s
+    if diff <= -2:
+        return 2
+    return {-1: 3, 0: 4, 1: 5, 2: 6, 3: 6}.get(diff, 7)
+
+
+class Fighter:
+    """One side's state during a trial."""
+
+    def __init__(self, unit, fighting, width, charging, ru):
+        self.model = _model(unit)
+        self.count = self.model["count"]
+        self.w = self.model.get("w", 1)
+        self.lost = 0
+        self.fighting = fighting
+        self.width = width
+        self.charging = charging
+        self.ru = ru
+
+    @property
+    def alive(self):
+        return self.count - min(self.count, self.lost // self.w)
+
+    def take(self, wounds_on_model):
+        """Wounds on the current model, excess lost (§7.4)."""
+        if self.alive == 0:
+            return
+        left = self.w - self.lost % self.w
+        self.lost += min(left, wounds_on_model)
+
+    def slay(self):
+        if self.alive:
+            self.lost = (self.lost // self.w + 1) * self.w
+
+
+def _strike(rng, striker, attacks_each, profile, weapon_kind, target, first_round, in_ranks):
+    """All dice of one striker against `target` (§6.3, §6.5, §7, §8)."""
+    rules = _rules(profile)
+    front = striker.fighting or striker.alive
+    n = min(front, striker.alive)
+    if in_ranks and striker.fighting and not striker.charging:
+        n = min(2 * front, striker.alive)
+    s = profile["s"] + BONUS.get(weapon_kind, 0)
+    if weapon_kind == "lance" and first_round and striker.charging:
+        s += 2
+    if striker.ru and "devastating charge" in rules and first_round and striker.charging:
+        s += 1
+    tm = target.model
+    need = _hit_need_melee(profile["ws"], tm["ws"])
+    wneed = _wound_need(s, tm["t"])
+    save = tm.get("save")
+    for _ in range(n * attacks_each):
+        roll = _roll(rng)
+        if roll < need and "hatred" in rules and first_round:
+            roll = _roll(rng)
+        if roll < need:
+            continue
+        poisoned = "poisoned attacks" in rules and roll == 6
+        armour_allowed = not (poisoned and striker.ru)
+        if not poisoned:
+            wound = _roll(rng)
+            if wound < wneed or wneed > 6:
+                continue
+            man_sized = tm.get("troop_type", "infantry") in ("infantry", "cavalry", "character")
+            if wound == 6 and "killing blow" in rules and (man_sized or striker.ru):
+                if striker.ru and tm.get("ward") and _roll(rng) >= tm["ward"]:
+                    continue
+                target.slay()
+                continue
+        if save is not None and armour_allowed:
+            need_save = max(2, save + max(0, s - 3))
+            if need_save <= 6 and _roll(rng) >= need_save:
+                continue
+        if tm.get("ward") and _roll(rng) >= tm["ward"]:
+            continue
+        if tm.get("regeneration") and _roll(rng) >= tm["regeneration"]:
+            continue
+        target.take(1)
+
+
+def _ranks(alive, width, rules):
+    if width < 4 or "skirmishers" in rules:
+        return 0
+    ranks = alive // width + (1 if alive % width >= 4 else 0)
+    return max(0, min(3, ranks - 1))
+
+
+def _break(rng, ld, diff, rules, reroll):
+    if "unbreakable" in rules:
+        return False
+    target = ld if "stubborn" in rules else ld - diff
+    return all(_roll(rng) + _roll(rng) > target for _ in range(2 if reroll else 1))
+
+
+def melee_round(attacker, defender, situation, rng, ru=False) -> Trial:
+    """§6.2 strike order (chargers first in round 1, ASF first, great weapons last, then I;
+    equal steps across sides: roll-off), §9.1 combat result, §9.2 break tests."""
+    first_round = situation.get("round", 1) == 1
+    a = Fighter(
+        attacker,
+        situation.get("fighting_models", 0),
+        situation.get("attacker_width", 5),
+        situation.get("charging", False),
+        ru,
+    )
+    d = Fighter(
+        defender,
+        situation.get("defender_fighting_models", 0),
+        situation.get("defender_width", 5),
+        situation.get("defender_charged", False),
+        ru,
+    )
+    strikers = []
+    for side, fighter, enemy in ((0, a, d), (1, d, a)):
+        model = fighter.model
+        kind = next(
+            (w.get("kind", "hand_weapon") for w in model.get("weapons", []) if w.get("range", 0) == 0),
+            "hand_weapon",
+        )
+        profiles = [(model, kind)] + ([(model["mount"], "hand_weapon")] if model.get("mount") else [])
+        for profile, weapon_kind in profiles:
+            rules = _rules(profile)
+            order_rules = first_round is False or not ru
+            if (fighter.charging and first_round) or ("always strikes first" in rules and order_rules):
+                tier = 0
+            elif weapon_kind == "great_weapon" and (not ru or not first_round):
+                tier = 2
+            else:
+                tier = 1
+            strikers.append((tier, -profile.get("i", 0), side, fighter, enemy, profile, weapon_kind))
+    steps = sorted({(s[0], s[1]) for s in strikers})
+    for step in steps:
+        group = [s for s in strikers if (s[0], s[1]) == step]
+        first_side = int(rng.integers(0, 2))  # §6.2: equal Initiative, roll off
+        group.sort(key=lambda s: s[2] != first_side)
+        for _tier, _i, _side, fighter, enemy, profile, kind in group:
+            _strike(rng, fighter, profile.get("a", 1), profile, kind, enemy, first_round, kind == "spear")
+    am, dm = a.model, d.model
+    us_a, us_d = (
+        a.alive * US[am.get("troop_type", "infantry")],
+        d.alive * US[dm.get("troop_type", "infantry")],
+    )
+    flank = {"front": 0, "flank": 1, "rear": 2}[situation.get("flank", "front")] if us_a >= 5 else 0
+    cr_a = (
+        d.lost
+        + _ranks(a.alive, a.width, _rules(am))
+        + (us_a > us_d)
+        + situation.get("attacker_standard", False)
+    )
+    cr_a += flank + (situation.get("high_ground") == "attacker")
+    cr_d = a.lost + (0 if flank else _ranks(d.alive, d.width, _rules(dm))) + (us_d > us_a)
+    cr_d += situation.get("defender_standard", False) + (situation.get("high_ground") == "defender")
+    diff = cr_a - cr_d
+    if diff == 0 and situation.get("attacker_musician", False) != situation.get("defender_musician", False):
+        diff = 1 if situation.get("attacker_musician") else -1
+    d_breaks = d.alive == 0 or (
+        diff > 0 and _loser_breaks(rng, dm, am, diff, us_d, us_a, situation, "defender")
+    )
+    a_breaks = a.alive == 0 or (
+        diff < 0 and _loser_breaks(rng, am, dm, -diff, us_a, us_d, situation, "attacker")
+    )
+    return Trial(a.lost, d.lost, d.count - d.alive, diff, d_breaks, a_breaks)
+
+
+def _loser_breaks(rng, loser, winner, diff, loser_us, winner_us, situation, side):
+    """§9.2: fear auto-break (§10.3), else 2D6 against the better of its Ld and the general's."""
+    fearless = {"fear", "terror", "unbreakable", "immune to psychology"} & _rules(loser)
+    if {"fear", "terror"} & _rules(winner) and winner_us > loser_us and not fearless:
+        return True
+    ld = max(loser["ld"], situation.get(f"{side}_general_ld", 0))
+    return _break(rng, ld, diff, _rules(loser), situation.get(f"{side}_battle_standard", False))
+
+
+def shooting(attacker, defender, situation, rng) -> int:
+    """§5.3, §5.4: models slain by one volley (1-wound targets, first missile weapon)."""
+    model, target = _model(attacker), _model(defender)
+    weapon = next(w for w in model["weapons"] if w.get("range", 0) > 0)
+    mods = (
+        -int(situation.get("moved", False))
+        - {"none": 0, "soft": 1, "hard": 2}[situation.get("cover", "none")]
+    )
+    mods -= int(situation.get("range_inches", 12) > weapon["range"] / 2)
+    mods -= int(situation.get("stand_and_shoot", False))
+    need = 7 - (model["bs"] + mods)
+    shooters = situation.get("fighting_models", 0) or model["count"]
+    slain = 0
+    for _ in range(shooters):
+        roll = _roll(rng)
+        if need <= 6:
+            if roll < max(2, need):
+                continue
+        elif need <= 9:
+            if roll != 6 or _roll(rng) < need - 3:
+                continue
+        else:
+            continue
+        if _roll(rng) < _wound_need(weapon["strength"], target["t"]):
+            continue
+        save = target.get("save")
+        if (
+            save is not None
+            and save + max(0, weapon["strength"] - 3) <= 6
+            and _roll(rng) >= max(2, save + max(0, weapon["strength"] - 3))
+        ):
+            continue
+        slain += 1
+    return min(slain, target["count"])
+
+
+def run(n, fn, seed=1):
+    rng = Dice(seed)
+    return [fn(rng) for _ in range(n)]
