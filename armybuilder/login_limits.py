@@ -11,6 +11,7 @@ is refused with a 503 rather than allowed unlimited.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,13 @@ from armybuilder.api.throttling import SharedCacheThrottle, client_address
 
 #: Usernames longer than this are cut for the counter key (a key stays bounded).
 MAX_USERNAME_KEY = 150
+
+
+def username_key(username: str) -> str:
+    """The counter key's username part: a digest of the normalised name, so any text a client
+    sends (control characters, spaces, 150 characters) makes a short, cache-safe key."""
+    normalised = username.strip().lower()[:MAX_USERNAME_KEY]
+    return hashlib.sha256(normalised.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 class LoginStoreDown(Exception):
@@ -42,7 +50,7 @@ class LoginAttemptThrottle(SharedCacheThrottle):
         self.window_ends = (window + 1) * self.duration
         keys = [f"throttle_login_ip_{address}:{window}"]
         if username:
-            keys.append(f"throttle_login_user_{username.strip().lower()[:MAX_USERNAME_KEY]}:{window}")
+            keys.append(f"throttle_login_user_{username_key(username)}:{window}")
         try:
             counts = [self._count(key) for key in keys]
         except Exception as exc:  # the cache backend's connection errors

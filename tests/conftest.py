@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -95,3 +96,10 @@ def generous_site_rates(request: pytest.FixtureRequest) -> None:
     rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], "login": "100000/hour",
                                       "page": "100000/min", "pdf": "100000/hour"}
     settings.REST_FRAMEWORK = rest
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Silence pgserver's exit-time log line: the launcher test starts an embedded server in
+    this process, and pgserver's atexit cleanup logs after pytest has closed the streams its
+    handlers write to, which printed a "Logging error" traceback after a green run."""
+    logging.getLogger("pgserver").disabled = True
