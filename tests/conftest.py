@@ -103,3 +103,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     this process, and pgserver's atexit cleanup logs after pytest has closed the streams its
     handlers write to, which printed a "Logging error" traceback after a green run."""
     logging.getLogger("pgserver").disabled = True
+
+
+@pytest.fixture(autouse=True)
+def default_language_after_each_test() -> Iterator[None]:
+    """Reset the thread's language after each test: the test client's requests activate the
+    language they ask for (LocaleMiddleware) and leave it active, so a test that reads a page
+    in Polish made the next test's labels Polish when tests ran in another order."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
