@@ -75,6 +75,20 @@ def army_summary(*, army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict
     return [dict(row) for row in summarise(army_dict(army_list=army_list, units=units))]
 
 
+def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]:
+    """The figures the list's system reports for one unit besides its points (WHFB: each
+    character's magic items used / allowed), labels as text; empty for systems without any.
+
+    The system gets the list's settings and switches without its units: a unit's figures
+    never depend on the other units, so a unit card re-rendered alone costs no query.
+    """
+    summarise = get_system(army_list.system.key).unit_summary
+    if summarise is None:
+        return []
+    army = army_dict(army_list=army_list, units=())
+    return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
+
+
 def unit_points(*, system_key: str, unit: Mapping[str, Any]) -> int:
     """The rounded points of one unit (interchange format), as its system prices it."""
     return int(get_system(system_key).price(unit)["points"])

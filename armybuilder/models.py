@@ -115,6 +115,14 @@ class ArmyList(models.Model):
         return self.name
 
     @property
+    def points_sized(self) -> bool:
+        """Whether the list's system sizes lists by points (`GameSystem.points_sized`); when
+        not (AoS 1st), pages and exports show the system's `army_summary` instead of a limit."""
+        from rules.systems.registry import get_system  # the registry imports no Django models
+
+        return get_system(self.system.key).points_sized
+
+    @property
     def points_left(self) -> int:
         """Negative when the list is over its limit (shown as such, never clamped)."""
         return self.points_limit - self.total_points

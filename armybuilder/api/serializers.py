@@ -16,7 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from armybuilder.api.filters import MAX_ID
-from armybuilder.evaluation import army_summary, list_settings
+from armybuilder.evaluation import army_summary, list_settings, unit_summary
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
     MAX_UNITS_PER_LIST,
@@ -229,6 +229,13 @@ class ListUnitSerializer(serializers.Serializer):
     custom_name = serializers.CharField(help_text="The player's own name for the unit (empty: none).")
     notes = serializers.CharField(help_text="The player's notes on the unit.")
     group = serializers.CharField(help_text="The unit's group (detachment, regiment, or the player's own).")
+    summary = serializers.SerializerMethodField(
+        help_text="The system's own figures of the unit besides points (WHFB: each character's magic "
+                  "item points used / allowed): [{key, label, model?, value, limit?, over}].")
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_summary(self, unit: Any) -> list[dict[str, Any]]:
+        return unit_summary(army_list=unit.army_list, unit=unit)
 
     def to_representation(self, unit: Any) -> dict[str, Any]:
         """The fields above, read straight from the row.
@@ -242,6 +249,7 @@ class ListUnitSerializer(serializers.Serializer):
             "template": unit.template_id, "points": unit.points, "options": unit.chosen_options,
             "option_points": unit.option_points, "available_options": unit.available_options,
             "unit": unit.data, "custom_name": unit.custom_name, "notes": unit.notes, "group": unit.group,
+            "summary": self.get_summary(unit),
         }
 
 
@@ -252,9 +260,13 @@ class ArmyListSummarySerializer(serializers.Serializer):
     name = serializers.CharField()
     system = serializers.SlugField(source="system.key")
     faction = serializers.IntegerField(source="faction_id", allow_null=True)
-    points_limit = serializers.IntegerField()
+    points_sized = serializers.BooleanField(
+        help_text="Whether the system sizes lists by points; when false (AoS 1st) `points_limit` and "
+                  "`points_left` are null and the list's `summary` says what sizes it.")
+    points_limit = serializers.IntegerField(allow_null=True)
     total_points = serializers.IntegerField()
-    points_left = serializers.IntegerField(help_text="Negative when the list is over its limit.")
+    points_left = serializers.IntegerField(
+        allow_null=True, help_text="Negative when the list is over its limit.")
     unit_count = serializers.IntegerField()
     is_valid = serializers.BooleanField()
     violation_count = serializers.IntegerField()
@@ -266,6 +278,12 @@ class ArmyListSummarySerializer(serializers.Serializer):
     @extend_schema_field(serializers.BooleanField())
     def get_is_shared(self, army_list: Any) -> bool:
         return bool(army_list.share_token)
+
+    def to_representation(self, army_list: Any) -> dict[str, Any]:
+        shown = super().to_representation(army_list)
+        if not shown["points_sized"]:  # no points limit to show for a system without points
+            shown["points_limit"] = shown["points_left"] = None
+        return shown
 
 
 class ArmyListSerializer(ArmyListSummarySerializer):
@@ -312,7 +330,9 @@ class ArmyListWriteSerializer(serializers.Serializer):
     """The settings of a list a player may change (all of them for PUT, some for PATCH)."""
 
     name = serializers.CharField(max_length=LIST_NAME_MAX_LENGTH, trim_whitespace=True)
-    points_limit = serializers.IntegerField(min_value=POINTS_LIMIT_MIN, max_value=POINTS_LIMIT_MAX)
+    points_limit = serializers.IntegerField(
+        min_value=POINTS_LIMIT_MIN, max_value=POINTS_LIMIT_MAX, required=False,
+        help_text="Required for a system sized by points; a system without points (AoS 1st) ignores it.")
     structure_options = serializers.DictField(
         child=serializers.BooleanField(), required=False,
         help_text="Optional structure rules of the system (see the system's `structure_options`), on or off; "
@@ -360,8 +380,8 @@ class EvaluationSerializer(serializers.Serializer):
     """A fresh evaluation: every unit re-priced, the army re-validated by its system."""
 
     total_points = serializers.IntegerField()
-    points_limit = serializers.IntegerField()
-    points_left = serializers.IntegerField()
+    points_limit = serializers.IntegerField(allow_null=True, help_text="Null for a system without points.")
+    points_left = serializers.IntegerField(allow_null=True, help_text="Null for a system without points.")
     is_valid = serializers.BooleanField()
     unit_points = serializers.DictField(child=serializers.IntegerField(), help_text="Unit id → points.")
     violations = ViolationSerializer(many=True)

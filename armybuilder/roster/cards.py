@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.evaluation import unit_summary
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, model_count
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
@@ -128,6 +129,8 @@ class Card:
     catalogue_name: str = ""
     notes: str = ""
     group: str = ""
+    #: The system's own figures of the unit (`GameSystem.unit_summary`: magic items used / allowed).
+    figures: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,15 @@ class Roster:
     @property
     def total_points(self) -> int:
         return sum(card.points for card in self.cards)
+
+    @property
+    def total_models(self) -> int:
+        return sum(card.models for card in self.cards)
+
+    @property
+    def points_sized(self) -> bool:
+        """Whether the roster shows points (`GameSystem.points_sized`; AoS lists have none)."""
+        return get_system(self.army_list.system.key).points_sized
 
     @property
     def rules_reference(self) -> list[RuleText]:
@@ -256,6 +268,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
                 extras=_extras(unit),
                 upgrades=chosen_upgrades(list_unit),
+                figures=unit_summary(army_list=army_list, unit=list_unit),
             )
         )
     return Roster(army_list=army_list, cards=cards, system_name=gettext(army_list.system.name))

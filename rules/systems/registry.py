@@ -79,6 +79,15 @@ class GameSystem:
     #: Army-wide figures besides points that players read off a list (40k's Power Level):
     #: `army_summary(army_dict)` -> `[{"key", "label", "value"}]`, cheap (no pricing).
     army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
+    #: Whether a list of this system is sized by a points limit. False (AoS 1st: "no points,
+    #: any number of models"): pages, forms, exports and the API neither ask for nor show a
+    #: points limit or points left, and `army_summary` says what sizes the list instead.
+    points_sized: bool = True
+    #: Figures of one unit that players read beside its points (WHFB: each character's magic
+    #: items used / allowed): `unit_summary(army_dict, unit_dict)` -> `[{"key", "label",
+    #: "value", "limit"?, "model"?}]`, cheap (no pricing); the army is given because a limit
+    #: may depend on the list's switches. Shown on the unit card, the roster and the API.
+    unit_summary: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
 
 
 _REGISTRY: dict[str, GameSystem] = {}
