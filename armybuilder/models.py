@@ -64,6 +64,14 @@ class ArmyList(models.Model):
         blank=True,
         help_text=_("The game system's own list parameters (battle size, allegiance…), by key."),
     )
+    # The kind of each named unit group, for systems with group kinds (40k: detachments,
+    # `GameSystem.group_kinds`): {group name: kind key}. Groups without a kind are free.
+    group_kinds = models.JSONField(
+        _("kinds of unit groups"),
+        default=dict,
+        blank=True,
+        help_text=_("For systems with kinds of groups (detachments): {group name: kind}."),
+    )
     version = models.PositiveIntegerField(_("version"), default=1)
     is_public = models.BooleanField(_("shown in the public gallery"), default=False)
     share_token = models.CharField(

@@ -16,7 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from armybuilder.api.filters import MAX_ID
-from armybuilder.evaluation import army_summary, list_settings, unit_summary
+from armybuilder.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
     MAX_UNITS_PER_LIST,
@@ -76,6 +76,24 @@ class GameSystemSerializer(serializers.Serializer):
 
     list_settings_schema = serializers.SerializerMethodField(
         help_text="JSON Schema of the system's own list parameters (a list's `settings`), with defaults.")
+    points_sized = serializers.SerializerMethodField(
+        help_text="Whether lists are sized by a points limit (false: AoS 1st, sized by its settings).")
+    group_kinds = serializers.SerializerMethodField(
+        help_text="Kinds a group of units can be (key → label; 40k: detachments); empty: groups are free.")
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_points_sized(self, system: Any) -> bool:
+        try:
+            return get_system(system.key).points_sized
+        except KeyError:
+            return True
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_group_kinds(self, system: Any) -> dict[str, str]:
+        try:
+            return {key: gettext(label) for key, label in get_system(system.key).group_kinds.items()}
+        except KeyError:
+            return {}
 
     @extend_schema_field(serializers.DictField(child=serializers.CharField()))
     def get_structure_options(self, system: Any) -> dict[str, str]:
@@ -299,6 +317,9 @@ class ArmyListSerializer(ArmyListSummarySerializer):
         help_text="The system's own list parameters (see its `list_settings_schema`), defaults filled in.")
     summary = serializers.SerializerMethodField(
         help_text="Army-wide figures besides points (40k: Power Level): [{key, label, value}].")
+    groups = serializers.SerializerMethodField(
+        help_text="The kinds of the list's groups ({group name: kind}), for systems whose groups have kinds "
+                  "(40k detachments); empty elsewhere.")
     violations = ViolationSerializer(many=True)
     share_token = serializers.SerializerMethodField(help_text="The share link's token (owner only).")
     forked_from = serializers.IntegerField(source="forked_from_id", allow_null=True)
@@ -314,6 +335,11 @@ class ArmyListSerializer(ArmyListSummarySerializer):
         units = list(army_list.units.order_by("position"))
         rows = army_summary(army_list=army_list, units=units)
         return [{**row, "label": str(row.get("label", ""))} for row in rows]
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_groups(self, army_list: Any) -> dict[str, str]:
+        in_use = {unit["group"] for unit in self.context.get("units", [])}
+        return {name: kind for name, kind in group_kinds_of(army_list).items() if name in in_use}
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_share_token(self, army_list: Any) -> str | None:
@@ -374,6 +400,10 @@ class ListUnitChangeSerializer(serializers.Serializer):
                                   trim_whitespace=False, help_text="Notes on the unit.")
     group = serializers.CharField(max_length=UNIT_GROUP_MAX_LENGTH, required=False, allow_blank=True,
                                   help_text="The unit's group.")
+    group_kind = serializers.CharField(max_length=32, required=False, allow_blank=True,
+                                       help_text="The kind of the unit's group where groups have kinds "
+                                                 "(the system's `group_kinds`: 40k detachments); "
+                                                 "empty for a free group.")
 
 
 class EvaluationSerializer(serializers.Serializer):

@@ -640,6 +640,7 @@ def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
                 custom_name=request.POST.get("custom_name", ""),
                 notes=request.POST.get("notes", ""),
                 group=request.POST.get("group", ""),
+                group_kind=request.POST.get("group_kind"),  # only sent where groups have kinds
                 expected_version=version,
             )
         except ArmyListError as error:

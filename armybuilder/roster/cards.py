@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.evaluation import unit_summary
+from armybuilder.evaluation import group_heading, unit_summary
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, model_count
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
@@ -167,7 +167,7 @@ class Roster:
         groups: dict[str, list[Card]] = {}
         for card in self.cards:
             groups.setdefault(card.group, []).append(card)
-        return list(groups.items())
+        return [(group_heading(self.army_list, name), cards) for name, cards in groups.items()]
 
 
 def _columns(rows: Sequence[Mapping[str, Any]], skip: frozenset[str], order: Sequence[str]) -> list[str]:

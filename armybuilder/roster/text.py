@@ -25,7 +25,7 @@ from functools import partial
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from armybuilder.evaluation import army_summary
+from armybuilder.evaluation import army_summary, group_heading
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, counted, weapon_counts
 from points.catalogue.i18n import translated_again
@@ -91,7 +91,10 @@ def _grouped(units: Sequence[ListUnit]) -> list[tuple[str, list[ListUnit]]]:
     groups: dict[str, list[ListUnit]] = {}
     for unit in units:
         groups.setdefault(unit.group, []).append(unit)
-    return list(groups.items())
+    if not units:
+        return []
+    army_list = units[0].army_list
+    return [(group_heading(army_list, name), members) for name, members in groups.items()]
 
 
 def _body(

@@ -31,6 +31,8 @@ def register_catalogue_system(
     army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None,
     unit_summary: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Mapping[str, Any]]] | None = None,
     points_sized: bool = True,
+    group_kinds: Mapping[str, str] | None = None,
+    group_kind_title: str = "",
     **estimates: Any,
 ) -> GameSystem:
     """Register a catalogue-priced system; `validate(army, price)` gets the system's own price.
@@ -53,6 +55,8 @@ def register_catalogue_system(
             army_summary=army_summary,
             unit_summary=unit_summary,
             points_sized=points_sized,
+            group_kinds=dict(group_kinds or {}),
+            group_kind_title=group_kind_title,
             **estimates,
         )
     )

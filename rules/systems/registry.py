@@ -88,6 +88,13 @@ class GameSystem:
     #: "value", "limit"?, "model"?}]`, cheap (no pricing); the army is given because a limit
     #: may depend on the list's switches. Shown on the unit card, the roster and the API.
     unit_summary: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
+    #: Kinds a group of units can be (40k 9th: Patrol, Battalion, Brigade detachments), key ->
+    #: label; `group_kind_title` names the choice ("Detachment"). A list records each group's
+    #: kind (`ArmyList.group_kinds`); the army dict then carries `groups` ({name: kind}) and
+    #: each unit entry its `group`, for `validate` and `army_summary`. Empty: the system has
+    #: no such groups and a list's groups are the player's own (OPR, WHFB, AoS, RU).
+    group_kinds: Mapping[str, str] = field(default_factory=dict)
+    group_kind_title: str = ""
 
 
 _REGISTRY: dict[str, GameSystem] = {}
