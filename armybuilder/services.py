@@ -664,6 +664,7 @@ def army_list_unit_set_details(
         raise ArmyListError(errors)
     locked = lock_list(army_list=army_list, expected_version=expected_version)
     current = _current(list_unit, locked=locked, expected_version=expected_version)
+    joined = cleaned["group"] != current.group
     for field, value in cleaned.items():
         setattr(current, field, value)
         setattr(list_unit, field, value)
@@ -672,7 +673,9 @@ def army_list_unit_set_details(
         save_list_change(locked=locked, caller=army_list, units=None)
         return list_unit
     changed: list[str] = []
-    if group_kind is not None and cleaned["group"]:
+    # A unit joining a group takes the group's kind: the empty menu it came with does not
+    # clear it (the menu showed the old group's kind); a kind chosen on joining is set.
+    if group_kind is not None and cleaned["group"] and not (joined and not group_kind):
         stored = dict(locked.group_kinds or {})
         if group_kind:
             stored[cleaned["group"]] = str(group_kind)

@@ -223,11 +223,13 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     schema = system.profile_schema or {}
     order = list((schema.get("properties") or {}).keys())
     rules_by_name = special_rules_by_name(system=army_list.system)
+    # A system without points (AoS) prints no points column: its catalogue's 0s mean nothing.
+    not_stats = _NOT_STATS if system.points_sized else _NOT_STATS | {"points"}
     cards = []
     for number, list_unit in enumerate(units, start=1):
         unit = list_unit.data
         models = list(unit.get("models") or [])
-        profile_keys = _columns(models, _NOT_STATS, order)
+        profile_keys = _columns(models, not_stats, order)
         weapons = _weapon_rows(models)
         weapon_keys = _columns([w for w, _count in weapons], _NOT_WEAPON_STATS, ["range", "attacks", "ap"])
         rules = []

@@ -106,6 +106,7 @@ def detachment_summary(army: Mapping[str, Any]) -> list[dict[str, Any]]:
             "label": f"{name} ({_(DETACHMENT_KINDS[kind])})",
             "value": " · ".join(parts),
             "over": over,
+            "detail": True,  # a line of the army's rules panel, not a figure of the totals bar
         })
     return rows
 

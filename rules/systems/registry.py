@@ -77,7 +77,9 @@ class GameSystem:
     #: army's `settings`. Empty: the system has none.
     list_settings_schema: Mapping[str, Any] = field(default_factory=dict)
     #: Army-wide figures besides points that players read off a list (40k's Power Level):
-    #: `army_summary(army_dict)` -> `[{"key", "label", "value"}]`, cheap (no pricing).
+    #: `army_summary(army_dict)` -> `[{"key", "label", "value", "limit"?, "over"?, "detail"?}]`,
+    #: cheap (no pricing); `over` marks a figure past its bounds, `detail` a line for the
+    #: list's rules panel and the roster rather than the editor's totals bar (40k detachments).
     army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
     #: Whether a list of this system is sized by a points limit. False (AoS 1st: "no points,
     #: any number of models"): pages, forms, exports and the API neither ask for nor show a

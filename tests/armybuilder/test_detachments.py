@@ -85,7 +85,7 @@ def test_once_there_is_a_detachment_every_unit_is_in_one_and_has_a_role():
 def test_the_summary_shows_each_detachments_slots():
     rows = get_system("wh40k9").army_summary(army([*PATROL_OK, ("troops", "A")], {"A": "patrol"}))
     assert rows[1] == {"key": "detachment:A", "label": "A (Patrol Detachment)",
-                       "value": "HQ 1/1–2 · Troops 2/1–3 · Elites 1/0–2", "over": False}
+                       "value": "HQ 1/1–2 · Troops 2/1–3 · Elites 1/0–2", "over": False, "detail": True}
 
 
 @pytest.fixture
@@ -119,11 +119,24 @@ def test_the_editor_form_sets_a_groups_kind_and_the_list_is_revalidated(client, 
     assert patrol_list.group_kinds == {"Alpha": "battalion"}
     checks = sorted(v["check"] for v in patrol_list.violations if v["rule"] == "detachments")
     assert checks == ["battalion_hq", "battalion_troops", "outside"]
-    # The riflemen join; the kind becomes a Patrol: valid.
+    # The riflemen join with the empty menu of a free unit: the group keeps its kind.
+    services.army_list_unit_set_details(list_unit=riflemen, custom_name="", notes="", group="Alpha",
+                                        group_kind="", expected_version=None)
+    patrol_list.refresh_from_db()
+    assert patrol_list.group_kinds == {"Alpha": "battalion"}
+    # The kind becomes a Patrol: valid.
     services.army_list_unit_set_details(list_unit=riflemen, custom_name="", notes="", group="Alpha",
                                         group_kind="patrol", expected_version=None)
     patrol_list.refresh_from_db()
     assert patrol_list.violations == [] and patrol_list.group_kinds == {"Alpha": "patrol"}
+    # Set to none from a unit already in the group: the group is free again.
+    services.army_list_unit_set_details(list_unit=riflemen, custom_name="", notes="", group="Alpha",
+                                        group_kind="", expected_version=None)
+    patrol_list.refresh_from_db()
+    assert patrol_list.group_kinds == {}
+    services.army_list_unit_set_details(list_unit=riflemen, custom_name="", notes="", group="Alpha",
+                                        group_kind="patrol", expected_version=None)
+    patrol_list.refresh_from_db()
     refused = client.post(url, {"version": patrol_list.version, "custom_name": "", "notes": "",
                                 "group": "Alpha", "group_kind": "apocalypse"}, HTTP_HX_REQUEST="true")
     assert refused.status_code == 400

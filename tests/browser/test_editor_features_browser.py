@@ -296,3 +296,62 @@ def test_lists_compared_side_by_side_and_the_gallery_filtered(live_server, brows
     screenshot(page, f"feature7-gallery-filtered-{name}")
     bad = page.request.get(f"{live_server.url}/lists/gallery/?points_min=lots")
     assert bad.status == 400 and "points_min" in bad.text()
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_40k_units_form_a_detachment_by_keyboard_checked_and_printed(live_server, browser, viewport):
+    """Feature 3, "detachments where the system has them": 40k declares its group kinds
+    (`GameSystem.group_kinds`); a group gets one from a menu beside the group's name, the
+    detachment's slots show in the rules panel and are validated, the roster heads it."""
+    page, army_list = editor_page(
+        live_server, browser, viewport=viewport, system="wh40k9", faction="ironbound-covenant",
+        name="Covenant muster", units=("forge-castellan", "covenant-riflemen", "pathrunner-bikes"),
+    )
+    suffix = "phone" if viewport else "desktop"
+    row = page.locator("#unit-rows .unit-row").first
+    tab_to(page, row.locator(".unit-options summary"))
+    page.keyboard.press("Enter")
+    tab_to(page, row.get_by_label("The army's Warlord"))
+    page.keyboard.press("Space")
+    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).to_contain_text("Warlord")
+    expect(page.locator("#list-valid")).to_be_visible()  # no detachment yet: groups are free
+    row = page.locator("#unit-rows .unit-row").first
+    tab_to(page, row.get_by_label("Group"))
+    page.keyboard.type("Alpha")
+    page.keyboard.press("Tab")  # change → saved; the focus comes back on the next field
+    kind = page.locator("#unit-rows .unit-row").first.get_by_label("Detachment")
+    expect(kind).to_be_focused()
+    expect(kind.locator("option")).to_have_text(
+        ["None: a free group", "Patrol Detachment", "Battalion Detachment", "Brigade Detachment"]
+    )
+    page.wait_for_load_state("networkidle")
+    with page.expect_response(lambda r: "/details/" in r.url):
+        page.keyboard.press("ArrowDown")  # → Patrol Detachment
+    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-group")).to_have_text(
+        "Alpha · Patrol Detachment"
+    )
+    # One HQ and no Troops yet, two units outside: the rules say so.
+    expect(page.locator('#violations [data-rule="detachments"]')).to_have_count(3)
+    expect(page.locator('[data-summary="detachment:Alpha"]')).to_contain_text("HQ 1/1–2 · Troops 0/1–3")
+    for index in (1, 2):
+        row = page.locator("#unit-rows .unit-row").nth(index)
+        tab_to(page, row.locator(".unit-options summary"))
+        page.keyboard.press("Enter")
+        tab_to(page, row.get_by_label("Group"))
+        page.keyboard.type("Alpha")
+        with page.expect_response(lambda r: "/details/" in r.url):
+            page.keyboard.press("Tab")
+        joined = page.locator("#unit-rows .unit-row").nth(index)
+        expect(joined.get_by_label("Detachment")).to_have_value("patrol")
+    expect(page.locator("#list-valid")).to_be_visible()
+    expect(page.locator('[data-summary="detachment:Alpha"]')).to_have_text(
+        "Alpha (Patrol Detachment): HQ 1/1–2 · Troops 1/1–3 · Fast Attack 1/0–2"
+    )
+    screenshot(page, f"feature3-detachment-{suffix}")
+    page.goto(f"{live_server.url}/lists/{army_list.pk}/roster/")
+    expect(page.locator(".roster-group")).to_have_text(["Alpha (Patrol Detachment)"])
+    screenshot(page, f"feature3-detachment-roster-{suffix}")
+    text = page.request.get(f"{live_server.url}/lists/{army_list.pk}/roster.txt").text()
+    assert "== Alpha (Patrol Detachment) ==" in text
+    exported = page.request.get(f"{live_server.url}/lists/{army_list.pk}/list.json").json()
+    assert exported["groups"] == {"Alpha": "patrol"}
