@@ -70,7 +70,9 @@ def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, An
         army["units"] = [{"unit": unit.data, "count": 1} for unit in units]
         return army
     in_use = {unit.group for unit in units}  # a kind outlives its units only until they return
-    army["groups"] = {name: kind for name, kind in group_kinds_of(army_list, kinds).items() if name in in_use}
+    groups = {name: kind for name, kind in group_kinds_of(army_list, kinds).items() if name in in_use}
+    if groups:  # a list without detachments exports as before
+        army["groups"] = groups
     army["units"] = [
         {"unit": unit.data, "count": 1, **({"group": unit.group} if unit.group else {})} for unit in units
     ]

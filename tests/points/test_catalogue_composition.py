@@ -233,6 +233,9 @@ def datasheet(name: str, power: int, count: int, *, low: int, high: int, warlord
 W40K = [datasheet("Captain", 5, 1, low=1, high=1, warlord=True), datasheet("Squad", 10, 10, low=5, high=10)]
 W40K_CASES = {
     "points_limit": (army("wh40k9", W40K, limit=219), army("wh40k9", W40K, limit=220)),
+    # [EXTERNAL] detachments (tests/armybuilder/test_detachments.py has every slot): a Patrol
+    # with no unit in it, the army's units outside it; without a detachment nothing is checked.
+    "detachments": (army("wh40k9", W40K) | {"groups": {"A": "patrol"}}, army("wh40k9", W40K)),
     "battle_size": (
         army("wh40k9", W40K, settings={"battle_size": "combat_patrol"})
         | {"units": [{"unit": W40K[1], "count": 3}]},
