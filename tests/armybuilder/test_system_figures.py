@@ -162,3 +162,15 @@ def test_the_allowance_is_shown_while_the_list_checks_it_and_an_overspend_is_mar
         {"key": "magic_items", "label": "Magic item points", "model": "Hero", "value": "55.3", "over": False}
     ]
     assert summarise({}, {**unit, "slot": "core"}) == []
+
+
+def test_an_aos_list_is_named_by_its_units_not_points_in_the_estimate_target_menu(examples):
+    from django.contrib.auth.models import AnonymousUser
+
+    from armybuilder.estimates.sources import _list_label
+
+    aos, opr = example("aos1"), example("opr")
+    assert _list_label(aos, AnonymousUser()) == (
+        f"{aos.name} (by examples; Stormwardens of Halcyr (original sample army), 8 units, #{aos.pk})"
+    )
+    assert f", {opr.total_points}/{opr.points_limit} pts, #{opr.pk})" in _list_label(opr, AnonymousUser())
