@@ -78,13 +78,22 @@ from django.urls import reverse  # noqa: E402
 
 from armybuilder import services  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
+from points.opr import unit_cost  # noqa: E402
+from points.unit_format import reader  # noqa: E402
 from rules.models import Faction, UnitTemplate, UpgradeOption  # noqa: E402
 
 _OWN_PACKAGES = ("points", "rules", "armybuilder")
 
 
 def clear_caches() -> None:
-    """Forget everything this process remembered: Django's cache and the engine's lru_caches."""
+    """Forget everything this process remembered about its inputs: Django's cache (option
+    prices), every bounded cache of the engines (`lru_cache`: results per input, the rule
+    vocabulary and table lookups included) and the unit reader's and pricer's own tables.
+
+    Kept: what a server builds once, on its first request, and never per input: the caches
+    without a bound (`functools.cache`: the published JSON Schemas read and compiled once
+    (issue 16: "compile once, validate once"), the rule-name table, a Redis client).
+    """
     cache.clear()
     for name, module in list(sys.modules.items()):
         if not name.startswith(_OWN_PACKAGES):
@@ -94,7 +103,12 @@ def clear_caches() -> None:
             # modules) is built once per process in production, not per request.
             owner = getattr(value, "__module__", "") or ""
             if callable(value) and hasattr(value, "cache_clear") and owner.startswith(_OWN_PACKAGES):
+                parameters = getattr(value, "cache_parameters", None)
+                if parameters is not None and parameters().get("maxsize") is None:
+                    continue  # compiled once per process (see above)
                 value.cache_clear()
+    reader.clear_caches()
+    unit_cost.clear_caches()
 
 
 def fresh_templates(count: int) -> list[int]:
