@@ -252,6 +252,8 @@ def main() -> int:
         scaling_table(args.quick)
     met = job_seconds <= TARGET_JOB_SECONDS
     print()
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
+          f"({os.cpu_count()} CPUs)")
     print("target met (real path)" if met else "TARGET MISSED (real path)")
     return 0 if met else 1
 
