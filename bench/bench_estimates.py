@@ -36,6 +36,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The engines word their outcomes with Django's `gettext_noop`, which reads the settings: the
+# project's, as in the job (the bench failed with ImproperlyConfigured without it).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 from points.opr import clear_caches as clear_price_caches  # noqa: E402
 from points.unit import Model, Rule, Unit, Weapon  # noqa: E402

@@ -235,14 +235,14 @@ LineData = tuple[Weapon, bool, WeaponCategory, int, str, Fraction, _Looked, _Loo
 
 
 @lru_cache(maxsize=256)
-def _range_entry(range_inches: int) -> tuple[Fraction, int, int]:
+def range_entry(range_inches: int) -> tuple[Fraction, int, int]:
     """`range_modifier` with its numerator and denominator (Fraction's are Python properties)."""
     value = range_modifier(range_inches)
     return value, value.numerator, value.denominator
 
 
 @lru_cache(maxsize=1024)
-def _hit_entry(
+def hit_entry(
     quality: int, weapon_rules: frozenset[str], model_rules: frozenset[str], category: WeaponCategory,
     range_inches: int,
 ) -> tuple[tuple[Fraction, tuple[Term, ...]], int, int]:
@@ -252,7 +252,7 @@ def _hit_entry(
 
 
 @lru_cache(maxsize=256)
-def _ap_entry(ap: int, weapon_rules: frozenset[str]) -> tuple[tuple[Fraction, tuple[Term, ...]], int, int]:
+def ap_entry(ap: int, weapon_rules: frozenset[str]) -> tuple[tuple[Fraction, tuple[Term, ...]], int, int]:
     """`ap_modifier` with the value's numerator and denominator."""
     found = ap_modifier(ap, weapon_rules)
     return found, found[0].numerator, found[0].denominator
@@ -272,17 +272,17 @@ def line_data(weapon: Weapon, context: WeaponContext, as_melee: bool, rules: Wea
     weapon_range = weapon.range
     if as_melee or weapon_range == 0:
         category: WeaponCategory = "melee"
-        range_value, range_n, range_d = _range_entry(0)
+        range_value, range_n, range_d = range_entry(0)
     else:
         category = "ranged"
-        range_value, range_n, range_d = _range_entry(weapon_range)
+        range_value, range_n, range_d = range_entry(weapon_range)
     names, model_rules = rules.names, context.model_rules
     if "Reliable" in names or (category == "ranged" and not _SHOT_SKILL_RULES.isdisjoint(model_rules)):
         quality, quality_source = weapon_quality(context.quality, names, model_rules, category)
     else:
         quality, quality_source = context.quality, "model"
-    hit, hit_n, hit_d = _hit_entry(quality, names, model_rules, category, weapon_range)
-    ap, ap_n, ap_d = _ap_entry(weapon.ap, names)
+    hit, hit_n, hit_d = hit_entry(quality, names, model_rules, category, weapon_range)
+    ap, ap_n, ap_d = ap_entry(weapon.ap, names)
     numerator, denominator = rules.factor
     numerator *= weapon.attacks * range_n * hit_n * ap_n
     denominator *= range_d * hit_d * ap_d
@@ -330,8 +330,8 @@ def clear_caches() -> None:
         x_multiplier,
         multipliers,
         weapon_rules,
-        _range_entry,
-        _hit_entry,
-        _ap_entry,
+        range_entry,
+        hit_entry,
+        ap_entry,
     ):
         cached.cache_clear()
