@@ -24,7 +24,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
 from numbers import Rational
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from points.opr import tables
 from points.opr.ability_cost import ability_costs
@@ -291,16 +291,16 @@ def _unit_totals(profiles: list[_PricedProfile]) -> _UnitTotals:
     exact = Σ (base + ability cost) × count + the weapon cost of all models (the halved category's
     total × 0.5 plus the other's): Σ model totals (§1) regrouped, the same exact value.
     """
-    if len(profiles) == 1:
-        profile = profiles[0]
-        return _totals(profile.melee_total, profile.ranged_total, profile.fixed_total)
     melee = ratio_total([p.melee_total for p in profiles])
     ranged = ratio_total([p.ranged_total for p in profiles])
-    return _totals(melee, ranged, ratio_total([p.fixed_total for p in profiles]))
+    return _UnitTotals(*_totals(melee, ranged, ratio_total([p.fixed_total for p in profiles])))
 
 
-def _totals(melee: Ratio, ranged: Ratio, fixed: Ratio) -> _UnitTotals:
-    """`_unit_totals` from the unit's melee, ranged and fixed (base and abilities) totals."""
+def _totals(
+    melee: Ratio, ranged: Ratio, fixed: Ratio
+) -> tuple[Fraction, int, UnitCategory, Fraction, Fraction, WeaponCategory]:
+    """`_unit_totals` from the unit's melee, ranged and fixed (base and abilities) totals, as a
+    plain tuple in `_UnitTotals`' order."""
     melee_n, melee_d = melee
     ranged_n, ranged_d = ranged
     # melee > ranged, compared as integers (denominators are positive); the other category halved
@@ -320,9 +320,8 @@ def _totals(melee: Ratio, ranged: Ratio, fixed: Ratio) -> _UnitTotals:
                  + halved_n * (denominator // halved_d))
     common = gcd(numerator, denominator)
     exact = numerator // common, denominator // common
-    return _UnitTotals(
-        fraction(exact), _round_half_up(exact), category, fraction(melee), fraction(ranged), halved_category
-    )
+    points = _round_half_up(exact)
+    return fraction(exact), points, category, fraction(melee), fraction(ranged), halved_category
 
 
 _BREAKDOWN_FIELDS = ("name", "exact", "points", "category", "melee_total", "ranged_total", "halved_category",
@@ -330,17 +329,25 @@ _BREAKDOWN_FIELDS = ("name", "exact", "points", "category", "melee_total", "rang
 _new_object = object.__new__
 
 
-def _breakdown(**values: object) -> Breakdown:
+_set_attribute = object.__setattr__
+
+
+def _breakdown(values: dict[str, Any]) -> Breakdown:
     """`Breakdown(**values)`, filled as its frozen `__init__` would, without a `setattr` per field:
-    a `Breakdown` keeps its fields in its `__dict__` (its `models` field reads a `Deferred` from there)."""
+    a `Breakdown` keeps its fields in its `__dict__` (its `models` field reads a `Deferred` from
+    there), so `values` becomes that `__dict__`."""
     made = _new_object(Breakdown)
-    made.__dict__.update(values)
+    _set_attribute(made, "__dict__", values)
     return made
+
+
+def _breakdown_by_init(values: dict[str, Any]) -> Breakdown:
+    return Breakdown(**values)
 
 
 if tuple(f.name for f in fields(Breakdown)) != _BREAKDOWN_FIELDS or hasattr(Breakdown, "__slots__") \
         or hasattr(Breakdown, "__post_init__"):
-    _breakdown = Breakdown  # type: ignore[assignment]  # the class changed: use its own constructor
+    _breakdown = _breakdown_by_init  # the class changed: use its own constructor
 
 
 #: `weapon_rules` by the identity of a weapon's rules tuple and the model's weapon rules. The
@@ -457,20 +464,21 @@ def price(unit: Unit) -> Breakdown:
     common = gcd(ranged_n, ranged_d)
     ranged = ranged_n // common, ranged_d // common
     common = gcd(fixed_n, fixed_d)
-    totals = _totals(melee, ranged, (fixed_n // common, fixed_d // common))
-    halved_category = totals.halved_category
-    return _breakdown(
-        name=unit.name,
-        exact=totals.exact,
-        points=totals.points,
-        category=totals.category,
-        melee_total=totals.melee_total,
-        ranged_total=totals.ranged_total,
-        halved_category=halved_category,
-        models=Deferred(lambda: tuple(_compute_profile(m).breakdown(halved_category) for m in unit.models)),
-        model_count=model_count,
-        system=unit.system,
-    )
+    exact, points, category, melee_total, ranged_total, halved_category = _totals(
+        melee, ranged, (fixed_n // common, fixed_d // common))
+    models = Deferred(lambda: tuple(_compute_profile(m).breakdown(halved_category) for m in unit.models))
+    return _breakdown({
+        "name": unit.name,
+        "exact": exact,
+        "points": points,
+        "category": category,
+        "melee_total": melee_total,
+        "ranged_total": ranged_total,
+        "halved_category": halved_category,
+        "models": models,
+        "model_count": model_count,
+        "system": unit.system,
+    })
 
 
 def weapon_balance(unit: Unit) -> list[tuple[str, Ratio, Ratio]]:
