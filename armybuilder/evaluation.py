@@ -18,6 +18,7 @@ from points.catalogue.i18n import message_record
 from points.unit import FORMAT_VERSION
 from rules.list_settings import settings_defaults
 from rules.systems.registry import get_system
+from rules.systems.registry import unit_points as registry_unit_points
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]
 
 def unit_points(*, system_key: str, unit: Mapping[str, Any]) -> int:
     """The rounded points of one unit (interchange format), as its system prices it."""
-    return int(get_system(system_key).price(unit)["points"])
+    return registry_unit_points(get_system(system_key), unit)
 
 
 def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: bool) -> ArmyEvaluation:

@@ -302,3 +302,6 @@ SPECTACULAR_SETTINGS = {
         "armybuilder.api.schema.name_inline_schemas",
     ],
 }
+
+#: Lists whose serialized form each process keeps (`armybuilder/api/list_cache.py`); 0 keeps none.
+API_LIST_CACHE_ENTRIES = env.int("API_LIST_CACHE_ENTRIES", default=512)

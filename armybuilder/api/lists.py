@@ -33,7 +33,7 @@ from armybuilder.api.serializers import (
     ShareSerializer,
 )
 from armybuilder.evaluation import army_list_evaluate
-from armybuilder.models import POINTS_LIMIT_MAX, ArmyList
+from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
 from armybuilder.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
 from armybuilder.services import army_list_create, army_list_delete, army_list_fork, army_list_update
 from armybuilder.sharing import army_list_share, army_list_unshare
@@ -45,9 +45,19 @@ SEARCH = OpenApiParameter("search", {"type": "string", "maxLength": 100},
 TAGS = ["lists"]
 
 
-def units_data(army_list: ArmyList) -> list[dict[str, Any]]:
-    """The list's units as `ListUnitSerializer` renders them (one query, cached points)."""
-    return ListUnitSerializer(army_list_units(army_list=army_list), many=True).data
+def units_data(army_list: ArmyList, units: list[ListUnit] | None = None) -> list[dict[str, Any]]:
+    """The list's units as `ListUnitSerializer` renders them (one query, cached points;
+    none when `units`, the list's units in order, are given)."""
+    if units is None:
+        units = army_list_units(army_list=army_list)
+    return ListUnitSerializer(units, many=True).data
+
+
+def _representation(army_list: ArmyList) -> dict[str, Any]:
+    """The list as `ArmyListSerializer` gives it, its units read once (one query)."""
+    units = army_list_units(army_list=army_list)
+    context = {"units": units_data(army_list, units), "list_units": units}
+    return ArmyListSerializer(army_list, context=context).data
 
 
 def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200) -> Response:
@@ -59,8 +69,7 @@ def list_response(request: Request, army_list: ArmyList, *, status_code: int = 2
     """
     if status_code == 200 and request.method == "GET" and etag(army_list) in if_none_match(request):
         return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), army_list)
-    cached = list_cache.representation(army_list, lambda: ArmyListSerializer(
-        army_list, context={"units": units_data(army_list)}).data)
+    cached = list_cache.representation(army_list, lambda: _representation(army_list))
     is_owner = request.user.is_authenticated and request.user.pk == army_list.owner_id
     body = {**cached, "share_token": army_list.share_token if is_owner else None}
     return with_etag(Response(body, status=status_code), army_list)

@@ -332,7 +332,11 @@ class ArmyListSerializer(ArmyListSummarySerializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_summary(self, army_list: Any) -> list[dict[str, Any]]:
-        units = list(army_list.units.order_by("position"))
+        # The view passes the units it has read (`list_units`): reading them again was a second
+        # units query on every list read (issue 16); without it, they are read here.
+        units = self.context.get("list_units")
+        if units is None:
+            units = list(army_list.units.order_by("position"))
         rows = army_summary(army_list=army_list, units=units)
         return [{**row, "label": str(row.get("label", ""))} for row in rows]
 

@@ -97,6 +97,17 @@ class GameSystem:
     #: no such groups and a list's groups are the player's own (OPR, WHFB, AoS, RU).
     group_kinds: Mapping[str, str] = field(default_factory=dict)
     group_kind_title: str = ""
+    #: The rounded points of a unit dict alone, the same number as `price(unit)["points"]` but
+    #: without building the JSON breakdown (issue 16: the list editor prices a unit once per
+    #: option to show what each adds); None: `unit_points` reads `price`. Same errors as `price`.
+    points: Callable[[Mapping[str, Any]], int] | None = None
+
+
+def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:
+    """The rounded points of `unit` as `system` prices it (its `points`, else its `price`)."""
+    if system.points is not None:
+        return int(system.points(unit))
+    return int(system.price(unit)["points"])
 
 
 _REGISTRY: dict[str, GameSystem] = {}
