@@ -132,6 +132,17 @@ class Card:
     #: The system's own figures of the unit (`GameSystem.unit_summary`: magic items used / allowed).
     figures: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def profile_rules_span(self) -> int:
+        """Columns the profiles' rules cell spans when profiles and weapons share one table
+        (the PDF's card: one table lays out much faster than two), so both end aligned."""
+        return 1 + max(0, len(self.weapon_columns) - len(self.profile_columns)) if self.weapons else 1
+
+    @property
+    def weapon_rules_span(self) -> int:
+        """Columns the weapons' rules cell spans in the card's shared table."""
+        return 1 + max(0, len(self.profile_columns) - len(self.weapon_columns))
+
 
 @dataclass(frozen=True)
 class Roster:
