@@ -95,37 +95,64 @@ def _binomial_rows(n_max: int, p: float) -> np.ndarray:
 
 
 class Defender:
-    """The state space of one defending unit and the matrices of the events that hit it."""
+    """The state space of one defending unit and the matrices of the events that hit it.
 
-    def __init__(self, groups: Sequence[ModelGroup]):
+    `size` states in all (0 … Σ W); the events work on the first `states` of them only:
+    the caller proves no event sequence goes further (every attack moves the state forward
+    by a bounded number of wounds, `estimate.reach`), so the rest keep probability exactly 0
+    and are never computed. 40 vehicles hit by 20 one-damage shots need 21 states of 401.
+    """
+
+    def __init__(self, groups: Sequence[ModelGroup], *, states: int | None = None):
         if not groups:
             raise ValueError("the defending unit has no models")
         self.groups = list(groups)
-        wounds = [g.wounds for g in self.groups for _ in range(g.count)]
-        if sum(wounds) > MAX_DEFENDER_WOUNDS:
-            raise ValueError(f"the defending unit has {sum(wounds)} wounds in total; at most "
+        total = sum(g.wounds * g.count for g in self.groups)
+        if total > MAX_DEFENDER_WOUNDS:
+            raise ValueError(f"the defending unit has {total} wounds in total; at most "
                              f"{MAX_DEFENDER_WOUNDS} can be estimated")
-        self.models = len(wounds)
-        self.size = sum(wounds) + 1  # states 0 … Σ W; the last one: every model dead
-        self.group_of = np.zeros(self.size, dtype=np.int64)
-        self.remaining = np.zeros(self.size, dtype=np.int64)
-        self.dead = np.zeros(self.size, dtype=np.int64)
-        self.points_lost = np.zeros(self.size)
-        state, dead, points = 0, 0, 0.0
-        for g, group in enumerate(self.groups):
-            for _ in range(group.count):
-                for damage in range(group.wounds):
-                    self.group_of[state], self.remaining[state] = g, group.wounds - damage
-                    self.dead[state], self.points_lost[state] = dead, points
-                    state += 1
-                dead, points = dead + 1, points + group.points
-        self.dead[-1], self.points_lost[-1], self.group_of[-1] = dead, points, len(self.groups) - 1
-        self.alive = np.arange(self.size - 1)
+        self.models = sum(g.count for g in self.groups)
+        self.size = total + 1  # states 0 … Σ W; the last one: every model dead
+        self.states = self.size if states is None else max(1, min(self.size, states))
+        # Per worked-on state: its current model's group, that model's remaining wounds,
+        # the models dead before it and their points (closed form per group block).
+        wounds = np.array([g.wounds for g in self.groups], dtype=np.int64)
+        counts = np.array([g.count for g in self.groups], dtype=np.int64)
+        prices = np.array([g.points for g in self.groups])
+        starts = np.concatenate([[0], np.cumsum(wounds * counts)])
+        dead_before = np.concatenate([[0], np.cumsum(counts)])
+        points_before = np.concatenate([[0.0], np.cumsum(counts * prices)])
+        s = np.arange(self.states, dtype=np.int64)
+        last = len(self.groups) - 1
+        if last:
+            group = np.minimum(np.searchsorted(starts, s, side="right") - 1, last)  # "all dead": last
+        else:
+            group = np.zeros(self.states, dtype=np.int64)
+        index, damage = np.divmod(s - starts[group], wounds[group])
+        self.group_of = group
+        self.remaining = wounds[group] - damage
+        self.dead = dead_before[group] + index
+        self.points_lost = points_before[group] + index * prices[group]
+        if not self.truncated:
+            self.remaining[-1], self.dead[-1], self.points_lost[-1] = 0, self.models, points_before[-1]
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the state "every model dead" is outside the states worked on."""
+        return self.states < self.size
 
     def start(self) -> np.ndarray:
-        v = np.zeros(self.size)
+        v = np.zeros(self.states)
         v[0] = 1.0
         return v
+
+    def full(self, v: np.ndarray) -> np.ndarray:
+        """A distribution over the worked-on states written over all `size` states."""
+        if len(v) == self.size:
+            return v
+        out = np.zeros(self.size)
+        out[: len(v)] = v
+        return out
 
     def _effective_damage(self, damage: PMF, group: ModelGroup, *, reduce: bool) -> PMF:
         """P(the model loses e wounds) before the overkill cut: reduction, then FNP per point."""
@@ -140,24 +167,33 @@ class Defender:
         return reduced @ _binomial_rows(len(reduced) - 1, p_lost)
 
     def _band(self, p_hit: np.ndarray, per_group: list[PMF]) -> Band:
-        """Each alive state: with p_hit[s] the current model loses e ~ per_group[g] wounds
-        (the rest of its wounds at most: excess lost, §5 Step 5); otherwise nothing. An event
-        moves a state forward by at most the current model's wounds, so the matrix is a band:
-        `band[s, j]` = P(s → s + j)."""
-        width = int(self.remaining.max()) + 1
-        band = np.zeros((self.size, width))
-        s = self.alive
-        band[s, 0] = 1.0 - p_hit[s]
-        band[-1, 0] = 1.0
-        remaining = self.remaining[s]
-        for e in range(max(len(p) for p in per_group)):
-            weights = np.array([p[e] if e < len(p) else 0.0 for p in per_group])[self.group_of[s]] * p_hit[s]
-            np.add.at(band, (s, np.minimum(e, remaining)), weights)
+        """Each alive state: with p_hit[g] the current model (of group g) loses e ~
+        per_group[g] wounds (the rest of its wounds at most: excess lost, §5 Step 5);
+        otherwise nothing. An event moves a state forward by at most the current model's
+        wounds, so the matrix is a band: `band[s, j]` = P(s → s + j)."""
+        n = self.states
+        remaining = self.remaining[:n]
+        width = int(remaining.max()) + 1
+        columns = max(width, max(len(p) for p in per_group))
+        table = np.zeros((len(per_group), columns))
+        for g, pmf in enumerate(per_group):
+            table[g, : len(pmf)] = pmf * p_hit[g]
+        group_of = self.group_of[:n]
+        weights = table[group_of]  # (states, e): P(the event and e wounds)
+        # Everything from the current model's remaining wounds on kills it (the cut).
+        tails = np.cumsum(weights[:, ::-1], axis=1)[:, ::-1]
+        rows = np.arange(n)
+        band = np.where(np.arange(width) < remaining[:, None], weights[:, :width], 0.0)
+        band[rows, remaining] = tails[rows, remaining]
+        band[:, 0] += 1.0 - p_hit[group_of]
+        if not self.truncated:
+            band[-1] = 0.0
+            band[-1, 0] = 1.0  # every model dead: nothing moves
         return Band(band)
 
     def attack_band(self, *, ap: int, damage: PMF) -> Band:
         """One wound with AP `ap` and damage `damage`, allocated to the current model (Steps 3–5)."""
-        p_hit = np.array([p_unsaved(save=g.save, invuln=g.invuln, ap=ap) for g in self.groups])[self.group_of]
+        p_hit = np.array([p_unsaved(save=g.save, invuln=g.invuln, ap=ap) for g in self.groups])
         per_group = [self._effective_damage(damage, g, reduce=True) for g in self.groups]
         return self._band(p_hit, per_group)
 
@@ -166,7 +202,7 @@ class Defender:
         """One mortal wound: 1 damage, no save, Feel No Pain only; carries over (it never exceeds)."""
         one = np.array([0.0, 1.0])
         per_group = [self._effective_damage(one, g, reduce=False) for g in self.groups]
-        return self._band(np.ones(self.size), per_group)
+        return self._band(np.ones(len(self.groups)), per_group)
 
     def mortal_wounds(self, v: np.ndarray, amount: PMF) -> np.ndarray:
         """`amount` mortal wounds (a PMF) on the state distribution `v`, one after another."""
@@ -179,10 +215,8 @@ class Defender:
         return total
 
     def kills(self, v: np.ndarray) -> np.ndarray:
-        """P(k models dead) for k = 0 … models."""
-        out = np.zeros(self.models + 1)
-        np.add.at(out, self.dead, v)
-        return out
+        """P(k models dead) for k = 0 … models (`v` over the worked-on states)."""
+        return np.bincount(self.dead, weights=v, minlength=self.models + 1)
 
 
 class Band:
@@ -191,30 +225,41 @@ class Band:
     def __init__(self, band: np.ndarray):
         self.band = band
 
+    def dense(self) -> np.ndarray:
+        """M written out: `dense[s, s + j]` = `band[s, j]`."""
+        size, width = self.band.shape
+        out = np.zeros((size, size))
+        flat = out.reshape(-1)
+        for j in range(min(width, size)):
+            flat[j :: size + 1][: size - j] = self.band[: size - j, j]
+        return out
+
     def apply(self, v: np.ndarray) -> np.ndarray:
         """v·M, in O(states × width); `v` may be a stack of row vectors (…, states)."""
         size, width = self.band.shape
         out = v * self.band[:, 0]
-        for j in range(1, width):
+        for j in range(1, min(width, size)):
             out[..., j:] += v[..., : size - j] * self.band[: size - j, j]
         return out
 
 
-def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray], attacks: PMF) -> np.ndarray:
-    """Σ_n P(N = n) · v·Mⁿ: `attacks` ~ N attacks, each the step `per_attack` (v ↦ v·M)."""
-    if len(attacks) > 3 and len(v) <= DENSE_STATES:
-        # Few states: the whole one-attack matrix once (the step applied to every unit row),
-        # then one dense product per attack instead of the step's many band passes.
-        matrix = per_attack(np.eye(len(v)))
-        per_attack = matrix.__rmatmul__
-    result = np.zeros_like(v)
-    tail = float(attacks.sum())
-    for n, p in enumerate(attacks):
-        if n:
-            v = per_attack(v)
-        result += p * v
-        tail -= p
-        if tail <= 0 or (1.0 - v[-1]) < 1e-17:  # every later attack finds the unit dead
-            result += max(0.0, tail) * v
+def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray], attacks: PMF, *,
+                  matrix: Callable[[], np.ndarray] | None = None, last_is_dead: bool = True) -> np.ndarray:
+    """Σ_n P(N = n) · v·Mⁿ: `attacks` ~ N attacks, each the step `per_attack` (v ↦ v·M);
+    `matrix()`, if given, is M itself (used when there are few states and several attacks).
+    `last_is_dead`: v's last state is "every model dead" (not so on truncated states), so
+    once all the mass is there the later attacks change nothing."""
+    if matrix is not None and len(attacks) > 2 and len(v) <= DENSE_STATES:
+        # Few states: the whole one-attack matrix once, then one dense product per attack
+        # instead of the step's many band passes.
+        per_attack = matrix().__rmatmul__
+    result = attacks[0] * v
+    for n in range(1, len(attacks)):
+        v = per_attack(v)
+        p = attacks[n]
+        if p:
+            result += p * v
+        if last_is_dead and 1.0 - v[-1] < 1e-17:  # every later attack finds the unit dead
+            result += attacks[n + 1 :].sum() * v
             break
     return result

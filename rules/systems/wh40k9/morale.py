@@ -35,32 +35,48 @@ def attrition(remaining: int, *, below_half: bool) -> PMF:
     return out
 
 
+def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF]:
+    """(P(f models flee), P(n models lost in all: killed plus fled)) over the kills
+    distribution (index k = P(k killed)), every kill count at once: row k of a matrix is
+    the Combat Attrition of the models left after k kills and one fled."""
+    kills = np.asarray(kills, dtype=float)
+    nonzero = np.flatnonzero(kills)
+    fled = np.zeros(models + 1)
+    lost = np.zeros(models + 1)
+    if not len(nonzero):
+        return fled, lost
+    k = np.arange(nonzero[-1] + 1)
+    p_kill = kills[: len(k)]
+    # P(D6 + k > Ld, the die not a 1): the faces 2–6 above Ld − k; no test without losses
+    # or without models left.
+    p_fail = np.maximum(7 - np.maximum(leadership + 1 - k, 2), 0) / 6
+    p_fail[(k == 0) | (k >= models)] = 0.0
+    stays = p_kill * (1 - p_fail)
+    fled[0] = stays.sum()
+    lost[: len(k)] += stays
+    failing = np.flatnonzero(p_kill * p_fail)
+    if len(failing):
+        k = k[failing]
+        weight = p_kill[failing] * p_fail[failing]
+        after = models - k - 1  # the models that roll for Combat Attrition
+        p = np.where(2 * after < models, 2 / 6, 1 / 6)
+        # Binomial(after, p) rows by the ratio of successive terms: P(j+1)/P(j) = (n−j)/(j+1)·p/q.
+        j = np.arange(int(after.max()) + 1)
+        ratio = np.maximum(after[:, None] - j[None, :-1], 0) / j[None, 1:] * (p / (1 - p))[:, None]
+        rows = np.concatenate([np.ones((len(k), 1)), np.cumprod(ratio, axis=1)], axis=1)
+        rows *= ((1 - p) ** after)[:, None]
+        spread = weight[:, None] * rows
+        fled[1 : 1 + len(j)] += spread.sum(axis=0)
+        columns = (k[:, None] + 1 + j[None, :]).ravel()
+        lost += np.bincount(columns, weights=spread.ravel(), minlength=models + 1)[: models + 1]
+    return fled, lost
+
+
 def models_fled(kills: PMF, *, models: int, leadership: int) -> PMF:
     """P(f models flee) over the kills distribution (index k = P(k killed))."""
-    fled = np.zeros(models + 1)
-    for killed, p_killed in enumerate(kills):
-        if not p_killed:
-            continue
-        left = models - killed
-        p_fail = p_morale_failed(killed, leadership) if left > 0 else 0.0
-        fled[0] += p_killed * (1 - p_fail)
-        if p_fail:
-            after = left - 1
-            lost = attrition(after, below_half=2 * after < models)
-            fled[1 : 1 + len(lost)] += p_killed * p_fail * lost
-    return fled
+    return morale_losses(kills, models=models, leadership=leadership)[0]
 
 
 def models_lost(kills: PMF, *, models: int, leadership: int) -> PMF:
     """P(n models lost in all: killed plus fled)."""
-    total = np.zeros(models + 1)
-    for killed, p_killed in enumerate(kills):
-        if not p_killed:
-            continue
-        total[killed] += p_killed * (1 - (p_morale_failed(killed, leadership) if killed < models else 0.0))
-        left = models - killed
-        if left > 0 and (p_fail := p_morale_failed(killed, leadership)):
-            after = left - 1
-            lost = attrition(after, below_half=2 * after < models)
-            total[killed + 1 : killed + 1 + len(lost)] += p_killed * p_fail * lost
-    return total
+    return morale_losses(kills, models=models, leadership=leadership)[1]
