@@ -20,6 +20,7 @@ never moves a state back, nor further than one model's wounds).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -113,33 +114,37 @@ class Defender:
                              f"{MAX_DEFENDER_WOUNDS} can be estimated")
         self.models = sum(g.count for g in self.groups)
         self.size = total + 1  # states 0 … Σ W; the last one: every model dead
-        self.states = self.size if states is None else max(1, min(self.size, states))
-        # Per worked-on state: its current model's group, that model's remaining wounds,
-        # the models dead before it and their points (closed form per group block).
-        wounds = np.array([g.wounds for g in self.groups], dtype=np.int64)
-        counts = np.array([g.count for g in self.groups], dtype=np.int64)
-        prices = np.array([g.points for g in self.groups])
-        starts = np.concatenate([[0], np.cumsum(wounds * counts)])
-        dead_before = np.concatenate([[0], np.cumsum(counts)])
-        points_before = np.concatenate([[0.0], np.cumsum(counts * prices)])
-        s = np.arange(self.states, dtype=np.int64)
-        last = len(self.groups) - 1
-        if last:
-            group = np.minimum(np.searchsorted(starts, s, side="right") - 1, last)  # "all dead": last
+        self.states = n = self.size if states is None else max(1, min(self.size, states))
+        self.truncated = n < self.size  # "every model dead" is outside the worked-on states
+        # An event's matrix row depends only on the current model's group and remaining
+        # wounds: `key[s]` picks state s's row in a table of (group, remaining) rows (the
+        # last table row: every model dead, nothing moves).
+        self.width = max(g.wounds for g in self.groups) + 1
+        self.offsets = list(itertools.accumulate((g.wounds + 1 for g in self.groups), initial=0))
+        self._shapes: dict[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = {}
+        s = np.arange(n)
+        if len(self.groups) == 1:
+            group = self.groups[0]
+            self.dead, damage = np.divmod(s, group.wounds)
+            self.key = group.wounds - damage  # remaining wounds; the group's rows start at 0
+            self.points_lost = self.dead * group.points
         else:
-            group = np.zeros(self.states, dtype=np.int64)
-        index, damage = np.divmod(s - starts[group], wounds[group])
-        self.group_of = group
-        self.remaining = wounds[group] - damage
-        self.dead = dead_before[group] + index
-        self.points_lost = points_before[group] + index * prices[group]
+            wounds = np.array([g.wounds for g in self.groups])
+            counts = np.array([g.count for g in self.groups])
+            prices = np.array([g.points for g in self.groups])
+            starts = np.concatenate([[0], np.cumsum(wounds * counts)])
+            dead_before = np.concatenate([[0], np.cumsum(counts)])
+            points_before = np.concatenate([[0.0], np.cumsum(counts * prices)])
+            # The "every model dead" state is past the last block: it gets the last group.
+            group_of = np.minimum(np.searchsorted(starts, s, side="right") - 1, len(self.groups) - 1)
+            index, damage = np.divmod(s - starts[group_of], wounds[group_of])
+            self.key = np.array(self.offsets[:-1])[group_of] + wounds[group_of] - damage
+            self.dead = dead_before[group_of] + index
+            self.points_lost = points_before[group_of] + index * prices[group_of]
         if not self.truncated:
-            self.remaining[-1], self.dead[-1], self.points_lost[-1] = 0, self.models, points_before[-1]
-
-    @property
-    def truncated(self) -> bool:
-        """Whether the state "every model dead" is outside the states worked on."""
-        return self.states < self.size
+            self.dead[-1] = self.models
+            self.points_lost[-1] = sum(g.points * g.count for g in self.groups)
+            self.key[-1] = self.offsets[-1]
 
     def start(self) -> np.ndarray:
         v = np.zeros(self.states)
@@ -154,46 +159,57 @@ class Defender:
         out[: len(v)] = v
         return out
 
+    @cached_property
+    def dense_index(self) -> np.ndarray:
+        """Where `band[s, j]` goes in a flat (states × (states + width)) matrix: (s, s + j)."""
+        n, width = self.states, self.width
+        return (np.arange(n)[:, None] * (n + width + 1) + np.arange(width)[None, :]).ravel()
+
+    def _shape(self, w: int) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """For the rows r = 1 … w of a group of W `w`: the mask e < r (wounds below the
+        model's remaining ones, over the band's width) and the cells (r − 1, r)."""
+        if w not in self._shapes:
+            self._shapes[w] = (np.arange(self.width)[None, :] < np.arange(1, w + 1)[:, None],
+                               (np.arange(w), np.arange(1, w + 1)))
+        return self._shapes[w]
+
     def _effective_damage(self, damage: PMF, group: ModelGroup, *, reduce: bool) -> PMF:
         """P(the model loses e wounds) before the overkill cut: reduction, then FNP per point."""
-        values = np.arange(len(damage))
-        if reduce and group.reduction:
-            values = np.where(values > 0, np.maximum(1, values - group.reduction), 0)
-        reduced = np.zeros(len(damage))
-        np.add.at(reduced, values, damage)
+        if reduce and group.reduction and len(damage) > 2:
+            values = np.maximum(1, np.arange(len(damage)) - group.reduction)
+            values[0] = 0
+            reduced = np.bincount(values, weights=damage, minlength=len(damage))
+        else:
+            reduced = damage
         if group.fnp is None:
             return reduced
         p_lost = 1 - (7 - max(2, group.fnp)) / 6
         return reduced @ _binomial_rows(len(reduced) - 1, p_lost)
 
-    def _band(self, p_hit: np.ndarray, per_group: list[PMF]) -> Band:
+    def _band(self, p_hit: list[float], per_group: list[PMF]) -> Band:
         """Each alive state: with p_hit[g] the current model (of group g) loses e ~
         per_group[g] wounds (the rest of its wounds at most: excess lost, §5 Step 5);
         otherwise nothing. An event moves a state forward by at most the current model's
-        wounds, so the matrix is a band: `band[s, j]` = P(s → s + j)."""
-        n = self.states
-        remaining = self.remaining[:n]
-        width = int(remaining.max()) + 1
-        columns = max(width, max(len(p) for p in per_group))
-        table = np.zeros((len(per_group), columns))
-        for g, pmf in enumerate(per_group):
-            table[g, : len(pmf)] = pmf * p_hit[g]
-        group_of = self.group_of[:n]
-        weights = table[group_of]  # (states, e): P(the event and e wounds)
-        # Everything from the current model's remaining wounds on kills it (the cut).
-        tails = np.cumsum(weights[:, ::-1], axis=1)[:, ::-1]
-        rows = np.arange(n)
-        band = np.where(np.arange(width) < remaining[:, None], weights[:, :width], 0.0)
-        band[rows, remaining] = tails[rows, remaining]
-        band[:, 0] += 1.0 - p_hit[group_of]
-        if not self.truncated:
-            band[-1] = 0.0
-            band[-1, 0] = 1.0  # every model dead: nothing moves
-        return Band(band)
+        wounds, so the matrix is a band: `band[s, j]` = P(s → s + j). Built as one row per
+        (group, remaining wounds), then gathered per state."""
+        width = self.width
+        rows = np.zeros((self.offsets[-1] + 1, width))
+        rows[-1, 0] = 1.0  # every model dead: nothing moves
+        for g, group in enumerate(self.groups):
+            w = group.wounds
+            weights = np.zeros(max(width, len(per_group[g])) + 1)
+            weights[: len(per_group[g])] = per_group[g] * p_hit[g]
+            tails = np.cumsum(weights[::-1])[::-1]  # P(the event and ≥ e wounds)
+            block = rows[self.offsets[g] + 1 : self.offsets[g] + w + 1]  # remaining r = 1 … w
+            below, diagonal = self._shape(w)
+            np.copyto(block, weights[:width], where=below)
+            block[diagonal] = tails[1 : w + 1]  # r or more wounds: the model dies (the cut)
+            block[:, 0] += 1.0 - p_hit[g]
+        return Band(rows, self)
 
     def attack_band(self, *, ap: int, damage: PMF) -> Band:
         """One wound with AP `ap` and damage `damage`, allocated to the current model (Steps 3–5)."""
-        p_hit = np.array([p_unsaved(save=g.save, invuln=g.invuln, ap=ap) for g in self.groups])
+        p_hit = [p_unsaved(save=g.save, invuln=g.invuln, ap=ap) for g in self.groups]
         per_group = [self._effective_damage(damage, g, reduce=True) for g in self.groups]
         return self._band(p_hit, per_group)
 
@@ -202,7 +218,7 @@ class Defender:
         """One mortal wound: 1 damage, no save, Feel No Pain only; carries over (it never exceeds)."""
         one = np.array([0.0, 1.0])
         per_group = [self._effective_damage(one, g, reduce=False) for g in self.groups]
-        return self._band(np.ones(len(self.groups)), per_group)
+        return self._band([1.0] * len(self.groups), per_group)
 
     def mortal_wounds(self, v: np.ndarray, amount: PMF) -> np.ndarray:
         """`amount` mortal wounds (a PMF) on the state distribution `v`, one after another."""
@@ -220,26 +236,32 @@ class Defender:
 
 
 class Band:
-    """A row-stochastic matrix that only moves states forward by at most `width − 1`."""
+    """A row-stochastic matrix over the defender's worked-on states that only moves a state
+    forward, by at most `width − 1`: its rows per (group, remaining wounds) and the states' keys."""
 
-    def __init__(self, band: np.ndarray):
-        self.band = band
+    def __init__(self, rows: np.ndarray, defender: Defender):
+        self.rows = rows
+        self.defender = defender
+
+    @cached_property
+    def band(self) -> np.ndarray:
+        """`band[s, j]` = P(s → s + j)."""
+        return self.rows[self.defender.key]
 
     def dense(self) -> np.ndarray:
-        """M written out: `dense[s, s + j]` = `band[s, j]`."""
-        size, width = self.band.shape
-        out = np.zeros((size, size))
-        flat = out.reshape(-1)
-        for j in range(min(width, size)):
-            flat[j :: size + 1][: size - j] = self.band[: size - j, j]
-        return out
+        """M written out (states × states): `dense[s, s + j]` = `band[s, j]`."""
+        n, width = self.defender.states, self.defender.width
+        out = np.zeros(n * (n + width))
+        out[self.defender.dense_index] = self.band.ravel()
+        return out.reshape(n, n + width)[:, :n]
 
     def apply(self, v: np.ndarray) -> np.ndarray:
         """v·M, in O(states × width); `v` may be a stack of row vectors (…, states)."""
-        size, width = self.band.shape
-        out = v * self.band[:, 0]
+        band = self.band
+        size, width = band.shape
+        out = v * band[:, 0]
         for j in range(1, min(width, size)):
-            out[..., j:] += v[..., : size - j] * self.band[: size - j, j]
+            out[..., j:] += v[..., : size - j] * band[: size - j, j]
         return out
 
 

@@ -106,11 +106,18 @@ def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], 
 
     def matrix() -> np.ndarray:
         """`per_attack` applied to the identity, with the bands written out dense."""
-        eye = np.eye(defender.states)
-        per_hit_matrix = wound.fail * eye + wound.plain * normal.dense()
+        n = defender.states
+        if not wound.trigger and not hit.triggered:  # (miss or fail) · I + hit and wound · N
+            out = (hit.success * wound.plain) * normal.dense()
+            out.reshape(-1)[:: n + 1] += hit.fail + hit.success * wound.fail
+            return out
+        eye = np.eye(n)
+        per_hit_matrix = wound.plain * normal.dense()
+        per_hit_matrix.reshape(-1)[:: n + 1] += wound.fail
         if wound.trigger:
             per_hit_matrix += wound.trigger * mortal_wounds(eye if wound_ends else six.dense(), wound_mortal)
-        out = hit.fail * eye + hit.success * per_hit_matrix
+        out = hit.success * per_hit_matrix
+        out.reshape(-1)[:: n + 1] += hit.fail
         if hit.triggered:
             times = hit.extra + (0 if hit_ends else 1)
             t = np.linalg.matrix_power(per_hit_matrix, times) if times else eye
@@ -212,22 +219,22 @@ def attack(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situat
                          "fewer attacks or a smaller target")
     toughness = majority_toughness(groups)
     v = defender.start()
-    wounds_lost, dead = np.arange(defender.states), defender.dead[: defender.states]
+    wounds_lost, dead = np.arange(defender.states), defender.dead
     weapons: list[dict[str, Any]] = []
-    totals = {"attacks": 0.0, "hits": 0.0, "wounds": 0.0}
+    totals = {"attacks": 0.0, "hits": 0.0, "wounds": 0.0, "damage": 0.0, "kills": 0.0}
     self_destroyed = 0.0
     for batch in batches:
         batch_context = _context(situation, batch, target_keywords)
         step, per = _per_attack(batch, defender, situation, toughness, batch_context)
-        before_damage, before_kills = float(v @ wounds_lost), float(v @ dead)
         v = apply_attacks(v, step.apply, batch.attacks, matrix=step.matrix,
                           last_is_dead=not defender.truncated)
         attacks = float(mean(batch.attacks))
+        damage, kills = float(v @ wounds_lost), float(v @ dead)  # so far, all batches
         expected = {"attacks": attacks, "hits": attacks * per["hits"], "wounds": attacks * per["wounds"],
-                    "damage": float(v @ wounds_lost) - before_damage,
-                    "kills": float(v @ dead) - before_kills}
-        for key in totals:
+                    "damage": damage - totals["damage"], "kills": kills - totals["kills"]}
+        for key in ("attacks", "hits", "wounds"):
             totals[key] += expected[key]
+        totals["damage"], totals["kills"] = damage, kills
         self_destroyed += _self_destroyed(batch, per["self_destruct"])
         weapons.append({"name": batch.name, "model": batch.model, "models": batch.models,
                         "melee": batch.melee, "expected": expected})
@@ -239,7 +246,8 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
             self_destroyed: float) -> dict[str, Any]:
     kills = defender.kills(v)
     leadership = max(g.leadership for g in groups)
-    fled, lost = morale_losses(kills, models=defender.models, leadership=leadership)
+    possible = int(defender.dead[-1]) + 1  # more kills than the last worked-on state's: P = 0
+    fled, lost = morale_losses(kills[:possible], models=defender.models, leadership=leadership)
     points_attacker = attacker_points(attacker)
     points_defender = float(sum(g.points * g.count for g in groups))
     points_destroyed = float(v @ defender.points_lost)
@@ -262,7 +270,7 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
         "attacker": str(attacker.get("name", "")),
         "defender": str(defender_unit.get("name", "")),
         "situation": dict(situation),
-        "expected": {**totals, "damage": float(v @ np.arange(len(v))), "kills": float(mean(kills))},
+        "expected": totals,
         "wounds_distribution": defender.full(v).tolist(),
         "kills_distribution": kills.tolist(),
         "kills_at_least": at_least(kills).tolist(),

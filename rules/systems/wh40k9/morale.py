@@ -37,38 +37,37 @@ def attrition(remaining: int, *, below_half: bool) -> PMF:
 
 def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF]:
     """(P(f models flee), P(n models lost in all: killed plus fled)) over the kills
-    distribution (index k = P(k killed)), every kill count at once: row k of a matrix is
-    the Combat Attrition of the models left after k kills and one fled."""
-    kills = np.asarray(kills, dtype=float)
-    nonzero = np.flatnonzero(kills)
+    distribution (index k = P(k killed); entries past its end are 0), every kill count at
+    once: row k of a matrix is the Combat Attrition of the models left after k kills and
+    one fled, a binomial built by the ratio of its successive terms."""
     fled = np.zeros(models + 1)
     lost = np.zeros(models + 1)
-    if not len(nonzero):
+    size = min(len(kills), models + 1)
+    lost[:size] = kills[:size]
+    # A test can fail once D6 + k > Ld for a 6 (k ≥ Ld − 5), and only with models left.
+    first, last = max(1, leadership - 5), min(size - 1, models - 1)
+    if first > last:
+        fled[0] = lost.sum()
         return fled, lost
-    k = np.arange(nonzero[-1] + 1)
-    p_kill = kills[: len(k)]
-    # P(D6 + k > Ld, the die not a 1): the faces 2–6 above Ld − k; no test without losses
-    # or without models left.
-    p_fail = np.maximum(7 - np.maximum(leadership + 1 - k, 2), 0) / 6
-    p_fail[(k == 0) | (k >= models)] = 0.0
-    stays = p_kill * (1 - p_fail)
-    fled[0] = stays.sum()
-    lost[: len(k)] += stays
-    failing = np.flatnonzero(p_kill * p_fail)
-    if len(failing):
-        k = k[failing]
-        weight = p_kill[failing] * p_fail[failing]
-        after = models - k - 1  # the models that roll for Combat Attrition
-        p = np.where(2 * after < models, 2 / 6, 1 / 6)
-        # Binomial(after, p) rows by the ratio of successive terms: P(j+1)/P(j) = (n−j)/(j+1)·p/q.
-        j = np.arange(int(after.max()) + 1)
-        ratio = np.maximum(after[:, None] - j[None, :-1], 0) / j[None, 1:] * (p / (1 - p))[:, None]
-        rows = np.concatenate([np.ones((len(k), 1)), np.cumprod(ratio, axis=1)], axis=1)
-        rows *= ((1 - p) ** after)[:, None]
-        spread = weight[:, None] * rows
-        fled[1 : 1 + len(j)] += spread.sum(axis=0)
-        columns = (k[:, None] + 1 + j[None, :]).ravel()
-        lost += np.bincount(columns, weights=spread.ravel(), minlength=models + 1)[: models + 1]
+    killed = range(first, last + 1)
+    # P(D6 + k > Ld, the die not a 1): the faces 2–6 above Ld − k.
+    failing = kills[first : last + 1] * np.array([(7 - max(leadership + 1 - k, 2)) / 6 for k in killed])
+    lost[first : last + 1] -= failing
+    fled[0] = lost.sum()
+    after = [models - k - 1 for k in killed]  # the models that roll for Combat Attrition
+    odds = [2 / 4 if 2 * n < models else 1 / 5 for n in after]  # p / (1 − p): 1–2, or a 1
+    columns = after[0] + 1
+    n = np.array(after)[:, None]
+    j = np.arange(1, columns)
+    rows = np.empty((len(after), columns))
+    rows[:, 0] = [(2 / 3 if 2 * m < models else 5 / 6) ** m for m in after]  # P(nobody flees)
+    rows[:, 1:] = np.maximum(n - j + 1, 0) / j * np.array(odds)[:, None]  # P(j) / P(j − 1)
+    np.cumprod(rows, axis=1, out=rows)
+    spread = failing[:, None] * rows
+    fled[1 : 1 + columns] += spread.sum(axis=0)
+    # After k kills and a failed test: k + 1 + j lost, at columns k + 1 … k + 1 + (models − k − 1).
+    where = (np.arange(first + 1, last + 2)[:, None] + np.arange(columns)[None, :]).ravel()
+    lost += np.bincount(where, weights=spread.ravel(), minlength=models + 1)[: models + 1]
     return fled, lost
 
 
