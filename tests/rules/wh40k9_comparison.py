@@ -100,7 +100,7 @@ def engine_units(weapon: Weapon, target: Target) -> tuple[dict[str, Any], dict[s
                         "type": f"Assault {weapon.shots}",
                         "s": weapon.s,
                         "ap": weapon.ap,
-                        "d": weapon.d,
+                        "d": int(weapon.d) if weapon.d.isdigit() else weapon.d,
                         "abilities": list(weapon.abilities),
                     }
                 ],

@@ -128,7 +128,7 @@ def _abilities(*holders: Any) -> tuple[Mapping[str, Any], ...]:
 def _batch(*, weapon: Mapping[str, Any], model: Mapping[str, Any], models: int, per_model: PMF,
            melee: bool, kind: str, unit_keywords: frozenset[str], half_range: bool = False,
            blast: bool = False) -> Batch:
-    attacks = power(per_model, models)
+    attacks = per_model if models == 1 else power(per_model, models)
     if len(attacks) > MAX_ATTACKS_PER_BATCH + 1:
         raise ValueError(f"{weapon.get('name')}: more than {MAX_ATTACKS_PER_BATCH} attacks")
     return Batch(

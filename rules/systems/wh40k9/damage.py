@@ -95,6 +95,17 @@ def _binomial_rows(n_max: int, p: float) -> np.ndarray:
     return rows
 
 
+def check_defender(groups: Sequence[ModelGroup]) -> int:
+    """The unit's total wounds; ValueError if it cannot be estimated (no models, too big)."""
+    if not groups:
+        raise ValueError("the defending unit has no models")
+    total = sum(g.wounds * g.count for g in groups)
+    if total > MAX_DEFENDER_WOUNDS:
+        raise ValueError(f"the defending unit has {total} wounds in total; at most "
+                         f"{MAX_DEFENDER_WOUNDS} can be estimated")
+    return total
+
+
 class Defender:
     """The state space of one defending unit and the matrices of the events that hit it.
 
@@ -105,13 +116,8 @@ class Defender:
     """
 
     def __init__(self, groups: Sequence[ModelGroup], *, states: int | None = None):
-        if not groups:
-            raise ValueError("the defending unit has no models")
+        total = check_defender(groups)
         self.groups = list(groups)
-        total = sum(g.wounds * g.count for g in self.groups)
-        if total > MAX_DEFENDER_WOUNDS:
-            raise ValueError(f"the defending unit has {total} wounds in total; at most "
-                             f"{MAX_DEFENDER_WOUNDS} can be estimated")
         self.models = sum(g.count for g in self.groups)
         self.size = total + 1  # states 0 … Σ W; the last one: every model dead
         self.states = n = self.size if states is None else max(1, min(self.size, states))

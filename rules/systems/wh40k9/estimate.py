@@ -29,7 +29,14 @@ from rules.dice.pmf import PMF, at_least, mean
 from rules.systems.messages import gettext_noop
 from rules.systems.wh40k9.abilities import keywords_of, of_type
 from rules.systems.wh40k9.attacks import Batch, attacker_points, batches_for
-from rules.systems.wh40k9.damage import Defender, apply_attacks, majority_toughness, model_groups
+from rules.systems.wh40k9.damage import (
+    Defender,
+    ModelGroup,
+    apply_attacks,
+    check_defender,
+    majority_toughness,
+    model_groups,
+)
 from rules.systems.wh40k9.dice_values import dice_pmf, maximum
 from rules.systems.wh40k9.hit_roll import hit_roll, weapon_type_modifier
 from rules.systems.wh40k9.morale import morale_losses
@@ -129,12 +136,12 @@ def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], 
                                       "self_destruct": hit.self_destruct}
 
 
-def estimated_cost(batches: list[Batch], defender: Defender) -> int:
+def estimated_cost(batches: list[Batch], groups: list[ModelGroup]) -> int:
     """An upper bound of the band passes `attack` makes: per attack, every hit it may score
     (extra hits included) times the events a hit may cause (its damage, the 6s' second
     damage, each mortal wound), times the band's width plus the few vector operations
     around each pass."""
-    width = max(g.wounds for g in defender.groups) + 4
+    width = max(g.wounds for g in groups) + 4
     total = 0
     for batch in batches:
         hits = 1 + sum(int(a.get("hits", 1)) for a in of_type(batch.abilities, "extra_hits"))
@@ -166,11 +173,12 @@ def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], s
     for a check before a job is queued. Raises ValueError for inputs past the other limits."""
     situation = complete(situation)
     groups = model_groups(defender_unit)
-    defender = Defender(groups)
+    check_defender(groups)
+    models = sum(g.count for g in groups)
     target_keywords = keywords_of(defender_unit, *({"keywords": g.keywords} for g in groups))
-    batches = list(batches_for(unit=attacker, situation=situation, defender_models=defender.models,
+    batches = list(batches_for(unit=attacker, situation=situation, defender_models=models,
                                context=_context(situation, None, target_keywords)))
-    return estimated_cost(batches, defender), MAX_COST
+    return estimated_cost(batches, groups), MAX_COST
 
 
 #: Measured (issue 10's report): the largest accepted attack, `MAX_COST` steps, took 0.5–0.6 s on
@@ -213,7 +221,7 @@ def attack(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situat
     defender = Defender(groups, states=reach(batches) + 1)
     if len(batches) > MAX_BATCHES:
         raise ValueError(f"{len(batches)} weapon batches; at most {MAX_BATCHES} can be estimated")
-    cost = estimated_cost(batches, defender)
+    cost = estimated_cost(batches, groups)
     if cost > MAX_COST:
         raise ValueError(f"this attack is too big to estimate exactly ({cost} steps, at most {MAX_COST}): "
                          "fewer attacks or a smaller target")
