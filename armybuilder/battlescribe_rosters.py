@@ -37,10 +37,26 @@ class RosterImport:
     differences: list[str] = field(default_factory=list)
 
 
+def entry_ids(entry_id: str) -> list[str]:
+    """The ids a roster selection's `entryId` names, innermost first.
+
+    BattleScribe writes the path of links it followed: "linkId::targetId" (a unit or upgrade
+    reached through an entry link, as in most community catalogues), so the entry itself is
+    the last part; our own exports write the bare id."""
+    return [part for part in reversed(entry_id.split("::")) if part]
+
+
+def own_points(selection: RosterSelection) -> Fraction:
+    """A selection's own cost, without what it holds (a free "Magic Items" container costs 0)."""
+    return selection.points - sum((c.points for c in selection.children), Fraction(0))
+
+
 def _match(candidates: list[UnitTemplate], selection: RosterSelection) -> UnitTemplate | None:
-    for unit in candidates:
-        if selection.entry_id and (unit.data or {}).get("battlescribe_id") == selection.entry_id:
-            return unit
+    ids = entry_ids(selection.entry_id)
+    for wanted_id in ids:
+        for unit in candidates:
+            if (unit.data or {}).get("battlescribe_id") == wanted_id:
+                return unit
     wanted = selection.name.strip().lower()
     return next((u for u in candidates if u.name.strip().lower() == wanted), None)
 
@@ -49,24 +65,36 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
     options = {o.key: o for o in template.options.all()}
     chosen: dict[str, int] = {}
     models = {m["name"]: int(m["count"]) for m in (template.data or {}).get("models", [])}
+    # BattleScribe may keep one selection per model ("Marine" ×1 five times) or one with a number
+    taken: dict[str, int] = {}
     for child in selection.children:
         if child.type == "model" and child.name in models:
-            extra = child.number - models[child.name]
-            key = f"more-{slug(child.name, 70)}"
-            if extra > 0 and key in options:
-                chosen[key] = extra
-            elif extra != 0:
-                differences.append(
-                    _("%(unit)s: %(n)s × %(model)s cannot be matched to the unit's size")
-                    % {"unit": selection.name, "n": child.number, "model": child.name}
-                )
+            taken[child.name] = taken.get(child.name, 0) + child.number
+    for name, number in taken.items():
+        extra = number - models[name]
+        key = f"more-{slug(name, 70)}"
+        if extra > 0 and key in options:
+            chosen[key] = extra
+        elif extra != 0:
+            differences.append(
+                _("%(unit)s: %(n)s × %(model)s cannot be matched to the unit's size")
+                % {"unit": selection.name, "n": number, "model": name}
+            )
+    # what the unit already holds at its minimum (BattleScribe lists these required selections)
+    included = {
+        str(thing.get("name", "")).strip().lower()
+        for model in (template.data or {}).get("models", [])
+        for thing in [*model.get("weapons", []), *model.get("items", [])]
+        if isinstance(thing, dict)
+    }
     for child in selection.walk():
         if child.type == "model" and child.name in models:
             continue
-        key = f"opt-{slug(child.entry_id, 60)}" if child.entry_id else ""
-        if key in options:
+        keys = [f"opt-{slug(part, 60)}" for part in entry_ids(child.entry_id)]
+        key = next((k for k in keys if k in options), "")
+        if key:
             chosen[key] = chosen.get(key, 0) + child.number
-        elif child.points:
+        elif own_points(child) and child.name.strip().lower() not in included:
             differences.append(
                 _("%(unit)s: selection “%(name)s” has no matching option; left out")
                 % {"unit": selection.name, "name": child.name}

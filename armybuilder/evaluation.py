@@ -11,11 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from armybuilder.models import ArmyList, ListUnit
 from points.catalogue.i18n import message_record
 from points.unit import FORMAT_VERSION
 from rules.list_settings import settings_defaults
 from rules.systems.registry import get_system
+from rules.systems.registry import unit_points as registry_unit_points
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,34 @@ def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, An
     settings = list_settings(army_list)
     if settings:
         army["settings"] = settings
-    army["units"] = [{"unit": unit.data, "count": 1} for unit in units]
+    kinds = get_system(army_list.system.key).group_kinds
+    if not kinds:  # free groups: the player's own, no rule reads them
+        army["units"] = [{"unit": unit.data, "count": 1} for unit in units]
+        return army
+    in_use = {unit.group for unit in units}  # a kind outlives its units only until they return
+    groups = {name: kind for name, kind in group_kinds_of(army_list, kinds).items() if name in in_use}
+    if groups:  # a list without detachments exports as before
+        army["groups"] = groups
+    army["units"] = [
+        {"unit": unit.data, "count": 1, **({"group": unit.group} if unit.group else {})} for unit in units
+    ]
     return army
+
+
+def group_kinds_of(army_list: ArmyList, kinds: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The list's groups that have a kind the system knows (40k: detachments), name -> kind."""
+    if kinds is None:
+        kinds = get_system(army_list.system.key).group_kinds
+    stored = army_list.group_kinds if isinstance(army_list.group_kinds, Mapping) else {}
+    return {str(name): str(kind) for name, kind in stored.items() if kind in kinds}
+
+
+def group_heading(army_list: ArmyList, name: str) -> str:
+    """A group's name as rosters and exports head it: with its kind where it has one
+    ("Alpha (Patrol Detachment)"), the name alone for a free group."""
+    kinds = get_system(army_list.system.key).group_kinds
+    kind = group_kinds_of(army_list, kinds).get(name) if name else None
+    return f"{name} ({gettext(kinds[kind])})" if kind else name
 
 
 def army_summary(*, army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str, Any]]:
@@ -75,9 +104,23 @@ def army_summary(*, army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict
     return [dict(row) for row in summarise(army_dict(army_list=army_list, units=units))]
 
 
+def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]:
+    """The figures the list's system reports for one unit besides its points (WHFB: each
+    character's magic items used / allowed), labels as text; empty for systems without any.
+
+    The system gets the list's settings and switches without its units: a unit's figures
+    never depend on the other units, so a unit card re-rendered alone costs no query.
+    """
+    summarise = get_system(army_list.system.key).unit_summary
+    if summarise is None:
+        return []
+    army = army_dict(army_list=army_list, units=())
+    return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
+
+
 def unit_points(*, system_key: str, unit: Mapping[str, Any]) -> int:
     """The rounded points of one unit (interchange format), as its system prices it."""
-    return int(get_system(system_key).price(unit)["points"])
+    return registry_unit_points(get_system(system_key), unit)
 
 
 def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: bool) -> ArmyEvaluation:

@@ -23,7 +23,12 @@ from django.db import transaction
 from armybuilder.errors import ArmyListError
 from armybuilder.evaluation import list_settings
 from armybuilder.models import ArmyList
-from armybuilder.services import army_list_add_unit, army_list_create
+from armybuilder.services import (
+    army_list_add_unit,
+    army_list_create,
+    army_list_set_group_kinds,
+    army_list_unit_set_details,
+)
 from rules.models import Faction, GameSystem, UnitTemplate
 
 EXAMPLES_DIR = Path(__file__).resolve().parent / "example_lists"
@@ -63,6 +68,8 @@ def _signature_of_spec(spec: Mapping[str, Any], settings: dict[str, Any]) -> tup
         tuple(sorted((spec.get("options") or {}).items())),
         tuple(sorted(settings.items())),
         tuple((str(u["unit"]), tuple(sorted((u.get("options") or {}).items()))) for u in spec["units"]),
+        tuple(str(u.get("group") or "") for u in spec["units"]),
+        tuple(sorted((spec.get("groups") or {}).items())),
     )
 
 
@@ -79,6 +86,8 @@ def _signature_of_list(army_list: ArmyList) -> tuple:
             )
             for unit in units
         ),
+        tuple(unit.group for unit in units),
+        tuple(sorted((army_list.group_kinds or {}).items())),
     )
 
 
@@ -105,9 +114,15 @@ def load_example_list(*, spec: dict[str, Any], owner: AbstractBaseUser) -> tuple
     )
     for entry in spec["units"]:
         template = UnitTemplate.objects.get(faction=faction, slug=entry["unit"])
-        army_list_add_unit(
+        added = army_list_add_unit(
             army_list=army_list, unit=template, options=entry.get("options") or {}, expected_version=None
         )
+        if entry.get("group"):  # a detachment or a free group
+            army_list_unit_set_details(
+                list_unit=added, custom_name="", notes="", group=entry["group"], expected_version=None
+            )
+    if spec.get("groups"):
+        army_list_set_group_kinds(army_list=army_list, group_kinds=spec["groups"], expected_version=None)
     army_list.refresh_from_db()
     return army_list, True
 

@@ -52,7 +52,7 @@ from rules.systems.registry import get_system
 
 #: Most times one entry may be repeated (`count`), as the published army schema allows.
 MAX_ENTRY_COUNT = 100
-_TOP_LEVEL_KEYS = {"format", "system", "name", "points_limit", "options", "settings", "units"}
+_TOP_LEVEL_KEYS = {"format", "system", "name", "points_limit", "options", "settings", "groups", "units"}
 #: A unit's name, notes and group as the player wrote them (`ListUnit`), optional in a file.
 _PLAYER_KEYS = ("custom_name", "notes", "group")
 _ENTRY_KEYS = {"unit", "catalogue_unit", "options", "count", *_PLAYER_KEYS}
@@ -259,6 +259,8 @@ def _imported_list(
             errors += exc.errors
         if faction is not None and faction.system_id != system_row.pk:
             errors.append(("faction", _("This faction belongs to another game system.")))
+        cleaned["groups"], group_errors = _clean_group_kinds(data.get("groups"), system_key=system_row.key)
+        errors += group_errors
     entries = data.get("units", [])
     if not isinstance(entries, list):
         errors.append(("units", _("Must be a list.")))
@@ -275,6 +277,7 @@ def _imported_list(
         points_limit=cleaned.get("points_limit", POINTS_LIMIT_MAX),
         structure_options=cleaned.get("options", {}),
         settings=cleaned.get("settings", {}),
+        group_kinds=cleaned.get("groups", {}),
     )
     units: list[ListUnit] = []
     templates: dict[str, UnitTemplate | None] = {}
@@ -294,6 +297,23 @@ def _imported_list(
     if errors:
         raise ArmyListError(errors)
     return army_list, units
+
+
+def _clean_group_kinds(value: Any, *, system_key: str) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """`groups` of a file: {group name: kind} for a system with kinds of groups (40k detachments)."""
+    if value is None:
+        return {}, []
+    kinds = get_system(system_key).group_kinds
+    if not isinstance(value, Mapping):
+        return {}, [("groups", _("Must be an object."))]
+    if not kinds and value:
+        return {}, [("groups", _("Unknown field."))]
+    errors = [
+        (f"groups.{name}", _("Must be one of: %(values)s.") % {"values": ", ".join(kinds)})
+        for name, kind in value.items()
+        if kind not in kinds or not isinstance(name, str) or len(name) > UNIT_GROUP_MAX_LENGTH
+    ]
+    return ({str(name): str(kind) for name, kind in value.items()} if not errors else {}), errors
 
 
 def army_list_import(*, user: AbstractBaseUser, data: Any, faction: Faction | None = None) -> ArmyList:

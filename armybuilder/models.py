@@ -64,6 +64,14 @@ class ArmyList(models.Model):
         blank=True,
         help_text=_("The game system's own list parameters (battle size, allegiance…), by key."),
     )
+    # The kind of each named unit group, for systems with group kinds (40k: detachments,
+    # `GameSystem.group_kinds`): {group name: kind key}. Groups without a kind are free.
+    group_kinds = models.JSONField(
+        _("kinds of unit groups"),
+        default=dict,
+        blank=True,
+        help_text=_("For systems with kinds of groups (detachments): {group name: kind}."),
+    )
     version = models.PositiveIntegerField(_("version"), default=1)
     is_public = models.BooleanField(_("shown in the public gallery"), default=False)
     share_token = models.CharField(
@@ -113,6 +121,14 @@ class ArmyList(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def points_sized(self) -> bool:
+        """Whether the list's system sizes lists by points (`GameSystem.points_sized`); when
+        not (AoS 1st), pages and exports show the system's `army_summary` instead of a limit."""
+        from rules.systems.registry import get_system  # the registry imports no Django models
+
+        return get_system(self.system.key).points_sized
 
     @property
     def points_left(self) -> int:

@@ -245,7 +245,7 @@ def _current(list_unit: ListUnit, *, locked: ArmyList, expected_version: int | N
 
 
 #: What re-evaluating a list reads of its units; the snapshots and menus are left in the database.
-_EVALUATED_FIELDS = ("id", "army_list_id", "position", "points", "data", "name")
+_EVALUATED_FIELDS = ("id", "army_list_id", "position", "points", "data", "name", "group")
 
 
 def list_units_in_order(army_list: ArmyList, *, for_evaluation: bool = False) -> list[ListUnit]:
@@ -389,6 +389,7 @@ def army_list_fork(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
         points_limit=army_list.points_limit,
         structure_options=dict(army_list.structure_options),
         settings=dict(army_list.settings),
+        group_kinds=dict(army_list.group_kinds or {}),
         forked_from=army_list,
         total_points=army_list.total_points,
         unit_count=len(source_units),
@@ -632,11 +633,15 @@ def army_list_unit_set_details(
     notes: Any,
     group: Any,
     expected_version: int | None,
+    group_kind: Any = None,
 ) -> ListUnit:
-    """Give the unit the player's own name, notes and group (each may be empty).
+    """Give the unit the player's own name, notes and group (each may be empty), and, for a
+    system with kinds of groups (40k detachments, `GameSystem.group_kinds`), the group's kind
+    (`group_kind`: a kind key, "" for none, None to leave it as it is).
 
-    They change neither points nor validity, so the list is not re-evaluated; the version
-    still moves on, so another tab's stale copy of the unit is refused as for any change.
+    Free groups change neither points nor validity, so the list is not re-evaluated; where
+    groups have kinds the system's rules read them, so it is. The version moves on either
+    way, so another tab's stale copy of the unit is refused as for any change.
     """
     errors: list[tuple[str, str]] = []
     cleaned: dict[str, str] = {}
@@ -649,17 +654,58 @@ def army_list_unit_set_details(
             cleaned[field] = _clean_text(value, field=field, maximum=maximum, multiline=multiline)
         except ArmyListError as exc:
             errors += exc.errors
+    army_list = list_unit.army_list
+    kinds = get_system(army_list.system.key).group_kinds
+    if kinds and group_kind is not None and str(group_kind) not in ("", *kinds):
+        errors.append(
+            ("group_kind", _("Must be one of: %(values)s.") % {"values": ", ".join(kinds)})
+        )
     if errors:
         raise ArmyListError(errors)
-    army_list = list_unit.army_list
     locked = lock_list(army_list=army_list, expected_version=expected_version)
     current = _current(list_unit, locked=locked, expected_version=expected_version)
+    joined = cleaned["group"] != current.group
     for field, value in cleaned.items():
         setattr(current, field, value)
         setattr(list_unit, field, value)
     current.save(update_fields=list(cleaned))
-    save_list_change(locked=locked, caller=army_list, units=None)
+    if not kinds:
+        save_list_change(locked=locked, caller=army_list, units=None)
+        return list_unit
+    changed: list[str] = []
+    # A unit joining a group takes the group's kind: the empty menu it came with does not
+    # clear it (the menu showed the old group's kind); a kind chosen on joining is set.
+    if group_kind is not None and cleaned["group"] and not (joined and not group_kind):
+        stored = dict(locked.group_kinds or {})
+        if group_kind:
+            stored[cleaned["group"]] = str(group_kind)
+        else:
+            stored.pop(cleaned["group"], None)
+        locked.group_kinds = stored
+        changed.append("group_kinds")
+    units = list_units_in_order(locked, for_evaluation=True)
+    save_list_change(locked=locked, caller=army_list, units=units, changed_fields=changed)
     return list_unit
+
+
+@transaction.atomic
+def army_list_set_group_kinds(
+    *, army_list: ArmyList, group_kinds: Mapping[str, str], expected_version: int | None
+) -> ArmyList:
+    """Set the kinds of the list's groups at once ({group name: kind}; the examples, imports)."""
+    kinds = get_system(army_list.system.key).group_kinds
+    errors = [
+        (f"groups.{name}", _("Must be one of: %(values)s.") % {"values": ", ".join(kinds)})
+        for name, kind in group_kinds.items()
+        if kind not in kinds
+    ]
+    if errors:
+        raise ArmyListError(errors)
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    locked.group_kinds = {str(name): str(kind) for name, kind in group_kinds.items()}
+    units = list_units_in_order(locked, for_evaluation=True)
+    save_list_change(locked=locked, caller=army_list, units=units, changed_fields=["group_kinds"])
+    return army_list
 
 
 # ----------------------------------------------------------------------------- undo

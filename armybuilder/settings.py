@@ -236,6 +236,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # WeasyPrint announces each page it lays out; the PDF job turns that into its progress
+    # (`armybuilder.roster.pdf_jobs`) and nothing else needs the lines.
+    "loggers": {"weasyprint.progress": {"handlers": [], "level": "INFO", "propagate": False}},
 }
 
 # REST API (`armybuilder/api/`, issue 6). Apps authenticate with a token, the browser with
@@ -302,3 +305,6 @@ SPECTACULAR_SETTINGS = {
         "armybuilder.api.schema.name_inline_schemas",
     ],
 }
+
+#: Lists whose serialized form each process keeps (`armybuilder/api/list_cache.py`); 0 keeps none.
+API_LIST_CACHE_ENTRIES = env.int("API_LIST_CACHE_ENTRIES", default=512)

@@ -1,27 +1,36 @@
 """Benchmark of `GET /api/v1/lists/{id}` (a 25-unit list) on gunicorn against real Postgres.
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_api.py \
-        [--requests 4000] [--clients 6] [--workers 3] [--threads 2]
+        [--requests 4000] [--clients 6] [--workers 3] [--threads 2] [--no-scaling]
 
 Target (issue 6): at least 300 requests per second and p99 at most 100 ms on this 2-core
-machine. The run
+machine, for the real path (issue 16): a list no process has read since it last changed. The run
 
 1. creates a database of its own (`bench_api_<pid>`, dropped at the end), loads the
-   bundled catalogue, and builds one player's 25-unit OPR list with the list services;
-2. starts gunicorn (`gthread` workers: keep-alive connections) on a free port of
+   bundled catalogue, and builds one player's 25-unit OPR list with the list services, and
+   `--lists` copies of it;
+2. starts two gunicorns (`gthread` workers: keep-alive connections) on free ports of
    127.0.0.1 only, with throttling raised out of the way (the bench measures the endpoint,
-   not the rate limit — every request still goes through the throttle's Redis counter);
-3. drives it with `--clients` threads, each on one keep-alive `http.client` connection
-   with the player's API token, for a fixed number of requests (after a warm-up), first
-   against a baseline — `GET /api/v1/systems/opr`, the smallest authenticated endpoint
-   (token lookup, throttle, one query) — then against the list: first one unchanged list
-   (every gunicorn process's list cache hits: the warm figure, printed only), then, judged
-   (issue 16: the real path), `--lists` copies of it read round-robin, more than a process's
-   list cache holds, so every read builds the list's JSON; the exit status follows that;
-4. prints requests per second, p50 and p99 latency (round trip at the client), and the
-   ratios to the targets (≥ 1 meets them), then stops gunicorn.
+   not the rate limit — every request still goes through the throttle's Redis counter):
+   - the server as deployed (each process keeps the JSON of the last 512 lists it read);
+   - the baseline: the same server with its list caches cold (`API_LIST_CACHE_ENTRIES=0`:
+     every read builds the list's JSON from the database);
+3. drives each with `--clients` threads, each on one keep-alive `http.client` connection
+   with the player's API token, for a fixed number of requests (after a warm-up), the two
+   alternating in rounds so that both meet the same machine load:
+   - judged (the real path, the exit status follows it): the deployed server reading the
+     `--lists` copies round-robin, more than a process keeps, so every read misses its cache
+     and builds the list's JSON;
+   - baseline: the cold server reading the same lists; the ratio of the two is printed;
+   - printed only, never judged: one unchanged list read again and again (every process's
+     cache hits: the warm figure) and `GET /api/v1/systems/opr` (token, throttle, one query:
+     the floor of an authenticated request);
+4. prints requests per second, p50 and p99 latency (round trip at the client), the ratios to
+   the targets (≥ 1 meets them) and the machine's load average, then a scaling table: lists of
+   25 units of 1–1000 models, 1–32 weapons and 1–50 model profiles, each list read once (cold)
+   by one client; then stops both servers.
 
-The load generator runs on the same two cores as the server, so the figures are a lower
+The load generator runs on the same two cores as the servers, so the figures are a lower
 bound of what the server alone does.
 """
 
@@ -45,6 +54,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 TARGET_RPS = 300.0
 TARGET_P99_MS = 100.0
@@ -69,6 +79,7 @@ import django  # noqa: E402
 warnings.filterwarnings("ignore", message="No directory at")  # static files are not collected
 django.setup()
 
+from bench_points import scaled_unit  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -78,6 +89,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from armybuilder import services  # noqa: E402
 from armybuilder.api import list_cache  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
+from points.unit_format import unit_to_dict  # noqa: E402
 from rules.models import Faction  # noqa: E402
 
 
@@ -94,6 +106,10 @@ class Result:
     def percentile(self, fraction: float) -> float:
         ordered = sorted(self.latencies_ms)
         return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+    def __add__(self, other: Result) -> Result:
+        """Two runs of the same measurement as one (latencies pooled, time summed)."""
+        return Result(self.label, self.latencies_ms + other.latencies_ms, self.seconds + other.seconds)
 
     def line(self, *, with_targets: bool) -> str:
         p50, p99 = statistics.median(self.latencies_ms), self.percentile(0.99)
@@ -152,10 +168,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(*, workers: int, threads: int, token: str) -> Iterator[int]:
-    """gunicorn on a free port of 127.0.0.1 serving the bench database, stopped on exit."""
+def gunicorn(
+    *, workers: int, threads: int, token: str, list_cache_entries: int | None = None
+) -> Iterator[int]:
+    """gunicorn on a free port of 127.0.0.1 serving the bench database, stopped on exit
+    (`list_cache_entries`: the processes' list cache size, 0 for none; None: as deployed)."""
     port = free_port()
-    env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], ALLOWED_HOSTS="127.0.0.1")
+    env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], ALLOWED_HOSTS="127.0.0.1",
+               PYTHONWARNINGS="ignore:No directory at")
+    if list_cache_entries is not None:
+        env["API_LIST_CACHE_ENTRIES"] = str(list_cache_entries)
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "armybuilder.wsgi", "--bind", f"127.0.0.1:{port}",
          "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
@@ -232,6 +254,33 @@ def drive(*, port: int, path: str | list[str], token: str, clients: int, request
     return Result(label, [t for mine in latencies for t in mine], seconds)
 
 
+def scaled_lists(owner_list: ArmyList, shape: tuple[int, int, int], how_many: int) -> list[ArmyList]:
+    """`how_many` lists of the owner of `owner_list`, each of 25 units shaped `shape`
+    (models, weapons, profiles; `bench_points.scaled_unit`), priced and validated by the list
+    services like any list."""
+    models, weapons, profiles = shape
+    lists = []
+    for index in range(how_many):
+        army_list = services.army_list_create(
+            owner=owner_list.owner, system=owner_list.system, faction=owner_list.faction,
+            name=f"Scaled {models}x{weapons}x{profiles} #{index}", points_limit=100000)
+        units = []
+        for position in range(UNITS_ON_LIST):
+            data = unit_to_dict(scaled_unit(models, weapons, profiles, 1000 * index + position))
+            units.append(ListUnit(army_list=army_list, name=data["name"], base_data=data, data=data,
+                                  available_options=[], chosen_options={}, option_points={},
+                                  position=position, points=0))
+        ListUnit.objects.bulk_create(units)
+        services.army_list_update(army_list=army_list, expected_version=army_list.version,
+                                  name=army_list.name)
+        lists.append(army_list)
+    return lists
+
+
+SCALING_GRID = ([(m, 3, 1) for m in (1, 10, 100, 1000)] + [(10, w, 1) for w in (1, 4, 16, 32)]
+                + [(50, 2, p) for p in (1, 5, 20, 50)])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=4000, help="timed requests per endpoint")
@@ -244,6 +293,9 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2, help="threads per gunicorn worker")
     parser.add_argument("--lists", type=int, default=list_cache.MAX_ENTRIES + 88,
                         help="copies of the list read round-robin (cold caches)")
+    parser.add_argument("--rounds", type=int, default=4, help="alternations of real path and baseline")
+    parser.add_argument("--scaling-lists", type=int, default=12, help="lists per row of the scaling table")
+    parser.add_argument("--no-scaling", action="store_true", help="skip the scaling table")
     args = parser.parse_args()
 
     setup_test_environment()
@@ -253,35 +305,75 @@ def main() -> int:
         token, army_list = build_list()
         path = f"/api/v1/lists/{army_list.pk}"
         cold_paths = [f"/api/v1/lists/{copy.pk}" for copy in copies_of(army_list, args.lists)]
+        scaling = {} if args.no_scaling else {
+            shape: [f"/api/v1/lists/{lst.pk}" for lst in scaled_lists(army_list, shape, args.scaling_lists)]
+            for shape in SCALING_GRID}
         units = army_list.units.count()
         server = connection.cursor().connection.info.server_version // 10000
         connection.close()
-        with gunicorn(workers=args.workers, threads=args.threads, token=token) as port:
+        servers = {"workers": args.workers, "threads": args.threads, "token": token}
+        with gunicorn(**servers) as port, gunicorn(**servers, list_cache_entries=0) as cold:
             probe = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             probe.request("GET", path, headers={"Authorization": f"Token {token}"})
             size = len(probe.getresponse().read())
             probe.close()
             print(f"REST API: GET {path} ({units} units, {size} bytes of JSON) on gunicorn "
                   f"({args.workers} gthread workers × {args.threads} threads), PostgreSQL {server}, "
-                  f"{os.cpu_count()} CPUs, {args.clients} keep-alive clients on 127.0.0.1")
-            common = {"port": port, "token": token, "clients": args.clients, "requests": args.requests,
-                      "warmup": args.warmup}
-            baseline = drive(path="/api/v1/systems/opr", label="baseline: GET /api/v1/systems/opr", **common)
-            print(baseline.line(with_targets=False))
-            warm = drive(path=path, label="warm: one unchanged list (not judged)", **common)
-            print(warm.line(with_targets=False))
-            target = drive(path=cold_paths, label=f"GET /api/v1/lists/{{id}}, cold ({units} units)", **common)
+                  f"{os.cpu_count()} CPUs, {args.clients} keep-alive clients on 127.0.0.1; "
+                  f"load average {os.getloadavg()[0]:.2f} at start")
+            common = {"token": token, "clients": args.clients, "warmup": args.warmup}
+            per_round = max(args.clients, args.requests // args.rounds)
+            target = baseline = None
+            for _round in range(args.rounds):
+                label = f"GET /api/v1/lists/{{id}}, real path ({units} units)"
+                part = drive(port=port, path=cold_paths, label=label, requests=per_round, **common)
+                target = part if target is None else target + part
+                label = "baseline: list caches cold (gunicorn)"
+                part = drive(port=cold, path=cold_paths, label=label, requests=per_round, **common)
+                baseline = part if baseline is None else baseline + part
+                # Each client walks all the lists in turn and the next round goes on where this one
+                # stopped, so a process meets a list again only after more other lists than it keeps.
+                done = (args.warmup + per_round // args.clients) % len(cold_paths)
+                cold_paths = cold_paths[done:] + cold_paths[:done]
+            floor = drive(port=port, path="/api/v1/systems/opr", label="floor: GET /api/v1/systems/opr",
+                          requests=args.requests // 2, **common)
+            warm = drive(port=port, path=path, label="warm: one unchanged list (not judged)",
+                         requests=args.requests // 2, **common)
             print(target.line(with_targets=True))
             print(f"  (real path: {len(cold_paths)} lists read round-robin, more than the "
                   f"{list_cache.MAX_ENTRIES} a process keeps, so every read builds the list's JSON)")
+            print(baseline.line(with_targets=False))
+            print(f"  real path ÷ baseline: {target.rps / baseline.rps:4.2f}× the requests per second, "
+                  f"p99 {target.percentile(0.99) / baseline.percentile(0.99):4.2f}× "
+                  "(same rounds, interleaved)")
+            print(warm.line(with_targets=False))
+            print(floor.line(with_targets=False))
+            print(f"  load average after the timed runs: {os.getloadavg()[0]:.2f}")
+            if scaling:
+                print()
+                print(f"scaling, real path: one client, each list read once (cold), "
+                      f"{args.scaling_lists} lists of {UNITS_ON_LIST} units per row")
+                print(f"  {'models':>7} {'weapons':>8} {'profiles':>9} {'KB of JSON':>11} {'p50 ms':>8} "
+                      f"{'max ms':>8}")
+                for (models, weapons, profiles), paths in scaling.items():
+                    probe = http.client.HTTPConnection("127.0.0.1", cold, timeout=60)
+                    probe.request("GET", paths[0], headers={"Authorization": f"Token {token}"})
+                    kilobytes = len(probe.getresponse().read()) / 1024
+                    probe.close()
+                    row = drive(port=port, path=paths, label="scaling", token=token, clients=1,
+                                requests=len(paths), warmup=0)
+                    print(f"  {models:>7} {weapons:>8} {profiles:>9} {kilobytes:>11.0f} "
+                          f"{statistics.median(row.latencies_ms):8.2f} {max(row.latencies_ms):8.2f}")
         met = target.rps >= TARGET_RPS and target.percentile(0.99) <= TARGET_P99_MS
-        print(f"target: >= {TARGET_RPS:.0f} req/s and p99 <= {TARGET_P99_MS:.0f} ms: "
+        print(f"target (real path): >= {TARGET_RPS:.0f} req/s and p99 <= {TARGET_P99_MS:.0f} ms: "
               f"{'met' if met else 'NOT met'}")
         print(json.dumps({"rps": round(target.rps, 1),
                           "p50_ms": round(statistics.median(target.latencies_ms), 2),
-                          "p99_ms": round(target.percentile(0.99), 2), "baseline_rps": round(baseline.rps, 1),
+                          "p99_ms": round(target.percentile(0.99), 2),
+                          "baseline_rps": round(baseline.rps, 1),
                           "baseline_p99_ms": round(baseline.percentile(0.99), 2),
-                          "warm_rps": round(warm.rps, 1), "warm_p99_ms": round(warm.percentile(0.99), 2)}))
+                          "warm_rps": round(warm.rps, 1), "warm_p99_ms": round(warm.percentile(0.99), 2),
+                          "floor_rps": round(floor.rps, 1), "load_average": os.getloadavg()[0]}))
         return 0 if met else 1
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)

@@ -18,7 +18,9 @@ engine's lookup caches) before each timed request, so each figure is a cold one:
    each, each editing its own 25-unit list) against gunicorn on loopback, timed at the
    client (round trip, so an upper bound of server time).
 
-Target (issue 5): p95 ≤ 30 ms for one client. Prints p50/p95 and p95/target for each.
+Target (issues 5 and 15): server p95 ≤ 30 ms for one client (the in-process figures, which the
+exit status follows); the gunicorn figures, one client and `--clients`, are reported beside.
+Prints p50/p95 and p95/target for each, and the machine's load average.
 Creates its own database (`bench_builder_<pid>`) and drops it at the end; every loop has a
 fixed number of requests and the server is stopped when the run ends.
 """
@@ -56,6 +58,9 @@ os.environ["HTTPS"] = "false"
 os.environ["STATIC_MANIFEST"] = "false"
 os.environ["WHITENOISE_USE_FINDERS"] = "true"
 os.environ["LOG_LEVEL"] = "ERROR"
+# The page rate (600/min per account) is for people clicking; the bench's one player makes
+# more requests than that once requests take ~20 ms. It still counts every request in Redis.
+os.environ["PAGE_RATE"] = "100000000/min"
 # "testserver" is the in-process client's host. (No `setup_test_environment`: it instruments
 # every template render to keep its context, which would be measured as server time.)
 os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
@@ -78,13 +83,22 @@ from django.urls import reverse  # noqa: E402
 
 from armybuilder import services  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
+from points.opr import unit_cost  # noqa: E402
+from points.unit_format import reader  # noqa: E402
 from rules.models import Faction, UnitTemplate, UpgradeOption  # noqa: E402
 
 _OWN_PACKAGES = ("points", "rules", "armybuilder")
 
 
 def clear_caches() -> None:
-    """Forget everything this process remembered: Django's cache and the engine's lru_caches."""
+    """Forget everything this process remembered about its inputs: Django's cache (option
+    prices), every bounded cache of the engines (`lru_cache`: results per input, the rule
+    vocabulary and table lookups included) and the unit reader's and pricer's own tables.
+
+    Kept: what a server builds once, on its first request, and never per input: the caches
+    without a bound (`functools.cache`: the published JSON Schemas read and compiled once
+    (issue 16: "compile once, validate once"), the rule-name table, a Redis client).
+    """
     cache.clear()
     for name, module in list(sys.modules.items()):
         if not name.startswith(_OWN_PACKAGES):
@@ -94,7 +108,12 @@ def clear_caches() -> None:
             # modules) is built once per process in production, not per request.
             owner = getattr(value, "__module__", "") or ""
             if callable(value) and hasattr(value, "cache_clear") and owner.startswith(_OWN_PACKAGES):
+                parameters = getattr(value, "cache_parameters", None)
+                if parameters is not None and parameters().get("maxsize") is None:
+                    continue  # compiled once per process (see above)
                 value.cache_clear()
+    reader.clear_caches()
+    unit_cost.clear_caches()
 
 
 def fresh_templates(count: int) -> list[int]:
@@ -426,6 +445,8 @@ def main() -> int:
         report("baseline: GET editor page", times["page"], target=None, cpu_ms=cpu["page"])
         report("add unit (htmx POST)", times["add"], cpu_ms=cpu["add"])
         report("change option (htmx POST)", times["option"], cpu_ms=cpu["option"])
+        # the judged figure (issue 15: server p95 for one client): the exit status follows it
+        met = all(percentile(times[name], 0.95) <= TARGET_P95_MS for name in ("add", "option"))
 
         with gunicorn(args.workers) as port:
             print(f"2. gunicorn, {args.workers} sync workers, loopback round trip (fresh units)")
@@ -435,10 +456,12 @@ def main() -> int:
             many = over_http(port, players[1:], args.per_client)
             report(f"add unit, {args.clients} concurrent clients", many["add"])
             report(f"change option, {args.clients} concurrent clients", many["option"])
-        print(f"target: p95 <= {TARGET_P95_MS:.0f} ms for one client (ratio < 1 meets it)")
+        print(f"target: p95 <= {TARGET_P95_MS:.0f} ms for one client (ratio < 1 meets it); "
+              f"load average at the end {os.getloadavg()[0]:.2f}")
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
-    return 0
+    print("target met (server p95, one client)" if met else "TARGET MISSED (server p95, one client)")
+    return 0 if met else 1
 
 
 if __name__ == "__main__":

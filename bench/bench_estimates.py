@@ -36,6 +36,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The engines word their outcomes with Django's `gettext_noop`, which reads the settings: the
+# project's, as in the job (the bench failed with ImproperlyConfigured without it).
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 from points.opr import clear_caches as clear_price_caches  # noqa: E402
 from points.unit import Model, Rule, Unit, Weapon  # noqa: E402
@@ -252,6 +255,8 @@ def main() -> int:
         scaling_table(args.quick)
     met = job_seconds <= TARGET_JOB_SECONDS
     print()
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
+          f"({os.cpu_count()} CPUs)")
     print("target met (real path)" if met else "TARGET MISSED (real path)")
     return 0 if met else 1
 

@@ -3,24 +3,31 @@
     .venv/bin/python bench/bench_points.py [--quick] [--no-scaling]
 
 The figure the exit status follows is the *real path*: JSON text in (a different unit, with
-stats never seen, in every call), `json.loads`, the registry's `price` (parse and validate the
-unit format, price, the JSON-ready breakdown out), with every per-unit cache of the points engine
-cleared before each call (untimed; the fixed vocabulary, table lookups and rule names, stays
-warm as in a running server). It is what `POST /api/v1/price`, the list
-builder and `manage.py price` pay for a unit they have not priced before.
+names and stats never seen, in every call), `json.loads`, `parse_unit` (validate the unit format
+against its JSON Schema with jsonschema-rs, read it) and `price` (the exact total, the rounded
+points). Nothing is cached per unit: the only caches the path keeps are keyed by the fixed
+vocabulary (a rule's written text, a table's value for a Quality, Defence, range or AP with a set
+of rule names), which a running server has warm after its first requests; the per-unit caches
+the bench may clear (`clear_profile_caches`) are cleared before each call, untimed.
+It is what `POST /api/v1/price`, the list builder and `manage.py price` pay for a unit they
+have not priced before.
 
-Beside it, in the same run:
-- warm: the same JSON again with every cache warm (a list editor re-pricing an unchanged unit),
-  printed only next to the real-path figure, never judged;
-- baseline: the engine with every cache cleared, on pre-parsed units: pricing from scratch
-  with Fractions (every table lookup and weapon line recomputed). It is the plain exact
-  computation the cached engine must beat, though not a separate implementation (no
-  independent Fraction reference exists in the repository; see the report of issue 16);
+Beside it, in the same run and on the same texts, interleaved round by round so that both see
+the same machine load:
+- baseline: `bench/opr_reference.py`, a plain `Fraction` implementation of the cost formula
+  written from `shared/spec/opr-points.md` independently of the engine (no caches, no
+  validation), from the same JSON text (`json.loads` included); every total it gives is checked
+  equal to the engine's, exactly;
+- cold: the real path with the vocabulary caches cleared too (a process's first unit), and
+  warm: the same JSON again (a list editor re-pricing an unchanged unit), printed only next to
+  the real-path figure, never judged;
+- the registry's `price` (the same plus the JSON breakdown the API answers), not judged;
 - list validation the same way: a 25-unit, 2000-point army as JSON, a different one each
-  call, caches cleared, through the registry's `validate`.
+  call, through the registry's `validate`.
 Targets (issues 3 and 16, 2-core machine): real path ≤ 50 µs per unit and ≥ 5 × the
-baseline's speed; ≤ 2 ms per list. Then a scaling table of the real path: 1–1000 models,
-1–32 weapons, 1–50 model profiles.
+reference's speed; ≤ 2 ms per list. Then a scaling table of the real path beside the reference:
+1–1000 models, 1–32 weapons, 1–50 model profiles. Times are CPU seconds of this process
+(`BENCH_CLOCK=wall` for wall clock); the machine's load average is printed with them.
 """
 
 from __future__ import annotations
@@ -43,6 +50,9 @@ from points.unit import Model, Rule, Unit, Weapon
 from points.unit_format import reader
 from points.unit_format.writer import army_to_dict, unit_to_dict
 from rules.systems.registry import get_system
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import opr_reference
 
 PRICE_TARGET_US = 50.0
 #: CPU seconds of this process: on a shared 2-core machine wall time also counts the time other
@@ -265,11 +275,54 @@ def scaled_unit(models: int, weapons: int, profiles: int, tag: int) -> Unit:
         for p, c in enumerate(counts)))
 
 
+def side_by_side(texts: list[str], real: Callable[[object], object], reference: Callable[[object], object],
+                 rounds: int = 5) -> tuple[float, float, float]:
+    """(real, reference, ratio): seconds per call of `real(json.loads(text))` and of
+    `reference(json.loads(text))`, a different text each call, the per-unit caches cleared before
+    each real call (timed with it: nothing is cached per unit any more, so the call is nearly free,
+    and timing each call alone would add the clock's own cost to the real path only); the two
+    alternate round by round so that both meet the same load. The medians over the rounds, and
+    the median of the rounds' ratios."""
+    reals, references, ratios = [], [], []
+    for _ in range(rounds):
+        start = CLOCK()
+        for text in texts:
+            clear_profile_caches()
+            real(json.loads(text))
+        real_seconds = (CLOCK() - start) / len(texts)
+        start = CLOCK()
+        for text in texts:
+            reference(json.loads(text))
+        reference_seconds = (CLOCK() - start) / len(texts)
+        reals.append(real_seconds)
+        references.append(reference_seconds)
+        ratios.append(reference_seconds / real_seconds)
+    middle = rounds // 2
+    return sorted(reals)[middle], sorted(references)[middle], sorted(ratios)[middle]
+
+
+def parse_and_price(doc: object) -> tuple[int, object]:
+    """The real path after `json.loads`: validate and read the unit, price it."""
+    breakdown = price(reader.parse_unit(doc))
+    return breakdown.points, breakdown.exact
+
+
+def check_reference(texts: list[str]) -> None:
+    """The reference and the engine agree exactly on every unit timed (else the bench is void)."""
+    for text in texts:
+        doc = json.loads(text)
+        ours, theirs = price(reader.parse_unit(doc)).exact, opr_reference.unit_cost(doc)
+        if ours != theirs:
+            raise SystemExit(f"reference and engine disagree on {doc['name']}: {theirs} != {ours}")
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     system = get_system("opr")
     unit, army = bench_unit(), bench_army()
     breakdown = price(unit)
+    print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
+          f"({os.cpu_count()} CPUs); clock: {'wall' if CLOCK is time.perf_counter else 'process CPU'}")
     print(f"unit: {unit.name}, {unit.model_count} models in 2 profiles, 3 weapons each -> "
           f"{breakdown.points} pts ({breakdown.category})")
     print(f"list: {len(army.units)} units, limit {army.points_limit}, "
@@ -282,48 +335,51 @@ def main(argv: list[str]) -> int:
     army_texts = [json.dumps(army_to_dict(replace(
         army, units=tuple(replace(e, unit=restated(e.unit, 25 * i + k)) for k, e in enumerate(army.units)))))
         for i in range(n_list)]
-    def parse_and_price(doc: object) -> object:
-        return price(reader.parse_unit(doc))
+    check_reference(unit_texts)
 
-    price_real = real_path(unit_texts, parse_and_price)
+    price_real, price_reference, speedup = side_by_side(
+        unit_texts, parse_and_price, opr_reference.unit_points)
     price_full = real_path(unit_texts, system.price)
+    cold_texts = unit_texts[: n_price // 4]
+    price_cold = per_new_item_cold(lambda text: parse_and_price(json.loads(text)), cold_texts)
     same = unit_texts[0]
     system.price(json.loads(same))
     price_warm = per_call(lambda: parse_and_price(json.loads(same)), n_price)
-    parsed = [reader.parse_unit(json.loads(t)) for t in unit_texts[: n_price // 4]]
-    price_baseline = per_new_item_cold(price, parsed)
     list_real = real_path(army_texts, system.validate)
     list_warm = per_call(lambda: system.validate(json.loads(army_texts[0])), n_list)
 
-    speedup = price_baseline / price_real
     print(f"price a unit through the real path (JSON text -> parse -> price), "
           f"target {PRICE_TARGET_US:.0f} µs "
-          f"and >= {SPEEDUP_TARGET:.0f} x the baseline")
-    print(f"  real path: new unit each call, caches cleared  {price_real * 1e6:8.1f} µs"
-          f"  = {price_real * 1e6 / PRICE_TARGET_US:4.2f} x target   (warm, same JSON again: "
-          f"{price_warm * 1e6:.1f} µs, not judged)")
-    print(f"  the same plus the JSON breakdown (registry)  {price_full * 1e6:8.1f} µs"
-          "  (what the API answers)")
-    print(f"  baseline: engine from scratch (Fractions)     {price_baseline * 1e6:8.1f} µs"
-          f"  -> real path is {speedup:4.1f} x its speed")
+          f"and >= {SPEEDUP_TARGET:.0f} x the reference")
+    print(f"  real path: new unit each call                 {price_real * 1e6:8.1f} µs"
+          f"  = {price_real * 1e6 / PRICE_TARGET_US:4.2f} x target   (cold, vocabulary caches cleared too: "
+          f"{price_cold * 1e6:.1f} µs; warm, same JSON again: {price_warm * 1e6:.1f} µs; not judged)")
+    print(f"  baseline: plain Fraction reference (JSON in)  {price_reference * 1e6:8.1f} µs"
+          f"  -> real path is {speedup:4.1f} x its speed (median of rounds)")
+    print(f"  the same plus the JSON breakdown (registry)   {price_full * 1e6:8.1f} µs"
+          "  (what the API answers, not judged)")
     print(f"validate a 25-unit list through the real path, target {VALIDATE_TARGET_MS:.0f} ms")
-    print(f"  real path: new list each call, caches cleared {list_real * 1e3:8.2f} ms"
+    print(f"  real path: new list each call                 {list_real * 1e3:8.2f} ms"
           f"  = {list_real * 1e3 / VALIDATE_TARGET_MS:4.2f} x target   (warm: {list_warm * 1e3:.2f} ms, "
           f"not judged)")
     if "--no-scaling" not in argv:
         print()
-        print("scaling, real path (µs per unit, caches cleared, new unit each call)")
-        print(f"  {'models':>7} {'weapons':>8} {'profiles':>9} {'µs':>10}")
+        print("scaling, real path beside the reference (µs per unit, new unit each call)")
+        print(f"  {'models':>7} {'weapons':>8} {'profiles':>9} {'real µs':>10} {'reference µs':>13} "
+              f"{'ratio':>6}")
         grid = ([(m, 3, 1) for m in (1, 10, 100, 1000)] + [(10, w, 1) for w in (1, 4, 16, 32)]
                 + [(50, 2, p) for p in (1, 5, 20, 50)])
         for models, weapons, profiles in grid:
             texts = [json.dumps(unit_to_dict(scaled_unit(models, weapons, profiles, tag)))
                      for tag in range(5 if quick else 40)]
-            seconds = real_path(texts, system.price, rounds=1)
-            print(f"  {models:>7} {weapons:>8} {profiles:>9} {seconds * 1e6:10.1f}")
+            check_reference(texts)
+            real, ref, ratio = side_by_side(texts, parse_and_price, opr_reference.unit_points, rounds=3)
+            print(f"  {models:>7} {weapons:>8} {profiles:>9} {real * 1e6:10.1f} {ref * 1e6:13.1f} "
+                  f"{ratio:6.1f}")
     met = (price_real * 1e6 <= PRICE_TARGET_US and speedup >= SPEEDUP_TARGET
            and list_real * 1e3 <= VALIDATE_TARGET_MS)
     print()
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
     print("targets met (real path)" if met else "TARGETS MISSED (real path)")
     return 0 if met else 1
 

@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from points.catalogue.i18n import _
-from rules.systems.registry import GameSystem, get_system
+from rules.systems.registry import GameSystem, get_system, unit_points
 
 #: The option kinds (the values of `UpgradeOption.Kind`).
 REPLACE_WEAPON = "replace_weapon"
@@ -115,7 +115,7 @@ def option_point_deltas(
     game_system = get_system(system) if isinstance(system, str) else system
     baseline_choice = {str(o["key"]): int(o.get("min_count") or 0) for o in options if o.get("min_count")}
     try:
-        baseline = int(game_system.price(apply_options(dict(unit), options, baseline_choice))["points"])
+        baseline = unit_points(game_system, apply_options(dict(unit), options, baseline_choice))
     except OptionError:
         return {}
     deltas: dict[str, int] = {}
@@ -123,9 +123,7 @@ def option_point_deltas(
         key = str(option["key"])
         choice = {**baseline_choice, key: baseline_choice.get(key, 0) + 1}
         try:
-            deltas[key] = (
-                int(game_system.price(apply_options(dict(unit), options, choice))["points"]) - baseline
-            )
+            deltas[key] = unit_points(game_system, apply_options(dict(unit), options, choice)) - baseline
         except OptionError:
             continue
     return deltas

@@ -8,9 +8,11 @@ to everyone once shared) and to nobody else. Collections are paginated and filte
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from django.db.models import QuerySet
+from django.core.cache import cache
+from django.db.models import Count, Max, Q, QuerySet, Sum
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import permissions, viewsets
 from rest_framework.request import Request
@@ -96,6 +98,33 @@ class UnitViewSet(CatalogueViewSet):
         if self.action == "retrieve":
             units = units.prefetch_related("options")
         return units
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """A page of units, served from this process's cache while the units it is built from
+        are unchanged (issue 17: the collection was among the slowest API calls under load).
+
+        The key is a stamp of the filtered set (one aggregate query: how many units, the
+        newest change to a unit or its faction, the points' sum, the last id) with the page
+        asked for and its absolute URL (the page links carry it); a player who sees homebrew
+        units of their own gets entries of their own. Any save of a unit or faction moves
+        the stamp, so a stale page is never served.
+        """
+        units = self.filter_queryset(self.get_queryset())
+        user = request.user
+        figures: dict[str, Any] = {
+            "stamp_n": Count("pk"), "stamp_unit": Max("updated"), "stamp_faction": Max("faction__updated"),
+            "stamp_points": Sum("points"), "stamp_last": Max("pk")}
+        if user.is_authenticated:
+            figures["stamp_own"] = Count("pk", filter=Q(faction__owner=user))
+        stamp = units.order_by().aggregate(**figures)
+        owner = user.pk if stamp.get("stamp_own") else None
+        key = "api-units:" + hashlib.sha256(repr((sorted(stamp.items()), owner,
+                                                  request.build_absolute_uri())).encode()).hexdigest()
+        data = cache.get(key)
+        if data is None:
+            data = super().list(request, *args, **kwargs).data
+            cache.set(key, data, timeout=600)
+        return Response(data)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """The unit page's card (`rules.unit_cards.unit_card`), as JSON: same prices, same rules."""

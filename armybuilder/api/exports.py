@@ -38,6 +38,13 @@ class PdfPendingSerializer(serializers.Serializer):
 
     status = serializers.ChoiceField(choices=["pending"])
     retry_after = serializers.IntegerField(min_value=1, help_text="Seconds to wait before asking again.")
+    stage = serializers.ChoiceField(
+        choices=list(pdf_jobs.STAGES),
+        help_text="Where the render is: `queued` (waiting for a worker), `building` (the roster's "
+                  "HTML), `laying_out` (pages), `writing` (the PDF file).")
+    pages = serializers.IntegerField(min_value=0, help_text="Pages laid out so far (the total is "
+                                                            "not known until the render ends).")
+    elapsed_seconds = serializers.FloatField(min_value=0, help_text="Seconds since the render was queued.")
 
 
 PDF = {(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The roster as a PDF."),
@@ -62,7 +69,8 @@ def pdf_answer(request: Request, list_id: int | None = None, token: str | None =
         raise ServiceUnavailable(state.error, retry_after=pdf_jobs.FAILURE_TTL)
     request.accepted_renderer = JSONRenderer()
     request.accepted_media_type = JSONRenderer.media_type
-    return Response({"status": "pending", "retry_after": state.retry_after}, status=status.HTTP_202_ACCEPTED,
+    return Response({"status": "pending", "retry_after": state.retry_after, "stage": state.stage,
+                     "pages": state.pages, "elapsed_seconds": state.elapsed}, status=status.HTTP_202_ACCEPTED,
                     headers={"Retry-After": str(state.retry_after), "Cache-Control": "no-store"})
 TEXT = {(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The list as text, for a forum.")}
 

@@ -22,12 +22,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.utils import translation
 
 from armybuilder.models import ArmyList
 
-#: Lists whose latest representation this process keeps (about 30 KB each for 25 units).
-MAX_ENTRIES = 512
+#: Lists whose latest representation this process keeps (about 30 KB each for 25 units);
+#: `API_LIST_CACHE_ENTRIES` in the environment (0: keep none, every read builds the JSON: the
+#: baseline of `bench/bench_api.py`).
+MAX_ENTRIES: int = settings.API_LIST_CACHE_ENTRIES
 #: Age after which an entry is rebuilt even though its key still matches.
 MAX_AGE_SECONDS = 60.0
 

@@ -101,12 +101,13 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
         if "position" in change:
             army_list_unit_move(list_unit=unit, position=change["position"], expected_version=version)
             version = army_list.version if version is not None else None
-        if {"custom_name", "notes", "group"} & change.keys():
+        if {"custom_name", "notes", "group", "group_kind"} & change.keys():
             army_list_unit_set_details(
                 list_unit=unit,
                 custom_name=change.get("custom_name", unit.custom_name),
                 notes=change.get("notes", unit.notes),
                 group=change.get("group", unit.group),
+                group_kind=change.get("group_kind"),
                 expected_version=version,
             )
         return list_response(request, army_list)

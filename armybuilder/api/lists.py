@@ -33,7 +33,7 @@ from armybuilder.api.serializers import (
     ShareSerializer,
 )
 from armybuilder.evaluation import army_list_evaluate
-from armybuilder.models import ArmyList
+from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
 from armybuilder.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
 from armybuilder.services import army_list_create, army_list_delete, army_list_fork, army_list_update
 from armybuilder.sharing import army_list_share, army_list_unshare
@@ -45,9 +45,19 @@ SEARCH = OpenApiParameter("search", {"type": "string", "maxLength": 100},
 TAGS = ["lists"]
 
 
-def units_data(army_list: ArmyList) -> list[dict[str, Any]]:
-    """The list's units as `ListUnitSerializer` renders them (one query, cached points)."""
-    return ListUnitSerializer(army_list_units(army_list=army_list), many=True).data
+def units_data(army_list: ArmyList, units: list[ListUnit] | None = None) -> list[dict[str, Any]]:
+    """The list's units as `ListUnitSerializer` renders them (one query, cached points;
+    none when `units`, the list's units in order, are given)."""
+    if units is None:
+        units = army_list_units(army_list=army_list)
+    return ListUnitSerializer(units, many=True).data
+
+
+def _representation(army_list: ArmyList) -> dict[str, Any]:
+    """The list as `ArmyListSerializer` gives it, its units read once (one query)."""
+    units = army_list_units(army_list=army_list)
+    context = {"units": units_data(army_list, units), "list_units": units}
+    return ArmyListSerializer(army_list, context=context).data
 
 
 def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200) -> Response:
@@ -59,8 +69,7 @@ def list_response(request: Request, army_list: ArmyList, *, status_code: int = 2
     """
     if status_code == 200 and request.method == "GET" and etag(army_list) in if_none_match(request):
         return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), army_list)
-    cached = list_cache.representation(army_list, lambda: ArmyListSerializer(
-        army_list, context={"units": units_data(army_list)}).data)
+    cached = list_cache.representation(army_list, lambda: _representation(army_list))
     is_owner = request.user.is_authenticated and request.user.pk == army_list.owner_id
     body = {**cached, "share_token": army_list.share_token if is_owner else None}
     return with_etag(Response(body, status=status_code), army_list)
@@ -120,6 +129,8 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         system = system_for_new_list(data["system"])
+        if get_system(system.key).points_sized and "points_limit" not in data:
+            raise exceptions.ValidationError({"points_limit": [_("This field is required.")]})
         faction = None
         if data.get("faction") is not None:
             faction = Faction.objects.filter(pk=data["faction"]).first()
@@ -127,7 +138,8 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
                 raise exceptions.ValidationError({"faction": [_("No such faction.")]})
         army_list = army_list_create(
             owner=request.user, system=system, faction=faction, name=data["name"],
-            points_limit=data["points_limit"], structure_options=data.get("structure_options"),
+            points_limit=data.get("points_limit", POINTS_LIMIT_MAX),
+            structure_options=data.get("structure_options"),
             is_public=data.get("is_public", False), settings=data.get("settings"))
         return list_response(request, army_list, status_code=status.HTTP_201_CREATED)
 
@@ -154,6 +166,8 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         # The body first: a malformed request is a 400 whatever its If-Match says.
         serializer = ArmyListWriteSerializer(data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
+        if not partial and army_list.points_sized and "points_limit" not in serializer.validated_data:
+            raise exceptions.ValidationError({"points_limit": [_("This field is required.")]})
         version = expected_version(request, army_list)
         army_list_update(army_list=army_list, expected_version=version, **serializer.validated_data)
         return list_response(request, army_list)
@@ -170,10 +184,12 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
                    responses={200: EvaluationSerializer})
     def validate(self, request: Request, list_id: int) -> Response:
         """Every unit re-priced by the game system and the army re-validated, now."""
-        evaluation = army_list_evaluate(army_list=self.get_list())
+        army_list = self.get_list()
+        evaluation, sized = army_list_evaluate(army_list=army_list), army_list.points_sized
         return Response(EvaluationSerializer({
-            "total_points": evaluation.total_points, "points_limit": evaluation.points_limit,
-            "points_left": evaluation.points_left, "is_valid": evaluation.is_valid,
+            "total_points": evaluation.total_points,
+            "points_limit": evaluation.points_limit if sized else None,
+            "points_left": evaluation.points_left if sized else None, "is_valid": evaluation.is_valid,
             "unit_points": {str(pk): points for pk, points in evaluation.unit_points.items()},
             "violations": evaluation.violations,
         }).data)

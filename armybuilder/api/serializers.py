@@ -16,7 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from armybuilder.api.filters import MAX_ID
-from armybuilder.evaluation import army_summary, list_settings
+from armybuilder.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
     MAX_UNITS_PER_LIST,
@@ -76,6 +76,24 @@ class GameSystemSerializer(serializers.Serializer):
 
     list_settings_schema = serializers.SerializerMethodField(
         help_text="JSON Schema of the system's own list parameters (a list's `settings`), with defaults.")
+    points_sized = serializers.SerializerMethodField(
+        help_text="Whether lists are sized by a points limit (false: AoS 1st, sized by its settings).")
+    group_kinds = serializers.SerializerMethodField(
+        help_text="Kinds a group of units can be (key → label; 40k: detachments); empty: groups are free.")
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_points_sized(self, system: Any) -> bool:
+        try:
+            return get_system(system.key).points_sized
+        except KeyError:
+            return True
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_group_kinds(self, system: Any) -> dict[str, str]:
+        try:
+            return {key: gettext(label) for key, label in get_system(system.key).group_kinds.items()}
+        except KeyError:
+            return {}
 
     @extend_schema_field(serializers.DictField(child=serializers.CharField()))
     def get_structure_options(self, system: Any) -> dict[str, str]:
@@ -229,6 +247,13 @@ class ListUnitSerializer(serializers.Serializer):
     custom_name = serializers.CharField(help_text="The player's own name for the unit (empty: none).")
     notes = serializers.CharField(help_text="The player's notes on the unit.")
     group = serializers.CharField(help_text="The unit's group (detachment, regiment, or the player's own).")
+    summary = serializers.SerializerMethodField(
+        help_text="The system's own figures of the unit besides points (WHFB: each character's magic "
+                  "item points used / allowed): [{key, label, model?, value, limit?, over}].")
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_summary(self, unit: Any) -> list[dict[str, Any]]:
+        return unit_summary(army_list=unit.army_list, unit=unit)
 
     def to_representation(self, unit: Any) -> dict[str, Any]:
         """The fields above, read straight from the row.
@@ -242,6 +267,7 @@ class ListUnitSerializer(serializers.Serializer):
             "template": unit.template_id, "points": unit.points, "options": unit.chosen_options,
             "option_points": unit.option_points, "available_options": unit.available_options,
             "unit": unit.data, "custom_name": unit.custom_name, "notes": unit.notes, "group": unit.group,
+            "summary": self.get_summary(unit),
         }
 
 
@@ -252,9 +278,13 @@ class ArmyListSummarySerializer(serializers.Serializer):
     name = serializers.CharField()
     system = serializers.SlugField(source="system.key")
     faction = serializers.IntegerField(source="faction_id", allow_null=True)
-    points_limit = serializers.IntegerField()
+    points_sized = serializers.BooleanField(
+        help_text="Whether the system sizes lists by points; when false (AoS 1st) `points_limit` and "
+                  "`points_left` are null and the list's `summary` says what sizes it.")
+    points_limit = serializers.IntegerField(allow_null=True)
     total_points = serializers.IntegerField()
-    points_left = serializers.IntegerField(help_text="Negative when the list is over its limit.")
+    points_left = serializers.IntegerField(
+        allow_null=True, help_text="Negative when the list is over its limit.")
     unit_count = serializers.IntegerField()
     is_valid = serializers.BooleanField()
     violation_count = serializers.IntegerField()
@@ -266,6 +296,12 @@ class ArmyListSummarySerializer(serializers.Serializer):
     @extend_schema_field(serializers.BooleanField())
     def get_is_shared(self, army_list: Any) -> bool:
         return bool(army_list.share_token)
+
+    def to_representation(self, army_list: Any) -> dict[str, Any]:
+        shown = super().to_representation(army_list)
+        if not shown["points_sized"]:  # no points limit to show for a system without points
+            shown["points_limit"] = shown["points_left"] = None
+        return shown
 
 
 class ArmyListSerializer(ArmyListSummarySerializer):
@@ -281,6 +317,9 @@ class ArmyListSerializer(ArmyListSummarySerializer):
         help_text="The system's own list parameters (see its `list_settings_schema`), defaults filled in.")
     summary = serializers.SerializerMethodField(
         help_text="Army-wide figures besides points (40k: Power Level): [{key, label, value}].")
+    groups = serializers.SerializerMethodField(
+        help_text="The kinds of the list's groups ({group name: kind}), for systems whose groups have kinds "
+                  "(40k detachments); empty elsewhere.")
     violations = ViolationSerializer(many=True)
     share_token = serializers.SerializerMethodField(help_text="The share link's token (owner only).")
     forked_from = serializers.IntegerField(source="forked_from_id", allow_null=True)
@@ -293,9 +332,18 @@ class ArmyListSerializer(ArmyListSummarySerializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_summary(self, army_list: Any) -> list[dict[str, Any]]:
-        units = list(army_list.units.order_by("position"))
+        # The view passes the units it has read (`list_units`): reading them again was a second
+        # units query on every list read (issue 16); without it, they are read here.
+        units = self.context.get("list_units")
+        if units is None:
+            units = list(army_list.units.order_by("position"))
         rows = army_summary(army_list=army_list, units=units)
         return [{**row, "label": str(row.get("label", ""))} for row in rows]
+
+    @extend_schema_field(serializers.DictField(child=serializers.CharField()))
+    def get_groups(self, army_list: Any) -> dict[str, str]:
+        in_use = {unit["group"] for unit in self.context.get("units", [])}
+        return {name: kind for name, kind in group_kinds_of(army_list).items() if name in in_use}
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_share_token(self, army_list: Any) -> str | None:
@@ -312,7 +360,9 @@ class ArmyListWriteSerializer(serializers.Serializer):
     """The settings of a list a player may change (all of them for PUT, some for PATCH)."""
 
     name = serializers.CharField(max_length=LIST_NAME_MAX_LENGTH, trim_whitespace=True)
-    points_limit = serializers.IntegerField(min_value=POINTS_LIMIT_MIN, max_value=POINTS_LIMIT_MAX)
+    points_limit = serializers.IntegerField(
+        min_value=POINTS_LIMIT_MIN, max_value=POINTS_LIMIT_MAX, required=False,
+        help_text="Required for a system sized by points; a system without points (AoS 1st) ignores it.")
     structure_options = serializers.DictField(
         child=serializers.BooleanField(), required=False,
         help_text="Optional structure rules of the system (see the system's `structure_options`), on or off; "
@@ -354,14 +404,18 @@ class ListUnitChangeSerializer(serializers.Serializer):
                                   trim_whitespace=False, help_text="Notes on the unit.")
     group = serializers.CharField(max_length=UNIT_GROUP_MAX_LENGTH, required=False, allow_blank=True,
                                   help_text="The unit's group.")
+    group_kind = serializers.CharField(max_length=32, required=False, allow_blank=True,
+                                       help_text="The kind of the unit's group where groups have kinds "
+                                                 "(the system's `group_kinds`: 40k detachments); "
+                                                 "empty for a free group.")
 
 
 class EvaluationSerializer(serializers.Serializer):
     """A fresh evaluation: every unit re-priced, the army re-validated by its system."""
 
     total_points = serializers.IntegerField()
-    points_limit = serializers.IntegerField()
-    points_left = serializers.IntegerField()
+    points_limit = serializers.IntegerField(allow_null=True, help_text="Null for a system without points.")
+    points_left = serializers.IntegerField(allow_null=True, help_text="Null for a system without points.")
     is_valid = serializers.BooleanField()
     unit_points = serializers.DictField(child=serializers.IntegerField(), help_text="Unit id → points.")
     violations = ViolationSerializer(many=True)

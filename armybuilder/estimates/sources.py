@@ -23,6 +23,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from armybuilder.interchange import army_list_to_dict
 from armybuilder.models import ArmyList, ListUnit
@@ -176,13 +177,23 @@ def _target_lists(*, user: User, system_key: str, exclude_list_id: int | None) -
 
 
 def _list_label(army_list: ArmyList, user: User) -> str:
-    """The list's name, its faction and points, and its number: two lists may share a name."""
-    details = _("%(faction)s, %(points)d/%(limit)d pts, #%(id)d") % {
-        "faction": army_list.faction.name if army_list.faction else army_list.system.name,
-        "points": army_list.total_points,
-        "limit": army_list.points_limit,
-        "id": army_list.pk,
-    }
+    """The list's name, its faction and points (a system without points: its units), and its
+    number: two lists may share a name."""
+    faction = army_list.faction.name if army_list.faction else army_list.system.name
+    if army_list.points_sized:
+        details = _("%(faction)s, %(points)d/%(limit)d pts, #%(id)d") % {
+            "faction": faction,
+            "points": army_list.total_points,
+            "limit": army_list.points_limit,
+            "id": army_list.pk,
+        }
+    else:
+        units = ngettext("%(counter)s unit", "%(counter)s units", army_list.unit_count) % {
+            "counter": army_list.unit_count
+        }
+        details = _("%(faction)s, %(size)s, #%(id)d") % {
+            "faction": faction, "size": units, "id": army_list.pk
+        }
     if user.is_authenticated and army_list.owner_id == user.pk:
         return _("%(list)s (%(details)s)") % {"list": army_list.name, "details": details}
     return _("%(list)s (by %(owner)s; %(details)s)") % {

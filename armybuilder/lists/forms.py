@@ -134,6 +134,8 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
             .order_by(F("owner_id").asc(nulls_first=True), "name")
         )
         self.fields["faction"].label_from_instance = faction_label
+        if not get_system(system.key).points_sized:  # AoS: sized by models (its settings), not points
+            del self.fields["points_limit"]
         self.add_structure_fields(system_key=system.key, current=None)
         self.add_setting_fields(system_key=system.key, current=None)
 
@@ -158,6 +160,8 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
         )
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        if not army_list.points_sized:
+            del self.fields["points_limit"]
         self.add_structure_fields(system_key=army_list.system.key, current=army_list.structure_options)
         self.add_setting_fields(system_key=army_list.system.key, current=army_list.settings)
 

@@ -40,7 +40,7 @@ from armybuilder.lists.forms import (
     parse_version,
     registered_systems,
 )
-from armybuilder.models import ArmyList, ListUnit
+from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
 
 LISTS_PER_PAGE = 50
 VERSION_HEADER = "X-List-Version"
@@ -306,7 +306,8 @@ def create(request: HttpRequest) -> HttpResponse:
                     system=system,
                     faction=form.cleaned_data["faction"],
                     name=form.cleaned_data["name"],
-                    points_limit=form.cleaned_data["points_limit"],
+                    # A system sized without points (AoS) asks for none: the stored limit is unused.
+                    points_limit=form.cleaned_data.get("points_limit", POINTS_LIMIT_MAX),
                     structure_options=form.structure_options(),
                     is_public=form.cleaned_data["is_public"],
                     settings=form.list_settings(),
@@ -383,7 +384,7 @@ def update(request: HttpRequest, list_id: int) -> HttpResponse:
             army_list=army_list,
             expected_version=version,
             name=form.cleaned_data["name"],
-            points_limit=form.cleaned_data["points_limit"],
+            points_limit=form.cleaned_data.get("points_limit", army_list.points_limit),
             structure_options=form.structure_options(),
             is_public=form.cleaned_data["is_public"],
             settings=form.list_settings(),
@@ -639,6 +640,7 @@ def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
                 custom_name=request.POST.get("custom_name", ""),
                 notes=request.POST.get("notes", ""),
                 group=request.POST.get("group", ""),
+                group_kind=request.POST.get("group_kind"),  # only sent where groups have kinds
                 expected_version=version,
             )
         except ArmyListError as error:

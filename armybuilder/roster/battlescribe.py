@@ -86,11 +86,27 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
                 models=_models(unit),
                 upgrades=_upgrades(unit),
                 categories=[str(k) for k in data.get("keywords", [])],
+                model_ids={str(k): str(v) for k, v in (data.get("battlescribe_models") or {}).items()},
+                category_ids={str(k): str(v) for k, v in (data.get("battlescribe_categories") or {}).items()},
             )
         )
+    # A list of an imported faction names the BattleScribe game system, catalogue and cost types
+    # it came from, so BattleScribe opens it with that data; other lists get stable made-up ids.
+    imported_data = next(
+        (u.data for u in units if imported and (u.data or {}).get("battlescribe_system_id")), {}
+    )
+    cost_types = imported_data.get("battlescribe_cost_types") or {}
+    version = str(getattr(faction, "version", "") or "")
+    force = imported_data.get("battlescribe_force") or {}
     return RosterDocument(
         name=army_list.name,
-        system_id=stable_id("system", army_list.system.key),
+        system_id=str(
+            imported_data.get("battlescribe_system_id") or stable_id("system", army_list.system.key)
+        ),
+        force_entry=(str(force["id"]), str(force.get("name") or "")) if force.get("id") else None,
+        points_type=str(cost_types.get("points") or "points"),
+        power_type=str(cost_types.get("power") or "power"),
+        catalogue_revision=version.removeprefix("rev ") if version.removeprefix("rev ").isdigit() else "1",
         system_name=army_list.system.name,
         catalogue_id=faction.slug.removeprefix(IMPORTED_PREFIX)
         if imported

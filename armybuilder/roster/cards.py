@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.evaluation import group_heading, unit_summary
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, model_count
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
@@ -128,6 +129,19 @@ class Card:
     catalogue_name: str = ""
     notes: str = ""
     group: str = ""
+    #: The system's own figures of the unit (`GameSystem.unit_summary`: magic items used / allowed).
+    figures: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def profile_rules_span(self) -> int:
+        """Columns the profiles' rules cell spans when profiles and weapons share one table
+        (the PDF's card: one table lays out much faster than two), so both end aligned."""
+        return 1 + max(0, len(self.weapon_columns) - len(self.profile_columns)) if self.weapons else 1
+
+    @property
+    def weapon_rules_span(self) -> int:
+        """Columns the weapons' rules cell spans in the card's shared table."""
+        return 1 + max(0, len(self.profile_columns) - len(self.weapon_columns))
 
 
 @dataclass(frozen=True)
@@ -139,6 +153,15 @@ class Roster:
     @property
     def total_points(self) -> int:
         return sum(card.points for card in self.cards)
+
+    @property
+    def total_models(self) -> int:
+        return sum(card.models for card in self.cards)
+
+    @property
+    def points_sized(self) -> bool:
+        """Whether the roster shows points (`GameSystem.points_sized`; AoS lists have none)."""
+        return get_system(self.army_list.system.key).points_sized
 
     @property
     def rules_reference(self) -> list[RuleText]:
@@ -155,7 +178,7 @@ class Roster:
         groups: dict[str, list[Card]] = {}
         for card in self.cards:
             groups.setdefault(card.group, []).append(card)
-        return list(groups.items())
+        return [(group_heading(self.army_list, name), cards) for name, cards in groups.items()]
 
 
 def _columns(rows: Sequence[Mapping[str, Any]], skip: frozenset[str], order: Sequence[str]) -> list[str]:
@@ -211,11 +234,13 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     schema = system.profile_schema or {}
     order = list((schema.get("properties") or {}).keys())
     rules_by_name = special_rules_by_name(system=army_list.system)
+    # A system without points (AoS) prints no points column: its catalogue's 0s mean nothing.
+    not_stats = _NOT_STATS if system.points_sized else _NOT_STATS | {"points"}
     cards = []
     for number, list_unit in enumerate(units, start=1):
         unit = list_unit.data
         models = list(unit.get("models") or [])
-        profile_keys = _columns(models, _NOT_STATS, order)
+        profile_keys = _columns(models, not_stats, order)
         weapons = _weapon_rows(models)
         weapon_keys = _columns([w for w, _count in weapons], _NOT_WEAPON_STATS, ["range", "attacks", "ap"])
         rules = []
@@ -256,6 +281,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
                 extras=_extras(unit),
                 upgrades=chosen_upgrades(list_unit),
+                figures=unit_summary(army_list=army_list, unit=list_unit),
             )
         )
     return Roster(army_list=army_list, cards=cards, system_name=gettext(army_list.system.name))

@@ -8,6 +8,7 @@ cannot make the server load arbitrary addresses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -32,8 +33,12 @@ def static_file_for(url: str) -> Path | None:
     return collected if collected.is_file() else None
 
 
-def html_to_pdf(*, html: str, base_url: str) -> bytes:
-    """PDF bytes of `html`, its relative URLs resolved against `base_url`."""
+def html_to_pdf(*, html: str, base_url: str, on_stage: Callable[[str], None] | None = None) -> bytes:
+    """PDF bytes of `html`, its relative URLs resolved against `base_url`.
+
+    `on_stage("laying_out")` is called before the pages are laid out and
+    `on_stage("writing")` before they are written out (the PDF job's progress).
+    """
     # Imported here: loading Pango takes a moment and only PDF requests need it.
     from weasyprint import HTML
     from weasyprint.urls import URLFetcher, URLFetcherResponse
@@ -48,4 +53,10 @@ def html_to_pdf(*, html: str, base_url: str) -> bytes:
             content_type = "text/css; charset=utf-8" if path.suffix == ".css" else "application/octet-stream"
             return URLFetcherResponse(url, body=path.read_bytes(), headers={"Content-Type": content_type})
 
-    return HTML(string=html, base_url=base_url, url_fetcher=StaticFilesFetcher()).write_pdf()
+    document = HTML(string=html, base_url=base_url, url_fetcher=StaticFilesFetcher())
+    if on_stage:
+        on_stage("laying_out")
+    rendered = document.render()
+    if on_stage:
+        on_stage("writing")
+    return rendered.write_pdf()

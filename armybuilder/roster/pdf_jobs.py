@@ -14,7 +14,11 @@ Now a page never waits on a PDF:
   not one per edit;
 - starting a render counts against the `pdf` rate, per account or per client address
   (share links are anonymous), in the same shared counters as the API's throttles;
-- the worker renders under a hard time limit and refuses PDFs larger than `PDF_MAX_BYTES`.
+- the worker renders under a hard time limit and refuses PDFs larger than `PDF_MAX_BYTES`;
+- the in-flight marker carries the render's progress: its stage (`STAGES`: queued, building
+  the roster's HTML, laying out pages, writing the PDF), the pages laid out so far (counted
+  from WeasyPrint's own per-page announcements) and when it was queued. The waiting page and
+  the API's 202 show it; nothing is estimated, since a render's length is not known ahead.
 
 The cache is Redis (`PDF_CACHE`); when it or the broker is down the caller gets
 `QueueUnavailable` (a 503), never a hung request.
@@ -23,6 +27,7 @@ The cache is Redis (`PDF_CACHE`); when it or the broker is down the caller gets
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -45,6 +50,13 @@ TOO_LARGE = gettext_noop("The PDF is too large.")
 RENDER_FAILED = gettext_noop("The PDF could not be rendered.")
 #: How long a failure is remembered (then asking again queues a new render).
 FAILURE_TTL = 60
+#: The stages of a render, in order, with what the waiting page says (translated when shown).
+STAGES = {
+    "queued": gettext_noop("Waiting for a worker"),
+    "building": gettext_noop("Building the roster"),
+    "laying_out": gettext_noop("Laying out the pages"),
+    "writing": gettext_noop("Writing the PDF"),
+}
 
 
 class PdfUnavailable(Exception):
@@ -61,12 +73,44 @@ class PdfThrottled(Exception):
 
 @dataclass(frozen=True)
 class PdfState:
-    """`ready` (with `pdf`), `pending` (poll again after `retry_after` s) or `failed` (`error`)."""
+    """`ready` (with `pdf`), `pending` (poll again after `retry_after` s) or `failed` (`error`).
+
+    A pending render has its `stage` (a key of `STAGES`), the `pages` laid out so far and the
+    seconds `elapsed` since it was queued.
+    """
 
     state: str
     pdf: bytes | None = None
     retry_after: int = 2
     error: str = ""
+    stage: str = "queued"
+    pages: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def stage_number(self) -> int:
+        """The stage's place, from 1 (queued) to `stage_count` (writing)."""
+        return list(STAGES).index(self.stage) + 1 if self.stage in STAGES else 1
+
+    @property
+    def stage_count(self) -> int:
+        return len(STAGES)
+
+    @property
+    def stage_label(self) -> str:
+        """What the stage is, in English (`gettext` it to show it)."""
+        return STAGES.get(self.stage, STAGES["queued"])
+
+
+def _pending_state(marker: Any) -> PdfState:
+    """The state a request reports from a render's in-flight marker."""
+    if not isinstance(marker, dict):
+        return PdfState("pending")
+    stage = marker.get("stage") if marker.get("stage") in STAGES else "queued"
+    since = marker.get("since")
+    elapsed = max(0.0, time.time() - since) if isinstance(since, int | float) else 0.0
+    pages = marker.get("pages") if isinstance(marker.get("pages"), int) else 0
+    return PdfState("pending", stage=stage, pages=pages, elapsed=round(elapsed, 1))
 
 
 def cache() -> BaseCache:
@@ -122,7 +166,7 @@ def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: st
     if isinstance(state, dict) and state.get("state") == "failed":
         return PdfState("failed", error=state.get("error", RENDER_FAILED))
     if found.get(pending) is not None:
-        return PdfState("pending")
+        return _pending_state(found[pending])
     try:
         wait = _allow_render(requester)
     except Exception as exc:  # the counter store is down: no render is queued uncounted
@@ -131,8 +175,9 @@ def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: st
         raise PdfThrottled(wait)
     bound = settings.PDF_TIME_LIMIT + 5
     try:
-        if not store.add(pending, {"state": "pending", "since": time.time()}, timeout=bound):
-            return PdfState("pending")  # another request queued it meanwhile
+        if not store.add(pending, {"state": "pending", "stage": "queued", "since": time.time(), "pages": 0},
+                         timeout=bound):
+            return _pending_state(store.get(pending))  # another request queued it meanwhile
         render_pdf.apply_async((army_list.pk, army_list.version, paper, language, options), retry=False,
                                expires=bound)
     except Exception as exc:
@@ -148,9 +193,53 @@ def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: st
     return PdfState("pending")
 
 
-def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, str] | None = None) -> bytes:
+class RenderProgress(logging.Handler):
+    """The progress of one render, written into its in-flight marker.
+
+    Stages are set by the render as it goes; while WeasyPrint lays out, its progress logger
+    announces each page ("Step 5 - Creating layout - Page 7"), which this handler counts
+    (only from the thread it was made on: another render in the process is not this one).
+    Writes are at most every `interval` seconds, and never extend the marker past the
+    render's time bound. A cache that fails here costs the progress, not the render.
+    """
+
+    def __init__(self, key: str, *, since: float, bound: float, interval: float = 0.25) -> None:
+        super().__init__(level=logging.INFO)
+        self.key, self.since, self.deadline, self.interval = key, since, since + bound, interval
+        self.stage, self.pages, self.written = "queued", 0, 0.0
+        self.thread = threading.get_ident()
+
+    def set_stage(self, stage: str) -> None:
+        self.stage = stage
+        self.write(force=True)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.thread != self.thread or not str(record.msg).startswith("Step 5 - Creating layout - Page"):
+            return
+        if record.args and isinstance(record.args, tuple) and isinstance(record.args[0], int):
+            self.pages = record.args[0]
+            self.write()
+
+    def write(self, *, force: bool = False) -> None:
+        now = time.time()
+        if not force and now - self.written < self.interval:
+            return
+        remaining = int(self.deadline - now)
+        if remaining < 1:
+            return
+        self.written = now
+        try:
+            cache().set(self.key, {"state": "pending", "stage": self.stage, "since": self.since,
+                                   "pages": self.pages}, timeout=remaining)
+        except Exception:
+            logger.warning("could not write the progress of %s", self.key)
+
+
+def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, str] | None = None,
+                     progress: RenderProgress | None = None) -> bytes:
     """Render the roster to PDF, in the active language (`roster_pdf.html`: the print page's
-    article with its print options, without the site's chrome, which needs no request)."""
+    article with its print options, without the site's chrome, which needs no request).
+    `progress`, when given, is told each stage and counts the pages laid out."""
     from django.template.loader import render_to_string
 
     from armybuilder import selectors
@@ -158,12 +247,21 @@ def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, s
     from armybuilder.roster.pdf import html_to_pdf
     from armybuilder.roster.views import PAPER_LABELS, PAPER_SIZES, print_options
 
+    if progress:
+        progress.set_stage("building")
     units = selectors.army_list_units(army_list=army_list)
     html = render_to_string("armybuilder/roster/roster_pdf.html", {
         "roster": build_roster(army_list=army_list, units=units), "army_list": army_list,
         "paper": paper, "paper_size": PAPER_SIZES[paper], "paper_sizes": PAPER_LABELS,
         "print": print_options(options or {}), "for_pdf": True, "via_token": None})
-    return html_to_pdf(html=html, base_url="http://localhost/")
+    if progress is None:
+        return html_to_pdf(html=html, base_url="http://localhost/")
+    announcer = logging.getLogger("weasyprint.progress")
+    announcer.addHandler(progress)
+    try:
+        return html_to_pdf(html=html, base_url="http://localhost/", on_stage=progress.set_stage)
+    finally:
+        announcer.removeHandler(progress)
 
 
 @shared_task(name="roster.render_pdf", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
@@ -176,19 +274,27 @@ def render_pdf(list_id: int, version: int, paper: str, language: str,
     if army_list is None:
         return "skipped"  # the in-flight marker expires on its own
     key = pdf_key(army_list=army_list, paper=paper, language=language, options=options)
+    pending = pending_key(army_list=army_list, paper=paper, language=language, options=options)
     try:
-        return _render_into(army_list, key, paper, language, options)
+        return _render_into(army_list, key, pending, paper, language, options)
     finally:
-        cache().delete(pending_key(army_list=army_list, paper=paper, language=language, options=options))
+        cache().delete(pending)
 
 
-def _render_into(army_list: ArmyList, key: str, paper: str, language: str,
+def _render_into(army_list: ArmyList, key: str, pending: str, paper: str, language: str,
                  options: Mapping[str, str] | None) -> str:
     list_id, version = army_list.pk, army_list.version
     started = time.perf_counter()
     try:
+        marker = cache().get(pending)
+    except Exception:
+        marker = None
+    since = marker.get("since") if isinstance(marker, dict) else None
+    progress = RenderProgress(pending, since=since if isinstance(since, int | float) else time.time(),
+                              bound=settings.PDF_TIME_LIMIT + 5)
+    try:
         with translation.override(language):
-            pdf = roster_pdf_bytes(army_list=army_list, paper=paper, options=options)
+            pdf = roster_pdf_bytes(army_list=army_list, paper=paper, options=options, progress=progress)
     except SoftTimeLimitExceeded:
         cache().set(key + ":state", {"state": "failed", "error": TOO_LONG}, timeout=FAILURE_TTL)
         return "failed"

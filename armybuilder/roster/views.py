@@ -108,7 +108,8 @@ def pdf_response(army_list: ArmyList, pdf: bytes) -> HttpResponse:
 
 @require_GET
 def roster_pdf(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
-    """The PDF when rendered; otherwise a page that says so and reloads until it is.
+    """The PDF when rendered; otherwise a page that shows the render's progress and polls
+    (htmx; without script, it reloads) until the PDF is there.
 
     The render runs on the worker (`pdf_jobs`): this view never waits for it.
     """
@@ -125,12 +126,22 @@ def roster_pdf(request: HttpRequest, list_id: int | None = None, token: str | No
             "seconds": retry_after}
     else:
         if state.state == "ready" and state.pdf is not None:
+            if request.htmx:  # the waiting page's poll: send the browser to the PDF itself
+                response = HttpResponse(status=200)
+                response["HX-Redirect"] = request.get_full_path()
+                return response
             return pdf_response(army_list, state.pdf)
         if state.state == "failed":
             status, retry_after, message = 503, pdf_jobs.FAILURE_TTL, _(state.error)
-    response = render(request, "armybuilder/roster/pdf_pending.html", {
-        "army_list": army_list, "retry_after": retry_after, "message": message, "status": status,
-        "via_token": token}, status=status)
+    context = {"army_list": army_list, "retry_after": retry_after, "message": message, "status": status,
+               "via_token": token, "job": state if status == 202 else None,
+               "poll_url": request.get_full_path()}
+    if request.htmx:
+        # The fragment the waiting page polls; answered 200 so htmx swaps it in, even when it
+        # says the render failed (then it stops polling).
+        response = render(request, "armybuilder/roster/_pdf_progress.html", context)
+    else:
+        response = render(request, "armybuilder/roster/pdf_pending.html", context, status=status)
     response["Retry-After"] = str(retry_after)
     response["Cache-Control"] = "no-store"
     return response

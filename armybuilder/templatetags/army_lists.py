@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from armybuilder.evaluation import army_summary, list_settings
+from armybuilder.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.lists.forms import OPTION_PREFIX
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster import describe
@@ -116,6 +116,30 @@ def list_summary(army_list: ArmyList) -> list[dict[str, Any]]:
     units = list(army_list.units.order_by("position"))
     rows = army_summary(army_list=army_list, units=units)
     return [{**row, "label": str(row.get("label", ""))} for row in rows]
+
+
+@register.simple_tag
+def unit_figures(army_list: ArmyList, list_unit: ListUnit) -> list[dict[str, Any]]:
+    """The figures the system reports for one unit besides points (WHFB: a character's magic
+    items used / allowed), each `{key, label, model?, value, limit?, over?}`."""
+    return unit_summary(army_list=army_list, unit=list_unit)
+
+
+@register.simple_tag
+def group_kind_menu(army_list: ArmyList, list_unit: ListUnit) -> dict[str, Any] | None:
+    """The kinds a unit's group can be (40k: detachments, `GameSystem.group_kinds`), with the
+    group's current one; None for a system whose groups are free."""
+    system = get_system(army_list.system.key)
+    if not system.group_kinds:
+        return None
+    stored = group_kinds_of(army_list, system.group_kinds)
+    current = stored.get(list_unit.group, "") if list_unit.group else ""
+    return {
+        "title": _(system.group_kind_title),
+        "choices": [(key, _(label)) for key, label in system.group_kinds.items()],
+        "current": current,
+        "current_label": _(system.group_kinds[current]) if current else "",
+    }
 
 
 @register.simple_tag

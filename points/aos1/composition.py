@@ -3,8 +3,10 @@
 The sheet has no points and no limits: "you can use any number of models from your
 collection"; "about 100 models per side takes an evening". So an AoS list is sized by
 models, not points: its settings (`LIST_SETTINGS_SCHEMA`) hold the models the players
-agreed on (0: no limit) and the Mortal Realm of the battle (§3, "Realm"). Checks, each
-switchable per list except the points limit (bundled warscrolls carry 0 points):
+agreed on (0: no limit) and the Mortal Realm of the battle (§3, "Realm"). The system is
+registered with `points_sized=False`: no points limit is asked, shown or checked; the
+army summary (models against the agreed number, warscrolls, wounds) is what sizes a list.
+Checks, each switchable per list:
 
 - "model_limit": the army's models within the agreed number;
 - "general": at most one model is the general (the rule "General"; the sheet nominates
@@ -21,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from points.catalogue.army import army_models, army_units, points_limit_violations, rule_on, violation
+from points.catalogue.army import army_models, army_units, rule_on, violation
 from points.catalogue.i18n import _
 
 GENERAL_RULE = "General"
@@ -70,13 +72,21 @@ def army_model_count(army: Mapping[str, Any]) -> int:
     return sum(int(model.get("count", 1)) for _unit, model in army_models(army))
 
 
+def army_wounds(army: Mapping[str, Any]) -> int:
+    """Wounds of every model in the army: with the model count, how players weigh an AoS army."""
+    return sum(
+        int(model.get("count", 1)) * int(model.get("wounds") or 0) for _unit, model in army_models(army)
+    )
+
+
 def army_summary(army: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """AoS lists are sized by models: the count, and the agreed limit when there is one."""
+    """AoS lists are sized by models, not points (§3): the count against the agreed limit
+    when there is one, and their wounds in all (pages show the unit count beside it)."""
     row: dict[str, Any] = {"key": "models", "label": _("Models"), "value": army_model_count(army)}
     limit = int((army.get("settings") or {}).get("model_limit") or 0)
     if limit:
         row["limit"] = limit
-    return [row]
+    return [row, {"key": "wounds", "label": _("Wounds"), "value": army_wounds(army)}]
 
 
 def model_limit_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -141,8 +151,8 @@ def battalion_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
 def validate(
     army: Mapping[str, Any], price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The points limit, then each switched-on check."""
-    found = points_limit_violations(army, price)
+    """Each switched-on check; there is no points limit (the sheet has no points)."""
+    found: list[dict[str, Any]] = []
     if rule_on(army, "model_limit"):
         found += model_limit_violations(army)
     if rule_on(army, "general"):

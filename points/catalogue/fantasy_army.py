@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from points.catalogue.army import army_models, army_units, violation
+from points.catalogue.army import army_models, army_units, rule_on, violation
 from points.catalogue.i18n import _
 
 SLOTS = ("lord", "hero", "core", "special", "rare")
@@ -151,6 +151,36 @@ def magic_item_allowance_violations(
                 )
             )
     return found
+
+
+def magic_item_summary(
+    allowance: Mapping[str, int], army: Mapping[str, Any], unit: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Each character's magic items: points used, and the slot's allowance while the list
+    checks it (the switch "magic_item_points"), so a player sees the budget before breaking it.
+
+    One row per character model: `{"key": "magic_items", "label", "model", "value" (points as
+    players read them, "62.5"), "limit"?, "over"}`. Mundane kit is not counted.
+    """
+    limit = allowance.get(slot_of(unit)) if rule_on(army, "magic_item_points") else None
+    rows = []
+    for model in unit.get("models") or []:
+        if not isinstance(model, Mapping) or not model.get("character"):
+            continue
+        if slot_of(unit) not in allowance:
+            continue
+        spent = sum((Fraction(str(item.get("points", 0))) for item in magic_items(model)), Fraction(0))
+        row: dict[str, Any] = {
+            "key": "magic_items",
+            "label": _("Magic item points"),
+            "model": str(model.get("name") or ""),
+            "value": points_text(spent),
+            "over": limit is not None and spent > limit,
+        }
+        if limit is not None:
+            row["limit"] = limit
+        rows.append(row)
+    return rows
 
 
 def slot_counts(army: Mapping[str, Any]) -> Counter[str]:

@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from points.army import Army
 from points.catalogue.i18n import _, gettext_noop
 from points.opr import tables
 from points.opr.breakdown import Breakdown, decimal_text, exact_text
-from points.opr.unit_cost import price
+from points.opr.unit_cost import price, weapon_balance
 from points.unit import Unit
 
 #: The list's switch for each optional rule of §7, with what it checks.
@@ -277,15 +277,32 @@ def check_hero_limits(army: Army, priced: ArmyPrice) -> list[Violation]:
 # --- rule 4: unit balance -------------------------------------------------------------------
 
 
+class _BalanceLine(NamedTuple):
+    """What rule 4 reads of one model profile (the same names as its `ModelBreakdown`)."""
+
+    name: str
+    base_cost: Fraction
+    weapon_cost_before_halving: Fraction
+
+
 def check_unit_balance(army: Army, priced: ArmyPrice) -> list[Violation]:
     """§7.4: each model's weapon cost, before the warrior/shooter halving, is 1× to 5× its base cost."""
     found: list[Violation] = []
-    for entry in priced.entries:
-        for m in entry.breakdown.models:
+    low_n, low_d = tables.BALANCE_MIN_RATIO.numerator, tables.BALANCE_MIN_RATIO.denominator
+    high_n, high_d = tables.BALANCE_MAX_RATIO.numerator, tables.BALANCE_MAX_RATIO.denominator
+    for entry, army_entry in zip(priced.entries, army.units, strict=True):
+        # the two costs of each profile, without building the unit's breakdown (issue 16: the
+        # breakdowns were most of validating a list); compared as integers, Fractions only for a message
+        for name, (base_n, base_d), (weapons_n, weapons_d) in weapon_balance(army_entry.unit):
+            under = weapons_n * base_d * low_d < low_n * base_n * weapons_d
+            over = not under and weapons_n * base_d * high_d > high_n * base_n * weapons_d
+            if not (under or over):
+                continue
+            m = _BalanceLine(name, Fraction(base_n, base_d), Fraction(weapons_n, weapons_d))
             weapons = m.weapon_cost_before_halving
             low = tables.BALANCE_MIN_RATIO * m.base_cost
             high = tables.BALANCE_MAX_RATIO * m.base_cost
-            if weapons < low:
+            if under:
                 message = _(
                     "{unit}: {model}'s weapons cost {weapons} pts before halving, "
                     "under {ratio}× its base cost ({bound})"
@@ -307,7 +324,7 @@ def check_unit_balance(army: Army, priced: ArmyPrice) -> list[Violation]:
                         model=m.name,
                     )
                 )
-            elif weapons > high:
+            else:
                 message = _(
                     "{unit}: {model}'s weapons cost {weapons} pts before halving, "
                     "over {ratio}× its base cost ({bound})"

@@ -19,11 +19,12 @@ every caller needs, the forty-odd objects of the breakdown only some.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import lru_cache
+from math import gcd, lcm
 from numbers import Rational
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from points.opr import tables
 from points.opr.ability_cost import ability_costs
@@ -41,11 +42,24 @@ from points.opr.breakdown import (
 from points.opr.defence import defence
 from points.opr.exact import Ratio, fraction, ratio, ratio_product, ratio_times, ratio_total
 from points.opr.morale import morale
-from points.opr.toughness import ability_toughness, toughness
-from points.opr.weapon_cost import WeaponLine, weapon_context, weapon_lines
-from points.unit import Model, Unit
+from points.opr.toughness import _toughness, ability_toughness
+from points.opr.weapon_cost import (
+    LineData,
+    WeaponLine,
+    WeaponRules,
+    ap_entry,
+    hit_entry,
+    line_data,
+    range_entry,
+    weapon_context,
+    weapon_quality,
+    weapon_rules,
+)
+from points.unit import Aura, Model, Rule, Unit
 
 _HALF = ratio(tables.CHEAPER_CATEGORY_FACTOR)
+_BASE_FACTOR = int(tables.BASE_COST_FACTOR)  # a whole number (checked below)
+assert tables.BASE_COST_FACTOR.denominator == 1
 _ROUNDING_HALF = ratio(tables.ROUNDING_HALF)
 
 
@@ -56,8 +70,9 @@ def round_unit_total(exact: Fraction) -> int:
 
 def _round_half_up(exact: Ratio) -> int:
     """`round_unit_total` of a Ratio: ⌊exact + ½⌋ in integers."""
-    numerator, denominator = ratio_total((exact, _ROUNDING_HALF))
-    return numerator // denominator
+    numerator, denominator = exact
+    half_n, half_d = _ROUNDING_HALF
+    return (numerator * half_d + half_n * denominator) // (denominator * half_d)
 
 
 def classify(melee_total: Rational, ranged_total: Rational) -> tuple[UnitCategory, WeaponCategory]:
@@ -86,8 +101,9 @@ class _PricedProfile:
     defence: DefenceBreakdown
     toughness: ToughnessBreakdown
     abilities: tuple[AbilityCost, ...]
-    #: Every priced weapon line before halving, in the model's order (an Assault weapon: 2 lines).
-    lines: tuple[WeaponLine, ...]
+    #: Every priced weapon line before halving, in the model's order (an Assault weapon: 2 lines),
+    #: as `line_data` tuples; `lines` makes them `WeaponLine`s when a breakdown is asked for.
+    line_data: tuple[LineData, ...]
     base_cost: Ratio
     ability_cost: Ratio
     #: One model's melee / ranged weapon cost before halving.
@@ -99,13 +115,14 @@ class _PricedProfile:
     ranged_total: Ratio
     fixed_total: Ratio
     _by_halving: dict[str, ModelBreakdown] = field(default_factory=dict)
-    _totals_alone: _UnitTotals | None = None
+    _lines: tuple[WeaponLine, ...] | None = None
 
-    def totals_alone(self) -> _UnitTotals:
-        """The totals of a unit of this profile alone (most heroes, vehicles and monsters), kept."""
-        if self._totals_alone is None:
-            self._totals_alone = _unit_totals([self])
-        return self._totals_alone
+    @property
+    def lines(self) -> tuple[WeaponLine, ...]:
+        """The weapon lines, made once."""
+        if self._lines is None:
+            self._lines = tuple(WeaponLine(*data) for data in self.line_data)
+        return self._lines
 
     def breakdown(self, halved_category: WeaponCategory) -> ModelBreakdown:
         """The profile's breakdown once the unit has decided which category is halved."""
@@ -136,43 +153,125 @@ class _PricedProfile:
         )
 
 
-@lru_cache(maxsize=2048)
-def _priced_profile(model: Model) -> _PricedProfile:
-    """Price one model profile up to the unit-wide steps (cached: profiles recur as lists are edited)."""
-    names = frozenset([r.name for r in model.rules])
-    morale_b = morale(model.quality, names)
-    defence_b = defence(model.defence, names)
-    toughness_b = toughness(model, names)
-    base = ratio_product(
-        (
-            ratio(tables.BASE_COST_FACTOR),
-            ratio(morale_b.modifier),
-            ratio(defence_b.modifier),
-            ratio(toughness_b.modifier),
-        )
-    )
-    abilities = ability_costs(model.rules, model.auras, model.orders, ability_toughness(model, toughness_b))
-    ability_cost = ratio_total([ratio(a.cost) for a in abilities])
+# Table lookups with the numerator and denominator of their value beside it (a Fraction's are
+# Python properties, and a profile reads a dozen): keyed by a Quality, a Defence or a toughness
+# and the model's rule names, the fixed vocabulary of the tables, never by a unit.
+
+
+@lru_cache(maxsize=256)
+def _morale_entry(quality: int, names: frozenset[str]) -> tuple[MoraleBreakdown, int, int]:
+    found = morale(quality, names)
+    return found, found.modifier.numerator, found.modifier.denominator
+
+
+@lru_cache(maxsize=256)
+def _defence_entry(defence_value: int, names: frozenset[str]) -> tuple[DefenceBreakdown, int, int]:
+    found = defence(defence_value, names)
+    return found, found.modifier.numerator, found.modifier.denominator
+
+
+@lru_cache(maxsize=256)
+def _toughness_entry(
+    toughness_value: int, parts: tuple[tuple[str, int], ...]
+) -> tuple[ToughnessBreakdown, int, int]:
+    found = _toughness(toughness_value, parts)
+    return found, found.modifier.numerator, found.modifier.denominator
+
+
+#: Model rules that `ability_costs` prices (the others are priced in morale, defence or weapons).
+_ABILITY_RULES = frozenset(
+    {name for name, row in tables.ABILITY_TABLE.items() if row.per_toughness is not None}
+    | {"Hero", "Transport", "Fear", "Caster"}
+    | set(tables.FLAT_ABILITY_COSTS)
+)
+_NO_ABILITIES: tuple[tuple[AbilityCost, ...], Ratio] = ((), (0, 1))
+
+
+@lru_cache(maxsize=1024)
+def _ability_entry(
+    rules: tuple[Rule, ...], auras: tuple[Aura, ...], orders: tuple[Aura, ...], toughness_value: int
+) -> tuple[tuple[AbilityCost, ...], Ratio]:
+    found = ability_costs(rules, auras, orders, toughness_value)
+    return found, ratio_total([ratio(a.cost) for a in found])
+
+
+def _compute_profile(model: Model) -> _PricedProfile:
+    """Price one model profile up to the unit-wide steps."""
+    rules = model.rules
+    names = frozenset([r.name for r in rules])
+    morale_b, morale_n, morale_d = _morale_entry(model.quality, names)
+    defence_b, defence_n, defence_d = _defence_entry(model.defence, names)
+    # as `toughness(model, names)` (a Massive model: its parts)
+    parts = tuple([(p.name, p.toughness) for p in model.parts]) if model.parts and "Massive" in names else ()
+    toughness_b, toughness_n, toughness_d = _toughness_entry(model.toughness, parts)
+    numerator = _BASE_FACTOR * morale_n * defence_n * toughness_n
+    denominator = morale_d * defence_d * toughness_d
+    common = gcd(numerator, denominator)
+    base = numerator // common, denominator // common
+    auras, orders = model.auras, model.orders
+    if auras or orders or not names.isdisjoint(_ABILITY_RULES):
+        abilities, ability_cost = _ability_entry(rules, auras, orders, ability_toughness(model, toughness_b))
+    else:
+        abilities, ability_cost = _NO_ABILITIES
     context = weapon_context(model.quality, names)
-    lines = tuple(line for weapon in model.weapons for line in weapon_lines(weapon, context))
-    melee = ratio_total([line.cost for line in lines if line.category == "melee"])
-    ranged = ratio_total([line.cost for line in lines if line.category == "ranged"])
+    lines: list[LineData] = []
+    melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1
+    for weapon in model.weapons:
+        found = weapon_rules(weapon.rules, context.model_rules)
+        data = line_data(weapon, context, False, found)
+        lines.append(data)
+        n, d = data[9]
+        if data[2] == "melee":
+            if d == melee_d:
+                melee_n += n
+            elif n:
+                common = lcm(melee_d, d)
+                melee_n, melee_d = melee_n * (common // melee_d) + n * (common // d), common
+        else:
+            if d == ranged_d:
+                ranged_n += n
+            elif n:
+                common = lcm(ranged_d, d)
+                ranged_n, ranged_d = ranged_n * (common // ranged_d) + n * (common // d), common
+            if found.assault:
+                data = line_data(weapon, context, True, found)
+                lines.append(data)
+                n, d = data[9]
+                if d == melee_d:
+                    melee_n += n
+                elif n:
+                    common = lcm(melee_d, d)
+                    melee_n, melee_d = melee_n * (common // melee_d) + n * (common // d), common
+    common = gcd(melee_n, melee_d)
+    melee = melee_n // common, melee_d // common
+    common = gcd(ranged_n, ranged_d)
+    ranged = ranged_n // common, ranged_d // common
     count = model.count
+    if ability_cost[0]:
+        fixed = ratio_times(ratio_total((base, ability_cost)), count)
+    else:
+        fixed = ratio_times(base, count)
     return _PricedProfile(
         model=model,
         morale=morale_b,
         defence=defence_b,
         toughness=toughness_b,
         abilities=abilities,
-        lines=lines,
+        line_data=tuple(lines),
         base_cost=base,
         ability_cost=ability_cost,
         melee_cost=melee,
         ranged_cost=ranged,
         melee_total=ratio_times(melee, count),
         ranged_total=ratio_times(ranged, count),
-        fixed_total=ratio_times(ratio_total((base, ability_cost)), count),
+        fixed_total=fixed,
     )
+
+
+#: Pricing a profile. Not cached by the profile: hashing a `Model` (its weapons and their rules,
+#: each a dataclass hashed in Python) cost a third of pricing it afresh (issue 16), so a profile is
+#: always priced from the table lookups, which are cached.
+_priced_profile = _compute_profile
 
 
 class _UnitTotals(NamedTuple):
@@ -194,44 +293,210 @@ def _unit_totals(profiles: list[_PricedProfile]) -> _UnitTotals:
     """
     melee = ratio_total([p.melee_total for p in profiles])
     ranged = ratio_total([p.ranged_total for p in profiles])
-    # melee > ranged, compared as integers (denominators are positive)
-    category, halved_category = classify(melee[0] * ranged[1], ranged[0] * melee[1])
-    fixed = ratio_total([p.fixed_total for p in profiles])
-    exact = ratio_total((fixed, _weapon_cost(melee, ranged, halved_category)))
-    return _UnitTotals(
-        fraction(exact), _round_half_up(exact), category, fraction(melee), fraction(ranged), halved_category
-    )
+    return _UnitTotals(*_totals(melee, ranged, ratio_total([p.fixed_total for p in profiles])))
+
+
+def _totals(
+    melee: Ratio, ranged: Ratio, fixed: Ratio
+) -> tuple[Fraction, int, UnitCategory, Fraction, Fraction, WeaponCategory]:
+    """`_unit_totals` from the unit's melee, ranged and fixed (base and abilities) totals, as a
+    plain tuple in `_UnitTotals`' order."""
+    melee_n, melee_d = melee
+    ranged_n, ranged_d = ranged
+    # melee > ranged, compared as integers (denominators are positive); the other category halved
+    if melee_n * ranged_d > ranged_n * melee_d:
+        category, halved_category = tables.WARRIOR, "ranged"
+        kept_n, kept_d, halved_n, halved_d = melee_n, melee_d, ranged_n, ranged_d
+    else:
+        category, halved_category = tables.SHOOTER, "melee"
+        kept_n, kept_d, halved_n, halved_d = ranged_n, ranged_d, melee_n, melee_d
+    # exact = fixed + kept + halved × ½, over one denominator
+    fixed_n, fixed_d = fixed
+    half_n, half_d = _HALF
+    halved_n *= half_n
+    halved_d *= half_d
+    denominator = lcm(fixed_d, kept_d, halved_d)
+    numerator = (fixed_n * (denominator // fixed_d) + kept_n * (denominator // kept_d)
+                 + halved_n * (denominator // halved_d))
+    common = gcd(numerator, denominator)
+    exact = numerator // common, denominator // common
+    points = _round_half_up(exact)
+    return fraction(exact), points, category, fraction(melee), fraction(ranged), halved_category
+
+
+_BREAKDOWN_FIELDS = ("name", "exact", "points", "category", "melee_total", "ranged_total", "halved_category",
+                     "models", "model_count", "system")
+_new_object = object.__new__
+
+
+_set_attribute = object.__setattr__
+
+
+def _breakdown(values: dict[str, Any]) -> Breakdown:
+    """`Breakdown(**values)`, filled as its frozen `__init__` would, without a `setattr` per field:
+    a `Breakdown` keeps its fields in its `__dict__` (its `models` field reads a `Deferred` from
+    there), so `values` becomes that `__dict__`."""
+    made = _new_object(Breakdown)
+    _set_attribute(made, "__dict__", values)
+    return made
+
+
+def _breakdown_by_init(values: dict[str, Any]) -> Breakdown:
+    return Breakdown(**values)
+
+
+if tuple(f.name for f in fields(Breakdown)) != _BREAKDOWN_FIELDS or hasattr(Breakdown, "__slots__") \
+        or hasattr(Breakdown, "__post_init__"):
+    _breakdown = _breakdown_by_init  # the class changed: use its own constructor
+
+
+#: `weapon_rules` by the identity of a weapon's rules tuple and the model's weapon rules. The
+#: reader gives every weapon written with the same rules the same tuple, and hashing that tuple
+#: (its `Rule`s are dataclasses, hashed in Python) cost more than the rest of a weapon's lookups.
+#: Each entry holds its tuple, so an id in the table is never reused by another object.
+_RULES_BY_IDENTITY: dict[tuple[int, frozenset[str]], tuple[tuple[Rule, ...], WeaponRules]] = {}
+_MAX_RULES_BY_IDENTITY = 4096
+
+
+def _weapon_rules(rules: tuple[Rule, ...], model_rules: frozenset[str]) -> WeaponRules:
+    """`weapon_rules(rules, model_rules)`, looked up by the tuple's identity first."""
+    key = (id(rules), model_rules)
+    known = _RULES_BY_IDENTITY.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    found = weapon_rules(rules, model_rules)
+    if len(_RULES_BY_IDENTITY) >= _MAX_RULES_BY_IDENTITY:
+        _RULES_BY_IDENTITY.clear()
+    _RULES_BY_IDENTITY[key] = (rules, found)
+    return found
+
+
+#: The lines a weapon is priced as (True: as melee), by [its range is 0][it has Assault] (§5:
+#: a ranged Assault weapon is also priced as a melee weapon; Assault on a melee weapon is refused
+#: by the reader, and would change nothing).
+_LINES = {False: {False: (False,), True: (False, True)}, True: {False: (True,), True: (True,)}}
+_SHOT_SKILLS = frozenset(tables.SHOT_SKILL_QUALITY)
 
 
 def price(unit: Unit) -> Breakdown:
     """Price a unit: the exact total, the rounded points and every term of the formula.
 
-    The breakdown of each model is built when `models` is first read.
+    The totals are computed here, straight from the table lookups in integer arithmetic (what
+    every caller needs); the breakdown of each model (`_compute_profile`, the same lookups kept
+    term by term) is built when `models` is first read.
     """
-    profiles = [_priced_profile(model) for model in unit.models]
-    totals = profiles[0].totals_alone() if len(profiles) == 1 else _unit_totals(profiles)
-    halved_category = totals.halved_category
-    return Breakdown(
-        name=unit.name,
-        exact=totals.exact,
-        points=totals.points,
-        category=totals.category,
-        melee_total=totals.melee_total,
-        ranged_total=totals.ranged_total,
-        halved_category=halved_category,
-        models=Deferred(lambda: tuple(p.breakdown(halved_category) for p in profiles)),
-        model_count=unit.model_count,
-        system=unit.system,
-    )
+    fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
+    model_count = 0
+    for model in unit.models:
+        count = model.count
+        model_count += count
+        rules = model.rules
+        names = frozenset([r.name for r in rules])
+        quality = model.quality
+        _morale, morale_n, morale_d = _morale_entry(quality, names)
+        _defence, defence_n, defence_d = _defence_entry(model.defence, names)
+        parts = ()
+        if model.parts and "Massive" in names:
+            parts = tuple([(p.name, p.toughness) for p in model.parts])
+        toughness_b, toughness_n, toughness_d = _toughness_entry(model.toughness, parts)
+        # Σ (base + abilities) × count
+        n = _BASE_FACTOR * morale_n * defence_n * toughness_n * count
+        d = morale_d * defence_d * toughness_d
+        auras, orders = model.auras, model.orders
+        if auras or orders or not names.isdisjoint(_ABILITY_RULES):
+            priced_for = ability_toughness(model, toughness_b)
+            ability_n, ability_d = _ability_entry(rules, auras, orders, priced_for)[1]
+            if ability_n:
+                n = n * ability_d + ability_n * count * d
+                d *= ability_d
+        if d == fixed_d:
+            fixed_n += n
+        else:
+            common = lcm(fixed_d, d)
+            fixed_n, fixed_d = fixed_n * (common // fixed_d) + n * (common // d), common
+        # the weapons of all `count` models, by category (an Assault weapon: also as melee)
+        context = weapon_context(quality, names)
+        model_rules = context.model_rules
+        for weapon in model.weapons:
+            # `line_data`'s cost, inlined (a call per weapon line was a tenth of pricing a unit)
+            attacks = weapon.attacks
+            if not attacks:
+                continue  # costs nothing
+            rules = weapon.rules
+            known = _RULES_BY_IDENTITY.get((id(rules), model_rules))
+            found = known[1] if known is not None and known[0] is rules else _weapon_rules(rules, model_rules)
+            weapon_names = found.names
+            weapon_range = weapon.range
+            _ap, ap_n, ap_d = ap_entry(weapon.ap, weapon_names)
+            factor_n, factor_d = found.factor
+            weapon_n = factor_n * attacks * count * ap_n
+            weapon_d = factor_d * ap_d
+            for melee in _LINES[weapon_range == 0][found.assault]:
+                if melee:
+                    category: WeaponCategory = "melee"
+                    _range, range_n, range_d = range_entry(0)
+                else:
+                    category = "ranged"
+                    _range, range_n, range_d = range_entry(weapon_range)
+                line_quality = quality
+                if "Reliable" in weapon_names or (not melee and not _SHOT_SKILLS.isdisjoint(model_rules)):
+                    line_quality = weapon_quality(quality, weapon_names, model_rules, category)[0]
+                _hit, hit_n, hit_d = hit_entry(
+                    line_quality, weapon_names, model_rules, category, weapon_range)
+                n = weapon_n * range_n * hit_n
+                d = weapon_d * range_d * hit_d
+                common = gcd(n, d)
+                n //= common
+                d //= common
+                if melee:
+                    if d == melee_d:
+                        melee_n += n
+                    else:
+                        common = lcm(melee_d, d)
+                        melee_n, melee_d = melee_n * (common // melee_d) + n * (common // d), common
+                elif d == ranged_d:
+                    ranged_n += n
+                else:
+                    common = lcm(ranged_d, d)
+                    ranged_n, ranged_d = ranged_n * (common // ranged_d) + n * (common // d), common
+    common = gcd(melee_n, melee_d)
+    melee = melee_n // common, melee_d // common
+    common = gcd(ranged_n, ranged_d)
+    ranged = ranged_n // common, ranged_d // common
+    common = gcd(fixed_n, fixed_d)
+    exact, points, category, melee_total, ranged_total, halved_category = _totals(
+        melee, ranged, (fixed_n // common, fixed_d // common))
+    models = Deferred(lambda: tuple(_compute_profile(m).breakdown(halved_category) for m in unit.models))
+    return _breakdown({
+        "name": unit.name,
+        "exact": exact,
+        "points": points,
+        "category": category,
+        "melee_total": melee_total,
+        "ranged_total": ranged_total,
+        "halved_category": halved_category,
+        "models": models,
+        "model_count": model_count,
+        "system": unit.system,
+    })
+
+
+def weapon_balance(unit: Unit) -> list[tuple[str, Ratio, Ratio]]:
+    """Per model profile: (name, base cost, one model's weapon cost before halving), what
+    army-structure rule 4 (§7) compares, without building the unit's breakdown."""
+    found = []
+    for model in unit.models:
+        profile = _compute_profile(model)
+        found.append((model.name, profile.base_cost, ratio_total((profile.melee_cost, profile.ranged_cost))))
+    return found
 
 
 def clear_profile_caches() -> None:
     """Forget per-profile results, keep the table lookups (a new unit in a warm process).
 
-    Nothing is cached by a weapon's or a model's stats apart from the profile itself (`weapon_line`
-    computes from the table lookups), so a renamed copy of a known profile is priced as a new one.
+    Nothing is cached per profile any more (`_priced_profile`): kept so that callers (the
+    benchmarks) can say what they clear; it forgets nothing.
     """
-    _priced_profile.cache_clear()
 
 
 def clear_caches() -> None:
@@ -242,7 +507,9 @@ def clear_caches() -> None:
     from points.opr import toughness as toughness_module
     from points.opr import weapon_cost as weapon_module
 
-    _priced_profile.cache_clear()
+    _RULES_BY_IDENTITY.clear()
+    for cached in (_morale_entry, _defence_entry, _toughness_entry, _ability_entry):
+        cached.cache_clear()
     morale_module.morale.cache_clear()
     defence_module.defence.cache_clear()
     toughness_module.clear_caches()

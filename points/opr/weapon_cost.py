@@ -187,8 +187,7 @@ class WeaponLine:
     it is an Assault weapon's melee copy, its table lookups and its cost for one model.
 
     `price()` only adds up the costs; the lookups are kept for `breakdown()`, when a reader asks
-    for the terms. Not frozen, to be cheap to make (a profile never seen makes one per line);
-    nothing changes it once made.
+    for the terms. Not frozen, to be cheap to make; nothing changes it once made.
     """
 
     weapon: Weapon
@@ -229,6 +228,69 @@ class WeaponLine:
         )
 
 
+#: A weapon line as `price()` keeps it until a breakdown is asked for: the `WeaponLine` fields in
+#: order, as a plain tuple (a profile never seen makes one per line; a tuple is the cheapest).
+_Looked = tuple[Fraction, tuple[Term, ...]]
+LineData = tuple[Weapon, bool, WeaponCategory, int, str, Fraction, _Looked, _Looked, tuple[Term, ...], Ratio]
+
+
+@lru_cache(maxsize=256)
+def range_entry(range_inches: int) -> tuple[Fraction, int, int]:
+    """`range_modifier` with its numerator and denominator (Fraction's are Python properties)."""
+    value = range_modifier(range_inches)
+    return value, value.numerator, value.denominator
+
+
+@lru_cache(maxsize=1024)
+def hit_entry(
+    quality: int, weapon_rules: frozenset[str], model_rules: frozenset[str], category: WeaponCategory,
+    range_inches: int,
+) -> tuple[tuple[Fraction, tuple[Term, ...]], int, int]:
+    """`hit_chance` with the value's numerator and denominator."""
+    hit = hit_chance(quality, weapon_rules, model_rules, category, range_inches)
+    return hit, hit[0].numerator, hit[0].denominator
+
+
+@lru_cache(maxsize=256)
+def ap_entry(ap: int, weapon_rules: frozenset[str]) -> tuple[tuple[Fraction, tuple[Term, ...]], int, int]:
+    """`ap_modifier` with the value's numerator and denominator."""
+    found = ap_modifier(ap, weapon_rules)
+    return found, found[0].numerator, found[0].denominator
+
+
+_SHOT_SKILL_RULES = frozenset(tables.SHOT_SKILL_QUALITY)
+
+
+def line_data(weapon: Weapon, context: WeaponContext, as_melee: bool, rules: WeaponRules) -> LineData:
+    """`weapon_line` as a plain tuple (the fields of `WeaponLine`, in order): what `price()` keeps.
+
+    The factors are table lookups (cached: a table's value for a range, an AP, a Quality and rule
+    set); their product is taken as integers and reduced once, so a weapon never seen before costs
+    its lookups and a few multiplications. Nothing here is cached by the weapon's stats together:
+    a new profile is as fast as a renamed copy of a known one.
+    """
+    weapon_range = weapon.range
+    if as_melee or weapon_range == 0:
+        category: WeaponCategory = "melee"
+        range_value, range_n, range_d = range_entry(0)
+    else:
+        category = "ranged"
+        range_value, range_n, range_d = range_entry(weapon_range)
+    names, model_rules = rules.names, context.model_rules
+    if "Reliable" in names or (category == "ranged" and not _SHOT_SKILL_RULES.isdisjoint(model_rules)):
+        quality, quality_source = weapon_quality(context.quality, names, model_rules, category)
+    else:
+        quality, quality_source = context.quality, "model"
+    hit, hit_n, hit_d = hit_entry(quality, names, model_rules, category, weapon_range)
+    ap, ap_n, ap_d = ap_entry(weapon.ap, names)
+    numerator, denominator = rules.factor
+    numerator *= weapon.attacks * range_n * hit_n * ap_n
+    denominator *= range_d * hit_d * ap_d
+    common = gcd(numerator, denominator)
+    return (weapon, as_melee, category, quality, quality_source, range_value, hit, ap, rules.multipliers,
+            (numerator // common, denominator // common))
+
+
 def weapon_line(
     weapon: Weapon, context: WeaponContext, as_melee: bool, rules: WeaponRules | None = None
 ) -> WeaponLine:
@@ -236,28 +298,10 @@ def weapon_line(
 
     `as_melee` prices a ranged Assault weapon's melee copy (§5: "also priced as a melee weapon").
     `rules`: the weapon's `weapon_rules`, if the caller has looked them up already.
-
-    The factors are table lookups (cached); their product is taken as integers and reduced once,
-    so a weapon never seen before costs its lookups and a few multiplications. Nothing here is
-    cached by the weapon's stats: a new profile is as fast as a renamed copy of a known one.
     """
     if rules is None:
         rules = weapon_rules(weapon.rules, context.model_rules)
-    category: WeaponCategory = "melee" if (as_melee or weapon.range == 0) else "ranged"
-    names, model_rules = rules.names, context.model_rules
-    quality, quality_source = weapon_quality(context.quality, names, model_rules, category)
-    rng = range_modifier(0 if category == "melee" else weapon.range)
-    hit = hit_chance(quality, names, model_rules, category, weapon.range)
-    ap = ap_modifier(weapon.ap, names)
-    hit_value, ap_value = hit[0], ap[0]
-    numerator, denominator = rules.factor
-    numerator *= weapon.attacks * rng.numerator * hit_value.numerator * ap_value.numerator
-    denominator *= rng.denominator * hit_value.denominator * ap_value.denominator
-    common = gcd(numerator, denominator)
-    cost = numerator // common, denominator // common
-    return WeaponLine(
-        weapon, as_melee, category, quality, quality_source, rng, hit, ap, rules.multipliers, cost
-    )
+    return WeaponLine(*line_data(weapon, context, as_melee, rules))
 
 
 def weapon_lines(weapon: Weapon, context: WeaponContext) -> tuple[WeaponLine, ...]:
@@ -286,5 +330,8 @@ def clear_caches() -> None:
         x_multiplier,
         multipliers,
         weapon_rules,
+        range_entry,
+        hit_entry,
+        ap_entry,
     ):
         cached.cache_clear()

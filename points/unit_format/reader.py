@@ -117,6 +117,9 @@ def clear_caches() -> None:
     """Forget every rule and weapon read (benchmarks measure the first reading)."""
     _read_rule.cache_clear()
     _WEAPONS.clear()
+    for known in _FAST_RULES.values():
+        known.clear()
+    _FAST_WEAPON_RULE_LISTS.clear()
 
 
 @lru_cache(maxsize=4096)
@@ -450,7 +453,18 @@ def _document(data: Any, which: str, prefix: str = "") -> tuple[Any, list[FieldE
 
 
 def parse_unit(data: Mapping[str, Any]) -> Unit:
-    """A `Unit` from its interchange-format dict; `UnitFormatError` lists every problem."""
+    """A `Unit` from its interchange-format dict; `UnitFormatError` lists every problem.
+
+    A valid document of plain JSON is read by the fast path (`fast_parse_unit`); anything else,
+    and every error, by the careful reader (`careful_parse_unit`)."""
+    unit = fast_parse_unit(data)
+    if unit is not None:
+        return unit
+    return careful_parse_unit(data)
+
+
+def careful_parse_unit(data: Mapping[str, Any]) -> Unit:
+    """`parse_unit` by the careful reader alone (what the fast path must agree with)."""
     plain, errors = _document(data, "unit")
     reader = _Reader()
     unit = reader.unit(plain, "") if plain is not None else None
@@ -466,7 +480,20 @@ def parse_army(data: Mapping[str, Any], resolve_catalogue_unit: CatalogueResolve
     An entry with `catalogue_unit` instead of `unit` needs `resolve_catalogue_unit(ref, options)`
     (the catalogue lives in the database, outside this pure core); without it such an entry
     is an error, since an exported list writes its units in full.
+
+    A valid document of plain JSON with every unit written in full is read by the fast path
+    (`fast_parse_army`); anything else, and every error, by the careful reader.
     """
+    army = fast_parse_army(data)
+    if army is not None:
+        return army
+    return careful_parse_army(data, resolve_catalogue_unit)
+
+
+def careful_parse_army(
+    data: Mapping[str, Any], resolve_catalogue_unit: CatalogueResolver | None = None
+) -> Army:
+    """`parse_army` by the careful reader alone (what the fast path must agree with)."""
     plain, errors = _document(data, "army")
     if plain is None:
         raise UnitFormatError(errors)
@@ -538,3 +565,252 @@ def _entry_unit(
             for e in exc.errors
         )
         return None
+
+
+# --- the fast path: a valid document of plain JSON, read without copying it --------------------
+#
+# Issue 16: nearly every document the product reads (every request of the list builder, the API,
+# the commands) is valid plain JSON. For those, the careful reader above costs several times the
+# pricing itself: it copies the document (so that jsonschema sees plain data), builds the path of
+# every field in case it has an error, and goes through the error-collecting helpers. The fast
+# path validates the caller's document as it is (jsonschema-rs, compiled once, validates it once)
+# and reads it directly; the moment anything is not exactly what a plain valid document holds
+# (another type than dict/list/str/int, a rule with an error, a rule written as AP(X) or Tough(X),
+# a Massive model's parts...), it gives up and the careful path reads the document instead, so
+# both paths give the same unit for every document the fast one accepts, and every error comes
+# from the careful path (`tests/points/test_unit_format_fast_path.py` checks both claims).
+
+#: Readings of error-free rules, by level and written text (the fixed vocabulary of rule names,
+#: like `_read_rule`; language-free since they carry no message). Bounded like the rule cache.
+_FAST_RULES: dict[str, dict[str, tuple[str, Rule | int | Aura]]] = {"model": {}, "weapon": {}}
+_FAST_MODEL_RULES = _FAST_RULES["model"]
+_FAST_WEAPON_RULES = _FAST_RULES["weapon"]
+#: A weapon's rules as written (a list of texts recurs on every weapon of its kind) -> the rules,
+#: one tuple shared by every weapon written so, and whether Assault is among them. The same
+#: vocabulary as `_FAST_RULES`, bounded the same way.
+_FAST_WEAPON_RULE_LISTS: dict[tuple[str, ...], tuple[tuple[Rule, ...], bool]] = {}
+_MUTUALLY_EXCLUSIVE = tuple(frozenset(pair) for pair in EXCLUSIVE_RULES)
+
+
+def _learn_rule(written: Any, level: str) -> tuple[str, Rule | int | Aura] | None:
+    """The reading of a rule that reads without error (kept by its text), or None."""
+    if type(written) is not str or len(written) > MAX_CACHED_RULE_LENGTH:
+        return None
+    read, messages = _read_rule(written, level, language_key())
+    if messages or read is None:
+        return None
+    known = _FAST_RULES[level]
+    if len(known) >= MAX_CACHED_WEAPONS:
+        known.clear()
+    known[written] = read
+    return read
+
+
+def _slot_constructor(cls: type, fields: tuple[str, ...]) -> Callable[..., Any]:
+    """A constructor of the frozen, slotted dataclass `cls` that fills its slots directly.
+
+    A frozen dataclass's `__init__` sets each field through `object.__setattr__`; a unit of ten
+    weapons makes a dozen of them, a third of the fast path. The slots' own descriptors do the
+    same assignment for a fraction of the cost. Only made when `fields` are exactly the class's
+    fields, in order, and the class has no `__post_init__` (checked here); otherwise the class
+    itself. Written out per class, as `dataclasses` writes its `__init__`, for speed."""
+    from dataclasses import fields as dataclass_fields
+
+    if tuple(f.name for f in dataclass_fields(cls)) != fields or hasattr(cls, "__post_init__"):
+        return cls
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    for i, name in enumerate(fields):
+        namespace[f"set{i}"] = cls.__dict__[name].__set__
+    arguments = ", ".join(f"v{i}" for i in range(len(fields)))
+    body = "".join(f"    set{i}(made, v{i})\n" for i in range(len(fields)))
+    exec(f"def construct({arguments}):\n    made = new(cls)\n{body}    return made\n", namespace)
+    return namespace["construct"]
+
+
+_new_weapon = _slot_constructor(Weapon, ("name", "range", "attacks", "ap", "rules"))
+_new_model = _slot_constructor(
+    Model,
+    ("name", "count", "quality", "defence", "toughness", "rules", "weapons", "auras", "orders", "parts"),
+)
+_new_unit = _slot_constructor(Unit, ("name", "models", "system", "format", "extra"))
+
+
+def _fast_weapon_rules(written: list[Any]) -> tuple[Rule, ...] | None:
+    rules: list[Rule] = []
+    for text in written:
+        read = _FAST_WEAPON_RULES.get(text) if type(text) is str else None
+        if read is None:
+            read = _learn_rule(text, "weapon")
+            if read is None:
+                return None
+        if read[0] != "rule":
+            return None  # AP(X): the careful path checks it against `ap`
+        rules.append(read[1])  # type: ignore[arg-type]
+    if len(rules) > 1 and len({r.name for r in rules}) != len(rules):
+        return None  # listed twice: an error
+    return tuple(rules)
+
+
+def _fast_weapon(data: Any) -> Weapon | None:
+    if type(data) is not dict:
+        return None
+    get = data.get
+    name, weapon_range, attacks, ap = get("name"), get("range"), get("attacks"), get("ap", 0)
+    if (type(name) is not str or type(weapon_range) is not int or type(attacks) is not int
+            or type(ap) is not int):
+        return None
+    written = get("rules")
+    if not written:
+        if written is None or type(written) is list:
+            return _new_weapon(name, weapon_range, attacks, ap, ())
+        return None
+    if type(written) is not list:
+        return None
+    try:
+        key = tuple(written)
+        known = _FAST_WEAPON_RULE_LISTS.get(key)
+    except TypeError:  # an item that cannot be a key (the schema would have said so): careful path
+        return None
+    if known is None:
+        rules = _fast_weapon_rules(written)
+        if rules is None:
+            return None
+        known = (rules, any(r.name == tables.ASSAULT_RULE for r in rules))
+        if len(_FAST_WEAPON_RULE_LISTS) >= MAX_CACHED_WEAPONS:
+            _FAST_WEAPON_RULE_LISTS.clear()
+        _FAST_WEAPON_RULE_LISTS[key] = known
+    if weapon_range == 0 and known[1]:
+        return None  # an error: Assault on a melee weapon
+    return _new_weapon(name, weapon_range, attacks, ap, known[0])
+
+
+def _fast_model(data: Any) -> Model | None:
+    if type(data) is not dict:
+        return None
+    get = data.get
+    name, count, quality, defence = get("name"), get("count"), get("quality"), get("defence")
+    toughness = get("toughness", 1)
+    if (type(name) is not str or type(count) is not int or type(quality) is not int
+            or type(defence) is not int or type(toughness) is not int):
+        return None
+    rules: list[Rule] = []
+    orders: list[Aura] = []
+    written = get("rules")
+    if written is not None:
+        if type(written) is not list:
+            return None
+        for text in written:
+            read = _FAST_MODEL_RULES.get(text) if type(text) is str else None
+            if read is None:
+                read = _learn_rule(text, "model")
+                if read is None:
+                    return None
+            kind = read[0]
+            if kind == "rule":
+                rules.append(read[1])  # type: ignore[arg-type]
+            elif kind == "order":
+                orders.append(read[1])  # type: ignore[arg-type]
+            else:
+                return None  # Tough(X): the careful path checks it against `toughness`
+    names = {r.name for r in rules}
+    if len(names) != len(rules):
+        return None  # a rule listed twice: an error
+    if len(names) > 1:
+        for pair in _MUTUALLY_EXCLUSIVE:
+            if pair <= names:
+                return None  # contradicting rules: an error
+    weapons_data = get("weapons")
+    weapons: list[Weapon] = []
+    if weapons_data is not None:
+        if type(weapons_data) is not list:
+            return None
+        for item in weapons_data:
+            weapon = _fast_weapon(item)
+            if weapon is None:
+                return None
+            weapons.append(weapon)
+    auras_data, orders_data, parts_data = get("auras"), get("orders"), get("parts")
+    auras: list[Aura] = []
+    parts: tuple[Part, ...] = ()
+    if auras_data is not None or orders_data is not None or parts_data is not None or "Massive" in names:
+        # rare: read by the careful reader's own helpers, given up on any error
+        reader = _Reader()
+        auras = reader._auras(auras_data if auras_data is not None else [], "aura", "auras")
+        orders += reader._auras(orders_data if orders_data is not None else [], "order", "orders")
+        parts = reader._parts(parts_data, "Massive" in names, "")
+        if reader.errors:
+            return None
+    return _new_model(name, count, quality, defence, toughness, tuple(rules), tuple(weapons),
+                      tuple(auras), tuple(orders), parts)
+
+
+def _fast_unit(data: Any) -> Unit | None:
+    """The unit of a schema-valid document of plain JSON, or None to leave it to the careful path."""
+    if type(data) is not dict:
+        return None
+    name, models_data = data.get("name"), data.get("models")
+    if type(name) is not str or type(models_data) is not list:
+        return None
+    models: list[Model] = []
+    for item in models_data:
+        model = _fast_model(item)
+        if model is None:
+            return None
+        models.append(model)
+    extra = data.get("extra")
+    if extra is None:
+        extra = {}
+    else:
+        if type(extra) is not dict:
+            return None
+        try:  # the careful path keeps a copy of plain JSON; so does this one
+            extra = json.loads(json.dumps(extra))
+        except (RecursionError, TypeError, ValueError):
+            return None
+    return _new_unit(name, tuple(models), SYSTEM, FORMAT_VERSION, extra)
+
+
+def _fast_valid(data: Any, which: str) -> bool:
+    """jsonschema-rs's verdict on the caller's document as it is; False when it cannot say."""
+    try:
+        return schema_is_valid(data, which)
+    except (RecursionError, TypeError, ValueError, OverflowError):
+        return False
+
+
+def fast_parse_unit(data: Any) -> Unit | None:
+    """`parse_unit` of a valid document of plain JSON, or None (then `parse_unit` reads it carefully)."""
+    if type(data) is not dict or not _fast_valid(data, "unit"):
+        return None
+    return _fast_unit(data)
+
+
+def fast_parse_army(data: Any) -> Army | None:
+    """`parse_army` of a valid document of plain JSON whose units are all written in full, or None
+    (then `parse_army` reads it carefully: catalogue references, errors, anything unusual)."""
+    if type(data) is not dict or not _fast_valid(data, "army"):
+        return None
+    units_data = data.get("units")
+    if type(units_data) is not list:
+        return None
+    entries: list[ArmyEntry] = []
+    for entry in units_data:
+        if type(entry) is not dict or "catalogue_unit" in entry:
+            return None
+        unit = _fast_unit(entry.get("unit"))
+        count = entry.get("count", 1)
+        if unit is None or type(count) is not int:
+            return None
+        entries.append(ArmyEntry(unit, count))
+    options_data = data.get("options")
+    options: dict[str, bool] = {}
+    if options_data is not None:
+        reader = _Reader()
+        options = reader.options(options_data, "options")
+        if reader.errors or type(options_data) is not dict:
+            return None
+    name, points_limit = data.get("name"), data.get("points_limit")
+    if type(name) is not str or type(points_limit) is not int:
+        return None
+    return Army(name=name, points_limit=points_limit, units=tuple(entries), options=options,
+                system=SYSTEM, format=FORMAT_VERSION)

@@ -60,10 +60,16 @@ def _validator(which: str) -> Draft202012Validator:
 
 @cache
 def _fast_validator(which: str) -> jsonschema_rs.Draft202012Validator:
-    """The same schema compiled by jsonschema-rs: about 200× faster at saying "valid"."""
+    """The same schema compiled by jsonschema-rs: about 200× faster at saying "valid".
+
+    Its patterns (a rule's `Name(X)`, a `faction/unit` reference) need no look-around or
+    back-reference, so they run on the plain `regex` engine (`RegexOptions`), a third of the
+    time of a valid unit's check in `fancy-regex`, jsonschema-rs's default (issue 16)."""
     schema = unit_schema() if which == "unit" else army_schema()
     registry = jsonschema_rs.Registry([(unit_schema()["$id"], unit_schema())])
-    return jsonschema_rs.Draft202012Validator(schema, registry=registry)
+    return jsonschema_rs.Draft202012Validator(
+        schema, registry=registry, pattern_options=jsonschema_rs.RegexOptions()
+    )
 
 
 _TYPE_WORDS = {

@@ -14,7 +14,8 @@ Checks (each switchable per list except the points limit):
   `settings` (an older army's top-level `battle_size` is still honoured);
 - "unit_size": each model profile stays within its datasheet's No. column
   (`min_count`–`max_count`); one unit per datasheet may be understrength (§1.1, §7.5);
-- "warlord": exactly one model is the Warlord (the rule "Warlord", §7.3).
+- "warlord": exactly one model is the Warlord (the rule "Warlord", §7.3);
+- "detachments" [EXTERNAL, not in the booklet]: `points.wh40k9.detachments`.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from typing import Any
 
 from points.catalogue.army import army_models, army_units, points_limit_violations, rule_on, violation
 from points.catalogue.i18n import _, gettext_noop
+from points.wh40k9.detachments import OPTION_LABEL as DETACHMENTS_LABEL
+from points.wh40k9.detachments import detachment_summary, detachment_violations
 from points.wh40k9.power import power_rating
 
 #: Battle sizes of the Only War mission: combined Power Level of BOTH armies (§7.2).
@@ -69,6 +72,7 @@ OPTION_KEYS: dict[str, str] = {
         "Unit sizes within the datasheet's No. column; one understrength unit per datasheet"
     ),
     "warlord": gettext_noop("Exactly one Warlord"),
+    "detachments": DETACHMENTS_LABEL,
 }
 
 
@@ -94,7 +98,7 @@ def army_summary(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     row: dict[str, Any] = {"key": "power_level", "label": _("Power Level"), "value": power_level(army)}
     if size in COMBINED_POWER_LEVEL:
         row["limit"] = power_limit(size)
-    return [row]
+    return [row, *detachment_summary(army)]
 
 
 def battle_size_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -194,4 +198,5 @@ def validate(
         found += unit_size_violations(army)
     if rule_on(army, "warlord"):
         found += warlord_violations(army)
+    found += detachment_violations(army)  # [EXTERNAL], switched by "detachments"
     return found

@@ -101,6 +101,9 @@ class Modifier:
     conditions: list[Condition] = field(default_factory=list)
     groups: list[ConditionGroup] = field(default_factory=list)
     repeats: list[Repeat] = field(default_factory=list)
+    #: Repeats of the enclosing `modifierGroup`s, outermost first: the modifier applies
+    #: (own repeats) × (each group's repeats) times.
+    outer_repeats: list[list[Repeat]] = field(default_factory=list)
 
 
 @dataclass
@@ -144,6 +147,8 @@ class Document:
     shared_profiles: list[Profile] = field(default_factory=list)
     shared_rules: list[Rule] = field(default_factory=list)
     catalogue_links: list[str] = field(default_factory=list)
+    #: (id, name) of the forces (detachments) a roster can hold, e.g. "Warhammer Fantasy 7th Edition"
+    force_entries: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _children(element: Element, name: str) -> list[Element]:
@@ -220,6 +225,20 @@ class _Reader:
             ],
         )
 
+    def repeats(self, element: Element, path: str) -> list[Repeat]:
+        return [
+            Repeat(
+                field=r.get("field", ""),
+                scope=r.get("scope", ""),
+                value=self.num(r, "value", f"{path}/repeat", Fraction(1)),
+                repeats=int(self.num(r, "repeats", f"{path}/repeat", Fraction(1))),
+                child_id=r.get("childId", ""),
+                round_up=_flag(r, "roundUp"),
+                include_children=_flag(r, "includeChildSelections"),
+            )
+            for r in _children(element, "repeats")
+        ]
+
     def modifier(self, element: Element, path: str) -> Modifier:
         return Modifier(
             type=element.get("type", ""),
@@ -231,19 +250,30 @@ class _Reader:
                 self.condition_group(g, f"{path}/conditionGroup")
                 for g in _children(element, "conditionGroups")
             ],
-            repeats=[
-                Repeat(
-                    field=r.get("field", ""),
-                    scope=r.get("scope", ""),
-                    value=self.num(r, "value", f"{path}/repeat", Fraction(1)),
-                    repeats=int(self.num(r, "repeats", f"{path}/repeat", Fraction(1))),
-                    child_id=r.get("childId", ""),
-                    round_up=_flag(r, "roundUp"),
-                    include_children=_flag(r, "includeChildSelections"),
-                )
-                for r in _children(element, "repeats")
-            ],
+            repeats=self.repeats(element, path),
         )
+
+    def modifiers(self, element: Element, path: str, depth: int = 0) -> list[Modifier]:
+        """The element's modifiers, then those of its `modifierGroups` (BattleScribe 2.03, used by
+        community data for "these cost changes all apply when..."): a group's conditions and
+        condition groups are added to each modifier it holds, and its repeats multiply theirs."""
+        found = [self.modifier(m, f"{path}/modifier") for m in _children(element, "modifiers")]
+        if depth > 16:
+            raise self.fail(path, "modifier groups nest deeper than 16")
+        for group in _children(element, "modifierGroups"):
+            here = f"{path}/modifierGroup"
+            conditions = [self.condition(c, f"{here}/condition") for c in _children(group, "conditions")]
+            groups = [
+                self.condition_group(g, f"{here}/conditionGroup") for g in _children(group, "conditionGroups")
+            ]
+            repeats = self.repeats(group, here)
+            for m in self.modifiers(group, here, depth + 1):
+                m.conditions = [*conditions, *m.conditions]
+                m.groups = [*groups, *m.groups]
+                if repeats:
+                    m.outer_repeats = [repeats, *m.outer_repeats]
+                found.append(m)
+        return found
 
     def entry(self, element: Element, parent_path: str) -> Entry:
         kind = local_name(element.tag)
@@ -277,7 +307,7 @@ class _Reader:
                     shared=c.get("shared", "true").lower() == "true",
                 )
             )
-        entry.modifiers = [self.modifier(m, f"{path}/modifier") for m in _children(element, "modifiers")]
+        entry.modifiers = self.modifiers(element, path)
         entry.profiles = [self.profile(p, path) for p in _children(element, "profiles")]
         entry.rules = [self.rule(r) for r in _children(element, "rules")]
         entry.info_links = [
@@ -320,6 +350,7 @@ class _Reader:
             )
         doc.categories = {c.get("id", ""): c.get("name", "") for c in _children(root, "categoryEntries")}
         doc.catalogue_links = [link.get("targetId", "") for link in _children(root, "catalogueLinks")]
+        doc.force_entries = [(f.get("id", ""), f.get("name", "")) for f in _children(root, "forceEntries")]
         for list_name in ("selectionEntries", "entryLinks"):
             doc.entries += [self.entry(e, f"{self.file}: {kind}") for e in _children(root, list_name)]
         for list_name in ("sharedSelectionEntries", "sharedSelectionEntryGroups"):

@@ -155,6 +155,8 @@ class Evaluator:
             if not self.holds(m, owner, parent, root):
                 continue
             times = self.times(m.repeats, owner, parent, root, m.path)
+            for outer in m.outer_repeats:  # an enclosing modifierGroup's repeats multiply
+                times *= self.times(outer, owner, parent, root, m.path)
             if m.type == "set":
                 value = amount
             elif m.type == "increment":

@@ -38,6 +38,10 @@ class RosterUnit:
     #: options taken: {name, entry_id, count, points (each)}
     upgrades: Sequence[Mapping[str, Any]] = field(default_factory=list)
     categories: Sequence[str] = field(default_factory=list)
+    #: BattleScribe entry ids of the unit's model entries by model name (imported units)
+    model_ids: Mapping[str, str] = field(default_factory=dict)
+    #: BattleScribe category entry ids by category name (imported units)
+    category_ids: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -50,13 +54,19 @@ class RosterDocument:
     points_limit: int
     units: Sequence[RosterUnit]
     with_power: bool = False
+    #: the game system's cost type ids (an imported catalogue's own, so BattleScribe totals them)
+    points_type: str = POINTS_TYPE
+    power_type: str = POWER_TYPE
+    catalogue_revision: str = "1"
+    #: the game system's force entry (detachment) the roster's force uses: (id, name)
+    force_entry: tuple[str, str] | None = None
 
 
-def _costs(parent: Element, points: float, power: float | None) -> None:
+def _costs(parent: Element, points: float, power: float | None, doc: RosterDocument) -> None:
     costs = SubElement(parent, "costs")
-    SubElement(costs, "cost", name="pts", typeId=POINTS_TYPE, value=f"{float(points)}")
+    SubElement(costs, "cost", name="pts", typeId=doc.points_type, value=f"{float(points)}")
     if power is not None:
-        SubElement(costs, "cost", name=" PL", typeId=POWER_TYPE, value=f"{float(power)}")
+        SubElement(costs, "cost", name=" PL", typeId=doc.power_type, value=f"{float(power)}")
 
 
 def roster_xml(doc: RosterDocument) -> bytes:
@@ -73,18 +83,18 @@ def roster_xml(doc: RosterDocument) -> bytes:
         gameSystemRevision="1",
         xmlns=NAMESPACE,
     )
-    _costs(root, total, power_total)
+    _costs(root, total, power_total, doc)
     limits = SubElement(root, "costLimits")
-    SubElement(limits, "costLimit", name="pts", typeId=POINTS_TYPE, value=f"{float(doc.points_limit)}")
+    SubElement(limits, "costLimit", name="pts", typeId=doc.points_type, value=f"{float(doc.points_limit)}")
     forces = SubElement(root, "forces")
     force = SubElement(
         forces,
         "force",
         id=stable_id("force", doc.catalogue_id),
-        name=doc.catalogue_name,
-        entryId=stable_id("force-entry", doc.system_id),
+        name=doc.force_entry[1] if doc.force_entry else doc.catalogue_name,
+        entryId=doc.force_entry[0] if doc.force_entry else stable_id("force-entry", doc.system_id),
         catalogueId=doc.catalogue_id,
-        catalogueRevision="1",
+        catalogueRevision=doc.catalogue_revision,
         catalogueName=doc.catalogue_name,
     )
     selections = SubElement(force, "selections")
@@ -108,7 +118,8 @@ def roster_xml(doc: RosterDocument) -> bytes:
                     "selection",
                     id=stable_id("model", str(index), str(model["name"])),
                     name=str(model["name"]),
-                    entryId=stable_id(unit.entry_id, str(model["name"])),
+                    entryId=unit.model_ids.get(str(model["name"]))
+                    or stable_id(unit.entry_id, str(model["name"])),
                     number=str(int(model["count"])),
                     type="model",
                 )
@@ -122,13 +133,15 @@ def roster_xml(doc: RosterDocument) -> bytes:
                 number=str(int(upgrade["count"])),
                 type="upgrade",
             )
-            _costs(child, upgrade.get("points", 0) * int(upgrade["count"]), None)
+            _costs(child, upgrade.get("points", 0) * int(upgrade["count"]), None, doc)
         # a selection's costs are its own; BattleScribe totals the tree (upgrades are priced above)
         own = unit.points - sum(u.get("points", 0) * int(u["count"]) for u in unit.upgrades)
-        _costs(selection, own, unit.power if doc.with_power else None)
+        _costs(selection, own, unit.power if doc.with_power else None, doc)
         unit_categories = SubElement(selection, "categories")
         for number, name in enumerate(unit.categories):
-            category_id = categories.setdefault(name, stable_id("category", name))
+            category_id = categories.setdefault(
+                name, unit.category_ids.get(name) or stable_id("category", name)
+            )
             SubElement(
                 unit_categories,
                 "category",

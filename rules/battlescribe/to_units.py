@@ -62,11 +62,17 @@ def _norm(text: str) -> str:
 def field_names(properties: Mapping[str, Any]) -> dict[str, str]:
     """{normalised characteristic name: schema field} from each field's key, title, description."""
     names: dict[str, str] = {}
+    first_words: dict[str, set[str]] = {}
     for key, schema in properties.items():
         description = re.split(r"[(;,:]", str(schema.get("description", "")))[0]
         for name in (description, key, schema.get("title", "")):
             if name and _norm(name):
                 names[_norm(name)] = key
+        if description.split():  # "Movement in inches": community data writes "Movement"
+            first_words.setdefault(_norm(description.split()[0]), set()).add(key)
+    for word, keys in first_words.items():
+        if word and word not in names and len(keys) == 1:
+            names[word] = next(iter(keys))
     return names
 
 
@@ -148,6 +154,7 @@ class UnitMapper:
         self.price = price
         self.known_rule = known_rule
         self.catalogue_points = "points" in self.properties
+        self.unit_fields = dict(profile_schema.get("x-unit-fields") or {})
         self.model_fields = {
             k: v
             for k, v in field_names(self.properties).items()
@@ -283,6 +290,19 @@ class UnitMapper:
             role = next((r for words, r in ROLE_WORDS if any(w in lowered for w in words)), "other")
         return names, role
 
+    def slot(self, entry: Entry) -> str | None:
+        """The system's army slot (`x-unit-fields.slot`, e.g. WHFB Core/Special/Rare/Hero/Lord)
+        named by the entry's primary category ("Heroes" is `hero`), or None."""
+        values = [str(v) for v in (self.unit_fields.get("slot") or {}).get("enum") or []]
+        primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
+        if not values or not primary:
+            return None
+        name = _norm(self.index.categories.get(primary[0], ""))
+        found = next((v for v in values if name and (name.startswith(_norm(v)) or _norm(v) == name)), None)
+        if found is None:
+            self.warn(entry.path, f"category {name!r} is none of the army slots {values}; no slot set")
+        return found
+
     def model_entries(self, entry: Entry) -> list[Entry]:
         found = []
         for child in (self.index.resolve(c) for c in entry.children):
@@ -345,6 +365,27 @@ class UnitMapper:
             "keywords": keywords,
             "battlescribe_id": entry.target_id or entry.id,
         }
+        slot = self.slot(entry)
+        if slot is not None:
+            unit["slot"] = slot
+        # What a roster export needs for BattleScribe to recognise the unit (`roster_writer`).
+        if self.index.system is not None:
+            unit["battlescribe_system_id"] = self.index.system.id
+            if self.index.system.force_entries:  # a roster's force must name one of these
+                force_id, force_name = self.index.system.force_entries[0]
+                unit["battlescribe_force"] = {"id": force_id, "name": force_name}
+        unit["battlescribe_cost_types"] = {
+            k: v for k, v in (("points", self.points_id), ("power", self.power_id)) if v is not None
+        }
+        category_ids = {
+            self.index.categories[c]: c for c, _p in entry.categories if c in self.index.categories
+        }
+        if category_ids:
+            unit["battlescribe_categories"] = category_ids
+        if model_nodes:
+            unit["battlescribe_models"] = {
+                m["name"]: n.entry.target_id or n.entry.id for m, n in zip(models, model_nodes, strict=True)
+            }
         if abilities:
             unit["abilities"] = abilities
         if notes:
@@ -443,20 +484,24 @@ class UnitMapper:
         inherited = [p for p in unit_profiles if p.type_id == self.model_type]
         profiles = own or inherited
         if not profiles:
-            self.warn(where, "no profile of the system's model type; not imported")
-            return None
+            # Points-only catalogues (many community WHFB lists) carry no profiles at all:
+            # the model is imported without characteristics, and the system's own check
+            # (`checked`) refuses it only if its schema requires some.
+            self.warn(where, "no profile of the system's model type; imported without characteristics")
         if len(profiles) > 1:
             self.warn(where, f"{len(profiles)} model profiles; the first is used, the others kept as text")
             for extra in profiles[1:]:
                 abilities.append(
                     {"name": extra.name, "text": "; ".join(f"{n}: {v}" for n, _t, v in extra.characteristics)}
                 )
-        values, kept = self._characteristics(profiles[0], self.model_fields, self.properties, where)
-        if kept:
-            notes.append(f"{profiles[0].name}: " + "; ".join(kept))
+        values: dict[str, Any] = {}
+        if profiles:
+            values, kept = self._characteristics(profiles[0], self.model_fields, self.properties, where)
+            if kept:
+                notes.append(f"{profiles[0].name}: " + "; ".join(kept))
         count = node.count if node is not root else 1
         model: dict[str, Any] = {
-            "name": (entry.name if node is not root else profiles[0].name)[:120] or "Model"
+            "name": (entry.name if node is not root or not profiles else profiles[0].name)[:120] or "Model"
         }
         model["count"] = count
         model.update(values)
@@ -551,17 +596,37 @@ class UnitMapper:
             return {}
         if applies_to is None:
             option["payload"]["all"] = True
-        nested = [c for c in entry.children]
-        if nested:
-            self.warn(
-                entry.path, "selections inside an optional upgrade are not offered as options; kept as text"
-            )
         return option
 
+    def offered(self, entry: Entry) -> bool:
+        """Whether BattleScribe can ever show `entry`: a `hidden` entry is offered only when a
+        modifier can unhide it (then always, with a warning: its condition is not evaluated)."""
+        unhide = [m for m in entry.modifiers if m.field == "hidden" and m.value.strip().lower() == "false"]
+        if entry.hidden and not unhide:
+            self.warn(entry.path, "hidden in BattleScribe and never shown; not offered")
+            return False
+        if entry.hidden:
+            self.warn(entry.path, "hidden in BattleScribe unless its conditions hold; offered always")
+        elif any(m.field == "hidden" and m.value.strip().lower() == "true" for m in entry.modifiers):
+            self.warn(entry.path, "hidden in BattleScribe when its conditions hold; offered always")
+        return True
+
+    def cost_limits(self, entry: Entry, notes: list) -> None:
+        """Limits on a cost (e.g. "at most 50 pts of magic items") have no place in the unit
+        format: kept as text and reported."""
+        for c in entry.constraints:
+            if c.field in self.index.cost_types:
+                name = self.index.cost_types[c.field]
+                notes.append(f"{entry.name}: {c.type} {c.value} {name.strip()} per {c.scope}")
+                self.warn(
+                    entry.path, f"limit {c.type} {c.value} {name.strip()} per {c.scope} is kept as text"
+                )
+
     def options_for(
-        self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list
+        self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list, group: str = ""
     ) -> None:
-        """Upgrade options of `entry` (a model or the unit): optional entries and group alternatives."""
+        """Upgrade options of `entry` (a model, the unit, or an optional container such as
+        "Magic Items"): optional entries, group alternatives, and what optional entries hold."""
         taken = {child.entry.id for child in node.children}
         per = node.count if node is not root else 1
         for written in entry.children:
@@ -569,28 +634,67 @@ class UnitMapper:
             if child.type == "model":
                 continue
             if child.kind == GROUP:
-                self.group_options(child, node, root, applies_to, options, per)
+                self.group_options(child, node, root, applies_to, options, per, notes)
                 continue
             if (self.pricer.limit(child, "min", node, root) or 0) > 0 or child.id in taken:
                 continue
+            if not self.offered(child):
+                continue
+            self.cost_limits(child, notes)
             high = self.pricer.limit(child, "max", node, root)
             if high is None:
                 high = 1
                 self.warn(child.path, "optional entry without a maximum; offered once per model")
             cost = self.pricer.extra_cost(child, node, root, self.points_id)
-            option = self.option(child, node, root, applies_to, "", cost, high * per, None)
-            if option:
-                options.append(option)
-            else:
-                notes.append(f"option not mapped: {child.name}")
+            container = bool(child.children) and not self.entry_weapons(child, child.path)[0]
+            if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
+                option = self.option(child, node, root, applies_to, group, cost, high * per, None)
+                if option:
+                    options.append(option)
+                else:
+                    notes.append(f"option not mapped: {child.name}")
+                    self.warn(
+                        child.path, "an option with no weapon cannot be offered in this system; kept as text"
+                    )
+            if child.children:
+                self.nested_options(child, node, root, applies_to, options, notes)
+
+    def nested_options(
+        self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list
+    ) -> None:
+        """The selections inside an optional entry, offered as options of the unit (grouped under
+        the entry's name) and priced as if the entry were taken; that they need the entry is
+        kept as text."""
+        holder = self.pricer._build(entry, 1, node, root, {}, [0])
+        node.children.append(holder)
+        try:
+            before = len(options)
+            self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
+            if len(options) > before:
+                notes.append(f"options under {entry.name!r} need {entry.name!r} taken")
                 self.warn(
-                    child.path, "an option with no weapon cannot be offered in this system; kept as text"
+                    entry.path,
+                    "its selections are offered as options of the unit; that they "
+                    "need this entry is kept as text",
                 )
+        finally:
+            node.children.remove(holder)
 
     def group_options(
-        self, group: Entry, node: Node, root: Node, applies_to, options: list, per: int
+        self,
+        group: Entry,
+        node: Node,
+        root: Node,
+        applies_to,
+        options: list,
+        per: int,
+        notes: list,
+        depth: int = 0,
     ) -> None:
         members = [self.index.resolve(m) for m in group.children]
+        if not self.offered(group):
+            return
+        self.cost_limits(group, notes)
         group_min = self.pricer.limit(group, "min", node, root) or 0
         group_max = self.pricer.limit(group, "max", node, root)
         default = self.pricer.default_member(group, members) if group_min > 0 else None
@@ -599,10 +703,19 @@ class UnitMapper:
         if default is not None:
             weapons = self.entry_weapons(default, default.path)[0]
             replaced = weapons[0]["name"] if weapons else None
+        if group_max is not None and any(m.kind == GROUP for m in members):
+            self.warn(
+                group.path, f"at most {group_max} across its inner groups is not enforced; kept as text"
+            )
+            notes.append(f"{group.name}: at most {group_max} in all")
         for member in members:
-            if member is default or member.kind == GROUP or member.type == "model":
-                if member.kind == GROUP:
-                    self.warn(member.path, "a group inside a group is not offered as options; kept as text")
+            if member.kind == GROUP:  # "Magic Items" holding "Magic Weapons", "Talismans"...
+                if depth < 8:
+                    self.group_options(member, node, root, applies_to, options, per, notes, depth + 1)
+                continue
+            if member is default or member.type == "model":
+                continue
+            if not self.offered(member):
                 continue
             high = self.pricer.limit(member, "max", node, root) or group_max or 1
             if group_max is not None:
@@ -617,6 +730,8 @@ class UnitMapper:
                 self.warn(
                     member.path, "an option with no weapon cannot be offered in this system; kept as text"
                 )
+            if member.children:
+                self.nested_options(member, node, root, applies_to, options, notes)
 
     # ------------------------------------------------------------------ power
 

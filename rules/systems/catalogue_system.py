@@ -29,6 +29,10 @@ def register_catalogue_system(
     extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
     list_settings_schema: Mapping[str, Any] | None = None,
     army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None,
+    unit_summary: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Mapping[str, Any]]] | None = None,
+    points_sized: bool = True,
+    group_kinds: Mapping[str, str] | None = None,
+    group_kind_title: str = "",
     **estimates: Any,
 ) -> GameSystem:
     """Register a catalogue-priced system; `validate(army, price)` gets the system's own price.
@@ -49,6 +53,10 @@ def register_catalogue_system(
             structure_options=dict(structure_options),
             list_settings_schema=dict(list_settings_schema or {}),
             army_summary=army_summary,
+            unit_summary=unit_summary,
+            points_sized=points_sized,
+            group_kinds=dict(group_kinds or {}),
+            group_kind_title=group_kind_title,
             **estimates,
         )
     )

@@ -77,8 +77,37 @@ class GameSystem:
     #: army's `settings`. Empty: the system has none.
     list_settings_schema: Mapping[str, Any] = field(default_factory=dict)
     #: Army-wide figures besides points that players read off a list (40k's Power Level):
-    #: `army_summary(army_dict)` -> `[{"key", "label", "value"}]`, cheap (no pricing).
+    #: `army_summary(army_dict)` -> `[{"key", "label", "value", "limit"?, "over"?, "detail"?}]`,
+    #: cheap (no pricing); `over` marks a figure past its bounds, `detail` a line for the
+    #: list's rules panel and the roster rather than the editor's totals bar (40k detachments).
     army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
+    #: Whether a list of this system is sized by a points limit. False (AoS 1st: "no points,
+    #: any number of models"): pages, forms, exports and the API neither ask for nor show a
+    #: points limit or points left, and `army_summary` says what sizes the list instead.
+    points_sized: bool = True
+    #: Figures of one unit that players read beside its points (WHFB: each character's magic
+    #: items used / allowed): `unit_summary(army_dict, unit_dict)` -> `[{"key", "label",
+    #: "value", "limit"?, "model"?}]`, cheap (no pricing); the army is given because a limit
+    #: may depend on the list's switches. Shown on the unit card, the roster and the API.
+    unit_summary: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
+    #: Kinds a group of units can be (40k 9th: Patrol, Battalion, Brigade detachments), key ->
+    #: label; `group_kind_title` names the choice ("Detachment"). A list records each group's
+    #: kind (`ArmyList.group_kinds`); the army dict then carries `groups` ({name: kind}) and
+    #: each unit entry its `group`, for `validate` and `army_summary`. Empty: the system has
+    #: no such groups and a list's groups are the player's own (OPR, WHFB, AoS, RU).
+    group_kinds: Mapping[str, str] = field(default_factory=dict)
+    group_kind_title: str = ""
+    #: The rounded points of a unit dict alone, the same number as `price(unit)["points"]` but
+    #: without building the JSON breakdown (issue 16: the list editor prices a unit once per
+    #: option to show what each adds); None: `unit_points` reads `price`. Same errors as `price`.
+    points: Callable[[Mapping[str, Any]], int] | None = None
+
+
+def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:
+    """The rounded points of `unit` as `system` prices it (its `points`, else its `price`)."""
+    if system.points is not None:
+        return int(system.points(unit))
+    return int(system.price(unit)["points"])
 
 
 _REGISTRY: dict[str, GameSystem] = {}

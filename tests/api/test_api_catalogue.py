@@ -108,3 +108,37 @@ def test_special_rules_filter_by_system_and_name(anonymous_client: APIClient, op
 
     found = [(r["key"], r["aliases"], r["has_value"]) for r in body["results"]]
     assert found == [("blast", ["Wybuch"], True)]
+
+
+def test_a_page_of_units_is_served_from_the_cache_until_a_unit_or_faction_changes(
+        anonymous_client: APIClient, owner: Any, units: Any) -> None:
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cache.clear()
+    first = anonymous_client.get("/api/v1/units", {"page_size": 2}).json()
+    with CaptureQueriesContext(connection) as queries:
+        again = anonymous_client.get("/api/v1/units", {"page_size": 2}).json()
+    assert again == first and len(queries) == 1  # the stamp only
+
+    veterans = units["veterans"]
+    veterans.name = "Old Guard"
+    veterans.save()
+    renamed = anonymous_client.get("/api/v1/units", {"page_size": 2}).json()
+    assert "Old Guard" in [u["name"] for u in renamed["results"]]
+
+    veterans.faction.slug = "renamed-faction"
+    veterans.faction.save()
+    moved = anonymous_client.get("/api/v1/units", {"page_size": 2}).json()
+    assert {u["faction_slug"] for u in moved["results"]} == {"renamed-faction"}
+
+    veterans.delete()
+    fewer = anonymous_client.get("/api/v1/units", {"page_size": 2}).json()
+    assert fewer["count"] == first["count"] - 1
+
+    homebrew = Faction.objects.create(system=veterans.faction.system, slug="mine", name="Mine", owner=owner)
+    UnitTemplate.objects.create(faction=homebrew, slug="a", name="Aardvark", data=opr_unit("Aardvark"),
+                                points=1)
+    assert token_client(owner).get("/api/v1/units", {"search": "aard"}).json()["count"] == 1
+    assert anonymous_client.get("/api/v1/units", {"search": "aard"}).json()["count"] == 0

@@ -55,3 +55,20 @@ def test_the_owner_alone_sees_the_share_token_of_a_cached_version(owner_client: 
     assert owner_client.get(url).json()["share_token"] == shared_list.share_token
     assert token_client(other).get(url).json()["share_token"] is None
     assert owner_client.get(url).json()["share_token"] == shared_list.share_token
+
+
+def test_with_no_entries_every_read_builds_the_list(owner_client: Any, private_list: ArmyList,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    django_assert_max_num_queries: Any) -> None:
+    """`API_LIST_CACHE_ENTRIES=0` (the cold baseline of bench/bench_api.py) keeps nothing."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(list_cache, "MAX_ENTRIES", 0)
+    url = f"/api/v1/lists/{private_list.pk}"
+    first = owner_client.get(url).json()
+    with CaptureQueriesContext(connection) as context:
+        second = owner_client.get(url).json()
+    assert first == second
+    units_queries = [q for q in context.captured_queries if 'FROM "armybuilder_listunit"' in q["sql"]]
+    assert len(units_queries) == 1  # the units were read again, once (not again for the summary)

@@ -71,3 +71,46 @@ def test_read_only_pages_and_rosters_do_not_grow_with_units(client):
     ):
         counts = [queries_for(client, reverse(name, args=[tokens[pk]])) for pk in (small.pk, large.pk)]
         assert counts[0] == counts[1], name
+
+
+def _edit_queries(client, url: str, data: dict, version: int) -> int:
+    with CaptureQueriesContext(connection) as context:
+        response = client.post(url, data, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(version))
+    assert response.status_code == 200, response.content[:300]
+    return len(context.captured_queries)
+
+
+#: Session, user, the list, the template and its options, BEGIN, the row lock, the units,
+#: the insert, the list's update, COMMIT (issue 15's benchmark: each query is a round trip).
+ADD_UNIT_QUERIES = 11
+#: Session, user, the list, the unit, BEGIN, the row lock, the unit's update, the units, the
+#: list's update, COMMIT.
+CHANGE_OPTION_QUERIES = 10
+
+
+def test_an_edit_costs_a_fixed_number_of_queries_whatever_the_list_size(client):
+    """Adding a unit and changing an option re-validate the whole list, but read it in one query:
+    the count is the same for 5 and 30 units, and bounded (a query count is deterministic, unlike
+    the timing `bench/bench_builder.py` reports)."""
+    owner = make_user()
+    faction = make_faction()
+    templates = [make_unit(faction=faction), make_unit(faction=faction, data=BRUTES, with_options=False)]
+    client.force_login(owner)
+    counts = []
+    for size in (5, 30):
+        army_list = list_with(size, owner=owner, faction=faction, templates=templates)
+        army_list.refresh_from_db()
+        add = _edit_queries(client, reverse("lists:unit_add", args=[army_list.pk]),
+                            {"unit": templates[0].pk}, army_list.version)
+        army_list.refresh_from_db()
+        unit = ListUnit.objects.filter(army_list=army_list).order_by("position").first()
+        option = _edit_queries(client, reverse("lists:unit_options", args=[army_list.pk, unit.pk]),
+                               {}, army_list.version)
+        army_list.refresh_from_db()
+        assert army_list.unit_count == size + 1
+        # the change was saved
+        assert unit.chosen_options and not ListUnit.objects.get(pk=unit.pk).chosen_options
+        counts.append((add, option))
+    assert counts[0] == counts[1]
+    assert counts[1][0] <= ADD_UNIT_QUERIES
+    assert counts[1][1] <= CHANGE_OPTION_QUERIES

@@ -101,9 +101,10 @@ def test_the_list_page_shows_power_level_and_the_api_carries_settings_and_summar
     assert response.status_code == 200, response.content
     body = response.json()
     assert body["settings"] == {"battle_size": "combat_patrol"}
-    assert body["summary"] == [
-        {"key": "power_level", "label": "Power Level", "value": 24, "limit": 25}
-    ]  # 4 + 3 + 6 + 4 + 7
+    assert body["summary"][0] == {
+        "key": "power_level", "label": "Power Level", "value": 24, "limit": 25
+    }  # 4 + 3 + 6 + 4 + 7
+    assert [row["key"] for row in body["summary"][1:]] == ["detachment:Covenant patrol"]
     systems = api.get("/api/v1/systems").json()
     systems = systems["results"] if isinstance(systems, dict) else systems
     by_key = {s["key"]: s for s in systems}
@@ -180,7 +181,7 @@ def test_designer_unit_fields_round_trip_into_the_unit():
         weapon_rules=[],
     )
     form.load_unit({"name": "Squad", "power_rating": 7, "keywords": ["INFANTRY"], "models": []})
-    assert form.unit_values == {"power_rating": 7}
+    assert form.unit_values == {"power_rating": 7, "battlefield_role": None}
     data = form.unit_data()
     assert data["power_rating"] == 7 and data["keywords"] == ["INFANTRY"]
     assert (

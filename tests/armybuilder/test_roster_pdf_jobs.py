@@ -3,6 +3,7 @@ wait on them (issue 17, item 1)."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -118,3 +119,98 @@ def test_an_edit_while_a_render_is_in_flight_queues_no_second_render(client, fre
     second = client.get(url)  # a new version, but the render in flight takes the list as it is then
 
     assert (first.status_code, second.status_code) == (202, 202)
+
+
+STAGE_ORDER = list(pdf_jobs.STAGES)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_render_reports_its_stages_and_pages_to_the_api_and_the_waiting_page(
+        client, fresh_rates, celery_worker_process) -> None:
+    """Progress from a real worker: the 202s go through the stages in order, count the pages
+    WeasyPrint has laid out, and tell the time since queueing; the page's htmx poll shows the
+    same and, once the PDF is there, sends the browser to it."""
+    army_list = big_list(120)  # about a dozen pages: several seconds of layout to watch
+    token = army_list_share(army_list=army_list, expected_version=army_list.version)
+    api_url = f"/api/v1/shared/{token}/export/pdf"
+    page_url = reverse("lists:shared_roster_pdf", args=[token])
+
+    seen: list[dict] = []
+    fragment = ""
+    deadline = time.monotonic() + 120
+    response = client.get(api_url)
+    while response.status_code == 202 and time.monotonic() < deadline:
+        seen.append(response.json())
+        if not fragment and seen[-1]["stage"] == "laying_out" and seen[-1]["pages"]:
+            poll = client.get(page_url, headers={"HX-Request": "true"})
+            fragment = poll.content.decode() if poll.status_code == 200 else ""
+        time.sleep(0.05)
+        response = client.get(api_url)
+
+    assert response.status_code == 200 and response.content.startswith(b"%PDF-")
+    assert seen and seen[0]["stage"] == "queued" and seen[0]["retry_after"] >= 1
+    stages = [STAGE_ORDER.index(body["stage"]) for body in seen]
+    assert stages == sorted(stages), stages  # never goes back
+    laying_out = [body["pages"] for body in seen if body["stage"] == "laying_out"]
+    assert laying_out and max(laying_out) >= 2, seen
+    assert laying_out == sorted(laying_out)
+    elapsed = [body["elapsed_seconds"] for body in seen]
+    assert elapsed == sorted(elapsed) and elapsed[-1] > 0
+    assert 'id="pdf-status"' in fragment and 'hx-trigger="every 2s"' in fragment
+    assert re.search(r'data-stage="(laying_out|writing)"', fragment) and " laid out" in fragment
+    assert "<html" not in fragment  # the fragment alone, not the whole page
+
+    done = client.get(page_url, headers={"HX-Request": "true"})
+    assert done.status_code == 200 and done["HX-Redirect"] == page_url
+    plain = client.get(page_url)
+    assert plain.status_code == 200 and plain["Content-Type"] == "application/pdf"
+
+
+def test_the_waiting_page_shows_the_stage_and_polls_with_htmx(client, fresh_rates) -> None:
+    """Queued, no worker yet: the page (and its fragment) says so, in the reader's language."""
+    army_list = big_list(1)
+    token = army_list_share(army_list=army_list, expected_version=army_list.version)
+    url = reverse("lists:shared_roster_pdf", args=[token])
+
+    page = client.get(url)
+    polled = client.get(url, headers={"HX-Request": "true"})
+    polish = client.get(url, headers={"HX-Request": "true", "Accept-Language": "pl"})
+
+    assert page.status_code == 202
+    html = page.content.decode()
+    assert f'hx-get="{url}"' in html and 'data-stage="queued"' in html and "Waiting for a worker" in html
+    assert "Step 1 of 4" in html
+    assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in html
+    assert polled.status_code == 200 and "<html" not in polled.content.decode()
+    assert 'data-stage="queued"' in polled.content.decode()
+    assert "Krok 1 z 4" in polish.content.decode() or "Czekanie" in polish.content.decode()
+
+
+def test_progress_written_by_the_render_is_what_a_request_reads(client, fresh_rates) -> None:
+    """The handler counts WeasyPrint's page announcements into the marker, only from its own
+    thread, and a request reads them back as the pending state."""
+    import logging
+    import threading
+
+    army_list = big_list(30)
+    key = pdf_jobs.pending_key(army_list=army_list, paper="a4", language="en")
+    queued = time.time() - 3
+    pdf_jobs.cache().set(key, {"state": "pending", "stage": "queued", "since": queued, "pages": 0}, 60)
+    progress = pdf_jobs.RenderProgress(key, since=queued, bound=60, interval=0)
+    announcer = logging.getLogger("weasyprint.progress")
+    other = threading.Thread(target=announcer.info, args=("Step 5 - Creating layout - Page %d", 99))
+    announcer.addHandler(progress)
+    try:
+        other.start()
+        other.join()
+    finally:
+        announcer.removeHandler(progress)
+    assert progress.pages == 0  # another thread's render is not this one's
+
+    pdf = pdf_jobs.roster_pdf_bytes(army_list=army_list, paper="a4", progress=progress)
+    state = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:1")
+
+    assert pdf.startswith(b"%PDF-")
+    assert state.state == "pending" and state.stage == "writing" and state.pages >= 2
+    assert 3 <= state.elapsed < 60
+    pdf_jobs.cache().delete(key)

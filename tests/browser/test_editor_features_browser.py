@@ -26,8 +26,18 @@ def tab_to(page: Page, locator, limit: int = 200) -> None:
     raise AssertionError(f"could not reach {locator} with Tab")
 
 
-def test_a_unit_gets_a_name_notes_and_a_group_by_keyboard_shown_on_roster_and_exports(live_server, browser):
-    page, army_list = editor_page(live_server, browser, units=("concord-wardens", "warden-captain"))
+def shot_name(base: str, viewport: dict | None) -> str:
+    """The desktop screenshot keeps its name; the phone's gets "-phone"."""
+    return f"{base}-phone" if viewport else base
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_a_unit_gets_a_name_notes_and_a_group_by_keyboard_shown_on_roster_and_exports(
+    live_server, browser, viewport
+):
+    page, army_list = editor_page(
+        live_server, browser, viewport=viewport, units=("concord-wardens", "warden-captain")
+    )
     row = page.locator("#unit-rows .unit-row").first
     tab_to(page, row.locator(".unit-options summary"))
     page.keyboard.press("Enter")
@@ -44,7 +54,7 @@ def test_a_unit_gets_a_name_notes_and_a_group_by_keyboard_shown_on_roster_and_ex
     page.keyboard.type("Left flank")
     page.keyboard.press("Tab")
     expect(page.locator("#unit-rows .unit-row").first.locator(".unit-group")).to_have_text("Left flank")
-    screenshot(page, "feature1-name-notes-group")
+    screenshot(page, shot_name("feature1-name-notes-group", viewport))
 
     # A name that is too long is refused beside its field; the page stays.
     row = page.locator("#unit-rows .unit-row").first
@@ -59,7 +69,7 @@ def test_a_unit_gets_a_name_notes_and_a_group_by_keyboard_shown_on_roster_and_ex
     card = page.locator(".unit-card").first
     expect(card.locator("h2")).to_contain_text("Red Squad (Concord Wardens)")
     expect(card.locator(".card-notes")).to_contain_text("Holds the ridge")
-    screenshot(page, "feature1-roster")
+    screenshot(page, shot_name("feature1-roster", viewport))
     text = page.request.get(f"{base}/lists/{army_list.pk}/roster.txt").text()
     assert "Red Squad [139 pts]: Concord Wardens," in text and "  Notes: Holds the ridge" in text
     exported = page.request.get(f"{base}/lists/{army_list.pk}/list.json").json()
@@ -114,21 +124,25 @@ def test_undo_brings_back_a_removed_unit_and_cleared_upgrades(live_server, brows
     screenshot(page, f"feature2-undone-{'phone' if viewport else 'desktop'}", full_page=False)
 
 
-def test_text_exports_in_four_formats_copied_to_the_clipboard_by_keyboard(live_server, browser):
-    page, army_list = editor_page(live_server, browser, units=("concord-wardens", "warden-captain"))
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_text_exports_in_four_formats_copied_to_the_clipboard_by_keyboard(live_server, browser, viewport):
+    page, army_list = editor_page(
+        live_server, browser, viewport=viewport, units=("concord-wardens", "warden-captain")
+    )
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     text = page.locator("#export-text")
     expect(text).to_have_value(re.compile(r"^Ridge Patrol — Ashen Concord \(OPR-style"))
     expect(text).to_have_value(re.compile(r"\nWarden-Captain \[58 pts\]: Cinder Pistol, Obsidian Blade\n"))
     select = page.get_by_label("Format")
     tab_to(page, select)
-    select.select_option("compact")  # a keyboard user changes a <select> with the arrow keys
+    page.keyboard.press("ArrowDown")  # a keyboard user changes a <select> with the arrow keys: compact
     expect(text).to_have_value(re.compile(r"\nConcord Wardens 139 · Warden-Captain 58\nTotal: 197/1000 pts"))
-    select.select_option("markdown")
+    page.keyboard.press("ArrowDown")  # markdown
     expect(text).to_have_value(re.compile(r"^\*\*Ridge Patrol — Ashen Concord \\\(OPR\\-style"))
     line = r"\n- \*\*Warden\\-Captain\*\* \[58 pts\]: Cinder Pistol, Obsidian Blade\n"
     expect(text).to_have_value(re.compile(line))
-    select.select_option("secret")
+    page.keyboard.press("ArrowDown")  # secret
+    expect(select).to_have_value("secret")
     hidden = r"\n\|\|Warden-Captain \[58 pts\]: Cinder Pistol, Obsidian Blade\|\|\n"
     expect(text).to_have_value(re.compile(hidden))
     expect(text).to_have_value(re.compile(r"\nTotal: 197/1000 pts, 2 units\n$"))
@@ -137,7 +151,7 @@ def test_text_exports_in_four_formats_copied_to_the_clipboard_by_keyboard(live_s
     expect(page.locator("#copy-status")).to_have_text("Copied.")
     assert page.evaluate("navigator.clipboard.readText()") == text.input_value()
     text.scroll_into_view_if_needed()
-    screenshot(page, "feature4-text-export", full_page=False)
+    screenshot(page, shot_name("feature4-text-export", viewport), full_page=False)
     download = page.request.get(f"{live_server.url}/lists/{army_list.pk}/roster.txt?format=secret&download=1")
     assert download.headers["content-disposition"] == 'attachment; filename="ridge-patrol.txt"'
     bad = page.request.get(f"{live_server.url}/lists/{army_list.pk}/roster.txt?format=html")
@@ -199,11 +213,12 @@ def test_print_options_by_keyboard(live_server, browser, viewport):
     screenshot(page, f"feature5-print-two-columns-{name}")
 
 
-def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live_server, browser):
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live_server, browser, viewport):
     from armybuilder.models import ListUnit
 
     units = ("concord-wardens", "warden-captain", "signal-corps")
-    page, army_list = editor_page(live_server, browser, units=units)
+    page, army_list = editor_page(live_server, browser, viewport=viewport, units=units)
     names = lambda: page.locator("#unit-rows .unit-row").evaluate_all(  # noqa: E731
         "rows => rows.map(r => r.dataset.unitName)"
     )
@@ -215,7 +230,7 @@ def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live
     assert names() == ["Signal Corps", "Concord Wardens", "Warden-Captain"]
     stored = ListUnit.objects.filter(army_list=army_list).order_by("position").values_list("name", flat=True)
     assert list(stored) == ["Signal Corps", "Concord Wardens", "Warden-Captain"]
-    screenshot(page, "feature3-dragged", full_page=False)
+    screenshot(page, shot_name("feature3-dragged", viewport), full_page=False)
 
     # The keyboard way: Tab to "Up" of the last unit, Enter; the focus stays on it.
     up = rows.nth(2).get_by_role("button", name=re.compile("^Up"))
@@ -236,7 +251,7 @@ def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live
     expect(page.locator(".roster-group")).to_have_text(["Vanguard", "Other units"])
     headings = page.locator(".roster-group, .unit-card h2").all_inner_texts()
     assert headings[0] == "Vanguard" and "Signal Corps" in headings[1] and "Concord Wardens" in headings[2]
-    screenshot(page, "feature3-roster-groups")
+    screenshot(page, shot_name("feature3-roster-groups", viewport))
 
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
@@ -296,3 +311,62 @@ def test_lists_compared_side_by_side_and_the_gallery_filtered(live_server, brows
     screenshot(page, f"feature7-gallery-filtered-{name}")
     bad = page.request.get(f"{live_server.url}/lists/gallery/?points_min=lots")
     assert bad.status == 400 and "points_min" in bad.text()
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_40k_units_form_a_detachment_by_keyboard_checked_and_printed(live_server, browser, viewport):
+    """Feature 3, "detachments where the system has them": 40k declares its group kinds
+    (`GameSystem.group_kinds`); a group gets one from a menu beside the group's name, the
+    detachment's slots show in the rules panel and are validated, the roster heads it."""
+    page, army_list = editor_page(
+        live_server, browser, viewport=viewport, system="wh40k9", faction="ironbound-covenant",
+        name="Covenant muster", units=("forge-castellan", "covenant-riflemen", "pathrunner-bikes"),
+    )
+    suffix = "phone" if viewport else "desktop"
+    row = page.locator("#unit-rows .unit-row").first
+    tab_to(page, row.locator(".unit-options summary"))
+    page.keyboard.press("Enter")
+    tab_to(page, row.get_by_label("The army's Warlord"))
+    page.keyboard.press("Space")
+    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).to_contain_text("Warlord")
+    expect(page.locator("#list-valid")).to_be_visible()  # no detachment yet: groups are free
+    row = page.locator("#unit-rows .unit-row").first
+    tab_to(page, row.get_by_label("Group"))
+    page.keyboard.type("Alpha")
+    page.keyboard.press("Tab")  # change → saved; the focus comes back on the next field
+    kind = page.locator("#unit-rows .unit-row").first.get_by_label("Detachment")
+    expect(kind).to_be_focused()
+    expect(kind.locator("option")).to_have_text(
+        ["None: a free group", "Patrol Detachment", "Battalion Detachment", "Brigade Detachment"]
+    )
+    page.wait_for_load_state("networkidle")
+    with page.expect_response(lambda r: "/details/" in r.url):
+        page.keyboard.press("ArrowDown")  # → Patrol Detachment
+    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-group")).to_have_text(
+        "Alpha · Patrol Detachment"
+    )
+    # One HQ and no Troops yet, two units outside: the rules say so.
+    expect(page.locator('#violations [data-rule="detachments"]')).to_have_count(3)
+    expect(page.locator('[data-summary="detachment:Alpha"]')).to_contain_text("HQ 1/1–2 · Troops 0/1–3")
+    for index in (1, 2):
+        row = page.locator("#unit-rows .unit-row").nth(index)
+        tab_to(page, row.locator(".unit-options summary"))
+        page.keyboard.press("Enter")
+        tab_to(page, row.get_by_label("Group"))
+        page.keyboard.type("Alpha")
+        with page.expect_response(lambda r: "/details/" in r.url):
+            page.keyboard.press("Tab")
+        joined = page.locator("#unit-rows .unit-row").nth(index)
+        expect(joined.get_by_label("Detachment")).to_have_value("patrol")
+    expect(page.locator("#list-valid")).to_be_visible()
+    expect(page.locator('[data-summary="detachment:Alpha"]')).to_have_text(
+        "Alpha (Patrol Detachment): HQ 1/1–2 · Troops 1/1–3 · Fast Attack 1/0–2"
+    )
+    screenshot(page, f"feature3-detachment-{suffix}")
+    page.goto(f"{live_server.url}/lists/{army_list.pk}/roster/")
+    expect(page.locator(".roster-group")).to_have_text(["Alpha (Patrol Detachment)"])
+    screenshot(page, f"feature3-detachment-roster-{suffix}")
+    text = page.request.get(f"{live_server.url}/lists/{army_list.pk}/roster.txt").text()
+    assert "== Alpha (Patrol Detachment) ==" in text
+    exported = page.request.get(f"{live_server.url}/lists/{army_list.pk}/list.json").json()
+    assert exported["groups"] == {"Alpha": "patrol"}

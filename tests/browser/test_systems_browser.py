@@ -3,8 +3,13 @@
 A new player signs up, opens "New list", picks the system (htmx swaps in its faction menu,
 structure rules and the system's own list settings), creates the list, adds units with the
 add buttons, ticks the options a valid army needs (a General, a Warlord) and ends with
-"Valid list". Each finished list is screenshotted on a desktop and a phone viewport in
+"Valid list". Then, as issue 13's "Done when" asks, the player prints it (the roster) and
+estimates it: a unit of the list against a typical target, the result computed by a real
+Celery worker. Each step is screenshotted on a desktop and a phone viewport in
 `artifacts/screenshots/systems-<key>-*.png`.
+
+AoS 1st has no points (`GameSystem.points_sized` is false): its form asks for no points
+limit and its pages show models and wounds, never "points left".
 """
 
 from __future__ import annotations
@@ -21,13 +26,15 @@ from tests.browser.artifacts import screenshot
 PASSWORD = "correct horse battery staple"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+WORKER_TIMEOUT_MS = 60_000
 
 
 @dataclass(frozen=True)
 class Recipe:
     system: str
     faction: str
-    points_limit: int
+    #: None: the system sizes lists without points (no points limit field at all)
+    points_limit: int | None
     #: unit slugs, in order; (unit index, option label) pairs to tick afterwards
     units: tuple[str, ...]
     ticks: tuple[tuple[int, str], ...] = ()
@@ -56,7 +63,7 @@ RECIPES = [
     Recipe(
         "aos1",
         "Stormwardens of Halcyr (original sample army)",
-        100,
+        None,
         ("storm-lord", "hammer-wardens", "skybolt-archers"),
         ticks=((0, "Nominated as the general"),),
         summary="models",
@@ -87,8 +94,11 @@ def add_unit(page: Page, slug: str) -> None:
     expect(page.locator("#unit-rows > li")).to_have_count(rows + 1)
 
 
+@pytest.mark.worker
 @pytest.mark.parametrize("recipe", RECIPES, ids=[r.system for r in RECIPES])
-def test_a_new_player_builds_a_valid_list_in_each_system(live_server, browser, recipe: Recipe):
+def test_a_new_player_builds_prints_and_estimates_a_valid_list_in_each_system(
+    live_server, celery_worker_process, browser, recipe: Recipe
+):
     call_command("load_catalogue", verbosity=0)
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -103,7 +113,10 @@ def test_a_new_player_builds_a_valid_list_in_each_system(live_server, browser, r
             page.get_by_label("Game system").select_option(recipe.system)
     page.get_by_label("Faction").select_option(label=recipe.faction)
     page.get_by_role("textbox", name="Name").fill(f"My first {recipe.system} list")
-    page.get_by_role("spinbutton", name="Points limit").fill(str(recipe.points_limit))
+    if recipe.points_limit is None:
+        expect(page.get_by_role("spinbutton", name="Points limit")).to_have_count(0)
+    else:
+        page.get_by_role("spinbutton", name="Points limit").fill(str(recipe.points_limit))
     for key, value in recipe.settings.items():
         page.locator(f'[name="setting-{key}"]').select_option(value)
     page.get_by_role("button", name="Create the list").click()
@@ -122,13 +135,52 @@ def test_a_new_player_builds_a_valid_list_in_each_system(live_server, browser, r
     expect(page.locator("#list-valid")).to_be_visible()
     expect(page.locator("#violations")).to_have_count(0)
     if recipe.summary:
-        expect(page.locator(f'[data-summary="{recipe.summary}"]')).to_be_visible()
+        expect(page.locator(f'#list-totals [data-summary="{recipe.summary}"]')).to_be_visible()
+    if recipe.points_limit is None:
+        expect(page.locator("#points-left")).to_have_count(0)
+        expect(page.locator("#list-totals")).not_to_contain_text("pts")
+    else:
+        expect(page.locator("#points-left")).to_be_visible()
     screenshot(page, f"systems-{recipe.system}-desktop")
+    list_url = page.url
     phone = browser.new_context(viewport={"width": 390, "height": 844}, storage_state=context.storage_state())
     phone_page = phone.new_page()
-    phone_page.goto(page.url)
+    phone_page.goto(list_url)
     expect(phone_page.locator("#list-valid")).to_be_visible()
     screenshot(phone_page, f"systems-{recipe.system}-phone")
+
+    # Print: the roster, one card per unit, the list's own figures, no points for AoS.
+    page.get_by_role("link", name="Printable roster", exact=True).click()
+    expect(page.locator(".roster .unit-card")).to_have_count(len(recipe.units))
+    if recipe.summary:
+        expect(page.locator(f'.roster-head [data-summary="{recipe.summary}"]')).to_be_visible()
+    if recipe.points_limit is None:
+        expect(page.locator(".roster-head")).not_to_contain_text("pts")
+        expect(page.locator(".roster .unit-card .points")).to_have_count(0)
+    else:
+        expect(page.locator(".roster-head")).to_contain_text(f"/ {recipe.points_limit} pts")
+    page.emulate_media(media="print")
+    screenshot(page, f"systems-{recipe.system}-print-desktop")
+    page.emulate_media(media="screen")
+    phone_page.goto(page.url)
+    expect(phone_page.locator(".roster .unit-card")).to_have_count(len(recipe.units))
+    screenshot(phone_page, f"systems-{recipe.system}-print-phone")
+
+    # Estimate: the list's first unit against the system's first typical target, on the worker.
+    page.goto(list_url)
+    page.locator("#unit-rows > li").first.locator(".unit-estimate a").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Estimate damage")
+    target = page.get_by_label("Target unit")
+    expect(target.locator("option")).not_to_have_count(0)
+    target.select_option(index=0)
+    page.get_by_role("button", name="Estimate").click()
+    expect(page).to_have_url(re.compile(r"/estimates/[0-9a-f-]{36}/$"))
+    expect(page.locator("svg.chart").first).to_be_visible(timeout=WORKER_TIMEOUT_MS)
+    expect(page.locator("progress")).to_have_count(0)
+    screenshot(page, f"systems-{recipe.system}-estimate-desktop")
+    phone_page.goto(page.url)
+    expect(phone_page.locator("svg.chart").first).to_be_visible()
+    screenshot(phone_page, f"systems-{recipe.system}-estimate-phone")
     assert errors == []
 
 
@@ -143,8 +195,25 @@ def test_a_system_without_factions_leads_to_the_designer(live_server, browser):
     with page.expect_response(lambda r: "/lists/new/?system=aos1" in r.url):
         page.get_by_label("Game system").select_option("aos1")
     expect(page.locator("#no-faction")).to_be_visible()
-    expect(page.get_by_role("button", name="Create the list")).to_be_disabled()
+    button = page.get_by_role("button", name="Create the list")
+    expect(button).to_be_disabled()
+    expect(button).to_have_accessible_description("A list needs a faction: create a homebrew unit first.")
+    # Styled as disabled in both themes: the muted panel colours of the notice, a dashed
+    # border, no pointer (an active button has the accent background).
+    def looks_disabled() -> None:
+        style = button.evaluate("b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).cursor,"
+                                " getComputedStyle(b).borderTopStyle]")
+        panel = page.locator("#no-faction").evaluate("e => getComputedStyle(e).backgroundColor")
+        assert style == [panel, "not-allowed", "dashed"]
+
+    looks_disabled()
     screenshot(page, "systems-no-faction-phone")
+    page.get_by_label("Colour theme").select_option("dark")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    looks_disabled()
+    screenshot(page, "systems-no-faction-phone-dark")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot(page, "systems-no-faction-desktop-dark")
     page.get_by_role("link", name="Create a homebrew unit").click()
     expect(page).to_have_url(re.compile(r"/catalogue/designer/\?system=aos1$"))
     expect(page.get_by_label("Game system")).to_have_value("aos1")

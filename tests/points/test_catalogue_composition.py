@@ -233,6 +233,9 @@ def datasheet(name: str, power: int, count: int, *, low: int, high: int, warlord
 W40K = [datasheet("Captain", 5, 1, low=1, high=1, warlord=True), datasheet("Squad", 10, 10, low=5, high=10)]
 W40K_CASES = {
     "points_limit": (army("wh40k9", W40K, limit=219), army("wh40k9", W40K, limit=220)),
+    # [EXTERNAL] detachments (tests/armybuilder/test_detachments.py has every slot): a Patrol
+    # with no unit in it, the army's units outside it; without a detachment nothing is checked.
+    "detachments": (army("wh40k9", W40K) | {"groups": {"A": "patrol"}}, army("wh40k9", W40K)),
     "battle_size": (
         army("wh40k9", W40K, settings={"battle_size": "combat_patrol"})
         | {"units": [{"unit": W40K[1], "count": 3}]},
@@ -264,15 +267,8 @@ def warscroll(name: str, count: int, *, rules=(), **fields) -> dict:
 
 AOS = [warscroll("Lord", 1, rules=["General"]), warscroll("Warriors", 20)]
 BATTALION = warscroll("Shield-wall battalion", 1, battalion={"requires": [{"unit": "Warriors", "min": 2}]})
+#: AoS has no points (003_aos.md §3, `points_sized=False`): no points-limit case.
 AOS_CASES = {
-    "points_limit": (
-        army(
-            "aos1",
-            [warscroll("Costly", 1) | {"models": [model("C", points=11, move=5, wounds=1, bravery=6)]}],
-            limit=10,
-        ),
-        army("aos1", AOS, limit=10),
-    ),
     "model_limit": (
         army("aos1", AOS, settings={"model_limit": 20}),
         army("aos1", AOS, settings={"model_limit": 21}),
@@ -290,7 +286,14 @@ PARAMS = [(system, rule) for system, cases in CASES.items() for rule in cases]
 
 def test_every_switchable_rule_of_every_catalogue_system_has_a_case():
     for system, cases in CASES.items():
-        assert set(get_system(system).structure_options) | {"points_limit"} == set(cases), system
+        always = {"points_limit"} if get_system(system).points_sized else set()
+        assert set(get_system(system).structure_options) | always == set(cases), system
+
+
+def test_aos_has_no_points_limit_even_when_a_homebrew_warscroll_carries_points():
+    costly = [warscroll("Costly", 1) | {"models": [model("C", points=11, move=5, wounds=1, bravery=6)]}]
+    assert get_system("aos1").points_sized is False
+    assert broken("aos1", army("aos1", costly, limit=10)) == []
 
 
 @pytest.mark.parametrize(("system", "rule"), PARAMS)
@@ -329,5 +332,6 @@ def test_40k_and_aos_summaries_report_power_level_and_models():
         {"key": "power_level", "label": "Power Level", "value": 15, "limit": 50}
     ]
     assert get_system("aos1").army_summary(army("aos1", AOS, settings={"model_limit": 30})) == [
-        {"key": "models", "label": "Models", "value": 21, "limit": 30}
+        {"key": "models", "label": "Models", "value": 21, "limit": 30},
+        {"key": "wounds", "label": "Wounds", "value": 21},
     ]

@@ -36,3 +36,18 @@ def test_registry_price_raises_the_format_error_on_bad_input():
     """Bad input is a UnitFormatError with field paths (the API turns it into a 400)."""
     with pytest.raises(UnitFormatError):
         get_system("opr").price({"name": "X", "models": []})
+
+
+def test_registry_points_is_the_price_without_the_breakdown():
+    """`unit_points` (what the list editor prices each option with) is `price(...)["points"]`:
+    OPR's own `points`, and the `price` of a system that declares none; the same errors."""
+    from dataclasses import replace
+
+    from rules.systems.registry import unit_points
+
+    opr = get_system("opr")
+    assert opr.points is not None
+    assert unit_points(opr, INFANTRY_JSON) == opr.price(INFANTRY_JSON)["points"] == 143
+    assert unit_points(replace(opr, points=None), INFANTRY_JSON) == 143
+    with pytest.raises(UnitFormatError):
+        unit_points(opr, {"name": "X", "models": []})

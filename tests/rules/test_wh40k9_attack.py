@@ -16,7 +16,7 @@ from rules.systems.registry import get_system
 from rules.systems.wh40k9.attacks import blast_shots, melee_batches, shooting_batches
 from rules.systems.wh40k9.dice_values import dice_pmf
 from rules.systems.wh40k9.estimate import attack
-from rules.systems.wh40k9.morale import models_fled, p_morale_failed
+from rules.systems.wh40k9.morale import models_fled, models_lost, p_morale_failed
 from rules.systems.wh40k9.rolls import roll
 from rules.systems.wh40k9.saves import p_unsaved
 from rules.systems.wh40k9.situation import complete
@@ -520,3 +520,84 @@ def test_morale_and_attrition_agree_with_literal_games():
     sd = math.sqrt(float((np.arange(models + 1) - fled @ np.arange(models + 1)) ** 2 @ fled))
     assert abs(fled @ np.arange(models + 1) - games @ np.arange(models + 1)) <= 4.5 * sd / math.sqrt(trials)
     assert np.max(np.abs(fled - games)) < 0.02
+
+
+def test_models_lost_matches_icepool_over_a_kills_distribution():
+    """§8.7 over a spread of kills: lost = killed + (one fled + Combat Attrition) when the
+    test fails; each kill count k its own D6 + k test and its own attrition (−1 below
+    Half-strength), against icepool per k."""
+    models, leadership = 8, 6
+    kills = np.array([0.05, 0.1, 0.15, 0.2, 0.2, 0.1, 0.1, 0.05, 0.05])
+    expected_lost, expected_fled = np.zeros(models + 1), np.zeros(models + 1)
+    for killed, p_killed in enumerate(kills):
+        fail = float(icepool.d6.map(lambda f, k=killed: f != 1 and f + k > leadership).probability(True))
+        if killed == 0 or killed == models:
+            fail = 0.0
+        expected_lost[killed] += p_killed * (1 - fail)
+        expected_fled[0] += p_killed * (1 - fail)
+        if fail:
+            left = models - killed - 1
+            flees_on = 2 if 2 * left < models else 1
+            flees = icepool.d6.map(lambda f, n=flees_on: 1 if f <= n else 0)
+            attrition = as_pmf(left @ flees, length=left + 1)
+            expected_lost[killed + 1 : killed + 2 + left] += p_killed * fail * attrition
+            expected_fled[1 : 2 + left] += p_killed * fail * attrition
+    assert_pmf_equal(models_lost(kills, models=models, leadership=leadership), expected_lost)
+    assert_pmf_equal(models_fled(kills, models=models, leadership=leadership), expected_fled)
+
+
+_PATH_CASES = {
+    "plain bolters on marines": (
+        unit(model(count=5, weapons=[gun(kind="Rapid Fire 1")])), [(10, 2, 3, None, None, 0)],
+    ),
+    "exploding and mortal 6s, FNP, two profiles": (
+        unit(model(count=3, weapons=[gun(kind="Heavy D6", d="D3", ap=-1, abilities=[
+            {"type": "extra_hits", "on": 6, "hits": 1},
+            {"type": "mortal_wounds", "roll": "wound", "on": 6, "amount": "D3"}])])),
+        [(4, 2, 3, None, 5, 0), (2, 3, 4, 5, None, 1)],
+    ),
+    "extra AP and hit mortals that end the attack": (
+        unit(model(count=4, weapons=[gun(kind="Assault 3", d=2, abilities=[
+            {"type": "extra_ap", "on": 6, "ap": -2},
+            {"type": "mortal_wounds", "roll": "hit", "on": 6, "amount": 1, "ends_attack": True},
+            {"type": "reroll", "roll": "hit", "which": "ones"}])])),
+        [(6, 3, 3, None, None, 0)],
+    ),
+    "a wipe: small unit, many shots": (
+        unit(model(count=10, weapons=[gun(kind="Assault 2", d="D3", ap=-2)])), [(3, 2, 4, None, 6, 0)],
+    ),
+    "a big unit past the dense limit": (
+        unit(model(count=10, weapons=[gun(kind="Heavy 3", s=8, ap=-3, d="D6")])),
+        [(30, 10, 3, None, None, 0)],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(_PATH_CASES))
+def test_every_path_of_the_chain_gives_the_same_answer(name, monkeypatch):
+    """The engine's shortcuts are exact, so each must give what the plain chain gives
+    (1e-12): states cut at what the attacks can reach (`estimate.reach`) against the whole
+    unit, the dense one-attack matrix and its powers against band passes per attack."""
+    from rules.systems.wh40k9 import damage, estimate
+
+    attacker, groups = _PATH_CASES[name]
+    target = defenders(groups)
+    fast = attack(attacker, target, {"range_inches": 12})
+    monkeypatch.setattr(estimate, "reach", lambda batches: damage.MAX_DEFENDER_WOUNDS)
+    whole = attack(attacker, target, {"range_inches": 12})
+    monkeypatch.setattr(damage, "SQUARING_STATES", 0)
+    no_powers = attack(attacker, target, {"range_inches": 12})
+    monkeypatch.setattr(damage, "DENSE_STATES", 0)
+    bands = attack(attacker, target, {"range_inches": 12})
+    for other in (whole, no_powers, bands):
+        for key in ("wounds_distribution", "kills_distribution", "kills_at_least"):
+            assert_pmf_equal(np.array(fast[key]), np.array(other[key]))
+        for key in ("damage", "kills", "attacks", "hits", "wounds"):
+            assert fast["expected"][key] == pytest.approx(other["expected"][key], abs=TOLERANCE)
+        points = other["expected_points_destroyed"]
+        assert fast["expected_points_destroyed"] == pytest.approx(points, abs=TOLERANCE)
+        for mine, theirs in zip(fast["outcomes"], other["outcomes"], strict=True):
+            assert np.allclose(mine["value"], theirs["value"], rtol=0, atol=TOLERANCE)
+    assert sum(fast["kills_distribution"]) == pytest.approx(1.0)
+    if name.startswith("a wipe"):
+        assert fast["p_destroyed"] > 0.1  # the dead state is reached: no cut here

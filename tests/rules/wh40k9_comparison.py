@@ -100,7 +100,7 @@ def engine_units(weapon: Weapon, target: Target) -> tuple[dict[str, Any], dict[s
                         "type": f"Assault {weapon.shots}",
                         "s": weapon.s,
                         "ap": weapon.ap,
-                        "d": weapon.d,
+                        "d": int(weapon.d) if weapon.d.isdigit() else weapon.d,
                         "abilities": list(weapon.abilities),
                     }
                 ],
@@ -196,11 +196,26 @@ def clear_warhammer_stats_caches() -> None:
         getattr(kill_phase, name).cache_clear()
 
 
-def clear_engine_caches() -> None:
-    from rules.systems.wh40k9 import dice_values, rolls
+def clear_engine_caches() -> list[str]:
+    """Clear every memo cache of the 40k engine (each `functools` cache of a module of
+    `rules.systems.wh40k9` and of the dice core it uses), so that a timed estimate starts
+    cold; returns their names, so a benchmark can show what it cleared."""
+    import importlib
+    import pkgutil
 
-    rolls.roll.cache_clear()
-    dice_values._dice.cache_clear()
+    import rules.dice
+    import rules.systems.wh40k9 as package
+
+    cleared = []
+    names = [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)]
+    names += [f"{rules.dice.__name__}.{m.name}" for m in pkgutil.iter_modules(rules.dice.__path__)]
+    for name in names:
+        module = importlib.import_module(name)
+        for attribute, value in vars(module).items():
+            if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", None) == name:
+                value.cache_clear()
+                cleared.append(f"{name}.{attribute}")
+    return cleared
 
 
 #: Where the two engines read the rules differently: the rule and the spec line.

@@ -2,7 +2,8 @@
 
 The sheet defines the warscroll characteristics but contains no warscrolls and no points
 (those came later, with the General's Handbook). Catalogue points (0 where unknown), the
-warscroll profile below, and the points limit as the only army rule (`points.aos1`).
+warscroll profile below, and the sheet's army rules (`points.aos1`). Lists are sized by
+models, not points (`points_sized=False`): no points limit is asked for or shown.
 The exact attack sequence and battleshock are `rules.systems.aos1.combat`.
 """
 
@@ -55,4 +56,5 @@ SYSTEM = register_catalogue_system(
     reference_targets=REFERENCE_TARGETS,
     list_settings_schema=LIST_SETTINGS_SCHEMA,
     army_summary=army_summary,
+    points_sized=False,
 )

@@ -39,6 +39,11 @@ def price_unit_dict(unit: Mapping[str, Any]) -> dict[str, Any]:
     return price(parse_unit(unit)).to_dict()
 
 
+def unit_points_of_dict(unit: Mapping[str, Any]) -> int:
+    """Unit-format dict → its rounded points (`price_unit_dict(unit)["points"]`, without the breakdown)."""
+    return price(parse_unit(unit)).points
+
+
 def validate_army_dict(army: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Army-list dict → violation dicts. Raises `points.unit_format.UnitFormatError`."""
     return [violation.to_dict() for violation in validate(parse_army(army))]
@@ -67,6 +72,7 @@ SYSTEM = register(
         source_language="pl",
         profile_schema=profile_schema(),
         price=price_unit_dict,
+        points=unit_points_of_dict,
         validate=validate_army_dict,
         attack=attack,
         estimate_cost=estimate_cost,

@@ -9,8 +9,9 @@ tables the chapter does not print are WHFB's (`tables.RU_TABLES_IN_SOURCE`).
 
 from functools import partial
 
+from points.catalogue.fantasy_army import magic_item_summary
 from points.catalogue.i18n import gettext_noop
-from points.ru_whfb.composition import OPTION_KEYS, validate
+from points.ru_whfb.composition import MAGIC_ITEM_ALLOWANCE, OPTION_KEYS, validate
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.fantasy_combat.estimate import attack, estimate_cost
 from rules.systems.fantasy_combat.reference_targets import reference_targets
@@ -29,6 +30,7 @@ SYSTEM = register_catalogue_system(
     profile_schema=fantasy_profile_schema(),
     validate=validate,
     structure_options=OPTION_KEYS,
+    unit_summary=partial(magic_item_summary, MAGIC_ITEM_ALLOWANCE),
     attack=partial(attack, variants=RU_WHFB),
     estimate_cost=partial(estimate_cost, variants=RU_WHFB),
     situation_schema=situation_schema(RU_WHFB),

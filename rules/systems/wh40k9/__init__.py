@@ -12,6 +12,7 @@ from typing import Any
 
 from points.catalogue.i18n import gettext_noop
 from points.wh40k9.battle_size import LIST_SETTINGS_SCHEMA, OPTION_KEYS, army_summary, validate
+from points.wh40k9.detachments import DETACHMENT_KINDS, GROUP_KIND_TITLE, ROLE_FIELD
 from points.wh40k9.power import power_extras
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
@@ -113,6 +114,7 @@ UNIT_FIELDS: dict[str, Any] = {
         "minimum": 0,
         "maximum": 100,
     },
+    "battlefield_role": ROLE_FIELD,
 }
 
 SYSTEM = register_catalogue_system(
@@ -140,4 +142,6 @@ SYSTEM = register_catalogue_system(
     reference_targets=REFERENCE_TARGETS,
     list_settings_schema=LIST_SETTINGS_SCHEMA,
     army_summary=army_summary,
+    group_kinds=DETACHMENT_KINDS,
+    group_kind_title=GROUP_KIND_TITLE,
 )

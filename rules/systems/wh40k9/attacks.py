@@ -28,6 +28,7 @@ from rules.systems.wh40k9.abilities import keywords_of, of_type, structured
 from rules.systems.wh40k9.dice_values import dice_pmf, maximum
 
 _TYPE = re.compile(r"^\s*(Melee|Assault|Heavy|Rapid Fire|Grenade|Pistol)\s*(.*)$", re.IGNORECASE)
+_KINDS = {k.lower(): k for k in ("Melee", "Assault", "Heavy", "Rapid Fire", "Grenade", "Pistol")}
 CLOSE_COMBAT_WEAPON: dict[str, Any] = {"name": "Close combat weapon", "range": 0, "type": "Melee",
                                        "s": "User", "ap": 0, "d": 1}
 #: Every attack count is cut here (no unit of the game comes close); see `estimate.LIMITS`.
@@ -60,14 +61,13 @@ def weapon_kind(weapon: Mapping[str, Any]) -> tuple[str, str]:
     """("Heavy", "D6") from `type` "Heavy D6"; a weapon of range 0 is Melee."""
     match = _TYPE.match(str(weapon.get("type") or ""))
     if match:
-        kind = next(k for k in ("Melee", "Assault", "Heavy", "Rapid Fire", "Grenade", "Pistol")
-                    if k.lower() == match[1].lower())
-        return kind, match[2].strip() or "1"
+        return _KINDS[match[1].lower()], match[2].strip() or "1"
     return ("Melee", "1") if not weapon.get("range") else ("Assault", "1")
 
 
-def is_melee(weapon: Mapping[str, Any]) -> bool:
-    return weapon_kind(weapon)[0] == "Melee" or not weapon.get("range")
+def is_melee(weapon: Mapping[str, Any], kind: str | None = None) -> bool:
+    """A melee weapon: of type Melee or range 0 (`kind`: its `weapon_kind`, if known)."""
+    return (kind or weapon_kind(weapon)[0]) == "Melee" or not weapon.get("range")
 
 
 def chosen_profile(weapon: Mapping[str, Any], which: str) -> Mapping[str, Any]:
@@ -86,8 +86,11 @@ def chosen_profile(weapon: Mapping[str, Any], which: str) -> Mapping[str, Any]:
 
 def is_blast(weapon: Mapping[str, Any]) -> bool:
     """"Blast" in the weapon's rules, as an ability item, or in its abilities text (§3)."""
-    texts = [str(r) for r in weapon.get("rules") or ()]
     abilities = weapon.get("abilities")
+    if not weapon.get("rules") and not isinstance(abilities, str) and all(isinstance(a, Mapping)
+                                                                          for a in abilities or ()):
+        return False  # no text to read
+    texts = [str(r) for r in weapon.get("rules") or ()]
     texts += [abilities] if isinstance(abilities, str) else [a for a in abilities or () if isinstance(a, str)]
     return any(re.search(r"\bblast\b", text, re.IGNORECASE) for text in texts)
 
@@ -122,13 +125,13 @@ def blast_shots(shots: PMF, defender_models: int) -> PMF:
 
 
 def _abilities(*holders: Any) -> tuple[Mapping[str, Any], ...]:
-    return tuple(a for h in holders for a in structured(h))
+    return tuple(a for h in holders if h for a in structured(h))
 
 
 def _batch(*, weapon: Mapping[str, Any], model: Mapping[str, Any], models: int, per_model: PMF,
            melee: bool, kind: str, unit_keywords: frozenset[str], half_range: bool = False,
            blast: bool = False) -> Batch:
-    attacks = power(per_model, models)
+    attacks = per_model if models == 1 else power(per_model, models)
     if len(attacks) > MAX_ATTACKS_PER_BATCH + 1:
         raise ValueError(f"{weapon.get('name')}: more than {MAX_ATTACKS_PER_BATCH} attacks")
     return Batch(
@@ -159,9 +162,9 @@ def shooting_batches(*, unit: Mapping[str, Any], situation: Mapping[str, Any],
         grenades: list[tuple[Mapping[str, Any], str, str]] = []
         for raw in model.get("weapons") or ():
             weapon = chosen_profile(raw, situation["weapon_profile"])
-            if is_melee(weapon):
-                continue
             kind, shots = weapon_kind(weapon)
+            if is_melee(weapon, kind):
+                continue
             reach = int(weapon.get("range") or 0)
             if not int(weapon.get("min_range") or 0) <= distance <= reach:
                 continue

@@ -20,6 +20,7 @@ never moves a state back, nor further than one model's wounds).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -33,6 +34,8 @@ from rules.systems.wh40k9.saves import p_unsaved
 
 #: Up to this many states an attack's matrix is built whole (`apply_attacks`).
 DENSE_STATES = 160
+#: Up to this many states a fixed number of attacks is a matrix power (`apply_attacks`).
+SQUARING_STATES = 24
 #: Largest defending unit, in total wounds (Σ count × W), so a state matrix stays small
 #: enough that every accepted input computes in well under 2 s (see `estimate`).
 MAX_DEFENDER_WOUNDS = 400
@@ -94,70 +97,127 @@ def _binomial_rows(n_max: int, p: float) -> np.ndarray:
     return rows
 
 
-class Defender:
-    """The state space of one defending unit and the matrices of the events that hit it."""
+def check_defender(groups: Sequence[ModelGroup]) -> int:
+    """The unit's total wounds; ValueError if it cannot be estimated (no models, too big)."""
+    if not groups:
+        raise ValueError("the defending unit has no models")
+    total = sum(g.wounds * g.count for g in groups)
+    if total > MAX_DEFENDER_WOUNDS:
+        raise ValueError(f"the defending unit has {total} wounds in total; at most "
+                         f"{MAX_DEFENDER_WOUNDS} can be estimated")
+    return total
 
-    def __init__(self, groups: Sequence[ModelGroup]):
-        if not groups:
-            raise ValueError("the defending unit has no models")
+
+class Defender:
+    """The state space of one defending unit and the matrices of the events that hit it.
+
+    `size` states in all (0 … Σ W); the events work on the first `states` of them only:
+    the caller proves no event sequence goes further (every attack moves the state forward
+    by a bounded number of wounds, `estimate.reach`), so the rest keep probability exactly 0
+    and are never computed. 40 vehicles hit by 20 one-damage shots need 21 states of 401.
+    """
+
+    def __init__(self, groups: Sequence[ModelGroup], *, states: int | None = None):
+        total = check_defender(groups)
         self.groups = list(groups)
-        wounds = [g.wounds for g in self.groups for _ in range(g.count)]
-        if sum(wounds) > MAX_DEFENDER_WOUNDS:
-            raise ValueError(f"the defending unit has {sum(wounds)} wounds in total; at most "
-                             f"{MAX_DEFENDER_WOUNDS} can be estimated")
-        self.models = len(wounds)
-        self.size = sum(wounds) + 1  # states 0 … Σ W; the last one: every model dead
-        self.group_of = np.zeros(self.size, dtype=np.int64)
-        self.remaining = np.zeros(self.size, dtype=np.int64)
-        self.dead = np.zeros(self.size, dtype=np.int64)
-        self.points_lost = np.zeros(self.size)
-        state, dead, points = 0, 0, 0.0
-        for g, group in enumerate(self.groups):
-            for _ in range(group.count):
-                for damage in range(group.wounds):
-                    self.group_of[state], self.remaining[state] = g, group.wounds - damage
-                    self.dead[state], self.points_lost[state] = dead, points
-                    state += 1
-                dead, points = dead + 1, points + group.points
-        self.dead[-1], self.points_lost[-1], self.group_of[-1] = dead, points, len(self.groups) - 1
-        self.alive = np.arange(self.size - 1)
+        self.models = sum(g.count for g in self.groups)
+        self.size = total + 1  # states 0 … Σ W; the last one: every model dead
+        self.states = n = self.size if states is None else max(1, min(self.size, states))
+        self.truncated = n < self.size  # "every model dead" is outside the worked-on states
+        # An event's matrix row depends only on the current model's group and remaining
+        # wounds: `key[s]` picks state s's row in a table of (group, remaining) rows (the
+        # last table row: every model dead, nothing moves).
+        self.width = max(g.wounds for g in self.groups) + 1
+        self.offsets = list(itertools.accumulate((g.wounds + 1 for g in self.groups), initial=0))
+        self._shapes: dict[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = {}
+        s = np.arange(n)
+        if len(self.groups) == 1:
+            group = self.groups[0]
+            self.dead, damage = np.divmod(s, group.wounds)
+            self.key = group.wounds - damage  # remaining wounds; the group's rows start at 0
+            self.points_lost = self.dead * group.points
+        else:
+            wounds = np.array([g.wounds for g in self.groups])
+            counts = np.array([g.count for g in self.groups])
+            prices = np.array([g.points for g in self.groups])
+            starts = np.concatenate([[0], np.cumsum(wounds * counts)])
+            dead_before = np.concatenate([[0], np.cumsum(counts)])
+            points_before = np.concatenate([[0.0], np.cumsum(counts * prices)])
+            # The "every model dead" state is past the last block: it gets the last group.
+            group_of = np.minimum(np.searchsorted(starts, s, side="right") - 1, len(self.groups) - 1)
+            index, damage = np.divmod(s - starts[group_of], wounds[group_of])
+            self.key = np.array(self.offsets[:-1])[group_of] + wounds[group_of] - damage
+            self.dead = dead_before[group_of] + index
+            self.points_lost = points_before[group_of] + index * prices[group_of]
+        if not self.truncated:
+            self.dead[-1] = self.models
+            self.points_lost[-1] = sum(g.points * g.count for g in self.groups)
+            self.key[-1] = self.offsets[-1]
 
     def start(self) -> np.ndarray:
-        v = np.zeros(self.size)
+        v = np.zeros(self.states)
         v[0] = 1.0
         return v
 
+    def full(self, v: np.ndarray) -> np.ndarray:
+        """A distribution over the worked-on states written over all `size` states."""
+        if len(v) == self.size:
+            return v
+        out = np.zeros(self.size)
+        out[: len(v)] = v
+        return out
+
+    @cached_property
+    def dense_index(self) -> np.ndarray:
+        """Where `band[s, j]` goes in a flat (states × (states + width)) matrix: (s, s + j)."""
+        n, width = self.states, self.width
+        return (np.arange(n)[:, None] * (n + width + 1) + np.arange(width)[None, :]).ravel()
+
+    def _shape(self, w: int) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """For the rows r = 1 … w of a group of W `w`: the mask e < r (wounds below the
+        model's remaining ones, over the band's width) and the cells (r − 1, r)."""
+        if w not in self._shapes:
+            self._shapes[w] = (np.arange(self.width)[None, :] < np.arange(1, w + 1)[:, None],
+                               (np.arange(w), np.arange(1, w + 1)))
+        return self._shapes[w]
+
     def _effective_damage(self, damage: PMF, group: ModelGroup, *, reduce: bool) -> PMF:
         """P(the model loses e wounds) before the overkill cut: reduction, then FNP per point."""
-        values = np.arange(len(damage))
-        if reduce and group.reduction:
-            values = np.where(values > 0, np.maximum(1, values - group.reduction), 0)
-        reduced = np.zeros(len(damage))
-        np.add.at(reduced, values, damage)
+        if reduce and group.reduction and len(damage) > 2:
+            values = np.maximum(1, np.arange(len(damage)) - group.reduction)
+            values[0] = 0
+            reduced = np.bincount(values, weights=damage, minlength=len(damage))
+        else:
+            reduced = damage
         if group.fnp is None:
             return reduced
         p_lost = 1 - (7 - max(2, group.fnp)) / 6
         return reduced @ _binomial_rows(len(reduced) - 1, p_lost)
 
-    def _band(self, p_hit: np.ndarray, per_group: list[PMF]) -> Band:
-        """Each alive state: with p_hit[s] the current model loses e ~ per_group[g] wounds
-        (the rest of its wounds at most: excess lost, §5 Step 5); otherwise nothing. An event
-        moves a state forward by at most the current model's wounds, so the matrix is a band:
-        `band[s, j]` = P(s → s + j)."""
-        width = int(self.remaining.max()) + 1
-        band = np.zeros((self.size, width))
-        s = self.alive
-        band[s, 0] = 1.0 - p_hit[s]
-        band[-1, 0] = 1.0
-        remaining = self.remaining[s]
-        for e in range(max(len(p) for p in per_group)):
-            weights = np.array([p[e] if e < len(p) else 0.0 for p in per_group])[self.group_of[s]] * p_hit[s]
-            np.add.at(band, (s, np.minimum(e, remaining)), weights)
-        return Band(band)
+    def _band(self, p_hit: list[float], per_group: list[PMF]) -> Band:
+        """Each alive state: with p_hit[g] the current model (of group g) loses e ~
+        per_group[g] wounds (the rest of its wounds at most: excess lost, §5 Step 5);
+        otherwise nothing. An event moves a state forward by at most the current model's
+        wounds, so the matrix is a band: `band[s, j]` = P(s → s + j). Built as one row per
+        (group, remaining wounds), then gathered per state."""
+        width = self.width
+        rows = np.zeros((self.offsets[-1] + 1, width))
+        rows[-1, 0] = 1.0  # every model dead: nothing moves
+        for g, group in enumerate(self.groups):
+            w = group.wounds
+            weights = np.zeros(max(width, len(per_group[g])) + 1)
+            weights[: len(per_group[g])] = per_group[g] * p_hit[g]
+            tails = np.cumsum(weights[::-1])[::-1]  # P(the event and ≥ e wounds)
+            block = rows[self.offsets[g] + 1 : self.offsets[g] + w + 1]  # remaining r = 1 … w
+            below, diagonal = self._shape(w)
+            np.copyto(block, weights[:width], where=below)
+            block[diagonal] = tails[1 : w + 1]  # r or more wounds: the model dies (the cut)
+            block[:, 0] += 1.0 - p_hit[g]
+        return Band(rows, self)
 
     def attack_band(self, *, ap: int, damage: PMF) -> Band:
         """One wound with AP `ap` and damage `damage`, allocated to the current model (Steps 3–5)."""
-        p_hit = np.array([p_unsaved(save=g.save, invuln=g.invuln, ap=ap) for g in self.groups])[self.group_of]
+        p_hit = [p_unsaved(save=g.save, invuln=g.invuln, ap=ap) for g in self.groups]
         per_group = [self._effective_damage(damage, g, reduce=True) for g in self.groups]
         return self._band(p_hit, per_group)
 
@@ -166,7 +226,7 @@ class Defender:
         """One mortal wound: 1 damage, no save, Feel No Pain only; carries over (it never exceeds)."""
         one = np.array([0.0, 1.0])
         per_group = [self._effective_damage(one, g, reduce=False) for g in self.groups]
-        return self._band(np.ones(self.size), per_group)
+        return self._band([1.0] * len(self.groups), per_group)
 
     def mortal_wounds(self, v: np.ndarray, amount: PMF) -> np.ndarray:
         """`amount` mortal wounds (a PMF) on the state distribution `v`, one after another."""
@@ -179,42 +239,62 @@ class Defender:
         return total
 
     def kills(self, v: np.ndarray) -> np.ndarray:
-        """P(k models dead) for k = 0 … models."""
-        out = np.zeros(self.models + 1)
-        np.add.at(out, self.dead, v)
-        return out
+        """P(k models dead) for k = 0 … models (`v` over the worked-on states)."""
+        return np.bincount(self.dead, weights=v, minlength=self.models + 1)
 
 
 class Band:
-    """A row-stochastic matrix that only moves states forward by at most `width − 1`."""
+    """A row-stochastic matrix over the defender's worked-on states that only moves a state
+    forward, by at most `width − 1`: its rows per (group, remaining wounds) and the states' keys."""
 
-    def __init__(self, band: np.ndarray):
-        self.band = band
+    def __init__(self, rows: np.ndarray, defender: Defender):
+        self.rows = rows
+        self.defender = defender
+
+    @cached_property
+    def band(self) -> np.ndarray:
+        """`band[s, j]` = P(s → s + j)."""
+        return self.rows[self.defender.key]
+
+    def dense(self) -> np.ndarray:
+        """M written out (states × states): `dense[s, s + j]` = `band[s, j]`."""
+        n, width = self.defender.states, self.defender.width
+        out = np.zeros(n * (n + width))
+        out[self.defender.dense_index] = self.band.ravel()
+        return out.reshape(n, n + width)[:, :n]
 
     def apply(self, v: np.ndarray) -> np.ndarray:
         """v·M, in O(states × width); `v` may be a stack of row vectors (…, states)."""
-        size, width = self.band.shape
-        out = v * self.band[:, 0]
-        for j in range(1, width):
-            out[..., j:] += v[..., : size - j] * self.band[: size - j, j]
+        band = self.band
+        size, width = band.shape
+        out = v * band[:, 0]
+        for j in range(1, min(width, size)):
+            out[..., j:] += v[..., : size - j] * band[: size - j, j]
         return out
 
 
-def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray], attacks: PMF) -> np.ndarray:
-    """Σ_n P(N = n) · v·Mⁿ: `attacks` ~ N attacks, each the step `per_attack` (v ↦ v·M)."""
-    if len(attacks) > 3 and len(v) <= DENSE_STATES:
-        # Few states: the whole one-attack matrix once (the step applied to every unit row),
-        # then one dense product per attack instead of the step's many band passes.
-        matrix = per_attack(np.eye(len(v)))
-        per_attack = matrix.__rmatmul__
-    result = np.zeros_like(v)
-    tail = float(attacks.sum())
-    for n, p in enumerate(attacks):
-        if n:
-            v = per_attack(v)
-        result += p * v
-        tail -= p
-        if tail <= 0 or (1.0 - v[-1]) < 1e-17:  # every later attack finds the unit dead
-            result += max(0.0, tail) * v
+def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray], attacks: PMF, *,
+                  matrix: Callable[[], np.ndarray] | None = None, last_is_dead: bool = True) -> np.ndarray:
+    """Σ_n P(N = n) · v·Mⁿ: `attacks` ~ N attacks, each the step `per_attack` (v ↦ v·M);
+    `matrix()`, if given, is M itself (used when there are few states and several attacks).
+    `last_is_dead`: v's last state is "every model dead" (not so on truncated states), so
+    once all the mass is there the later attacks change nothing."""
+    if matrix is not None and len(attacks) > 2 and len(v) <= DENSE_STATES:
+        # Few states: the whole one-attack matrix once, then one dense product per attack
+        # instead of the step's many band passes; a fixed number of attacks (Assault 10)
+        # on very few states is v·M^N by repeated squaring (log N products of n³, cheaper
+        # than N of n² only while n is small).
+        one_attack = matrix()
+        if len(v) <= SQUARING_STATES and not attacks[:-1].any():
+            return v @ np.linalg.matrix_power(one_attack, len(attacks) - 1)
+        per_attack = one_attack.__rmatmul__
+    result = attacks[0] * v
+    for n in range(1, len(attacks)):
+        v = per_attack(v)
+        p = attacks[n]
+        if p:
+            result += p * v
+        if last_is_dead and 1.0 - v[-1] < 1e-17:  # every later attack finds the unit dead
+            result += attacks[n + 1 :].sum() * v
             break
     return result

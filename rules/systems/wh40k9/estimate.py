@@ -20,6 +20,7 @@ the whole attack at most `MAX_COST` band passes (`estimated_cost`, checked befor
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,10 +29,17 @@ from rules.dice.pmf import PMF, at_least, mean
 from rules.systems.messages import gettext_noop
 from rules.systems.wh40k9.abilities import keywords_of, of_type
 from rules.systems.wh40k9.attacks import Batch, attacker_points, batches_for
-from rules.systems.wh40k9.damage import Defender, apply_attacks, majority_toughness, model_groups
-from rules.systems.wh40k9.dice_values import dice_pmf
+from rules.systems.wh40k9.damage import (
+    Defender,
+    ModelGroup,
+    apply_attacks,
+    check_defender,
+    majority_toughness,
+    model_groups,
+)
+from rules.systems.wh40k9.dice_values import dice_pmf, maximum
 from rules.systems.wh40k9.hit_roll import hit_roll, weapon_type_modifier
-from rules.systems.wh40k9.morale import models_fled, models_lost
+from rules.systems.wh40k9.morale import morale_losses
 from rules.systems.wh40k9.situation import complete
 from rules.systems.wh40k9.wound_roll import wound_roll
 
@@ -52,8 +60,18 @@ def _context(situation: Mapping[str, Any], batch: Batch | None, target_keywords:
             "target_keywords": target_keywords}
 
 
+@dataclass(frozen=True)
+class Step:
+    """One attack of a batch as a step of the chain over the defender's states: `apply`
+    maps v ↦ v·M with band passes (any number of states); `matrix()` builds M itself, dense,
+    from the same parts (for few states, where one matrix product per attack is cheaper)."""
+
+    apply: Callable[[np.ndarray], np.ndarray]
+    matrix: Callable[[], np.ndarray]
+
+
 def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], toughness: int,
-                context: Mapping[str, Any]) -> tuple[Callable[[np.ndarray], np.ndarray], dict[str, float]]:
+                context: Mapping[str, Any]) -> tuple[Step, dict[str, float]]:
     """The step v ↦ v·M of one attack of `batch`, and its expected hits and wounds per attack."""
     modifier = int(situation["hit_modifier"])
     if not batch.melee:
@@ -67,49 +85,85 @@ def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], 
     extra_ap = of_type(batch.abilities, "extra_ap", context=context)
     six = defender.attack_band(ap=batch.ap + sum(int(a["ap"]) for a in extra_ap), damage=batch.damage) \
         if extra_ap else normal
-    wound_mortal = [a for a in of_type(batch.abilities, "mortal_wounds", context=context)
-                    if a.get("roll") == "wound"]
-    hit_mortal = [a for a in of_type(batch.abilities, "mortal_wounds", context=context)
-                  if a.get("roll") == "hit"]
+    mortal = of_type(batch.abilities, "mortal_wounds", context=context)
+    wound_mortal = [a for a in mortal if a.get("roll") == "wound"]
+    hit_mortal = [a for a in mortal if a.get("roll") == "hit"]
+    wound_ends = any(a.get("ends_attack") for a in wound_mortal)
+    hit_ends = any(a.get("ends_attack") for a in hit_mortal)
 
-    def on_six(v: np.ndarray) -> np.ndarray:
-        out = v if any(a.get("ends_attack") for a in wound_mortal) else six.apply(v)
-        for ability in wound_mortal:
-            out = defender.mortal_wounds(out, dice_pmf(ability.get("amount", 1)))
-        return out
+    def mortal_wounds(v: np.ndarray, abilities: list[Mapping[str, Any]]) -> np.ndarray:
+        for ability in abilities:
+            v = defender.mortal_wounds(v, dice_pmf(ability.get("amount", 1)))
+        return v
 
     def per_hit(v: np.ndarray) -> np.ndarray:
         out = wound.fail * v + wound.plain * normal.apply(v)
-        return out + wound.trigger * on_six(v) if wound.trigger else out
+        if wound.trigger:  # an unmodified 6 (or `on`+) to wound: extra AP, mortal wounds
+            out += wound.trigger * mortal_wounds(v if wound_ends else six.apply(v), wound_mortal)
+        return out
 
     def per_attack(v: np.ndarray) -> np.ndarray:
         out = hit.fail * v + hit.success * per_hit(v)
         if hit.triggered:  # an unmodified 6 (or `on`+) to hit: its extra hits, its mortal wounds
             t = v
-            for _ in range(hit.extra):
+            for _ in range(hit.extra + (0 if hit_ends else 1)):
                 t = per_hit(t)
-            if not any(a.get("ends_attack") for a in hit_mortal):
-                t = per_hit(t)
-            for ability in hit_mortal:
-                t = defender.mortal_wounds(t, dice_pmf(ability.get("amount", 1)))
-            out = out + hit.triggered * t
+            out = out + hit.triggered * mortal_wounds(t, hit_mortal)
+        return out
+
+    def matrix() -> np.ndarray:
+        """`per_attack` applied to the identity, with the bands written out dense."""
+        n = defender.states
+        if not wound.trigger and not hit.triggered:  # (miss or fail) · I + hit and wound · N
+            out = (hit.success * wound.plain) * normal.dense()
+            out.reshape(-1)[:: n + 1] += hit.fail + hit.success * wound.fail
+            return out
+        eye = np.eye(n)
+        per_hit_matrix = wound.plain * normal.dense()
+        per_hit_matrix.reshape(-1)[:: n + 1] += wound.fail
+        if wound.trigger:
+            per_hit_matrix += wound.trigger * mortal_wounds(eye if wound_ends else six.dense(), wound_mortal)
+        out = hit.success * per_hit_matrix
+        out.reshape(-1)[:: n + 1] += hit.fail
+        if hit.triggered:
+            times = hit.extra + (0 if hit_ends else 1)
+            t = np.linalg.matrix_power(per_hit_matrix, times) if times else eye
+            out += hit.triggered * mortal_wounds(t, hit_mortal)
         return out
 
     hits = float(mean(hit.hits))
-    return per_attack, {"hits": hits, "wounds": hits * wound.p_wound, "self_destruct": hit.self_destruct}
+    return Step(per_attack, matrix), {"hits": hits, "wounds": hits * wound.p_wound,
+                                      "self_destruct": hit.self_destruct}
 
 
-def estimated_cost(batches: list[Batch], defender: Defender) -> int:
+def estimated_cost(batches: list[Batch], groups: list[ModelGroup]) -> int:
     """An upper bound of the band passes `attack` makes: per attack, every hit it may score
     (extra hits included) times the events a hit may cause (its damage, the 6s' second
     damage, each mortal wound), times the band's width plus the few vector operations
     around each pass."""
-    width = int(defender.remaining.max()) + 4
+    width = max(g.wounds for g in groups) + 4
     total = 0
     for batch in batches:
         hits = 1 + sum(int(a.get("hits", 1)) for a in of_type(batch.abilities, "extra_hits"))
         events = 2 + sum(len(dice_pmf(a.get("amount", 1))) for a in of_type(batch.abilities, "mortal_wounds"))
         total += (len(batch.attacks) - 1) * hits * events * width
+    return total
+
+
+def reach(batches: list[Batch]) -> int:
+    """The most wounds the batches can take from the unit in all: per attack, every hit it
+    may score times (the damage's largest value plus the wound roll's mortal wounds), plus
+    the hit roll's mortal wounds (reduction and Feel No Pain only lower it, and a killing
+    blow moves the state by the model's remaining wounds, at most the damage). States past
+    it keep probability 0, so the chain never computes them (`Defender`'s `states`)."""
+    total = 0
+    for batch in batches:
+        hits = 1 + sum(int(a.get("hits", 1)) for a in of_type(batch.abilities, "extra_hits"))
+        mortal = {"hit": 0, "wound": 0}
+        for ability in of_type(batch.abilities, "mortal_wounds"):
+            mortal[ability.get("roll", "hit")] += maximum(dice_pmf(ability.get("amount", 1)))
+        per_attack = hits * (maximum(batch.damage) + mortal["wound"]) + mortal["hit"]
+        total += (len(batch.attacks) - 1) * per_attack
     return total
 
 
@@ -119,11 +173,12 @@ def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], s
     for a check before a job is queued. Raises ValueError for inputs past the other limits."""
     situation = complete(situation)
     groups = model_groups(defender_unit)
-    defender = Defender(groups)
+    check_defender(groups)
+    models = sum(g.count for g in groups)
     target_keywords = keywords_of(defender_unit, *({"keywords": g.keywords} for g in groups))
-    batches = list(batches_for(unit=attacker, situation=situation, defender_models=defender.models,
+    batches = list(batches_for(unit=attacker, situation=situation, defender_models=models,
                                context=_context(situation, None, target_keywords)))
-    return estimated_cost(batches, defender), MAX_COST
+    return estimated_cost(batches, groups), MAX_COST
 
 
 #: Measured (issue 10's report): the largest accepted attack, `MAX_COST` steps, took 0.5–0.6 s on
@@ -159,33 +214,35 @@ def attack(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situat
     """What `attacker` does to `defender_unit` in `situation` (defaults filled in), exactly."""
     situation = complete(situation)
     groups = model_groups(defender_unit)
-    defender = Defender(groups)
+    models = sum(g.count for g in groups)
     target_keywords = keywords_of(defender_unit, *({"keywords": g.keywords} for g in groups))
     context = _context(situation, None, target_keywords)
-    batches = list(batches_for(unit=attacker, situation=situation, defender_models=defender.models,
-                               context=context))
+    batches = list(batches_for(unit=attacker, situation=situation, defender_models=models, context=context))
+    defender = Defender(groups, states=reach(batches) + 1)
     if len(batches) > MAX_BATCHES:
         raise ValueError(f"{len(batches)} weapon batches; at most {MAX_BATCHES} can be estimated")
-    cost = estimated_cost(batches, defender)
+    cost = estimated_cost(batches, groups)
     if cost > MAX_COST:
         raise ValueError(f"this attack is too big to estimate exactly ({cost} steps, at most {MAX_COST}): "
                          "fewer attacks or a smaller target")
     toughness = majority_toughness(groups)
     v = defender.start()
+    wounds_lost, dead = np.arange(defender.states), defender.dead
     weapons: list[dict[str, Any]] = []
-    totals = {"attacks": 0.0, "hits": 0.0, "wounds": 0.0}
+    totals = {"attacks": 0.0, "hits": 0.0, "wounds": 0.0, "damage": 0.0, "kills": 0.0}
     self_destroyed = 0.0
     for batch in batches:
         batch_context = _context(situation, batch, target_keywords)
-        per_attack, per = _per_attack(batch, defender, situation, toughness, batch_context)
-        before_damage, before_kills = float(v @ np.arange(defender.size)), float(v @ defender.dead)
-        v = apply_attacks(v, per_attack, batch.attacks)
+        step, per = _per_attack(batch, defender, situation, toughness, batch_context)
+        v = apply_attacks(v, step.apply, batch.attacks, matrix=step.matrix,
+                          last_is_dead=not defender.truncated)
         attacks = float(mean(batch.attacks))
+        damage, kills = float(v @ wounds_lost), float(v @ dead)  # so far, all batches
         expected = {"attacks": attacks, "hits": attacks * per["hits"], "wounds": attacks * per["wounds"],
-                    "damage": float(v @ np.arange(defender.size)) - before_damage,
-                    "kills": float(v @ defender.dead) - before_kills}
-        for key in totals:
+                    "damage": damage - totals["damage"], "kills": kills - totals["kills"]}
+        for key in ("attacks", "hits", "wounds"):
             totals[key] += expected[key]
+        totals["damage"], totals["kills"] = damage, kills
         self_destroyed += _self_destroyed(batch, per["self_destruct"])
         weapons.append({"name": batch.name, "model": batch.model, "models": batch.models,
                         "melee": batch.melee, "expected": expected})
@@ -197,8 +254,8 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
             self_destroyed: float) -> dict[str, Any]:
     kills = defender.kills(v)
     leadership = max(g.leadership for g in groups)
-    fled = models_fled(kills, models=defender.models, leadership=leadership)
-    lost = models_lost(kills, models=defender.models, leadership=leadership)
+    possible = int(defender.dead[-1]) + 1  # more kills than the last worked-on state's: P = 0
+    fled, lost = morale_losses(kills[:possible], models=defender.models, leadership=leadership)
     points_attacker = attacker_points(attacker)
     points_defender = float(sum(g.points * g.count for g in groups))
     points_destroyed = float(v @ defender.points_lost)
@@ -221,8 +278,8 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
         "attacker": str(attacker.get("name", "")),
         "defender": str(defender_unit.get("name", "")),
         "situation": dict(situation),
-        "expected": {**totals, "damage": float(v @ np.arange(defender.size)), "kills": float(mean(kills))},
-        "wounds_distribution": v.tolist(),
+        "expected": totals,
+        "wounds_distribution": defender.full(v).tolist(),
         "kills_distribution": kills.tolist(),
         "kills_at_least": at_least(kills).tolist(),
         "p_destroyed": float(kills[-1]),

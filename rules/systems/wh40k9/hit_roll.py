@@ -58,6 +58,10 @@ def _reroll(abilities: Sequence[Mapping[str, Any]], roll_name: str, context: Map
 def hit_roll(*, skill: int | None, modifier: int, abilities: Sequence[Mapping[str, Any]],
              context: Mapping[str, Any]) -> HitRoll:
     """The hit roll of one attack at `skill`+ (BS or WS) with the situation's `modifier`."""
+    if not abilities and skill is not None:  # the plain roll: no re-roll, trigger or 6s
+        outcome = roll(skill, modifier)
+        return HitRoll(hits=np.array([outcome.fail, outcome.success]), trigger=0.0, p_hit=outcome.p_success,
+                       self_destruct=0.0, fail=outcome.fail, success=outcome.success)
     if of_type(abilities, "auto_hit", context=context):
         return HitRoll(hits=np.array([0.0, 1.0]), trigger=0.0, p_hit=1.0, self_destruct=0.0, success=1.0)
     if skill is None:  # "-": cannot make this kind of attack (§1.1)

@@ -35,32 +35,47 @@ def attrition(remaining: int, *, below_half: bool) -> PMF:
     return out
 
 
+def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF]:
+    """(P(f models flee), P(n models lost in all: killed plus fled)) over the kills
+    distribution (index k = P(k killed); entries past its end are 0), every kill count at
+    once: row k of a matrix is the Combat Attrition of the models left after k kills and
+    one fled, a binomial built by the ratio of its successive terms."""
+    fled = np.zeros(models + 1)
+    lost = np.zeros(models + 1)
+    size = min(len(kills), models + 1)
+    lost[:size] = kills[:size]
+    # A test can fail once D6 + k > Ld for a 6 (k ≥ Ld − 5), and only with models left.
+    first, last = max(1, leadership - 5), min(size - 1, models - 1)
+    if first > last:
+        fled[0] = lost.sum()
+        return fled, lost
+    killed = range(first, last + 1)
+    # P(D6 + k > Ld, the die not a 1): the faces 2–6 above Ld − k.
+    failing = kills[first : last + 1] * np.array([(7 - max(leadership + 1 - k, 2)) / 6 for k in killed])
+    lost[first : last + 1] -= failing
+    fled[0] = lost.sum()
+    after = [models - k - 1 for k in killed]  # the models that roll for Combat Attrition
+    odds = [2 / 4 if 2 * n < models else 1 / 5 for n in after]  # p / (1 − p): 1–2, or a 1
+    columns = after[0] + 1
+    n = np.array(after)[:, None]
+    j = np.arange(1, columns)
+    rows = np.empty((len(after), columns))
+    rows[:, 0] = [(2 / 3 if 2 * m < models else 5 / 6) ** m for m in after]  # P(nobody flees)
+    rows[:, 1:] = np.maximum(n - j + 1, 0) / j * np.array(odds)[:, None]  # P(j) / P(j − 1)
+    np.cumprod(rows, axis=1, out=rows)
+    spread = failing[:, None] * rows
+    fled[1 : 1 + columns] += spread.sum(axis=0)
+    # After k kills and a failed test: k + 1 + j lost, at columns k + 1 … k + 1 + (models − k − 1).
+    where = (np.arange(first + 1, last + 2)[:, None] + np.arange(columns)[None, :]).ravel()
+    lost += np.bincount(where, weights=spread.ravel(), minlength=models + 1)[: models + 1]
+    return fled, lost
+
+
 def models_fled(kills: PMF, *, models: int, leadership: int) -> PMF:
     """P(f models flee) over the kills distribution (index k = P(k killed))."""
-    fled = np.zeros(models + 1)
-    for killed, p_killed in enumerate(kills):
-        if not p_killed:
-            continue
-        left = models - killed
-        p_fail = p_morale_failed(killed, leadership) if left > 0 else 0.0
-        fled[0] += p_killed * (1 - p_fail)
-        if p_fail:
-            after = left - 1
-            lost = attrition(after, below_half=2 * after < models)
-            fled[1 : 1 + len(lost)] += p_killed * p_fail * lost
-    return fled
+    return morale_losses(kills, models=models, leadership=leadership)[0]
 
 
 def models_lost(kills: PMF, *, models: int, leadership: int) -> PMF:
     """P(n models lost in all: killed plus fled)."""
-    total = np.zeros(models + 1)
-    for killed, p_killed in enumerate(kills):
-        if not p_killed:
-            continue
-        total[killed] += p_killed * (1 - (p_morale_failed(killed, leadership) if killed < models else 0.0))
-        left = models - killed
-        if left > 0 and (p_fail := p_morale_failed(killed, leadership)):
-            after = left - 1
-            lost = attrition(after, below_half=2 * after < models)
-            total[killed + 1 : killed + 1 + len(lost)] += p_killed * p_fail * lost
-    return total
+    return morale_losses(kills, models=models, leadership=leadership)[1]

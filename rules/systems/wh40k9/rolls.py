@@ -48,26 +48,29 @@ def roll(target: int, modifier: int = 0, reroll: str | None = None, trigger_on: 
          low: int = 0) -> RollOutcome:
     """The outcome of one die needing `target`+ with `modifier`, re-rolling 1s (`"ones"`)
     or every failure (`"failed"`); `trigger_on` 7 means no trigger; `low` counts kept
-    unmodified faces ≤ low (self-destruction on a 1)."""
+    unmodified faces ≤ low (self-destruction on a 1).
+
+    One pass over the six faces: the first die's outcome, then the re-rolled share (the
+    faces re-rolled, each 1/6) kept as a second die's outcome, which is the same single-die
+    distribution (so Σ over 36 face pairs is never spelled out)."""
     fail = success = trigger = low_p = 0.0
-
-    def keep(face: int, weight: float) -> None:
-        nonlocal fail, success, trigger, low_p
-        if face <= low:
-            low_p += weight
-        if not succeeds(face, target, modifier):
-            fail += weight
-        elif face >= trigger_on:
-            trigger += weight
-        else:
-            success += weight
-
+    again = 0  # faces of the first die that are re-rolled
     for face in FACES:
         failed = not succeeds(face, target, modifier)
-        again = (reroll == "ones" and face == 1) or (reroll == "failed" and failed)
-        if again:
-            for second in FACES:
-                keep(second, 1 / 36)
+        if (reroll == "ones" and face == 1) or (reroll == "failed" and failed):
+            again += 1
+            continue
+        if face <= low:
+            low_p += 1
+        if failed:
+            fail += 1
+        elif face >= trigger_on:
+            trigger += 1
         else:
-            keep(face, 1 / 6)
-    return RollOutcome(fail, success, trigger, low_p)
+            success += 1
+    if again:  # a re-rolled die is kept whatever it shows: the single-die odds, once more
+        single = roll(target, modifier, None, trigger_on, low)
+        share = again / 6
+        return RollOutcome(fail / 6 + share * single.fail, success / 6 + share * single.success,
+                           trigger / 6 + share * single.trigger, low_p / 6 + share * single.low)
+    return RollOutcome(fail / 6, success / 6, trigger / 6, low_p / 6)

@@ -93,11 +93,15 @@ def situation_errors(situation: Mapping[str, Any]) -> dict[str, list[str]]:
     return errors
 
 
+_DEFAULTS = {name: spec["default"] for name, spec in SITUATION_SCHEMA["properties"].items()}
+
+
 def complete(situation: Mapping[str, Any]) -> dict[str, Any]:
     """The situation with every missing field at its default (the engine's own callers)."""
-    full = {name: spec["default"] for name, spec in SITUATION_SCHEMA["properties"].items()}
-    unknown = sorted(set(situation) - set(full))
+    full = dict(_DEFAULTS)
+    unknown = [name for name in situation if name not in full]
     if unknown:
+        unknown.sort()
         raise ValueError(f"unknown situation fields: {', '.join(unknown)}")
     full.update(situation)
     full["range_inches"] = float(full["range_inches"])

@@ -42,6 +42,9 @@ def wound_roll(*, strength: int, toughness: int, modifier: int, abilities: Seque
                context: Mapping[str, Any]) -> WoundRoll:
     """The wound roll of one hit; the trigger is the lowest `on` of the wound-roll triggers
     (`extra_ap`, `mortal_wounds` {roll: wound}) that apply, 7 (never) without one."""
+    if not abilities:
+        outcome = roll(wound_target(strength, toughness), modifier)
+        return WoundRoll(fail=outcome.fail, plain=outcome.success, trigger=outcome.trigger)
     total = modifier + sum(int(a["value"]) for a in of_type(abilities, "modifier", context=context)
                            if a.get("roll") == "wound")
     triggers = [int(a.get("on", 6)) for a in of_type(abilities, "extra_ap", context=context)]

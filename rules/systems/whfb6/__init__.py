@@ -7,8 +7,9 @@ exact attack sequence of `rules.systems.fantasy_combat` with every Russian switc
 
 from functools import partial
 
+from points.catalogue.fantasy_army import magic_item_summary
 from points.catalogue.i18n import gettext_noop
-from points.whfb6.composition import OPTION_KEYS, validate
+from points.whfb6.composition import MAGIC_ITEM_ALLOWANCE, OPTION_KEYS, validate
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.fantasy_combat.estimate import attack, estimate_cost
 from rules.systems.fantasy_combat.reference_targets import reference_targets
@@ -27,6 +28,7 @@ SYSTEM = register_catalogue_system(
     profile_schema=fantasy_profile_schema(),
     validate=validate,
     structure_options=OPTION_KEYS,
+    unit_summary=partial(magic_item_summary, MAGIC_ITEM_ALLOWANCE),
     attack=partial(attack, variants=WHFB6),
     estimate_cost=partial(estimate_cost, variants=WHFB6),
     situation_schema=situation_schema(WHFB6),

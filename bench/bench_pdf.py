@@ -1,0 +1,168 @@
+"""Benchmark of a 200-unit roster PDF on the worker's path (issue 17: at most 5 s).
+
+    ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_pdf.py [--rounds 3] [--units 200]
+        [--profile]
+
+The run
+
+1. creates a database of its own (`bench_pdf_<pid>`, dropped at the end), loads the bundled
+   catalogue and builds, with the list services, one 200-unit list per round from the OPR
+   catalogue's units (a different mix of units and upgrades each round: no two rounds render
+   the same roster);
+2. times the worker's task body (`render_pdf`, the function Celery runs: reads the list,
+   builds the roster, renders the template, WeasyPrint, stores the PDF in the job cache) for
+   each list with the PDF cache cleared, in the default print options (unit cards, two
+   columns, rules reference);
+3. as an independent baseline in the same run, times the same path for 20-unit lists: the
+   fixed cost of a render (WeasyPrint's fonts and stylesheets); a render that scales with
+   the roster costs about `units / 20` times the baseline;
+4. prints the median, the ratio target ÷ median (≥ 1 meets the target), the page count and
+   size, the stage times of the last render and the machine's load average (other sessions
+   share these cores). `--profile` prints the top of a cProfile of one render.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import re
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGET_SECONDS = 5.0
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+os.environ["DEBUG"] = "false"
+os.environ["STATIC_MANIFEST"] = "false"
+os.environ["LOG_LEVEL"] = "ERROR"
+os.environ["TEST_DATABASE_NAME"] = f"bench_pdf_{os.getpid()}"
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
+
+import warnings  # noqa: E402
+
+import django  # noqa: E402
+
+warnings.filterwarnings("ignore", message="No directory at")
+django.setup()
+
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
+
+from armybuilder import services  # noqa: E402
+from armybuilder.models import ArmyList  # noqa: E402
+from armybuilder.roster import pdf_jobs  # noqa: E402
+from rules.models import Faction  # noqa: E402
+
+
+def build_list(owner: User, units: int, seed: int) -> ArmyList:
+    """A list of `units` units of one OPR faction, mixed by `seed` (with upgrades where the
+    unit has any)."""
+    rng = random.Random(seed)
+    factions = list(Faction.objects.filter(system__key="opr", owner__isnull=True)
+                    .prefetch_related("units__options").order_by("pk"))
+    faction = factions[seed % len(factions)]
+    templates = [t for t in faction.units.all()]
+    army_list = services.army_list_create(owner=owner, system=faction.system, faction=faction,
+                                          name=f"Bench roster {seed}", points_limit=100_000)
+    for _ in range(units):
+        template = rng.choice(templates)
+        choices = {}
+        for option in list(template.options.all())[:3]:
+            if rng.random() < 0.5:
+                choices[option.key] = 1
+        try:
+            services.army_list_add_unit(army_list=army_list, unit=template, options=choices or None,
+                                        expected_version=None)
+        except Exception:  # an option this unit's structure refuses: add it plain
+            services.army_list_add_unit(army_list=army_list, unit=template, expected_version=None)
+    army_list.refresh_from_db()
+    return army_list
+
+
+def render(army_list: ArmyList) -> tuple[float, bytes]:
+    """One render through the task body the worker runs, with the cache cleared first."""
+    pdf_jobs.cache().clear()
+    started = time.perf_counter()
+    outcome = pdf_jobs.render_pdf.run(army_list.pk, army_list.version, "a4", "en", {})
+    elapsed = time.perf_counter() - started
+    key = pdf_jobs.pdf_key(army_list=army_list, paper="a4", language="en", options={})
+    pdf = pdf_jobs.cache().get(key)
+    if outcome != "done" or pdf is None:
+        raise SystemExit(f"render of list {army_list.pk} did not finish: {outcome}")
+    return elapsed, pdf
+
+
+def page_count(pdf: bytes) -> int:
+    """Pages of the PDF (pdfinfo, from poppler-utils; 0 when it is not installed)."""
+    if shutil.which("pdfinfo") is None:
+        return 0
+    info = subprocess.run(["pdfinfo", "-"], input=pdf, capture_output=True, check=False).stdout.decode()
+    found = re.search(r"^Pages:\s+(\d+)", info, re.M)
+    return int(found.group(1)) if found else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--units", type=int, default=200)
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of one render")
+    args = parser.parse_args()
+
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+        owner = User.objects.create_user("bench-pdf", password=secrets.token_urlsafe(12))
+        big = [build_list(owner, args.units, seed) for seed in range(args.rounds)]
+        small = [build_list(owner, 20, 100 + seed) for seed in range(args.rounds)]
+        render(small[0])  # loads Pango and the fonts once, as a running worker has
+        load_before = os.getloadavg()
+        baseline, measured, sizes = [], [], []
+        for small_list, big_list in zip(small, big, strict=True):
+            baseline.append(render(small_list)[0])
+            elapsed, pdf = render(big_list)
+            measured.append(elapsed)
+            sizes.append((page_count(pdf), len(pdf)))
+        load_after = os.getloadavg()
+        median, base = statistics.median(measured), statistics.median(baseline)
+        pages, size = sizes[-1]
+        print(f"PDF of a {args.units}-unit roster on the worker's path, {args.rounds} rounds "
+              f"(different lists), {os.cpu_count()} CPUs, load average {load_before[0]:.2f} -> "
+              f"{load_after[0]:.2f}")
+        print(f"  {args.units} units: median {median:.2f} s (rounds: "
+              f"{', '.join(f'{s:.2f}' for s in measured)}); {pages} pages, {size / 1024:.0f} KiB")
+        print(f"  baseline, 20 units: median {base:.2f} s; ratio {median / base:.1f}× "
+              f"(units ratio {args.units / 20:.0f}×)")
+        print(f"  target {TARGET_SECONDS:.0f} s ÷ median = {TARGET_SECONDS / median:.2f} "
+              f"({'met' if median <= TARGET_SECONDS else 'NOT met'})")
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            render(big[0])
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+        if os.environ.get("BENCH_PDF_OUT"):
+            pdf_jobs.cache().clear()
+            Path(os.environ["BENCH_PDF_OUT"]).write_bytes(render(big[0])[1])
+        return 0 if median <= TARGET_SECONDS else 1
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
