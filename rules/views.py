@@ -11,6 +11,7 @@ POST with the full page, so it works without JavaScript.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib import messages
@@ -58,17 +59,26 @@ def system_detail(request: HttpRequest, system_key: str) -> HttpResponse:
     )
 
 
-def cards_cache_key(system_key: str, faction: Any, cards: list[Any]) -> str:
-    """The key of the rendered card grid: everything it shows, so it is never stale.
+def cards_cache_key(system_key: str, faction: Any, units: list[Any], known_rules: Mapping[str, Any]) -> str:
+    """The key of the rendered card grid: everything the cards are built from, so it is
+    never stale.
 
     Rendering 30-odd cards was most of a faction page's server time under load (issue 17,
     item 10); the grid's HTML is the same for every visitor, so it is cached per process
-    (`{% cache %}` in `rules/faction.html`) under a digest of the cards themselves.
+    (`{% cache %}` in `rules/faction.html`). The key digests the rows the cards are made
+    of (every field of the faction's units and their options, and of the system's special
+    rules), not the cards themselves: pricing the units for the cards was, after the
+    rendering, the page's largest cost, and now happens only when the grid is rendered.
     """
     import hashlib
 
-    content = repr([system_key, faction.pk, faction.slug,
-                    [(card.unit.pk, card.unit.slug, str(card.unit.updated), card) for card in cards]])
+    def fields(row: Any) -> tuple:
+        return tuple((field.attname, getattr(row, field.attname)) for field in row._meta.concrete_fields)
+
+    rules = sorted({rule.pk: rule for rule in known_rules.values()}.items())
+    content = repr([system_key, fields(faction),
+                    [(fields(unit), [fields(option) for option in unit.options.all()]) for unit in units],
+                    [fields(rule) for _, rule in rules]])
     return hashlib.sha256(content.encode()).hexdigest()
 
 
@@ -78,10 +88,12 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
         selectors.faction_for_page(user=request.user, system=system, slug=faction_slug)
     )
     known = selectors.special_rules_by_name(system=system)
-    cards = [
-        unit_card(unit, system_key=system.key, known_rules=known)
-        for unit in selectors.faction_units(faction=faction)
-    ]
+    units = list(selectors.faction_units(faction=faction))
+
+    def cards() -> list[Any]:
+        """Built only when the grid is rendered (a cache miss): the template calls it."""
+        return [unit_card(unit, system_key=system.key, known_rules=known) for unit in units]
+
     return render(
         request,
         "rules/faction.html",
@@ -89,7 +101,7 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
             "system": system,
             "faction": faction,
             "cards": cards,
-            "cards_key": cards_cache_key(system.key, faction, cards),
+            "cards_key": cards_cache_key(system.key, faction, units, known),
             "is_owner": request.user.is_authenticated and faction.owner_id == request.user.pk,
         },
     )

@@ -38,3 +38,27 @@ def test_the_card_grid_is_cached_under_its_content_and_changes_with_it(client) -
     changed = client.get(url)
     assert changed.context["cards_key"] != first.context["cards_key"]
     assert "Renamed Wardens" in changed.content.decode()
+
+
+def test_the_grid_key_moves_with_options_and_rule_texts_too(client) -> None:
+    """The key digests what the cards are built from (units, their options, the system's
+    rules), so a change to any of them shows at once, though the cards are not built on a hit."""
+    from rules.models import SpecialRule, UpgradeOption
+
+    call_command("load_catalogue", verbosity=0)
+    option = UpgradeOption.objects.filter(unit__faction__owner__isnull=True,
+                                          unit__faction__system__key="opr").select_related("unit__faction").first()
+    url = f"/catalogue/opr/{option.unit.faction.slug}/"
+    first = client.get(url).context["cards_key"]
+    assert client.get(url).context["cards_key"] == first
+
+    option.label = "A relabelled option"
+    option.save()
+    relabelled = client.get(url)
+    assert relabelled.context["cards_key"] != first
+    assert "A relabelled option" in relabelled.content.decode()
+
+    rule = SpecialRule.objects.filter(system__key="opr").first()
+    rule.text = rule.text + " (errata)"
+    rule.save()
+    assert client.get(url).context["cards_key"] != relabelled.context["cards_key"]
