@@ -118,16 +118,17 @@ def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], 
             out = (hit.success * wound.plain) * normal.dense()
             out.reshape(-1)[:: n + 1] += hit.fail + hit.success * wound.fail
             return out
-        eye = np.eye(n)
         per_hit_matrix = wound.plain * normal.dense()
         per_hit_matrix.reshape(-1)[:: n + 1] += wound.fail
         if wound.trigger:
-            per_hit_matrix += wound.trigger * mortal_wounds(eye if wound_ends else six.dense(), wound_mortal)
+            six_matrix = np.eye(n) if wound_ends else six.dense()
+            per_hit_matrix += wound.trigger * mortal_wounds(six_matrix, wound_mortal)
         out = hit.success * per_hit_matrix
         out.reshape(-1)[:: n + 1] += hit.fail
         if hit.triggered:
             times = hit.extra + (0 if hit_ends else 1)
-            t = np.linalg.matrix_power(per_hit_matrix, times) if times else eye
+            t = np.eye(n) if not times else per_hit_matrix if times == 1 else \
+                np.linalg.matrix_power(per_hit_matrix, times)
             out += hit.triggered * mortal_wounds(t, hit_mortal)
         return out
 
