@@ -8,13 +8,16 @@ means; the 20 × 20 list-vs-list job within `TARGET_MATRIX_SECONDS` (1 s).
 
 1. The side-by-side table of the tests (`tests/rules/wh40k9_comparison.py`: 8 weapons ×
    5 targets with re-rolls, Feel No Pain, invulnerable saves, D3/D6 damage, dice shots,
-   exploding 6s, AP on 6s). Each profile is timed on its own, `--rounds` rounds of each
-   engine in this process (this engine's rounds, then warhammer-stats' rounds: a run of
-   warhammer-stats between two of ours evicts the CPU caches and doubles our time, which
-   a worker serving requests one after another does not see), each on a *different input
-   each round* (the round number in the units' and weapon's names, and 0–4 defending models
-   fewer: the unit is never wiped, so the means do not move), every memo cache of
-   both cleared before each run (`clear_engine_caches`, `clear_warhammer_stats_caches`).
+   exploding 6s, AP on 6s). Each profile is timed on its own, `--rounds` rounds; a round
+   runs every profile on this engine, then every profile on warhammer-stats, in a shuffled
+   order (a run of warhammer-stats just before one of ours evicts the CPU caches and
+   doubles our time, which a worker serving requests one after another does not see; the
+   shuffle keeps that from always falling on the same profile, and spreading a profile's
+   rounds over the run keeps a burst of load from the other sessions off all of them),
+   each on a *different input each round* (the round number in the units' and weapon's
+   names, and 0–4 defending models fewer: the unit is never wiped, so the means do not
+   move), every memo cache of both cleared before each run (`clear_engine_caches`,
+   `clear_warhammer_stats_caches`).
    - this engine, judged: the path the issue names, unit JSON in to result out: the
      request's JSON text parsed, its situation cleaned from the system's schema
      (`armybuilder.estimates.inputs.situation_clean`), then the job's computation
@@ -149,46 +152,53 @@ def table(rounds: int) -> list[str]:
     missed: list[str] = []
     print(f"{'weapon':36} {'target':18} {'engine ms':>9} {'w-stats ms':>10} {'ratio':>6}  {'checks':>6} "
           f"{'json':>6} {'all':>6}  {'damage engine / w-stats':>23}  {'kills engine / w-stats':>22}  means")
+    profiles = [(weapon, target) for weapon in WEAPONS for target in TARGETS]
+    rows: list[dict[str, Any]] = [{"mine": float("inf"), "checks": float("inf"), "json": float("inf"),
+                                   "theirs": float("inf")} for _ in profiles]
+    shuffle = random.Random(1)
+    for round_ in range(rounds):  # each round: every profile on this engine, then on warhammer-stats
+        order = list(range(len(profiles)))
+        shuffle.shuffle(order)  # no profile always the first one after the other engine's runs
+        for i in order:
+            text = request_text(*profiles[i], round_)
+            seconds, seconds_checks, seconds_json, rows[i]["ours"] = engine_run(text)
+            rows[i]["mine"] = min(rows[i]["mine"], seconds)
+            rows[i]["checks"] = min(rows[i]["checks"], seconds_checks)
+            rows[i]["json"] = min(rows[i]["json"], seconds_json)
+        for i in order:
+            seconds, rows[i]["other"] = warhammer_stats_run(*profiles[i], round_)
+            rows[i]["theirs"] = min(rows[i]["theirs"], seconds)
     total_mine = total_checks = total_json = total_theirs = 0.0
-    for weapon in WEAPONS:
-        for target in TARGETS:
-            mine = checks = json_out = theirs = float("inf")
-            ours: dict[str, Any] = {}
-            other: Any = None
-            for round_ in range(rounds):  # this engine's rounds, then warhammer-stats' rounds
-                seconds, seconds_checks, seconds_json, ours = engine_run(request_text(weapon, target, round_))
-                mine, checks = min(mine, seconds), min(checks, seconds_checks)
-                json_out = min(json_out, seconds_json)
-            for round_ in range(rounds):
-                seconds, other = warhammer_stats_run(weapon, target, round_)
-                theirs = min(theirs, seconds)
-            total_mine, total_theirs = total_mine + mine, total_theirs + theirs
-            total_checks, total_json = total_checks + checks, total_json + json_out
-            named = differences(weapon, target)
-            verdicts = []
-            if ours["p_destroyed"] > 1e-9:  # warhammer-stats' target has endless models
-                missed.append(f"{weapon.key} vs {target.key}: the unit can be wiped; the means differ")
-            for metric, a, b in (("damage", ours["expected"]["damage"], other.total_damage_dist.mean()),
-                                 ("kills", ours["expected"]["kills"], other.kills_dist.mean())):
-                if agree(a, b):
-                    continue
-                if metric in named and named[metric] in KNOWN_DIFFERENCES:
-                    verdicts.append(f"{metric}: {named[metric]}")
-                else:
-                    verdicts.append(f"{metric}: UNEXPLAINED")
-                    missed.append(f"{weapon.key} vs {target.key}: {metric} differs ({a:.6f} vs {b:.6f})")
-            ratio = theirs / mine
-            if ratio < TARGET_RATIO:
-                missed.append(f"{weapon.key} vs {target.key}: {ratio:.1f}× < {TARGET_RATIO:g}×")
-            print(f"{weapon.key[:36]:36} {target.key[:18]:18} {mine * 1e3:9.3f} {theirs * 1e3:10.3f} "
-                  f"{ratio:5.1f}×  {checks * 1e3:6.3f} {json_out * 1e3:6.3f} "
-                  f"{theirs / (mine + checks + json_out):5.1f}×  "
-                  f"{ours['expected']['damage']:10.4f} / {other.total_damage_dist.mean():<10.4f}  "
-                  f"{ours['expected']['kills']:9.4f} / {other.kills_dist.mean():<10.4f}  "
-                  f"{'; '.join(verdicts) or 'same'}")
+    for (weapon, target), row in zip(profiles, rows, strict=True):
+        mine, checks, json_out, theirs = row["mine"], row["checks"], row["json"], row["theirs"]
+        ours, other = row["ours"], row["other"]
+        total_mine, total_theirs = total_mine + mine, total_theirs + theirs
+        total_checks, total_json = total_checks + checks, total_json + json_out
+        named = differences(weapon, target)
+        verdicts = []
+        if ours["p_destroyed"] > 1e-9:  # warhammer-stats' target has endless models
+            missed.append(f"{weapon.key} vs {target.key}: the unit can be wiped; the means differ")
+        for metric, a, b in (("damage", ours["expected"]["damage"], other.total_damage_dist.mean()),
+                             ("kills", ours["expected"]["kills"], other.kills_dist.mean())):
+            if agree(a, b):
+                continue
+            if metric in named and named[metric] in KNOWN_DIFFERENCES:
+                verdicts.append(f"{metric}: {named[metric]}")
+            else:
+                verdicts.append(f"{metric}: UNEXPLAINED")
+                missed.append(f"{weapon.key} vs {target.key}: {metric} differs ({a:.6f} vs {b:.6f})")
+        ratio = theirs / mine
+        if ratio < TARGET_RATIO:
+            missed.append(f"{weapon.key} vs {target.key}: {ratio:.1f}× < {TARGET_RATIO:g}×")
+        print(f"{weapon.key[:36]:36} {target.key[:18]:18} {mine * 1e3:9.3f} {theirs * 1e3:10.3f} "
+              f"{ratio:5.1f}×  {checks * 1e3:6.3f} {json_out * 1e3:6.3f} "
+              f"{theirs / (mine + checks + json_out):5.1f}×  "
+              f"{ours['expected']['damage']:10.4f} / {other.total_damage_dist.mean():<10.4f}  "
+              f"{ours['expected']['kills']:9.4f} / {other.kills_dist.mean():<10.4f}  "
+              f"{'; '.join(verdicts) or 'same'}")
     ratio = total_theirs / total_mine
     whole = total_mine + total_checks + total_json
-    print(f"\nTOTAL {len(WEAPONS) * len(TARGETS)} profiles: engine {total_mine * 1e3:.2f} ms, "
+    print(f"\nTOTAL {len(profiles)} profiles: engine {total_mine * 1e3:.2f} ms, "
           f"warhammer-stats {total_theirs * 1e3:.2f} ms: {ratio:.1f}× "
           f"(target ≥ {TARGET_RATIO:g}× on every profile and in total). "
           f"With the request's unit checks ({total_checks * 1e3:.2f} ms) and the JSON text out "
