@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -124,6 +125,15 @@ def blast_shots(shots: PMF, defender_models: int) -> PMF:
     return shots
 
 
+@lru_cache(maxsize=1024)
+def _total_attacks(per_model: bytes, models: int) -> PMF:
+    """The PMF of `models` models' attacks together (each `per_model`, as float64 bytes):
+    a list matrix asks it of the same squad once per enemy unit, so it is kept (read-only)."""
+    total = power(np.frombuffer(per_model), models)
+    total.setflags(write=False)
+    return total
+
+
 def _abilities(*holders: Any) -> tuple[Mapping[str, Any], ...]:
     return tuple(a for h in holders if h for a in structured(h))
 
@@ -131,7 +141,7 @@ def _abilities(*holders: Any) -> tuple[Mapping[str, Any], ...]:
 def _batch(*, weapon: Mapping[str, Any], model: Mapping[str, Any], models: int, per_model: PMF,
            melee: bool, kind: str, unit_keywords: frozenset[str], half_range: bool = False,
            blast: bool = False) -> Batch:
-    attacks = per_model if models == 1 else power(per_model, models)
+    attacks = per_model if models == 1 else _total_attacks(per_model.tobytes(), models)
     if len(attacks) > MAX_ATTACKS_PER_BATCH + 1:
         raise ValueError(f"{weapon.get('name')}: more than {MAX_ATTACKS_PER_BATCH} attacks")
     return Batch(
