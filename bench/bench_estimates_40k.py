@@ -18,19 +18,21 @@ means; the 20 × 20 list-vs-list job within `TARGET_MATRIX_SECONDS` (1 s).
    names, and 0–4 defending models fewer: the unit is never wiped, so the means do not
    move), every memo cache of both cleared before each run (`clear_engine_caches`,
    `clear_warhammer_stats_caches`).
-   - this engine, judged: the path the issue names, unit JSON in to result out: the
-     request's JSON text parsed, its situation cleaned from the system's schema
-     (`armybuilder.estimates.inputs.situation_clean`), then the job's computation
-     (`armybuilder.estimates.compute.unit_vs_unit`: the units read, the attack sequence)
-     to its result dict (expected, kills_distribution, p_destroyed, weapons, outcomes, …).
-   - this engine, shown beside it, not judged: the request's unit checks before a job is
-     queued (`unit_vs_unit_inputs`: both units validated against the unit format and
-     priced, the cost bounded; cold as well) and writing the result as JSON text (what
-     storing it costs), with the ratio of the three together.
+   - this engine, judged: the full path of a request and its job, unit JSON in to result
+     JSON text out (`request_run`): the request's JSON text parsed, the checks before a
+     job is queued (`unit_vs_unit_inputs`: both units validated against the unit format,
+     the situation cleaned from the system's schema, the cost bounded), the job's
+     computation (`armybuilder.estimates.compute.unit_vs_unit`: the units read, the
+     attack sequence) to its result dict (expected, kills_distribution, p_destroyed,
+     weapons, outcomes, …), and that result written as JSON text (`json.dumps`, what
+     storing it costs). Printed with its three parts (of its best round).
+   - this engine alone, shown beside it, not judged: the JSON text parsed, the situation
+     cleaned, the job's computation to its result dict (`engine_run`); its answer must
+     be the full path's.
    - warhammer-stats: its `Weapon`/`Target`/`Attack` objects built from the same
      description and `.run()` to its result (damage and kill distributions).
    The figure of each engine is its best round (the same rule for both). Printed per
-   profile: both times, the ratio (and the ratio with checks and JSON text), both means of
+   profile: both times, the ratio (and the engine alone with its ratio), both means of
    damage and kills; "same" when they agree to 1e-3 of the larger, else the rule where
    the two read the rules differently (`KNOWN_DIFFERENCES`, with its spec line in the
    tests); an unexplained difference fails the run.
