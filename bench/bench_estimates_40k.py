@@ -170,7 +170,7 @@ def table(rounds: int) -> list[str]:
     parts = ("full", "checks", "job", "json", "engine", "theirs")
     rows: list[dict[str, Any]] = [dict.fromkeys(parts, float("inf")) for _ in profiles]
     shuffle = random.Random(1)
-    for round_ in range(rounds):  # each round: every profile on this engine, then on warhammer-stats
+    for round_ in range(rounds):  # each round: every profile's full path, the engine alone, warhammer-stats
         order = list(range(len(profiles)))
         shuffle.shuffle(order)  # no profile always the first one after the other engine's runs
         for i in order:
@@ -180,7 +180,8 @@ def table(rounds: int) -> list[str]:
                 if part == "full" and value < rows[i]["full"]:  # the parts of the best full run
                     rows[i].update({f"best_{p}": v for p, v in seconds.items()})
                 rows[i][part] = min(rows[i][part], value)
-            engine_seconds, engine_result = engine_run(text)
+        for i in order:  # the engine alone in a pass of its own: a worker runs full paths back to back
+            engine_seconds, engine_result = engine_run(request_text(*profiles[i], round_))
             rows[i]["engine"] = min(rows[i]["engine"], engine_seconds)
             if json.dumps(engine_result) != json.dumps(rows[i]["ours"]):
                 missed.append(f"{profiles[i][0].key} vs {profiles[i][1].key}: the engine alone answers "
