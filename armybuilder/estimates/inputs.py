@@ -144,12 +144,13 @@ def estimating_system(key: Any, *, path: str) -> GameSystem:
 
 
 def unit_check(unit: Any, *, path: str) -> GameSystem:
-    """The unit's system, after its system priced it (which checks every field of it)."""
+    """The unit's system, after its system checked every field of it (`check_unit`, or its
+    price where the system has no separate check: the price itself is not needed here)."""
     if not isinstance(unit, Mapping):
         raise EstimateRequestError({path: [_("A unit must be a JSON object.")]})
     system = estimating_system(unit.get("system"), path=_join(path, "system"))
     try:
-        system.price(unit)
+        (system.check_unit or system.price)(unit)
     except UnitFormatError as exc:
         errors = _grouped((_join(path, e.path), e.message) for e in exc.errors)
         raise EstimateRequestError(errors or {path: [str(exc)]}) from None

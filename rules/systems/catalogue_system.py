@@ -14,6 +14,8 @@ from functools import partial
 from typing import Any
 
 from points.catalogue.pricing import price_from_catalogue
+from points.catalogue.unit_schema import unit_errors
+from points.unit_format.errors import FieldError, UnitFormatError
 from rules.systems.registry import GameSystem, register
 
 
@@ -48,6 +50,7 @@ def register_catalogue_system(
             source_language=source_language,
             profile_schema=profile_schema,
             price=price,
+            check_unit=partial(check_catalogue_unit, system_key=key, profile_schema=profile_schema),
             validate=partial(_validate_with, validate, price),
             description=description,
             structure_options=dict(structure_options),
@@ -60,6 +63,16 @@ def register_catalogue_system(
             **estimates,
         )
     )
+
+
+def check_catalogue_unit(unit: Mapping[str, Any], *, system_key: str, profile_schema: Mapping[str, Any]
+                         ) -> None:
+    """Raise the `UnitFormatError` `price_from_catalogue` raises for `unit`, without the sum:
+    a catalogue price refuses a unit only for its schema, and a check that throws the price
+    away (an estimate request) need not spend the exact arithmetic on it."""
+    errors = unit_errors(unit, profile_schema=profile_schema, system_key=system_key)
+    if errors:
+        raise UnitFormatError([FieldError(path, message) for path, message in errors])
 
 
 def _validate_with(validate: Callable, price: Callable, army: Mapping[str, Any]) -> list[Mapping[str, Any]]:

@@ -67,6 +67,10 @@ class GameSystem:
     situation_schema: Mapping[str, Any] = field(default_factory=dict)
     #: Cross-field checks of a complete situation: field name -> messages.
     situation_errors: Callable[[dict[str, Any]], dict[str, list[str]]] | None = None
+    #: `check_unit(unit)`: raises `points.unit_format.UnitFormatError` for a unit `price` refuses,
+    #: without pricing it, for a check that has no use for the price (an estimate request,
+    #: `armybuilder.estimates.inputs.unit_check`); None: `price` is the check.
+    check_unit: Callable[[Mapping[str, Any]], None] | None = None
     #: Predicted (seconds, bytes) of one `attack(attacker, defender, situation)`, checked before
     #: a job is queued (`armybuilder.estimates.bounds`); None: the generic conservative bound.
     estimate_cost: Callable[..., tuple[float, int]] | None = None

@@ -116,3 +116,21 @@ def test_the_two_units_of_an_attack_must_share_a_game_system(monkeypatch):
     errors = errors_of(unit_vs_unit_inputs, attacker=opr_unit("A"),
                        defender={**opr_unit("B"), "system": "other"}, situation={})
     assert list(errors) == ["defender.system"]
+
+
+@pytest.mark.parametrize("key", ["wh40k9", "whfb6", "aos1", "ru_whfb"])
+def test_a_catalogue_systems_unit_check_refuses_exactly_what_its_price_refuses(key):
+    """The estimate request checks units with `check_unit` (no price): the same errors."""
+    from points.unit_format import UnitFormatError
+
+    system = get_system(key)
+    assert system.check_unit is not None
+    unit = {"format": 1, "system": key, "name": "Bad", "models": [{"name": "M", "count": "two"}]}
+    with pytest.raises(UnitFormatError) as priced:
+        system.price(unit)
+    with pytest.raises(UnitFormatError) as checked:
+        system.check_unit(unit)
+    assert checked.value.errors == priced.value.errors
+    for target in system.reference_targets.values():
+        system.price(target)  # a unit the price takes passes the check
+        assert system.check_unit(target) is None

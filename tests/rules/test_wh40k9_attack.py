@@ -601,3 +601,19 @@ def test_every_path_of_the_chain_gives_the_same_answer(name, monkeypatch):
     assert sum(fast["kills_distribution"]) == pytest.approx(1.0)
     if name.startswith("a wipe"):
         assert fast["p_destroyed"] > 0.1  # the dead state is reached: no cut here
+
+
+def test_a_batchs_most_attacks_is_the_last_count_of_its_attacks_pmf():
+    """The cost check reads `most_attacks` without computing the PMF: they must agree."""
+    shooter = {"format": 1, "system": "wh40k9", "name": "S", "models": [
+        {"name": "A", "count": 7, "bs": 3, "s": 4, "t": 4, "w": 1, "a": 2, "ld": 7, "sv": 3, "weapons": [
+            {"name": "Heavy", "range": 36, "type": "Heavy D6", "s": 8, "ap": -2, "d": "D3"},
+            {"name": "Rapid", "range": 24, "type": "Rapid Fire 2", "s": 4, "ap": 0, "d": 1},
+            {"name": "Blast", "range": 24, "type": "Assault D3", "s": 5, "ap": 0, "d": 1,
+             "rules": ["Blast"]}]},
+        {"name": "B", "count": 1, "bs": 4, "s": 4, "t": 4, "w": 2, "a": 1, "ld": 8, "sv": 3, "weapons": [
+            {"name": "Pistol", "range": 12, "type": "Pistol 1", "s": 4, "ap": 0, "d": 1}]}]}
+    batches = _batches(shooter, {"range_inches": 10}, defender_models=8)
+    assert len(batches) == 4
+    for batch in batches:
+        assert batch.most_attacks == len(batch.attacks) - 1 == int(np.nonzero(batch.attacks)[0][-1])

@@ -196,26 +196,35 @@ def clear_warhammer_stats_caches() -> None:
         getattr(kill_phase, name).cache_clear()
 
 
-def clear_engine_caches() -> list[str]:
-    """Clear every memo cache of the 40k engine (each `functools` cache of a module of
-    `rules.systems.wh40k9` and of the dice core it uses), so that a timed estimate starts
-    cold; returns their names, so a benchmark can show what it cleared."""
+def _engine_caches() -> list[tuple[str, Any]]:
+    """Every `functools` cache of a module of `rules.systems.wh40k9` and of the dice core it
+    uses, found once (walking the packages is slow and not part of what is cleared)."""
     import importlib
     import pkgutil
 
     import rules.dice
     import rules.systems.wh40k9 as package
 
-    cleared = []
-    names = [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)]
-    names += [f"{rules.dice.__name__}.{m.name}" for m in pkgutil.iter_modules(rules.dice.__path__)]
-    for name in names:
-        module = importlib.import_module(name)
-        for attribute, value in vars(module).items():
-            if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", None) == name:
-                value.cache_clear()
-                cleared.append(f"{name}.{attribute}")
-    return cleared
+    if not _CACHES:
+        names = [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)]
+        names += [f"{rules.dice.__name__}.{m.name}" for m in pkgutil.iter_modules(rules.dice.__path__)]
+        for name in names:
+            for attribute, value in vars(importlib.import_module(name)).items():
+                own = getattr(value, "__module__", None) == name  # not an imported one
+                if own and callable(getattr(value, "cache_clear", None)):
+                    _CACHES.append((f"{name}.{attribute}", value))
+    return _CACHES
+
+
+_CACHES: list[tuple[str, Any]] = []
+
+
+def clear_engine_caches() -> list[str]:
+    """Clear every memo cache of the 40k engine (`_engine_caches`), so that a timed estimate
+    starts cold; returns their names, so a benchmark can show what it cleared."""
+    for _name, cached in _engine_caches():
+        cached.cache_clear()
+    return [name for name, _cached in _engine_caches()]
 
 
 #: Where the two engines read the rules differently: the rule and the spec line.

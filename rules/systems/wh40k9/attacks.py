@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,9 @@ MAX_ATTACKS_PER_BATCH = 1200
 
 @dataclass(frozen=True)
 class Batch:
-    """One weapon profile used by `models` models of one attacker profile."""
+    """One weapon profile used by `models` models of one attacker profile, each making
+    `per_model` attacks (a PMF); `attacks` is the PMF of their total, computed when first
+    read: the cost check before a job reads only `most_attacks`."""
 
     name: str
     model: str
@@ -48,13 +51,25 @@ class Batch:
     strength: int
     ap: int
     damage: PMF
-    attacks: PMF
+    per_model: PMF
     abilities: tuple[Mapping[str, Any], ...]
     keywords: frozenset[str]
     half_range: bool = False
     blast: bool = False
     weapon_range: int = 0
     notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def most_attacks(self) -> int:
+        """The largest number of attacks the batch may make (`len(attacks) - 1`)."""
+        return self.models * (len(self.per_model) - 1)
+
+    @cached_property
+    def attacks(self) -> PMF:
+        """The PMF of the batch's total number of attacks."""
+        if self.models == 1:
+            return self.per_model
+        return _total_attacks(self.per_model.tobytes(), self.models)
 
 
 def weapon_kind(weapon: Mapping[str, Any]) -> tuple[str, str]:
@@ -124,6 +139,15 @@ def blast_shots(shots: PMF, defender_models: int) -> PMF:
     return shots
 
 
+@lru_cache(maxsize=1024)
+def _total_attacks(per_model: bytes, models: int) -> PMF:
+    """The PMF of `models` models' attacks together (each `per_model`, as float64 bytes):
+    a list matrix asks it of the same squad once per enemy unit, so it is kept (read-only)."""
+    total = power(np.frombuffer(per_model), models)
+    total.setflags(write=False)
+    return total
+
+
 def _abilities(*holders: Any) -> tuple[Mapping[str, Any], ...]:
     return tuple(a for h in holders if h for a in structured(h))
 
@@ -131,14 +155,13 @@ def _abilities(*holders: Any) -> tuple[Mapping[str, Any], ...]:
 def _batch(*, weapon: Mapping[str, Any], model: Mapping[str, Any], models: int, per_model: PMF,
            melee: bool, kind: str, unit_keywords: frozenset[str], half_range: bool = False,
            blast: bool = False) -> Batch:
-    attacks = per_model if models == 1 else power(per_model, models)
-    if len(attacks) > MAX_ATTACKS_PER_BATCH + 1:
+    if models * (len(per_model) - 1) > MAX_ATTACKS_PER_BATCH:
         raise ValueError(f"{weapon.get('name')}: more than {MAX_ATTACKS_PER_BATCH} attacks")
     return Batch(
         name=str(weapon.get("name", "")), model=str(model.get("name", "")), models=models, melee=melee,
         kind=kind, skill=model.get("ws") if melee else model.get("bs"),
         strength=strength_of(weapon.get("s"), int(model.get("s") or model.get("t") or 1)),
-        ap=int(weapon.get("ap") or 0), damage=dice_pmf(weapon.get("d"), default=1), attacks=attacks,
+        ap=int(weapon.get("ap") or 0), damage=dice_pmf(weapon.get("d"), default=1), per_model=per_model,
         abilities=_abilities(weapon.get("abilities"), model.get("abilities")),
         keywords=unit_keywords | keywords_of(model), half_range=half_range, blast=blast,
         weapon_range=int(weapon.get("range") or 0),

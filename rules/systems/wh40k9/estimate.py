@@ -118,16 +118,17 @@ def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], 
             out = (hit.success * wound.plain) * normal.dense()
             out.reshape(-1)[:: n + 1] += hit.fail + hit.success * wound.fail
             return out
-        eye = np.eye(n)
         per_hit_matrix = wound.plain * normal.dense()
         per_hit_matrix.reshape(-1)[:: n + 1] += wound.fail
         if wound.trigger:
-            per_hit_matrix += wound.trigger * mortal_wounds(eye if wound_ends else six.dense(), wound_mortal)
+            six_matrix = np.eye(n) if wound_ends else six.dense()
+            per_hit_matrix += wound.trigger * mortal_wounds(six_matrix, wound_mortal)
         out = hit.success * per_hit_matrix
         out.reshape(-1)[:: n + 1] += hit.fail
         if hit.triggered:
             times = hit.extra + (0 if hit_ends else 1)
-            t = np.linalg.matrix_power(per_hit_matrix, times) if times else eye
+            t = np.eye(n) if not times else per_hit_matrix if times == 1 else \
+                np.linalg.matrix_power(per_hit_matrix, times)
             out += hit.triggered * mortal_wounds(t, hit_mortal)
         return out
 
@@ -146,7 +147,7 @@ def estimated_cost(batches: list[Batch], groups: list[ModelGroup]) -> int:
     for batch in batches:
         hits = 1 + sum(int(a.get("hits", 1)) for a in of_type(batch.abilities, "extra_hits"))
         events = 2 + sum(len(dice_pmf(a.get("amount", 1))) for a in of_type(batch.abilities, "mortal_wounds"))
-        total += (len(batch.attacks) - 1) * hits * events * width
+        total += batch.most_attacks * hits * events * width
     return total
 
 
@@ -163,7 +164,7 @@ def reach(batches: list[Batch]) -> int:
         for ability in of_type(batch.abilities, "mortal_wounds"):
             mortal[ability.get("roll", "hit")] += maximum(dice_pmf(ability.get("amount", 1)))
         per_attack = hits * (maximum(batch.damage) + mortal["wound"]) + mortal["hit"]
-        total += (len(batch.attacks) - 1) * per_attack
+        total += batch.most_attacks * per_attack
     return total
 
 
@@ -205,7 +206,7 @@ def _self_destroyed(batch: Batch, p_one: float) -> float:
     fixed shots, the mean over bearers otherwise)."""
     if not p_one or not batch.models:
         return 0.0
-    per_bearer_attacks = (len(batch.attacks) - 1) // batch.models
+    per_bearer_attacks = batch.most_attacks // batch.models
     return batch.models * (1 - (1 - p_one) ** per_bearer_attacks)
 
 

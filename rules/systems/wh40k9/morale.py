@@ -49,19 +49,20 @@ def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF
     if first > last:
         fled[0] = lost.sum()
         return fled, lost
-    killed = range(first, last + 1)
+    killed = np.arange(first, last + 1)
     # P(D6 + k > Ld, the die not a 1): the faces 2–6 above Ld − k.
-    failing = kills[first : last + 1] * np.array([(7 - max(leadership + 1 - k, 2)) / 6 for k in killed])
+    failing = kills[first : last + 1] * ((7 - np.maximum(leadership + 1 - killed, 2)) / 6)
     lost[first : last + 1] -= failing
     fled[0] = lost.sum()
-    after = [models - k - 1 for k in killed]  # the models that roll for Combat Attrition
-    odds = [2 / 4 if 2 * n < models else 1 / 5 for n in after]  # p / (1 − p): 1–2, or a 1
-    columns = after[0] + 1
-    n = np.array(after)[:, None]
+    after = models - killed - 1  # the models that roll for Combat Attrition
+    below_half = 2 * after < models
+    columns = int(after[0]) + 1
     j = np.arange(1, columns)
     rows = np.empty((len(after), columns))
-    rows[:, 0] = [(2 / 3 if 2 * m < models else 5 / 6) ** m for m in after]  # P(nobody flees)
-    rows[:, 1:] = np.maximum(n - j + 1, 0) / j * np.array(odds)[:, None]  # P(j) / P(j − 1)
+    rows[:, 0] = [(2 / 3 if half else 5 / 6) ** m  # P(nobody flees)
+                  for half, m in zip(below_half.tolist(), after.tolist(), strict=True)]
+    odds = np.where(below_half, 2 / 4, 1 / 5)[:, None]  # p / (1 − p): 1–2, or a 1
+    rows[:, 1:] = np.maximum(after[:, None] - j + 1, 0) / j * odds  # P(j) / P(j − 1)
     np.cumprod(rows, axis=1, out=rows)
     spread = failing[:, None] * rows
     fled[1 : 1 + columns] += spread.sum(axis=0)
