@@ -57,5 +57,16 @@ class Estimate(models.Model):
         return f"{self.get_kind_display()} {self.id} ({self.status})"
 
     @property
+    def points_sized(self) -> bool:
+        """Whether the system costs units in points (`GameSystem.points_sized`): a system sized by
+        models (AoS) has no points to destroy, so its answer shows no points rows."""
+        from rules.systems.registry import get_system
+
+        try:
+            return get_system(self.system).points_sized
+        except KeyError:
+            return True
+
+    @property
     def is_finished(self) -> bool:
         return self.status in {self.Status.DONE, self.Status.FAILED}

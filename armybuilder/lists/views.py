@@ -179,7 +179,13 @@ def _unit_row_changed(
     htmx, or back to the editor at that unit without JavaScript."""
     if not request.htmx:
         return HttpResponseRedirect(_editor_url(army_list, f"unit-{list_unit.pk}"))
-    return _fragments(request, army_list, ("armybuilder/_unit_row.html", {"unit": list_unit, **row}))
+    parts = [("armybuilder/_unit_row.html", {"unit": list_unit, **row})]
+    if list_unit.group:  # a group's kind is shared: every other unit of the group shows it in its badge
+        others = army_list.units.filter(group=list_unit.group).exclude(pk=list_unit.pk)
+        for other in others.order_by("position"):
+            other.army_list = army_list
+            parts.append(("armybuilder/_unit_group_badge.html", {"unit": other, "badge_oob": True}))
+    return _fragments(request, army_list, *parts)
 
 
 # ----------------------------------------------------------------------------- lists pages

@@ -112,7 +112,7 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
         if imported
         else stable_id("faction", str(faction)),
         catalogue_name=faction.name if faction else army_list.system.name,
-        points_limit=army_list.points_limit,
+        points_limit=army_list.points_limit if army_list.points_sized else None,
         units=described,
         with_power=any(u.power is not None for u in described),
     )

@@ -51,7 +51,7 @@ class RosterDocument:
     system_name: str
     catalogue_id: str
     catalogue_name: str
-    points_limit: int
+    points_limit: int | None  # None: a system without points (`points_sized` False) has no limit
     units: Sequence[RosterUnit]
     with_power: bool = False
     #: the game system's cost type ids (an imported catalogue's own, so BattleScribe totals them)
@@ -84,8 +84,10 @@ def roster_xml(doc: RosterDocument) -> bytes:
         xmlns=NAMESPACE,
     )
     _costs(root, total, power_total, doc)
-    limits = SubElement(root, "costLimits")
-    SubElement(limits, "costLimit", name="pts", typeId=doc.points_type, value=f"{float(doc.points_limit)}")
+    if doc.points_limit is not None:  # a list sized by models has no points limit to state
+        limits = SubElement(root, "costLimits")
+        SubElement(limits, "costLimit", name="pts", typeId=doc.points_type,
+                   value=f"{float(doc.points_limit)}")
     forces = SubElement(root, "forces")
     force = SubElement(
         forces,

@@ -159,3 +159,22 @@ def test_roster_import_page(client, army):
     )
     assert bad.status_code == 400
     assert "x.rosz: not a readable zip archive" in bad.content.decode()
+
+
+def test_export_of_a_list_without_points_writes_no_cost_limit(client, army):
+    """AoS (`points_sized` False) sizes lists by models: its stored points limit is no limit."""
+    user, _system, _army_list = army
+    aos = GameSystem.objects.get(key="aos1")
+    faction = Faction.objects.filter(system=aos, owner=None).first()
+    army_list = army_list_create(
+        owner=user, system=aos, faction=faction, name="Round trip", points_limit=2000
+    )
+    response = client.get(reverse("lists:export_rosz", args=[army_list.pk]))
+    assert response.status_code == 200
+    document = etree.fromstring(rosz_member(response.content))
+    SCHEMA.assertValid(document)
+    ns = {"bs": "http://www.battlescribe.net/schema/rosterSchema"}
+    assert document.xpath("//bs:costLimits", namespaces=ns) == []
+    wh40k = client.get(reverse("lists:export_rosz", args=[_army_list.pk]))
+    limit = etree.fromstring(rosz_member(wh40k.content)).xpath("//bs:costLimit/@value", namespaces=ns)
+    assert limit == ["1000.0"]

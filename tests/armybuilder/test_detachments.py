@@ -185,3 +185,20 @@ def test_systems_without_kinds_keep_free_groups(client):
     assert example.is_valid and example.group_kinds == {"Covenant patrol": "patrol"}
     roster = client.get(reverse("lists:roster", args=[example.pk])).content.decode()
     assert "Covenant patrol (Patrol Detachment)" in roster
+
+
+def test_joining_a_detachment_updates_the_badge_of_every_unit_of_the_group(client, patrol_list):
+    """The kind belongs to the group: the answer re-renders the other units' badges out of band."""
+    client.force_login(patrol_list.owner)
+    castellan, riflemen = patrol_list.units.order_by("position")
+    services.army_list_unit_set_details(list_unit=riflemen, custom_name="", notes="", group="Alpha",
+                                        group_kind="", expected_version=None)
+    patrol_list.refresh_from_db()
+    url = reverse("lists:unit_details", args=[patrol_list.pk, castellan.pk])
+    response = client.post(url, {"version": patrol_list.version, "custom_name": "", "notes": "",
+                                 "group": "Alpha", "group_kind": "patrol"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200, response.content.decode()
+    html = response.content.decode()
+    badge = f'<p class="unit-group" id="unit-{riflemen.pk}-group-badge" hx-swap-oob="true">'
+    assert badge in html
+    assert "Alpha · Patrol Detachment" in html.split(badge, 1)[1].split("</p>", 1)[0]

@@ -134,6 +134,9 @@ def test_each_characters_magic_items_show_on_the_card_the_roster_and_the_api(cli
     assert figure in card
     roster = client.get(reverse("lists:roster", args=[whfb.pk])).content.decode()
     assert f"Margrave · Magic item points: {spent} / 100" in roster
+    assert roster.count("Margrave · Magic item points") == 1  # on the card, not again in the summary
+    table = client.get(reverse("lists:roster", args=[whfb.pk]), {"layout": "table"}).content.decode()
+    assert f'data-figure="magic_items">Margrave · Magic item points: {spent} / 100</small>' in table
     body = signed_in_api().get(f"/api/v1/lists/{whfb.pk}").json()
     assert body["units"][0]["summary"] == [
         {"key": "magic_items", "label": "Magic item points", "model": "Margrave", "value": spent,

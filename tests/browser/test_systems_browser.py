@@ -217,3 +217,21 @@ def test_a_system_without_factions_leads_to_the_designer(live_server, browser):
     page.get_by_role("link", name="Create a homebrew unit").click()
     expect(page).to_have_url(re.compile(r"/catalogue/designer/\?system=aos1$"))
     expect(page.get_by_label("Game system")).to_have_value("aos1")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_the_gallery_shows_each_example_and_what_sizes_it(live_server, browser, viewport):
+    """A fresh install's gallery: one valid example per system; AoS sized by models, not points."""
+    call_command("load_catalogue", verbosity=0)
+    call_command("load_example_lists", verbosity=0)
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{live_server.url}/lists/gallery/")
+    rows = page.locator(".list-table tbody tr")
+    expect(rows).to_have_count(5)
+    expect(rows.locator(".valid")).to_have_count(5)
+    aos = rows.filter(has_text="AoS 1st")
+    expect(aos.locator('[data-summary="models"]')).to_have_text("Models 27 / 50")
+    expect(aos).not_to_contain_text("/ 1000")
+    expect(rows.filter(has_text="OPR").locator("td.num")).to_contain_text(re.compile(r"^\d+ / \d+$"))
+    screenshot(page, f"systems-gallery-{'phone' if viewport['width'] < 500 else 'desktop'}")

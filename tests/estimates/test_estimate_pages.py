@@ -403,3 +403,18 @@ def test_a_unit_card_of_the_catalogue_links_to_its_estimate(client, veterans):
     html = client.get(url).content.decode()
     assert f'href="{NEW}?unit={veterans.pk}"' in html
     assert "Estimate damage" in html
+
+
+def test_a_system_without_points_shows_no_points_rows(client, veterans):
+    """`points_sized` False (AoS): no "Expected points destroyed" or "Points efficiency" with a dash."""
+    estimate = estimate_from(post_estimate(client, f"unit={veterans.pk}", target="ref:infantry-10"))
+    run_estimate(str(estimate.pk))
+    pointed = client.get(reverse("estimates:detail", args=[estimate.pk])).content.decode()
+    assert "Expected points destroyed" in pointed and "Points efficiency" in pointed
+
+    type(estimate).objects.filter(pk=estimate.pk).update(system="aos1")
+    html = client.get(reverse("estimates:detail", args=[estimate.pk])).content.decode()
+
+    assert "Models killed" in html
+    assert "Expected points destroyed" not in html and "Points efficiency" not in html
+    assert "Attacker&#x27;s points" not in html and "Attacker's points" not in html
