@@ -45,6 +45,7 @@ ROLE_WORDS = (
     (("war machine", "artillery"), "artillery"),
     (("heavy", "vehicle", "lord of war"), "vehicle"),
 )
+_STATIC_CONDITIONS = ("instanceOf", "notInstanceOf")
 _DASHES = ("", "-", "—", "–", "*", "n/a", "none")
 
 
@@ -598,16 +599,45 @@ class UnitMapper:
             option["payload"]["all"] = True
         return option
 
-    def offered(self, entry: Entry) -> bool:
-        """Whether BattleScribe can ever show `entry`: a `hidden` entry is offered only when a
-        modifier can unhide it (then always, with a warning: its condition is not evaluated)."""
-        unhide = [m for m in entry.modifiers if m.field == "hidden" and m.value.strip().lower() == "false"]
-        if entry.hidden and not unhide:
-            self.warn(entry.path, "hidden in BattleScribe and never shown; not offered")
+    @staticmethod
+    def _static(m) -> bool:
+        """A modifier whose conditions only ask what the unit *is* (`instanceOf` a category or
+        entry), never what it holds: the same for every list, so it can be applied at import."""
+
+        def group_static(g) -> bool:
+            return all(c.type in _STATIC_CONDITIONS for c in g.conditions) and all(
+                group_static(sub) for sub in g.groups
+            )
+
+        return (
+            bool(m.conditions or m.groups)
+            and not m.repeats
+            and all(c.type in _STATIC_CONDITIONS for c in m.conditions)
+            and all(group_static(g) for g in m.groups)
+        )
+
+    def offered(self, entry: Entry, node: Node | None = None, root: Node | None = None) -> bool:
+        """Whether BattleScribe can show `entry` in this unit. `hidden` and the `set hidden`
+        modifiers that only ask what the unit is (community data hides "Arcane Items" from
+        non-wizards with `notInstanceOf Wizard`) are applied; an entry that other modifiers may
+        show or hide is offered always, with a warning (their conditions depend on the list)."""
+        hidden = entry.hidden
+        dynamic = []
+        for m in entry.modifiers:
+            if m.field != "hidden" or m.type != "set":
+                continue
+            if node is not None and root is not None and self._static(m):
+                if self.pricer.evaluator.holds(m, None, node, root):
+                    hidden = m.value.strip().lower() == "true"
+            else:
+                dynamic.append(m)
+        unhide = [m for m in dynamic if m.value.strip().lower() == "false"]
+        if hidden and not unhide:
+            self.warn(entry.path, "hidden in BattleScribe for this unit; not offered")
             return False
-        if entry.hidden:
+        if hidden:
             self.warn(entry.path, "hidden in BattleScribe unless its conditions hold; offered always")
-        elif any(m.field == "hidden" and m.value.strip().lower() == "true" for m in entry.modifiers):
+        elif any(m.value.strip().lower() == "true" for m in dynamic):
             self.warn(entry.path, "hidden in BattleScribe when its conditions hold; offered always")
         return True
 
@@ -638,7 +668,7 @@ class UnitMapper:
                 continue
             if (self.pricer.limit(child, "min", node, root) or 0) > 0 or child.id in taken:
                 continue
-            if not self.offered(child):
+            if not self.offered(child, node, root):
                 continue
             self.cost_limits(child, notes)
             high = self.pricer.limit(child, "max", node, root)
@@ -692,7 +722,7 @@ class UnitMapper:
         depth: int = 0,
     ) -> None:
         members = [self.index.resolve(m) for m in group.children]
-        if not self.offered(group):
+        if not self.offered(group, node, root):
             return
         self.cost_limits(group, notes)
         group_min = self.pricer.limit(group, "min", node, root) or 0
@@ -715,7 +745,7 @@ class UnitMapper:
                 continue
             if member is default or member.type == "model":
                 continue
-            if not self.offered(member):
+            if not self.offered(member, node, root):
                 continue
             high = self.pricer.limit(member, "max", node, root) or group_max or 1
             if group_max is not None:

@@ -65,7 +65,9 @@ def test_options_inside_containers_and_shared_groups(realm):
     # a link in the catalogue to the game system's shared entry, priced by `set` on the link
     assert (lord["Sword of Might"]["group"], lord["Sword of Might"]["cost"]) == ("Magic Weapons", 20)
     assert lord["Blade of Ages"]["cost"] == 35
+    assert guard["Banner of Dust"]["cost"] == 30
     assert "Secret Relic" not in guard  # hidden and never shown
+    assert "Banner of Dust" not in lord  # hidden from Lords: `instanceOf` the Lords category
     assert "Magic Banner" not in guard and "Magic Items" not in lord  # free containers: contents only
 
 
@@ -73,7 +75,7 @@ def test_what_cannot_be_mapped_is_reported(realm):
     result, units = realm
     warnings = "\n".join(result.warnings)
     assert (
-        "selectionEntry[@name='Secret Relic']: hidden in BattleScribe and never shown; not offered"
+        "selectionEntry[@name='Secret Relic']: hidden in BattleScribe for this unit; not offered"
         in warnings
     )
     assert (
