@@ -484,6 +484,15 @@ class UnitMapper:
         own = [p for p in self.profiles_of(entry) if p.type_id == self.model_type]
         inherited = [p for p in unit_profiles if p.type_id == self.model_type]
         profiles = own or inherited
+        if not profiles and node is root:
+            # A war machine written as a unit whose profiles sit on its required upgrade
+            # ("Hobgoblin Bolt Thrower": machine and crew on a min-1 child): take them from there.
+            profiles = [
+                p
+                for child in list(node.walk())[1:]
+                for p in self.profiles_of(child.entry)
+                if p.type_id == self.model_type
+            ]
         if not profiles:
             # Points-only catalogues (many community WHFB lists) carry no profiles at all:
             # the model is imported without characteristics, and the system's own check

@@ -37,6 +37,8 @@ def test_points_only_units_import_at_minimum_size(realm):
                 {"name": "Bone Guard", "points": 82, "power": None, "models": 10},
                 # 120 − 5 (modifierGroup: when it has the BSB) + 25 (required link to the .gst) = 140
                 {"name": "Bone Lord", "points": 140, "power": None, "models": 1},
+                # the machine (a required upgrade) at 30
+                {"name": "Bone Thrower", "points": 30, "power": None, "models": 1},
             ],
         }
     ]
@@ -51,6 +53,12 @@ def test_long_characteristic_names_and_army_slots(realm):
     lord = units["Bone Lord"].values["data"]
     assert {k: lord["models"][0][k] for k in ("m", "ws", "ld")} == {"m": 4, "ws": 6, "ld": 9}
     assert lord["slot"] == "lord"  # primary category "Lords"
+    thrower = units["Bone Thrower"].values["data"]["models"][0]
+    assert {k: thrower[k] for k in ("m", "ws", "ld")} == {
+        "m": 4,
+        "ws": 2,
+        "ld": 3,
+    }  # from its required upgrade
     assert units["Bone Guard"].values["data"]["slot"] == "core"
     assert lord["models"][0]["items"] == [{"name": "Battle Standard Bearer", "kind": "mundane"}]
 
@@ -75,8 +83,7 @@ def test_what_cannot_be_mapped_is_reported(realm):
     result, units = realm
     warnings = "\n".join(result.warnings)
     assert (
-        "selectionEntry[@name='Secret Relic']: hidden in BattleScribe for this unit; not offered"
-        in warnings
+        "selectionEntry[@name='Secret Relic']: hidden in BattleScribe for this unit; not offered" in warnings
     )
     assert (
         "selectionEntry[@name='Magic Banner']: hidden in BattleScribe unless its conditions hold" in warnings
@@ -94,7 +101,7 @@ def test_what_cannot_be_mapped_is_reported(realm):
 
 def test_modifier_groups_pass_their_conditions_and_repeats_on():
     doc = read_document(source("realm_undead.cat"))
-    guard, lord = doc.entries
+    guard, lord, _thrower = doc.entries
     (per_five,) = guard.modifiers
     assert (per_five.type, per_five.field, per_five.repeats) == ("increment", "c0st-pts0-0000-0001", [])
     assert [(r.value, r.child_id) for r in per_five.outer_repeats[0]] == [(5, "model")]
