@@ -33,6 +33,12 @@ Decisions (one place each, so they can be changed):
   up; an option without one (the OPR formula prices the changed unit itself) is not.
 - Options apply in the order given (the catalogue's order), so a later option sees the
   unit as the earlier ones left it.
+- *Per-model costs.* An option whose payload says ``"per_model": true`` costs its `cost` for
+  every model it covers (WHFB "great weapons, +2 pts per model"): the models of the
+  `applies_to` profile and of the profiles split from it, or every model of the unit when
+  `applies_to` is empty. They are counted once all chosen options are applied, so the price
+  follows the unit's size whatever the order (`_per_model_counts`); the `upgrades` record
+  says `count` = times taken × models, `cost` = per model.
 """
 
 from __future__ import annotations
@@ -81,6 +87,7 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
     if errors:
         raise OptionError(errors)
     result = copy.deepcopy(dict(unit))
+    per_model: list[tuple[dict, Mapping, int]] = []
     for option in options:
         count = int(chosen.get(str(option["key"]), 0))
         if count <= 0:
@@ -91,17 +98,30 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
             errors.append((_path(option), str(missing)))
             continue
         if option.get("cost") is not None:
-            result.setdefault(UPGRADES_FIELD, []).append(
-                {
-                    "key": str(option["key"]),
-                    "label": str(option.get("label") or option["key"]),
-                    "count": count,
-                    "cost": int(option["cost"]),
-                }
-            )
+            record = {
+                "key": str(option["key"]),
+                "label": str(option.get("label") or option["key"]),
+                "count": count,
+                "cost": int(option["cost"]),
+            }
+            result.setdefault(UPGRADES_FIELD, []).append(record)
+            if (option.get("payload") or {}).get("per_model"):
+                per_model.append((record, option, count))
     if errors:
         raise OptionError(errors)
+    for record, option, count in per_model:
+        record["count"] = count * _per_model_counts(result, option)
     return result
+
+
+def _per_model_counts(unit: Mapping, option: Mapping) -> int:
+    """How many models a per-model option covers in the finished `unit` (module decisions)."""
+    name = str(option.get("applies_to") or "")
+    return sum(
+        int(model.get("count", 1))
+        for model in unit.get("models") or []
+        if not name or model.get("name") == name or str(model.get("name", "")).startswith(f"{name} (")
+    )
 
 
 def option_point_deltas(

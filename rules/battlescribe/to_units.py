@@ -10,7 +10,9 @@ a root `model` entry is a one-model unit. The unit is written at its smallest le
 with its default entries taken (their weapons on the models, their costs in the model's
 per-model points or the unit's fixed `upgrades`), so its price equals BattleScribe's.
 Optional entries become upgrade options with their limits; alternatives of a group with a
-default become "replace the default" options priced by the difference. Anything that has no
+default become "replace the default" options priced by the difference; an option whose price
+BattleScribe scales with the unit's size ("+2 pts per model") is priced per model
+(`per_model_option`), so it costs the same in a list at any size. Anything that has no
 place in the unit format is kept as text (`abilities`, `notes`) and reported as a warning.
 """
 
@@ -34,6 +36,12 @@ from rules.battlescribe.entries import GROUP, Index, Node
 MAX_OPTION_COUNT = 1000
 #: Most unit sizes examined when deriving Power steps and checking per-model points.
 MAX_SIZE_SWEEP = 100
+#: Models an add-models option offers beyond the minimum when BattleScribe sets no maximum
+#: (community WHFB data writes `max -1` on rank-and-file models).
+UNBOUNDED_GROWTH = 100
+#: Unit sizes above the minimum at which an option's price is compared to find per-model costs
+#: (one step and a later, odd one, so "+1 per 5 models" steps are not taken for per-model).
+PER_MODEL_PROBES = (1, 7)
 ROLE_WORDS = (
     (("hq", "lord", "hero", "character", "leader", "commander"), "hero"),
     (("troop", "core", "battleline", "infantry"), "infantry"),
@@ -334,6 +342,7 @@ class UnitMapper:
         options: list[dict[str, Any]] = []
         growth: list[tuple[Node, int]] = []
         holders = model_nodes or [root]
+        self._unit_entry, self._growth, self._sized = entry, growth, {}
         for node in holders:
             model = self.model(node, root, unit_profiles, abilities, notes, options, growth)
             if model is None:
@@ -345,6 +354,7 @@ class UnitMapper:
                     entry_model.path,
                     "a model that is not taken at the minimum size; not imported as a profile",
                 )
+        self._names = {id(n): m["name"] for m, n in zip(models, holders, strict=True)}
         if model_nodes:  # the unit's own profiles, rules and non-model selections
             self.collect_text(entry, abilities, notes)
             for rule_name, text in self.rules_of(entry):
@@ -541,8 +551,9 @@ class UnitMapper:
             if high is not None and "max_count" in self.properties and high >= 1:
                 model["max_count"] = max(high, low)
             if high is None:
-                self.warn(where, "the model has no maximum; the unit is offered at its minimum size only")
-            elif high > node.count:
+                high = node.count + UNBOUNDED_GROWTH
+                self.warn(where, f"the model has no maximum; the unit is offered up to {high} of them")
+            if high > node.count:
                 growth.append((node, high))
                 options.append(
                     {
@@ -607,6 +618,69 @@ class UnitMapper:
         if applies_to is None:
             option["payload"]["all"] = True
         return option
+
+    _unit_entry: Entry | None = None
+    _growth: list[tuple[Node, int]] = []
+    _sized: dict[int, Node] = {}
+    _names: dict[int, str] = {}
+
+    def per_model_option(
+        self,
+        option: dict[str, Any],
+        entry: Entry,
+        default: Entry | None,
+        cost: Fraction,
+        node: Node,
+        root: Node,
+    ) -> None:
+        """Make `option` a per-model one (`payload.per_model`, see `rules.options`) when
+        BattleScribe's price for it grows with the unit's size.
+
+        Community WHFB data writes "+2 pts per model" as an upgrade of the unit costing 0 with
+        `increment 2` repeated per `selections` of `model` in `parent`; other data repeats per
+        a named model entry. Whatever the construct, the option is priced in the unit at its
+        minimum and at larger sizes (`PER_MODEL_PROBES`): if the price is the same number of
+        points for each model counted (every model of the unit, or the models of the profile
+        that grows), that number is the option's per-model cost, so a list pays it for as many
+        models as the unit has. A price that changes with size some other way ("+5 per 5
+        models") stays the minimum size's, with a warning.
+        """
+        if node is not root or "cost" not in option or not self._growth or self._unit_entry is None:
+            return
+        grown, high = self._growth[0]
+        sizes = [grown.count + step for step in PER_MODEL_PROBES if grown.count + step <= high]
+        later = {n: self._price_at(n, grown, entry, default) for n in sizes}
+        if all(value == cost for value in later.values()):
+            return
+        models_at_min = sum(child.count for child in root.children if child.entry.type == "model")
+        counters = (
+            (self._names[id(grown)], 0),
+            ("", models_at_min - grown.count),  # every model: the others stay at their minimum
+        )
+        for applies_to, others in counters:
+            each = cost / (grown.count + others)
+            if each and each.denominator == 1 and all(v == each * (n + others) for n, v in later.items()):
+                option["cost"] = int(each)
+                option["applies_to"] = applies_to
+                option["payload"]["per_model"] = True
+                return
+        self.warn(
+            entry.path,
+            f"its price changes with the unit's size ({cost} at {grown.count}, "
+            + ", ".join(f"{v} at {n}" for n, v in later.items())
+            + ") but not per model; priced at the minimum size only",
+        )
+
+    def _price_at(self, n: int, grown: Node, entry: Entry, default: Entry | None) -> Fraction:
+        """The price of taking `entry` (instead of `default`) in the unit with `n` of `grown`."""
+        tree = self._sized.get(n)
+        if tree is None:
+            assert self._unit_entry is not None
+            tree = self._sized[n] = self.pricer.tree(self._unit_entry, {grown.entry.id: n})
+        price = self.pricer.extra_cost(entry, tree, tree, self.points_id)
+        if default is not None:
+            price -= self.pricer.extra_cost(default, tree, tree, self.points_id)
+        return price
 
     @staticmethod
     def _static(m) -> bool:
@@ -689,6 +763,7 @@ class UnitMapper:
             if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
                 option = self.option(child, node, root, applies_to, group, cost, high * per, None)
                 if option:
+                    self.per_model_option(option, child, None, cost, node, root)
                     options.append(option)
                 else:
                     notes.append(f"option not mapped: {child.name}")
@@ -764,6 +839,7 @@ class UnitMapper:
                 self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
             option = self.option(member, node, root, applies_to, group.name, cost, high * per, replaced)
             if option:
+                self.per_model_option(option, member, default, cost, node, root)
                 options.append(option)
             else:
                 self.warn(

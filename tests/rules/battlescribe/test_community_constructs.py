@@ -67,7 +67,8 @@ def test_options_inside_containers_and_shared_groups(realm):
     _result, units = realm
     guard = {o.values["label"]: o.values for o in units["Bone Guard"].options}
     lord = {o.values["label"]: o.values for o in units["Bone Lord"].options}
-    assert guard["Spears"]["cost"] == 10  # +1 per model (repeat), at 10 models
+    # +1 per model (a repeat): 1 for each model the unit has (10 at its minimum of 10)
+    assert (guard["Spears"]["cost"], guard["Spears"]["payload"]["per_model"]) == (1, True)
     assert (guard["Banner of Dust"]["group"], guard["Banner of Dust"]["cost"]) == ("Magic Standards", 30)
     assert guard["Standard Bearer"]["cost"] == 10
     # a link in the catalogue to the game system's shared entry, priced by `set` on the link
