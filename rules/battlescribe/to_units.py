@@ -342,7 +342,7 @@ class UnitMapper:
         options: list[dict[str, Any]] = []
         growth: list[tuple[Node, int]] = []
         holders = model_nodes or [root]
-        self._unit_entry, self._growth, self._sized = entry, growth, {}
+        self._unit_entry, self._growth, self._sized, self._model_max = entry, growth, {}, {}
         for node in holders:
             model = self.model(node, root, unit_profiles, abilities, notes, options, growth)
             if model is None:
@@ -565,6 +565,7 @@ class UnitMapper:
                         "max": min(high - node.count, MAX_OPTION_COUNT),
                     }
                 )
+            self._model_max[id(node)] = max(high, node.count)
         self.options_for(entry, node, root, model["name"], options, notes)
         return model
 
@@ -595,6 +596,8 @@ class UnitMapper:
         high: int,
         replaces: str | None,
     ) -> dict[str, Any]:
+        """`entry` as an option taken at most `high` times; on a model entry `high` is per
+        model (`payload.max_per_model`), so the limit follows the unit's size."""
         option: dict[str, Any] = {
             "key": f"opt-{slug(entry.target_id or entry.id, 60)}",
             "label": entry.name[:200] or "Option",
@@ -617,12 +620,18 @@ class UnitMapper:
             return {}
         if applies_to is None:
             option["payload"]["all"] = True
+        models = self._model_max.get(id(parent))
+        if models is not None:
+            option["payload"]["max_per_model"] = high
+            option["max"] = max(1, min(high * models, MAX_OPTION_COUNT))
         return option
 
     _unit_entry: Entry | None = None
     _growth: list[tuple[Node, int]] = []
     _sized: dict[int, Node] = {}
     _names: dict[int, str] = {}
+    #: {id(model node): the most models of it the unit can have}, for per-model maxima.
+    _model_max: dict[int, int] = {}
 
     def per_model_option(
         self,
@@ -741,13 +750,12 @@ class UnitMapper:
         """Upgrade options of `entry` (a model, the unit, or an optional container such as
         "Magic Items"): optional entries, group alternatives, and what optional entries hold."""
         taken = {child.entry.id for child in node.children}
-        per = node.count if node is not root else 1
         for written in entry.children:
             child = self.index.resolve(written)
             if child.type == "model":
                 continue
             if child.kind == GROUP:
-                self.group_options(child, node, root, applies_to, options, per, notes)
+                self.group_options(child, node, root, applies_to, options, notes)
                 continue
             if (self.pricer.limit(child, "min", node, root) or 0) > 0 or child.id in taken:
                 continue
@@ -761,8 +769,10 @@ class UnitMapper:
             cost = self.pricer.extra_cost(child, node, root, self.points_id)
             container = bool(child.children) and not self.entry_weapons(child, child.path)[0]
             if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
-                option = self.option(child, node, root, applies_to, group, cost, high * per, None)
+                option = self.option(child, node, root, applies_to, group, cost, high, None)
                 if option:
+                    if group:  # the selections of one entry: each has its own limit, none in all
+                        option["payload"]["group_max"] = None
                     self.per_model_option(option, child, None, cost, node, root)
                     options.append(option)
                 else:
@@ -801,10 +811,13 @@ class UnitMapper:
         root: Node,
         applies_to,
         options: list,
-        per: int,
         notes: list,
         depth: int = 0,
     ) -> None:
+        """The members of a selection-entry group as options sharing its name. The group's own
+        maximum becomes the option group's cap (`payload.group_max`, see `rules.options`);
+        a group without one caps nothing, so BattleScribe's "Command" (champion, standard,
+        musician) or "Equipment" (shields and light armour) members combine."""
         members = [self.index.resolve(m) for m in group.children]
         if not self.offered(group, node, root):
             return
@@ -825,7 +838,7 @@ class UnitMapper:
         for member in members:
             if member.kind == GROUP:  # "Magic Items" holding "Magic Weapons", "Talismans"...
                 if depth < 8:
-                    self.group_options(member, node, root, applies_to, options, per, notes, depth + 1)
+                    self.group_options(member, node, root, applies_to, options, notes, depth + 1)
                 continue
             if member is default or member.type == "model":
                 continue
@@ -837,8 +850,13 @@ class UnitMapper:
             cost = self.pricer.extra_cost(member, node, root, self.points_id) - default_cost
             if default is not None and replaced is None:
                 self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
-            option = self.option(member, node, root, applies_to, group.name, cost, high * per, replaced)
+            option = self.option(member, node, root, applies_to, group.name, cost, high, replaced)
             if option:
+                # On a model entry the cap is per model: at most the largest unit's worth here;
+                # `_split` in `rules.options` keeps a cap of 1 exact (each model one member).
+                option["payload"]["group_max"] = (
+                    None if group_max is None else group_max * self._model_max.get(id(node), 1)
+                )
                 self.per_model_option(option, member, default, cost, node, root)
                 options.append(option)
             else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from rules.battlescribe_import import parse_import
-from rules.options import apply_options
+from rules.options import OptionError, apply_options
 from rules.systems.registry import get_system
 from tests.rules.battlescribe.files import sources
 
@@ -55,6 +55,10 @@ def test_per_model_options_are_marked_with_their_cost_per_model(spearmen):
         ({"opt-rl-sp-mail": 1, "more-grave-spearman": 5}, 106 + 15),
         ({"opt-rl-sp-great": 1, "opt-rl-sp-mail": 1, "more-grave-spearman": 20}, 30 * 6 + 16 + 2 * 31 + 30),
         ({"opt-rl-sp-torch": 4}, 76 + 12),
+        # one torch per model: the limit follows the unit's size (15 spearmen, 15 torches)
+        ({"opt-rl-sp-torch": 15, "more-grave-spearman": 5}, 106 + 45),
+        # a group without a maximum of its own: its members combine, as in BattleScribe
+        ({"opt-rl-sp-standard": 1, "opt-rl-sp-drummer": 1}, 76 + 15),
     ],
 )
 def test_price_follows_the_unit_size(spearmen, chosen, expected):
@@ -95,3 +99,18 @@ def test_growth_and_non_per_model_steps_are_reported(spearmen):
         "(2 at 10, 2 at 11, 3 at 17) but not per model; priced at the minimum size only"
     )
     assert step in warnings
+
+
+def test_per_model_maximum_still_binds(spearmen):
+    """11 torches on 10 spearmen (no more added) is refused, naming the option."""
+    _result, unit, options = spearmen
+    with pytest.raises(OptionError) as caught:
+        apply_options(unit, options, {"opt-rl-sp-torch": 11})
+    assert caught.value.errors[0][0] == "options.opt-rl-sp-torch"
+
+
+def test_capped_group_keeps_its_cap(spearmen):
+    """The "Armour" group says max 1: still one of its members at most."""
+    _result, _unit, options = spearmen
+    mail = next(o for o in options if o["key"] == "opt-rl-sp-mail")
+    assert mail["payload"]["group_max"] == 1
