@@ -31,7 +31,7 @@ from jsonschema import Draft202012Validator
 from points.catalogue.unit_schema import field_path
 from points.unit import FORMAT_VERSION
 from points.unit_format.errors import UnitFormatError
-from rules.options import KINDS, OptionError, apply_options
+from rules.options import KINDS, OptionError, apply_options, per_model_limit
 from rules.selectors import rule_base_name, rule_lookup_key
 from rules.systems.registry import GameSystem, all_systems
 
@@ -597,6 +597,9 @@ class _FactionReader:
         """Take the option as often as allowed (alone) and price the result."""
         as_dict = {"key": "option", **option}
         count = option["max_count"]
+        limit = per_model_limit(data, as_dict)  # a per-model maximum: as many as the unit has models
+        if limit is not None:
+            count = min(count, limit)
         try:
             changed = apply_options(dict(data), [as_dict], {"option": count})
         except OptionError as exc:

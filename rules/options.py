@@ -27,12 +27,26 @@ Decisions (one place each, so they can be changed):
   "all" option and the first profile otherwise (`_targets`).
 - *Groups.* Options sharing a `group` share its limits: the group's total count must lie
   between the largest `min_count` and the largest `max_count` of its members, and each
-  member still respects its own `max_count` (`_check_counts`).
+  member still respects its own `max_count` (`_check_counts`). A member whose payload has
+  ``"group_max"`` states the group's own cap instead (imported BattleScribe groups carry
+  their own constraint): an integer caps the total (the smallest one given wins), ``null``
+  means no cap on the total, so the members combine freely up to their own maxima
+  (`_group_cap`). Options without the key (the bundled catalogues) keep the rule above.
+- *Per-model maxima.* A payload ``"max_per_model": k`` ("one torch per model") limits the
+  option to k times the models it covers in the finished unit (`_per_model_counts`), so
+  the limit follows the unit's size; `max_count` is then only the bound at the largest
+  size. `per_model_limit` gives the bound for a unit as it stands.
 - *Catalogue costs.* An option with a `cost` (systems priced from the book) is recorded in
   the unit's ``upgrades`` list (`{key, label, count, cost}`), which catalogue pricing adds
   up; an option without one (the OPR formula prices the changed unit itself) is not.
 - Options apply in the order given (the catalogue's order), so a later option sees the
   unit as the earlier ones left it.
+- *Per-model costs.* An option whose payload says ``"per_model": true`` costs its `cost` for
+  every model it covers (WHFB "great weapons, +2 pts per model"): the models of the
+  `applies_to` profile and of the profiles split from it, or every model of the unit when
+  `applies_to` is empty. They are counted once all chosen options are applied, so the price
+  follows the unit's size whatever the order (`_per_model_counts`); the `upgrades` record
+  says `count` = times taken × models, `cost` = per model.
 """
 
 from __future__ import annotations
@@ -81,6 +95,7 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
     if errors:
         raise OptionError(errors)
     result = copy.deepcopy(dict(unit))
+    per_model: list[tuple[dict, Mapping, int]] = []
     for option in options:
         count = int(chosen.get(str(option["key"]), 0))
         if count <= 0:
@@ -91,17 +106,50 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
             errors.append((_path(option), str(missing)))
             continue
         if option.get("cost") is not None:
-            result.setdefault(UPGRADES_FIELD, []).append(
-                {
-                    "key": str(option["key"]),
-                    "label": str(option.get("label") or option["key"]),
-                    "count": count,
-                    "cost": int(option["cost"]),
-                }
+            record = {
+                "key": str(option["key"]),
+                "label": str(option.get("label") or option["key"]),
+                "count": count,
+                "cost": int(option["cost"]),
+            }
+            result.setdefault(UPGRADES_FIELD, []).append(record)
+            if (option.get("payload") or {}).get("per_model"):
+                per_model.append((record, option, count))
+    for option in options:
+        count = int(chosen.get(str(option["key"]), 0))
+        limit = per_model_limit(result, option)
+        if count > 0 and limit is not None and count > limit:
+            errors.append(
+                (
+                    _path(option),
+                    _("“%(option)s” can be taken at most %(max)d times (chosen: %(n)d).")
+                    % {"option": option.get("label") or option["key"], "max": limit, "n": count},
+                )
             )
     if errors:
         raise OptionError(errors)
+    for record, option, count in per_model:
+        record["count"] = count * _per_model_counts(result, option)
     return result
+
+
+def per_model_limit(unit: Mapping, option: Mapping) -> int | None:
+    """The most times `option` can be taken on `unit` as it stands when its maximum is per
+    model (payload ``max_per_model``, see the module's decisions), else None."""
+    each = (option.get("payload") or {}).get("max_per_model")
+    if each is None:
+        return None
+    return int(each) * _per_model_counts(unit, option)
+
+
+def _per_model_counts(unit: Mapping, option: Mapping) -> int:
+    """How many models a per-model option covers in the finished `unit` (module decisions)."""
+    name = str(option.get("applies_to") or "")
+    return sum(
+        int(model.get("count", 1))
+        for model in unit.get("models") or []
+        if not name or model.get("name") == name or str(model.get("name", "")).startswith(f"{name} (")
+    )
 
 
 def option_point_deltas(
@@ -190,8 +238,8 @@ def _check_counts(
     for group, members in groups.items():
         total = sum(int(chosen.get(str(m["key"]), 0)) for m in members)
         low = max(int(m.get("min_count") or 0) for m in members)
-        high = max(int(m.get("max_count") or 0) for m in members)
-        if total > high:
+        high = _group_cap(members)
+        if high is not None and total > high:
             errors.append(
                 (
                     f"groups.{group}",
@@ -208,6 +256,19 @@ def _check_counts(
                 )
             )
     return errors
+
+
+def _group_cap(members: Sequence[Mapping]) -> int | None:
+    """The most a group's members may be taken in all; None when the group sets no cap."""
+    stated = [
+        (m.get("payload") or {}).get("group_max")
+        for m in members
+        if "group_max" in (m.get("payload") or {})
+    ]
+    if not stated:
+        return max(int(m.get("max_count") or 0) for m in members)
+    caps = [int(cap) for cap in stated if cap is not None]
+    return min(caps) if caps else None
 
 
 # --------------------------------------------------------------------------- targets

@@ -33,6 +33,7 @@ OPTION_PREFIX = "opt-"
 
 def _upgrades(unit: ListUnit) -> list[dict]:
     menu = {str(o["key"]): o for o in unit.available_options or []}
+    recorded = {str(u.get("key")): u for u in (unit.data or {}).get("upgrades", []) if isinstance(u, dict)}
     upgrades = []
     for key, count in (unit.chosen_options or {}).items():
         option = menu.get(key)
@@ -41,6 +42,9 @@ def _upgrades(unit: ListUnit) -> list[dict]:
         cost = option.get("cost")
         if cost is None:
             cost = (unit.option_points or {}).get(key, 0)
+        elif (option.get("payload") or {}).get("per_model") and key in recorded:
+            # a per-model option: one take costs its cost for every model it covers
+            cost = int(recorded[key]["cost"]) * int(recorded[key]["count"]) // int(count)
         entry_id = key.removeprefix(OPTION_PREFIX) if key.startswith(OPTION_PREFIX) else stable_id(key)
         upgrades.append(
             {

@@ -10,7 +10,9 @@ a root `model` entry is a one-model unit. The unit is written at its smallest le
 with its default entries taken (their weapons on the models, their costs in the model's
 per-model points or the unit's fixed `upgrades`), so its price equals BattleScribe's.
 Optional entries become upgrade options with their limits; alternatives of a group with a
-default become "replace the default" options priced by the difference. Anything that has no
+default become "replace the default" options priced by the difference; an option whose price
+BattleScribe scales with the unit's size ("+2 pts per model") is priced per model
+(`per_model_option`), so it costs the same in a list at any size. Anything that has no
 place in the unit format is kept as text (`abilities`, `notes`) and reported as a warning.
 """
 
@@ -34,6 +36,12 @@ from rules.battlescribe.entries import GROUP, Index, Node
 MAX_OPTION_COUNT = 1000
 #: Most unit sizes examined when deriving Power steps and checking per-model points.
 MAX_SIZE_SWEEP = 100
+#: Models an add-models option offers beyond the minimum when BattleScribe sets no maximum
+#: (community WHFB data writes `max -1` on rank-and-file models).
+UNBOUNDED_GROWTH = 100
+#: Unit sizes above the minimum at which an option's price is compared to find per-model costs
+#: (one step and a later, odd one, so "+1 per 5 models" steps are not taken for per-model).
+PER_MODEL_PROBES = (1, 7)
 ROLE_WORDS = (
     (("hq", "lord", "hero", "character", "leader", "commander"), "hero"),
     (("troop", "core", "battleline", "infantry"), "infantry"),
@@ -45,6 +53,7 @@ ROLE_WORDS = (
     (("war machine", "artillery"), "artillery"),
     (("heavy", "vehicle", "lord of war"), "vehicle"),
 )
+_STATIC_CONDITIONS = ("instanceOf", "notInstanceOf")
 _DASHES = ("", "-", "—", "–", "*", "n/a", "none")
 
 
@@ -333,6 +342,7 @@ class UnitMapper:
         options: list[dict[str, Any]] = []
         growth: list[tuple[Node, int]] = []
         holders = model_nodes or [root]
+        self._unit_entry, self._growth, self._sized, self._model_max = entry, growth, {}, {}
         for node in holders:
             model = self.model(node, root, unit_profiles, abilities, notes, options, growth)
             if model is None:
@@ -344,6 +354,7 @@ class UnitMapper:
                     entry_model.path,
                     "a model that is not taken at the minimum size; not imported as a profile",
                 )
+        self._names = {id(n): m["name"] for m, n in zip(models, holders, strict=True)}
         if model_nodes:  # the unit's own profiles, rules and non-model selections
             self.collect_text(entry, abilities, notes)
             for rule_name, text in self.rules_of(entry):
@@ -483,6 +494,15 @@ class UnitMapper:
         own = [p for p in self.profiles_of(entry) if p.type_id == self.model_type]
         inherited = [p for p in unit_profiles if p.type_id == self.model_type]
         profiles = own or inherited
+        if not profiles and node is root:
+            # A war machine written as a unit whose profiles sit on its required upgrade
+            # ("Hobgoblin Bolt Thrower": machine and crew on a min-1 child): take them from there.
+            profiles = [
+                p
+                for child in list(node.walk())[1:]
+                for p in self.profiles_of(child.entry)
+                if p.type_id == self.model_type
+            ]
         if not profiles:
             # Points-only catalogues (many community WHFB lists) carry no profiles at all:
             # the model is imported without characteristics, and the system's own check
@@ -531,8 +551,9 @@ class UnitMapper:
             if high is not None and "max_count" in self.properties and high >= 1:
                 model["max_count"] = max(high, low)
             if high is None:
-                self.warn(where, "the model has no maximum; the unit is offered at its minimum size only")
-            elif high > node.count:
+                high = node.count + UNBOUNDED_GROWTH
+                self.warn(where, f"the model has no maximum; the unit is offered up to {high} of them")
+            if high > node.count:
                 growth.append((node, high))
                 options.append(
                     {
@@ -544,6 +565,7 @@ class UnitMapper:
                         "max": min(high - node.count, MAX_OPTION_COUNT),
                     }
                 )
+            self._model_max[id(node)] = max(high, node.count)
         self.options_for(entry, node, root, model["name"], options, notes)
         return model
 
@@ -574,6 +596,8 @@ class UnitMapper:
         high: int,
         replaces: str | None,
     ) -> dict[str, Any]:
+        """`entry` as an option taken at most `high` times; on a model entry `high` is per
+        model (`payload.max_per_model`), so the limit follows the unit's size."""
         option: dict[str, Any] = {
             "key": f"opt-{slug(entry.target_id or entry.id, 60)}",
             "label": entry.name[:200] or "Option",
@@ -596,18 +620,116 @@ class UnitMapper:
             return {}
         if applies_to is None:
             option["payload"]["all"] = True
+        models = self._model_max.get(id(parent))
+        if models is not None:
+            option["payload"]["max_per_model"] = high
+            option["max"] = max(1, min(high * models, MAX_OPTION_COUNT))
         return option
 
-    def offered(self, entry: Entry) -> bool:
-        """Whether BattleScribe can ever show `entry`: a `hidden` entry is offered only when a
-        modifier can unhide it (then always, with a warning: its condition is not evaluated)."""
-        unhide = [m for m in entry.modifiers if m.field == "hidden" and m.value.strip().lower() == "false"]
-        if entry.hidden and not unhide:
-            self.warn(entry.path, "hidden in BattleScribe and never shown; not offered")
+    _unit_entry: Entry | None = None
+    _growth: list[tuple[Node, int]] = []
+    _sized: dict[int, Node] = {}
+    _names: dict[int, str] = {}
+    #: {id(model node): the most models of it the unit can have}, for per-model maxima.
+    _model_max: dict[int, int] = {}
+
+    def per_model_option(
+        self,
+        option: dict[str, Any],
+        entry: Entry,
+        default: Entry | None,
+        cost: Fraction,
+        node: Node,
+        root: Node,
+    ) -> None:
+        """Make `option` a per-model one (`payload.per_model`, see `rules.options`) when
+        BattleScribe's price for it grows with the unit's size.
+
+        Community WHFB data writes "+2 pts per model" as an upgrade of the unit costing 0 with
+        `increment 2` repeated per `selections` of `model` in `parent`; other data repeats per
+        a named model entry. Whatever the construct, the option is priced in the unit at its
+        minimum and at larger sizes (`PER_MODEL_PROBES`): if the price is the same number of
+        points for each model counted (every model of the unit, or the models of the profile
+        that grows), that number is the option's per-model cost, so a list pays it for as many
+        models as the unit has. A price that changes with size some other way ("+5 per 5
+        models") stays the minimum size's, with a warning.
+        """
+        if node is not root or "cost" not in option or not self._growth or self._unit_entry is None:
+            return
+        grown, high = self._growth[0]
+        sizes = [grown.count + step for step in PER_MODEL_PROBES if grown.count + step <= high]
+        later = {n: self._price_at(n, grown, entry, default) for n in sizes}
+        if all(value == cost for value in later.values()):
+            return
+        models_at_min = sum(child.count for child in root.children if child.entry.type == "model")
+        counters = (
+            (self._names[id(grown)], 0),
+            ("", models_at_min - grown.count),  # every model: the others stay at their minimum
+        )
+        for applies_to, others in counters:
+            each = cost / (grown.count + others)
+            if each and each.denominator == 1 and all(v == each * (n + others) for n, v in later.items()):
+                option["cost"] = int(each)
+                option["applies_to"] = applies_to
+                option["payload"]["per_model"] = True
+                return
+        self.warn(
+            entry.path,
+            f"its price changes with the unit's size ({cost} at {grown.count}, "
+            + ", ".join(f"{v} at {n}" for n, v in later.items())
+            + ") but not per model; priced at the minimum size only",
+        )
+
+    def _price_at(self, n: int, grown: Node, entry: Entry, default: Entry | None) -> Fraction:
+        """The price of taking `entry` (instead of `default`) in the unit with `n` of `grown`."""
+        tree = self._sized.get(n)
+        if tree is None:
+            assert self._unit_entry is not None
+            tree = self._sized[n] = self.pricer.tree(self._unit_entry, {grown.entry.id: n})
+        price = self.pricer.extra_cost(entry, tree, tree, self.points_id)
+        if default is not None:
+            price -= self.pricer.extra_cost(default, tree, tree, self.points_id)
+        return price
+
+    @staticmethod
+    def _static(m) -> bool:
+        """A modifier whose conditions only ask what the unit *is* (`instanceOf` a category or
+        entry), never what it holds: the same for every list, so it can be applied at import."""
+
+        def group_static(g) -> bool:
+            return all(c.type in _STATIC_CONDITIONS for c in g.conditions) and all(
+                group_static(sub) for sub in g.groups
+            )
+
+        return (
+            bool(m.conditions or m.groups)
+            and not m.repeats
+            and all(c.type in _STATIC_CONDITIONS for c in m.conditions)
+            and all(group_static(g) for g in m.groups)
+        )
+
+    def offered(self, entry: Entry, node: Node | None = None, root: Node | None = None) -> bool:
+        """Whether BattleScribe can show `entry` in this unit. `hidden` and the `set hidden`
+        modifiers that only ask what the unit is (community data hides "Arcane Items" from
+        non-wizards with `notInstanceOf Wizard`) are applied; an entry that other modifiers may
+        show or hide is offered always, with a warning (their conditions depend on the list)."""
+        hidden = entry.hidden
+        dynamic = []
+        for m in entry.modifiers:
+            if m.field != "hidden" or m.type != "set":
+                continue
+            if node is not None and root is not None and self._static(m):
+                if self.pricer.evaluator.holds(m, None, node, root):
+                    hidden = m.value.strip().lower() == "true"
+            else:
+                dynamic.append(m)
+        unhide = [m for m in dynamic if m.value.strip().lower() == "false"]
+        if hidden and not unhide:
+            self.warn(entry.path, "hidden in BattleScribe for this unit; not offered")
             return False
-        if entry.hidden:
+        if hidden:
             self.warn(entry.path, "hidden in BattleScribe unless its conditions hold; offered always")
-        elif any(m.field == "hidden" and m.value.strip().lower() == "true" for m in entry.modifiers):
+        elif any(m.value.strip().lower() == "true" for m in dynamic):
             self.warn(entry.path, "hidden in BattleScribe when its conditions hold; offered always")
         return True
 
@@ -628,17 +750,16 @@ class UnitMapper:
         """Upgrade options of `entry` (a model, the unit, or an optional container such as
         "Magic Items"): optional entries, group alternatives, and what optional entries hold."""
         taken = {child.entry.id for child in node.children}
-        per = node.count if node is not root else 1
         for written in entry.children:
             child = self.index.resolve(written)
             if child.type == "model":
                 continue
             if child.kind == GROUP:
-                self.group_options(child, node, root, applies_to, options, per, notes)
+                self.group_options(child, node, root, applies_to, options, notes)
                 continue
             if (self.pricer.limit(child, "min", node, root) or 0) > 0 or child.id in taken:
                 continue
-            if not self.offered(child):
+            if not self.offered(child, node, root):
                 continue
             self.cost_limits(child, notes)
             high = self.pricer.limit(child, "max", node, root)
@@ -648,8 +769,11 @@ class UnitMapper:
             cost = self.pricer.extra_cost(child, node, root, self.points_id)
             container = bool(child.children) and not self.entry_weapons(child, child.path)[0]
             if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
-                option = self.option(child, node, root, applies_to, group, cost, high * per, None)
+                option = self.option(child, node, root, applies_to, group, cost, high, None)
                 if option:
+                    if group:  # the selections of one entry: each has its own limit, none in all
+                        option["payload"]["group_max"] = None
+                    self.per_model_option(option, child, None, cost, node, root)
                     options.append(option)
                 else:
                     notes.append(f"option not mapped: {child.name}")
@@ -687,12 +811,15 @@ class UnitMapper:
         root: Node,
         applies_to,
         options: list,
-        per: int,
         notes: list,
         depth: int = 0,
     ) -> None:
+        """The members of a selection-entry group as options sharing its name. The group's own
+        maximum becomes the option group's cap (`payload.group_max`, see `rules.options`);
+        a group without one caps nothing, so BattleScribe's "Command" (champion, standard,
+        musician) or "Equipment" (shields and light armour) members combine."""
         members = [self.index.resolve(m) for m in group.children]
-        if not self.offered(group):
+        if not self.offered(group, node, root):
             return
         self.cost_limits(group, notes)
         group_min = self.pricer.limit(group, "min", node, root) or 0
@@ -711,11 +838,11 @@ class UnitMapper:
         for member in members:
             if member.kind == GROUP:  # "Magic Items" holding "Magic Weapons", "Talismans"...
                 if depth < 8:
-                    self.group_options(member, node, root, applies_to, options, per, notes, depth + 1)
+                    self.group_options(member, node, root, applies_to, options, notes, depth + 1)
                 continue
             if member is default or member.type == "model":
                 continue
-            if not self.offered(member):
+            if not self.offered(member, node, root):
                 continue
             high = self.pricer.limit(member, "max", node, root) or group_max or 1
             if group_max is not None:
@@ -723,8 +850,14 @@ class UnitMapper:
             cost = self.pricer.extra_cost(member, node, root, self.points_id) - default_cost
             if default is not None and replaced is None:
                 self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
-            option = self.option(member, node, root, applies_to, group.name, cost, high * per, replaced)
+            option = self.option(member, node, root, applies_to, group.name, cost, high, replaced)
             if option:
+                # On a model entry the cap is per model: at most the largest unit's worth here;
+                # `_split` in `rules.options` keeps a cap of 1 exact (each model one member).
+                option["payload"]["group_max"] = (
+                    None if group_max is None else group_max * self._model_max.get(id(node), 1)
+                )
+                self.per_model_option(option, member, default, cost, node, root)
                 options.append(option)
             else:
                 self.warn(

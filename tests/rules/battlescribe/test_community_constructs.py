@@ -37,6 +37,8 @@ def test_points_only_units_import_at_minimum_size(realm):
                 {"name": "Bone Guard", "points": 82, "power": None, "models": 10},
                 # 120 − 5 (modifierGroup: when it has the BSB) + 25 (required link to the .gst) = 140
                 {"name": "Bone Lord", "points": 140, "power": None, "models": 1},
+                # the machine (a required upgrade) at 30
+                {"name": "Bone Thrower", "points": 30, "power": None, "models": 1},
             ],
         }
     ]
@@ -51,6 +53,12 @@ def test_long_characteristic_names_and_army_slots(realm):
     lord = units["Bone Lord"].values["data"]
     assert {k: lord["models"][0][k] for k in ("m", "ws", "ld")} == {"m": 4, "ws": 6, "ld": 9}
     assert lord["slot"] == "lord"  # primary category "Lords"
+    thrower = units["Bone Thrower"].values["data"]["models"][0]
+    assert {k: thrower[k] for k in ("m", "ws", "ld")} == {
+        "m": 4,
+        "ws": 2,
+        "ld": 3,
+    }  # from its required upgrade
     assert units["Bone Guard"].values["data"]["slot"] == "core"
     assert lord["models"][0]["items"] == [{"name": "Battle Standard Bearer", "kind": "mundane"}]
 
@@ -59,13 +67,16 @@ def test_options_inside_containers_and_shared_groups(realm):
     _result, units = realm
     guard = {o.values["label"]: o.values for o in units["Bone Guard"].options}
     lord = {o.values["label"]: o.values for o in units["Bone Lord"].options}
-    assert guard["Spears"]["cost"] == 10  # +1 per model (repeat), at 10 models
+    # +1 per model (a repeat): 1 for each model the unit has (10 at its minimum of 10)
+    assert (guard["Spears"]["cost"], guard["Spears"]["payload"]["per_model"]) == (1, True)
     assert (guard["Banner of Dust"]["group"], guard["Banner of Dust"]["cost"]) == ("Magic Standards", 30)
     assert guard["Standard Bearer"]["cost"] == 10
     # a link in the catalogue to the game system's shared entry, priced by `set` on the link
     assert (lord["Sword of Might"]["group"], lord["Sword of Might"]["cost"]) == ("Magic Weapons", 20)
     assert lord["Blade of Ages"]["cost"] == 35
+    assert guard["Banner of Dust"]["cost"] == 30
     assert "Secret Relic" not in guard  # hidden and never shown
+    assert "Banner of Dust" not in lord  # hidden from Lords: `instanceOf` the Lords category
     assert "Magic Banner" not in guard and "Magic Items" not in lord  # free containers: contents only
 
 
@@ -73,8 +84,7 @@ def test_what_cannot_be_mapped_is_reported(realm):
     result, units = realm
     warnings = "\n".join(result.warnings)
     assert (
-        "selectionEntry[@name='Secret Relic']: hidden in BattleScribe and never shown; not offered"
-        in warnings
+        "selectionEntry[@name='Secret Relic']: hidden in BattleScribe for this unit; not offered" in warnings
     )
     assert (
         "selectionEntry[@name='Magic Banner']: hidden in BattleScribe unless its conditions hold" in warnings
@@ -92,7 +102,7 @@ def test_what_cannot_be_mapped_is_reported(realm):
 
 def test_modifier_groups_pass_their_conditions_and_repeats_on():
     doc = read_document(source("realm_undead.cat"))
-    guard, lord = doc.entries
+    guard, lord, _thrower = doc.entries
     (per_five,) = guard.modifiers
     assert (per_five.type, per_five.field, per_five.repeats) == ("increment", "c0st-pts0-0000-0001", [])
     assert [(r.value, r.child_id) for r in per_five.outer_repeats[0]] == [(5, "model")]

@@ -81,8 +81,10 @@ def test_group_default_and_alternatives_become_options(grim):
         "replace_weapon",
         "Gun",
         15,
-        4,
+        9,
     )
+    # one per model: 4 at the minimum, up to 9 as the squad grows to 9 Marines
+    assert plasma["payload"]["max_per_model"] == 1
     assert plasma["payload"]["replace"] == "Boltgun"
     assert options["more-marine"]["max_count"] == 5  # 4..9 Marines
     sword = options["opt-se-sword"]
