@@ -40,11 +40,20 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 
 def test_generated_folders_are_ignored_by_git():
-    """Asked of git itself: `.venv` must be ignored as a directory and as a symlink (a
-    worktree's `.venv` symlink was once committed because `.venv/` matches directories only)."""
+    """Asked of git itself, so a pattern that does not match what the tools create fails."""
     paths = [".venv", ".venv/bin/python", ".data/pg/PG_VERSION", "armybuilder/__pycache__/x.pyc",
              "locale/pl/LC_MESSAGES/django.mo", "artifacts/screenshots/x.png"]
     result = subprocess.run(["git", "check-ignore", "--no-index", "--verbose", "--non-matching", *paths],
                             cwd=ROOT, capture_output=True, text=True, check=False)
     not_ignored = [line.split("\t")[-1] for line in result.stdout.splitlines() if line.startswith("::")]
     assert not not_ignored, f"not ignored by git: {not_ignored}"
+
+
+def test_a_venv_symlink_is_ignored_too(tmp_path):
+    """Worktrees share one virtualenv through a `.venv` symlink; `.venv/` in .gitignore
+    matches only directories, so such a symlink was once committed by a merge."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text((ROOT / ".gitignore").read_text())
+    (tmp_path / ".venv").symlink_to(tmp_path / "elsewhere")
+    result = subprocess.run(["git", "check-ignore", "-q", ".venv"], cwd=tmp_path, check=False)
+    assert result.returncode == 0, ".venv as a symlink is not ignored by .gitignore"
