@@ -559,22 +559,20 @@ def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
                 raise
             # A refused choice: the row again, with what the player typed and each message
             # beside its field or group; the rest of the page is left as it was.
-            return _refused_row(request, army_list, list_unit, open=True,
-                                option_errors=error.errors, submitted=counts or {})
+            list_unit.refresh_from_db()
+            list_unit.army_list = army_list
+            context = {
+                "army_list": army_list,
+                "can_edit": True,
+                "unit": list_unit,
+                "open": True,
+                "option_errors": error.errors,
+                "submitted": counts or {},
+            }
+            return render(request, "armybuilder/_unit_row.html", context, status=400)
         return _unit_row_changed(request, army_list, list_unit, open=True)
 
     return _change(request, army_list, action)
-
-
-def _refused_row(
-    request: HttpRequest, army_list: ArmyList, list_unit: ListUnit, **context: Any
-) -> HttpResponse:
-    """A refused change: the unit's row as saved, with what the player sent and each message
-    beside its field (`context`), as a 400; the rest of the page is left as it was."""
-    list_unit.refresh_from_db()
-    list_unit.army_list = army_list
-    context = {"army_list": army_list, "can_edit": True, "unit": list_unit, **context}
-    return render(request, "armybuilder/_unit_row.html", context, status=400)
 
 
 @login_required
@@ -654,8 +652,17 @@ def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
         except ArmyListError as error:
             if not request.htmx:
                 raise
-            return _refused_row(request, army_list, list_unit, details_open=True,
-                                detail_errors=dict(error.errors), detail_values=request.POST)
+            list_unit.refresh_from_db()
+            list_unit.army_list = army_list
+            context = {
+                "army_list": army_list,
+                "can_edit": True,
+                "unit": list_unit,
+                "details_open": True,
+                "detail_errors": dict(error.errors),
+                "detail_values": request.POST,
+            }
+            return render(request, "armybuilder/_unit_row.html", context, status=400)
         return _unit_row_changed(request, army_list, list_unit, details_open=True)
 
     return _change(request, army_list, action)
