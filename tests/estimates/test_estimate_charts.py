@@ -66,3 +66,22 @@ def test_a_bar_chart_is_a_labelled_svg_with_one_bar_per_value():
     assert 'role="img"' in svg and "<title>Kills</title>" in svg and "<desc>A chart</desc>" in svg
     assert svg.count("<rect") == 3
     assert "60%" in svg
+
+
+def test_maps_without_any_efficiency_headline_the_expected_kills():
+    """A system without points (AoS 1st) has a null efficiency in every cell."""
+    def kills(*grid: list[float]) -> list[list[dict]]:
+        return [[cell(None, k) for k in row] for row in grid]
+
+    result = {**RESULT, "a_vs_b": kills([1, 3, 2], [0.5, 0, 4]), "b_vs_a": kills([1, 2], [8, 3], [0, 0])}
+    mine, theirs = matrix_directions(result)
+    assert mine["headline"] == theirs["headline"] == "expected_kills"
+    assert [[c["headline"] for c in row["cells"]] for row in mine["rows"]] == [[1, 3, 2], [0.5, 0, 4]]
+    assert [[c["best"] for c in row["cells"]] for row in mine["rows"]] == [[False, True, False],
+                                                                         [False, False, True]]
+    assert theirs["rows"][0]["cells"][1]["best"] is True  # B1 does most to A0
+
+
+def test_one_efficiency_is_enough_to_headline_efficiency():
+    mine, theirs = matrix_directions(RESULT)
+    assert mine["headline"] == theirs["headline"] == "points_efficiency"

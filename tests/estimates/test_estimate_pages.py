@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.tasks import run_estimate
+from armybuilder.estimates.templatetags.estimate_charts import number
 from armybuilder.estimates.views import SESSION_KEY
 from armybuilder.sharing import army_list_share
 from rules.models import Faction, GameSystem, UnitTemplate
@@ -418,3 +419,29 @@ def test_a_system_without_points_shows_no_points_rows(client, veterans):
     assert "Models killed" in html
     assert "Expected points destroyed" not in html and "Points efficiency" not in html
     assert "Attacker&#x27;s points" not in html and "Attacker's points" not in html
+
+
+def test_a_heat_map_without_points_headlines_the_models_killed(client, owner, other):
+    """AoS 1st edition has no points: every cell's efficiency is null, so the maps headline
+    expected kills (not a grid of dashes) and say so."""
+    mine = army_list_of(owner, distinct_units("Mine", 2), name="Mine")
+    theirs = army_list_of(other, distinct_units("Theirs", 2), name="Theirs", public=True)
+    client.force_login(owner)
+    estimate = estimate_from(post_estimate(client, f"list={mine.pk}", target=f"list:{theirs.pk}"))
+    run_estimate(str(estimate.pk))
+    estimate.refresh_from_db()
+    result = estimate.result
+    for grid in (result["a_vs_b"], result["b_vs_a"]):
+        for row in grid:
+            for cell in row:
+                cell["points_efficiency"] = cell["expected_points_destroyed"] = None
+    type(estimate).objects.filter(pk=estimate.pk).update(system="aos1", result=result)
+
+    html = client.get(reverse("estimates:detail", args=[estimate.pk])).content.decode()
+
+    assert "Each cell is the expected number of models the attack kills" in html
+    assert "points efficiency" not in html and "points destroyed" not in html
+    kills = number(result["a_vs_b"][0][0]["expected_kills"], 2)
+    assert f"<strong>{kills}</strong>" in html
+    assert "<strong>–</strong>" not in html
+    assert html.count("★</span>") == 2 + 2

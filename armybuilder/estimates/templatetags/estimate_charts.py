@@ -58,19 +58,34 @@ def at_least_chart(distribution: Sequence[float]) -> SafeString:
         decimal_separator=get_format("DECIMAL_SEPARATOR")))
 
 
-def _efficiency(cell: Mapping[str, Any]) -> float | None:
-    value = cell.get("points_efficiency")
+#: The figure a heat map headlines and colours its cells by: points efficiency where the
+#: attackers cost points, else expected models killed (AoS 1st edition has no points, so an
+#: efficiency heat map there would be a grid of dashes).
+HEADLINES = ("points_efficiency", "expected_kills")
+
+
+def _figure(cell: Mapping[str, Any], key: str) -> float | None:
+    value = cell.get(key)
     return float(value) if isinstance(value, int | float) else None
 
 
-def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], columns: Sequence[str],
-               cells: Sequence[Sequence[Mapping[str, Any]]], best_along: str) -> dict[str, Any]:
-    """One heat-map table: each cell coloured by points efficiency against the matrix's best,
-    and the best cell of each row (or column: `best_along`) marked.
+def matrix_headline(*grids: Sequence[Sequence[Mapping[str, Any]]]) -> str:
+    """The key the matrices headline: `points_efficiency` when any cell of either direction
+    has one, else `expected_kills` (a system without points, or attackers that cost none)."""
+    cells = [cell for grid in grids for row in grid for cell in row]
+    return next((key for key in HEADLINES if any(_figure(c, key) is not None for c in cells)), HEADLINES[0])
 
-    A cell whose attacker costs nothing has no efficiency (null): shown as "–", never best.
+
+def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], columns: Sequence[str],
+               cells: Sequence[Sequence[Mapping[str, Any]]], best_along: str,
+               headline: str) -> dict[str, Any]:
+    """One heat-map table: each cell coloured by its `headline` figure against the matrix's
+    best, and the best cell of each row (or column: `best_along`) marked.
+
+    A cell without the figure (an attacker that costs nothing has no efficiency) is shown
+    as "–", never best.
     """
-    values = [[_efficiency(c) for c in row] for row in cells]
+    values = [[_figure(c, headline) for c in row] for row in cells]
     best_overall = max((v for row in values for v in row if v is not None), default=0.0)
     lines = values if best_along == "row" else [list(column) for column in zip(*values, strict=True)]
     best_of_line = [max((v for v in line if v is not None), default=None) for line in lines]
@@ -81,13 +96,14 @@ def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], 
 
     def decorated(i: int, j: int, cell: Mapping[str, Any]) -> dict[str, Any]:
         value = values[i][j]
-        return {**cell, "points_efficiency": value, "colour": heat_colour(value or 0.0, best_overall),
+        return {**cell, "headline": value, "colour": heat_colour(value or 0.0, best_overall),
                 "best": is_best(i, j),
                 "top": value is not None and best_overall > 0 and value == best_overall}
 
     out_rows = [{"name": name, "cells": [decorated(i, j, cell) for j, cell in enumerate(row)]}
                 for i, (name, row) in enumerate(zip(rows, cells, strict=True))]
-    return {"title": title, "corner": corner, "best_note": best_note, "columns": columns, "rows": out_rows}
+    return {"title": title, "corner": corner, "best_note": best_note, "columns": columns, "rows": out_rows,
+            "headline": headline}
 
 
 @register.filter
@@ -95,18 +111,29 @@ def matrix_directions(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Both directions of a list-vs-list result as heat maps with the same layout — rows are
     list A's units (mine), columns list B's (theirs) — so a player reads one grid twice:
     what my units do to theirs (★ on each of my units' best target), and what theirs do to
-    mine (★ on each of their units' best target: the threats to answer first)."""
+    mine (★ on each of their units' best target: the threats to answer first).
+
+    Both maps headline the same figure (`matrix_headline`), so they read alike."""
     a, b = result["list_a"], result["list_b"]
     names = {"a": a["name"], "b": b["name"]}
     back = [[result["b_vs_a"][j][i] for j in range(len(b["units"]))] for i in range(len(a["units"]))]
+    headline = matrix_headline(result["a_vs_b"], back)
     return [
         _direction(title=_("%(a)s attacking %(b)s") % names, corner=_("Attacker ↓ · target →"),
                    best_note=_("★ marks the best target of each unit of %(a)s.") % names,
-                   rows=a["units"], columns=b["units"], cells=result["a_vs_b"], best_along="row"),
+                   rows=a["units"], columns=b["units"], cells=result["a_vs_b"], best_along="row",
+                   headline=headline),
         _direction(title=_("%(b)s attacking %(a)s") % names, corner=_("Target ↓ · attacker →"),
                    best_note=_("★ marks the best target of each unit of %(b)s.") % names,
-                   rows=a["units"], columns=b["units"], cells=back, best_along="column"),
+                   rows=a["units"], columns=b["units"], cells=back, best_along="column",
+                   headline=headline),
     ]
+
+
+@register.filter
+def matrix_headline_of(result: Mapping[str, Any]) -> str:
+    """`matrix_headline` of a whole list-vs-list result, for the template's explanation."""
+    return matrix_headline(result["a_vs_b"], result["b_vs_a"])
 
 
 @register.filter
