@@ -16,7 +16,7 @@ def compose() -> dict:
 
 def test_compose_has_the_five_services_on_the_right_images():
     services = compose()["services"]
-    assert set(services) == {"db", "redis", "web", "worker"}
+    assert set(services) == {"db", "redis", "web", "worker", "beat"}
     assert services["db"]["image"] == "postgres:16"
     assert services["redis"]["image"] == "redis:7"
     assert "gunicorn" in services["web"]["command"]
@@ -25,7 +25,7 @@ def test_compose_has_the_five_services_on_the_right_images():
 
 def test_web_and_worker_get_database_and_redis_urls():
     services = compose()["services"]
-    for name in ("web", "worker"):
+    for name in ("web", "worker", "beat"):
         env = services[name]["environment"]
         assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
         assert env["REDIS_URL"] == "redis://redis:6379/0"

@@ -26,7 +26,9 @@ def test_a_dying_worker_is_restarted_and_the_web_server_ending_stops_everything(
     assert web.poll() == 0 and worker.poll() is not None
 
 
-def test_compose_serves_https_by_default_and_runs_beat_with_a_restarting_worker() -> None:
+def test_compose_serves_https_by_default_and_runs_one_beat_beside_restarting_workers() -> None:
+    """Beat is its own single-replica service: scaling the workers must not multiply the
+    schedule (each beat would enqueue its own reconciliation)."""
     from pathlib import Path
 
     import yaml
@@ -34,8 +36,10 @@ def test_compose_serves_https_by_default_and_runs_beat_with_a_restarting_worker(
     root = Path(__file__).resolve().parents[2]
     services = yaml.safe_load((root / "docker-compose.yml").read_text())["services"]
     assert services["web"]["environment"]["HTTPS"] == "${HTTPS:-true}"
-    assert " -B " in services["worker"]["command"]
-    assert services["worker"]["restart"] == "unless-stopped"
+    assert " -B" not in services["worker"]["command"]
+    assert services["beat"]["command"].startswith("celery -A armybuilder beat ")
+    assert services["beat"]["deploy"]["replicas"] == 1
+    assert services["worker"]["restart"] == services["beat"]["restart"] == "unless-stopped"
     assert 'HTTPS="${HTTPS:-false}"' in (root / "bin" / "run").read_text()
 
 
