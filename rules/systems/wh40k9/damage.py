@@ -67,14 +67,17 @@ def model_groups(unit: Mapping[str, Any]) -> list[ModelGroup]:
         if count <= 0:
             continue
         abilities = structured(model.get("abilities"))
-        fnp = [int(a["target"]) for a in of_type(abilities, "feel_no_pain")]
+        fnp = [int(a["target"]) for a in of_type(abilities, "feel_no_pain")] if abilities else []
+        reduction = max((int(a["value"]) for a in of_type(abilities, "damage_reduction")), default=0) \
+            if abilities else 0
         groups.append(ModelGroup(
             name=str(model.get("name", "")), count=count, wounds=max(1, int(model.get("w") or 1)),
             toughness=max(1, int(model.get("t") or 1)), save=model.get("sv"), invuln=model.get("invuln"),
-            fnp=min(fnp) if fnp else None,
-            reduction=max((int(a["value"]) for a in of_type(abilities, "damage_reduction")), default=0),
+            fnp=min(fnp) if fnp else None, reduction=reduction,
             points=float(model.get("points") or 0), leadership=int(model.get("ld") or 0),
             keywords=unit_keywords | keywords_of(model)))
+    if len(groups) < 2:
+        return groups
     return sorted(groups, key=lambda g: g.points)  # stable: equal points keep their listed order
 
 
@@ -87,14 +90,20 @@ def majority_toughness(groups: Sequence[ModelGroup]) -> int:
     return max(counts, key=lambda t: (counts[t], t))
 
 
-def _binomial_rows(n_max: int, p: float) -> np.ndarray:
-    """rows[n][k] = P(Binomial(n, p) = k) for n ≤ n_max."""
-    rows = np.zeros((n_max + 1, n_max + 1))
-    rows[0, 0] = 1.0
-    for n in range(1, n_max + 1):
-        rows[n, : n + 1] = rows[n - 1, : n + 1] * (1 - p)
-        rows[n, 1 : n + 1] += rows[n - 1, :n] * p
-    return rows
+def _thinned(pmf: PMF, p: float) -> PMF:
+    """P(k points kept) when N ~ `pmf` points each stay with probability p, independently:
+    Σ_n pmf[n]·Binomial(n, p)[k]. In plain floats: a damage PMF has a handful of values, where
+    a numpy pass per binomial row costs more than the arithmetic."""
+    q = 1.0 - p
+    out = [0.0] * len(pmf)
+    row = [1.0]  # Binomial(n, p) for n = 0, 1, …: each from the one before
+    for n, weight in enumerate(pmf.tolist()):
+        if n:
+            row = [row[0] * q, *[row[k] * q + row[k - 1] * p for k in range(1, n)], row[n - 1] * p]
+        if weight:
+            for k, value in enumerate(row):
+                out[k] += weight * value
+    return np.array(out)
 
 
 def check_defender(groups: Sequence[ModelGroup]) -> int:
@@ -192,7 +201,7 @@ class Defender:
         if group.fnp is None:
             return reduced
         p_lost = 1 - (7 - max(2, group.fnp)) / 6
-        return reduced @ _binomial_rows(len(reduced) - 1, p_lost)
+        return _thinned(reduced, p_lost)
 
     def _band(self, p_hit: list[float], per_group: list[PMF]) -> Band:
         """Each alive state: with p_hit[g] the current model (of group g) loses e ~

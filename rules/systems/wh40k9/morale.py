@@ -49,26 +49,30 @@ def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF
     if first > last:
         fled[0] = lost.sum()
         return fled, lost
-    killed = np.arange(first, last + 1)
-    # P(D6 + k > Ld, the die not a 1): the faces 2–6 above Ld − k.
-    failing = kills[first : last + 1] * ((7 - np.maximum(leadership + 1 - killed, 2)) / 6)
+    n = last - first + 1
+    # P(D6 + k > Ld, the die not a 1): the faces max(2, Ld + 1 − k) … 6, min(k + 6 − Ld, 5) of them.
+    faces = np.minimum(np.arange(first + 6 - leadership, last + 7 - leadership), 5)
+    failing = kills[first : last + 1] * (faces / 6)
     lost[first : last + 1] -= failing
     fled[0] = lost.sum()
-    after = models - killed - 1  # the models that roll for Combat Attrition
+    after = np.arange(models - first - 1, models - last - 2, -1)  # the models that roll for Combat Attrition
     below_half = 2 * after < models
-    columns = int(after[0]) + 1
-    j = np.arange(1, columns)
-    rows = np.empty((len(after), columns))
-    rows[:, 0] = [(2 / 3 if half else 5 / 6) ** m  # P(nobody flees)
-                  for half, m in zip(below_half.tolist(), after.tolist(), strict=True)]
-    odds = np.where(below_half, 2 / 4, 1 / 5)[:, None]  # p / (1 − p): 1–2, or a 1
-    rows[:, 1:] = np.maximum(after[:, None] - j + 1, 0) / j * odds  # P(j) / P(j − 1)
-    np.cumprod(rows, axis=1, out=rows)
-    spread = failing[:, None] * rows
-    fled[1 : 1 + columns] += spread.sum(axis=0)
-    # After k kills and a failed test: k + 1 + j lost, at columns k + 1 … k + 1 + (models − k − 1).
-    where = (np.arange(first + 1, last + 2)[:, None] + np.arange(columns)[None, :]).ravel()
-    lost += np.bincount(where, weights=spread.ravel(), minlength=models + 1)[: models + 1]
+    columns = models - first  # after[0] + 1
+    j = np.arange(1.0, columns)
+    # Row i: P(k kills, a failed test, then j more flee) for k = first + i, a binomial in j
+    # built by the ratio of its successive terms; the zero tail makes room for the shift below.
+    spread = np.zeros((n, columns + n))
+    rows = spread[:, :columns]
+    rows[:, 0] = failing * np.where(below_half, 2 / 3, 5 / 6) ** after  # … and nobody flees
+    ratios = np.divide(np.subtract.outer(after + 1.0, j), j, out=rows[:, 1:])  # P(j) / P(j − 1) …
+    ratios *= np.where(below_half, 2 / 4, 1 / 5)[:, None]  # … times p / (1 − p): 1–2, or a 1
+    np.multiply.accumulate(rows, axis=1, out=rows)  # (past j = after the ratio is 0: the rest stays 0)
+    fled[1 : 1 + columns] += rows.sum(axis=0)
+    # After k kills and a failed test: k + 1 + j lost. Read with a row length one shorter, row
+    # i of `spread` starts i places later: column c sums P(k + 1 + j = first + 1 + c) over rows
+    # (past `models` there is nothing: j ≤ after = models − k − 1).
+    shifted = spread.ravel()[: n * (columns + n - 1)].reshape(n, columns + n - 1)
+    lost[first + 1 :] += shifted.sum(axis=0)[: models - first]
     return fled, lost
 
 
