@@ -35,37 +35,41 @@ def attrition(remaining: int, *, below_half: bool) -> PMF:
     return out
 
 
-def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF]:
-    """(P(f models flee), P(n models lost in all: killed plus fled)) over the kills
+def morale_losses(kills: PMF, *, models: int, leadership: int) -> np.ndarray:
+    """Two rows, (P(f models flee), P(n models lost in all: killed plus fled)), over the kills
     distribution (index k = P(k killed); entries past its end are 0), every kill count at
     once: row k of a matrix is the Combat Attrition of the models left after k kills and
-    one fled, a binomial built by the ratio of its successive terms."""
-    fled = np.zeros(models + 1)
-    lost = np.zeros(models + 1)
+    one fled, a binomial built by the ratio of its successive terms. One array, so that the
+    result reads both rows' means and lists in one pass each."""
+    table = np.zeros((2, models + 1))
+    fled, lost = table
     size = min(len(kills), models + 1)
     lost[:size] = kills[:size]
     # A test can fail once D6 + k > Ld for a 6 (k ≥ Ld − 5), and only with models left.
     first, last = max(1, leadership - 5), min(size - 1, models - 1)
     if first > last:
         fled[0] = lost.sum()
-        return fled, lost
+        return table
     n = last - first + 1
     # P(D6 + k > Ld, the die not a 1): the faces max(2, Ld + 1 − k) … 6, min(k + 6 − Ld, 5) of them.
-    faces = np.minimum(np.arange(first + 6 - leadership, last + 7 - leadership), 5)
-    failing = kills[first : last + 1] * (faces / 6)
+    failing = kills[first : last + 1] * [min(k + 6 - leadership, 5) / 6 for k in range(first, last + 1)]
     lost[first : last + 1] -= failing
     fled[0] = lost.sum()
-    after = np.arange(models - first - 1, models - last - 2, -1)  # the models that roll for Combat Attrition
-    below_half = 2 * after < models
-    columns = models - first  # after[0] + 1
-    j = np.arange(1.0, columns)
-    # Row i: P(k kills, a failed test, then j more flee) for k = first + i, a binomial in j
-    # built by the ratio of its successive terms; the zero tail makes room for the shift below.
+    # Row i: k = first + i kills, a failed test, then Combat Attrition among `after` = models − k − 1;
+    # the first `whole` rows are not below Half-strength (2·after ≥ models): a 1 flees, else 1–2.
+    top = models - first - 1
+    whole = min(n, max(0, top - (models + 1) // 2 + 1))
+    after = np.arange(top, top - n, -1.0)
+    columns = top + 1
+    # rows[i, j]: P(k kills, a failed test, then j more flee), a binomial in j built by the ratio
+    # of its successive terms; the zero tail of `spread` makes room for the shift below.
     spread = np.zeros((n, columns + n))
     rows = spread[:, :columns]
-    rows[:, 0] = failing * np.where(below_half, 2 / 3, 5 / 6) ** after  # … and nobody flees
+    rows[:, 0] = failing * np.power([5 / 6] * whole + [2 / 3] * (n - whole), after)  # … nobody flees
+    j = np.arange(1.0, columns)
     ratios = np.divide(np.subtract.outer(after + 1.0, j), j, out=rows[:, 1:])  # P(j) / P(j − 1) …
-    ratios *= np.where(below_half, 2 / 4, 1 / 5)[:, None]  # … times p / (1 − p): 1–2, or a 1
+    ratios[:whole] *= 1 / 5  # … times p / (1 − p): a 1, or
+    ratios[whole:] *= 2 / 4  # 1–2 below Half-strength
     np.multiply.accumulate(rows, axis=1, out=rows)  # (past j = after the ratio is 0: the rest stays 0)
     fled[1 : 1 + columns] += rows.sum(axis=0)
     # After k kills and a failed test: k + 1 + j lost. Read with a row length one shorter, row
@@ -73,7 +77,7 @@ def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF
     # (past `models` there is nothing: j ≤ after = models − k − 1).
     shifted = spread.ravel()[: n * (columns + n - 1)].reshape(n, columns + n - 1)
     lost[first + 1 :] += shifted.sum(axis=0)[: models - first]
-    return fled, lost
+    return table
 
 
 def models_fled(kills: PMF, *, models: int, leadership: int) -> PMF:
