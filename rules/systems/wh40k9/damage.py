@@ -253,15 +253,8 @@ class Band:
         return self.rows[self.defender.key]
 
     def dense(self) -> np.ndarray:
-        """M written out (states × states): `dense[s, s + j]` = `band[s, j]`. The band goes
-        into rows of length L + 1 (L = n + width) at their start; read back with rows of
-        length L, row s starts s places earlier, so its entries land at columns s … s + width − 1
-        (and the other cells are zeros of the padding)."""
-        n, width = self.defender.states, self.defender.width
-        length = n + width
-        out = np.zeros(n * (length + 1))
-        out.reshape(n, length + 1)[:, :width] = self.band
-        return out[: n * length].reshape(n, length)[:, :n]
+        """M written out (states × states): `dense[s, s + j]` = `band[s, j]`."""
+        return dense(self.band)
 
     def apply(self, v: np.ndarray) -> np.ndarray:
         """v·M, in O(states × width); `v` may be a stack of row vectors (…, states)."""
@@ -271,6 +264,18 @@ class Band:
         for j in range(1, min(width, size)):
             out[..., j:] += v[..., : size - j] * band[: size - j, j]
         return out
+
+
+def dense(band: np.ndarray) -> np.ndarray:
+    """The states × states matrix of a band (`band[s, j]` = P(s → s + j)). The band goes into
+    rows of length L + 1 (L = states + width) at their start; read back with rows of length L,
+    row s starts s places earlier, so its entries land at columns s … s + width − 1 (and the
+    other cells are zeros of the padding)."""
+    n, width = band.shape
+    length = n + width
+    out = np.zeros(n * (length + 1))
+    out.reshape(n, length + 1)[:, :width] = band
+    return out[: n * length].reshape(n, length)[:, :n]
 
 
 def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray], attacks: PMF, *,

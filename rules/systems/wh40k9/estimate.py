@@ -34,6 +34,7 @@ from rules.systems.wh40k9.damage import (
     ModelGroup,
     apply_attacks,
     check_defender,
+    dense,
     majority_toughness,
     model_groups,
 )
@@ -114,10 +115,12 @@ def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], 
     def matrix() -> np.ndarray:
         """`per_attack` applied to the identity, with the bands written out dense."""
         n = defender.states
-        if not wound.trigger and not hit.triggered:  # (miss or fail) · I + hit and wound · N
-            out = (hit.success * wound.plain) * normal.dense()
-            out.reshape(-1)[:: n + 1] += hit.fail + hit.success * wound.fail
-            return out
+        if not hit.triggered and not wound_mortal:  # (miss or fail) · I + hit and wound · N (or S on a 6)
+            band = (hit.success * wound.plain) * normal.band  # all bands: summed as bands, written out once
+            if wound.trigger:
+                band += (hit.success * wound.trigger) * six.band
+            band[:, 0] += hit.fail + hit.success * wound.fail
+            return dense(band)
         per_hit_matrix = wound.plain * normal.dense()
         per_hit_matrix.reshape(-1)[:: n + 1] += wound.fail
         if wound.trigger:
