@@ -5,6 +5,8 @@ and the standard library writes them at about 0.25 µs each: a quarter of a whol
 request and its job (issue 10's benchmark). orjson writes the same values (each float in
 its shortest round-trip form, so the numbers read back are the same doubles) about ten
 times faster. Postgres stores the parsed `jsonb`, so spacing and escapes do not matter.
+One difference: a NaN or an infinity (no engine returns one: its figures are probabilities
+and expectations) is written as null, where the standard writer's `NaN` is refused by Postgres.
 
 `ResultEncoder` is the field's encoder: Django hands it to the database adapter, which
 writes the result through it (`json.dumps(value, cls=ResultEncoder)`).
