@@ -24,8 +24,10 @@ means; the 20 × 20 list-vs-list job within `TARGET_MATRIX_SECONDS` (1 s).
      the situation cleaned from the system's schema, the cost bounded), the job's
      computation (`armybuilder.estimates.compute.unit_vs_unit`: the units read, the
      attack sequence) to its result dict (expected, kills_distribution, p_destroyed,
-     weapons, outcomes, …), and that result written as JSON text (`json.dumps`, what
-     storing it costs). Printed with its three parts (of its best round).
+     weapons, outcomes, …), and that result written as JSON text as storing it writes it:
+     the very function the database adapter calls for `Estimate.result` (`STORE_TEXT`:
+     Django's `json.dumps` with the field's encoder, `estimates.jsontext`, orjson).
+     Printed with its three parts (of its best round).
    - this engine alone, shown beside it, not judged: the JSON text parsed, the situation
      cleaned, the job's computation to its result dict (`engine_run`); its answer must
      be the full path's.
@@ -71,6 +73,8 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.db.backends.postgresql.operations import get_json_dumps  # noqa: E402
+
 from armybuilder.estimates.compute import list_vs_list, unit_vs_unit  # noqa: E402
 from armybuilder.estimates.inputs import (  # noqa: E402
     army_inputs,
@@ -78,6 +82,7 @@ from armybuilder.estimates.inputs import (  # noqa: E402
     situation_clean,
     unit_vs_unit_inputs,
 )
+from armybuilder.estimates.models import Estimate  # noqa: E402
 from rules.systems.registry import get_system  # noqa: E402
 from tests.rules.wh40k9_comparison import (  # noqa: E402
     KNOWN_DIFFERENCES,
@@ -90,6 +95,9 @@ from tests.rules.wh40k9_comparison import (  # noqa: E402
     warhammer_stats_attack,
 )
 
+#: What psycopg calls to write a result into `Estimate.result` (Django's JSONField hands it
+#: `Jsonb(value, dumps=get_json_dumps(field.encoder))`).
+STORE_TEXT = get_json_dumps(Estimate._meta.get_field("result").encoder)
 CLOCK = time.perf_counter if os.environ.get("BENCH_CLOCK") == "wall" else time.process_time
 TARGET_RATIO = 10.0
 TARGET_MATRIX_SECONDS = 1.0
@@ -121,8 +129,8 @@ def request_run(text: str) -> tuple[dict[str, float], dict[str, Any]]:
     """The full path of one request and its job, cold: the request's JSON text parsed, its
     checks before a job is queued (`unit_vs_unit_inputs`: both units validated against the
     unit format, the situation cleaned from the system's schema, the cost bounded), the
-    job's computation (`compute.unit_vs_unit`) and its result written as JSON text (what
-    storing it costs). Returns the seconds of each part and of the whole, and the result."""
+    job's computation (`compute.unit_vs_unit`) and its result written as JSON text as storing
+    it writes it (`STORE_TEXT`). Returns the seconds of each part and of the whole, and the result."""
     clear_engine_caches()
     started = CLOCK()
     body = json.loads(text)
@@ -131,7 +139,7 @@ def request_run(text: str) -> tuple[dict[str, float], dict[str, Any]]:
     checked = CLOCK()
     result = unit_vs_unit(key, inputs)
     computed = CLOCK()
-    json.dumps(result)
+    STORE_TEXT(result)
     done = CLOCK()
     return {"full": done - started, "checks": checked - started, "job": computed - checked,
             "json": done - computed}, result

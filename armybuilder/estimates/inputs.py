@@ -47,10 +47,20 @@ def _join(path: str, child: str) -> str:
     return f"{path}.{child}" if path and child else path or child
 
 
+#: Each schema's defaults, normalised once: schemas are module constants, so they are
+#: remembered per schema object (the object is kept, so its id is never reused).
+_DEFAULTS: dict[int, tuple[Mapping[str, Any], dict[str, Any]]] = {}
+
+
 def default_situation(*, system: GameSystem) -> dict[str, Any]:
     """The situation nothing was said about: every field of the system's schema at its default."""
     properties = situation_properties(system)
-    return {name: _normalised(spec, spec.get("default")) for name, spec in properties.items()}
+    known = _DEFAULTS.get(id(properties))
+    if known is None or known[0] is not properties:
+        defaults = {name: _normalised(spec, spec.get("default")) for name, spec in properties.items()}
+        known = (properties, defaults)
+        _DEFAULTS[id(properties)] = known
+    return dict(known[1])
 
 
 def situation_properties(system: GameSystem) -> Mapping[str, Mapping[str, Any]]:
@@ -146,7 +156,7 @@ def estimating_system(key: Any, *, path: str) -> GameSystem:
 def unit_check(unit: Any, *, path: str) -> GameSystem:
     """The unit's system, after its system checked every field of it (`check_unit`, or its
     price where the system has no separate check: the price itself is not needed here)."""
-    if not isinstance(unit, Mapping):
+    if not isinstance(unit, (dict, Mapping)):  # dict: the cheap check first
         raise EstimateRequestError({path: [_("A unit must be a JSON object.")]})
     system = estimating_system(unit.get("system"), path=_join(path, "system"))
     try:

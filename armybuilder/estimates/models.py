@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.estimates.jsontext import ResultEncoder
+
 
 class Estimate(models.Model):
     """One expected-damage computation, run by a Celery worker.
@@ -35,7 +37,8 @@ class Estimate(models.Model):
     inputs_hash = models.CharField(_("hash of the inputs"), max_length=64, db_index=True)
     status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.QUEUED)
     progress = models.FloatField(_("progress"), default=0.0)
-    result = models.JSONField(_("result"), null=True, blank=True)
+    #: Written with orjson (`jsontext`): a result is mostly floats, and storing it is part of every job.
+    result = models.JSONField(_("result"), null=True, blank=True, encoder=ResultEncoder)
     error = models.TextField(_("error"), blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created = models.DateTimeField(auto_now_add=True)

@@ -157,6 +157,9 @@ def _load_one(key: str) -> None:
 
 def get_system(key: str) -> GameSystem:
     """The registered system for `key`; KeyError names the known keys otherwise."""
+    system = _REGISTRY.get(key)
+    if system is not None:  # registered already: nothing to import (every estimate asks several times)
+        return system
     _load_one(key)
     if key in _REGISTRY:
         return _REGISTRY[key]

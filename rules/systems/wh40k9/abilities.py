@@ -100,9 +100,10 @@ KEYWORDS: dict[str, Any] = {
 
 def structured(abilities: Any) -> list[Mapping[str, Any]]:
     """The objects among `abilities` (text is for people only)."""
-    if not isinstance(abilities, list):
+    if not abilities or not isinstance(abilities, list):
         return []
-    return [a for a in abilities if isinstance(a, Mapping) and "type" in a]
+    # `dict` first: the JSON a request carries, and a far cheaper check than the ABC's
+    return [a for a in abilities if isinstance(a, (dict, Mapping)) and "type" in a]
 
 
 def keywords_of(*holders: Mapping[str, Any] | None) -> frozenset[str]:
@@ -110,7 +111,9 @@ def keywords_of(*holders: Mapping[str, Any] | None) -> frozenset[str]:
     words: set[str] = set()
     for holder in holders:
         if holder:
-            words |= {str(k).upper() for k in holder.get("keywords") or ()}
+            keywords = holder.get("keywords")
+            if keywords:  # most models and units have none
+                words.update([str(k).upper() for k in keywords])
     return frozenset(words)
 
 

@@ -102,7 +102,7 @@ def chosen_profile(weapon: Mapping[str, Any], which: str) -> Mapping[str, Any]:
 def is_blast(weapon: Mapping[str, Any]) -> bool:
     """"Blast" in the weapon's rules, as an ability item, or in its abilities text (§3)."""
     abilities = weapon.get("abilities")
-    if not weapon.get("rules") and not isinstance(abilities, str) and all(isinstance(a, Mapping)
+    if not weapon.get("rules") and not isinstance(abilities, str) and all(isinstance(a, (dict, Mapping))
                                                                           for a in abilities or ()):
         return False  # no text to read
     texts = [str(r) for r in weapon.get("rules") or ()]

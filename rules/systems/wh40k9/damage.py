@@ -67,14 +67,17 @@ def model_groups(unit: Mapping[str, Any]) -> list[ModelGroup]:
         if count <= 0:
             continue
         abilities = structured(model.get("abilities"))
-        fnp = [int(a["target"]) for a in of_type(abilities, "feel_no_pain")]
+        fnp = [int(a["target"]) for a in of_type(abilities, "feel_no_pain")] if abilities else []
+        reduction = max((int(a["value"]) for a in of_type(abilities, "damage_reduction")), default=0) \
+            if abilities else 0
         groups.append(ModelGroup(
             name=str(model.get("name", "")), count=count, wounds=max(1, int(model.get("w") or 1)),
             toughness=max(1, int(model.get("t") or 1)), save=model.get("sv"), invuln=model.get("invuln"),
-            fnp=min(fnp) if fnp else None,
-            reduction=max((int(a["value"]) for a in of_type(abilities, "damage_reduction")), default=0),
+            fnp=min(fnp) if fnp else None, reduction=reduction,
             points=float(model.get("points") or 0), leadership=int(model.get("ld") or 0),
             keywords=unit_keywords | keywords_of(model)))
+    if len(groups) < 2:
+        return groups
     return sorted(groups, key=lambda g: g.points)  # stable: equal points keep their listed order
 
 
@@ -87,14 +90,20 @@ def majority_toughness(groups: Sequence[ModelGroup]) -> int:
     return max(counts, key=lambda t: (counts[t], t))
 
 
-def _binomial_rows(n_max: int, p: float) -> np.ndarray:
-    """rows[n][k] = P(Binomial(n, p) = k) for n ≤ n_max."""
-    rows = np.zeros((n_max + 1, n_max + 1))
-    rows[0, 0] = 1.0
-    for n in range(1, n_max + 1):
-        rows[n, : n + 1] = rows[n - 1, : n + 1] * (1 - p)
-        rows[n, 1 : n + 1] += rows[n - 1, :n] * p
-    return rows
+def _thinned(pmf: PMF, p: float) -> PMF:
+    """P(k points kept) when N ~ `pmf` points each stay with probability p, independently:
+    Σ_n pmf[n]·Binomial(n, p)[k]. In plain floats: a damage PMF has a handful of values, where
+    a numpy pass per binomial row costs more than the arithmetic."""
+    q = 1.0 - p
+    out = [0.0] * len(pmf)
+    row = [1.0]  # Binomial(n, p) for n = 0, 1, …: each from the one before
+    for n, weight in enumerate(pmf.tolist()):
+        if n:
+            row = [row[0] * q, *[row[k] * q + row[k - 1] * p for k in range(1, n)], row[n - 1] * p]
+        if weight:
+            for k, value in enumerate(row):
+                out[k] += weight * value
+    return np.array(out)
 
 
 def check_defender(groups: Sequence[ModelGroup]) -> int:
@@ -129,7 +138,6 @@ class Defender:
         # last table row: every model dead, nothing moves).
         self.width = max(g.wounds for g in self.groups) + 1
         self.offsets = list(itertools.accumulate((g.wounds + 1 for g in self.groups), initial=0))
-        self._shapes: dict[int, tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]] = {}
         s = np.arange(n)
         if len(self.groups) == 1:
             group = self.groups[0]
@@ -167,20 +175,6 @@ class Defender:
         out[: len(v)] = v
         return out
 
-    @cached_property
-    def dense_index(self) -> np.ndarray:
-        """Where `band[s, j]` goes in a flat (states × (states + width)) matrix: (s, s + j)."""
-        n, width = self.states, self.width
-        return (np.arange(n)[:, None] * (n + width + 1) + np.arange(width)[None, :]).ravel()
-
-    def _shape(self, w: int) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
-        """For the rows r = 1 … w of a group of W `w`: the mask e < r (wounds below the
-        model's remaining ones, over the band's width) and the cells (r − 1, r)."""
-        if w not in self._shapes:
-            self._shapes[w] = (np.arange(self.width)[None, :] < np.arange(1, w + 1)[:, None],
-                               (np.arange(w), np.arange(1, w + 1)))
-        return self._shapes[w]
-
     def _effective_damage(self, damage: PMF, group: ModelGroup, *, reduce: bool) -> PMF:
         """P(the model loses e wounds) before the overkill cut: reduction, then FNP per point."""
         if reduce and group.reduction and len(damage) > 2:
@@ -192,7 +186,7 @@ class Defender:
         if group.fnp is None:
             return reduced
         p_lost = 1 - (7 - max(2, group.fnp)) / 6
-        return reduced @ _binomial_rows(len(reduced) - 1, p_lost)
+        return _thinned(reduced, p_lost)
 
     def _band(self, p_hit: list[float], per_group: list[PMF]) -> Band:
         """Each alive state: with p_hit[g] the current model (of group g) loses e ~
@@ -201,19 +195,21 @@ class Defender:
         wounds, so the matrix is a band: `band[s, j]` = P(s → s + j). Built as one row per
         (group, remaining wounds), then gathered per state."""
         width = self.width
-        rows = np.zeros((self.offsets[-1] + 1, width))
-        rows[-1, 0] = 1.0  # every model dead: nothing moves
+        table = []  # in plain floats: a few short rows, where each numpy pass costs more than its arithmetic
         for g, group in enumerate(self.groups):
-            w = group.wounds
-            weights = np.zeros(max(width, len(per_group[g])) + 1)
-            weights[: len(per_group[g])] = per_group[g] * p_hit[g]
-            tails = np.cumsum(weights[::-1])[::-1]  # P(the event and ≥ e wounds)
-            block = rows[self.offsets[g] + 1 : self.offsets[g] + w + 1]  # remaining r = 1 … w
-            below, diagonal = self._shape(w)
-            np.copyto(block, weights[:width], where=below)
-            block[diagonal] = tails[1 : w + 1]  # r or more wounds: the model dies (the cut)
-            block[:, 0] += 1.0 - p_hit[g]
-        return Band(rows, self)
+            p = p_hit[g]
+            weights = [x * p for x in per_group[g].tolist()]  # P(the event and e wounds)
+            tails = [0.0] * (len(weights) + 1)  # P(the event and ≥ e wounds), summed from the top
+            for e in range(len(weights) - 1, -1, -1):
+                tails[e] = tails[e + 1] + weights[e]
+            weights = weights[:width] + [0.0] * (width - len(weights))
+            table.append([0.0] * width)  # remaining 0: no state has it
+            for r in range(1, group.wounds + 1):  # remaining r: fewer than r wounds as rolled, r or more kill
+                row = [*weights[:r], tails[r] if r < len(tails) else 0.0, *[0.0] * (width - r - 1)]
+                row[0] += 1.0 - p
+                table.append(row)
+        table.append([1.0] + [0.0] * (width - 1))  # every model dead: nothing moves
+        return Band(np.array(table), self)
 
     def attack_band(self, *, ap: int, damage: PMF) -> Band:
         """One wound with AP `ap` and damage `damage`, allocated to the current model (Steps 3–5)."""
@@ -258,10 +254,7 @@ class Band:
 
     def dense(self) -> np.ndarray:
         """M written out (states × states): `dense[s, s + j]` = `band[s, j]`."""
-        n, width = self.defender.states, self.defender.width
-        out = np.zeros(n * (n + width))
-        out[self.defender.dense_index] = self.band.ravel()
-        return out.reshape(n, n + width)[:, :n]
+        return dense(self.band)
 
     def apply(self, v: np.ndarray) -> np.ndarray:
         """v·M, in O(states × width); `v` may be a stack of row vectors (…, states)."""
@@ -271,6 +264,18 @@ class Band:
         for j in range(1, min(width, size)):
             out[..., j:] += v[..., : size - j] * band[: size - j, j]
         return out
+
+
+def dense(band: np.ndarray) -> np.ndarray:
+    """The states × states matrix of a band (`band[s, j]` = P(s → s + j)). The band goes into
+    rows of length L + 1 (L = states + width) at their start; read back with rows of length L,
+    row s starts s places earlier, so its entries land at columns s … s + width − 1 (and the
+    other cells are zeros of the padding)."""
+    n, width = band.shape
+    length = n + width
+    out = np.zeros(n * (length + 1))
+    out.reshape(n, length + 1)[:, :width] = band
+    return out[: n * length].reshape(n, length)[:, :n]
 
 
 def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray], attacks: PMF, *,
@@ -286,7 +291,14 @@ def apply_attacks(v: np.ndarray, per_attack: Callable[[np.ndarray], np.ndarray],
         # than N of n² only while n is small).
         one_attack = matrix()
         if len(v) <= SQUARING_STATES and not attacks[:-1].any():
-            return v @ np.linalg.matrix_power(one_attack, len(attacks) - 1)
+            n, power = len(attacks) - 1, one_attack  # v·M^n: v times M^(2^i) for each bit i of n
+            while True:
+                if n & 1:
+                    v = v @ power
+                n >>= 1
+                if not n:
+                    return v
+                power = power @ power
         per_attack = one_attack.__rmatmul__
     result = attacks[0] * v
     for n in range(1, len(attacks)):

@@ -28,7 +28,7 @@ class DiceError(ValueError):
 def _dice(count: int, sides: int, plus: int) -> PMF:
     one = np.zeros(sides + 1)
     one[1:] = 1.0 / sides
-    pmf = power(one, count)
+    pmf = one if count == 1 else power(one, count)  # one die: itself (a D6 is most dice)
     if plus:
         pmf = np.concatenate([np.zeros(plus), pmf])
     pmf.setflags(write=False)
@@ -46,6 +46,8 @@ def dice_pmf(value: int | str | None, *, default: int = 0) -> PMF:
             raise DiceError(f"negative value {value}")
         return point_mass(value)
     text = str(value)
+    if text.isascii() and text.isdigit():  # "2" of "Assault 2": most values, without the regexes
+        return point_mass(int(text))
     number = _NUMBER.match(text)
     if number:
         return point_mass(int(number[1]))

@@ -34,6 +34,7 @@ from rules.systems.wh40k9.damage import (
     ModelGroup,
     apply_attacks,
     check_defender,
+    dense,
     majority_toughness,
     model_groups,
 )
@@ -114,10 +115,12 @@ def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], 
     def matrix() -> np.ndarray:
         """`per_attack` applied to the identity, with the bands written out dense."""
         n = defender.states
-        if not wound.trigger and not hit.triggered:  # (miss or fail) · I + hit and wound · N
-            out = (hit.success * wound.plain) * normal.dense()
-            out.reshape(-1)[:: n + 1] += hit.fail + hit.success * wound.fail
-            return out
+        if not hit.triggered and not wound_mortal:  # (miss or fail) · I + hit and wound · N (or S on a 6)
+            band = (hit.success * wound.plain) * normal.band  # all bands: summed as bands, written out once
+            if wound.trigger:
+                band += (hit.success * wound.trigger) * six.band
+            band[:, 0] += hit.fail + hit.success * wound.fail
+            return dense(band)
         per_hit_matrix = wound.plain * normal.dense()
         per_hit_matrix.reshape(-1)[:: n + 1] += wound.fail
         if wound.trigger:
@@ -256,20 +259,23 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
     kills = defender.kills(v)
     leadership = max(g.leadership for g in groups)
     possible = int(defender.dead[-1]) + 1  # more kills than the last worked-on state's: P = 0
-    fled, lost = morale_losses(kills[:possible], models=defender.models, leadership=leadership)
+    morale = morale_losses(kills[:possible], models=defender.models, leadership=leadership)
+    fled_mean, lost_mean = (morale @ np.arange(defender.models + 1)).tolist()
+    fled, lost = morale.tolist()
+    kills_list = kills.tolist()
     points_attacker = attacker_points(attacker)
     points_defender = float(sum(g.points * g.count for g in groups))
     points_destroyed = float(v @ defender.points_lost)
     efficiency = EFFICIENCY_PER * points_destroyed / points_attacker if points_attacker > 0 else None
     outcomes = [
         {"key": "p_morale_failed", "label": gettext_noop("Defender fails its Morale test"),
-         "kind": "probability", "value": float(fled[1:].sum())},
+         "kind": "probability", "value": float(morale[0, 1:].sum())},
         {"key": "models_fled", "label": gettext_noop("Models fled (Morale and Combat Attrition)"),
-         "kind": "distribution", "value": fled.tolist(), "expected": float(mean(fled))},
+         "kind": "distribution", "value": fled, "expected": fled_mean},
         {"key": "models_lost", "label": gettext_noop("Models lost in all (killed and fled)"),
-         "kind": "distribution", "value": lost.tolist(), "expected": float(mean(lost))},
+         "kind": "distribution", "value": lost, "expected": lost_mean},
         {"key": "p_wiped_with_morale", "label": gettext_noop("Unit gone after the Morale phase"),
-         "kind": "probability", "value": float(lost[-1])},
+         "kind": "probability", "value": lost[-1]},
     ]
     if self_destroyed:
         outcomes.append({"key": "attackers_self_destroyed",
@@ -280,10 +286,10 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
         "defender": str(defender_unit.get("name", "")),
         "situation": dict(situation),
         "expected": totals,
-        "wounds_distribution": defender.full(v).tolist(),
-        "kills_distribution": kills.tolist(),
+        "wounds_distribution": v.tolist() + [0.0] * (defender.size - len(v)),  # `Defender.full`
+        "kills_distribution": kills_list,
         "kills_at_least": at_least(kills).tolist(),
-        "p_destroyed": float(kills[-1]),
+        "p_destroyed": kills_list[-1],
         "expected_points_destroyed": points_destroyed,
         "points_efficiency": efficiency,
         "attacker_points": points_attacker,

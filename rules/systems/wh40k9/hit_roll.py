@@ -55,10 +55,16 @@ def _reroll(abilities: Sequence[Mapping[str, Any]], roll_name: str, context: Map
     return "failed" if "failed" in which else "ones" if "ones" in which else None
 
 
+#: The ability kinds a hit roll reads; with none of them, it is the plain roll.
+_HIT_ROLL_KINDS = frozenset({"auto_hit", "modifier", "extra_hits", "mortal_wounds", "self_destruct",
+                             "reroll"})
+
+
 def hit_roll(*, skill: int | None, modifier: int, abilities: Sequence[Mapping[str, Any]],
              context: Mapping[str, Any]) -> HitRoll:
     """The hit roll of one attack at `skill`+ (BS or WS) with the situation's `modifier`."""
-    if not abilities and skill is not None:  # the plain roll: no re-roll, trigger or 6s
+    plain = not any(a.get("type") in _HIT_ROLL_KINDS for a in abilities)  # (a wound-roll kind: still plain)
+    if plain and skill is not None:  # the plain roll: no re-roll, trigger or 6s
         outcome = roll(skill, modifier)
         return HitRoll(hits=np.array([outcome.fail, outcome.success]), trigger=0.0, p_hit=outcome.p_success,
                        self_destruct=0.0, fail=outcome.fail, success=outcome.success)

@@ -35,41 +35,49 @@ def attrition(remaining: int, *, below_half: bool) -> PMF:
     return out
 
 
-def morale_losses(kills: PMF, *, models: int, leadership: int) -> tuple[PMF, PMF]:
-    """(P(f models flee), P(n models lost in all: killed plus fled)) over the kills
+def morale_losses(kills: PMF, *, models: int, leadership: int) -> np.ndarray:
+    """Two rows, (P(f models flee), P(n models lost in all: killed plus fled)), over the kills
     distribution (index k = P(k killed); entries past its end are 0), every kill count at
     once: row k of a matrix is the Combat Attrition of the models left after k kills and
-    one fled, a binomial built by the ratio of its successive terms."""
-    fled = np.zeros(models + 1)
-    lost = np.zeros(models + 1)
+    one fled, a binomial built by the ratio of its successive terms. One array, so that the
+    result reads both rows' means and lists in one pass each."""
+    table = np.zeros((2, models + 1))
+    fled, lost = table
     size = min(len(kills), models + 1)
     lost[:size] = kills[:size]
     # A test can fail once D6 + k > Ld for a 6 (k ≥ Ld − 5), and only with models left.
     first, last = max(1, leadership - 5), min(size - 1, models - 1)
     if first > last:
         fled[0] = lost.sum()
-        return fled, lost
-    killed = np.arange(first, last + 1)
-    # P(D6 + k > Ld, the die not a 1): the faces 2–6 above Ld − k.
-    failing = kills[first : last + 1] * ((7 - np.maximum(leadership + 1 - killed, 2)) / 6)
+        return table
+    n = last - first + 1
+    # P(D6 + k > Ld, the die not a 1): the faces max(2, Ld + 1 − k) … 6, min(k + 6 − Ld, 5) of them.
+    failing = kills[first : last + 1] * [min(k + 6 - leadership, 5) / 6 for k in range(first, last + 1)]
     lost[first : last + 1] -= failing
     fled[0] = lost.sum()
-    after = models - killed - 1  # the models that roll for Combat Attrition
-    below_half = 2 * after < models
-    columns = int(after[0]) + 1
-    j = np.arange(1, columns)
-    rows = np.empty((len(after), columns))
-    rows[:, 0] = [(2 / 3 if half else 5 / 6) ** m  # P(nobody flees)
-                  for half, m in zip(below_half.tolist(), after.tolist(), strict=True)]
-    odds = np.where(below_half, 2 / 4, 1 / 5)[:, None]  # p / (1 − p): 1–2, or a 1
-    rows[:, 1:] = np.maximum(after[:, None] - j + 1, 0) / j * odds  # P(j) / P(j − 1)
-    np.cumprod(rows, axis=1, out=rows)
-    spread = failing[:, None] * rows
-    fled[1 : 1 + columns] += spread.sum(axis=0)
-    # After k kills and a failed test: k + 1 + j lost, at columns k + 1 … k + 1 + (models − k − 1).
-    where = (np.arange(first + 1, last + 2)[:, None] + np.arange(columns)[None, :]).ravel()
-    lost += np.bincount(where, weights=spread.ravel(), minlength=models + 1)[: models + 1]
-    return fled, lost
+    # Row i: k = first + i kills, a failed test, then Combat Attrition among `after` = models − k − 1;
+    # the first `whole` rows are not below Half-strength (2·after ≥ models): a 1 flees, else 1–2.
+    top = models - first - 1
+    whole = min(n, max(0, top - (models + 1) // 2 + 1))
+    after = np.arange(top, top - n, -1.0)
+    columns = top + 1
+    # rows[i, j]: P(k kills, a failed test, then j more flee), a binomial in j built by the ratio
+    # of its successive terms; the zero tail of `spread` makes room for the shift below.
+    spread = np.zeros((n, columns + n))
+    rows = spread[:, :columns]
+    rows[:, 0] = failing * np.power([5 / 6] * whole + [2 / 3] * (n - whole), after)  # … nobody flees
+    j = np.arange(1.0, columns)
+    ratios = np.divide(np.subtract.outer(after + 1.0, j), j, out=rows[:, 1:])  # P(j) / P(j − 1) …
+    ratios[:whole] *= 1 / 5  # … times p / (1 − p): a 1, or
+    ratios[whole:] *= 2 / 4  # 1–2 below Half-strength
+    np.multiply.accumulate(rows, axis=1, out=rows)  # (past j = after the ratio is 0: the rest stays 0)
+    fled[1 : 1 + columns] += rows.sum(axis=0)
+    # After k kills and a failed test: k + 1 + j lost. Read with a row length one shorter, row
+    # i of `spread` starts i places later: column c sums P(k + 1 + j = first + 1 + c) over rows
+    # (past `models` there is nothing: j ≤ after = models − k − 1).
+    shifted = spread.ravel()[: n * (columns + n - 1)].reshape(n, columns + n - 1)
+    lost[first + 1 :] += shifted.sum(axis=0)[: models - first]
+    return table
 
 
 def models_fled(kills: PMF, *, models: int, leadership: int) -> PMF:
