@@ -44,9 +44,16 @@ def _on_worker_init(**_: Any) -> None:
 def _on_worker_ready(sender: Any = None, **_: Any) -> None:
     """The worker's heartbeat (`worker_heartbeat`): `/healthz` reads it when every pool
     process is busy and a ping task cannot be answered at once."""
+    from celery.worker import state
+
     from armybuilder import worker_heartbeat
 
-    worker_heartbeat.start(hostname=getattr(sender, "hostname", None) or f"worker@{os.getpid()}")
+    processes = getattr(getattr(sender, "pool", None), "limit", None) or 0
+
+    def load() -> tuple[int, int]:
+        return len(state.active_requests), processes
+
+    worker_heartbeat.start(hostname=getattr(sender, "hostname", None) or f"worker@{os.getpid()}", load=load)
 
 
 @worker_shutdown.connect

@@ -57,20 +57,31 @@ def _ping_answer(timeout: float) -> object:
         result.forget()
 
 
+def _busy(beats: list[worker_heartbeat.WorkerBeat]) -> str:
+    running = sum(b.running for b in beats)
+    processes = sum(b.processes for b in beats)
+    return f"busy ({running}/{processes} processes at work, heartbeat {min(b.age for b in beats):.1f} s ago)"
+
+
 def check_worker() -> str:
-    """A ping task's round trip ("pong"), waited for `PING_TIMEOUT_SECONDS` only. When every
-    pool process is busy (long PDF renders) the ping waits in the queue; the worker is then
-    up if its heartbeat is fresh (`worker_heartbeat`: written by the worker's main process,
-    which no task blocks), and down if not (stopped, killed or hung)."""
+    """Is a worker up? Its heartbeat (`worker_heartbeat`, written every second by the
+    worker's main process, which no task blocks) says whether every pool process is at work
+    (long PDF renders): then the worker is busy, and up, without a ping that would queue
+    behind the renders (issue 17: `/healthz` took 4.8 s during a burst of PDFs). Otherwise a
+    ping task's round trip, waited for `PING_TIMEOUT_SECONDS` ("pong"); unanswered, the
+    worker is up only if its heartbeat is fresh, and down if not (stopped, killed, hung)."""
+    beats = worker_heartbeat.fresh_beats()
+    if beats and all(b.all_busy for b in beats):
+        return _busy(beats)
     answer = _ping_answer(PING_TIMEOUT_SECONDS)
     if answer is NO_ANSWER:
-        age = worker_heartbeat.latest_beat_age()
-        if age is None:
+        beats = worker_heartbeat.fresh_beats()
+        if not beats:
             raise RuntimeError(
                 f"no answer to a ping within {PING_TIMEOUT_SECONDS} s and no worker heartbeat "
                 f"within {worker_heartbeat.STALE_AFTER:.0f} s"
             )
-        return f"busy (heartbeat {age:.1f} s ago)"
+        return _busy(beats)
     if answer != "pong":
         raise RuntimeError(f"unexpected answer {answer!r}")
     return "pong"
