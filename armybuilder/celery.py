@@ -9,7 +9,7 @@ import resource
 from typing import Any
 
 from celery import Celery
-from celery.signals import worker_init
+from celery.signals import worker_init, worker_ready, worker_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 # The dice engine's numpy needs no BLAS threads; OpenBLAS would map a buffer per core at
@@ -38,3 +38,26 @@ def _on_worker_init(**_: Any) -> None:
     from django.conf import settings
 
     limit_worker_memory(settings.ESTIMATE_WORKER_MEMORY_MB)
+
+
+@worker_ready.connect
+def _on_worker_ready(sender: Any = None, **_: Any) -> None:
+    """The worker's heartbeat (`worker_heartbeat`): `/healthz` reads it when every pool
+    process is busy and a ping task cannot be answered at once."""
+    from celery.worker import state
+
+    from armybuilder import worker_heartbeat
+
+    processes = getattr(getattr(sender, "pool", None), "limit", None) or 0
+
+    def load() -> tuple[int, int]:
+        return len(state.active_requests), processes
+
+    worker_heartbeat.start(hostname=getattr(sender, "hostname", None) or f"worker@{os.getpid()}", load=load)
+
+
+@worker_shutdown.connect
+def _on_worker_shutdown(**_: Any) -> None:
+    from armybuilder import worker_heartbeat
+
+    worker_heartbeat.stop()

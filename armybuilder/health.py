@@ -16,9 +16,14 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
+from armybuilder import worker_heartbeat
 from armybuilder.tasks import ping
 
-WORKER_TIMEOUT_SECONDS = 3.0
+#: How long a ping task may take: an idle worker answers in milliseconds; a busy one is
+#: recognised by its heartbeat instead of being waited for (issue 17).
+PING_TIMEOUT_SECONDS = 0.3
+PING_POLL_SECONDS = 0.02
+NO_ANSWER = object()
 
 
 def check_database() -> str:
@@ -37,21 +42,46 @@ def check_redis() -> str:
         client.close()
 
 
-def check_worker() -> str:
-    """A ping task's round trip; when every pool process is busy (long PDF renders), the
-    worker's own control channel answers instead, so a busy worker is not a down one."""
-    from celery.exceptions import TimeoutError as CeleryTimeout
-
-    result = ping.apply_async(expires=WORKER_TIMEOUT_SECONDS)
+def _ping_answer(timeout: float) -> object:
+    """The ping task's result, polled from the result store (Celery's `result.get` waits in
+    steps of a whole second); `NO_ANSWER` after `timeout` seconds."""
+    result = ping.apply_async(expires=worker_heartbeat.STALE_AFTER)
+    deadline = time.monotonic() + timeout
     try:
-        answer = result.get(timeout=WORKER_TIMEOUT_SECONDS)
-    except CeleryTimeout:
-        replies = ping.app.control.ping(timeout=1.0)
-        if replies:
-            return f"busy ({len(replies)} worker(s) answering)"
-        raise
+        while not result.ready():
+            if time.monotonic() >= deadline:
+                return NO_ANSWER
+            time.sleep(PING_POLL_SECONDS)
+        return result.get(timeout=0)
     finally:
         result.forget()
+
+
+def _busy(beats: list[worker_heartbeat.WorkerBeat]) -> str:
+    running = sum(b.running for b in beats)
+    processes = sum(b.processes for b in beats)
+    return f"busy ({running}/{processes} processes at work, heartbeat {min(b.age for b in beats):.1f} s ago)"
+
+
+def check_worker() -> str:
+    """Is a worker up? Its heartbeat (`worker_heartbeat`, written every second by the
+    worker's main process, which no task blocks) says whether every pool process is at work
+    (long PDF renders): then the worker is busy, and up, without a ping that would queue
+    behind the renders (issue 17: `/healthz` took 4.8 s during a burst of PDFs). Otherwise a
+    ping task's round trip, waited for `PING_TIMEOUT_SECONDS` ("pong"); unanswered, the
+    worker is up only if its heartbeat is fresh, and down if not (stopped, killed, hung)."""
+    beats = worker_heartbeat.fresh_beats()
+    if beats and all(b.all_busy for b in beats):
+        return _busy(beats)
+    answer = _ping_answer(PING_TIMEOUT_SECONDS)
+    if answer is NO_ANSWER:
+        beats = worker_heartbeat.fresh_beats()
+        if not beats:
+            raise RuntimeError(
+                f"no answer to a ping within {PING_TIMEOUT_SECONDS} s and no worker heartbeat "
+                f"within {worker_heartbeat.STALE_AFTER:.0f} s"
+            )
+        return _busy(beats)
     if answer != "pong":
         raise RuntimeError(f"unexpected answer {answer!r}")
     return "pong"

@@ -143,6 +143,13 @@ class Card:
         """Columns the weapons' rules cell spans in the card's shared table."""
         return 1 + max(0, len(self.profile_columns) - len(self.weapon_columns))
 
+    @property
+    def number_columns(self) -> int:
+        """The numeric columns of the card's shared table (`#` and the wider of profiles and
+        weapons): the PDF's stylesheet sizes them by their count, so the rules column gets
+        the rest of the width instead of an equal share (fewer wrapped lines and pages)."""
+        return 1 + max(len(self.profile_columns), len(self.weapon_columns) if self.weapons else 0)
+
 
 @dataclass(frozen=True)
 class Roster:

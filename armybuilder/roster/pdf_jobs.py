@@ -244,24 +244,27 @@ def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, s
 
     from armybuilder import selectors
     from armybuilder.roster.cards import build_roster
-    from armybuilder.roster.pdf import html_to_pdf
+    from armybuilder.roster.pdf import collector_paused, html_to_pdf
     from armybuilder.roster.views import PAPER_LABELS, PAPER_SIZES, print_options
 
     if progress:
         progress.set_stage("building")
-    units = selectors.army_list_units(army_list=army_list)
-    html = render_to_string("armybuilder/roster/roster_pdf.html", {
-        "roster": build_roster(army_list=army_list, units=units), "army_list": army_list,
-        "paper": paper, "paper_size": PAPER_SIZES[paper], "paper_sizes": PAPER_LABELS,
-        "print": print_options(options or {}), "for_pdf": True, "via_token": None})
-    if progress is None:
-        return html_to_pdf(html=html, base_url="http://localhost/")
-    announcer = logging.getLogger("weasyprint.progress")
-    announcer.addHandler(progress)
-    try:
-        return html_to_pdf(html=html, base_url="http://localhost/", on_stage=progress.set_stage)
-    finally:
-        announcer.removeHandler(progress)
+    # One pause of the garbage collector for the whole render: the roster and its HTML, like
+    # WeasyPrint's boxes, live until it ends (`collector_paused`).
+    with collector_paused():
+        units = selectors.army_list_units(army_list=army_list)
+        html = render_to_string("armybuilder/roster/roster_pdf.html", {
+            "roster": build_roster(army_list=army_list, units=units), "army_list": army_list,
+            "paper": paper, "paper_size": PAPER_SIZES[paper], "paper_sizes": PAPER_LABELS,
+            "print": print_options(options or {}), "for_pdf": True, "via_token": None})
+        if progress is None:
+            return html_to_pdf(html=html, base_url="http://localhost/")
+        announcer = logging.getLogger("weasyprint.progress")
+        announcer.addHandler(progress)
+        try:
+            return html_to_pdf(html=html, base_url="http://localhost/", on_stage=progress.set_stage)
+        finally:
+            announcer.removeHandler(progress)
 
 
 @shared_task(name="roster.render_pdf", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
