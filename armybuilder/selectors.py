@@ -163,6 +163,25 @@ def army_list_units(*, army_list: ArmyList) -> list[ListUnit]:
     return units
 
 
+def army_list_unit_get_for_edit(
+    *, user: AbstractBaseUser | AnonymousUser, list_id: int, unit_id: int
+) -> ListUnit | None:
+    """A unit of one of `user`'s own lists, its list (as `army_list_get_for_user(for_edit=True)`
+    reads it) attached, or `None` — for another player's list too.
+
+    One query instead of the list's and then the unit's: each editor click on a unit costs
+    one round trip less (issue 15).
+    """
+    if not (0 < list_id <= _MAX_ID and 0 < unit_id <= _MAX_ID) or not user.is_authenticated:
+        return None
+    related = [f"army_list__{name}" for name in _LIST_RELATED]
+    return (
+        ListUnit.objects.select_related(*related)
+        .filter(army_list__owner=user, army_list_id=list_id, pk=unit_id)
+        .first()
+    )
+
+
 def army_list_unit_get(*, army_list: ArmyList, unit_id: int) -> ListUnit | None:
     """One unit of `army_list` (already checked by the caller), or `None`."""
     if not 0 < unit_id <= _MAX_ID:

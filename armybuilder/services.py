@@ -184,7 +184,24 @@ def lock_list(*, army_list: ArmyList, expected_version: int | None) -> ArmyList:
     for its foreign key) while waiting for the other's update of the list (a deadlock). The
     second one finds the version moved on and gets `StaleListError`. A caller without a
     version (`None`) simply gets the latest data.
+
+    When the caller's object was read at `expected_version`, the lock reads only the version:
+    every change of a list bumps it, so a row still at that version is the one the caller
+    read, and a copy of the caller's object stands for it (as `_current` does for a unit).
+    That saves reading and building the row again on every click of the editor.
     """
+    if expected_version is not None and army_list.version == expected_version:
+        current = (
+            ArmyList.objects.select_for_update()
+            .filter(pk=army_list.pk)
+            .values_list("version", flat=True)
+            .first()
+        )
+        if current is None:
+            raise ArmyList.DoesNotExist
+        if current != expected_version:
+            raise StaleListError(expected_version=expected_version, current_version=current)
+        return copy.copy(army_list)
     locked = ArmyList.objects.select_for_update(of=("self",)).select_related("system").get(pk=army_list.pk)
     if expected_version is not None and locked.version != expected_version:
         raise StaleListError(expected_version=expected_version, current_version=locked.version)

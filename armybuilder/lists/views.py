@@ -57,11 +57,12 @@ def _list_for_edit(request: HttpRequest, list_id: int) -> ArmyList:
     return army_list
 
 
-def _unit_of(army_list: ArmyList, unit_id: int) -> ListUnit:
-    list_unit = selectors.army_list_unit_get(army_list=army_list, unit_id=unit_id)
+def _unit_for_edit(request: HttpRequest, list_id: int, unit_id: int) -> tuple[ArmyList, ListUnit]:
+    """The user's own list and one of its units (read together), or 404 as `_list_for_edit`."""
+    list_unit = selectors.army_list_unit_get_for_edit(user=request.user, list_id=list_id, unit_id=unit_id)
     if list_unit is None:
         raise Http404
-    return list_unit
+    return list_unit.army_list, list_unit
 
 
 def _version(request: HttpRequest) -> int:
@@ -546,8 +547,7 @@ def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         counts: dict[str, int] | None = None
@@ -578,8 +578,7 @@ def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
 @login_required
 @require_POST
 def unit_duplicate(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         copy = services.army_list_unit_duplicate(list_unit=list_unit, expected_version=version)
@@ -595,8 +594,7 @@ def unit_duplicate(request: HttpRequest, list_id: int, unit_id: int) -> HttpResp
 @require_POST
 def unit_move(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
     """Move a unit one place up or down (`direction`), or to a `position` (0 is first)."""
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         direction = request.POST.get("direction")
@@ -619,8 +617,7 @@ def unit_move(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def unit_remove(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         services.army_list_unit_remove(list_unit=list_unit, expected_version=version)
@@ -636,8 +633,7 @@ def unit_remove(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespons
 @require_POST
 def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
     """The player's name, notes and group for a unit; a refused value comes back beside its field."""
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         try:
@@ -672,8 +668,7 @@ def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
 @require_POST
 def unit_clear_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
     """Every option back to how the unit comes; the page then offers Undo."""
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         services.army_list_unit_clear_options(list_unit=list_unit, expected_version=version)
