@@ -189,6 +189,16 @@ def _unit_row_changed(
     return _fragments(request, army_list, *parts)
 
 
+def _refused_row(request: HttpRequest, army_list: ArmyList, list_unit: ListUnit, **row: Any) -> HttpResponse:
+    """A refused change of one unit, for htmx: its row again as saved, opened and showing what
+    the player sent with each message beside its field or group (`row`), as a 400; the rest
+    of the page is left as it was."""
+    list_unit.refresh_from_db()
+    list_unit.army_list = army_list
+    context = {"army_list": army_list, "can_edit": True, "unit": list_unit, **row}
+    return render(request, "armybuilder/_unit_row.html", context, status=400)
+
+
 # ----------------------------------------------------------------------------- lists pages
 
 
@@ -557,19 +567,9 @@ def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
         except ArmyListError as error:
             if not request.htmx:
                 raise
-            # A refused choice: the row again, with what the player typed and each message
-            # beside its field or group; the rest of the page is left as it was.
-            list_unit.refresh_from_db()
-            list_unit.army_list = army_list
-            context = {
-                "army_list": army_list,
-                "can_edit": True,
-                "unit": list_unit,
-                "open": True,
-                "option_errors": error.errors,
-                "submitted": counts or {},
-            }
-            return render(request, "armybuilder/_unit_row.html", context, status=400)
+            return _refused_row(
+                request, army_list, list_unit, open=True, option_errors=error.errors, submitted=counts or {}
+            )
         return _unit_row_changed(request, army_list, list_unit, open=True)
 
     return _change(request, army_list, action)
@@ -648,17 +648,14 @@ def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
         except ArmyListError as error:
             if not request.htmx:
                 raise
-            list_unit.refresh_from_db()
-            list_unit.army_list = army_list
-            context = {
-                "army_list": army_list,
-                "can_edit": True,
-                "unit": list_unit,
-                "details_open": True,
-                "detail_errors": dict(error.errors),
-                "detail_values": request.POST,
-            }
-            return render(request, "armybuilder/_unit_row.html", context, status=400)
+            return _refused_row(
+                request,
+                army_list,
+                list_unit,
+                details_open=True,
+                detail_errors=dict(error.errors),
+                detail_values=request.POST,
+            )
         return _unit_row_changed(request, army_list, list_unit, details_open=True)
 
     return _change(request, army_list, action)
