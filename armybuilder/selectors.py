@@ -17,6 +17,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import F, Q, QuerySet
 
 from armybuilder.models import SHARE_TOKEN_MAX_LENGTH, ArmyList, ListUnit
+from armybuilder.unit_options import with_upgrade_menu
 from rules.models import UnitTemplate
 from rules.selectors import units_visible_to
 
@@ -190,6 +191,15 @@ def army_list_unit_get(*, army_list: ArmyList, unit_id: int) -> ListUnit | None:
     if unit is not None:
         unit.army_list = army_list
     return unit
+
+
+def army_list_unit_choice(*, army_list: ArmyList, unit_id: int) -> UnitTemplate | None:
+    """One of `army_list_unit_choices`, with its upgrade options (`option_menu` reads them
+    without a query), or `None`: one query for the unit a player adds."""
+    if not 0 < unit_id <= _MAX_ID:
+        return None
+    choices = army_list_unit_choices(army_list=army_list).order_by().filter(pk=unit_id)
+    return with_upgrade_menu(choices).first()
 
 
 def army_list_unit_choices(*, army_list: ArmyList) -> QuerySet[UnitTemplate]:

@@ -535,12 +535,7 @@ def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
 
     def action(version: int) -> HttpResponse:
         template_id = parse_int(request.POST.get("unit"), field="unit", minimum=1, maximum=2**63 - 1)
-        template = (
-            selectors.army_list_unit_choices(army_list=army_list)
-            .prefetch_related("options")
-            .filter(pk=template_id)
-            .first()
-        )
+        template = selectors.army_list_unit_choice(army_list=army_list, unit_id=template_id)
         if template is None:
             raise ArmyListError([("unit", _("No such unit for this list."))])
         added = services.army_list_add_unit(

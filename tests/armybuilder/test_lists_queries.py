@@ -80,10 +80,10 @@ def _edit_queries(client, url: str, data: dict, version: int) -> int:
     return len(context.captured_queries)
 
 
-#: Session, user, the list, the template and its options, BEGIN, the row lock with the units
-#: (one query), the insert, the list's update, COMMIT (issue 15's benchmark: each query is a
-#: round trip).
-ADD_UNIT_QUERIES = 10
+#: Session, user, the list, the template with its options (one query), BEGIN, the row lock
+#: with the units (one query), the insert, the list's update, COMMIT (issue 15's benchmark:
+#: each query is a round trip).
+ADD_UNIT_QUERIES = 9
 #: Session, user, the unit with its list (one query), BEGIN, the row lock with the units, the
 #: unit's update, the list's update, COMMIT.
 CHANGE_OPTION_QUERIES = 8
