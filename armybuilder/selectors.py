@@ -17,6 +17,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import F, Q, QuerySet
 
 from armybuilder.models import SHARE_TOKEN_MAX_LENGTH, ArmyList, ListUnit
+from armybuilder.unit_options import with_upgrade_menu
 from rules.models import UnitTemplate
 from rules.selectors import units_visible_to
 
@@ -163,6 +164,25 @@ def army_list_units(*, army_list: ArmyList) -> list[ListUnit]:
     return units
 
 
+def army_list_unit_get_for_edit(
+    *, user: AbstractBaseUser | AnonymousUser, list_id: int, unit_id: int
+) -> ListUnit | None:
+    """A unit of one of `user`'s own lists, its list (as `army_list_get_for_user(for_edit=True)`
+    reads it) attached, or `None` — for another player's list too.
+
+    One query instead of the list's and then the unit's: each editor click on a unit costs
+    one round trip less (issue 15).
+    """
+    if not (0 < list_id <= _MAX_ID and 0 < unit_id <= _MAX_ID) or not user.is_authenticated:
+        return None
+    related = [f"army_list__{name}" for name in _LIST_RELATED]
+    return (
+        ListUnit.objects.select_related(*related)
+        .filter(army_list__owner=user, army_list_id=list_id, pk=unit_id)
+        .first()
+    )
+
+
 def army_list_unit_get(*, army_list: ArmyList, unit_id: int) -> ListUnit | None:
     """One unit of `army_list` (already checked by the caller), or `None`."""
     if not 0 < unit_id <= _MAX_ID:
@@ -171,6 +191,15 @@ def army_list_unit_get(*, army_list: ArmyList, unit_id: int) -> ListUnit | None:
     if unit is not None:
         unit.army_list = army_list
     return unit
+
+
+def army_list_unit_choice(*, army_list: ArmyList, unit_id: int) -> UnitTemplate | None:
+    """One of `army_list_unit_choices`, with its upgrade options (`option_menu` reads them
+    without a query), or `None`: one query for the unit a player adds."""
+    if not 0 < unit_id <= _MAX_ID:
+        return None
+    choices = army_list_unit_choices(army_list=army_list).order_by().filter(pk=unit_id)
+    return with_upgrade_menu(choices).first()
 
 
 def army_list_unit_choices(*, army_list: ArmyList) -> QuerySet[UnitTemplate]:

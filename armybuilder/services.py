@@ -184,7 +184,24 @@ def lock_list(*, army_list: ArmyList, expected_version: int | None) -> ArmyList:
     for its foreign key) while waiting for the other's update of the list (a deadlock). The
     second one finds the version moved on and gets `StaleListError`. A caller without a
     version (`None`) simply gets the latest data.
+
+    When the caller's object was read at `expected_version`, the lock reads only the version:
+    every change of a list bumps it, so a row still at that version is the one the caller
+    read, and a copy of the caller's object stands for it (as `_current` does for a unit).
+    That saves reading and building the row again on every click of the editor.
     """
+    if expected_version is not None and army_list.version == expected_version:
+        current = (
+            ArmyList.objects.select_for_update()
+            .filter(pk=army_list.pk)
+            .values_list("version", flat=True)
+            .first()
+        )
+        if current is None:
+            raise ArmyList.DoesNotExist
+        if current != expected_version:
+            raise StaleListError(expected_version=expected_version, current_version=current)
+        return copy.copy(army_list)
     locked = ArmyList.objects.select_for_update(of=("self",)).select_related("system").get(pk=army_list.pk)
     if expected_version is not None and locked.version != expected_version:
         raise StaleListError(expected_version=expected_version, current_version=locked.version)
@@ -259,6 +276,39 @@ def list_units_in_order(army_list: ArmyList, *, for_evaluation: bool = False) ->
     if for_evaluation:
         units = units.only(*_EVALUATED_FIELDS)
     return list(units)
+
+
+def lock_list_and_units(
+    *, army_list: ArmyList, expected_version: int | None
+) -> tuple[ArmyList, list[ListUnit]]:
+    """`lock_list`, then the units as `list_units_in_order(for_evaluation=True)` reads them,
+    in one round trip where it can: the units joined to their list, locking the list's row.
+
+    Why the units read with the lock are the current ones: a query that waited for the lock
+    sees the list row as the other change left it (a new version: `StaleListError`, the
+    units are thrown away) but the units as they were when it started; and every change of
+    a unit happens under this lock and moves the version on. So a list still at
+    `expected_version` has exactly the units read. Without a version, or for a list without
+    units (the join has no row to carry the version), the two queries of before.
+    """
+    if expected_version is not None and army_list.version == expected_version:
+        units = list(
+            ListUnit.objects.filter(army_list_id=army_list.pk)
+            .select_related("army_list")
+            .select_for_update(of=("army_list",))
+            .only(*_EVALUATED_FIELDS, "army_list__version")
+            .order_by("position")
+        )
+        if units:
+            current = units[0].army_list.version
+            if current != expected_version:
+                raise StaleListError(expected_version=expected_version, current_version=current)
+            locked = copy.copy(army_list)
+            for unit in units:
+                unit.army_list = locked
+            return locked, units
+    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    return locked, list_units_in_order(locked, for_evaluation=True)
 
 
 # ----------------------------------------------------------------------------- lists
@@ -484,10 +534,9 @@ def army_list_add_unit(
     `unit` must be of the list's game system and visible to the list's owner (the caller
     picks it from `army_list_unit_choices`). Options not given start at their minimum.
     """
-    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    locked, units = lock_list_and_units(army_list=army_list, expected_version=expected_version)
     if unit.faction.system_id != locked.system_id:
         raise ArmyListError([("unit", _("This unit belongs to another game system."))])
-    units = list_units_in_order(locked, for_evaluation=True)
     _check_room(current=len(units), adding=1)
     menu = option_menu(unit)
     added = build_list_unit(
@@ -514,7 +563,7 @@ def army_list_unit_set_options(
     `rules.options.apply_options`; every violated limit is reported, nothing is saved.
     """
     army_list = list_unit.army_list
-    locked = lock_list(army_list=army_list, expected_version=expected_version)
+    locked, units = lock_list_and_units(army_list=army_list, expected_version=expected_version)
     current = _current(list_unit, locked=locked, expected_version=expected_version)
     rebuilt = build_list_unit(
         army_list=locked,
@@ -529,7 +578,7 @@ def army_list_unit_set_options(
         setattr(current, attribute, getattr(rebuilt, attribute))
         setattr(list_unit, attribute, getattr(rebuilt, attribute))
     current.save(update_fields=changed)
-    units = [current if u.pk == current.pk else u for u in list_units_in_order(locked, for_evaluation=True)]
+    units = [current if u.pk == current.pk else u for u in units]
     save_list_change(locked=locked, caller=army_list, units=units)
     return list_unit
 

@@ -57,11 +57,12 @@ def _list_for_edit(request: HttpRequest, list_id: int) -> ArmyList:
     return army_list
 
 
-def _unit_of(army_list: ArmyList, unit_id: int) -> ListUnit:
-    list_unit = selectors.army_list_unit_get(army_list=army_list, unit_id=unit_id)
+def _unit_for_edit(request: HttpRequest, list_id: int, unit_id: int) -> tuple[ArmyList, ListUnit]:
+    """The user's own list and one of its units (read together), or 404 as `_list_for_edit`."""
+    list_unit = selectors.army_list_unit_get_for_edit(user=request.user, list_id=list_id, unit_id=unit_id)
     if list_unit is None:
         raise Http404
-    return list_unit
+    return list_unit.army_list, list_unit
 
 
 def _version(request: HttpRequest) -> int:
@@ -186,6 +187,16 @@ def _unit_row_changed(
             other.army_list = army_list
             parts.append(("armybuilder/_unit_group_badge.html", {"unit": other, "badge_oob": True}))
     return _fragments(request, army_list, *parts)
+
+
+def _refused_row(request: HttpRequest, army_list: ArmyList, list_unit: ListUnit, **row: Any) -> HttpResponse:
+    """A refused change of one unit, for htmx: its row again as saved, opened and showing what
+    the player sent with each message beside its field or group (`row`), as a 400; the rest
+    of the page is left as it was."""
+    list_unit.refresh_from_db()
+    list_unit.army_list = army_list
+    context = {"army_list": army_list, "can_edit": True, "unit": list_unit, **row}
+    return render(request, "armybuilder/_unit_row.html", context, status=400)
 
 
 # ----------------------------------------------------------------------------- lists pages
@@ -524,12 +535,7 @@ def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
 
     def action(version: int) -> HttpResponse:
         template_id = parse_int(request.POST.get("unit"), field="unit", minimum=1, maximum=2**63 - 1)
-        template = (
-            selectors.army_list_unit_choices(army_list=army_list)
-            .prefetch_related("options")
-            .filter(pk=template_id)
-            .first()
-        )
+        template = selectors.army_list_unit_choice(army_list=army_list, unit_id=template_id)
         if template is None:
             raise ArmyListError([("unit", _("No such unit for this list."))])
         added = services.army_list_add_unit(
@@ -546,8 +552,7 @@ def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         counts: dict[str, int] | None = None
@@ -557,19 +562,9 @@ def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
         except ArmyListError as error:
             if not request.htmx:
                 raise
-            # A refused choice: the row again, with what the player typed and each message
-            # beside its field or group; the rest of the page is left as it was.
-            list_unit.refresh_from_db()
-            list_unit.army_list = army_list
-            context = {
-                "army_list": army_list,
-                "can_edit": True,
-                "unit": list_unit,
-                "open": True,
-                "option_errors": error.errors,
-                "submitted": counts or {},
-            }
-            return render(request, "armybuilder/_unit_row.html", context, status=400)
+            return _refused_row(
+                request, army_list, list_unit, open=True, option_errors=error.errors, submitted=counts or {}
+            )
         return _unit_row_changed(request, army_list, list_unit, open=True)
 
     return _change(request, army_list, action)
@@ -578,8 +573,7 @@ def unit_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
 @login_required
 @require_POST
 def unit_duplicate(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         copy = services.army_list_unit_duplicate(list_unit=list_unit, expected_version=version)
@@ -595,8 +589,7 @@ def unit_duplicate(request: HttpRequest, list_id: int, unit_id: int) -> HttpResp
 @require_POST
 def unit_move(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
     """Move a unit one place up or down (`direction`), or to a `position` (0 is first)."""
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         direction = request.POST.get("direction")
@@ -619,8 +612,7 @@ def unit_move(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def unit_remove(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         services.army_list_unit_remove(list_unit=list_unit, expected_version=version)
@@ -636,8 +628,7 @@ def unit_remove(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespons
 @require_POST
 def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
     """The player's name, notes and group for a unit; a refused value comes back beside its field."""
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         try:
@@ -652,17 +643,14 @@ def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
         except ArmyListError as error:
             if not request.htmx:
                 raise
-            list_unit.refresh_from_db()
-            list_unit.army_list = army_list
-            context = {
-                "army_list": army_list,
-                "can_edit": True,
-                "unit": list_unit,
-                "details_open": True,
-                "detail_errors": dict(error.errors),
-                "detail_values": request.POST,
-            }
-            return render(request, "armybuilder/_unit_row.html", context, status=400)
+            return _refused_row(
+                request,
+                army_list,
+                list_unit,
+                details_open=True,
+                detail_errors=dict(error.errors),
+                detail_values=request.POST,
+            )
         return _unit_row_changed(request, army_list, list_unit, details_open=True)
 
     return _change(request, army_list, action)
@@ -672,8 +660,7 @@ def unit_details(request: HttpRequest, list_id: int, unit_id: int) -> HttpRespon
 @require_POST
 def unit_clear_options(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
     """Every option back to how the unit comes; the page then offers Undo."""
-    army_list = _list_for_edit(request, list_id)
-    list_unit = _unit_of(army_list, unit_id)
+    army_list, list_unit = _unit_for_edit(request, list_id, unit_id)
 
     def action(version: int) -> HttpResponse:
         services.army_list_unit_clear_options(list_unit=list_unit, expected_version=version)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Literal
 
 from points.opr import tables
@@ -137,8 +137,9 @@ def _build_lookup() -> dict[str, str]:
     return lookup
 
 
-@lru_cache(maxsize=1)
+@cache
 def _lookup() -> dict[str, str]:
+    """The table of the fixed vocabulary (never of an input), built once per process."""
     return _build_lookup()
 
 
@@ -148,16 +149,27 @@ def canonical_name(written: str) -> str | None:
     return _lookup().get(key)
 
 
+#: The lookup keys of the names read specially, normalised once instead of on every rule read.
+_AP_KEY = normalise(AP_NAME)
+_ORDER_KEYS = frozenset(normalise(name) for name in (ORDER_NAME, *ORDER_ALIASES))
+
+
 def is_ap(written: str) -> bool:
-    return normalise(written) == normalise(AP_NAME)
+    return normalise(written) == _AP_KEY
 
 
 def is_order(written: str) -> bool:
-    return normalise(written) in {normalise(n) for n in (ORDER_NAME, *ORDER_ALIASES)}
+    return normalise(written) in _ORDER_KEYS
 
 
 def is_tough(written: str) -> bool:
     """Old OPR's `Tough(X)`: the model's toughness, written as a rule (see old_opr.py)."""
+    return normalise(written) == _tough_key()
+
+
+@cache
+def _tough_key() -> str:
+    """`Tough`'s lookup key, read on first use (as `_build_lookup` reads `old_opr`)."""
     from points.opr.old_opr import TOUGH_NAME
 
-    return normalise(written) == normalise(TOUGH_NAME)
+    return normalise(TOUGH_NAME)

@@ -224,3 +224,29 @@ def test_another_players_homebrew_faction_cannot_start_a_list(owner):
     with pytest.raises(ArmyListError) as caught:
         make_list(owner=owner, faction=secret)
     assert caught.value.errors == [("faction", "No such faction.")]
+
+
+def test_a_unit_read_with_its_menu_offers_exactly_the_options_of_its_rows(owner, faction, infantry):
+    """Adding a unit reads its upgrade options in the unit's own query (`army_list_unit_choice`):
+    the menu kept with the list unit is the options' rows, in catalogue order, field for field."""
+    from armybuilder.selectors import army_list_unit_choice
+    from armybuilder.unit_options import option_menu
+    from rules.models import UnitTemplate
+
+    army_list = make_list(owner=owner, faction=faction)
+    rows = option_menu(UnitTemplate.objects.prefetch_related("options").get(pk=infantry.pk))
+    read = option_menu(army_list_unit_choice(army_list=army_list, unit_id=infantry.pk))
+    assert [option["key"] for option in read] == ["plasma", "extra"]
+    assert read == rows and [list(option) for option in read] == [list(option) for option in rows]
+    assert read[1] == {
+        "key": "extra",
+        "group": "Models",
+        "label": "Extra trooper",
+        "kind": "add_models",
+        "applies_to": infantry.data["models"][0]["name"],
+        "payload": {"count": 1},
+        "min_count": 0,
+        "max_count": 5,
+        "cost": None,
+    }
+    assert army_list_unit_choice(army_list=army_list, unit_id=infantry.pk + 10_000) is None

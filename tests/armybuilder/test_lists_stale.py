@@ -108,6 +108,23 @@ def test_a_change_racing_in_after_the_page_was_read_is_caught_at_save(two_tabs):
     assert ListUnit.objects.filter(army_list=army_list).count() == 1  # the insert was rolled back
 
 
+def test_an_option_change_racing_in_after_the_unit_was_read_is_caught_at_the_lock(two_tabs):
+    """The view read the unit and its list at version v; another request adds a unit (v+1)
+    before this one locks the list and reads its units: refused, and the option not saved."""
+    from armybuilder import services
+
+    army_list, infantry, seen = two_tabs
+    unit = ListUnit.objects.select_related("army_list__system").get(army_list=army_list)
+    assert unit.army_list.version == seen and not unit.chosen_options
+    services.army_list_add_unit(
+        army_list=ArmyList.objects.get(pk=army_list.pk), unit=infantry, expected_version=seen
+    )
+    with pytest.raises(StaleListError) as caught:
+        services.army_list_unit_set_options(list_unit=unit, options={"plasma": 1}, expected_version=seen)
+    assert caught.value.current_version == seen + 1
+    assert ListUnit.objects.get(pk=unit.pk).chosen_options == {}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_simultaneous_changes_from_the_same_version_one_wins():
     """Two requests in parallel (own threads, own database connections), both from version v."""

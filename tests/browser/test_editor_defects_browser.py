@@ -138,3 +138,29 @@ def test_small_defects_a_new_player_met(live_server, browser):
     expect(page.locator("main")).not_to_contain_text("is required")
     expect(page.locator("main")).not_to_contain_text("Fix the marked fields")
     screenshot(page, "editor-defect6-designer-40k", full_page=False)
+
+
+def test_a_change_made_the_moment_a_row_is_replaced_is_saved(live_server, browser):
+    """A row's forms work as soon as the row is swapped in. htmx wires new content when it
+    settles (20 ms later by default), so a change made in that window (a fast typist tabbing on,
+    as the keyboard test of names and groups did now and then, or a quick second click) was
+    silently lost: here the notes change a moment after the name's answer replaced the row."""
+    page, army_list = editor_page(live_server, browser, units=("concord-wardens",))
+    row = page.locator("#unit-rows .unit-row").first
+    row.locator(".unit-options summary").click()
+    page.evaluate(
+        """() => document.addEventListener("htmx:afterSwap", () => window.setTimeout(() => {
+            const notes = document.querySelector("#unit-rows .unit-row textarea[name=notes]");
+            notes.value = "Holds the ridge";
+            notes.dispatchEvent(new Event("change", {bubbles: true}));
+        }, 0), {once: true})"""
+    )
+    name = row.get_by_label("Your name for it")
+    name.fill("Red Squad")
+    name.press("Tab")
+    first = page.locator("#unit-rows .unit-row").first
+    expect(first.locator(".unit-notes")).to_have_text("Holds the ridge")
+    expect(first.locator(".unit-name")).to_contain_text("Red Squad")
+    army_list.refresh_from_db()
+    unit = army_list.units.get()
+    assert (unit.custom_name, unit.notes) == ("Red Squad", "Holds the ridge")
