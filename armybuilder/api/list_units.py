@@ -25,7 +25,7 @@ from armybuilder.api.serializers import (
     ListUnitSerializer,
 )
 from armybuilder.models import ListUnit
-from armybuilder.selectors import army_list_unit_choices, army_list_unit_get
+from armybuilder.selectors import army_list_unit_choice, army_list_unit_get
 from armybuilder.services import (
     army_list_add_unit,
     army_list_unit_duplicate,
@@ -69,7 +69,7 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
         serializer.is_valid(raise_exception=True)
         version = expected_version(request, army_list)
         data = serializer.validated_data
-        template = army_list_unit_choices(army_list=army_list).filter(pk=data["unit"]).first()
+        template = army_list_unit_choice(army_list=army_list, unit_id=data["unit"])
         if template is None:
             raise exceptions.ValidationError({"unit": [_("Not a unit you can add to this list.")]})
         army_list_add_unit(army_list=army_list, unit=template, options=data.get("options"),

@@ -12,8 +12,9 @@ Two things keep a long roster's render within issue 17's 5 s (a 200-unit list, 3
   seven; the PDF's user-agent sheet is WeasyPrint's own with those rules narrowed to what a
   roster has (`li::marker`; it has no footnotes or notes): `roster_user_agent_css`.
 - A render allocates millions of objects that live until it ends, and Python's cyclic
-  collector scanned them again and again (over a third of the render); it is paused while
-  WeasyPrint runs and run once at the end (`collector_paused`).
+  collector scanned them again and again (over a third of the render); the PDF job pauses it
+  for the whole render, roster and HTML included, and runs it once at the end
+  (`collector_paused` around `pdf_jobs.roster_pdf_bytes`).
 """
 
 from __future__ import annotations
@@ -149,11 +150,10 @@ def html_to_pdf(*, html: str, base_url: str, on_stage: Callable[[str], None] | N
         def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
             return [_user_agent_stylesheet()]
 
-    with collector_paused():
-        document = RosterHTML(string=html, base_url=base_url, url_fetcher=StaticFilesFetcher())
-        if on_stage:
-            on_stage("laying_out")
-        rendered = document.render()
-        if on_stage:
-            on_stage("writing")
-        return rendered.write_pdf()
+    document = RosterHTML(string=html, base_url=base_url, url_fetcher=StaticFilesFetcher())
+    if on_stage:
+        on_stage("laying_out")
+    rendered = document.render()
+    if on_stage:
+        on_stage("writing")
+    return rendered.write_pdf()

@@ -286,7 +286,7 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
         "defender": str(defender_unit.get("name", "")),
         "situation": dict(situation),
         "expected": totals,
-        "wounds_distribution": v.tolist() + [0.0] * (defender.size - len(v)),  # `Defender.full`
+        "wounds_distribution": defender.full(v).tolist(),
         "kills_distribution": kills_list,
         "kills_at_least": at_least(kills).tolist(),
         "p_destroyed": kills_list[-1],

@@ -55,9 +55,8 @@ def roll(target: int, modifier: int = 0, reroll: str | None = None, trigger_on: 
     distribution (so Σ over 36 face pairs is never spelled out)."""
     fail = success = trigger = low_p = 0.0
     again = 0  # faces of the first die that are re-rolled
-    need = target - capped(modifier)  # `succeeds`, with the modifier capped once
     for face in FACES:
-        failed = face == 1 or (face != 6 and face < need)
+        failed = not succeeds(face, target, modifier)
         if (reroll == "ones" and face == 1) or (reroll == "failed" and failed):
             again += 1
             continue
