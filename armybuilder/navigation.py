@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext_lazy as _
 
 EVERYONE = "everyone"
@@ -25,8 +26,17 @@ LINKS: list[tuple[str, Any, str]] = [
 ]
 
 
-def nav_links(request: HttpRequest) -> dict[str, list[dict[str, str]]]:
-    """Template context processor: the links the current visitor may follow."""
+def nav_links(request: HttpRequest) -> dict[str, Any]:
+    """Template context processor: the links the current visitor may follow.
+
+    Lazy: context processors run for every `render_to_string` with a request, and most of
+    those (an htmx answer's fragments) never show the navigation (issue 15).
+    """
+    return {"nav_links": SimpleLazyObject(lambda: visible_links(request))}
+
+
+def visible_links(request: HttpRequest) -> list[dict[str, str]]:
+    """The links of `LINKS` that the current visitor may follow, in order."""
     signed_in = bool(getattr(request, "user", None) and request.user.is_authenticated)
     links = []
     for name, label, audience in LINKS:
@@ -36,4 +46,4 @@ def nav_links(request: HttpRequest) -> dict[str, list[dict[str, str]]]:
             links.append({"url": reverse(name), "label": str(label)})
         except NoReverseMatch:
             continue
-    return {"nav_links": links}
+    return links

@@ -16,8 +16,7 @@ from typing import Any
 
 from django.contrib.postgres.expressions import ArraySubquery
 from django.core.cache import cache
-from django.db.models import OuterRef, QuerySet
-from django.db.models.functions import JSONObject
+from django.db.models import Expression, JSONField, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
 from armybuilder.errors import ArmyListError
@@ -43,14 +42,27 @@ def option_menu(template: UnitTemplate) -> list[dict[str, Any]]:
     return [{name: getattr(option, name) for name in OPTION_FIELDS} for option in template.options.all()]
 
 
+class _RowAsJson(Expression):
+    """The whole row of the query's table as one JSON object (`to_jsonb(<table>)`).
+
+    `option_menu` picks `OPTION_FIELDS` from it. Django's `JSONObject` over the nine fields
+    says the same, but compiling its eighteen expressions took about 0.7 ms of CPU per added
+    unit, more than reading the menu in a query of its own (issue 15).
+    """
+
+    output_field = JSONField()
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        table = compiler.quote_name_unless_alias(compiler.query.get_initial_alias())
+        return f"to_jsonb({table})", []
+
+
 def with_upgrade_menu(templates: QuerySet[UnitTemplate]) -> QuerySet[UnitTemplate]:
     """`templates`, each with its upgrade options (`upgrade_menu`, what `option_menu` reads) in
     the same query: adding a unit then reads the unit and its menu in one round trip instead of
     two (issue 15)."""
-    options = (
-        UpgradeOption.objects.filter(unit=OuterRef("pk"))
-        .order_by("position", "key")
-        .values(option=JSONObject(**{name: name for name in OPTION_FIELDS}))
+    options = UpgradeOption.objects.filter(unit=OuterRef("pk")).order_by("position", "key").values(
+        option=_RowAsJson()
     )
     return templates.annotate(upgrade_menu=ArraySubquery(options))
 

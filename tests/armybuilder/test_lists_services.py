@@ -250,3 +250,27 @@ def test_a_unit_read_with_its_menu_offers_exactly_the_options_of_its_rows(owner,
         "cost": None,
     }
     assert army_list_unit_choice(army_list=army_list, unit_id=infantry.pk + 10_000) is None
+
+
+def test_every_bundled_unit_read_with_its_menu_offers_the_options_of_its_rows(owner):
+    """The menu read in the unit's own query (a row of `rules_upgradeoption` as JSON) is the
+    options' rows field for field, for every unit of every bundled faction."""
+    import io
+
+    from django.core.management import call_command
+
+    from armybuilder.selectors import army_list_unit_choice
+    from armybuilder.unit_options import option_menu
+    from rules.models import Faction, UnitTemplate
+
+    call_command("load_catalogue", stdout=io.StringIO())
+    checked = 0
+    for faction in Faction.objects.filter(owner__isnull=True):
+        army_list = make_list(owner=owner, faction=faction)
+        for unit in UnitTemplate.objects.filter(faction=faction).prefetch_related("options"):
+            read = option_menu(army_list_unit_choice(army_list=army_list, unit_id=unit.pk))
+            rows = option_menu(unit)
+            assert read == rows, unit.slug
+            assert [list(option) for option in read] == [list(option) for option in rows]
+            checked += bool(rows)
+    assert checked > 50
