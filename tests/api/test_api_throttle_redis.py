@@ -103,3 +103,29 @@ def test_with_redis_down_reads_go_on_and_logins_fail_closed(two_servers: Any, ow
     redis_server.start()
     assert httpx.post(f"{second}/api/v1/auth/token", json={"username": "owner", "password": PASSWORD},
                       timeout=20).status_code == 200
+
+
+def test_a_window_counter_is_one_round_trip_that_counts_and_expires_with_its_window() -> None:
+    """`_count` on Redis: 1, 2, 3 in a window, a lifetime set once (a period and a second), a
+    value Django's cache reads back, and a new window starts at 1 again."""
+    from django.core.cache.backends.redis import RedisCache
+
+    from armybuilder.api.throttling import SharedCacheThrottle
+
+    with running_redis() as redis_server:
+        store = RedisCache(redis_server.url(0), {"KEY_PREFIX": "t"})
+
+        class Throttle(SharedCacheThrottle):
+            scope = "user"
+            cache = store  # type: ignore[assignment]
+            rate = "100/min"
+
+        throttle = Throttle()
+        assert [throttle._count("w:1") for _ in range(3)] == [1, 2, 3]
+        client = store._cache.get_client()
+        ttl = client.ttl(store.make_and_validate_key("w:1"))
+        assert 0 < ttl <= throttle.duration + 1
+        assert store.get("w:1") == 3
+        assert throttle._count("w:2") == 1
+        sent = client.info("commandstats")
+        assert "cmdstat_exists" not in sent  # no existence check before counting
