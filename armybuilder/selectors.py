@@ -23,6 +23,9 @@ from rules.selectors import units_visible_to
 
 #: Related rows every list page shows (system and faction names, the owner's name).
 _LIST_RELATED = ("system", "faction", "owner")
+#: The same for a list read for its owner, who is the request's user already: joining the
+#: user's row again cost about 0.4 ms of CPU on every editor click (issue 15).
+_OWN_LIST_RELATED = ("system", "faction")
 #: What `secrets.token_urlsafe` produces; anything else cannot be a share token.
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -143,10 +146,11 @@ def army_list_get_for_user(
     if for_edit:
         if not user.is_authenticated:
             return None
-        lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(owner=user)
-    else:
-        lists = army_lists_visible_to(user=user)
-    return lists.filter(pk=list_id).first()
+        army_list = ArmyList.objects.select_related(*_OWN_LIST_RELATED).filter(owner=user, pk=list_id).first()
+        if army_list is not None:
+            army_list.owner = user
+        return army_list
+    return army_lists_visible_to(user=user).filter(pk=list_id).first()
 
 
 def army_list_by_share_token(*, token: str) -> ArmyList | None:
@@ -175,12 +179,15 @@ def army_list_unit_get_for_edit(
     """
     if not (0 < list_id <= _MAX_ID and 0 < unit_id <= _MAX_ID) or not user.is_authenticated:
         return None
-    related = [f"army_list__{name}" for name in _LIST_RELATED]
-    return (
+    related = [f"army_list__{name}" for name in _OWN_LIST_RELATED]
+    unit = (
         ListUnit.objects.select_related(*related)
         .filter(army_list__owner=user, army_list_id=list_id, pk=unit_id)
         .first()
     )
+    if unit is not None:
+        unit.army_list.owner = user
+    return unit
 
 
 def army_list_unit_get(*, army_list: ArmyList, unit_id: int) -> ListUnit | None:

@@ -1,0 +1,11 @@
+"""gunicorn's settings file, read from the working directory by every `gunicorn` command here
+(docker-compose, the Dockerfile, the benchmarks). The command lines keep the bind, workers and
+timeouts; this file holds what a command line cannot say: the worker hooks."""
+
+
+def post_worker_init(worker: object) -> None:
+    """Each worker, once it has loaded the application: freeze the start-up heap
+    (`armybuilder.process_heap`), so full garbage collections skip it."""
+    from armybuilder.process_heap import freeze_startup_heap
+
+    freeze_startup_heap()
