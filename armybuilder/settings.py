@@ -155,10 +155,6 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600 if HTTPS else 0)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
-# A session costs a Redis read instead of a database query on every signed-in request
-# (issue 15); the database keeps every session, so a restarted Redis loses none.
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-SESSION_CACHE_ALIAS = "sessions"
 X_FRAME_OPTIONS = "DENY"
 
 # Content-Security-Policy (django-csp): scripts only from our own static files (htmx, the
@@ -255,14 +251,6 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "api-throttle",
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
-    },
-    # Sessions are read on every signed-in request: from Redis, with the database behind it
-    # (`cached_db`; a Redis that is down means the database, not a lost session).
-    "sessions": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "session",
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
     },
     # Rendered PDFs and job markers, shared by the web processes and the worker.
