@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import BaseCache, caches
+from django.core.cache.backends.redis import RedisCache
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -71,8 +72,7 @@ class SharedCacheThrottle(SimpleRateThrottle):
         first, a second round trip on every page and API request (issue 15).
         """
         cache = self.cache
-        client_for = getattr(getattr(cache, "_cache", None), "get_client", None)  # RedisCache's client
-        if client_for is None:  # another backend (a local-memory cache in a test, say)
+        if not isinstance(cache, RedisCache):  # another backend (a local-memory cache in a test, say)
             try:
                 return cache.incr(key)
             except ValueError:  # first request of the window
@@ -80,7 +80,7 @@ class SharedCacheThrottle(SimpleRateThrottle):
                     return 1
                 return cache.incr(key)  # another process created it meanwhile
         name = cache.make_and_validate_key(key)
-        pipe = client_for(name, write=True).pipeline(transaction=False)
+        pipe = cache._cache.get_client(name, write=True).pipeline(transaction=False)
         pipe.set(name, 0, ex=self.duration + 1, nx=True)
         pipe.incr(name)
         return int(pipe.execute()[1])

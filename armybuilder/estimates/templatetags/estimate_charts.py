@@ -131,12 +131,6 @@ def matrix_directions(result: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 @register.filter
-def matrix_headline_of(result: Mapping[str, Any]) -> str:
-    """`matrix_headline` of a whole list-vs-list result, for the template's explanation."""
-    return matrix_headline(result["a_vs_b"], result["b_vs_a"])
-
-
-@register.filter
 def translated(label: Any) -> str:
     """A system's English label (marked with `gettext_noop` at the system's side), translated."""
     return _(str(label)) if label else ""
