@@ -6,10 +6,10 @@ import sys
 
 #: Commands that are pure computation (no models, no database, no translations): they run
 #: without `django.setup()`, which imports every installed app's models, admin and URLs and
-#: was most of a `price`'s start-up (issue 16: commands in ≤ 0.3 s). Settings are still read.
+#: was most of a `price`'s start-up (commands in ≤ 0.3 s). Settings are still read.
 PURE_COMMANDS = {
-    "price": "points.management.commands.price",
-    "validate": "points.management.commands.validate",
+    "price": "rules.management.commands.price",
+    "validate": "rules.management.commands.validate",
 }
 
 

@@ -1,6 +1,6 @@
 """The Django project and the army-list product (see shared/DESIGN.md).
 
-The Celery app is *not* imported here (issue 16): every Django process would pay for Celery,
+The Celery app is *not* imported here: every Django process would pay for Celery,
 kombu and Redis clients, including `manage.py price`, which needs none of them. It is created
 by `armybuilder.celery`, which the worker loads (`celery -A armybuilder` finds it there) and
 every module that defines or sends tasks imports first (`armybuilder.tasks`,

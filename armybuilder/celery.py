@@ -1,7 +1,7 @@
 """The Celery application: broker and result backend are the Redis of `REDIS_URL`.
 
 Loaded by the worker (`celery -A armybuilder`) and by the modules that define or send tasks,
-never by `armybuilder/__init__` (issue 16: commands must not pay for Celery).
+never by `armybuilder/__init__` (commands must not pay for Celery).
 """
 
 import os

@@ -20,7 +20,7 @@ from armybuilder import worker_heartbeat
 from armybuilder.tasks import ping
 
 #: How long a ping task may take: an idle worker answers in milliseconds; a busy one is
-#: recognised by its heartbeat instead of being waited for (issue 17).
+#: recognised by its heartbeat instead of being waited for.
 PING_TIMEOUT_SECONDS = 0.3
 PING_POLL_SECONDS = 0.02
 NO_ANSWER = object()
@@ -67,7 +67,7 @@ def check_worker() -> str:
     """Is a worker up? Its heartbeat (`worker_heartbeat`, written every second by the
     worker's main process, which no task blocks) says whether every pool process is at work
     (long PDF renders): then the worker is busy, and up, without a ping that would queue
-    behind the renders (issue 17: `/healthz` took 4.8 s during a burst of PDFs). Otherwise a
+    behind the renders (`/healthz` took 4.8 s during a burst of PDFs). Otherwise a
     ping task's round trip, waited for `PING_TIMEOUT_SECONDS` ("pong"); unanswered, the
     worker is up only if its heartbeat is fresh, and down if not (stopped, killed, hung)."""
     beats = worker_heartbeat.fresh_beats()

@@ -151,7 +151,7 @@ def run_app(env: dict[str, str]) -> int:
 
 
 class Child:
-    """A supervised process: `restart` ones are started again when they die (issue 17, item 9)."""
+    """A supervised process: `restart` ones are started again when they die."""
 
     def __init__(self, name: str, argv: list[str], env: dict[str, str], *, restart: bool) -> None:
         self.name, self.argv, self.env, self.restart = name, argv, env, restart

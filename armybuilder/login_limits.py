@@ -2,7 +2,7 @@
 the API's token endpoint (and the sign-up and password-reset forms, which mail or create).
 
 Before, only `POST /api/v1/auth/token` was limited, so guessing simply moved to the HTML
-form, and the limiter let everything through while Redis was down (issue 17, item 3). Now
+form, and the limiter let everything through while Redis was down. Now
 every attempt counts against two counters in the shared throttle store, one per client
 address and one per username tried (so rotating addresses does not help against one
 account), at the `login` rate. The limit fails closed: with the store unreachable a login

@@ -3,7 +3,7 @@
 A list row keeps what the lists page and the gallery show without re-pricing anything
 (total, valid or not, how many violations), refreshed by every service that changes the
 list, and an integer `version` that every change checks and bumps, so that two browser
-tabs editing one list cannot silently overwrite each other (`armybuilder/services.py`).
+tabs editing one list cannot silently overwrite each other (`armybuilder/lists/services.py`).
 
 A unit of a list is a snapshot: the catalogue unit as it was when it was added (its
 models and its menu of upgrade options), the options the player chose, and the unit those
@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.accounts.models import PlayerProfile  # noqa: F401  (registers the model)
 
-#: Bounds every request is checked against (issue 5, "Limits"); the database enforces them too.
+#: Bounds every request is checked against, so any input costs bounded time and memory; the
+#: database enforces them too.
 LIST_NAME_MAX_LENGTH = 100
 UNIT_NAME_MAX_LENGTH = 120
 POINTS_LIMIT_MIN = 1

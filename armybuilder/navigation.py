@@ -30,7 +30,7 @@ def nav_links(request: HttpRequest) -> dict[str, Any]:
     """Template context processor: the links the current visitor may follow.
 
     Lazy: context processors run for every `render_to_string` with a request, and most of
-    those (an htmx answer's fragments) never show the navigation (issue 15).
+    those (an htmx answer's fragments) never show the navigation.
     """
     return {"nav_links": SimpleLazyObject(lambda: visible_links(request))}
 

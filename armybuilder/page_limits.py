@@ -1,4 +1,4 @@
-"""A request rate for the HTML pages, per account or client address (issue 17, item 1).
+"""A request rate for the HTML pages, per account or client address.
 
 The API has had per-user and per-address rates since it existed; the pages had none, so
 the cheapest way to load the server was a browser-shaped loop. Pages count against

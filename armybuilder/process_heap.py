@@ -4,7 +4,7 @@ Python's full (generation 2) collection walks every container object the process
 web worker holds about 150,000 of them once Django, the apps, the URLconf and the engines are
 imported, and none of them ever becomes garbage. Walking them took about 100 ms per full
 collection on the benchmark machine: a pause that some click in the editor paid every few
-dozen requests (issue 15). `gc.freeze()` moves everything alive at start-up into the
+dozen requests. `gc.freeze()` moves everything alive at start-up into the
 permanent generation, which collections skip; the objects themselves stay as they are.
 """
 

@@ -39,7 +39,6 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "armybuilder",
     "armybuilder.estimates",
-    "points",
     "rules",
 ]
 
@@ -198,7 +197,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=240
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-# Worker memory (issue 16). A pool process that has grown past this many KiB after a task is
+# Worker memory. A pool process that has grown past this many KiB after a task is
 # replaced before its next one (freeing what caches and numpy's allocator kept) ...
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=400_000)
 # ... and no worker process may hold more than this many MiB of data at all (RLIMIT_DATA, set in
@@ -207,7 +206,7 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 # broker handing the same job to the next worker. 0: no limit.
 ESTIMATE_WORKER_MEMORY_MB = env.int("ESTIMATE_WORKER_MEMORY_MB", default=1024)
 # A publish while Redis is down fails in about a second, not after a retry loop: the
-# request answers 503 instead of hanging a web worker (issue 17, item 2).
+# request answers 503 instead of hanging a web worker.
 CELERY_BROKER_TRANSPORT_OPTIONS.update({"socket_connect_timeout": 1, "socket_timeout": 3,
                                         "max_retries": 0})
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -221,7 +220,7 @@ ESTIMATE_QUEUED_LIMIT = env.int("ESTIMATE_QUEUED_LIMIT", default=600)
 ESTIMATE_TEST_HOLD_FILE = env.str("ESTIMATE_TEST_HOLD_FILE", default="")
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
 CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs"]
-# Roster PDFs are rendered by the worker into a cache keyed by list version (issue 17).
+# Roster PDFs are rendered by the worker into a cache keyed by list version.
 PDF_CACHE = "jobs"
 PDF_TIME_LIMIT = env.int("PDF_TIME_LIMIT", default=60)
 PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=20 * 1024 * 1024)
@@ -241,7 +240,7 @@ LOGGING = {
     "loggers": {"weasyprint.progress": {"handlers": [], "level": "INFO", "propagate": False}},
 }
 
-# REST API (`armybuilder/api/`, issue 6). Apps authenticate with a token, the browser with
+# REST API (`armybuilder/api/`). Apps authenticate with a token, the browser with
 # its session; every error is one JSON shape; rates are per user, per IP and per scope.
 API_THROTTLE_CACHE = "api-throttle"
 CACHES = {

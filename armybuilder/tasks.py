@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-import armybuilder.celery  # noqa: F401  (issue 16: the app these tasks bind to, loaded lazily)
+import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded lazily)
 
 
 @shared_task(name="armybuilder.ping")

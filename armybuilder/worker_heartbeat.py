@@ -1,7 +1,7 @@
 """The Celery worker's heartbeat in Redis: how `/healthz` tells a busy worker from a dead one.
 
 A ping task is answered only by a free pool process; during a burst of PDF renders every
-process is busy for seconds and the ping waits in the queue behind them (issue 17: `/healthz`
+process is busy for seconds and the ping waits in the queue behind them (`/healthz`
 took 4.8 s, waiting on the ping and then on a control ping). So the worker's main process
 writes the time into a sorted set of Redis (`KEY`, one member per worker host name) every
 `INTERVAL` seconds, from a thread of its own that no task blocks (whatever the pool, `solo`

@@ -86,10 +86,10 @@ from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from armybuilder import services  # noqa: E402
 from armybuilder.api import list_cache  # noqa: E402
+from armybuilder.lists import services  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
-from points.unit_format import unit_to_dict  # noqa: E402
+from points.opr.unit_format import unit_to_dict  # noqa: E402
 from rules.models import Faction  # noqa: E402
 
 

@@ -11,7 +11,7 @@ of the dice engine, the prices and the reader cleared before each round. That re
 figure is the one judged (target: ≤ 2 s for the 2 × 400 matchups) and the exit status
 follows it. Beside it, in the same run:
 - warm: the same job again with its caches warm (printed only, never judged);
-- the independent baseline: Monte-Carlo (`tests/rules/opr_simulation.py`, the vectorised
+- the independent baseline: Monte-Carlo (`tests/rules/systems/opr/opr_simulation.py`, the vectorised
   simulation the tests use as their oracle) on the same matchups of A against B, with the
   speed ratio and the largest difference in expected kills in standard errors;
 - a scaling table of one matchup through the registry's `attack` (unit dicts in), against
@@ -41,14 +41,14 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 from points.opr import clear_caches as clear_price_caches  # noqa: E402
-from points.unit import Model, Rule, Unit, Weapon  # noqa: E402
-from points.unit_format import reader  # noqa: E402
-from points.unit_format.writer import unit_to_dict  # noqa: E402
+from points.opr.unit import Model, Rule, Unit, Weapon  # noqa: E402
+from points.opr.unit_format import reader  # noqa: E402
+from points.opr.unit_format.writer import unit_to_dict  # noqa: E402
 from rules.systems.opr import combat  # noqa: E402
 from rules.systems.opr.situation import Situation  # noqa: E402
 from rules.systems.opr.unit_prices import points_engine_prices  # noqa: E402
 from rules.systems.registry import get_system  # noqa: E402
-from tests.rules.opr_simulation import simulate  # noqa: E402
+from tests.rules.systems.opr.opr_simulation import simulate  # noqa: E402
 
 CLOCK = time.perf_counter if os.environ.get("BENCH_CLOCK") == "wall" else time.process_time
 TARGET_JOB_SECONDS = 2.0
@@ -134,9 +134,9 @@ def clear_caches() -> None:
     points_engine_prices.cache_clear()
     clear_price_caches()
     reader.clear_caches()
-    from rules.systems.opr import cost
+    from rules.systems.opr import compute_cost
 
-    cost._parsed.cache_clear()
+    compute_cost._parsed.cache_clear()
 
 
 def job_inputs(list_a: list[Unit], list_b: list[Unit]) -> dict:

@@ -6,7 +6,7 @@ Targets (the exit status is 1 when one is missed): on every profile of the table
 total, this engine at least `TARGET_RATIO` (10×) faster than warhammer-stats with the same
 means; the 20 × 20 list-vs-list job within `TARGET_MATRIX_SECONDS` (1 s).
 
-1. The side-by-side table of the tests (`tests/rules/wh40k9_comparison.py`: 8 weapons ×
+1. The side-by-side table of the tests (`tests/rules/systems/wh40k9/wh40k9_comparison.py`: 8 weapons ×
    5 targets with re-rolls, Feel No Pain, invulnerable saves, D3/D6 damage, dice shots,
    exploding 6s, AP on 6s). Each profile is timed on its own, `--rounds` rounds; a round
    runs every profile on this engine, then every profile on warhammer-stats, in a shuffled
@@ -84,7 +84,7 @@ from armybuilder.estimates.inputs import (  # noqa: E402
 )
 from armybuilder.estimates.models import Estimate  # noqa: E402
 from rules.systems.registry import get_system  # noqa: E402
-from tests.rules.wh40k9_comparison import (  # noqa: E402
+from tests.rules.systems.wh40k9.wh40k9_comparison import (  # noqa: E402
     KNOWN_DIFFERENCES,
     TARGETS,
     WEAPONS,

@@ -9,8 +9,9 @@ stubborn, wards, regeneration) from a fixed seed, writes them to a JSON file and
 back (units come in as JSON), clears the engine's caches, then computes every matchup of
 list A charging list B (one round, both sides striking, combat result, break tests):
 - exactly (`rules.systems.fantasy_combat.estimate.attack` with WHFB 6th's switches), target ≤ 2 s;
-- by Monte-Carlo with `--trials` trials per matchup (`tests/rules/fantasy_simulation.py`,
-  the independent simulator the tests use as their oracle), same inputs.
+- by Monte-Carlo with `--trials` trials per matchup
+  (`tests/rules/systems/fantasy_combat/fantasy_simulation.py`, the independent simulator the
+  tests use as their oracle), same inputs.
 Prints both times, the speed ratio, and the largest differences (expected kills, P(attacker
 wins), P(defender breaks)) in Monte-Carlo standard errors (they should be noise only).
 """
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from rules.systems.fantasy_combat import rule_names  # noqa: E402
 from rules.systems.fantasy_combat.estimate import attack  # noqa: E402
 from rules.systems.fantasy_combat.variants import WHFB6  # noqa: E402
-from tests.rules import fantasy_simulation  # noqa: E402
+from tests.rules.systems.fantasy_combat import fantasy_simulation  # noqa: E402
 
 UNITS_PER_LIST = 20
 SITUATION = {

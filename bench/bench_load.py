@@ -79,7 +79,7 @@ if not DRIVER:
     from django.test.utils import setup_test_environment, teardown_test_environment
     from rest_framework.authtoken.models import Token
 
-    from armybuilder import services, sharing
+    from armybuilder.lists import services, sharing
     from rules.models import Faction
     from tests.redis_server import free_port, running_redis
 

@@ -65,7 +65,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 
-from armybuilder import services  # noqa: E402
+from armybuilder.lists import services  # noqa: E402
 from armybuilder.models import ArmyList  # noqa: E402
 from armybuilder.roster import pdf_jobs  # noqa: E402
 from rules.models import Faction  # noqa: E402

@@ -14,7 +14,7 @@ have not priced before.
 
 Beside it, in the same run and on the same texts, interleaved round by round so that both see
 the same machine load:
-- baseline: `bench/opr_reference.py`, a plain `Fraction` implementation of the cost formula
+- baseline: `tests/points/opr/opr_reference.py`, a plain `Fraction` implementation of the cost formula
   written from `shared/spec/opr-points.md` independently of the engine (no caches, no
   validation), from the same JSON text (`json.loads` included); every total it gives is checked
   equal to the engine's, exactly;
@@ -43,16 +43,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import json
 
-from points.army import Army, ArmyEntry
 from points.opr import clear_caches, price, validate
+from points.opr.army import Army, ArmyEntry
+from points.opr.unit import Model, Rule, Unit, Weapon
 from points.opr.unit_cost import clear_profile_caches
-from points.unit import Model, Rule, Unit, Weapon
-from points.unit_format import reader
-from points.unit_format.writer import army_to_dict, unit_to_dict
+from points.opr.unit_format import reader
+from points.opr.unit_format.writer import army_to_dict, unit_to_dict
 from rules.systems.registry import get_system
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import opr_reference
+from tests.points.opr import opr_reference
 
 PRICE_TARGET_US = 50.0
 #: CPU seconds of this process: on a shared 2-core machine wall time also counts the time other

@@ -7,7 +7,7 @@ Each round puts `--clients` threads (own Postgres connections) on one fresh list
 `--changes` successful changes of every kind (add, option change, duplicate, move, remove,
 rename, share; a stale answer is retried), while `--burners` processes spin on the CPU so
 the clients' transactions interleave as they would on a busy server. After each round the
-list is checked as `tests/armybuilder/test_lists_concurrency.py` checks it (versions produced
+list is checked as `tests/armybuilder/lists/test_concurrency.py` checks it (versions produced
 once each and contiguous, units adding up, positions 0..n-1, cached total and count right,
 the last rename wins). Prints one line per round; exits 1 on any problem. Creates its own
 database and drops it at the end.
@@ -35,8 +35,8 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
-from tests.armybuilder.concurrent_edits import consistency_problems, run_clients  # noqa: E402
-from tests.armybuilder.list_factories import make_faction, make_list, make_unit, make_user  # noqa: E402
+from tests.armybuilder.lists.concurrent_edits import consistency_problems, run_clients  # noqa: E402
+from tests.factories.army_lists import make_faction, make_list, make_unit, make_user  # noqa: E402
 
 
 def burn(deadline: float) -> None:

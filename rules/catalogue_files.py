@@ -1,13 +1,15 @@
 """Reading the bundled catalogue files into a checked plan, before anything is written.
 
-The catalogue is readable YAML under `rules/catalogue/<system key>/`:
+The catalogue is readable YAML inside each system's package, `rules/systems/<key>/catalogue/`
+(`rules.systems.package_data`):
 
     rules.yaml            the system's special rules (English and source-language names, text)
     equipment.yaml        equipment and magic items (Warhammer Fantasy style systems)
     factions/<slug>.yaml  a faction: its named weapons and its units, each unit in the unit
                           format of `shared/spec/unit-format.md` plus its upgrade options
 
-`read_catalogue(data_dir)` parses and checks EVERY file first (its shape, then its meaning:
+`read_catalogue()` (or `read_catalogue(data_dir)` for a folder with one sub-folder per
+system key) parses and checks EVERY file first (its shape, then its meaning:
 each unit through its system's `price` from the registry, each option applied once, each
 rule name known) and returns a `CataloguePlan`, or raises `CatalogueFileError` listing every
 problem as "file: field path: message". The loader (`rules.catalogue_sync`) writes a plan
@@ -29,16 +31,14 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from points.catalogue.unit_schema import field_path
-from points.unit import FORMAT_VERSION
-from points.unit_format.errors import UnitFormatError
+from points.shared_format import FORMAT_VERSION, UnitFormatError
 from rules.options import KINDS, OptionError, apply_options, per_model_limit
 from rules.selectors import rule_base_name, rule_lookup_key
+from rules.systems.package_data import catalogue_dir
 from rules.systems.registry import GameSystem, all_systems
 
-#: Where the bundled data lives.
-DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "catalogue"
 RULES_FILE = "rules.yaml"
-#: The rules texts in the system's source language (issue 14): `texts: {rule key: text}`.
+#: The rules texts in the system's source language: `texts: {rule key: text}`.
 SOURCE_TEXTS_FILE = "rules.source-language.yaml"
 EQUIPMENT_FILE = "equipment.yaml"
 FACTIONS_DIR = "factions"
@@ -237,9 +237,17 @@ def system_rows() -> list[dict[str, Any]]:
     ]
 
 
-def read_catalogue(data_dir: Path = DEFAULT_DATA_DIR) -> CataloguePlan:
-    """Parse and check every file under `data_dir`; raise `CatalogueFileError` listing all problems."""
-    reader = _Reader(Path(data_dir))
+def bundled_catalogue_dirs() -> dict[str, Path]:
+    """{system key: its bundled catalogue folder}, for every registered system that has one, in
+    the registry's order."""
+    folders = {system.key: catalogue_dir(system.key) for system in all_systems()}
+    return {key: folder for key, folder in folders.items() if folder is not None}
+
+
+def read_catalogue(data_dir: Path | None = None) -> CataloguePlan:
+    """Parse and check every file of the bundled catalogue (or, given `data_dir`, of its
+    sub-folders, one per system key); raise `CatalogueFileError` listing all problems."""
+    reader = _Reader(None if data_dir is None else Path(data_dir))
     plan = reader.read()
     if reader.errors:
         raise CatalogueFileError(reader.errors)
@@ -247,15 +255,18 @@ def read_catalogue(data_dir: Path = DEFAULT_DATA_DIR) -> CataloguePlan:
 
 
 class _Reader:
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path | None):
+        """`data_dir`: a folder of system sub-folders; None: each system's bundled catalogue."""
         self.data_dir = data_dir
         self.errors: list[str] = []
         self.systems = {s.key: s for s in all_systems()}
+        #: Error messages name files relative to this folder.
+        self.base = data_dir.parent if data_dir is not None else Path(__file__).resolve().parent / "systems"
 
     # ------------------------------------------------------------------ files
 
     def error(self, file: Path, path: str, message: str) -> None:
-        where = file.relative_to(self.data_dir.parent) if file.is_relative_to(self.data_dir.parent) else file
+        where = file.relative_to(self.base) if file.is_relative_to(self.base) else file
         self.errors.append(f"{where}: {path}: {message}" if path else f"{where}: {message}")
 
     def load(self, file: Path, schema: Mapping[str, Any]) -> Any | None:
@@ -278,6 +289,10 @@ class _Reader:
 
     def read(self) -> CataloguePlan:
         plan = CataloguePlan(systems=system_rows())
+        if self.data_dir is None:
+            for key, folder in bundled_catalogue_dirs().items():
+                self.read_system(plan, folder, self.systems[key])
+            return plan
         if not self.data_dir.is_dir():
             self.errors.append(f"{self.data_dir}: no such data directory")
             return plan
@@ -610,10 +625,11 @@ class _FactionReader:
         return self.price(f"{path} (taken {count}×)", changed) is not None
 
 
-def system_rule_names(system_key: str, data_dir: Path = DEFAULT_DATA_DIR) -> set[str]:
+def system_rule_names(system_key: str) -> set[str]:
     """Lookup keys of every rule name (and alias) of `system_key`'s bundled rules file."""
-    rules_file = Path(data_dir) / system_key / RULES_FILE
-    if not rules_file.exists():
+    folder = catalogue_dir(system_key)
+    rules_file = folder / RULES_FILE if folder is not None else None
+    if rules_file is None or not rules_file.exists():
         return set()
     data = yaml.safe_load(rules_file.read_text(encoding="utf-8")) or {}
     names: set[str] = set()
@@ -632,7 +648,7 @@ def read_faction_data(
     Other sources of catalogue data (BattleScribe imports) come through here, so they pass the
     very checks the bundled YAML passes; `source` names the origin in error messages.
     """
-    reader = _Reader(DEFAULT_DATA_DIR)
+    reader = _Reader(None)
     file = Path(source)
     if system_key not in reader.systems:
         raise CatalogueFileError([f"{source}: no registered game system has the key {system_key!r}"])

@@ -32,8 +32,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from points.unit import FORMAT_VERSION
-from points.unit_format.errors import FieldError
+from points.shared_format import FORMAT_VERSION, FieldError
 from rules.models import SpecialRule, UnitTemplate
 from rules.selectors import rule_base_name, rule_lookup_key
 from rules.systems.profile_fields import ENVELOPE_FIELDS, UNIT_FORMAT_WEAPON_FIELDS

@@ -19,8 +19,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from points.unit import FORMAT_VERSION
-from points.unit_format.errors import FieldError, UnitFormatError
+from points.shared_format import FORMAT_VERSION, FieldError, UnitFormatError
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.unit_validation import unit_checked_points
 

@@ -1,4 +1,4 @@
-"""Catalogue data in the player's own language where the source has it (issue 14, point 2).
+"""Catalogue data in the player's own language where the source has it.
 
 Each game system was written in one language (`GameSystem.source_language`: the OPR and
 Age of Sigmar seeds are Polish, the Warhammer Fantasy and 40k seeds Czech, the house rules

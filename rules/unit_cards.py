@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from points.unit_format.errors import UnitFormatError
+from points.shared_format import UnitFormatError
 from rules.models import SpecialRule, UnitTemplate
 from rules.options import option_point_deltas
 from rules.selectors import special_rule_for
@@ -159,7 +159,7 @@ def option_dicts(unit: UnitTemplate) -> list[dict[str, Any]]:
 
 
 #: Option point deltas by content (system, unit, options): pricing every option of every unit
-#: was half the server time of a faction page (issue 17, item 10). Bounded; per process.
+#: was half the server time of a faction page. Bounded; per process.
 _DELTAS: dict[str, dict[str, int]] = {}
 _DELTAS_MAX = 4096
 

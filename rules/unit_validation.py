@@ -3,7 +3,7 @@
 A unit is checked by its system's `price` from the registry (profile ranges, weapons, and
 for OPR the rule vocabulary of the engine) and, for every system, its rule names are checked
 against the special rules stored for that system, so a catalogue-priced unit cannot carry
-a misspelt rule either. Problems come back as `points.unit_format.FieldError`s with the
+a misspelt rule either. Problems come back as `points.shared_format.FieldError`s with the
 path of each field (`models[0].weapons[1].rules[0]`), which forms map onto their inputs.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from points.catalogue.i18n import _
-from points.unit_format.errors import FieldError, UnitFormatError
+from points.shared_format import FieldError, UnitFormatError
 from rules.models import GameSystem
 from rules.selectors import special_rule_for, special_rules_by_name
 from rules.systems.registry import get_system

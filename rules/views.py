@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from points.unit_format.errors import UnitFormatError
+from points.shared_format import UnitFormatError
 from rules import selectors, services
 from rules.designer_form import DesignerForm
 from rules.models import GameSystem, SpecialRule, UnitTemplate
@@ -63,12 +63,12 @@ def cards_cache_key(system_key: str, faction: Any, units: list[Any], known_rules
     """The key of the rendered card grid: everything the cards are built from, so it is
     never stale.
 
-    Rendering 30-odd cards was most of a faction page's server time under load (issue 17,
-    item 10); the grid's HTML is the same for every visitor, so it is cached per process
-    (`{% cache %}` in `rules/faction.html`). The key digests the rows the cards are made
-    of (every field of the faction's units and their options, and of the system's special
-    rules), not the cards themselves: pricing the units for the cards was, after the
-    rendering, the page's largest cost, and now happens only when the grid is rendered.
+    Rendering 30-odd cards was most of a faction page's server time under load; the grid's
+    HTML is the same for every visitor, so it is cached per process (`{% cache %}` in
+    `rules/faction.html`). The key digests the rows the cards are made of (every field of the
+    faction's units and their options, and of the system's special rules), not the cards
+    themselves: pricing the units for the cards was, after the rendering, the page's largest
+    cost, and now happens only when the grid is rendered.
     """
     import hashlib
 

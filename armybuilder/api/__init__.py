@@ -1,7 +1,7 @@
-"""The REST API under `/api/v1/` (issue 6): the same services and selectors as the pages.
+"""The REST API under `/api/v1/`: the same services and selectors as the pages.
 
 Viewsets here only translate HTTP to the calls the htmx views make (`rules.selectors`,
-`armybuilder.services`, `armybuilder.selectors`, `armybuilder.sharing`, the game-system
+`armybuilder.lists.services`, `armybuilder.lists.selectors`, `armybuilder.lists.sharing`, the game-system
 registry) and translate the answer back; no business rule lives in this package.
 
 One module per concern, as in DRF itself: `parsers` (bounded JSON), `exceptions` (the one

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from armybuilder.api.exceptions import PayloadTooLarge
 from armybuilder.api.schema import error
-from armybuilder.battlescribe_rosters import roster_import
+from armybuilder.lists.battlescribe_rosters import roster_import
 from armybuilder.roster.battlescribe import list_rosz
 from rules.battlescribe.xml_reader import BattleScribeError
 from rules.battlescribe_import import MAX_UPLOAD_BYTES, import_files, read_uploads

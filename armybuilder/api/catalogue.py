@@ -101,7 +101,7 @@ class UnitViewSet(CatalogueViewSet):
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """A page of units, served from this process's cache while the units it is built from
-        are unchanged (issue 17: the collection was among the slowest API calls under load).
+        are unchanged (the collection was among the slowest API calls under load).
 
         The key is a stamp of the filtered set (one aggregate query: how many units, the
         newest change to a unit or its faction, the points' sum, the last id) with the page

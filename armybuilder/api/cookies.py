@@ -1,4 +1,4 @@
-"""No CSRF cookie for API requests that authenticate with a token (issue 17, item 8).
+"""No CSRF cookie for API requests that authenticate with a token.
 
 A token client has no session for a CSRF cookie to protect, yet anything that renders a
 template with `{% csrf_token %}` on its behalf (an export, an error page) would make

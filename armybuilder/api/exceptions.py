@@ -21,8 +21,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from armybuilder.errors import ArmyListError, StaleListError
-from points.unit_format import UnitFormatError
+from armybuilder.lists.errors import ArmyListError, StaleListError
+from points.shared_format import UnitFormatError
 
 NON_FIELD = api_settings.NON_FIELD_ERRORS_KEY
 
@@ -165,7 +165,7 @@ def _message(detail: Any) -> str:
 def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
     """Django's `handler500`: JSON in the error shape under `/api/`, the HTML page elsewhere.
 
-    An app never gets an HTML page it cannot parse, even for a bug (issue 17, item 4).
+    An app never gets an HTML page it cannot parse, even for a bug.
     """
     from django.http import JsonResponse
     from django.views import defaults

@@ -24,10 +24,10 @@ from armybuilder.api.lists import list_response
 from armybuilder.api.renderers import FileExportMixin
 from armybuilder.api.schema import ETAG_HEADER, error, unit_format_schema
 from armybuilder.api.serializers import ArmyListSerializer
-from armybuilder.interchange import army_list_import
+from armybuilder.lists.interchange import army_list_import
+from armybuilder.lists.selectors import army_list_get_for_user
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster import views as roster
-from armybuilder.selectors import army_list_get_for_user
 
 PAPER = OpenApiParameter("paper", str, enum=["a4", "letter"], default="a4",
                          description="Page size of the printed roster.")

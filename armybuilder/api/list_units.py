@@ -1,6 +1,6 @@
 """Units inside a list: add one from the catalogue, change its options or place, remove it.
 
-Every write is one call of an `armybuilder.services` function (the same the list editor
+Every write is one call of an `armybuilder.lists.services` function (the same the list editor
 page makes), needs `If-Match` with the list's ETag, and answers with the whole list as it
 now is (new totals, violations and ETag), so a client never has to read it again.
 """
@@ -24,9 +24,8 @@ from armybuilder.api.serializers import (
     ListUnitChangeSerializer,
     ListUnitSerializer,
 )
-from armybuilder.models import ListUnit
-from armybuilder.selectors import army_list_unit_choice, army_list_unit_get
-from armybuilder.services import (
+from armybuilder.lists.selectors import army_list_unit_choice, army_list_unit_get
+from armybuilder.lists.services import (
     army_list_add_unit,
     army_list_unit_duplicate,
     army_list_unit_move,
@@ -34,6 +33,7 @@ from armybuilder.services import (
     army_list_unit_set_details,
     army_list_unit_set_options,
 )
+from armybuilder.models import ListUnit
 
 TAGS = ["list units"]
 WRITE_RESPONSES = {200: ArmyListSerializer, **STALE_RESPONSES}

@@ -1,8 +1,8 @@
 """Your army lists: create, read, change, delete; validate, share, fork.
 
-Every read goes through `armybuilder.selectors` (a list you may not read is a 404, the
+Every read goes through `armybuilder.lists.selectors` (a list you may not read is a 404, the
 same answer as for a list that does not exist) and every write through
-`armybuilder.services` / `armybuilder.sharing`, exactly as the list pages do. A write to
+`armybuilder.lists.services` / `armybuilder.lists.sharing`, exactly as the list pages do. A write to
 an existing list needs `If-Match` with the list's ETag (`preconditions.py`). Units inside
 a list are in `list_units.py`; exports and import in `exports.py`.
 """
@@ -32,11 +32,11 @@ from armybuilder.api.serializers import (
     ListUnitSerializer,
     ShareSerializer,
 )
-from armybuilder.evaluation import army_list_evaluate
+from armybuilder.lists.evaluation import army_list_evaluate
+from armybuilder.lists.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
+from armybuilder.lists.services import army_list_create, army_list_delete, army_list_fork, army_list_update
+from armybuilder.lists.sharing import army_list_share, army_list_unshare
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
-from armybuilder.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
-from armybuilder.services import army_list_create, army_list_delete, army_list_fork, army_list_update
-from armybuilder.sharing import army_list_share, army_list_unshare
 from rules.models import Faction, GameSystem
 from rules.systems.registry import get_system
 

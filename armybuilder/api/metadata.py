@@ -4,7 +4,7 @@ DRF's default metadata also describes the write form of each action by building 
 view's serializer and looking up the object through `get_queryset()`. Our views find
 their objects through selectors (a list you may not read is a 404), have no queryset, and
 document their bodies in the OpenAPI schema instead, so that part is left out: the same
-answer for every endpoint, and never a 500 (issue 17, item 4).
+answer for every endpoint, and never a 500.
 """
 
 from __future__ import annotations

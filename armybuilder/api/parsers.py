@@ -18,7 +18,7 @@ from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
 
 from armybuilder.api.exceptions import PayloadTooLarge
-from armybuilder.json_text import MAX_DEPTH, JsonTooDeep, loads_bounded, storage_problems
+from armybuilder.untrusted_json import MAX_DEPTH, JsonTooDeep, loads_bounded, storage_problems
 
 __all__ = ["MAX_DEPTH", "BoundedJSONParser"]
 

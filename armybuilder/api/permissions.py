@@ -1,6 +1,6 @@
 """Who may do what to a list, once the selectors have said who may see it.
 
-Reading is decided by `armybuilder.selectors` (a list you may not read is a 404 — never a
+Reading is decided by `armybuilder.lists.selectors` (a list you may not read is a 404 — never a
 403 that would tell it exists). A list you may read but not change (someone else's
 public list) is a 403 for every write.
 """

@@ -2,7 +2,7 @@
 
 The schema is the contract a generated client and schemathesis test against: a value it
 forbids (`page_size=null`, `paper=.exe`, an empty `format=`) must be a 400 naming the
-parameter, not silently ignored or clamped (issue 17, item 6). Rather than re-stating each
+parameter, not silently ignored or clamped. Rather than re-stating each
 parameter's rules in each view, the middleware reads them from the schema drf-spectacular
 generates (once per process, about 0.3 s), so a parameter documented later is checked too.
 """

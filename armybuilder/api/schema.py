@@ -232,7 +232,7 @@ def name_inline_schemas(result: dict[str, Any], generator: Any, **kwargs: Any) -
 
     Client generators (openapi-python-client) skip inline unions and name inline objects
     after the path, so a body written as a raw JSON Schema (`EstimateRequest`, `Unit`,
-    `ArmyListFile`) gets its own component and a `$ref` (issue 17, item 7).
+    `ArmyListFile`) gets its own component and a `$ref`.
     """
     # The raw schemas given to `extend_schema` are shared by every generation of the
     # document; hoisting rewrites them, so it works on a copy.

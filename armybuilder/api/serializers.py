@@ -16,7 +16,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from armybuilder.api.filters import MAX_ID
-from armybuilder.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
+from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
     MAX_UNITS_PER_LIST,
@@ -333,7 +333,7 @@ class ArmyListSerializer(ArmyListSummarySerializer):
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_summary(self, army_list: Any) -> list[dict[str, Any]]:
         # The view passes the units it has read (`list_units`): reading them again was a second
-        # units query on every list read (issue 16); without it, they are read here.
+        # units query on every list read; without it, they are read here.
         units = self.context.get("list_units")
         if units is None:
             units = list(army_list.units.order_by("position"))

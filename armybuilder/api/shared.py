@@ -1,6 +1,6 @@
 """Lists opened through a share link: `/api/v1/shared/{token}`, no account needed.
 
-The token is the whole permission (`armybuilder.sharing`): whoever has it may read the
+The token is the whole permission (`armybuilder.lists.sharing`): whoever has it may read the
 list, export or print it, and — signed in — fork it. A revoked or unknown token is a 404.
 Nothing here can change the list.
 """
@@ -16,12 +16,12 @@ from rest_framework.response import Response
 from armybuilder.api.lists import list_response
 from armybuilder.api.schema import ETAG_HEADER, IF_NONE_MATCH, NOT_MODIFIED
 from armybuilder.api.serializers import ArmyListSerializer
+from armybuilder.lists.selectors import army_list_by_share_token, army_list_get_for_user
+from armybuilder.lists.services import army_list_fork
 from armybuilder.models import ArmyList
-from armybuilder.selectors import army_list_by_share_token, army_list_get_for_user
-from armybuilder.services import army_list_fork
 
 TAGS = ["shared lists"]
-#: What `armybuilder.sharing` makes (`secrets.token_urlsafe`); anything else cannot match.
+#: What `armybuilder.lists.sharing` makes (`secrets.token_urlsafe`); anything else cannot match.
 TOKEN_PATTERN = r"[-A-Za-z0-9_]{1,64}"
 
 

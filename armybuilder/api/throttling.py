@@ -69,7 +69,7 @@ class SharedCacheThrottle(SimpleRateThrottle):
 
         On Redis one round trip: `SET NX EX` (the window's counter, at 0, created once with its
         lifetime) and `INCR`, pipelined. Django's `cache.incr` asks whether the key exists
-        first, a second round trip on every page and API request (issue 15).
+        first, a second round trip on every page and API request.
         """
         cache = self.cache
         if not isinstance(cache, RedisCache):  # another backend (a local-memory cache in a test, say)

@@ -1,4 +1,4 @@
-"""Every accepted estimate is bounded: the cost model is checked before a job is queued (issue 16).
+"""Every accepted estimate is bounded: the cost model is checked before a job is queued.
 
 An exact estimate's cost follows its inputs (models, profiles, weapons, allocation orders),
 and a few innocent-looking units once took 17 s and 4.5 GB for one matchup. So before an

@@ -1,4 +1,4 @@
-"""A list-vs-list job spread over every worker: one Celery subtask per matrix row (issue 16).
+"""A list-vs-list job spread over every worker: one Celery subtask per matrix row.
 
 `run_estimate` (`tasks.py`) hands a list-vs-list job here when a worker runs it. The job
 becomes a chord: one `estimates.row` subtask per attacking unit (list A's units against

@@ -26,7 +26,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.bounds import check_list_vs_list, check_unit_vs_unit
-from points.unit_format import UnitFormatError
+from points.shared_format import UnitFormatError
 from rules.systems.registry import GameSystem, get_system
 
 #: Matchups one list-vs-list job may compute (both directions), so that a job ends well
@@ -211,7 +211,7 @@ def unit_vs_unit_inputs(*, attacker: Mapping[str, Any], defender: Mapping[str, A
     if errors:
         raise EstimateRequestError(errors)
     inputs = {"attacker": dict(attacker), "defender": dict(defender), "situation": cleaned}
-    check_unit_vs_unit(system_key=systems["attacker"].key, inputs=inputs)  # issue 16: the cost limit
+    check_unit_vs_unit(system_key=systems["attacker"].key, inputs=inputs)  # the cost limit
     return systems["attacker"].key, inputs
 
 
@@ -250,5 +250,5 @@ def list_vs_list_inputs(*, system_key: str, list_a: Mapping[str, Any], list_b: M
     if errors:
         raise EstimateRequestError(errors)
     inputs = {"list_a": dict(list_a), "list_b": dict(list_b), "situation": cleaned}
-    check_list_vs_list(system_key=system_key, inputs=inputs)  # issue 16: refuse past the cost limit
+    check_list_vs_list(system_key=system_key, inputs=inputs)  # refuse past the cost limit
     return system_key, inputs

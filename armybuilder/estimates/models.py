@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.estimates.jsontext import ResultEncoder
+from armybuilder.estimates.result_json import ResultEncoder
 
 
 class Estimate(models.Model):

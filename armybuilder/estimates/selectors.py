@@ -54,7 +54,7 @@ def estimate_can_finish(*, estimate: Estimate) -> bool:
     """Whether a job not yet finished may still finish: queued or running within its bound.
 
     De-duplication reuses only such jobs, so a job orphaned by a lost broker or worker is
-    never handed out again (issue 17, item 2).
+    never handed out again.
     """
     now = timezone.now()
     if estimate.status == Estimate.Status.QUEUED:
@@ -74,7 +74,7 @@ def _uuid(value: Any) -> uuid.UUID | None:
 
 def estimate_visible_to(*, estimate: Estimate, user: AbstractBaseUser | AnonymousUser | None,
                         remembered: Iterable[Any] = ()) -> bool:
-    """Whether `user` may read the estimate (issue 17, item 8).
+    """Whether `user` may read the estimate.
 
     A job asked by a signed-in player may hold their private units in full, so only they
     (or the browser session that asked, which remembers its ids) may read it; knowing the

@@ -1,6 +1,6 @@
 """Asking for an estimate: reuse a stored answer to the same question, or queue a job.
 
-No job may strand (issue 17, item 2): when the broker cannot take the message the caller
+No job may strand: when the broker cannot take the message the caller
 learns it at once (`QueueUnavailable`, a 503) and no row is left behind; a job that may
 never finish (queued or running past its bound, `reconciliation.py`) is never reused.
 """

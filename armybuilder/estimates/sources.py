@@ -3,8 +3,8 @@
 An estimate works on units in the unit format; this module turns "catalogue unit 12",
 "unit 34 of list 7", "the Infantry reference target" or "the whole list 7" into those
 units, after the same visibility checks as everywhere else: the catalogue's
-(`rules.selectors.units_visible_to`) and the builder's (`armybuilder.selectors`). A unit of a
-list is written out by the builder's own export (`armybuilder.interchange.army_list_to_dict`),
+(`rules.selectors.units_visible_to`) and the builder's (`armybuilder.lists.selectors`). A unit of a
+list is written out by the builder's own export (`armybuilder.lists.interchange.army_list_to_dict`),
 so it is the unit with its chosen upgrades, exactly as it is priced and printed.
 
 Each source and target has a `key` ("unit:12", "list_unit:34", "list:7", "ref:infantry-10",
@@ -25,15 +25,15 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from armybuilder.interchange import army_list_to_dict
-from armybuilder.models import ArmyList, ListUnit
-from armybuilder.selectors import (
+from armybuilder.lists.interchange import army_list_to_dict
+from armybuilder.lists.selectors import (
     army_list_by_share_token,
     army_list_get_for_user,
     army_list_unit_get,
     army_list_units,
     army_lists_visible_to,
 )
+from armybuilder.models import ArmyList, ListUnit
 from rules.models import UnitTemplate
 from rules.selectors import units_visible_to
 from rules.systems.registry import get_system

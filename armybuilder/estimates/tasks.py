@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-import armybuilder.celery  # noqa: F401  (issue 16: the app these tasks bind to, loaded lazily)
+import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded lazily)
 from armybuilder.estimates import fanout
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
 from armybuilder.estimates.models import Estimate
@@ -34,7 +34,7 @@ MAX_ATTEMPTS = 3
 #: Errors stored in English and translated when shown (`{% translate estimate.error %}`).
 GAVE_UP = gettext_noop("The job was given up: the worker running it was lost on every attempt.")
 TOO_LONG = gettext_noop("The computation took longer than the time limit.")
-#: Issue 16: a job that runs out of the worker's memory limit fails once, visibly, not retried.
+#: A job that runs out of the worker's memory limit fails once, visibly, not retried.
 OUT_OF_MEMORY = gettext_noop("The computation needed more memory than a worker may use; it was not retried. "
                              "Estimate smaller units or lists.")
 #: Progress is written at most this often (seconds), so a fast job does not hammer Postgres.
@@ -66,7 +66,7 @@ def run_estimate(estimate_id: str) -> str:
         return "failed"
     _hold_for_tests()
 
-    # Issue 16: a list-vs-list job on a worker becomes one subtask per row (`fanout`).
+    # A list-vs-list job on a worker becomes one subtask per row (`fanout`).
     if fanout.should_fan_out(estimate, request=run_estimate.request):
         return fanout.start(estimate)
 
@@ -85,7 +85,7 @@ def run_estimate(estimate_id: str) -> str:
     except SoftTimeLimitExceeded:
         _finish(estimate, error=TOO_LONG)
         return "failed"
-    except MemoryError:  # issue 16: past ESTIMATE_WORKER_MEMORY_MB
+    except MemoryError:  # past ESTIMATE_WORKER_MEMORY_MB
         _finish(estimate, error=OUT_OF_MEMORY)
         return "failed"
     except (EstimateInputError, KeyError, TypeError, ValueError) as exc:
@@ -102,7 +102,7 @@ def run_estimate(estimate_id: str) -> str:
 def _hold_for_tests() -> None:
     """Fault tests only (`ESTIMATE_TEST_HOLD_FILE` names a file; never set in production):
     write `<file>.reached`, then wait while `<file>` exists, so a test can kill the worker
-    while the job is certainly running (issue 18, item 3). Bounded by the soft time limit."""
+    while the job is certainly running. Bounded by the soft time limit."""
     hold = settings.ESTIMATE_TEST_HOLD_FILE
     if not hold:
         return

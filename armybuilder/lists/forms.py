@@ -16,7 +16,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from armybuilder.errors import ArmyListError
+from armybuilder.lists.errors import ArmyListError
 from armybuilder.models import LIST_NAME_MAX_LENGTH, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN, ArmyList
 from rules.list_settings import enum_labels, settings_defaults, settings_properties
 from rules.models import Faction, GameSystem

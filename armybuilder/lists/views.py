@@ -26,10 +26,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from armybuilder import selectors, services, sharing
-from armybuilder.errors import ArmyListError, StaleListError
-from armybuilder.interchange import army_list_import
-from armybuilder.json_text import JsonTooDeep, loads_bounded, storage_problems
+from armybuilder.lists import selectors, services, sharing
+from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.forms import (
     SETTING_PREFIX,
     ArmyListCreateForm,
@@ -40,7 +38,9 @@ from armybuilder.lists.forms import (
     parse_version,
     registered_systems,
 )
+from armybuilder.lists.interchange import army_list_import
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
+from armybuilder.untrusted_json import JsonTooDeep, loads_bounded, storage_problems
 
 LISTS_PER_PAGE = 50
 VERSION_HEADER = "X-List-Version"

@@ -1,5 +1,5 @@
 """BattleScribe rosters: any list exported as a .rosz (beside the PDF, text and JSON exports),
-and the page that imports a .ros/.rosz as a new list (`armybuilder.battlescribe_rosters`).
+and the page that imports a .ros/.rosz as a new list (`armybuilder.lists.battlescribe_rosters`).
 
 The list's units are described for `rules.battlescribe.roster_writer`: their names, model
 counts, options taken with their costs, points and (where the system reports it) Power, as
@@ -17,8 +17,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from armybuilder import selectors
-from armybuilder.battlescribe_rosters import roster_import
+from armybuilder.lists import selectors
+from armybuilder.lists.battlescribe_rosters import roster_import
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.views import readable_list
 from rules.battlescribe.roster_writer import RosterDocument, RosterUnit, roster_rosz, stable_id

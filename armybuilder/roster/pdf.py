@@ -5,7 +5,7 @@ from the static files on disk: no request goes back to this server (a single-thr
 development server would wait for itself) and no other URL is fetched at all, so a list
 cannot make the server load arbitrary addresses.
 
-Two things keep a long roster's render within issue 17's 5 s (a 200-unit list, 30 pages):
+Two things keep a long roster's render within 5 s (a 200-unit list, 30 pages: `bench/bench_pdf.py`):
 
 - WeasyPrint's user-agent stylesheet styles six pseudo-elements of *every* element
   (`::marker`, `::footnote-call`, `::note-call`...), which multiplies the computed styles by

@@ -1,7 +1,7 @@
 """Roster PDFs rendered by a Celery worker into a cache keyed by the list's version.
 
 Rendering a long roster takes seconds of CPU; done in the web process it let three
-anonymous requests through a share link block every gunicorn worker (issue 17, item 1).
+anonymous requests through a share link block every gunicorn worker.
 Now a page never waits on a PDF:
 
 - `pdf_request` answers at once: the bytes when this version of the list is already
@@ -242,7 +242,7 @@ def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, s
     `progress`, when given, is told each stage and counts the pages laid out."""
     from django.template.loader import render_to_string
 
-    from armybuilder import selectors
+    from armybuilder.lists import selectors
     from armybuilder.roster.cards import build_roster
     from armybuilder.roster.pdf import collector_paused, html_to_pdf
     from armybuilder.roster.views import PAPER_LABELS, PAPER_SIZES, print_options

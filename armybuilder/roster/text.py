@@ -10,7 +10,7 @@
     secret    Discord spoilers: the heading and the total show, each unit stays hidden
               (`||…||`) until the reader reveals it
 
-`plain` is the original format (issue 5): one line per unit, `Unit name [N pts]: weapons,
+`plain` is the original format: one line per unit, `Unit name [N pts]: weapons,
 upgrades`, then the total and one line per violation. A unit's own name comes first, the
 catalogue's name after it; its notes follow on an indented line. When units have groups
 (detachments, regiments, or the player's own), each group gets a heading, in list order.
@@ -25,7 +25,7 @@ from functools import partial
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from armybuilder.evaluation import army_summary, group_heading
+from armybuilder.lists.evaluation import army_summary, group_heading
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, counted, weapon_counts
 from points.catalogue.i18n import translated_again

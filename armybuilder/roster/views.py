@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from armybuilder import selectors
-from armybuilder.interchange import army_list_to_dict
+from armybuilder.lists import selectors
+from armybuilder.lists.interchange import army_list_to_dict
 from armybuilder.models import ArmyList
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster.cards import build_roster

@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from armybuilder.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
+from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.lists.forms import OPTION_PREFIX
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster import describe

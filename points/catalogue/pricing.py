@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from points.catalogue.unit_schema import unit_errors
-from points.unit_format.errors import FieldError, UnitFormatError
+from points.shared_format import FieldError, UnitFormatError
 
 #: "catalogue": the points come from the data, not from a formula.
 PRICED_FROM = "catalogue"
@@ -48,7 +48,7 @@ def price_from_catalogue(
 ) -> dict[str, Any]:
     """The breakdown of `unit`'s catalogue points (JSON-ready; `points` is the rounded total).
 
-    Raises `points.unit_format.UnitFormatError` (as the OPR engine does) listing every field
+    Raises `points.shared_format.UnitFormatError` (as the OPR engine does) listing every field
     that breaks the system's schema.
     `extras(unit)` adds system-specific figures (40k: the unit's Power Rating).
     """

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from points.catalogue.i18n import _
-from points.unit import FORMAT_VERSION
+from points.shared_format import FORMAT_VERSION
 
 #: The largest unit a catalogue unit may describe (a horde of 200 models is already absurd).
 MAX_MODELS_PER_PROFILE = 1000

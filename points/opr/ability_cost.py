@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from points.opr import tables
 from points.opr.breakdown import AbilityCost
-from points.unit import Aura, Rule
+from points.opr.unit import Aura, Rule
 
 
 def transport_factor(rule_names: frozenset[str]) -> tuple[Fraction, str]:

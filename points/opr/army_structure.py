@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from points.army import Army
 from points.catalogue.i18n import _, gettext_noop
 from points.opr import tables
+from points.opr.army import Army
 from points.opr.breakdown import Breakdown, decimal_text, exact_text
+from points.opr.unit import Unit
 from points.opr.unit_cost import price, weapon_balance
-from points.unit import Unit
 
 #: The list's switch for each optional rule of §7, with what it checks.
 OPTION_KEYS: dict[str, str] = {
@@ -291,7 +291,7 @@ def check_unit_balance(army: Army, priced: ArmyPrice) -> list[Violation]:
     low_n, low_d = tables.BALANCE_MIN_RATIO.numerator, tables.BALANCE_MIN_RATIO.denominator
     high_n, high_d = tables.BALANCE_MAX_RATIO.numerator, tables.BALANCE_MAX_RATIO.denominator
     for entry, army_entry in zip(priced.entries, army.units, strict=True):
-        # the two costs of each profile, without building the unit's breakdown (issue 16: the
+        # the two costs of each profile, without building the unit's breakdown (the
         # breakdowns were most of validating a list); compared as integers, Fractions only for a message
         for name, (base_n, base_d), (weapons_n, weapons_d) in weapon_balance(army_entry.unit):
             under = weapons_n * base_d * low_d < low_n * base_n * weapons_d

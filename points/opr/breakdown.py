@@ -38,7 +38,7 @@ def _terminating_scale(denominator: int) -> int | None:
 def _decimal_digits(value: Fraction, places: int) -> str:
     """`value` × 10**places (already whole) written with `places` decimals, zeros trimmed.
 
-    Integer arithmetic on numerator and denominator (issue 16: a breakdown writes ~70 of
+    Integer arithmetic on numerator and denominator (a breakdown writes ~70 of
     these, and Fraction multiplication and comparison were most of its cost)."""
     numerator, denominator = value.numerator, value.denominator
     units = abs(numerator) * 10**places // denominator

@@ -13,7 +13,7 @@ from functools import lru_cache
 from points.opr import tables
 from points.opr.breakdown import ToughnessBreakdown
 from points.opr.interpolation import interpolate, is_listed
-from points.unit import Model
+from points.opr.unit import Model
 
 
 @lru_cache(maxsize=256)

@@ -43,6 +43,7 @@ from points.opr.defence import defence
 from points.opr.exact import Ratio, fraction, ratio, ratio_product, ratio_times, ratio_total
 from points.opr.morale import morale
 from points.opr.toughness import _toughness, ability_toughness
+from points.opr.unit import Aura, Model, Rule, Unit
 from points.opr.weapon_cost import (
     LineData,
     WeaponLine,
@@ -55,7 +56,6 @@ from points.opr.weapon_cost import (
     weapon_quality,
     weapon_rules,
 )
-from points.unit import Aura, Model, Rule, Unit
 
 _HALF = ratio(tables.CHEAPER_CATEGORY_FACTOR)
 _BASE_FACTOR = int(tables.BASE_COST_FACTOR)  # a whole number (checked below)
@@ -269,7 +269,7 @@ def _compute_profile(model: Model) -> _PricedProfile:
 
 
 #: Pricing a profile. Not cached by the profile: hashing a `Model` (its weapons and their rules,
-#: each a dataclass hashed in Python) cost a third of pricing it afresh (issue 16), so a profile is
+#: each a dataclass hashed in Python) cost a third of pricing it afresh, so a profile is
 #: always priced from the table lookups, which are cached.
 _priced_profile = _compute_profile
 

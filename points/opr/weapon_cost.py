@@ -25,7 +25,7 @@ from points.opr import tables
 from points.opr.breakdown import Term, WeaponBreakdown, WeaponCategory
 from points.opr.exact import Ratio, fraction, ratio, ratio_product, total
 from points.opr.interpolation import interpolate, last_segment_slope
-from points.unit import Rule, Weapon
+from points.opr.unit import Rule, Weapon
 
 #: Model rules that change the cost of the model's weapons (§5).
 WEAPON_RELEVANT_MODEL_RULES = frozenset(

@@ -172,7 +172,7 @@ class StateDistribution:
     `rules.systems.opr.combat.estimate_cost` predicts.
 
     The placement rule is exactly `AllocationSpace._step` (same states, same order), so
-    results equal the dense machine's to rounding (checked in `tests/rules/test_dice_allocation.py`).
+    results equal the dense machine's to rounding (checked in `tests/rules/dice/test_allocation.py`).
     Rows: `alive` (n × groups), `current` (group of the damaged model, −1 none), `damage`
     (wounds on it), `probs` (their probabilities).
     """
@@ -324,7 +324,7 @@ def _merge(toughness: IntArray, counts: IntArray,
 #: Largest dense machine (`AllocationSpace`) worth building: states × (events + 1) × orders.
 #: Below it the dense machine is fastest (its paths are reused by every weapon and, cached,
 #: by every attacker of the same defender); above it `StateDistribution` walks only what an
-#: attack reaches (issue 16: 150 + 150 mixed models would be ~10⁸ cells, gigabytes).
+#: attack reaches (150 + 150 mixed models would be ~10⁸ cells, gigabytes).
 DENSE_CELLS_LIMIT = 200_000
 
 

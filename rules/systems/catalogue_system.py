@@ -15,7 +15,7 @@ from typing import Any
 
 from points.catalogue.pricing import price_from_catalogue
 from points.catalogue.unit_schema import unit_errors
-from points.unit_format.errors import FieldError, UnitFormatError
+from points.shared_format import FieldError, UnitFormatError
 from rules.systems.registry import GameSystem, register
 
 

@@ -3,7 +3,7 @@
 Each system's `profile_schema` (and `situation_schema`) holds English `title`s and
 `description`s as plain JSON data, which the designer, unit cards and rosters translate
 where they show them. `makemessages` cannot find strings inside a dict, so they are listed
-here; `tests/rules/test_profile_labels.py` fails when a schema has a label that is not
+here; `tests/rules/systems/test_profile_labels.py` fails when a schema has a label that is not
 translated into every language, so a new field cannot be forgotten. (Labels a system
 module already marks with `gettext`/`gettext_noop` need not be repeated here.)
 """

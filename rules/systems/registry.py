@@ -67,7 +67,7 @@ class GameSystem:
     situation_schema: Mapping[str, Any] = field(default_factory=dict)
     #: Cross-field checks of a complete situation: field name -> messages.
     situation_errors: Callable[[dict[str, Any]], dict[str, list[str]]] | None = None
-    #: `check_unit(unit)`: raises `points.unit_format.UnitFormatError` for a unit `price` refuses,
+    #: `check_unit(unit)`: raises `points.shared_format.UnitFormatError` for a unit `price` refuses,
     #: without pricing it, for a check that has no use for the price (an estimate request,
     #: `armybuilder.estimates.inputs.unit_check`); None: `price` is the check.
     check_unit: Callable[[Mapping[str, Any]], None] | None = None
@@ -102,7 +102,7 @@ class GameSystem:
     group_kinds: Mapping[str, str] = field(default_factory=dict)
     group_kind_title: str = ""
     #: The rounded points of a unit dict alone, the same number as `price(unit)["points"]` but
-    #: without building the JSON breakdown (issue 16: the list editor prices a unit once per
+    #: without building the JSON breakdown (the list editor prices a unit once per
     #: option to show what each adds); None: `unit_points` reads `price`. Same errors as `price`.
     points: Callable[[Mapping[str, Any]], int] | None = None
 
@@ -145,7 +145,7 @@ def _load() -> None:
 
 def _load_one(key: str) -> None:
     """Import only the package named for `key` (`rules.systems.<key>`), if there is one: pricing
-    one OPR unit need not import every other system (issue 16, commands start fast)."""
+    one OPR unit need not import every other system (commands start fast)."""
     for package in SYSTEM_PACKAGES:
         if package.rsplit(".", 1)[-1] == key and key not in _REGISTRY:
             try:

@@ -1,6 +1,6 @@
 """Fixtures of the API tests: accounts, tokens, a small OPR catalogue, lists built by the services.
 
-Lists are made with `armybuilder.services` (never by writing rows), so the API is tested
+Lists are made with `armybuilder.lists.services` (never by writing rows), so the API is tested
 against exactly what the pages produce. The throttle counters live in a private in-memory
 cache per test, with generous rates unless a test lowers them (`throttle_rates`).
 """
@@ -17,9 +17,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from armybuilder.api import list_cache
+from armybuilder.lists.services import army_list_add_unit, army_list_create
+from armybuilder.lists.sharing import army_list_share
 from armybuilder.models import ArmyList
-from armybuilder.services import army_list_add_unit, army_list_create
-from armybuilder.sharing import army_list_share
 from rules.models import Faction, GameSystem, UnitTemplate, UpgradeOption
 from rules.systems.registry import get_system
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from django.db import transaction
 
+from armybuilder.lists.services import army_list_update
 from armybuilder.models import ArmyList
-from armybuilder.services import army_list_update
 from rules.models import Faction, GameSystem, UnitTemplate
 from tests.api.conftest import if_match, opr_unit
 
@@ -250,7 +250,7 @@ def test_a_unit_of_another_list_is_not_found_here(owner_client: Any, private_lis
 
 
 def test_validate_reprices_and_reports_violations(owner_client: Any, private_list: ArmyList) -> None:
-    from armybuilder.evaluation import army_list_evaluate
+    from armybuilder.lists.evaluation import army_list_evaluate
 
     owner_client.patch(f"/api/v1/lists/{private_list.pk}", {"points_limit": 50}, format="json",
                        **if_match(private_list))

@@ -30,9 +30,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from armybuilder.api import list_cache
+from armybuilder.lists.services import army_list_add_unit, army_list_create
+from armybuilder.lists.sharing import army_list_share
 from armybuilder.models import ArmyList
-from armybuilder.services import army_list_add_unit, army_list_create
-from armybuilder.sharing import army_list_share
 from armybuilder.wsgi import application
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,

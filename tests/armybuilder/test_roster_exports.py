@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from armybuilder import services
+from armybuilder.lists import services
 from armybuilder.models import ListUnit
 from rules.models import SpecialRule
-from tests.armybuilder.list_factories import BRUTES, make_faction, make_list, make_unit, make_user
+from tests.factories.army_lists import BRUTES, make_faction, make_list, make_unit, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,7 @@ def test_text_export_matches_the_golden_file(client, roster_list):
 
 
 def test_roster_pages_of_a_shared_list_work_without_an_account(client, roster_list, inline_pdf_renders):
-    from armybuilder.sharing import army_list_share
+    from armybuilder.lists.sharing import army_list_share
 
     token = army_list_share(army_list=roster_list, expected_version=roster_list.version)
     client.logout()

@@ -9,10 +9,10 @@ import time
 import pytest
 from django.urls import reverse
 
+from armybuilder.lists.sharing import army_list_share
 from armybuilder.models import ArmyList
 from armybuilder.roster import pdf_jobs
-from armybuilder.sharing import army_list_share
-from tests.armybuilder.list_factories import BRUTES, make_faction, make_list, make_unit, make_user
+from tests.factories.army_lists import BRUTES, make_faction, make_list, make_unit, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_with_the_job_store_down_the_pdf_is_a_quick_503(client, settings) -> Non
 
 
 def test_an_edit_while_a_render_is_in_flight_queues_no_second_render(client, fresh_rates) -> None:
-    from armybuilder import services
+    from armybuilder.lists import services
     from tests.estimates.conftest import set_rates
 
     set_rates(fresh_rates, pdf="1/hour")

@@ -13,9 +13,9 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from armybuilder import services
+from armybuilder.lists import services
 from rules.models import Faction, UnitTemplate
-from tests.armybuilder.list_factories import ASHEN_CONCORD_ELEVEN as ELEVEN
+from tests.factories.army_lists import ASHEN_CONCORD_ELEVEN as ELEVEN
 
 
 @pytest.fixture

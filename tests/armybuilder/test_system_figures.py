@@ -22,7 +22,7 @@ from rest_framework.test import APIClient
 from armybuilder.models import ArmyList
 from rules.models import Faction
 from rules.systems.registry import get_system
-from tests.armybuilder.list_factories import make_user
+from tests.factories.army_lists import make_user
 
 pytestmark = pytest.mark.django_db
 

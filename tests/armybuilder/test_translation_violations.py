@@ -14,9 +14,9 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from armybuilder.services import army_list_add_unit, army_list_create
-from tests.armybuilder.list_factories import make_faction, make_user
-from tests.estimates.factories import catalogue_unit, opr_unit
+from armybuilder.lists.services import army_list_add_unit, army_list_create
+from tests.factories.army_lists import make_faction, make_user
+from tests.factories.estimate_lists import catalogue_unit, opr_unit
 
 pytestmark = pytest.mark.django_db
 

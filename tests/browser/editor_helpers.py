@@ -27,7 +27,7 @@ def editor_page(
     """Log a new player in and open the editor of a new list; returns (page, army_list)."""
     from django.contrib.auth.models import User
 
-    from armybuilder import services
+    from armybuilder.lists import services
     from rules.models import Faction, UnitTemplate
 
     call_command("load_catalogue", verbosity=0)

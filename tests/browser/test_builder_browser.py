@@ -154,7 +154,7 @@ def test_a_stale_tab_is_refused_with_a_reload_link(live_server, browser):
     """Two tabs on one list: the tab that missed a change is told so, and can reload."""
     from django.contrib.auth.models import User
 
-    from armybuilder import services
+    from armybuilder.lists import services
     from rules.models import Faction
 
     call_command("load_catalogue", verbosity=0)

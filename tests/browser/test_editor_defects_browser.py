@@ -7,9 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.armybuilder.list_factories import ASHEN_CONCORD_ELEVEN as ELEVEN
 from tests.browser.artifacts import screenshot
 from tests.browser.editor_helpers import PHONE, editor_page, total
+from tests.factories.army_lists import ASHEN_CONCORD_ELEVEN as ELEVEN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -101,7 +101,7 @@ def test_on_a_phone_a_new_unit_is_shown_and_the_totals_stay_in_sight(live_server
 
 
 def test_small_defects_a_new_player_met(live_server, browser):
-    from armybuilder import services
+    from armybuilder.lists import services
     from rules.models import UnitTemplate
     from rules.services import homebrew_unit_save
 

@@ -258,7 +258,7 @@ def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live
 
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 def test_lists_compared_side_by_side_and_the_gallery_filtered(live_server, browser, viewport):
-    from armybuilder import services
+    from armybuilder.lists import services
     from rules.models import Faction, UnitTemplate
 
     page, army_list = editor_page(

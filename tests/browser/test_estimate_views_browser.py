@@ -53,8 +53,8 @@ def list_vs_list_job(army_list, other):
 
 
 def test_progress_is_honest_then_counts_matchups(live_server, browser):
-    from armybuilder import services
     from armybuilder.estimates.models import Estimate
+    from armybuilder.lists import services
 
     page, army_list = editor_page(live_server, browser, units=SIX[:3])
     other = services.army_list_fork(army_list=army_list, user=army_list.owner)
@@ -78,8 +78,8 @@ def test_progress_is_honest_then_counts_matchups(live_server, browser):
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_the_list_heat_maps_fit_and_have_their_own_titles(live_server, browser, viewport):
-    from armybuilder import services
     from armybuilder.estimates.tasks import run_estimate
+    from armybuilder.lists import services
 
     page, army_list = editor_page(live_server, browser, units=SIX, viewport=viewport, points_limit=2000)
     other = services.army_list_fork(army_list=army_list, user=army_list.owner)

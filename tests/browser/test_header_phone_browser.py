@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.urls import reverse
 from playwright.sync_api import Browser, Page
 
-from armybuilder.services import army_list_create
+from armybuilder.lists.services import army_list_create
 from rules.models import Faction
 from tests.browser.artifacts import screenshot
 from tests.browser.test_builder_browser import sign_up

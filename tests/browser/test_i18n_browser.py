@@ -21,10 +21,10 @@ from django.core.management import call_command
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from armybuilder.services import army_list_add_unit, army_list_create
+from armybuilder.lists.services import army_list_add_unit, army_list_create
 from rules.models import Faction, SpecialRule, UnitTemplate
-from tests.armybuilder.list_factories import make_user
 from tests.browser.artifacts import screenshot
+from tests.factories.army_lists import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

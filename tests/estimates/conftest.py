@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from rules.models import Faction
-from tests.armybuilder.list_factories import make_faction, make_user
+from tests.factories.army_lists import make_faction, make_user
 
 
 def set_rates(settings: Any, **rates: str) -> None:

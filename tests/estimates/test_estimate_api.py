@@ -13,7 +13,14 @@ from armybuilder.api.throttling import EstimateThrottle
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.tasks import run_estimate
 from rules.systems.registry import get_system
-from tests.estimates.factories import LAUNCHER, RIFLE, army_list_of, catalogue_unit, distinct_units, opr_unit
+from tests.factories.estimate_lists import (
+    LAUNCHER,
+    RIFLE,
+    army_list_of,
+    catalogue_unit,
+    distinct_units,
+    opr_unit,
+)
 
 pytestmark = pytest.mark.django_db
 

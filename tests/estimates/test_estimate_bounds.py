@@ -17,7 +17,7 @@ from armybuilder.estimates.inputs import (
 )
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
-from tests.estimates.factories import RIFLE, opr_unit
+from tests.factories.estimate_lists import RIFLE, opr_unit
 
 KINDS = [["Rending"], ["Deadly(3)"], ["Blast(3)"], []]
 #: 32 weapons, half of them Precise: two allocation orders against a mixed unit.
@@ -99,7 +99,7 @@ def test_a_list_job_past_the_total_limit_is_refused_naming_the_limit(settings):
 def test_the_form_answers_400_with_the_limit_next_to_the_target(client, faction):
     from django.urls import reverse
 
-    from tests.estimates.factories import catalogue_unit
+    from tests.factories.estimate_lists import catalogue_unit
 
     arsenal = catalogue_unit(faction, heavy_attacker())
     horde = catalogue_unit(faction, mixed_horde())

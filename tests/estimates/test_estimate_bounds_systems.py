@@ -1,6 +1,6 @@
 """Every system's own engine limits refuse a request before a job is queued (issue 16): a 400
 on the API naming the limit, and nothing stored. OPR's cost model has its own grid test
-(`tests/rules/test_opr_cost.py`); here the catalogue systems' hooks are checked end to end."""
+(`tests/rules/systems/opr/test_compute_cost.py`); here the catalogue systems' hooks are checked end to end."""
 
 from __future__ import annotations
 

@@ -11,8 +11,8 @@ from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.services import estimate_request
 from tests.conftest import start_worker, stop_worker, wait_for_worker
-from tests.estimates.factories import BLADE, LAUNCHER, RIFLE, opr_unit
 from tests.estimates.test_estimate_worker import as_stored, wait_for
+from tests.factories.estimate_lists import BLADE, LAUNCHER, RIFLE, opr_unit
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

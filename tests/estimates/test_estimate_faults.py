@@ -20,7 +20,7 @@ from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.reconciliation import jobs_reconcile
 from armybuilder.estimates.selectors import NEVER_STARTED, WORKER_LOST
 from armybuilder.estimates.tasks import MAX_ATTEMPTS
-from tests.estimates.factories import LAUNCHER, RIFLE, opr_unit
+from tests.factories.estimate_lists import LAUNCHER, RIFLE, opr_unit
 from tests.redis_server import point_celery_at, running_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,7 +14,7 @@ from armybuilder.estimates.inputs import (
     unit_vs_unit_inputs,
 )
 from rules.systems.registry import get_system
-from tests.estimates.factories import opr_unit
+from tests.factories.estimate_lists import opr_unit
 
 OPR = get_system("opr")
 
@@ -121,7 +121,7 @@ def test_the_two_units_of_an_attack_must_share_a_game_system(monkeypatch):
 @pytest.mark.parametrize("key", ["wh40k9", "whfb6", "aos1", "ru_whfb"])
 def test_a_catalogue_systems_unit_check_refuses_exactly_what_its_price_refuses(key):
     """The estimate request checks units with `check_unit` (no price): the same errors."""
-    from points.unit_format import UnitFormatError
+    from points.shared_format import UnitFormatError
 
     system = get_system(key)
     assert system.check_unit is not None

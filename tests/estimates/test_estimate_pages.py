@@ -19,11 +19,18 @@ from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.tasks import run_estimate
 from armybuilder.estimates.templatetags.estimate_charts import number
 from armybuilder.estimates.views import SESSION_KEY
-from armybuilder.sharing import army_list_share
+from armybuilder.lists.sharing import army_list_share
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.systems.registry import get_system
-from tests.armybuilder.list_factories import make_faction
-from tests.estimates.factories import LAUNCHER, RIFLE, army_list_of, catalogue_unit, distinct_units, opr_unit
+from tests.factories.army_lists import make_faction
+from tests.factories.estimate_lists import (
+    LAUNCHER,
+    RIFLE,
+    army_list_of,
+    catalogue_unit,
+    distinct_units,
+    opr_unit,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -230,13 +237,13 @@ def test_an_unknown_job_is_a_404(client):
 
 
 def test_a_unit_of_a_list_is_estimated_with_its_upgrades(client, owner):
-    from tests.armybuilder.list_factories import make_list, make_unit
+    from tests.factories.army_lists import make_list, make_unit
 
     faction = make_faction()
     template = make_unit(faction=faction)
     army_list = make_list(owner=owner, faction=faction, units=[template])
     list_unit = army_list.units.get()
-    from armybuilder.services import army_list_unit_set_options
+    from armybuilder.lists.services import army_list_unit_set_options
 
     army_list_unit_set_options(list_unit=list_unit, options={"plasma": 1}, expected_version=None)
     list_unit.refresh_from_db()

@@ -22,8 +22,8 @@ from armybuilder.estimates.tasks import run_estimate
 from rules.models import GameSystem as GameSystemRow
 from rules.models import UnitTemplate
 from rules.systems.registry import GameSystem, get_system, register, unregister
-from tests.armybuilder.list_factories import make_faction
 from tests.estimates.toy_system import KEY, attack, make_system, toy_unit
+from tests.factories.army_lists import make_faction
 
 ROOT = Path(__file__).resolve().parents[2]
 

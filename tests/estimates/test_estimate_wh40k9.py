@@ -17,11 +17,11 @@ from django.urls import reverse
 
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.tasks import run_estimate
-from armybuilder.services import army_list_add_unit, army_list_create
+from armybuilder.lists.services import army_list_add_unit, army_list_create
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.systems.registry import get_system
-from tests.armybuilder.list_factories import make_faction
-from tests.rules.test_estimate_command import command_env
+from tests.estimates.test_estimate_command import command_env
+from tests.factories.army_lists import make_faction
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

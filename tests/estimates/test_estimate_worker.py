@@ -17,7 +17,7 @@ from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.services import estimate_request
 from rules.systems.registry import get_system
 from tests.conftest import start_worker, stop_worker, wait_for_worker
-from tests.estimates.factories import LAUNCHER, RIFLE, distinct_units, opr_unit
+from tests.factories.estimate_lists import LAUNCHER, RIFLE, distinct_units, opr_unit
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

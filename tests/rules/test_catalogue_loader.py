@@ -10,7 +10,7 @@ import pytest
 import yaml
 from django.core.management import CommandError, call_command
 
-from rules.catalogue_files import DEFAULT_DATA_DIR
+from rules.catalogue_files import bundled_catalogue_dirs
 from rules.models import (
     Equipment,
     Faction,
@@ -27,13 +27,19 @@ MODELS = (GameSystem, SpecialRule, Equipment, Faction, WeaponProfile, UnitTempla
 pytestmark = pytest.mark.django_db
 
 
+def copy_bundled_catalogue(target: Path) -> None:
+    """Every system's bundled catalogue as one folder of `<system key>/` sub-folders."""
+    for key, folder in bundled_catalogue_dirs().items():
+        shutil.copytree(folder, target / key)
+
+
 def row_counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in MODELS}
 
 
-def load(data_dir: Path = DEFAULT_DATA_DIR) -> str:
+def load(data_dir: Path | None = None) -> str:
     out = io.StringIO()
-    call_command("load_catalogue", "--data-dir", str(data_dir), stdout=out)
+    call_command("load_catalogue", *(["--data-dir", str(data_dir)] if data_dir else []), stdout=out)
     return out.getvalue()
 
 
@@ -41,7 +47,7 @@ def load(data_dir: Path = DEFAULT_DATA_DIR) -> str:
 def data_dir(tmp_path: Path) -> Path:
     """A writable copy of the bundled catalogue."""
     target = tmp_path / "catalogue"
-    shutil.copytree(DEFAULT_DATA_DIR, target)
+    copy_bundled_catalogue(target)
     return target
 
 

@@ -1,8 +1,8 @@
 """The bundled catalogue of every system loads and holds what a new player needs (issue 13).
 
-Read straight from `rules/catalogue/` (`read_catalogue`), priced through the registry: the
-original sample armies of WHFB 6th and the Russian rules (slots, characters who can be
-General and carry the army standard, command groups, mounts, kit, magic items), 40k
+Read straight from each system's `rules/systems/<key>/catalogue/` (`read_catalogue`), priced
+through the registry: the original sample armies of WHFB 6th and the Russian rules (slots,
+characters who can be General and carry the army standard, command groups, mounts, kit, magic items), 40k
 datasheets with Power Ratings and keywords, AoS warscrolls with weapons and battalions, and
 OPR units that each pass every default structure rule at their default size.
 """

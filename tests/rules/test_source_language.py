@@ -18,19 +18,25 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import translation
 
-from rules.catalogue_files import DEFAULT_DATA_DIR, SOURCE_TEXTS_FILE
+from rules.catalogue_files import SOURCE_TEXTS_FILE, bundled_catalogue_dirs
 from rules.models import SpecialRule
 from rules.source_language import localized_breakdown, rule_display_name, term_name
 from rules.systems.registry import all_systems
 
 pytestmark = pytest.mark.django_db
 
+
+def copy_bundled_catalogue(target: Path) -> None:
+    """Every system's bundled catalogue as one folder of `<system key>/` sub-folders."""
+    for key, folder in bundled_catalogue_dirs().items():
+        shutil.copytree(folder, target / key)
+
 FEARLESS_PL = "Gdy oddział po otrzymaniu ran musi wykonać testy morale, wykonuje o jeden test mniej."
 FEARLESS_EN = "When the unit has to take morale tests after taking wounds, it takes one test fewer."
 
 
-def load(data_dir: Path = DEFAULT_DATA_DIR) -> None:
-    call_command("load_catalogue", "--data-dir", str(data_dir), stdout=io.StringIO())
+def load(data_dir: Path | None = None) -> None:
+    call_command("load_catalogue", *(["--data-dir", str(data_dir)] if data_dir else []), stdout=io.StringIO())
 
 
 def test_every_system_bundles_a_text_in_its_source_language_for_every_rule():
@@ -45,7 +51,7 @@ def test_every_system_bundles_a_text_in_its_source_language_for_every_rule():
 
 def test_a_text_for_an_unknown_rule_or_in_the_wrong_language_is_refused(tmp_path):
     data_dir = tmp_path / "catalogue"
-    shutil.copytree(DEFAULT_DATA_DIR, data_dir)
+    copy_bundled_catalogue(data_dir)
     texts = data_dir / "opr" / SOURCE_TEXTS_FILE
     data = yaml.safe_load(texts.read_text(encoding="utf-8"))
     data["language"] = "cs"

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from armybuilder.examples import load_example_lists
+from armybuilder.lists.examples import load_example_lists
 
 
 class Command(BaseCommand):

@@ -16,9 +16,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from points.management.json_input import INVALID_INPUT_STATUS
 from rules.battlescribe.xml_reader import MAX_FILE_BYTES, BattleScribeError, SourceFile
 from rules.catalogue_files import CatalogueFileError
+from rules.management.json_input import INVALID_INPUT_STATUS
 
 
 def read_sources(paths: list[str]) -> list[SourceFile]:

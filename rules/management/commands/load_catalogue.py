@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rules.catalogue_files import DEFAULT_DATA_DIR, CatalogueFileError, read_catalogue
+from rules.catalogue_files import CatalogueFileError, read_catalogue
 from rules.catalogue_sync import write_catalogue
 
 
@@ -24,11 +24,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--data-dir",
             type=Path,
-            default=DEFAULT_DATA_DIR,
-            help="Folder holding one sub-folder per game system (default: rules/catalogue).",
+            default=None,
+            help="Folder holding one sub-folder per game system key "
+            "(default: each system's bundled rules/systems/<key>/catalogue/).",
         )
 
-    def handle(self, *args: Any, data_dir: Path, **options: Any) -> None:
+    def handle(self, *args: Any, data_dir: Path | None, **options: Any) -> None:
         try:
             plan = read_catalogue(data_dir)
         except CatalogueFileError as exc:
@@ -38,6 +39,6 @@ class Command(BaseCommand):
         report = write_catalogue(plan)
         for line in report.lines():
             self.stdout.write(line)
-        self.stdout.write(
-            self.style.SUCCESS(f"Catalogue loaded from {data_dir} ({report.changed} rows changed).")
-        )
+        source = data_dir or "the system packages"
+        changed = report.changed
+        self.stdout.write(self.style.SUCCESS(f"Catalogue loaded from {source} ({changed} rows changed)."))

@@ -85,7 +85,7 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
     ]
 
 
-#: Measured (issue 11's report): the largest accepted input, about `MAX_WORK` steps (1000
+#: Measured (`bench/bench_estimates_fantasy.py`): the largest accepted input, about `MAX_WORK` steps (1000
 #: one-wound models a side, Killing Blow both ways), took 1.3 s of CPU and 100 MB.
 SECONDS_PER_WORK = 1.3 / MAX_WORK
 SECONDS_FIXED = 0.002

@@ -1,7 +1,7 @@
 """The OPR-style system (`shared/spec/opr-points.md`) in the game-system registry.
 
 Pricing and validation are the points engine's (`points.opr`), reading the unit format
-(`points.unit_format`); the profile schema is the model part of the published unit schema,
+(`points.opr.unit_format`); the profile schema is the model part of the published unit schema,
 so the registry and the parser cannot disagree about ranges. `attack` is the exact dice
 engine of `opr-combat.md` (`rules.systems.opr.estimate`).
 """
@@ -14,7 +14,7 @@ from typing import Any
 from points.catalogue.i18n import gettext_noop
 from points.opr import price, validate
 from points.opr.army_structure import GROUP_OPTIONS, OPTION_KEYS
-from points.unit_format import parse_army, parse_unit, unit_schema
+from points.opr.unit_format import parse_army, parse_unit, unit_schema
 from rules.systems.opr.reference_targets import REFERENCE_TARGETS
 from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.registry import GameSystem, register
@@ -35,7 +35,7 @@ def profile_schema() -> dict[str, Any]:
 
 
 def price_unit_dict(unit: Mapping[str, Any]) -> dict[str, Any]:
-    """Unit-format dict → JSON-ready breakdown. Raises `points.unit_format.UnitFormatError`."""
+    """Unit-format dict → JSON-ready breakdown. Raises `points.shared_format.UnitFormatError`."""
     return price(parse_unit(unit)).to_dict()
 
 
@@ -45,7 +45,7 @@ def unit_points_of_dict(unit: Mapping[str, Any]) -> int:
 
 
 def validate_army_dict(army: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Army-list dict → violation dicts. Raises `points.unit_format.UnitFormatError`."""
+    """Army-list dict → violation dicts. Raises `points.shared_format.UnitFormatError`."""
     return [violation.to_dict() for violation in validate(parse_army(army))]
 
 
@@ -59,8 +59,9 @@ def attack(attacker: Any, defender: Any, situation: Any = None) -> dict[str, Any
 
 def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
                   situation: Mapping[str, Any]) -> tuple[float, int]:
-    """Predicted (seconds, bytes) of one `attack` (`rules.systems.opr.cost`), imported on first use."""
-    from rules.systems.opr.cost import estimate_cost as predicted
+    """Predicted (seconds, bytes) of one `attack` (`rules.systems.opr.compute_cost`), imported
+    on first use."""
+    from rules.systems.opr.compute_cost import estimate_cost as predicted
 
     return predicted(attacker, defender, situation)
 

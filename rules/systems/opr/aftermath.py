@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from points.unit import Unit
+from points.opr.unit import Unit
 from rules.dice.pmf import PMF
 from rules.systems.opr.combat import AttackOutcome, resolve_attack
 from rules.systems.opr.situation import Situation

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from points.unit import Model, Unit, Weapon
+from points.opr.unit import Model, Unit, Weapon
 from rules.dice import counts
 from rules.dice.allocation import (
     DENSE_CELLS_LIMIT,

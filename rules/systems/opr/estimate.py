@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from points.unit import Unit
+from points.opr.unit import Unit
 from rules.dice.pmf import at_least, mean
 from rules.matchups import Progress, matchup_matrix
 from rules.systems.opr import aftermath
@@ -110,7 +110,7 @@ def estimate(
 def _as_unit(unit: Unit | Mapping[str, Any]) -> Unit:
     if isinstance(unit, Unit):
         return unit
-    from points.unit_format import parse_unit  # the unit format's parser and its errors
+    from points.opr.unit_format import parse_unit  # the unit format's parser and its errors
 
     return parse_unit(unit)
 

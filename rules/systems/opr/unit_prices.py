@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from points.unit import Unit
+from points.opr.unit import Unit
 
 
 @dataclass(frozen=True, slots=True)

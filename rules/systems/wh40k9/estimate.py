@@ -48,7 +48,7 @@ from rules.systems.wh40k9.wound_roll import wound_roll
 MAX_BATCHES = 60
 #: The cost bound of one estimate, in band-row operations (one numpy pass over the states
 #: per band width per attack step): calibrated so that the largest accepted input computes in
-#: about a second on one slow core (`tests/rules/test_wh40k9_attack.py` checks < 2 s).
+#: about a second on one slow core (`tests/rules/systems/wh40k9/test_attack.py` checks < 2 s).
 MAX_COST = 120_000
 #: Points efficiency: expected points destroyed per this many points of the attacker.
 EFFICIENCY_PER = 100
@@ -185,7 +185,7 @@ def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], s
     return estimated_cost(batches, groups), MAX_COST
 
 
-#: Measured (issue 10's report): the largest accepted attack, `MAX_COST` steps, took 0.5–0.6 s on
+#: Measured (`bench/bench_estimates_40k.py`): the largest accepted attack, `MAX_COST` steps, took 0.5–0.6 s on
 #: two loaded cores; so a step costs at most about 5 µs, and 2 s would be 400,000 steps.
 SECONDS_PER_STEP = 0.6 / MAX_COST
 #: The chain keeps a few float64 rows per defender state; small next to the 300 MB limit.

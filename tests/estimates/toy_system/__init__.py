@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from math import comb
 from typing import Any
 
-from points.unit_format import FieldError, UnitFormatError
+from points.shared_format import FieldError, UnitFormatError
 from rules.systems.messages import gettext_noop
 from rules.systems.registry import GameSystem
 

@@ -1,0 +1,151 @@
+"""Importing a BattleScribe roster (.ros/.rosz) as an army list (service).
+
+Each unit of the roster is matched to a catalogue unit the user can see in the chosen
+system (by its BattleScribe entry id, kept by catalogue imports; else by name), its nested
+selections to that unit's options (`opt-<entry id>`) and its model counts to its add-models
+options, and the list is built through the ordinary list services (`army_list_create`,
+`army_list_add_unit`), so it is checked and priced like any other. Every selection that
+finds no counterpart, and every unit whose points differ from the roster's, is reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from armybuilder.lists.errors import ArmyListError
+from armybuilder.lists.services import army_list_add_unit, army_list_create
+from armybuilder.models import ArmyList
+from rules.battlescribe.roster_reader import RosterSelection, read_roster
+from rules.battlescribe.to_units import slug
+from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+from rules.models import GameSystem, UnitTemplate
+from rules.selectors import units_visible_to
+
+DEFAULT_POINTS_LIMIT = 2000
+
+
+@dataclass
+class RosterImport:
+    army_list: ArmyList
+    units: list[dict[str, Any]] = field(default_factory=list)  # {name, points, roster_points}
+    differences: list[str] = field(default_factory=list)
+
+
+def entry_ids(entry_id: str) -> list[str]:
+    """The ids a roster selection's `entryId` names, innermost first.
+
+    BattleScribe writes the path of links it followed: "linkId::targetId" (a unit or upgrade
+    reached through an entry link, as in most community catalogues), so the entry itself is
+    the last part; our own exports write the bare id."""
+    return [part for part in reversed(entry_id.split("::")) if part]
+
+
+def own_points(selection: RosterSelection) -> Fraction:
+    """A selection's own cost, without what it holds (a free "Magic Items" container costs 0)."""
+    return selection.points - sum((c.points for c in selection.children), Fraction(0))
+
+
+def _match(candidates: list[UnitTemplate], selection: RosterSelection) -> UnitTemplate | None:
+    ids = entry_ids(selection.entry_id)
+    for wanted_id in ids:
+        for unit in candidates:
+            if (unit.data or {}).get("battlescribe_id") == wanted_id:
+                return unit
+    wanted = selection.name.strip().lower()
+    return next((u for u in candidates if u.name.strip().lower() == wanted), None)
+
+
+def _options(template: UnitTemplate, selection: RosterSelection, differences: list[str]) -> dict[str, int]:
+    options = {o.key: o for o in template.options.all()}
+    chosen: dict[str, int] = {}
+    models = {m["name"]: int(m["count"]) for m in (template.data or {}).get("models", [])}
+    # BattleScribe may keep one selection per model ("Marine" ×1 five times) or one with a number
+    taken: dict[str, int] = {}
+    for child in selection.children:
+        if child.type == "model" and child.name in models:
+            taken[child.name] = taken.get(child.name, 0) + child.number
+    for name, number in taken.items():
+        extra = number - models[name]
+        key = f"more-{slug(name, 70)}"
+        if extra > 0 and key in options:
+            chosen[key] = extra
+        elif extra != 0:
+            differences.append(
+                _("%(unit)s: %(n)s × %(model)s cannot be matched to the unit's size")
+                % {"unit": selection.name, "n": number, "model": name}
+            )
+    # what the unit already holds at its minimum (BattleScribe lists these required selections)
+    included = {
+        str(thing.get("name", "")).strip().lower()
+        for model in (template.data or {}).get("models", [])
+        for thing in [*model.get("weapons", []), *model.get("items", [])]
+        if isinstance(thing, dict)
+    }
+    for child in selection.walk():
+        if child.type == "model" and child.name in models:
+            continue
+        keys = [f"opt-{slug(part, 60)}" for part in entry_ids(child.entry_id)]
+        key = next((k for k in keys if k in options), "")
+        if key:
+            chosen[key] = chosen.get(key, 0) + child.number
+        elif own_points(child) and child.name.strip().lower() not in included:
+            differences.append(
+                _("%(unit)s: selection “%(name)s” has no matching option; left out")
+                % {"unit": selection.name, "name": child.name}
+            )
+    return chosen
+
+
+@transaction.atomic
+def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: SourceFile) -> RosterImport:
+    """Create a list of `owner` from the roster in `source`; raises `BattleScribeError` for bad files."""
+    roster = read_roster(source)
+    candidates = list(
+        units_visible_to(user=owner)
+        .filter(faction__system=system)
+        .select_related("faction")
+        .prefetch_related("options")
+    )
+    factions = {u.faction for u in candidates}
+    faction = next((f for f in factions if f.name in roster.catalogue_names), None)
+    army_list = army_list_create(
+        owner=owner,
+        system=system,
+        faction=faction,
+        name=roster.name[:100],
+        points_limit=roster.points_limit or DEFAULT_POINTS_LIMIT,
+    )
+    result = RosterImport(army_list=army_list)
+    for selection in roster.units:
+        template = _match(candidates, selection)
+        if template is None:
+            result.differences.append(
+                _("%(unit)s: no such unit in your catalogue of this system; left out")
+                % {"unit": selection.name}
+            )
+            continue
+        chosen = _options(template, selection, result.differences)
+        for _copy in range(max(selection.number, 1)):
+            try:
+                added = army_list_add_unit(
+                    army_list=army_list, unit=template, options=chosen, expected_version=None
+                )
+            except ArmyListError as exc:
+                raise BattleScribeError(
+                    [f"{source.name}: {selection.name}: {path}: {message}" for path, message in exc.errors]
+                ) from None
+            army_list.refresh_from_db()
+            each = selection.points / max(selection.number, 1)
+            result.units.append({"name": added.name, "points": added.points, "roster_points": float(each)})
+            if Fraction(added.points) != each:
+                result.differences.append(
+                    _("%(unit)s: %(ours)s pts here, %(theirs)s in the roster")
+                    % {"unit": selection.name, "ours": added.points, "theirs": float(each)}
+                )
+    return result

@@ -1,0 +1,158 @@
+"""What a list is worth and what is wrong with it: points and violations, from the registry.
+
+The list's game system (`rules.systems.registry`) prices each unit and validates the whole
+army; this module only turns list rows into the army shape of `shared/spec/unit-format.md`
+and the answer into an `ArmyEvaluation`. It never looks at which system a list uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext
+
+from armybuilder.models import ArmyList, ListUnit
+from points.catalogue.i18n import message_record
+from points.shared_format import FORMAT_VERSION
+from rules.list_settings import settings_defaults
+from rules.systems.registry import get_system
+from rules.systems.registry import unit_points as registry_unit_points
+
+
+@dataclass(frozen=True)
+class ArmyEvaluation:
+    """The points and violations of a list at one moment.
+
+    `unit_points` maps each `ListUnit` id to its points; `violations` are the registry's
+    dicts (`rule`, `unit`, `message`, ...), in the order the system reported them.
+    """
+
+    total_points: int
+    points_limit: int
+    unit_points: dict[int, int] = field(default_factory=dict)
+    violations: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def points_left(self) -> int:
+        return self.points_limit - self.total_points
+
+    @property
+    def is_valid(self) -> bool:
+        return not self.violations
+
+
+def list_settings(army_list: ArmyList) -> dict[str, Any]:
+    """The list's own parameters, complete: stored values over the system's defaults.
+
+    A list saved before its system gained a parameter reads that parameter's default.
+    """
+    schema = get_system(army_list.system.key).list_settings_schema
+    stored = army_list.settings if isinstance(army_list.settings, Mapping) else {}
+    known = settings_defaults(schema)
+    return {**known, **{key: value for key, value in stored.items() if key in known}}
+
+
+def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
+    """The list as an army in the interchange format, each unit written out in full."""
+    army: dict[str, Any] = {
+        "format": FORMAT_VERSION,
+        "system": army_list.system.key,
+        "name": army_list.name,
+        "points_limit": army_list.points_limit,
+        "options": dict(army_list.structure_options),
+    }
+    settings = list_settings(army_list)
+    if settings:
+        army["settings"] = settings
+    kinds = get_system(army_list.system.key).group_kinds
+    if not kinds:  # free groups: the player's own, no rule reads them
+        army["units"] = [{"unit": unit.data, "count": 1} for unit in units]
+        return army
+    in_use = {unit.group for unit in units}  # a kind outlives its units only until they return
+    groups = {name: kind for name, kind in group_kinds_of(army_list, kinds).items() if name in in_use}
+    if groups:  # a list without detachments exports as before
+        army["groups"] = groups
+    army["units"] = [
+        {"unit": unit.data, "count": 1, **({"group": unit.group} if unit.group else {})} for unit in units
+    ]
+    return army
+
+
+def group_kinds_of(army_list: ArmyList, kinds: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The list's groups that have a kind the system knows (40k: detachments), name -> kind."""
+    if kinds is None:
+        kinds = get_system(army_list.system.key).group_kinds
+    stored = army_list.group_kinds if isinstance(army_list.group_kinds, Mapping) else {}
+    return {str(name): str(kind) for name, kind in stored.items() if kind in kinds}
+
+
+def group_heading(army_list: ArmyList, name: str) -> str:
+    """A group's name as rosters and exports head it: with its kind where it has one
+    ("Alpha (Patrol Detachment)"), the name alone for a free group."""
+    kinds = get_system(army_list.system.key).group_kinds
+    kind = group_kinds_of(army_list, kinds).get(name) if name else None
+    return f"{name} ({gettext(kinds[kind])})" if kind else name
+
+
+def army_summary(*, army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str, Any]]:
+    """The army-wide figures the list's system reports besides points (40k: Power Level)."""
+    summarise = get_system(army_list.system.key).army_summary
+    if summarise is None:
+        return []
+    return [dict(row) for row in summarise(army_dict(army_list=army_list, units=units))]
+
+
+def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]:
+    """The figures the list's system reports for one unit besides its points (WHFB: each
+    character's magic items used / allowed), labels as text; empty for systems without any.
+
+    The system gets the list's settings and switches without its units: a unit's figures
+    never depend on the other units, so a unit card re-rendered alone costs no query.
+    """
+    summarise = get_system(army_list.system.key).unit_summary
+    if summarise is None:
+        return []
+    army = army_dict(army_list=army_list, units=())
+    return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
+
+
+def unit_points(*, system_key: str, unit: Mapping[str, Any]) -> int:
+    """The rounded points of one unit (interchange format), as its system prices it."""
+    return registry_unit_points(get_system(system_key), unit)
+
+
+def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: bool) -> ArmyEvaluation:
+    """Evaluate `units` as the content of `army_list`.
+
+    With `reprice` false the units' cached `points` are trusted (the services price a unit
+    whenever its data changes, so re-pricing 25 untouched units on every click would only
+    cost time); the army is validated by its system either way.
+    """
+    if reprice:
+        points = {unit.pk: unit_points(system_key=army_list.system.key, unit=unit.data) for unit in units}
+    else:
+        points = {unit.pk: unit.points for unit in units}
+    # Each message keeps its English original (`message_record`), so that a list saved by a
+    # Polish player shows its violations in Czech to a Czech reader.
+    violations = [
+        {**v, **message_record(v.get("message", ""))}
+        for v in get_system(army_list.system.key).validate(army_dict(army_list=army_list, units=units))
+    ]
+    return ArmyEvaluation(
+        total_points=sum(points.values()),
+        points_limit=army_list.points_limit,
+        unit_points=points,
+        violations=violations,
+    )
+
+
+def army_list_evaluate(*, army_list: ArmyList) -> ArmyEvaluation:
+    """A fresh evaluation of a saved list: every unit re-priced, the army re-validated.
+
+    Use it where the cached figures on the list are not enough (the API's "evaluate"
+    endpoint, checks after an engine change); pages read the cache the services keep.
+    """
+    units = list(army_list.units.order_by("position"))
+    return evaluate_units(army_list=army_list, units=units, reprice=True)

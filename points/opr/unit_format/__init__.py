@@ -1,0 +1,26 @@
+"""The unit interchange format (`shared/spec/unit-format.md`): JSON Schema, reader, writer.
+
+    parse_unit(data) -> Unit          parse_army(data) -> Army
+    unit_to_dict(unit) -> dict        army_to_dict(army) -> dict
+
+Bad input raises `UnitFormatError`, whose `errors` list every problem with its field path.
+The published schemas are `unit.schema.json` and `army.schema.json` in this folder.
+"""
+
+from points.opr.unit_format.reader import parse_army, parse_unit
+from points.opr.unit_format.schema import ARMY_SCHEMA_FILE, UNIT_SCHEMA_FILE, army_schema, unit_schema
+from points.opr.unit_format.writer import army_to_dict, unit_to_dict
+from points.shared_format import FieldError, UnitFormatError
+
+__all__ = [
+    "ARMY_SCHEMA_FILE",
+    "UNIT_SCHEMA_FILE",
+    "FieldError",
+    "UnitFormatError",
+    "army_schema",
+    "army_to_dict",
+    "parse_army",
+    "parse_unit",
+    "unit_schema",
+    "unit_to_dict",
+]

@@ -1,0 +1,66 @@
+"""A list of an imported unit with per-model options (`realm_ranks.cat`) at a size above its
+minimum goes out as a .rosz whose upgrade costs are BattleScribe's (per model × models) and
+comes back with the same options and points."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from django.core.management import call_command
+from lxml import etree
+
+from armybuilder.lists import selectors
+from armybuilder.lists.battlescribe_rosters import roster_import
+from armybuilder.lists.services import army_list_add_unit, army_list_create
+from armybuilder.roster.battlescribe import roster_document
+from rules.battlescribe.roster_writer import roster_rosz
+from rules.battlescribe.xml_reader import SourceFile
+from rules.models import Faction, GameSystem
+from tests.rules.battlescribe.files import FILES
+
+SCHEMA = etree.XMLSchema(etree.parse(str(FILES / "roster.xsd")))
+NS = {"bs": "http://www.battlescribe.net/schema/rosterSchema"}
+CHOSEN = {"more-grave-spearman": 5, "opt-rl-sp-great": 1, "opt-rl-sp-mail": 1}
+# 15 × 6 + 16 = 106; Great Weapons 2 × 16 models = 32; Grave Mail 1 × 15 spearmen = 15
+POINTS = 153
+
+
+@pytest.fixture
+def ranks(db, django_user_model):
+    call_command("load_catalogue", verbosity=0)
+    call_command(
+        "import_battlescribe", str(FILES / "realm.gst"), str(FILES / "realm_ranks.cat"), system="whfb6"
+    )
+    user = django_user_model.objects.create_user("gravekeeper", password="a-long-test-password")
+    system = GameSystem.objects.get(key="whfb6")
+    faction = Faction.objects.get(slug="bs-rl-cat-ranks", owner=None)
+    army_list = army_list_create(owner=user, system=system, faction=faction, name="Ranks", points_limit=1000)
+    unit = faction.units.get(slug="bs-rl-spearmen")
+    army_list_add_unit(army_list=army_list, unit=unit, options=CHOSEN, expected_version=None)
+    army_list.refresh_from_db()
+    return user, system, army_list
+
+
+def test_per_model_options_round_trip_through_a_roster(ranks):
+    user, system, army_list = ranks
+    (unit,) = selectors.army_list_units(army_list=army_list)
+    assert unit.points == POINTS
+    data = roster_rosz(roster_document(army_list=army_list, units=[unit]))
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        (name,) = archive.namelist()
+        roster = etree.fromstring(archive.read(name))
+    SCHEMA.assertValid(roster)
+    costs = {
+        s.get("name"): s.xpath("bs:costs/bs:cost/@value", namespaces=NS)
+        for s in roster.xpath("//bs:selection[@type='upgrade']", namespaces=NS)
+    }
+    assert costs == {"Great Weapons": ["32.0"], "Grave Mail": ["15.0"]}
+    assert roster.xpath("bs:costs/bs:cost/@value", namespaces=NS) == [f"{float(POINTS)}"]
+
+    result = roster_import(owner=user, system=system, source=SourceFile("ranks.rosz", data))
+    assert result.differences == []
+    assert result.units == [{"name": "Grave Spearmen", "points": POINTS, "roster_points": float(POINTS)}]
+    (back,) = result.army_list.units.all()
+    assert (back.chosen_options, back.points) == (CHOSEN, POINTS)

@@ -1,0 +1,180 @@
+"""Rosters: any list exported as a .rosz that validates against the roster XML Schema, and a
+round trip export → import that gives back the same units, options and points."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.urls import reverse
+from lxml import etree
+
+from armybuilder.lists.battlescribe_rosters import roster_import
+from armybuilder.lists.services import army_list_add_unit, army_list_create
+from armybuilder.models import ArmyList
+from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+from rules.models import Faction, GameSystem
+from tests.api.conftest import token_client
+from tests.rules.battlescribe.files import BILLION_LAUGHS, FILES, GRIMDARK
+
+PASSWORD = "a-long-test-password"
+SCHEMA = etree.XMLSchema(etree.parse(str(FILES / "roster.xsd")))
+
+
+@pytest.fixture
+def army(db, django_user_model, client):
+    call_command("load_catalogue", verbosity=0)
+    call_command("import_battlescribe", *[str(FILES / n) for n in GRIMDARK], system="wh40k9", verbosity=0)
+    user = django_user_model.objects.create_user("player", password=PASSWORD)
+    assert client.login(username="player", password=PASSWORD)
+    faction = Faction.objects.get(slug="bs-cat-marines", owner=None)
+    system = GameSystem.objects.get(key="wh40k9")
+    army_list = army_list_create(
+        owner=user, system=system, faction=faction, name="Round trip", points_limit=1000
+    )
+    units = {u.slug: u for u in faction.units.all()}
+    army_list_add_unit(
+        army_list=army_list,
+        unit=units["bs-se-tactical"],
+        options={"more-marine": 2, "opt-se-plasma": 1, "opt-se-sword": 1},
+        expected_version=None,
+    )
+    army_list_add_unit(
+        army_list=army_list, unit=units["bs-se-captain"], options={"opt-se-jump": 1}, expected_version=None
+    )
+    army_list.refresh_from_db()
+    return user, system, army_list
+
+
+def rosz_member(data: bytes) -> bytes:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        (name,) = archive.namelist()
+        assert name == "round-trip.ros"
+        return archive.read(name)
+
+
+def test_export_is_a_valid_rosz(client, army):
+    _user, _system, army_list = army
+    response = client.get(reverse("lists:export_rosz", args=[army_list.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="round-trip.rosz"'
+    document = etree.fromstring(rosz_member(response.content))
+    SCHEMA.assertValid(document)
+    ns = {"bs": "http://www.battlescribe.net/schema/rosterSchema"}
+    # (4+2)×15 + 15 + 2 + 15 + 5 = 127 (Tactical) and 85 + 25 = 110 (Captain)
+    assert document.xpath("/bs:roster/bs:costs/bs:cost[@name='pts']/@value", namespaces=ns) == ["237.0"]
+    assert document.xpath("//bs:force/bs:selections/bs:selection/@entryId", namespaces=ns) == [
+        "se-tactical", "se-captain",
+    ]
+    page = client.get(reverse("lists:detail", args=[army_list.pk])) if _has_detail() else None
+    if page is not None:
+        assert reverse("lists:export_rosz", args=[army_list.pk]).encode() in page.content
+
+
+def _has_detail() -> bool:
+    try:
+        reverse("lists:detail", args=[1])
+    except Exception:
+        return False
+    return True
+
+
+def test_round_trip_export_then_import(client, army):
+    user, system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    result = roster_import(owner=user, system=system, source=SourceFile("round-trip.rosz", exported))
+    assert result.differences == []
+    assert result.units == [
+        {"name": "Tactical Squad", "points": 127, "roster_points": 127.0},
+        {"name": "Captain", "points": 110, "roster_points": 110.0},
+    ]
+    imported = result.army_list
+    assert imported.name == "Round trip" and imported.points_limit == 1000
+    assert [(u.name, u.chosen_options, u.points) for u in imported.units.order_by("position")] == [
+        ("Tactical Squad", {"more-marine": 2, "opt-se-plasma": 1, "opt-se-sword": 1}, 127),
+        ("Captain", {"opt-se-jump": 1}, 110),
+    ]
+
+
+def test_differences_are_reported(army):
+    user, system, _list = army
+    ros = (
+        b'<roster id="r" name="Odd" battleScribeVersion="2.03" gameSystemId="g" gameSystemName="G" '
+        b'gameSystemRevision="1" xmlns="http://www.battlescribe.net/schema/rosterSchema"><forces>'
+        b'<force id="f" name="F" entryId="x" catalogueId="c" catalogueRevision="1" '
+        b'catalogueName="Test Marines">'
+        b'<selections><selection id="s1" name="Captain" entryId="se-captain" number="1" type="model">'
+        b'<costs><cost name="pts" typeId="p" value="90.0"/></costs></selection>'
+        b'<selection id="s2" name="Dreadnought" entryId="nope" number="1" type="model">'
+        b'<costs><cost name="pts" typeId="p" value="150.0"/></costs></selection>'
+        b"</selections></force></forces></roster>"
+    )
+    result = roster_import(owner=user, system=system, source=SourceFile("odd.ros", ros))
+    assert result.differences == [
+        "Captain: 85 pts here, 90.0 in the roster",
+        "Dreadnought: no such unit in your catalogue of this system; left out",
+    ]
+
+
+def test_hostile_roster_refused(army):
+    user, system, _list = army
+    with pytest.raises(BattleScribeError) as caught:
+        roster_import(owner=user, system=system, source=SourceFile("bad.ros", BILLION_LAUGHS))
+    assert caught.value.errors[0].startswith("bad.ros: refused: DTDForbidden")
+
+
+def test_api_roster_import_and_export(army):
+    user, _system, army_list = army
+    api = token_client(user)
+    exported = api.get(f"/api/v1/lists/{army_list.pk}/export/rosz")
+    assert exported.status_code == 200
+    response = api.post(
+        "/api/v1/battlescribe/rosters",
+        {"system": "wh40k9", "file": SimpleUploadedFile("list.rosz", exported.content)},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["differences"] == []
+    assert [u["points"] for u in response.json()["units"]] == [127, 110]
+
+
+
+def test_roster_import_page(client, army):
+    _user, _system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    assert client.get(reverse("lists:import_rosz")).status_code == 200
+    response = client.post(
+        reverse("lists:import_rosz"), {"system": "wh40k9", "file": SimpleUploadedFile("mine.rosz", exported)}
+    )
+    assert response.status_code == 302
+    new_list = ArmyList.objects.exclude(pk=army_list.pk).get()
+    assert response["Location"] == reverse("lists:detail", args=[new_list.pk])
+    assert (new_list.owner, new_list.total_points) == (army_list.owner, 237)
+    bad = client.post(
+        reverse("lists:import_rosz"),
+        {"system": "wh40k9", "file": SimpleUploadedFile("x.rosz", b"PKnot a zip")},
+    )
+    assert bad.status_code == 400
+    assert "x.rosz: not a readable zip archive" in bad.content.decode()
+
+
+def test_export_of_a_list_without_points_writes_no_cost_limit(client, army):
+    """AoS (`points_sized` False) sizes lists by models: its stored points limit is no limit."""
+    user, _system, _army_list = army
+    aos = GameSystem.objects.get(key="aos1")
+    faction = Faction.objects.filter(system=aos, owner=None).first()
+    army_list = army_list_create(
+        owner=user, system=aos, faction=faction, name="Round trip", points_limit=2000
+    )
+    response = client.get(reverse("lists:export_rosz", args=[army_list.pk]))
+    assert response.status_code == 200
+    document = etree.fromstring(rosz_member(response.content))
+    SCHEMA.assertValid(document)
+    ns = {"bs": "http://www.battlescribe.net/schema/rosterSchema"}
+    assert document.xpath("//bs:costLimits", namespaces=ns) == []
+    wh40k = client.get(reverse("lists:export_rosz", args=[_army_list.pk]))
+    limit = etree.fromstring(rosz_member(wh40k.content)).xpath("//bs:costLimit/@value", namespaces=ns)
+    assert limit == ["1000.0"]

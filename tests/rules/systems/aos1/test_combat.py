@@ -1,0 +1,119 @@
+"""Age of Sigmar 1st edition attacks (`003_aos.md` §2): exact against icepool, Monte-Carlo,
+and the spec's worked numbers."""
+
+from __future__ import annotations
+
+import icepool
+import numpy as np
+import pytest
+
+from rules.systems.aos1.combat import Situation, attack, battleshock_fled, situation_errors
+from tests.rules.dice.icepool_oracle import as_pmf, assert_pmf_equal
+
+d6 = icepool.d6
+d3 = icepool.d6.map(lambda x: (x + 1) // 2)
+
+
+def unit(name, count, *, wounds=1, save=4, bravery=6, weapons=()):
+    return {
+        "format": 1,
+        "system": "aos1",
+        "name": name,
+        "models": [
+            {
+                "name": name,
+                "count": count,
+                "move": 5,
+                "wounds": wounds,
+                "save": save,
+                "bravery": bravery,
+                "weapons": list(weapons),
+            }
+        ],
+    }
+
+
+def weapon(attacks=1, to_hit=4, to_wound=4, rend=0, damage=1, kind="melee", range_=1):
+    return {
+        "name": "W",
+        "type": kind,
+        "range": range_,
+        "attacks": attacks,
+        "to_hit": to_hit,
+        "to_wound": to_wound,
+        "rend": rend,
+        "damage": damage,
+    }
+
+
+def test_hit_wound_save_rend_damage_spill_over_and_cover():
+    """§2.3: hit, wound, save + Rend (+1 in cover, §2.6), Damage D3 pooled and spilling over
+    (§2.4): slain = ⌊pool / W⌋."""
+    per_attack = icepool.map(
+        lambda h, w, s, d: d if h >= 4 and w >= 3 and s - 1 + 1 < 4 else 0, d6, d6, d6, d3
+    )
+    pool = 6 @ per_attack
+    slain = pool.map(lambda p: min(4, p // 2))
+    attacker = unit("Blades", 3, weapons=[weapon(attacks=2, to_wound=3, rend=-1, damage="D3")])
+    defender = unit("Guard", 4, wounds=2, save=4)
+    result = attack(attacker, defender, {"mode": "melee", "cover": True})
+    assert_pmf_equal(result["kills_distribution"], as_pmf(slain, 5))
+
+
+def test_random_attacks_and_mortal_wounds():
+    """§1.2 dice attacks, §2.5 mortal wounds (no rolls) join the pool."""
+    per_attack = icepool.map(lambda h, w, s: int(h >= 3 and w >= 4 and s < 5), d6, d6, d6)
+    pool = (d6 @ per_attack) + d3
+    slain = pool.map(lambda p: min(5, p // 3))
+    attacker = unit("Monster", 1, weapons=[weapon(attacks="D6", to_hit=3, kind="missile", range_=18)])
+    defender = unit("Brutes", 5, wounds=3, save=5)
+    result = attack(attacker, defender, {"mode": "shooting", "range_inches": 12, "mortal_wounds": "D3"})
+    assert_pmf_equal(result["kills_distribution"], as_pmf(slain, 6))
+
+
+def test_battleshock_is_d6_plus_slain_over_bravery_plus_tens():
+    """§2.10: fled = clamp(D6 + slain − (Bravery + ⌊left/10⌋), 0, left); the spec's example:
+    Bravery 6, 5 slain, 15 left: E[fled] = 10/6."""
+    slain = np.zeros(21)
+    slain[5] = 1.0
+    fled = battleshock_fled(slain, 20, 6, Situation())
+    assert float(np.arange(21) @ fled) == pytest.approx(10 / 6, abs=1e-15)
+    per_attack = icepool.map(lambda h, w, s: int(h >= 4 and w >= 4 and s < 6), d6, d6, d6)
+    killed = (12 @ per_attack).map(lambda p: min(12, p))
+    flee = icepool.map(
+        lambda k, r: 0 if k == 0 or k == 12 else max(0, min(12 - k, r + k - (5 + (12 - k) // 10))), killed, d6
+    )
+    attacker = unit("Blades", 6, weapons=[weapon(attacks=2)])
+    defender = unit("Rabble", 12, save=6, bravery=5)
+    outcome = attack(attacker, defender, {"mode": "melee"})["outcomes"]
+    assert_pmf_equal(outcome[0]["value"], as_pmf(flee, 13))
+    inspired = attack(attacker, defender, {"mode": "melee", "inspiring_presence": True})
+    assert inspired["outcomes"][0]["value"][0] == pytest.approx(1, abs=1e-12)
+
+
+def test_against_monte_carlo():
+    """An independent simulation of the whole attack and battleshock."""
+    rng = np.random.default_rng(7)
+    attacker = unit("Blades", 5, weapons=[weapon(attacks=3, to_hit=3, to_wound=4, rend=-1, damage=2)])
+    defender = unit("Guard", 10, wounds=2, save=4, bravery=6)
+    result = attack(attacker, defender, {"mode": "melee"})
+    n = 40_000
+    hits = rng.integers(1, 7, (n, 15)) >= 3
+    wounds = rng.integers(1, 7, (n, 15)) >= 4
+    saved = rng.integers(1, 7, (n, 15)) - 1 >= 4
+    pool = 2 * (hits & wounds & ~saved).sum(axis=1)
+    slain = np.minimum(10, pool // 2)
+    left = 10 - slain
+    fled = np.where(slain > 0, np.clip(rng.integers(1, 7, n) + slain - (6 + left // 10), 0, left), 0)
+    for k, p in enumerate(result["kills_distribution"]):
+        assert p == pytest.approx(np.mean(slain == k), abs=0.01)
+    assert result["outcomes"][0]["expected"] == pytest.approx(fled.mean(), abs=0.03)
+    assert result["expected"]["kills"] == pytest.approx(slain.mean(), abs=0.03)
+
+
+def test_situation_checks():
+    assert situation_errors({"mode": "shooting", "defender_charged": True}) == {
+        "defender_charged": ["a charge leads to the combat phase"]
+    }
+    with pytest.raises(ValueError, match="range_inches"):
+        Situation.from_dict({"range_inches": 500})

@@ -1,0 +1,57 @@
+"""The wound track (`rules.systems.fantasy_combat.wound_track`): die-by-die stepping and the
+convolution shortcut for large units agree with icepool and with each other."""
+
+from __future__ import annotations
+
+import icepool
+import numpy as np
+
+from rules.systems.fantasy_combat.blows import Blow
+from rules.systems.fantasy_combat.wound_track import FFT_FROM_STATES, WoundTrack
+from tests.rules.dice.icepool_oracle import as_pmf, assert_pmf_equal
+
+
+def test_killing_blow_and_excess_wounds_on_multi_wound_models_match_icepool():
+    """§7.4, §8.1, §8.2: a D3-wound hit loses its excess on one model, a slay jumps to the next."""
+    blow = Blow(
+        p_hit=1.0, p_slay=1 / 6, p_unsaved=1 / 3, damage=(0.0, 1 / 3, 1 / 3, 1 / 3), regeneration_fails=1.0
+    )
+    track = WoundTrack(3, 3)
+    dist = track.throw(track.start_rows(1), np.array([5]), track.transition(blow))[0]
+    outcome = icepool.d6.map(
+        lambda f: -1 if f == 1 else 0 if f > 3 else 9
+    )  # 1: slay, 2-3: wounded, 4-6: nothing
+    wounded = icepool.map(
+        lambda kind, dmg: kind if kind != 9 else dmg, outcome, icepool.d6.map(lambda x: (x + 1) // 2)
+    )
+
+    def step(state, result):
+        if state >= 9 or result == 0:
+            return state
+        if result == -1:
+            return (state // 3 + 1) * 3
+        return state + min(result, 3 - state % 3)
+
+    state = icepool.Die([0])
+    for _ in range(5):
+        state = icepool.map(step, state, wounded)
+    assert_pmf_equal(dist, as_pmf(state, track.size))
+
+
+def test_convolution_shortcut_equals_die_by_die_stepping_for_large_units():
+    blow = Blow(p_hit=0.5, p_slay=0.0, p_unsaved=0.3, damage=(0.0, 1.0), regeneration_fails=1.0)
+    track = WoundTrack(400, 1)
+    assert track.size > FFT_FROM_STATES
+    rng = np.random.default_rng(3)
+    dist = rng.random((7, track.size))
+    dist[:, 200:] = 0
+    dist /= dist.sum()
+    dice = np.array([0, 3, 50, 50, 120, 400, 7])
+    transition = track.transition(blow)
+    fast = track.throw(dist, dice, transition)
+    slow = dist.copy()
+    for k in range(1, dice.max() + 1):
+        rows = dice >= k
+        slow[rows] = WoundTrack.one_die(slow[rows], transition)
+    assert np.abs(fast - slow).max() <= 1e-12
+    assert abs(fast.sum() - 1) <= 1e-12

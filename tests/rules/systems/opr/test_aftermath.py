@@ -1,0 +1,163 @@
+"""OPR's second stage (`rules/systems/opr/aftermath.py`): the counter-attack and the seed's
+regroup test ("Przegrupowanie", `shared/seeds/002_34142349ecacaf12.txt`), exact.
+
+Checked three ways: each counting rule of the seed on its own; a small charge worked out by
+hand with fractions; and Monte-Carlo runs of an independent simulation
+(`opr_simulation.simulate_second_stage`) against the whole exact distributions.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from math import comb
+
+import numpy as np
+import pytest
+
+from points.opr.unit_format.writer import unit_to_dict
+from rules.systems.opr import aftermath
+from rules.systems.opr.combat import resolve_attack
+from rules.systems.opr.estimate import attack
+from rules.systems.opr.situation import Situation
+from tests.factories.opr_combat_units import melee, model, unit, weapon
+from tests.rules.systems.opr.opr_simulation import simulate_second_stage
+from tests.rules.systems.opr.test_montecarlo import distribution_problems
+
+CHARGE = Situation(mode="melee", charging=True)
+
+
+@pytest.mark.parametrize(
+    ("took", "won", "half", "in_melee", "fearless", "tests"),
+    [
+        (False, False, True, True, False, 0),  # no wounds taken: no test
+        (True, True, True, True, False, 0),  # won the melee: no test at all
+        (True, False, False, False, False, 1),  # took wounds: one quality test
+        (True, False, True, False, False, 2),  # at half strength or below: one more
+        (True, False, False, True, False, 2),  # fought in melee: one more
+        (True, False, True, True, False, 3),
+        (True, False, True, True, True, 2),  # Fearless: one fewer
+        (True, False, False, False, True, 0),
+    ],
+)
+def test_regroup_test_count_follows_the_seed(took, won, half, in_melee, fearless, tests):
+    assert aftermath.regroup_tests(took_wounds=took, won_melee=won, half_strength=half, melee=in_melee,
+                                   fearless=fearless) == tests
+
+
+@pytest.mark.parametrize(("quality", "p"), [(2, F(5, 6)), (3, F(4, 6)), (4, F(3, 6)), (6, F(1, 6))])
+def test_regroup_is_a_quality_test_with_natural_six_and_one(quality, p):
+    assert aftermath.quality_pass(quality) == pytest.approx(float(p), abs=1e-15)
+
+
+def test_failed_tests_are_binomial():
+    got = aftermath.failed_tests(3, 0.5)
+    assert got.tolist() == pytest.approx([comb(3, k) / 8 for k in range(4)], abs=1e-15)
+
+
+def test_half_strength_counts_models_or_a_single_models_toughness():
+    squad = unit(model(count=4))
+    assert aftermath.half_strength(squad, np.array([[3], [2]]), np.array([1, 2])).tolist() == [False, True]
+    monster = unit(model(count=1, t=6))
+    assert aftermath.half_strength(monster, np.array([[1], [1]]), np.array([2, 3])).tolist() == [False, True]
+
+
+# A charge worked out by hand: 1 model (Q4 D4 T3, Blade A2) charges 2 models (Q4 D4 T1, Blade A1).
+CHARGER = unit(model("Champion", count=1, q=4, d=4, t=3, weapons=[melee(attacks=2)]))
+PAIR = unit(model("Guard", count=2, q=4, d=4, t=1, weapons=[melee(attacks=1)]))
+
+
+def _binomial(n: int, p: F) -> list[F]:
+    return [comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def _padded(pmf: list[F]) -> list[F]:
+    return pmf + [F(0)] * (4 - len(pmf))
+
+
+def test_small_charge_matches_a_hand_computation():
+    """Each attack wounds with 1/2 × 1/2 = 1/4. The charger deals k ~ Bin(2, 1/4):
+    k = 0 (9/16): two Guards strike back, j ~ Bin(2, 1/4) wounds on the Champion, who lost if
+      j > 0: 1 test + 1 melee (+ 1 at half strength, T3 with 2 wounds) → Bin(2 or 3, 1/2);
+    k = 1 (6/16): one Guard (half strength) strikes back, j ~ Bin(1, 1/4); the Guards lost
+      when j = 0 (3/4): 3 tests → Bin(3, 1/2) failures; when j = 1 it is a draw, both "won";
+    k = 2 (1/16): the Guards are destroyed.
+    P(charger wins) = 9/16 × 9/16 + 6/16 + 1/16 = 193/256; P(Guards win) = 9/16 + 6/16 × 1/4 = 21/32.
+    """
+    quarter, half = F(1, 4), F(1, 2)
+    first = resolve_attack(CHARGER, PAIR, CHARGE, [10.0])
+    stage = aftermath.second_stage(first, attacker=CHARGER, defender=PAIR, situation=CHARGE,
+                                   attacker_costs=[30.0])
+    assert stage.p_attacker_wins == pytest.approx(float(F(193, 256)), abs=1e-12)
+    assert stage.p_defender_wins == pytest.approx(float(F(21, 32)), abs=1e-12)
+    guards = [F(10, 16) + F(6, 16) * quarter, 0, 0, 0]
+    guards = [g + F(6, 16) * (1 - quarter) * b for g, b in zip(guards, _binomial(3, half), strict=True)]
+    assert stage.defender_failed.tolist() == pytest.approx([float(x) for x in guards], abs=1e-12)
+    j = _binomial(2, quarter)
+    champion = [F(9, 16) * j[0] + F(7, 16), 0, 0, 0]
+    for wounds, tests in ((1, 2), (2, 3)):
+        champion = [c + F(9, 16) * j[wounds] * b for c, b in zip(champion, _padded(_binomial(tests, half)),
+                                                                   strict=True)]
+    assert stage.attacker_failed.tolist() == pytest.approx([float(x) for x in champion], abs=1e-12)
+    assert stage.counter_wounds.tolist() == pytest.approx(
+        [float(F(9, 16) * j[0] + F(6, 16) * (1 - quarter) + F(1, 16)),
+         float(F(9, 16) * j[1] + F(6, 16) * quarter), float(F(9, 16) * j[2]), 0.0], abs=1e-12)
+
+
+def test_the_estimate_reports_the_second_stage_as_outcomes_and_can_switch_it_off():
+    charger, pair = unit_to_dict(CHARGER), unit_to_dict(PAIR)
+    result = attack(charger, pair, {"mode": "melee", "charging": True})
+    by_key = {o["key"]: o for o in result["outcomes"]}
+    assert by_key["p_attacker_wins_melee"]["value"] == pytest.approx(193 / 256, abs=1e-12)
+    assert by_key["p_defender_wins_melee"]["kind"] == "probability"
+    assert sum(by_key["defender_failed_regroup"]["value"]) == pytest.approx(1, abs=1e-12)
+    shot = attack(charger, pair, {"mode": "shooting"})
+    assert "p_attacker_wins_melee" not in {o["key"] for o in shot["outcomes"]}
+    assert "outcomes" not in attack(charger, pair, {"mode": "melee", "second_stage": False})
+
+
+def test_a_reckless_unit_is_never_shaken_or_routed_by_regroup():
+    reckless = unit(model("Guard", count=2, q=4, d=4, t=1, rules_=["Reckless"], weapons=[melee()]))
+    result = attack(unit_to_dict(CHARGER), unit_to_dict(reckless), {"mode": "melee", "charging": True})
+    by_key = {o["key"]: o["value"] for o in result["outcomes"]}
+    assert by_key["p_defender_shaken"] == by_key["p_defender_routed"] == 0
+    assert by_key["defender_failed_regroup"][1] > 0  # the failures themselves are reported
+
+
+CASES = {
+    "charge: squad against squad": (
+        unit(model(count=5, q=4, d=4, t=1, weapons=[melee(attacks=2, ap=1)])),
+        unit(model("Target", count=6, q=5, d=5, t=1, weapons=[melee(attacks=1)])),
+        CHARGE),
+    "charge: Fearless brutes against a hero-led unit": (
+        unit(model(count=3, q=3, d=4, t=3, rules_=["Fearless", "Furious"], weapons=[melee(attacks=3, ap=2)])),
+        unit(model("Trooper", count=5, q=4, d=4, t=1, weapons=[melee(attacks=1)]),
+             model("Hero", count=1, q=3, d=3, t=3, rules_=["Hero"], weapons=[melee(attacks=3, ap=1)])),
+        CHARGE),
+    "shooting: regroup only": (
+        unit(model(count=10, weapons=[weapon(attacks=2)])),
+        unit(model("Target", count=6, q=4, d=4, t=1)),
+        Situation(range_inches=12)),
+}
+
+
+@pytest.mark.montecarlo
+@pytest.mark.parametrize("case", list(CASES), ids=list(CASES))
+def test_monte_carlo_second_stage_matches_the_exact_distributions(case):
+    attacker, defender, situation = CASES[case]
+    attacker_costs, defender_costs = [10.0] * len(attacker.models), [10.0] * len(defender.models)
+    if len(defender.models) == 2:
+        defender_costs = [10.0, 40.0]
+    first = resolve_attack(attacker, defender, situation, defender_costs)
+    exact = aftermath.second_stage(first, attacker=attacker, defender=defender, situation=situation,
+                                   attacker_costs=attacker_costs)
+    trials = 400_000
+    rng = np.random.default_rng(sum(map(ord, case)))
+    sim = simulate_second_stage(unit_to_dict(attacker), unit_to_dict(defender), situation.as_dict(),
+                                attacker_costs, defender_costs, trials, rng)
+    assert distribution_problems(sim.defender_failed, exact.defender_failed) == []
+    assert distribution_problems(sim.attacker_failed, exact.attacker_failed) == []
+    if situation.melee:
+        assert distribution_problems(sim.dealt_by_defender, exact.counter_wounds) == []
+        for simulated, p in ((sim.dealt_by_attacker >= sim.dealt_by_defender, exact.p_attacker_wins),
+                             (sim.dealt_by_defender >= sim.dealt_by_attacker, exact.p_defender_wins)):
+            assert abs(simulated.mean() - p) <= 5 * np.sqrt(p * (1 - p) / trials) + 1e-9

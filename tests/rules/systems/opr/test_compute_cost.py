@@ -1,0 +1,104 @@
+"""The OPR compute-cost model (`rules.systems.opr.compute_cost`) against measurement, and the
+blow-up case (10 shooters against 150 + 150 models) answered within its memory bound.
+
+Memory and work (rows walked) are measured here; CPU time against the prediction is measured by
+`bench/bench_compute_cost.py`, not asserted here: the test machine is shared."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+
+from points.opr.unit import Model, Rule, Unit, Weapon
+from rules.systems.opr.combat import SPACES, WOUNDS_CACHE, resolve_attack
+from rules.systems.opr.compute_cost import dense_cost, estimate_cost, matchup_cost, predicted_rows
+from rules.systems.opr.estimate import attack
+from rules.systems.opr.situation import Situation
+from rules.systems.opr.unit_prices import points_engine_prices
+
+GUN = {"name": "Gun", "range": 24, "attacks": 2, "ap": 1, "rules": ["Rending"]}
+LONG_RIFLE = {"name": "Long rifle", "range": 24, "attacks": 1, "ap": 1, "rules": ["Precise"]}
+
+
+def shooters(count: int = 10) -> dict:
+    return {"format": 1, "system": "opr", "name": "Shooters", "models": [{
+        "name": "Shooter", "count": count, "quality": 4, "defence": 4, "toughness": 1, "rules": [],
+        "weapons": [GUN, LONG_RIFLE]}]}
+
+
+def two_profile_horde(count: int) -> dict:
+    return {"format": 1, "system": "opr", "name": "Horde", "models": [
+        {"name": name, "count": count, "quality": 4, "defence": 4, "toughness": toughness, "rules": [],
+         "weapons": []} for name, toughness in (("Light", 3), ("Heavy", 4))]}
+
+
+def test_the_blow_up_case_is_predicted_inside_the_bound_and_answered_within_300_mb():
+    """10 attackers (Gun A2 AP1 Rending + Long rifle A1 AP1 Precise) against 150 + 150 models of
+    T3/T4 once took 10–17 s and 4.5 GB; now it is predicted and computed inside the bound."""
+    situation = {"mode": "shooting", "range_inches": 12.0}
+    seconds, size = estimate_cost(shooters(), two_profile_horde(150), situation)
+    assert seconds < 2 and size < 300 * 2**20
+    WOUNDS_CACHE.clear()
+    tracemalloc.start()
+    result = attack(shooters(), two_profile_horde(150), situation)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 300 * 2**20
+    # The same expectation as the 2 × 50 case (the attack cannot reach past 50 models of either).
+    assert result["expected"]["kills"] == pytest.approx(
+        attack(shooters(), two_profile_horde(50), situation)["expected"]["kills"], abs=1e-12)
+    assert sum(result["kills_distribution"]) == pytest.approx(1, abs=1e-12)
+
+
+def weapon(i: int, precise: bool) -> Weapon:
+    rules = [(Rule("Rending"),), (Rule("Deadly", 3),), (Rule("Blast", 3),), ()][i % 4]
+    return Weapon(f"W{i}", 24, 1 + i % 3, i % 3, rules + ((Rule("Precise"),) if precise else ()))
+
+
+def attacker(models: int, weapons: int) -> Unit:
+    carried = tuple(weapon(i, i % 2 == 1) for i in range(weapons))
+    return Unit("A", (Model("Shooter", models, 4, 4, 1, (), carried),))
+
+
+def defender(profiles: int, count: int, toughness: int) -> Unit:
+    return Unit("D", tuple(Model(f"P{p}", count, 4, 3 + p % 3, toughness + p % 3, (), ())
+                           for p in range(profiles)))
+
+
+#: (attacker models, weapons, defender profiles, models per profile, toughness): chosen so that
+#: each costs at least ~10 ms (below that fixed overheads and timer noise dominate) and at most
+#: ~1 s on the development machine.
+GRID = [
+    (100, 2, 1, 1000, 1), (100, 2, 2, 150, 3), (100, 2, 10, 30, 2), (10, 8, 2, 150, 3),
+    (10, 8, 5, 20, 2), (10, 8, 10, 30, 2), (5, 32, 1, 1000, 1), (20, 16, 1, 1000, 1), (10, 4, 50, 10, 1),
+    (5, 32, 2, 50, 3),
+    # Small enough for the whole allocation machine (`combat.start_distribution`).
+    (10, 2, 1, 100, 3), (20, 3, 2, 10, 2), (10, 16, 1, 200, 1),
+]
+
+
+@pytest.mark.parametrize("case", GRID, ids=[str(c) for c in GRID])
+def test_the_cost_model_agrees_with_measured_memory_and_work_within_3x(case):
+    """Predicted bytes against the traced peak; rows (the model's own unit of work) against the
+    rows the engine walked. (Predicted seconds against CPU seconds: `bench/bench_compute_cost.py`.)"""
+    models, weapons, profiles, count, toughness = case
+    a, d, situation = attacker(models, weapons), defender(profiles, count, toughness), Situation()
+    costs = points_engine_prices(d).model_costs
+    _seconds, size = matchup_cost(a, d, situation)
+    rows = predicted_rows(a, d, situation, costs)[0]
+    WOUNDS_CACHE.clear()
+    SPACES.clear()
+    tracemalloc.start()
+    outcome = resolve_attack(a, d, situation, costs)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    if dense_cost(a, d, situation, costs) is None:  # the sparse walk: its rows are the model's unit
+        assert 1 / 3 <= rows / outcome.dist.work <= 3
+    assert 1 / 3 <= size / peak <= 3, (size, peak)
+
+
+def test_inputs_past_the_limit_are_predicted_past_it():
+    """32 weapons at 20 models against 150 + 150 mixed models: minutes and gigabytes."""
+    seconds, size = matchup_cost(attacker(20, 32), defender(2, 150, 3), Situation())
+    assert seconds > 2 or size > 300 * 2**20

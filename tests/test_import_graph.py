@@ -1,0 +1,132 @@
+"""The layers point one way (DESIGN.md, "Layers"): every import of every module, read with `ast`.
+
+    points/        the pure points core: itself, the standard library, numpy, and the JSON
+                   Schema validators its unit format checks documents with — no Django,
+                   nothing of `rules` or `armybuilder`
+    rules/         catalogue, dice engine and game systems: never `armybuilder`
+    armybuilder/   the product: asks the registry for a system, never imports a system's
+                   package (`rules.systems.<key>`, `points.<key>`) itself
+
+Imports inside functions and under `TYPE_CHECKING` count: a lazy import is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("points", "rules", "armybuilder")
+
+#: Third-party modules the points core may use: numbers and JSON Schema checks, no I/O, no Django.
+POINTS_THIRD_PARTY = {"numpy", "jsonschema", "jsonschema_rs", "referencing"}
+#: Packages of `points/` and `rules/systems/` that are shared by every system, not one system's.
+SHARED_PACKAGES = {"catalogue", "shared_format", "registry", "package_data", "profile_fields",
+                   "profile_labels", "catalogue_system", "fantasy_profile", "messages"}
+
+
+def modules(layer: str) -> list[Path]:
+    return sorted(p for p in (ROOT / layer).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_names(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, absolute dotted name) of every import in the file; relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                name = ".".join([*base, node.module] if node.module else base)
+            else:
+                name = node.module or ""
+            yield node.lineno, name
+            for alias in node.names:  # `from points import opr` imports points.opr
+                yield node.lineno, f"{name}.{alias.name}"
+
+
+def system_packages() -> set[str]:
+    """Dotted names of every system's own packages: `rules.systems.<key>` and `points.<key>`."""
+    found = set()
+    for parent in ("rules/systems", "points"):
+        for folder in (ROOT / parent).iterdir() if (ROOT / parent).is_dir() else ():
+            if (folder / "__init__.py").exists() and folder.name not in SHARED_PACKAGES:
+                found.add(f"{parent.replace('/', '.')}.{folder.name}")
+    return found
+
+
+def violation(layer: str, name: str, systems: set[str]) -> str | None:
+    top = name.split(".")[0]
+    if layer == "points":
+        if top in sys.stdlib_module_names or top == "__future__" or top == "points":
+            return None
+        if top in POINTS_THIRD_PARTY:
+            return None
+        return "the points core imports only itself, the standard library, numpy and JSON Schema"
+    if layer == "rules" and top == "armybuilder":
+        return "rules never imports the product (armybuilder)"
+    if layer == "armybuilder" and any(name == s or name.startswith(s + ".") for s in systems):
+        return "the product asks the registry for a system; it never imports a system's package"
+    return None
+
+
+def violations(layer: str) -> list[str]:
+    systems = system_packages()
+    found = []
+    for path in modules(layer):
+        for line, name in imported_names(path):
+            why = violation(layer, name, systems)
+            if why:
+                found.append(f"{path.relative_to(ROOT)}:{line}: imports {name}: {why}")
+    return found
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_no_module_of_a_layer_imports_against_the_direction_of_the_layers(layer):
+    assert violations(layer) == []
+
+
+def test_the_checker_sees_lazy_relative_and_from_imports(tmp_path, monkeypatch):
+    """The check must be able to fail: a copy of each forbidden shape is reported."""
+    fake = tmp_path / "points" / "opr"
+    fake.mkdir(parents=True)
+    (tmp_path / "points" / "__init__.py").write_text("")
+    (fake / "__init__.py").write_text("")
+    (fake / "bad.py").write_text(
+        "import json\n"
+        "from . import tables\n"
+        "def f():\n"
+        "    from django.conf import settings\n"
+        "    from rules.systems import registry\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert [(line, name) for line, name in imported_names(fake / "bad.py")] == [
+        (1, "json"), (2, "points.opr"), (2, "points.opr.tables"),
+        (4, "django.conf"), (4, "django.conf.settings"), (5, "rules.systems"), (5, "rules.systems.registry"),
+    ]
+    assert [v.split(": imports ")[1].split(":")[0] for v in violations("points")] == [
+        "django.conf", "django.conf.settings", "rules.systems", "rules.systems.registry",
+    ]
+    assert violation("rules", "armybuilder.estimates.bounds", set()) is not None
+    assert violation("armybuilder", "rules.systems.wh40k9.power", {"rules.systems.wh40k9"}) is not None
+    assert violation("armybuilder", "rules.systems.registry", {"rules.systems.wh40k9"}) is None
+
+
+def test_every_system_package_is_found_and_shared_packages_are_not():
+    systems = system_packages()
+    assert {"rules.systems.opr", "points.opr", "rules.systems.wh40k9", "points.wh40k9"} <= systems
+    assert "points.catalogue" not in systems and "rules.systems.fantasy_combat" in systems
