@@ -30,6 +30,7 @@ from armybuilder import selectors, services, sharing
 from armybuilder.errors import ArmyListError, StaleListError
 from armybuilder.interchange import army_list_import
 from armybuilder.json_text import JsonTooDeep, loads_bounded, storage_problems
+from armybuilder.lists import locks
 from armybuilder.lists.forms import (
     SETTING_PREFIX,
     ArmyListCreateForm,
@@ -40,6 +41,7 @@ from armybuilder.lists.forms import (
     parse_version,
     registered_systems,
 )
+from armybuilder.lists.share_card import headline
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
 
 LISTS_PER_PAGE = 50
@@ -104,6 +106,13 @@ def _page_context(
             context["share_url"] = request.build_absolute_uri(
                 reverse("lists:shared", args=[army_list.share_token])
             )
+        context["locks"] = locks.army_list_locks(army_list=army_list)
+    if army_list.is_public or army_list.share_token:
+        # Link previews (OpenGraph, Twitter cards): a pasted link unfurls with the share card.
+        card = (reverse("lists:shared_card", args=[army_list.share_token]) if army_list.share_token
+                else reverse("lists:card", args=[army_list.pk]))
+        context["preview_image_url"] = request.build_absolute_uri(card)
+        context["preview_description"] = headline(army_list, units)
     return context
 
 
@@ -468,6 +477,21 @@ def share(request: HttpRequest, list_id: int) -> HttpResponse:
     def action(version: int) -> HttpResponse:
         sharing.army_list_share(army_list=army_list, expected_version=version)
         messages.success(request, _("Anyone with the link can now read this list."))
+        return HttpResponseRedirect(_editor_url(army_list, "sharing"))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def lock(request: HttpRequest, list_id: int) -> HttpResponse:
+    """"Lock and share": a frozen copy of the list as it is now, with its own link."""
+    army_list = _list_for_edit(request, list_id)
+
+    def action(version: int) -> HttpResponse:
+        locked = locks.army_list_lock(army_list=army_list, expected_version=version)
+        message = _("Locked: this version will never change. Its fingerprint is %(fingerprint)s.")
+        messages.success(request, message % {"fingerprint": locked.fingerprint})
         return HttpResponseRedirect(_editor_url(army_list, "sharing"))
 
     return _change(request, army_list, action)

@@ -18,6 +18,8 @@ from django.views.decorators.http import require_GET
 
 from armybuilder import selectors
 from armybuilder.interchange import army_list_to_dict
+from armybuilder.lists.share_card import share_card_png
+from armybuilder.lists.share_links import site_root
 from armybuilder.models import ArmyList
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster.cards import build_roster
@@ -77,6 +79,7 @@ def _roster_html(request: HttpRequest, army_list: ArmyList, *, token: str | None
         "print_query": urlencode({"paper": paper, **options}),
         "via_token": token,
         "for_pdf": for_pdf,
+        "site_url": site_root(request),
     }
     return render_to_string("armybuilder/roster/roster.html", context, request)
 
@@ -96,8 +99,10 @@ def pdf_state(request: HttpRequest, army_list: ArmyList) -> pdf_jobs.PdfState:
     paper = request.GET.get("paper", "a4")
     if paper not in PAPER_SIZES:
         raise Http404
+    # The origin travels with the job (and into its cache key): the sheet's QR code links back here.
+    options = {**print_options(request.GET), "site": site_root(request)}
     return pdf_jobs.pdf_request(army_list=army_list, paper=paper, language=translation.get_language() or "en",
-                                requester=pdf_jobs.requester_of(request), options=print_options(request.GET))
+                                requester=pdf_jobs.requester_of(request), options=options)
 
 
 def pdf_response(army_list: ArmyList, pdf: bytes) -> HttpResponse:
@@ -174,4 +179,19 @@ def list_json(request: HttpRequest, list_id: int | None = None, token: str | Non
         json.dumps(data, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "json")}"'
+    return response
+
+
+@require_GET
+def share_card(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
+    """The list's share card (PNG, `armybuilder.lists.share_card`): the picture of a link
+    preview, and the editor's "Download image" (`?download=1`)."""
+    army_list = readable_list(request, list_id, token)
+    png = share_card_png(army_list, selectors.army_list_units(army_list=army_list))
+    response = HttpResponse(png, content_type="image/png")
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "png")}"'
+    # Private to the reader unless the list is readable by anyone with the link.
+    readable_by_anyone = bool(token) or army_list.is_public
+    response["Cache-Control"] = "public, max-age=300" if readable_by_anyone else "private, max-age=300"
     return response
