@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from armybuilder import selectors, services, sharing
+from armybuilder import offline, selectors, services, sharing
 from armybuilder.errors import ArmyListError, StaleListError
 from armybuilder.interchange import army_list_import
 from armybuilder.json_text import JsonTooDeep, loads_bounded, storage_problems
@@ -377,9 +377,11 @@ def detail(request: HttpRequest, list_id: int) -> HttpResponse:
     if army_list is None:
         raise Http404
     can_edit = request.user.is_authenticated and army_list.owner_id == request.user.pk
-    return render(
+    response = render(
         request, "armybuilder/list_detail.html", _page_context(request, army_list, can_edit=can_edit)
     )
+    # The player's own list is kept for reading offline (`armybuilder.offline`).
+    return offline.mark_offline_copy(response) if can_edit else response
 
 
 @require_GET

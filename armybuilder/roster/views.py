@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from armybuilder import selectors
+from armybuilder import offline, selectors
 from armybuilder.interchange import army_list_to_dict
 from armybuilder.lists.share_card import share_card_png
 from armybuilder.lists.share_links import site_root
@@ -39,6 +39,11 @@ def readable_list(request: HttpRequest, list_id: int | None, token: str | None) 
     if army_list is None:
         raise Http404
     return army_list
+
+
+def own_list(request: HttpRequest, army_list: ArmyList, token: str | None) -> bool:
+    """Whether the reader opened their own list by id (kept for reading offline, `armybuilder.offline`)."""
+    return token is None and request.user.is_authenticated and army_list.owner_id == request.user.pk
 
 
 def _filename(army_list: ArmyList, extension: str) -> str:
@@ -88,7 +93,8 @@ def _roster_html(request: HttpRequest, army_list: ArmyList, *, token: str | None
 def roster_page(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
     """The printable roster (`?paper=a4` or `letter` sets the printed page size)."""
     army_list = readable_list(request, list_id, token)
-    return HttpResponse(_roster_html(request, army_list, token=token, for_pdf=False))
+    response = HttpResponse(_roster_html(request, army_list, token=token, for_pdf=False))
+    return offline.mark_offline_copy(response) if own_list(request, army_list, token) else response
 
 
 def pdf_state(request: HttpRequest, army_list: ArmyList) -> pdf_jobs.PdfState:
@@ -135,7 +141,8 @@ def roster_pdf(request: HttpRequest, list_id: int | None = None, token: str | No
                 response = HttpResponse(status=200)
                 response["HX-Redirect"] = request.get_full_path()
                 return response
-            return pdf_response(army_list, state.pdf)
+            response = pdf_response(army_list, state.pdf)
+            return offline.mark_offline_copy(response) if own_list(request, army_list, token) else response
         if state.state == "failed":
             status, retry_after, message = 503, pdf_jobs.FAILURE_TTL, _(state.error)
     context = {"army_list": army_list, "retry_after": retry_after, "message": message, "status": status,

@@ -39,7 +39,8 @@ def test_the_pdf_qr_code_decodes_to_the_share_link(client, army, tmp_path, inlin
     client.force_login(army.owner)
     response = client.get(reverse("lists:roster_pdf", args=[army.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
-    assert qr_texts(response.content, tmp_path) == ["http://testserver" + reverse("lists:shared", args=[token])]
+    expected = "http://testserver" + reverse("lists:shared", args=[token])
+    assert qr_texts(response.content, tmp_path) == [expected]
 
 
 def test_a_locked_versions_pdf_qr_opens_the_locked_version(client, army, tmp_path, inline_pdf_renders):

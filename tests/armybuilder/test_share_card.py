@@ -39,7 +39,8 @@ def test_a_shared_list_page_unfurls_with_its_card(client, army):
     meta = dict(re.findall(r'<meta (?:property|name)="((?:og|twitter):[a-z:]+)" content="([^"]*)"', page))
     assert meta["og:title"] == "Żelazna Kompania"
     assert meta["twitter:card"] == "summary_large_image"
-    assert meta["og:image"] == meta["twitter:image"] == "http://testserver" + reverse("lists:shared_card", args=[token])
+    card_url = "http://testserver" + reverse("lists:shared_card", args=[token])
+    assert meta["og:image"] == meta["twitter:image"] == card_url
     assert "429 / 1000 pts" in meta["og:description"]
     image_response = client.get(meta["og:image"].removeprefix("http://testserver"))
     assert image_response.status_code == 200 and image_response["Content-Type"] == "image/png"
