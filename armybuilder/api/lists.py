@@ -230,8 +230,8 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         army_list = self.get_list()
         if army_list.owner_id != request.user.pk:  # a public list's locks are its owner's business
             raise exceptions.NotFound(_("No such list."))
-        locked = army_list_locks(army_list=army_list)
-        return Response(LockSerializer(locked, many=True, context={"request": request}).data)
+        page = self.paginate_queryset(army_list_locks(army_list=army_list))
+        return self.get_paginated_response(LockSerializer(page, many=True, context={"request": request}).data)
 
     @extend_schema(tags=TAGS, summary="Lock and share: freeze the list as it is now", request=None,
                    parameters=[IF_MATCH], responses={201: LockSerializer, **STALE_RESPONSES},

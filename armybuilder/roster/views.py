@@ -164,7 +164,7 @@ def roster_text(request: HttpRequest, list_id: int | None = None, token: str | N
     """The list as text; `?format=` plain (default), compact, markdown or secret (spoilers)."""
     army_list = readable_list(request, list_id, token)
     style = request.GET.get("format", "plain")
-    if style in ("txt", "json", "pdf"):  # the API's own `?format=` (a media type), not a style
+    if style in ("txt", "json", "pdf", "png"):  # the API's own `?format=` (a media type), not a style
         style = "plain"
     if style not in TEXT_STYLES:
         message = _("format: say one of %(styles)s.") % {"styles": ", ".join(TEXT_STYLES)}

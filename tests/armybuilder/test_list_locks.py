@@ -117,7 +117,7 @@ def test_api_locks_a_list_lists_its_locks_and_reads_a_lock(client, army, player)
     body = created.json()
     assert set(body) == {"token", "url", "page_url", "locked_at", "fingerprint", "total_points", "unit_count"}
     assert body["total_points"] == INFANTRY_POINTS and body["unit_count"] == 1
-    listed = api.get(f"/api/v1/lists/{army.pk}/locks").json()
+    listed = api.get(f"/api/v1/lists/{army.pk}/locks").json()["results"]
     assert [row["token"] for row in listed] == [body["token"]]
     shared = APIClient().get(f"/api/v1/shared/{body['token']}").json()
     assert shared["fingerprint"] == body["fingerprint"] and shared["locked_at"]
