@@ -86,6 +86,19 @@ class ArmyList(models.Model):
         related_name="forks",
         verbose_name=_("forked from"),
     )
+    # A locked version ("Lock and share"): a frozen, read-only copy of the list as it was at
+    # `locked_at`, reachable only through its own share link (`armybuilder/lists/locks.py`).
+    # Editing the source never changes it; `fingerprint` lets an opponent check the list played.
+    locked_from = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="locks",
+        verbose_name=_("locked version of"),
+    )
+    locked_at = models.DateTimeField(_("locked at"), null=True, blank=True)
+    fingerprint = models.CharField(_("fingerprint"), max_length=24, blank=True)
     # The last change that can be undone (a removed unit, cleared options), or {} (services).
     undo = models.JSONField(_("last change that can be undone"), default=dict, blank=True)
     # Cached evaluation, written by the services in the same transaction as the change.
@@ -130,6 +143,11 @@ class ArmyList(models.Model):
         from rules.systems.registry import get_system  # the registry imports no Django models
 
         return get_system(self.system.key).points_sized
+
+    @property
+    def is_locked(self) -> bool:
+        """A locked version: read-only for everyone, its owner included."""
+        return self.locked_at is not None
 
     @property
     def points_left(self) -> int:

@@ -79,6 +79,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "armybuilder.navigation.nav_links",
+                "armybuilder.offline.service_worker_context",
             ],
         },
     },
@@ -175,6 +176,12 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+
+# Installable and readable offline (armybuilder/offline.py): SERVICE_WORKER_ENABLED=false is the
+# kill switch (the worker unregisters itself and deletes its caches); RELEASE names a release
+# (default: a hash of the worker and the static files), and a new one replaces the old caches.
+SERVICE_WORKER_ENABLED = env.bool("SERVICE_WORKER_ENABLED", default=True)
+RELEASE = env.str("RELEASE", default="")
 
 # Bounded request sizes: an oversized body is a 400, never a memory blow-up.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=2 * 1024 * 1024)

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from armybuilder import health, pages
+from armybuilder import health, offline, pages
 from armybuilder.accounts import language
 
 urlpatterns = [
@@ -11,6 +11,8 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     # Browsers and feed readers ask for /favicon.ico whatever the page says: send them the icon.
     path("favicon.ico", pages.favicon, name="favicon"),
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("i18n/setlang/", language.set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("armybuilder.api.urls")),

@@ -72,6 +72,11 @@ def pdf_answer(request: Request, list_id: int | None = None, token: str | None =
     return Response({"status": "pending", "retry_after": state.retry_after, "stage": state.stage,
                      "pages": state.pages, "elapsed_seconds": state.elapsed}, status=status.HTTP_202_ACCEPTED,
                     headers={"Retry-After": str(state.retry_after), "Cache-Control": "no-store"})
+CARD = {(200, "image/png"): OpenApiResponse(
+    OpenApiTypes.BINARY,
+    description="The list's share card: a 1200×630 PNG (name, system, faction, points or models, units with "
+                "sizes and costs, rules broken, a locked version's fingerprint), the image of its link "
+                "previews.")}
 TEXT = {(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The list as text, for a forum.")}
 
 
@@ -113,6 +118,10 @@ class ListExportViewSet(FileExportMixin, viewsets.ViewSet):
     def json(self, request: Request, list_id: int) -> HttpResponse:
         return roster.list_json(request._request, list_id=list_id)
 
+    @extend_schema(tags=["exports"], summary="List's share card (PNG image)", responses=CARD)
+    def card(self, request: Request, list_id: int) -> HttpResponse:
+        return roster.share_card(request._request, list_id=list_id)
+
 
 class SharedExportViewSet(FileExportMixin, viewsets.ViewSet):
     """`/shared/{token}/export/{pdf,text,json}`: the same, through a share link, no account needed."""
@@ -131,6 +140,10 @@ class SharedExportViewSet(FileExportMixin, viewsets.ViewSet):
                    responses={200: OpenApiResponse(army_file_schema(), description="The list file.")})
     def json(self, request: Request, token: str) -> HttpResponse:
         return roster.list_json(request._request, token=token)
+
+    @extend_schema(tags=["exports"], summary="Shared list's share card (PNG image)", responses=CARD)
+    def card(self, request: Request, token: str) -> HttpResponse:
+        return roster.share_card(request._request, token=token)
 
 
 class ListImportViewSet(viewsets.ViewSet):

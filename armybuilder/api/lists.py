@@ -30,9 +30,11 @@ from armybuilder.api.serializers import (
     ArmyListWriteSerializer,
     EvaluationSerializer,
     ListUnitSerializer,
+    LockSerializer,
     ShareSerializer,
 )
 from armybuilder.lists.evaluation import army_list_evaluate
+from armybuilder.lists.locks import army_list_lock, army_list_locks
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
 from armybuilder.lists.services import army_list_create, army_list_delete, army_list_fork, army_list_update
 from armybuilder.lists.sharing import army_list_share, army_list_unshare
@@ -220,3 +222,24 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         army_list = self.get_list()
         army_list_unshare(army_list=army_list, expected_version=expected_version(request, army_list))
         return with_etag(Response(status=status.HTTP_204_NO_CONTENT), army_list)
+
+    @extend_schema(tags=TAGS, summary="Locked versions of a list, newest first",
+                   responses={200: LockSerializer(many=True)})
+    def locks(self, request: Request, list_id: int) -> Response:
+        """Every "Lock and share" made of this list (owner only)."""
+        army_list = self.get_list()
+        if army_list.owner_id != request.user.pk:  # a public list's locks are its owner's business
+            raise exceptions.NotFound(_("No such list."))
+        page = self.paginate_queryset(army_list_locks(army_list=army_list))
+        return self.get_paginated_response(LockSerializer(page, many=True, context={"request": request}).data)
+
+    @extend_schema(tags=TAGS, summary="Lock and share: freeze the list as it is now", request=None,
+                   parameters=[IF_MATCH], responses={201: LockSerializer, **STALE_RESPONSES},
+                   description="A read-only copy with its own share link, the time and a fingerprint of "
+                               "its content; later changes of the list never change it. The list's version "
+                               "does not change.")
+    def lock(self, request: Request, list_id: int) -> Response:
+        army_list = self.get_list()
+        locked = army_list_lock(army_list=army_list, expected_version=expected_version(request, army_list))
+        data = LockSerializer(locked, context={"request": request}).data
+        return Response(data, status=status.HTTP_201_CREATED)

@@ -32,10 +32,21 @@ class PlainTextRenderer(BaseRenderer):
         return data.encode("utf-8") if isinstance(data, str) else b""
 
 
+class PNGRenderer(BaseRenderer):
+    media_type = "image/png"
+    format = "png"
+    charset = None
+    render_style = "binary"
+
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: dict[str, Any] | None = None) -> bytes:
+        return data if isinstance(data, bytes) else b""
+
+
 class FileExportMixin:
     """Views that answer with a file: any media type above may be asked for; errors are JSON."""
 
-    renderer_classes = [JSONRenderer, PDFRenderer, PlainTextRenderer]
+    renderer_classes = [JSONRenderer, PDFRenderer, PlainTextRenderer, PNGRenderer]
 
     def handle_exception(self, exc: Exception) -> Any:
         response = super().handle_exception(exc)  # type: ignore[misc]

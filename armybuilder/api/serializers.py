@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.reverse import reverse
 
 from armybuilder.api.filters import MAX_ID
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
@@ -323,6 +324,11 @@ class ArmyListSerializer(ArmyListSummarySerializer):
     violations = ViolationSerializer(many=True)
     share_token = serializers.SerializerMethodField(help_text="The share link's token (owner only).")
     forked_from = serializers.IntegerField(source="forked_from_id", allow_null=True)
+    locked_at = serializers.DateTimeField(
+        allow_null=True, help_text="When this locked version was made (null: a list that can change).")
+    fingerprint = serializers.CharField(
+        allow_blank=True,
+        help_text="A locked version's content fingerprint (empty for a list that can change).")
     created = serializers.DateTimeField()
     units = serializers.SerializerMethodField()
 
@@ -419,6 +425,29 @@ class EvaluationSerializer(serializers.Serializer):
     is_valid = serializers.BooleanField()
     unit_points = serializers.DictField(child=serializers.IntegerField(), help_text="Unit id → points.")
     violations = ViolationSerializer(many=True)
+
+
+class LockSerializer(serializers.Serializer):
+    """A locked version of a list: frozen as it was at `locked_at`, read at `url` by anyone with it."""
+
+    token = serializers.CharField(source="share_token", help_text="The locked version's share token.")
+    url = serializers.SerializerMethodField(help_text="The API address of the locked version.")
+    page_url = serializers.SerializerMethodField(help_text="The page an opponent opens.")
+    locked_at = serializers.DateTimeField()
+    fingerprint = serializers.CharField(
+        help_text="A short hash of the list's content, to compare at the table.")
+    total_points = serializers.IntegerField()
+    unit_count = serializers.IntegerField()
+
+    @extend_schema_field(serializers.URLField())
+    def get_url(self, locked: Any) -> str:
+        return reverse("api:shared-list", kwargs={"token": locked.share_token},
+                       request=self.context.get("request"))
+
+    @extend_schema_field(serializers.URLField())
+    def get_page_url(self, locked: Any) -> str:
+        return reverse("lists:shared", kwargs={"token": locked.share_token},
+                       request=self.context.get("request"))
 
 
 class ShareSerializer(serializers.Serializer):

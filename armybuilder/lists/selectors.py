@@ -44,12 +44,13 @@ def army_lists_visible_to(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet
     lists = ArmyList.objects.select_related(*_LIST_RELATED)
     if not user.is_authenticated:
         return lists.filter(is_public=True)
-    return lists.filter(Q(owner=user) | Q(is_public=True))
+    # A locked version is read through its own link only (`armybuilder.lists.locks`), never by id.
+    return lists.filter(Q(owner=user, locked_at__isnull=True) | Q(is_public=True))
 
 
 def army_lists_owned_by(*, user: AbstractBaseUser, search: str = "") -> QuerySet[ArmyList]:
     """The player's own lists, most recently changed first, optionally by name (case-insensitive)."""
-    lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(owner=user)
+    lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(owner=user, locked_at__isnull=True)
     if _search_text(search):
         lists = lists.filter(name__icontains=_search_text(search))
     return lists
@@ -146,7 +147,9 @@ def army_list_get_for_user(
     if for_edit:
         if not user.is_authenticated:
             return None
-        army_list = ArmyList.objects.select_related(*_OWN_LIST_RELATED).filter(owner=user, pk=list_id).first()
+        # Never a locked version: nothing may change it, its owner included.
+        army_list = (ArmyList.objects.select_related(*_OWN_LIST_RELATED)
+                     .filter(owner=user, pk=list_id, locked_at__isnull=True).first())
         if army_list is not None:
             army_list.owner = user
         return army_list

@@ -25,6 +25,8 @@ urlpatterns = [
     path("<int:list_id>/fork/", views.fork, name="fork"),
     path("<int:list_id>/share/", views.share, name="share"),
     path("<int:list_id>/unshare/", views.unshare, name="unshare"),
+    path("<int:list_id>/lock/", views.lock, name="lock"),
+    path("<int:list_id>/card.png", roster.share_card, name="card"),
     path("<int:list_id>/units/add/", views.unit_add, name="unit_add"),
     path("<int:list_id>/units/<int:unit_id>/options/", views.unit_options, name="unit_options"),
     path("<int:list_id>/units/<int:unit_id>/duplicate/", views.unit_duplicate, name="unit_duplicate"),
@@ -45,4 +47,5 @@ urlpatterns = [
     path("shared/<str:token>/roster.txt", roster.roster_text, name="shared_roster_text"),
     path("shared/<str:token>/list.json", roster.list_json, name="shared_export_json"),
     path("shared/<str:token>/roster.rosz", battlescribe_roster.list_rosz, name="shared_export_rosz"),
+    path("shared/<str:token>/card.png", roster.share_card, name="shared_card"),
 ]

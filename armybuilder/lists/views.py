@@ -26,7 +26,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from armybuilder.lists import selectors, services, sharing
+from armybuilder import offline
+from armybuilder.lists import locks, selectors, services, sharing
 from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.forms import (
     SETTING_PREFIX,
@@ -39,6 +40,7 @@ from armybuilder.lists.forms import (
     registered_systems,
 )
 from armybuilder.lists.interchange import army_list_import
+from armybuilder.lists.share_card import headline
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
 from armybuilder.untrusted_json import JsonTooDeep, loads_bounded, storage_problems
 
@@ -104,6 +106,13 @@ def _page_context(
             context["share_url"] = request.build_absolute_uri(
                 reverse("lists:shared", args=[army_list.share_token])
             )
+        context["locks"] = locks.army_list_locks(army_list=army_list)
+    if army_list.is_public or army_list.share_token:
+        # Link previews (OpenGraph, Twitter cards): a pasted link unfurls with the share card.
+        card = (reverse("lists:shared_card", args=[army_list.share_token]) if army_list.share_token
+                else reverse("lists:card", args=[army_list.pk]))
+        context["preview_image_url"] = request.build_absolute_uri(card)
+        context["preview_description"] = headline(army_list, units)
     return context
 
 
@@ -368,9 +377,11 @@ def detail(request: HttpRequest, list_id: int) -> HttpResponse:
     if army_list is None:
         raise Http404
     can_edit = request.user.is_authenticated and army_list.owner_id == request.user.pk
-    return render(
+    response = render(
         request, "armybuilder/list_detail.html", _page_context(request, army_list, can_edit=can_edit)
     )
+    # The player's own list is kept for reading offline (`armybuilder.offline`).
+    return offline.mark_offline_copy(response) if can_edit else response
 
 
 @require_GET
@@ -468,6 +479,21 @@ def share(request: HttpRequest, list_id: int) -> HttpResponse:
     def action(version: int) -> HttpResponse:
         sharing.army_list_share(army_list=army_list, expected_version=version)
         messages.success(request, _("Anyone with the link can now read this list."))
+        return HttpResponseRedirect(_editor_url(army_list, "sharing"))
+
+    return _change(request, army_list, action)
+
+
+@login_required
+@require_POST
+def lock(request: HttpRequest, list_id: int) -> HttpResponse:
+    """"Lock and share": a frozen copy of the list as it is now, with its own link."""
+    army_list = _list_for_edit(request, list_id)
+
+    def action(version: int) -> HttpResponse:
+        locked = locks.army_list_lock(army_list=army_list, expected_version=version)
+        message = _("Locked: this version will never change. Its fingerprint is %(fingerprint)s.")
+        messages.success(request, message % {"fingerprint": locked.fingerprint})
         return HttpResponseRedirect(_editor_url(army_list, "sharing"))
 
     return _change(request, army_list, action)

@@ -256,7 +256,8 @@ def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, s
         html = render_to_string("armybuilder/roster/roster_pdf.html", {
             "roster": build_roster(army_list=army_list, units=units), "army_list": army_list,
             "paper": paper, "paper_size": PAPER_SIZES[paper], "paper_sizes": PAPER_LABELS,
-            "print": print_options(options or {}), "for_pdf": True, "via_token": None})
+            "print": print_options(options or {}), "for_pdf": True, "via_token": None,
+            "site_url": (options or {}).get("site")})
         if progress is None:
             return html_to_pdf(html=html, base_url="http://localhost/")
         announcer = logging.getLogger("weasyprint.progress")

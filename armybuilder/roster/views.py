@@ -16,8 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from armybuilder import offline
 from armybuilder.lists import selectors
 from armybuilder.lists.interchange import army_list_to_dict
+from armybuilder.lists.share_card import share_card_png
+from armybuilder.lists.share_links import site_root
 from armybuilder.models import ArmyList
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster.cards import build_roster
@@ -37,6 +40,11 @@ def readable_list(request: HttpRequest, list_id: int | None, token: str | None) 
     if army_list is None:
         raise Http404
     return army_list
+
+
+def own_list(request: HttpRequest, army_list: ArmyList, token: str | None) -> bool:
+    """Whether the reader opened their own list by id (kept for reading offline, `armybuilder.offline`)."""
+    return token is None and request.user.is_authenticated and army_list.owner_id == request.user.pk
 
 
 def _filename(army_list: ArmyList, extension: str) -> str:
@@ -77,6 +85,7 @@ def _roster_html(request: HttpRequest, army_list: ArmyList, *, token: str | None
         "print_query": urlencode({"paper": paper, **options}),
         "via_token": token,
         "for_pdf": for_pdf,
+        "site_url": site_root(request),
     }
     return render_to_string("armybuilder/roster/roster.html", context, request)
 
@@ -85,7 +94,8 @@ def _roster_html(request: HttpRequest, army_list: ArmyList, *, token: str | None
 def roster_page(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
     """The printable roster (`?paper=a4` or `letter` sets the printed page size)."""
     army_list = readable_list(request, list_id, token)
-    return HttpResponse(_roster_html(request, army_list, token=token, for_pdf=False))
+    response = HttpResponse(_roster_html(request, army_list, token=token, for_pdf=False))
+    return offline.mark_offline_copy(response) if own_list(request, army_list, token) else response
 
 
 def pdf_state(request: HttpRequest, army_list: ArmyList) -> pdf_jobs.PdfState:
@@ -96,8 +106,10 @@ def pdf_state(request: HttpRequest, army_list: ArmyList) -> pdf_jobs.PdfState:
     paper = request.GET.get("paper", "a4")
     if paper not in PAPER_SIZES:
         raise Http404
+    # The origin travels with the job (and into its cache key): the sheet's QR code links back here.
+    options = {**print_options(request.GET), "site": site_root(request)}
     return pdf_jobs.pdf_request(army_list=army_list, paper=paper, language=translation.get_language() or "en",
-                                requester=pdf_jobs.requester_of(request), options=print_options(request.GET))
+                                requester=pdf_jobs.requester_of(request), options=options)
 
 
 def pdf_response(army_list: ArmyList, pdf: bytes) -> HttpResponse:
@@ -130,7 +142,8 @@ def roster_pdf(request: HttpRequest, list_id: int | None = None, token: str | No
                 response = HttpResponse(status=200)
                 response["HX-Redirect"] = request.get_full_path()
                 return response
-            return pdf_response(army_list, state.pdf)
+            response = pdf_response(army_list, state.pdf)
+            return offline.mark_offline_copy(response) if own_list(request, army_list, token) else response
         if state.state == "failed":
             status, retry_after, message = 503, pdf_jobs.FAILURE_TTL, _(state.error)
     context = {"army_list": army_list, "retry_after": retry_after, "message": message, "status": status,
@@ -152,7 +165,7 @@ def roster_text(request: HttpRequest, list_id: int | None = None, token: str | N
     """The list as text; `?format=` plain (default), compact, markdown or secret (spoilers)."""
     army_list = readable_list(request, list_id, token)
     style = request.GET.get("format", "plain")
-    if style in ("txt", "json", "pdf"):  # the API's own `?format=` (a media type), not a style
+    if style in ("txt", "json", "pdf", "png"):  # the API's own `?format=` (a media type), not a style
         style = "plain"
     if style not in TEXT_STYLES:
         message = _("format: say one of %(styles)s.") % {"styles": ", ".join(TEXT_STYLES)}
@@ -174,4 +187,19 @@ def list_json(request: HttpRequest, list_id: int | None = None, token: str | Non
         json.dumps(data, indent=2, ensure_ascii=False) + "\n", content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "json")}"'
+    return response
+
+
+@require_GET
+def share_card(request: HttpRequest, list_id: int | None = None, token: str | None = None) -> HttpResponse:
+    """The list's share card (PNG, `armybuilder.lists.share_card`): the picture of a link
+    preview, and the editor's "Download image" (`?download=1`)."""
+    army_list = readable_list(request, list_id, token)
+    png = share_card_png(army_list, selectors.army_list_units(army_list=army_list))
+    response = HttpResponse(png, content_type="image/png")
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="{_filename(army_list, "png")}"'
+    # Private to the reader unless the list is readable by anyone with the link.
+    readable_by_anyone = bool(token) or army_list.is_public
+    response["Cache-Control"] = "public, max-age=300" if readable_by_anyone else "private, max-age=300"
     return response

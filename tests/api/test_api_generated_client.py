@@ -25,6 +25,7 @@ project_name_override: armyclient
 package_name_override: armyclient
 content_type_overrides:
   application/pdf: application/octet-stream
+  image/png: application/octet-stream
 """
 
 
@@ -63,9 +64,20 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
     from armyclient.api.auth import auth_token_create
     from armyclient.api.catalogue import systems_list, units_list
     from armyclient.api.estimates import estimates_create, estimates_retrieve
-    from armyclient.api.exports import lists_export_pdf_retrieve, lists_export_text_retrieve
+    from armyclient.api.exports import (
+        lists_export_card_retrieve,
+        lists_export_pdf_retrieve,
+        lists_export_text_retrieve,
+        shared_export_card_retrieve,
+    )
     from armyclient.api.list_units import lists_units_create
-    from armyclient.api.lists import lists_create, lists_share_create, lists_validate_retrieve
+    from armyclient.api.lists import (
+        lists_create,
+        lists_locks_create,
+        lists_locks_list,
+        lists_share_create,
+        lists_validate_retrieve,
+    )
     from armyclient.api.shared_lists import shared_retrieve
     from armyclient.models import (
         ArmyListCreateRequest,
@@ -112,6 +124,18 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
                lambda response: response.status_code != 202)
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
 
-    share = lists_share_create.sync(army_list.id, client=app, if_match=etag)
+    shared_now = lists_share_create.sync_detailed(army_list.id, client=app, if_match=etag)
+    share, etag = shared_now.parsed, shared_now.headers["ETag"]
     shared = shared_retrieve.sync(share.token, client=anonymous)
     assert shared.name == "Generated" and len(shared.units) == 2
+
+    card = lists_export_card_retrieve.sync_detailed(army_list.id, client=app)
+    assert card.status_code == 200 and card.content.startswith(b"\x89PNG")
+    locked = lists_locks_create.sync_detailed(army_list.id, client=app, if_match=etag)
+    assert locked.status_code == 201 and len(locked.parsed.fingerprint) == 19
+    history = lists_locks_list.sync(army_list.id, client=app).results
+    assert [lock.token for lock in history] == [locked.parsed.token]
+    frozen = shared_retrieve.sync(locked.parsed.token, client=anonymous)
+    assert frozen.fingerprint == locked.parsed.fingerprint and len(frozen.units) == 2
+    frozen_card = shared_export_card_retrieve.sync_detailed(locked.parsed.token, client=anonymous)
+    assert frozen_card.status_code == 200 and frozen_card.content.startswith(b"\x89PNG")

@@ -29,9 +29,12 @@ EXPECTED_OPERATIONS = {
     ("post", "/api/v1/lists/{list_id}/units/{unit_id}/duplicate"),
     ("get", "/api/v1/lists/{list_id}/export/pdf"), ("get", "/api/v1/lists/{list_id}/export/text"),
     ("get", "/api/v1/lists/{list_id}/export/json"),
+    ("get", "/api/v1/lists/{list_id}/export/card"),
+    ("get", "/api/v1/lists/{list_id}/locks"), ("post", "/api/v1/lists/{list_id}/locks"),
     ("get", "/api/v1/shared/{token}"), ("post", "/api/v1/shared/{token}/fork"),
     ("get", "/api/v1/shared/{token}/export/pdf"), ("get", "/api/v1/shared/{token}/export/text"),
     ("get", "/api/v1/shared/{token}/export/json"),
+    ("get", "/api/v1/shared/{token}/export/card"),
     ("post", "/api/v1/battlescribe/imports"), ("post", "/api/v1/battlescribe/rosters"),
     ("get", "/api/v1/lists/{list_id}/export/rosz"),
 }
@@ -74,7 +77,7 @@ def test_every_error_status_has_the_error_body(schema: dict[str, Any]) -> None:
 def test_list_writes_document_if_match_and_the_stale_statuses(schema: dict[str, Any]) -> None:
     for (method, path), operation in operations(schema).items():
         changes_settings = path.startswith("/api/v1/lists/{list_id}") and method in {"put", "patch", "delete"}
-        changes_units = method == "post" and path.endswith(("/units", "/share", "/duplicate"))
+        changes_units = method == "post" and path.endswith(("/units", "/share", "/duplicate", "/locks"))
         writes_a_list = changes_settings or changes_units
         if not writes_a_list:
             continue
