@@ -63,14 +63,17 @@ PROPERTIES: dict[str, dict[str, Any]] = {
         0,
         0,
         1000,
-        _("Attacker's models in base contact (0: every model attacks or shoots)"),
+        _(
+            "Close combat: the attacker's models in base contact (0: from the frontages, ranks and "
+            "bases, §6.2); shooting: the models that shoot (0: all)"
+        ),
     ),
     "defender_fighting_models": _int(
         _("Defending models"),
         0,
         0,
         1000,
-        _("Defender's models in base contact (0: every model strikes back)"),
+        _("Defender's models in base contact (0: from the frontages, ranks and bases, §6.2)"),
     ),
     "attacker_width": _int(
         _("Attacker's rank width"), 5, 1, 50, _("Models per rank, for the rank bonus (§9.1)")
@@ -80,6 +83,14 @@ PROPERTIES: dict[str, dict[str, Any]] = {
     ),
     "attacker_standard": _bool(_("Attacker has a standard"), _("+1 combat result (§9.1)")),
     "defender_standard": _bool(_("Defender has a standard"), _("+1 combat result (§9.1)")),
+    "attacker_army_standard": _bool(
+        _("Attacker carries the army battle standard"),
+        _("+1 combat result; WHFB: one standard bonus per side (§9.1, §11.5); RU: +2 with a unit standard"),
+    ),
+    "defender_army_standard": _bool(
+        _("Defender carries the army battle standard"),
+        _("+1 combat result; WHFB: one standard bonus per side (§9.1, §11.5); RU: +2 with a unit standard"),
+    ),
     "attacker_musician": _bool(_("Attacker has a musician"), _("Wins a drawn combat by 1 (§9.1)")),
     "defender_musician": _bool(_("Defender has a musician"), _("Wins a drawn combat by 1 (§9.1)")),
     "flank": _enum(
@@ -146,8 +157,11 @@ WORDS: dict[str, dict[str, Any]] = {
     },
     "defender_charged": {"x-text": _("the defender charged"), "x-text-when": MELEE},
     "round": {"x-text": _("round %(value)s"), "x-text-when": MELEE},
-    "fighting_models": {"x-text": _("attacking models: %(value)s (0: all)")},
-    "defender_fighting_models": {"x-text": _("defending models: %(value)s (0: all)"), "x-text-when": MELEE},
+    "fighting_models": {"x-text": _("attacking models: %(value)s (0: by formation)")},
+    "defender_fighting_models": {
+        "x-text": _("defending models: %(value)s (0: by formation)"),
+        "x-text-when": MELEE,
+    },
     "attacker_width": {"x-text": _("attacker %(value)s wide"), "x-text-when": MELEE},
     "defender_width": {"x-text": _("defender %(value)s wide"), "x-text-when": MELEE},
     "flank": {"x-text": _("attacker fights in the %(value)s"), "x-text-when": MELEE},
@@ -159,6 +173,8 @@ WORDS: dict[str, dict[str, Any]] = {
         for key in (
             "attacker_standard",
             "defender_standard",
+            "attacker_army_standard",
+            "defender_army_standard",
             "attacker_musician",
             "defender_musician",
             "attacker_battle_standard",
@@ -244,6 +260,8 @@ class Situation:
     defender_width: int = 5
     attacker_standard: bool = False
     defender_standard: bool = False
+    attacker_army_standard: bool = False
+    defender_army_standard: bool = False
     attacker_musician: bool = False
     defender_musician: bool = False
     flank: str = "front"
