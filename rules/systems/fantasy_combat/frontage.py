@@ -3,13 +3,14 @@ whose bases touch an enemy base, derived from the two units' frontages, ranks an
 
 **Decision** (the spec says "corner to corner is enough" but not how the units line up): the
 attacker's front is centred on the part of the defender it fights — the defender's front
-rank, its side (one model per rank, §6.2 "contact on the side of the base") or its rear rank —
-and a model fights when its base's edge overlaps or touches (a corner is enough) the enemy's
-edge. Each unit's front rank holds `width` models (fewer if the unit is smaller), ranks are
-filled from the front, and the rear rank holds what is left. Bases are the rank and file's
-(`units.Model.base`). The counts are taken at the start of the round; casualties come off the
-rear (§6.6), so the models in contact keep fighting while the unit is larger than them
-(`combat.Side`). An explicit number in the situation overrides the derived one.
+rank, the side of its full ranks (one model per rank, §6.2 "contact on the side of the
+base") or its rear rank — and a model fights when its base's edge overlaps or touches (a
+corner is enough) the enemy's edge. Each unit's front rank holds `width` models (fewer if
+the unit is smaller), ranks are filled from the front, and an incomplete rear rank stands
+centred behind the others. Bases are the rank and file's (`units.Model.base`). The counts
+are taken at the start of the round; casualties come off the rear (§6.6), so the models in
+contact keep fighting while the unit is larger than them (`combat.Side`). An explicit
+number in the situation overrides the derived one.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ def contact(
     d_base_w, d_base_d = defender.target.base
     a_span = a_front * a_base_w
     if facing == "flank":
-        ranks = -(-d_models // d_front)
-        d_span, d_count, d_step = ranks * d_base_d, ranks, 2 * d_base_d
+        full_ranks = d_models // d_front  # an incomplete rear rank stands centred, off the side
+        d_span, d_count, d_step = full_ranks * d_base_d, full_ranks, 2 * d_base_d
     elif facing == "rear":
         ranks = -(-d_models // d_front)
         d_count = d_models - (ranks - 1) * d_front
