@@ -42,7 +42,7 @@ class GameSystem:
       `x-command-aliases` on a property keeps short command-line flags of a system
       (`[{"flag": "--moved", "value": true, "also": {...}}]`, without `value` the flag takes one);
       `x-text` (words in the situation sentence, `%(value)s` for the value), `x-text-joined`
-      (glued to the previous words) and `x-text-when` ({field: value}) describe it in words.
+      (glued to the previous words) and `x-text-when` ({field: value or [values]}) describe it in words.
     - `situation_errors(situation)`: cross-field checks once the schema has passed (a charge
       that is not a melee attack), as `{field: [messages]}`; messages are English, marked
       with `gettext_noop` and translated on display.
