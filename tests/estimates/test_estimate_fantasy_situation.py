@@ -61,3 +61,17 @@ def test_a_pointed_attacker_against_a_reference_target_says_the_target_has_no_po
     html = render_to_string("estimates/_result.html", {"estimate": estimate})
     assert "The target costs no points, so no points are destroyed and there is no efficiency." in html
     assert "The attacker costs no points" not in html
+
+
+def test_figures_that_explain_one_matchup_stay_out_of_the_heat_map_cells():
+    """`"matrix": false` outcomes (models in contact, the break test's Ld) are on the result
+    page but not in list-vs-list cells; the combat's probabilities still are."""
+    from armybuilder.estimates.compute import matrix_cell
+
+    whfb = get_system("whfb6")
+    result = whfb.attack(unit("A", 20), unit("D", 20), {"mode": "melee"})
+    labels: dict = {}
+    cell = matrix_cell(result, labels)
+    assert "p_win_combat" in cell and "p_defender_breaks" in cell
+    assert not [key for key in cell if "fighting" in key or "break_ld" in key]
+    assert not [key for key in labels if "fighting" in key or "break_ld" in key]

@@ -72,7 +72,8 @@ def _distribution(key: str, label: str, pmf: np.ndarray, offset: int = 0) -> dic
 
 
 def _number(key: str, label: str, value: float) -> dict[str, Any]:
-    return {"key": key, "label": label, "kind": "number", "value": value}
+    """A figure that explains this matchup (not a heat-map figure: `"matrix": false`)."""
+    return {"key": key, "label": label, "kind": "number", "value": value, "matrix": False}
 
 
 #: Which Ld a break test used and how it was modified (§9.2, §10.8; the Decision in `resolution`).
@@ -101,7 +102,10 @@ def _break_test_outcomes(result: CombatResult) -> list[dict[str, Any]]:
     ):
         if test.kind == "test":
             label = BREAK_TEST_LABELS[(side, test.general, test.modified)]
-            out.append(_number(f"{side}_break_ld", label, test.leadership))
+            # one key per wording, so a key always has the same label
+            whose = "general" if test.general else "own"
+            how = "modified" if test.modified else "unmodified"
+            out.append(_number(f"{side}_break_ld_{whose}_{how}", label, test.leadership))
         elif swarm is not None:
             out.append(_distribution(f"{side}_swarm_wounds", SWARM_LABELS[side], swarm))
     return out
