@@ -130,3 +130,16 @@ def test_a_russian_swarm_reports_wounds_instead_of_a_test():
     assert "defender_swarm_wounds" in keys
     assert not [key for key in keys if key.startswith("defender_break_ld")]
     assert outcome(result, "p_defender_breaks")["value"] == pytest.approx(result["p_destroyed"], abs=1e-15)
+
+
+def test_the_unit_format_takes_a_base_and_names_a_bad_one():
+    """A base in the unit format (frontage × depth in mm) passes the profile schema; a bad one
+    is refused naming its field (never a server error)."""
+    from points.unit_format import UnitFormatError
+    from rules.systems.registry import get_system
+
+    whfb = get_system("whfb6")
+    whfb.price({**unit("Ogres", 3, base="40x40", points=35), "system": "whfb6"})
+    with pytest.raises(UnitFormatError) as refused:
+        whfb.price({**unit("Ogres", 3, base="huge", points=35), "system": "whfb6"})
+    assert "models[0].base" in str(refused.value)
