@@ -287,6 +287,7 @@ def melee_round(attacker, defender, situation, rng, ru=False) -> Trial:
     swarm = 0
     if ru and "swarm" in _rules(dm) and diff > 0:
         swarm = min(diff, d.count * d.w - d.lost)
+        d_breaks = d_breaks or swarm == d.count * d.w - d.lost  # the extra wounds destroy it
     return Trial(a.lost, d.lost, d.count - d.alive, diff, d_breaks, a_breaks, a.fighting, d.fighting, swarm)
 
 

@@ -235,8 +235,8 @@ def test_russian_swarm_takes_wounds_instead_of_a_break_test():
     situation = {"mode": "melee", "charging": True, "attacker_standard": True}
     result = check_melee(warriors, rats, situation, **ru)
     outcomes = {o["key"]: o for o in result["outcomes"]}
-    # "breaks or is destroyed": a Swarm only ever leaves by being destroyed
-    assert outcomes["p_defender_breaks"]["value"] == pytest.approx(result["p_destroyed"], abs=1e-12)
+    # "breaks or is destroyed": a Swarm only ever leaves destroyed, by blows or by the extra wounds
+    assert result["p_destroyed"] <= outcomes["p_defender_breaks"]["value"] < 0.5
     assert outcomes["defender_swarm_wounds"]["expected"] > 1
     whfb = attack(warriors, rats, situation, variants=WHFB6)
     assert next(o for o in whfb["outcomes"] if o["key"] == "p_defender_breaks")["value"] > 0.9

@@ -233,6 +233,12 @@ def resolve(
         ),
     )
 
+    # RU #39: a losing Swarm takes the difference as wounds; it is gone when they are all it has left
+    if test_d.kind == "swarm":
+        p_break_d = np.where((diff > 0) & (diff >= td.size - 1 - lost_d), 1.0, p_break_d)
+    if test_a.kind == "swarm":
+        p_break_a = np.where((diff < 0) & (-diff >= ta.size - 1 - lost_a), 1.0, p_break_a)
+
     offset = int(diff.min())
     difference = np.bincount((diff - offset).ravel(), weights=dist.ravel())
     return CombatResult(
