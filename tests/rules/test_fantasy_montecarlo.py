@@ -251,3 +251,23 @@ def test_russian_fear_does_not_break_automatically_and_army_standards_stack():
     situation = {"mode": "melee", "round": 2, "attacker_standard": True, "attacker_army_standard": True}
     check_melee(ogres, elves, situation, variants=RU_WHFB, ru=True)
     check_melee(ogres, elves, situation)
+
+
+def test_russian_tables_may_play_the_fear_auto_break():
+    """RU #8 has no auto-break; the RU-only situation option `fear_auto_break` plays WHFB §10.3
+    (beaten by a fear-causing unit with greater US: broken, no test)."""
+    ogres = unit("Ogres", 4, s=4, t=4, w=3, i=2, a=3, save=6, troop_type="monstrous", rules=["Fear"])
+    elves = unit("Elves", 10, ws=4, i=5, save=5, ld=8)
+    situation = {"mode": "melee", "round": 2, "fear_auto_break": True}
+
+    def p_breaks(result):
+        return next(o["value"] for o in result["outcomes"] if o["key"] == "p_defender_breaks")
+
+    with_option = p_breaks(attack(ogres, elves, situation, variants=RU_WHFB))
+    without = p_breaks(attack(ogres, elves, {"mode": "melee", "round": 2}, variants=RU_WHFB))
+    assert with_option > without
+    # no other RU switch matters here, so the WHFB simulation is the oracle of the option
+    trials = sim.run(TRIALS, lambda rng: sim.melee_round(ogres, elves, {"mode": "melee", "round": 2}, rng))
+    close(with_option, [t.defender_breaks for t in trials], "RU with the option: WHFB's auto-break")
+    with pytest.raises(ValueError, match="fear_auto_break: unknown field"):
+        attack(ogres, elves, situation, variants=WHFB6)  # WHFB always plays it: no option

@@ -137,9 +137,10 @@ def _break_chance(
     loser_us: np.ndarray,
     winner_us: np.ndarray,
     test: BreakTest,
-    variants: Variants,
+    fear_breaks: bool,
 ) -> np.ndarray:
-    """P(the losing side breaks) per cell, for cells where it lost by `difference` > 0."""
+    """P(the losing side breaks) per cell, for cells where it lost by `difference` > 0;
+    `fear_breaks`: the §10.3 auto-break applies (WHFB; an RU table's option)."""
     if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
         return np.zeros_like(difference, dtype=float)
     values, where = np.unique(difference, return_inverse=True)
@@ -150,7 +151,7 @@ def _break_chance(
         ]
     )
     chance = table[where].reshape(difference.shape)
-    if variants.fear_auto_break and _causes_fear(winner) and not _fearless(loser):
+    if fear_breaks and _causes_fear(winner) and not _fearless(loser):
         chance = np.where(winner_us > loser_us, 1.0, chance)  # §9.2, §10.3: auto-break
     return chance
 
@@ -210,6 +211,7 @@ def resolve(
     if situation.attacker_musician != situation.defender_musician:  # §9.1: tie-break
         diff = np.where(diff == 0, 1 if situation.attacker_musician else -1, diff)
 
+    fear_breaks = variants.fear_auto_break or situation.fear_auto_break
     test_a = break_test(attacker, situation.attacker_general_ld, situation.attacker_battle_standard, variants)
     test_d = break_test(defender, situation.defender_general_ld, situation.defender_battle_standard, variants)
     destroyed_d = np.broadcast_to(alive_d == 0, diff.shape)
@@ -219,7 +221,7 @@ def resolve(
         1.0,
         np.where(
             diff > 0,
-            _break_chance(defender, attacker, np.maximum(diff, 1), us_d, us_a, test_d, variants),
+            _break_chance(defender, attacker, np.maximum(diff, 1), us_d, us_a, test_d, fear_breaks),
             0.0,
         ),
     )
@@ -228,7 +230,7 @@ def resolve(
         1.0,
         np.where(
             diff < 0,
-            _break_chance(attacker, defender, np.maximum(-diff, 1), us_a, us_d, test_a, variants),
+            _break_chance(attacker, defender, np.maximum(-diff, 1), us_a, us_d, test_a, fear_breaks),
             0.0,
         ),
     )

@@ -180,6 +180,7 @@ WORDS: dict[str, dict[str, Any]] = {
             "attacker_battle_standard",
             "defender_battle_standard",
             "breath_weapon",
+            "fear_auto_break",
             "attacker_failed_fear",
             "defender_failed_fear",
         )
@@ -197,11 +198,22 @@ MAX_WORK = 400_000_000
 MAX_POOL_WOUNDS = 1_000
 
 
+#: RU only (004_ru.md #8: Fear only sets WS 1): a table that plays the 6th-edition auto-break.
+FEAR_BREAK_PROPERTY = {
+    "fear_auto_break": _bool(
+        _("Fear breaks outnumbered losers"),
+        _("House option: beaten by a fear-causing unit with greater US breaks automatically (WHFB §10.3)"),
+    )
+}
+
+
 def situation_schema(variants: Variants) -> dict[str, Any]:
     """The JSON Schema object of the situation for this system's variants."""
     properties = dict(PROPERTIES)
     if variants.breath_in_combat:
         properties.update(BREATH_PROPERTY)
+    if not variants.fear_auto_break:
+        properties.update(FEAR_BREAK_PROPERTY)
     properties = {key: {**prop, **WORDS.get(key, {})} for key, prop in properties.items()}
     return {
         "type": "object",
@@ -273,6 +285,7 @@ class Situation:
     attacker_battle_standard: bool = False
     defender_battle_standard: bool = False
     breath_weapon: bool = False
+    fear_auto_break: bool = False
 
     @property
     def melee(self) -> bool:
