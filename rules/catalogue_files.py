@@ -117,6 +117,7 @@ EQUIPMENT_SCHEMA = {
                     "text": _TEXT,
                     "unique": {"type": "boolean"},
                     "bound_spell": {"type": "boolean"},
+                    "requires_rule": {"type": "string", "minLength": 1, "maxLength": 60},
                     "effects": {"type": "object"},
                 },
             },
@@ -588,6 +589,8 @@ class _FactionReader:
                 "unique": item.get("unique", True),
                 "bound_spell": item.get("bound_spell", False),
                 "points": cost,  # what the item costs this unit: counted against item allowances
+                # only a model with this rule may carry it (`points.catalogue.item_restrictions`)
+                **({"requires_rule": item["requires_rule"]} if item.get("requires_rule") else {}),
             }
         if cost is not None and not self.catalogue_points:
             self.error(f"{path}.cost", "this system prices options with its formula; remove the cost")

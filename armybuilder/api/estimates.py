@@ -154,7 +154,8 @@ class EstimateSerializer(serializers.Serializer):
                   "matrices `a_vs_b` and `b_vs_a` of cells {expected_kills, p_destroyed, "
                   "expected_points_destroyed, points_efficiency, and the system's probability and number "
                   "`outcomes` by their keys}. A system may add `outcomes` [{key, label, kind: probability | "
-                  "distribution | number, value, expected?, offset?}] to a unit-vs-unit result.")
+                  "distribution | number, value, expected?, offset?, matrix? (false: not in matrix "
+                  "cells)}] to a unit-vs-unit result.")
     error = serializers.CharField(help_text="Why the job failed; empty otherwise.")
 
     def get_url(self, estimate: Estimate) -> str:

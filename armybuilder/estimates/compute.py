@@ -54,7 +54,8 @@ CELL_OUTCOME_KINDS = ("probability", "number")
 
 def matrix_cell(outcome: Mapping[str, Any], labels: dict[str, str] | None = None) -> dict[str, Any]:
     """The figures of one matchup a matrix keeps: the common four, then every one-figure
-    outcome of the system (`outcomes` of kind probability or number) by its key."""
+    outcome of the system (`outcomes` of kind probability or number, unless it says
+    `"matrix": false`) by its key."""
     cell = {
         "expected_kills": outcome["expected"]["kills"],
         "p_destroyed": outcome["p_destroyed"],
@@ -62,7 +63,8 @@ def matrix_cell(outcome: Mapping[str, Any], labels: dict[str, str] | None = None
         "points_efficiency": outcome["points_efficiency"],
     }
     for extra in outcome.get("outcomes") or ():
-        if extra.get("kind") in CELL_OUTCOME_KINDS and extra.get("key") not in cell:
+        if (extra.get("kind") in CELL_OUTCOME_KINDS and extra.get("key") not in cell
+                and extra.get("matrix", True) is not False):
             cell[extra["key"]] = extra["value"]
             if labels is not None:
                 labels.setdefault(extra["key"], {"label": str(extra.get("label", extra["key"])),

@@ -41,8 +41,12 @@ def _value_text(spec: Mapping[str, Any], value: Any) -> str:
 
 
 def _applies(spec: Mapping[str, Any], situation: Mapping[str, Any]) -> bool:
-    """`x-text-when` ({field: value}): the field matters only when the others are so."""
-    return all(situation.get(name) == wanted for name, wanted in spec.get("x-text-when", {}).items())
+    """`x-text-when` ({field: value or [values]}): the field matters only when the others are so
+    (a list: any of its values)."""
+    return all(
+        situation.get(name) in wanted if isinstance(wanted, list) else situation.get(name) == wanted
+        for name, wanted in spec.get("x-text-when", {}).items()
+    )
 
 
 def situation_text(situation: Mapping[str, Any] | None, *, system_key: str) -> str:

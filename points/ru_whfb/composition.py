@@ -28,10 +28,17 @@ from points.catalogue.fantasy_army import (
     unslotted_violations,
 )
 from points.catalogue.i18n import _, gettext_noop
+from points.catalogue.item_restrictions import item_restriction_violations
 
 GENERAL_RULE = "General"
 ARMY_STANDARD_RULE = "Army Battle Standard"
 
+#: What "… only" wordings of imported items mean here (`points.catalogue.item_restrictions`).
+REQUIREMENT_WORDS: dict[str, str] = {
+    "battle_standard": ARMY_STANDARD_RULE,
+    "army_battle_standard": ARMY_STANDARD_RULE,
+    "general": GENERAL_RULE,
+}
 OPTION_KEYS: dict[str, str] = {
     "general": gettext_noop("Exactly one General (chapter 7, rule 45)"),
     "army_standard": gettext_noop("At most one Army Battle Standard Bearer (chapter 7, rule 44)"),
@@ -43,6 +50,9 @@ OPTION_KEYS: dict[str, str] = {
     ),
     "unit_size": gettext_noop("Unit sizes within the army book's limits"),
     "command": gettext_noop("One Champion, Standard Bearer and Musician per unit; none for characters"),
+    "item_restrictions": gettext_noop(
+        "Items for one kind of model only (“Army Battle Standard only”, “General only”)"
+    ),
 }
 #: [EXTERNAL] 8th-edition percentages of the points limit.
 MAXIMUM_PERCENT: dict[str, int] = {"lord": 25, "hero": 25, "special": 50, "rare": 25}
@@ -104,4 +114,6 @@ def validate(
         found += unit_size_violations(army)
     if rule_on(army, "command"):
         found += command_violations(army)
+    if rule_on(army, "item_restrictions"):
+        found += item_restriction_violations(army, REQUIREMENT_WORDS)
     return found

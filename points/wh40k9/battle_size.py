@@ -26,6 +26,7 @@ from typing import Any
 
 from points.catalogue.army import army_models, army_units, points_limit_violations, rule_on, violation
 from points.catalogue.i18n import _, gettext_noop
+from points.catalogue.item_restrictions import item_restriction_violations
 from points.wh40k9.detachments import OPTION_LABEL as DETACHMENTS_LABEL
 from points.wh40k9.detachments import detachment_summary, detachment_violations
 from points.wh40k9.power import power_rating
@@ -64,6 +65,10 @@ LIST_SETTINGS_SCHEMA: dict[str, Any] = {
     },
 }
 
+#: What "… only" wordings of imported items mean here (`points.catalogue.item_restrictions`).
+REQUIREMENT_WORDS: dict[str, str] = {
+    "warlord": WARLORD_RULE,
+}
 OPTION_KEYS: dict[str, str] = {
     "battle_size": gettext_noop(
         "Power Level within the battle size (Only War, half the combined total per army)"
@@ -73,6 +78,9 @@ OPTION_KEYS: dict[str, str] = {
     ),
     "warlord": gettext_noop("Exactly one Warlord"),
     "detachments": DETACHMENTS_LABEL,
+    "item_restrictions": gettext_noop(
+        "Items for one kind of model only (“Warlord only”)"
+    ),
 }
 
 
@@ -199,4 +207,6 @@ def validate(
     if rule_on(army, "warlord"):
         found += warlord_violations(army)
     found += detachment_violations(army)  # [EXTERNAL], switched by "detachments"
+    if rule_on(army, "item_restrictions"):
+        found += item_restriction_violations(army, REQUIREMENT_WORDS)
     return found

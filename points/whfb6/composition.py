@@ -41,11 +41,18 @@ from points.catalogue.fantasy_army import (
     unslotted_violations,
 )
 from points.catalogue.i18n import _, gettext_noop
+from points.catalogue.item_restrictions import item_restriction_violations
 
 GENERAL_RULE = "General"
 BATTLE_STANDARD_RULE = "Battle Standard"
 ARCANE = "arcane"
 
+#: What "… only" wordings of imported items mean here (`points.catalogue.item_restrictions`).
+REQUIREMENT_WORDS: dict[str, str] = {
+    "battle_standard": BATTLE_STANDARD_RULE,
+    "army_battle_standard": BATTLE_STANDARD_RULE,
+    "general": GENERAL_RULE,
+}
 #: The list's switch for each check, with what it checks (shown by the list builder).
 OPTION_KEYS: dict[str, str] = {
     "general": gettext_noop("Exactly one General, the character with the highest Leadership (§11.5)"),
@@ -60,6 +67,9 @@ OPTION_KEYS: dict[str, str] = {
     "unit_size": gettext_noop("Unit sizes within the army book's limits"),
     "command": gettext_noop(
         "One Champion, Standard Bearer and Musician per unit; none for characters (§9.8)"
+    ),
+    "item_restrictions": gettext_noop(
+        "Items for one kind of model only (“Battle Standard Bearer only”, “General only”)"
     ),
 }
 #: [EXTERNAL] magic item points a character may carry, by slot.
@@ -306,4 +316,6 @@ def validate(
         found += unit_size_violations(army)
     if rule_on(army, "command"):
         found += command_violations(army)
+    if rule_on(army, "item_restrictions"):
+        found += item_restriction_violations(army, REQUIREMENT_WORDS)
     return found

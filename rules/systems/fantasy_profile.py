@@ -124,6 +124,12 @@ EXTRA: dict[str, Any] = {
         "type": "boolean",
     },
     "troop_type": {"title": "Type", "description": "Unit Strength type", "enum": list(TROOP_TYPES)},
+    "base": {
+        "title": "Base",
+        "description": "Base in mm, frontage × depth (25x50), for who fights; default by type",
+        "type": "string",
+        "pattern": r"^\s*[0-9]{1,3}\s*[x×]\s*[0-9]{1,3}\s*(mm)?\s*$",
+    },
     "wizard_level": {
         "title": "Wizard",
         "description": "Wizard level (0: not a wizard)",

@@ -115,6 +115,10 @@ def envelope(
                         "kind": {"type": "string"},
                         "unique": {"type": "boolean"},
                         "bound_spell": {"type": "boolean"},
+                        "requires_rule": {
+                            "type": "string",
+                            "description": "Only a model with this rule may carry it (e.g. Battle Standard)",
+                        },
                     },
                 },
             },

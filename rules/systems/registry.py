@@ -30,7 +30,10 @@ class GameSystem:
     - `profile_schema`: JSON Schema of one model's profile fields in the unit format;
     - `price(unit_dict)` -> a JSON-ready breakdown with at least `points` (int) and `exact`;
     - `validate(army_dict)` -> a list of violation dicts (`rule`, `unit`, `message`);
-    - `attack(attacker, defender, situation)` -> an exact outcome (None if not supported);
+    - `attack(attacker, defender, situation)` -> an exact outcome (None if not supported); its
+      `outcomes` entries of kind probability or number also go into list-vs-list matrix cells,
+      unless the entry says `"matrix": false` (a figure that explains one matchup, such as the
+      Ld a break test used, but would crowd a heat map);
     - `reference_targets`: typical enemy units to estimate against;
     - `situation_schema`: JSON Schema of the situation `attack` takes (the estimates
       contract, `shared/HELPERS.md`): an object without additional properties, each
@@ -42,7 +45,7 @@ class GameSystem:
       `x-command-aliases` on a property keeps short command-line flags of a system
       (`[{"flag": "--moved", "value": true, "also": {...}}]`, without `value` the flag takes one);
       `x-text` (words in the situation sentence, `%(value)s` for the value), `x-text-joined`
-      (glued to the previous words) and `x-text-when` ({field: value}) describe it in words.
+      (glued to the previous words) and `x-text-when` ({field: value or [values]}) describe it in words.
     - `situation_errors(situation)`: cross-field checks once the schema has passed (a charge
       that is not a melee attack), as `{field: [messages]}`; messages are English, marked
       with `gettext_noop` and translated on display.

@@ -224,3 +224,41 @@ def test_the_command_takes_system_wh40k9_and_the_situation(tmp_path):
     bad = run("--situation", "charged=true", "--situation", "range_inches=500", "--cover")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert {e["path"] for e in json.loads(bad.stderr)["errors"]} == {"situation", "situation.range_inches"}
+
+
+NEW_40K_FIELDS = {"reroll_hits": "failed", "reroll_wounds": "ones", "wound_modifier": 1,
+                  "defender_feel_no_pain": 5, "cover": True}
+
+
+def test_the_new_40k_situation_fields_reach_the_page_the_api_and_the_command(client, forty_k, tmp_path):
+    """Issue 24: re-rolls, ±1 to wound, Feel No Pain and cover come from the schema alone: the
+    form shows them, the API takes them, the command takes them, each giving the engine's answer."""
+    squad = template(forty_k, intercessors())
+    html = client.get(reverse("estimates:new"), {"unit": squad.pk}).content.decode()
+    for field in NEW_40K_FIELDS:
+        assert f'name="{field}"' in html, field
+    situation = {"mode": "shooting", "range_inches": 12, **NEW_40K_FIELDS}
+    direct = WH40K.attack(intercessors(), WH40K.reference_targets["meq-5"], situation)
+    created = client.post("/api/v1/estimates", {
+        "kind": "unit_vs_unit", "attacker": {"catalogue_unit": squad.pk},
+        "defender": {"reference_target": "meq-5", "system": "wh40k9"}, "situation": situation,
+    }, content_type="application/json")
+    assert created.status_code == 202, created.json()
+    run_estimate(created.json()["id"])
+    result = client.get(created["Location"]).json()["result"]
+    assert result["kills_distribution"] == pytest.approx(direct["kills_distribution"], abs=1e-12)
+    assert result["defender_points"] == 100  # our own points for the MEQ target
+    page = client.get(reverse("estimates:detail", args=[created.json()["id"]])).content.decode()
+    assert "re-roll hits: all failed rolls" in page and "defender&#x27;s Feel No Pain 5+" in page
+
+    files = []
+    for name, unit in (("a.json", intercessors()), ("b.json", WH40K.reference_targets["meq-5"])):
+        (tmp_path / name).write_text(json.dumps(unit), encoding="utf-8")
+        files.append(str(tmp_path / name))
+    flags = [arg for key, value in NEW_40K_FIELDS.items()
+             for arg in ("--situation", f"{key}={json.dumps(value)}")]
+    done = subprocess.run([sys.executable, "manage.py", "estimate", "--system", "wh40k9", *files, *flags],
+                          cwd=ROOT, env=command_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["kills_distribution"] == pytest.approx(direct["kills_distribution"],
+                                                                          abs=1e-12)

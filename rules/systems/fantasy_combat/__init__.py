@@ -1,10 +1,17 @@
 """Exact Warhammer Fantasy combat maths, shared by WHFB 6th (`000_whfb6.md`) and the Russian
 house rules (`004_ru.md`), whose differences are the switches of `variants.Variants`.
 
-Modules: `tables` (the printed tables), `units` (reading unit dicts), `blows` (one die, hit
-to unsaved wound), `wound_track` (wounds lost by a unit, die by die), `combat` (shooting,
-strike order), `resolution` (combat result, break test), `situation` (schema, checks),
-`estimate` (the registry's `attack`).
+Modules: `tables` (the printed tables), `units` (reading unit dicts), `frontage` (who fights:
+models in base contact), `blows` (one die, hit to unsaved wound), `wound_track` (wounds lost
+by a unit, die by die), `combat` (shooting, strike order), `resolution` (combat result, break
+test), `situation` (schema, checks), `estimate` (the registry's `attack`).
+
+Decisions (where the specs leave a case open; each is written where it is implemented):
+- who fights — how the units line up and which models touch (`frontage`);
+- bases of the troop types the specs do not size (`tables.BASES`);
+- a Stubborn unit using its General's Ld tests it unmodified; the result names the Ld and the
+  modifier each break test used (`resolution`);
+- wounds caused by a Multiple Wounds hit beyond its model do not count (`resolution`).
 
 Unit format for Warhammer Fantasy (what the `content` session writes)
 --------------------------------------------------------------------
@@ -13,6 +20,8 @@ Each model (one row per model type; command models may be their own rows) has:
 
 - `name`, `count`, `points` (per model);
 - characteristics `m ws bs s t w i a ld` (null is the books' "-": the model lacks it);
+- `base`: the base in mm, "25x50" or [25, 50] (frontage × depth; default by troop type,
+  `tables.BASES`), for who fights (§6.2);
 - `troop_type`: infantry | cavalry | monstrous | chariot | war_machine | monster |
   ridden_monster | swarm | character (Unit Strength §3.1; Killing Blow's man-sized: infantry,
   cavalry, character); `unit_strength` overrides the table; `character: true` for Lords/Heroes;

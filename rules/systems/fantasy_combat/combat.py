@@ -69,6 +69,8 @@ class Side:
     track: WoundTrack
     charging: bool
     fighting_models: int
+    #: Faces the enemy with its front: spears add a rank only then (§12.3).
+    front_facing: bool = True
     _fighting: dict[bool, dict[int, npt.NDArray[np.int64]]] = field(default_factory=dict)
 
     def fighting(self, in_ranks: bool) -> dict[int, npt.NDArray[np.int64]]:
@@ -268,7 +270,9 @@ def melee_strikers(
                     tier=tier,
                     initiative=striker_model.i or 0,
                     blow=blow,
-                    in_ranks=(w.kind == "spear" or striker_model.has("fight in extra rank")) and not charging,
+                    in_ranks=(w.kind == "spear" or striker_model.has("fight in extra rank"))
+                    and not charging
+                    and own.front_facing,
                 )
             )
         strikers += _special_hits(side, k, model, own, target, situation, variants)

@@ -23,7 +23,8 @@ from rules.systems.fantasy_combat.combat import (
     planned_work,
     shoot,
 )
-from rules.systems.fantasy_combat.resolution import resolve
+from rules.systems.fantasy_combat.frontage import contact
+from rules.systems.fantasy_combat.resolution import CombatResult, resolve
 from rules.systems.fantasy_combat.situation import MAX_WORK, Situation, _
 from rules.systems.fantasy_combat.tables import two_d6_at_most
 from rules.systems.fantasy_combat.units import Unit, read_unit
@@ -70,6 +71,46 @@ def _distribution(key: str, label: str, pmf: np.ndarray, offset: int = 0) -> dic
     return out
 
 
+def _number(key: str, label: str, value: float) -> dict[str, Any]:
+    """A figure that explains this matchup (not a heat-map figure: `"matrix": false`)."""
+    return {"key": key, "label": label, "kind": "number", "value": value, "matrix": False}
+
+
+#: Which Ld a break test used and how it was modified (§9.2, §10.8; the Decision in `resolution`).
+BREAK_TEST_LABELS = {
+    ("attacker", False, True): _("Attacker's break test: its own Ld, minus the combat result"),
+    ("attacker", True, True): _("Attacker's break test: the General's Ld, minus the combat result"),
+    ("attacker", False, False): _("Attacker's break test: its own Ld, unmodified (Stubborn)"),
+    ("attacker", True, False): _("Attacker's break test: the General's Ld, unmodified (Stubborn)"),
+    ("defender", False, True): _("Defender's break test: its own Ld, minus the combat result"),
+    ("defender", True, True): _("Defender's break test: the General's Ld, minus the combat result"),
+    ("defender", False, False): _("Defender's break test: its own Ld, unmodified (Stubborn)"),
+    ("defender", True, False): _("Defender's break test: the General's Ld, unmodified (Stubborn)"),
+}
+SWARM_LABELS = {
+    "attacker": _("Attacker is a Swarm: no break test, extra wounds equal to the difference"),
+    "defender": _("Defender is a Swarm: no break test, extra wounds equal to the difference"),
+}
+
+
+def _break_test_outcomes(result: CombatResult) -> list[dict[str, Any]]:
+    """The Ld each side's break test used (a number), or a Swarm's extra wounds (RU #39)."""
+    out: list[dict[str, Any]] = []
+    for side, test, swarm in (
+        ("attacker", result.attacker_test, result.attacker_swarm_wounds),
+        ("defender", result.defender_test, result.defender_swarm_wounds),
+    ):
+        if test.kind == "test":
+            label = BREAK_TEST_LABELS[(side, test.general, test.modified)]
+            # one key per wording, so a key always has the same label
+            whose = "general" if test.general else "own"
+            how = "modified" if test.modified else "unmodified"
+            out.append(_number(f"{side}_break_ld_{whose}_{how}", label, test.leadership))
+        elif swarm is not None:
+            out.append(_distribution(f"{side}_swarm_wounds", SWARM_LABELS[side], swarm))
+    return out
+
+
 def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> list[dict[str, Any]]:
     """§5.6, §10.2 (5): 25 % casualties in one shooting phase force a panic test (2D6 ≤ Ld)."""
     starting = sum(m.count for m in defender.models)
@@ -108,16 +149,38 @@ def estimate_cost(
     return SECONDS_FIXED + SECONDS_PER_WORK * work, BYTES_PER_STATE_PAIR * pairs
 
 
+def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int, bool]:
+    """Models in base contact on each side (§6.2): the situation's numbers where given, else
+    derived from the formations (`frontage.contact`); shooting: 0, every model shoots. The
+    third value: the defender faces the attacker with its front (§12.3)."""
+    if not sit.melee:
+        return sit.fighting_models, sit.defender_fighting_models, True
+    derived = contact(
+        units[ATTACKER],
+        units[DEFENDER],
+        attacker_width=sit.attacker_width,
+        defender_width=sit.defender_width,
+        facing=sit.flank,
+    )
+    return (
+        sit.fighting_models or derived.attacker,
+        sit.defender_fighting_models or derived.defender,
+        derived.defender_front,
+    )
+
+
 def _sides(attacker: Mapping[str, Any], defender: Mapping[str, Any], sit: Situation) -> tuple:
     units = (read_unit(attacker), read_unit(defender))
     tracks = tuple(WoundTrack(u.pool_models, u.wounds_per_model) for u in units)
+    fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
-        Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, sit.fighting_models),
+        Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a),
         Side(
             units[DEFENDER],
             tracks[DEFENDER],
             sit.melee and sit.defender_charged,
-            sit.defender_fighting_models,
+            fighting_d,
+            front_facing=defender_front,
         ),
     )
     return units, tracks, sides
@@ -147,7 +210,7 @@ def attack(
     kills = np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
     if sit.melee:
         lost = np.bincount(ta.slain, weights=dist.sum(axis=1), minlength=ta.models + 1)
-        result = resolve(dist, units[ATTACKER], units[DEFENDER], (ta, td), sit)
+        result = resolve(dist, units[ATTACKER], units[DEFENDER], (ta, td), sit, variants)
         outcomes += [
             _probability("p_win_combat", _("Attacker wins the combat"), result.p_attacker_wins),
             _probability("p_draw", _("Combat is a draw"), result.p_draw),
@@ -158,6 +221,13 @@ def attack(
                 "combat_result", _("Combat result (attacker − defender)"), result.difference, result.offset
             ),
             _distribution("attacker_losses", _("Attacker's models slain by the return blows"), lost),
+            _number(
+                "attacker_fighting", _("Attacker's models in base contact"), sides[ATTACKER].fighting_models
+            ),
+            _number(
+                "defender_fighting", _("Defender's models in base contact"), sides[DEFENDER].fighting_models
+            ),
+            *_break_test_outcomes(result),
         ]
     else:
         outcomes += _panic_outcomes(kills, units[DEFENDER], sit)

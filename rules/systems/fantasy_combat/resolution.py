@@ -9,6 +9,11 @@ regenerated wounds do not count (§7.3), a Killing Blow counts the wounds its vi
 left, and the excess of a Multiple Wounds hit beyond its model is lost (§7.4), so it does
 not count either (decision: the digest says "all unsaved wounds" without covering excess).
 Challenges and overkill are not modelled.
+
+**Decision** (§10.8 leaves a Stubborn unit using its General's Leadership open): the unit
+tests on the better of its own Ld and the General's (§9.2), and a Stubborn unit tests that Ld
+unmodified — the reading kept from before the question was raised. The result says which Ld
+and which modifier each side's break test used (`BreakTest`), so a player can check it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import numpy as np
 from rules.systems.fantasy_combat.situation import Situation
 from rules.systems.fantasy_combat.tables import two_d6_at_most
 from rules.systems.fantasy_combat.units import Unit
+from rules.systems.fantasy_combat.variants import Variants
 from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
 
 
@@ -42,6 +48,14 @@ def rank_bonuses(models: np.ndarray, width: int, unit: Unit) -> np.ndarray:
     return np.clip(ranks - 1, 0, 3)
 
 
+def standard_bonus(standard: bool, army_standard: bool, variants: Variants) -> int:
+    """§9.1, §11.5: a standard or the battle standard in the unit, +1 — one standard bonus per
+    side; RU §2.6, #44: the Army Battle Standard stacks with a unit standard (+2)."""
+    if variants.army_standard_stacks:
+        return int(standard) + int(army_standard)
+    return int(standard or army_standard)
+
+
 @cache
 def leadership_fails(ld: int, difference: int, *, stubborn: bool, reroll: bool) -> Fraction:
     """§9.2: the loser breaks if 2D6 > Ld − difference (Stubborn: unmodified Ld, §10.8); the
@@ -50,6 +64,36 @@ def leadership_fails(ld: int, difference: int, *, stubborn: bool, reroll: bool) 
     target = ld if stubborn else ld - difference
     fail = 1 - two_d6_at_most(target)
     return fail * fail if reroll else fail
+
+
+@dataclass(frozen=True)
+class BreakTest:
+    """How a side's break test is taken (§9.2, §10.8): the Ld, whose it is, and whether the
+    combat result modifies it; or why there is no test (Unbreakable, RU Swarm)."""
+
+    leadership: int
+    general: bool  # the General's Ld (§9.2) is the better one
+    modified: bool  # 2D6 against Ld − difference; False: Stubborn, unmodified Ld (§10.8)
+    reroll: bool  # the battle standard's re-roll (§9.2)
+    kind: str = "test"  # "test", "unbreakable" (§10.9), "swarm" (RU #39)
+
+
+def break_test(unit: Unit, general_ld: int, reroll: bool, variants: Variants) -> BreakTest:
+    ld = max(unit.leadership, general_ld)
+    kind = (
+        "unbreakable"
+        if unit.has("unbreakable")
+        else "swarm"
+        if variants.swarm_wounds_instead_of_break and unit.has("swarm")
+        else "test"
+    )
+    return BreakTest(
+        leadership=ld,
+        general=general_ld > unit.leadership,
+        modified=not unit.has("stubborn"),
+        reroll=reroll,
+        kind=kind,
+    )
 
 
 @dataclass(frozen=True)
@@ -65,6 +109,11 @@ class CombatResult:
     p_attacker_breaks: float
     p_defender_destroyed: float
     p_attacker_destroyed: float
+    attacker_test: BreakTest
+    defender_test: BreakTest
+    #: RU #39: P(a losing Swarm suffers k extra wounds), k = 0, 1, …; None: not a Swarm.
+    attacker_swarm_wounds: np.ndarray | None = None
+    defender_swarm_wounds: np.ndarray | None = None
 
 
 def _models_alive(unit: Unit, track: WoundTrack) -> np.ndarray:
@@ -87,24 +136,40 @@ def _break_chance(
     difference: np.ndarray,
     loser_us: np.ndarray,
     winner_us: np.ndarray,
-    general_ld: int,
-    reroll: bool,
+    test: BreakTest,
+    fear_breaks: bool,
 ) -> np.ndarray:
-    """P(the losing side breaks) per cell, for cells where it lost by `difference` > 0."""
-    if loser.has("unbreakable"):
+    """P(the losing side breaks) per cell, for cells where it lost by `difference` > 0;
+    `fear_breaks`: the §10.3 auto-break applies (WHFB; an RU table's option)."""
+    if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
         return np.zeros_like(difference, dtype=float)
-    ld = max(loser.leadership, general_ld)
-    stubborn = loser.has("stubborn")
     values, where = np.unique(difference, return_inverse=True)
-    table = np.array([float(leadership_fails(ld, int(d), stubborn=stubborn, reroll=reroll)) for d in values])
+    table = np.array(
+        [
+            float(leadership_fails(test.leadership, int(d), stubborn=not test.modified, reroll=test.reroll))
+            for d in values
+        ]
+    )
     chance = table[where].reshape(difference.shape)
-    if _causes_fear(winner) and not _fearless(loser):
+    if fear_breaks and _causes_fear(winner) and not _fearless(loser):
         chance = np.where(winner_us > loser_us, 1.0, chance)  # §9.2, §10.3: auto-break
     return chance
 
 
+def _swarm_wounds(dist: Array, lost_by: np.ndarray, wounds_left: np.ndarray) -> np.ndarray:
+    """RU #39: extra wounds equal to the difference the Swarm lost by (none more than it has
+    left), as P(k extra wounds)."""
+    extra = np.minimum(np.maximum(lost_by, 0), wounds_left)
+    return np.bincount(extra.ravel().astype(np.int64), weights=dist.ravel())
+
+
 def resolve(
-    dist: Array, attacker: Unit, defender: Unit, tracks: tuple[WoundTrack, WoundTrack], situation: Situation
+    dist: Array,
+    attacker: Unit,
+    defender: Unit,
+    tracks: tuple[WoundTrack, WoundTrack],
+    situation: Situation,
+    variants: Variants,
 ) -> CombatResult:
     """§9.1 combat result of the round and §9.2 break tests, exactly over `dist`."""
     ta, td = tracks
@@ -117,17 +182,19 @@ def resolve(
     us_d = (defender.unit_strength(0) + td.alive * defender.target.unit_strength)[None, :]
 
     flank = {"front": 0, "flank": 1, "rear": 2}[situation.flank]
+    # §9.1: a flank or rear charger of US ≥ 5 cancels the rank bonus, but skirmishers do not (§3.5)
     flanking = (flank > 0) & (us_a >= 5)
+    cancels_ranks = flanking & (not attacker.has("skirmishers"))
     ranks_a = rank_bonuses(models_a, situation.attacker_width, attacker)[:, None]
     ranks_d_alone = rank_bonuses(models_d, situation.defender_width, defender)[None, :]
-    ranks_d = np.where(flanking, 0, ranks_d_alone)
+    ranks_d = np.where(cancels_ranks, 0, ranks_d_alone)
     extra_a = max((m.item_effects.get("combat_result", 0) for m in attacker.models), default=0)
     extra_d = max((m.item_effects.get("combat_result", 0) for m in defender.models), default=0)
     cr_a = (
         lost_d
         + ranks_a
         + (us_a > us_d)
-        + int(situation.attacker_standard)
+        + standard_bonus(situation.attacker_standard, situation.attacker_army_standard, variants)
         + extra_a
         + int(situation.high_ground == "attacker")
         + np.where(flanking, flank, 0)
@@ -136,7 +203,7 @@ def resolve(
         lost_a
         + ranks_d
         + (us_d > us_a)
-        + int(situation.defender_standard)
+        + standard_bonus(situation.defender_standard, situation.defender_army_standard, variants)
         + extra_d
         + int(situation.high_ground == "defender")
     )
@@ -144,6 +211,9 @@ def resolve(
     if situation.attacker_musician != situation.defender_musician:  # §9.1: tie-break
         diff = np.where(diff == 0, 1 if situation.attacker_musician else -1, diff)
 
+    fear_breaks = variants.fear_auto_break or situation.fear_auto_break
+    test_a = break_test(attacker, situation.attacker_general_ld, situation.attacker_battle_standard, variants)
+    test_d = break_test(defender, situation.defender_general_ld, situation.defender_battle_standard, variants)
     destroyed_d = np.broadcast_to(alive_d == 0, diff.shape)
     destroyed_a = np.broadcast_to(alive_a == 0, diff.shape)
     p_break_d = np.where(
@@ -151,15 +221,7 @@ def resolve(
         1.0,
         np.where(
             diff > 0,
-            _break_chance(
-                defender,
-                attacker,
-                np.maximum(diff, 1),
-                us_d,
-                us_a,
-                situation.defender_general_ld,
-                situation.defender_battle_standard,
-            ),
+            _break_chance(defender, attacker, np.maximum(diff, 1), us_d, us_a, test_d, fear_breaks),
             0.0,
         ),
     )
@@ -168,18 +230,16 @@ def resolve(
         1.0,
         np.where(
             diff < 0,
-            _break_chance(
-                attacker,
-                defender,
-                np.maximum(-diff, 1),
-                us_a,
-                us_d,
-                situation.attacker_general_ld,
-                situation.attacker_battle_standard,
-            ),
+            _break_chance(attacker, defender, np.maximum(-diff, 1), us_a, us_d, test_a, fear_breaks),
             0.0,
         ),
     )
+
+    # RU #39: a losing Swarm takes the difference as wounds; it is gone when they are all it has left
+    if test_d.kind == "swarm":
+        p_break_d = np.where((diff > 0) & (diff >= td.size - 1 - lost_d), 1.0, p_break_d)
+    if test_a.kind == "swarm":
+        p_break_a = np.where((diff < 0) & (-diff >= ta.size - 1 - lost_a), 1.0, p_break_a)
 
     offset = int(diff.min())
     difference = np.bincount((diff - offset).ravel(), weights=dist.ravel())
@@ -193,4 +253,12 @@ def resolve(
         p_attacker_breaks=float((dist * p_break_a).sum()),
         p_defender_destroyed=float(dist[destroyed_d].sum()),
         p_attacker_destroyed=float(dist[destroyed_a].sum()),
+        attacker_test=test_a,
+        defender_test=test_d,
+        attacker_swarm_wounds=_swarm_wounds(dist, -diff, ta.size - 1 - lost_a)
+        if test_a.kind == "swarm"
+        else None,
+        defender_swarm_wounds=_swarm_wounds(dist, diff, td.size - 1 - lost_d)
+        if test_d.kind == "swarm"
+        else None,
     )

@@ -63,14 +63,17 @@ PROPERTIES: dict[str, dict[str, Any]] = {
         0,
         0,
         1000,
-        _("Attacker's models in base contact (0: every model attacks or shoots)"),
+        _(
+            "Close combat: the attacker's models in base contact (0: from the frontages, ranks and "
+            "bases, §6.2); shooting: the models that shoot (0: all)"
+        ),
     ),
     "defender_fighting_models": _int(
         _("Defending models"),
         0,
         0,
         1000,
-        _("Defender's models in base contact (0: every model strikes back)"),
+        _("Defender's models in base contact (0: from the frontages, ranks and bases, §6.2)"),
     ),
     "attacker_width": _int(
         _("Attacker's rank width"), 5, 1, 50, _("Models per rank, for the rank bonus (§9.1)")
@@ -80,6 +83,14 @@ PROPERTIES: dict[str, dict[str, Any]] = {
     ),
     "attacker_standard": _bool(_("Attacker has a standard"), _("+1 combat result (§9.1)")),
     "defender_standard": _bool(_("Defender has a standard"), _("+1 combat result (§9.1)")),
+    "attacker_army_standard": _bool(
+        _("Attacker carries the army battle standard"),
+        _("+1 combat result; WHFB: one standard bonus per side (§9.1, §11.5); RU: +2 with a unit standard"),
+    ),
+    "defender_army_standard": _bool(
+        _("Defender carries the army battle standard"),
+        _("+1 combat result; WHFB: one standard bonus per side (§9.1, §11.5); RU: +2 with a unit standard"),
+    ),
     "attacker_musician": _bool(_("Attacker has a musician"), _("Wins a drawn combat by 1 (§9.1)")),
     "defender_musician": _bool(_("Defender has a musician"), _("Wins a drawn combat by 1 (§9.1)")),
     "flank": _enum(
@@ -146,8 +157,11 @@ WORDS: dict[str, dict[str, Any]] = {
     },
     "defender_charged": {"x-text": _("the defender charged"), "x-text-when": MELEE},
     "round": {"x-text": _("round %(value)s"), "x-text-when": MELEE},
-    "fighting_models": {"x-text": _("attacking models: %(value)s (0: all)")},
-    "defender_fighting_models": {"x-text": _("defending models: %(value)s (0: all)"), "x-text-when": MELEE},
+    "fighting_models": {"x-text": _("attacking models: %(value)s (0: by formation)")},
+    "defender_fighting_models": {
+        "x-text": _("defending models: %(value)s (0: by formation)"),
+        "x-text-when": MELEE,
+    },
     "attacker_width": {"x-text": _("attacker %(value)s wide"), "x-text-when": MELEE},
     "defender_width": {"x-text": _("defender %(value)s wide"), "x-text-when": MELEE},
     "flank": {"x-text": _("attacker fights in the %(value)s"), "x-text-when": MELEE},
@@ -159,11 +173,14 @@ WORDS: dict[str, dict[str, Any]] = {
         for key in (
             "attacker_standard",
             "defender_standard",
+            "attacker_army_standard",
+            "defender_army_standard",
             "attacker_musician",
             "defender_musician",
             "attacker_battle_standard",
             "defender_battle_standard",
             "breath_weapon",
+            "fear_auto_break",
             "attacker_failed_fear",
             "defender_failed_fear",
         )
@@ -181,11 +198,22 @@ MAX_WORK = 400_000_000
 MAX_POOL_WOUNDS = 1_000
 
 
+#: RU only (004_ru.md #8: Fear only sets WS 1): a table that plays the 6th-edition auto-break.
+FEAR_BREAK_PROPERTY = {
+    "fear_auto_break": _bool(
+        _("Fear breaks outnumbered losers"),
+        _("House option: beaten by a fear-causing unit with greater US breaks automatically (WHFB §10.3)"),
+    )
+}
+
+
 def situation_schema(variants: Variants) -> dict[str, Any]:
     """The JSON Schema object of the situation for this system's variants."""
     properties = dict(PROPERTIES)
     if variants.breath_in_combat:
         properties.update(BREATH_PROPERTY)
+    if not variants.fear_auto_break:
+        properties.update(FEAR_BREAK_PROPERTY)
     properties = {key: {**prop, **WORDS.get(key, {})} for key, prop in properties.items()}
     return {
         "type": "object",
@@ -244,6 +272,8 @@ class Situation:
     defender_width: int = 5
     attacker_standard: bool = False
     defender_standard: bool = False
+    attacker_army_standard: bool = False
+    defender_army_standard: bool = False
     attacker_musician: bool = False
     defender_musician: bool = False
     flank: str = "front"
@@ -255,6 +285,7 @@ class Situation:
     attacker_battle_standard: bool = False
     defender_battle_standard: bool = False
     breath_weapon: bool = False
+    fear_auto_break: bool = False
 
     @property
     def melee(self) -> bool:

@@ -149,3 +149,19 @@ UNIT_STRENGTH: dict[str, int | None] = {
     "monster": None,
     "ridden_monster": None,
 }
+
+#: Base (frontage, depth) in mm by troop type, when the model gives no `base` (§3.1: cavalry
+#: 25 × 50, ogre-sized 40 × 40; RU §1.3: infantry 20 × 20). **Decision** for the types the
+#: specs do not size: swarms 40 × 40, chariots 50 × 100, monsters, ridden monsters and war
+#: machines 50 × 50; a mounted character stands on a cavalry base.
+BASES: dict[str, tuple[int, int]] = {
+    "infantry": (20, 20),
+    "character": (20, 20),
+    "swarm": (40, 40),
+    "cavalry": (25, 50),
+    "monstrous": (40, 40),
+    "war_machine": (50, 50),
+    "chariot": (50, 100),
+    "monster": (50, 50),
+    "ridden_monster": (50, 50),
+}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.systems.fantasy_combat.rule_names import english
-from rules.systems.fantasy_combat.tables import UNIT_STRENGTH, armour_save_target
+from rules.systems.fantasy_combat.tables import BASES, UNIT_STRENGTH, armour_save_target
 
 #: Close-combat weapon kinds of §12.1 and what they do to Strength:
 #: (always, first round only, first round only when charging), plus two-handed and strikes-last.
@@ -134,6 +134,7 @@ class Model:
     mount: Model | None = None
     unit_strength: int = 1
     item_effects: dict[str, int] = field(default_factory=dict)
+    base: tuple[int, int] = (20, 20)  # (frontage, depth) in mm, §6.2 who fights
 
     def has(self, rule: str) -> bool:
         return rule.lower() in self.rules
@@ -221,6 +222,27 @@ def _unit_strength(data: Mapping[str, Any], troop_type: str, wounds: int | None,
     return per_type
 
 
+def _base(data: Mapping[str, Any], troop_type: str, mounted: bool) -> tuple[int, int]:
+    """`base`: "25x50", [25, 50] or a number (square), in mm; else by troop type (`tables.BASES`)."""
+    given = data.get("base")
+    if given is None:
+        return BASES["cavalry"] if mounted and troop_type in ("character", "infantry") else BASES.get(
+            troop_type, BASES["infantry"]
+        )
+    if isinstance(given, int | float) and not isinstance(given, bool):
+        values = [given, given]
+    elif isinstance(given, str):
+        values = re.split(r"\s*[x×*]\s*", given.strip().lower().removesuffix("mm").strip())
+    else:
+        values = list(given) if isinstance(given, list | tuple) else []
+    if len(values) != 2:
+        raise ValueError(f"base: {given!r} is not a base size such as 25x50 (mm)")
+    width, depth = int(values[0]), int(values[1])
+    if not (1 <= width <= 500 and 1 <= depth <= 500):
+        raise ValueError(f"base: {given!r} must be 1 to 500 mm each way")
+    return width, depth
+
+
 def read_model(data: Mapping[str, Any]) -> Model:
     """A unit-format model dict as a `Model` (kit turned into the armour save of §7.1)."""
     rules = rule_map(data.get("rules"))
@@ -298,6 +320,7 @@ def read_model(data: Mapping[str, Any]) -> Model:
         mount=mount,
         unit_strength=_unit_strength(data, troop_type, wounds, mounted),
         item_effects=effects,
+        base=_base(data, troop_type, mounted),
     )
 
 

@@ -47,6 +47,15 @@ class Variants:
     #: RU #8: a failed fear test sets the unit's WS to 1 for the whole combat (both hitting and
     #: being hit); WHFB §10.3: it hits only on 6s in the first round.
     fear_sets_ws_one: bool = False
+    #: WHFB §9.2, §10.3: a unit beaten by a fear-causing unit with greater US breaks
+    #: automatically; RU #8 says only "WS becomes 1", so no auto-break there.
+    fear_auto_break: bool = True
+    #: RU #39, §2.6: a Swarm takes no break test; it suffers extra wounds equal to the
+    #: combat result difference (WHFB 6th has no such rule).
+    swarm_wounds_instead_of_break: bool = False
+    #: RU §2.6, #44: the Army Battle Standard's +1 stacks with a unit standard (+2);
+    #: WHFB §9.1, §11.5: one standard bonus per side, of any kind (+1 at most).
+    army_standard_stacks: bool = False
 
 
 WHFB6 = Variants(key="whfb6")
@@ -65,4 +74,7 @@ RU_WHFB = Variants(
     great_weapon_is_asl=True,
     ethereal=True,
     fear_sets_ws_one=True,
+    fear_auto_break=False,
+    swarm_wounds_instead_of_break=True,
+    army_standard_stacks=True,
 )

@@ -2,8 +2,10 @@
 melee, then both units take the seed's regroup ("Przegrupowanie") test.
 
 From the seed (`shared/seeds/002_34142349ecacaf12.txt`):
-- Charge: "then the defenders may move up to 3" towards the charger and counter-attack"
-  (`counter_attack`): the defender's surviving models fight back with their melee weapons.
+- Charge: "then the defenders may move up to 3" towards the charger and counter-attack, but
+  they are then exhausted" (`counter_attack`): the defender's surviving models fight back with
+  their melee weapons, and a defender that counter-attacked is exhausted
+  (`p_defender_counter_exhausted`, reported among the outcomes).
 - Regroup: "at the end of the activation in which a unit took wounds it takes a quality
   test. If it has half or fewer of its starting models (of its toughness, for a unit of one
   model) it takes one more test. If it fought in melee, one more. A unit that won the
@@ -68,6 +70,8 @@ class SecondStage:
     attacker_failed: PMF
     defender_reckless: bool
     attacker_reckless: bool
+    #: Seed, "Szarża": P(the defender counter-attacked, so it is exhausted afterwards).
+    p_defender_counter_exhausted: float = 0.0
 
 
 def shaken_and_routed(failed: PMF, *, reckless: bool) -> tuple[float, float]:
@@ -155,7 +159,7 @@ def second_stage(
     attacker_failed = np.zeros(len(REGROUP_STATES))
     counter_wounds = np.zeros(sum(model.count * model.toughness for model in attacker.models) + 1)
     counter_kills = np.zeros(attacker_models + 1)
-    p_attacker_wins = p_defender_wins = 0.0
+    p_attacker_wins = p_defender_wins = p_countered = 0.0
 
     groups: dict[tuple[int, ...], list[int]] = {}
     for index in np.nonzero(states > 0)[0].tolist():
@@ -164,6 +168,9 @@ def second_stage(
     for alive, indices in groups.items():
         idx = np.array(indices)
         p = states[idx]
+        striking = survivors(defender, alive)
+        if melee and any(m.is_melee for model in striking.models for m in model.weapons):
+            p_countered += float(p.sum())  # it fought back, so it is exhausted (seed, "Szarża")
         if melee and any(alive):
             back = resolve_attack(survivors(defender, alive), attacker, counter_situation(situation),
                                   attacker_costs)
@@ -225,6 +232,7 @@ def second_stage(
         attacker_failed=attacker_failed,
         defender_reckless=_unit_rule(defender, "Reckless"),
         attacker_reckless=_unit_rule(attacker, "Reckless"),
+        p_defender_counter_exhausted=p_countered,
     )
 
 
@@ -259,6 +267,9 @@ def outcomes(stage: SecondStage, *, melee: bool, p_defender_destroyed: float) ->
                       stage.counter_wounds),
         _distribution("counter_kills", gettext_noop("Attacker's models killed by the counter-attack"),
                       stage.counter_kills),
+        _probability("p_defender_counter_exhausted",
+                     gettext_noop("Defender counter-attacked, so it is exhausted"),
+                     stage.p_defender_counter_exhausted),
         *defender,
         _probability("p_attacker_shaken", gettext_noop("Attacker exhausted or pinned (failed regroup)"),
                      a_shaken),

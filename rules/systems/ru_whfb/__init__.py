@@ -5,6 +5,9 @@ no points, no composition limits. Catalogue points, the Warhammer Fantasy profil
 `points.ru_whfb` for the few army rules it names, and the attack sequence of
 `rules.systems.fantasy_combat` with the Russian switches on (`variants.RU_WHFB`); the core
 tables the chapter does not print are WHFB's (`tables.RU_TABLES_IN_SOURCE`).
+
+Decisions where the spec leaves a case open (who fights, bases, a Stubborn unit using its
+General's Ld, …) are listed in the `rules.systems.fantasy_combat` package docstring.
 """
 
 from functools import partial

@@ -20,7 +20,7 @@ the whole attack at most `MAX_COST` band passes (`estimated_cost`, checked befor
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -41,7 +41,7 @@ from rules.systems.wh40k9.damage import (
 from rules.systems.wh40k9.dice_values import dice_pmf, maximum
 from rules.systems.wh40k9.hit_roll import hit_roll, weapon_type_modifier
 from rules.systems.wh40k9.morale import morale_losses
-from rules.systems.wh40k9.situation import complete
+from rules.systems.wh40k9.situation import complete, situation_abilities
 from rules.systems.wh40k9.wound_roll import wound_roll
 
 #: Weapon batches one estimate resolves at most (a unit of 20 profiles × 10 weapons).
@@ -73,7 +73,11 @@ class Step:
 
 def _per_attack(batch: Batch, defender: Defender, situation: Mapping[str, Any], toughness: int,
                 context: Mapping[str, Any]) -> tuple[Step, dict[str, float]]:
-    """The step v ↦ v·M of one attack of `batch`, and its expected hits and wounds per attack."""
+    """The step v ↦ v·M of one attack of `batch`, and its expected hits and wounds per attack.
+    The situation's re-rolls and wound modifier join the batch's own abilities."""
+    extra = situation_abilities(situation)
+    if extra:
+        batch = replace(batch, abilities=(*batch.abilities, *extra))
     modifier = int(situation["hit_modifier"])
     if not batch.melee:
         modifier += weapon_type_modifier(kind=batch.kind, advanced=situation["advanced"],
@@ -203,6 +207,25 @@ def estimate_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any],
     return cost * SECONDS_PER_STEP, cost * BYTES_PER_STEP
 
 
+def situational_groups(groups: list[ModelGroup], situation: Mapping[str, Any]) -> list[ModelGroup]:
+    """The defender's profiles with the situation's Feel No Pain (the better of it and a
+    model's own, §5 "Ignoring wounds": one such rule per wound) and, shooting, light cover:
+    +1 to the armour save (a better Sv by one; an unmodified 1 still fails), never to the
+    invulnerable save (the Decision in `situation`)."""
+    fnp = int(situation.get("defender_feel_no_pain") or 0)
+    cover = bool(situation.get("cover")) and situation["mode"] == "shooting"
+    if not fnp and not cover:
+        return groups
+    out = []
+    for group in groups:
+        if fnp:
+            group = replace(group, fnp=min(fnp, group.fnp) if group.fnp else fnp)
+        if cover and group.save is not None:
+            group = replace(group, save=int(group.save) - 1)
+        out.append(group)
+    return out
+
+
 def _self_destroyed(batch: Batch, p_one: float) -> float:
     """Expected bearers lost to an unmodified 1 (Supercharge): per bearer, P(at least one
     kept 1 among its attacks), its attacks being the batch's spread evenly (exact for
@@ -217,7 +240,7 @@ def attack(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situat
            ) -> dict[str, Any]:
     """What `attacker` does to `defender_unit` in `situation` (defaults filled in), exactly."""
     situation = complete(situation)
-    groups = model_groups(defender_unit)
+    groups = situational_groups(model_groups(defender_unit), situation)
     models = sum(g.count for g in groups)
     target_keywords = keywords_of(defender_unit, *({"keywords": g.keywords} for g in groups))
     context = _context(situation, None, target_keywords)

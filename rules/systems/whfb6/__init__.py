@@ -3,6 +3,9 @@
 Catalogue points (the digest prints points only for the ten common magic items), the
 Warhammer Fantasy profile, the army rules the digest contains (`points.whfb6`), and the
 exact attack sequence of `rules.systems.fantasy_combat` with every Russian switch off.
+
+Decisions where the spec leaves a case open (who fights, bases, a Stubborn unit using its
+General's Ld, …) are listed in the `rules.systems.fantasy_combat` package docstring.
 """
 
 from functools import partial

@@ -105,8 +105,14 @@ def give_items(*items: dict) -> Callable[[dict], None]:
 
 
 WHFB = whfb_units()
+WAR_BANNER = {"name": "War Banner", "kind": "banner", "points": 25, "requires_rule": "Battle Standard"}
 WHFB_CASES = {
     "points_limit": (army("whfb6", WHFB, limit=600), army("whfb6", WHFB, limit=2000)),
+    # §11.5: a Battle Standard Bearer's item on the General, then on the bearer
+    "item_restrictions": (
+        army("whfb6", changed(WHFB, 0, give_items(WAR_BANNER))),
+        army("whfb6", changed(WHFB, 1, give_items(WAR_BANNER))),
+    ),
     "general": (
         army("whfb6", changed(WHFB, 0, lambda u: u["models"][0].update(rules=[]))),
         army("whfb6", WHFB),
@@ -181,8 +187,14 @@ WHFB_CASES = {
 # --- Russian rules --------------------------------------------------------------------------
 
 RU = whfb_units("ru_whfb", bsb="Army Battle Standard")
+SPIDER_BANNER = {"name": "Spider Banner (Goblin BSB only)", "kind": "banner"}
 RU_CASES = {
     "points_limit": (army("ru_whfb", RU, limit=600), army("ru_whfb", RU)),
+    # 004_ru.md #44: an imported "(… BSB only)" banner is the Army Battle Standard's
+    "item_restrictions": (
+        army("ru_whfb", changed(RU, 0, give_items(SPIDER_BANNER))),
+        army("ru_whfb", changed(RU, 1, give_items(SPIDER_BANNER))),
+    ),
     "general": (
         army("ru_whfb", changed(RU, 1, lambda u: u["models"][0]["rules"].append("General"))),
         army("ru_whfb", RU),
@@ -233,6 +245,11 @@ def datasheet(name: str, power: int, count: int, *, low: int, high: int, warlord
 W40K = [datasheet("Captain", 5, 1, low=1, high=1, warlord=True), datasheet("Squad", 10, 10, low=5, high=10)]
 W40K_CASES = {
     "points_limit": (army("wh40k9", W40K, limit=219), army("wh40k9", W40K, limit=220)),
+    # §7.3: an imported relic "(Warlord only)" on a squad, then on the Warlord
+    "item_restrictions": (
+        army("wh40k9", changed(W40K, 1, give_items({"name": "Relic Blade (Warlord only)", "kind": "relic"}))),
+        army("wh40k9", changed(W40K, 0, give_items({"name": "Relic Blade (Warlord only)", "kind": "relic"}))),
+    ),
     # [EXTERNAL] detachments (tests/armybuilder/lists/test_detachments.py has every slot): a Patrol
     # with no unit in it, the army's units outside it; without a detachment nothing is checked.
     "detachments": (army("wh40k9", W40K) | {"groups": {"A": "patrol"}}, army("wh40k9", W40K)),

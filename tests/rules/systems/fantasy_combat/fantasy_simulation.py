@@ -27,6 +27,9 @@ class Trial:
     difference: int
     defender_breaks: bool
     attacker_breaks: bool
+    attacker_fighting: int = 0
+    defender_fighting: int = 0
+    defender_swarm_wounds: int = 0  # RU #39: extra wounds a losing Swarm suffers
 
 
 def _model(unit):
@@ -53,6 +56,53 @@ class Dice:
             self.next = 0
         self.next += 1
         return self.block[self.next - 1]
+
+
+BASES = {"infantry": (20, 20), "cavalry": (25, 50), "monstrous": (40, 40)}
+
+
+def _rectangles(count, width, base, facing_down):
+    """Every model of a unit as an (x0, x1, y0, y1) rectangle: rank 0 at the front edge y = 0,
+    further ranks behind (away from the enemy); full ranks span [-W/2, W/2], an incomplete rear
+    rank is centred. `facing_down`: the front faces −y (ranks stacked upwards) or +y."""
+    bw, bd = base
+    front = min(width, count)
+    out = []
+    for r in range(-(-count // front)):
+        in_rank = min(front, count - r * front)
+        x0 = -in_rank * bw / 2
+        for f in range(in_rank):
+            y0, y1 = (r * bd, (r + 1) * bd) if facing_down else (-(r + 1) * bd, -r * bd)
+            out.append((x0 + f * bw, x0 + (f + 1) * bw, y0, y1, r))
+    return out
+
+
+def _touch(a, b):
+    return a[0] <= b[1] and b[0] <= a[1] and a[2] <= b[3] and b[2] <= a[3]
+
+
+def contact(attacker, defender, a_width, d_width, facing):
+    """§6.2 who fights, by plane geometry: both units laid out model by model, the attacker's
+    front centred on the defender's front, rear, or side of its full ranks; a model fights when
+    its base touches an enemy base (a corner is enough). Returns (attackers, defenders)."""
+    am, dm = _model(attacker), _model(defender)
+    a_base = BASES[am.get("troop_type", "infantry")]
+    d_base = BASES[dm.get("troop_type", "infantry")]
+    d = _rectangles(dm["count"], d_width, d_base, facing_down=False)  # front edge at y = 0, body below
+    a = _rectangles(am["count"], a_width, a_base, facing_down=True)  # front at y = 0, body above
+    if facing == "rear":
+        bottom = min(r[2] for r in d)
+        a = [(x0, x1, bottom - y1, bottom - y0, r) for x0, x1, y0, y1, r in a]  # mirrored below
+    elif facing == "flank":
+        front = min(d_width, dm["count"])
+        full = dm["count"] // front
+        right = max(r[1] for r in d)
+        middle = -full * d_base[1] / 2
+        # the attacker's front (x along its rank) turned to face −x, centred on the full ranks' side
+        a = [(right + y0, right + y1, middle + x0, middle + x1, r) for x0, x1, y0, y1, r in a]
+    attackers = sum(1 for m in a if any(_touch(m, e) for e in d))
+    defenders = sum(1 for e in d if any(_touch(e, m) for m in a))
+    return attackers, defenders
 
 
 def _roll(rng):
@@ -153,8 +203,8 @@ def _ranks(alive, width, rules):
     return max(0, min(3, ranks - 1))
 
 
-def _break(rng, ld, diff, rules, reroll):
-    if "unbreakable" in rules:
+def _break(rng, ld, diff, rules, reroll, ru=False):
+    if "unbreakable" in rules or (ru and "swarm" in rules):  # RU #39: a Swarm takes no test
         return False
     target = ld if "stubborn" in rules else ld - diff
     return all(_roll(rng) + _roll(rng) > target for _ in range(2 if reroll else 1))
@@ -164,16 +214,20 @@ def melee_round(attacker, defender, situation, rng, ru=False) -> Trial:
     """§6.2 strike order (chargers first in round 1, ASF first, great weapons last, then I;
     equal steps across sides: roll-off), §9.1 combat result, §9.2 break tests."""
     first_round = situation.get("round", 1) == 1
+    facing = situation.get("flank", "front")
+    a_contact, d_contact = contact(
+        attacker, defender, situation.get("attacker_width", 5), situation.get("defender_width", 5), facing
+    )
     a = Fighter(
         attacker,
-        situation.get("fighting_models", 0),
+        situation.get("fighting_models", 0) or a_contact,
         situation.get("attacker_width", 5),
         situation.get("charging", False),
         ru,
     )
     d = Fighter(
         defender,
-        situation.get("defender_fighting_models", 0),
+        situation.get("defender_fighting_models", 0) or d_contact,
         situation.get("defender_width", 5),
         situation.get("defender_charged", False),
         ru,
@@ -202,41 +256,49 @@ def melee_round(attacker, defender, situation, rng, ru=False) -> Trial:
         first_side = int(rng.integers(0, 2))  # §6.2: equal Initiative, roll off
         group.sort(key=lambda s: s[2] != first_side)
         for _tier, _i, _side, fighter, enemy, profile, kind in group:
-            _strike(rng, fighter, profile.get("a", 1), profile, kind, enemy, first_round, kind == "spear")
+            in_ranks = kind == "spear" and (fighter is a or facing == "front")  # §12.3: front only
+            _strike(rng, fighter, profile.get("a", 1), profile, kind, enemy, first_round, in_ranks)
     am, dm = a.model, d.model
     us_a, us_d = (
         a.alive * US[am.get("troop_type", "infantry")],
         d.alive * US[dm.get("troop_type", "infantry")],
     )
-    flank = {"front": 0, "flank": 1, "rear": 2}[situation.get("flank", "front")] if us_a >= 5 else 0
-    cr_a = (
-        d.lost
-        + _ranks(a.alive, a.width, _rules(am))
-        + (us_a > us_d)
-        + situation.get("attacker_standard", False)
-    )
+    flank = {"front": 0, "flank": 1, "rear": 2}[facing] if us_a >= 5 else 0
+    cancels = flank and "skirmishers" not in _rules(am)  # §3.5: skirmishers keep the enemy's ranks
+
+    def standards(side):  # §9.1 one standard bonus per side; RU §2.6 the army standard adds +1
+        unit_std = situation.get(f"{side}_standard", False)
+        army = situation.get(f"{side}_army_standard", False)
+        return int(unit_std) + int(army) if ru else int(unit_std or army)
+
+    cr_a = d.lost + _ranks(a.alive, a.width, _rules(am)) + (us_a > us_d) + standards("attacker")
     cr_a += flank + (situation.get("high_ground") == "attacker")
-    cr_d = a.lost + (0 if flank else _ranks(d.alive, d.width, _rules(dm))) + (us_d > us_a)
-    cr_d += situation.get("defender_standard", False) + (situation.get("high_ground") == "defender")
+    cr_d = a.lost + (0 if cancels else _ranks(d.alive, d.width, _rules(dm))) + (us_d > us_a)
+    cr_d += standards("defender") + (situation.get("high_ground") == "defender")
     diff = cr_a - cr_d
     if diff == 0 and situation.get("attacker_musician", False) != situation.get("defender_musician", False):
         diff = 1 if situation.get("attacker_musician") else -1
     d_breaks = d.alive == 0 or (
-        diff > 0 and _loser_breaks(rng, dm, am, diff, us_d, us_a, situation, "defender")
+        diff > 0 and _loser_breaks(rng, dm, am, diff, us_d, us_a, situation, "defender", ru)
     )
     a_breaks = a.alive == 0 or (
-        diff < 0 and _loser_breaks(rng, am, dm, -diff, us_a, us_d, situation, "attacker")
+        diff < 0 and _loser_breaks(rng, am, dm, -diff, us_a, us_d, situation, "attacker", ru)
     )
-    return Trial(a.lost, d.lost, d.count - d.alive, diff, d_breaks, a_breaks)
+    swarm = 0
+    if ru and "swarm" in _rules(dm) and diff > 0:
+        swarm = min(diff, d.count * d.w - d.lost)
+        d_breaks = d_breaks or swarm == d.count * d.w - d.lost  # the extra wounds destroy it
+    return Trial(a.lost, d.lost, d.count - d.alive, diff, d_breaks, a_breaks, a.fighting, d.fighting, swarm)
 
 
-def _loser_breaks(rng, loser, winner, diff, loser_us, winner_us, situation, side):
-    """§9.2: fear auto-break (§10.3), else 2D6 against the better of its Ld and the general's."""
+def _loser_breaks(rng, loser, winner, diff, loser_us, winner_us, situation, side, ru=False):
+    """§9.2: fear auto-break (§10.3; not in RU, whose Fear only sets WS 1, #8), else 2D6 against
+    the better of its Ld and the general's."""
     fearless = {"fear", "terror", "unbreakable", "immune to psychology"} & _rules(loser)
-    if {"fear", "terror"} & _rules(winner) and winner_us > loser_us and not fearless:
+    if not ru and {"fear", "terror"} & _rules(winner) and winner_us > loser_us and not fearless:
         return True
     ld = max(loser["ld"], situation.get(f"{side}_general_ld", 0))
-    return _break(rng, ld, diff, _rules(loser), situation.get(f"{side}_battle_standard", False))
+    return _break(rng, ld, diff, _rules(loser), situation.get(f"{side}_battle_standard", False), ru)
 
 
 def shooting(attacker, defender, situation, rng) -> int:

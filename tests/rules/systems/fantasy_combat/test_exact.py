@@ -153,7 +153,8 @@ def test_combat_result_and_break_test_against_a_unit_that_cannot_strike_back():
     outcome = icepool.map(lambda h, wnd, sv: int(h >= 4 and wnd >= 4 and sv < 6), d6, d6, d6)
     attacker = unit("Swordsmen", 10, a=1, ld=7)
     defender = unit("Zombies", 10, a=0, ld=7, armour="light")
-    situation = {"mode": "melee", "charging": True, "attacker_standard": True}
+    # every swordsman strikes (an explicit count overrides the formation, §6.2)
+    situation = {"mode": "melee", "charging": True, "attacker_standard": True, "fighting_models": 10}
     result = attack(attacker, defender, situation, variants=WHFB6)
     kills = walk(outcome, 10, 10, 1)
 

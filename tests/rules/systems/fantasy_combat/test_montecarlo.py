@@ -46,6 +46,12 @@ def check_melee(attacker, defender, situation, variants=WHFB6, ru=False):
     cr = outcomes["combat_result"]
     for i, p in enumerate(cr["value"]):
         close(p, [t.difference == cr["offset"] + i for t in trials], f"P(result = {cr['offset'] + i})")
+    assert outcomes["attacker_fighting"]["value"] == trials[0].attacker_fighting
+    assert outcomes["defender_fighting"]["value"] == trials[0].defender_fighting
+    if "defender_swarm_wounds" in outcomes:
+        for k, p in enumerate(outcomes["defender_swarm_wounds"]["value"]):
+            close(p, [t.defender_swarm_wounds == k for t in trials], f"P({k} Swarm wounds)")
+    return result
 
 
 def test_initiative_order_return_blows_ranks_standard_musician():
@@ -185,3 +191,83 @@ def test_shooting_volley(situation):
     slain = sim.run(TRIALS, lambda rng: sim.shooting(archers, target, situation, rng))
     for k, p in enumerate(result["kills_distribution"]):
         close(p, [s == k for s in slain], f"P({k} slain)")
+
+
+@pytest.mark.parametrize("facing", ["front", "flank", "rear"])
+def test_who_fights_follows_the_formations_front_flank_and_rear(facing):
+    """§6.2 who fights: only models whose bases touch (a corner is enough), by default from the
+    two units' widths, ranks and bases; §12.3 the defender's spears add their second rank only
+    against an enemy to its front; the return blows follow the same rule."""
+    swordsmen = unit("Swordsmen", 15, i=4, save=5)
+    spearmen = unit("Spearmen", 19, save=5, weapons=[{"name": "Spear", "range": 0, "kind": "spear"}])
+    situation = {"mode": "melee", "round": 2, "flank": facing, "attacker_width": 6, "defender_width": 4}
+    result = check_melee(swordsmen, spearmen, situation)
+    fighting = {o["key"]: o["value"] for o in result["outcomes"] if o["kind"] == "number"}
+    # 6 × 20 mm against 4 × 20 mm (front), 4 full ranks' side (flank), a rear rank of 3 (rear)
+    assert (fighting["attacker_fighting"], fighting["defender_fighting"]) == {
+        "front": (6, 4),
+        "flank": (6, 4),
+        "rear": (4, 3),
+    }[facing]
+
+
+def test_skirmishers_charging_a_flank_do_not_cancel_the_rank_bonus():
+    """§3.5: skirmishers "do not cancel the enemy's rank bonus when they charge its flank or
+    rear" (they still get the flank +1 with US ≥ 5, §9.1)."""
+    skirmishers = unit("Skirmishers", 8, i=4, save=6, ld=7, rules=["Skirmishers"])
+    # 6 ranks: +3 whatever the 8 blows kill; no blows back, so the chargers keep US 8
+    regiment = unit("Regiment", 30, a=0, save=5, ld=7)
+    situation = {"mode": "melee", "charging": True, "flank": "flank", "attacker_width": 8}
+    result = check_melee(skirmishers, regiment, situation)
+    cr = next(o for o in result["outcomes"] if o["key"] == "combat_result")
+    # the regiment keeps +3 ranks; a flank charger of US ≥ 5 that is not skirmishing cancels them
+    plain = attack(unit("Skirmishers", 8, i=4, save=6, ld=7), regiment, situation, variants=WHFB6)
+    plain_cr = next(o for o in plain["outcomes"] if o["key"] == "combat_result")
+    assert plain_cr["expected"] - cr["expected"] == pytest.approx(3, abs=1e-9)
+
+
+def test_russian_swarm_takes_wounds_instead_of_a_break_test():
+    """RU §2.6, #39: a Swarm "takes no break test; instead it suffers extra wounds equal to the
+    combat result difference" (WHFB 6th: it tests like any unit)."""
+    ru = dict(variants=RU_WHFB, ru=True)
+    warriors = unit("Warriors", 12, ws=4, s=4, i=4, save=5, ld=8)
+    rats = unit("Rats", 10, ws=2, s=2, t=2, i=4, save=None, ld=4, rules=["Swarm"])
+    situation = {"mode": "melee", "charging": True, "attacker_standard": True}
+    result = check_melee(warriors, rats, situation, **ru)
+    outcomes = {o["key"]: o for o in result["outcomes"]}
+    # "breaks or is destroyed": a Swarm only ever leaves destroyed, by blows or by the extra wounds
+    assert result["p_destroyed"] <= outcomes["p_defender_breaks"]["value"] < 0.5
+    assert outcomes["defender_swarm_wounds"]["expected"] > 1
+    whfb = attack(warriors, rats, situation, variants=WHFB6)
+    assert next(o for o in whfb["outcomes"] if o["key"] == "p_defender_breaks")["value"] > 0.9
+
+
+def test_russian_fear_does_not_break_automatically_and_army_standards_stack():
+    """RU #8: Fear only sets WS 1 (no auto-break when beaten by a bigger fear-causer, WHFB
+    §10.3); RU §2.6, #44: the Army Battle Standard +1 stacks with a unit standard (+2), WHFB
+    §9.1, §11.5: one standard bonus per side."""
+    ogres = unit("Ogres", 4, s=4, t=4, w=3, i=2, a=3, save=6, troop_type="monstrous", rules=["Fear"])
+    elves = unit("Elves", 10, ws=4, i=5, save=5, ld=8)
+    situation = {"mode": "melee", "round": 2, "attacker_standard": True, "attacker_army_standard": True}
+    check_melee(ogres, elves, situation, variants=RU_WHFB, ru=True)
+    check_melee(ogres, elves, situation)
+
+
+def test_russian_tables_may_play_the_fear_auto_break():
+    """RU #8 has no auto-break; the RU-only situation option `fear_auto_break` plays WHFB §10.3
+    (beaten by a fear-causing unit with greater US: broken, no test)."""
+    ogres = unit("Ogres", 4, s=4, t=4, w=3, i=2, a=3, save=6, troop_type="monstrous", rules=["Fear"])
+    elves = unit("Elves", 10, ws=4, i=5, save=5, ld=8)
+    situation = {"mode": "melee", "round": 2, "fear_auto_break": True}
+
+    def p_breaks(result):
+        return next(o["value"] for o in result["outcomes"] if o["key"] == "p_defender_breaks")
+
+    with_option = p_breaks(attack(ogres, elves, situation, variants=RU_WHFB))
+    without = p_breaks(attack(ogres, elves, {"mode": "melee", "round": 2}, variants=RU_WHFB))
+    assert with_option > without
+    # no other RU switch matters here, so the WHFB simulation is the oracle of the option
+    trials = sim.run(TRIALS, lambda rng: sim.melee_round(ogres, elves, {"mode": "melee", "round": 2}, rng))
+    close(with_option, [t.defender_breaks for t in trials], "RU with the option: WHFB's auto-break")
+    with pytest.raises(ValueError, match="fear_auto_break: unknown field"):
+        attack(ogres, elves, situation, variants=WHFB6)  # WHFB always plays it: no option

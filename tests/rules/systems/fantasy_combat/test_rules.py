@@ -68,16 +68,20 @@ def test_great_weapons_strike_last_except_on_the_charge():
     great weapon strikes first (so fewer enemies strike back)."""
     axes = unit("Axes", 10, i=4, weapons=[{"name": "Great axe", "range": 0, "kind": "great_weapon"}])
     enemy = unit("Enemy", 10, i=2)
-    back = attack(axes, enemy, {"mode": "melee", "round": 2}, variants=WHFB6)["defender_weapons"][0][
+    line = {"attacker_width": 10, "defender_width": 10}  # one rank each: all ten in contact (§6.2)
+    back = attack(axes, enemy, {"mode": "melee", "round": 2, **line}, variants=WHFB6)["defender_weapons"][0][
         "expected"
     ]
     assert back["attacks"] == pytest.approx(10, abs=1e-12)
-    charged = attack(axes, enemy, {"mode": "melee", "charging": True}, variants=WHFB6)["defender_weapons"][0]
+    charged = attack(axes, enemy, {"mode": "melee", "charging": True, **line}, variants=WHFB6)[
+        "defender_weapons"
+    ][0]
     assert charged["expected"]["attacks"] == pytest.approx(10 - 10 * float(F(1, 2) * F(5, 6)), abs=1e-12)
 
 
 def test_spears_fight_in_two_ranks_but_not_on_the_turn_they_charge():
-    """§12.3: with 5 models in contact, spearmen attack with 10; charging, with 5."""
+    """§12.3: with 5 models in contact, spearmen attack with 10; charging, with 5. §6.2: by
+    default the five of a 5-wide front are in contact with a 5-wide enemy, so again 10."""
     spears = unit("Spears", 20, weapons=[{"name": "Spear", "range": 0, "kind": "spear"}])
     target = unit("Target", 20, **TARGET)
     assert first_weapon(spears, target, {"mode": "melee", "fighting_models": 5})["attacks"] == 10
@@ -85,7 +89,7 @@ def test_spears_fight_in_two_ranks_but_not_on_the_turn_they_charge():
         first_weapon(spears, target, {"mode": "melee", "fighting_models": 5, "charging": True})["attacks"]
         == 5
     )
-    assert first_weapon(spears, target, {"mode": "melee"})["attacks"] == 20
+    assert first_weapon(spears, target, {"mode": "melee"})["attacks"] == 10
 
 
 def test_two_hand_weapons_give_an_extra_attack_on_foot():

@@ -235,6 +235,7 @@ class SimulatedSecondStage:
     attacker_failed: np.ndarray
     defender_destroyed: np.ndarray
     attacker_destroyed: np.ndarray
+    counter_attacked: np.ndarray  # seed "Szarża": it struck back, so it is exhausted
 
 
 def _every_model_has(unit: Mapping[str, Any], rule: str) -> bool:
@@ -276,6 +277,7 @@ def simulate_second_stage(attacker: Any, defender: Any, situation: Any, attacker
     first = simulate(attacker, defender, s, defender_costs, trials, rng)
     dealt_by_defender = np.zeros(trials, dtype=np.int64)
     attacker_alive = np.tile([m["count"] for m in attacker["models"]], (trials, 1))
+    counter_attacked = np.zeros(trials, dtype=bool)
     if melee:
         back = {**DEFAULT_SITUATION, "mode": "melee", "range_inches": 0.0, "defender_activated": True}
         rows_by_survivors: dict[tuple[int, ...], list[int]] = {}
@@ -286,6 +288,8 @@ def simulate_second_stage(attacker: Any, defender: Any, situation: Any, attacker
                 continue
             pairs = zip(defender["models"], alive, strict=True)
             striking = {**defender, "models": [{**m, "count": n} for m, n in pairs if n > 0]}
+            armed = any(w.get("range", 0) == 0 for m in striking["models"] for w in m.get("weapons", []))
+            counter_attacked[rows] = armed
             counter = simulate(striking, attacker, back, attacker_costs, len(rows), rng)
             dealt_by_defender[rows] = counter.wounds
             attacker_alive[rows] = counter.alive
@@ -307,4 +311,5 @@ def simulate_second_stage(attacker: Any, defender: Any, situation: Any, attacker
         attacker_failed=_failed(attacker_tests, attacker, rng),
         defender_destroyed=defender_destroyed,
         attacker_destroyed=attacker_destroyed,
+        counter_attacked=counter_attacked,
     )

@@ -103,6 +103,26 @@ def test_small_charge_matches_a_hand_computation():
          float(F(9, 16) * j[1] + F(6, 16) * quarter), float(F(9, 16) * j[2]), 0.0], abs=1e-12)
 
 
+def test_a_defender_that_counter_attacks_is_then_exhausted():
+    """Seed "Szarża": the defenders "counter-attack, but they are then exhausted". By hand, as
+    above: the Guards strike back unless both fell (k = 2, 1/16), so P(exhausted) = 15/16; a
+    defender without a melee weapon does not counter-attack; shooting has no counter-attack."""
+    first = resolve_attack(CHARGER, PAIR, CHARGE, [10.0])
+    stage = aftermath.second_stage(first, attacker=CHARGER, defender=PAIR, situation=CHARGE,
+                                   attacker_costs=[30.0])
+    assert stage.p_defender_counter_exhausted == pytest.approx(float(F(15, 16)), abs=1e-12)
+    result = attack(unit_to_dict(CHARGER), unit_to_dict(PAIR), {"mode": "melee", "charging": True})
+    by_key = {o["key"]: o for o in result["outcomes"]}
+    assert by_key["p_defender_counter_exhausted"]["value"] == pytest.approx(15 / 16, abs=1e-12)
+    assert by_key["p_defender_counter_exhausted"]["label"] == "Defender counter-attacked, so it is exhausted"
+    unarmed = unit(model("Guard", count=2, q=4, d=4, t=1, weapons=[weapon(attacks=1)]))
+    first = resolve_attack(CHARGER, unarmed, CHARGE, [10.0])
+    assert aftermath.second_stage(first, attacker=CHARGER, defender=unarmed, situation=CHARGE,
+                                  attacker_costs=[30.0]).p_defender_counter_exhausted == 0
+    shot = attack(unit_to_dict(CHARGER), unit_to_dict(PAIR), {"mode": "shooting"})
+    assert "p_defender_counter_exhausted" not in {o["key"] for o in shot["outcomes"]}
+
+
 def test_the_estimate_reports_the_second_stage_as_outcomes_and_can_switch_it_off():
     charger, pair = unit_to_dict(CHARGER), unit_to_dict(PAIR)
     result = attack(charger, pair, {"mode": "melee", "charging": True})
@@ -158,6 +178,8 @@ def test_monte_carlo_second_stage_matches_the_exact_distributions(case):
     assert distribution_problems(sim.attacker_failed, exact.attacker_failed) == []
     if situation.melee:
         assert distribution_problems(sim.dealt_by_defender, exact.counter_wounds) == []
+        p = exact.p_defender_counter_exhausted
+        assert abs(sim.counter_attacked.mean() - p) <= 5 * np.sqrt(p * (1 - p) / trials) + 1e-9
         for simulated, p in ((sim.dealt_by_attacker >= sim.dealt_by_defender, exact.p_attacker_wins),
                              (sim.dealt_by_defender >= sim.dealt_by_attacker, exact.p_defender_wins)):
             assert abs(simulated.mean() - p) <= 5 * np.sqrt(p * (1 - p) / trials) + 1e-9

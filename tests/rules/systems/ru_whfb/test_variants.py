@@ -28,6 +28,8 @@ def wounds(attacker, defender, situation, variants):
 
 MELEE = {"mode": "melee"}
 BLOCK = {"a": 0}  # the defender does not strike back
+#: Ten-model units in one rank each: all ten in base contact (§6.2 who fights).
+ONE_RANK = {"attacker_width": 10, "defender_width": 10}
 
 
 def test_every_switch_is_on_for_ru_and_off_for_whfb():
@@ -110,12 +112,13 @@ def test_always_strikes_first_counts_only_from_round_two():
     whose blows then all land first (10 full attacks)."""
     slow = unit("Slow", 10, i=1, save=6, rules=["Always Strikes First"])
     fast = unit("Fast", 10, i=5, save=6)
-    whfb = attack(slow, fast, MELEE, variants=WHFB6)["defender_weapons"][0]["expected"]["attacks"]
-    ru = attack(slow, fast, MELEE, variants=only("strike_order_rules_from_round", 2))["defender_weapons"][0]
+    line = {**MELEE, **ONE_RANK}
+    whfb = attack(slow, fast, line, variants=WHFB6)["defender_weapons"][0]["expected"]["attacks"]
+    ru = attack(slow, fast, line, variants=only("strike_order_rules_from_round", 2))["defender_weapons"][0]
     assert whfb < 10
     assert ru["expected"]["attacks"] == pytest.approx(10, abs=1e-12)
     later = attack(
-        slow, fast, {"mode": "melee", "round": 2}, variants=only("strike_order_rules_from_round", 2)
+        slow, fast, {**line, "round": 2}, variants=only("strike_order_rules_from_round", 2)
     )
     assert later["defender_weapons"][0]["expected"]["attacks"] == pytest.approx(whfb, abs=1e-12)
 
@@ -175,8 +178,9 @@ def test_great_weapons_strike_last_only_from_round_two():
     brutes = unit("Brutes", 10, i=4, weapons=[{"name": "Great weapon", "range": 0, "kind": "great_weapon"}])
     militia = unit("Militia", 10, i=2, save=6)
     from_round_two = only("strike_order_rules_from_round", 2)
-    whfb = attack(brutes, militia, MELEE, variants=from_round_two)
-    ru = attack(brutes, militia, MELEE, variants=replace(from_round_two, great_weapon_is_asl=True))
+    line = {**MELEE, **ONE_RANK}
+    whfb = attack(brutes, militia, line, variants=from_round_two)
+    ru = attack(brutes, militia, line, variants=replace(from_round_two, great_weapon_is_asl=True))
     assert whfb["defender_weapons"][0]["expected"]["attacks"] == pytest.approx(10, abs=1e-12)
     assert ru["defender_weapons"][0]["expected"]["attacks"] < 10
     assert ru["weapons"][0]["expected"]["attacks"] == pytest.approx(10, abs=1e-12)
@@ -202,7 +206,7 @@ def test_a_failed_fear_test_sets_ws_to_one():
     WS3 vs WS1 needs 3+); WHFB §10.3: 6s to hit in the first round, nothing in round 2."""
     men = unit("Men", 10)
     ghouls = unit("Ghouls", 10, rules=["Fear"], **BLOCK)
-    afraid = {"mode": "melee", "attacker_failed_fear": True}
+    afraid = {"mode": "melee", "attacker_failed_fear": True, **ONE_RANK}
     later = {**afraid, "round": 2}
 
     def hits(defender, situation, variants):

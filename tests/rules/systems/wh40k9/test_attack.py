@@ -617,3 +617,70 @@ def test_a_batchs_most_attacks_is_the_last_count_of_its_attacks_pmf():
     assert len(batches) == 4
     for batch in batches:
         assert batch.most_attacks == len(batch.attacks) - 1 == int(np.nonzero(batch.attacks)[0][-1])
+
+
+# ------------------------------------------------------------------ the situation's modifiers (issue 24)
+
+#: (situation fields, the unit's own abilities, defender groups, what the literal game rolls).
+SITUATION_CASES = {
+    "re-roll 1s to hit from the situation": (
+        {"reroll_hits": "ones"}, [], [(3, 1, 4, None, None, 0)], {"hit_reroll": "ones"}),
+    "the situation's 1s and the unit's failed: failed counts": (
+        {"reroll_hits": "ones"}, [{"type": "reroll", "roll": "hit", "which": "failed"}],
+        [(3, 1, 4, None, None, 0)], {"hit_reroll": "failed"}),
+    "re-roll failed wounds from the situation": (
+        {"reroll_wounds": "failed"}, [], [(3, 1, 5, None, None, 0)], {"wound_reroll": "failed"}),
+    "+1 to wound on top of the unit's +1: capped at +1": (
+        {"wound_modifier": 1}, [{"type": "modifier", "roll": "wound", "value": 1}],
+        [(3, 1, 4, None, None, 0)], {"wound_mod": 2}),
+    "−1 to wound from the situation": (
+        {"wound_modifier": -1}, [], [(3, 1, 4, None, None, 0)], {"wound_mod": -1}),
+    "the defender's Feel No Pain 5+ beats its own 6+": (
+        {"defender_feel_no_pain": 5}, [], [(2, 2, 4, None, 6, 0)], {"models": ((2, 4, None, 5, 0),) * 2}),
+    "cover: +1 to the armour save, not to the invulnerable": (
+        {"cover": True}, [], [(2, 1, 4, 5, None, 0)], {"models": ((1, 3, 5, None, 0),) * 2}),
+}
+
+
+@pytest.mark.parametrize("name", list(SITUATION_CASES))
+def test_situation_modifiers_add_to_the_units_abilities_exactly(name):
+    """§6.4 re-rolls (a die at most once; the better re-roll of situation and unit), §5 Step 2
+    ±1 to wound capped with the unit's own, §5 "Ignoring wounds" one Feel No Pain per wound
+    (the better), and light cover (+1 armour save, shooting): against the icepool enumeration."""
+    fields, abilities, groups, rolled = SITUATION_CASES[name]
+    shooter, target, sc = _case(shots="2", d=1 if "Feel" not in name else 2, ap=-1, abilities=abilities,
+                                groups=groups)
+    literal = Scenario(**{**{f: getattr(sc, f) for f in sc.__dataclass_fields__ if f != "extra"}, **rolled})
+    result = attack(shooter, target, {"range_inches": 12, **fields})
+    expected = np.array([float(p) for p in exact_kills(literal)])
+    assert_pmf_equal(np.array(result["kills_distribution"]), expected)
+    plain = attack(shooter, target, {"range_inches": 12})
+    # where the unit's own ability already gives as much, the situation adds nothing (no stacking)
+    same = name.startswith(("the situation's 1s", "+1 to wound on top"))
+    assert (result["kills_distribution"] == plain["kills_distribution"]) is same
+
+
+def test_situation_fields_are_checked_and_described():
+    """The schema drives the checks: Feel No Pain 1+ and cover in melee are refused by name."""
+    from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
+
+    assert {"reroll_hits", "reroll_wounds", "wound_modifier", "defender_feel_no_pain", "cover"} <= set(
+        SITUATION_SCHEMA["properties"]
+    )
+    errors = situation_errors({"mode": "melee", "cover": True, "defender_feel_no_pain": 1})
+    assert set(errors) == {"cover", "defender_feel_no_pain"}
+
+
+def test_reference_targets_cost_our_stated_points():
+    """Points efficiency against a reference target means something: the targets carry this
+    project's own points, stated in their names (the booklet prints none, 001_40k.md §0)."""
+    targets = get_system("wh40k9").reference_targets
+    points = {key: sum(m["points"] * m["count"] for m in t["models"]) for key, t in targets.items()}
+    assert points == {"geq-10": 60, "meq-5": 100, "teq-5": 200, "vehicle": 140, "monster": 200}
+    assert all("our " in t["name"] for t in targets.values())
+    shooter = unit(model(count=5, points=20, weapons=[gun(kind="Rapid Fire 1", rng=24, s=4, ap=-1)]))
+    result = attack(shooter, targets["geq-10"], {"range_inches": 12})
+    assert result["defender_points"] == 60
+    assert result["expected_points_destroyed"] == pytest.approx(6 * result["expected"]["kills"], abs=1e-12)
+    efficiency = 100 * 6 * result["expected"]["kills"] / 100  # per 100 points of the 100-point shooters
+    assert result["points_efficiency"] == pytest.approx(efficiency, abs=1e-12)
