@@ -68,10 +68,18 @@ class Gauntlet:
     opponents: list[dict[str, Any]] = field(default_factory=list)
     matchups: list[Matchup] = field(default_factory=list)
     worth_unit: str = "points"
+    #: Every (unit, target) of the list's units, by worth destroyed per own worth, best first.
+    pairings: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"worth_unit": self.worth_unit, "units": self.units, "opponents": self.opponents,
                 "matchups": self.matchups}
+
+    def best_pairings(self, count: int = 3) -> list[dict[str, Any]]:
+        return self.pairings[:count]
+
+    def worst_pairings(self, count: int = 3) -> list[dict[str, Any]]:
+        return list(reversed(self.pairings[-count:])) if len(self.pairings) > count else []
 
 
 def canonical(value: Any) -> str:
@@ -100,16 +108,20 @@ def no_cache(key: str, compute: Callable[[], Matchup]) -> Matchup:
     return compute()
 
 
+def matchup_figures(system: GameSystem, attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                    situation: Situation) -> Matchup:
+    """The figures of one matchup the gauntlet keeps, from the system's exact `attack`."""
+    assert system.attack is not None
+    result = system.attack(attacker, defender, situation)
+    return {"expected_kills": float(result["expected"]["kills"]),
+            "expected_points_destroyed": float(result.get("expected_points_destroyed") or 0.0),
+            "p_destroyed": float(result.get("p_destroyed") or 0.0)}
+
+
 def _matchup(system: GameSystem, attacker: GauntletUnit, defender: GauntletUnit, situation: Situation,
              cached: MatchupCache) -> Matchup:
-    def compute() -> Matchup:
-        assert system.attack is not None
-        result = system.attack(attacker.data, defender.data, situation)
-        return {"expected_kills": float(result["expected"]["kills"]),
-                "expected_points_destroyed": float(result.get("expected_points_destroyed") or 0.0),
-                "p_destroyed": float(result.get("p_destroyed") or 0.0)}
-
-    figures = cached(matchup_key(system.key, attacker.data, defender.data, situation), compute)
+    figures = cached(matchup_key(system.key, attacker.data, defender.data, situation),
+                     lambda: matchup_figures(system, attacker.data, defender.data, situation))
     return {"attacker": attacker.name, "defender": defender.name, "situation": dict(situation), **figures}
 
 
@@ -145,6 +157,8 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
         by_mode = {mode: _weighted([dealt[i, j, mode] / own for j in range(len(enemies))], enemies)
                    for mode in situations}
         share_lost = sum(max(taken[i, j, mode] for mode in situations) / own for j in range(len(enemies)))
+        report.pairings += [{"unit": unit.name, "target": enemies[j].name, "per_point": per_target[j]}
+                            for j in range(len(enemies))]
         best = max(range(len(enemies)), key=lambda j: per_target[j], default=None)
         worst = min(range(len(enemies)), key=lambda j: per_target[j], default=None)
         report.units.append({
@@ -157,6 +171,7 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
             "worst_target": enemies[worst].name if worst is not None else None,
         })
 
+    report.pairings.sort(key=lambda row: row["per_point"], reverse=True)
     start = 0
     for opponent in opponents:
         indices = range(start, start + len(opponent.units))
