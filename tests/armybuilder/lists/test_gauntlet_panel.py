@@ -70,7 +70,8 @@ def test_opponents_are_chosen_per_list_and_a_locked_list_counts(client, army):
     assert [unit.name for unit in inputs.opponents[0].units] == ["Brutes"]
     compute_missing(army)
     page = client.get(url).content.decode()
-    assert 'data-state="ready"' in page and "Rival" in page and "Against the gauntlet, Infantry destroys" in page
+    assert 'data-state="ready"' in page and "Rival" in page
+    assert "Against the gauntlet, Infantry destroys" in page
     # A list that is neither the owner's nor public cannot be chosen by id.
     client.post(url, {"lists": [str(rival.pk)]})
     army.refresh_from_db()
