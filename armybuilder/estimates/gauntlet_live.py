@@ -155,19 +155,38 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     return GauntletState("ready", report=report, done=len(keys), total=len(keys), left_out=left_out)
 
 
-def compute_missing(army_list: ArmyList) -> int:
-    """Compute and cache every matchup of the list's gauntlet not cached yet; how many were.
+#: Missing matchups one job computes itself; past that it fans out into parts for the workers
+#: (fan-out has a fixed cost: a part per `PART_SIZE` matchups, at most `MAX_PARTS`).
+PART_SIZE = 400
+MAX_PARTS = 8
 
-    A matchup past the estimate bounds is cached as nothing destroyed and marked `left_out`."""
+
+def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], dict[str, tuple[Any, ...]]]:
+    """The inputs, the keys of the matchups not cached yet (in a stable order), and what each is."""
     inputs = gauntlet_inputs(army_list)
-    system, store = inputs.system, job_cache()
     todo: dict[str, tuple[GauntletUnit, GauntletUnit, dict[str, Any]]] = {}
     for attacker, defender, situation in inputs.pairs()[:MAX_MATCHUPS]:
-        todo.setdefault(matchup_key(system.key, attacker.data, defender.data, situation),
+        todo.setdefault(matchup_key(inputs.system.key, attacker.data, defender.data, situation),
                         (attacker, defender, situation))
-    missing = [key for key in todo if key not in store.get_many(list(todo))]
+    cached = job_cache().get_many(list(todo)) if todo else {}
+    return inputs, sorted(key for key in todo if key not in cached), todo
+
+
+def parts_for(missing: int) -> int:
+    """How many parts a job of `missing` matchups is split into (1: no fan-out)."""
+    return max(1, min(MAX_PARTS, -(-missing // PART_SIZE)))
+
+
+def compute_missing(army_list: ArmyList, *, part: int = 0, parts: int = 1) -> int:
+    """Compute and cache the matchups of the list's gauntlet not cached yet (every `parts`-th of
+    them from `part`); how many were computed.
+
+    A matchup past the estimate bounds is cached as nothing destroyed and marked `left_out`."""
+    inputs, missing, todo = missing_matchups(army_list)
+    system, store = inputs.system, job_cache()
+    mine = missing[part::parts]
     computed: dict[str, Matchup] = {}
-    for key in missing:
+    for key in mine:
         attacker, defender, situation = todo[key]
         if over_limit(*matchup_cost(system, attacker.data, defender.data, situation)):
             computed[key] = {"expected_kills": 0.0, "expected_points_destroyed": 0.0, "p_destroyed": 0.0,
@@ -179,4 +198,4 @@ def compute_missing(army_list: ArmyList) -> int:
             computed = {}
     if computed:
         store.set_many(computed, timeout=MATCHUP_SECONDS)
-    return len(missing)
+    return len(mine)

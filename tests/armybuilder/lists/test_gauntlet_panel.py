@@ -89,3 +89,13 @@ def test_the_panel_polls_while_computing_and_only_the_owner_sees_it(client, army
     client.force_login(make_user("stranger"))
     assert client.get(url).status_code == 404
     assert ArmyList.objects.get(pk=army.pk).version == army.version
+
+
+def test_a_large_gauntlet_is_computed_in_parts_that_cover_it_once(army):
+    from armybuilder.estimates.gauntlet_live import PART_SIZE, missing_matchups, parts_for
+
+    total = gauntlet_state(army, queue=False).total
+    assert parts_for(1) == 1 and parts_for(PART_SIZE) == 1 and parts_for(PART_SIZE + 1) == 2
+    computed = [compute_missing(army, part=part, parts=3) for part in range(3)]
+    assert sum(computed) == total and min(computed) >= total // 3
+    assert missing_matchups(army)[1] == []
