@@ -184,7 +184,9 @@ def compute_missing(army_list: ArmyList, *, part: int = 0, parts: int = 1) -> in
     A matchup past the estimate bounds is cached as nothing destroyed and marked `left_out`."""
     inputs, missing, todo = missing_matchups(army_list)
     system, store = inputs.system, job_cache()
-    mine = missing[part::parts]
+    # Parts split the whole gauntlet (a stable order), so a part finished first never shifts another's share.
+    share = set(sorted(todo)[part::parts])
+    mine = [key for key in missing if key in share]
     computed: dict[str, Matchup] = {}
     for key in mine:
         attacker, defender, situation = todo[key]
