@@ -45,11 +45,17 @@ MatchupCache = Callable[[str, Callable[[], Matchup]], Matchup]
 
 @dataclass(frozen=True)
 class GauntletUnit:
-    """One unit of a list or of an opponent: its name, unit-format data and worth."""
+    """One unit of a list or of an opponent: its name, unit-format data and worth, and the
+    digest of its data (hashed once: a unit meets every unit of the gauntlet)."""
 
     name: str
     data: Mapping[str, Any]
     worth: float
+    digest: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            object.__setattr__(self, "digest", content_digest(self.data))
 
 
 @dataclass(frozen=True)
@@ -86,11 +92,16 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def matchup_key(system_key: str, attacker: Mapping[str, Any], defender: Mapping[str, Any],
-                situation: Mapping[str, Any]) -> str:
+def content_digest(value: Any) -> str:
+    """A digest of `value`'s canonical JSON."""
+    return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
+
+
+def matchup_key(system_key: str, attacker: GauntletUnit, defender: GauntletUnit,
+                situation_digest: str) -> str:
     """The content key of one matchup: the same two units in the same situation, the same key."""
-    text = canonical([CACHE_VERSION, system_key, attacker, defender, situation])
-    return "gauntlet:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    text = f"{CACHE_VERSION}:{system_key}:{attacker.digest}:{defender.digest}:{situation_digest}"
+    return "gauntlet:" + hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def model_count(unit: Mapping[str, Any]) -> int:
@@ -119,8 +130,8 @@ def matchup_figures(system: GameSystem, attacker: Mapping[str, Any], defender: M
 
 
 def _matchup(system: GameSystem, attacker: GauntletUnit, defender: GauntletUnit, situation: Situation,
-             cached: MatchupCache) -> Matchup:
-    figures = cached(matchup_key(system.key, attacker.data, defender.data, situation),
+             cached: MatchupCache, situation_digest: str) -> Matchup:
+    figures = cached(matchup_key(system.key, attacker, defender, situation_digest),
                      lambda: matchup_figures(system, attacker.data, defender.data, situation))
     return {"attacker": attacker.name, "defender": defender.name, "situation": dict(situation), **figures}
 
@@ -141,11 +152,12 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
     # (attacker index, defender index, mode) -> worth destroyed, both directions.
     dealt: dict[tuple[int, int, str], float] = {}
     taken: dict[tuple[int, int, str], float] = {}
+    digests = {mode: content_digest(situation) for mode, situation in situations.items()}
     for i, unit in enumerate(units):
         for j, enemy in enumerate(enemies):
             for mode, situation in situations.items():
-                forward = _matchup(system, unit, enemy, situation, cached)
-                backward = _matchup(system, enemy, unit, situation, cached)
+                forward = _matchup(system, unit, enemy, situation, cached, digests[mode])
+                backward = _matchup(system, enemy, unit, situation, cached, digests[mode])
                 report.matchups += [forward, backward]
                 dealt[i, j, mode] = destroyed(system, forward, enemy)
                 taken[i, j, mode] = destroyed(system, backward, unit)

@@ -29,6 +29,7 @@ from armybuilder.estimates.gauntlet import (
     Matchup,
     Opponent,
     canonical,
+    content_digest,
     matchup_figures,
     matchup_key,
     measure,
@@ -68,6 +69,12 @@ class GauntletInputs:
         enemies = [enemy for opponent in self.opponents for enemy in opponent.units]
         return [pair for unit in self.units for enemy in enemies for situation in self.situations.values()
                 for pair in ((unit, enemy, situation), (enemy, unit, situation))]
+
+    def keyed_pairs(self) -> dict[str, tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
+        """Every matchup by its cache key (a pair met twice is one matchup)."""
+        digests = {mode: content_digest(situation) for mode, situation in self.situations.items()}
+        return {matchup_key(self.system.key, attacker, defender, digests[situation["mode"]]):
+                (attacker, defender, situation) for attacker, defender, situation in self.pairs()}
 
 
 def gauntlet_settings(army_list: ArmyList) -> dict[str, Any]:
@@ -141,7 +148,7 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     pairs = inputs.pairs()
     if len(pairs) > MAX_MATCHUPS:
         return GauntletState("too_large", total=len(pairs))
-    keys = {matchup_key(inputs.system.key, a.data, d.data, s) for a, d, s in pairs}
+    keys = set(inputs.keyed_pairs())
     found = job_cache().get_many(list(keys)) if keys else {}
     if len(found) < len(keys):
         if queue and job_cache().add(job_key(army_list, inputs), 1, timeout=JOB_MARKER_SECONDS):
@@ -164,10 +171,7 @@ MAX_PARTS = 8
 def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], dict[str, tuple[Any, ...]]]:
     """The inputs, the keys of the matchups not cached yet (in a stable order), and what each is."""
     inputs = gauntlet_inputs(army_list)
-    todo: dict[str, tuple[GauntletUnit, GauntletUnit, dict[str, Any]]] = {}
-    for attacker, defender, situation in inputs.pairs()[:MAX_MATCHUPS]:
-        todo.setdefault(matchup_key(inputs.system.key, attacker.data, defender.data, situation),
-                        (attacker, defender, situation))
+    todo = dict(list(inputs.keyed_pairs().items())[:MAX_MATCHUPS])
     cached = job_cache().get_many(list(todo)) if todo else {}
     return inputs, sorted(key for key in todo if key not in cached), todo
 
