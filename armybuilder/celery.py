@@ -20,6 +20,7 @@ for _threads in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 app = Celery("armybuilder")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.autodiscover_tasks(related_name="gauntlet_tasks")
 
 
 def limit_worker_memory(limit_mb: int) -> None:

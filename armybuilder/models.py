@@ -99,6 +99,10 @@ class ArmyList(models.Model):
     )
     locked_at = models.DateTimeField(_("locked at"), null=True, blank=True)
     fingerprint = models.CharField(_("fingerprint"), max_length=24, blank=True)
+    # The opponents the list is measured against while it is built (`armybuilder.estimates.gauntlet_live`):
+    # {"reference": bool, "lists": [list ids], "locks": [share tokens]}; {} means the default
+    # (the system's reference targets).
+    gauntlet = models.JSONField(_("gauntlet"), default=dict, blank=True)
     # The last change that can be undone (a removed unit, cleared options), or {} (services).
     undo = models.JSONField(_("last change that can be undone"), default=dict, blank=True)
     # Cached evaluation, written by the services in the same transaction as the change.

@@ -29,10 +29,13 @@ from armybuilder.api.serializers import (
     ArmyListSummarySerializer,
     ArmyListWriteSerializer,
     EvaluationSerializer,
+    GauntletSerializer,
+    GauntletSettingsSerializer,
     ListUnitSerializer,
     LockSerializer,
     ShareSerializer,
 )
+from armybuilder.estimates.gauntlet_live import gauntlet_settings, gauntlet_state, opponent_choices
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
@@ -243,3 +246,41 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         locked = army_list_lock(army_list=army_list, expected_version=expected_version(request, army_list))
         data = LockSerializer(locked, context={"request": request}).data
         return Response(data, status=status.HTTP_201_CREATED)
+
+    def _gauntlet_response(self, army_list: ArmyList) -> Response:
+        state = gauntlet_state(army_list)
+        report = state.report
+        data = {"state": state.state, "done": state.done, "total": state.total,
+                "worth_unit": report.worth_unit if report else None, "settings": gauntlet_settings(army_list),
+                "units": report.units if report else [], "opponents": report.opponents if report else []}
+        headers = {"Retry-After": "1"} if state.state == "computing" else {}
+        return Response(GauntletSerializer(data).data, headers={**headers, "Cache-Control": "no-store"})
+
+    @extend_schema(tags=TAGS, summary="The list measured against its gauntlet",
+                   responses={200: GauntletSerializer},
+                   description="Every unit against every unit of the opponents, computed by the worker "
+                               "and cached by content; while `state` is `computing`, ask again after "
+                               "`Retry-After`.")
+    def gauntlet(self, request: Request, list_id: int) -> Response:
+        army_list = self.get_list()
+        if army_list.owner_id != request.user.pk:
+            raise exceptions.NotFound(_("No such list."))
+        return self._gauntlet_response(army_list)
+
+    @extend_schema(tags=TAGS, summary="Choose the opponents of the list's gauntlet",
+                   request=GauntletSettingsSerializer, parameters=[IF_MATCH],
+                   responses={200: GauntletSerializer, **STALE_RESPONSES})
+    def set_gauntlet(self, request: Request, list_id: int) -> Response:
+        """Not a change of the list: its version and ETag stay as they are."""
+        army_list = self.get_list()
+        expected_version(request, army_list)  # 428 without If-Match, 412 for another version
+        chosen = GauntletSettingsSerializer(data=request.data)
+        chosen.is_valid(raise_exception=True)
+        allowed = {choice.pk for choice in opponent_choices(army_list)}
+        unknown = [pk for pk in chosen.validated_data["lists"] if pk not in allowed]
+        if unknown:
+            message = _("No list you may use as an opponent has the id %(id)s.") % {"id": unknown[0]}
+            raise exceptions.ValidationError({"lists": [message]})
+        army_list.gauntlet = dict(chosen.validated_data)
+        ArmyList.objects.filter(pk=army_list.pk).update(gauntlet=army_list.gauntlet)
+        return self._gauntlet_response(army_list)

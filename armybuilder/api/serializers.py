@@ -455,3 +455,44 @@ class ShareSerializer(serializers.Serializer):
 
     token = serializers.CharField()
     url = serializers.URLField(help_text="The API address of the shared list.")
+
+
+class GauntletUnitSerializer(serializers.Serializer):
+    """One unit of the list measured against its gauntlet (`armybuilder.estimates.gauntlet`)."""
+
+    name = serializers.CharField()
+    points = serializers.FloatField(help_text="Its worth: points, or models for a system without points.")
+    offence_per_point = serializers.FloatField(help_text="Enemy worth destroyed per turn per own worth.")
+    offence_by_mode = serializers.DictField(child=serializers.FloatField())
+    durability_per_point = serializers.FloatField(
+        allow_null=True, help_text="Worth of the gauntlet's attacks needed to destroy it, per own worth.")
+    best_target = serializers.CharField(allow_null=True)
+    worst_target = serializers.CharField(allow_null=True)
+
+
+class GauntletOpponentSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="Empty for the system's reference targets.")
+    points = serializers.FloatField()
+    points_destroyed_per_turn = serializers.FloatField()
+    points_lost_per_turn = serializers.FloatField()
+    ahead_by = serializers.FloatField()
+
+
+class GauntletSettingsSerializer(serializers.Serializer):
+    """Who a list is measured against: reference targets, up to three lists, locked links."""
+
+    reference = serializers.BooleanField()
+    lists = serializers.ListField(child=serializers.IntegerField(min_value=1), max_length=3, default=list)
+    locks = serializers.ListField(child=serializers.CharField(max_length=64), max_length=3, default=list)
+
+
+class GauntletSerializer(serializers.Serializer):
+    """The list's gauntlet: `computing` (ask again after `Retry-After`) or `ready` with the figures."""
+
+    state = serializers.ChoiceField(choices=["ready", "computing", "too_large"])
+    done = serializers.IntegerField(help_text="Matchups computed so far.")
+    total = serializers.IntegerField(help_text="Matchups the gauntlet needs.")
+    worth_unit = serializers.ChoiceField(choices=["points", "models"], allow_null=True)
+    settings = GauntletSettingsSerializer()
+    units = GauntletUnitSerializer(many=True)
+    opponents = GauntletOpponentSerializer(many=True)

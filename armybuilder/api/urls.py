@@ -65,6 +65,8 @@ urlpatterns = [
     path("lists/<int:list_id>/fork", lists({"post": "fork"}), name="list-fork"),
     path("lists/<int:list_id>/share", lists({"post": "share", "delete": "unshare"}), name="list-share"),
     path("lists/<int:list_id>/locks", lists({"get": "locks", "post": "lock"}), name="list-locks"),
+    path("lists/<int:list_id>/gauntlet", lists({"get": "gauntlet", "put": "set_gauntlet"}),
+         name="list-gauntlet"),
     path("lists/<int:list_id>/units", units({"get": "list", "post": "create"}), name="list-unit-list"),
     path("lists/<int:list_id>/units/<int:unit_id>",
          units({"get": "retrieve", "patch": "partial_update", "delete": "destroy"}), name="list-unit-detail"),

@@ -6,7 +6,7 @@ A list is addressed by id (its owner, or anyone when it is public) or by its sha
 
 from django.urls import path
 
-from armybuilder.lists import views
+from armybuilder.lists import gauntlet_views, views
 from armybuilder.roster import battlescribe as battlescribe_roster
 from armybuilder.roster import views as roster
 
@@ -35,6 +35,7 @@ urlpatterns = [
     path("<int:list_id>/units/<int:unit_id>/details/", views.unit_details, name="unit_details"),
     path("<int:list_id>/units/<int:unit_id>/clear/", views.unit_clear_options, name="unit_clear_options"),
     path("<int:list_id>/undo/", views.undo, name="undo"),
+    path("<int:list_id>/gauntlet/", gauntlet_views.gauntlet_panel, name="gauntlet"),
     path("<int:list_id>/roster/", roster.roster_page, name="roster"),
     path("<int:list_id>/roster.pdf", roster.roster_pdf, name="roster_pdf"),
     path("<int:list_id>/roster.txt", roster.roster_text, name="roster_text"),

@@ -73,6 +73,8 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
     from armyclient.api.list_units import lists_units_create
     from armyclient.api.lists import (
         lists_create,
+        lists_gauntlet_retrieve,
+        lists_gauntlet_update,
         lists_locks_create,
         lists_locks_list,
         lists_share_create,
@@ -83,6 +85,7 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
         ArmyListCreateRequest,
         CredentialsRequest,
         EstimateRequest,
+        GauntletSettingsRequest,
         ListUnitAddRequest,
     )
 
@@ -139,3 +142,12 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
     assert frozen.fingerprint == locked.parsed.fingerprint and len(frozen.units) == 2
     frozen_card = shared_export_card_retrieve.sync_detailed(locked.parsed.token, client=anonymous)
     assert frozen_card.status_code == 200 and frozen_card.content.startswith(b"\x89PNG")
+
+    gauntlet = poll(lambda: lists_gauntlet_retrieve.sync(army_list.id, client=app),
+                    lambda answer: answer.state != "computing")
+    assert gauntlet.state == "ready"
+    assert [unit.name for unit in gauntlet.units] == [unit.name for unit in catalogue[:2]]
+    assert gauntlet.opponents[0].name == "" and gauntlet.worth_unit == "points"
+    opponents = GauntletSettingsRequest(reference=False, lists=[], locks=[locked.parsed.token])
+    chosen = lists_gauntlet_update.sync_detailed(army_list.id, client=app, if_match=etag, body=opponents)
+    assert chosen.status_code == 200 and chosen.parsed.settings.locks == [locked.parsed.token]

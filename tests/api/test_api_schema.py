@@ -31,6 +31,7 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/lists/{list_id}/export/json"),
     ("get", "/api/v1/lists/{list_id}/export/card"),
     ("get", "/api/v1/lists/{list_id}/locks"), ("post", "/api/v1/lists/{list_id}/locks"),
+    ("get", "/api/v1/lists/{list_id}/gauntlet"), ("put", "/api/v1/lists/{list_id}/gauntlet"),
     ("get", "/api/v1/shared/{token}"), ("post", "/api/v1/shared/{token}/fork"),
     ("get", "/api/v1/shared/{token}/export/pdf"), ("get", "/api/v1/shared/{token}/export/text"),
     ("get", "/api/v1/shared/{token}/export/json"),

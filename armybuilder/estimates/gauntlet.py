@@ -1,0 +1,214 @@
+"""The gauntlet: a list measured against the opponents it will meet, unit by unit.
+
+Players ask "is this unit worth its points?" against the armies they actually face, not
+one target at a time. A gauntlet is a set of opponents — the system's reference targets,
+or whole lists — and every unit of the list is measured against every unit of them, in a
+turn of shooting and a turn of fighting, with the game system's own exact `attack` (the
+registry), so each matchup is exactly what `manage.py estimate` gives for the same pair.
+
+What is reported, per unit of the list (`worth` is a unit's points; a system whose lists are
+not sized by points — AoS 1st — counts models instead, and its units are worth their models):
+- offence: the enemy worth it destroys per turn, per point of its own, averaged over the
+  gauntlet's units weighted by their worth, in its better mode against each target (a unit
+  shoots what it shoots best and charges what it fights best), and per mode;
+- its best and worst target (most and least enemy worth destroyed per point of its own);
+- durability: how many points of the gauntlet's attacks it takes to destroy it, per point
+  of its own: the gauntlet's worth divided by the share of the unit all its units destroy
+  in one turn each (their better mode); higher is tougher;
+and per opponent list: the worth each side destroys per turn if every unit attacks once,
+spreading its attacks over the other side's units by their worth, and who comes out ahead.
+
+Nothing here touches Django: plain data in, plain data out. Each matchup goes through
+`cached` (a callable the caller provides), keyed by the content of both units and the whole
+situation (`matchup_key`), so a list edited by one option recomputes only that unit's rows
+and columns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.systems.registry import GameSystem
+
+MODES = ("shooting", "melee")
+#: Bump when what a cached matchup holds changes.
+CACHE_VERSION = "1"
+
+Situation = dict[str, Any]
+Matchup = dict[str, Any]
+MatchupCache = Callable[[str, Callable[[], Matchup]], Matchup]
+
+
+@dataclass(frozen=True)
+class GauntletUnit:
+    """One unit of a list or of an opponent: its name, unit-format data and worth, and the
+    digest of its data (hashed once: a unit meets every unit of the gauntlet)."""
+
+    name: str
+    data: Mapping[str, Any]
+    worth: float
+    digest: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.digest:
+            object.__setattr__(self, "digest", content_digest(self.data))
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """An opponent of the gauntlet: a name and its units."""
+
+    name: str
+    units: Sequence[GauntletUnit]
+
+
+@dataclass
+class Gauntlet:
+    """Everything measured: per unit, per opponent, and every matchup computed."""
+
+    units: list[dict[str, Any]] = field(default_factory=list)
+    opponents: list[dict[str, Any]] = field(default_factory=list)
+    matchups: list[Matchup] = field(default_factory=list)
+    worth_unit: str = "points"
+    #: Every (unit, target) of the list's units, by worth destroyed per own worth, best first.
+    pairings: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"worth_unit": self.worth_unit, "units": self.units, "opponents": self.opponents,
+                "matchups": self.matchups}
+
+    def best_pairings(self, count: int = 3) -> list[dict[str, Any]]:
+        return self.pairings[:count]
+
+    def worst_pairings(self, count: int = 3) -> list[dict[str, Any]]:
+        return list(reversed(self.pairings[-count:])) if len(self.pairings) > count else []
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def content_digest(value: Any) -> str:
+    """A digest of `value`'s canonical JSON."""
+    return hashlib.sha256(canonical(value).encode("utf-8")).hexdigest()
+
+
+def matchup_key(system_key: str, attacker: GauntletUnit, defender: GauntletUnit,
+                situation_digest: str) -> str:
+    """The content key of one matchup: the same two units in the same situation, the same key."""
+    text = f"{CACHE_VERSION}:{system_key}:{attacker.digest}:{defender.digest}:{situation_digest}"
+    return "gauntlet:" + hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def model_count(unit: Mapping[str, Any]) -> int:
+    return sum(int(model.get("count") or 0) for model in unit.get("models") or [])
+
+
+def unit_worth(system: GameSystem, unit: Mapping[str, Any]) -> float:
+    """What a unit is worth: its points, or its models for a system without points."""
+    if system.points_sized:
+        return float(system.price(unit)["points"])
+    return float(model_count(unit))
+
+
+def no_cache(key: str, compute: Callable[[], Matchup]) -> Matchup:
+    return compute()
+
+
+def matchup_figures(system: GameSystem, attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                    situation: Situation) -> Matchup:
+    """The figures of one matchup the gauntlet keeps, from the system's exact `attack`."""
+    assert system.attack is not None
+    result = system.attack(attacker, defender, situation)
+    return {"expected_kills": float(result["expected"]["kills"]),
+            "expected_points_destroyed": float(result.get("expected_points_destroyed") or 0.0),
+            "p_destroyed": float(result.get("p_destroyed") or 0.0)}
+
+
+def _matchup(system: GameSystem, attacker: GauntletUnit, defender: GauntletUnit, situation: Situation,
+             cached: MatchupCache, situation_digest: str) -> Matchup:
+    figures = cached(matchup_key(system.key, attacker, defender, situation_digest),
+                     lambda: matchup_figures(system, attacker.data, defender.data, situation))
+    return {"attacker": attacker.name, "defender": defender.name, "situation": dict(situation), **figures}
+
+
+def destroyed(system: GameSystem, matchup: Matchup, defender: GauntletUnit) -> float:
+    """Worth of `defender` destroyed in `matchup`: points, or models for a system without points."""
+    if system.points_sized:
+        return matchup["expected_points_destroyed"]
+    return min(matchup["expected_kills"], defender.worth)
+
+
+def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequence[Opponent],
+            situations: Mapping[str, Situation], *, cached: MatchupCache = no_cache) -> Gauntlet:
+    """Measure `units` against every unit of `opponents` in each mode of `situations`
+    (mode → the full situation object `attack` takes)."""
+    report = Gauntlet(worth_unit="points" if system.points_sized else "models")
+    enemies = [enemy for opponent in opponents for enemy in opponent.units]
+    # (attacker index, defender index, mode) -> worth destroyed, both directions.
+    dealt: dict[tuple[int, int, str], float] = {}
+    taken: dict[tuple[int, int, str], float] = {}
+    digests = {mode: content_digest(situation) for mode, situation in situations.items()}
+    for i, unit in enumerate(units):
+        for j, enemy in enumerate(enemies):
+            for mode, situation in situations.items():
+                forward = _matchup(system, unit, enemy, situation, cached, digests[mode])
+                backward = _matchup(system, enemy, unit, situation, cached, digests[mode])
+                report.matchups += [forward, backward]
+                dealt[i, j, mode] = destroyed(system, forward, enemy)
+                taken[i, j, mode] = destroyed(system, backward, unit)
+
+    total_enemy_worth = sum(enemy.worth for enemy in enemies)
+    for i, unit in enumerate(units):
+        own = unit.worth or 1.0
+        per_target = [max(dealt[i, j, mode] for mode in situations) / own for j in range(len(enemies))]
+        by_mode = {mode: _weighted([dealt[i, j, mode] / own for j in range(len(enemies))], enemies)
+                   for mode in situations}
+        share_lost = sum(max(taken[i, j, mode] for mode in situations) / own for j in range(len(enemies)))
+        report.pairings += [{"unit": unit.name, "target": enemies[j].name, "per_point": per_target[j]}
+                            for j in range(len(enemies))]
+        best = max(range(len(enemies)), key=lambda j: per_target[j], default=None)
+        worst = min(range(len(enemies)), key=lambda j: per_target[j], default=None)
+        report.units.append({
+            "name": unit.name,
+            "points": unit.worth,
+            "offence_per_point": _weighted(per_target, enemies),
+            "offence_by_mode": by_mode,
+            "durability_per_point": (total_enemy_worth / share_lost / own) if share_lost > 0 else None,
+            "best_target": enemies[best].name if best is not None else None,
+            "worst_target": enemies[worst].name if worst is not None else None,
+        })
+
+    report.pairings.sort(key=lambda row: row["per_point"], reverse=True)
+    start = 0
+    for opponent in opponents:
+        indices = range(start, start + len(opponent.units))
+        start += len(opponent.units)
+        weights = sum(enemies[j].worth for j in indices) or 1.0
+        destroyed_per_turn = sum(
+            enemies[j].worth / weights * max(dealt[i, j, mode] for mode in situations)
+            for i in range(len(units)) for j in indices)
+        own_weights = sum(unit.worth for unit in units) or 1.0
+        lost_per_turn = sum(
+            unit.worth / own_weights * max(taken[i, j, mode] for mode in situations)
+            for i, unit in enumerate(units) for j in indices)
+        report.opponents.append({
+            "name": opponent.name,
+            "points": sum(enemies[j].worth for j in indices),
+            "points_destroyed_per_turn": destroyed_per_turn,
+            "points_lost_per_turn": lost_per_turn,
+            "ahead_by": destroyed_per_turn - lost_per_turn,
+        })
+    return report
+
+
+def _weighted(values: Sequence[float], enemies: Sequence[GauntletUnit]) -> float:
+    """The mean of `values` (one per enemy unit) weighted by each enemy's worth."""
+    total = sum(enemy.worth for enemy in enemies)
+    if not values or total <= 0:
+        return 0.0
+    return sum(value * enemy.worth for value, enemy in zip(values, enemies, strict=True)) / total

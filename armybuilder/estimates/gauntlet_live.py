@@ -1,0 +1,207 @@
+"""The gauntlet while a list is built: its opponents, its matchups cached by content, and the
+panel's state (`armybuilder.estimates.gauntlet` does the measuring).
+
+A list keeps its gauntlet (`ArmyList.gauntlet`): the system's reference targets and/or up to
+`MAX_OPPONENT_LISTS` other lists — the player's own, public ones, or a locked version an
+opponent shared. Every matchup is cached in the shared job cache under the content of its two
+units and its situation (`gauntlet.matchup_key`), so after a change only the changed unit's
+rows and columns are missing. The web request never computes: it reads what is cached in one
+round trip and, if anything is missing, queues one job per list version and gauntlet (the
+worker computes the missing matchups, checking each against the estimate bounds) and shows the
+progress; the panel polls until the whole table is there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import caches
+from django.db.models import Q
+
+from armybuilder.estimates.bounds import matchup_cost, over_limit
+from armybuilder.estimates.gauntlet import (
+    MODES,
+    Gauntlet,
+    GauntletUnit,
+    Matchup,
+    Opponent,
+    canonical,
+    content_digest,
+    matchup_figures,
+    matchup_key,
+    measure,
+    model_count,
+    unit_worth,
+)
+from armybuilder.estimates.inputs import situation_clean
+from armybuilder.lists.selectors import army_list_by_share_token, army_list_units
+from armybuilder.models import ArmyList, ListUnit
+from rules.systems.registry import GameSystem, get_system
+
+#: Opponent lists a gauntlet holds at most, and matchups it may need at most (both directions,
+#: both modes: 20 units against three 20-unit lists are 4,800).
+MAX_OPPONENT_LISTS = 3
+MAX_MATCHUPS = 10_000
+#: How long a computed matchup is kept (its key changes with its content, never its meaning).
+MATCHUP_SECONDS = 7 * 24 * 3600
+#: How long a queued job blocks queuing the same job again.
+JOB_MARKER_SECONDS = 120
+
+
+def job_cache() -> Any:
+    return caches["jobs"]
+
+
+@dataclass(frozen=True)
+class GauntletInputs:
+    """What one list's gauntlet measures: the system, the list's units, the opponents and the
+    two situations (shooting and melee, every other field at the system's default)."""
+
+    system: GameSystem
+    units: list[GauntletUnit]
+    opponents: list[Opponent]
+    situations: dict[str, dict[str, Any]]
+
+    def pairs(self) -> list[tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
+        enemies = [enemy for opponent in self.opponents for enemy in opponent.units]
+        return [pair for unit in self.units for enemy in enemies for situation in self.situations.values()
+                for pair in ((unit, enemy, situation), (enemy, unit, situation))]
+
+    def keyed_pairs(self) -> dict[str, tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
+        """Every matchup by its cache key (a pair met twice is one matchup)."""
+        digests = {mode: content_digest(situation) for mode, situation in self.situations.items()}
+        return {matchup_key(self.system.key, attacker, defender, digests[situation["mode"]]):
+                (attacker, defender, situation) for attacker, defender, situation in self.pairs()}
+
+
+def gauntlet_settings(army_list: ArmyList) -> dict[str, Any]:
+    """The list's gauntlet with its defaults: reference targets unless other opponents are chosen."""
+    stored = army_list.gauntlet if isinstance(army_list.gauntlet, Mapping) else {}
+    lists = [int(i) for i in stored.get("lists", []) if isinstance(i, int)][:MAX_OPPONENT_LISTS]
+    locks = [str(t) for t in stored.get("locks", []) if isinstance(t, str)][:MAX_OPPONENT_LISTS]
+    reference = bool(stored.get("reference", not (lists or locks)))
+    return {"reference": reference, "lists": lists, "locks": locks}
+
+
+def opponent_choices(army_list: ArmyList) -> list[ArmyList]:
+    """Lists the owner may put in the list's gauntlet: their own other lists and public lists of
+    the same system (never the list itself, never a locked version — those come by link)."""
+    visible = Q(owner_id=army_list.owner_id) | Q(is_public=True)
+    return list(ArmyList.objects.filter(visible, system_id=army_list.system_id, locked_at__isnull=True)
+                .exclude(pk=army_list.pk).select_related("owner").order_by("-updated")[:50])
+
+
+def _units_of(system: GameSystem, units: Sequence[ListUnit]) -> list[GauntletUnit]:
+    return [GauntletUnit(name=unit.display_name, data=unit.data,
+                         worth=float(unit.points) if system.points_sized else float(model_count(unit.data)))
+            for unit in units]
+
+
+def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
+    """The inputs of the list's gauntlet as it is now (opponents the owner may no longer read
+    are left out)."""
+    system = get_system(army_list.system.key)
+    chosen = gauntlet_settings(army_list)
+    opponents: list[Opponent] = []
+    if chosen["reference"]:
+        targets = [GauntletUnit(name=str(data.get("name") or key), data=data, worth=unit_worth(system, data))
+                   for key, data in system.reference_targets.items()]
+        opponents.append(Opponent(name="", units=targets))  # "" = the reference targets
+    choices = {choice.pk: choice for choice in opponent_choices(army_list)}
+    others = [choices[pk] for pk in chosen["lists"] if pk in choices]
+    for token in chosen["locks"]:
+        locked = army_list_by_share_token(token=token)
+        if locked is not None and locked.system_id == army_list.system_id:
+            others.append(locked)
+    for other in others[:MAX_OPPONENT_LISTS]:
+        opponents.append(Opponent(name=other.name, units=_units_of(system, army_list_units(army_list=other))))
+    situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
+    return GauntletInputs(system=system, units=_units_of(system, army_list_units(army_list=army_list)),
+                          opponents=opponents, situations=situations)
+
+
+def job_key(army_list: ArmyList, inputs: GauntletInputs) -> str:
+    """One queued job per list and content of its gauntlet."""
+    content = canonical([[u.data for u in inputs.units],
+                         [[u.data for u in o.units] for o in inputs.opponents], inputs.situations])
+    return f"gauntlet-job:{army_list.pk}:{hashlib.sha256(content.encode()).hexdigest()[:24]}"
+
+
+@dataclass(frozen=True)
+class GauntletState:
+    """`ready` with the report, `computing` with how far, or `too_large`."""
+
+    state: str
+    report: Gauntlet | None = None
+    done: int = 0
+    total: int = 0
+    left_out: int = 0
+
+
+def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
+    """The panel's state: every matchup read from the cache in one round trip; a job queued for
+    the missing ones (once per list version and gauntlet)."""
+    inputs = gauntlet_inputs(army_list)
+    pairs = inputs.pairs()
+    if len(pairs) > MAX_MATCHUPS:
+        return GauntletState("too_large", total=len(pairs))
+    keys = set(inputs.keyed_pairs())
+    found = job_cache().get_many(list(keys)) if keys else {}
+    if len(found) < len(keys):
+        if queue and job_cache().add(job_key(army_list, inputs), 1, timeout=JOB_MARKER_SECONDS):
+            from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
+
+            measure_gauntlet.delay(army_list.pk)
+        return GauntletState("computing", done=len(found), total=len(keys))
+    report = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations,
+                     cached=lambda key, compute: found[key])
+    left_out = sum(1 for figures in found.values() if figures.get("left_out"))
+    return GauntletState("ready", report=report, done=len(keys), total=len(keys), left_out=left_out)
+
+
+#: Missing matchups one job computes itself; past that it fans out into parts for the workers
+#: (fan-out has a fixed cost: a part per `PART_SIZE` matchups, at most `MAX_PARTS`).
+PART_SIZE = 400
+MAX_PARTS = 8
+
+
+def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], dict[str, tuple[Any, ...]]]:
+    """The inputs, the keys of the matchups not cached yet (in a stable order), and what each is."""
+    inputs = gauntlet_inputs(army_list)
+    todo = dict(list(inputs.keyed_pairs().items())[:MAX_MATCHUPS])
+    cached = job_cache().get_many(list(todo)) if todo else {}
+    return inputs, sorted(key for key in todo if key not in cached), todo
+
+
+def parts_for(missing: int) -> int:
+    """How many parts a job of `missing` matchups is split into (1: no fan-out)."""
+    return max(1, min(MAX_PARTS, -(-missing // PART_SIZE)))
+
+
+def compute_missing(army_list: ArmyList, *, part: int = 0, parts: int = 1) -> int:
+    """Compute and cache the matchups of the list's gauntlet not cached yet (every `parts`-th of
+    them from `part`); how many were computed.
+
+    A matchup past the estimate bounds is cached as nothing destroyed and marked `left_out`."""
+    inputs, missing, todo = missing_matchups(army_list)
+    system, store = inputs.system, job_cache()
+    # Parts split the whole gauntlet (a stable order), so a part finished first never shifts another's share.
+    share = set(sorted(todo)[part::parts])
+    mine = [key for key in missing if key in share]
+    computed: dict[str, Matchup] = {}
+    for key in mine:
+        attacker, defender, situation = todo[key]
+        if over_limit(*matchup_cost(system, attacker.data, defender.data, situation)):
+            computed[key] = {"expected_kills": 0.0, "expected_points_destroyed": 0.0, "p_destroyed": 0.0,
+                             "left_out": True}
+        else:
+            computed[key] = matchup_figures(system, attacker.data, defender.data, situation)
+        if len(computed) >= 50:  # the panel shows progress as they land
+            store.set_many(computed, timeout=MATCHUP_SECONDS)
+            computed = {}
+    if computed:
+        store.set_many(computed, timeout=MATCHUP_SECONDS)
+    return len(mine)

@@ -1,0 +1,179 @@
+"""Benchmark of the live gauntlet on the real path: panel request -> Celery job -> panel current.
+
+    ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_gauntlet.py \
+        [--rounds 10] [--processes 1 2]
+
+A 20-unit OPR list against a gauntlet of three 20-unit lists (every unit of each list a
+different model count, so no two units share a cached matchup), in a database of its own:
+1. full recomputation, with the job cache cleared, once per worker count in `--processes`
+   (a real `celery worker` with that many pool processes): time from the panel's first
+   request (which queues the job) until the panel, asked every 50 ms, is complete;
+2. one edit at a time, `--rounds` times, one worker process: a unit of the list changes
+   (a new model count each round, so its matchups are new), then the panel is asked until
+   it is complete again; p50/p95;
+3. the independent baseline, in the same run: the same gauntlet measured directly in this
+   process (the system's `attack` on every pair, no cache, no Celery).
+Targets (issue 29): an edit's panel current within 1 s p95 on one worker; the full
+recomputation within 10 s on one worker and faster on two. Prints each figure against its
+target and the ratios; the exit status follows the targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+os.environ["DEBUG"] = "false"
+os.environ["HTTPS"] = "false"
+os.environ["LOG_LEVEL"] = "ERROR"
+os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
+os.environ["TEST_DATABASE_NAME"] = f"bench_gauntlet_{os.getpid()}"
+os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.cache import caches  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from armybuilder.estimates.gauntlet import measure  # noqa: E402
+from armybuilder.estimates.gauntlet_live import gauntlet_inputs  # noqa: E402
+from armybuilder.lists import services  # noqa: E402
+from armybuilder.models import ArmyList, ListUnit  # noqa: E402
+from rules.models import Faction  # noqa: E402
+
+UNITS = 20
+EDIT_P95_TARGET = 1.0
+FULL_TARGET = 10.0
+
+
+def make_list(owner: object, name: str, offset: int) -> ArmyList:
+    """A 20-unit list of the bundled OPR faction, unit i with `offset + i + 1` models."""
+    faction = Faction.objects.get(system__key="opr", slug="ashen-concord", owner__isnull=True)
+    templates = list(faction.units.prefetch_related("options").order_by("position"))
+    army_list = services.army_list_create(owner=owner, system=faction.system, faction=faction, name=name,
+                                          points_limit=100_000)
+    for index in range(UNITS):
+        army_list.refresh_from_db()
+        added = services.army_list_add_unit(army_list=army_list, unit=templates[index % len(templates)],
+                                            options={}, expected_version=army_list.version)
+        resize(added, offset + index + 1)
+    return army_list
+
+
+def resize(unit: ListUnit, models: int) -> None:
+    """Give a unit of a list `models` models of its first profile (new content, new matchups)."""
+    data = unit.data
+    data["models"][0]["count"] = models
+    ListUnit.objects.filter(pk=unit.pk).update(data=data)
+
+
+def start_worker(processes: int) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_NAME": connection.settings_dict["NAME"]}
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "armybuilder", "worker", "--pool", "prefork",
+         "--concurrency", str(processes), "--loglevel", "WARNING", "--without-heartbeat",
+         "--without-gossip", "--without-mingle"], cwd=ROOT, env=env, start_new_session=True)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def until_ready(client: Client, url: str, limit: float = 120.0) -> float:
+    """Seconds from the first panel request until a panel request finds it complete."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        if 'data-state="ready"' in client.get(url).content.decode():
+            return time.perf_counter() - started
+        time.sleep(0.05)
+    raise SystemExit(f"the panel was not complete after {limit:.0f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        from django.contrib.auth.models import User
+
+        call_command("load_catalogue", verbosity=0)
+        owner = User.objects.create_user("bench", password=secrets.token_urlsafe(12))
+        mine = make_list(owner, "Mine", 0)
+        opponents = [make_list(owner, f"Opponent {n}", 20 * (n + 1)) for n in range(3)]
+        ArmyList.objects.filter(pk=mine.pk).update(
+            gauntlet={"reference": False, "lists": [o.pk for o in opponents], "locks": []})
+        mine.refresh_from_db()
+        client = Client()
+        client.force_login(owner)
+        url = reverse("lists:gauntlet", args=[mine.pk])
+        inputs = gauntlet_inputs(mine)
+        pairs = len({(id(a), id(d), s["mode"]) for a, d, s in inputs.pairs()})
+        print(f"Gauntlet: {UNITS} units against 3 lists of {UNITS} ({pairs} matchups), "
+              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+
+        started = time.process_time()
+        measure(inputs.system, inputs.units, inputs.opponents, inputs.situations)
+        direct = time.process_time() - started
+        print(f"baseline: measured directly in process (no cache, no Celery): {direct:.2f} s CPU")
+
+        full: dict[int, float] = {}
+        for processes in args.processes:
+            worker = start_worker(processes)
+            try:
+                time.sleep(3)  # the worker connects
+                caches["jobs"].clear()
+                full[processes] = until_ready(client, url)
+                print(f"1. full recomputation, {processes} worker process(es): {full[processes]:.2f} s "
+                      f"(target {FULL_TARGET:.0f} s: ratio {full[processes] / FULL_TARGET:.2f}; "
+                      f"vs direct {full[processes] / direct:.2f})")
+            finally:
+                stop(worker)
+        if len(full) > 1:
+            first, *rest = sorted(full)
+            for processes in rest:
+                print(f"   speed-up with {processes} processes: {full[first] / full[processes]:.2f}x")
+
+        worker = start_worker(1)
+        edits: list[float] = []
+        try:
+            time.sleep(3)
+            until_ready(client, url)
+            units = list(ListUnit.objects.filter(army_list=mine).order_by("position"))
+            for round_ in range(args.rounds):
+                unit = units[round_ % len(units)]
+                unit.refresh_from_db()
+                resize(unit, 200 + round_)  # a model count never seen: new matchups
+                edits.append(until_ready(client, url))
+        finally:
+            stop(worker)
+        p95 = sorted(edits)[max(0, round(0.95 * len(edits)) - 1)]
+        print(f"2. one edit, panel current again: p50 {statistics.median(edits):.2f} s, p95 {p95:.2f} s "
+              f"(target {EDIT_P95_TARGET:.0f} s: ratio {p95 / EDIT_P95_TARGET:.2f})")
+        met = p95 <= EDIT_P95_TARGET and full[min(full)] <= FULL_TARGET
+        return 0 if met else 1
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

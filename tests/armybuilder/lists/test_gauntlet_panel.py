@@ -1,0 +1,101 @@
+"""The live gauntlet (`armybuilder.estimates.gauntlet_live`, `armybuilder.lists.gauntlet_views`):
+matchups cached by content so an edit recomputes only the changed unit's, the same figures as
+the pure measurement, opponents chosen per list, and the panel's states."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import caches
+from django.urls import reverse
+
+from armybuilder.estimates.gauntlet import measure
+from armybuilder.estimates.gauntlet_live import compute_missing, gauntlet_inputs, gauntlet_state
+from armybuilder.lists import services
+from armybuilder.lists.locks import army_list_lock
+from armybuilder.models import ArmyList
+from tests.factories.army_lists import BRUTES, make_faction, make_list, make_unit, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_job_cache():
+    caches["jobs"].clear()
+
+
+@pytest.fixture
+def army():
+    faction = make_faction()
+    return make_list(owner=make_user(), faction=faction, name="Measured", units=[make_unit(faction=faction)])
+
+
+def test_the_request_computes_nothing_and_the_job_fills_the_cache(army):
+    state = gauntlet_state(army, queue=False)
+    assert state.state == "computing" and state.done == 0
+    inputs = gauntlet_inputs(army)
+    enemies = sum(len(opponent.units) for opponent in inputs.opponents)
+    assert state.total == 2 * 2 * enemies  # one unit, both directions, both modes
+    assert compute_missing(army) == state.total
+    ready = gauntlet_state(army, queue=False)
+    assert ready.state == "ready" and ready.done == ready.total
+    plain = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations)
+    assert ready.report.units == plain.units and ready.report.opponents == plain.opponents
+
+
+def test_an_edit_recomputes_only_the_changed_units_matchups(army):
+    compute_missing(army)
+    brutes = make_unit(faction=army.faction, data=BRUTES, with_options=False)
+    army.refresh_from_db()
+    services.army_list_add_unit(army_list=army, unit=brutes, options={}, expected_version=army.version)
+    army.refresh_from_db()
+    enemies = sum(len(opponent.units) for opponent in gauntlet_inputs(army).opponents)
+    assert gauntlet_state(army, queue=False).done == 2 * 2 * enemies  # the first unit's, still cached
+    assert compute_missing(army) == 2 * 2 * enemies  # only the new unit's rows and columns
+    assert compute_missing(army) == 0
+
+
+def test_opponents_are_chosen_per_list_and_a_locked_list_counts(client, army):
+    rival_faction = make_faction()
+    rival = make_list(owner=make_user("rival"), faction=rival_faction, name="Rival",
+                      units=[make_unit(faction=rival_faction, data=BRUTES, with_options=False)])
+    locked = army_list_lock(army_list=rival, expected_version=rival.version)
+    client.force_login(army.owner)
+    url = reverse("lists:gauntlet", args=[army.pk])
+    response = client.post(url, {"locks": f"http://testserver/lists/shared/{locked.share_token}/"})
+    assert response.status_code == 302
+    army.refresh_from_db()
+    assert army.gauntlet == {"reference": False, "lists": [], "locks": [locked.share_token]}
+    inputs = gauntlet_inputs(army)
+    assert [opponent.name for opponent in inputs.opponents] == ["Rival"]
+    assert [unit.name for unit in inputs.opponents[0].units] == ["Brutes"]
+    compute_missing(army)
+    page = client.get(url).content.decode()
+    assert 'data-state="ready"' in page and "Rival" in page
+    assert "Against the gauntlet, Infantry destroys" in page
+    # A list that is neither the owner's nor public cannot be chosen by id.
+    client.post(url, {"lists": [str(rival.pk)]})
+    army.refresh_from_db()
+    assert army.gauntlet["lists"] == [] and army.gauntlet["reference"] is True
+
+
+def test_the_panel_polls_while_computing_and_only_the_owner_sees_it(client, army, inline_pdf_renders):
+    client.force_login(army.owner)
+    url = reverse("lists:gauntlet", args=[army.pk])
+    first = client.get(url).content.decode()
+    # Celery runs inline here: the job ran during the first request, the second finds it all.
+    assert 'data-state="computing"' in first and 'hx-trigger="every 1s"' in first
+    second = client.get(url).content.decode()
+    assert 'data-state="ready"' in second and "hx-trigger" not in second.split("<h2")[0]
+    client.force_login(make_user("stranger"))
+    assert client.get(url).status_code == 404
+    assert ArmyList.objects.get(pk=army.pk).version == army.version
+
+
+def test_a_large_gauntlet_is_computed_in_parts_that_cover_it_once(army):
+    from armybuilder.estimates.gauntlet_live import PART_SIZE, missing_matchups, parts_for
+
+    total = gauntlet_state(army, queue=False).total
+    assert parts_for(1) == 1 and parts_for(PART_SIZE) == 1 and parts_for(PART_SIZE + 1) == 2
+    computed = [compute_missing(army, part=part, parts=3) for part in range(3)]
+    assert sum(computed) == total and min(computed) >= total // 3
+    assert missing_matchups(army)[1] == []

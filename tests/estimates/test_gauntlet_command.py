@@ -1,0 +1,108 @@
+"""`manage.py gauntlet` (`armybuilder.estimates.gauntlet`): every matchup it reports is exactly
+what `manage.py estimate` gives for the same two units and situation, and the per-unit and
+per-opponent figures are the weighted sums of those matchups."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from rules.systems.registry import all_systems, get_system
+
+SYSTEMS = [system.key for system in all_systems() if system.attack is not None]
+
+
+def list_file(tmp_path: Path, system_key: str, name: str, units: list[dict]) -> Path:
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps({"format": 1, "system": system_key, "name": name, "points_limit": 5000,
+                                "units": [{"unit": unit, "count": 1} for unit in units]}), encoding="utf-8")
+    return path
+
+
+def run(command: str, *args: str) -> dict:
+    out = io.StringIO()
+    call_command(command, *args, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def estimate(tmp_path: Path, attacker: dict, defender: dict, situation: dict) -> dict:
+    a, d = tmp_path / "a.json", tmp_path / "d.json"
+    a.write_text(json.dumps(attacker), encoding="utf-8")
+    d.write_text(json.dumps(defender), encoding="utf-8")
+    flags = [f"--situation={name}={json.dumps(value)}" for name, value in situation.items()]
+    return run("estimate", str(a), str(d), *flags)
+
+
+@pytest.mark.parametrize("system_key", SYSTEMS)
+def test_each_matchup_equals_the_estimate_command(system_key, tmp_path):
+    system = get_system(system_key)
+    targets = list(system.reference_targets.values())
+    mine = targets[:2]
+    report = run("gauntlet", str(list_file(tmp_path, system_key, "Mine", mine)), "--json")
+    by_name = {unit["name"]: unit for unit in targets}
+    assert [row["name"] for row in report["units"]] == [unit["name"] for unit in mine]
+    assert report["opponents"][0]["name"] == "Reference targets"
+    assert len(report["matchups"]) == 2 * 2 * len(mine) * len(targets)
+    for matchup in report["matchups"][::7]:  # a spread of pairs and modes, both directions
+        expected = estimate(tmp_path, by_name[matchup["attacker"]], by_name[matchup["defender"]],
+                            matchup["situation"])
+        # the engine may add fields it derives
+        assert expected["situation"].items() >= matchup["situation"].items()
+        assert matchup["expected_kills"] == expected["expected"]["kills"]
+        assert matchup["expected_points_destroyed"] == float(expected.get("expected_points_destroyed") or 0.0)
+
+
+def test_unit_and_opponent_figures_are_the_weighted_sums_of_the_matchups(tmp_path):
+    """OPR: offence per point is the worth-weighted mean over the opponent's units of the
+    better mode's points destroyed per own point; the opponent trade spreads each unit's
+    attacks over the other side by worth."""
+    system = get_system("opr")
+    targets = list(system.reference_targets.values())
+    mine, theirs = targets[:2], targets[2:5]
+    report = run("gauntlet", str(list_file(tmp_path, "opr", "Mine", mine)),
+                 str(list_file(tmp_path, "opr", "Theirs", theirs)), "--json")
+    points = {unit["name"]: float(system.price(unit)["points"]) for unit in targets}
+    table = {}
+    for m in report["matchups"]:
+        key = (m["attacker"], m["defender"])
+        table[key] = max(table.get(key, 0.0), m["expected_points_destroyed"])
+    weight = sum(points[t["name"]] for t in theirs)
+    for row, unit in zip(report["units"], mine, strict=True):
+        own = points[unit["name"]]
+        offence = sum(points[t["name"]] * table[unit["name"], t["name"]] / own for t in theirs) / weight
+        assert row["offence_per_point"] == pytest.approx(offence, rel=1e-12)
+        shares = sum(table[t["name"], unit["name"]] / own for t in theirs)
+        assert row["durability_per_point"] == pytest.approx(weight / shares / own, rel=1e-12)
+        ratios = {t["name"]: table[unit["name"], t["name"]] / own for t in theirs}
+        assert row["best_target"] == max(ratios, key=ratios.get)
+        assert row["worst_target"] == min(ratios, key=ratios.get)
+    opponent = report["opponents"][0]
+    own_weight = sum(points[u["name"]] for u in mine)
+    dealt = sum(points[t["name"]] / weight * table[u["name"], t["name"]] for u in mine for t in theirs)
+    lost = sum(points[u["name"]] / own_weight * table[t["name"], u["name"]] for u in mine for t in theirs)
+    assert opponent["points_destroyed_per_turn"] == pytest.approx(dealt, rel=1e-12)
+    assert opponent["points_lost_per_turn"] == pytest.approx(lost, rel=1e-12)
+    assert opponent["ahead_by"] == pytest.approx(dealt - lost, rel=1e-12)
+
+
+def test_a_system_without_points_counts_models(tmp_path):
+    system = get_system("aos1")
+    assert not system.points_sized
+    targets = list(system.reference_targets.values())
+    report = run("gauntlet", str(list_file(tmp_path, "aos1", "Mine", targets[:1])), "--json")
+    assert report["worth_unit"] == "models"
+    assert report["units"][0]["points"] == sum(m["count"] for m in targets[0]["models"])
+
+
+def test_bad_input_names_the_file_and_field(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"system": "opr", "name": "x", "units": [{"unit": {"name": "?"}}]}))
+    with pytest.raises(SystemExit) as exited:
+        call_command("gauntlet", str(bad))
+    assert exited.value.code == 2
+    errors = json.loads(capsys.readouterr().err)["errors"]
+    assert errors and all(e["path"].startswith("list.units[0].unit") for e in errors)
