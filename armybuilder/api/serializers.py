@@ -468,6 +468,10 @@ class GauntletUnitSerializer(serializers.Serializer):
         allow_null=True, help_text="Worth of the gauntlet's attacks needed to destroy it, per own worth.")
     best_target = serializers.CharField(allow_null=True)
     worst_target = serializers.CharField(allow_null=True)
+    melee_chances = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The system's chances of its fights (WHFB: wins the combat, breaks), "
+                  "[{key, label, value}], averaged over the gauntlet.")
 
 
 class GauntletOpponentSerializer(serializers.Serializer):

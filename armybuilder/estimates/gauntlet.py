@@ -36,7 +36,7 @@ from rules.systems.registry import GameSystem
 
 MODES = ("shooting", "melee")
 #: Bump when what a cached matchup holds changes.
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 
 Situation = dict[str, Any]
 Matchup = dict[str, Any]
@@ -124,9 +124,14 @@ def matchup_figures(system: GameSystem, attacker: Mapping[str, Any], defender: M
     """The figures of one matchup the gauntlet keeps, from the system's exact `attack`."""
     assert system.attack is not None
     result = system.attack(attacker, defender, situation)
+    # The system's own one-figure chances (WHFB: wins the combat, breaks), whatever they are.
+    chances = [{"key": str(extra["key"]), "label": str(extra.get("label") or extra["key"]),
+                "value": float(extra["value"])}
+               for extra in result.get("outcomes") or ()
+               if extra.get("kind") == "probability" and extra.get("matrix", True) is not False]
     return {"expected_kills": float(result["expected"]["kills"]),
             "expected_points_destroyed": float(result.get("expected_points_destroyed") or 0.0),
-            "p_destroyed": float(result.get("p_destroyed") or 0.0)}
+            "p_destroyed": float(result.get("p_destroyed") or 0.0), "chances": chances}
 
 
 def _matchup(system: GameSystem, attacker: GauntletUnit, defender: GauntletUnit, situation: Situation,
@@ -136,22 +141,36 @@ def _matchup(system: GameSystem, attacker: GauntletUnit, defender: GauntletUnit,
     return {"attacker": attacker.name, "defender": defender.name, "situation": dict(situation), **figures}
 
 
-def destroyed(system: GameSystem, matchup: Matchup, defender: GauntletUnit) -> float:
-    """Worth of `defender` destroyed in `matchup`: points, or models for a system without points."""
-    if system.points_sized:
+def by_points(system: GameSystem, units: Sequence[GauntletUnit]) -> bool:
+    """Whether the gauntlet counts points: the system prices its lists and every unit on both
+    sides has points. Otherwise it counts models (AoS 1st; reference targets without points),
+    so that no unit's measure is a division by nothing."""
+    return system.points_sized and all(unit.worth > 0 for unit in units)
+
+
+def destroyed(matchup: Matchup, defender: GauntletUnit, *, points: bool) -> float:
+    """Worth of `defender` destroyed in `matchup`: points, or models."""
+    if points:
         return matchup["expected_points_destroyed"]
-    return min(matchup["expected_kills"], defender.worth)
+    return min(matchup["expected_kills"], float(model_count(defender.data)))
 
 
 def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequence[Opponent],
             situations: Mapping[str, Situation], *, cached: MatchupCache = no_cache) -> Gauntlet:
     """Measure `units` against every unit of `opponents` in each mode of `situations`
     (mode → the full situation object `attack` takes)."""
-    report = Gauntlet(worth_unit="points" if system.points_sized else "models")
     enemies = [enemy for opponent in opponents for enemy in opponent.units]
+    points = by_points(system, [*units, *enemies])
+    if not points:  # count models on both sides
+        units = [GauntletUnit(u.name, u.data, float(model_count(u.data)), u.digest) for u in units]
+        enemies = [GauntletUnit(e.name, e.data, float(model_count(e.data)), e.digest) for e in enemies]
+        opponents = [Opponent(o.name, enemies[start:start + len(o.units)])
+                     for o, start in zip(opponents, _starts(opponents), strict=True)]
+    report = Gauntlet(worth_unit="points" if points else "models")
     # (attacker index, defender index, mode) -> worth destroyed, both directions.
     dealt: dict[tuple[int, int, str], float] = {}
     taken: dict[tuple[int, int, str], float] = {}
+    chances: dict[tuple[int, int], list[dict[str, Any]]] = {}
     digests = {mode: content_digest(situation) for mode, situation in situations.items()}
     for i, unit in enumerate(units):
         for j, enemy in enumerate(enemies):
@@ -159,8 +178,10 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
                 forward = _matchup(system, unit, enemy, situation, cached, digests[mode])
                 backward = _matchup(system, enemy, unit, situation, cached, digests[mode])
                 report.matchups += [forward, backward]
-                dealt[i, j, mode] = destroyed(system, forward, enemy)
-                taken[i, j, mode] = destroyed(system, backward, unit)
+                dealt[i, j, mode] = destroyed(forward, enemy, points=points)
+                taken[i, j, mode] = destroyed(backward, unit, points=points)
+                if situation.get("mode") == "melee":
+                    chances[i, j] = forward.get("chances") or []
 
     total_enemy_worth = sum(enemy.worth for enemy in enemies)
     for i, unit in enumerate(units):
@@ -181,6 +202,7 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
             "durability_per_point": (total_enemy_worth / share_lost / own) if share_lost > 0 else None,
             "best_target": enemies[best].name if best is not None else None,
             "worst_target": enemies[worst].name if worst is not None else None,
+            "melee_chances": _mean_chances([chances.get((i, j), []) for j in range(len(enemies))], enemies),
         })
 
     report.pairings.sort(key=lambda row: row["per_point"], reverse=True)
@@ -212,3 +234,27 @@ def _weighted(values: Sequence[float], enemies: Sequence[GauntletUnit]) -> float
     if not values or total <= 0:
         return 0.0
     return sum(value * enemy.worth for value, enemy in zip(values, enemies, strict=True)) / total
+
+
+def _mean_chances(per_enemy: Sequence[Sequence[Mapping[str, Any]]], enemies: Sequence[GauntletUnit]
+                  ) -> list[dict[str, Any]]:
+    """The system's one-figure chances of a unit's fights (WHFB: it wins the combat, it breaks),
+    each averaged over the gauntlet's units weighted by their worth, in the order they come."""
+    totals: dict[str, dict[str, Any]] = {}
+    for chances, enemy in zip(per_enemy, enemies, strict=True):
+        for chance in chances:
+            row = totals.setdefault(chance["key"], {"key": chance["key"], "label": chance["label"],
+                                                    "value": 0.0, "weight": 0.0})
+            row["value"] += chance["value"] * enemy.worth
+            row["weight"] += enemy.worth
+    return [{"key": row["key"], "label": row["label"], "value": row["value"] / row["weight"]}
+            for row in totals.values() if row["weight"] > 0]
+
+
+def _starts(opponents: Sequence[Opponent]) -> list[int]:
+    """Where each opponent's units start in the gauntlet's flat list of enemy units."""
+    starts, at = [], 0
+    for opponent in opponents:
+        starts.append(at)
+        at += len(opponent.units)
+    return starts

@@ -196,7 +196,7 @@ def compute_missing(army_list: ArmyList, *, part: int = 0, parts: int = 1) -> in
         attacker, defender, situation = todo[key]
         if over_limit(*matchup_cost(system, attacker.data, defender.data, situation)):
             computed[key] = {"expected_kills": 0.0, "expected_points_destroyed": 0.0, "p_destroyed": 0.0,
-                             "left_out": True}
+                             "chances": [], "left_out": True}
         else:
             computed[key] = matchup_figures(system, attacker.data, defender.data, situation)
         if len(computed) >= 50:  # the panel shows progress as they land

@@ -57,7 +57,8 @@ def panel_context(army_list: ArmyList) -> dict[str, Any]:
         else:
             sentence = _("Against the gauntlet, %(unit)s destroys %(value)s of its points a turn; "
                          "best against %(best)s, worst against %(worst)s.") % values
-        rows.append({**row, "sentence": sentence,
+        chances = [{**chance, "percent": round(100 * chance["value"])} for chance in row["melee_chances"]]
+        rows.append({**row, "sentence": sentence, "melee_chances": chances,
                      "offence_bar": round(100 * row["offence_per_point"] / best_offence),
                      "durability_bar": round(100 * (row["durability_per_point"] or 0) / best_durability)})
     trades = [{**row, "name": row["name"] or _("Reference targets")}

@@ -106,3 +106,22 @@ def test_bad_input_names_the_file_and_field(tmp_path, capsys):
     assert exited.value.code == 2
     errors = json.loads(capsys.readouterr().err)["errors"]
     assert errors and all(e["path"].startswith("list.units[0].unit") for e in errors)
+
+
+def test_fantasy_units_report_their_chances_in_combat(tmp_path):
+    """WHFB 6th: the chance to win the combat and to break, averaged over the gauntlet's units by
+    their worth (models here: the reference targets have no points, so the gauntlet counts models)."""
+    from armybuilder.estimates.inputs import situation_clean
+
+    system = get_system("whfb6")
+    targets = list(system.reference_targets.values())
+    report = run("gauntlet", str(list_file(tmp_path, "whfb6", "Mine", targets[:1])), "--json")
+    assert report["worth_unit"] == "models"
+    chances = {row["key"]: row["value"] for row in report["units"][0]["melee_chances"]}
+    assert {"p_win_combat", "p_attacker_breaks"} <= set(chances)
+    melee = situation_clean({"mode": "melee"}, system=system)
+    weights = [sum(model["count"] for model in target["models"]) for target in targets]
+    wins = [next(o["value"] for o in system.attack(targets[0], target, melee)["outcomes"]
+                 if o["key"] == "p_win_combat") for target in targets]
+    expected = sum(w * p for w, p in zip(weights, wins, strict=True)) / sum(weights)
+    assert chances["p_win_combat"] == pytest.approx(expected, rel=1e-12)
