@@ -219,6 +219,7 @@ CELERY_REDIS_SOCKET_TIMEOUT = 3
 ESTIMATE_QUEUED_LIMIT = env.int("ESTIMATE_QUEUED_LIMIT", default=600)
 # Fault tests only: a running job waits while this file exists (`estimates/tasks.py`).
 ESTIMATE_TEST_HOLD_FILE = env.str("ESTIMATE_TEST_HOLD_FILE", default="")
+ESTIMATE_TEST_HOLD_AT = env.str("ESTIMATE_TEST_HOLD_AT", default="start")
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
 CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs"]
 # Roster PDFs are rendered by the worker into a cache keyed by list version (issue 17).
@@ -228,7 +229,16 @@ PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=20 * 1024 * 1024)
 PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=24 * 3600)
 CELERY_BEAT_SCHEDULE = {
     "reconcile-jobs": {"task": "jobs.reconcile", "schedule": RECONCILE_INTERVAL,
-                       "options": {"expires": RECONCILE_INTERVAL}},
+                       "options": {"expires": RECONCILE_INTERVAL, "queue": "control"}},
+}
+# Issue 25: each kind of work on its own queue, consumed by its own workers (bin/run,
+# docker-compose), so none waits behind another: estimates and their rows on the default
+# `celery` queue; PDFs on `pdf` (minutes of rendering never starve estimates); the
+# reconciliation on `control` (the schedule never waits behind thousands of rows).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {
+    "jobs.reconcile": {"queue": "control"},
+    "roster.render_pdf": {"queue": "pdf"},
 }
 
 LOGGING = {
