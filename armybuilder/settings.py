@@ -220,6 +220,11 @@ ESTIMATE_QUEUED_LIMIT = env.int("ESTIMATE_QUEUED_LIMIT", default=600)
 # Fault tests only: a running job waits while this file exists (`estimates/tasks.py`).
 ESTIMATE_TEST_HOLD_FILE = env.str("ESTIMATE_TEST_HOLD_FILE", default="")
 ESTIMATE_TEST_HOLD_AT = env.str("ESTIMATE_TEST_HOLD_AT", default="start")
+# Issue 25: a list-vs-list job predicted to compute in less than this many seconds runs in one
+# task instead of one task per row (`estimates/fanout.py`; bench/bench_fanout.py measures it).
+ESTIMATE_FAN_OUT_MIN_SECONDS = env.float("ESTIMATE_FAN_OUT_MIN_SECONDS", default=1.0)
+# A job younger than this is left alone by the reconciliation (its worker may not report it yet).
+ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
 CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs"]
 # Roster PDFs are rendered by the worker into a cache keyed by list version (issue 17).

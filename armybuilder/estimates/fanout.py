@@ -2,7 +2,7 @@
 
 `run_estimate` (`tasks.py`) hands a list-vs-list job here when a worker runs it and the job
 costs enough to pay for spreading it (`should_fan_out`: more than one row and a predicted
-`FAN_OUT_MIN_SECONDS` of computing; a small job is cheaper in one process than as
+`ESTIMATE_FAN_OUT_MIN_SECONDS` of computing; a small job is cheaper in one process than as
 messages). The job becomes one `estimates.row` task per attacking unit (list A's units
 against list B, then list B's against list A). The rows go through the broker, so any
 number of workers on any number of machines share them (README, "Scaling the workers").
@@ -52,15 +52,11 @@ from rules.systems.registry import get_system
 
 #: Bookkeeping keys live this long (seconds): longer than any job may run.
 KEY_TTL = 24 * 3600
-#: Database errors a row waits out (Postgres restarting, a connection cut) ...
-DB_ERRORS = (OperationalError, InterfaceError)
+#: Errors a row waits out (Postgres restarting, a connection cut, Redis restarting) ...
+DB_ERRORS = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
 #: ... retried this many times, 1, 2, 4, 8, 8, … seconds apart (about a minute in all).
 DB_RETRIES = 10
 DB_RETRY_MAX_DELAY = 8
-#: A list-vs-list job predicted to compute in less than this (seconds, all its matchups in
-#: one process) runs in one task: publishing, fetching and assembling rows costs more than
-#: it saves (`bench/bench_fanout.py` measures both sides).
-FAN_OUT_MIN_SECONDS = 1.0
 
 
 @cache
@@ -107,7 +103,9 @@ def should_fan_out(estimate: Estimate, *, request: Any) -> bool:
         return False
     if is_fanned_out(str(estimate.pk)):
         return True
-    return predicted_seconds(estimate) >= FAN_OUT_MIN_SECONDS
+    # A small job is cheaper in one process: publishing, fetching and assembling rows costs
+    # more than it saves (`bench/bench_fanout.py` measures both sides).
+    return predicted_seconds(estimate) >= settings.ESTIMATE_FAN_OUT_MIN_SECONDS
 
 
 def is_fanned_out(estimate_id: str) -> bool:
@@ -223,6 +221,9 @@ def _compute_row(task: Any, estimate_id: str, side: str, index: int) -> str:
         return "skipped"
     store.sadd(_key(estimate_id, "workers"), task.request.hostname or socket.gethostname())
     store.expire(_key(estimate_id, "workers"), KEY_TTL)
+    from armybuilder.estimates.tasks import hold_for_tests
+
+    hold_for_tests("row")
     inputs = estimate.inputs
     mine, theirs = ("list_a", "list_b") if side == "a" else ("list_b", "list_a")
     defenders = [u["unit"] for u in inputs[theirs]["units"]]

@@ -46,8 +46,6 @@ from armybuilder.estimates.selectors import NEVER_STARTED, STALE_GRACE, WORKER_L
 
 logger = logging.getLogger(__name__)
 
-#: A job younger than this is left alone: its worker may not have reported it yet.
-ORPHAN_GRACE = timedelta(seconds=10)
 #: How long to wait for workers to say which tasks they hold.
 INSPECT_TIMEOUT = 1.0
 #: The pause between the two looks that must both miss a row before it is sent again.
@@ -66,6 +64,11 @@ class Reconciled:
     failed_orphans: int = 0
     rows_requeued: int = 0
     assembled: int = 0
+
+
+def orphan_grace() -> timedelta:
+    """A job younger than this is left alone: its worker may not have reported it yet."""
+    return timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
 
 
 def live_task_ids() -> set[str] | None:
@@ -128,9 +131,10 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) ->
     now = timezone.now()
     counts = dict.fromkeys(Reconciled.__dataclass_fields__, 0)
     # A job younger than the grace is left alone: its worker may not report it yet.
+    grace = orphan_grace()
     candidates = list(Estimate.objects.filter(
-        Q(status=Estimate.Status.QUEUED, created__lt=now - ORPHAN_GRACE)
-        | Q(status=Estimate.Status.RUNNING, started__lt=now - ORPHAN_GRACE))
+        Q(status=Estimate.Status.QUEUED, created__lt=now - grace)
+        | Q(status=Estimate.Status.RUNNING, started__lt=now - grace))
         .only("pk", "status", "attempts", "inputs", "kind", "started"))
     workers_alive = held is not None
     if candidates and ask_workers and held is None:

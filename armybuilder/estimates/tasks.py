@@ -117,9 +117,9 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
 def hold_for_tests(stage: str) -> None:
     """Fault tests only (`ESTIMATE_TEST_HOLD_FILE` names a file; never set in production):
     at the stage `ESTIMATE_TEST_HOLD_AT` names ("start": the job has just started; "fanned_out":
-    its fan-out marker is set and no row is sent yet), write `<file>.reached`, then wait while
-    `<file>` exists, so a test can kill the worker at that very point (issues 18 and 25).
-    Bounded by the soft time limit."""
+    its fan-out marker is set and no row is sent yet; "row": a row is about to compute), write
+    `<file>.reached`, then wait while `<file>` exists, so a test can kill the worker at that
+    very point (issues 18 and 25). Bounded by the soft time limit."""
     hold = settings.ESTIMATE_TEST_HOLD_FILE
     if not hold or stage != settings.ESTIMATE_TEST_HOLD_AT:
         return
