@@ -62,9 +62,11 @@ MIDDLEWARE = [
     "armybuilder.login_limits.LoginRateLimitMiddleware",
     "armybuilder.page_limits.PageRateLimitMiddleware",
 ]
-# Every POST to these counts against the `login` rate with the API's token endpoint.
-LOGIN_RATE_LIMITED_PATHS = ["/accounts/login/", "/admin/login/", "/accounts/signup/",
-                            "/accounts/password_reset/"]
+# Issue 25: a failed sign-in on these (or the API's token endpoint) counts against the
+# `login` rate per address and username and the `login_address` rate per address; every POST
+# to the sign-up and password-reset forms counts per address (`armybuilder/login_limits.py`).
+LOGIN_PATHS = ["/accounts/login/", "/admin/login/"]
+LOGIN_RATE_LIMITED_PATHS = [*LOGIN_PATHS, "/accounts/signup/", "/accounts/password_reset/"]
 
 ROOT_URLCONF = "armybuilder.urls"
 
@@ -294,6 +296,7 @@ REST_FRAMEWORK = {
         "user": env.str("API_THROTTLE_USER", default="2000/hour"),
         "ip": env.str("API_THROTTLE_IP", default="600/hour"),
         "login": env.str("API_THROTTLE_LOGIN", default="20/hour"),
+        "login_address": env.str("API_THROTTLE_LOGIN_ADDRESS", default="100/hour"),
         "estimates": env.str("API_THROTTLE_ESTIMATES", default="30/hour"),
         "pdf": env.str("PDF_RENDER_RATE", default="30/hour"),
         "page": env.str("PAGE_RATE", default="600/min"),
