@@ -162,14 +162,40 @@ def _message(detail: Any) -> str:
     return str(detail)
 
 
+#: Issue 25: what a page or the API says while the database is unreachable (a 503, not a 500).
+DATABASE_DOWN = _lazy("The database is unreachable right now; nothing was changed. Try again in a minute.")
+#: Seconds a client is told to wait before trying again after a database outage.
+DATABASE_RETRY_AFTER = 30
+
+
+def _database_down() -> bool:
+    """Whether the exception being handled is the database being unreachable."""
+    import sys
+
+    from django.db import InterfaceError, OperationalError
+
+    return isinstance(sys.exc_info()[1], OperationalError | InterfaceError)
+
+
 def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
     """Django's `handler500`: JSON in the error shape under `/api/`, the HTML page elsewhere.
 
-    An app never gets an HTML page it cannot parse, even for a bug (issue 17, item 4).
+    An app never gets an HTML page it cannot parse, even for a bug (issue 17, item 4). The
+    database being unreachable is no bug: a 503 with `Retry-After` and a message saying so
+    (issue 25), on a page that reads nothing from the database (no account, no session).
     """
-    from django.http import JsonResponse
+    from django.http import HttpResponse, JsonResponse
+    from django.template.loader import render_to_string
     from django.views import defaults
 
+    if _database_down():
+        if request.path.startswith("/api/"):
+            response = JsonResponse(error_body("unavailable", str(DATABASE_DOWN)), status=503)
+        else:
+            response = HttpResponse(render_to_string("503_database.html", {"message": DATABASE_DOWN}),
+                                    status=503)
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("server_error", "A server error occurred."), status=500)
     return defaults.server_error(request, *args, **kwargs)
