@@ -199,3 +199,33 @@ def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("server_error", "A server error occurred."), status=500)
     return defaults.server_error(request, *args, **kwargs)
+
+
+#: Issue 25: a form past the body limits gets this page, not Django's bare "Bad Request (400)".
+FORM_TOO_LARGE = _lazy("What you sent is larger than the %(mb)s MB a form may send. Send less: a shorter "
+                       "text or a smaller file.")
+FORM_TOO_MANY_FIELDS = _lazy("What you sent has more than %(fields)d fields. Send less at once.")
+
+
+def bad_request(request: Any, exception: Exception | None = None, *args: Any, **kwargs: Any) -> Any:
+    """Django's `handler400`: a body past `DATA_UPLOAD_MAX_MEMORY_SIZE` (or with more fields
+    than `DATA_UPLOAD_MAX_NUMBER_FIELDS`) says so in a player's words, in JSON under `/api/`
+    and on a page elsewhere; any other bad request is Django's own answer."""
+    from django.conf import settings
+    from django.core.exceptions import TooManyFieldsSent
+    from django.http import HttpResponse, JsonResponse
+    from django.template.loader import render_to_string
+    from django.views import defaults
+
+    if isinstance(exception, RequestDataTooBig):
+        message = FORM_TOO_LARGE % {"mb": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 2**20:g}"}
+        status_code, code = 413, "too_large"
+    elif isinstance(exception, TooManyFieldsSent):
+        message = FORM_TOO_MANY_FIELDS % {"fields": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
+        status_code, code = 400, "invalid"
+    else:
+        return defaults.bad_request(request, exception, *args, **kwargs)
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(code, str(message)), status=status_code)
+    return HttpResponse(render_to_string("400_form.html", {"message": message}, request=request),
+                        status=status_code)
