@@ -216,6 +216,11 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 # a clear message and is not retried, instead of the kernel killing the process and the
 # broker handing the same job to the next worker. 0: no limit.
 ESTIMATE_WORKER_MEMORY_MB = env.int("ESTIMATE_WORKER_MEMORY_MB", default=1024)
+# Issue 25: each job (a one-task job, or one row of a fanned-out job) may hold at most this many
+# MiB more than its process held when it started: the 300 MB a matchup may cost
+# (`estimates/bounds.py`) and room for the job's own results. Past it the job fails with the
+# same message, so the bound holds even where a cost model under-predicts. 0: no per-job limit.
+ESTIMATE_JOB_MEMORY_MB = env.int("ESTIMATE_JOB_MEMORY_MB", default=400)
 # A publish while Redis is down fails in about a second, not after a retry loop: the
 # request answers 503 instead of hanging a web worker (issue 17, item 2).
 CELERY_BROKER_TRANSPORT_OPTIONS.update({"socket_connect_timeout": 1, "socket_timeout": 3,

@@ -46,6 +46,7 @@ from django.db.models.functions import Least
 from django.utils import timezone
 
 import armybuilder.celery  # noqa: F401  (the app the subtasks bind to)
+from armybuilder.celery import memory_bound
 from armybuilder.estimates.compute import matrix_cell, outcome_fields
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
@@ -229,8 +230,9 @@ def _compute_row(task: Any, estimate_id: str, side: str, index: int) -> str:
     defenders = [u["unit"] for u in inputs[theirs]["units"]]
     labels: dict[str, Any] = {}
     try:
-        cells = _row_cells(estimate.system, inputs[mine]["units"][index]["unit"], defenders,
-                           inputs.get("situation") or {}, labels)
+        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
+            cells = _row_cells(estimate.system, inputs[mine]["units"][index]["unit"], defenders,
+                               inputs.get("situation") or {}, labels)
     except SoftTimeLimitExceeded:
         _fail(estimate_id, TOO_LONG)
         return "failed"

@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import armybuilder.celery  # noqa: F401  (issue 16: the app these tasks bind to, loaded lazily)
+from armybuilder.celery import memory_bound
 from armybuilder.estimates import fanout
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
 from armybuilder.estimates.models import Estimate
@@ -96,7 +97,8 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
 
     started = time.perf_counter()
     try:
-        result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
+        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
+            result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
     except SoftTimeLimitExceeded:
         _finish(estimate, error=TOO_LONG)
         return "failed"
