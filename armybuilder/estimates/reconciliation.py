@@ -24,7 +24,8 @@ channel) and, for a fanned-out job, its rows done (`fanout`). Then:
   while a job no reconciliation vouches for (no beat running) still fails at its bound.
 
 A row caught in flight between the queue and a worker is seen in neither place for a moment,
-so a row is sent again only when it is missing in two looks `CONFIRM_DELAY` apart.
+so a row is sent again only when it is missing in two looks `CONFIRM_DELAY` apart; and when
+no worker answers at all, no running work is sent again (it cannot be told lost from busy).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from armybuilder.estimates.selectors import NEVER_STARTED, STALE_GRACE, WORKER_L
 logger = logging.getLogger(__name__)
 
 #: How long to wait for workers to say which tasks they hold.
-INSPECT_TIMEOUT = 1.0
+INSPECT_TIMEOUT = 3.0
 #: The pause between the two looks that must both miss a row before it is sent again.
 CONFIRM_DELAY = 0.5
 #: The broker queues whose messages hold job work (`CELERY_TASK_ROUTES`).
@@ -147,6 +148,11 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) ->
             if pk in held:
                 if job.status == Estimate.Status.RUNNING or workers_alive:
                     _touch(pk)  # a queued message counts only while some worker will take it
+                continue
+            if not workers_alive and job.status == Estimate.Status.RUNNING:
+                # No worker answered (none runs, or all were too slow to say): whether its work
+                # is held cannot be told, and sending it again could only duplicate it. Work
+                # lost with the workers is sent again once one answers.
                 continue
             if job.status == Estimate.Status.QUEUED:
                 if Estimate.objects.filter(pk=pk, status=Estimate.Status.QUEUED).exists():
