@@ -9,3 +9,10 @@ def post_worker_init(worker: object) -> None:
     from armybuilder.process_heap import freeze_startup_heap
 
     freeze_startup_heap()
+
+
+#: Seconds an idle keep-alive connection stays open. Longer than any `Retry-After`
+#: the app sends while a job runs (2 s for a PDF or an estimate being computed), so a client
+#: that waits as told and polls again on the same connection never races the server closing
+#: it ("connection reset by peer"); gunicorn's default is exactly 2 s.
+keepalive = 5

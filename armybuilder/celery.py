@@ -4,8 +4,12 @@ Loaded by the worker (`celery -A armybuilder`) and by the modules that define or
 never by `armybuilder/__init__` (commands must not pay for Celery).
 """
 
+import contextlib
 import os
 import resource
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from celery import Celery
@@ -32,6 +36,42 @@ def limit_worker_memory(limit_mb: int) -> None:
     wanted = limit_mb * 2**20
     soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+def data_in_use() -> int | None:
+    """Bytes of this process's data segment now (`VmData`: what RLIMIT_DATA counts), or None
+    where /proc does not say."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmData:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+@contextlib.contextmanager
+def memory_bound(extra_bytes: int) -> Iterator[None]:
+    """Within the block this process may hold at most `extra_bytes` more data than
+    at its start (RLIMIT_DATA lowered for the block, never raised past the worker's own cap,
+    and put back after): an allocation past it raises MemoryError. So a job is held to its
+    bound even where its cost model under-predicts, whatever the worker's overall cap. The
+    limit is the whole process's: off the main thread (an eager job in a threaded web server)
+    the block runs unbounded."""
+    used = data_in_use()
+    if extra_bytes <= 0 or used is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    wanted = used + extra_bytes
+    for cap in (soft, hard):
+        if cap != resource.RLIM_INFINITY:
+            wanted = min(wanted, cap)
+    resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
 
 
 @worker_init.connect

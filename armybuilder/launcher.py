@@ -142,12 +142,18 @@ def run_app(env: dict[str, str]) -> int:
         manage(env, "load_example_lists")
     web = Child("web", [PYTHON, str(ROOT / "manage.py"), "runserver", "--noreload", f"{host}:{port}"],
                 env, restart=False)
-    # `-B`: the worker also runs Celery beat, which schedules the job reconciliation.
-    worker = Child("worker", [PYTHON, "-m", "celery", "-A", "armybuilder", "worker", "-B",
-                              "--schedule", str(DATA / "celerybeat-schedule"), "--loglevel", "INFO",
+    # A worker per queue (settings.CELERY_TASK_ROUTES), so no kind of work waits
+    # behind another: estimates, PDFs, and the control worker that also runs Celery beat
+    # (`-B`), which schedules the job reconciliation on its own `control` queue.
+    celery = [PYTHON, "-m", "celery", "-A", "armybuilder", "worker", "--loglevel", "INFO"]
+    worker = Child("worker", [*celery, "-Q", "celery", "-n", "estimates@%h",
                               "--concurrency", env.get("WORKER_CONCURRENCY", "2")], env, restart=True)
-    log(f"serving on http://{host}:{port}/ with a Celery worker; Ctrl-C stops everything")
-    return supervise([web, worker])
+    pdf_worker = Child("pdf-worker", [*celery, "-Q", "pdf", "-n", "pdf@%h", "--concurrency", "1"],
+                       env, restart=True)
+    control = Child("control", [*celery, "-Q", "control", "-n", "control@%h", "--pool", "solo", "-B",
+                                "--schedule", str(DATA / "celerybeat-schedule")], env, restart=True)
+    log(f"serving on http://{host}:{port}/ with Celery workers; Ctrl-C stops everything")
+    return supervise([web, worker, pdf_worker, control])
 
 
 class Child:

@@ -1,12 +1,16 @@
-"""One limit on password attempts for every way in: the login page, the admin's login page,
+"""One limit on password guessing for every way in: the login page, the admin's login page,
 the API's token endpoint (and the sign-up and password-reset forms, which mail or create).
 
-Before, only `POST /api/v1/auth/token` was limited, so guessing simply moved to the HTML
-form, and the limiter let everything through while Redis was down. Now
-every attempt counts against two counters in the shared throttle store, one per client
-address and one per username tried (so rotating addresses does not help against one
-account), at the `login` rate. The limit fails closed: with the store unreachable a login
-is refused with a 503 rather than allowed unlimited.
+Only failures count: a wrong password is counted against two counters in the
+shared throttle store, one per client address and username tried (the `login` rate) and one
+per client address (the higher `login_address` rate, against one address trying many
+accounts). A successful sign-in counts nothing, so a club signing in from one address is not
+slowed by its members; and no counter is per username alone, so an attacker elsewhere who
+knows a username (they are public in shared lists) cannot lock its owner out. Over either
+limit every attempt from that pair or address is refused, the right password included.
+The sign-up and password-reset forms count every POST per address (each one mails or
+creates). The limit fails closed: with the store unreachable an attempt is refused with a
+503 rather than allowed unlimited.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from rest_framework.settings import api_settings
 
 from armybuilder.api.throttling import SharedCacheThrottle, client_address
 
@@ -38,52 +43,110 @@ class LoginStoreDown(Exception):
 
 
 class LoginAttemptThrottle(SharedCacheThrottle):
-    """The `login` rate, counted per address and per username, failing closed."""
+    """Failed attempts per (address, username) at the `login` rate and per address at the
+    `login_address` rate; `blocked` reads the counters, `failed` counts one failure."""
 
     scope = "login"
+    address_scope = "login_address"
 
-    def attempt(self, *, address: str, username: str) -> float | None:
-        """Count one attempt; `None` when allowed, else the seconds until the next may be made."""
+    def _counters(self, *, address: str, username: str) -> list[tuple[str, int, int]]:
+        """(key, limit, period) of each counter this attempt is checked and counted against."""
+        counters = []
+        if username:
+            window = int(self.timer() // self.duration)
+            counters.append((f"throttle_login_pair_{address}_{username_key(username)}:{window}",
+                             self.num_requests, self.duration))
+        address_rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.address_scope)
+        if address_rate:
+            limit, period = self.parse_rate(address_rate)
+            window = int(self.timer() // period)
+            counters.append((f"throttle_login_address_{address}:{window}", limit, period))
+        return counters
+
+    def blocked(self, *, address: str, username: str) -> float | None:
+        """`None` when this attempt may be made, else the seconds until the next may be."""
         if self.rate is None:
             return None
-        window = int(self.timer() // self.duration)
-        self.window_ends = (window + 1) * self.duration
-        keys = [f"throttle_login_ip_{address}:{window}"]
-        if username:
-            keys.append(f"throttle_login_user_{username_key(username)}:{window}")
+        counters = self._counters(address=address, username=username)
         try:
-            counts = [self._count(key) for key in keys]
+            counts = self.cache.get_many([key for key, _, _ in counters])
         except Exception as exc:  # the cache backend's connection errors
             raise LoginStoreDown(str(exc)) from exc
-        return None if max(counts) <= self.num_requests else self.wait()
+        over = [period for key, limit, period in counters if int(counts.get(key) or 0) >= limit]
+        if not over:
+            return None
+        period = max(over)
+        self.window_ends = (int(self.timer() // period) + 1) * period
+        return self.wait()
+
+    def failed(self, *, address: str, username: str) -> None:
+        """Count one failed attempt (a wrong password, or a costly form posted)."""
+        if self.rate is None:
+            return
+        try:
+            for key, _, period in self._counters(address=address, username=username):
+                self._count_for(key, period)
+        except Exception as exc:  # the cache backend's connection errors
+            raise LoginStoreDown(str(exc)) from exc
+
+    def _count_for(self, key: str, period: int) -> int:
+        duration = self.duration
+        self.duration = period  # `_count` gives the counter one period (and a second) of life
+        try:
+            return self._count(key)
+        finally:
+            self.duration = duration
 
 
-def login_attempt(*, request: Any, username: str) -> float | None:
-    """Count a password attempt of `request` (a Django or DRF request). Raises `LoginStoreDown`."""
-    return LoginAttemptThrottle().attempt(address=client_address(request), username=str(username or ""))
+def _username(value: Any) -> str:
+    return str(value or "")
+
+
+def login_blocked(*, request: Any, username: Any) -> float | None:
+    """Whether `request` (Django or DRF) may try a password now. Raises `LoginStoreDown`."""
+    return LoginAttemptThrottle().blocked(address=client_address(request), username=_username(username))
+
+
+def login_failed(*, request: Any, username: Any) -> None:
+    """Count a failed attempt of `request`. Raises `LoginStoreDown`."""
+    LoginAttemptThrottle().failed(address=client_address(request), username=_username(username))
 
 
 class LoginRateLimitMiddleware:
-    """Counts each POST to the HTML login paths (`LOGIN_RATE_LIMITED_PATHS`) before the view.
+    """Guards each POST to the HTML login paths (`LOGIN_RATE_LIMITED_PATHS`).
 
-    Over the limit: 429 with `Retry-After` and the form's page; store down: 503.
+    Before the view: refused over the limit (429 with `Retry-After` and the form's page) or
+    with the store down (503). After it: a login that did not sign in (the form again, not a
+    redirect) counts a failure; a sign-up or password-reset POST always counts.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "POST" and request.path_info in settings.LOGIN_RATE_LIMITED_PATHS:
+        if request.method != "POST" or request.path_info not in settings.LOGIN_RATE_LIMITED_PATHS:
+            return self.get_response(request)
+        is_login = request.path_info in settings.LOGIN_PATHS
+        username = request.POST.get("username", "") if is_login else ""
+        try:
+            wait = login_blocked(request=request, username=username)
+        except LoginStoreDown:
+            return self._store_down(request)
+        if wait is not None:
+            return self._refuse(request, 429, int(wait), _(
+                "Too many attempts. Try again in %(seconds)d seconds.") % {"seconds": int(wait)})
+        response = self.get_response(request)
+        if not is_login or not response.has_header("Location"):
             try:
-                wait = login_attempt(request=request, username=request.POST.get("username", ""))
+                login_failed(request=request, username=username)
             except LoginStoreDown:
-                return self._refuse(request, 503, 30, _(
-                    "Signing in is not possible right now (the attempt counter is unreachable). "
-                    "Try again in a minute."))
-            if wait is not None:
-                return self._refuse(request, 429, int(wait), _(
-                    "Too many attempts. Try again in %(seconds)d seconds.") % {"seconds": int(wait)})
-        return self.get_response(request)
+                return self._store_down(request)
+        return response
+
+    def _store_down(self, request: HttpRequest) -> HttpResponse:
+        return self._refuse(request, 503, 30, _(
+            "Signing in is not possible right now (the attempt counter is unreachable). "
+            "Try again in a minute."))
 
     @staticmethod
     def _refuse(request: HttpRequest, status: int, retry_after: int, message: str) -> HttpResponse:

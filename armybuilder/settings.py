@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "armybuilder",
     "armybuilder.estimates",
     "rules",
@@ -61,9 +62,11 @@ MIDDLEWARE = [
     "armybuilder.login_limits.LoginRateLimitMiddleware",
     "armybuilder.page_limits.PageRateLimitMiddleware",
 ]
-# Every POST to these counts against the `login` rate with the API's token endpoint.
-LOGIN_RATE_LIMITED_PATHS = ["/accounts/login/", "/admin/login/", "/accounts/signup/",
-                            "/accounts/password_reset/"]
+# A failed sign-in on these (or the API's token endpoint) counts against the
+# `login` rate per address and username and the `login_address` rate per address; every POST
+# to the sign-up and password-reset forms counts per address (`armybuilder/login_limits.py`).
+LOGIN_PATHS = ["/accounts/login/", "/admin/login/"]
+LOGIN_RATE_LIMITED_PATHS = [*LOGIN_PATHS, "/accounts/signup/", "/accounts/password_reset/"]
 
 ROOT_URLCONF = "armybuilder.urls"
 
@@ -150,23 +153,30 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="armybuilder@localhos
 HTTPS = env.bool("HTTPS", default=not DEBUG)
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+# `check --deploy` is clean with HTTPS on: plain-HTTP requests are redirected (the
+# proxy says which came over HTTPS; the health check a container probe makes over plain HTTP
+# is exempt), and HSTS lasts a year, for subdomains too, and may be preloaded.
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=HTTPS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=3600 if HTTPS else 0)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 
-# Content-Security-Policy (django-csp): scripts only from our own static files (htmx, the
-# list editor, site.js; no inline handlers), nothing framed, forms posted only here.
-# Inline styles stay allowed: the estimate heat map colours its cells with `style=`, and
-# htmx adds its indicator <style>; neither carries script. The API's Swagger/Redoc pages
-# load their viewer from a CDN and are exempt (`armybuilder/api/urls.py`).
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files
+# (htmx, the list editor, site.js; no inline handlers, no inline styles: the
+# heat map's colours into classes and htmx's indicator style into site.css), nothing framed,
+# forms posted only here. The API's Swagger page is served under it from the pinned
+# drf-spectacular-sidecar files; Redoc needs inline styles and gets only that relaxation
+# (`armybuilder/api/urls.py`).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],
         "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'"],
         "connect-src": ["'self'"],
@@ -212,6 +222,11 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 # a clear message and is not retried, instead of the kernel killing the process and the
 # broker handing the same job to the next worker. 0: no limit.
 ESTIMATE_WORKER_MEMORY_MB = env.int("ESTIMATE_WORKER_MEMORY_MB", default=1024)
+# Each job (a one-task job, or one row of a fanned-out job) may hold at most this many
+# MiB more than its process held when it started: the 300 MB a matchup may cost
+# (`estimates/bounds.py`) and room for the job's own results. Past it the job fails with the
+# same message, so the bound holds even where a cost model under-predicts. 0: no per-job limit.
+ESTIMATE_JOB_MEMORY_MB = env.int("ESTIMATE_JOB_MEMORY_MB", default=400)
 # A publish while Redis is down fails in about a second, not after a retry loop: the
 # request answers 503 instead of hanging a web worker.
 CELERY_BROKER_TRANSPORT_OPTIONS.update({"socket_connect_timeout": 1, "socket_timeout": 3,
@@ -225,16 +240,38 @@ CELERY_REDIS_SOCKET_TIMEOUT = 3
 ESTIMATE_QUEUED_LIMIT = env.int("ESTIMATE_QUEUED_LIMIT", default=600)
 # Fault tests only: a running job waits while this file exists (`estimates/tasks.py`).
 ESTIMATE_TEST_HOLD_FILE = env.str("ESTIMATE_TEST_HOLD_FILE", default="")
+ESTIMATE_TEST_HOLD_AT = env.str("ESTIMATE_TEST_HOLD_AT", default="start")
+# A list-vs-list job predicted to compute in less than this many seconds runs in one
+# task instead of one task per row (`estimates/fanout.py`; bench/bench_fanout.py measures it).
+ESTIMATE_FAN_OUT_MIN_SECONDS = env.float("ESTIMATE_FAN_OUT_MIN_SECONDS", default=1.0)
+# A job younger than this is left alone by the reconciliation (its worker may not report it yet).
+ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
 CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs"]
 # Roster PDFs are rendered by the worker into a cache keyed by list version.
 PDF_CACHE = "jobs"
-PDF_TIME_LIMIT = env.int("PDF_TIME_LIMIT", default=60)
+# A render is bounded in CPU seconds (RLIMIT_CPU in the worker process), so a busy
+# server does not kill a render that would finish; the wall-clock limit is only a backstop
+# for a render that hangs without using CPU.
+PDF_CPU_SECONDS = env.int("PDF_CPU_SECONDS", default=30)
+PDF_TIME_LIMIT = env.int("PDF_TIME_LIMIT", default=300)
+# At most this many renders (papers, languages, print options) per version of one list: the
+# work a list can cost is bounded per version, not per variant.
+PDF_RENDERS_PER_VERSION = env.int("PDF_RENDERS_PER_VERSION", default=8)
 PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=20 * 1024 * 1024)
 PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=24 * 3600)
 CELERY_BEAT_SCHEDULE = {
     "reconcile-jobs": {"task": "jobs.reconcile", "schedule": RECONCILE_INTERVAL,
-                       "options": {"expires": RECONCILE_INTERVAL}},
+                       "options": {"expires": RECONCILE_INTERVAL, "queue": "control"}},
+}
+# Each kind of work on its own queue, consumed by its own workers (bin/run,
+# docker-compose), so none waits behind another: estimates and their rows on the default
+# `celery` queue; PDFs on `pdf` (minutes of rendering never starve estimates); the
+# reconciliation on `control` (the schedule never waits behind thousands of rows).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {
+    "jobs.reconcile": {"queue": "control"},
+    "roster.render_pdf": {"queue": "pdf"},
 }
 
 LOGGING = {
@@ -285,6 +322,7 @@ REST_FRAMEWORK = {
         "user": env.str("API_THROTTLE_USER", default="2000/hour"),
         "ip": env.str("API_THROTTLE_IP", default="600/hour"),
         "login": env.str("API_THROTTLE_LOGIN", default="20/hour"),
+        "login_address": env.str("API_THROTTLE_LOGIN_ADDRESS", default="100/hour"),
         "estimates": env.str("API_THROTTLE_ESTIMATES", default="30/hour"),
         "pdf": env.str("PDF_RENDER_RATE", default="30/hour"),
         "page": env.str("PAGE_RATE", default="600/min"),
@@ -302,6 +340,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Swagger UI and Redoc from our own static files (drf-spectacular-sidecar, pinned),
+    # never a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "PREPROCESSING_HOOKS": ["armybuilder.api.schema.only_api_endpoints"],

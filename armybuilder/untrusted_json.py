@@ -16,6 +16,9 @@ from django.utils.translation import gettext_lazy
 
 #: Deeper documents are refused; the deepest legitimate one (a list of units) is about 8.
 MAX_DEPTH = 32
+#: Longer integers are refused with a message of ours, not Python's digit-limit
+#: error; no figure of a list or a unit comes near it.
+MAX_INTEGER_DIGITS = 30
 
 #: Messages in the request's language when shown (lazy: they are built at import time).
 UNSTORABLE_STRING = gettext_lazy("Strings may not contain NUL characters or unpaired surrogates.")
@@ -30,14 +33,22 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _bounded_int(digits: str) -> int:
+    count = len(digits.lstrip("-"))
+    if count > MAX_INTEGER_DIGITS:
+        raise ValueError(_("A number has %(digits)d digits; numbers may have at most %(max)d.")
+                         % {"digits": count, "max": MAX_INTEGER_DIGITS})
+    return int(digits)
+
+
 def loads_bounded(text: str) -> Any:
     """`json.loads` without NaN/Infinity; every failure is a `ValueError` (or `JsonTooDeep`).
 
-    `JSONDecodeError` is a `ValueError`; so is "Exceeds the limit (4300 digits) for integer
-    string conversion"; a `RecursionError` is turned into `JsonTooDeep`.
+    `JSONDecodeError` is a `ValueError`; so is an integer of more than `MAX_INTEGER_DIGITS`
+    digits, with a message of ours; a `RecursionError` is turned into `JsonTooDeep`.
     """
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_bounded_int)
     except RecursionError:
         raise JsonTooDeep(_("JSON nested deeper than %(depth)d levels.") % {"depth": MAX_DEPTH}) from None
 

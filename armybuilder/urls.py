@@ -22,4 +22,5 @@ urlpatterns = [
     path("catalogue/", include("rules.urls")),
 ]
 
+handler400 = "armybuilder.api.exceptions.bad_request"
 handler500 = "armybuilder.api.exceptions.server_error"

@@ -1,4 +1,4 @@
-"""Benchmark of a 200-unit roster PDF on the worker's path (issue 17: at most 5 s).
+"""Benchmark of a 200-unit roster PDF on the worker's path (at most 5 s).
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_pdf.py [--rounds 3] [--units 200]
         [--profile]
@@ -20,7 +20,9 @@ The run
    size, and the machine's load average (other sessions share these cores). Times are CPU
    seconds of this process, which is the worker's path here (`BENCH_CLOCK=wall` for wall
    clock, which on a shared machine mostly measures the other sessions); the wall clock is
-   printed beside them. `--profile` prints the top of a cProfile of one render.
+   printed beside them. `--profile` prints the top of a cProfile of one render;
+5. for every game system with catalogue factions, the CPU per unit of a render (a list of a
+   quarter of `--units` against one of 5 units) and its ratio to OPR's.
 """
 
 from __future__ import annotations
@@ -71,11 +73,11 @@ from armybuilder.roster import pdf_jobs  # noqa: E402
 from rules.models import Faction  # noqa: E402
 
 
-def build_list(owner: User, units: int, seed: int) -> ArmyList:
-    """A list of `units` units of one OPR faction, mixed by `seed` (with upgrades where the
-    unit has any)."""
+def build_list(owner: User, units: int, seed: int, system: str = "opr") -> ArmyList:
+    """A list of `units` units of one faction of `system`, mixed by `seed` (with upgrades where
+    the unit has any)."""
     rng = random.Random(seed)
-    factions = list(Faction.objects.filter(system__key="opr", owner__isnull=True)
+    factions = list(Faction.objects.filter(system__key=system, owner__isnull=True)
                     .prefetch_related("units__options").order_by("pk"))
     faction = factions[seed % len(factions)]
     templates = [t for t in faction.units.all()]
@@ -122,6 +124,28 @@ def page_count(pdf: bytes) -> int:
     return int(found.group(1)) if found else 0
 
 
+def per_system(owner: User, *, units: int) -> None:
+    """CPU per unit of a render for every system with catalogue factions: a list of
+    `units` units and one of 5 (the fixed cost), the marginal CPU per unit between them, and
+    each system's ratio to OPR's (the independent baseline of this table)."""
+    from rules.models import GameSystem
+
+    print(f"CPU per unit of a render, every system ({units} vs 5 units, marginal):")
+    per_unit: dict[str, float] = {}
+    for system in GameSystem.objects.filter(factions__owner__isnull=True).distinct().order_by("key"):
+        if not Faction.objects.filter(system=system, owner__isnull=True, units__isnull=False).exists():
+            continue
+        small, big = build_list(owner, 5, 500, system.key), build_list(owner, units, 501, system.key)
+        render(small)  # this system's templates and fonts once
+        fixed, total = render(small)[0], render(big)[0]
+        per_unit[system.key] = max(0.0, total - fixed) / (big.units.count() - small.units.count())
+        print(f"  {system.key:10s} {per_unit[system.key] * 1000:7.1f} ms/unit "
+              f"(fixed {fixed:.2f} s, {units} units {total:.2f} s)")
+    if "opr" in per_unit and per_unit["opr"] > 0:
+        print("  ratio to OPR: " + ", ".join(f"{key} {value / per_unit['opr']:.2f}×"
+                                             for key, value in per_unit.items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -165,6 +189,7 @@ def main() -> int:
             render(big[0])
             profiler.disable()
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+        per_system(owner, units=max(10, args.units // 4))
         if os.environ.get("BENCH_PDF_OUT"):
             pdf_jobs.cache().clear()
             Path(os.environ["BENCH_PDF_OUT"]).write_bytes(render(big[0])[1])

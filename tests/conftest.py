@@ -21,14 +21,16 @@ def start_worker(database_name: str | None = None, *extra: str) -> subprocess.Po
     """A `celery worker` subprocess on the real Redis; it uses the test database when named.
 
     The pool is `solo` unless `extra` names another (`"--pool", "prefork", "--concurrency", "1"`:
-    a child process runs the tasks, so a test can kill it mid-task).
+    a child process runs the tasks, so a test can kill it mid-task). It consumes every queue
+    (`CELERY_TASK_ROUTES`) unless `extra` names them (`"-Q", "control"`).
     """
     env = dict(os.environ)
     if database_name:
         env["DATABASE_NAME"] = database_name
     pool = [] if "--pool" in extra else ["--pool", "solo"]
+    queues = [] if "-Q" in extra else ["-Q", "celery,pdf,control"]
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "armybuilder", "worker", *pool,
+        [sys.executable, "-m", "celery", "-A", "armybuilder", "worker", *pool, *queues,
          "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle", *extra],
         cwd=ROOT, env=env, start_new_session=True,
     )
@@ -94,7 +96,8 @@ def generous_site_rates(request: pytest.FixtureRequest) -> None:
         return
     rest = dict(settings.REST_FRAMEWORK)
     rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], "login": "100000/hour",
-                                      "page": "100000/min", "pdf": "100000/hour"}
+                                      "login_address": "100000/hour", "page": "100000/min",
+                                      "pdf": "100000/hour"}
     settings.REST_FRAMEWORK = rest
 
 

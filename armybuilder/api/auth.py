@@ -9,13 +9,16 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from armybuilder.api.exceptions import ServiceUnavailable
 from armybuilder.api.schema import error
 from armybuilder.api.serializers import CredentialsSerializer, TokenSerializer
 from armybuilder.api.throttling import LoginThrottle, PerIPThrottle, PerUserThrottle
+from armybuilder.login_limits import LoginStoreDown, login_failed
 
 
 class TokenView(APIView):
@@ -35,12 +38,21 @@ class TokenView(APIView):
                               "or a missing field.")},
         auth=[{}],
         summary="Get an API token",
-        description="Returns the account's token, creating it if it has none. Limited per client "
-                    "address (`login` rate) to slow password guessing.",
+        description="Returns the account's token, creating it if it has none. Failed attempts are "
+                    "limited per client address and username (`login` rate) and per client address "
+                    "(`login_address` rate) to slow password guessing.",
     )
     def post(self, request: Request) -> Response:
         serializer = CredentialsSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            # Only a failed attempt counts against the login limits.
+            data = request.data if isinstance(request.data, dict) else {}
+            try:
+                login_failed(request=request, username=data.get("username"))
+            except LoginStoreDown:
+                raise ServiceUnavailable(
+                    "Signing in is not possible right now; try again in a minute.") from None
+            raise ValidationError(serializer.errors)
         user = serializer.validated_data["user"]
         token, _ = Token.objects.get_or_create(user=user)
         body = {"token": token.key, "user_id": user.pk, "username": user.get_username()}

@@ -162,14 +162,70 @@ def _message(detail: Any) -> str:
     return str(detail)
 
 
+#: What a page or the API says while the database is unreachable (a 503, not a 500).
+DATABASE_DOWN = _lazy("The database is unreachable right now; nothing was changed. Try again in a minute.")
+#: Seconds a client is told to wait before trying again after a database outage.
+DATABASE_RETRY_AFTER = 30
+
+
+def _database_down() -> bool:
+    """Whether the exception being handled is the database being unreachable."""
+    import sys
+
+    from django.db import InterfaceError, OperationalError
+
+    return isinstance(sys.exc_info()[1], OperationalError | InterfaceError)
+
+
 def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
     """Django's `handler500`: JSON in the error shape under `/api/`, the HTML page elsewhere.
 
-    An app never gets an HTML page it cannot parse, even for a bug.
+    An app never gets an HTML page it cannot parse, even for a bug. The
+    database being unreachable is no bug: a 503 with `Retry-After` and a message saying so, on a
+    page that reads nothing from the database (no account, no session).
     """
-    from django.http import JsonResponse
+    from django.http import HttpResponse, JsonResponse
+    from django.template.loader import render_to_string
     from django.views import defaults
 
+    if _database_down():
+        if request.path.startswith("/api/"):
+            response = JsonResponse(error_body("unavailable", str(DATABASE_DOWN)), status=503)
+        else:
+            response = HttpResponse(render_to_string("503_database.html", {"message": DATABASE_DOWN}),
+                                    status=503)
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("server_error", "A server error occurred."), status=500)
     return defaults.server_error(request, *args, **kwargs)
+
+
+#: A form past the body limits gets this page, not Django's bare "Bad Request (400)".
+FORM_TOO_LARGE = _lazy("What you sent is larger than the %(mb)s MB a form may send. Send less: a shorter "
+                       "text or a smaller file.")
+FORM_TOO_MANY_FIELDS = _lazy("What you sent has more than %(fields)d fields. Send less at once.")
+
+
+def bad_request(request: Any, exception: Exception | None = None, *args: Any, **kwargs: Any) -> Any:
+    """Django's `handler400`: a body past `DATA_UPLOAD_MAX_MEMORY_SIZE` (or with more fields
+    than `DATA_UPLOAD_MAX_NUMBER_FIELDS`) says so in a player's words, in JSON under `/api/`
+    and on a page elsewhere; any other bad request is Django's own answer."""
+    from django.conf import settings
+    from django.core.exceptions import TooManyFieldsSent
+    from django.http import HttpResponse, JsonResponse
+    from django.template.loader import render_to_string
+    from django.views import defaults
+
+    if isinstance(exception, RequestDataTooBig):
+        message = FORM_TOO_LARGE % {"mb": f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 2**20:g}"}
+        status_code, code = 413, "too_large"
+    elif isinstance(exception, TooManyFieldsSent):
+        message = FORM_TOO_MANY_FIELDS % {"fields": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS}
+        status_code, code = 400, "invalid"
+    else:
+        return defaults.bad_request(request, exception, *args, **kwargs)
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body(code, str(message)), status=status_code)
+    return HttpResponse(render_to_string("400_form.html", {"message": message}, request=request),
+                        status=status_code)

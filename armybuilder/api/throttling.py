@@ -116,8 +116,9 @@ class PerIPThrottle(SharedCacheThrottle):
 
 
 class LoginThrottle(SharedCacheThrottle):
-    """Password attempts for a token (`login` rate), counted with the HTML login forms'
-    attempts per address and per username (`armybuilder.login_limits`); fails closed (503)."""
+    """Password attempts for a token, refused while the address (or the address and username)
+    is over its count of failed attempts, shared with the HTML login forms
+    (`armybuilder.login_limits`; the view counts a failure); fails closed (503)."""
 
     scope = "login"
 
@@ -130,7 +131,7 @@ class LoginThrottle(SharedCacheThrottle):
         data = request.data if isinstance(request.data, dict) else {}
         counter = LoginAttemptThrottle()
         try:
-            wait = counter.attempt(address=self.get_ident(request), username=str(data.get("username") or ""))
+            wait = counter.blocked(address=self.get_ident(request), username=str(data.get("username") or ""))
         except LoginStoreDown:
             raise ServiceUnavailable("Signing in is not possible right now; try again in a minute.") from None
         self.window_ends = counter.window_ends

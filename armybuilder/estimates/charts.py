@@ -72,6 +72,17 @@ def bar_chart(values: Sequence[float], *, title: str, description: str, x_label:
     return "".join(parts)
 
 
+#: A heat-map cell is coloured by a class (`heat-0` … `heat-20` in static/css/site.css),
+#: not a `style=` attribute, so the pages' CSP needs no 'unsafe-inline' for styles.
+HEAT_STEPS = 20
+
+
+def heat_step(value: float, best: float) -> int:
+    """The cell's shade, 0 (white) to `HEAT_STEPS` (the best value's green)."""
+    share = 0.0 if best <= 0 else max(0.0, min(1.0, value / best))
+    return round(share * HEAT_STEPS)
+
+
 def heat_colour(value: float, best: float) -> str:
     """A white-to-green background for a matrix cell, scaled to the best value of the matrix."""
     share = 0.0 if best <= 0 else max(0.0, min(1.0, value / best))

@@ -1,48 +1,63 @@
 """A list-vs-list job spread over every worker: one Celery subtask per matrix row.
 
-`run_estimate` (`tasks.py`) hands a list-vs-list job here when a worker runs it. The job
-becomes a chord: one `estimates.row` subtask per attacking unit (list A's units against
-list B, then list B's against list A), and `estimates.assemble` once every row is back.
-The rows go through the broker, so any number of workers on any number of machines share
-them (`docker compose up --scale worker=N` adds workers; README, "Scaling the workers").
+`run_estimate` (`tasks.py`) hands a list-vs-list job here when a worker runs it and the job
+costs enough to pay for spreading it (`should_fan_out`: more than one row and a predicted
+`ESTIMATE_FAN_OUT_MIN_SECONDS` of computing; a small job is cheaper in one process than as
+messages). The job becomes one `estimates.row` task per attacking unit (list A's units
+against list B, then list B's against list A). The rows go through the broker, so any
+number of workers on any number of machines share them (README, "Scaling the workers").
 
-The job's rules are the single task's:
-- every row is acknowledged late and rejected when its worker dies, so the broker hands it
-  to another worker; a row started again counts one more attempt on the job, and a row
-  started more than `MAX_ATTEMPTS` times fails the job (`GAVE_UP`);
-- time limits, MemoryError and any error in a row fail the whole job with that row's error;
-  the other rows then skip their work and `assemble` writes nothing;
-- progress is summed from the parts: each row adds its share of the matchups once, when it
-  is done (a row run twice adds it once).
+A job's state follows its rows, kept in Redis under `estimate:<id>:…` for a day:
+- `rows_sent`: the rows whose message was published. A parent task redelivered after its
+  worker died (between the fan-out marker and the last publish) sends the rows not sent yet,
+  so no row is ever left unsent;
+- `cells`: each finished row's result (JSON), and `rows_done` the set of finished rows. The
+  row that completes the set writes the job's result (`assemble`): no chord counter, nothing
+  that a lost worker can strand. A row already done is skipped, so a row sent twice (a
+  redelivery, a requeue by the reconciliation) computes once;
+- `rows_started`: how often each row started; a row started more than `MAX_ATTEMPTS` times
+  fails the job (`GAVE_UP`), a row started again counts one more attempt on the job;
+- `workers`: which workers computed rows (the tests read it).
 
-Which rows ran where, and how often each started, is kept in Redis under
-`estimate:<id>:…` for a day (`rows_started`, `workers`): the job's own bookkeeping, and
-what the tests read to see that two workers both took part.
+The reconciliation (`reconciliation.py`) asks `missing_rows` which rows are neither done nor
+accounted for (queued in the broker or held by a live worker) and sends those again.
+
+Postgres going away for a few seconds is not an error of the job: a row (and the parent)
+retries on `OperationalError` with a back-off (`DB_RETRIES`) before anything is failed.
+Time limits, MemoryError and any other error in a row fail the whole job with that row's
+error; the other rows then skip their work.
 """
 
 from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
 import redis
-from celery import chord, shared_task
+from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.db.models import F, Value
 from django.db.models.functions import Least
 from django.utils import timezone
 
 import armybuilder.celery  # noqa: F401  (the app the subtasks bind to)
+from armybuilder.celery import memory_bound
 from armybuilder.estimates.compute import matrix_cell, outcome_fields
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
 
 #: Bookkeeping keys live this long (seconds): longer than any job may run.
 KEY_TTL = 24 * 3600
+#: Errors a row waits out (Postgres restarting, a connection cut, Redis restarting) ...
+DB_ERRORS = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
+#: ... retried this many times, 1, 2, 4, 8, 8, … seconds apart (about a minute in all).
+DB_RETRIES = 10
+DB_RETRY_MAX_DELAY = 8
 
 
 @cache
@@ -54,6 +69,11 @@ def _key(estimate_id: str, what: str) -> str:
     return f"estimate:{estimate_id}:{what}"
 
 
+def row_task_id(estimate_id: str, row: str) -> str:
+    """The Celery task id of one row ("a3"): the reconciliation finds rows by it."""
+    return f"{estimate_id}.{row}"
+
+
 def rows_of(inputs: Mapping[str, Any]) -> list[tuple[str, int]]:
     """The job's rows in result order: ("a", i) is list A's unit i against list B, ("b", j)
     list B's unit j against list A."""
@@ -61,21 +81,72 @@ def rows_of(inputs: Mapping[str, Any]) -> list[tuple[str, int]]:
             + [("b", j) for j in range(len(inputs["list_b"]["units"]))])
 
 
+def row_names(inputs: Mapping[str, Any]) -> list[str]:
+    return [f"{side}{index}" for side, index in rows_of(inputs)]
+
+
+def predicted_seconds(estimate: Estimate) -> float:
+    """The cost model's seconds for the whole job in one process (each distinct pair once)."""
+    from armybuilder.estimates.bounds import list_vs_list_costs
+
+    try:
+        return sum(list_vs_list_costs(system=get_system(estimate.system), inputs=estimate.inputs).values())
+    except Exception:  # refused inputs never reach a worker; if they do, spread the work
+        return float("inf")
+
+
 def should_fan_out(estimate: Estimate, *, request: Any) -> bool:
-    """Fan out a list-vs-list job of more than one row, when a worker runs it from the broker
-    (a direct call, as in tests and `manage.py shell`, and an eager run compute in-process)."""
+    """Fan out a list-vs-list job of more than one row whose predicted cost pays for it, when
+    a worker runs it from the broker (a direct call, as in tests and `manage.py shell`, and
+    an eager run compute in-process). A job already fanned out (a redelivered parent) stays so."""
     in_worker = not (getattr(request, "called_directly", True) or getattr(request, "is_eager", False))
-    return in_worker and estimate.kind == Estimate.Kind.LIST_VS_LIST and len(rows_of(estimate.inputs)) > 1
+    if not (in_worker and estimate.kind == Estimate.Kind.LIST_VS_LIST and len(rows_of(estimate.inputs)) > 1):
+        return False
+    if is_fanned_out(str(estimate.pk)):
+        return True
+    # A small job is cheaper in one process: publishing, fetching and assembling rows costs
+    # more than it saves (`bench/bench_fanout.py` measures both sides).
+    return predicted_seconds(estimate) >= settings.ESTIMATE_FAN_OUT_MIN_SECONDS
+
+
+def is_fanned_out(estimate_id: str) -> bool:
+    return bool(_redis().exists(_key(estimate_id, "fanned_out")))
+
+
+def send_rows(estimate_id: str, rows: Iterable[str]) -> int:
+    """Publish these rows (names like "a3"), each recorded in `rows_sent` once published."""
+    store = _redis()
+    sent = 0
+    for row in rows:
+        compute_row.apply_async((estimate_id, row[0], int(row[1:])), task_id=row_task_id(estimate_id, row),
+                                retry=False)
+        store.sadd(_key(estimate_id, "rows_sent"), row)
+        store.expire(_key(estimate_id, "rows_sent"), KEY_TTL)
+        sent += 1
+    return sent
 
 
 def start(estimate: Estimate) -> str:
-    """Queue the chord of rows for this running job; its last part writes the result."""
+    """Queue the rows of this running job; the row that finishes last writes the result.
+
+    A parent redelivered after a lost worker finds the marker and sends only the rows that
+    were not sent before (none, once every publish went through)."""
     estimate_id = str(estimate.pk)
-    if not _redis().set(_key(estimate_id, "fanned_out"), "1", nx=True, ex=KEY_TTL):
-        return "fanned out"  # the parent task was redelivered: its rows are already queued
-    rows = rows_of(estimate.inputs)
-    chord(compute_row.s(estimate_id, side, index) for side, index in rows)(assemble.s(estimate_id))
+    store = _redis()
+    store.set(_key(estimate_id, "fanned_out"), "1", nx=True, ex=KEY_TTL)
+    store.set(_key(estimate_id, "total"), len(rows_of(estimate.inputs)), ex=KEY_TTL)
+    from armybuilder.estimates.tasks import hold_for_tests
+
+    hold_for_tests("fanned_out")
+    sent = {row.decode() for row in store.smembers(_key(estimate_id, "rows_sent"))}
+    send_rows(estimate_id, [row for row in row_names(estimate.inputs) if row not in sent])
     return "fanned out"
+
+
+def missing_rows(estimate: Estimate) -> list[str]:
+    """The rows of a fanned-out job not done yet, in result order."""
+    done = {row.decode() for row in _redis().smembers(_key(str(estimate.pk), "rows_done"))}
+    return [row for row in row_names(estimate.inputs) if row not in done]
 
 
 def _fail(estimate_id: str, error: str) -> None:
@@ -99,6 +170,17 @@ def _row_cells(system_key: str, attacker: Mapping[str, Any], defenders: list[Map
     return cells
 
 
+def _db_retry(task: Any, exc: Exception) -> Any:
+    """Retry `task` after a database error, 1, 2, 4, 8, 8 … s later; past `DB_RETRIES` the
+    error propagates (and the caller fails the job with it)."""
+    from django.db import connections
+
+    for conn in connections.all():  # a cut connection is not reused by the retry
+        conn.close_if_unusable_or_obsolete()
+    delay = min(DB_RETRY_MAX_DELAY, 2 ** task.request.retries)
+    return task.retry(exc=exc, countdown=delay, max_retries=DB_RETRIES)
+
+
 @shared_task(
     name="estimates.row",
     bind=True,
@@ -107,53 +189,82 @@ def _row_cells(system_key: str, attacker: Mapping[str, Any], defenders: list[Map
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
-def compute_row(self: Any, estimate_id: str, side: str, index: int) -> dict[str, Any] | None:
-    """One row of a fanned-out job (`{"cells", "outcomes"}`); None when the job has failed."""
+def compute_row(self: Any, estimate_id: str, side: str, index: int) -> str:
+    """One row of a fanned-out job: its cells stored in Redis, the job assembled by the last."""
+    try:
+        return _compute_row(self, estimate_id, side, index)
+    except DB_ERRORS as exc:
+        return _db_retry(self, exc)
+
+
+def _compute_row(task: Any, estimate_id: str, side: str, index: int) -> str:
     from armybuilder.estimates.tasks import GAVE_UP, MAX_ATTEMPTS, OUT_OF_MEMORY, TOO_LONG
 
     store = _redis()
-    started = store.hincrby(_key(estimate_id, "rows_started"), f"{side}{index}", 1)
-    store.expire(_key(estimate_id, "rows_started"), KEY_TTL)
-    if started > 1:  # a redelivery after a lost worker: one more attempt on the job
-        Estimate.objects.filter(pk=estimate_id).update(attempts=F("attempts") + 1)
+    row = f"{side}{index}"
+    if store.sismember(_key(estimate_id, "rows_done"), row):
+        # A second copy of a finished row (or this row retried after a database error that
+        # came after its cells were stored): nothing to compute; the job may still need
+        # writing if the error hit the last row's assembly.
+        if store.scard(_key(estimate_id, "rows_done")) >= int(store.get(_key(estimate_id, "total")) or 0) > 0:
+            return assemble(estimate_id)
+        return "done before"
+    if task.request.retries == 0:  # a retry after a database error is not a new attempt
+        started = store.hincrby(_key(estimate_id, "rows_started"), row, 1)
+        store.expire(_key(estimate_id, "rows_started"), KEY_TTL)
+        if started > 1:  # a redelivery after a lost worker: one more attempt on the job
+            Estimate.objects.filter(pk=estimate_id).update(attempts=F("attempts") + 1)
+        if started > MAX_ATTEMPTS:
+            _fail(estimate_id, GAVE_UP)
+            return "failed"
     estimate = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).first()
     if estimate is None:
-        return None
-    if started > MAX_ATTEMPTS:
-        _fail(estimate_id, GAVE_UP)
-        return None
-    store.sadd(_key(estimate_id, "workers"), self.request.hostname or socket.gethostname())
+        return "skipped"
+    store.sadd(_key(estimate_id, "workers"), task.request.hostname or socket.gethostname())
     store.expire(_key(estimate_id, "workers"), KEY_TTL)
+    from armybuilder.estimates.tasks import hold_for_tests
+
+    hold_for_tests("row")
     inputs = estimate.inputs
     mine, theirs = ("list_a", "list_b") if side == "a" else ("list_b", "list_a")
     defenders = [u["unit"] for u in inputs[theirs]["units"]]
     labels: dict[str, Any] = {}
     try:
-        cells = _row_cells(estimate.system, inputs[mine]["units"][index]["unit"], defenders,
-                           inputs.get("situation") or {}, labels)
+        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
+            cells = _row_cells(estimate.system, inputs[mine]["units"][index]["unit"], defenders,
+                               inputs.get("situation") or {}, labels)
     except SoftTimeLimitExceeded:
         _fail(estimate_id, TOO_LONG)
-        return None
+        return "failed"
     except MemoryError:
         _fail(estimate_id, OUT_OF_MEMORY)
-        return None
+        return "failed"
     except Exception as exc:  # a bug or bad input must still end the job visibly, with its error
         _fail(estimate_id, f"{type(exc).__name__}: {exc}")
-        return None
-    if store.sadd(_key(estimate_id, "rows_done"), f"{side}{index}"):
+        return "failed"
+    store.hset(_key(estimate_id, "cells"), row, json.dumps({"cells": cells, "outcomes": labels}))
+    store.expire(_key(estimate_id, "cells"), KEY_TTL)
+    if store.sadd(_key(estimate_id, "rows_done"), row):
         store.expire(_key(estimate_id, "rows_done"), KEY_TTL)
         share = len(cells) / (2 * len(inputs["list_a"]["units"]) * len(inputs["list_b"]["units"]))
         Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).update(
-            progress=Least(F("progress") + Value(share), Value(0.999)))
-    return {"cells": cells, "outcomes": labels}
+            progress=Least(F("progress") + Value(share), Value(0.999)), touched=timezone.now())
+    if store.scard(_key(estimate_id, "rows_done")) >= len(rows_of(inputs)):
+        return assemble(estimate_id)
+    return "row done"
 
 
-@shared_task(name="estimates.assemble", acks_late=True, reject_on_worker_lost=True)
-def assemble(rows: list[dict[str, Any] | None], estimate_id: str) -> str:
-    """The two matrices from the rows, written as the job's result (if it is still running)."""
+def assemble(estimate_id: str) -> str:
+    """The two matrices from the stored rows, written as the job's result (if it is still
+    running and every row is there: "done"; "incomplete" otherwise)."""
     estimate = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).first()
-    if estimate is None or any(row is None for row in rows):
+    if estimate is None:
         return "failed"
+    names = row_names(estimate.inputs)
+    stored = _redis().hmget(_key(estimate_id, "cells"), names)
+    if any(value is None for value in stored):
+        return "incomplete"
+    rows = [json.loads(value) for value in stored]
     list_a, list_b = estimate.inputs["list_a"], estimate.inputs["list_b"]
     split = len(list_a["units"])
     result = {
@@ -168,6 +279,8 @@ def assemble(rows: list[dict[str, Any] | None], estimate_id: str) -> str:
     updated = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).update(
         status=Estimate.Status.DONE, result=result, error="", progress=1.0, finished=timezone.now(),
         compute_ms=elapsed_ms)
+    if updated:
+        _redis().delete(_key(estimate_id, "cells"))  # the result is in Postgres now
     return "done" if updated else "failed"
 
 

@@ -44,6 +44,10 @@ class Estimate(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
+    #: When the job was last seen alive (a row finished, progress written, or the
+    #: reconciliation found its work queued or held by a live worker). The time bounds of a
+    #: queued or running job count from here, so a job waiting behind a backlog is not failed.
+    touched = models.DateTimeField(null=True, blank=True)
     compute_ms = models.FloatField(_("computation time (ms)"), null=True, blank=True)
 
     class Meta:

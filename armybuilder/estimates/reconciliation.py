@@ -1,29 +1,45 @@
-"""Periodic reconciliation: no job stays "queued" or "running" past its bound.
+"""Periodic reconciliation: a job's state follows its work.
 
 A job strands when the thing that was to finish it vanished: the broker lost its message
 (Redis restarted without the queue), or the worker running it died (a SIGKILL, an OOM, a
 host going away). Nothing will ever write to such a row again, so Celery beat runs
-`jobs.reconcile` every `RECONCILE_INTERVAL` seconds (the worker starts beat with `-B`):
+`jobs.reconcile` every `RECONCILE_INTERVAL` seconds, on a queue of its own (`control`) that a
+worker of its own consumes, so the schedule never waits behind thousands of rows of work.
 
-- a job queued longer than `ESTIMATE_QUEUED_LIMIT` fails ("no worker started it");
-- a job running longer than the hard time limit (plus a grace) fails ("worker lost");
-- a job running that no live worker holds (asked through Celery's control channel; the
-  task id is the estimate id) is sent again, or failed once it used up its attempts, so a
-  whole-worker crash costs one reconcile interval rather than the broker's visibility
-  timeout.
+Each pass looks at where every unfinished job's work really is: the messages in the broker's
+queues, the tasks the live workers hold (active or reserved, asked through Celery's control
+channel) and, for a fanned-out job, its rows done (`fanout`). Then:
 
-Readers apply the two time bounds too (`selectors.estimate_refresh_stale`), so even with no
-beat running, a stranded job is reported failed when looked at.
+- a queued job whose message is queued or held is alive; one whose message is gone (Redis
+  restarted) is sent again;
+- a running job held by a live worker is alive; one no live worker holds is sent again
+  (its start counts an attempt), or failed past `MAX_ATTEMPTS`;
+- a fanned-out job is alive while its missing rows are all queued or held (its own task id
+  is long finished: it only published the rows); the rows that are neither are sent again,
+  and only those (each row's start counts; a row past its attempts fails the job). A job
+  whose rows are all done but whose result was not written (the last row's worker died
+  between the two) is assembled here;
+- what is alive is "touched": the time bounds readers apply (`selectors.estimate_refresh_stale`)
+  count from there, so a job that waits behind a backlog of work is never failed for it,
+  while a job no reconciliation vouches for (no beat running) still fails at its bound.
+
+A row caught in flight between the queue and a worker is seen in neither place for a moment,
+so a row is sent again only when it is missing in two looks `CONFIRM_DELAY` apart; and when
+no worker answers at all, no running work is sent again (it cannot be told lost from busy).
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from armybuilder.estimates.models import Estimate
@@ -31,10 +47,12 @@ from armybuilder.estimates.selectors import NEVER_STARTED, STALE_GRACE, WORKER_L
 
 logger = logging.getLogger(__name__)
 
-#: A running job younger than this is left alone: its worker may not have reported it yet.
-ORPHAN_GRACE = timedelta(seconds=10)
 #: How long to wait for workers to say which tasks they hold.
-INSPECT_TIMEOUT = 1.0
+INSPECT_TIMEOUT = 3.0
+#: The pause between the two looks that must both miss a row before it is sent again.
+CONFIRM_DELAY = 0.5
+#: The broker queues whose messages hold job work (`CELERY_TASK_ROUTES`).
+WORK_QUEUES = ("celery",)
 
 
 @dataclass(frozen=True)
@@ -45,61 +63,164 @@ class Reconciled:
     failed_running: int = 0
     requeued: int = 0
     failed_orphans: int = 0
+    rows_requeued: int = 0
+    assembled: int = 0
+
+
+def orphan_grace() -> timedelta:
+    """A job younger than this is left alone: its worker may not have reported it yet."""
+    return timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
 
 
 def live_task_ids() -> set[str] | None:
-    """Ids of the tasks the live workers are running, or `None` when none answered."""
+    """Ids of the tasks the live workers hold (running, reserved, or waiting for the countdown
+    of a retry), `None` when no worker answered."""
     from armybuilder.celery import app
 
     try:
-        replies = app.control.inspect(timeout=INSPECT_TIMEOUT).active()
+        inspect = app.control.inspect(timeout=INSPECT_TIMEOUT)
+        active = inspect.active()
+        reserved = inspect.reserved() if active else None
+        scheduled = inspect.scheduled() if active else None
     except Exception as exc:  # the broker is down: nothing can be said about the workers
         logger.warning("reconcile: cannot ask the workers: %s", exc)
         raise
-    if not replies:
+    if not active:
         return None
-    return {str(task.get("id")) for tasks in replies.values() for task in tasks or []}
+    ids = {str(task.get("id")) for replies in (active, reserved or {}) for tasks in replies.values()
+           for task in tasks or []}
+    ids |= {str((entry.get("request") or {}).get("id")) for tasks in (scheduled or {}).values()
+            for entry in tasks or []}
+    return ids
+
+
+def queued_task_ids(queues: Iterable[str] = WORK_QUEUES) -> set[str]:
+    """Ids of the task messages waiting in the broker's queues (Redis lists), including those
+    scheduled for a retry (a countdown parks them in the worker, which `live_task_ids` holds)."""
+    from armybuilder.estimates.fanout import _redis
+
+    store = _redis()
+    ids: set[str] = set()
+    for queue in queues:
+        for raw in store.lrange(queue, 0, -1):
+            try:
+                ids.add(str(json.loads(raw)["headers"]["id"]))
+            except (ValueError, KeyError, TypeError):
+                continue
+    return ids
+
+
+def _snapshot() -> tuple[set[str], bool]:
+    """Every task id the broker queues or a live worker holds, read in that order (a message
+    moving from the queue to a worker in between is seen in the second place), and whether
+    any worker answered at all."""
+    queued = queued_task_ids()
+    live = live_task_ids()
+    return queued | (live or set()), live is not None
 
 
 def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) -> Reconciled:
     """One pass over the unfinished estimate jobs (see the module docstring).
 
-    `held` is the set of task ids live workers are running (`live_task_ids()` when
-    `ask_workers`); with `ask_workers=False` only the time bounds apply.
+    `held` is the set of task ids the broker queues or live workers hold (`_snapshot()` when
+    `ask_workers`); with `ask_workers=False` and no `held` only the time bounds apply.
     """
+    from armybuilder.estimates import fanout
     from armybuilder.estimates.services import send_job
-    from armybuilder.estimates.tasks import MAX_ATTEMPTS
+    from armybuilder.estimates.tasks import GAVE_UP, MAX_ATTEMPTS
 
     now = timezone.now()
-    failed_queued = Estimate.objects.filter(
-        status=Estimate.Status.QUEUED, created__lt=now - estimate_queued_limit()).update(
-        status=Estimate.Status.FAILED, finished=now, error=NEVER_STARTED)
-    running_limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + STALE_GRACE
-    failed_running = Estimate.objects.filter(
-        status=Estimate.Status.RUNNING, started__lt=now - running_limit).update(
-        status=Estimate.Status.FAILED, finished=now, error=WORKER_LOST)
-    requeued = failed_orphans = 0
-    candidates = list(Estimate.objects.filter(status=Estimate.Status.RUNNING, started__lt=now - ORPHAN_GRACE)
-                      .values_list("pk", "attempts"))
-    if candidates and ask_workers:
-        held = live_task_ids() or set()
+    counts = dict.fromkeys(Reconciled.__dataclass_fields__, 0)
+    # A job younger than the grace is left alone: its worker may not report it yet.
+    grace = orphan_grace()
+    candidates = list(Estimate.objects.filter(
+        Q(status=Estimate.Status.QUEUED, created__lt=now - grace)
+        | Q(status=Estimate.Status.RUNNING, started__lt=now - grace))
+        .only("pk", "status", "attempts", "inputs", "kind", "started"))
+    workers_alive = held is not None
+    if candidates and ask_workers and held is None:
+        held, workers_alive = _snapshot()
     if candidates and held is not None:
-        for pk, attempts in candidates:
-            if str(pk) in held:
+        second_look: set[str] | None = None
+        for job in candidates:
+            pk = str(job.pk)
+            fanned = job.kind == Estimate.Kind.LIST_VS_LIST and fanout.is_fanned_out(pk)
+            if pk in held:
+                if job.status == Estimate.Status.RUNNING or workers_alive:
+                    _touch(pk)  # a queued message counts only while some worker will take it
                 continue
-            if attempts >= MAX_ATTEMPTS:
-                failed_orphans += Estimate.objects.filter(pk=pk, status=Estimate.Status.RUNNING).update(
+            if not workers_alive and job.status == Estimate.Status.RUNNING:
+                # No worker answered (none runs, or all were too slow to say): whether its work
+                # is held cannot be told, and sending it again could only duplicate it. Work
+                # lost with the workers is sent again once one answers.
+                continue
+            if job.status == Estimate.Status.QUEUED:
+                if Estimate.objects.filter(pk=pk, status=Estimate.Status.QUEUED).exists():
+                    send_job(pk)  # its message is gone (the broker lost it): send it again
+                    _touch(pk)
+                    counts["requeued"] += 1
+                continue
+            if fanned:
+                missing = fanout.missing_rows(job)
+                if not missing:
+                    if fanout.assemble(pk) == "done":
+                        counts["assembled"] += 1
+                    continue
+                lost = [row for row in missing if fanout.row_task_id(pk, row) not in held]
+                if lost and ask_workers:
+                    if second_look is None:
+                        time.sleep(CONFIRM_DELAY)
+                        second_look = _snapshot()[0]
+                    done_now = set(lost) - set(fanout.missing_rows(job))
+                    lost = [row for row in lost
+                            if row not in done_now and fanout.row_task_id(pk, row) not in second_look]
+                if lost:
+                    if _row_attempts_used(pk, lost) >= MAX_ATTEMPTS:
+                        counts["failed_orphans"] += Estimate.objects.filter(
+                            pk=pk, status=Estimate.Status.RUNNING).update(
+                            status=Estimate.Status.FAILED, finished=timezone.now(), error=GAVE_UP)
+                        continue
+                    counts["rows_requeued"] += fanout.send_rows(pk, lost)
+                _touch(pk)
+                continue
+            if job.attempts >= MAX_ATTEMPTS:
+                counts["failed_orphans"] += Estimate.objects.filter(
+                    pk=pk, status=Estimate.Status.RUNNING).update(
                     status=Estimate.Status.FAILED, finished=timezone.now(), error=WORKER_LOST)
                 continue
             # Back to the queue: the task's start moves it to running again (attempts + 1).
             if Estimate.objects.filter(pk=pk, status=Estimate.Status.RUNNING).update(
-                    status=Estimate.Status.QUEUED, progress=0.0):
-                send_job(str(pk))
-                requeued += 1
-    outcome = Reconciled(failed_queued, failed_running, requeued, failed_orphans)
+                    status=Estimate.Status.QUEUED, progress=0.0, touched=timezone.now()):
+                send_job(pk)
+                counts["requeued"] += 1
+    # The time bounds, counted from the last sign of life: what no pass vouched for.
+    now = timezone.now()
+    counts["failed_queued"] = Estimate.objects.filter(
+        status=Estimate.Status.QUEUED, created__lt=now - estimate_queued_limit()).exclude(
+        touched__gte=now - estimate_queued_limit()).update(
+        status=Estimate.Status.FAILED, finished=now, error=NEVER_STARTED)
+    running_limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + STALE_GRACE
+    counts["failed_running"] = Estimate.objects.filter(
+        status=Estimate.Status.RUNNING, started__lt=now - running_limit).exclude(
+        touched__gte=now - running_limit).update(
+        status=Estimate.Status.FAILED, finished=now, error=WORKER_LOST)
+    outcome = Reconciled(**counts)
     if outcome != Reconciled():
         logger.warning("reconcile: %s", outcome)
     return outcome
+
+
+def _touch(pk: str) -> None:
+    Estimate.objects.filter(pk=pk, status__in=[Estimate.Status.QUEUED, Estimate.Status.RUNNING]).update(
+        touched=timezone.now())
+
+
+def _row_attempts_used(pk: str, rows: list[str]) -> int:
+    """The most starts any of these rows has had."""
+    from armybuilder.estimates.fanout import _key, _redis
+
+    started = _redis().hmget(_key(pk, "rows_started"), rows)
+    return max((int(value) for value in started if value is not None), default=0)
 
 
 @shared_task(name="jobs.reconcile", ignore_result=True)

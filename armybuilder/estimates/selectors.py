@@ -25,20 +25,30 @@ WORKER_LOST = gettext_noop("The worker running this job stopped answering before
 NEVER_STARTED = gettext_noop("No worker started this job in time (the job queue lost it). Try again.")
 
 
+def _since(moment: Any, estimate: Estimate) -> Any:
+    """The later of `moment` and the job's last sign of life (`Estimate.touched`)."""
+    if estimate.touched is not None and (moment is None or estimate.touched > moment):
+        return estimate.touched
+    return moment
+
+
 def estimate_refresh_stale(*, estimate: Estimate) -> Estimate:
     """Mark a job failed when it has run longer than any worker would let it.
 
     A worker killed by its hard time limit, or lost with the job's message, never writes
-    again; whoever looks at the job next sees it failed instead of "running" forever.
+    again; whoever looks at the job next sees it failed instead of "running" forever. The
+    bounds count from the job's last sign of life: a job whose rows wait behind a backlog,
+    which the reconciliation vouches for, is not failed while it waits.
     """
     limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + STALE_GRACE
-    running = estimate.status == Estimate.Status.RUNNING and estimate.started is not None
-    if running and timezone.now() - estimate.started > limit:
+    started = _since(estimate.started, estimate)
+    running = estimate.status == Estimate.Status.RUNNING and started is not None
+    if running and timezone.now() - started > limit:
         Estimate.objects.filter(pk=estimate.pk, status=Estimate.Status.RUNNING).update(
             status=Estimate.Status.FAILED, finished=timezone.now(), error=WORKER_LOST)
         estimate.refresh_from_db()
     elif (estimate.status == Estimate.Status.QUEUED
-          and timezone.now() - estimate.created > estimate_queued_limit()):
+          and timezone.now() - _since(estimate.created, estimate) > estimate_queued_limit()):
         Estimate.objects.filter(pk=estimate.pk, status=Estimate.Status.QUEUED).update(
             status=Estimate.Status.FAILED, finished=timezone.now(), error=NEVER_STARTED)
         estimate.refresh_from_db()
@@ -58,10 +68,11 @@ def estimate_can_finish(*, estimate: Estimate) -> bool:
     """
     now = timezone.now()
     if estimate.status == Estimate.Status.QUEUED:
-        return now - estimate.created <= estimate_queued_limit()
+        return now - _since(estimate.created, estimate) <= estimate_queued_limit()
     if estimate.status == Estimate.Status.RUNNING:
         limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + STALE_GRACE
-        return estimate.started is not None and now - estimate.started <= limit
+        started = _since(estimate.started, estimate)
+        return started is not None and now - started <= limit
     return False
 
 

@@ -7,7 +7,9 @@ Failure policy, so that a job never stays "running" forever:
 - a hard time limit kills a runaway computation; the soft limit before it lets the task
   record the failure itself;
 - a job left "running" longer than the hard limit (its worker vanished with the message)
-  is marked failed when anyone looks at it (`selectors.estimate_refresh_stale`).
+  is marked failed when anyone looks at it (`selectors.estimate_refresh_stale`);
+- Postgres away for a few seconds (a restart, a cut connection) is waited out: the task
+  retries on `OperationalError` with a back-off (`fanout.DB_RETRIES`) instead of failing.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -24,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded lazily)
+from armybuilder.celery import memory_bound
 from armybuilder.estimates import fanout
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
 from armybuilder.estimates.models import Estimate
@@ -43,31 +47,42 @@ PROGRESS_INTERVAL = 0.25
 
 @shared_task(
     name="estimates.run",
+    bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
-def run_estimate(estimate_id: str) -> str:
+def run_estimate(self: Any, estimate_id: str) -> str:
     """Run the job `estimate_id` and store its result or its error; returns what happened
     ("done", "failed", or "skipped" for a job already finished or gone)."""
+    try:
+        return _run_estimate(self, estimate_id)
+    except fanout.DB_ERRORS as exc:
+        return fanout._db_retry(self, exc)
+
+
+def _run_estimate(task: Any, estimate_id: str) -> str:
     try:
         uuid.UUID(str(estimate_id))
     except ValueError:
         return "skipped"  # not an estimate's id: nothing to run, nothing to record
     startable = [Estimate.Status.QUEUED, Estimate.Status.RUNNING]  # RUNNING: a redelivery after a lost worker
-    Estimate.objects.filter(pk=estimate_id, status__in=startable).update(
-        status=Estimate.Status.RUNNING, attempts=F("attempts") + 1, started=timezone.now(), progress=0.0)
+    if task.request.retries == 0:  # a retry after a database error is the same attempt
+        now = timezone.now()
+        Estimate.objects.filter(pk=estimate_id, status__in=startable).update(
+            status=Estimate.Status.RUNNING, attempts=F("attempts") + 1, started=now, touched=now,
+            progress=0.0)
     estimate = Estimate.objects.filter(pk=estimate_id).first()
     if estimate is None or estimate.status != Estimate.Status.RUNNING:
         return "skipped"
     if estimate.attempts > MAX_ATTEMPTS:
         _finish(estimate, error=GAVE_UP)
         return "failed"
-    _hold_for_tests()
+    hold_for_tests("start")
 
     # A list-vs-list job on a worker becomes one subtask per row (`fanout`).
-    if fanout.should_fan_out(estimate, request=run_estimate.request):
+    if fanout.should_fan_out(estimate, request=task.request):
         return fanout.start(estimate)
 
     last_write = 0.0
@@ -77,11 +92,13 @@ def run_estimate(estimate_id: str) -> str:
         now = time.monotonic()
         if total > 0 and (now - last_write >= PROGRESS_INTERVAL or done == total):
             last_write = now
-            Estimate.objects.filter(pk=estimate_id).update(progress=min(1.0, max(0.0, done / total)))
+            Estimate.objects.filter(pk=estimate_id).update(progress=min(1.0, max(0.0, done / total)),
+                                                           touched=timezone.now())
 
     started = time.perf_counter()
     try:
-        result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
+        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
+            result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
     except SoftTimeLimitExceeded:
         _finish(estimate, error=TOO_LONG)
         return "failed"
@@ -99,12 +116,14 @@ def run_estimate(estimate_id: str) -> str:
     return "done"
 
 
-def _hold_for_tests() -> None:
+def hold_for_tests(stage: str) -> None:
     """Fault tests only (`ESTIMATE_TEST_HOLD_FILE` names a file; never set in production):
-    write `<file>.reached`, then wait while `<file>` exists, so a test can kill the worker
-    while the job is certainly running. Bounded by the soft time limit."""
+    at the stage `ESTIMATE_TEST_HOLD_AT` names ("start": the job has just started; "fanned_out":
+    its fan-out marker is set and no row is sent yet; "row": a row is about to compute), write
+    `<file>.reached`, then wait while `<file>` exists, so a test can kill the worker at that
+    very point. Bounded by the soft time limit."""
     hold = settings.ESTIMATE_TEST_HOLD_FILE
-    if not hold:
+    if not hold or stage != settings.ESTIMATE_TEST_HOLD_AT:
         return
     from pathlib import Path
 

@@ -7,14 +7,19 @@ Now a page never waits on a PDF:
 - `pdf_request` answers at once: the bytes when this version of the list is already
   rendered (in that paper size and language), otherwise it queues one render and says
   "pending" (the page polls, the API answers 202 with `Retry-After`);
-- only one render per (list, paper, language) is in flight at a time, whatever the version
-  (a marker with a time bound, `PDF_TIME_LIMIT`; a worker lost mid-render lets it expire
-  and the next request queues again: nothing strands). The render takes the list as it is
-  when it runs, so a list edited while its PDF is asked for costs one render at a time,
-  not one per edit;
+- only one render per list is in flight at a time, whatever its version, paper, language or
+  print options (a lock per list, with a time bound, `PDF_TIME_LIMIT`; a worker
+  lost mid-render lets it expire and the next request queues again: nothing strands); a
+  request for another variant meanwhile is told "pending" and queues when it polls after
+  the lock is free. The render takes the list as it is when it runs, so a list edited while
+  its PDF is asked for costs one render at a time, not one per edit;
+- a version of a list is rendered in at most `PDF_RENDERS_PER_VERSION` variants: past that a
+  request is refused like a rate (`PdfThrottled`) until the list changes;
 - starting a render counts against the `pdf` rate, per account or per client address
   (share links are anonymous), in the same shared counters as the API's throttles;
-- the worker renders under a hard time limit and refuses PDFs larger than `PDF_MAX_BYTES`;
+- the worker renders under a CPU-time limit (`PDF_CPU_SECONDS`, RLIMIT_CPU: a loaded server
+  slows a render without killing it), a wall-clock backstop, and refuses PDFs larger than
+  `PDF_MAX_BYTES`; renders run on their own queue (`pdf`) so they never delay estimates;
 - the in-flight marker carries the render's progress: its stage (`STAGES`: queued, building
   the roster's HTML, laying out pages, writing the PDF), the pages laid out so far (counted
   from WeasyPrint's own per-page announcements) and when it was queued. The waiting page and
@@ -26,10 +31,14 @@ The cache is Redis (`PDF_CACHE`); when it or the broker is down the caller gets
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import math
+import resource
+import signal
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,6 +146,16 @@ def pending_key(*, army_list: ArmyList, paper: str, language: str,
             f":{_printed(options)}")
 
 
+def list_lock_key(*, army_list: ArmyList) -> str:
+    """The lock held while any render of this list runs (one at a time per list)."""
+    return f"pdf-list:{army_list.pk}:{army_list.created.timestamp():.6f}"
+
+
+def version_count_key(*, army_list: ArmyList) -> str:
+    """The count of renders queued for this version of the list."""
+    return f"pdf-version-renders:{army_list.pk}:{army_list.version}:{army_list.created.timestamp():.6f}"
+
+
 def _allow_render(ident: str) -> float | None:
     """None when this caller may start a render now, else the seconds to wait (`pdf` rate)."""
     from armybuilder.api.throttling import PdfRenderThrottle
@@ -167,13 +186,21 @@ def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: st
         return PdfState("failed", error=state.get("error", RENDER_FAILED))
     if found.get(pending) is not None:
         return _pending_state(found[pending])
-    try:
-        wait = _allow_render(requester)
-    except Exception as exc:  # the counter store is down: no render is queued uncounted
-        raise PdfUnavailable(str(exc)) from exc
-    if wait is not None:
-        raise PdfThrottled(wait)
     bound = settings.PDF_TIME_LIMIT + 5
+    lock = list_lock_key(army_list=army_list)
+    try:
+        if not store.add(lock, pending, timeout=bound):
+            return PdfState("pending")  # another render of this list runs: this one waits its turn
+    except Exception as exc:
+        raise PdfUnavailable(str(exc)) from exc
+    try:
+        refusal = _refuse_render(store, army_list=army_list, requester=requester)
+    except Exception as exc:  # the counter store is down: no render is queued uncounted
+        _release(store, lock, pending)
+        raise PdfUnavailable(str(exc)) from exc
+    if refusal is not None:
+        _release(store, lock, pending)
+        raise PdfThrottled(refusal)
     try:
         if not store.add(pending, {"state": "pending", "stage": "queued", "since": time.time(), "pages": 0},
                          timeout=bound):
@@ -182,7 +209,7 @@ def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: st
                                expires=bound)
     except Exception as exc:
         try:
-            store.delete(pending)
+            store.delete_many([pending, lock])
         except Exception:  # the cache is down too; the marker expires on its own
             logger.warning("could not clear the PDF marker %s", key)
         raise PdfUnavailable(str(exc)) from exc
@@ -191,6 +218,62 @@ def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: st
         if rendered is not None:
             return PdfState("ready", pdf=rendered)
     return PdfState("pending")
+
+
+def _refuse_render(store: BaseCache, *, army_list: ArmyList, requester: str) -> float | None:
+    """None when a render may be queued now (counting it), else the seconds to wait: past the
+    renders this version may have (`PDF_RENDERS_PER_VERSION`), or the caller's `pdf` rate."""
+    counter = version_count_key(army_list=army_list)
+    store.add(counter, 0, timeout=settings.PDF_CACHE_SECONDS)
+    if store.get(counter, 0) >= settings.PDF_RENDERS_PER_VERSION:
+        return float(settings.PDF_CACHE_SECONDS)
+    wait = _allow_render(requester)
+    if wait is None:
+        store.incr(counter)
+    return wait
+
+
+def _release(store: BaseCache, lock: str, pending: str) -> None:
+    """Free the list's render lock if this render (its marker key) holds it."""
+    try:
+        if store.get(lock) == pending:
+            store.delete(lock)
+    except Exception:  # the cache is down; the lock expires on its own
+        logger.warning("could not free the PDF lock %s", lock)
+
+
+class CpuTimeExceeded(Exception):
+    """The render used its CPU seconds (`PDF_CPU_SECONDS`)."""
+
+
+@contextlib.contextmanager
+def cpu_time_limit(seconds: int) -> Iterator[None]:
+    """Raise `CpuTimeExceeded` in the block once this process has used `seconds` more CPU time.
+
+    RLIMIT_CPU's soft limit is set to the process's CPU time so far plus `seconds`; the kernel
+    sends SIGXCPU when it is reached, turned here into the exception, and the limit is put back
+    afterwards (a worker's pool process runs many tasks). Off the main thread (where no signal
+    handler can be set) or with `seconds` <= 0 the block runs unlimited.
+    """
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    wanted = math.ceil(usage.ru_utime + usage.ru_stime + seconds)
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+
+    def on_limit(signum: int, frame: Any) -> None:
+        raise CpuTimeExceeded(f"more than {seconds} s of CPU")
+
+    previous = signal.signal(signal.SIGXCPU, on_limit)
+    resource.setrlimit(resource.RLIMIT_CPU, (wanted, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        signal.signal(signal.SIGXCPU, previous)
 
 
 class RenderProgress(logging.Handler):
@@ -283,6 +366,7 @@ def render_pdf(list_id: int, version: int, paper: str, language: str,
         return _render_into(army_list, key, pending, paper, language, options)
     finally:
         cache().delete(pending)
+        _release(cache(), list_lock_key(army_list=army_list), pending)
 
 
 def _render_into(army_list: ArmyList, key: str, pending: str, paper: str, language: str,
@@ -297,9 +381,9 @@ def _render_into(army_list: ArmyList, key: str, pending: str, paper: str, langua
     progress = RenderProgress(pending, since=since if isinstance(since, int | float) else time.time(),
                               bound=settings.PDF_TIME_LIMIT + 5)
     try:
-        with translation.override(language):
+        with translation.override(language), cpu_time_limit(settings.PDF_CPU_SECONDS):
             pdf = roster_pdf_bytes(army_list=army_list, paper=paper, options=options, progress=progress)
-    except SoftTimeLimitExceeded:
+    except (SoftTimeLimitExceeded, CpuTimeExceeded):
         cache().set(key + ":state", {"state": "failed", "error": TOO_LONG}, timeout=FAILURE_TTL)
         return "failed"
     except Exception:

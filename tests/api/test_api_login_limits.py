@@ -1,5 +1,5 @@
 """Password guessing is limited on every login path, with one shared count, and the limit
-fails closed when its store is down (issue 17, item 3)."""
+fails closed when its store is down."""
 
 from __future__ import annotations
 
@@ -48,14 +48,42 @@ def test_the_form_and_the_api_share_one_count_so_the_form_is_no_way_around(owner
     assert statuses == [200, 200, 400, 429, 429]
 
 
-def test_rotating_addresses_does_not_escape_the_per_account_count(owner: Any, throttle_rates: Any) -> None:
-    throttle_rates(login="2/minute")
+def test_an_attacker_elsewhere_does_not_lock_the_owner_out(owner: Any, throttle_rates: Any) -> None:
+    """The count is per address and username (and per address), never per username
+    alone: usernames are public in shared lists."""
+    throttle_rates(login="2/minute", login_address="100/minute")
+    attacker = Client(REMOTE_ADDR="10.0.0.66")
 
-    statuses = [html_login(Client(REMOTE_ADDR=f"10.0.0.{n}"), "/accounts/login/", WRONG) for n in range(1, 4)]
-    other_account = html_login(Client(REMOTE_ADDR="10.0.0.9"), "/accounts/login/", WRONG, username="other")
+    guesses = [html_login(attacker, "/accounts/login/", WRONG) for _ in range(3)]
+    owner_signs_in = html_login(Client(REMOTE_ADDR="10.0.0.1"), "/accounts/login/", PASSWORD)
 
-    assert statuses == [200, 200, 429]
-    assert other_account == 200
+    assert guesses == [200, 200, 429]
+    assert owner_signs_in == 302
+
+
+def test_successful_sign_ins_count_nothing_so_a_club_on_one_address_is_not_slowed(
+        owner: Any, other: Any, throttle_rates: Any) -> None:
+    throttle_rates(login="2/minute", login_address="3/minute")
+
+    statuses = [html_login(Client(REMOTE_ADDR="10.0.0.5"), "/accounts/login/", PASSWORD, username=name)
+                for name in ("owner", "other") * 4]
+    api = [api_login(PASSWORD, username=name, REMOTE_ADDR="10.0.0.5") for name in ("owner", "other") * 2]
+
+    assert statuses == [302] * 8
+    assert api == [200] * 4
+
+
+def test_one_address_trying_many_accounts_is_slowed_by_the_address_rate(
+        owner: Any, other: Any, throttle_rates: Any) -> None:
+    throttle_rates(login="5/minute", login_address="3/minute")
+    client = Client(REMOTE_ADDR="10.0.0.7")
+
+    statuses = [html_login(client, "/accounts/login/", WRONG, username=name)
+                for name in ("owner", "other", "third", "fourth")]
+    elsewhere = html_login(Client(REMOTE_ADDR="10.0.0.8"), "/accounts/login/", PASSWORD)
+
+    assert statuses == [200, 200, 200, 429]
+    assert elsewhere == 302
 
 
 def test_with_the_counter_store_down_every_login_path_fails_closed(owner: Any, settings: Any) -> None:

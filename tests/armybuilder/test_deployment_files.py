@@ -14,18 +14,30 @@ def compose() -> dict:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
 
 
-def test_compose_has_the_five_services_on_the_right_images():
+def test_compose_has_the_six_services_on_the_right_images():
     services = compose()["services"]
-    assert set(services) == {"db", "redis", "web", "worker", "beat"}
+    assert set(services) == {"db", "redis", "web", "worker", "pdf-worker", "beat"}
     assert services["db"]["image"] == "postgres:16"
     assert services["redis"]["image"] == "redis:7"
     assert "gunicorn" in services["web"]["command"]
     assert services["worker"]["command"].startswith("celery -A armybuilder worker")
 
 
+def test_every_queue_has_its_own_workers_and_beat_schedules_onto_the_control_queue(settings):
+    """PDFs never starve estimates, the reconciliation never waits behind rows."""
+    services = compose()["services"]
+    consumed = {name: service["command"].split("-Q ", 1)[1].split()[0]
+                for name, service in services.items() if "-Q " in service.get("command", "")}
+    assert consumed == {"worker": "celery", "pdf-worker": "pdf", "beat": "control"}
+    assert " -B " in services["beat"]["command"]
+    assert settings.CELERY_TASK_ROUTES == {"jobs.reconcile": {"queue": "control"},
+                                           "roster.render_pdf": {"queue": "pdf"}}
+    assert settings.CELERY_BEAT_SCHEDULE["reconcile-jobs"]["options"]["queue"] == "control"
+
+
 def test_web_and_worker_get_database_and_redis_urls():
     services = compose()["services"]
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "pdf-worker", "beat"):
         env = services[name]["environment"]
         assert env["DATABASE_URL"].startswith("postgres://") and "@db:5432/" in env["DATABASE_URL"]
         assert env["REDIS_URL"] == "redis://redis:6379/0"

@@ -46,7 +46,7 @@ def test_print_page_has_a_card_per_unit_with_profiles_weapons_rules_and_points(c
     html = response.content.decode()
     assert response.status_code == 200
     assert html.count('class="unit-card"') == 2
-    assert "@page { size: A4;" in html
+    assert "css/paper-a4.css" in html and "<style" not in html
     for text in (
         "Infantry",
         "Brutes",
@@ -64,7 +64,17 @@ def test_print_page_has_a_card_per_unit_with_profiles_weapons_rules_and_points(c
     unit = ListUnit.objects.get(army_list=roster_list, position=0)
     assert f"{unit.points} pts" in html
     letter = client.get(reverse("lists:roster", args=[roster_list.pk]), {"paper": "letter"}).content.decode()
-    assert "@page { size: letter;" in letter
+    assert "css/paper-letter.css" in letter
+
+
+def test_each_paper_has_its_page_size_in_its_stylesheet():
+    from pathlib import Path
+
+    from armybuilder.roster.views import PAPER_SIZES
+
+    static = Path(__file__).resolve().parents[2] / "static" / "css"
+    for paper, size in PAPER_SIZES.items():
+        assert f"@page {{ size: {size}; margin: 10mm; }}" in (static / f"paper-{paper}.css").read_text()
 
 
 def test_pdf_is_a_valid_pdf_with_every_unit_name(client, roster_list, tmp_path, inline_pdf_renders):

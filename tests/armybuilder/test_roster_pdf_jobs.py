@@ -1,5 +1,5 @@
 """Roster PDFs are rendered by the worker into a cache keyed by list version; pages never
-wait on them (issue 17, item 1)."""
+wait on them."""
 
 from __future__ import annotations
 
@@ -214,3 +214,57 @@ def test_progress_written_by_the_render_is_what_a_request_reads(client, fresh_ra
     assert state.state == "pending" and state.stage == "writing" and state.pages >= 2
     assert 3 <= state.elapsed < 60
     pdf_jobs.cache().delete(key)
+
+
+def test_one_render_per_list_at_a_time_whatever_the_variant(client, fresh_rates) -> None:
+    """While one variant of a list renders, another variant (paper, language) is told
+    "pending" and queues nothing; it queues once the lock is free."""
+    army_list = big_list(1)
+    lock = pdf_jobs.list_lock_key(army_list=army_list)
+    store = pdf_jobs.cache()
+    a4_marker = pdf_jobs.pending_key(army_list=army_list, paper="a4", language="en")
+    letter_marker = pdf_jobs.pending_key(army_list=army_list, paper="letter", language="pl")
+    try:
+        store.set(lock, a4_marker, 60)  # the A4 render holds the list
+
+        waiting = pdf_jobs.pdf_request(army_list=army_list, paper="letter", language="pl", requester="ip:1")
+
+        assert waiting.state == "pending"
+        assert store.get(letter_marker) is None  # nothing queued for the letter variant
+        assert store.get(pdf_jobs.version_count_key(army_list=army_list)) is None
+    finally:
+        store.delete_many([lock, a4_marker, letter_marker])
+
+
+def test_a_version_is_rendered_in_a_bounded_number_of_variants(fresh_rates, inline_pdf_renders) -> None:
+    """The work is bounded per list version, not per variant; a new version starts
+    a new count."""
+    from armybuilder.lists import services
+
+    fresh_rates.PDF_RENDERS_PER_VERSION = 2
+    army_list = big_list(1)
+    first = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:1")
+    second = pdf_jobs.pdf_request(army_list=army_list, paper="letter", language="en", requester="ip:1")
+    with pytest.raises(pdf_jobs.PdfThrottled) as refused:
+        pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="pl", requester="ip:2")
+    again = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:3")
+
+    assert (first.state, second.state, again.state) == ("ready", "ready", "ready")  # rendered ones are served
+    assert refused.value.wait == fresh_rates.PDF_CACHE_SECONDS
+    services.army_list_update(army_list=army_list, expected_version=army_list.version, name="New")
+    army_list.refresh_from_db()
+    new_version = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="pl", requester="ip:2")
+    assert new_version.state == "ready"
+
+
+def test_the_cpu_time_limit_stops_a_busy_block_and_is_put_back_after() -> None:
+    import resource
+
+    before = resource.getrlimit(resource.RLIMIT_CPU)
+    with pytest.raises(pdf_jobs.CpuTimeExceeded), pdf_jobs.cpu_time_limit(1):
+        deadline = time.process_time() + 30
+        while time.process_time() < deadline:
+            pass
+    assert resource.getrlimit(resource.RLIMIT_CPU) == before
+    with pdf_jobs.cpu_time_limit(1):
+        time.sleep(1.2)  # waiting costs no CPU: a loaded server does not kill a render

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from armybuilder.estimates.charts import at_least, bar_chart, heat_colour
+from armybuilder.estimates.charts import HEAT_STEPS, at_least, bar_chart, heat_colour, heat_step
 from armybuilder.estimates.templatetags.estimate_charts import matrix_directions, number, percent
 
 
@@ -85,3 +85,14 @@ def test_maps_without_any_efficiency_headline_the_expected_kills():
 def test_one_efficiency_is_enough_to_headline_efficiency():
     mine, theirs = matrix_directions(RESULT)
     assert mine["headline"] == theirs["headline"] == "points_efficiency"
+
+
+def test_heat_shades_are_classes_whose_colours_the_stylesheet_holds():
+    """No `style=` on a cell (the CSP has no 'unsafe-inline' for styles); each of the
+    shades a cell can take has its rule in estimates.css, in the colour `heat_colour` gives."""
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[2] / "static/css/estimates.css").read_text()
+    assert (heat_step(0, 10), heat_step(5, 10), heat_step(10, 10), heat_step(3, 0)) == (0, 10, 20, 0)
+    for step in range(HEAT_STEPS + 1):
+        assert f".heatmap td.heat-{step} {{ background-color: {heat_colour(step, HEAT_STEPS)}; }}" in css

@@ -1,4 +1,4 @@
-"""Estimate jobs when Redis or the worker goes away (issue 17, item 2): nothing strands.
+"""Estimate jobs when Redis or the worker goes away: nothing strands.
 
 Redis is a private server the test stops and restarts (`tests/redis_server.py`), so the
 shared one keeps serving the rest of the run.
@@ -110,3 +110,22 @@ def test_a_running_job_no_live_worker_holds_is_requeued_then_failed_after_its_at
     assert given_up.failed_orphans == 1
     estimate = Estimate.objects.get(pk=job["id"])
     assert (estimate.status, estimate.error) == (Estimate.Status.FAILED, WORKER_LOST)
+
+
+def test_with_no_worker_answering_running_work_is_left_alone_not_sent_again(owner: Any) -> None:
+    """No answer from any worker (none runs, or all are too busy to say within the
+    timeout) cannot tell lost work from busy work; sending it again could only duplicate it
+    (and count attempts against a healthy job). Its time bound still applies."""
+    api = token_client(owner)
+    with running_redis() as server, point_celery_at(server.url(8)):
+        job = api.post(URL, BODY, format="json").json()
+        redis.Redis.from_url(server.url(8)).delete("celery")
+        Estimate.objects.filter(pk=job["id"]).update(
+            status=Estimate.Status.RUNNING, attempts=1, started=timezone.now() - timedelta(seconds=30))
+
+        outcome = jobs_reconcile()  # asks the workers: none answers on this private broker
+        sent = queued_messages(server.url(8))
+
+    estimate = Estimate.objects.get(pk=job["id"])
+    assert outcome.requeued == 0 and sent == 0
+    assert (estimate.status, estimate.attempts) == (Estimate.Status.RUNNING, 1)

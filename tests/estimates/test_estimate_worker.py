@@ -1,5 +1,4 @@
-"""Estimate jobs on a real Celery worker process, through Redis and the Postgres row (issue 7,
-"A real Celery worker runs a job end to end; a job whose worker dies is retried or marked failed")."""
+"""Estimate jobs on a real Celery worker process, through Redis and the Postgres row."""
 
 from __future__ import annotations
 
@@ -149,7 +148,7 @@ def test_a_job_whose_whole_worker_dies_is_requeued_by_the_reconciliation(tmp_pat
     """SIGKILL of the whole worker (main process and pool) mid-job: nothing rejects the
     message, which the broker would hand out only after its visibility timeout; the
     reconciliation sees that no live worker holds the running job and sends it again."""
-    from armybuilder.estimates.reconciliation import ORPHAN_GRACE, jobs_reconcile
+    from armybuilder.estimates.reconciliation import jobs_reconcile, orphan_grace
 
     hold = hold_file(tmp_path, monkeypatch)
     worker = start_worker(connection.settings_dict["NAME"], "--pool", "prefork", "--concurrency", "1")
@@ -166,7 +165,7 @@ def test_a_job_whose_whole_worker_dies_is_requeued_by_the_reconciliation(tmp_pat
     replacement = start_worker(connection.settings_dict["NAME"])
     try:
         wait_for_worker()
-        time.sleep(ORPHAN_GRACE.total_seconds())
+        time.sleep(orphan_grace().total_seconds())
         outcome = jobs_reconcile()
         estimate = wait_for(estimate, lambda e: e.is_finished, timeout=120, what="finished")
     finally:

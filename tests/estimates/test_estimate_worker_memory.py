@@ -1,5 +1,5 @@
-"""A job past the worker's memory limit ends failed with a clear message and is not retried
-(issue 16), on a real worker process through Redis and Postgres."""
+"""A job past the worker's memory limit ends failed with a clear message and is not retried, on a
+real worker process through Redis and Postgres."""
 
 from __future__ import annotations
 
@@ -48,3 +48,38 @@ def test_a_job_past_the_memory_limit_fails_once_with_a_clear_message(monkeypatch
     assert estimate.status == Estimate.Status.FAILED
     assert estimate.error == OUT_OF_MEMORY
     assert estimate.attempts == 1
+
+
+def test_a_job_is_held_to_its_own_memory_bound_even_with_no_worker_cap(monkeypatch):
+    """With the worker's overall cap off, the per-job bound (`ESTIMATE_JOB_MEMORY_MB`)
+    still stops the matchup the cost model would have refused, as it stops one it under-predicts."""
+    inputs = {"attacker": opr_unit("Arsenal", count=20, weapons=ARSENAL), "defender": mixed_horde(),
+              "situation": {"mode": "shooting", "charging": False, "attacker_moved": False,
+                            "defender_in_cover": False, "defender_activated": False,
+                            "enemies_within_12": False, "range_inches": 12.0}}
+    monkeypatch.setenv("ESTIMATE_WORKER_MEMORY_MB", "0")
+    monkeypatch.setenv("ESTIMATE_JOB_MEMORY_MB", "300")
+    worker = start_worker(connection.settings_dict["NAME"], "--pool", "prefork", "--concurrency", "1")
+    try:
+        wait_for_worker()
+        estimate = estimate_request(kind=Estimate.Kind.UNIT_VS_UNIT, system="opr", inputs=inputs)
+        estimate = wait_for(estimate, lambda e: e.is_finished, timeout=240, what="finished")
+    finally:
+        stop_worker(worker)
+    assert estimate.status == Estimate.Status.FAILED
+    assert estimate.error == OUT_OF_MEMORY
+    assert estimate.attempts == 1
+
+
+def test_the_memory_bound_stops_an_allocation_past_it_and_is_put_back_after():
+    import resource
+
+    import numpy as np
+
+    from armybuilder.celery import memory_bound
+
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    with pytest.raises(MemoryError), memory_bound(64 * 2**20):
+        np.ones(128 * 2**20, dtype=np.uint8)
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before
+    assert np.ones(128 * 2**20, dtype=np.uint8).sum() == 128 * 2**20

@@ -10,7 +10,7 @@ from django.utils.formats import get_format, number_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from armybuilder.estimates.charts import at_least, bar_chart, heat_colour
+from armybuilder.estimates.charts import at_least, bar_chart, heat_step
 
 register = template.Library()
 
@@ -96,7 +96,7 @@ def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], 
 
     def decorated(i: int, j: int, cell: Mapping[str, Any]) -> dict[str, Any]:
         value = values[i][j]
-        return {**cell, "headline": value, "colour": heat_colour(value or 0.0, best_overall),
+        return {**cell, "headline": value, "shade": heat_step(value or 0.0, best_overall),
                 "best": is_best(i, j),
                 "top": value is not None and best_overall > 0 and value == best_overall}
 

@@ -1,5 +1,5 @@
-"""The HTML import page answers hostile JSON with a 400 naming the problem, like the API
-(issue 17, item 5): lone surrogates, integers longer than Python converts."""
+"""The HTML import page answers hostile JSON with a 400 naming the problem, like the API: lone
+surrogates, integers longer than Python converts."""
 
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ def test_an_integer_of_5000_digits_is_a_400_not_a_crash(client) -> None:
 
     assert response.status_code == 400
     assert "Not valid JSON" in response.content.decode()
+    assert "A number has 5000 digits; numbers may have at most 30." in response.content.decode()
+    assert "set_int_max_str_digits" not in response.content.decode()  # issue 25: not Python's own words
     assert ArmyList.objects.count() == 0
 
 
