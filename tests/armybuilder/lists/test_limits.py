@@ -135,13 +135,13 @@ def test_malformed_unit_requests_are_400_naming_the_field(client, setup, data, f
     assert f"<code>{field}</code>" in response.content.decode()
 
 
-def test_an_oversized_body_is_400(client, setup):
+def test_an_oversized_body_is_413_with_a_message(client, setup):
     army_list, _infantry = setup
     response = client.post(
         reverse("lists:update", args=[army_list.pk]),
         {"name": "x" * (3 * 1024 * 1024), "points_limit": 1000, "version": army_list.version},
     )
-    assert response.status_code == 400
+    assert response.status_code == 413  # too large, said in a player's words (test_request_limits.py)
 
 
 def test_too_many_fields_is_400(client, setup):
