@@ -26,7 +26,7 @@ means; the 20 × 20 list-vs-list job within `TARGET_MATRIX_SECONDS` (1 s).
      attack sequence) to its result dict (expected, kills_distribution, p_destroyed,
      weapons, outcomes, …), and that result written as JSON text as storing it writes it:
      the very function the database adapter calls for `Estimate.result` (`STORE_TEXT`:
-     Django's `json.dumps` with the field's encoder, `estimates.jsontext`, orjson).
+     Django's `json.dumps` with the field's encoder, `estimates.result_json`, orjson).
      Printed with its three parts (of its best round).
    - this engine alone, shown beside it, not judged: the JSON text parsed, the situation
      cleaned, the job's computation to its result dict (`engine_run`); its answer must

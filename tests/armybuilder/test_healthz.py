@@ -48,12 +48,30 @@ def no_heartbeats(settings):
     client.close()
 
 
+@pytest.fixture
+def pings(monkeypatch):
+    """The timeouts of the ping round trips `/healthz` waits for (the real ones are still sent):
+    what it waits for is what makes it slow, so the tests check that rather than a wall clock
+    that a loaded machine stretches."""
+    from armybuilder import health
+
+    waited: list[float] = []
+    real = health._ping_answer
+
+    def recorded(timeout: float):
+        waited.append(timeout)
+        return real(timeout)
+
+    monkeypatch.setattr(health, "_ping_answer", recorded)
+    return waited
+
+
 @pytest.mark.django_db(transaction=True)
 def test_healthz_answers_at_once_and_says_up_while_the_worker_renders_a_long_pdf(
-        client, settings, no_heartbeats, celery_worker_process):
-    """Issue 17: during a burst of PDFs `/healthz` took 4.8 s (it waited 3 s on a ping that
+        client, settings, no_heartbeats, celery_worker_process, pings):
+    """During a burst of PDFs `/healthz` once took 4.8 s (it waited 3 s on a ping that
     queued behind the renders, then on a control ping). The worker (one process) is busy with
-    a long render; `/healthz` still answers within a second and reports it up, busy."""
+    a long render; `/healthz` reports it up, busy, without waiting on a ping."""
     from armybuilder import worker_heartbeat
     from armybuilder.roster import pdf_jobs
     from tests.armybuilder.test_roster_pdf_jobs import big_list
@@ -70,9 +88,7 @@ def test_healthz_answers_at_once_and_says_up_while_the_worker_renders_a_long_pdf
     while not any(b.all_busy for b in worker_heartbeat.fresh_beats()) and time.monotonic() < deadline:
         time.sleep(0.05)  # the worker's next beat (every second) counts the render
 
-    started = time.perf_counter()
     response = client.get("/healthz")
-    answered_in = time.perf_counter() - started
     after = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:10.0.0.1")
 
     body = json.loads(response.content)
@@ -80,26 +96,24 @@ def test_healthz_answers_at_once_and_says_up_while_the_worker_renders_a_long_pdf
     assert response.status_code == 200, body
     assert body["components"]["worker"]["status"] == "up"
     assert body["components"]["worker"]["detail"].startswith("busy (1/1 processes at work, heartbeat "), body
-    assert answered_in < 1.0, (answered_in, body)
+    assert pings == [], "a ping would queue behind the render"
 
 
 @pytest.mark.django_db
-def test_healthz_is_a_quick_503_when_the_workers_heartbeat_stopped(client, no_heartbeats):
+def test_healthz_is_a_quick_503_when_the_workers_heartbeat_stopped(client, no_heartbeats, pings):
     """A worker killed without shutting down (no answer to a ping, its last beat older than
-    `STALE_AFTER`) is down, and `/healthz` says so without waiting seconds."""
-    from armybuilder import worker_heartbeat
+    `STALE_AFTER`) is down, and `/healthz` says so after one short ping, not seconds."""
+    from armybuilder import health, worker_heartbeat
 
     worker_heartbeat.beat(hostname="celery@killed", now=time.time() - worker_heartbeat.STALE_AFTER - 1)
 
-    started = time.perf_counter()
     response = client.get("/healthz")
-    answered_in = time.perf_counter() - started
 
     body = json.loads(response.content)
     assert response.status_code == 503
     assert body["down"] == ["worker"]
     assert "no worker heartbeat" in body["components"]["worker"]["error"]
-    assert answered_in < 1.0, (answered_in, body)
+    assert pings == [health.PING_TIMEOUT_SECONDS] == [0.3]
 
 
 def test_only_beats_within_stale_after_are_fresh_with_their_load(no_heartbeats):

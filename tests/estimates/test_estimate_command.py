@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -137,8 +136,9 @@ def test_a_missing_file_is_invalid_input(tmp_path):
 
 
 def test_an_input_past_the_cost_limit_exits_2_naming_the_limit(tmp_path):
-    """Issue 16: 20 models with 32 weapons (half Precise) against 150 + 150 mixed models would
-    take minutes and gigabytes: refused before computing, with the limit in the message."""
+    """20 models with 32 weapons (half Precise) against 150 + 150 mixed models would take
+    minutes and gigabytes: refused before computing (the cost model's message, not a result),
+    with the limit in the message."""
     kinds = [["Rending"], ["Deadly(3)"], ["Blast(3)"], []]
     weapons = [{"name": f"W{i}", "range": 24, "attacks": 1 + i % 3, "ap": i % 3,
                 "rules": (["Precise"] if i % 2 else []) + kinds[i % 4]} for i in range(32)]
@@ -146,10 +146,8 @@ def test_an_input_past_the_cost_limit_exits_2_naming_the_limit(tmp_path):
     defender = {**INFANTRY, "models": [
         {**INFANTRY["models"][0], "name": name, "count": 150, "toughness": toughness, "weapons": []}
         for name, toughness in (("Light", 3), ("Heavy", 4))]}
-    started = time.monotonic()
     done = estimate(tmp_path, attacker, defender)
     assert done.returncode == 2, done.stderr
     error = json.loads(done.stderr)["errors"][0]
     assert error["path"] == "defender"
     assert "the limit is 2 s and 300 MB per matchup" in error["message"]
-    assert time.monotonic() - started < 60

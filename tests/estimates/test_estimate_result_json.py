@@ -1,4 +1,4 @@
-"""A stored result reads back as the very numbers the job computed (`estimates.jsontext`:
+"""A stored result reads back as the very numbers the job computed (`estimates.result_json`:
 results are written with orjson, not the standard library, issue 10)."""
 
 from __future__ import annotations

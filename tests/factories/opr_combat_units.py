@@ -1,21 +1,18 @@
-"""Small factories for units in tests: `model(q=4, d=4, weapons=[weapon(attacks=2, rules="Rending")])`."""
+"""OPR units for the dice engine's tests, keyword-first and ten models by default:
+`model(q=4, d=4, weapons=[weapon(attacks=2, rules_=["Rending"])])`; and fixed unit prices.
+
+Rules and units are built by `tests.factories.opr_units` (one parser of "Blast(3)").
+"""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from points.opr.unit import Model, Rule, Unit, Weapon
+from points.opr.unit import Model, Unit, Weapon
 from rules.systems.opr.unit_prices import UnitPrices
+from tests.factories.opr_units import rules, unit
 
-
-def rules(*names: str) -> tuple[Rule, ...]:
-    """Rules from their written form: rules("Rending", "Blast(3)")."""
-    parsed = []
-    for name in names:
-        match = re.fullmatch(r"(.+?)\((\d+)\)", name)
-        parsed.append(Rule(match[1], int(match[2])) if match else Rule(name))
-    return tuple(parsed)
+__all__ = ["melee", "model", "priced", "prices_by_name", "rules", "unit", "weapon"]
 
 
 def weapon(
@@ -39,10 +36,6 @@ def model(
     weapons: Sequence[Weapon] = (),
 ) -> Model:
     return Model(name, count, q, d, t, rules(*rules_), tuple(weapons))
-
-
-def unit(*models: Model, name: str = "Unit") -> Unit:
-    return Unit(name, tuple(models))
 
 
 def priced(points: float, *model_costs: float):
