@@ -324,6 +324,19 @@ def army_list_import(*, user: AbstractBaseUser, data: Any, faction: Faction | No
     field path (`units[3].unit.models[0].quality`); nothing is saved then.
     """
     army_list, units = _imported_list(user=user, data=data, faction=faction)
+    return army_list_save_built(army_list=army_list, units=units)
+
+
+def army_list_build(
+    *, user: AbstractBaseUser, data: Any, faction: Faction | None = None
+) -> tuple[ArmyList, list[ListUnit]]:
+    """The unsaved list and priced units `data` describes, checked as `army_list_import` checks
+    them (`ArmyListError` otherwise): the importers of other formats price before they save."""
+    return _imported_list(user=user, data=data, faction=faction)
+
+
+def army_list_save_built(*, army_list: ArmyList, units: list[ListUnit]) -> ArmyList:
+    """Save what `army_list_build` returned, in one transaction."""
     with transaction.atomic():
         army_list.save()
         for position, unit in enumerate(units):

@@ -1,0 +1,118 @@
+"""Importing a list (or an army book) from any format we read: the one entry point (service).
+
+Pages, the API and `manage.py import_list` call `import_source`: the importer of the format
+(`armybuilder.lists.importers`) reads the source, the list is checked and priced exactly like
+one of our own files (`armybuilder.interchange.army_list_build`), an army book passes the
+catalogue loader's checks (`rules.catalogue_files.read_faction_data`), and only then is
+anything saved, in one transaction. The report sets every unit's price in the source beside
+ours (for a formula-priced system, the published formula's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+
+from armybuilder.errors import ArmyListError
+from armybuilder.interchange import army_list_build, army_list_save_built, army_list_to_dict
+from armybuilder.lists.importers import Context, Imported, ImportProblem, Source, importer_for
+from armybuilder.models import ArmyList, ListUnit
+from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data
+from rules.catalogue_sync import CataloguePlan, write_catalogue
+from rules.models import Faction, GameSystem
+from rules.systems.registry import get_system, unit_points
+
+
+@dataclass
+class ImportOutcome:
+    """What was imported (saved unless a dry run): a list or a faction, and the report."""
+
+    imported: Imported
+    army_list: ArmyList | None = None
+    units: list[ListUnit] = field(default_factory=list)
+    faction_plan: FactionPlan | None = None
+    faction: Faction | None = None
+    saved: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """`{"list": <our list file>}` or `{"faction": …}`, with `"report"` (the command's `--json`)."""
+        result: dict[str, Any] = {}
+        if self.army_list is not None:
+            result["list"] = army_list_to_dict(army_list=self.army_list, units=self.units)
+            if self.saved:
+                result["list_id"] = self.army_list.pk
+        if self.faction_plan is not None:
+            result["faction"] = {
+                "system": self.imported.system_key,
+                "slug": self.faction_plan.slug,
+                "name": self.faction_plan.values["name"],
+                "id": self.faction.pk if self.faction is not None else None,
+                "units": [u.values["name"] for u in self.faction_plan.units],
+            }
+        result["report"] = self.imported.report()
+        return result
+
+
+def _faction_plan(imported: Imported, source: Source, owner: AbstractBaseUser) -> FactionPlan:
+    assert imported.faction_data is not None and imported.system_key is not None
+    try:
+        plan = read_faction_data(imported.system_key, imported.faction_data, source=source.name)
+    except CatalogueFileError as exc:
+        raise ImportProblem([("", message) for message in exc.errors]) from None
+    system = get_system(imported.system_key)
+    for row, unit in zip(imported.units, plan.units, strict=True):
+        row.formula_points = unit_points(system, unit.values["data"])
+    plan.owner_id = owner.pk
+    plan.values["description"] = plan.values["description"] + " Private import."
+    return plan
+
+
+def import_source(
+    *,
+    user: AbstractBaseUser,
+    source: Source,
+    format: str = "auto",
+    system_key: str | None = None,
+    faction: Faction | None = None,
+    dry_run: bool = False,
+) -> ImportOutcome:
+    """Read `source`, check it whole, and save it unless `dry_run`.
+
+    Raises `ImportProblem` (an `ArmyListError`) naming the line or field of every problem;
+    nothing is saved then.
+    """
+    context = Context(user=user, system_key=system_key or None, faction=faction)
+    imported = importer_for(source, format).read(source, context)
+    if imported.faction_data is not None:
+        outcome = ImportOutcome(imported=imported, faction_plan=_faction_plan(imported, source, user))
+        if not dry_run:
+            if not GameSystem.objects.filter(key=imported.system_key).exists():
+                raise ImportProblem([("system", "Unknown game system.")])
+            with transaction.atomic():
+                write_catalogue(CataloguePlan(factions=[outcome.faction_plan]))
+            outcome.faction = Faction.objects.get(
+                system__key=imported.system_key, owner_id=user.pk, slug=outcome.faction_plan.slug
+            )
+            outcome.saved = True
+        return outcome
+    assert imported.list_data is not None
+    list_faction = imported.list_faction
+    if list_faction is not None and imported.system_key and list_faction.system.key != imported.system_key:
+        list_faction = None
+    try:
+        army_list, units = army_list_build(user=user, data=imported.list_data, faction=list_faction)
+    except ImportProblem:
+        raise
+    except ArmyListError as exc:
+        raise ImportProblem(exc.errors) from None
+    if len(imported.units) == len(units):
+        for row, unit in zip(imported.units, units, strict=True):
+            row.formula_points = unit.points
+    outcome = ImportOutcome(imported=imported, army_list=army_list, units=units)
+    if not dry_run:
+        army_list_save_built(army_list=army_list, units=units)
+        outcome.saved = True
+    return outcome
