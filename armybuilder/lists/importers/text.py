@@ -61,8 +61,8 @@ def _clean(line: str) -> str:
     line = line.strip()
     if line.startswith("||") and line.endswith("||"):
         line = line[2:-2]
-    line = re.sub(r"^[-*•]\s+", "", line)
     line = line.replace("**", "").replace("\\", "")
+    line = re.sub(r"^(?:>\s*)?[-*•]?\s*", "", line)
     return line.strip()
 
 
@@ -122,12 +122,12 @@ def _own_names(template: UnitTemplate) -> set[str]:
     return names
 
 
-def _options(template: UnitTemplate, pieces: list[str], line: int, left_out: list[str]) -> list[str]:
+def _options(template: UnitTemplate, pieces: list[tuple[int, str]], left_out: list[str]) -> list[str]:
     menu = option_menu(template)
     by_label = {_key(str(o.get("label") or o["key"])): o for o in menu}
     own = _own_names(template)
-    keys: list[str] = []
-    for piece in pieces:
+    chosen: dict[str, int] = {}
+    for line, piece in pieces:
         count, name = _counted(piece)
         option = by_label.get(_key(name))
         if option is None:
@@ -135,14 +135,15 @@ def _options(template: UnitTemplate, pieces: list[str], line: int, left_out: lis
             if _key(name) not in own and len(mentions) == 1:
                 option = mentions[0]
         if option is not None:
-            most = option.get("max_count") or count
-            keys += [option["key"]] * min(count, int(most))
+            most = int(option.get("max_count") or count)
+            # an upgrade and the weapon it gives may both be written ("Plasma gun", "Plasma gun")
+            chosen[option["key"]] = max(chosen.get(option["key"], 0), min(count, most))
         elif _key(name) not in own:
             left_out.append(
                 _("line %(line)d: %(unit)s: “%(text)s” not understood; left out")
                 % {"line": line, "unit": template.name, "text": piece}
             )
-    return keys
+    return [key for key, count in chosen.items() for _ in range(count)]
 
 
 class TextList:
@@ -185,20 +186,22 @@ class TextList:
         catalogue = _Catalogue(units)
         imported = Imported(format=self.key)
         entries: list[dict[str, Any]] = []
-        current: tuple[UnitTemplate, list[str], int, int] | None = None
+        current: tuple[UnitTemplate, list[tuple[int, str]], int] | None = None
         systems: set[str] = set()
         heading_done = False
 
         def close() -> None:
             if current is not None:
-                template, pieces, at, first = current
-                keys = _options(template, pieces, at, imported.left_out)
+                template, pieces, first = current
+                keys = _options(template, pieces, imported.left_out)
                 for entry in entries[first:]:  # copies of one line ("2x Squad") share its options
                     entry["options"] = list(keys)
 
         for number, raw in enumerate(lines, start=1):
             line = _clean(raw[:MAX_LINE])
-            if not line:
+            if not line:  # a blank line ends what the unit above carries
+                close()
+                current = None
                 continue
             match = _UNIT_LINE.match(line)
             is_heading = (
@@ -212,7 +215,7 @@ class TextList:
             heading_done = True
             if match is None:
                 if current is not None:
-                    current[1].extend(_pieces(line))
+                    current[1].extend((number, piece) for piece in _pieces(line))
                 else:
                     imported.left_out.append(
                         _("line %(line)d: “%(text)s” not understood; left out")
@@ -257,7 +260,7 @@ class TextList:
                 imported.units.append(
                     ReportUnit(match["name"].strip(), size, points / copies if copies > 1 else points)
                 )
-            current = (template, details, number, first)
+            current = (template, [(number, piece) for piece in details], first)
         close()
         if not entries:
             raise ImportProblem(
