@@ -15,10 +15,13 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from armybuilder.errors import ArmyListError
 from armybuilder.interchange import army_list_build, army_list_save_built, army_list_to_dict
 from armybuilder.lists.importers import Context, Imported, ImportProblem, Source, importer_for
+from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
+from armybuilder.lists.importers.fetch import fetch_army_forge, looks_like_link
 from armybuilder.models import ArmyList, ListUnit
 from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data
 from rules.catalogue_sync import CataloguePlan, write_catalogue
@@ -90,7 +93,7 @@ def import_source(
         outcome = ImportOutcome(imported=imported, faction_plan=_faction_plan(imported, source, user))
         if not dry_run:
             if not GameSystem.objects.filter(key=imported.system_key).exists():
-                raise ImportProblem([("system", "Unknown game system.")])
+                raise ImportProblem([("system", _("Unknown game system."))])
             with transaction.atomic():
                 write_catalogue(CataloguePlan(factions=[outcome.faction_plan]))
             outcome.faction = Faction.objects.get(
@@ -116,3 +119,23 @@ def import_source(
         army_list_save_built(army_list=army_list, units=units)
         outcome.saved = True
     return outcome
+
+
+def import_source_of(*, upload: Any = None, text: str = "") -> Source:
+    """What a page or the API was given: an uploaded file (wins), an Army Forge link (fetched
+    from Army Forge only, `importers.fetch`) or pasted text; `ImportProblem` when nothing."""
+    if upload is not None:
+        if upload.size > MAX_SOURCE_BYTES:
+            raise ImportProblem(
+                [("file", _("The file is larger than %(max)d bytes.") % {"max": MAX_SOURCE_BYTES})]
+            )
+        return Source(name=upload.name or "upload", data=upload.read(MAX_SOURCE_BYTES + 1))
+    if looks_like_link(text):
+        return fetch_army_forge(text)
+    if not text.strip():
+        raise ImportProblem([("text", _("Choose a file, paste a list or paste an Army Forge link."))])
+    if len(text) > MAX_SOURCE_BYTES:
+        raise ImportProblem(
+            [("text", _("The text is longer than %(max)d characters.") % {"max": MAX_SOURCE_BYTES})]
+        )
+    return Source.of_text(text)

@@ -133,10 +133,10 @@ def test_battlescribe_text_export(marines):
     units = list_units_in_order(army_list)
     tactical, captain = units
     text = (
-        "++ Patrol Detachment 0CP (Imperium - Test Marines) [{total}pts] ++\n\n+ Troops +\n\n"
-        "Tactical Squad [7 PL, {t}pts]: Plasma gun, Power sword, Shoulder cannon\n\n+ HQ +\n\n"
-        "Captain [5 PL, {c}pts]: Jump pack\n\nCreated with BattleScribe\n"
-    ).format(total=tactical.points + captain.points, t=tactical.points, c=captain.points)
+        f"++ Patrol Detachment 0CP (Imperium - Test Marines) [{tactical.points + captain.points}pts] ++\n\n+ Troops +\n\n"
+        f"Tactical Squad [7 PL, {tactical.points}pts]: Plasma gun, Power sword, Shoulder cannon\n\n+ HQ +\n\n"
+        f"Captain [5 PL, {captain.points}pts]: Jump pack\n\nCreated with BattleScribe\n"
+    )
     outcome = import_source(user=user, source=Source.of_text(text), system_key="wh40k9", dry_run=True)
     report = outcome.imported.report()
     assert [u["name"] for u in report["units"]] == ["Tactical Squad", "Captain"]
