@@ -139,3 +139,25 @@ def import_source_of(*, upload: Any = None, text: str = "") -> Source:
             [("text", _("The text is longer than %(max)d characters.") % {"max": MAX_SOURCE_BYTES})]
         )
     return Source.of_text(text)
+
+
+def import_report_rows(outcome: ImportOutcome) -> dict[str, Any]:
+    """The report as a page shows it: each unit with the gap between our price and the source's,
+    and the totals (exact: the source's prices are whole or decimal numbers as written)."""
+    rows = []
+    for unit in outcome.imported.units:
+        gap = None
+        if unit.source_points is not None and unit.formula_points is not None:
+            gap = unit.formula_points - unit.source_points
+        rows.append({**unit.as_dict(), "gap": gap})
+    ours = [u.formula_points for u in outcome.imported.units if u.formula_points is not None]
+    total = sum(ours) if ours else None
+    source_total = outcome.imported.source_total
+    return {
+        "format": outcome.imported.format,
+        "units": rows,
+        "source_total": source_total,
+        "formula_total": total,
+        "gap": total - source_total if total is not None and source_total is not None else None,
+        "left_out": outcome.imported.left_out,
+    }

@@ -32,7 +32,7 @@ def client(owner: Any) -> Any:
 class _ArmyForge(BaseHTTPRequestHandler):
     hits: list[str] = []
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         _ArmyForge.hits.append(self.path)
         if self.path == "/api/tts?id=abc123":
             body = LIST
@@ -71,8 +71,11 @@ def army_forge(settings: Any) -> Iterator[str]:
 
 
 def test_file_upload_makes_the_list_with_its_report(client):
-    answer = client.post("/api/v1/lists/import",
-                         {"file": SimpleUploadedFile("list.json", LIST, "application/json")}, format="multipart")
+    answer = client.post(
+        "/api/v1/lists/import",
+        {"file": SimpleUploadedFile("list.json", LIST, "application/json")},
+        format="multipart",
+    )
     assert answer.status_code == 201, answer.json()
     body = answer.json()
     assert body["saved"] is True
@@ -81,11 +84,14 @@ def test_file_upload_makes_the_list_with_its_report(client):
     assert body["report"]["source_total"] == 520
     assert [u["source_points"] for u in body["report"]["units"]] == [215, 90, 215]
     assert [u["formula_points"] for u in body["report"]["units"]] == [
-        u["points"] for u in body["list"]["units"]]
+        u["points"] for u in body["list"]["units"]
+    ]
 
 
 def test_dry_run_answers_200_and_saves_nothing(client):
-    answer = client.post("/api/v1/lists/import", {"text": LIST.decode(), "dry_run": "true"}, format="multipart")
+    answer = client.post(
+        "/api/v1/lists/import", {"text": LIST.decode(), "dry_run": "true"}, format="multipart"
+    )
     assert answer.status_code == 200
     assert answer.json()["saved"] is False and answer.json()["list"] is None
     assert answer.json()["list_file"]["name"] == "Ember Patrol"
@@ -94,7 +100,9 @@ def test_dry_run_answers_200_and_saves_nothing(client):
 
 def test_army_book_upload_makes_a_private_faction(client, owner):
     book = (FIXTURES / "army_forge_book.json").read_bytes()
-    answer = client.post("/api/v1/lists/import", {"file": SimpleUploadedFile("book.json", book)}, format="multipart")
+    answer = client.post(
+        "/api/v1/lists/import", {"file": SimpleUploadedFile("book.json", book)}, format="multipart"
+    )
     assert answer.status_code == 201, answer.json()
     assert answer.json()["faction"]["name"] == "Ember Legion"
     assert Faction.objects.get(pk=answer.json()["faction"]["id"]).owner == owner
@@ -116,20 +124,24 @@ def test_nothing_given_is_a_400(client):
 
 
 def test_share_link_is_fetched_from_army_forge(client, army_forge):
-    answer = client.post("/api/v1/lists/import", {"text": f"{army_forge}/share?id=abc123&name=Ember"},
-                         format="multipart")
+    answer = client.post(
+        "/api/v1/lists/import", {"text": f"{army_forge}/share?id=abc123&name=Ember"}, format="multipart"
+    )
     assert answer.status_code == 201, answer.json()
     assert answer.json()["list"]["name"] == "Ember Patrol"
     assert _ArmyForge.hits == ["/api/tts?id=abc123"]
 
 
-@pytest.mark.parametrize(("link", "message"), [
-    ("http://example.invalid/share?id=abc123", "Only Army Forge links"),
-    ("{base}/share?id=moved", "Army Forge answered with a redirect"),
-    ("{base}/share?id=huge", "Army Forge's answer is larger than 4096 bytes."),
-    ("{base}/share?id=gone", "Army Forge answered 404"),
-    ("{base}/share?name=x", "This Army Forge link has no list id"),
-])
+@pytest.mark.parametrize(
+    ("link", "message"),
+    [
+        ("http://example.invalid/share?id=abc123", "Only Army Forge links"),
+        ("{base}/share?id=moved", "Army Forge answered with a redirect"),
+        ("{base}/share?id=huge", "Army Forge's answer is larger than 4096 bytes."),
+        ("{base}/share?id=gone", "Army Forge answered 404"),
+        ("{base}/share?name=x", "This Army Forge link has no list id"),
+    ],
+)
 def test_links_elsewhere_redirects_and_oversized_answers_are_refused(client, army_forge, link, message):
     answer = client.post("/api/v1/lists/import", {"text": link.format(base=army_forge)}, format="multipart")
     assert answer.status_code == 400

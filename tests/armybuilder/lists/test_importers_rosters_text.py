@@ -133,7 +133,8 @@ def test_battlescribe_text_export(marines):
     units = list_units_in_order(army_list)
     tactical, captain = units
     text = (
-        f"++ Patrol Detachment 0CP (Imperium - Test Marines) [{tactical.points + captain.points}pts] ++\n\n+ Troops +\n\n"
+        f"++ Patrol Detachment 0CP (Imperium - Test Marines) [{tactical.points + captain.points}pts] ++\n\n"
+        "+ Troops +\n\n"
         f"Tactical Squad [7 PL, {tactical.points}pts]: Plasma gun, Power sword, Shoulder cannon\n\n+ HQ +\n\n"
         f"Captain [5 PL, {captain.points}pts]: Jump pack\n\nCreated with BattleScribe\n"
     )
