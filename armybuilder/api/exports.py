@@ -27,11 +27,13 @@ from armybuilder.api.renderers import FileExportMixin
 from armybuilder.api.schema import ETAG_HEADER, error, unit_format_schema
 from armybuilder.api.serializers import ArmyListSerializer
 from armybuilder.interchange import army_list_import
+from armybuilder.lists.army_forge_export import list_army_forge
 from armybuilder.lists.importers import FORMATS
 from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
 from armybuilder.lists.imports import import_source, import_source_of
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster import views as roster
+from armybuilder.roster.battlescribe import list_rosz
 from armybuilder.selectors import army_list_get_for_user
 from rules.selectors import factions_visible_to
 
@@ -101,6 +103,46 @@ def army_file_schema() -> dict[str, Any]:
     }
 
 
+def army_forge_schema() -> dict[str, Any]:
+    """A list in Army Forge's share-JSON shape (`/api/tts?id=…`), as Tabletop Simulator tools read it."""
+    rule = {"type": "object", "required": ["name"], "properties": {
+        "name": {"type": "string"}, "rating": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        "label": {"type": "string"}}}
+    weapon = {"type": "object", "required": ["type", "name", "range", "attacks", "count"], "properties": {
+        "type": {"type": "string", "enum": ["ArmyBookWeapon"]}, "name": {"type": "string"},
+        "range": {"type": "integer"}, "attacks": {"type": "integer"}, "count": {"type": "integer"},
+        "label": {"type": "string"}, "specialRules": {"type": "array", "items": rule}}}
+    unit = {"type": "object",
+            "required": ["id", "selectionId", "name", "size", "quality", "defense", "cost", "loadout",
+                         "rules", "selectedUpgrades", "joinToUnit", "combined"],
+            "properties": {
+                "armyId": {"type": "string"}, "id": {"type": "string"}, "selectionId": {"type": "string"},
+                "name": {"type": "string"}, "customName": {"type": "string", "nullable": True},
+                "size": {"type": "integer"}, "quality": {"type": "integer"}, "defense": {"type": "integer"},
+                "cost": {"type": "integer", "description": "Our price of the unit."},
+                "rules": {"type": "array", "items": rule},
+                "specialRules": {"type": "array", "items": rule},
+                "loadout": {"type": "array", "items": weapon},
+                "equipment": {"type": "array", "items": weapon},
+                "selectedUpgrades": {"type": "array", "items": {"type": "object"}},
+                "joinToUnit": {"type": "string", "nullable": True}, "combined": {"type": "boolean"}}}
+    return {"type": "object", "title": "ArmyForgeList",
+            "required": ["id", "name", "gameSystem", "points", "units"],
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                           "gameSystem": {"type": "string", "description": "Army Forge's game system key."},
+                           "points": {"type": "integer"},
+                           "pointsLimit": {"type": "integer", "nullable": True},
+                           "units": {"type": "array", "items": unit}}}
+
+
+ARMY_FORGE = {200: OpenApiResponse(army_forge_schema(), description=(
+    "The list in Army Forge's share-JSON shape (what Tabletop Simulator tools for OPR read); "
+    "404 for a list of a system Army Forge does not have."))}
+ROSZ = {(200, "application/octet-stream"): OpenApiResponse(
+    OpenApiTypes.BINARY,
+    description="The list as a BattleScribe roster (.rosz), which 40k Tabletop Simulator tools read.")}
+
+
 class ListExportViewSet(FileExportMixin, viewsets.ViewSet):
     """`/lists/{list_id}/export/{pdf,text,json}`: exports of a list you may read."""
 
@@ -118,6 +160,10 @@ class ListExportViewSet(FileExportMixin, viewsets.ViewSet):
                    responses={200: OpenApiResponse(army_file_schema(), description="The list file.")})
     def json(self, request: Request, list_id: int) -> HttpResponse:
         return roster.list_json(request._request, list_id=list_id)
+
+    @extend_schema(tags=["exports"], summary="List as Army Forge share JSON", responses=ARMY_FORGE)
+    def army_forge(self, request: Request, list_id: int) -> HttpResponse:
+        return list_army_forge(request._request, list_id=list_id)
 
 
 class SharedExportViewSet(FileExportMixin, viewsets.ViewSet):
@@ -137,6 +183,14 @@ class SharedExportViewSet(FileExportMixin, viewsets.ViewSet):
                    responses={200: OpenApiResponse(army_file_schema(), description="The list file.")})
     def json(self, request: Request, token: str) -> HttpResponse:
         return roster.list_json(request._request, token=token)
+
+    @extend_schema(tags=["exports"], summary="Shared list as Army Forge share JSON", responses=ARMY_FORGE)
+    def army_forge(self, request: Request, token: str) -> HttpResponse:
+        return list_army_forge(request._request, token=token)
+
+    @extend_schema(tags=["exports"], summary="Shared list as a BattleScribe roster (.rosz)", responses=ROSZ)
+    def rosz(self, request: Request, token: str) -> HttpResponse:
+        return list_rosz(request._request, token=token)
 
 
 class ImportRequestSerializer(serializers.Serializer):

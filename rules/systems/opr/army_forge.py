@@ -25,6 +25,10 @@ from points.opr.rule_names import canonical_name, is_ap, is_order, is_tough
 
 #: Army Forge's name for the source, as written into `extra.source`.
 SOURCE = "Army Forge"
+#: Army Forge's key of the game system our lists are written for (Grimdark Future), and the
+#: army id written on our units (they come from no Army Forge army book).
+GAME_SYSTEM = "gf"
+ARMY_ID = "army-builder"
 MAX_SIZE = 1000
 MAX_LOADOUT = 50
 
@@ -328,18 +332,51 @@ def write_unit(unit: Mapping[str, Any], *, points: int, selection_id: str) -> di
                 "label": weapon["name"],
             }
     return {
+        "armyId": ARMY_ID,
         "id": selection_id,
         "selectionId": selection_id,
         "name": str(unit.get("name", "")),
+        "customName": None,
         "size": sum(int(m.get("count", 1)) for m in models),
         "quality": int(first.get("quality", 0)),
         "defense": int(first.get("defence", 0)),
         "cost": int(points),
         "rules": rules,
+        "specialRules": [dict(r) for r in rules],
         "loadout": list(loadout.values()),
+        "equipment": [dict(w) for w in loadout.values()],
         "selectedUpgrades": [],
+        "upgrades": [],
+        "traits": [],
+        "notes": None,
+        "xp": 0,
         "joinToUnit": None,
         "combined": False,
+        "valid": True,
+    }
+
+
+def write_list(
+    *, list_id: str, name: str, points_limit: int | None, units: list[tuple[Mapping[str, Any], int, str, str]]
+) -> dict[str, Any]:
+    """A list in Army Forge's share-JSON shape (`/api/tts?id=…`), so tools built for it (the
+    Tabletop Simulator bridges) read ours: `units` are (unit dict, points, custom name,
+    selection id), in list order."""
+    written = []
+    for unit, points, custom_name, selection_id in units:
+        entry = write_unit(unit, points=points, selection_id=selection_id)
+        entry["customName"] = custom_name or None
+        written.append(entry)
+    return {
+        "id": list_id,
+        "name": name,
+        "gameSystem": GAME_SYSTEM,
+        "points": sum(int(u["cost"]) for u in written),
+        "pointsLimit": points_limit,
+        "campaignMode": False,
+        "competitive": True,
+        "specialRules": [],
+        "units": written,
     }
 
 
