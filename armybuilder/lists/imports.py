@@ -106,7 +106,9 @@ def import_source(
     if list_faction is not None and imported.system_key and list_faction.system.key != imported.system_key:
         list_faction = None
     try:
-        army_list, units = army_list_build(user=user, data=imported.list_data, faction=list_faction)
+        army_list, units = army_list_build(
+            user=user, data=imported.list_data, faction=list_faction, known=imported.templates
+        )
     except ImportProblem:
         raise
     except ArmyListError as exc:

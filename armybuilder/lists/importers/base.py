@@ -125,6 +125,8 @@ class Imported:
     source_total: int | float | None = None
     units: list[ReportUnit] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
+    #: Catalogue units the importer already read (with their options), by reference.
+    templates: dict[str, Any] = field(default_factory=dict)
 
     def report(self) -> dict[str, Any]:
         return {

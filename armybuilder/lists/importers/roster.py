@@ -85,6 +85,7 @@ def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported
         )
         for _copy in range(number):
             entries.append({"catalogue_unit": catalogue_ref(template), "options": keys})
+            imported.templates[catalogue_ref(template)] = template
             imported.units.append(ReportUnit(selection.name, models // number or models, _points(each)))
     imported.source_total = _points(sum((u.points for u in roster.units), Fraction(0)))
     limit = roster.points_limit if roster.points_limit and roster.points_limit <= POINTS_LIMIT_MAX else None

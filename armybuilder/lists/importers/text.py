@@ -254,6 +254,7 @@ class TextList:
             systems.add(template.faction.system.key)
             for _copy in range(copies):
                 entry: dict[str, Any] = {"catalogue_unit": catalogue_ref(template), "options": []}
+                imported.templates[catalogue_ref(template)] = template
                 if _key(match["name"]) != _key(template.name):
                     entry["custom_name"] = match["name"].strip()[:100]
                 entries.append(entry)
