@@ -126,8 +126,8 @@ def main() -> int:
         for key, source in made.items():
             ms, units, left = timed(user, source, args.repeat)
             ok &= ms <= TARGET_MS
-            print(f"  {key:16} {len(source.data) / 1024:6.1f} KiB  {ms:7.1f} ms  ×{ms / baseline:4.2f} of our JSON"
-                  f"  ({units} units, {left} left out)  [target ≤ {TARGET_MS:.0f} ms]")
+            print(f"  {key:16} {len(source.data) / 1024:6.1f} KiB  {ms:7.1f} ms  ×{ms / baseline:4.2f} of "
+                  f"our JSON  ({units} units, {left} left out)  [target ≤ {TARGET_MS:.0f} ms]")
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
     print("all targets met" if ok else "TARGET MISSED")
