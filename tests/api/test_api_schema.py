@@ -34,6 +34,8 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/shared/{token}/export/json"),
     ("post", "/api/v1/battlescribe/imports"), ("post", "/api/v1/battlescribe/rosters"),
     ("get", "/api/v1/lists/{list_id}/export/rosz"),
+    ("get", "/api/v1/lists/{list_id}/export/army-forge"), ("get", "/api/v1/shared/{token}/export/army-forge"),
+    ("get", "/api/v1/shared/{token}/export/rosz"),
 }
 
 
