@@ -18,7 +18,9 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 LIST = (Path(__file__).parents[1] / "armybuilder" / "lists" / "imports" / "army_forge_list.json").read_bytes()
 
 
-def test_generated_client_imports_and_exports_army_forge(live_server: Any, owner: Any, tmp_path: Path) -> None:
+def test_generated_client_imports_and_exports_army_forge(
+    live_server: Any, owner: Any, tmp_path: Path
+) -> None:
     call_command("load_catalogue", verbosity=0)
     generate_client(live_server.url, tmp_path)
     from armyclient import AuthenticatedClient, Client
@@ -28,11 +30,15 @@ def test_generated_client_imports_and_exports_army_forge(live_server: Any, owner
     from armyclient.types import File
 
     anonymous = Client(base_url=live_server.url, raise_on_unexpected_status=True)
-    token = auth_token_create.sync(client=anonymous, body=CredentialsRequest(username="owner", password=PASSWORD))
-    app = AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token",
-                              raise_on_unexpected_status=True)
+    token = auth_token_create.sync(
+        client=anonymous, body=CredentialsRequest(username="owner", password=PASSWORD)
+    )
+    app = AuthenticatedClient(
+        base_url=live_server.url, token=token.token, prefix="Token", raise_on_unexpected_status=True
+    )
     answer = lists_import_create.sync_detailed(
-        client=app, body=ImportRequestRequest(file=File(payload=io.BytesIO(LIST), file_name="list.json")))
+        client=app, body=ImportRequestRequest(file=File(payload=io.BytesIO(LIST), file_name="list.json"))
+    )
     assert answer.status_code == 201
     result = answer.parsed
     assert isinstance(result, ImportResult)

@@ -150,6 +150,7 @@ class ArmyForgeBook:
         imported = Imported(format=self.key, system_key=system.key)
         errors: list[tuple[str, str]] = []
         units = []
+        packages = {str(p.get("uid")): p for p in data.get("upgradePackages") or [] if isinstance(p, Mapping)}
         for index, entry in enumerate(_units(data, "units")):
             unit = reader.read_unit(entry, f"units[{index}]")
             errors += _errors(unit.errors)
@@ -162,6 +163,9 @@ class ArmyForgeBook:
             if any(u["slug"] == slug for u in units):
                 slug = f"{slug[:54]}-{index}"
             body = {k: v for k, v in unit.unit.items() if k not in ("format", "system", "name")}
+            options, skipped = reader.read_options(entry, packages, unit.unit, f"units[{index}]")
+            if options:
+                body["options"] = options
             hero = any(
                 str(r).split("(")[0].strip().lower() == "hero"
                 for m in unit.unit["models"]
@@ -171,17 +175,13 @@ class ArmyForgeBook:
                 {"slug": slug, "name": unit.unit["name"], "role": "hero" if hero else "infantry", **body}
             )
             imported.units.append(ReportUnit(unit.unit["name"], unit.size, unit.source_points))
-            imported.left_out += unit.left_out
+            imported.left_out += unit.left_out + [
+                _("%(item)s: upgrade not imported") % {"item": s} for s in skipped
+            ]
         if errors:
             raise ImportProblem(errors)
         if not units:
             raise ImportProblem([("units", _("The army book has no units."))])
-        packages = data.get("upgradePackages")
-        if isinstance(packages, list) and packages:
-            imported.left_out.append(
-                _("Upgrade packages left out (%(count)d): each unit comes at its base loadout.")
-                % {"count": len(packages)}
-            )
         imported.source_total = sum(u.source_points for u in imported.units)
         version = str(data.get("versionString") or data.get("version") or "")[:32]
         imported.faction_data = {

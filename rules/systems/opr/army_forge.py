@@ -387,3 +387,80 @@ def _rule_object(written: str) -> dict[str, Any]:
     if rating:
         obj["rating"] = int(rating) if rating.lstrip("-").isdigit() else rating
     return obj
+
+
+def _slug(text: str) -> str:
+    cleaned = "".join(c if c.isalnum() else "-" for c in str(text).lower())
+    return "-".join(part for part in cleaned.split("-") if part)[:40] or "option"
+
+
+def read_options(
+    entry: Mapping[str, Any], packages: Mapping[str, Any], unit: Mapping[str, Any], path: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The upgrade sections of an army book unit (`upgrades`: its packages' uids) as catalogue
+    options: a weapon swapped for weapons (`replace_weapon`), a weapon or a priced rule gained
+    (`add_weapon`, `add_rule`). A section we cannot express that way is listed in `left_out`,
+    never approximated."""
+    options: list[dict[str, Any]] = []
+    left_out: list[str] = []
+    name = str(unit.get("name", ""))
+    carried = {str(w.get("name")) for m in unit.get("models") or [] for w in m.get("weapons") or []}
+    size = sum(int(m.get("count", 1)) for m in unit.get("models") or [])
+    for package_id in entry.get("upgrades") or []:
+        package = packages.get(str(package_id))
+        if not isinstance(package, Mapping):
+            continue
+        for s_index, section in enumerate(package.get("sections") or []):
+            if not isinstance(section, Mapping):
+                continue
+            label = str(section.get("label") or "").strip() or "Upgrade"
+            variant = str(section.get("variant") or "")
+            targets = [str(t) for t in section.get("targets") or []]
+            affects = section.get("affects") if isinstance(section.get("affects"), Mapping) else {}
+            every = affects.get("type") == "all" or section.get("model") is True
+            most = _int(affects.get("value")) if affects.get("type") == "exactly" else None
+            most = 1 if every else (most or size)
+            for o_index, option in enumerate(section.get("options") or []):
+                if not isinstance(option, Mapping):
+                    continue
+                gains = [g for g in option.get("gains") or [] if isinstance(g, Mapping)]
+                weapons, rules, problems = [], [], []
+                for g_index, gain in enumerate(gains):
+                    where = f"{path}.sections[{s_index}].options[{o_index}].gains[{g_index}]"
+                    if str(gain.get("type")) == "ArmyBookWeapon" or "attacks" in gain:
+                        weapon = _weapon(gain, where, name, [], problems)
+                        if weapon is not None:
+                            weapons.append(weapon)
+                    elif _priced(_written_rule(gain)) and not is_tough(_written_rule(gain).split("(")[0]):
+                        rules.append(_written_rule(gain))
+                    else:
+                        problems.append((where, "not priced"))
+                option_label = str(option.get("label") or label)[:200]
+                key = f"{_slug(str(package_id))}-{s_index}-{o_index}-{_slug(option_label)}"[:60]
+                common: dict[str, Any] = {
+                    "key": key,
+                    "label": option_label,
+                    "group": label[:120],
+                    "max": max(1, min(int(most), 1000)),
+                }
+                if problems or not (weapons or rules):
+                    left_out.append(f"{name}: {label}: {option_label}")
+                elif (
+                    variant == "replace"
+                    and len(targets) == 1
+                    and targets[0] in carried
+                    and weapons
+                    and not rules
+                ):
+                    payload: dict[str, Any] = {"replace": targets[0], "with": weapons}
+                    if every:
+                        payload["all"] = True
+                    options.append({**common, "kind": "replace_weapon", "payload": payload})
+                elif variant != "replace" and len(weapons) == 1 and not rules:
+                    payload = {"weapon": weapons[0], **({"all": True} if every else {})}
+                    options.append({**common, "kind": "add_weapon", "payload": payload})
+                elif variant != "replace" and len(rules) == 1 and not weapons:
+                    options.append({**common, "kind": "add_rule", "payload": {"rule": rules[0]}, "max": 1})
+                else:
+                    left_out.append(f"{name}: {label}: {option_label}")
+    return options, left_out

@@ -106,7 +106,14 @@ def test_army_forge_book_becomes_a_private_faction(player):
         ("Ember Wardens", 100, formula(units["Ember Wardens"].data)),
         ("Ember Captain", 70, formula(units["Ember Captain"].data)),
     ]
-    assert report["left_out"][0] == "Ember Captain: Ember Oath"
+    assert report["left_out"] == [
+        "Ember Wardens: Take one banner: Banner of Cinders: upgrade not imported", "Ember Captain: Ember Oath"]
+    options = {o.label: o for o in units["Ember Wardens"].options.all()}
+    assert sorted(options) == ["Furious", 'Plasma Gun (24", A1, AP(4))']
+    plasma = options['Plasma Gun (24", A1, AP(4))']
+    assert (plasma.kind, plasma.max_count, plasma.payload["replace"]) == ("replace_weapon", 1, "Rifle")
+    assert plasma.payload["with"] == [{"name": "Plasma Gun", "range": 24, "attacks": 1, "ap": 4}]
+    assert (options["Furious"].kind, options["Furious"].payload) == ("add_rule", {"rule": "Furious"})
 
 
 def test_dry_run_saves_nothing(player):
