@@ -107,7 +107,9 @@ def test_army_forge_book_becomes_a_private_faction(player):
         ("Ember Captain", 70, formula(units["Ember Captain"].data)),
     ]
     assert report["left_out"] == [
-        "Ember Wardens: Take one banner: Banner of Cinders: upgrade not imported", "Ember Captain: Ember Oath"]
+        "Ember Wardens: Take one banner: Banner of Cinders: upgrade not imported",
+        "Ember Captain: Ember Oath",
+    ]
     options = {o.label: o for o in units["Ember Wardens"].options.all()}
     assert sorted(options) == ["Furious", 'Plasma Gun (24", A1, AP(4))']
     plasma = options['Plasma Gun (24", A1, AP(4))']
