@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -38,6 +39,9 @@ class _ArmyForge(BaseHTTPRequestHandler):
             body = LIST
         elif self.path == "/api/tts?id=huge":
             body = b"{" + b" " * 5000 + b"}"
+        elif self.path == "/api/tts?id=slow":
+            time.sleep(2)
+            body = LIST
         elif self.path == "/api/tts?id=moved":
             self.send_response(302)
             self.send_header("Location", "http://example.invalid/elsewhere")
@@ -64,6 +68,7 @@ def army_forge(settings: Any) -> Iterator[str]:
     base = f"http://127.0.0.1:{server.server_address[1]}"
     settings.ARMY_FORGE_URL = base
     settings.ARMY_FORGE_MAX_BYTES = 4096
+    settings.ARMY_FORGE_TIMEOUT = 0.5
     _ArmyForge.hits = []
     yield base
     server.shutdown()
@@ -139,6 +144,7 @@ def test_share_link_is_fetched_from_army_forge(client, army_forge):
         ("{base}/share?id=moved", "Army Forge answered with a redirect"),
         ("{base}/share?id=huge", "Army Forge's answer is larger than 4096 bytes."),
         ("{base}/share?id=gone", "Army Forge answered 404"),
+        ("{base}/share?id=slow", "Army Forge could not be reached"),
         ("{base}/share?name=x", "This Army Forge link has no list id"),
     ],
 )

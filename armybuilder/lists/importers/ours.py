@@ -1,12 +1,38 @@
-"""Our own list file (the interchange format, `shared/spec/unit-format.md`, "An army list")."""
+"""Our own list file (the interchange format, `shared/spec/unit-format.md`, "An army list").
+
+The file goes to the list import as written (`armybuilder.interchange`, which checks every
+field); this importer only lists its units for the report, one row per copy (`count`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from django.utils.translation import gettext as _
 
-from armybuilder.lists.importers.base import Context, Imported, ImportProblem, ReportUnit, Source
+from armybuilder.lists.importers.base import (
+    MAX_SOURCE_UNITS,
+    Context,
+    Imported,
+    ImportProblem,
+    ReportUnit,
+    Source,
+)
+
+
+def _row(entry: Any) -> ReportUnit:
+    """The report row of one entry: its name, models and the book price it carries, if any."""
+    unit = entry.get("unit") if isinstance(entry, Mapping) else None
+    if not isinstance(unit, Mapping):
+        reference = entry.get("catalogue_unit") if isinstance(entry, Mapping) else ""
+        return ReportUnit(str(reference or ""), 0, None)
+    models = unit.get("models") if isinstance(unit.get("models"), list) else []
+    size = sum(m["count"] for m in models if isinstance(m, Mapping) and type(m.get("count")) is int)
+    extra = unit.get("extra") if isinstance(unit.get("extra"), Mapping) else {}
+    stated = extra.get("source_points")
+    book = stated if isinstance(stated, int | float) and not isinstance(stated, bool) else None
+    return ReportUnit(str(unit.get("name") or ""), size, book)
 
 
 class OurListFile:
@@ -28,40 +54,10 @@ class OurListFile:
             raise ImportProblem([("", _("A list must be a JSON object."))])
         imported = Imported(format=self.key, list_data=dict(data), list_faction=context.faction)
         imported.system_key = data.get("system") if isinstance(data.get("system"), str) else None
-        entries = data.get("units") if isinstance(data.get("units"), list) else []
-        expanded = []
-        for entry in entries:
+        for entry in data.get("units") if isinstance(data.get("units"), list) else []:
             count = entry.get("count", 1) if isinstance(entry, Mapping) else 1
-            count = (
-                count if isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= 100 else 1
-            )
-            for _copy in range(count):
-                single = dict(entry) if isinstance(entry, Mapping) else entry
-                if isinstance(single, dict):
-                    single["count"] = 1
-                expanded.append(single)
-                unit = single.get("unit") if isinstance(single, dict) else None
-                name = (
-                    str((unit or {}).get("name") or (single or {}).get("catalogue_unit") or "")
-                    if isinstance(single, dict)
-                    else ""
-                )
-                size = (
-                    sum(
-                        int(m.get("count", 1))
-                        for m in (unit or {}).get("models", [])
-                        if isinstance(m, Mapping)
-                    )
-                    if isinstance(unit, Mapping) and isinstance(unit.get("models"), list)
-                    else 0
-                )
-                extra = (unit or {}).get("extra") if isinstance(unit, Mapping) else None
-                stated = extra.get("source_points") if isinstance(extra, Mapping) else None
-                imported.units.append(
-                    ReportUnit(name, size, stated if isinstance(stated, int | float) else None)
-                )
-        if len(expanded) > 300:
-            expanded = entries  # let the list import report the limit itself
-            imported.units = []
-        imported.list_data["units"] = expanded
+            copies = count if type(count) is int and 1 <= count <= 100 else 1
+            imported.units += [_row(entry) for _copy in range(copies)]
+            if len(imported.units) > MAX_SOURCE_UNITS:
+                break  # the list import refuses the list; it says why
         return imported

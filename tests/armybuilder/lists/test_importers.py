@@ -144,3 +144,64 @@ def test_command_bad_input_exits_2_naming_the_field(player, tmp_path):
     assert json.loads(err.getvalue())["errors"] == [
         {"where": "units[0].quality", "message": "Must be a whole number from 2 to 6."}
     ]
+
+
+def test_too_many_units_is_refused_before_reading_them(player):
+    data = json.loads((FIXTURES / "army_forge_list.json").read_text())
+    data["units"] = data["units"][3:] * 301
+    with pytest.raises(ImportProblem) as caught:
+        import_source(user=player, source=Source.of_text(json.dumps(data)))
+    assert caught.value.errors == [("units", "At most 300 units can be imported at once.")]
+
+
+def test_command_reads_text_against_a_system(player, tmp_path):
+    text = tmp_path / "list.txt"
+    text.write_text("Concord Wardens [10] Q4+ D5+ | 120pts | Fearless\nSomething odd\n")
+    out = io.StringIO()
+    call_command(
+        "import_list", str(text), "--format", "text", "--system", "opr", "--dry-run", "--json", stdout=out
+    )
+    printed = json.loads(out.getvalue())
+    assert printed["report"]["format"] == "text"
+    assert [(u["name"], u["size"], u["source_points"]) for u in printed["report"]["units"]] == [
+        ("Concord Wardens", 10, 120)
+    ]
+    assert printed["report"]["units"][0]["formula_points"] == formula(printed["list"]["units"][0]["unit"])
+    assert printed["report"]["left_out"] == [
+        "line 2: Concord Wardens: “Something odd” not understood; left out"
+    ]
+
+
+def test_our_json_file_reports_each_copy_and_keeps_its_errors(player):
+    unit = {
+        "format": 1,
+        "system": "opr",
+        "name": "Scouts",
+        "extra": {"source_points": 40},
+        "models": [
+            {
+                "name": "Scout",
+                "count": 3,
+                "quality": 4,
+                "defence": 5,
+                "weapons": [{"name": "Rifle", "range": 24, "attacks": 1}],
+            }
+        ],
+    }
+    data = {
+        "format": 1,
+        "system": "opr",
+        "name": "Mine",
+        "points_limit": 500,
+        "units": [{"unit": unit, "count": 2}],
+    }
+    outcome = import_source(user=player, source=Source.of_text(json.dumps(data)), dry_run=True)
+    assert outcome.imported.format == "json"
+    assert [(u.name, u.size, u.source_points, u.formula_points) for u in outcome.imported.units] == [
+        ("Scouts", 3, 40, formula(unit)),
+        ("Scouts", 3, 40, formula(unit)),
+    ]
+    data["units"][0]["count"] = 0
+    with pytest.raises(ImportProblem) as caught:
+        import_source(user=player, source=Source.of_text(json.dumps(data)))
+    assert caught.value.errors == [("units[0].count", "Must be a whole number from 1 to 100.")]
