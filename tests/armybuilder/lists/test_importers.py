@@ -205,3 +205,61 @@ def test_our_json_file_reports_each_copy_and_keeps_its_errors(player):
     with pytest.raises(ImportProblem) as caught:
         import_source(user=player, source=Source.of_text(json.dumps(data)))
     assert caught.value.errors == [("units[0].count", "Must be a whole number from 1 to 100.")]
+
+
+def test_the_older_share_shape_reads_the_same(player):
+    """Army Forge's older share JSON (as in published samples): `specialRules` with `key` and an
+    empty `rating`, `equipment` beside `loadout`, ratings as strings."""
+    unit = {
+        "armyId": "a1",
+        "id": "u1",
+        "selectionId": "s1",
+        "name": "Raider",
+        "combined": False,
+        "joinToUnit": None,
+        "cost": 60,
+        "quality": 4,
+        "defense": 3,
+        "size": 1,
+        "selectedUpgrades": [],
+        "upgrades": ["C1"],
+        "specialRules": [
+            {"key": "fearless", "name": "Fearless", "rating": ""},
+            {"key": "tough", "name": "Tough", "rating": "3"},
+        ],
+        "equipment": [
+            {
+                "type": "ArmyBookWeapon",
+                "name": "CCW",
+                "count": 1,
+                "range": 0,
+                "attacks": 2,
+                "specialRules": [],
+            }
+        ],
+        "loadout": [
+            {
+                "type": "ArmyBookWeapon",
+                "name": "Master Pistol",
+                "count": 1,
+                "range": 12,
+                "attacks": 2,
+                "specialRules": [{"key": "ap", "modify": False, "name": "AP", "rating": "1"}],
+            }
+        ],
+    }
+    payload = {"gameSystem": "gf", "name": "Old shape", "points": 60, "pointsLimit": 200, "units": [unit]}
+    outcome = import_source(user=player, source=Source.of_text(json.dumps(payload)), dry_run=True)
+    (read,) = outcome.units
+    assert read.data["models"] == [
+        {
+            "name": "Raider",
+            "count": 1,
+            "quality": 4,
+            "defence": 3,
+            "toughness": 3,
+            "rules": ["Fearless"],
+            "weapons": [{"name": "Master Pistol", "range": 12, "attacks": 2, "ap": 1}],
+        }
+    ]
+    assert outcome.imported.report()["source_total"] == 60
