@@ -28,7 +28,7 @@ from points.unit_format.errors import UnitFormatError
 from rules import selectors, services
 from rules.designer_form import DesignerForm
 from rules.models import GameSystem, SpecialRule, UnitTemplate
-from rules.points_audit import audit_row, by_gap
+from rules.points_audit import audit_row, book_points, by_gap
 from rules.source_language import localized_breakdown
 from rules.systems.registry import get_system
 from rules.unit_cards import unit_card
@@ -97,7 +97,8 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
 
     audit = None
     engine = get_system(system.key)
-    if engine.formula_priced:  # the points audit: each unit's book price beside the formula's
+    # the points audit: each unit's book price beside the formula's (priced only when a unit has one)
+    if engine.formula_priced and any(book_points(unit.data or {}) is not None for unit in units):
         rows = [
             audit_row(
                 engine, name=unit.name, unit=unit.data or {}, ref=unit,
@@ -106,8 +107,7 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
             )
             for unit in units
         ]
-        if any(row.book is not None for row in rows):
-            audit = by_gap(rows)
+        audit = by_gap(rows)
 
     return render(
         request,
