@@ -154,6 +154,21 @@ class ArmyList(models.Model):
         return self.locked_at is not None
 
     @property
+    def formula_priced(self) -> bool:
+        """Whether the list's system prices units by a published formula, so the points audit
+        applies (`GameSystem.formula_priced`)."""
+        from rules.systems.registry import get_system
+
+        return get_system(self.system.key).formula_priced
+
+    @property
+    def army_forge_export(self) -> bool:
+        """Whether the list downloads as Army Forge's share JSON (its system writes Army Forge units)."""
+        from rules.systems.registry import get_system
+
+        return "army_forge" in get_system(self.system.key).foreign_units
+
+    @property
     def points_left(self) -> int:
         """Negative when the list is over its limit (shown as such, never clamped)."""
         return self.points_limit - self.total_points

@@ -259,6 +259,12 @@ PDF_TIME_LIMIT = env.int("PDF_TIME_LIMIT", default=300)
 # work a list can cost is bounded per version, not per variant.
 PDF_RENDERS_PER_VERSION = env.int("PDF_RENDERS_PER_VERSION", default=8)
 PDF_MAX_BYTES = env.int("PDF_MAX_BYTES", default=20 * 1024 * 1024)
+
+# Army Forge share links pasted into the Import page are fetched by the server from this one
+# site only (`armybuilder.lists.importers.fetch`): no redirects, a timeout and a size limit.
+ARMY_FORGE_URL = env.str("ARMY_FORGE_URL", default="https://army-forge.onepagerules.com")
+ARMY_FORGE_TIMEOUT = env.float("ARMY_FORGE_TIMEOUT", default=10.0)
+ARMY_FORGE_MAX_BYTES = env.int("ARMY_FORGE_MAX_BYTES", default=2 * 1024 * 1024)
 PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=24 * 3600)
 CELERY_BEAT_SCHEDULE = {
     "reconcile-jobs": {"task": "jobs.reconcile", "schedule": RECONCILE_INTERVAL,

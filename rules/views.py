@@ -28,6 +28,7 @@ from points.shared_format import UnitFormatError
 from rules import selectors, services
 from rules.designer_form import DesignerForm
 from rules.models import GameSystem, SpecialRule, UnitTemplate
+from rules.points_audit import audit_row, book_points, by_gap
 from rules.source_language import localized_breakdown
 from rules.systems.registry import get_system
 from rules.unit_cards import unit_card
@@ -94,6 +95,20 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
         """Built only when the grid is rendered (a cache miss): the template calls it."""
         return [unit_card(unit, system_key=system.key, known_rules=known) for unit in units]
 
+    audit = None
+    engine = get_system(system.key)
+    # the points audit: each unit's book price beside the formula's (priced only when a unit has one)
+    if engine.formula_priced and any(book_points(unit.data or {}) is not None for unit in units):
+        rows = [
+            audit_row(
+                engine, name=unit.name, unit=unit.data or {}, ref=unit,
+                link=reverse("rules:unit", args=[system.key, faction.slug, unit.slug])
+                + "?breakdown=1#breakdown",
+            )
+            for unit in units
+        ]
+        audit = by_gap(rows)
+
     return render(
         request,
         "rules/faction.html",
@@ -103,6 +118,7 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
             "cards": cards,
             "cards_key": cards_cache_key(system.key, faction, units, known),
             "is_owner": request.user.is_authenticated and faction.owner_id == request.user.pk,
+            "audit": audit,
         },
     )
 
@@ -114,6 +130,11 @@ def unit_detail(request: HttpRequest, system_key: str, faction_slug: str, unit_s
     )
     unit = get_object_or_404(selectors.faction_units(faction=faction), slug=unit_slug)
     card = unit_card(unit, system_key=system.key, known_rules=selectors.special_rules_by_name(system=system))
+    engine = get_system(system.key)
+    breakdown = audit = None
+    if engine.formula_priced:  # the formula's breakdown, and the audit against a book price
+        breakdown = localized_breakdown(engine.price(unit.data or {}), system=system)
+        audit = audit_row(engine, name=unit.name, unit=unit.data or {}, formula=int(breakdown["points"]))
     return render(
         request,
         "rules/unit.html",
@@ -122,6 +143,8 @@ def unit_detail(request: HttpRequest, system_key: str, faction_slug: str, unit_s
             "faction": faction,
             "card": card,
             "is_owner": request.user.is_authenticated and faction.owner_id == request.user.pk,
+            "breakdown": breakdown,
+            "audit": audit,
         },
     )
 

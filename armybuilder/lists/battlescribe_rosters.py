@@ -149,3 +149,8 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
                     % {"unit": selection.name, "ours": added.points, "theirs": float(each)}
                 )
     return result
+
+
+#: The matching above, for the roster importer of `armybuilder.lists.importers.roster`.
+match_unit = _match
+matched_options = _options

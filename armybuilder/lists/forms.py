@@ -167,17 +167,31 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
 
 
 class ImportForm(forms.Form):
-    """A list in the interchange format, pasted or uploaded (a file wins over the text box)."""
+    """A list to import, pasted or uploaded (a file wins over the text box): our JSON file, an
+    Army Forge list or army book, a BattleScribe or New Recruit roster, a text list, or an Army
+    Forge share link (`armybuilder.lists.importers`)."""
 
     MAX_BYTES = 1024 * 1024
+    FORMAT_LABELS = {
+        "auto": gettext_lazy("Detect it"),
+        "json": gettext_lazy("Army Builder list file (JSON)"),
+        "new_recruit": gettext_lazy("New Recruit roster (JSON)"),
+        "army_forge_book": gettext_lazy("Army Forge army book (JSON)"),
+        "army_forge_list": gettext_lazy("Army Forge list (share JSON)"),
+        "battlescribe": gettext_lazy("BattleScribe roster (.ros, .rosz)"),
+        "text": gettext_lazy("Text (ours, BattleScribe, Army Forge)"),
+    }
 
     text = forms.CharField(
-        label=gettext_lazy("List as JSON"),
+        label=gettext_lazy("List, text or Army Forge share link"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}),
         max_length=MAX_BYTES,
     )
-    file = forms.FileField(label=gettext_lazy("or a JSON file"), required=False)
+    file = forms.FileField(label=gettext_lazy("or a file"), required=False)
+    format = forms.ChoiceField(label=gettext_lazy("Format"), required=False, initial="auto")
+    system = forms.ChoiceField(label=gettext_lazy("Game system"), required=False,
+                               help_text=gettext_lazy("Leave empty to find it from the list."))
     faction = forms.ModelChoiceField(
         queryset=Faction.objects.none(),
         required=False,
@@ -186,22 +200,30 @@ class ImportForm(forms.Form):
     )
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        from armybuilder.lists.importers import FORMATS
+
         super().__init__(*args, **kwargs)
         factions = factions_visible_to(user=user).select_related("system")
         self.fields["faction"].queryset = factions.order_by("system__position", "owner_id", "name")
         self.fields["faction"].label_from_instance = import_faction_label
+        self.fields["format"].choices = [(key, self.FORMAT_LABELS.get(key, key)) for key in FORMATS]
+        self.fields["system"].choices = [("", "—")] + [
+            (row.key, _(row.name)) for row in GameSystem.objects.order_by("position", "name")]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         upload = cleaned.get("file")
+        cleaned["data"] = None
         if upload is not None:
             if upload.size > self.MAX_BYTES:
                 raise forms.ValidationError(_("The file is larger than 1 MB."))
+            cleaned["data"] = upload.read()
+            cleaned["name"] = upload.name or "upload"
             try:
-                cleaned["text"] = upload.read().decode("utf-8")
+                cleaned["text"] = cleaned["data"].decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
-        if not cleaned.get("text", "").strip():
+                cleaned["text"] = ""  # a zipped roster: read as bytes by its importer
+        if cleaned["data"] is None and not cleaned.get("text", "").strip():
             raise forms.ValidationError(_("Paste a list or choose a file."))
         return cleaned
 

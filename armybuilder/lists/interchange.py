@@ -221,7 +221,8 @@ def _entry_units(
 
 
 def _imported_list(
-    *, user: AbstractBaseUser, data: Any, faction: Faction | None
+    *, user: AbstractBaseUser, data: Any, faction: Faction | None,
+    known: Mapping[str, UnitTemplate] | None = None,
 ) -> tuple[ArmyList, list[ListUnit]]:
     """The unsaved list and units `data` describes; `ArmyListError` with every problem otherwise."""
     if not isinstance(data, Mapping):
@@ -279,7 +280,9 @@ def _imported_list(
         group_kinds=cleaned.get("groups", {}),
     )
     units: list[ListUnit] = []
-    templates: dict[str, UnitTemplate | None] = {}
+    templates: dict[str, UnitTemplate | None] = {
+        ref: unit for ref, unit in (known or {}).items() if unit.faction.system_id == system_row.pk
+    }
     for index, entry in enumerate(entries[: MAX_UNITS_PER_LIST + 1]):
         built, entry_errors = _entry_units(
             user=user, army_list=army_list, entry=entry, index=index, templates=templates
@@ -323,6 +326,22 @@ def army_list_import(*, user: AbstractBaseUser, data: Any, faction: Faction | No
     field path (`units[3].unit.models[0].quality`); nothing is saved then.
     """
     army_list, units = _imported_list(user=user, data=data, faction=faction)
+    return army_list_save_built(army_list=army_list, units=units)
+
+
+def army_list_build(
+    *, user: AbstractBaseUser, data: Any, faction: Faction | None = None,
+    known: Mapping[str, UnitTemplate] | None = None,
+) -> tuple[ArmyList, list[ListUnit]]:
+    """The unsaved list and priced units `data` describes, checked as `army_list_import` checks
+    them (`ArmyListError` otherwise): the importers of other formats price before they save.
+    `known`: catalogue units the caller already read for `user` (with their options), by
+    `catalogue_unit` reference, so they are not read again."""
+    return _imported_list(user=user, data=data, faction=faction, known=known)
+
+
+def army_list_save_built(*, army_list: ArmyList, units: list[ListUnit]) -> ArmyList:
+    """Save what `army_list_build` returned, in one transaction."""
     with transaction.atomic():
         army_list.save()
         for position, unit in enumerate(units):

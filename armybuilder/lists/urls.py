@@ -6,7 +6,7 @@ A list is addressed by id (its owner, or anyone when it is public) or by its sha
 
 from django.urls import path
 
-from armybuilder.lists import gauntlet_views, views
+from armybuilder.lists import army_forge_export, audit, gauntlet_views, views
 from armybuilder.roster import battlescribe as battlescribe_roster
 from armybuilder.roster import views as roster
 
@@ -37,10 +37,13 @@ urlpatterns = [
     path("<int:list_id>/undo/", views.undo, name="undo"),
     path("<int:list_id>/gauntlet/", gauntlet_views.gauntlet_panel, name="gauntlet"),
     path("<int:list_id>/roster/", roster.roster_page, name="roster"),
+    path("<int:list_id>/audit/", audit.list_audit, name="audit"),
+    path("<int:list_id>/audit/<int:unit_id>/", audit.list_unit_breakdown, name="audit_unit"),
     path("<int:list_id>/roster.pdf", roster.roster_pdf, name="roster_pdf"),
     path("<int:list_id>/roster.txt", roster.roster_text, name="roster_text"),
     path("<int:list_id>/list.json", roster.list_json, name="export_json"),
     path("<int:list_id>/roster.rosz", battlescribe_roster.list_rosz, name="export_rosz"),
+    path("<int:list_id>/army-forge.json", army_forge_export.list_army_forge, name="export_army_forge"),
     path("shared/<str:token>/", views.shared, name="shared"),
     path("shared/<str:token>/fork/", views.fork, name="shared_fork"),
     path("shared/<str:token>/roster/", roster.roster_page, name="shared_roster"),
@@ -49,4 +52,6 @@ urlpatterns = [
     path("shared/<str:token>/list.json", roster.list_json, name="shared_export_json"),
     path("shared/<str:token>/roster.rosz", battlescribe_roster.list_rosz, name="shared_export_rosz"),
     path("shared/<str:token>/card.png", roster.share_card, name="shared_card"),
+    path("shared/<str:token>/army-forge.json", army_forge_export.list_army_forge,
+         name="shared_export_army_forge"),
 ]

@@ -39,6 +39,8 @@ from armybuilder.lists.forms import (
     parse_version,
     registered_systems,
 )
+from armybuilder.lists.importers import IMPORTERS, Source
+from armybuilder.lists.imports import import_report_rows, import_source, import_source_of
 from armybuilder.lists.interchange import army_list_import
 from armybuilder.lists.share_card import headline
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
@@ -512,39 +514,71 @@ def unshare(request: HttpRequest, list_id: int) -> HttpResponse:
     return _change(request, army_list, action)
 
 
+def _json_file_errors(text: str) -> tuple[Any, list[tuple[str, str]]]:
+    """Our JSON list file read from `text`, or the problems that stop it (bad JSON, bad text)."""
+    try:
+        data = loads_bounded(text)
+        problems = storage_problems(data)
+    except json.JSONDecodeError as exc:
+        return None, [
+            (
+                "",
+                _("Not valid JSON: %(error)s (line %(line)d, column %(column)d).")
+                % {"error": exc.msg, "line": exc.lineno, "column": exc.colno},
+            )
+        ]
+    except JsonTooDeep:
+        return None, [("", _("Not a list: the JSON is nested far too deeply."))]
+    except ValueError as exc:  # an integer longer than Python converts, NaN, Infinity
+        return None, [("", _("Not valid JSON: %(error)s.") % {"error": exc})]
+    message = _("Text may not contain NUL characters or unpaired surrogates.")
+    return data, [(path, message) for path in problems]
+
+
+def _is_our_json(source: Source, chosen: str) -> bool:
+    """Whether the page's own JSON path reads this (our file, or JSON no other importer reads)."""
+    if chosen == "json":
+        return True
+    if chosen != "auto" or source.data.lstrip()[:1] not in (b"{", b"["):
+        return False
+    if source.json is None:
+        return True  # not valid JSON: that path says exactly why
+    return not any(importer.detect(source) for importer in IMPORTERS if importer.key != "json")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_list(request: HttpRequest) -> HttpResponse:
+    """Import a list from a file, pasted text or an Army Forge link; "Check" reports without saving."""
     form = ImportForm(request.POST or None, request.FILES or None, user=request.user)
     errors: list[tuple[str, str]] = []
     if request.method == "POST" and form.is_valid():
+        cleaned = form.cleaned_data
+        checking = request.POST.get("action") == "check"
+        chosen = cleaned.get("format") or "auto"
+        faction = cleaned["faction"]
         try:
-            data = loads_bounded(form.cleaned_data["text"])
-            problems = storage_problems(data)
-        except json.JSONDecodeError as exc:
-            errors = [
-                (
-                    "",
-                    _("Not valid JSON: %(error)s (line %(line)d, column %(column)d).")
-                    % {"error": exc.msg, "line": exc.lineno, "column": exc.colno},
-                )
-            ]
-        except JsonTooDeep:
-            errors = [("", _("Not a list: the JSON is nested far too deeply."))]
-        except ValueError as exc:  # an integer longer than Python converts, NaN, Infinity
-            errors = [("", _("Not valid JSON: %(error)s.") % {"error": exc})]
-        else:
-            errors = [(path, _("Text may not contain NUL characters or unpaired surrogates."))
-                      for path in problems]
-        if not errors:
-            try:
-                faction = form.cleaned_data["faction"]
-                army_list = army_list_import(user=request.user, data=data, faction=faction)
-            except ArmyListError as error:
-                errors = error.errors
+            if cleaned["data"] is not None:
+                source = Source(name=cleaned["name"], data=cleaned["data"])
             else:
-                messages.success(request, _("List imported."))
-                return HttpResponseRedirect(_editor_url(army_list))
+                source = import_source_of(text=cleaned["text"])
+            if _is_our_json(source, chosen) and not checking:
+                data, errors = _json_file_errors(source.text)
+                if not errors:
+                    army_list = army_list_import(user=request.user, data=data, faction=faction)
+                    messages.success(request, _("List imported."))
+                    return HttpResponseRedirect(_editor_url(army_list))
+            else:
+                outcome = import_source(user=request.user, source=source, format=chosen,
+                                        system_key=cleaned.get("system") or None, faction=faction,
+                                        dry_run=checking)
+                return render(request, "armybuilder/list_import_report.html", {
+                    "outcome": outcome, "report": import_report_rows(outcome),
+                    "editor_url": _editor_url(outcome.army_list) if outcome.saved and outcome.army_list
+                    else "",
+                })
+        except ArmyListError as error:
+            errors = error.errors
     status = 400 if request.method == "POST" else 200
     return render(
         request, "armybuilder/list_import.html", {"form": form, "import_errors": errors}, status=status

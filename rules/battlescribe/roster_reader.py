@@ -8,8 +8,10 @@ costs in its selection tree).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 from xml.etree.ElementTree import Element
 
 from rules.battlescribe.catalogue import ROSTER, number
@@ -129,3 +131,97 @@ class _Reader:
 def read_roster(source: SourceFile) -> Roster:
     """Parse a .ros/.rosz; `BattleScribeError` names the file and element of any problem."""
     return _Reader(source.name).roster(parse(source))
+
+
+class _JsonReader:
+    """New Recruit's JSON roster: BattleScribe's roster schema with elements as objects and
+    child lists as arrays (`roster.forces[].selections[].selections[]`, `costs[]` of
+    `{name, value}`). Read into the same `Roster` as the XML, with the same limits."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.count = 0
+
+    def _items(self, value: Any, path: str) -> list[Any]:
+        if value is None:
+            return []
+        if isinstance(value, Mapping):  # some writers keep XML's wrapper: {"selection": [...]}
+            value = next(iter(value.values()), [])
+        if not isinstance(value, list):
+            raise BattleScribeError([f"{self.file}: {path}: must be a list"])
+        return value
+
+    def costs(self, element: Mapping[str, Any], path: str) -> tuple[Fraction, Fraction]:
+        points = power = Fraction(0)
+        for index, cost in enumerate(self._items(element.get("costs"), f"{path}.costs")):
+            if not isinstance(cost, Mapping):
+                raise BattleScribeError([f"{self.file}: {path}.costs[{index}]: must be an object"])
+            name = str(cost.get("name", "")).strip().lower()
+            try:
+                value = number(str(cost.get("value", 0)))
+            except ValueError as exc:
+                raise BattleScribeError([f"{self.file}: {path}.costs[{index}].value: {exc}"]) from None
+            if name in POINTS_NAMES:
+                points += value
+            elif name in POWER_NAMES:
+                power += value
+        return points, power
+
+    def selection(self, element: Any, path: str, depth: int = 0) -> RosterSelection:
+        self.count += 1
+        if self.count > MAX_SELECTIONS:
+            raise BattleScribeError([f"{self.file}: more than {MAX_SELECTIONS} selections"])
+        if not isinstance(element, Mapping) or depth > 30:
+            raise BattleScribeError([f"{self.file}: {path}: must be an object"])
+        count = element.get("number", 1)
+        if isinstance(count, bool) or not isinstance(count, int | str) or not str(count).isdigit():
+            raise BattleScribeError([f"{self.file}: {path}.number: not a whole number"])
+        selection = RosterSelection(
+            name=str(element.get("name", "")), entry_id=str(element.get("entryId", "")),
+            number=int(count), type=str(element.get("type", "")),
+        )
+        selection.points, selection.power = self.costs(element, path)
+        for index, child in enumerate(self._items(element.get("selections"), f"{path}.selections")):
+            sub = self.selection(child, f"{path}.selections[{index}]", depth + 1)
+            selection.children.append(sub)
+            selection.points += sub.points
+            selection.power += sub.power
+        return selection
+
+    def roster(self, data: Any) -> Roster:
+        root = data.get("roster") if isinstance(data, Mapping) else None
+        if not isinstance(root, Mapping):
+            raise BattleScribeError([f"{self.file}: roster: not a roster (expected an object \"roster\")"])
+        limit = None
+        for index, cost_limit in enumerate(self._items(root.get("costLimits"), "roster.costLimits")):
+            name = str(cost_limit.get("name", "")) if isinstance(cost_limit, Mapping) else ""
+            if name.strip().lower() in POINTS_NAMES:
+                try:
+                    value = number(str(cost_limit.get("value")))
+                except ValueError as exc:
+                    where = f"roster.costLimits[{index}].value"
+                    raise BattleScribeError([f"{self.file}: {where}: {exc}"]) from None
+                limit = int(value) if value >= 0 else None
+        roster = Roster(
+            name=str(root.get("name", "")) or "New Recruit roster",
+            game_system_id=str(root.get("gameSystemId", "")),
+            game_system_name=str(root.get("gameSystemName", "")),
+            points_limit=limit,
+        )
+        for index, force in enumerate(self._items(root.get("forces"), "roster.forces")):
+            self.force(force, roster, f"roster.forces[{index}]", 0)
+        return roster
+
+    def force(self, force: Any, roster: Roster, path: str, depth: int) -> None:
+        if not isinstance(force, Mapping) or depth > 10:
+            raise BattleScribeError([f"{self.file}: {path}: must be an object"])
+        roster.catalogue_names.append(str(force.get("catalogueName", "")))
+        for index, element in enumerate(self._items(force.get("selections"), f"{path}.selections")):
+            roster.units.append(self.selection(element, f"{path}.selections[{index}]"))
+        for index, sub in enumerate(self._items(force.get("forces"), f"{path}.forces")):
+            self.force(sub, roster, f"{path}.forces[{index}]", depth + 1)
+
+
+def read_roster_json(data: Any, *, name: str) -> Roster:
+    """A New Recruit JSON roster (already parsed); `BattleScribeError` names the file and field."""
+    return _JsonReader(name).roster(data)

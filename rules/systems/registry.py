@@ -108,6 +108,17 @@ class GameSystem:
     #: without building the JSON breakdown (the list editor prices a unit once per
     #: option to show what each adds); None: `unit_points` reads `price`. Same errors as `price`.
     points: Callable[[Mapping[str, Any]], int] | None = None
+    #: Readers and writers of other tools' unit shapes for this system, by format key
+    #: ("army_forge": a module with `read_unit(entry, path)`, `merge_combined(host, joined)`
+    #: and `write_unit(unit, points=, selection_id=)`). The importers and exports ask for a
+    #: format here and never name a system.
+    foreign_units: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def formula_priced(self) -> bool:
+        """Points come from a published formula (no `points` field in a profile), so a book
+        price from another source can be set beside the formula's (the points audit)."""
+        return "points" not in (self.profile_schema.get("properties") or {})
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

@@ -70,6 +70,9 @@ ENDPOINTS = [
     Endpoint("get", "/api/v1/shared/{token}/export/pdf", expected=SHARED_READ),
     Endpoint("get", "/api/v1/shared/{token}/export/text", expected=SHARED_READ),
     Endpoint("get", "/api/v1/shared/{token}/export/json", expected=SHARED_READ),
+    Endpoint("get", "/api/v1/lists/{list}/export/army-forge"),
+    Endpoint("get", "/api/v1/shared/{token}/export/army-forge", expected=SHARED_READ),
+    Endpoint("get", "/api/v1/shared/{token}/export/rosz", expected=SHARED_READ),
 ]
 
 

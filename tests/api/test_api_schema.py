@@ -38,6 +38,8 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/shared/{token}/export/card"),
     ("post", "/api/v1/battlescribe/imports"), ("post", "/api/v1/battlescribe/rosters"),
     ("get", "/api/v1/lists/{list_id}/export/rosz"),
+    ("get", "/api/v1/lists/{list_id}/export/army-forge"), ("get", "/api/v1/shared/{token}/export/army-forge"),
+    ("get", "/api/v1/shared/{token}/export/rosz"),
 }
 
 

@@ -15,6 +15,7 @@ from points.catalogue.i18n import gettext_noop
 from points.opr import price, validate
 from points.opr.army_structure import GROUP_OPTIONS, OPTION_KEYS
 from points.opr.unit_format import parse_army, parse_unit, unit_schema
+from rules.systems.opr import army_forge
 from rules.systems.opr.reference_targets import REFERENCE_TARGETS
 from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.registry import GameSystem, register
@@ -86,5 +87,6 @@ SYSTEM = register(
         ),
         structure_options=OPTION_KEYS,
         structure_option_groups=GROUP_OPTIONS,
+        foreign_units={"army_forge": army_forge},
     )
 )

@@ -1,0 +1,67 @@
+"""The points audit of a list (pages): each unit's book price beside the formula's, the
+whole list's, and each unit's formula breakdown one click away (`rules.points_audit`).
+
+Only for a system priced by a published formula (`GameSystem.formula_priced`); any other
+system answers 404, as there is no formula to audit against.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from armybuilder.lists import selectors
+from armybuilder.models import ArmyList
+from armybuilder.roster.views import readable_list
+from rules.points_audit import audit_row, audit_total
+from rules.source_language import localized_breakdown
+from rules.systems.registry import GameSystem, get_system
+
+
+def _audited(army_list: ArmyList) -> GameSystem:
+    engine = get_system(army_list.system.key)
+    if not engine.formula_priced:
+        raise Http404
+    return engine
+
+
+@require_GET
+def list_audit(request: HttpRequest, list_id: int) -> HttpResponse:
+    """Every unit of the list: book, formula and the difference; the list's totals."""
+    army_list = readable_list(request, list_id, None)
+    engine = _audited(army_list)
+    rows = [
+        audit_row(
+            engine,
+            name=unit.display_name,
+            unit=unit.data or {},
+            formula=unit.points,
+            ref=unit,
+            link=reverse("lists:audit_unit", args=[army_list.pk, unit.pk]),
+        )
+        for unit in selectors.army_list_units(army_list=army_list)
+    ]
+    return render(
+        request,
+        "armybuilder/list_audit.html",
+        {"army_list": army_list, "rows": rows, "total": audit_total(rows)},
+    )
+
+
+@require_GET
+def list_unit_breakdown(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
+    """One unit of the list priced by the formula, term by term, beside its book price."""
+    army_list = readable_list(request, list_id, None)
+    engine = _audited(army_list)
+    unit = next((u for u in selectors.army_list_units(army_list=army_list) if u.pk == unit_id), None)
+    if unit is None:
+        raise Http404
+    breakdown = localized_breakdown(engine.price(unit.data or {}), system=army_list.system)
+    row = audit_row(engine, name=unit.display_name, unit=unit.data or {}, formula=int(breakdown["points"]))
+    return render(
+        request,
+        "armybuilder/list_unit_breakdown.html",
+        {"army_list": army_list, "unit": unit, "row": row, "breakdown": breakdown},
+    )

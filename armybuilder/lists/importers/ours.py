@@ -1,0 +1,63 @@
+"""Our own list file (the interchange format, `shared/spec/unit-format.md`, "An army list").
+
+The file goes to the list import as written (`armybuilder.lists.interchange`, which checks every
+field); this importer only lists its units for the report, one row per copy (`count`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from armybuilder.lists.importers.base import (
+    MAX_SOURCE_UNITS,
+    Context,
+    Imported,
+    ImportProblem,
+    ReportUnit,
+    Source,
+)
+
+
+def _row(entry: Any) -> ReportUnit:
+    """The report row of one entry: its name, models and the book price it carries, if any."""
+    unit = entry.get("unit") if isinstance(entry, Mapping) else None
+    if not isinstance(unit, Mapping):
+        reference = entry.get("catalogue_unit") if isinstance(entry, Mapping) else ""
+        return ReportUnit(str(reference or ""), 0, None)
+    models = unit.get("models") if isinstance(unit.get("models"), list) else []
+    size = sum(m["count"] for m in models if isinstance(m, Mapping) and type(m.get("count")) is int)
+    extra = unit.get("extra") if isinstance(unit.get("extra"), Mapping) else {}
+    stated = extra.get("source_points")
+    book = stated if isinstance(stated, int | float) and not isinstance(stated, bool) else None
+    return ReportUnit(str(unit.get("name") or ""), size, book)
+
+
+class OurListFile:
+    key = "json"
+    label = "Army Builder list file (JSON)"
+
+    def detect(self, source: Source) -> bool:
+        data = source.json
+        return (
+            isinstance(data, Mapping)
+            and "system" in data
+            and isinstance(data.get("units"), list)
+            and ("points_limit" in data or "format" in data)
+        )
+
+    def read(self, source: Source, context: Context) -> Imported:
+        data = source.json_or_error()
+        if not isinstance(data, Mapping):
+            raise ImportProblem([("", _("A list must be a JSON object."))])
+        imported = Imported(format=self.key, list_data=dict(data), list_faction=context.faction)
+        imported.system_key = data.get("system") if isinstance(data.get("system"), str) else None
+        for entry in data.get("units") if isinstance(data.get("units"), list) else []:
+            count = entry.get("count", 1) if isinstance(entry, Mapping) else 1
+            copies = count if type(count) is int and 1 <= count <= 100 else 1
+            imported.units += [_row(entry) for _copy in range(copies)]
+            if len(imported.units) > MAX_SOURCE_UNITS:
+                break  # the list import refuses the list; it says why
+        return imported

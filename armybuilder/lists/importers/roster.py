@@ -1,0 +1,131 @@
+"""BattleScribe rosters (.ros, zipped .rosz) and New Recruit JSON rosters: one reader.
+
+Both are BattleScribe's roster schema (`rules.battlescribe.roster_reader`): forces may nest,
+and a selection records only its own cost, so a unit's source points sum its selections at
+every depth. Each unit is matched to a catalogue unit the player can see in the chosen system
+(by BattleScribe entry id, else by name) and its selections to that unit's options, exactly
+like the BattleScribe roster upload (`armybuilder.lists.battlescribe_rosters`); what finds no
+counterpart is reported, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from armybuilder.lists.battlescribe_rosters import DEFAULT_POINTS_LIMIT, match_unit, matched_options
+from armybuilder.lists.importers.base import (
+    MAX_SOURCE_UNITS,
+    Context,
+    Imported,
+    ImportProblem,
+    ReportUnit,
+    Source,
+)
+from armybuilder.lists.services import catalogue_ref
+from armybuilder.models import POINTS_LIMIT_MAX
+from rules.battlescribe.roster_reader import Roster, read_roster, read_roster_json
+from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+from rules.models import GameSystem
+from rules.selectors import units_visible_to
+
+
+def _points(value: Fraction) -> int | float:
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def _system(context: Context, roster: Roster) -> GameSystem:
+    if context.system_key:
+        system = GameSystem.objects.filter(key=context.system_key).first()
+        if system is None:
+            raise ImportProblem([("system", _("Unknown game system."))])
+        return system
+    names = [n for n in roster.catalogue_names if n]
+    by_faction = GameSystem.objects.filter(factions__name__in=names).distinct()
+    if by_faction.count() == 1:
+        return by_faction.get()
+    raise ImportProblem([("system", _("Choose the game system of this roster."))])
+
+
+def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported:
+    """The roster as a list of catalogue references, with its report."""
+    if len(roster.units) > MAX_SOURCE_UNITS:
+        raise ImportProblem(
+            [("", _("At most %(max)d units can be imported at once.") % {"max": MAX_SOURCE_UNITS})]
+        )
+    system = _system(context, roster)
+    candidates = list(
+        units_visible_to(user=context.user)
+        .filter(faction__system=system)
+        .select_related("faction")
+        .prefetch_related("options")
+    )
+    imported = Imported(format=format, system_key=system.key)
+    imported.list_faction = context.faction or next(
+        (u.faction for u in candidates if u.faction.name in roster.catalogue_names), None
+    )
+    entries: list[dict[str, Any]] = []
+    for selection in roster.units:
+        number = max(selection.number, 1)
+        each = selection.points / number
+        template = match_unit(candidates, selection)
+        if template is None:
+            imported.left_out.append(
+                _("%(unit)s: no such unit in your catalogue of this system; left out")
+                % {"unit": selection.name}
+            )
+            continue
+        chosen = matched_options(template, selection, imported.left_out)
+        keys = [key for key, count in chosen.items() for _ in range(count)]
+        models = sum(c.number for c in selection.walk() if c.type == "model") or sum(
+            int(m.get("count", 1)) for m in (template.data or {}).get("models", [])
+        )
+        for _copy in range(number):
+            entries.append({"catalogue_unit": catalogue_ref(template), "options": keys})
+            imported.templates[catalogue_ref(template)] = template
+            imported.units.append(ReportUnit(selection.name, models // number or models, _points(each)))
+    imported.source_total = _points(sum((u.points for u in roster.units), Fraction(0)))
+    limit = roster.points_limit if roster.points_limit and roster.points_limit <= POINTS_LIMIT_MAX else None
+    imported.list_data = {
+        "format": 1,
+        "system": system.key,
+        "name": (roster.name or "Roster")[:100],
+        "points_limit": limit or DEFAULT_POINTS_LIMIT,
+        "units": entries,
+    }
+    return imported
+
+
+class BattleScribeRoster:
+    key = "battlescribe"
+    label = "BattleScribe roster (.ros, .rosz)"
+
+    def detect(self, source: Source) -> bool:
+        head = source.data[:4096].lstrip()
+        return source.data.startswith(b"PK") or (head.startswith(b"<") and b"<roster" in head)
+
+    def read(self, source: Source, context: Context) -> Imported:
+        try:
+            roster = read_roster(SourceFile(name=source.name, data=source.data))
+        except BattleScribeError as exc:
+            raise ImportProblem([("", message) for message in exc.errors]) from None
+        return roster_to_list(roster, context, format=self.key)
+
+
+class NewRecruitRoster:
+    key = "new_recruit"
+    label = "New Recruit roster (JSON)"
+
+    def detect(self, source: Source) -> bool:
+        data = source.json
+        return isinstance(data, Mapping) and isinstance(data.get("roster"), Mapping)
+
+    def read(self, source: Source, context: Context) -> Imported:
+        try:
+            roster = read_roster_json(source.json_or_error(), name=source.name)
+        except BattleScribeError as exc:
+            raise ImportProblem([("", message) for message in exc.errors]) from None
+        return roster_to_list(roster, context, format=self.key)

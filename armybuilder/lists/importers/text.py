@@ -1,0 +1,284 @@
+"""Lists pasted as text: our own text exports, BattleScribe's text export, Army Forge's text share.
+
+The three write a unit the same way at heart — a name, perhaps a size, a price, then what it
+carries — so one reader takes them all:
+
+    ours          Veteran Squad [143 pts]: 4x Rifle, Plasma Gun, Sergeant
+                  - **Veteran Squad** [143 pts]: …   (Markdown)   ||Veteran Squad [143 pts]: …|| (spoilers)
+    BattleScribe  Intercessor Squad [5 PL, 100pts]: 4x Intercessor, Bolt rifle
+    Army Forge    Battle Brothers [5] Q3+ D3+ | 165pts | Fearless
+                  5x Assault Rifle (24", A1), 5x CCW (A1)
+
+Each unit is matched by name against a faction (the one chosen, else one whose name the text
+carries, else every unit of the system the player can see); what it carries is matched against
+the unit's upgrade options by their labels, and against its own weapons and rules. Every line,
+and every part of a line, that matches nothing is reported with its line number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from armybuilder.lists.importers.base import (
+    MAX_SOURCE_UNITS,
+    Context,
+    Imported,
+    ImportProblem,
+    ReportUnit,
+    Source,
+)
+from armybuilder.lists.services import catalogue_ref
+from armybuilder.lists.unit_options import option_menu
+from armybuilder.models import POINTS_LIMIT_MAX
+from rules.models import Faction, GameSystem, UnitTemplate
+from rules.selectors import factions_visible_to, units_visible_to
+
+MAX_LINES = 2000
+MAX_LINE = 2000
+
+_POINTS = r"(?P<pts>\d+(?:\.\d+)?)\s*(?:pts?|points?|pkt|p|b|bodů|body|очк\w*)\.?"
+_UNIT_LINE = re.compile(
+    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>[^\[\]|]+?)\s*"
+    r"(?:\[(?P<size>\d+)\]\s*)?(?:Q(?P<q>\d)\+\s*D(?P<d>\d)\+\s*)?"
+    r"(?:\[\s*(?:[\d.]+\s*PL\s*,\s*)?"
+    + _POINTS
+    + r"(?:\s*,[^\]]*)?\]|\|\s*"
+    + _POINTS.replace("pts>", "pts2>")
+    + r"\s*(?:\|(?P<rules>.*))?)"
+    r"\s*(?::\s*(?P<details>.*))?$",
+    re.IGNORECASE,
+)
+_HEADER = re.compile(
+    r"^(\+\+.*\+\+|\+ .* \+|==.*==|__.*__|#.*|total\b.*|violation\b.*|notes?:.*|\(.*\))$", re.I
+)
+_COUNT = re.compile(r"^(?P<n>\d+)\s*[x×]\s*(?P<rest>.+)$", re.I)
+
+
+def _clean(line: str) -> str:
+    line = line.strip()
+    if line.startswith("||") and line.endswith("||"):
+        line = line[2:-2]
+    line = line.replace("**", "").replace("\\", "")
+    line = re.sub(r"^(?:>\s*)?[-*•]?\s*", "", line)
+    return line.strip()
+
+
+def _pieces(text: str) -> list[str]:
+    """`a, b (x, y), c` -> ["a", "b (x, y)", "c"]: commas inside brackets do not split."""
+    pieces, depth, current = [], 0, ""
+    for char in text:
+        depth += (char in "([" and 1) or (-1 if char in ")]" else 0)
+        if char == "," and depth <= 0:
+            pieces.append(current.strip())
+            current = ""
+        else:
+            current += char
+    if current.strip():
+        pieces.append(current.strip())
+    return [p for p in pieces if p]
+
+
+def _counted(piece: str) -> tuple[int, str]:
+    match = _COUNT.match(piece)
+    if match:
+        return int(match["n"]), match["rest"].strip()
+    return 1, piece
+
+
+def _key(name: str) -> str:
+    return " ".join(re.sub(r"\([^)]*\)", "", name).lower().split())
+
+
+class _Catalogue:
+    """The units text is matched against, with their weapon and rule names."""
+
+    def __init__(self, units: list[UnitTemplate]):
+        self.by_name: dict[str, UnitTemplate] = {}
+        for unit in units:
+            self.by_name.setdefault(_key(unit.name), unit)
+
+    def find(self, *names: str) -> UnitTemplate | None:
+        for name in names:
+            found = self.by_name.get(_key(name))
+            if found is None and _key(name).endswith("s"):
+                found = self.by_name.get(_key(name)[:-1])
+            if found is not None:
+                return found
+        return None
+
+
+def _own_names(template: UnitTemplate) -> set[str]:
+    names = {_key(template.name)}
+    for model in (template.data or {}).get("models", []):
+        names.add(_key(str(model.get("name", ""))))
+        for weapon in model.get("weapons", []):
+            if isinstance(weapon, dict):
+                names.add(_key(str(weapon.get("name", ""))))
+        for rule in model.get("rules", []):
+            names.add(_key(str(rule)))
+    return names
+
+
+def _options(template: UnitTemplate, pieces: list[tuple[int, str]], left_out: list[str]) -> list[str]:
+    menu = option_menu(template)
+    by_label = {_key(str(o.get("label") or o["key"])): o for o in menu}
+    own = _own_names(template)
+    chosen: dict[str, int] = {}
+    for line, piece in pieces:
+        count, name = _counted(piece)
+        option = by_label.get(_key(name))
+        if option is None:
+            mentions = [o for o in menu if _key(name) and _key(name) in _key(str(o.get("label") or ""))]
+            if _key(name) not in own and len(mentions) == 1:
+                option = mentions[0]
+        if option is not None:
+            most = int(option.get("max_count") or count)
+            # an upgrade and the weapon it gives may both be written ("Plasma gun", "Plasma gun")
+            chosen[option["key"]] = max(chosen.get(option["key"], 0), min(count, most))
+        elif _key(name) not in own:
+            left_out.append(
+                _("line %(line)d: %(unit)s: “%(text)s” not understood; left out")
+                % {"line": line, "unit": template.name, "text": piece}
+            )
+    return [key for key, count in chosen.items() for _ in range(count)]
+
+
+class TextList:
+    key = "text"
+    label = "Text (ours, BattleScribe, Army Forge)"
+
+    def detect(self, source: Source) -> bool:
+        try:
+            text = source.text
+        except ImportProblem:
+            return False
+        return any(_UNIT_LINE.match(_clean(line)) for line in text.splitlines()[:200])
+
+    def _scope(
+        self, text: str, context: Context
+    ) -> tuple[GameSystem | None, Faction | None, list[UnitTemplate]]:
+        faction = context.faction
+        factions = factions_visible_to(user=context.user).select_related("system")
+        if context.system_key:
+            factions = factions.filter(system__key=context.system_key)
+        if faction is None:
+            head = text[:2000].lower()
+            named = sorted((f for f in factions if f.name.lower() in head), key=lambda f: -len(f.name))
+            faction = named[0] if named else None
+        units = units_visible_to(user=context.user).select_related("faction", "faction__system")
+        units = units.prefetch_related("options")
+        if faction is not None:
+            units = units.filter(faction=faction)
+        elif context.system_key:
+            units = units.filter(faction__system__key=context.system_key)
+        system = faction.system if faction is not None else None
+        return system, faction, list(units[:5000])
+
+    def read(self, source: Source, context: Context) -> Imported:
+        text = source.text
+        lines = text.splitlines()
+        if len(lines) > MAX_LINES:
+            raise ImportProblem([("", _("At most %(max)d lines can be imported.") % {"max": MAX_LINES})])
+        system, faction, units = self._scope(text, context)
+        catalogue = _Catalogue(units)
+        imported = Imported(format=self.key)
+        entries: list[dict[str, Any]] = []
+        current: tuple[UnitTemplate, list[tuple[int, str]], int] | None = None
+        systems: set[str] = set()
+        heading_done = False
+
+        def close() -> None:
+            if current is not None:
+                template, pieces, first = current
+                keys = _options(template, pieces, imported.left_out)
+                for entry in entries[first:]:  # copies of one line ("2x Squad") share its options
+                    entry["options"] = list(keys)
+
+        for number, raw in enumerate(lines, start=1):
+            line = _clean(raw[:MAX_LINE])
+            if not line:  # a blank line ends what the unit above carries
+                close()
+                current = None
+                continue
+            match = _UNIT_LINE.match(line)
+            is_heading = (
+                not heading_done
+                and (" — " in line or line.startswith("++"))
+                and (match is None or "/" in line or line.startswith("++"))
+            )
+            if is_heading or _HEADER.match(line):
+                heading_done = True
+                continue
+            heading_done = True
+            if match is None:
+                if current is not None:
+                    current[1].extend((number, piece) for piece in _pieces(line))
+                else:
+                    imported.left_out.append(
+                        _("line %(line)d: “%(text)s” not understood; left out")
+                        % {"line": number, "text": line[:120]}
+                    )
+                continue
+            close()
+            current = None
+            details = _pieces(match["details"] or "")
+            template = catalogue.find(match["name"], *(details[:1]))
+            if template is None:
+                imported.left_out.append(
+                    _("line %(line)d: no unit “%(name)s” in the faction; left out")
+                    % {"line": number, "name": match["name"].strip()}
+                )
+                continue
+            if (
+                details
+                and _key(details[0]) == _key(template.name)
+                and _key(match["name"]) != _key(template.name)
+            ):
+                details = details[1:]
+            copies = int(match["mult"] or 1)
+            first = len(entries)
+            if len(entries) + copies > MAX_SOURCE_UNITS:
+                raise ImportProblem(
+                    [("", _("At most %(max)d units can be imported at once.") % {"max": MAX_SOURCE_UNITS})]
+                )
+            points = float(match["pts"] or match["pts2"])
+            points = int(points) if points.is_integer() else points
+            size = (
+                int(match["size"])
+                if match["size"]
+                else sum(int(m.get("count", 1)) for m in (template.data or {}).get("models", []))
+            )
+            systems.add(template.faction.system.key)
+            for _copy in range(copies):
+                entry: dict[str, Any] = {"catalogue_unit": catalogue_ref(template), "options": []}
+                imported.templates[catalogue_ref(template)] = template
+                if _key(match["name"]) != _key(template.name):
+                    entry["custom_name"] = match["name"].strip()[:100]
+                entries.append(entry)
+                imported.units.append(
+                    ReportUnit(match["name"].strip(), size, points / copies if copies > 1 else points)
+                )
+            current = (template, [(number, piece) for piece in details], first)
+        close()
+        if not entries:
+            raise ImportProblem(
+                [("", _("No line names a unit of the faction (a unit line looks like “Name [120 pts]”)."))]
+                + [("", m) for m in imported.left_out[:20]]
+            )
+        if len(systems) > 1:
+            raise ImportProblem([("system", _("The units belong to several game systems; choose one."))])
+        imported.system_key = system.key if system is not None else systems.pop()
+        imported.list_faction = faction
+        imported.source_total = sum(u.source_points or 0 for u in imported.units)
+        total = imported.source_total
+        imported.list_data = {
+            "format": 1,
+            "system": imported.system_key,
+            "name": (lines[0].split(" — ")[0].strip("+ *") if lines else "")[:100] or _("Imported list"),
+            "points_limit": min(max(int(total), 1), POINTS_LIMIT_MAX),
+            "units": entries,
+        }
+        return imported

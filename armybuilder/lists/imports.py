@@ -1,0 +1,165 @@
+"""Importing a list (or an army book) from any format we read: the one entry point (service).
+
+Pages, the API and `manage.py import_list` call `import_source`: the importer of the format
+(`armybuilder.lists.importers`) reads the source, the list is checked and priced exactly like
+one of our own files (`armybuilder.lists.interchange.army_list_build`), an army book passes the
+catalogue loader's checks (`rules.catalogue_files.read_faction_data`), and only then is
+anything saved, in one transaction. The report sets every unit's price in the source beside
+ours (for a formula-priced system, the published formula's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from armybuilder.lists.errors import ArmyListError
+from armybuilder.lists.importers import Context, Imported, ImportProblem, Source, importer_for
+from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
+from armybuilder.lists.importers.fetch import fetch_army_forge, looks_like_link
+from armybuilder.lists.interchange import army_list_build, army_list_save_built, army_list_to_dict
+from armybuilder.models import ArmyList, ListUnit
+from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data
+from rules.catalogue_sync import CataloguePlan, write_catalogue
+from rules.models import Faction, GameSystem
+from rules.systems.registry import get_system, unit_points
+
+
+@dataclass
+class ImportOutcome:
+    """What was imported (saved unless a dry run): a list or a faction, and the report."""
+
+    imported: Imported
+    army_list: ArmyList | None = None
+    units: list[ListUnit] = field(default_factory=list)
+    faction_plan: FactionPlan | None = None
+    faction: Faction | None = None
+    saved: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """`{"list": <our list file>}` or `{"faction": …}`, with `"report"` (the command's `--json`)."""
+        result: dict[str, Any] = {}
+        if self.army_list is not None:
+            result["list"] = army_list_to_dict(army_list=self.army_list, units=self.units)
+            if self.saved:
+                result["list_id"] = self.army_list.pk
+        if self.faction_plan is not None:
+            result["faction"] = {
+                "system": self.imported.system_key,
+                "slug": self.faction_plan.slug,
+                "name": self.faction_plan.values["name"],
+                "id": self.faction.pk if self.faction is not None else None,
+                "units": [u.values["name"] for u in self.faction_plan.units],
+            }
+        result["report"] = self.imported.report()
+        return result
+
+
+def _faction_plan(imported: Imported, source: Source, owner: AbstractBaseUser) -> FactionPlan:
+    assert imported.faction_data is not None and imported.system_key is not None
+    try:
+        plan = read_faction_data(imported.system_key, imported.faction_data, source=source.name)
+    except CatalogueFileError as exc:
+        raise ImportProblem([("", message) for message in exc.errors]) from None
+    system = get_system(imported.system_key)
+    for row, unit in zip(imported.units, plan.units, strict=True):
+        row.formula_points = unit_points(system, unit.values["data"])
+    plan.owner_id = owner.pk
+    plan.values["description"] = plan.values["description"] + " Private import."
+    return plan
+
+
+def import_source(
+    *,
+    user: AbstractBaseUser,
+    source: Source,
+    format: str = "auto",
+    system_key: str | None = None,
+    faction: Faction | None = None,
+    dry_run: bool = False,
+) -> ImportOutcome:
+    """Read `source`, check it whole, and save it unless `dry_run`.
+
+    Raises `ImportProblem` (an `ArmyListError`) naming the line or field of every problem;
+    nothing is saved then.
+    """
+    context = Context(user=user, system_key=system_key or None, faction=faction)
+    imported = importer_for(source, format).read(source, context)
+    if imported.faction_data is not None:
+        outcome = ImportOutcome(imported=imported, faction_plan=_faction_plan(imported, source, user))
+        if not dry_run:
+            if not GameSystem.objects.filter(key=imported.system_key).exists():
+                raise ImportProblem([("system", _("Unknown game system."))])
+            with transaction.atomic():
+                write_catalogue(CataloguePlan(factions=[outcome.faction_plan]))
+            outcome.faction = Faction.objects.get(
+                system__key=imported.system_key, owner_id=user.pk, slug=outcome.faction_plan.slug
+            )
+            outcome.saved = True
+        return outcome
+    assert imported.list_data is not None
+    list_faction = imported.list_faction
+    if list_faction is not None and imported.system_key and list_faction.system.key != imported.system_key:
+        list_faction = None
+    try:
+        army_list, units = army_list_build(
+            user=user, data=imported.list_data, faction=list_faction, known=imported.templates
+        )
+    except ImportProblem:
+        raise
+    except ArmyListError as exc:
+        raise ImportProblem(exc.errors) from None
+    if len(imported.units) == len(units):
+        for row, unit in zip(imported.units, units, strict=True):
+            row.formula_points = unit.points
+    outcome = ImportOutcome(imported=imported, army_list=army_list, units=units)
+    if not dry_run:
+        army_list_save_built(army_list=army_list, units=units)
+        outcome.saved = True
+    return outcome
+
+
+def import_source_of(*, upload: Any = None, text: str = "") -> Source:
+    """What a page or the API was given: an uploaded file (wins), an Army Forge link (fetched
+    from Army Forge only, `importers.fetch`) or pasted text; `ImportProblem` when nothing."""
+    if upload is not None:
+        if upload.size > MAX_SOURCE_BYTES:
+            raise ImportProblem(
+                [("file", _("The file is larger than %(max)d bytes.") % {"max": MAX_SOURCE_BYTES})]
+            )
+        return Source(name=upload.name or "upload", data=upload.read(MAX_SOURCE_BYTES + 1))
+    if looks_like_link(text):
+        return fetch_army_forge(text)
+    if not text.strip():
+        raise ImportProblem([("text", _("Choose a file, paste a list or paste an Army Forge link."))])
+    if len(text) > MAX_SOURCE_BYTES:
+        raise ImportProblem(
+            [("text", _("The text is longer than %(max)d characters.") % {"max": MAX_SOURCE_BYTES})]
+        )
+    return Source.of_text(text)
+
+
+def import_report_rows(outcome: ImportOutcome) -> dict[str, Any]:
+    """The report as a page shows it: each unit with the gap between our price and the source's,
+    and the totals (exact: the source's prices are whole or decimal numbers as written)."""
+    rows = []
+    for unit in outcome.imported.units:
+        gap = None
+        if unit.source_points is not None and unit.formula_points is not None:
+            gap = unit.formula_points - unit.source_points
+        rows.append({**unit.as_dict(), "gap": gap})
+    ours = [u.formula_points for u in outcome.imported.units if u.formula_points is not None]
+    total = sum(ours) if ours else None
+    source_total = outcome.imported.source_total
+    return {
+        "format": outcome.imported.format,
+        "units": rows,
+        "source_total": source_total,
+        "formula_total": total,
+        "gap": total - source_total if total is not None and source_total is not None else None,
+        "left_out": outcome.imported.left_out,
+    }

@@ -1,0 +1,466 @@
+"""Army Forge's unit shape read into, and written from, the OPR unit format.
+
+Army Forge (OPR's own list builder) describes a unit in its share JSON (`/api/tts?id=…`) and
+its army books (`/api/army-books/<id>`) as one profile — `quality`, `defense`, `size` — with
+a `loadout` (or `equipment`) whose `count`s are totals over the unit, `rules` (or
+`specialRules`) of `{name, rating}`, and the `cost` its own (private) calculator gave it.
+Our unit format (`shared/spec/unit-format.md`) gives each model profile its own weapons, so
+the loadout is dealt out model by model: what every model carries goes to all, the rest in
+order to the next models (4 Rifles and 1 Plasma Gun in a unit of 5 are four riflemen and one
+gunner), and identical models become one profile.
+
+A rule the points engine does not price (`points.opr.rule_names`) is not dropped silently:
+it stays on the unit as text (`extra.text_rules`) and is listed in `left_out`. The book price
+is kept as `extra.source_points`, so the points audit can set it beside the formula's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from points.catalogue.i18n import gettext_noop
+from points.opr.rule_names import canonical_name, is_ap, is_order, is_tough
+
+#: Army Forge's name for the source, as written into `extra.source`.
+SOURCE = "Army Forge"
+#: Army Forge's key of the game system our lists are written for (Grimdark Future), and the
+#: army id written on our units (they come from no Army Forge army book).
+GAME_SYSTEM = "gf"
+ARMY_ID = "army-builder"
+MAX_SIZE = 1000
+MAX_LOADOUT = 50
+
+
+@dataclass
+class ReadUnit:
+    """One Army Forge unit in our format, with what could not be carried over."""
+
+    unit: dict[str, Any]
+    size: int
+    source_points: int
+    left_out: list[str] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value.strip())
+    return None
+
+
+def _written_rule(rule: Any) -> str:
+    """`{name: "Blast", rating: 3}` as `Blast(3)`; a plain string as it is."""
+    if isinstance(rule, str):
+        return rule.strip()
+    if not isinstance(rule, Mapping):
+        return ""
+    name = str(rule.get("name") or rule.get("label") or "").strip()
+    rating = rule.get("rating")
+    if rating in (None, "") or not name:
+        return name
+    return f"{name}({str(rating).strip().lstrip('+')})"
+
+
+def _rules_of(entry: Mapping[str, Any]) -> list[Any]:
+    found = entry.get("rules")
+    if found is None:
+        found = entry.get("specialRules")
+    return list(found) if isinstance(found, list) else []
+
+
+def _priced(written: str) -> bool:
+    name = written.split("(", 1)[0].strip()
+    return bool(name) and (canonical_name(name) is not None or is_tough(name) or is_order(name))
+
+
+@dataclass
+class _Kit:
+    """What one line of the loadout gives a model: a weapon or the rules of an item."""
+
+    count: int
+    weapon: dict[str, Any] | None = None
+    rules: tuple[str, ...] = ()
+
+
+def _weapon(
+    entry: Mapping[str, Any], where: str, unit_name: str, left_out: list[str], errors: list[tuple[str, str]]
+) -> dict[str, Any] | None:
+    name = str(entry.get("name") or "").strip() or "Weapon"
+    attacks = _int(entry.get("attacks"))
+    weapon_range = _int(entry.get("range", 0) or 0)
+    if attacks is None or not 0 <= attacks <= 100:
+        errors.append((f"{where}.attacks", gettext_noop("Must be a whole number from 0 to 100.")))
+        return None
+    if weapon_range is None or not 0 <= weapon_range <= 120:
+        errors.append((f"{where}.range", gettext_noop("Must be a whole number of inches from 0 to 120.")))
+        return None
+    weapon: dict[str, Any] = {"name": name[:200], "range": weapon_range, "attacks": attacks}
+    rules = []
+    for rule in _rules_of(entry):
+        written = _written_rule(rule)
+        if not written:
+            continue
+        if is_ap(written.split("(", 1)[0]):
+            ap = _int(written.split("(", 1)[1].rstrip(")")) if "(" in written else None
+            if ap is None or not -1 <= ap <= 5:
+                errors.append(
+                    (f"{where}.specialRules", gettext_noop("AP must be a whole number from -1 to 5."))
+                )
+                return None
+            weapon["ap"] = ap
+        elif _priced(written):
+            rules.append(written)
+        else:
+            left_out.append(f"{unit_name}: {name}: {written}")
+    if rules:
+        weapon["rules"] = rules[:50]
+    return weapon
+
+
+def _kits(
+    loadout: list[Any], path: str, unit_name: str, left_out: list[str], errors: list[tuple[str, str]]
+) -> tuple[list[_Kit], list[str]]:
+    """Each loadout line as a kit, and the rules of items we cannot price (kept as text)."""
+    kits, text_rules = [], []
+    for index, entry in enumerate(loadout[:MAX_LOADOUT]):
+        where = f"{path}[{index}]"
+        if not isinstance(entry, Mapping):
+            errors.append((where, gettext_noop("Each loadout entry must be an object.")))
+            continue
+        count = _int(entry.get("count", 1))
+        if count is None or not 0 <= count <= MAX_SIZE * 10:
+            errors.append((f"{where}.count", gettext_noop("Must be a whole number.")))
+            continue
+        if count == 0:
+            continue
+        kind = str(entry.get("type") or "")
+        if kind == "ArmyBookItem" or ("attacks" not in entry and "content" in entry):
+            rules = []
+            for rule in entry.get("content") or []:
+                written = _written_rule(rule)
+                if not written:
+                    continue
+                if _priced(written):
+                    rules.append(written)
+                else:
+                    text_rules.append(written)
+                    left_out.append(f"{unit_name}: {entry.get('name', '')}: {written}")
+            if rules:
+                kits.append(_Kit(count=count, rules=tuple(rules)))
+        elif kind == "ArmyBookRule":
+            written = _written_rule(entry)
+            if _priced(written):
+                kits.append(_Kit(count=count, rules=(written,)))
+            elif written:
+                text_rules.append(written)
+                left_out.append(f"{unit_name}: {written}")
+        else:
+            weapon = _weapon(entry, where, unit_name, left_out, errors)
+            if weapon is not None:
+                kits.append(_Kit(count=count, weapon=weapon))
+    return kits, text_rules
+
+
+def _models(
+    name: str, size: int, quality: int, defence: int, rules: list[str], kits: list[_Kit], toughness: int = 1
+) -> list[dict[str, Any]]:
+    """Deal the kits out over `size` models and merge identical models into profiles."""
+    carried: list[list[_Kit]] = [[] for _ in range(size)]
+    cursor = 0
+    for kit in kits:
+        each, rest = divmod(kit.count, size)
+        for model in carried:
+            model.extend([kit] * each)
+        for _ in range(rest):
+            carried[cursor % size].append(kit)
+            cursor += 1
+    profiles: list[dict[str, Any]] = []
+    keys: dict[str, dict[str, Any]] = {}
+    for kit_list in carried:
+        weapons = [dict(k.weapon) for k in kit_list if k.weapon is not None]
+        model_rules = list(rules) + [r for k in kit_list for r in k.rules if r not in rules]
+        key = repr((weapons, model_rules))
+        if key in keys:
+            keys[key]["count"] += 1
+            continue
+        profile: dict[str, Any] = {"name": name, "count": 1, "quality": quality, "defence": defence}
+        if toughness > 1:
+            profile["toughness"] = toughness
+        if model_rules:
+            profile["rules"] = model_rules[:50]
+        if weapons:
+            profile["weapons"] = weapons[:50]
+        keys[key] = profile
+        profiles.append(profile)
+    if len(profiles) > 1:
+        for number, profile in enumerate(profiles[1:], start=2):
+            profile["name"] = f"{name} ({number})"
+    return profiles
+
+
+def upgrade_cost(upgrade: Any, unit_id: Any) -> int:
+    """What one of Army Forge's `selectedUpgrades` adds: its option's cost for this unit."""
+    if not isinstance(upgrade, Mapping):
+        return 0
+    option = upgrade.get("option") if isinstance(upgrade.get("option"), Mapping) else upgrade
+    costs = option.get("costs")
+    if isinstance(costs, list) and costs:
+        mine = [c for c in costs if isinstance(c, Mapping) and c.get("unitId") == unit_id]
+        chosen = mine[0] if mine else costs[0]
+        return _int(chosen.get("cost") if isinstance(chosen, Mapping) else chosen) or 0
+    return _int(option.get("cost")) or 0
+
+
+def read_unit(entry: Any, path: str) -> ReadUnit:
+    """One Army Forge unit (list or army book) as an OPR unit dict; errors name the field."""
+    errors: list[tuple[str, str]] = []
+    left_out: list[str] = []
+    if not isinstance(entry, Mapping):
+        return ReadUnit({}, 0, 0, errors=[(path, gettext_noop("Each unit must be an object."))])
+    name = str(entry.get("customName") or entry.get("name") or "").strip()[:200]
+    if not name:
+        errors.append((f"{path}.name", gettext_noop("This field is required.")))
+    size = _int(entry.get("size", 1))
+    quality, defence = _int(entry.get("quality")), _int(entry.get("defense", entry.get("defence")))
+    if size is None or not 1 <= size <= MAX_SIZE:
+        errors.append((f"{path}.size", gettext_noop("Must be a whole number from 1 to 1000.")))
+    if quality is None or not 2 <= quality <= 6:
+        errors.append((f"{path}.quality", gettext_noop("Must be a whole number from 2 to 6.")))
+    if defence is None or not 2 <= defence <= 6:
+        errors.append((f"{path}.defense", gettext_noop("Must be a whole number from 2 to 6.")))
+    cost = _int(entry.get("cost", 0))
+    if cost is None or cost < 0:
+        errors.append((f"{path}.cost", gettext_noop("Must be a whole number of points.")))
+        cost = 0
+    upgrades = entry.get("selectedUpgrades") or []
+    if not isinstance(upgrades, list):
+        errors.append((f"{path}.selectedUpgrades", gettext_noop("Must be a list.")))
+        upgrades = []
+    source_points = cost + sum(upgrade_cost(u, entry.get("id")) for u in upgrades)
+    rules, text_rules = [], []
+    toughness = 1
+    for rule in _rules_of(entry)[:50]:
+        written = _written_rule(rule)
+        if not written:
+            continue
+        if is_tough(written.split("(", 1)[0]) and "(" in written:
+            value = _int(written.split("(", 1)[1].rstrip(") "))
+            if value is None or not 1 <= value <= 100:
+                errors.append((f"{path}.rules", gettext_noop("Tough must be a whole number from 1 to 100.")))
+            else:
+                toughness = value  # Army Forge's Tough(X) is our model's toughness
+        elif _priced(written):
+            rules.append(written)
+        else:
+            text_rules.append(written)
+            left_out.append(f"{name}: {written}")
+    loadout = entry.get("loadout")
+    if loadout is None:
+        loadout = entry.get("equipment") or []
+    if not isinstance(loadout, list):
+        errors.append((f"{path}.loadout", gettext_noop("Must be a list.")))
+        loadout = []
+    key = "loadout" if "loadout" in entry else "equipment"
+    kits, item_rules = _kits(loadout, f"{path}.{key}", name, left_out, errors)
+    if errors or size is None or quality is None or defence is None:
+        return ReadUnit({}, 0, source_points, left_out, errors)
+    unit: dict[str, Any] = {
+        "format": 1,
+        "system": "opr",
+        "name": name,
+        "models": _models(name, size, quality, defence, rules, kits, toughness),
+        "extra": {"source": SOURCE, "source_points": source_points},
+    }
+    if text_rules or item_rules:
+        unit["extra"]["text_rules"] = text_rules + item_rules
+    for ident in ("id", "selectionId"):
+        if isinstance(entry.get(ident), str | int):
+            unit["extra"][f"army_forge_{ident.lower()}"] = str(entry[ident])[:64]
+    return ReadUnit(unit, size, source_points, left_out, errors)
+
+
+def merge_combined(host: ReadUnit, joined: ReadUnit) -> None:
+    """A combined unit (two copies fielded as one, `combined: true`) becomes one unit."""
+    host.unit["models"] = host.unit["models"] + [dict(m) for m in joined.unit["models"]]
+    host.size += joined.size
+    host.source_points += joined.source_points
+    host.unit["extra"]["source_points"] = host.source_points
+    host.left_out += joined.left_out
+
+
+def write_unit(unit: Mapping[str, Any], *, points: int, selection_id: str) -> dict[str, Any]:
+    """One unit of ours in Army Forge's share-JSON unit shape (`quality`/`defense` of its first
+    model, the loadout summed over its models, the rules of every model, our price as `cost`)."""
+    models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
+    first = models[0] if models else {}
+    loadout: dict[str, dict[str, Any]] = {}
+    rules: list[dict[str, Any]] = []
+    seen_rules: set[str] = set()
+    for model in models:
+        count = int(model.get("count", 1))
+        for written in model.get("rules") or []:
+            if written not in seen_rules:
+                seen_rules.add(written)
+                rules.append(_rule_object(written))
+        toughness = int(model.get("toughness", 1) or 1)
+        if toughness > 1 and "Tough" not in seen_rules:
+            seen_rules.add("Tough")
+            rules.append({"name": "Tough", "rating": toughness, "label": f"Tough({toughness})"})
+        for weapon in model.get("weapons") or []:
+            key = repr(sorted(weapon.items()))
+            if key in loadout:
+                loadout[key]["count"] += count
+                continue
+            special = [_rule_object(r) for r in weapon.get("rules") or []]
+            if weapon.get("ap"):
+                special.insert(0, {"name": "AP", "rating": weapon["ap"], "label": f"AP({weapon['ap']})"})
+            loadout[key] = {
+                "type": "ArmyBookWeapon",
+                "name": weapon["name"],
+                "range": int(weapon.get("range", 0)),
+                "attacks": int(weapon.get("attacks", 0)),
+                "count": count,
+                "specialRules": special,
+                "label": weapon["name"],
+            }
+    return {
+        "armyId": ARMY_ID,
+        "id": selection_id,
+        "selectionId": selection_id,
+        "name": str(unit.get("name", "")),
+        "customName": None,
+        "size": sum(int(m.get("count", 1)) for m in models),
+        "quality": int(first.get("quality", 0)),
+        "defense": int(first.get("defence", 0)),
+        "cost": int(points),
+        "rules": rules,
+        "specialRules": [dict(r) for r in rules],
+        "loadout": list(loadout.values()),
+        "equipment": [dict(w) for w in loadout.values()],
+        "selectedUpgrades": [],
+        "upgrades": [],
+        "traits": [],
+        "notes": None,
+        "xp": 0,
+        "joinToUnit": None,
+        "combined": False,
+        "valid": True,
+    }
+
+
+def write_list(
+    *, list_id: str, name: str, points_limit: int | None, units: list[tuple[Mapping[str, Any], int, str, str]]
+) -> dict[str, Any]:
+    """A list in Army Forge's share-JSON shape (`/api/tts?id=…`), so tools built for it (the
+    Tabletop Simulator bridges) read ours: `units` are (unit dict, points, custom name,
+    selection id), in list order."""
+    written = []
+    for unit, points, custom_name, selection_id in units:
+        entry = write_unit(unit, points=points, selection_id=selection_id)
+        entry["customName"] = custom_name or None
+        written.append(entry)
+    return {
+        "id": list_id,
+        "name": name,
+        "gameSystem": GAME_SYSTEM,
+        "points": sum(int(u["cost"]) for u in written),
+        "pointsLimit": points_limit,
+        "campaignMode": False,
+        "competitive": True,
+        "specialRules": [],
+        "units": written,
+    }
+
+
+def _rule_object(written: str) -> dict[str, Any]:
+    name, _, rest = written.partition("(")
+    rating = rest.rstrip(") ").strip()
+    obj: dict[str, Any] = {"name": name.strip(), "label": written}
+    if rating:
+        obj["rating"] = int(rating) if rating.lstrip("-").isdigit() else rating
+    return obj
+
+
+def _slug(text: str) -> str:
+    cleaned = "".join(c if c.isalnum() else "-" for c in str(text).lower())
+    return "-".join(part for part in cleaned.split("-") if part)[:40] or "option"
+
+
+def read_options(
+    entry: Mapping[str, Any], packages: Mapping[str, Any], unit: Mapping[str, Any], path: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The upgrade sections of an army book unit (`upgrades`: its packages' uids) as catalogue
+    options: a weapon swapped for weapons (`replace_weapon`), a weapon or a priced rule gained
+    (`add_weapon`, `add_rule`). A section we cannot express that way is listed in `left_out`,
+    never approximated."""
+    options: list[dict[str, Any]] = []
+    left_out: list[str] = []
+    name = str(unit.get("name", ""))
+    carried = {str(w.get("name")) for m in unit.get("models") or [] for w in m.get("weapons") or []}
+    size = sum(int(m.get("count", 1)) for m in unit.get("models") or [])
+    for package_id in entry.get("upgrades") or []:
+        package = packages.get(str(package_id))
+        if not isinstance(package, Mapping):
+            continue
+        for s_index, section in enumerate(package.get("sections") or []):
+            if not isinstance(section, Mapping):
+                continue
+            label = str(section.get("label") or "").strip() or "Upgrade"
+            variant = str(section.get("variant") or "")
+            targets = [str(t) for t in section.get("targets") or []]
+            affects = section.get("affects") if isinstance(section.get("affects"), Mapping) else {}
+            every = affects.get("type") == "all" or section.get("model") is True
+            most = _int(affects.get("value")) if affects.get("type") == "exactly" else None
+            most = 1 if every else (most or size)
+            for o_index, option in enumerate(section.get("options") or []):
+                if not isinstance(option, Mapping):
+                    continue
+                gains = [g for g in option.get("gains") or [] if isinstance(g, Mapping)]
+                weapons, rules, problems = [], [], []
+                for g_index, gain in enumerate(gains):
+                    where = f"{path}.sections[{s_index}].options[{o_index}].gains[{g_index}]"
+                    if str(gain.get("type")) == "ArmyBookWeapon" or "attacks" in gain:
+                        weapon = _weapon(gain, where, name, [], problems)
+                        if weapon is not None:
+                            weapons.append(weapon)
+                    elif _priced(_written_rule(gain)) and not is_tough(_written_rule(gain).split("(")[0]):
+                        rules.append(_written_rule(gain))
+                    else:
+                        problems.append((where, "not priced"))
+                option_label = str(option.get("label") or label)[:200]
+                key = f"{_slug(str(package_id))}-{s_index}-{o_index}-{_slug(option_label)}"[:60]
+                common: dict[str, Any] = {
+                    "key": key,
+                    "label": option_label,
+                    "group": label[:120],
+                    "max": max(1, min(int(most), 1000)),
+                }
+                if problems or not (weapons or rules):
+                    left_out.append(f"{name}: {label}: {option_label}")
+                elif (
+                    variant == "replace"
+                    and len(targets) == 1
+                    and targets[0] in carried
+                    and weapons
+                    and not rules
+                ):
+                    payload: dict[str, Any] = {"replace": targets[0], "with": weapons}
+                    if every:
+                        payload["all"] = True
+                    options.append({**common, "kind": "replace_weapon", "payload": payload})
+                elif variant != "replace" and len(weapons) == 1 and not rules:
+                    payload = {"weapon": weapons[0], **({"all": True} if every else {})}
+                    options.append({**common, "kind": "add_weapon", "payload": payload})
+                elif variant != "replace" and len(rules) == 1 and not weapons:
+                    options.append({**common, "kind": "add_rule", "payload": {"rule": rules[0]}, "max": 1})
+                else:
+                    left_out.append(f"{name}: {label}: {option_label}")
+    return options, left_out

@@ -1,0 +1,51 @@
+"""A client generated from the served schema (openapi-python-client) imports an Army Forge
+list with its report and downloads the list back as Army Forge JSON (issue 28, issue 31 item 4)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from tests.api.conftest import PASSWORD
+from tests.api.test_api_generated_client import generate_client
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+LIST = (Path(__file__).parents[1] / "armybuilder" / "lists" / "imports" / "army_forge_list.json").read_bytes()
+
+
+def test_generated_client_imports_and_exports_army_forge(
+    live_server: Any, owner: Any, tmp_path: Path
+) -> None:
+    call_command("load_catalogue", verbosity=0)
+    generate_client(live_server.url, tmp_path)
+    from armyclient import AuthenticatedClient, Client
+    from armyclient.api.auth import auth_token_create
+    from armyclient.api.exports import lists_export_army_forge_retrieve, lists_import_create
+    from armyclient.models import CredentialsRequest, ImportRequestRequest, ImportResult
+    from armyclient.types import File
+
+    anonymous = Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    token = auth_token_create.sync(
+        client=anonymous, body=CredentialsRequest(username="owner", password=PASSWORD)
+    )
+    app = AuthenticatedClient(
+        base_url=live_server.url, token=token.token, prefix="Token", raise_on_unexpected_status=True
+    )
+    answer = lists_import_create.sync_detailed(
+        client=app, body=ImportRequestRequest(file=File(payload=io.BytesIO(LIST), file_name="list.json"))
+    )
+    assert answer.status_code == 201
+    result = answer.parsed
+    assert isinstance(result, ImportResult)
+    assert result.report.source_total == 520
+    assert [u.source_points for u in result.report.units] == [215, 90, 215]
+    list_id = result.list_.id
+    exported = lists_export_army_forge_retrieve.sync_detailed(list_id, client=app)
+    assert exported.status_code == 200
+    document = json.loads(exported.content)
+    assert [u["cost"] for u in document["units"]] == [u.formula_points for u in result.report.units]

@@ -1,0 +1,173 @@
+"""Rosters (BattleScribe .rosz, New Recruit JSON) and pasted text through the one import entry
+point (issue 28): forces nest, a selection records only its own cost and totals sum every
+depth; text is matched against a faction by name, with every line not understood reported."""
+
+from __future__ import annotations
+
+import json
+from xml.etree import ElementTree
+
+import pytest
+from django.core.management import call_command
+
+from armybuilder.lists.importers import ImportProblem, Source, importer_for
+from armybuilder.lists.imports import import_source
+from armybuilder.lists.services import army_list_add_unit, army_list_create, list_units_in_order
+from armybuilder.models import ArmyList
+from armybuilder.roster.battlescribe import roster_document
+from armybuilder.roster.text import army_list_text
+from rules.battlescribe.roster_writer import roster_rosz, roster_xml
+from rules.models import Faction, GameSystem
+from tests.rules.battlescribe.files import FILES, GRIMDARK
+
+
+@pytest.fixture
+def marines(db, django_user_model):
+    call_command("load_catalogue", verbosity=0)
+    call_command("import_battlescribe", *[str(FILES / n) for n in GRIMDARK], system="wh40k9", verbosity=0)
+    user = django_user_model.objects.create_user("player", password="a-long-test-password")
+    faction = Faction.objects.get(slug="bs-cat-marines", owner=None)
+    army_list = army_list_create(
+        owner=user,
+        system=GameSystem.objects.get(key="wh40k9"),
+        faction=faction,
+        name="Round trip",
+        points_limit=1000,
+    )
+    units = {u.slug: u for u in faction.units.all()}
+    army_list_add_unit(
+        army_list=army_list,
+        unit=units["bs-se-tactical"],
+        options={"more-marine": 2, "opt-se-plasma": 1, "opt-se-sword": 1},
+        expected_version=None,
+    )
+    army_list_add_unit(
+        army_list=army_list, unit=units["bs-se-captain"], options={"opt-se-jump": 1}, expected_version=None
+    )
+    army_list.refresh_from_db()
+    return user, army_list
+
+
+def rosz_xml(army_list: ArmyList) -> bytes:
+    return roster_xml(roster_document(army_list=army_list, units=list_units_in_order(army_list)))
+
+
+def list_rosz(army_list: ArmyList) -> bytes:
+    return roster_rosz(roster_document(army_list=army_list, units=list_units_in_order(army_list)))
+
+
+def as_new_recruit(xml: bytes) -> dict:
+    """BattleScribe's roster XML in New Recruit's JSON shape: attributes as keys, child lists as arrays."""
+
+    def element(node: ElementTree.Element) -> dict:
+        out: dict = dict(node.attrib)
+        for child in node:
+            tag = child.tag.rsplit("}", 1)[-1]
+            if len(child) or tag in ("selections", "costs", "forces", "costLimits"):
+                out[tag] = [element(grandchild) for grandchild in child]
+        return out
+
+    return {"roster": element(ElementTree.fromstring(xml))}
+
+
+def test_rosz_imports_with_the_same_points(marines):
+    user, army_list = marines
+    source = Source(name="round-trip.rosz", data=list_rosz(army_list))
+    assert importer_for(source).key == "battlescribe"
+    outcome = import_source(user=user, source=source, system_key="wh40k9", dry_run=True)
+    report = outcome.imported.report()
+    ours = [u.points for u in list_units_in_order(army_list)]
+    assert [u["source_points"] for u in report["units"]] == ours
+    assert [u["formula_points"] for u in report["units"]] == ours
+    assert report["source_total"] == sum(ours)
+
+
+def test_new_recruit_json_with_nested_forces_sums_every_depth(marines):
+    user, army_list = marines
+    roster = as_new_recruit(rosz_xml(army_list))
+    force = roster["roster"]["forces"][0]
+    # the captain moves into a force nested in the first one (New Recruit nests allied forces)
+    captain = force["selections"].pop()
+    force["forces"] = [
+        {"name": "Allies", "catalogueName": force.get("catalogueName", ""), "selections": [captain]}
+    ]
+    source = Source.of_text(json.dumps(roster), name="roster.json")
+    assert importer_for(source).key == "new_recruit"
+    outcome = import_source(user=user, source=source, system_key="wh40k9")
+    report = outcome.imported.report()
+    ours = [u.points for u in list_units_in_order(army_list)]
+    assert [u["name"] for u in report["units"]] == [u.name for u in list_units_in_order(army_list)]
+    assert [u["source_points"] for u in report["units"]] == ours
+    assert report["source_total"] == sum(ours)
+    imported = ArmyList.objects.filter(owner=user).exclude(pk=army_list.pk).get()
+    assert [u.points for u in list_units_in_order(imported)] == ours
+
+
+def test_new_recruit_bad_cost_names_the_field(marines):
+    user, army_list = marines
+    roster = as_new_recruit(rosz_xml(army_list))
+    roster["roster"]["forces"][0]["selections"][0]["costs"][0]["value"] = "lots"
+    with pytest.raises(ImportProblem) as caught:
+        import_source(
+            user=user, source=Source.of_text(json.dumps(roster), name="r.json"), system_key="wh40k9"
+        )
+    assert caught.value.errors[0][1].startswith("r.json: roster.forces[0].selections[0].costs[0].value:")
+    assert ArmyList.objects.count() == 1
+
+
+@pytest.mark.parametrize("style", ["plain", "markdown", "secret"])
+def test_our_own_text_exports_import_back(marines, style):
+    user, army_list = marines
+    units = list_units_in_order(army_list)
+    text = army_list_text(army_list=army_list, units=units, style=style)
+    outcome = import_source(user=user, source=Source.of_text(text), dry_run=True)
+    report = outcome.imported.report()
+    assert [(u["name"], u["source_points"], u["formula_points"]) for u in report["units"]] == [
+        (u.name, u.points, u.points) for u in units
+    ]
+    assert report["left_out"] == []
+
+
+def test_battlescribe_text_export(marines):
+    user, army_list = marines
+    units = list_units_in_order(army_list)
+    tactical, captain = units
+    text = (
+        f"++ Patrol Detachment 0CP (Imperium - Test Marines) [{tactical.points + captain.points}pts] ++\n\n"
+        "+ Troops +\n\n"
+        f"Tactical Squad [7 PL, {tactical.points}pts]: Plasma gun, Power sword, Shoulder cannon\n\n+ HQ +\n\n"
+        f"Captain [5 PL, {captain.points}pts]: Jump pack\n\nCreated with BattleScribe\n"
+    )
+    outcome = import_source(user=user, source=Source.of_text(text), system_key="wh40k9", dry_run=True)
+    report = outcome.imported.report()
+    assert [u["name"] for u in report["units"]] == ["Tactical Squad", "Captain"]
+    assert [u["source_points"] for u in report["units"]] == [tactical.points, captain.points]
+    assert report["left_out"] == [
+        "line 5: Tactical Squad: “Shoulder cannon” not understood; left out",
+        "line 11: “Created with BattleScribe” not understood; left out",
+    ]
+
+
+def test_army_forge_text_share(db, django_user_model):
+    call_command("load_catalogue", verbosity=0)
+    user = django_user_model.objects.create_user("p", password="a-long-test-password")
+    text = (
+        "++ Ridge Guard (Grimdark Future 3.2) [320pts] ++\n\n"
+        "Concord Wardens [10] Q4+ D5+ | 120pts | Fearless\n"
+        '9x Ash Rifle (24", A1), Cinder Pistol (12", A1), 10x Service Knife (A1)\n\n'
+        "Mystery Beast [1] Q3+ D3+ | 200pts | Tough(6)\n"
+    )
+    outcome = import_source(user=user, source=Source.of_text(text), system_key="opr", dry_run=True)
+    report = outcome.imported.report()
+    assert [(u["name"], u["size"], u["source_points"]) for u in report["units"]] == [
+        ("Concord Wardens", 10, 120)
+    ]
+    assert report["left_out"] == ["line 6: no unit “Mystery Beast” in the faction; left out"]
+    assert outcome.army_list.faction is None or outcome.army_list.faction.slug == "ashen-concord"
+
+
+def test_text_with_no_unit_line_says_what_one_looks_like(db, django_user_model):
+    user = django_user_model.objects.create_user("p", password="a-long-test-password")
+    with pytest.raises(ImportProblem) as caught:
+        import_source(user=user, source=Source.of_text("just words\nmore words"), format="text")
+    assert caught.value.errors[0][1].startswith("No line names a unit of the faction")

@@ -1,0 +1,63 @@
+"""The Import page in real Chromium (issue 28): paste an Army Forge list, check it, import it,
+read the report of source prices beside ours, open the list's points audit; the pages fit a
+phone. Screenshots are kept in `artifacts/screenshots/`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.artifacts import screenshot
+
+PASSWORD = "correct horse battery staple"
+LIST = (Path(__file__).parents[1] / "armybuilder" / "lists" / "imports" / "army_forge_list.json").read_text()
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def signed_in(browser: Browser, base: str, viewport: dict) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill("importer")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    return page
+
+
+@pytest.mark.parametrize(
+    "name, viewport", [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})]
+)
+def test_paste_check_import_and_audit(live_server, browser, name, viewport):
+    from django.contrib.auth.models import User
+
+    from armybuilder.models import ArmyList
+
+    call_command("load_catalogue", verbosity=0)
+    User.objects.create_user("importer", email="importer@example.com", password=PASSWORD)
+    page = signed_in(browser, live_server.url, viewport)
+    page.goto(f"{live_server.url}/lists/import/")
+    page.get_by_label("List, text or Army Forge share link").fill(LIST)
+    screenshot(page, f"list-import-form-{name}")
+    page.get_by_role("button", name="Check without saving").click()
+    expect(page.get_by_role("heading", name="Import report")).to_be_visible()
+    expect(page.get_by_text("Checked only: nothing was saved.")).to_be_visible()
+    assert not ArmyList.objects.exists()
+    page.go_back()
+    page.get_by_role("button", name="Import", exact=True).click()
+    table = page.locator("table.import-report")
+    expect(table.get_by_role("row").filter(has_text="Captain Vell")).to_contain_text("90")
+    expect(page.get_by_text("Captain Vell: Battle Standard: Banner of Cinders")).to_be_visible()
+    screenshot(page, f"list-import-report-{name}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    page.get_by_role("link", name="Open the list").click()
+    page.get_by_role("link", name="Points audit: book against formula").click()
+    audit = page.locator("table.points-audit")
+    expect(audit.get_by_role("row").filter(has_text="Cinder Walker")).to_contain_text("215")
+    screenshot(page, f"list-points-audit-{name}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    audit.get_by_role("link", name="Cinder Walker").click()
+    expect(page.locator("#designer-total")).to_be_visible()
+    screenshot(page, f"list-points-breakdown-{name}")
