@@ -41,6 +41,10 @@ Decisions (one place each, so they can be changed):
   up; an option without one (the OPR formula prices the changed unit itself) is not.
 - Options apply in the order given (the catalogue's order), so a later option sees the
   unit as the earlier ones left it.
+- *Stacking.* A payload ``"stacks": true`` lets one model take the option several times
+  (WHFB runes: up to three of one rune on one weapon; a Tyrant's two Sword Gnoblars): taken
+  more often than its profile has models, it changes every model of the profile once per
+  round of takes (`_changed_models`) instead of asking for more models than there are.
 - *Per-model costs.* An option whose payload says ``"per_model": true`` costs its `cost` for
   every model it covers (WHFB "great weapons, +2 pts per model"): the models of the
   `applies_to` profile and of the profiles split from it, or every model of the unit when
@@ -332,10 +336,18 @@ def _split(unit: dict, index: int, count: int, suffix: str, option: Mapping) -> 
 
 
 def _changed_models(unit: dict, option: Mapping, count: int, suffix: str) -> list[dict]:
-    """The model dicts an option changes: whole profiles for "all" options, else `count` models."""
+    """The model dicts an option changes: whole profiles for "all" options, else `count` models.
+
+    A stacking option (payload ``"stacks": true``) taken more often than the profile has models
+    changes every model of it, once per full round of takes (the list holds the profile
+    as often as the models hold the item: a Dwarf Lord's three Runes of Cleaving)."""
     if _acts_on_all(option):
         return [unit["models"][i] for i in _targets(unit, option, every_profile=True)]
     [index] = _targets(unit, option, every_profile=False)
+    available = int(unit["models"][index].get("count", 1))
+    if (option.get("payload") or {}).get("stacks") and count > available > 0:
+        model = _split(unit, index, available, suffix, option)
+        return [model] * -(-count // available)
     return [_split(unit, index, count, suffix, option)]
 
 

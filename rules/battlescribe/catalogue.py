@@ -106,9 +106,12 @@ class Modifier:
     outer_repeats: list[list[Repeat]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class Entry:
-    """A selection entry, an entry group or an entry link (`kind`), with its children."""
+    """A selection entry, an entry group or an entry link (`kind`), with its children.
+
+    Entries compare by identity: one written element is one entry, and a comparison by value
+    would walk whole subtrees."""
 
     kind: str  # selectionEntry | selectionEntryGroup | entryLink
     id: str
@@ -188,10 +191,16 @@ class _Reader:
         return Profile(
             id=element.get("id", ""),
             name=element.get("name", ""),
-            type_id=element.get("typeId", ""),
-            type_name=element.get("typeName", ""),
+            # BattleScribe 2.01 files (AoS 1st era) write `profileTypeId`/`profileTypeName` and
+            # a characteristic's value in its `value` attribute; 2.02+ `typeId` and the text.
+            type_id=element.get("typeId") or element.get("profileTypeId", ""),
+            type_name=element.get("typeName") or element.get("profileTypeName", ""),
             characteristics=[
-                (c.get("name", ""), c.get("typeId", ""), (c.text or "").strip())
+                (
+                    c.get("name", ""),
+                    c.get("typeId") or c.get("characteristicTypeId", ""),
+                    ((c.text or "").strip() or c.get("value", "").strip()),
+                )
                 for c in _children(element, "characteristics")
             ],
             hidden=_flag(element, "hidden"),
@@ -294,7 +303,8 @@ class _Reader:
         if kind == "entryLink" and not entry.target_id:
             raise self.fail(path, "the entry link has no targetId")
         for cost in _children(element, "costs"):
-            entry.costs[cost.get("typeId", "")] = self.num(cost, "value", f"{path}/cost")
+            type_id = cost.get("typeId") or cost.get("costTypeId", "")  # 2.01: costTypeId
+            entry.costs[type_id] = self.num(cost, "value", f"{path}/cost")
         for c in _children(element, "constraints"):
             entry.constraints.append(
                 Constraint(

@@ -157,4 +157,4 @@ class Pricer:
         try:
             return (self.total(root, cost_type) - before) / parent.multiplicity()
         finally:
-            parent.children.remove(node)
+            parent.detach(node)

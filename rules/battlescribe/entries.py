@@ -123,9 +123,14 @@ class Index:
         return {entry.id, entry.target_id, *(c for c, _primary in entry.categories)} - {""}
 
 
-@dataclass
+@dataclass(eq=False)
 class Node:
-    """One selection: `entry` taken `count` times under `parent` (per parent selection)."""
+    """One selection: `entry` taken `count` times under `parent` (per parent selection).
+
+    Nodes compare by identity (`eq=False`): two selections of the same entry are different
+    selections, and comparing by value would walk both whole trees (a RecursionError on the
+    deep trees of real catalogues, where parents point back at their children).
+    """
 
     entry: Entry
     count: int
@@ -138,6 +143,13 @@ class Node:
         while node is not None:
             n, node = n * node.count, node.parent
         return n
+
+    def detach(self, child: Node) -> None:
+        """Remove `child` (this very node, not an equal one) from this node's children."""
+        for i, node in enumerate(self.children):
+            if node is child:
+                del self.children[i]
+                return
 
     def walk(self):
         yield self

@@ -31,6 +31,7 @@ from jsonschema import Draft202012Validator
 from rules.battlescribe.catalogue import CATALOGUE, Document, Entry, Profile
 from rules.battlescribe.costs import Pricer, cost_type_ids
 from rules.battlescribe.entries import GROUP, Index, Node
+from rules.battlescribe.xml_reader import BattleScribeError
 
 #: Largest model count an add-models option offers (a unit without a max gets none).
 MAX_OPTION_COUNT = 1000
@@ -322,6 +323,18 @@ class UnitMapper:
         return found
 
     _where = ""
+
+    def unit_or_warning(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
+        """`unit(entry)`, or None with a warning naming the entry when it cannot be read: one
+        unit BattleScribe data describes in a way this importer cannot follow (a broken link,
+        a cycle, a number that is not one) is left out, and the rest of the catalogue imports."""
+        try:
+            return self.unit(entry, used_slugs)
+        except BattleScribeError as exc:
+            self.warn(entry.path, "left out: " + "; ".join(exc.errors))
+        except (RecursionError, ValueError, ArithmeticError, KeyError, TypeError) as exc:
+            self.warn(entry.path, f"left out: it cannot be read ({type(exc).__name__}: {exc})")
+        return None
 
     def unit(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
         where = self._where = entry.path
@@ -624,6 +637,10 @@ class UnitMapper:
         if models is not None:
             option["payload"]["max_per_model"] = high
             option["max"] = max(1, min(high * models, MAX_OPTION_COUNT))
+        elif applies_to is not None and option["max"] > 1 and option["kind"] in ("add_item", "add_weapon"):
+            # One model taking it several times: runes (up to 3 of one rune on a weapon),
+            # a Tyrant's two Sword Gnoblars (`rules.options`, "Stacking").
+            option["payload"]["stacks"] = True
         return option
 
     _unit_entry: Entry | None = None
@@ -802,7 +819,7 @@ class UnitMapper:
                     "need this entry is kept as text",
                 )
         finally:
-            node.children.remove(holder)
+            node.detach(holder)
 
     def group_options(
         self,
@@ -928,7 +945,11 @@ def map_documents(
         if doc.kind == CATALOGUE and doc.library and not doc.entries:
             continue
         used: set[str] = set()
-        units = [u for u in (mapper.unit(e, used) for e in index.root_entries(doc)) if u is not None]
+        units = []
+        for entry in index.root_entries(doc):
+            unit = mapper.unit_or_warning(entry, used)
+            if unit is not None:
+                units.append(unit)
         if not units:
             if doc.kind == CATALOGUE:
                 mapper.warn(doc.file, "no importable units in this catalogue")
