@@ -147,6 +147,7 @@ def parse_import(*, system_key: str, files: Sequence[SourceFile]) -> ImportResul
             profile_schema=system.profile_schema,
             price=system.price,
             known_rule=known,
+            mapping=system.battlescribe,
         )
     except (RecursionError, ValueError, ArithmeticError, KeyError, TypeError) as exc:
         # Units are read one by one (a unit that fails is left out); what fails here is the

@@ -31,6 +31,7 @@ from jsonschema import Draft202012Validator
 from rules.battlescribe.catalogue import CATALOGUE, Document, Entry, Profile
 from rules.battlescribe.costs import Pricer, cost_type_ids
 from rules.battlescribe.entries import GROUP, Index, Node
+from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping, norm, random_average
 from rules.battlescribe.xml_reader import BattleScribeError
 
 #: Largest model count an add-models option offers (a unit without a max gets none).
@@ -125,6 +126,8 @@ def _convert(raw: str, schema_json: str) -> tuple[bool, Any]:
     if raw.lower() in _DASHES:
         return True, (None if validator.is_valid(None) else _ABSENT)
     candidates.append(raw)
+    if raw.lower() != raw:  # "Missile" where the field's enum says "missile"
+        candidates.append(raw.lower())
     for value in candidates:
         if validator.is_valid(value):
             return True, value
@@ -154,8 +157,10 @@ class UnitMapper:
         profile_schema: Mapping[str, Any],
         price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
         known_rule: Callable[[str], bool],
+        mapping: BattleScribeMapping = DEFAULT,
     ):
         self.index = index
+        self.mapping = mapping
         self.system_key = system_key
         self.properties = dict(profile_schema.get("properties") or {})
         self.weapon_properties = dict(
@@ -170,17 +175,34 @@ class UnitMapper:
             for k, v in field_names(self.properties).items()
             if v in (profile_schema.get("x-profile") or [])
         }
+        self.model_fields.update(
+            {norm(k): v for k, v in mapping.characteristics.items() if v in self.properties}
+        )
         self.weapon_fields = {
             k: v
             for k, v in field_names(self.weapon_properties).items()
             if v not in ("name", "profiles", "rules")
         }
+        self.weapon_fields.update(
+            {norm(k): v for k, v in mapping.weapon_characteristics.items() if v in self.weapon_properties}
+        )
         weapon_schema = (profile_schema.get("$defs") or {}).get("weapon") or {"type": "object"}
         self.weapon_validator = Draft202012Validator(weapon_schema)
         self.warnings: list[str] = []
         self.pricer = Pricer(index, self.warn)
-        self.points_id, self.power_id = cost_type_ids(index.cost_types)
+        self.points_id = next((k for k, n in index.cost_types.items() if mapping.is_points(n)), None)
+        if self.points_id is None and not mapping.points_cost_types:
+            self.points_id = cost_type_ids(index.cost_types)[0]
+        #: (what the unit reports, cost type id) for each other cost type the system maps.
+        self.unit_costs = [
+            (found, type_id)
+            for type_id, name in index.cost_types.items()
+            if type_id != self.points_id and (found := mapping.unit_cost(name)) is not None
+        ]
         self.model_type, self.weapon_types = self._profile_types()
+        self.table_types = {
+            type_id for type_id, (name, _chars) in index.profile_types.items() if mapping.is_table_type(name)
+        }
 
     def warn(self, path: str, message: str) -> None:
         line = f"{path}: {message}"
@@ -191,8 +213,15 @@ class UnitMapper:
     _seen: set[str] = set()
 
     def _profile_types(self) -> tuple[str | None, set[str]]:
-        """The profile type that is a model's profile, and those that are weapons, by best match."""
+        """The profile type that is a model's profile, and those that are weapons: those the
+        system's mapping names, else by best match of their characteristics."""
         self._seen = set()
+        named_model = [
+            t for t, (name, _c) in self.index.profile_types.items() if self.mapping.is_model_type(name)
+        ]
+        named_weapons = {
+            t for t, (name, _c) in self.index.profile_types.items() if self.mapping.is_weapon_type(name)
+        }
         model_type, best = None, 1
         weapons: set[str] = set()
         for type_id, (_name, chars) in self.index.profile_types.items():
@@ -202,13 +231,20 @@ class UnitMapper:
                 model_type, best = type_id, as_model
             elif as_weapon >= 2 and as_weapon > as_model:
                 weapons.add(type_id)
-        return model_type, weapons
+        return (named_model[0] if named_model else model_type), (named_weapons or weapons)
 
     # ---------------------------------------------------------------- profiles
 
     def _characteristics(
-        self, profile: Profile, fields: Mapping[str, str], properties: Mapping[str, Any], where: str
+        self,
+        profile: Profile,
+        fields: Mapping[str, str],
+        properties: Mapping[str, Any],
+        where: str,
+        table: list[str] | None = None,
     ) -> tuple[dict[str, Any], list[str]]:
+        """The profile's characteristics as field values, and what stays text. `table`: the
+        first row of the model's damage table, read where a characteristic is written "*"."""
         values: dict[str, Any] = {}
         kept: list[str] = []
         for name, _type_id, text in profile.characteristics:
@@ -217,6 +253,18 @@ class UnitMapper:
                 if text:
                     kept.append(f"{name}: {text}")
                 continue
+            if text.strip() == "*" and table:
+                found = self.from_table(table, properties[key])
+                if found is not None:
+                    kept.append(f"{name}: * (damage table; {found} unwounded)")
+                    values[key] = found
+                    continue
+            if key in self.mapping.random_fields and (average := random_average(text)) is not None:
+                ok, value = convert(str(average), properties[key])
+                if ok and value is not _ABSENT:
+                    kept.append(f"{name}: {text} (the average, {average}, used)")
+                    values[key] = value
+                    continue
             if key == "range" and text.strip().lower() == "melee":
                 text = "0"  # the unit format's melee weapon (`shared/spec/unit-format.md`)
             ok, value = convert(text, properties[key])
@@ -230,6 +278,36 @@ class UnitMapper:
                     where, f"{profile.name}: {name} {text!r} does not fit the field {key!r}; kept as text"
                 )
         return values, kept
+
+    @staticmethod
+    def from_table(row: list[str], schema: Mapping[str, Any]) -> Any:
+        """The first value of a damage-table row (after its wounds column) that `schema`
+        accepts and is written like it (inches with an inch mark, a roll with "+")."""
+        wants_inches = "inch" in str(schema.get("description", "")).lower()
+        for text in row[1:]:
+            if wants_inches != bool(re.search(r"(\"|''|”|in)\s*$", text.strip())):
+                continue
+            ok, value = convert(text, schema)
+            if ok and value is not _ABSENT and value is not None:
+                return value
+        return None
+
+    def table_row(self, entry: Entry) -> list[str]:
+        """The first row (fewest wounds suffered) of the entry's damage table, if it has one:
+        the values of the table profile whose first value starts lowest ("0-3" before "4-6")."""
+        rows = [
+            [text for _n, _t, text in p.characteristics]
+            for p in self.profiles_of(entry)
+            if p.type_id in self.table_types and p.characteristics
+        ]
+        if not rows:
+            return []
+
+        def start(row: list[str]) -> int:
+            found = re.match(r"\s*(\d+)", row[0])
+            return int(found.group(1)) if found else 10**6
+
+        return min(rows, key=start)
 
     def weapon(self, profile: Profile, where: str) -> tuple[dict[str, Any], list[str]]:
         values, kept = self._characteristics(profile, self.weapon_fields, self.weapon_properties, where)
@@ -303,7 +381,9 @@ class UnitMapper:
     def slot(self, entry: Entry) -> str | None:
         """The system's army slot (`x-unit-fields.slot`, e.g. WHFB Core/Special/Rare/Hero/Lord)
         named by the entry's primary category ("Heroes" is `hero`), or None."""
-        values = [str(v) for v in (self.unit_fields.get("slot") or {}).get("enum") or []]
+        if not self.mapping.slot_field:
+            return None
+        values = [str(v) for v in (self.unit_fields.get(self.mapping.slot_field) or {}).get("enum") or []]
         primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
         if not values or not primary:
             return None
@@ -391,7 +471,7 @@ class UnitMapper:
         }
         slot = self.slot(entry)
         if slot is not None:
-            unit["slot"] = slot
+            unit[self.mapping.slot_field] = slot
         # What a roster export needs for BattleScribe to recognise the unit (`roster_writer`).
         if self.index.system is not None:
             unit["battlescribe_system_id"] = self.index.system.id
@@ -399,7 +479,9 @@ class UnitMapper:
                 force_id, force_name = self.index.system.force_entries[0]
                 unit["battlescribe_force"] = {"id": force_id, "name": force_name}
         unit["battlescribe_cost_types"] = {
-            k: v for k, v in (("points", self.points_id), ("power", self.power_id)) if v is not None
+            k: v
+            for k, v in (("points", self.points_id), *((c.key or c.field, t) for c, t in self.unit_costs))
+            if v is not None
         }
         category_ids = {
             self.index.categories[c]: c for c, _p in entry.categories if c in self.index.categories
@@ -529,7 +611,10 @@ class UnitMapper:
                 )
         values: dict[str, Any] = {}
         if profiles:
-            values, kept = self._characteristics(profiles[0], self.model_fields, self.properties, where)
+            table = self.table_row(entry) or (self.table_row(self._unit_entry) if self._unit_entry else [])
+            values, kept = self._characteristics(
+                profiles[0], self.model_fields, self.properties, where, table
+            )
             if kept:
                 notes.append(f"{profiles[0].name}: " + "; ".join(kept))
         count = node.count if node is not root else 1
@@ -588,8 +673,9 @@ class UnitMapper:
         weapons, extra = self.entry_weapons(entry, where)
         model.setdefault("weapons", []).extend(weapons)
         notes += extra
-        if not weapons and "items" in self.properties and entry.type != "model":
-            model.setdefault("items", []).append({"name": entry.name[:120], "kind": "mundane"})
+        items = self.mapping.item_field
+        if not weapons and items and items in self.properties and entry.type != "model":
+            model.setdefault(items, []).append({"name": entry.name[:120], "kind": "mundane"})
         self.collect_text(entry, abilities, notes)
         for rule_name, text in self.rules_of(entry):
             self.add_rule([], model, rule_name, text, abilities)
@@ -625,7 +711,7 @@ class UnitMapper:
             option.update(kind="replace_weapon", payload={"replace": replaces, "with": built})
         elif len(built) == 1:
             option.update(kind="add_weapon", payload={"weapon": built[0]})
-        elif "items" in self.properties:
+        elif self.mapping.item_field and self.mapping.item_field in self.properties:
             option.update(kind="add_item", payload={"item": {"name": entry.name[:120], "kind": "mundane"}})
             if len(built) > 1:
                 self.warn(entry.path, f"{len(built)} weapon profiles in one option; taken as an item")
@@ -840,7 +926,10 @@ class UnitMapper:
             return
         self.cost_limits(group, notes)
         group_min = self.pricer.limit(group, "min", node, root) or 0
-        group_max = self.pricer.limit(group, "max", node, root)
+        group_max = self.group_cap(group, node, root, notes)
+        if group_max == 0:
+            self.warn(group.path, "at most 0 of it for this unit; not offered")
+            return
         default = self.pricer.default_member(group, members) if group_min > 0 else None
         default_cost = self.pricer.extra_cost(default, node, root, self.points_id) if default else Fraction(0)
         replaced = None
@@ -883,28 +972,51 @@ class UnitMapper:
             if member.children:
                 self.nested_options(member, node, root, applies_to, options, notes)
 
+    def group_cap(self, group: Entry, node: Node, root: Node, notes: list) -> int | None:
+        """The group's maximum at the unit's smallest selection, or, where modifiers raise it
+        when other selections are made (community WHFB data: "Arcane Items" at most 0, +1 when
+        the Plague Priest is a wizard, +1 per Dispel Scroll), the most those modifiers can give,
+        with a note that BattleScribe's limit depends on the list."""
+        now = self.pricer.limit(group, "max", node, root)
+        ceiling = self.pricer.ceiling(group, "max")
+        if now is None or ceiling is None or ceiling <= now:
+            return now
+        notes.append(f"{group.name}: at most {now}, up to {ceiling} with the selections that raise it")
+        self.warn(
+            group.path,
+            f"at most {now} at the smallest selection and up to {ceiling} when other selections "
+            "raise it; offered up to the higher limit",
+        )
+        return ceiling
+
     # ------------------------------------------------------------------ power
 
     def power(self, entry: Entry, root: Node, unit: dict[str, Any], growth: list[tuple[Node, int]]) -> None:
-        """Power at the minimum and the size steps where it changes; points checked per size."""
-        if self.power_id is not None:
-            unit["power_rating"] = self.integer(self.pricer.total(root, self.power_id), entry.path)
+        """The system's other unit costs (40k Power) at the minimum and the size steps where
+        they change; points checked per size."""
+        for cost, type_id in self.unit_costs:
+            unit[cost.field] = self.integer(self.pricer.total(root, type_id), entry.path)
         if not growth:
             return
-        if len(growth) > 1:
-            self.warn(entry.path, "several model profiles can grow; Power steps follow the first only")
+        if len(growth) > 1 and self.unit_costs:
+            self.warn(entry.path, "several model profiles can grow; cost steps follow the first only")
         node, high = growth[0]
         base_models = sum(m["count"] for m in unit["models"])
         base_points = self.pricer.total(root, self.points_id)
         per_model = self.pricer.total(root, self.points_id, below=node) / node.count
-        steps, last = [], unit.get("power_rating")
+        steps: dict[str, list[dict[str, Any]]] = {c.field: [] for c, _t in self.unit_costs}
+        last = {c.field: unit.get(c.field) for c, _t in self.unit_costs}
         for n in range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1):
             tree = self.pricer.tree(entry, {node.entry.id: n})
-            if self.power_id is not None:
-                power = self.integer(self.pricer.total(tree, self.power_id), entry.path)
-                if power != last:
-                    steps.append({"min_models": base_models + n - node.count, "power": power})
-                    last = power
+            for cost, type_id in self.unit_costs:
+                if not cost.steps_field:
+                    continue
+                value = self.integer(self.pricer.total(tree, type_id), entry.path)
+                if value != last[cost.field]:
+                    steps[cost.field].append(
+                        {"min_models": base_models + n - node.count, cost.steps_key: value}
+                    )
+                    last[cost.field] = value
             if self.catalogue_points:
                 points = self.pricer.total(tree, self.points_id)
                 if points != base_points + per_model * (n - node.count):
@@ -914,8 +1026,9 @@ class UnitMapper:
                         f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
                     )
                     break
-        if steps:
-            unit["power_rating_rules"] = steps
+        for cost, _type_id in self.unit_costs:
+            if cost.steps_field and steps[cost.field]:
+                unit[cost.steps_field] = steps[cost.field]
 
 
 def map_documents(
@@ -925,11 +1038,17 @@ def map_documents(
     profile_schema: Mapping[str, Any],
     price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
     known_rule: Callable[[str], bool],
+    mapping: BattleScribeMapping | None = None,
 ) -> Mapped:
     """Every catalogue (and the game system's own root entries) as a faction in loader format."""
     index = Index(documents)
     mapper = UnitMapper(
-        index, system_key=system_key, profile_schema=profile_schema, price=price, known_rule=known_rule
+        index,
+        system_key=system_key,
+        profile_schema=profile_schema,
+        price=price,
+        known_rule=known_rule,
+        mapping=mapping or DEFAULT,
     )
     if mapper.model_type is None:
         mapper.warn(
@@ -937,7 +1056,7 @@ def map_documents(
             "no profile type matches the system's model characteristics; units cannot be mapped",
         )
     for type_id, name in index.cost_types.items():
-        if type_id not in (mapper.points_id, mapper.power_id):
+        if type_id != mapper.points_id and type_id not in {t for _c, t in mapper.unit_costs}:
             where = index.system.file if index.system else "import"
             mapper.warn(where, f"cost type {name!r} is not imported")
     result = Mapped()

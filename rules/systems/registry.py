@@ -105,6 +105,11 @@ class GameSystem:
     #: without building the JSON breakdown (issue 16: the list editor prices a unit once per
     #: option to show what each adds); None: `unit_points` reads `price`. Same errors as `price`.
     points: Callable[[Mapping[str, Any]], int] | None = None
+    #: How BattleScribe data maps onto this system's unit format (a
+    #: `rules.battlescribe.mapping.BattleScribeMapping`, declared in the system's package as
+    #: `battlescribe.MAPPING`): its profile and cost types, characteristic spellings, slot and
+    #: item fields. None: imported by best match against `profile_schema` alone.
+    battlescribe: Any = None
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

@@ -17,6 +17,7 @@ from points.wh40k9.power import power_extras
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
 from rules.systems.wh40k9.abilities import ABILITIES, KEYWORDS, WEAPON_ABILITIES
+from rules.systems.wh40k9.battlescribe import MAPPING as BATTLESCRIBE
 from rules.systems.wh40k9.estimate import attack, estimate_cost
 from rules.systems.wh40k9.reference_targets import REFERENCE_TARGETS
 from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
@@ -144,4 +145,5 @@ SYSTEM = register_catalogue_system(
     army_summary=army_summary,
     group_kinds=DETACHMENT_KINDS,
     group_kind_title=GROUP_KIND_TITLE,
+    battlescribe=BATTLESCRIBE,
 )
