@@ -63,6 +63,11 @@ class BattleScribeMapping:
     #: Profile types holding a table of characteristics that change as the model is wounded
     #: (AoS "Damage Table"): a characteristic written "*" reads the table's first row.
     varying_tables: tuple[str, ...] = ()
+    #: Which row of such a table is the unwounded model's: "lowest" first value (AoS: wounds
+    #: suffered "0-3") or "highest" (40k: wounds remaining "6-11+").
+    table_healthiest: str = "lowest"
+    #: Model fields a dash ("-") means a number for (40k: A "-" is no attacks, 0).
+    dash_values: Mapping[str, int] = field(default_factory=dict)
     #: Model fields whose value may be random ("2D6\""): the average, rounded down, is used
     #: and the written value kept as text.
     random_fields: tuple[str, ...] = ()

@@ -123,6 +123,9 @@ def _convert(raw: str, schema_json: str) -> tuple[bool, Any]:
     digits = re.fullmatch(r"(-?\d+)\s*(\+|\"|''|”|in|cm)?", raw)
     if digits:
         candidates.append(int(digits.group(1)))
+    between = re.fullmatch(r"(\d+)\s*(?:\"|''|”)?\s*-\s*(\d+)\s*(?:\"|''|”)?", raw)
+    if between:  # a 40k aircraft's Move, "20-50\"" (or "20\"-50\"")
+        candidates.append(f"{between.group(1)}-{between.group(2)}")
     if raw.lower() in _DASHES:
         return True, (None if validator.is_valid(None) else _ABSENT)
     candidates.append(raw)
@@ -241,12 +244,13 @@ class UnitMapper:
         fields: Mapping[str, str],
         properties: Mapping[str, Any],
         where: str,
-        table: list[str] | None = None,
+        table: tuple[list[str], list[str]] | None = None,
     ) -> tuple[dict[str, Any], list[str]]:
         """The profile's characteristics as field values, and what stays text. `table`: the
         first row of the model's damage table, read where a characteristic is written "*"."""
         values: dict[str, Any] = {}
         kept: list[str] = []
+        starred = 0
         for name, _type_id, text in profile.characteristics:
             key = fields.get(_norm(name))
             if key is None:
@@ -254,7 +258,8 @@ class UnitMapper:
                     kept.append(f"{name}: {text}")
                 continue
             if text.strip() == "*" and table:
-                found = self.from_table(table, properties[key])
+                found = self.from_table(table, name, starred, properties[key])
+                starred += 1
                 if found is not None:
                     kept.append(f"{name}: * (damage table; {found} unwounded)")
                     values[key] = found
@@ -265,6 +270,9 @@ class UnitMapper:
                     kept.append(f"{name}: {text} (the average, {average}, used)")
                     values[key] = value
                     continue
+            if fields is self.model_fields and key in self.mapping.dash_values and text.strip() in _DASHES:
+                values[key] = self.mapping.dash_values[key]
+                continue
             if key == "range" and text.strip().lower() == "melee":
                 text = "0"  # the unit format's melee weapon (`shared/spec/unit-format.md`)
             ok, value = convert(text, properties[key])
@@ -280,34 +288,56 @@ class UnitMapper:
         return values, kept
 
     @staticmethod
-    def from_table(row: list[str], schema: Mapping[str, Any]) -> Any:
-        """The first value of a damage-table row (after its wounds column) that `schema`
-        accepts and is written like it (inches with an inch mark, a roll with "+")."""
-        wants_inches = "inch" in str(schema.get("description", "")).lower()
-        for text in row[1:]:
-            if wants_inches != bool(re.search(r"(\"|''|”|in)\s*$", text.strip())):
-                continue
-            ok, value = convert(text, schema)
-            if ok and value is not _ABSENT and value is not None:
-                return value
-        return None
+    def from_table(table: tuple[list[str], list[str]], name: str, nth: int, schema: Mapping[str, Any]) -> Any:
+        """The value of characteristic `name` (the `nth` one written "*") in a damage-table row:
+        the column the table names after it (a header row, or the characteristic's own name),
+        else the `nth` column after the wounds column."""
+        names, row = table
+        column = next((i for i, n in enumerate(names) if n and _norm(n) == _norm(name)), None)
+        if column is None:
+            column = nth + 1
+        if column >= len(row):
+            return None
+        ok, value = convert(row[column], schema)
+        return value if ok and value is not _ABSENT and value is not None else None
 
-    def table_row(self, entry: Entry) -> list[str]:
-        """The first row (fewest wounds suffered) of the entry's damage table, if it has one:
-        the values of the table profile whose first value starts lowest ("0-3" before "4-6")."""
-        rows = [
-            [text for _n, _t, text in p.characteristics]
-            for p in self.profiles_of(entry)
-            if p.type_id in self.table_types and p.characteristics
-        ]
+    def table_row(self, entry: Entry) -> tuple[list[str], list[str]] | None:
+        """(column names, values) of the healthiest row of the entry's damage table, if it has
+        one: the system's table profiles (`mapping.varying_tables`) or, failing those, profiles
+        of a type of the catalogue's own that carry one of the model's characteristics. A
+        header row (empty first value) names the columns; the row that starts lowest
+        (`mapping.table_healthiest` "lowest": wounds suffered) or highest ("highest":
+        wounds remaining) is the healthiest."""
+        profiles = [p for p in self.profiles_of(entry) if p.type_id in self.table_types and p.characteristics]
+        if not profiles:
+            known = set(self.model_fields)
+            profiles = [
+                p
+                for p in self.profiles_of(entry)
+                if p.type_id != self.model_type
+                and p.type_id not in self.weapon_types
+                and any(_norm(n) in known for n, _t, _v in p.characteristics)
+                and re.search(r"\d", p.name)
+            ]
+        if not profiles:
+            return None
+        header = next((p for p in profiles if not p.characteristics[0][2]), None)
+        rows = [p for p in profiles if p is not header]
         if not rows:
-            return []
+            return None
+        names = (
+            [v for _n, _t, v in header.characteristics]
+            if header
+            else [n for n, _t, _v in rows[0].characteristics]
+        )
 
-        def start(row: list[str]) -> int:
-            found = re.match(r"\s*(\d+)", row[0])
+        def start(p: Profile) -> int:
+            found = re.match(r"\s*(\d+)", p.characteristics[0][2]) or re.search(r"(\d+)", p.name)
             return int(found.group(1)) if found else 10**6
 
-        return min(rows, key=start)
+        pick = max if self.mapping.table_healthiest == "highest" else min
+        best = pick(rows, key=start)
+        return names, [v for _n, _t, v in best.characteristics]
 
     def weapon(self, profile: Profile, where: str) -> tuple[dict[str, Any], list[str]]:
         values, kept = self._characteristics(profile, self.weapon_fields, self.weapon_properties, where)
@@ -611,7 +641,7 @@ class UnitMapper:
                 )
         values: dict[str, Any] = {}
         if profiles:
-            table = self.table_row(entry) or (self.table_row(self._unit_entry) if self._unit_entry else [])
+            table = self.table_row(entry) or (self.table_row(self._unit_entry) if self._unit_entry else None)
             values, kept = self._characteristics(
                 profiles[0], self.model_fields, self.properties, where, table
             )

@@ -41,4 +41,6 @@ MAPPING = BattleScribeMapping(
         ),
     ),
     varying_tables=("Wound Track",),
+    table_healthiest="highest",
+    dash_values={"a": 0},
 )
