@@ -87,6 +87,18 @@ class OptionError(ValueError):
         super().__init__("; ".join(f"{path}: {message}" for path, message in self.errors))
 
 
+def _copy_data(value: Any) -> Any:
+    """A copy of JSON-shaped data (dicts, lists, scalars): what `copy.deepcopy` gives for it,
+    several times faster (it keeps no memo; unit dicts hold no shared or cyclic parts)."""
+    if isinstance(value, dict):
+        return {k: _copy_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_data(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copy_data(v) for v in value)
+    return value
+
+
 def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, int]) -> dict:
     """A new unit dict with `chosen` ({option key: how many times}) applied; `unit` is untouched.
 
@@ -98,7 +110,7 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
     errors = _check_counts(options, chosen, by_key)
     if errors:
         raise OptionError(errors)
-    result = copy.deepcopy(dict(unit))
+    result = _copy_data(unit)
     per_model: list[tuple[dict, Mapping, int]] = []
     for option in options:
         count = int(chosen.get(str(option["key"]), 0))
@@ -265,9 +277,7 @@ def _check_counts(
 def _group_cap(members: Sequence[Mapping]) -> int | None:
     """The most a group's members may be taken in all; None when the group sets no cap."""
     stated = [
-        (m.get("payload") or {}).get("group_max")
-        for m in members
-        if "group_max" in (m.get("payload") or {})
+        (m.get("payload") or {}).get("group_max") for m in members if "group_max" in (m.get("payload") or {})
     ]
     if not stated:
         return max(int(m.get("max_count") or 0) for m in members)

@@ -150,6 +150,8 @@ class Document:
     shared_profiles: list[Profile] = field(default_factory=list)
     shared_rules: list[Rule] = field(default_factory=list)
     catalogue_links: list[str] = field(default_factory=list)
+    #: The linked catalogues whose root entries this one offers (`importRootEntries="true"`).
+    root_imports: list[str] = field(default_factory=list)
     #: (id, name) of the forces (detachments) a roster can hold, e.g. "Warhammer Fantasy 7th Edition"
     force_entries: list[tuple[str, str]] = field(default_factory=list)
 
@@ -359,7 +361,9 @@ class _Reader:
                 [c.get("name", "") for c in _children(p, "characteristicTypes")],
             )
         doc.categories = {c.get("id", ""): c.get("name", "") for c in _children(root, "categoryEntries")}
-        doc.catalogue_links = [link.get("targetId", "") for link in _children(root, "catalogueLinks")]
+        links = _children(root, "catalogueLinks")
+        doc.catalogue_links = [link.get("targetId", "") for link in links]
+        doc.root_imports = [link.get("targetId", "") for link in links if _flag(link, "importRootEntries")]
         doc.force_entries = [(f.get("id", ""), f.get("name", "")) for f in _children(root, "forceEntries")]
         for list_name in ("selectionEntries", "entryLinks"):
             doc.entries += [self.entry(e, f"{self.file}: {kind}") for e in _children(root, list_name)]

@@ -57,9 +57,9 @@ class BattleScribeMapping:
     unit_costs: tuple[UnitCost, ...] = ()
     #: The unit field taking the army slot named by the entry's primary category ("" none).
     slot_field: str = ""
-    #: The model field listing mundane equipment taken as items ("" none: such selections
-    #: stay text).
-    item_field: str = ""
+    #: The model field listing equipment taken as items (the unit format's `items`; "" none:
+    #: such selections stay text).
+    item_field: str = "items"
     #: Profile types holding a table of characteristics that change as the model is wounded
     #: (AoS "Damage Table"): a characteristic written "*" reads the table's first row.
     varying_tables: tuple[str, ...] = ()

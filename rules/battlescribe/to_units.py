@@ -1090,8 +1090,12 @@ def map_documents(
             where = index.system.file if index.system else "import"
             mapper.warn(where, f"cost type {name!r} is not imported")
     result = Mapped()
+    # A catalogue another uploaded catalogue links to is that one's library (Space Marines for
+    # Ultramarines): its units come in through the catalogues that import its root entries,
+    # not as a faction of its own, unless nothing uploaded links to it.
+    linked = {target for doc in documents for target in doc.catalogue_links}
     for doc in documents:
-        if doc.kind == CATALOGUE and doc.library and not doc.entries:
+        if doc.kind == CATALOGUE and ((doc.library and not doc.entries) or doc.id in linked):
             continue
         used: set[str] = set()
         units = []

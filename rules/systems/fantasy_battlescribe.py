@@ -40,5 +40,4 @@ MAPPING = BattleScribeMapping(
     weapon_characteristics={"Range": "range", "Strength": "strength", "S": "strength"},
     points_cost_types=("pts", "points", "pkt", "body"),
     slot_field="slot",
-    item_field="items",
 )
