@@ -44,7 +44,9 @@ Decisions (one place each, so they can be changed):
 - *Stacking.* A payload ``"stacks": true`` lets one model take the option several times
   (WHFB runes: up to three of one rune on one weapon; a Tyrant's two Sword Gnoblars): taken
   more often than its profile has models, it changes every model of the profile once per
-  round of takes (`_changed_models`) instead of asking for more models than there are.
+  round of takes (`_changed_models`) instead of asking for more models than there are; a
+  stacking replacement whose weapon is already replaced adds the new weapon again (a War
+  Walker swapping both of its heavy weapons).
 - *Per-model costs.* An option whose payload says ``"per_model": true`` costs its `cost` for
   every model it covers (WHFB "great weapons, +2 pts per model"): the models of the
   `applies_to` profile and of the profiles split from it, or every model of the unit when
@@ -377,16 +379,24 @@ def _replace_weapon(unit: dict, option: Mapping, count: int) -> None:
     new = payload.get("with")
     new_weapons = [new] if isinstance(new, Mapping) else list(new or [])
     label = option.get("label") or option["key"]
-    for model in [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]:
+    targets = [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]
+    if _acts_on_all(option) and not option.get("applies_to"):
+        # A unit-wide swap ("every model's bolt rifle"): the profiles that carry the weapon.
+        targets = [m for m in targets if _weapon_named(m, old) is not None] or targets[:1]
+    for model in targets:
         if _weapon_named(model, old) is None:
             raise _TargetMissing(
                 _("“%(option)s” replaces “%(weapon)s”, which “%(model)s” does not carry.")
                 % {"option": label, "weapon": old, "model": model.get("name")}
             )
     suffix = ", ".join(str(w.get("name")) for w in new_weapons) or str(label)
-    for model in _changed_models(unit, option, count, suffix):
+    changed = targets if _acts_on_all(option) else _changed_models(unit, option, count, suffix)
+    for model in changed:
         weapons = model.setdefault("weapons", [])
         at = _weapon_named(model, old)
+        if at is None:  # a stacking option's later round: the model carries one more
+            weapons.extend(copy.deepcopy(new_weapons))
+            continue
         weapons[at : at + 1] = copy.deepcopy(new_weapons)
 
 

@@ -120,7 +120,7 @@ def convert(text: str, schema: Mapping[str, Any]) -> tuple[bool, Any]:
 def _convert(raw: str, schema_json: str) -> tuple[bool, Any]:
     validator = _validator(schema_json)
     candidates: list[Any] = []
-    digits = re.fullmatch(r"(-?\d+)\s*(\+|\"|''|”|in|cm)?", raw)
+    digits = re.fullmatch(r"(-?\d+)\s*(\+|(?:\"|''|”)+|in|cm)?", raw)
     if digits:
         candidates.append(int(digits.group(1)))
     between = re.fullmatch(r"(\d+)\s*(?:\"|''|”)?\s*-\s*(\d+)\s*(?:\"|''|”)?", raw)
@@ -531,12 +531,49 @@ class UnitMapper:
                 {"key": "unit", "label": "Unit", "count": 1, "cost": self.integer(fixed, where)}
             ]
         self.power(entry, root, unit, growth)
+        self.fix_replacements(models, options, where)
         keys: set[str] = set()
         for option in options:
             option["key"] = self.unique(option["key"][:76], keys)
         unit["options"] = options
         expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
         return self.checked(unit, expected, where)
+
+    def fix_replacements(
+        self, models: list[dict[str, Any]], options: list[dict[str, Any]], where: str
+    ) -> None:
+        """A "replace the default" option whose weapon the named model does not carry at the
+        smallest selection (the default sits on another model of the unit, or deeper than the
+        unit's minimum reaches): pointed at the model that carries it, else offered as an added
+        weapon, with a warning; so one such option does not cost the unit."""
+        for option in options:
+            if option.get("kind") != "replace_weapon":
+                continue
+            old = option["payload"].get("replace")
+            named = [m for m in models if not option.get("applies_to") or m["name"] == option["applies_to"]]
+            if any(any(w.get("name") == old for w in m.get("weapons") or []) for m in named):
+                continue
+            carrier = next(
+                (m for m in models if any(w.get("name") == old for w in m.get("weapons") or [])), None
+            )
+            if carrier is not None:
+                option["applies_to"] = carrier["name"]
+                continue
+            new = option["payload"].get("with")
+            weapons = [new] if isinstance(new, Mapping) else list(new or [])
+            self.warn(
+                where,
+                f"{option.get('label')}: replaces {old!r}, which no model carries at the smallest "
+                "selection; offered as an added weapon",
+            )
+            payload = {k: v for k, v in option["payload"].items() if k not in ("replace", "with")}
+            if len(weapons) == 1:
+                option.update(kind="add_weapon", payload={**payload, "weapon": weapons[0]})
+            else:
+                option.update(
+                    kind="add_item",
+                    payload={**payload, "item": {"name": str(option.get("label"))[:120], "kind": "mundane"}},
+                )
 
     def unmapped_modifiers(self, root: Node) -> list[str]:
         """Warn about modifiers that change what the unit format cannot hold (names, visibility...)."""
@@ -619,6 +656,10 @@ class UnitMapper:
         own = [p for p in self.profiles_of(entry) if p.type_id == self.model_type]
         inherited = [p for p in unit_profiles if p.type_id == self.model_type]
         profiles = own or inherited
+        if len(profiles) > 1 and all(re.search(r"\[(\d+)\]", p.name) for p in profiles):
+            # 40k wound brackets as profiles, "Rhino [1] (6+ wounds remaining)", "Rhino [2] ...":
+            # the unwounded one first
+            profiles = sorted(profiles, key=lambda p: int(re.search(r"\[(\d+)\]", p.name).group(1)))
         if not profiles and node is root:
             # A war machine written as a unit whose profiles sit on its required upgrade
             # ("Hobgoblin Bolt Thrower": machine and crew on a min-1 child): take them from there.
@@ -753,9 +794,14 @@ class UnitMapper:
         if models is not None:
             option["payload"]["max_per_model"] = high
             option["max"] = max(1, min(high * models, MAX_OPTION_COUNT))
-        elif applies_to is not None and option["max"] > 1 and option["kind"] in ("add_item", "add_weapon"):
+        if (
+            applies_to is not None
+            and high > 1
+            and option["kind"] in ("add_item", "add_weapon", "replace_weapon")
+        ):
             # One model taking it several times: runes (up to 3 of one rune on a weapon),
-            # a Tyrant's two Sword Gnoblars (`rules.options`, "Stacking").
+            # a Tyrant's two Sword Gnoblars, a War Walker's two heavy weapons
+            # (`rules.options`, "Stacking").
             option["payload"]["stacks"] = True
         return option
 

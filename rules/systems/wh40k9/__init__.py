@@ -113,7 +113,8 @@ UNIT_FIELDS: dict[str, Any] = {
         "description": "The datasheet's Power Rating",
         "type": "integer",
         "minimum": 0,
-        "maximum": 100,
+        # Titans exceed 100 (BSData/wh40k-9e: a Phantom Titan, a Warlord Titan).
+        "maximum": 500,
     },
     "battlefield_role": ROLE_FIELD,
 }
