@@ -24,6 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from rules.battlescribe.catalogue import read_document
+from rules.battlescribe.report import group_warnings
 from rules.battlescribe.to_units import map_documents
 from rules.battlescribe.xml_reader import (
     MAX_FILE_BYTES,
@@ -72,7 +73,8 @@ class ImportResult:
     factions: list[Faction] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        """`{"system", "factions": [{"name", "units": [{"name", "points", "power", "models"}]}], ...}`."""
+        """`{"system", "factions": [{"name", "units": [{"name", "points", "power", "models"}]}],
+        "report": [{"kind", "count", "names", "text"}], "warnings", "errors"}`."""
         system = get_system(self.system)
         factions = []
         for plan in self.plans:
@@ -96,7 +98,16 @@ class ImportResult:
                     "units": units,
                 }
             )
-        return {"system": self.system, "factions": factions, "errors": [], "warnings": self.warnings}
+        return {
+            "system": self.system,
+            "factions": factions,
+            "errors": [],
+            # What was left out and why, grouped in plain words (`rules.battlescribe.report`).
+            "report": [
+                {k: g[k] for k in ("kind", "count", "names", "text")} for g in group_warnings(self.warnings)
+            ],
+            "warnings": self.warnings,
+        }
 
 
 def parse_import(*, system_key: str, files: Sequence[SourceFile]) -> ImportResult:
@@ -182,9 +193,7 @@ def checked_faction(
     units = list(faction["units"])
     for _attempt in range(3):
         try:
-            return read_faction_data(
-                system_key, {**faction, "units": units}, source=source, rule_names=names
-            )
+            return read_faction_data(system_key, {**faction, "units": units}, source=source, rule_names=names)
         except CatalogueFileError as exc:
             bad: dict[int, list[str]] = {}
             for error in exc.errors:
