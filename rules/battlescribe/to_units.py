@@ -305,15 +305,25 @@ class UnitMapper:
         """(column names, values) of the healthiest row of the entry's damage table, if it has
         one: the system's table profiles (`mapping.varying_tables`) or, failing those, profiles
         of a type of the catalogue's own that carry one of the model's characteristics. A
-        header row (empty first value) names the columns; the row that starts lowest
+        header row (a first value that is no number: empty, "Wounds Suffered") names the columns; the row that starts lowest
         (`mapping.table_healthiest` "lowest": wounds suffered) or highest ("highest":
         wounds remaining) is the healthiest."""
-        profiles = [p for p in self.profiles_of(entry) if p.type_id in self.table_types and p.characteristics]
+        # The table sits on the entry or on a child of it ("Wound Track Slaughterbrute").
+        found, stack, seen = [], [(entry, 0)], set()
+        while stack:
+            here, depth = stack.pop()
+            if id(here) in seen:
+                continue
+            seen.add(id(here))
+            found += self.profiles_of(here)
+            if depth < 2:
+                stack += [(self.index.resolve(c), depth + 1) for c in here.children if c.kind != GROUP]
+        profiles = [p for p in found if p.type_id in self.table_types and p.characteristics]
         if not profiles:
             known = set(self.model_fields)
             profiles = [
                 p
-                for p in self.profiles_of(entry)
+                for p in found
                 if p.type_id != self.model_type
                 and p.type_id not in self.weapon_types
                 and any(_norm(n) in known for n, _t, _v in p.characteristics)
@@ -321,7 +331,7 @@ class UnitMapper:
             ]
         if not profiles:
             return None
-        header = next((p for p in profiles if not p.characteristics[0][2]), None)
+        header = next((p for p in profiles if not re.match(r"\s*\d", p.characteristics[0][2])), None)
         rows = [p for p in profiles if p is not header]
         if not rows:
             return None
@@ -332,7 +342,8 @@ class UnitMapper:
         )
 
         def start(p: Profile) -> int:
-            found = re.match(r"\s*(\d+)", p.characteristics[0][2]) or re.search(r"(\d+)", p.name)
+            # the row's wounds: its name where that is a range ("00-02", "10+"), else its first value
+            found = re.match(r"\s*(\d+)", p.name) or re.match(r"\s*(\d+)", p.characteristics[0][2])
             return int(found.group(1)) if found else 10**6
 
         pick = max if self.mapping.table_healthiest == "highest" else min
