@@ -305,9 +305,9 @@ class UnitMapper:
         """(column names, values) of the healthiest row of the entry's damage table, if it has
         one: the system's table profiles (`mapping.varying_tables`) or, failing those, profiles
         of a type of the catalogue's own that carry one of the model's characteristics. A
-        header row (a first value that is no number: empty, "Wounds Suffered") names the columns; the row that starts lowest
-        (`mapping.table_healthiest` "lowest": wounds suffered) or highest ("highest":
-        wounds remaining) is the healthiest."""
+        header row (a first value that is no number: empty, "Wounds Suffered") names the
+        columns; the row that starts lowest (`mapping.table_healthiest` "lowest": wounds
+        suffered) or highest ("highest": wounds remaining) is the healthiest."""
         # The table sits on the entry or on a child of it ("Wound Track Slaughterbrute").
         found, stack, seen = [], [(entry, 0)], set()
         while stack:
