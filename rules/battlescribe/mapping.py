@@ -16,8 +16,9 @@ profile schema's field keys, titles and descriptions (`to_units.field_names`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def norm(text: str) -> str:
@@ -71,6 +72,9 @@ class BattleScribeMapping:
     #: Model fields whose value may be random ("2D6\""): the average, rounded down, is used
     #: and the written value kept as text.
     random_fields: tuple[str, ...] = ()
+    #: `read(name, text)` -> (model fields, structured abilities) that an ability's text says
+    #: about the model itself (40k: "a 4+ invulnerable save"); None: abilities stay text.
+    ability_reader: Callable[[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
 
     def is_model_type(self, name: str) -> bool:
         return norm(name) in {norm(n) for n in self.model_profile_types}

@@ -541,6 +541,7 @@ class UnitMapper:
             unit["upgrades"] = [
                 {"key": "unit", "label": "Unit", "count": 1, "cost": self.integer(fixed, where)}
             ]
+        self.read_abilities(models, abilities, where)
         self.power(entry, root, unit, growth)
         self.fix_replacements(models, options, where)
         keys: set[str] = set()
@@ -549,6 +550,33 @@ class UnitMapper:
         unit["options"] = options
         expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
         return self.checked(unit, expected, where)
+
+    def read_abilities(
+        self, models: list[dict[str, Any]], abilities: list[dict[str, str]], where: str
+    ) -> None:
+        """What the unit's ability texts say about its models in the wordings the system's
+        mapping reads (`ability_reader`: 40k "a 4+ invulnerable save", "Feel No Pain"...), put
+        into the models' fields and structured abilities so estimates use them; the text stays."""
+        reader = self.mapping.ability_reader
+        if reader is None:
+            return
+        for ability in abilities:
+            fields, found = reader(ability["name"], ability.get("text", ""))
+            fields = {k: v for k, v in fields.items() if k in self.properties}
+            if "abilities" not in self.properties:
+                found = []
+            if not fields and not found:
+                continue
+            for model in models:
+                for key, value in fields.items():
+                    if model.get(key) is None:
+                        model[key] = value
+                if found:
+                    held = model.get("abilities") or []
+                    model["abilities"] = held + [a for a in found if a not in held]
+            self.warn(
+                where, f"ability {ability['name']!r} read for the estimates: {fields or ''}{found or ''}"
+            )
 
     def fix_replacements(
         self, models: list[dict[str, Any]], options: list[dict[str, Any]], where: str

@@ -251,3 +251,48 @@ def test_the_importer_names_no_system_and_no_system_field():
             if re.search(rf"[\"']{re.escape(word)}[\"']", text):
                 found.append(f"{path.name}: {word}")
     assert found == []
+
+
+# ------------------------------------------------------------------ abilities for the estimates
+
+
+@pytest.mark.parametrize(
+    ("text", "fields", "found"),
+    [
+        ("This model has a 4+ invulnerable save.", {"invuln": 4}, []),
+        (
+            "Each time a model in this unit would lose a wound, roll one D6: "
+            "on a 5+, that wound is not lost.",
+            {},
+            [{"type": "feel_no_pain", "target": 5, "name": "X"}],
+        ),
+        (
+            "Each time this model makes a melee attack, re-roll a hit roll of 1.",
+            {},
+            [{"type": "reroll", "roll": "hit", "which": "ones", "name": "X", "when": "melee"}],
+        ),
+        (
+            "Each time this model makes an attack, add 1 to that attack's wound roll.",
+            {},
+            [{"type": "modifier", "roll": "wound", "value": 1, "name": "X"}],
+        ),
+        # auras and mortal-wound-only saves are about other units or other damage: text only
+        ('While a friendly unit is within 6" of this model, it has a 5+ invulnerable save.', {}, []),
+        (
+            "Each time this model would lose a wound as the result of a mortal wound, roll one D6: "
+            "on a 5+, that wound is not lost.",
+            {},
+            [],
+        ),
+        (
+            "Each time this model makes an attack, if the target is a VEHICLE, re-roll a hit roll of 1.",
+            {},
+            [],
+        ),
+    ],
+)
+def test_40k_ability_wordings_read_for_the_estimates(text, fields, found):
+    """001_40k.md §12.1 (abilities as data): the common BSData/wh40k-9e wordings."""
+    from rules.systems.wh40k9.battlescribe import read_ability
+
+    assert read_ability("X", text) == (fields, found)
