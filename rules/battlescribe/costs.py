@@ -42,6 +42,9 @@ class Pricer:
         self.index = index
         self.warn = warn
         self.evaluator = Evaluator(index, warn)
+        #: {(root, cost type): (tree version, total)}; nodes hash by identity.
+        self._totals: dict[tuple[Node, str], tuple[int, Fraction]] = {}
+        self._version = 0
 
     def limit(self, entry: Entry, kind: str, parent: Node | None, root: Node | None) -> int | None:
         """The entry's `min`/`max` selections per parent after modifiers (None: no such limit)."""
@@ -156,9 +159,17 @@ class Pricer:
         return self.evaluator.value(base, cost_type, node.entry.modifiers, node, node.parent, root)
 
     def total(self, root: Node, cost_type: str | None, below: Node | None = None) -> Fraction:
-        """The cost of the whole tree (or of `below`'s subtree, per parent selection)."""
+        """The cost of the whole tree (or of `below`'s subtree, per parent selection).
+
+        A whole tree's total is remembered until a selection is attached to or detached from
+        any tree (`attach`, `detach`): pricing every option of a unit asks for the unit's total
+        without the option once per option."""
         if cost_type is None:
             return Fraction(0)
+        if below is None:
+            known = self._totals.get((root, cost_type))
+            if known is not None and known[0] == self._version:
+                return known[1]
         start = below or root
         total = Fraction(0)
         stack = [(start, start.count)]
@@ -166,7 +177,20 @@ class Pricer:
             node, n = stack.pop()
             total += self.cost(node, cost_type, root) * n
             stack += [(child, n * child.count) for child in node.children]
+        if below is None:
+            if len(self._totals) > 4096:
+                self._totals.clear()
+            self._totals[(root, cost_type)] = (self._version, total)
         return total
+
+    def attach(self, parent: Node, node: Node) -> None:
+        """Add `node` under `parent` (a probe: what would taking it change?)."""
+        parent.children.append(node)
+        self._version += 1
+
+    def detach(self, parent: Node, node: Node) -> None:
+        parent.detach(node)
+        self._version += 1
 
     def extra_cost(self, entry: Entry, parent: Node, root: Node, cost_type: str | None) -> Fraction:
         """What taking `entry` once more under one selection of `parent` adds to the whole unit.
@@ -178,8 +202,8 @@ class Pricer:
             return Fraction(0)
         before = self.total(root, cost_type)
         node = self._build(entry, 1, parent, root, {}, [0])
-        parent.children.append(node)
+        self.attach(parent, node)
         try:
             return (self.total(root, cost_type) - before) / parent.multiplicity()
         finally:
-            parent.detach(node)
+            self.detach(parent, node)

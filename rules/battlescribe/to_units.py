@@ -1008,7 +1008,7 @@ class UnitMapper:
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
         holder = self.pricer._build(entry, 1, node, root, {}, [0])
-        node.children.append(holder)
+        self.pricer.attach(node, holder)
         try:
             before = len(options)
             self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
@@ -1020,7 +1020,7 @@ class UnitMapper:
                     "need this entry is kept as text",
                 )
         finally:
-            node.detach(holder)
+            self.pricer.detach(node, holder)
 
     def group_options(
         self,
