@@ -75,8 +75,8 @@ def _texts(kind: str, n: int, names: str) -> str:
         ) % {"n": n, "names": names}
     if kind == "rule_text":
         return ngettext(
-            "%(n)d unit has special rules that are not rules of this system; their text is kept: %(names)s",
-            "%(n)d units have special rules that are not rules of this system; their text is kept: %(names)s",
+            "%(n)d special rule is not a rule of this system; its text is kept: %(names)s",
+            "%(n)d special rules are not rules of this system; their text is kept: %(names)s",
             n,
         ) % {"n": n, "names": names}
     if kind == "modifier_text":
