@@ -341,6 +341,16 @@ class _Reader:
                 "not a BattleScribe game system or catalogue (its root element is "
                 f"<{kind}>, expected <gameSystem> or <catalogue>)",
             )
+        version = root.get("battleScribeVersion", "")
+        if version.split(".")[0] in ("0", "1") and _children(root, "entries"):
+            # BSData/whfb still holds a few such files ("Wood Elves - 8thBRB_6thAB.cat", 1.15):
+            # `<entries>`/`<entry points=...>` instead of `selectionEntries` and costs.
+            raise self.fail(
+                kind,
+                f"written for BattleScribe {version} (the 1.x file format, with <entries> and "
+                "points attributes), which this importer does not read; open it in a current "
+                "BattleScribe data editor and save it in the 2.x format",
+            )
         doc = Document(
             kind=kind,
             id=root.get("id", ""),

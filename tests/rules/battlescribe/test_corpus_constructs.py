@@ -296,3 +296,22 @@ def test_40k_ability_wordings_read_for_the_estimates(text, fields, found):
     from rules.systems.wh40k9.battlescribe import read_ability
 
     assert read_ability("X", text) == (fields, found)
+
+
+def test_a_battlescribe_1_file_is_refused_with_a_clear_reason():
+    """BSData/whfb keeps two 6th-edition army books in the 1.x format (battleScribeVersion 1.15)."""
+    from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+
+    old = (
+        b'<?xml version="1.0" encoding="UTF-8"?><catalogue xmlns="http://www.battlescribe.net/schema/'
+        b'catalogueSchema" id="old-cat" revision="1" gameSystemId="sys-hold" battleScribeVersion="1.15" '
+        b'name="Old Book"><entries><entry id="e1" name="Archers" points="10.0" type="unit"/></entries>'
+        b"</catalogue>"
+    )
+    with pytest.raises(BattleScribeError) as caught:
+        parse_import(system_key="whfb6", files=[*sources("hold.gst"), SourceFile("old.cat", old)])
+    assert caught.value.errors == [
+        "old.cat: catalogue: written for BattleScribe 1.15 (the 1.x file format, with <entries> and points "
+        "attributes), which this importer does not read; open it in a current BattleScribe data editor and "
+        "save it in the 2.x format"
+    ]
