@@ -258,7 +258,9 @@ class UnitMapper:
                     kept.append(f"{name}: {text}")
                 continue
             if text.strip() == "*" and table:
-                found = self.from_table(table, name, starred, properties[key])
+                found = self.from_table(
+                    table, name, starred, properties[key], random=key in self.mapping.random_fields
+                )
                 starred += 1
                 if found is not None:
                     kept.append(f"{name}: * (damage table; {found} unwounded)")
@@ -288,17 +290,27 @@ class UnitMapper:
         return values, kept
 
     @staticmethod
-    def from_table(table: tuple[list[str], list[str]], name: str, nth: int, schema: Mapping[str, Any]) -> Any:
+    def from_table(
+        table: tuple[list[str], list[str]],
+        name: str,
+        nth: int,
+        schema: Mapping[str, Any],
+        random: bool = False,
+    ) -> Any:
         """The value of characteristic `name` (the `nth` one written "*") in a damage-table row:
         the column the table names after it (a header row, or the characteristic's own name),
-        else the `nth` column after the wounds column."""
+        else the `nth` column after the wounds column. `random`: a dice value there ("3D6\"",
+        a Chaos Spawn's Move) reads as its average."""
         names, row = table
         column = next((i for i, n in enumerate(names) if n and _norm(n) == _norm(name)), None)
         if column is None:
             column = nth + 1
         if column >= len(row):
             return None
-        ok, value = convert(row[column], schema)
+        text = row[column]
+        if random and (average := random_average(text)) is not None:
+            text = str(average)
+        ok, value = convert(text, schema)
         return value if ok and value is not _ABSENT and value is not None else None
 
     def table_row(self, entry: Entry) -> tuple[list[str], list[str]] | None:

@@ -315,3 +315,13 @@ def test_a_battlescribe_1_file_is_refused_with_a_clear_reason():
         "attributes), which this importer does not read; open it in a current BattleScribe data editor and "
         "save it in the 2.x format"
     ]
+
+
+def test_a_random_value_in_a_damage_table_reads_as_its_average():
+    """AoS Gigantic Chaos Spawn: Move "*" and "3D6\"" in the table's first row."""
+    from rules.battlescribe.to_units import UnitMapper
+
+    move = get_system("aos1").profile_schema["properties"]["move"]
+    table = (["Wounds Suffered", "Move"], ["0-3", '3D6"'])
+    assert UnitMapper.from_table(table, "Move", 0, move, random=True) == 10
+    assert UnitMapper.from_table(table, "Move", 0, move) is None
