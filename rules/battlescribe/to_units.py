@@ -203,6 +203,16 @@ class UnitMapper:
             if type_id != self.points_id and (found := mapping.unit_cost(name)) is not None
         ]
         self.model_type, self.weapon_types = self._profile_types()
+        #: The model type and the catalogues' own variants of it: a type holding every one of
+        #: its characteristics and more (wh40k-9e Titan Legions' "Unit (Titan)", + Void Shields).
+        self.model_types = {self.model_type} - {None}
+        if self.model_type is not None:
+            base = {_norm(c) for c in self.index.profile_types[self.model_type][1]}
+            self.model_types |= {
+                t
+                for t, (_name, chars) in self.index.profile_types.items()
+                if base and base < {_norm(c) for c in chars}
+            }
         self.table_types = {
             type_id for type_id, (name, _chars) in index.profile_types.items() if mapping.is_table_type(name)
         }
@@ -336,7 +346,7 @@ class UnitMapper:
             profiles = [
                 p
                 for p in found
-                if p.type_id != self.model_type
+                if p.type_id not in self.model_types
                 and p.type_id not in self.weapon_types
                 and any(_norm(n) in known for n, _t, _v in p.characteristics)
                 and re.search(r"\d", p.name)
@@ -683,7 +693,7 @@ class UnitMapper:
 
     def collect_text(self, entry: Entry, abilities: list, notes: list) -> None:
         for profile in self.profiles_of(entry):
-            if profile.type_id == self.model_type or profile.type_id in self.weapon_types:
+            if profile.type_id in self.model_types or profile.type_id in self.weapon_types:
                 continue
             text = "; ".join(f"{n}: {v}" if n else v for n, _t, v in profile.characteristics if v)
             abilities.append({"name": profile.name, "text": text})
@@ -704,8 +714,8 @@ class UnitMapper:
     def model(self, node, root, unit_profiles, abilities, notes, options, growth) -> dict[str, Any] | None:
         entry = node.entry
         where = entry.path
-        own = [p for p in self.profiles_of(entry) if p.type_id == self.model_type]
-        inherited = [p for p in unit_profiles if p.type_id == self.model_type]
+        own = [p for p in self.profiles_of(entry) if p.type_id in self.model_types]
+        inherited = [p for p in unit_profiles if p.type_id in self.model_types]
         profiles = own or inherited
         if len(profiles) > 1 and all(re.search(r"\[(\d+)\]", p.name) for p in profiles):
             # 40k wound brackets as profiles, "Rhino [1] (6+ wounds remaining)", "Rhino [2] ...":
@@ -718,7 +728,7 @@ class UnitMapper:
                 p
                 for child in list(node.walk())[1:]
                 for p in self.profiles_of(child.entry)
-                if p.type_id == self.model_type
+                if p.type_id in self.model_types
             ]
         if not profiles:
             # Points-only catalogues (many community WHFB lists) carry no profiles at all:

@@ -37,7 +37,7 @@ PROFILE: dict[str, Any] = {
     "bs": roll_target("BS", "Ballistic Skill (3 is 3+); null: cannot shoot"),
     "s": characteristic("S", "Strength", minimum=1, maximum=20),
     "t": characteristic("T", "Toughness", minimum=1, maximum=20),
-    "w": characteristic("W", "Wounds", minimum=1, maximum=100),
+    "w": characteristic("W", "Wounds", minimum=1, maximum=200),  # a Warlord Titan has 120
     "a": dice_value("A", "Attacks"),
     "ld": characteristic("Ld", "Leadership", minimum=1, maximum=10),
     "sv": roll_target("Sv", "Save (3 is 3+)"),
