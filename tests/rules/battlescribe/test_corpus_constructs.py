@@ -325,3 +325,42 @@ def test_a_random_value_in_a_damage_table_reads_as_its_average():
     table = (["Wounds Suffered", "Move"], ["0-3", '3D6"'])
     assert UnitMapper.from_table(table, "Move", 0, move, random=True) == 10
     assert UnitMapper.from_table(table, "Move", 0, move) is None
+
+
+def test_a_catalogues_own_variant_of_the_model_profile_type_is_read_as_the_model():
+    """wh40k-9e Titan Legions writes its Titans in "Unit (Titan)": the 40k Unit profile plus
+    Void Shields. W 120 (a Warlord Titan) fits the 40k profile."""
+    from rules.battlescribe.xml_reader import SourceFile
+
+    chars = ("M", "WS", "BS", "S", "T", "W", "A", "Ld", "Save")
+    gst = (
+        '<gameSystem xmlns="http://www.battlescribe.net/schema/gameSystemSchema" id="sys-t" name="T" '
+        'revision="1" battleScribeVersion="2.03"><costTypes><costType id="pts" name="pts"/>'
+        '<costType id="pl" name=" PL"/></costTypes><profileTypes><profileType id="unit" name="Unit">'
+        "<characteristicTypes>"
+        + "".join(f'<characteristicType id="u{c}" name="{c}"/>' for c in chars)
+        + "</characteristicTypes></profileType></profileTypes></gameSystem>"
+    )
+    values = ('12"', "4+", "3+", "9", "9", "120", "4", "10", "2+", "12")
+    cat = (
+        '<catalogue xmlns="http://www.battlescribe.net/schema/catalogueSchema" id="cat-t" name="Titans" '
+        'revision="1" battleScribeVersion="2.03" gameSystemId="sys-t"><profileTypes>'
+        '<profileType id="titan" name="Unit (Titan)"><characteristicTypes>'
+        + "".join(f'<characteristicType id="t{c}" name="{c}"/>' for c in (*chars, "Void Shields"))
+        + '</characteristicTypes></profileType></profileTypes><selectionEntries><selectionEntry id="se-w" '
+        'name="Warlord" type="model"><profiles><profile id="p-w" name="Warlord" typeId="titan" '
+        'typeName="Unit (Titan)"><characteristics>'
+        + "".join(
+            f'<characteristic name="{c}" typeId="t{c}">{v}</characteristic>'
+            for c, v in zip((*chars, "Void Shields"), values, strict=True)
+        )
+        + '</characteristics></profile></profiles><costs><cost name="pts" typeId="pts" value="5500"/>'
+        '<cost name=" PL" typeId="pl" value="275"/></costs></selectionEntry></selectionEntries></catalogue>'
+    )
+    result = parse_import(
+        system_key="wh40k9", files=[SourceFile("t.gst", gst.encode()), SourceFile("t.cat", cat.encode())]
+    )
+    [unit] = [u.values["data"] for plan in result.plans for u in plan.units]
+    model = unit["models"][0]
+    assert {k: model[k] for k in ("m", "w", "sv", "points")} == {"m": 12, "w": 120, "sv": 2, "points": 5500}
+    assert unit["power_rating"] == 275
