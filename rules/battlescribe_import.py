@@ -15,6 +15,7 @@ the public catalogue (`owner=None`, the admin command) or into private factions 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from rules.battlescribe.catalogue import read_document
+from rules.battlescribe.report import group_warnings
 from rules.battlescribe.to_units import map_documents
 from rules.battlescribe.xml_reader import (
     MAX_FILE_BYTES,
@@ -71,7 +73,8 @@ class ImportResult:
     factions: list[Faction] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        """`{"system", "factions": [{"name", "units": [{"name", "points", "power", "models"}]}], ...}`."""
+        """`{"system", "factions": [{"name", "units": [{"name", "points", "power", "models"}]}],
+        "report": [{"kind", "count", "names", "text"}], "warnings", "errors"}`."""
         system = get_system(self.system)
         factions = []
         for plan in self.plans:
@@ -95,7 +98,16 @@ class ImportResult:
                     "units": units,
                 }
             )
-        return {"system": self.system, "factions": factions, "errors": [], "warnings": self.warnings}
+        return {
+            "system": self.system,
+            "factions": factions,
+            "errors": [],
+            # What was left out and why, grouped in plain words (`rules.battlescribe.report`).
+            "report": [
+                {k: g[k] for k in ("kind", "count", "names", "text")} for g in group_warnings(self.warnings)
+            ],
+            "warnings": self.warnings,
+        }
 
 
 def parse_import(*, system_key: str, files: Sequence[SourceFile]) -> ImportResult:
@@ -139,21 +151,68 @@ def parse_import(*, system_key: str, files: Sequence[SourceFile]) -> ImportResul
     def known(name: str) -> bool:
         return rule_lookup_key(name) in names or rule_lookup_key(rule_base_name(name)) in names
 
-    mapped = map_documents(
-        documents,
-        system_key=system_key,
-        profile_schema=system.profile_schema,
-        price=system.price,
-        known_rule=known,
-    )
+    try:
+        mapped = map_documents(
+            documents,
+            system_key=system_key,
+            profile_schema=system.profile_schema,
+            price=system.price,
+            known_rule=known,
+            mapping=system.battlescribe,
+        )
+    except (RecursionError, ValueError, ArithmeticError, KeyError, TypeError) as exc:
+        # Units are read one by one (a unit that fails is left out); what fails here is the
+        # import as a whole: refused with a message, never an error page.
+        files = ", ".join(d.file for d in documents)
+        raise BattleScribeError(
+            [f"{files}: these files cannot be read together ({type(exc).__name__}: {exc})"]
+        ) from None
     if not mapped.factions:
         raise BattleScribeError(["no unit could be imported", *mapped.warnings])
     result = ImportResult(system=system_key, warnings=mapped.warnings)
     by_name = {d.id: d.file for d in documents}
     for faction in mapped.factions:
         source = by_name.get(faction["faction"]["slug"].removeprefix("bs-"), faction["faction"]["name"])
-        result.plans.append(read_faction_data(system_key, faction, source=source, rule_names=names))
+        plan = checked_faction(system_key, faction, source, names, result.warnings)
+        if plan is not None:
+            result.plans.append(plan)
+    if not result.plans:
+        raise BattleScribeError(["no unit could be imported", *result.warnings])
     return result
+
+
+_UNIT_PATH = re.compile(r"(?:^|: )units\[(\d+)\]")
+
+
+def checked_faction(
+    system_key: str, faction: dict[str, Any], source: str, names: set[str], warnings: list[str]
+) -> FactionPlan | None:
+    """The faction checked by the catalogue's own reader; a unit the reader refuses is left out
+    with a warning naming it and why, and the rest are checked again (a faction is refused
+    only when nothing of it can be imported, or for a fault that is not one unit's)."""
+    units = list(faction["units"])
+    for _attempt in range(3):
+        try:
+            return read_faction_data(system_key, {**faction, "units": units}, source=source, rule_names=names)
+        except CatalogueFileError as exc:
+            bad: dict[int, list[str]] = {}
+            for error in exc.errors:
+                found = _UNIT_PATH.search(error.split(f"{source}: ", 1)[-1])
+                if found is None:
+                    raise  # not one unit's fault: the faction is refused with the reader's errors
+                bad.setdefault(int(found.group(1)), []).append(error)
+            for i, errors in bad.items():
+                unit = units[i] if i < len(units) else {}
+                reason = "; ".join(e.split(f"units[{i}]", 1)[-1].lstrip(".: ") for e in errors[:3])
+                warnings.append(
+                    f"{source}: {unit.get('name', f'unit {i + 1}')}: left out: "
+                    f"the catalogue check refuses it ({reason})"
+                )
+            units = [u for i, u in enumerate(units) if i not in bad]
+            if not units:
+                warnings.append(f"{source}: no unit of this catalogue passes the catalogue check")
+                return None
+    return read_faction_data(system_key, {**faction, "units": units}, source=source, rule_names=names)
 
 
 def import_files(

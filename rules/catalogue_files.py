@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -643,6 +644,15 @@ def system_rule_names(system_key: str) -> set[str]:
     return names
 
 
+@lru_cache(maxsize=1)
+def _fast_faction_validator() -> Any:
+    """`FACTION_SCHEMA` compiled by jsonschema-rs (`points.catalogue.unit_schema` does the same
+    for units)."""
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(FACTION_SCHEMA)
+
+
 def read_faction_data(
     system_key: str, data: Mapping[str, Any], *, source: str, rule_names: set[str] | None = None
 ) -> FactionPlan:
@@ -655,8 +665,14 @@ def read_faction_data(
     file = Path(source)
     if system_key not in reader.systems:
         raise CatalogueFileError([f"{source}: no registered game system has the key {system_key!r}"])
-    problems = sorted(
-        Draft202012Validator(FACTION_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))
+    # A fast yes from jsonschema-rs for the common valid faction (a 250-unit BattleScribe
+    # import spent a sixth of its time here); only an invalid one is walked for its messages.
+    problems = (
+        []
+        if _fast_faction_validator().is_valid(data)
+        else sorted(
+            Draft202012Validator(FACTION_SCHEMA).iter_errors(data), key=lambda e: list(map(str, e.path))
+        )
     )
     for problem in problems:
         reader.error(file, field_path(problem), problem.message)

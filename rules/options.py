@@ -41,6 +41,12 @@ Decisions (one place each, so they can be changed):
   up; an option without one (the OPR formula prices the changed unit itself) is not.
 - Options apply in the order given (the catalogue's order), so a later option sees the
   unit as the earlier ones left it.
+- *Stacking.* A payload ``"stacks": true`` lets one model take the option several times
+  (WHFB runes: up to three of one rune on one weapon; a Tyrant's two Sword Gnoblars): taken
+  more often than its profile has models, it changes every model of the profile once per
+  round of takes (`_changed_models`) instead of asking for more models than there are; a
+  stacking replacement whose weapon is already replaced adds the new weapon again (a War
+  Walker swapping both of its heavy weapons).
 - *Per-model costs.* An option whose payload says ``"per_model": true`` costs its `cost` for
   every model it covers (WHFB "great weapons, +2 pts per model"): the models of the
   `applies_to` profile and of the profiles split from it, or every model of the unit when
@@ -52,6 +58,7 @@ Decisions (one place each, so they can be changed):
 from __future__ import annotations
 
 import copy
+import marshal
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -83,6 +90,18 @@ class OptionError(ValueError):
         super().__init__("; ".join(f"{path}: {message}" for path, message in self.errors))
 
 
+def _copy_data(value: Any) -> Any:
+    """A copy of JSON-shaped data (dicts, lists, scalars): what `copy.deepcopy` gives for it,
+    several times faster (it keeps no memo; unit dicts hold no shared or cyclic parts)."""
+    if isinstance(value, dict):
+        return {k: _copy_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_data(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copy_data(v) for v in value)
+    return value
+
+
 def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, int]) -> dict:
     """A new unit dict with `chosen` ({option key: how many times}) applied; `unit` is untouched.
 
@@ -94,7 +113,12 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
     errors = _check_counts(options, chosen, by_key)
     if errors:
         raise OptionError(errors)
-    result = copy.deepcopy(dict(unit))
+    try:  # JSON-shaped unit data: marshal copies it in C, several times faster
+        result = marshal.loads(marshal.dumps(unit))
+    except ValueError:  # something marshal does not take (a Fraction...): the Python copy
+        result = _copy_data(unit)
+    if not isinstance(result, dict):
+        result = dict(result)
     per_model: list[tuple[dict, Mapping, int]] = []
     for option in options:
         count = int(chosen.get(str(option["key"]), 0))
@@ -261,9 +285,7 @@ def _check_counts(
 def _group_cap(members: Sequence[Mapping]) -> int | None:
     """The most a group's members may be taken in all; None when the group sets no cap."""
     stated = [
-        (m.get("payload") or {}).get("group_max")
-        for m in members
-        if "group_max" in (m.get("payload") or {})
+        (m.get("payload") or {}).get("group_max") for m in members if "group_max" in (m.get("payload") or {})
     ]
     if not stated:
         return max(int(m.get("max_count") or 0) for m in members)
@@ -332,10 +354,18 @@ def _split(unit: dict, index: int, count: int, suffix: str, option: Mapping) -> 
 
 
 def _changed_models(unit: dict, option: Mapping, count: int, suffix: str) -> list[dict]:
-    """The model dicts an option changes: whole profiles for "all" options, else `count` models."""
+    """The model dicts an option changes: whole profiles for "all" options, else `count` models.
+
+    A stacking option (payload ``"stacks": true``) taken more often than the profile has models
+    changes every model of it, once per full round of takes (the list holds the profile
+    as often as the models hold the item: a Dwarf Lord's three Runes of Cleaving)."""
     if _acts_on_all(option):
         return [unit["models"][i] for i in _targets(unit, option, every_profile=True)]
     [index] = _targets(unit, option, every_profile=False)
+    available = int(unit["models"][index].get("count", 1))
+    if (option.get("payload") or {}).get("stacks") and count > available > 0:
+        model = _split(unit, index, available, suffix, option)
+        return [model] * -(-count // available)
     return [_split(unit, index, count, suffix, option)]
 
 
@@ -355,16 +385,24 @@ def _replace_weapon(unit: dict, option: Mapping, count: int) -> None:
     new = payload.get("with")
     new_weapons = [new] if isinstance(new, Mapping) else list(new or [])
     label = option.get("label") or option["key"]
-    for model in [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]:
+    targets = [unit["models"][i] for i in _targets(unit, option, every_profile=_acts_on_all(option))]
+    if _acts_on_all(option) and not option.get("applies_to"):
+        # A unit-wide swap ("every model's bolt rifle"): the profiles that carry the weapon.
+        targets = [m for m in targets if _weapon_named(m, old) is not None] or targets[:1]
+    for model in targets:
         if _weapon_named(model, old) is None:
             raise _TargetMissing(
                 _("“%(option)s” replaces “%(weapon)s”, which “%(model)s” does not carry.")
                 % {"option": label, "weapon": old, "model": model.get("name")}
             )
     suffix = ", ".join(str(w.get("name")) for w in new_weapons) or str(label)
-    for model in _changed_models(unit, option, count, suffix):
+    changed = targets if _acts_on_all(option) else _changed_models(unit, option, count, suffix)
+    for model in changed:
         weapons = model.setdefault("weapons", [])
         at = _weapon_named(model, old)
+        if at is None:  # a stacking option's later round: the model carries one more
+            weapons.extend(copy.deepcopy(new_weapons))
+            continue
         weapons[at : at + 1] = copy.deepcopy(new_weapons)
 
 

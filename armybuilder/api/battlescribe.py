@@ -54,10 +54,18 @@ class ImportedFactionSerializer(serializers.Serializer):
     units = ImportedUnitSerializer(many=True)
 
 
+class ImportReportSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="unit_left_out, not_unit, price_differs, offered_always, ...")
+    count = serializers.IntegerField(help_text="How many entries the line concerns.")
+    names = serializers.ListField(child=serializers.CharField(), help_text="The entries concerned.")
+    text = serializers.CharField(help_text="The line in plain words, in the request's language.")
+
+
 class BattleScribeImportResultSerializer(serializers.Serializer):
     system = serializers.CharField()
     factions = ImportedFactionSerializer(many=True)
     errors = serializers.ListField(child=serializers.CharField())
+    report = ImportReportSerializer(many=True, help_text="What was left out and why, grouped.")
     warnings = serializers.ListField(child=serializers.CharField(), help_text="What was kept as text only.")
 
 

@@ -106,9 +106,12 @@ class Modifier:
     outer_repeats: list[list[Repeat]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class Entry:
-    """A selection entry, an entry group or an entry link (`kind`), with its children."""
+    """A selection entry, an entry group or an entry link (`kind`), with its children.
+
+    Entries compare by identity: one written element is one entry, and a comparison by value
+    would walk whole subtrees."""
 
     kind: str  # selectionEntry | selectionEntryGroup | entryLink
     id: str
@@ -147,6 +150,8 @@ class Document:
     shared_profiles: list[Profile] = field(default_factory=list)
     shared_rules: list[Rule] = field(default_factory=list)
     catalogue_links: list[str] = field(default_factory=list)
+    #: The linked catalogues whose root entries this one offers (`importRootEntries="true"`).
+    root_imports: list[str] = field(default_factory=list)
     #: (id, name) of the forces (detachments) a roster can hold, e.g. "Warhammer Fantasy 7th Edition"
     force_entries: list[tuple[str, str]] = field(default_factory=list)
 
@@ -188,10 +193,16 @@ class _Reader:
         return Profile(
             id=element.get("id", ""),
             name=element.get("name", ""),
-            type_id=element.get("typeId", ""),
-            type_name=element.get("typeName", ""),
+            # BattleScribe 2.01 files (AoS 1st era) write `profileTypeId`/`profileTypeName` and
+            # a characteristic's value in its `value` attribute; 2.02+ `typeId` and the text.
+            type_id=element.get("typeId") or element.get("profileTypeId", ""),
+            type_name=element.get("typeName") or element.get("profileTypeName", ""),
             characteristics=[
-                (c.get("name", ""), c.get("typeId", ""), (c.text or "").strip())
+                (
+                    c.get("name", ""),
+                    c.get("typeId") or c.get("characteristicTypeId", ""),
+                    ((c.text or "").strip() or c.get("value", "").strip()),
+                )
                 for c in _children(element, "characteristics")
             ],
             hidden=_flag(element, "hidden"),
@@ -294,7 +305,8 @@ class _Reader:
         if kind == "entryLink" and not entry.target_id:
             raise self.fail(path, "the entry link has no targetId")
         for cost in _children(element, "costs"):
-            entry.costs[cost.get("typeId", "")] = self.num(cost, "value", f"{path}/cost")
+            type_id = cost.get("typeId") or cost.get("costTypeId", "")  # 2.01: costTypeId
+            entry.costs[type_id] = self.num(cost, "value", f"{path}/cost")
         for c in _children(element, "constraints"):
             entry.constraints.append(
                 Constraint(
@@ -329,6 +341,16 @@ class _Reader:
                 "not a BattleScribe game system or catalogue (its root element is "
                 f"<{kind}>, expected <gameSystem> or <catalogue>)",
             )
+        version = root.get("battleScribeVersion", "")
+        if version.split(".")[0] in ("0", "1") and _children(root, "entries"):
+            # BSData/whfb still holds a few such files ("Wood Elves - 8thBRB_6thAB.cat", 1.15):
+            # `<entries>`/`<entry points=...>` instead of `selectionEntries` and costs.
+            raise self.fail(
+                kind,
+                f"written for BattleScribe {version} (the 1.x file format, with <entries> and "
+                "points attributes), which this importer does not read; open it in a current "
+                "BattleScribe data editor and save it in the 2.x format",
+            )
         doc = Document(
             kind=kind,
             id=root.get("id", ""),
@@ -349,7 +371,9 @@ class _Reader:
                 [c.get("name", "") for c in _children(p, "characteristicTypes")],
             )
         doc.categories = {c.get("id", ""): c.get("name", "") for c in _children(root, "categoryEntries")}
-        doc.catalogue_links = [link.get("targetId", "") for link in _children(root, "catalogueLinks")]
+        links = _children(root, "catalogueLinks")
+        doc.catalogue_links = [link.get("targetId", "") for link in links]
+        doc.root_imports = [link.get("targetId", "") for link in links if _flag(link, "importRootEntries")]
         doc.force_entries = [(f.get("id", ""), f.get("name", "")) for f in _children(root, "forceEntries")]
         for list_name in ("selectionEntries", "entryLinks"):
             doc.entries += [self.entry(e, f"{self.file}: {kind}") for e in _children(root, list_name)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from rules.battlescribe.catalogue import Entry
+from rules.battlescribe.catalogue import Entry, number
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.modifiers import Evaluator
 
@@ -42,6 +42,9 @@ class Pricer:
         self.index = index
         self.warn = warn
         self.evaluator = Evaluator(index, warn)
+        #: {(root, cost type): (tree version, total)}; nodes hash by identity.
+        self._totals: dict[tuple[Node, str], tuple[int, Fraction]] = {}
+        self._version = 0
 
     def limit(self, entry: Entry, kind: str, parent: Node | None, root: Node | None) -> int | None:
         """The entry's `min`/`max` selections per parent after modifiers (None: no such limit)."""
@@ -65,6 +68,31 @@ class Pricer:
             self.warn(entry.path, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
             return MAX_MIN
         return found
+
+    def ceiling(self, entry: Entry, kind: str) -> int | None:
+        """The highest value `entry`'s `kind` limit (selections per parent) can take under its
+        own modifiers, each applied once whatever its conditions: `set` to its value,
+        `increment` added (a repeated increment counted once). None: no such limit."""
+        best = None
+        for c in entry.constraints:
+            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent:
+                continue
+            value, raised = c.value, c.value
+            for m in entry.modifiers:
+                if m.field != c.id:
+                    continue
+                try:
+                    amount = number(m.value)
+                except ValueError:
+                    continue
+                if m.type == "set":
+                    raised = max(raised, amount)
+                elif m.type == "increment" and amount > 0:
+                    value += amount
+            raised = max(raised, value)
+            if raised >= 0:
+                best = int(raised) if best is None else min(best, int(raised))
+        return best
 
     def default_member(self, group: Entry, members: list[Entry]) -> Entry | None:
         for member in members:
@@ -131,9 +159,17 @@ class Pricer:
         return self.evaluator.value(base, cost_type, node.entry.modifiers, node, node.parent, root)
 
     def total(self, root: Node, cost_type: str | None, below: Node | None = None) -> Fraction:
-        """The cost of the whole tree (or of `below`'s subtree, per parent selection)."""
+        """The cost of the whole tree (or of `below`'s subtree, per parent selection).
+
+        A whole tree's total is remembered until a selection is attached to or detached from
+        any tree (`attach`, `detach`): pricing every option of a unit asks for the unit's total
+        without the option once per option."""
         if cost_type is None:
             return Fraction(0)
+        if below is None:
+            known = self._totals.get((root, cost_type))
+            if known is not None and known[0] == self._version:
+                return known[1]
         start = below or root
         total = Fraction(0)
         stack = [(start, start.count)]
@@ -141,7 +177,20 @@ class Pricer:
             node, n = stack.pop()
             total += self.cost(node, cost_type, root) * n
             stack += [(child, n * child.count) for child in node.children]
+        if below is None:
+            if len(self._totals) > 4096:
+                self._totals.clear()
+            self._totals[(root, cost_type)] = (self._version, total)
         return total
+
+    def attach(self, parent: Node, node: Node) -> None:
+        """Add `node` under `parent` (a probe: what would taking it change?)."""
+        parent.children.append(node)
+        self._version += 1
+
+    def detach(self, parent: Node, node: Node) -> None:
+        parent.detach(node)
+        self._version += 1
 
     def extra_cost(self, entry: Entry, parent: Node, root: Node, cost_type: str | None) -> Fraction:
         """What taking `entry` once more under one selection of `parent` adds to the whole unit.
@@ -153,8 +202,8 @@ class Pricer:
             return Fraction(0)
         before = self.total(root, cost_type)
         node = self._build(entry, 1, parent, root, {}, [0])
-        parent.children.append(node)
+        self.attach(parent, node)
         try:
             return (self.total(root, cost_type) - before) / parent.multiplicity()
         finally:
-            parent.children.remove(node)
+            self.detach(parent, node)

@@ -55,6 +55,8 @@ class Index:
         if errors:
             raise BattleScribeError(errors)
         self.entries: dict[str, Entry] = {}
+        #: {id(link entry): its merged entry}; the documents keep every link alive.
+        self._resolved: dict[int, Entry] = {}
         self.profiles: dict[str, Profile] = {}
         self.rules: dict[str, Rule] = {}
         self.categories: dict[str, str] = {}
@@ -87,6 +89,9 @@ class Index:
         """`entry` with its link followed: the target's content plus the link's own additions."""
         if entry.kind != LINK:
             return entry
+        known = self._resolved.get(id(entry))
+        if known is not None:  # one link, one merged entry: links are followed many times
+            return known
         if depth > MAX_LINK_DEPTH:
             raise BattleScribeError([f"{entry.path}: links nest deeper than {MAX_LINK_DEPTH} (a cycle?)"])
         target = self.entries.get(entry.target_id)
@@ -108,14 +113,24 @@ class Index:
         merged.rules = [*target.rules, *entry.rules]
         merged.info_links = [*target.info_links, *entry.info_links]
         merged.children = [*target.children, *entry.children]
+        self._resolved[id(entry)] = merged
         return merged
 
     def root_entries(self, doc: Document) -> list[Entry]:
-        """The entries a player picks from in `doc`: its own roots and linked catalogues' roots."""
+        """The entries a player picks from in `doc`: its own roots and those of the catalogues it
+        links with `importRootEntries` (and they link so, in turn); links without it only lend
+        their shared entries (Ultramarines' link to Space Marines)."""
         roots = list(doc.entries)
         by_id = {d.id: d for d in self.documents}
-        for target in doc.catalogue_links:
-            roots += [e for e in by_id[target].entries if e not in roots]
+        seen, todo = {doc.id}, list(doc.root_imports)
+        while todo:
+            target = todo.pop(0)
+            if target in seen or target not in by_id:
+                continue
+            seen.add(target)
+            known = {id(e) for e in roots}
+            roots += [e for e in by_id[target].entries if id(e) not in known]
+            todo += by_id[target].root_imports
         return [self.resolve(e) for e in roots]
 
     def ids(self, entry: Entry) -> set[str]:
@@ -123,9 +138,14 @@ class Index:
         return {entry.id, entry.target_id, *(c for c, _primary in entry.categories)} - {""}
 
 
-@dataclass
+@dataclass(eq=False)
 class Node:
-    """One selection: `entry` taken `count` times under `parent` (per parent selection)."""
+    """One selection: `entry` taken `count` times under `parent` (per parent selection).
+
+    Nodes compare by identity (`eq=False`): two selections of the same entry are different
+    selections, and comparing by value would walk both whole trees (a RecursionError on the
+    deep trees of real catalogues, where parents point back at their children).
+    """
 
     entry: Entry
     count: int
@@ -138,6 +158,13 @@ class Node:
         while node is not None:
             n, node = n * node.count, node.parent
         return n
+
+    def detach(self, child: Node) -> None:
+        """Remove `child` (this very node, not an equal one) from this node's children."""
+        for i, node in enumerate(self.children):
+            if node is child:
+                del self.children[i]
+                return
 
     def walk(self):
         yield self

@@ -86,8 +86,9 @@ def roster_xml(doc: RosterDocument) -> bytes:
     _costs(root, total, power_total, doc)
     if doc.points_limit is not None:  # a list sized by models has no points limit to state
         limits = SubElement(root, "costLimits")
-        SubElement(limits, "costLimit", name="pts", typeId=doc.points_type,
-                   value=f"{float(doc.points_limit)}")
+        SubElement(
+            limits, "costLimit", name="pts", typeId=doc.points_type, value=f"{float(doc.points_limit)}"
+        )
     forces = SubElement(root, "forces")
     force = SubElement(
         forces,

@@ -31,6 +31,8 @@ from jsonschema import Draft202012Validator
 from rules.battlescribe.catalogue import CATALOGUE, Document, Entry, Profile
 from rules.battlescribe.costs import Pricer, cost_type_ids
 from rules.battlescribe.entries import GROUP, Index, Node
+from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping, norm, random_average
+from rules.battlescribe.xml_reader import BattleScribeError
 
 #: Largest model count an add-models option offers (a unit without a max gets none).
 MAX_OPTION_COUNT = 1000
@@ -118,12 +120,17 @@ def convert(text: str, schema: Mapping[str, Any]) -> tuple[bool, Any]:
 def _convert(raw: str, schema_json: str) -> tuple[bool, Any]:
     validator = _validator(schema_json)
     candidates: list[Any] = []
-    digits = re.fullmatch(r"(-?\d+)\s*(\+|\"|''|”|in|cm)?", raw)
+    digits = re.fullmatch(r"(-?\d+)\s*(\+|(?:\"|''|”)+|in|cm)?", raw)
     if digits:
         candidates.append(int(digits.group(1)))
+    between = re.fullmatch(r"(\d+)\s*(?:\"|''|”)?\s*-\s*(\d+)\s*(?:\"|''|”)?", raw)
+    if between:  # a 40k aircraft's Move, "20-50\"" (or "20\"-50\"")
+        candidates.append(f"{between.group(1)}-{between.group(2)}")
     if raw.lower() in _DASHES:
         return True, (None if validator.is_valid(None) else _ABSENT)
     candidates.append(raw)
+    if raw.lower() != raw:  # "Missile" where the field's enum says "missile"
+        candidates.append(raw.lower())
     for value in candidates:
         if validator.is_valid(value):
             return True, value
@@ -153,8 +160,10 @@ class UnitMapper:
         profile_schema: Mapping[str, Any],
         price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
         known_rule: Callable[[str], bool],
+        mapping: BattleScribeMapping = DEFAULT,
     ):
         self.index = index
+        self.mapping = mapping
         self.system_key = system_key
         self.properties = dict(profile_schema.get("properties") or {})
         self.weapon_properties = dict(
@@ -169,17 +178,44 @@ class UnitMapper:
             for k, v in field_names(self.properties).items()
             if v in (profile_schema.get("x-profile") or [])
         }
+        self.model_fields.update(
+            {norm(k): v for k, v in mapping.characteristics.items() if v in self.properties}
+        )
         self.weapon_fields = {
             k: v
             for k, v in field_names(self.weapon_properties).items()
             if v not in ("name", "profiles", "rules")
         }
+        self.weapon_fields.update(
+            {norm(k): v for k, v in mapping.weapon_characteristics.items() if v in self.weapon_properties}
+        )
         weapon_schema = (profile_schema.get("$defs") or {}).get("weapon") or {"type": "object"}
         self.weapon_validator = Draft202012Validator(weapon_schema)
         self.warnings: list[str] = []
         self.pricer = Pricer(index, self.warn)
-        self.points_id, self.power_id = cost_type_ids(index.cost_types)
+        self.points_id = next((k for k, n in index.cost_types.items() if mapping.is_points(n)), None)
+        if self.points_id is None and not mapping.points_cost_types:
+            self.points_id = cost_type_ids(index.cost_types)[0]
+        #: (what the unit reports, cost type id) for each other cost type the system maps.
+        self.unit_costs = [
+            (found, type_id)
+            for type_id, name in index.cost_types.items()
+            if type_id != self.points_id and (found := mapping.unit_cost(name)) is not None
+        ]
         self.model_type, self.weapon_types = self._profile_types()
+        #: The model type and the catalogues' own variants of it: a type holding every one of
+        #: its characteristics and more (wh40k-9e Titan Legions' "Unit (Titan)", + Void Shields).
+        self.model_types = {self.model_type} - {None}
+        if self.model_type is not None:
+            base = {_norm(c) for c in self.index.profile_types[self.model_type][1]}
+            self.model_types |= {
+                t
+                for t, (_name, chars) in self.index.profile_types.items()
+                if base and base < {_norm(c) for c in chars}
+            }
+        self.table_types = {
+            type_id for type_id, (name, _chars) in index.profile_types.items() if mapping.is_table_type(name)
+        }
 
     def warn(self, path: str, message: str) -> None:
         line = f"{path}: {message}"
@@ -190,8 +226,15 @@ class UnitMapper:
     _seen: set[str] = set()
 
     def _profile_types(self) -> tuple[str | None, set[str]]:
-        """The profile type that is a model's profile, and those that are weapons, by best match."""
+        """The profile type that is a model's profile, and those that are weapons: those the
+        system's mapping names, else by best match of their characteristics."""
         self._seen = set()
+        named_model = [
+            t for t, (name, _c) in self.index.profile_types.items() if self.mapping.is_model_type(name)
+        ]
+        named_weapons = {
+            t for t, (name, _c) in self.index.profile_types.items() if self.mapping.is_weapon_type(name)
+        }
         model_type, best = None, 1
         weapons: set[str] = set()
         for type_id, (_name, chars) in self.index.profile_types.items():
@@ -201,20 +244,46 @@ class UnitMapper:
                 model_type, best = type_id, as_model
             elif as_weapon >= 2 and as_weapon > as_model:
                 weapons.add(type_id)
-        return model_type, weapons
+        return (named_model[0] if named_model else model_type), (named_weapons or weapons)
 
     # ---------------------------------------------------------------- profiles
 
     def _characteristics(
-        self, profile: Profile, fields: Mapping[str, str], properties: Mapping[str, Any], where: str
+        self,
+        profile: Profile,
+        fields: Mapping[str, str],
+        properties: Mapping[str, Any],
+        where: str,
+        table: tuple[list[str], list[str]] | None = None,
     ) -> tuple[dict[str, Any], list[str]]:
+        """The profile's characteristics as field values, and what stays text. `table`: the
+        first row of the model's damage table, read where a characteristic is written "*"."""
         values: dict[str, Any] = {}
         kept: list[str] = []
+        starred = 0
         for name, _type_id, text in profile.characteristics:
             key = fields.get(_norm(name))
             if key is None:
                 if text:
                     kept.append(f"{name}: {text}")
+                continue
+            if text.strip() == "*" and table:
+                found = self.from_table(
+                    table, name, starred, properties[key], random=key in self.mapping.random_fields
+                )
+                starred += 1
+                if found is not None:
+                    kept.append(f"{name}: * (damage table; {found} unwounded)")
+                    values[key] = found
+                    continue
+            if key in self.mapping.random_fields and (average := random_average(text)) is not None:
+                ok, value = convert(str(average), properties[key])
+                if ok and value is not _ABSENT:
+                    kept.append(f"{name}: {text} (the average, {average}, used)")
+                    values[key] = value
+                    continue
+            if fields is self.model_fields and key in self.mapping.dash_values and text.strip() in _DASHES:
+                values[key] = self.mapping.dash_values[key]
                 continue
             if key == "range" and text.strip().lower() == "melee":
                 text = "0"  # the unit format's melee weapon (`shared/spec/unit-format.md`)
@@ -229,6 +298,79 @@ class UnitMapper:
                     where, f"{profile.name}: {name} {text!r} does not fit the field {key!r}; kept as text"
                 )
         return values, kept
+
+    @staticmethod
+    def from_table(
+        table: tuple[list[str], list[str]],
+        name: str,
+        nth: int,
+        schema: Mapping[str, Any],
+        random: bool = False,
+    ) -> Any:
+        """The value of characteristic `name` (the `nth` one written "*") in a damage-table row:
+        the column the table names after it (a header row, or the characteristic's own name),
+        else the `nth` column after the wounds column. `random`: a dice value there ("3D6\"",
+        a Chaos Spawn's Move) reads as its average."""
+        names, row = table
+        column = next((i for i, n in enumerate(names) if n and _norm(n) == _norm(name)), None)
+        if column is None:
+            column = nth + 1
+        if column >= len(row):
+            return None
+        text = row[column]
+        if random and (average := random_average(text)) is not None:
+            text = str(average)
+        ok, value = convert(text, schema)
+        return value if ok and value is not _ABSENT and value is not None else None
+
+    def table_row(self, entry: Entry) -> tuple[list[str], list[str]] | None:
+        """(column names, values) of the healthiest row of the entry's damage table, if it has
+        one: the system's table profiles (`mapping.varying_tables`) or, failing those, profiles
+        of a type of the catalogue's own that carry one of the model's characteristics. A
+        header row (a first value that is no number: empty, "Wounds Suffered") names the
+        columns; the row that starts lowest (`mapping.table_healthiest` "lowest": wounds
+        suffered) or highest ("highest": wounds remaining) is the healthiest."""
+        # The table sits on the entry or on a child of it ("Wound Track Slaughterbrute").
+        found, stack, seen = [], [(entry, 0)], set()
+        while stack:
+            here, depth = stack.pop()
+            if id(here) in seen:
+                continue
+            seen.add(id(here))
+            found += self.profiles_of(here)
+            if depth < 2:
+                stack += [(self.index.resolve(c), depth + 1) for c in here.children if c.kind != GROUP]
+        profiles = [p for p in found if p.type_id in self.table_types and p.characteristics]
+        if not profiles:
+            known = set(self.model_fields)
+            profiles = [
+                p
+                for p in found
+                if p.type_id not in self.model_types
+                and p.type_id not in self.weapon_types
+                and any(_norm(n) in known for n, _t, _v in p.characteristics)
+                and re.search(r"\d", p.name)
+            ]
+        if not profiles:
+            return None
+        header = next((p for p in profiles if not re.match(r"\s*\d", p.characteristics[0][2])), None)
+        rows = [p for p in profiles if p is not header]
+        if not rows:
+            return None
+        names = (
+            [v for _n, _t, v in header.characteristics]
+            if header
+            else [n for n, _t, _v in rows[0].characteristics]
+        )
+
+        def start(p: Profile) -> int:
+            # the row's wounds: its name where that is a range ("00-02", "10+"), else its first value
+            found = re.match(r"\s*(\d+)", p.name) or re.match(r"\s*(\d+)", p.characteristics[0][2])
+            return int(found.group(1)) if found else 10**6
+
+        pick = max if self.mapping.table_healthiest == "highest" else min
+        best = pick(rows, key=start)
+        return names, [v for _n, _t, v in best.characteristics]
 
     def weapon(self, profile: Profile, where: str) -> tuple[dict[str, Any], list[str]]:
         values, kept = self._characteristics(profile, self.weapon_fields, self.weapon_properties, where)
@@ -302,7 +444,9 @@ class UnitMapper:
     def slot(self, entry: Entry) -> str | None:
         """The system's army slot (`x-unit-fields.slot`, e.g. WHFB Core/Special/Rare/Hero/Lord)
         named by the entry's primary category ("Heroes" is `hero`), or None."""
-        values = [str(v) for v in (self.unit_fields.get("slot") or {}).get("enum") or []]
+        if not self.mapping.slot_field:
+            return None
+        values = [str(v) for v in (self.unit_fields.get(self.mapping.slot_field) or {}).get("enum") or []]
         primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
         if not values or not primary:
             return None
@@ -322,6 +466,18 @@ class UnitMapper:
         return found
 
     _where = ""
+
+    def unit_or_warning(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
+        """`unit(entry)`, or None with a warning naming the entry when it cannot be read: one
+        unit BattleScribe data describes in a way this importer cannot follow (a broken link,
+        a cycle, a number that is not one) is left out, and the rest of the catalogue imports."""
+        try:
+            return self.unit(entry, used_slugs)
+        except BattleScribeError as exc:
+            self.warn(entry.path, "left out: " + "; ".join(exc.errors))
+        except (RecursionError, ValueError, ArithmeticError, KeyError, TypeError) as exc:
+            self.warn(entry.path, f"left out: it cannot be read ({type(exc).__name__}: {exc})")
+        return None
 
     def unit(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
         where = self._where = entry.path
@@ -378,7 +534,7 @@ class UnitMapper:
         }
         slot = self.slot(entry)
         if slot is not None:
-            unit["slot"] = slot
+            unit[self.mapping.slot_field] = slot
         # What a roster export needs for BattleScribe to recognise the unit (`roster_writer`).
         if self.index.system is not None:
             unit["battlescribe_system_id"] = self.index.system.id
@@ -386,7 +542,9 @@ class UnitMapper:
                 force_id, force_name = self.index.system.force_entries[0]
                 unit["battlescribe_force"] = {"id": force_id, "name": force_name}
         unit["battlescribe_cost_types"] = {
-            k: v for k, v in (("points", self.points_id), ("power", self.power_id)) if v is not None
+            k: v
+            for k, v in (("points", self.points_id), *((c.key or c.field, t) for c, t in self.unit_costs))
+            if v is not None
         }
         category_ids = {
             self.index.categories[c]: c for c, _p in entry.categories if c in self.index.categories
@@ -405,13 +563,78 @@ class UnitMapper:
             unit["upgrades"] = [
                 {"key": "unit", "label": "Unit", "count": 1, "cost": self.integer(fixed, where)}
             ]
+        self.read_abilities(models, abilities, where)
         self.power(entry, root, unit, growth)
+        self.fix_replacements(models, options, where)
         keys: set[str] = set()
         for option in options:
             option["key"] = self.unique(option["key"][:76], keys)
         unit["options"] = options
         expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
         return self.checked(unit, expected, where)
+
+    def read_abilities(
+        self, models: list[dict[str, Any]], abilities: list[dict[str, str]], where: str
+    ) -> None:
+        """What the unit's ability texts say about its models in the wordings the system's
+        mapping reads (`ability_reader`: 40k "a 4+ invulnerable save", "Feel No Pain"...), put
+        into the models' fields and structured abilities so estimates use them; the text stays."""
+        reader = self.mapping.ability_reader
+        if reader is None:
+            return
+        for ability in abilities:
+            fields, found = reader(ability["name"], ability.get("text", ""))
+            fields = {k: v for k, v in fields.items() if k in self.properties}
+            if "abilities" not in self.properties:
+                found = []
+            if not fields and not found:
+                continue
+            for model in models:
+                for key, value in fields.items():
+                    if model.get(key) is None:
+                        model[key] = value
+                if found:
+                    held = model.get("abilities") or []
+                    model["abilities"] = held + [a for a in found if a not in held]
+            self.warn(
+                where, f"ability {ability['name']!r} read for the estimates: {fields or ''}{found or ''}"
+            )
+
+    def fix_replacements(
+        self, models: list[dict[str, Any]], options: list[dict[str, Any]], where: str
+    ) -> None:
+        """A "replace the default" option whose weapon the named model does not carry at the
+        smallest selection (the default sits on another model of the unit, or deeper than the
+        unit's minimum reaches): pointed at the model that carries it, else offered as an added
+        weapon, with a warning; so one such option does not cost the unit."""
+        for option in options:
+            if option.get("kind") != "replace_weapon":
+                continue
+            old = option["payload"].get("replace")
+            named = [m for m in models if not option.get("applies_to") or m["name"] == option["applies_to"]]
+            if any(any(w.get("name") == old for w in m.get("weapons") or []) for m in named):
+                continue
+            carrier = next(
+                (m for m in models if any(w.get("name") == old for w in m.get("weapons") or [])), None
+            )
+            if carrier is not None:
+                option["applies_to"] = carrier["name"]
+                continue
+            new = option["payload"].get("with")
+            weapons = [new] if isinstance(new, Mapping) else list(new or [])
+            self.warn(
+                where,
+                f"{option.get('label')}: replaces {old!r}, which no model carries at the smallest "
+                "selection; offered as an added weapon",
+            )
+            payload = {k: v for k, v in option["payload"].items() if k not in ("replace", "with")}
+            if len(weapons) == 1:
+                option.update(kind="add_weapon", payload={**payload, "weapon": weapons[0]})
+            else:
+                option.update(
+                    kind="add_item",
+                    payload={**payload, "item": {"name": str(option.get("label"))[:120], "kind": "mundane"}},
+                )
 
     def unmapped_modifiers(self, root: Node) -> list[str]:
         """Warn about modifiers that change what the unit format cannot hold (names, visibility...)."""
@@ -470,7 +693,7 @@ class UnitMapper:
 
     def collect_text(self, entry: Entry, abilities: list, notes: list) -> None:
         for profile in self.profiles_of(entry):
-            if profile.type_id == self.model_type or profile.type_id in self.weapon_types:
+            if profile.type_id in self.model_types or profile.type_id in self.weapon_types:
                 continue
             text = "; ".join(f"{n}: {v}" if n else v for n, _t, v in profile.characteristics if v)
             abilities.append({"name": profile.name, "text": text})
@@ -491,9 +714,13 @@ class UnitMapper:
     def model(self, node, root, unit_profiles, abilities, notes, options, growth) -> dict[str, Any] | None:
         entry = node.entry
         where = entry.path
-        own = [p for p in self.profiles_of(entry) if p.type_id == self.model_type]
-        inherited = [p for p in unit_profiles if p.type_id == self.model_type]
+        own = [p for p in self.profiles_of(entry) if p.type_id in self.model_types]
+        inherited = [p for p in unit_profiles if p.type_id in self.model_types]
         profiles = own or inherited
+        if len(profiles) > 1 and all(re.search(r"\[(\d+)\]", p.name) for p in profiles):
+            # 40k wound brackets as profiles, "Rhino [1] (6+ wounds remaining)", "Rhino [2] ...":
+            # the unwounded one first
+            profiles = sorted(profiles, key=lambda p: int(re.search(r"\[(\d+)\]", p.name).group(1)))
         if not profiles and node is root:
             # A war machine written as a unit whose profiles sit on its required upgrade
             # ("Hobgoblin Bolt Thrower": machine and crew on a min-1 child): take them from there.
@@ -501,7 +728,7 @@ class UnitMapper:
                 p
                 for child in list(node.walk())[1:]
                 for p in self.profiles_of(child.entry)
-                if p.type_id == self.model_type
+                if p.type_id in self.model_types
             ]
         if not profiles:
             # Points-only catalogues (many community WHFB lists) carry no profiles at all:
@@ -516,7 +743,10 @@ class UnitMapper:
                 )
         values: dict[str, Any] = {}
         if profiles:
-            values, kept = self._characteristics(profiles[0], self.model_fields, self.properties, where)
+            table = self.table_row(entry) or (self.table_row(self._unit_entry) if self._unit_entry else None)
+            values, kept = self._characteristics(
+                profiles[0], self.model_fields, self.properties, where, table
+            )
             if kept:
                 notes.append(f"{profiles[0].name}: " + "; ".join(kept))
         count = node.count if node is not root else 1
@@ -575,8 +805,9 @@ class UnitMapper:
         weapons, extra = self.entry_weapons(entry, where)
         model.setdefault("weapons", []).extend(weapons)
         notes += extra
-        if not weapons and "items" in self.properties and entry.type != "model":
-            model.setdefault("items", []).append({"name": entry.name[:120], "kind": "mundane"})
+        items = self.mapping.item_field
+        if not weapons and items and items in self.properties and entry.type != "model":
+            model.setdefault(items, []).append({"name": entry.name[:120], "kind": "mundane"})
         self.collect_text(entry, abilities, notes)
         for rule_name, text in self.rules_of(entry):
             self.add_rule([], model, rule_name, text, abilities)
@@ -612,7 +843,7 @@ class UnitMapper:
             option.update(kind="replace_weapon", payload={"replace": replaces, "with": built})
         elif len(built) == 1:
             option.update(kind="add_weapon", payload={"weapon": built[0]})
-        elif "items" in self.properties:
+        elif self.mapping.item_field and self.mapping.item_field in self.properties:
             option.update(kind="add_item", payload={"item": {"name": entry.name[:120], "kind": "mundane"}})
             if len(built) > 1:
                 self.warn(entry.path, f"{len(built)} weapon profiles in one option; taken as an item")
@@ -624,6 +855,15 @@ class UnitMapper:
         if models is not None:
             option["payload"]["max_per_model"] = high
             option["max"] = max(1, min(high * models, MAX_OPTION_COUNT))
+        if (
+            applies_to is not None
+            and high > 1
+            and option["kind"] in ("add_item", "add_weapon", "replace_weapon")
+        ):
+            # One model taking it several times: runes (up to 3 of one rune on a weapon),
+            # a Tyrant's two Sword Gnoblars, a War Walker's two heavy weapons
+            # (`rules.options`, "Stacking").
+            option["payload"]["stacks"] = True
         return option
 
     _unit_entry: Entry | None = None
@@ -790,7 +1030,7 @@ class UnitMapper:
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
         holder = self.pricer._build(entry, 1, node, root, {}, [0])
-        node.children.append(holder)
+        self.pricer.attach(node, holder)
         try:
             before = len(options)
             self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
@@ -802,7 +1042,7 @@ class UnitMapper:
                     "need this entry is kept as text",
                 )
         finally:
-            node.children.remove(holder)
+            self.pricer.detach(node, holder)
 
     def group_options(
         self,
@@ -823,7 +1063,10 @@ class UnitMapper:
             return
         self.cost_limits(group, notes)
         group_min = self.pricer.limit(group, "min", node, root) or 0
-        group_max = self.pricer.limit(group, "max", node, root)
+        group_max = self.group_cap(group, node, root, notes)
+        if group_max == 0:
+            self.warn(group.path, "at most 0 of it for this unit; not offered")
+            return
         default = self.pricer.default_member(group, members) if group_min > 0 else None
         default_cost = self.pricer.extra_cost(default, node, root, self.points_id) if default else Fraction(0)
         replaced = None
@@ -866,28 +1109,51 @@ class UnitMapper:
             if member.children:
                 self.nested_options(member, node, root, applies_to, options, notes)
 
+    def group_cap(self, group: Entry, node: Node, root: Node, notes: list) -> int | None:
+        """The group's maximum at the unit's smallest selection, or, where modifiers raise it
+        when other selections are made (community WHFB data: "Arcane Items" at most 0, +1 when
+        the Plague Priest is a wizard, +1 per Dispel Scroll), the most those modifiers can give,
+        with a note that BattleScribe's limit depends on the list."""
+        now = self.pricer.limit(group, "max", node, root)
+        ceiling = self.pricer.ceiling(group, "max")
+        if now is None or ceiling is None or ceiling <= now:
+            return now
+        notes.append(f"{group.name}: at most {now}, up to {ceiling} with the selections that raise it")
+        self.warn(
+            group.path,
+            f"at most {now} at the smallest selection and up to {ceiling} when other selections "
+            "raise it; offered up to the higher limit",
+        )
+        return ceiling
+
     # ------------------------------------------------------------------ power
 
     def power(self, entry: Entry, root: Node, unit: dict[str, Any], growth: list[tuple[Node, int]]) -> None:
-        """Power at the minimum and the size steps where it changes; points checked per size."""
-        if self.power_id is not None:
-            unit["power_rating"] = self.integer(self.pricer.total(root, self.power_id), entry.path)
+        """The system's other unit costs (40k Power) at the minimum and the size steps where
+        they change; points checked per size."""
+        for cost, type_id in self.unit_costs:
+            unit[cost.field] = self.integer(self.pricer.total(root, type_id), entry.path)
         if not growth:
             return
-        if len(growth) > 1:
-            self.warn(entry.path, "several model profiles can grow; Power steps follow the first only")
+        if len(growth) > 1 and self.unit_costs:
+            self.warn(entry.path, "several model profiles can grow; cost steps follow the first only")
         node, high = growth[0]
         base_models = sum(m["count"] for m in unit["models"])
         base_points = self.pricer.total(root, self.points_id)
         per_model = self.pricer.total(root, self.points_id, below=node) / node.count
-        steps, last = [], unit.get("power_rating")
+        steps: dict[str, list[dict[str, Any]]] = {c.field: [] for c, _t in self.unit_costs}
+        last = {c.field: unit.get(c.field) for c, _t in self.unit_costs}
         for n in range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1):
             tree = self.pricer.tree(entry, {node.entry.id: n})
-            if self.power_id is not None:
-                power = self.integer(self.pricer.total(tree, self.power_id), entry.path)
-                if power != last:
-                    steps.append({"min_models": base_models + n - node.count, "power": power})
-                    last = power
+            for cost, type_id in self.unit_costs:
+                if not cost.steps_field:
+                    continue
+                value = self.integer(self.pricer.total(tree, type_id), entry.path)
+                if value != last[cost.field]:
+                    steps[cost.field].append(
+                        {"min_models": base_models + n - node.count, cost.steps_key: value}
+                    )
+                    last[cost.field] = value
             if self.catalogue_points:
                 points = self.pricer.total(tree, self.points_id)
                 if points != base_points + per_model * (n - node.count):
@@ -897,8 +1163,9 @@ class UnitMapper:
                         f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
                     )
                     break
-        if steps:
-            unit["power_rating_rules"] = steps
+        for cost, _type_id in self.unit_costs:
+            if cost.steps_field and steps[cost.field]:
+                unit[cost.steps_field] = steps[cost.field]
 
 
 def map_documents(
@@ -908,11 +1175,17 @@ def map_documents(
     profile_schema: Mapping[str, Any],
     price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
     known_rule: Callable[[str], bool],
+    mapping: BattleScribeMapping | None = None,
 ) -> Mapped:
     """Every catalogue (and the game system's own root entries) as a faction in loader format."""
     index = Index(documents)
     mapper = UnitMapper(
-        index, system_key=system_key, profile_schema=profile_schema, price=price, known_rule=known_rule
+        index,
+        system_key=system_key,
+        profile_schema=profile_schema,
+        price=price,
+        known_rule=known_rule,
+        mapping=mapping or DEFAULT,
     )
     if mapper.model_type is None:
         mapper.warn(
@@ -920,15 +1193,23 @@ def map_documents(
             "no profile type matches the system's model characteristics; units cannot be mapped",
         )
     for type_id, name in index.cost_types.items():
-        if type_id not in (mapper.points_id, mapper.power_id):
+        if type_id != mapper.points_id and type_id not in {t for _c, t in mapper.unit_costs}:
             where = index.system.file if index.system else "import"
             mapper.warn(where, f"cost type {name!r} is not imported")
     result = Mapped()
+    # A catalogue another uploaded catalogue links to is that one's library (Space Marines for
+    # Ultramarines): its units come in through the catalogues that import its root entries,
+    # not as a faction of its own, unless nothing uploaded links to it.
+    linked = {target for doc in documents for target in doc.catalogue_links}
     for doc in documents:
-        if doc.kind == CATALOGUE and doc.library and not doc.entries:
+        if doc.kind == CATALOGUE and ((doc.library and not doc.entries) or doc.id in linked):
             continue
         used: set[str] = set()
-        units = [u for u in (mapper.unit(e, used) for e in index.root_entries(doc)) if u is not None]
+        units = []
+        for entry in index.root_entries(doc):
+            unit = mapper.unit_or_warning(entry, used)
+            if unit is not None:
+                units.append(unit)
         if not units:
             if doc.kind == CATALOGUE:
                 mapper.warn(doc.file, "no importable units in this catalogue")

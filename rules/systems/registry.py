@@ -119,6 +119,11 @@ class GameSystem:
         """Points come from a published formula (no `points` field in a profile), so a book
         price from another source can be set beside the formula's (the points audit)."""
         return "points" not in (self.profile_schema.get("properties") or {})
+    #: How BattleScribe data maps onto this system's unit format (a
+    #: `rules.battlescribe.mapping.BattleScribeMapping`, declared in the system's package as
+    #: `battlescribe.MAPPING`): its profile and cost types, characteristic spellings, slot and
+    #: item fields. None: imported by best match against `profile_schema` alone.
+    battlescribe: Any = None
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

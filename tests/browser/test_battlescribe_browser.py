@@ -44,6 +44,11 @@ def test_upload_shows_progress_and_the_imported_units(live_server, browser, name
     expect(result).to_be_visible()
     expect(result.get_by_role("row", name="Tactical Squad 77 5 5")).to_be_visible()
     expect(result.get_by_role("link", name="Test Marines")).to_be_visible()
+    # the report in plain words (issue 27 §6), the raw warnings folded away below it
+    expect(result.get_by_role("heading", name="What was left out, and why")).to_be_visible()
+    expect(result.locator(".import-report li").first).to_have_text(
+        "1 special rule is not a rule of this system; its text is kept: Steady Aim"
+    )
     assert page.evaluate("window.samePage === true")
     screenshot(page, f"battlescribe-result-{name}")
     width = page.evaluate("document.documentElement.scrollWidth")

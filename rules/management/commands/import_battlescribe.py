@@ -75,6 +75,8 @@ class Command(BaseCommand):
             for unit in faction["units"]:
                 power = f", {unit['power']} PL" if unit["power"] is not None else ""
                 self.stdout.write(f"  {unit['name']}: {unit['points']} pts{power}, {unit['models']} models")
+        for group in summary["report"]:
+            self.stdout.write(f"report: {group['text']}")
         for warning in summary["warnings"]:
             self.stdout.write(f"warning: {warning}")
         if result.report is not None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from points.aos1.composition import LIST_SETTINGS_SCHEMA, OPTION_KEYS, army_summary, validate
 from points.catalogue.i18n import gettext_noop
+from rules.systems.aos1.battlescribe import MAPPING as BATTLESCRIBE
 from rules.systems.aos1.combat import SITUATION_SCHEMA, attack, situation_errors
 from rules.systems.aos1.reference_targets import REFERENCE_TARGETS
 from rules.systems.catalogue_system import register_catalogue_system
@@ -57,4 +58,5 @@ SYSTEM = register_catalogue_system(
     list_settings_schema=LIST_SETTINGS_SCHEMA,
     army_summary=army_summary,
     points_sized=False,
+    battlescribe=BATTLESCRIBE,
 )

@@ -21,6 +21,7 @@ from rules.systems.fantasy_combat.reference_targets import reference_targets
 from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
 from rules.systems.fantasy_combat.variants import RU_WHFB
 from rules.systems.fantasy_profile import fantasy_profile_schema
+from rules.systems.ru_whfb.battlescribe import MAPPING as BATTLESCRIBE
 
 SYSTEM = register_catalogue_system(
     key="ru_whfb",
@@ -39,4 +40,5 @@ SYSTEM = register_catalogue_system(
     situation_schema=situation_schema(RU_WHFB),
     situation_errors=situation_errors,
     reference_targets=reference_targets("ru_whfb"),
+    battlescribe=BATTLESCRIBE,
 )

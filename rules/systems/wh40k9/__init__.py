@@ -17,6 +17,7 @@ from points.wh40k9.power import power_extras
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
 from rules.systems.wh40k9.abilities import ABILITIES, KEYWORDS, WEAPON_ABILITIES
+from rules.systems.wh40k9.battlescribe import MAPPING as BATTLESCRIBE
 from rules.systems.wh40k9.estimate import attack, estimate_cost
 from rules.systems.wh40k9.reference_targets import REFERENCE_TARGETS
 from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
@@ -36,7 +37,7 @@ PROFILE: dict[str, Any] = {
     "bs": roll_target("BS", "Ballistic Skill (3 is 3+); null: cannot shoot"),
     "s": characteristic("S", "Strength", minimum=1, maximum=20),
     "t": characteristic("T", "Toughness", minimum=1, maximum=20),
-    "w": characteristic("W", "Wounds", minimum=1, maximum=100),
+    "w": characteristic("W", "Wounds", minimum=1, maximum=200),  # a Warlord Titan has 120
     "a": dice_value("A", "Attacks"),
     "ld": characteristic("Ld", "Leadership", minimum=1, maximum=10),
     "sv": roll_target("Sv", "Save (3 is 3+)"),
@@ -112,7 +113,8 @@ UNIT_FIELDS: dict[str, Any] = {
         "description": "The datasheet's Power Rating",
         "type": "integer",
         "minimum": 0,
-        "maximum": 100,
+        # Titans exceed 100 (BSData/wh40k-9e: a Phantom Titan, a Warlord Titan).
+        "maximum": 500,
     },
     "battlefield_role": ROLE_FIELD,
 }
@@ -144,4 +146,5 @@ SYSTEM = register_catalogue_system(
     army_summary=army_summary,
     group_kinds=DETACHMENT_KINDS,
     group_kind_title=GROUP_KIND_TITLE,
+    battlescribe=BATTLESCRIBE,
 )

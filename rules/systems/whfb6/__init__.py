@@ -19,6 +19,7 @@ from rules.systems.fantasy_combat.reference_targets import reference_targets
 from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
 from rules.systems.fantasy_combat.variants import WHFB6
 from rules.systems.fantasy_profile import fantasy_profile_schema
+from rules.systems.whfb6.battlescribe import MAPPING as BATTLESCRIBE
 
 SYSTEM = register_catalogue_system(
     key="whfb6",
@@ -37,4 +38,5 @@ SYSTEM = register_catalogue_system(
     situation_schema=situation_schema(WHFB6),
     situation_errors=situation_errors,
     reference_targets=reference_targets("whfb6"),
+    battlescribe=BATTLESCRIBE,
 )

@@ -137,11 +137,14 @@ def test_catalogue_without_its_game_system_is_refused():
     )
 
 
-def test_link_to_a_missing_entry_is_named():
+def test_a_unit_with_a_link_to_a_missing_entry_is_left_out_with_its_path_and_the_rest_imports():
+    """Issue 27 §2: one unit that cannot be read does not sink its catalogue."""
     text = source("marines.cat").data.replace(b'targetId="se-sword"', b'targetId="se-nowhere"')
     files = [*sources("grimdark.gst", "armoury.cat"), SourceFile("marines.cat", text)]
-    errors = errors_of(lambda: parse_import(system_key="wh40k9", files=files))
-    assert errors == [
+    result = parse_import(system_key="wh40k9", files=files)
+    assert [[u.values["name"] for u in plan.units] for plan in result.plans] == [["Captain", "Scout Horde"]]
+    assert [w for w in result.warnings if "left out" in w] == [
+        "marines.cat: catalogue/entryLink[@name='Tactical Squad']: left out: "
         "marines.cat: catalogue/sharedSelectionEntries/selectionEntry[@name='Tactical Squad']/selectionEntry"
         "[@name='Sergeant']/entryLink[@name='Power sword']: the link's target 'se-nowhere' is in none of the "
         "uploaded files"

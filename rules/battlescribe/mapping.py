@@ -1,0 +1,109 @@
+"""How one game system's BattleScribe data maps onto its unit format (`BattleScribeMapping`).
+
+Each system declares its own in its package (`rules/systems/<key>/battlescribe.py`) and its
+registry entry carries it (`GameSystem.battlescribe`), so the importer (`to_units`) names no
+system and no system's field: it asks the mapping which profile types are a model's profile
+and which are weapons, what each characteristic is called in that system's data (community
+files spell "Movement", "Mv" and "M" for one field), which cost type is the points and which
+other cost types a unit reports (40k's Power Level, "PL"), where an army slot and mundane
+items go, and how a characteristic that varies with wounds ("*", see the damage table) or a
+random one ("2D6\"") is read.
+
+A system without a mapping is imported by best match alone: characteristics matched to its
+profile schema's field keys, titles and descriptions (`to_units.field_names`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def norm(text: str) -> str:
+    """A name as the mapping compares it: lower-case letters and digits only ("To Hit" = "tohit")."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+@dataclass(frozen=True)
+class UnitCost:
+    """A cost type besides points that a unit reports as a unit field (40k: PL -> Power Rating).
+
+    `field` takes the cost at the unit's smallest size; `steps_field` (optional) the sizes at
+    which it changes (`[{"min_models": n, "<steps_key>": value}]`)."""
+
+    names: tuple[str, ...]
+    field: str
+    #: The key of the system's price breakdown reporting it (a roster export writes the cost
+    #: type of that key, `battlescribe_cost_types`).
+    key: str = ""
+    steps_field: str = ""
+    steps_key: str = ""
+
+
+@dataclass(frozen=True)
+class BattleScribeMapping:
+    #: Names of the profile types that are a model's profile ("Unit", "Profile", "Model").
+    model_profile_types: tuple[str, ...] = ()
+    #: Names of the profile types that are weapons ("Weapon").
+    weapon_profile_types: tuple[str, ...] = ()
+    #: Characteristic name as the data writes it -> field of the model profile.
+    characteristics: Mapping[str, str] = field(default_factory=dict)
+    #: Characteristic name -> field of a weapon.
+    weapon_characteristics: Mapping[str, str] = field(default_factory=dict)
+    #: Names of the cost type that is the points ("pts").
+    points_cost_types: tuple[str, ...] = ("pts", "points", "pt", "point", "pkt", "body")
+    #: Other cost types a unit reports.
+    unit_costs: tuple[UnitCost, ...] = ()
+    #: The unit field taking the army slot named by the entry's primary category ("" none).
+    slot_field: str = ""
+    #: The model field listing equipment taken as items (the unit format's `items`; "" none:
+    #: such selections stay text).
+    item_field: str = "items"
+    #: Profile types holding a table of characteristics that change as the model is wounded
+    #: (AoS "Damage Table"): a characteristic written "*" reads the table's first row.
+    varying_tables: tuple[str, ...] = ()
+    #: Which row of such a table is the unwounded model's: "lowest" first value (AoS: wounds
+    #: suffered "0-3") or "highest" (40k: wounds remaining "6-11+").
+    table_healthiest: str = "lowest"
+    #: Model fields a dash ("-") means a number for (40k: A "-" is no attacks, 0).
+    dash_values: Mapping[str, int] = field(default_factory=dict)
+    #: Model fields whose value may be random ("2D6\""): the average, rounded down, is used
+    #: and the written value kept as text.
+    random_fields: tuple[str, ...] = ()
+    #: `read(name, text)` -> (model fields, structured abilities) that an ability's text says
+    #: about the model itself (40k: "a 4+ invulnerable save"); None: abilities stay text.
+    ability_reader: Callable[[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
+
+    def is_model_type(self, name: str) -> bool:
+        return norm(name) in {norm(n) for n in self.model_profile_types}
+
+    def is_weapon_type(self, name: str) -> bool:
+        return norm(name) in {norm(n) for n in self.weapon_profile_types}
+
+    def is_table_type(self, name: str) -> bool:
+        key = norm(name)
+        return any(norm(n) in key for n in self.varying_tables)
+
+    def is_points(self, cost_type_name: str) -> bool:
+        return norm(cost_type_name) in {norm(n) for n in self.points_cost_types}
+
+    def unit_cost(self, cost_type_name: str) -> UnitCost | None:
+        key = norm(cost_type_name)
+        return next((c for c in self.unit_costs if key in {norm(n) for n in c.names}), None)
+
+
+#: What a system without a declared mapping gets: best match by its schema alone.
+DEFAULT = BattleScribeMapping()
+
+
+def random_average(text: str) -> int | None:
+    """The average of a dice expression ("2D6\"" -> 7, "D3+1" -> 3), rounded down; None if
+    `text` is not one."""
+    found = re.fullmatch(r"\s*(\d*)\s*[dD](3|6)\s*(?:\+\s*(\d+))?\s*(?:\"|''|”|in)?\s*", text)
+    if not found:
+        return None
+    dice = int(found.group(1) or 1)
+    sides = int(found.group(2))
+    return int(dice * (sides + 1) / 2) + int(found.group(3) or 0)
