@@ -230,7 +230,7 @@ class ImportReportUnitSerializer(serializers.Serializer):
     formula_points = serializers.IntegerField(allow_null=True, help_text="Our price (the system's formula).")
 
 
-class ImportReportSerializer(serializers.Serializer):
+class ListImportReportSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS[1:]), help_text="The format that was read.")
     source_total = serializers.FloatField(allow_null=True, help_text="The total as the source states it.")
     units = ImportReportUnitSerializer(many=True, help_text="One per unit entry of the source, in its order.")
@@ -253,7 +253,7 @@ class ImportResultSerializer(serializers.Serializer):
     list_file = serializers.JSONField(allow_null=True, help_text="The list in our list-file format.")
     faction = ImportedFactionSummarySerializer(allow_null=True,
                                                help_text="The new private faction (army book).")
-    report = ImportReportSerializer()
+    report = ListImportReportSerializer()
 
 
 IMPORT_RESPONSE = PolymorphicProxySerializer(

@@ -37,7 +37,9 @@ def test_compose_serves_https_by_default_and_runs_one_beat_beside_restarting_wor
     services = yaml.safe_load((root / "docker-compose.yml").read_text())["services"]
     assert services["web"]["environment"]["HTTPS"] == "${HTTPS:-true}"
     assert " -B" not in services["worker"]["command"]
-    assert services["beat"]["command"].startswith("celery -A armybuilder beat ")
+    # Beat runs inside a worker of the `control` queue only, so the schedule never waits behind work.
+    assert services["beat"]["command"].startswith("celery -A armybuilder worker -Q control ")
+    assert " -B " in services["beat"]["command"] + " "
     assert services["beat"]["deploy"]["replicas"] == 1
     assert services["worker"]["restart"] == services["beat"]["restart"] == "unless-stopped"
     assert 'HTTPS="${HTTPS:-false}"' in (root / "bin" / "run").read_text()
