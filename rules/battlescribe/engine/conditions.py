@@ -1,0 +1,178 @@
+"""Queries (counts in a scope) and the conditions, condition groups and repeats built on them."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .model import Condition, ConditionGroup, Repeat
+    from .roster import Context, Force, Roster, Selection
+
+_COMPARE = {
+    "atLeast": lambda a, b: a >= b,
+    "atMost": lambda a, b: a <= b,
+    "greaterThan": lambda a, b: a > b,
+    "lessThan": lambda a, b: a < b,
+    "equalTo": lambda a, b: a == b,
+    "notEqualTo": lambda a, b: a != b,
+}
+_TYPE_IDS = {"model", "unit", "upgrade", "unit-group", "mount", "crew"}
+
+
+def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> bool:
+    """Whether `sel` is counted by a query naming `child_id` (docs/shared-flag-semantics.md)."""
+    if child_id is None or child_id == "any":
+        return True
+    option = sel.option
+    if child_id == option.key:
+        return True
+    if option.link is not None and (shared or child_id == option.link.id):
+        if child_id in (option.defn.id, option.link.id):
+            return True
+    if child_id in _TYPE_IDS:
+        return option.type == child_id
+    if child_id in sel.category_ids():
+        return True
+    group = option.group
+    while group is not None:
+        if child_id == group.key or (shared and child_id == group.defn.id):
+            return True
+        group = group.group
+    return False
+
+
+def scope_container(ctx: Context, scope: str):
+    """The selection, force or roster a query with `scope` looks in, or None."""
+    if scope == "self":
+        return ctx.selection if ctx.selection is not None else ctx.parent
+    if scope == "parent":
+        return ctx.parent
+    if scope in ("force", "primary-catalogue"):
+        return ctx.force
+    if scope == "roster":
+        return ctx.roster
+    if scope == "primary-category":
+        return ctx.force
+    if scope == "ancestor":
+        return ctx.force
+    # An entry id: the nearest ancestor selection (or force) that is that entry.
+    node = ctx.selection if ctx.selection is not None else ctx.parent
+    while node is not None:
+        if node.is_force:
+            if node.entry.id == scope:
+                return node
+            node = node.parent_force
+        else:
+            if scope in node.option.ids:
+                return node
+            node = node.parent
+    return None
+
+
+def candidates(container, include_children: bool, include_forces: bool, with_self: bool = False):
+    """Selections a query counts in `container` (direct children unless `include_children`)."""
+    from .roster import Roster
+
+    if container is None:
+        return []
+    if isinstance(container, Roster):
+        out = []
+        for force in container.all_forces():
+            out.extend(force.descendants() if include_children else force.selections)
+        return out
+    if container.is_force:
+        forces = container.force_tree() if include_forces else [container]
+        out = []
+        for force in forces:
+            out.extend(force.descendants() if include_children else force.selections)
+        return out
+    out = [container] if with_self else []
+    out.extend(container.descendants() if include_children else container.children)
+    return out
+
+
+def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bool,
+          include_children: bool, include_forces: bool, percent: bool = False) -> float:
+    """The number (of selections, forces or points) a condition, repeat or constraint tests."""
+    container = scope_container(ctx, scope)
+    if container is None:
+        return 0.0
+    if field == "forces":
+        from .roster import Roster
+
+        if isinstance(container, Roster):
+            forces = container.all_forces() if include_forces or True else container.forces
+        elif container.is_force:
+            forces = container.force_tree()[1:]
+            if not include_forces:
+                forces = container.child_forces
+        else:
+            forces = []
+        return float(sum(1 for f in forces if child_id in (None, "any", f.entry.id)))
+    sels = candidates(container, include_children, include_forces, with_self=(scope == "self"))
+    matched = [s for s in sels if selection_matches(s, child_id, shared)]
+    if field == "selections":
+        value = float(sum(s.number for s in matched))
+        total = float(sum(s.number for s in sels))
+    else:
+        value = sum(s.cost(field, include_children=not include_children) for s in matched)
+        total = sum(s.cost(field, include_children=not include_children) for s in sels)
+    if percent:
+        return (value / total * 100.0) if total else 0.0
+    return value
+
+
+def _instance_of(ctx: Context, cond: Condition) -> bool:
+    node = scope_container(ctx, cond.scope) if cond.scope != "self" else ctx.selection
+    if node is None or getattr(node, "is_force", True):
+        if node is not None and getattr(node, "is_force", False):
+            return cond.child_id in (node.entry.id,)
+        return False
+    return selection_matches(node, cond.child_id, True)
+
+
+def check_condition(ctx: Context, cond: Condition) -> bool:
+    if cond.type == "always":
+        return True
+    if cond.type == "never":
+        return False
+    if cond.type in ("instanceOf", "notInstanceOf"):
+        result = _instance_of(ctx, cond)
+        return result if cond.type == "instanceOf" else not result
+    compare = _COMPARE.get(cond.type)
+    if compare is None:
+        return False
+    value = query(ctx, cond.field, cond.scope, cond.child_id, cond.shared,
+                  cond.include_child_selections, cond.include_child_forces, cond.percent_value)
+    return compare(value, cond.value)
+
+
+def check_group(ctx: Context, group: ConditionGroup) -> bool:
+    results = [check_condition(ctx, c) for c in group.conditions]
+    results.extend(check_group(ctx, g) for g in group.groups)
+    if group.type == "or":
+        return any(results)
+    if group.type == "not":
+        return not any(results)
+    return all(results)
+
+
+def guards_hold(ctx: Context, guards) -> bool:
+    for conditions, groups in guards:
+        if not all(check_condition(ctx, c) for c in conditions):
+            return False
+        if not all(check_group(ctx, g) for g in groups):
+            return False
+    return True
+
+
+def repeat_times(ctx: Context, repeat: Repeat) -> int:
+    """How many times a repeating modifier applies (docs/cost-field-repeat-algorithm.md)."""
+    if repeat.value <= 0:
+        return 0
+    count = query(ctx, repeat.field, repeat.scope, repeat.child_id, repeat.shared,
+                  repeat.include_child_selections, repeat.include_child_forces, repeat.percent_value)
+    steps = count / repeat.value
+    steps = math.ceil(steps) if repeat.round_up else math.floor(steps + 1e-9)
+    return int(steps) * max(repeat.repeats, 0)

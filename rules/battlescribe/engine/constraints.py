@@ -1,0 +1,212 @@
+"""Constraint evaluation: the validation errors of a roster as BattleScribe reports them."""
+
+from __future__ import annotations
+
+from .conditions import candidates, scope_container
+from .errors import ValidationError
+from .model import Constraint, Option
+from .modifiers import effective
+from .roster import Context, Force, Roster, Selection
+
+
+def _matches_option(sel: Selection, option: Option, shared: bool) -> bool:
+    if option.is_group:
+        group = sel.option.group
+        while group is not None:
+            if group.key == option.key or (shared and group.defn.id == option.defn.id):
+                return True
+            group = group.group
+        return False
+    if sel.option is option or sel.option.key == option.key:
+        return True
+    return shared and sel.option.defn.id == option.defn.id
+
+
+def constraint_count(ctx: Context, option: Option, c: Constraint) -> tuple[float, list[Selection]]:
+    """The value a constraint on `option` tests, and the selections it counted."""
+    container = scope_container(ctx, c.scope)
+    if container is None:
+        return 0.0, []
+    deep = c.include_child_selections or c.scope not in ("parent", "self")
+    sels = candidates(container, deep, c.include_child_forces or c.scope == "roster")
+    matched = [s for s in sels if _matches_option(s, option, c.shared)]
+    if c.field == "selections":
+        value = float(sum(s.number for s in matched))
+        total = float(sum(s.number for s in sels))
+    elif c.field == "forces":
+        return 0.0, matched
+    else:
+        value = sum(s.cost(c.field) for s in matched)
+        total = sum(s.cost(c.field) for s in sels) if not isinstance(container, Roster) \
+            else sum(container.costs().get(c.field, 0.0) for _ in [0])
+    if c.percent_value:
+        return ((value / total * 100.0) if total else 0.0), matched
+    return value, matched
+
+
+def _violated(kind: str, value: float, limit: float) -> bool:
+    if kind == "min":
+        return value < limit
+    if kind == "max":
+        return limit >= 0 and value > limit
+    if kind == "exactly":
+        return value != limit
+    return False
+
+
+def _option_owner(option: Option) -> str:
+    return option.defn.id
+
+
+class Validator:
+    def __init__(self, roster: Roster):
+        self.roster = roster
+        self.errors: dict[tuple, ValidationError] = {}
+
+    def add(self, error: ValidationError) -> None:
+        self.errors.setdefault((error.owner_type, error.owner_id, error.source), error)
+
+    def run(self) -> list[ValidationError]:
+        roster = self.roster
+        for force in roster.all_forces():
+            self._force(force)
+        totals = roster.costs()
+        for type_id, limit in roster.cost_limits.items():
+            if limit is not None and limit >= 0 and totals.get(type_id, 0.0) > limit:
+                name = next((c.name for c in roster.data.cost_types if c.id == type_id), type_id)
+                self.add(ValidationError(
+                    "roster", "", f"costLimits/{type_id}",
+                    f"{name} total {totals[type_id]:g} is over the limit of {limit:g}",
+                    owner_name=roster.name, constraint_type="max", limit=limit,
+                    actual=totals[type_id], field=type_id))
+        return list(self.errors.values())
+
+    def _force(self, force: Force) -> None:
+        ctx = force.context()
+        self._options(force.root_options(), ctx, force)
+        for sel in force.descendants():
+            sel_eff = sel.effective()
+            if sel_eff.hidden:
+                self.add(ValidationError(
+                    "selection", sel.option.defn.id, f"{sel.option.defn.id}/hidden",
+                    f"{sel_eff.name} is not available", owner_name=sel_eff.name,
+                    owner_ids=sel.option.ids))
+            self._options(sel.option.children(), Context(self.roster, force, sel, None), sel)
+        self._categories(force)
+        self._force_entry(force)
+
+    def _force_entry(self, force: Force) -> None:
+        entry = force.entry
+        for c in entry.constraints:
+            if c.field == "forces":
+                continue
+            container = force
+            sels = candidates(container, True, c.include_child_forces)
+            value = float(sum(s.number for s in sels)) if c.field == "selections" else \
+                sum(s.cost(c.field, False) for s in sels)
+            if _violated(c.type, value, c.value):
+                self.add(ValidationError("force", entry.id, f"{entry.id}/{c.id}",
+                                         _message(c.type, entry.name, c.value, value), owner_name=entry.name,
+                                         constraint_type=c.type, limit=c.value, actual=value, field=c.field))
+
+    def _categories(self, force: Force) -> None:
+        data = self.roster.data
+        sels = force.descendants()
+        for link in force.entry.category_links:
+            category = data.categories.get(link.target_id)
+            name = (category.name if category else "") or link.name
+            constraints = list(link.constraints)
+            for c in constraints:
+                members = [s for s in sels if link.target_id in s.category_ids()]
+                if c.field == "selections":
+                    value = float(sum(s.number for s in members))
+                else:
+                    value = sum(s.cost(c.field, True) for s in members)
+                if c.percent_value:
+                    total = sum(s.cost(c.field, True) for s in force.selections) if c.field != "selections" \
+                        else float(sum(s.number for s in sels))
+                    value = value / total * 100.0 if total else 0.0
+                if _violated(c.type, value, c.value):
+                    self.add(ValidationError(
+                        "category", link.target_id, f"{link.id}/{c.id}", _message(c.type, name, c.value, value),
+                        owner_name=name, constraint_type=c.type, limit=c.value, actual=value, field=c.field))
+
+    def _options(self, options: list[Option], ctx: Context, parent) -> None:
+        for option in options:
+            if option.constraints:
+                self._option(option, ctx, parent)
+            if option.is_group:
+                self._options(option.children(), ctx, parent)
+
+    def _option(self, option: Option, ctx: Context, parent) -> None:
+        eff = effective(option, ctx)
+        for c in option.constraints:
+            limit = eff.constraint_values.get(c.id, c.value)
+            if c.field == "forces":
+                value = float(len(self.roster.all_forces()))
+                if _violated(c.type, value, limit):
+                    self.add(ValidationError("roster", "", f"{c.owner_id}/{c.id}",
+                                             _message(c.type, eff.name, limit, value), owner_name=eff.name,
+                                             constraint_type=c.type, limit=limit, actual=value, field=c.field))
+                continue
+            if c.scope == "self":
+                for sel in parent.children:
+                    if not _matches_option(sel, option, True):
+                        continue
+                    value = float(sel.number) if c.field == "selections" else sel.cost(c.field)
+                    if _violated(c.type, value, limit):
+                        self._error_on_selection(sel, option, c, eff.name, limit, value)
+                continue
+            value, matched = constraint_count(ctx, option, c)
+            if not _violated(c.type, value, limit):
+                continue
+            if c.type == "min" and eff.hidden:
+                continue
+            if matched and c.type != "min":
+                self._error_on_selection(matched[0], option, c, eff.name, limit, value)
+            elif not parent.is_force:
+                self.add(ValidationError(
+                    "selection", parent.option.defn.id, f"{c.owner_id}/{c.id}",
+                    _message(c.type, eff.name, limit, value), owner_name=parent.name,
+                    constraint_type=c.type, limit=limit, actual=value, field=c.field, owner_ids=parent.option.ids))
+            elif matched:
+                self._error_on_selection(matched[0], option, c, eff.name, limit, value)
+            else:
+                primary = next((cid for cid, p in eff.categories if p), None)
+                if primary is None and eff.categories:
+                    primary = eff.categories[0][0]
+                force_cats = [cid for cid, _ in parent.category_entries()]
+                if primary is not None and primary in force_cats:
+                    self.add(ValidationError(
+                        "category", primary, f"{c.owner_id}/{c.id}", _message(c.type, eff.name, limit, value),
+                        owner_name=self.roster.data.category_name(primary), constraint_type=c.type,
+                        limit=limit, actual=value, field=c.field))
+                else:
+                    self.add(ValidationError(
+                        "force", parent.entry.id, f"{c.owner_id}/{c.id}", _message(c.type, eff.name, limit, value),
+                        owner_name=parent.entry.name, constraint_type=c.type, limit=limit, actual=value,
+                        field=c.field))
+
+    def _error_on_selection(self, sel: Selection, option: Option, c: Constraint, name: str,
+                            limit: float, value: float) -> None:
+        self.add(ValidationError(
+            "selection", sel.option.defn.id, f"{c.owner_id}/{c.id}", _message(c.type, name, limit, value),
+            owner_name=sel.name, constraint_type=c.type, limit=limit, actual=value, field=c.field,
+            owner_ids=sel.option.ids))
+
+
+def _message(kind: str, name: str, limit: float, value: float) -> str:
+    if kind == "min":
+        return f"{name} must have at least {limit:g} (has {value:g})"
+    if kind == "max":
+        return f"{name} can have at most {limit:g} (has {value:g})"
+    return f"{name} must have exactly {limit:g} (has {value:g})"
+
+
+def validate(roster: Roster) -> list[ValidationError]:
+    key = ("errors",)
+    found = roster.cache.get(key)
+    if found is None:
+        found = Validator(roster).run()
+        roster.cache[key] = found
+    return found

@@ -1,0 +1,346 @@
+"""A roster: forces (and child forces) holding nested selections, and the operations on it.
+
+Every mutation bumps `Roster.version`; evaluated values (modified names, costs, hidden flags,
+constraint limits) are cached per version in `Roster.cache`, so reading a roster after an
+operation evaluates each entry once and only what is read.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from .errors import EngineError
+from .model import Definition, GameData, Option
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where an entry is evaluated: its selection (if any), the parent node and the force."""
+
+    roster: Roster
+    force: Force
+    parent: object
+    selection: Selection | None = None
+
+
+class Selection:
+    is_force = False
+
+    def __init__(self, roster: Roster, option: Option, parent, force: Force, number: int = 1):
+        self.roster = roster
+        self.id = roster.new_id("selection")
+        self.option = option
+        self.parent = parent  # Selection or Force
+        self.force = force
+        self.number = number
+        self.children: list[Selection] = []
+        self.custom_name = ""
+        self.custom_notes = ""
+
+    @property
+    def entry_id(self) -> str:
+        return self.option.key
+
+    @property
+    def entry_group_id(self) -> str:
+        return self.option.group.key if self.option.group is not None else ""
+
+    def context(self) -> Context:
+        return Context(self.roster, self.force, self.parent, self)
+
+    def effective(self):
+        from .modifiers import effective
+
+        return effective(self.option, self.context())
+
+    @property
+    def name(self) -> str:
+        return self.effective().name
+
+    def category_ids(self) -> tuple[str, ...]:
+        return tuple(c[0] for c in self.effective().categories)
+
+    def own_cost(self, cost_type: str) -> float:
+        return self.effective().costs.get(cost_type, 0.0) * self.number
+
+    def cost(self, cost_type: str, include_children: bool = True) -> float:
+        total = self.own_cost(cost_type)
+        if include_children:
+            for child in self.children:
+                total += child.cost(cost_type, True)
+        return total
+
+    def descendants(self) -> list[Selection]:
+        out = []
+        for child in self.children:
+            out.append(child)
+            out.extend(child.descendants())
+        return out
+
+    def __repr__(self) -> str:
+        return f"Selection({self.option.key} x{self.number})"
+
+
+class Force:
+    is_force = True
+
+    def __init__(self, roster: Roster, entry: Definition, catalogue_id: str, parent_force: Force | None):
+        self.roster = roster
+        self.id = roster.new_id("force")
+        self.entry = entry
+        self.catalogue_id = catalogue_id
+        self.parent_force = parent_force
+        self.selections: list[Selection] = []
+        self.child_forces: list[Force] = []
+        self.custom_name = ""
+        self.custom_notes = ""
+
+    @property
+    def children(self) -> list[Selection]:
+        return self.selections
+
+    @property
+    def force(self) -> Force:
+        return self
+
+    @property
+    def parent(self):
+        return self.parent_force
+
+    def force_tree(self) -> list[Force]:
+        out = [self]
+        for child in self.child_forces:
+            out.extend(child.force_tree())
+        return out
+
+    def descendants(self) -> list[Selection]:
+        out = []
+        for sel in self.selections:
+            out.append(sel)
+            out.extend(sel.descendants())
+        return out
+
+    def context(self) -> Context:
+        return Context(self.roster, self, self, None)
+
+    def root_options(self) -> list[Option]:
+        return self.roster.data.root_options(self.catalogue_id)
+
+    def category_entries(self) -> list[tuple[str, str]]:
+        """(category id, name) of the force's categories, in force-entry order."""
+        out = []
+        for link in self.entry.category_links:
+            name = self.roster.data.category_name(link.target_id) or link.name
+            out.append((link.target_id, name))
+        return out
+
+    def __repr__(self) -> str:
+        return f"Force({self.entry.id})"
+
+
+class Roster:
+    def __init__(self, data: GameData, name: str = ""):
+        self.data = data
+        self.name = name
+        self.forces: list[Force] = []
+        self.cost_limits: dict[str, float] = {
+            c.id: c.default_cost_limit for c in data.cost_types if c.default_cost_limit is not None
+        }
+        self._ids = itertools.count(1)
+        self.version = 0
+        self.cache: dict = {}
+
+    # -- bookkeeping -------------------------------------------------------------------
+    def new_id(self, kind: str) -> str:
+        return f"{kind}-{next(self._ids)}"
+
+    def touch(self) -> None:
+        self.version += 1
+        self.cache.clear()
+
+    def all_forces(self) -> list[Force]:
+        out = []
+        for force in self.forces:
+            out.extend(force.force_tree())
+        return out
+
+    def all_selections(self) -> list[Selection]:
+        out = []
+        for force in self.all_forces():
+            out.extend(force.descendants())
+        return out
+
+    def find_force(self, force_id: str) -> Force:
+        for force in self.all_forces():
+            if force.id == force_id:
+                return force
+        raise EngineError(f"No force {force_id!r} in the roster.")
+
+    def find_selection(self, selection_id: str) -> Selection:
+        for sel in self.all_selections():
+            if sel.id == selection_id:
+                return sel
+        raise EngineError(f"No selection {selection_id!r} in the roster.")
+
+    def costs(self) -> dict[str, float]:
+        totals = {c.id: 0.0 for c in self.data.cost_types}
+        for force in self.all_forces():
+            for sel in force.selections:
+                for type_id in totals:
+                    totals[type_id] += sel.cost(type_id)
+        return totals
+
+    # -- forces --------------------------------------------------------------------------
+    def _catalogue_for(self, entry: Definition, catalogue_id: str | None) -> str:
+        if catalogue_id:
+            return catalogue_id
+        if entry.catalogue_id in self.data.catalogues:
+            return entry.catalogue_id
+        for cat in self.data.catalogues.values():
+            if not cat.library:
+                return cat.id
+        return next(iter(self.data.catalogues), "")
+
+    def add_force(self, force_entry_id: str, catalogue_id: str | None = None,
+                  parent: Force | None = None) -> Force:
+        entry = self.data.force_entries.get(force_entry_id)
+        if entry is None:
+            raise EngineError(f"No force entry {force_entry_id!r}.")
+        if catalogue_id is None and parent is not None:
+            catalogue_id = parent.catalogue_id
+        force = Force(self, entry, self._catalogue_for(entry, catalogue_id), parent)
+        (parent.child_forces if parent is not None else self.forces).append(force)
+        self.touch()
+        self._auto_select(force, force.root_options(), force.context())
+        return force
+
+    def remove_force(self, force: Force) -> None:
+        holder = force.parent_force.child_forces if force.parent_force else self.forces
+        holder.remove(force)
+        self.touch()
+
+    def duplicate_force(self, force: Force) -> Force:
+        copy = Force(self, force.entry, force.catalogue_id, force.parent_force)
+        copy.custom_name = force.custom_name
+        holder = force.parent_force.child_forces if force.parent_force else self.forces
+        holder.insert(holder.index(force) + 1, copy)
+        for sel in force.selections:
+            copy.selections.append(self._clone(sel, copy, copy))
+        self.touch()
+        return copy
+
+    # -- selections ----------------------------------------------------------------------
+    def find_option(self, options: list[Option], entry_id: str) -> Option:
+        for matcher in (lambda o: o.key == entry_id,
+                        lambda o: o.link is not None and o.link.id == entry_id,
+                        lambda o: o.defn.id == entry_id,
+                        lambda o: o.key.endswith("::" + entry_id)):
+            for option in options:
+                if matcher(option):
+                    return option
+        raise EngineError(f"No entry {entry_id!r} can be selected here.")
+
+    def select_entry(self, force: Force, entry_id: str) -> Selection:
+        options = _flatten(force.root_options())
+        option = self.find_option(options, entry_id)
+        return self._create(option, force, force)
+
+    def select_child(self, parent: Selection, entry_id: str) -> Selection:
+        option = self.find_option(parent.option.selectable(), entry_id)
+        return self._create(option, parent, parent.force)
+
+    def _create(self, option: Option, parent, force: Force, number: int | None = None) -> Selection:
+        if number is None:
+            number = 1
+            if option.collective and not parent.is_force:
+                number = max(parent.number, 1)
+        sel = Selection(self, option, parent, force, number)
+        parent.children.append(sel)
+        self.touch()
+        self._auto_select(sel, option.children(), Context(self, force, sel, None))
+        return sel
+
+    def _auto_select(self, parent, options: list[Option], ctx: Context) -> None:
+        """Select what a min constraint on `field: selections` requires (BattleScribe's auto-select)."""
+        from .modifiers import effective
+
+        for option in options:
+            eff = effective(option, ctx)
+            minimum = 0
+            for c in option.constraints:
+                if c.type == "min" and c.field == "selections" and c.scope in ("parent", "force", "self") \
+                        and not c.percent_value:
+                    minimum = max(minimum, int(eff.constraint_values.get(c.id, c.value)))
+            if minimum <= 0:
+                if option.is_group:
+                    self._auto_select(parent, option.children(), ctx)
+                continue
+            if option.is_group:
+                choices = option.selectable()
+                chosen = None
+                if option.defn.default_selection_entry_id:
+                    for o in choices:
+                        if option.defn.default_selection_entry_id in (o.defn.id, o.key,
+                                                                     o.link.id if o.link else None):
+                            chosen = o
+                            break
+                if chosen is None and len(choices) == 1:
+                    chosen = choices[0]
+                if chosen is not None:
+                    have = sum(s.number for s in parent.children if s.option is chosen)
+                    if have < minimum:
+                        self._create(chosen, parent, ctx.force, self._auto_number(chosen, parent, minimum - have))
+                continue
+            have = sum(s.number for s in parent.children if s.option is option)
+            if have < minimum:
+                self._create(option, parent, ctx.force, self._auto_number(option, parent, minimum - have))
+
+    @staticmethod
+    def _auto_number(option: Option, parent, missing: int) -> int:
+        if option.collective and not parent.is_force:
+            return max(missing, parent.number)
+        return missing
+
+    def deselect(self, sel: Selection) -> None:
+        sel.parent.children.remove(sel)
+        self.touch()
+
+    def set_count(self, sel: Selection, count: int) -> None:
+        if count <= 0:
+            self.deselect(sel)
+            return
+        old = sel.number
+        sel.number = count
+        for child in sel.descendants():
+            if child.option.collective and old:
+                child.number = max(1, child.number * count // old)
+        self.touch()
+
+    def duplicate(self, sel: Selection) -> Selection:
+        copy = self._clone(sel, sel.parent, sel.force)
+        holder = sel.parent.children
+        holder.insert(holder.index(sel) + 1, copy)
+        self.touch()
+        return copy
+
+    def _clone(self, sel: Selection, parent, force: Force) -> Selection:
+        copy = Selection(self, sel.option, parent, force, sel.number)
+        copy.custom_name = sel.custom_name
+        copy.custom_notes = sel.custom_notes
+        copy.children = [self._clone(child, copy, force) for child in sel.children]
+        return copy
+
+    def set_cost_limit(self, cost_type: str, value: float) -> None:
+        self.cost_limits[cost_type] = value
+        self.touch()
+
+
+def _flatten(options: list[Option]) -> list[Option]:
+    out = []
+    for option in options:
+        if option.is_group:
+            out.extend(_flatten(option.children()))
+        else:
+            out.append(option)
+    return out
