@@ -272,7 +272,8 @@ def _describe(errors: list[ValidationError]) -> str:
 
 
 def _error_matches(error: ValidationError, assertion: dict) -> bool:
-    on = str(assertion.get("on", "")).split(None, 1)
+    # YAML 1.1 reads the bare key `on` as the boolean True.
+    on = str(assertion.get("on", assertion.get(True, ""))).split(None, 1)
     if not on or on[0] != error.owner_type:
         return False
     if len(on) == 2 and on[1] != error.owner_id and on[1] not in error.owner_ids:
