@@ -22,7 +22,9 @@ _TYPE_IDS = {"model", "unit", "upgrade", "unit-group", "mount", "crew"}
 
 def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> bool:
     """Whether `sel` is counted by a query naming `child_id` (docs/shared-flag-semantics.md)."""
-    if child_id is None or child_id == "any":
+    if child_id is None:
+        return False  # a query without childId counts nothing in BattleScribe
+    if child_id == "any":
         return True
     option = sel.option
     if child_id == option.key:
@@ -110,7 +112,7 @@ def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bo
         else:
             forces = []
         return float(sum(1 for f in forces if child_id in (None, "any", f.entry.id)))
-    sels = candidates(container, include_children, include_forces, with_self=(scope == "self"))
+    sels = candidates(container, include_children, include_forces)
     matched = [s for s in sels if selection_matches(s, child_id, shared)]
     if field == "selections":
         value = float(sum(s.number for s in matched))
@@ -124,12 +126,26 @@ def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bo
 
 
 def _instance_of(ctx: Context, cond: Condition) -> bool:
-    node = scope_container(ctx, cond.scope) if cond.scope != "self" else ctx.selection
-    if node is None or getattr(node, "is_force", True):
-        if node is not None and getattr(node, "is_force", False):
-            return cond.child_id in (node.entry.id,)
-        return False
-    return selection_matches(node, cond.child_id, True)
+    """Whether the node in scope (any ancestor for `ancestor`) is the entry or category `childId`."""
+    if cond.scope == "self":
+        nodes = [ctx.selection]
+    elif cond.scope == "ancestor":
+        nodes = []
+        node = ctx.parent
+        while node is not None:
+            nodes.append(node)
+            node = node.parent
+    else:
+        nodes = [scope_container(ctx, cond.scope)]
+    for node in nodes:
+        if node is None or not hasattr(node, "is_force"):
+            continue
+        if node.is_force:
+            if cond.child_id == node.entry.id:
+                return True
+        elif selection_matches(node, cond.child_id, True):
+            return True
+    return False
 
 
 def check_condition(ctx: Context, cond: Condition) -> bool:

@@ -41,7 +41,15 @@ def constraint_count(ctx: Context, option: Option, c: Constraint) -> tuple[float
             else sum(container.costs().get(c.field, 0.0) for _ in [0])
     if c.percent_value:
         return ((value / total * 100.0) if total else 0.0), matched
+    if c.scope == "parent" and not container.is_force and _per_model(option):
+        value /= max(container.number, 1)  # collective: per model (docs/collective-flag.md)
     return value, matched
+
+
+def _per_model(option: Option) -> bool:
+    if option.is_group:
+        return all(o.collective for o in option.selectable())
+    return option.collective
 
 
 def _violated(kind: str, value: float, limit: float) -> bool:
@@ -83,10 +91,16 @@ class Validator:
 
     def _force(self, force: Force) -> None:
         ctx = force.context()
+        force_categories = {cid for cid, _ in force.category_entries()}
         self._options(force.root_options(), ctx, force)
         for sel in force.descendants():
             sel_eff = sel.effective()
-            if sel_eff.hidden:
+            # BattleScribe reaches root selections through the force's categories only
+            # (docs/hidden-validation-analysis.md): a root selection in none of them is never
+            # checked for being hidden.
+            reachable = not sel.parent.is_force or any(
+                cid in force_categories for cid, _ in sel_eff.categories)
+            if sel_eff.hidden and reachable:
                 self.add(ValidationError(
                     "selection", sel.option.defn.id, f"{sel.option.defn.id}/hidden",
                     f"{sel_eff.name} is not available", owner_name=sel_eff.name,
@@ -140,6 +154,8 @@ class Validator:
 
     def _option(self, option: Option, ctx: Context, parent) -> None:
         eff = effective(option, ctx)
+        if eff.hidden:
+            return  # a hidden entry's constraints are skipped (docs/hidden-validation-analysis.md)
         for c in option.constraints:
             limit = eff.constraint_values.get(c.id, c.value)
             if c.field == "forces":
@@ -159,8 +175,6 @@ class Validator:
                 continue
             value, matched = constraint_count(ctx, option, c)
             if not _violated(c.type, value, limit):
-                continue
-            if c.type == "min" and eff.hidden:
                 continue
             if matched and c.type != "min":
                 self._error_on_selection(matched[0], option, c, eff.name, limit, value)

@@ -248,12 +248,31 @@ class Roster:
 
     def select_child(self, parent: Selection, entry_id: str) -> Selection:
         option = self.find_option(parent.option.selectable(), entry_id)
+        if option.collective and not parent.parent.is_force and not is_duplicate(option):
+            # BattleScribe replicates a collective child onto every sibling instance of the
+            # parent (docs/collective-flag.md, "Selection").
+            made = None
+            for sibling in [s for s in parent.parent.children if s.option is parent.option]:
+                sel = self._add_or_increment(option, sibling, sibling.number)
+                if sibling is parent:
+                    made = sel
+            return made
+        return self._add_or_increment(option, parent, 1)
+
+    def _add_or_increment(self, option: Option, parent: Selection, amount: int) -> Selection:
+        """A non-root selection of an entry that is not "duplicate"-style grows one node."""
+        if not is_duplicate(option):
+            for existing in parent.children:
+                if existing.option is option:
+                    existing.number += amount
+                    self.touch()
+                    return existing
         return self._create(option, parent, parent.force)
 
     def _create(self, option: Option, parent, force: Force, number: int | None = None) -> Selection:
         if number is None:
             number = 1
-            if option.collective and not parent.is_force:
+            if option.collective and not parent.is_force and not is_duplicate(option):
                 number = max(parent.number, 1)
         sel = Selection(self, option, parent, force, number)
         parent.children.append(sel)
@@ -303,19 +322,47 @@ class Roster:
         return missing
 
     def deselect(self, sel: Selection) -> None:
-        sel.parent.children.remove(sel)
+        parent = sel.parent
+        if not parent.is_force and sel.number > 1:
+            step = parent.number if (sel.option.collective and not is_duplicate(sel.option)) else 1
+            if sel.number > step:
+                self._change_number(sel, sel.number - step)
+                self.touch()
+                return
+        parent.children.remove(sel)
         self.touch()
 
     def set_count(self, sel: Selection, count: int) -> None:
+        """Set how many of a selection there are (per parent model for collective children)."""
         if count <= 0:
-            self.deselect(sel)
+            sel.parent.children.remove(sel)
+            self.touch()
             return
-        old = sel.number
-        sel.number = count
-        for child in sel.descendants():
-            if child.option.collective and old:
-                child.number = max(1, child.number * count // old)
+        parent = sel.parent
+        if not parent.is_force and sel.option.collective and not is_duplicate(sel.option):
+            count = count * max(parent.number, 1)
+        elif not parent.is_force and is_duplicate(sel.option):
+            return  # BattleScribe leaves "duplicate"-style entries at their number
+        self._change_number(sel, count)
         self.touch()
+
+    def _change_number(self, sel: Selection, count: int) -> None:
+        """Change `sel.number` one step at a time, scaling collective children as BattleScribe does."""
+        while sel.number != count:
+            previous = sel.number
+            up = count > previous
+            for child in list(sel.children):
+                if not child.option.collective or is_duplicate(child.option):
+                    continue
+                if up:
+                    child_new = child.number + -(-child.number // previous)
+                else:
+                    child_new = child.number - -(-child.number // previous)
+                if child_new <= 0:
+                    sel.children.remove(child)
+                else:
+                    self._change_number(child, child_new)
+            sel.number = previous + 1 if up else previous - 1
 
     def duplicate(self, sel: Selection) -> Selection:
         copy = self._clone(sel, sel.parent, sel.force)
@@ -334,6 +381,16 @@ class Roster:
     def set_cost_limit(self, cost_type: str, value: float) -> None:
         self.cost_limits[cost_type] = value
         self.touch()
+
+
+def is_duplicate(option: Option) -> bool:
+    """BattleScribe's "duplicate" test: an entry with a non-collective child is instanced."""
+    for child in option.selectable():
+        if child.hidden:
+            continue
+        if not child.collective or is_duplicate(child):
+            return True
+    return False
 
 
 def _flatten(options: list[Option]) -> list[Option]:
