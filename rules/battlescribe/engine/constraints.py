@@ -156,7 +156,15 @@ class Validator:
         eff = effective(option, ctx)
         if eff.hidden:
             return  # a hidden entry's constraints are skipped (docs/hidden-validation-analysis.md)
+        uncategorised = False
+        if parent.is_force:
+            # BattleScribe reaches root entries through the force's categories: the
+            # `scope: parent` constraints of an entry in none of them are never checked.
+            force_categories = {cid for cid, _ in parent.category_entries()}
+            uncategorised = not any(cid in force_categories for cid, _ in eff.categories)
         for c in option.constraints:
+            if uncategorised and c.scope == "parent":
+                continue
             limit = eff.constraint_values.get(c.id, c.value)
             if c.field == "forces":
                 value = float(len(self.roster.all_forces()))
@@ -176,9 +184,7 @@ class Validator:
             value, matched = constraint_count(ctx, option, c)
             if not _violated(c.type, value, limit):
                 continue
-            if matched and c.type != "min":
-                self._error_on_selection(matched[0], option, c, eff.name, limit, value)
-            elif not parent.is_force:
+            if not parent.is_force:
                 self.add(ValidationError(
                     "selection", parent.option.defn.id, f"{c.owner_id}/{c.id}",
                     _message(c.type, eff.name, limit, value), owner_name=parent.name,
