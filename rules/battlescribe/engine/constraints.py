@@ -71,8 +71,8 @@ class Validator:
         self.roster = roster
         self.errors: dict[tuple, ValidationError] = {}
 
-    def add(self, error: ValidationError) -> None:
-        self.errors.setdefault((error.owner_type, error.owner_id, error.source), error)
+    def add(self, error: ValidationError, instance: str = "") -> None:
+        self.errors.setdefault((error.owner_type, error.owner_id, error.source, instance), error)
 
     def run(self) -> list[ValidationError]:
         roster = self.roster
@@ -113,6 +113,19 @@ class Validator:
         entry = force.entry
         for c in entry.constraints:
             if c.field == "forces":
+                # Forces of this entry in the roster (or in the parent force), counted per
+                # force of the entry: BattleScribe reports the error once per such force.
+                if force.parent_force is None or c.scope == "roster":
+                    pool = self.roster.all_forces() if c.include_child_forces else self.roster.forces
+                else:
+                    pool = force.parent_force.force_tree()[1:] if c.include_child_forces \
+                        else force.parent_force.child_forces
+                value = float(sum(1 for f in pool if f.entry.id == entry.id))
+                if _violated(c.type, value, c.value):
+                    self.add(ValidationError("roster", "", f"{entry.id}/{c.id}",
+                                             _message(c.type, entry.name, c.value, value, "forces"),
+                                             owner_name=entry.name, constraint_type=c.type, limit=c.value,
+                                             actual=value, field=c.field), instance=force.id)
                 continue
             container = force
             sels = candidates(container, True, c.include_child_forces)
@@ -167,7 +180,8 @@ class Validator:
                 continue
             limit = eff.constraint_values.get(c.id, c.value)
             if c.field == "forces":
-                value = float(len(self.roster.all_forces()))
+                # On a selection entry the count of forces is always 0 (docs/constraint-field-forces.md).
+                value = 0.0
                 if _violated(c.type, value, limit):
                     self.add(ValidationError("roster", "", f"{c.owner_id}/{c.id}",
                                              _message(c.type, eff.name, limit, value), owner_name=eff.name,
@@ -215,12 +229,13 @@ class Validator:
             owner_ids=sel.option.ids))
 
 
-def _message(kind: str, name: str, limit: float, value: float) -> str:
+def _message(kind: str, name: str, limit: float, value: float, what: str = "") -> str:
+    unit = f" {what}" if what else ""
     if kind == "min":
-        return f"{name} must have at least {limit:g} (has {value:g})"
+        return f"{name}: at least {limit:g}{unit} needed (has {value:g})"
     if kind == "max":
-        return f"{name} can have at most {limit:g} (has {value:g})"
-    return f"{name} must have exactly {limit:g} (has {value:g})"
+        return f"{name}: at most {limit:g}{unit} allowed (has {value:g})"
+    return f"{name}: exactly {limit:g}{unit} needed (has {value:g})"
 
 
 def validate(roster: Roster) -> list[ValidationError]:

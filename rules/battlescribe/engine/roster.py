@@ -288,8 +288,7 @@ class Roster:
             eff = effective(option, ctx)
             minimum = 0
             for c in option.constraints:
-                if c.type == "min" and c.field == "selections" and c.scope in ("parent", "force", "self") \
-                        and not c.percent_value:
+                if c.type == "min" and c.field == "selections" and not c.percent_value:
                     minimum = max(minimum, int(eff.constraint_values.get(c.id, c.value)))
             if minimum <= 0:
                 if option.is_group:
