@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from . import info
 from .constraints import validate
 from .errors import EngineError, ValidationError
 from .model import GameData
@@ -453,8 +454,8 @@ class RosterState:
             "customNotes": lambda: sel.custom_notes,
             "page": lambda: (sel.option.link.page if sel.option.link and sel.option.link.page else defn.page),
             "publicationId": lambda: defn.publication_id,
-            "rules": lambda: [_rule(r) for r in defn.rules],
-            "profiles": lambda: [_profile(p) for p in defn.profiles],
+            "rules": lambda: [_rule(r) for r in info.collect(sel)[0]],
+            "profiles": lambda: [_profile(p) for p in info.collect(sel)[1]],
         })
 
 

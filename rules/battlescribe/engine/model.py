@@ -120,6 +120,7 @@ class Definition:
     rules: list[dict] = field(default_factory=list)
     profiles: list[dict] = field(default_factory=list)
     info_links: list[dict] = field(default_factory=list)
+    info_groups: list[dict] = field(default_factory=list)
     catalogue_id: str = ""
 
     @property
@@ -257,6 +258,7 @@ def parse_definition(raw: dict, kind: str, catalogue_id: str = "") -> Definition
         rules=list(raw.get("rules") or []),
         profiles=list(raw.get("profiles") or []),
         info_links=list(raw.get("infoLinks") or []),
+        info_groups=list(raw.get("infoGroups") or []),
         catalogue_id=catalogue_id,
     )
 
@@ -312,6 +314,13 @@ class GameData:
             self.catalogues[cat.id] = cat
         self._options: dict[tuple, list[Option]] = {}
 
+    def _index_info(self, item: dict, depth: int = 0) -> None:
+        self.shared_infos.setdefault(str(item.get("id")), item)
+        if depth < 16:
+            for key in ("rules", "profiles", "infoGroups"):
+                for child in item.get(key) or []:
+                    self._index_info(child, depth + 1)
+
     def _index_defs(self, defs: list[Definition]) -> None:
         for d in defs:
             self.shared.setdefault(d.id, d)
@@ -328,9 +337,9 @@ class GameData:
                 self.shared[d.id] = d
                 self._index_defs(d.children)
         self._index_defs([d for d in root if d.kind != "entryLink"])
-        for key in ("sharedRules", "sharedProfiles", "sharedInfoGroups", "rules"):
+        for key in ("sharedRules", "sharedProfiles", "sharedInfoGroups", "rules", "profiles"):
             for item in raw.get(key) or []:
-                self.shared_infos.setdefault(str(item.get("id")), item)
+                self._index_info(item)
         cats = []
         for c in raw.get("categoryEntries") or []:
             d = parse_definition(c, "categoryEntry", cid)
