@@ -366,8 +366,7 @@ class RosterState:
             "forceCount": lambda: len(roster.forces),
             "selectionCount": lambda: len(roster.all_selections()),
             "forces": lambda: [self.force(f) for f in roster.forces],
-            "costs": lambda: [{"name": c.name, "typeId": c.id, "value": roster.costs()[c.id]}
-                              for c in data.cost_types],
+            "costs": self._costs,
             "costCount": lambda: len(data.cost_types),
             "costLimits": lambda: [{"name": self._cost_name(k), "typeId": k, "value": v}
                                    for k, v in roster.cost_limits.items()],
@@ -375,6 +374,16 @@ class RosterState:
             "gameSystemName": lambda: data.name,
             "gameSystemId": lambda: data.id,
         })
+
+    def _costs(self) -> list[dict]:
+        """Totals of the cost types the data prices (BattleScribe lists only those)."""
+        roster = self.roster
+        used = set(roster.data.priced_cost_types)
+        for sel in roster.all_selections():
+            used.update(sel.effective().costs)
+        totals = roster.costs()
+        return [{"name": c.name, "typeId": c.id, "value": totals[c.id], "hidden": c.hidden}
+                for c in roster.data.cost_types if c.id in used]
 
     def get(self, key):
         return self.fields[key] if key in self.fields else None

@@ -312,7 +312,31 @@ class GameData:
         for raw in catalogues or []:
             cat = self._load_container(raw, str(raw.get("id", "")))
             self.catalogues[cat.id] = cat
+            known = {c.id for c in self.cost_types}
+            for c in raw.get("costTypes") or []:
+                if str(c.get("id")) not in known:
+                    self.cost_types.append(CostType(
+                        id=str(c.get("id")), name=str(c.get("name", "")),
+                        default_cost_limit=(_num(c.get("defaultCostLimit"))
+                                            if c.get("defaultCostLimit") not in (None, "") else None),
+                        hidden=_bool(c.get("hidden", False))))
         self._options: dict[tuple, list[Option]] = {}
+        #: Cost types some entry of the data prices (a roster lists only these totals).
+        self.priced_cost_types: set[str] = set()
+        seen: set[int] = set()
+
+        def walk(defs):
+            for d in defs:
+                if id(d) in seen:
+                    continue
+                seen.add(id(d))
+                self.priced_cost_types.update(d.costs)
+                walk(d.children)
+
+        walk(self.shared.values())
+        walk(self.game_system.root)
+        for cat in self.catalogues.values():
+            walk(cat.root)
 
     def _index_info(self, item: dict, depth: int = 0) -> None:
         self.shared_infos.setdefault(str(item.get("id")), item)

@@ -306,19 +306,23 @@ class Roster:
                 if chosen is None and len(choices) == 1:
                     chosen = choices[0]
                 if chosen is not None:
-                    have = sum(s.number for s in parent.children if s.option is chosen)
-                    if have < minimum:
-                        self._create(chosen, parent, ctx.force, self._auto_number(chosen, parent, minimum - have))
+                    self._auto_create(chosen, parent, ctx.force, minimum)
                 continue
-            have = sum(s.number for s in parent.children if s.option is option)
-            if have < minimum:
-                self._create(option, parent, ctx.force, self._auto_number(option, parent, minimum - have))
+            self._auto_create(option, parent, ctx.force, minimum)
 
-    @staticmethod
-    def _auto_number(option: Option, parent, missing: int) -> int:
-        if option.collective and not parent.is_force:
-            return max(missing, parent.number)
-        return missing
+    def _auto_create(self, option: Option, parent, force: Force, minimum: int) -> None:
+        """Bring `option` up to `minimum`: new nodes at the root or for "duplicate" entries,
+        else one node whose number is the minimum (per model when collective)."""
+        have = sum(s.number for s in parent.children if s.option is option)
+        missing = minimum - have
+        if missing <= 0:
+            return
+        if parent.is_force or is_duplicate(option):
+            for _ in range(missing):
+                self._create(option, parent, force, 1)
+            return
+        number = missing * max(parent.number, 1) if option.collective else missing
+        self._create(option, parent, force, number)
 
     def deselect(self, sel: Selection) -> None:
         parent = sel.parent
