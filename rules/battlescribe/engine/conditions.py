@@ -72,12 +72,29 @@ def scope_container(ctx: Context, scope: str):
     return None
 
 
+def read_bucket(container) -> None:
+    """Tell the evaluation cache which part of the roster the value being computed reads."""
+    from .evalcache import ROSTER
+    from .roster import Roster
+
+    if container is None:
+        return
+    if isinstance(container, Roster):
+        container.cache.read(ROSTER)
+    elif container.is_force:
+        for force in container.force_tree():
+            container.roster.cache.read(force.bucket)
+    else:
+        container.roster.cache.read(container.bucket)
+
+
 def candidates(container, include_children: bool, include_forces: bool, with_self: bool = False):
     """Selections a query counts in `container` (direct children unless `include_children`)."""
     from .roster import Roster
 
     if container is None:
         return []
+    read_bucket(container)
     if isinstance(container, Roster):
         out = []
         for force in container.all_forces():
@@ -103,6 +120,7 @@ def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bo
     if field == "forces":
         from .roster import Roster
 
+        read_bucket(container)
         if isinstance(container, Roster):
             forces = container.all_forces() if include_forces or True else container.forces
         elif container.is_force:

@@ -232,6 +232,10 @@ class SpecRunner:
 
     # -- expectations --------------------------------------------------------------------
     def check(self, expected: dict, where: str) -> None:
+        incremental = snapshot(self.roster)
+        self.roster.full_reevaluation()
+        if snapshot(self.roster) != incremental:
+            raise SpecFailure(f"{where}: the incremental evaluation differs from a full re-evaluation")
         expected = dict(expected)
         override = (expected.pop("engines", None) or {}).get(ENGINE)
         if override:
@@ -261,6 +265,19 @@ class SpecRunner:
                 remaining.remove(hit)
             if remaining:
                 raise SpecFailure(f"{where}: unexpected errors {_describe(remaining)}")
+
+
+def snapshot(roster: Roster) -> tuple:
+    """Everything evaluated about a roster, as plain values (to compare two evaluations)."""
+    def sel_state(sel: Selection) -> tuple:
+        eff = sel.effective()
+        return (sel.id, eff.name, eff.hidden, sel.number, tuple(sorted(eff.costs.items())),
+                tuple(eff.categories), tuple(sorted(eff.constraint_values.items())),
+                tuple(sel_state(c) for c in sel.children))
+
+    forces = tuple((f.id, tuple(sel_state(s) for s in f.selections)) for f in roster.all_forces())
+    errors = tuple(sorted((e.owner_type, e.owner_id, e.source, e.message) for e in validate(roster)))
+    return forces, tuple(sorted(roster.costs().items())), errors
 
 
 class _Custom:

@@ -70,10 +70,10 @@ def _modified(raw: dict, extra_modifier_sources: list[dict], sel: Selection) -> 
 
 def collect(sel: Selection) -> tuple[list[dict], list[dict]]:
     """(rules, profiles) of a selection, visible ones only, in BattleScribe's order."""
-    key = ("info", id(sel))
-    cache = sel.roster.cache
-    if key in cache:
-        return cache[key]
+    return sel.roster.cache.get(("info", id(sel)), lambda: _collect(sel), (sel.bucket,))
+
+
+def _collect(sel: Selection) -> tuple[list[dict], list[dict]]:
     data = sel.roster.data
     rules: list[dict] = []
     profiles: list[dict] = []
@@ -104,9 +104,7 @@ def collect(sel: Selection) -> tuple[list[dict], list[dict]]:
     for d in ([sel.option.defn] if sel.option.link is None else [sel.option.defn, sel.option.link]):
         walk({"rules": d.rules, "profiles": d.profiles, "infoLinks": d.info_links,
               "infoGroups": d.info_groups})
-    result = ([r for r in rules if not r["hidden"]], [p for p in profiles if not p["hidden"]])
-    cache[key] = result
-    return result
+    return ([r for r in rules if not r["hidden"]], [p for p in profiles if not p["hidden"]])
 
 
 def _hidden(raw: dict, sel: Selection, links: list[dict] = ()) -> bool:

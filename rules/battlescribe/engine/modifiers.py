@@ -48,11 +48,12 @@ def _arith(kind: str, current: float, operand: float) -> float:
 
 
 def effective(option: Option, ctx: Context) -> Effective:
-    key = (id(option), id(ctx.selection) if ctx.selection is not None else id(ctx.parent))
-    cache = ctx.roster.cache
-    found = cache.get(key)
-    if found is not None:
-        return found
+    node = ctx.selection if ctx.selection is not None else ctx.parent
+    key = ("eff", id(option), id(node))
+    return ctx.roster.cache.get(key, lambda: _effective(option, ctx, key), (node.bucket,))
+
+
+def _effective(option: Option, ctx: Context, key) -> Effective:
     eff = Effective(
         name=option.name,
         hidden=option.hidden,
@@ -60,7 +61,8 @@ def effective(option: Option, ctx: Context) -> Effective:
         constraint_values={c.id: c.value for c in option.constraints},
         categories=[(link.target_id, link.primary) for link in option.category_links],
     )
-    cache[key] = eff  # guards against modifiers whose conditions read this entry again
+    # An entry whose conditions read itself again sees its unmodified values (no recursion).
+    ctx.roster.cache.put_partial(key, eff)
     for mod in option.modifiers:
         if not guards_hold(ctx, mod.guards):
             continue

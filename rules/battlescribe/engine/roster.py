@@ -1,8 +1,8 @@
 """A roster: forces (and child forces) holding nested selections, and the operations on it.
 
-Every mutation bumps `Roster.version`; evaluated values (modified names, costs, hidden flags,
-constraint limits) are cached per version in `Roster.cache`, so reading a roster after an
-operation evaluates each entry once and only what is read.
+Evaluated values (modified names, costs, hidden flags, constraint limits, errors) live in
+`Roster.cache` (an `EvalCache`) with the parts of the roster they read; every mutation
+invalidates only the values that read the unit, force or roster it changed.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import itertools
 from dataclasses import dataclass
 
 from .errors import EngineError
+from .evalcache import ROSTER, EvalCache
 from .model import Definition, GameData, Option
 
 
@@ -49,6 +50,17 @@ class Selection:
     def context(self) -> Context:
         return Context(self.roster, self.force, self.parent, self)
 
+    @property
+    def root(self) -> Selection:
+        node = self
+        while not node.parent.is_force:
+            node = node.parent
+        return node
+
+    @property
+    def bucket(self) -> tuple:
+        return ("sel", id(self.root))
+
     def effective(self):
         from .modifiers import effective
 
@@ -65,10 +77,15 @@ class Selection:
         return self.effective().costs.get(cost_type, 0.0) * self.number
 
     def cost(self, cost_type: str, include_children: bool = True) -> float:
+        if not include_children:
+            return self.own_cost(cost_type)
+        return self.roster.cache.get(("cost", id(self), cost_type), lambda: self._total(cost_type),
+                                     (self.bucket,))
+
+    def _total(self, cost_type: str) -> float:
         total = self.own_cost(cost_type)
-        if include_children:
-            for child in self.children:
-                total += child.cost(cost_type, True)
+        for child in self.children:
+            total += child.cost(cost_type, True)
         return total
 
     def descendants(self) -> list[Selection]:
@@ -107,6 +124,10 @@ class Force:
     @property
     def parent(self):
         return self.parent_force
+
+    @property
+    def bucket(self) -> tuple:
+        return ("force", id(self))
 
     def force_tree(self) -> list[Force]:
         out = [self]
@@ -149,15 +170,26 @@ class Roster:
         }
         self._ids = itertools.count(1)
         self.version = 0
-        self.cache: dict = {}
+        self.cache = EvalCache()
 
     # -- bookkeeping -------------------------------------------------------------------
     def new_id(self, kind: str) -> str:
         return f"{kind}-{next(self._ids)}"
 
-    def touch(self) -> None:
+    def touch(self, node=None) -> None:
+        """Record a change at `node` (a selection or force; None: the roster's forces)."""
         self.version += 1
-        self.cache.clear()
+        if node is None:
+            self.cache.clear()
+            return
+        buckets = [ROSTER]
+        force = node if node.is_force else node.force
+        if not node.is_force:
+            buckets.append(node.bucket)
+        while force is not None:
+            buckets.append(force.bucket)
+            force = force.parent_force
+        self.cache.invalidate(buckets)
 
     def all_forces(self) -> list[Force]:
         out = []
@@ -190,6 +222,10 @@ class Roster:
                 for type_id in totals:
                     totals[type_id] += sel.cost(type_id)
         return totals
+
+    def full_reevaluation(self) -> None:
+        """Forget every evaluated value (the baseline the engine bench compares against)."""
+        self.cache.clear()
 
     # -- forces --------------------------------------------------------------------------
     def _catalogue_for(self, entry: Definition, catalogue_id: str | None) -> str:
@@ -265,7 +301,7 @@ class Roster:
             for existing in parent.children:
                 if existing.option is option:
                     existing.number += amount
-                    self.touch()
+                    self.touch(existing)
                     return existing
         return self._create(option, parent, parent.force)
 
@@ -276,7 +312,7 @@ class Roster:
                 number = max(parent.number, 1)
         sel = Selection(self, option, parent, force, number)
         parent.children.append(sel)
-        self.touch()
+        self.touch(sel)
         self._auto_select(sel, option.children(), Context(self, force, sel, None))
         return sel
 
@@ -330,16 +366,16 @@ class Roster:
             step = parent.number if (sel.option.collective and not is_duplicate(sel.option)) else 1
             if sel.number > step:
                 self._change_number(sel, sel.number - step)
-                self.touch()
+                self.touch(sel)
                 return
+        self.touch(sel)
         parent.children.remove(sel)
-        self.touch()
 
     def set_count(self, sel: Selection, count: int) -> None:
         """Set how many of a selection there are (per parent model for collective children)."""
         if count <= 0:
+            self.touch(sel)
             sel.parent.children.remove(sel)
-            self.touch()
             return
         parent = sel.parent
         if not parent.is_force and sel.option.collective and not is_duplicate(sel.option):
@@ -347,7 +383,7 @@ class Roster:
         elif not parent.is_force and is_duplicate(sel.option):
             return  # BattleScribe leaves "duplicate"-style entries at their number
         self._change_number(sel, count)
-        self.touch()
+        self.touch(sel)
 
     def _change_number(self, sel: Selection, count: int) -> None:
         """Change `sel.number` one step at a time, scaling collective children as BattleScribe does."""
@@ -371,7 +407,7 @@ class Roster:
         copy = self._clone(sel, sel.parent, sel.force)
         holder = sel.parent.children
         holder.insert(holder.index(sel) + 1, copy)
-        self.touch()
+        self.touch(copy)
         return copy
 
     def _clone(self, sel: Selection, parent, force: Force) -> Selection:
