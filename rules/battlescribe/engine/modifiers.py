@@ -75,6 +75,33 @@ def _effective(option: Option, ctx: Context, key) -> Effective:
     return eff
 
 
+def categories(option: Option, ctx: Context) -> tuple[tuple[str, bool], ...]:
+    """An entry's categories after its category modifiers only (what queries match against:
+    evaluating every modifier of every counted selection would chain through the roster)."""
+    node = ctx.selection if ctx.selection is not None else ctx.parent
+    key = ("cat", id(option), id(node))
+    return ctx.roster.cache.get(key, lambda: _categories(option, ctx, key), (node.bucket,))
+
+
+def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ...]:
+    eff = Effective(name="", hidden=False, costs={}, constraint_values={},
+                    categories=[(link.target_id, link.primary) for link in option.category_links])
+    mods = [m for m in option.modifiers if m.field == "category"]
+    if not mods:
+        return tuple(eff.categories)
+    ctx.roster.cache.put_partial(key, tuple(eff.categories))
+    for mod in mods:
+        if not guards_hold(ctx, mod.guards):
+            continue
+        times = 1
+        if mod.repeats:
+            times = sum(repeat_times(ctx, r) for r in mod.repeats)
+            if times <= 0:
+                continue
+        _apply(eff, mod.type, mod.field, mod.value, times)
+    return tuple(eff.categories)
+
+
 def _apply(eff: Effective, kind: str, field_name: str, value: str, times: int) -> None:
     operand = _number(value)
     if field_name == "hidden":

@@ -71,7 +71,9 @@ class Selection:
         return self.effective().name
 
     def category_ids(self) -> tuple[str, ...]:
-        return tuple(c[0] for c in self.effective().categories)
+        from .modifiers import categories
+
+        return tuple(c[0] for c in categories(self.option, self.context()))
 
     def own_cost(self, cost_type: str) -> float:
         return self.effective().costs.get(cost_type, 0.0) * self.number
