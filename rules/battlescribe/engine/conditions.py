@@ -111,6 +111,56 @@ def candidates(container, include_children: bool, include_forces: bool, with_sel
     return out
 
 
+def _ids(sel: Selection, shared: bool) -> set[str]:
+    """Every childId under which a query counts `sel` (the index form of `selection_matches`)."""
+    option = sel.option
+    ids = {option.key, *sel.category_ids()}
+    if option.type in _TYPE_IDS:
+        ids.add(option.type)
+    if option.link is not None:
+        ids.add(option.link.id)
+        if shared:
+            ids.add(option.defn.id)
+    group = option.group
+    while group is not None:
+        ids.add(group.key)
+        if shared:
+            ids.add(group.defn.id)
+        group = group.group
+    return ids
+
+
+def _build_index(container, deep: bool, include_forces: bool) -> dict:
+    sels = candidates(container, deep, include_forces)
+    index: dict = {False: {}, True: {}, "all": sels}
+    for sel in sels:
+        for shared in (False, True):
+            bucket = index[shared]
+            for child_id in _ids(sel, shared):
+                bucket.setdefault(child_id, []).append(sel)
+    return index
+
+
+def matching(container, deep: bool, include_forces: bool, child_id: str | None, shared: bool):
+    """(selections in `container` a query for `child_id` counts, all selections it looks at).
+
+    Small containers (one unit) are scanned; a force or the roster is indexed once per change
+    to it, so the many force- and roster-wide conditions of a real catalogue cost a lookup."""
+    from .roster import Roster
+
+    if not isinstance(container, Roster) and not container.is_force:
+        sels = candidates(container, deep, include_forces)
+        return [s for s in sels if selection_matches(s, child_id, shared)], sels
+    roster = container if isinstance(container, Roster) else container.roster
+    index = roster.cache.get(("index", id(container), deep, include_forces),
+                             lambda: _build_index(container, deep, include_forces))
+    if child_id is None:
+        return [], index["all"]
+    if child_id == "any":
+        return index["all"], index["all"]
+    return index[bool(shared)].get(child_id, []), index["all"]
+
+
 def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bool,
           include_children: bool, include_forces: bool, percent: bool = False) -> float:
     """The number (of selections, forces or points) a condition, repeat or constraint tests."""
@@ -130,14 +180,13 @@ def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bo
         else:
             forces = []
         return float(sum(1 for f in forces if child_id in (None, "any", f.entry.id)))
-    sels = candidates(container, include_children, include_forces)
-    matched = [s for s in sels if selection_matches(s, child_id, shared)]
+    matched, sels = matching(container, include_children, include_forces, child_id, shared)
     if field == "selections":
         value = float(sum(s.number for s in matched))
-        total = float(sum(s.number for s in sels))
+        total = float(sum(s.number for s in sels)) if percent else 0.0
     else:
         value = sum(s.cost(field, include_children=not include_children) for s in matched)
-        total = sum(s.cost(field, include_children=not include_children) for s in sels)
+        total = sum(s.cost(field, include_children=not include_children) for s in sels) if percent else 0.0
     if percent:
         return (value / total * 100.0) if total else 0.0
     return value

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conditions import candidates, scope_container
+from .conditions import candidates, matching, scope_container
 from .errors import ValidationError
 from .model import Constraint, Option
 from .modifiers import effective
@@ -28,8 +28,12 @@ def constraint_count(ctx: Context, option: Option, c: Constraint) -> tuple[float
     if container is None:
         return 0.0, []
     deep = c.include_child_selections or c.scope not in ("parent", "self")
-    sels = candidates(container, deep, c.include_child_forces or c.scope == "roster")
-    matched = [s for s in sels if _matches_option(s, option, c.shared)]
+    forces = c.include_child_forces or c.scope == "roster"
+    if isinstance(container, Roster) or container.is_force:
+        matched, sels = matching(container, deep, forces, option.defn.id if c.shared else option.key, c.shared)
+    else:
+        sels = candidates(container, deep, forces)
+        matched = [s for s in sels if _matches_option(s, option, c.shared)]
     if c.field == "selections":
         value = float(sum(s.number for s in matched))
         total = float(sum(s.number for s in sels))
