@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .evalcache import ROSTER
+
 if TYPE_CHECKING:
     from .model import Condition, ConditionGroup, Repeat
     from .roster import Context, Force, Roster, Selection
@@ -74,7 +76,6 @@ def scope_container(ctx: Context, scope: str):
 
 def read_bucket(container) -> None:
     """Tell the evaluation cache which part of the roster the value being computed reads."""
-    from .evalcache import ROSTER
     from .roster import Roster
 
     if container is None:
@@ -111,54 +112,35 @@ def candidates(container, include_children: bool, include_forces: bool, with_sel
     return out
 
 
-def _ids(sel: Selection, shared: bool) -> set[str]:
-    """Every childId under which a query counts `sel` (the index form of `selection_matches`)."""
-    option = sel.option
-    ids = {option.key, *sel.category_ids()}
-    if option.type in _TYPE_IDS:
-        ids.add(option.type)
-    if option.link is not None:
-        ids.add(option.link.id)
-        if shared:
-            ids.add(option.defn.id)
-    group = option.group
-    while group is not None:
-        ids.add(group.key)
-        if shared:
-            ids.add(group.defn.id)
-        group = group.group
-    return ids
-
-
-def _build_index(container, deep: bool, include_forces: bool) -> dict:
-    sels = candidates(container, deep, include_forces)
-    index: dict = {False: {}, True: {}, "all": sels}
-    for sel in sels:
-        for shared in (False, True):
-            bucket = index[shared]
-            for child_id in _ids(sel, shared):
-                bucket.setdefault(child_id, []).append(sel)
-    return index
-
-
 def matching(container, deep: bool, include_forces: bool, child_id: str | None, shared: bool):
-    """(selections in `container` a query for `child_id` counts, all selections it looks at).
-
-    Small containers (one unit) are scanned; a force or the roster is indexed once per change
-    to it, so the many force- and roster-wide conditions of a real catalogue cost a lookup."""
+    """(selections in `container` a query for `child_id` counts, a function giving all the
+    selections it looks at). One unit is scanned; a force or the roster uses the forces'
+    indexes (`index.ForceIndex`), so a force- or roster-wide count is a lookup."""
     from .roster import Roster
 
     if not isinstance(container, Roster) and not container.is_force:
         sels = candidates(container, deep, include_forces)
-        return [s for s in sels if selection_matches(s, child_id, shared)], sels
-    roster = container if isinstance(container, Roster) else container.roster
-    index = roster.cache.get(("index", id(container), deep, include_forces),
-                             lambda: _build_index(container, deep, include_forces))
-    if child_id is None:
-        return [], index["all"]
-    if child_id == "any":
-        return index["all"], index["all"]
-    return index[bool(shared)].get(child_id, []), index["all"]
+        return [s for s in sels if selection_matches(s, child_id, shared)], lambda: sels
+    if isinstance(container, Roster):
+        container.cache.read(ROSTER)
+        forces = container.all_forces()
+        roster = container
+    else:
+        forces = container.force_tree() if include_forces else [container]
+        roster = container.roster
+    matched = []
+    for force in forces:
+        roster.cache.read(force.bucket)
+        index = force.index.deep if deep else force.index.roots
+        matched.extend(index.lookup(child_id, shared))
+
+    def everything():
+        out = []
+        for force in forces:
+            out.extend((force.index.deep if deep else force.index.roots).all)
+        return out
+
+    return matched, everything
 
 
 def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bool,
@@ -167,6 +149,13 @@ def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bo
     container = scope_container(ctx, scope)
     if container is None:
         return 0.0
+    key = ("q", id(container), field, child_id, shared, include_children, include_forces, percent)
+    return ctx.roster.cache.get(key, lambda: _query(container, field, child_id, shared, include_children,
+                                                    include_forces, percent))
+
+
+def _query(container, field: str, child_id: str | None, shared: bool, include_children: bool,
+           include_forces: bool, percent: bool) -> float:
     if field == "forces":
         from .roster import Roster
 
@@ -180,13 +169,14 @@ def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bo
         else:
             forces = []
         return float(sum(1 for f in forces if child_id in (None, "any", f.entry.id)))
-    matched, sels = matching(container, include_children, include_forces, child_id, shared)
+    matched, everything = matching(container, include_children, include_forces, child_id, shared)
     if field == "selections":
         value = float(sum(s.number for s in matched))
-        total = float(sum(s.number for s in sels)) if percent else 0.0
+        total = float(sum(s.number for s in everything())) if percent else 0.0
     else:
         value = sum(s.cost(field, include_children=not include_children) for s in matched)
-        total = sum(s.cost(field, include_children=not include_children) for s in sels) if percent else 0.0
+        total = sum(s.cost(field, include_children=not include_children) for s in everything()) \
+            if percent else 0.0
     if percent:
         return (value / total * 100.0) if total else 0.0
     return value

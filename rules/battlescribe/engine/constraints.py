@@ -22,32 +22,46 @@ def _matches_option(sel: Selection, option: Option, shared: bool) -> bool:
     return shared and sel.option.defn.id == option.defn.id
 
 
-def constraint_count(ctx: Context, option: Option, c: Constraint) -> tuple[float, list[Selection]]:
-    """The value a constraint on `option` tests, and the selections it counted."""
+def constraint_count(ctx: Context, option: Option, c: Constraint) -> tuple[float, Selection | None]:
+    """The value a constraint on `option` tests, and the first selection it counted."""
     container = scope_container(ctx, c.scope)
     if container is None:
-        return 0.0, []
+        return 0.0, None
+    key = ("cc", id(container), id(option), c.id, c.owner_id)
+    return ctx.roster.cache.get(key, lambda: _constraint_count(container, option, c))
+
+
+def _constraint_count(container, option: Option, c: Constraint) -> tuple[float, Selection | None]:
     deep = c.include_child_selections or c.scope not in ("parent", "self")
     forces = c.include_child_forces or c.scope == "roster"
     if isinstance(container, Roster) or container.is_force:
-        matched, sels = matching(container, deep, forces, option.defn.id if c.shared else option.key, c.shared)
+        matched, everything = matching(container, deep, forces, option.defn.id if c.shared else option.key,
+                                       c.shared)
     else:
         sels = candidates(container, deep, forces)
         matched = [s for s in sels if _matches_option(s, option, c.shared)]
+
+        def everything():
+            return sels
+    first = matched[0] if matched else None
     if c.field == "selections":
         value = float(sum(s.number for s in matched))
-        total = float(sum(s.number for s in sels))
+        total = float(sum(s.number for s in everything())) if c.percent_value else 0.0
     elif c.field == "forces":
-        return 0.0, matched
+        return 0.0, first
     else:
         value = sum(s.cost(c.field) for s in matched)
-        total = sum(s.cost(c.field) for s in sels) if not isinstance(container, Roster) \
-            else sum(container.costs().get(c.field, 0.0) for _ in [0])
+        if not c.percent_value:
+            total = 0.0
+        elif isinstance(container, Roster):
+            total = container.costs().get(c.field, 0.0)
+        else:
+            total = sum(s.cost(c.field) for s in everything())
     if c.percent_value:
-        return ((value / total * 100.0) if total else 0.0), matched
+        return ((value / total * 100.0) if total else 0.0), first
     if c.scope == "parent" and not container.is_force and _per_model(option):
         value /= max(container.number, 1)  # collective: per model (docs/collective-flag.md)
-    return value, matched
+    return value, first
 
 
 def _per_model(option: Option) -> bool:
@@ -217,7 +231,7 @@ class Validator:
                     if _violated(c.type, value, limit):
                         self._error_on_selection(sel, option, c, eff.name, limit, value)
                 continue
-            value, matched = constraint_count(ctx, option, c)
+            value, first = constraint_count(ctx, option, c)
             if not _violated(c.type, value, limit):
                 continue
             if not parent.is_force:
@@ -225,8 +239,8 @@ class Validator:
                     "selection", parent.option.defn.id, f"{c.owner_id}/{c.id}",
                     _message(c.type, eff.name, limit, value), owner_name=parent.name,
                     constraint_type=c.type, limit=limit, actual=value, field=c.field, owner_ids=parent.option.ids))
-            elif matched:
-                self._error_on_selection(matched[0], option, c, eff.name, limit, value)
+            elif first is not None:
+                self._error_on_selection(first, option, c, eff.name, limit, value)
             else:
                 primary = next((cid for cid, p in eff.categories if p), None)
                 if primary is None and eff.categories:

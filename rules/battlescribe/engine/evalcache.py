@@ -1,12 +1,13 @@
-"""Evaluated values with their dependencies, so an operation re-evaluates only what it can change.
+"""Evaluated values with their dependencies, so an operation re-evaluates only what it changes.
 
-Every cached value (an entry's modified name/costs/limits, a selection's cost, the errors of
-one selection's options) records the *buckets* of the roster it read: the subtree of one root
-selection (`("sel", id)`), the selections of one force (`("force", id)`), or the whole roster.
-Reads nest — computing one value may read others — so a value inherits the buckets of what it
-read. An operation on a node dirties only its root selection's subtree, its force (and the
-forces above it) and the roster, and drops only the values that read one of those buckets; a
-value that looked only inside another unit survives.
+Every cached value (a query's count, an entry's modified name/costs/limits, a selection's
+cost, the errors of one unit) records what it read: other cached values and *buckets* of the
+roster — the subtree of one root selection (`("sel", id)`), the selections of one force
+(`("force", id)`), or the whole roster. An operation marks the buckets it changed; the values
+that read them directly become dirty, and before the next read they are recomputed. A value
+whose result did not change stops there (early cut-off); one that did change makes the values
+that read it dirty in turn. So adding a unit recounts the force-wide queries, and only the
+entries whose conditions read a count that actually moved are evaluated again.
 """
 
 from __future__ import annotations
@@ -14,21 +15,34 @@ from __future__ import annotations
 from collections import defaultdict
 
 ROSTER = ("roster",)
+MAX_ROUNDS = 8
+_MISSING = object()
+
+
+class _Node:
+    __slots__ = ("compute", "deps", "dirty", "own", "value")
+
+    def __init__(self, value, deps, compute, own):
+        self.value = value
+        self.deps = deps
+        self.compute = compute
+        self.own = own
+        self.dirty = False
 
 
 class EvalCache:
     def __init__(self) -> None:
-        self.values: dict = {}
-        self.deps: dict = {}
-        self.by_bucket: dict = defaultdict(set)
+        self.nodes: dict = {}
+        self.rdeps: dict = defaultdict(set)
+        self.pending: set = set()
         self._stack: list[set] = []
         #: Values computed since creation (the bench reads it to show how much was re-done).
         self.computed = 0
 
     def clear(self) -> None:
-        self.values.clear()
-        self.deps.clear()
-        self.by_bucket.clear()
+        self.nodes.clear()
+        self.rdeps.clear()
+        self.pending.clear()
 
     def read(self, bucket) -> None:
         """Record that the value being computed reads `bucket`."""
@@ -36,32 +50,82 @@ class EvalCache:
             self._stack[-1].add(bucket)
 
     def get(self, key, compute, own_buckets=()):
-        """The cached value of `key`, else `compute()` stored with the buckets it read."""
-        if key in self.values:
-            if self._stack:
-                self._stack[-1].update(self.deps[key])
-            return self.values[key]
+        """The value of `key`, recomputed with `compute()` if missing or dirty."""
+        if not self._stack and self.pending:
+            self.settle()
+        node = self.nodes.get(key)
+        if node is None or node.dirty:
+            value = self._recompute(key, compute, own_buckets, node)
+        else:
+            value = node.value
+        if self._stack:
+            self._stack[-1].add(key)
+        return value
+
+    def put_partial(self, key, value, own_buckets=()) -> None:
+        """Give re-entrant reads of `key` a provisional value while it is being computed."""
+        node = self.nodes.get(key)
+        if node is None:
+            self.nodes[key] = _Node(value, frozenset(), None, own_buckets)
+        else:
+            node.value, node.dirty = value, False
+
+    def _recompute(self, key, compute, own_buckets, node):
+        old = node.value if node is not None and node.compute is not None else _MISSING
+        old_deps = node.deps if node is not None else frozenset()
         self._stack.append(set(own_buckets))
         try:
             value = compute()
         finally:
-            deps = self._stack.pop()
+            deps = frozenset(self._stack.pop())
         self.computed += 1
-        self.values[key] = value
-        self.deps[key] = frozenset(deps)
-        for bucket in deps:
-            self.by_bucket[bucket].add(key)
-        if self._stack:
-            self._stack[-1].update(deps)
+        for dep in old_deps - deps:
+            self.rdeps[dep].discard(key)
+        for dep in deps - old_deps:
+            self.rdeps[dep].add(key)
+        node = self.nodes.get(key)
+        if node is None:
+            node = self.nodes[key] = _Node(value, deps, compute, own_buckets)
+        else:
+            node.value, node.deps, node.compute, node.own, node.dirty = value, deps, compute, own_buckets, False
+        if old is not _MISSING and old != value:
+            self._mark(self.rdeps.get(key, ()))
         return value
 
-    def put_partial(self, key, value, own_buckets=()) -> None:
-        """Store a value before it is finished (breaks self-reference cycles while computing)."""
-        self.values[key] = value
-        self.deps[key] = frozenset(own_buckets)
+    def _mark(self, keys) -> None:
+        for key in list(keys):
+            node = self.nodes.get(key)
+            if node is not None and not node.dirty:
+                node.dirty = True
+                self.pending.add(key)
 
     def invalidate(self, buckets) -> None:
+        """The roster changed in `buckets`: what read them is recomputed before the next read."""
         for bucket in buckets:
-            for key in self.by_bucket.pop(bucket, ()):
-                self.values.pop(key, None)
-                self.deps.pop(key, None)
+            self._mark(self.rdeps.get(bucket, ()))
+
+    def drop(self, buckets) -> None:
+        """Forget the values that read `buckets` directly (their nodes left the roster)."""
+        for bucket in buckets:
+            for key in self.rdeps.pop(bucket, ()):
+                self.nodes.pop(key, None)
+                self.pending.discard(key)
+
+    def settle(self) -> None:
+        """Recompute every dirty value (and, through changed results, what read them).
+
+        Values that read each other (a cost stepping with a count that reads the cost) could
+        keep changing each other: past `MAX_ROUNDS` recomputations of one value in a settle,
+        the whole cache is dropped and values are computed afresh on demand, as a full
+        re-evaluation would."""
+        rounds: dict = {}
+        while self.pending:
+            key = self.pending.pop()
+            node = self.nodes.get(key)
+            if node is None or not node.dirty or node.compute is None:
+                continue
+            rounds[key] = rounds.get(key, 0) + 1
+            if rounds[key] > MAX_ROUNDS:
+                self.clear()
+                return
+            self._recompute(key, node.compute, node.own, node)

@@ -102,7 +102,13 @@ def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ..
     return tuple(eff.categories)
 
 
+#: Most times a text modifier (append, multiply…) is applied: repeats beyond it change nothing
+#: a player can see and would only cost time.
+MAX_REPEATS = 1000
+
+
 def _apply(eff: Effective, kind: str, field_name: str, value: str, times: int) -> None:
+    times = min(times, MAX_REPEATS) if field_name in ("name",) else times
     operand = _number(value)
     if field_name == "hidden":
         if kind in ("set", "hide"):
@@ -145,7 +151,11 @@ def _apply(eff: Effective, kind: str, field_name: str, value: str, times: int) -
     current = target.get(field_name, 0.0)
     if kind == "set":
         current = operand
+    elif kind in ("increment", "add", "cumulative-add"):
+        current += operand * times
+    elif kind == "decrement":
+        current -= operand * times
     else:
-        for _ in range(times):
+        for _ in range(min(times, MAX_REPEATS)):
             current = _arith(kind, current, operand)
     target[field_name] = current

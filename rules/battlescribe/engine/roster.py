@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .errors import EngineError
 from .evalcache import ROSTER, EvalCache
+from .index import ForceIndex
 from .model import Definition, GameData, Option
 
 
@@ -112,6 +113,7 @@ class Force:
         self.parent_force = parent_force
         self.selections: list[Selection] = []
         self.child_forces: list[Force] = []
+        self.index = ForceIndex()
         self.custom_name = ""
         self.custom_notes = ""
 
@@ -264,7 +266,9 @@ class Roster:
         holder = force.parent_force.child_forces if force.parent_force else self.forces
         holder.insert(holder.index(force) + 1, copy)
         for sel in force.selections:
-            copy.selections.append(self._clone(sel, copy, copy))
+            clone = self._clone(sel, copy, copy)
+            copy.selections.append(clone)
+            copy.index.add_subtree(clone)
         self.touch()
         return copy
 
@@ -314,6 +318,7 @@ class Roster:
                 number = max(parent.number, 1)
         sel = Selection(self, option, parent, force, number)
         parent.children.append(sel)
+        force.index.add_subtree(sel)
         self.touch(sel)
         self._auto_select(sel, option.children(), Context(self, force, sel, None))
         return sel
@@ -371,13 +376,18 @@ class Roster:
                 self.touch(sel)
                 return
         self.touch(sel)
+        sel.force.index.remove_subtree(sel)
         parent.children.remove(sel)
+
+    def deselect_all(self, sel: Selection) -> None:
+        self.touch(sel)
+        sel.force.index.remove_subtree(sel)
+        sel.parent.children.remove(sel)
 
     def set_count(self, sel: Selection, count: int) -> None:
         """Set how many of a selection there are (per parent model for collective children)."""
         if count <= 0:
-            self.touch(sel)
-            sel.parent.children.remove(sel)
+            self.deselect_all(sel)
             return
         parent = sel.parent
         if not parent.is_force and sel.option.collective and not is_duplicate(sel.option):
@@ -400,6 +410,7 @@ class Roster:
                 else:
                     child_new = child.number - -(-child.number // previous)
                 if child_new <= 0:
+                    child.force.index.remove_subtree(child)
                     sel.children.remove(child)
                 else:
                     self._change_number(child, child_new)
@@ -409,6 +420,7 @@ class Roster:
         copy = self._clone(sel, sel.parent, sel.force)
         holder = sel.parent.children
         holder.insert(holder.index(sel) + 1, copy)
+        sel.force.index.add_subtree(copy)
         self.touch(copy)
         return copy
 
