@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .evalcache import ROSTER
+from .evalcache import FORCES, ROSTER
 
 if TYPE_CHECKING:
     from .model import Condition, ConditionGroup, Repeat
@@ -122,17 +122,23 @@ def matching(container, deep: bool, include_forces: bool, child_id: str | None, 
         sels = candidates(container, deep, include_forces)
         return [s for s in sels if selection_matches(s, child_id, shared)], lambda: sels
     if isinstance(container, Roster):
-        container.cache.read(ROSTER)
+        container.cache.read(FORCES)
         forces = container.all_forces()
         roster = container
     else:
         forces = container.force_tree() if include_forces else [container]
         roster = container.roster
     matched = []
+    categories = roster.data.categories
+    cache = roster.cache
     for force in forces:
-        roster.cache.read(force.bucket)
+        cache.read(("fid", id(force), "any" if child_id is None else child_id))
+        if child_id is not None and child_id != "any" and child_id not in categories:
+            pass
+        elif force.index.deep.volatile:
+            cache.read(force.bucket)  # categories a modifier may change: any change in the force
         index = force.index.deep if deep else force.index.roots
-        matched.extend(index.lookup(child_id, shared))
+        matched.extend(index.lookup(child_id, shared, categories.__contains__))
 
     def everything():
         out = []
@@ -170,6 +176,8 @@ def _query(container, field: str, child_id: str | None, shared: bool, include_ch
             forces = []
         return float(sum(1 for f in forces if child_id in (None, "any", f.entry.id)))
     matched, everything = matching(container, include_children, include_forces, child_id, shared)
+    if field != "selections" or percent:
+        read_bucket(container)  # costs and totals read every selection of the container
     if field == "selections":
         value = float(sum(s.number for s in matched))
         total = float(sum(s.number for s in everything())) if percent else 0.0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conditions import candidates, matching, scope_container
+from .conditions import candidates, matching, read_bucket, scope_container
 from .errors import ValidationError
 from .model import Constraint, Option
 from .modifiers import effective
@@ -44,6 +44,8 @@ def _constraint_count(container, option: Option, c: Constraint) -> tuple[float, 
         def everything():
             return sels
     first = matched[0] if matched else None
+    if c.field != "selections" or c.percent_value:
+        read_bucket(container)
     if c.field == "selections":
         value = float(sum(s.number for s in matched))
         total = float(sum(s.number for s in everything())) if c.percent_value else 0.0
@@ -98,8 +100,7 @@ class Validator:
         roster = self.roster
         cache = roster.cache
         for force in roster.all_forces():
-            part = cache.get(("force-errors", id(force)), lambda f=force: self._part(self._force_checks, f),
-                             (force.bucket,))
+            part = cache.get(("force-errors", id(force)), lambda f=force: self._part(self._force_checks, f))
             for key, error in part:
                 self.errors.setdefault(key, error)
             categories = {cid for cid, _ in force.category_entries()}
@@ -174,20 +175,21 @@ class Validator:
 
     def _categories(self, force: Force) -> None:
         data = self.roster.data
-        sels = force.descendants()
         for link in force.entry.category_links:
             category = data.categories.get(link.target_id)
             name = (category.name if category else "") or link.name
             constraints = list(link.constraints)
             for c in constraints:
-                members = [s for s in sels if link.target_id in s.category_ids()]
+                members, _ = matching(force, True, False, link.target_id, True)
+                if c.field != "selections" or c.percent_value:
+                    read_bucket(force)
                 if c.field == "selections":
                     value = float(sum(s.number for s in members))
                 else:
                     value = sum(s.cost(c.field, True) for s in members)
                 if c.percent_value:
                     total = sum(s.cost(c.field, True) for s in force.selections) if c.field != "selections" \
-                        else float(sum(s.number for s in sels))
+                        else float(sum(s.number for s in force.descendants()))
                     value = value / total * 100.0 if total else 0.0
                 if _violated(c.type, value, c.value):
                     self.add(ValidationError(

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 ROSTER = ("roster",)
+#: The roster's list of forces (changed only by adding or removing a force).
+FORCES = ("forces",)
 MAX_ROUNDS = 8
 _MISSING = object()
 

@@ -31,6 +31,22 @@ def static_ids(sel: Selection, shared: bool) -> set[str]:
     return ids
 
 
+def change_buckets(force_id: int, sel: Selection) -> set:
+    """Fine-grained buckets an operation on `sel` (and its subtree) changes in its force's index:
+    one per id the subtree's selections are counted under, and "any"."""
+    out = {("fid", force_id, "any")}
+    stack = [sel]
+    while stack:
+        node = stack.pop()
+        for shared in (False, True):
+            for child_id in static_ids(node, shared):
+                out.add(("fid", force_id, child_id))
+        for child_id in node.category_ids():
+            out.add(("fid", force_id, child_id))
+        stack.extend(node.children)
+    return out
+
+
 def volatile(sel: Selection) -> bool:
     """Whether the selection's categories can change (a category modifier): it is matched by
     a scan at query time instead of by the index."""
@@ -49,7 +65,6 @@ class SelectionIndex:
         self.all[sel] = None
         if volatile(sel):
             self.volatile[sel] = None
-            return
         for shared in (False, True):
             table = self.by_id[shared]
             for child_id in static_ids(sel, shared):
@@ -57,8 +72,7 @@ class SelectionIndex:
 
     def remove(self, sel: Selection) -> None:
         self.all.pop(sel, None)
-        if self.volatile.pop(sel, _NO) is not _NO:
-            return
+        self.volatile.pop(sel, None)
         for shared in (False, True):
             table = self.by_id[shared]
             for child_id in static_ids(sel, shared):
@@ -68,17 +82,21 @@ class SelectionIndex:
                     if not bucket:
                         del table[child_id]
 
-    def lookup(self, child_id: str | None, shared: bool) -> list[Selection]:
+    def lookup(self, child_id: str | None, shared: bool, is_category) -> list[Selection]:
+        """Selections counted under `child_id`. Selections whose categories a modifier can change
+        are indexed by their other ids and matched by a scan for category ids."""
         from .conditions import selection_matches
 
         if child_id is None:
             return []
         if child_id == "any":
             return list(self.all)
-        found = list(self.by_id[bool(shared)].get(child_id, ()))
-        if self.volatile:
-            found.extend(s for s in self.volatile if selection_matches(s, child_id, shared))
-        return found
+        found = self.by_id[bool(shared)].get(child_id, {})
+        if self.volatile and is_category(child_id):
+            out = [s for s in found if s not in self.volatile]
+            out.extend(s for s in self.volatile if selection_matches(s, child_id, shared))
+            return out
+        return list(found)
 
 
 _NO = object()

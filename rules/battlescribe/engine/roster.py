@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import EngineError
 from .evalcache import ROSTER, EvalCache
-from .index import ForceIndex
+from .index import ForceIndex, change_buckets
 from .model import Definition, GameData, Option
 
 
@@ -190,6 +190,7 @@ class Roster:
         force = node if node.is_force else node.force
         if not node.is_force:
             buckets.append(node.bucket)
+            buckets.extend(change_buckets(id(force), node))
         while force is not None:
             buckets.append(force.bucket)
             force = force.parent_force
