@@ -39,6 +39,9 @@ class Selection:
         self.children: list[Selection] = []
         self.custom_name = ""
         self.custom_notes = ""
+        #: A selection never moves, so its root selection (and the root's bucket) is fixed.
+        self._root = self if parent.is_force else parent.root
+        self.bucket = ("sel", id(self._root))
 
     @property
     def entry_id(self) -> str:
@@ -53,14 +56,7 @@ class Selection:
 
     @property
     def root(self) -> Selection:
-        node = self
-        while not node.parent.is_force:
-            node = node.parent
-        return node
-
-    @property
-    def bucket(self) -> tuple:
-        return ("sel", id(self.root))
+        return self._root
 
     def effective(self):
         from .modifiers import effective
