@@ -224,9 +224,16 @@ def check_condition(ctx: Context, cond: Condition) -> bool:
     compare = _COMPARE.get(cond.type)
     if compare is None:
         return False
-    value = query(ctx, cond.field, cond.scope, cond.child_id, cond.shared,
-                  cond.include_child_selections, cond.include_child_forces, cond.percent_value)
-    return compare(value, cond.value)
+    container = scope_container(ctx, cond.scope)
+    if container is None:
+        return compare(0.0, cond.value)
+    # The condition's truth is its own cached value: when a count moves but the condition
+    # still holds (or still fails), nothing that reads it is evaluated again.
+    key = ("c", id(cond), id(container))
+    return ctx.roster.cache.get(key, lambda: compare(
+        query(ctx, cond.field, cond.scope, cond.child_id, cond.shared,
+              cond.include_child_selections, cond.include_child_forces, cond.percent_value),
+        cond.value))
 
 
 def check_group(ctx: Context, group: ConditionGroup) -> bool:

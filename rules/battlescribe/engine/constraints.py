@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .conditions import candidates, matching, read_bucket, scope_container
 from .errors import ValidationError
+from .evalcache import MISSING
 from .model import Constraint, Option
 from .modifiers import effective
 from .roster import Context, Force, Roster, Selection
@@ -100,16 +101,9 @@ class Validator:
         roster = self.roster
         cache = roster.cache
         for force in roster.all_forces():
-            part = cache.get(("force-errors", id(force)), lambda f=force: self._part(self._force_checks, f))
+            part = cache.get(("force-all-errors", id(force)), lambda f=force: self._force_all(f))
             for key, error in part:
                 self.errors.setdefault(key, error)
-            categories = {cid for cid, _ in force.category_entries()}
-            for sel in force.descendants():
-                part = cache.get(("sel-errors", id(sel)),
-                                 lambda s=sel, c=categories: self._part(self._selection_checks, s, c),
-                                 (sel.bucket,))
-                for key, error in part:
-                    self.errors.setdefault(key, error)
         totals = roster.costs()
         for type_id, limit in roster.cost_limits.items():
             if limit is not None and limit >= 0 and totals.get(type_id, 0.0) > limit:
@@ -120,6 +114,32 @@ class Validator:
                     owner_name=roster.name, constraint_type="max", limit=limit,
                     actual=totals[type_id], field=type_id))
         return list(self.errors.values())
+
+    def _force_all(self, force: Force) -> tuple:
+        """Errors of a force: its own checks and each unit's, merged (a cached value that reads
+        the force's list of selections and each unit's errors)."""
+        cache = self.roster.cache
+        merged: dict = dict(cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force)))
+        cache.read(("fid", id(force), "any"))
+        categories = frozenset(cid for cid, _ in force.category_entries())
+        for root in force.selections:
+            part = cache.peek(("unit-errors", id(root), categories))
+            if part is MISSING:
+                part = cache.get(("unit-errors", id(root), categories),
+                                 lambda r=root: self._unit(r, categories), (root.bucket,))
+            for key, error in part:
+                merged.setdefault(key, error)
+        return tuple(merged.items())
+
+    def _unit(self, root: Selection, categories) -> tuple:
+        cache = self.roster.cache
+        merged: dict = {}
+        for sel in [root, *root.descendants()]:
+            part = cache.get(("sel-errors", id(sel)),
+                             lambda s=sel: self._part(self._selection_checks, s, categories), (sel.bucket,))
+            for key, error in part:
+                merged.setdefault(key, error)
+        return tuple(merged.items())
 
     def _part(self, check, *args) -> list[tuple]:
         sub = Validator(self.roster)

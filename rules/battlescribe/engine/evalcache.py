@@ -18,7 +18,7 @@ ROSTER = ("roster",)
 #: The roster's list of forces (changed only by adding or removing a force).
 FORCES = ("forces",)
 MAX_ROUNDS = 8
-_MISSING = object()
+MISSING = _MISSING = object()
 
 
 class _Node:
@@ -63,6 +63,18 @@ class EvalCache:
         if self._stack:
             self._stack[-1].add(key)
         return value
+
+    def peek(self, key):
+        """The value of `key` when it is cached and up to date (recorded as read), else MISSING.
+        Lets hot paths skip building the compute closure that `get` needs."""
+        if self.pending and not self._stack:
+            return MISSING
+        node = self.nodes.get(key)
+        if node is None or node.dirty:
+            return MISSING
+        if self._stack:
+            self._stack[-1].add(key)
+        return node.value
 
     def put_partial(self, key, value, own_buckets=()) -> None:
         """Give re-entrant reads of `key` a provisional value while it is being computed."""

@@ -50,7 +50,10 @@ def _arith(kind: str, current: float, operand: float) -> float:
 def effective(option: Option, ctx: Context) -> Effective:
     node = ctx.selection if ctx.selection is not None else ctx.parent
     key = ("eff", id(option), id(node))
-    return ctx.roster.cache.get(key, lambda: _effective(option, ctx, key), (node.bucket,))
+    # At the root of a force the entry reads the force only through its queries (which record
+    # what they count), so it does not depend on every change in the force.
+    own = () if node.is_force else (node.bucket,)
+    return ctx.roster.cache.get(key, lambda: _effective(option, ctx, key), own)
 
 
 def _effective(option: Option, ctx: Context, key) -> Effective:
@@ -80,7 +83,8 @@ def categories(option: Option, ctx: Context) -> tuple[tuple[str, bool], ...]:
     evaluating every modifier of every counted selection would chain through the roster)."""
     node = ctx.selection if ctx.selection is not None else ctx.parent
     key = ("cat", id(option), id(node))
-    return ctx.roster.cache.get(key, lambda: _categories(option, ctx, key), (node.bucket,))
+    own = () if node.is_force else (node.bucket,)
+    return ctx.roster.cache.get(key, lambda: _categories(option, ctx, key), own)
 
 
 def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ...]:

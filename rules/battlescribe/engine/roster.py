@@ -11,7 +11,7 @@ import itertools
 from dataclasses import dataclass
 
 from .errors import EngineError
-from .evalcache import ROSTER, EvalCache
+from .evalcache import MISSING, ROSTER, EvalCache
 from .index import ForceIndex, change_buckets
 from .model import Definition, GameData, Option
 
@@ -61,7 +61,8 @@ class Selection:
     def effective(self):
         from .modifiers import effective
 
-        return effective(self.option, self.context())
+        eff = self.roster.cache.peek(("eff", id(self.option), id(self)))
+        return eff if eff is not MISSING else effective(self.option, self.context())
 
     @property
     def name(self) -> str:
@@ -70,7 +71,10 @@ class Selection:
     def category_ids(self) -> tuple[str, ...]:
         from .modifiers import categories
 
-        return tuple(c[0] for c in categories(self.option, self.context()))
+        cats = self.roster.cache.peek(("cat", id(self.option), id(self)))
+        if cats is MISSING:
+            cats = categories(self.option, self.context())
+        return tuple(c[0] for c in cats)
 
     def own_cost(self, cost_type: str) -> float:
         return self.effective().costs.get(cost_type, 0.0) * self.number
@@ -78,6 +82,9 @@ class Selection:
     def cost(self, cost_type: str, include_children: bool = True) -> float:
         if not include_children:
             return self.own_cost(cost_type)
+        value = self.roster.cache.peek(("cost", id(self), cost_type))
+        if value is not MISSING:
+            return value
         return self.roster.cache.get(("cost", id(self), cost_type), lambda: self._total(cost_type),
                                      (self.bucket,))
 
@@ -219,10 +226,17 @@ class Roster:
     def costs(self) -> dict[str, float]:
         totals = {c.id: 0.0 for c in self.data.cost_types}
         for force in self.all_forces():
-            for sel in force.selections:
-                for type_id in totals:
-                    totals[type_id] += sel.cost(type_id)
+            for type_id, value in self.cache.get(("force-costs", id(force)), lambda f=force: self._force_costs(f)):
+                totals[type_id] += value
         return totals
+
+    def _force_costs(self, force: Force) -> tuple:
+        """(cost type, total) of a force's units: reads its list of units and each unit's cost."""
+        self.cache.read(("fid", id(force), "any"))
+        out = []
+        for cost_type in self.data.cost_types:
+            out.append((cost_type.id, sum(sel.cost(cost_type.id) for sel in force.selections)))
+        return tuple(out)
 
     def full_reevaluation(self) -> None:
         """Forget every evaluated value (the baseline the engine bench compares against)."""
