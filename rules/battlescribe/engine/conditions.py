@@ -36,7 +36,7 @@ def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> boo
             return True
     if child_id in _TYPE_IDS:
         return option.type == child_id
-    if child_id in sel.category_ids():
+    if sel.has_category(child_id):
         return True
     group = option.group
     while group is not None:

@@ -76,6 +76,17 @@ class Selection:
             cats = categories(self.option, self.context())
         return tuple(c[0] for c in cats)
 
+    def has_category(self, category_id: str) -> bool:
+        from .modifiers import categories
+
+        cats = self.roster.cache.peek(("cat", id(self.option), id(self)))
+        if cats is MISSING:
+            cats = categories(self.option, self.context())
+        for cid, _ in cats:
+            if cid == category_id:
+                return True
+        return False
+
     def own_cost(self, cost_type: str) -> float:
         return self.effective().costs.get(cost_type, 0.0) * self.number
 
