@@ -9,7 +9,7 @@ from .evalcache import FORCES, ROSTER
 
 if TYPE_CHECKING:
     from .model import Condition, ConditionGroup, Repeat
-    from .roster import Context, Force, Roster, Selection
+    from .roster import Context, Selection
 
 _COMPARE = {
     "atLeast": lambda a, b: a >= b,
@@ -31,9 +31,12 @@ def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> boo
     option = sel.option
     if child_id == option.key:
         return True
-    if option.link is not None and (shared or child_id == option.link.id):
-        if child_id in (option.defn.id, option.link.id):
-            return True
+    if (
+        option.link is not None
+        and (shared or child_id == option.link.id)
+        and child_id in (option.defn.id, option.link.id)
+    ):
+        return True
     if child_id in _TYPE_IDS:
         return option.type == child_id
     if sel.has_category(child_id):
@@ -149,25 +152,41 @@ def matching(container, deep: bool, include_forces: bool, child_id: str | None, 
     return matched, everything
 
 
-def query(ctx: Context, field: str, scope: str, child_id: str | None, shared: bool,
-          include_children: bool, include_forces: bool, percent: bool = False) -> float:
+def query(
+    ctx: Context,
+    field: str,
+    scope: str,
+    child_id: str | None,
+    shared: bool,
+    include_children: bool,
+    include_forces: bool,
+    percent: bool = False,
+) -> float:
     """The number (of selections, forces or points) a condition, repeat or constraint tests."""
     container = scope_container(ctx, scope)
     if container is None:
         return 0.0
     key = ("q", id(container), field, child_id, shared, include_children, include_forces, percent)
-    return ctx.roster.cache.get(key, lambda: _query(container, field, child_id, shared, include_children,
-                                                    include_forces, percent))
+    return ctx.roster.cache.get(
+        key, lambda: _query(container, field, child_id, shared, include_children, include_forces, percent)
+    )
 
 
-def _query(container, field: str, child_id: str | None, shared: bool, include_children: bool,
-           include_forces: bool, percent: bool) -> float:
+def _query(
+    container,
+    field: str,
+    child_id: str | None,
+    shared: bool,
+    include_children: bool,
+    include_forces: bool,
+    percent: bool,
+) -> float:
     if field == "forces":
         from .roster import Roster
 
         read_bucket(container)
         if isinstance(container, Roster):
-            forces = container.all_forces() if include_forces or True else container.forces
+            forces = container.all_forces()
         elif container.is_force:
             forces = container.force_tree()[1:]
             if not include_forces:
@@ -183,8 +202,11 @@ def _query(container, field: str, child_id: str | None, shared: bool, include_ch
         total = float(sum(s.number for s in everything())) if percent else 0.0
     else:
         value = sum(s.cost(field, include_children=not include_children) for s in matched)
-        total = sum(s.cost(field, include_children=not include_children) for s in everything()) \
-            if percent else 0.0
+        total = (
+            sum(s.cost(field, include_children=not include_children) for s in everything())
+            if percent
+            else 0.0
+        )
     if percent:
         return (value / total * 100.0) if total else 0.0
     return value
@@ -230,10 +252,22 @@ def check_condition(ctx: Context, cond: Condition) -> bool:
     # The condition's truth is its own cached value: when a count moves but the condition
     # still holds (or still fails), nothing that reads it is evaluated again.
     key = ("c", id(cond), id(container))
-    return ctx.roster.cache.get(key, lambda: compare(
-        query(ctx, cond.field, cond.scope, cond.child_id, cond.shared,
-              cond.include_child_selections, cond.include_child_forces, cond.percent_value),
-        cond.value))
+    return ctx.roster.cache.get(
+        key,
+        lambda: compare(
+            query(
+                ctx,
+                cond.field,
+                cond.scope,
+                cond.child_id,
+                cond.shared,
+                cond.include_child_selections,
+                cond.include_child_forces,
+                cond.percent_value,
+            ),
+            cond.value,
+        ),
+    )
 
 
 def check_group(ctx: Context, group: ConditionGroup) -> bool:
@@ -259,8 +293,16 @@ def repeat_times(ctx: Context, repeat: Repeat) -> int:
     """How many times a repeating modifier applies (docs/cost-field-repeat-algorithm.md)."""
     if repeat.value <= 0:
         return 0
-    count = query(ctx, repeat.field, repeat.scope, repeat.child_id, repeat.shared,
-                  repeat.include_child_selections, repeat.include_child_forces, repeat.percent_value)
+    count = query(
+        ctx,
+        repeat.field,
+        repeat.scope,
+        repeat.child_id,
+        repeat.shared,
+        repeat.include_child_selections,
+        repeat.include_child_forces,
+        repeat.percent_value,
+    )
     steps = count / repeat.value
     steps = math.ceil(steps) if repeat.round_up else math.floor(steps + 1e-9)
     return int(steps) * max(repeat.repeats, 0)

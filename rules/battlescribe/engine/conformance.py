@@ -110,8 +110,16 @@ def run_spec_file(path: Path, root: Path) -> SpecResult:
         skipped = SpecRunner(spec).run()
     except SpecFailure as exc:
         return SpecResult(spec_id, category, str(path), False, str(exc))
-    except (EngineError, KeyError, ValueError, TypeError, AttributeError, IndexError,
-            RecursionError, ZeroDivisionError) as exc:
+    except (
+        EngineError,
+        KeyError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        RecursionError,
+        ZeroDivisionError,
+    ) as exc:
         return SpecResult(spec_id, category, str(path), False, f"{type(exc).__name__}: {exc}")
     return SpecResult(spec_id, category, str(path), True, skipped_steps=skipped)
 
@@ -146,6 +154,7 @@ class SpecRunner:
 
     def _sub(self, value):
         if isinstance(value, str):
+
             def repl(match):
                 step_id, path = match.group(1), match.group(2)
                 out = self.outputs.get(step_id)
@@ -157,6 +166,7 @@ class SpecRunner:
                         raise SpecFailure(f"step {step_id!r} has no output {path!r}")
                     node = node[part]
                 return str(node)
+
             return _TEMPLATE.sub(repl, value)
         return value
 
@@ -170,8 +180,7 @@ class SpecRunner:
         if action in ("addForce", "addChildForce"):
             parent = roster.find_force(args["forceId"]) if action == "addChildForce" else None
             force = roster.add_force(args["forceEntryId"], args.get("catalogueId"), parent)
-            out = {"forceId": force.id,
-                   "selections": {s.option.defn.id: s.id for s in force.descendants()}}
+            out = {"forceId": force.id, "selections": {s.option.defn.id: s.id for s in force.descendants()}}
             for s in force.descendants():
                 out["selections"].setdefault(s.option.key, s.id)
         elif action == "removeForce":
@@ -206,8 +215,11 @@ class SpecRunner:
 
     @staticmethod
     def _selection_output(sel: Selection, force: Force) -> dict:
-        return {"selectionId": sel.id, "forceId": force.id,
-                "selections": {s.option.defn.id: s.id for s in [sel, *sel.descendants()]}}
+        return {
+            "selectionId": sel.id,
+            "forceId": force.id,
+            "selections": {s.option.defn.id: s.id for s in [sel, *sel.descendants()]},
+        }
 
     def _customize(self, args: dict) -> None:
         roster = self.roster
@@ -249,8 +261,9 @@ class SpecRunner:
         errors = validate(self.roster)
         if "errorCount" in expected:
             if len(errors) != expected["errorCount"]:
-                raise SpecFailure(f"{where}: {len(errors)} errors, expected {expected['errorCount']}: "
-                                  f"{_describe(errors)}")
+                raise SpecFailure(
+                    f"{where}: {len(errors)} errors, expected {expected['errorCount']}: {_describe(errors)}"
+                )
         elif "errorsContain" in expected:
             for assertion in expected["errorsContain"] or []:
                 if not any(_error_matches(e, assertion) for e in errors):
@@ -269,11 +282,19 @@ class SpecRunner:
 
 def snapshot(roster: Roster) -> tuple:
     """Everything evaluated about a roster, as plain values (to compare two evaluations)."""
+
     def sel_state(sel: Selection) -> tuple:
         eff = sel.effective()
-        return (sel.id, eff.name, eff.hidden, sel.number, tuple(sorted(eff.costs.items())),
-                tuple(eff.categories), tuple(sorted(eff.constraint_values.items())),
-                tuple(sel_state(c) for c in sel.children))
+        return (
+            sel.id,
+            eff.name,
+            eff.hidden,
+            sel.number,
+            tuple(sorted(eff.costs.items())),
+            tuple(eff.categories),
+            tuple(sorted(eff.constraint_values.items())),
+            tuple(sel_state(c) for c in sel.children),
+        )
 
     forces = tuple((f.id, tuple(sel_state(s) for s in f.selections)) for f in roster.all_forces())
     errors = tuple(sorted((e.owner_type, e.owner_id, e.source, e.message) for e in validate(roster)))
@@ -315,8 +336,9 @@ def compare(actual, expected, where: str) -> None:
         if not isinstance(actual, list):
             raise SpecFailure(f"{where}: expected a list, have {actual!r}")
         if len(actual) != len(expected):
-            raise SpecFailure(f"{where}: {len(actual)} items, expected {len(expected)}: "
-                              f"{[_label(a) for a in actual]}")
+            raise SpecFailure(
+                f"{where}: {len(actual)} items, expected {len(expected)}: {[_label(a) for a in actual]}"
+            )
         try:
             for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
                 compare(a, e, f"{where}[{i}]")
@@ -378,19 +400,23 @@ class RosterState:
     def __init__(self, roster: Roster):
         self.roster = roster
         data = roster.data
-        self.fields = LazyDict({
-            "name": lambda: roster.name,
-            "forceCount": lambda: len(roster.forces),
-            "selectionCount": lambda: len(roster.all_selections()),
-            "forces": lambda: [self.force(f) for f in roster.forces],
-            "costs": self._costs,
-            "costCount": lambda: len(data.cost_types),
-            "costLimits": lambda: [{"name": self._cost_name(k), "typeId": k, "value": v}
-                                   for k, v in roster.cost_limits.items()],
-            "costLimitCount": lambda: len(roster.cost_limits),
-            "gameSystemName": lambda: data.name,
-            "gameSystemId": lambda: data.id,
-        })
+        self.fields = LazyDict(
+            {
+                "name": lambda: roster.name,
+                "forceCount": lambda: len(roster.forces),
+                "selectionCount": lambda: len(roster.all_selections()),
+                "forces": lambda: [self.force(f) for f in roster.forces],
+                "costs": self._costs,
+                "costCount": lambda: len(data.cost_types),
+                "costLimits": lambda: [
+                    {"name": self._cost_name(k), "typeId": k, "value": v}
+                    for k, v in roster.cost_limits.items()
+                ],
+                "costLimitCount": lambda: len(roster.cost_limits),
+                "gameSystemName": lambda: data.name,
+                "gameSystemId": lambda: data.id,
+            }
+        )
 
     def _costs(self) -> list[dict]:
         """Totals of the cost types the data prices (BattleScribe lists only those)."""
@@ -399,11 +425,14 @@ class RosterState:
         for sel in roster.all_selections():
             used.update(sel.effective().costs)
         totals = roster.costs()
-        return [{"name": c.name, "typeId": c.id, "value": totals[c.id], "hidden": c.hidden}
-                for c in roster.data.cost_types if c.id in used]
+        return [
+            {"name": c.name, "typeId": c.id, "value": totals[c.id], "hidden": c.hidden}
+            for c in roster.data.cost_types
+            if c.id in used
+        ]
 
     def get(self, key):
-        return self.fields[key] if key in self.fields else None
+        return self.fields[key] if key in self.fields else None  # noqa: SIM401 (LazyDict computes on read)
 
     def _cost_name(self, type_id: str) -> str:
         return next((c.name for c in self.roster.data.cost_types if c.id == type_id), type_id)
@@ -431,58 +460,68 @@ class RosterState:
             ctx = force.context()
             return sum(1 for o in _flatten(force.root_options()) if not effective(o, ctx).hidden)
 
-        return LazyDict({
-            "name": lambda: force.entry.name,
-            "entryId": lambda: force.entry.id,
-            "selectionCount": lambda: len(force.selections),
-            "selections": lambda: [self.selection(s) for s in force.selections],
-            "childForceCount": lambda: len(force.child_forces),
-            "childForces": lambda: [self.force(f) for f in force.child_forces],
-            "hidden": lambda: force.entry.hidden,
-            "categories": categories,
-            "categoryCount": lambda: len(force.category_entries()),
-            "catalogueId": lambda: force.catalogue_id,
-            "catalogueName": lambda: cat.name if cat else "",
-            "customName": lambda: force.custom_name,
-            "customNotes": lambda: force.custom_notes,
-            "availableEntryCount": available,
-            "publicationId": lambda: force.entry.publication_id,
-            "page": lambda: force.entry.page,
-            "rules": lambda: [_rule(r) for r in force.entry.rules],
-            "profiles": lambda: [_profile(p) for p in force.entry.profiles],
-        })
+        return LazyDict(
+            {
+                "name": lambda: force.entry.name,
+                "entryId": lambda: force.entry.id,
+                "selectionCount": lambda: len(force.selections),
+                "selections": lambda: [self.selection(s) for s in force.selections],
+                "childForceCount": lambda: len(force.child_forces),
+                "childForces": lambda: [self.force(f) for f in force.child_forces],
+                "hidden": lambda: force.entry.hidden,
+                "categories": categories,
+                "categoryCount": lambda: len(force.category_entries()),
+                "catalogueId": lambda: force.catalogue_id,
+                "catalogueName": lambda: cat.name if cat else "",
+                "customName": lambda: force.custom_name,
+                "customNotes": lambda: force.custom_notes,
+                "availableEntryCount": available,
+                "publicationId": lambda: force.entry.publication_id,
+                "page": lambda: force.entry.page,
+                "rules": lambda: [_rule(r) for r in force.entry.rules],
+                "profiles": lambda: [_profile(p) for p in force.entry.profiles],
+            }
+        )
 
     def selection(self, sel: Selection) -> LazyDict:
         data = self.roster.data
 
         def costs():
             eff = sel.effective()
-            return [{"name": c.name, "typeId": c.id, "value": eff.costs.get(c.id, 0.0) * sel.number}
-                    for c in data.cost_types]
+            return [
+                {"name": c.name, "typeId": c.id, "value": eff.costs.get(c.id, 0.0) * sel.number}
+                for c in data.cost_types
+            ]
 
         def categories():
-            return [{"name": data.category_name(cid) or _link_name(sel, cid), "entryId": cid, "primary": primary}
-                    for cid, primary in sel.effective().categories]
+            return [
+                {"name": data.category_name(cid) or _link_name(sel, cid), "entryId": cid, "primary": primary}
+                for cid, primary in sel.effective().categories
+            ]
 
         defn = sel.option.defn
-        return LazyDict({
-            "name": lambda: sel.effective().name,
-            "type": lambda: sel.option.type,
-            "number": lambda: sel.number,
-            "hidden": lambda: sel.effective().hidden,
-            "costs": costs,
-            "children": lambda: [self.selection(c) for c in sel.children],
-            "childCount": lambda: len(sel.children),
-            "categories": categories,
-            "entryId": lambda: sel.option.key,
-            "entryGroupId": lambda: sel.entry_group_id,
-            "customName": lambda: sel.custom_name,
-            "customNotes": lambda: sel.custom_notes,
-            "page": lambda: (sel.option.link.page if sel.option.link and sel.option.link.page else defn.page),
-            "publicationId": lambda: defn.publication_id,
-            "rules": lambda: [_rule(r) for r in info.collect(sel)[0]],
-            "profiles": lambda: [_profile(p) for p in info.collect(sel)[1]],
-        })
+        return LazyDict(
+            {
+                "name": lambda: sel.effective().name,
+                "type": lambda: sel.option.type,
+                "number": lambda: sel.number,
+                "hidden": lambda: sel.effective().hidden,
+                "costs": costs,
+                "children": lambda: [self.selection(c) for c in sel.children],
+                "childCount": lambda: len(sel.children),
+                "categories": categories,
+                "entryId": lambda: sel.option.key,
+                "entryGroupId": lambda: sel.entry_group_id,
+                "customName": lambda: sel.custom_name,
+                "customNotes": lambda: sel.custom_notes,
+                "page": lambda: (
+                    sel.option.link.page if sel.option.link and sel.option.link.page else defn.page
+                ),
+                "publicationId": lambda: defn.publication_id,
+                "rules": lambda: [_rule(r) for r in info.collect(sel)[0]],
+                "profiles": lambda: [_profile(p) for p in info.collect(sel)[1]],
+            }
+        )
 
 
 def _link_name(sel: Selection, cid: str) -> str:
@@ -490,14 +529,25 @@ def _link_name(sel: Selection, cid: str) -> str:
 
 
 def _rule(raw: dict) -> dict:
-    return {"name": raw.get("name", ""), "description": raw.get("description", ""),
-            "hidden": bool(raw.get("hidden", False)), "page": str(raw.get("page", "") or ""),
-            "publicationId": raw.get("publicationId", "")}
+    return {
+        "name": raw.get("name", ""),
+        "description": raw.get("description", ""),
+        "hidden": bool(raw.get("hidden", False)),
+        "page": str(raw.get("page", "") or ""),
+        "publicationId": raw.get("publicationId", ""),
+    }
 
 
 def _profile(raw: dict) -> dict:
-    return {"name": raw.get("name", ""), "typeId": raw.get("typeId", ""), "typeName": raw.get("typeName", ""),
-            "hidden": bool(raw.get("hidden", False)), "page": str(raw.get("page", "") or ""),
-            "publicationId": raw.get("publicationId", ""),
-            "characteristics": [{"name": c.get("name"), "typeId": c.get("typeId"), "value": str(c.get("value", ""))}
-                                for c in raw.get("characteristics") or []]}
+    return {
+        "name": raw.get("name", ""),
+        "typeId": raw.get("typeId", ""),
+        "typeName": raw.get("typeName", ""),
+        "hidden": bool(raw.get("hidden", False)),
+        "page": str(raw.get("page", "") or ""),
+        "publicationId": raw.get("publicationId", ""),
+        "characteristics": [
+            {"name": c.get("name"), "typeId": c.get("typeId"), "value": str(c.get("value", ""))}
+            for c in raw.get("characteristics") or []
+        ],
+    }

@@ -36,14 +36,16 @@ def _constraint_count(container, option: Option, c: Constraint) -> tuple[float, 
     deep = c.include_child_selections or c.scope not in ("parent", "self")
     forces = c.include_child_forces or c.scope == "roster"
     if isinstance(container, Roster) or container.is_force:
-        matched, everything = matching(container, deep, forces, option.defn.id if c.shared else option.key,
-                                       c.shared)
+        matched, everything = matching(
+            container, deep, forces, option.defn.id if c.shared else option.key, c.shared
+        )
     else:
         sels = candidates(container, deep, forces)
         matched = [s for s in sels if _matches_option(s, option, c.shared)]
 
         def everything():
             return sels
+
     first = matched[0] if matched else None
     if c.field != "selections" or c.percent_value:
         read_bucket(container)
@@ -108,25 +110,38 @@ class Validator:
         for type_id, limit in roster.cost_limits.items():
             if limit is not None and limit >= 0 and totals.get(type_id, 0.0) > limit:
                 name = next((c.name for c in roster.data.cost_types if c.id == type_id), type_id)
-                self.add(ValidationError(
-                    "roster", "", f"costLimits/{type_id}",
-                    f"{name} total {totals[type_id]:g} is over the limit of {limit:g}",
-                    owner_name=roster.name, constraint_type="max", limit=limit,
-                    actual=totals[type_id], field=type_id))
+                self.add(
+                    ValidationError(
+                        "roster",
+                        "",
+                        f"costLimits/{type_id}",
+                        f"{name} total {totals[type_id]:g} is over the limit of {limit:g}",
+                        owner_name=roster.name,
+                        constraint_type="max",
+                        limit=limit,
+                        actual=totals[type_id],
+                        field=type_id,
+                    )
+                )
         return list(self.errors.values())
 
     def _force_all(self, force: Force) -> tuple:
         """Errors of a force: its own checks and each unit's, merged (a cached value that reads
         the force's list of selections and each unit's errors)."""
         cache = self.roster.cache
-        merged: dict = dict(cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force)))
+        merged: dict = dict(
+            cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force))
+        )
         cache.read(("fid", id(force), "any"))
         categories = frozenset(cid for cid, _ in force.category_entries())
         for root in force.selections:
             part = cache.peek(("unit-errors", id(root), categories))
             if part is MISSING:
-                part = cache.get(("unit-errors", id(root), categories),
-                                 lambda r=root: self._unit(r, categories), (root.bucket,))
+                part = cache.get(
+                    ("unit-errors", id(root), categories),
+                    lambda r=root: self._unit(r, categories),
+                    (root.bucket,),
+                )
             for key, error in part:
                 merged.setdefault(key, error)
         return tuple(merged.items())
@@ -135,8 +150,11 @@ class Validator:
         cache = self.roster.cache
         merged: dict = {}
         for sel in [root, *root.descendants()]:
-            part = cache.get(("sel-errors", id(sel)),
-                             lambda s=sel: self._part(self._selection_checks, s, categories), (sel.bucket,))
+            part = cache.get(
+                ("sel-errors", id(sel)),
+                lambda s=sel: self._part(self._selection_checks, s, categories),
+                (sel.bucket,),
+            )
             for key, error in part:
                 merged.setdefault(key, error)
         return tuple(merged.items())
@@ -160,10 +178,16 @@ class Validator:
         # checked for being hidden.
         reachable = not sel.parent.is_force or any(cid in force_categories for cid, _ in sel_eff.categories)
         if sel_eff.hidden and reachable:
-            self.add(ValidationError(
-                "selection", sel.option.defn.id, f"{sel.option.defn.id}/hidden",
-                f"{sel_eff.name} is not available", owner_name=sel_eff.name,
-                owner_ids=sel.option.ids))
+            self.add(
+                ValidationError(
+                    "selection",
+                    sel.option.defn.id,
+                    f"{sel.option.defn.id}/hidden",
+                    f"{sel_eff.name} is not available",
+                    owner_name=sel_eff.name,
+                    owner_ids=sel.option.ids,
+                )
+            )
         self._options(sel.option.children(), Context(self.roster, sel.force, sel, None), sel)
 
     def _force_entry(self, force: Force) -> None:
@@ -175,23 +199,49 @@ class Validator:
                 if force.parent_force is None or c.scope == "roster":
                     pool = self.roster.all_forces() if c.include_child_forces else self.roster.forces
                 else:
-                    pool = force.parent_force.force_tree()[1:] if c.include_child_forces \
+                    pool = (
+                        force.parent_force.force_tree()[1:]
+                        if c.include_child_forces
                         else force.parent_force.child_forces
+                    )
                 value = float(sum(1 for f in pool if f.entry.id == entry.id))
                 if _violated(c.type, value, c.value):
-                    self.add(ValidationError("roster", "", f"{entry.id}/{c.id}",
-                                             _message(c.type, entry.name, c.value, value, "forces"),
-                                             owner_name=entry.name, constraint_type=c.type, limit=c.value,
-                                             actual=value, field=c.field), instance=force.id)
+                    self.add(
+                        ValidationError(
+                            "roster",
+                            "",
+                            f"{entry.id}/{c.id}",
+                            _message(c.type, entry.name, c.value, value, "forces"),
+                            owner_name=entry.name,
+                            constraint_type=c.type,
+                            limit=c.value,
+                            actual=value,
+                            field=c.field,
+                        ),
+                        instance=force.id,
+                    )
                 continue
             container = force
             sels = candidates(container, True, c.include_child_forces)
-            value = float(sum(s.number for s in sels)) if c.field == "selections" else \
-                sum(s.cost(c.field, False) for s in sels)
+            value = (
+                float(sum(s.number for s in sels))
+                if c.field == "selections"
+                else sum(s.cost(c.field, False) for s in sels)
+            )
             if _violated(c.type, value, c.value):
-                self.add(ValidationError("force", entry.id, f"{entry.id}/{c.id}",
-                                         _message(c.type, entry.name, c.value, value), owner_name=entry.name,
-                                         constraint_type=c.type, limit=c.value, actual=value, field=c.field))
+                self.add(
+                    ValidationError(
+                        "force",
+                        entry.id,
+                        f"{entry.id}/{c.id}",
+                        _message(c.type, entry.name, c.value, value),
+                        owner_name=entry.name,
+                        constraint_type=c.type,
+                        limit=c.value,
+                        actual=value,
+                        field=c.field,
+                    )
+                )
 
     def _categories(self, force: Force) -> None:
         data = self.roster.data
@@ -208,13 +258,26 @@ class Validator:
                 else:
                     value = sum(s.cost(c.field, True) for s in members)
                 if c.percent_value:
-                    total = sum(s.cost(c.field, True) for s in force.selections) if c.field != "selections" \
+                    total = (
+                        sum(s.cost(c.field, True) for s in force.selections)
+                        if c.field != "selections"
                         else float(sum(s.number for s in force.descendants()))
+                    )
                     value = value / total * 100.0 if total else 0.0
                 if _violated(c.type, value, c.value):
-                    self.add(ValidationError(
-                        "category", link.target_id, f"{link.id}/{c.id}", _message(c.type, name, c.value, value),
-                        owner_name=name, constraint_type=c.type, limit=c.value, actual=value, field=c.field))
+                    self.add(
+                        ValidationError(
+                            "category",
+                            link.target_id,
+                            f"{link.id}/{c.id}",
+                            _message(c.type, name, c.value, value),
+                            owner_name=name,
+                            constraint_type=c.type,
+                            limit=c.value,
+                            actual=value,
+                            field=c.field,
+                        )
+                    )
 
     def _options(self, options: list[Option], ctx: Context, parent) -> None:
         for option in options:
@@ -241,9 +304,19 @@ class Validator:
                 # On a selection entry the count of forces is always 0 (docs/constraint-field-forces.md).
                 value = 0.0
                 if _violated(c.type, value, limit):
-                    self.add(ValidationError("roster", "", f"{c.owner_id}/{c.id}",
-                                             _message(c.type, eff.name, limit, value), owner_name=eff.name,
-                                             constraint_type=c.type, limit=limit, actual=value, field=c.field))
+                    self.add(
+                        ValidationError(
+                            "roster",
+                            "",
+                            f"{c.owner_id}/{c.id}",
+                            _message(c.type, eff.name, limit, value),
+                            owner_name=eff.name,
+                            constraint_type=c.type,
+                            limit=limit,
+                            actual=value,
+                            field=c.field,
+                        )
+                    )
                 continue
             if c.scope == "self":
                 for sel in parent.children:
@@ -257,10 +330,20 @@ class Validator:
             if not _violated(c.type, value, limit):
                 continue
             if not parent.is_force:
-                self.add(ValidationError(
-                    "selection", parent.option.defn.id, f"{c.owner_id}/{c.id}",
-                    _message(c.type, eff.name, limit, value), owner_name=parent.name,
-                    constraint_type=c.type, limit=limit, actual=value, field=c.field, owner_ids=parent.option.ids))
+                self.add(
+                    ValidationError(
+                        "selection",
+                        parent.option.defn.id,
+                        f"{c.owner_id}/{c.id}",
+                        _message(c.type, eff.name, limit, value),
+                        owner_name=parent.name,
+                        constraint_type=c.type,
+                        limit=limit,
+                        actual=value,
+                        field=c.field,
+                        owner_ids=parent.option.ids,
+                    )
+                )
             elif first is not None:
                 self._error_on_selection(first, option, c, eff.name, limit, value)
             else:
@@ -269,22 +352,51 @@ class Validator:
                     primary = eff.categories[0][0]
                 force_cats = [cid for cid, _ in parent.category_entries()]
                 if primary is not None and primary in force_cats:
-                    self.add(ValidationError(
-                        "category", primary, f"{c.owner_id}/{c.id}", _message(c.type, eff.name, limit, value),
-                        owner_name=self.roster.data.category_name(primary), constraint_type=c.type,
-                        limit=limit, actual=value, field=c.field))
+                    self.add(
+                        ValidationError(
+                            "category",
+                            primary,
+                            f"{c.owner_id}/{c.id}",
+                            _message(c.type, eff.name, limit, value),
+                            owner_name=self.roster.data.category_name(primary),
+                            constraint_type=c.type,
+                            limit=limit,
+                            actual=value,
+                            field=c.field,
+                        )
+                    )
                 else:
-                    self.add(ValidationError(
-                        "force", parent.entry.id, f"{c.owner_id}/{c.id}", _message(c.type, eff.name, limit, value),
-                        owner_name=parent.entry.name, constraint_type=c.type, limit=limit, actual=value,
-                        field=c.field))
+                    self.add(
+                        ValidationError(
+                            "force",
+                            parent.entry.id,
+                            f"{c.owner_id}/{c.id}",
+                            _message(c.type, eff.name, limit, value),
+                            owner_name=parent.entry.name,
+                            constraint_type=c.type,
+                            limit=limit,
+                            actual=value,
+                            field=c.field,
+                        )
+                    )
 
-    def _error_on_selection(self, sel: Selection, option: Option, c: Constraint, name: str,
-                            limit: float, value: float) -> None:
-        self.add(ValidationError(
-            "selection", sel.option.defn.id, f"{c.owner_id}/{c.id}", _message(c.type, name, limit, value),
-            owner_name=sel.name, constraint_type=c.type, limit=limit, actual=value, field=c.field,
-            owner_ids=sel.option.ids))
+    def _error_on_selection(
+        self, sel: Selection, option: Option, c: Constraint, name: str, limit: float, value: float
+    ) -> None:
+        self.add(
+            ValidationError(
+                "selection",
+                sel.option.defn.id,
+                f"{c.owner_id}/{c.id}",
+                _message(c.type, name, limit, value),
+                owner_name=sel.name,
+                constraint_type=c.type,
+                limit=limit,
+                actual=value,
+                field=c.field,
+                owner_ids=sel.option.ids,
+            )
+        )
 
 
 def _message(kind: str, name: str, limit: float, value: float, what: str = "") -> str:

@@ -56,10 +56,7 @@ class EvalCache:
         if not self._stack and self.pending:
             self.settle()
         node = self.nodes.get(key)
-        if node is None or node.dirty:
-            value = self._recompute(key, compute, own_buckets, node)
-        else:
-            value = node.value
+        value = self._recompute(key, compute, own_buckets, node) if node is None or node.dirty else node.value
         if self._stack:
             self._stack[-1].add(key)
         return value
@@ -101,7 +98,13 @@ class EvalCache:
         if node is None:
             node = self.nodes[key] = _Node(value, deps, compute, own_buckets)
         else:
-            node.value, node.deps, node.compute, node.own, node.dirty = value, deps, compute, own_buckets, False
+            node.value, node.deps, node.compute, node.own, node.dirty = (
+                value,
+                deps,
+                compute,
+                own_buckets,
+                False,
+            )
         if old is not _MISSING and old != value:
             self._mark(self.rdeps.get(key, ()))
         return value

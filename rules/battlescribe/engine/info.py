@@ -101,9 +101,10 @@ def _collect(sel: Selection) -> tuple[list[dict], list[dict]]:
             else:
                 rules.append(_modified(target, [link], sel))
 
-    for d in ([sel.option.defn] if sel.option.link is None else [sel.option.defn, sel.option.link]):
-        walk({"rules": d.rules, "profiles": d.profiles, "infoLinks": d.info_links,
-              "infoGroups": d.info_groups})
+    for d in [sel.option.defn] if sel.option.link is None else [sel.option.defn, sel.option.link]:
+        walk(
+            {"rules": d.rules, "profiles": d.profiles, "infoLinks": d.info_links, "infoGroups": d.info_groups}
+        )
     return ([r for r in rules if not r["hidden"]], [p for p in profiles if not p["hidden"]])
 
 

@@ -172,16 +172,21 @@ def parse_modifiers(raw: dict, guards=(), repeats=()) -> list[Modifier]:
         value = m.get("value", "")
         if isinstance(value, bool):
             value = "true" if value else "false"
-        out.append(Modifier(
-            type=m.get("type", "set"),
-            field=str(m.get("field", "")),
-            value=str(value if value is not None else ""),
-            guards=[*guards, (
-                [parse_condition(c) for c in m.get("conditions") or []],
-                [parse_condition_group(g) for g in m.get("conditionGroups") or []],
-            )],
-            repeats=[*repeats, *(parse_repeat(r) for r in m.get("repeats") or [])],
-        ))
+        out.append(
+            Modifier(
+                type=m.get("type", "set"),
+                field=str(m.get("field", "")),
+                value=str(value if value is not None else ""),
+                guards=[
+                    *guards,
+                    (
+                        [parse_condition(c) for c in m.get("conditions") or []],
+                        [parse_condition_group(g) for g in m.get("conditionGroups") or []],
+                    ),
+                ],
+                repeats=[*repeats, *(parse_repeat(r) for r in m.get("repeats") or [])],
+            )
+        )
     for group in raw.get("modifierGroups") or []:
         guard = (
             [parse_condition(c) for c in group.get("conditions") or []],
@@ -251,7 +256,9 @@ def parse_definition(raw: dict, kind: str, catalogue_id: str = "") -> Definition
         modifiers=parse_modifiers(raw),
         children=children,
         category_links=[parse_category_link(c) for c in raw.get("categoryLinks") or []],
-        force_entries=[parse_definition(f, "forceEntry", catalogue_id) for f in raw.get("forceEntries") or []],
+        force_entries=[
+            parse_definition(f, "forceEntry", catalogue_id) for f in raw.get("forceEntries") or []
+        ],
         default_selection_entry_id=str(raw.get("defaultSelectionEntryId", "") or ""),
         page=str(raw.get("page", "") or ""),
         publication_id=str(raw.get("publicationId", "") or ""),
@@ -315,11 +322,18 @@ class GameData:
             known = {c.id for c in self.cost_types}
             for c in raw.get("costTypes") or []:
                 if str(c.get("id")) not in known:
-                    self.cost_types.append(CostType(
-                        id=str(c.get("id")), name=str(c.get("name", "")),
-                        default_cost_limit=(_num(c.get("defaultCostLimit"))
-                                            if c.get("defaultCostLimit") not in (None, "") else None),
-                        hidden=_bool(c.get("hidden", False))))
+                    self.cost_types.append(
+                        CostType(
+                            id=str(c.get("id")),
+                            name=str(c.get("name", "")),
+                            default_cost_limit=(
+                                _num(c.get("defaultCostLimit"))
+                                if c.get("defaultCostLimit") not in (None, "")
+                                else None
+                            ),
+                            hidden=_bool(c.get("hidden", False)),
+                        )
+                    )
         self._options: dict[tuple, list[Option]] = {}
         #: Cost types some entry of the data prices (a roster lists only these totals).
         self.priced_cost_types: set[str] = set()
@@ -354,8 +368,10 @@ class GameData:
         root = []
         for key, kind in _CHILD_KEYS:
             root.extend(parse_definition(c, kind, cid) for c in raw.get(key) or [])
-        for key, kind in (("sharedSelectionEntries", "selectionEntry"),
-                          ("sharedSelectionEntryGroups", "selectionEntryGroup")):
+        for key, kind in (
+            ("sharedSelectionEntries", "selectionEntry"),
+            ("sharedSelectionEntryGroups", "selectionEntryGroup"),
+        ):
             for c in raw.get(key) or []:
                 d = parse_definition(c, kind, cid)
                 self.shared[d.id] = d
@@ -386,13 +402,20 @@ class GameData:
         index_forces(raw.get("forceEntries"), forces)
         links = [str(link.get("targetId")) for link in raw.get("catalogueLinks") or []]
         import_root = [
-            str(link.get("targetId")) for link in raw.get("catalogueLinks") or []
+            str(link.get("targetId"))
+            for link in raw.get("catalogueLinks") or []
             if _bool(link.get("importRootEntries", False))
         ]
         return Catalogue(
-            id=cid, name=str(raw.get("name", "") or ""), library=_bool(raw.get("library", False)),
-            root=root, force_entries=forces, category_entries=cats, links=links,
-            import_root_from=import_root, shared_rules=list(raw.get("sharedRules") or []),
+            id=cid,
+            name=str(raw.get("name", "") or ""),
+            library=_bool(raw.get("library", False)),
+            root=root,
+            force_entries=forces,
+            category_entries=cats,
+            links=links,
+            import_root_from=import_root,
+            shared_rules=list(raw.get("sharedRules") or []),
         )
 
     def resolve(self, target_id: str) -> Definition | None:
@@ -434,13 +457,34 @@ class Option:
     """An entry as the roster sees it: a definition reached through zero or more links."""
 
     __slots__ = (
-        "data", "defn", "link", "key", "prefix", "group", "parent", "_children",
-        "constraints", "modifiers", "costs", "category_links", "hidden", "collective",
-        "base_id", "name", "type",
+        "_children",
+        "base_id",
+        "category_links",
+        "collective",
+        "constraints",
+        "costs",
+        "data",
+        "defn",
+        "group",
+        "hidden",
+        "key",
+        "link",
+        "modifiers",
+        "name",
+        "parent",
+        "prefix",
+        "type",
     )
 
-    def __init__(self, data: GameData, defn: Definition, link: Definition | None,
-                 prefix: tuple[str, ...], group: Option | None, parent: Option | None):
+    def __init__(
+        self,
+        data: GameData,
+        defn: Definition,
+        link: Definition | None,
+        prefix: tuple[str, ...],
+        group: Option | None,
+        parent: Option | None,
+    ):
         self.data = data
         self.defn = defn
         self.link = link
@@ -501,8 +545,9 @@ class Option:
         return f"Option({self.key})"
 
 
-def make_options(data: GameData, d: Definition, parent: Option | None, prefix: tuple[str, ...],
-                 group: Option | None) -> list[Option]:
+def make_options(
+    data: GameData, d: Definition, parent: Option | None, prefix: tuple[str, ...], group: Option | None
+) -> list[Option]:
     if d.kind == "entryLink":
         target = data.resolve(d.target_id)
         if target is None:

@@ -43,7 +43,7 @@ def _arith(kind: str, current: float, operand: float) -> float:
     if kind == "modulo":
         return current % operand if operand else current
     if kind in ("power", "exponent", "cumulative-power"):
-        return current ** operand
+        return current**operand
     return operand
 
 
@@ -88,8 +88,13 @@ def categories(option: Option, ctx: Context) -> tuple[tuple[str, bool], ...]:
 
 
 def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ...]:
-    eff = Effective(name="", hidden=False, costs={}, constraint_values={},
-                    categories=[(link.target_id, link.primary) for link in option.category_links])
+    eff = Effective(
+        name="",
+        hidden=False,
+        costs={},
+        constraint_values={},
+        categories=[(link.target_id, link.primary) for link in option.category_links],
+    )
     mods = [m for m in option.modifiers if m.field == "category"]
     if not mods:
         return tuple(eff.categories)

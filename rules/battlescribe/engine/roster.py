@@ -82,10 +82,7 @@ class Selection:
         cats = self.roster.cache.peek(("cat", id(self.option), id(self)))
         if cats is MISSING:
             cats = categories(self.option, self.context())
-        for cid, _ in cats:
-            if cid == category_id:
-                return True
-        return False
+        return any(cid == category_id for cid, _ in cats)
 
     def own_cost(self, cost_type: str) -> float:
         return self.effective().costs.get(cost_type, 0.0) * self.number
@@ -96,8 +93,9 @@ class Selection:
         value = self.roster.cache.peek(("cost", id(self), cost_type))
         if value is not MISSING:
             return value
-        return self.roster.cache.get(("cost", id(self), cost_type), lambda: self._total(cost_type),
-                                     (self.bucket,))
+        return self.roster.cache.get(
+            ("cost", id(self), cost_type), lambda: self._total(cost_type), (self.bucket,)
+        )
 
     def _total(self, cost_type: str) -> float:
         total = self.own_cost(cost_type)
@@ -237,7 +235,9 @@ class Roster:
     def costs(self) -> dict[str, float]:
         totals = {c.id: 0.0 for c in self.data.cost_types}
         for force in self.all_forces():
-            for type_id, value in self.cache.get(("force-costs", id(force)), lambda f=force: self._force_costs(f)):
+            for type_id, value in self.cache.get(
+                ("force-costs", id(force)), lambda f=force: self._force_costs(f)
+            ):
                 totals[type_id] += value
         return totals
 
@@ -264,8 +264,9 @@ class Roster:
                 return cat.id
         return next(iter(self.data.catalogues), "")
 
-    def add_force(self, force_entry_id: str, catalogue_id: str | None = None,
-                  parent: Force | None = None) -> Force:
+    def add_force(
+        self, force_entry_id: str, catalogue_id: str | None = None, parent: Force | None = None
+    ) -> Force:
         entry = self.data.force_entries.get(force_entry_id)
         if entry is None:
             raise EngineError(f"No force entry {force_entry_id!r}.")
@@ -296,10 +297,12 @@ class Roster:
 
     # -- selections ----------------------------------------------------------------------
     def find_option(self, options: list[Option], entry_id: str) -> Option:
-        for matcher in (lambda o: o.key == entry_id,
-                        lambda o: o.link is not None and o.link.id == entry_id,
-                        lambda o: o.defn.id == entry_id,
-                        lambda o: o.key.endswith("::" + entry_id)):
+        for matcher in (
+            lambda o: o.key == entry_id,
+            lambda o: o.link is not None and o.link.id == entry_id,
+            lambda o: o.defn.id == entry_id,
+            lambda o: o.key.endswith("::" + entry_id),
+        ):
             for option in options:
                 if matcher(option):
                     return option
@@ -364,8 +367,11 @@ class Roster:
                 chosen = None
                 if option.defn.default_selection_entry_id:
                     for o in choices:
-                        if option.defn.default_selection_entry_id in (o.defn.id, o.key,
-                                                                     o.link.id if o.link else None):
+                        if option.defn.default_selection_entry_id in (
+                            o.defn.id,
+                            o.key,
+                            o.link.id if o.link else None,
+                        ):
                             chosen = o
                             break
                 if chosen is None and len(choices) == 1:

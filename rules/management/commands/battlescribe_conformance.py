@@ -36,8 +36,9 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(suite.as_json(), sort_keys=False))
         else:
-            self.stdout.write(f"{suite.passed} of {suite.total} specs pass "
-                              f"({100.0 * suite.passed / suite.total:.1f}%).")
+            self.stdout.write(
+                f"{suite.passed} of {suite.total} specs pass ({100.0 * suite.passed / suite.total:.1f}%)."
+            )
             for category, counts in suite.by_category().items():
                 self.stdout.write(f"  {category}: {counts['passed']}/{counts['total']}")
             for result in suite.results:

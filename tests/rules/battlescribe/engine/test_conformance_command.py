@@ -62,5 +62,5 @@ def test_summary_names_the_failed_spec_and_the_difference():
 def test_missing_folder_is_a_clear_error(tmp_path):
     with pytest.raises(CommandError, match="not a folder of specs"):
         call_command("battlescribe_conformance", str(tmp_path / "nope"))
-    with pytest.raises(CommandError, match="holds no .yaml spec"):
+    with pytest.raises(CommandError, match=r"holds no \.yaml spec"):
         call_command("battlescribe_conformance", str(tmp_path))
