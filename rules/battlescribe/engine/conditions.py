@@ -29,7 +29,7 @@ def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> boo
     if child_id == "any":
         return True
     option = sel.option
-    if child_id == option.key:
+    if child_id == option.key or (shared and child_id == option.defn.id):
         return True
     if (
         option.link is not None

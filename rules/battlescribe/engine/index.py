@@ -18,10 +18,10 @@ def static_ids(sel: Selection, shared: bool) -> set[str]:
     ids = {option.key, *(link.target_id for link in option.category_links)}
     if option.type in _TYPE_IDS:
         ids.add(option.type)
+    if shared:
+        ids.add(option.defn.id)
     if option.link is not None:
         ids.add(option.link.id)
-        if shared:
-            ids.add(option.defn.id)
     group = option.group
     while group is not None:
         ids.add(group.key)
