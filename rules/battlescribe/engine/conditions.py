@@ -139,7 +139,9 @@ def matching(container, deep: bool, include_forces: bool, child_id: str | None, 
         if child_id is not None and child_id != "any" and child_id not in categories:
             pass
         elif force.index.deep.volatile:
-            cache.read(force.bucket)  # categories a modifier may change: any change in the force
+            # Selections whose categories a modifier may change are scanned: the scan reads their
+            # category values (tracked) and the set of such selections (this bucket).
+            cache.read(("fid", id(force), "volatile"))
         index = force.index.deep if deep else force.index.roots
         matched.extend(index.lookup(child_id, shared, categories.__contains__))
 

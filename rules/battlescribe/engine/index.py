@@ -43,6 +43,8 @@ def change_buckets(force_id: int, sel: Selection) -> set:
                 out.add(("fid", force_id, child_id))
         for child_id in node.category_ids():
             out.add(("fid", force_id, child_id))
+        if volatile(node):
+            out.add(("fid", force_id, "volatile"))
         stack.extend(node.children)
     return out
 
