@@ -1,0 +1,148 @@
+"""Evaluated values with their dependencies, so an operation re-evaluates only what it changes.
+
+Every cached value (a query's count, an entry's modified name/costs/limits, a selection's
+cost, the errors of one unit) records what it read: other cached values and *buckets* of the
+roster — the subtree of one root selection (`("sel", id)`), the selections of one force
+(`("force", id)`), or the whole roster. An operation marks the buckets it changed; the values
+that read them directly become dirty, and before the next read they are recomputed. A value
+whose result did not change stops there (early cut-off); one that did change makes the values
+that read it dirty in turn. So adding a unit recounts the force-wide queries, and only the
+entries whose conditions read a count that actually moved are evaluated again.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+ROSTER = ("roster",)
+#: The roster's list of forces (changed only by adding or removing a force).
+FORCES = ("forces",)
+MAX_ROUNDS = 8
+MISSING = _MISSING = object()
+
+
+class _Node:
+    __slots__ = ("compute", "deps", "dirty", "own", "value")
+
+    def __init__(self, value, deps, compute, own):
+        self.value = value
+        self.deps = deps
+        self.compute = compute
+        self.own = own
+        self.dirty = False
+
+
+class EvalCache:
+    def __init__(self) -> None:
+        self.nodes: dict = {}
+        self.rdeps: dict = defaultdict(set)
+        self.pending: set = set()
+        self._stack: list[set] = []
+        #: Values computed since creation (the bench reads it to show how much was re-done).
+        self.computed = 0
+
+    def clear(self) -> None:
+        self.nodes.clear()
+        self.rdeps.clear()
+        self.pending.clear()
+
+    def read(self, bucket) -> None:
+        """Record that the value being computed reads `bucket`."""
+        if self._stack:
+            self._stack[-1].add(bucket)
+
+    def get(self, key, compute, own_buckets=()):
+        """The value of `key`, recomputed with `compute()` if missing or dirty."""
+        if not self._stack and self.pending:
+            self.settle()
+        node = self.nodes.get(key)
+        value = self._recompute(key, compute, own_buckets, node) if node is None or node.dirty else node.value
+        if self._stack:
+            self._stack[-1].add(key)
+        return value
+
+    def peek(self, key):
+        """The value of `key` when it is cached and up to date (recorded as read), else MISSING.
+        Lets hot paths skip building the compute closure that `get` needs."""
+        if self.pending and not self._stack:
+            return MISSING
+        node = self.nodes.get(key)
+        if node is None or node.dirty:
+            return MISSING
+        if self._stack:
+            self._stack[-1].add(key)
+        return node.value
+
+    def put_partial(self, key, value, own_buckets=()) -> None:
+        """Give re-entrant reads of `key` a provisional value while it is being computed."""
+        node = self.nodes.get(key)
+        if node is None:
+            self.nodes[key] = _Node(value, frozenset(), None, own_buckets)
+        else:
+            node.value, node.dirty = value, False
+
+    def _recompute(self, key, compute, own_buckets, node):
+        old = node.value if node is not None and node.compute is not None else _MISSING
+        old_deps = node.deps if node is not None else frozenset()
+        self._stack.append(set(own_buckets))
+        try:
+            value = compute()
+        finally:
+            deps = frozenset(self._stack.pop())
+        self.computed += 1
+        for dep in old_deps - deps:
+            self.rdeps[dep].discard(key)
+        for dep in deps - old_deps:
+            self.rdeps[dep].add(key)
+        node = self.nodes.get(key)
+        if node is None:
+            node = self.nodes[key] = _Node(value, deps, compute, own_buckets)
+        else:
+            node.value, node.deps, node.compute, node.own, node.dirty = (
+                value,
+                deps,
+                compute,
+                own_buckets,
+                False,
+            )
+        if old is not _MISSING and old != value:
+            self._mark(self.rdeps.get(key, ()))
+        return value
+
+    def _mark(self, keys) -> None:
+        for key in list(keys):
+            node = self.nodes.get(key)
+            if node is not None and not node.dirty:
+                node.dirty = True
+                self.pending.add(key)
+
+    def invalidate(self, buckets) -> None:
+        """The roster changed in `buckets`: what read them is recomputed before the next read."""
+        for bucket in buckets:
+            self._mark(self.rdeps.get(bucket, ()))
+
+    def drop(self, buckets) -> None:
+        """Forget the values that read `buckets` directly (their nodes left the roster)."""
+        for bucket in buckets:
+            for key in self.rdeps.pop(bucket, ()):
+                self.nodes.pop(key, None)
+                self.pending.discard(key)
+
+    def settle(self) -> None:
+        """Recompute every dirty value (and, through changed results, what read them).
+
+        Values that read each other (a cost stepping with a count that reads the cost) could
+        keep changing each other: past `MAX_ROUNDS` recomputations of one value in a settle,
+        the whole cache is dropped and values are computed afresh on demand, as a full
+        re-evaluation would."""
+        rounds: dict = {}
+        while self.pending:
+            key = self.pending.pop()
+            node = self.nodes.get(key)
+            if node is None or not node.dirty or node.compute is None:
+                continue
+            rounds[key] = rounds.get(key, 0) + 1
+            if rounds[key] > MAX_ROUNDS:
+                self.clear()
+                return
+            self._recompute(key, node.compute, node.own, node)

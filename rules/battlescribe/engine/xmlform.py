@@ -1,0 +1,39 @@
+"""BattleScribe XML (.gst/.cat, read by the hardened `xml_reader`) in the engine's dict shape.
+
+The conformance suite writes data as YAML with the XML's own names: attributes become keys,
+a plural container element (`<constraints>`, `<selectionEntries>`…) becomes a list of its
+children, and a text element (`<description>`) becomes a string. This turns an XML element
+into exactly that, so `GameData` loads both forms through one path.
+"""
+
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element
+
+from ..xml_reader import SourceFile, local_name, parse
+from .model import GameData
+
+
+def element_to_dict(element: Element) -> dict:
+    out: dict = dict(element.attrib)
+    for child in element:
+        tag = local_name(child.tag)
+        if len(child) == 0 and not child.attrib:
+            text = (child.text or "").strip()
+            if tag.endswith("s") and not text:
+                out[tag] = []
+            else:
+                out[tag] = text
+            continue
+        if not child.attrib and tag.endswith("s"):
+            out[tag] = [element_to_dict(grand) for grand in child]
+        else:
+            out[tag] = element_to_dict(child)
+    return out
+
+
+def load_files(game_system: SourceFile, catalogues: list[SourceFile]) -> GameData:
+    """A `GameData` from a .gst and its .cat files (read with the hardened XML reader)."""
+    gs = element_to_dict(parse(game_system))
+    cats = [element_to_dict(parse(c)) for c in catalogues]
+    return GameData(gs, cats)
