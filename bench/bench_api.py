@@ -3,8 +3,8 @@
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_api.py \
         [--requests 4000] [--clients 6] [--workers 3] [--threads 2] [--no-scaling]
 
-Target (issue 6): at least 300 requests per second and p99 at most 100 ms on this 2-core
-machine, for the real path (issue 16): a list no process has read since it last changed. The run
+Target: at least 300 requests per second and p99 at most 100 ms on this 2-core
+machine, for the real path: a list no process has read since it last changed. The run
 
 1. creates a database of its own (`bench_api_<pid>`, dropped at the end), loads the
    bundled catalogue, and builds one player's 25-unit OPR list with the list services, and
@@ -139,7 +139,7 @@ def build_list() -> tuple[str, ArmyList]:
 
 def copies_of(army_list: ArmyList, how_many: int) -> list[ArmyList]:
     """`how_many` copies of the list (same owner, same units, their own rows), so that reading
-    them in turn finds every gunicorn process's list cache cold (issue 16): more lists than
+    them in turn finds every gunicorn process's list cache cold: more lists than
     one process keeps (`list_cache.MAX_ENTRIES`), read round-robin, always miss."""
     units = list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
     copies = []

@@ -1,4 +1,4 @@
-"""Benchmark of the BattleScribe import (issue 12): a generated catalogue of 300 units, 3 MB.
+"""Benchmark of the BattleScribe import: a generated catalogue of 300 units, 3 MB.
 
     .venv/bin/python -m armybuilder.launcher exec python bench/bench_battlescribe.py [--units N]
 

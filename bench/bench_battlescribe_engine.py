@@ -1,4 +1,4 @@
-"""Benchmark of the BattleScribe roster engine (issue 26): operations on a 2,000-selection roster.
+"""Benchmark of the BattleScribe roster engine: operations on a 2,000-selection roster.
 
     .venv/bin/python bench/bench_battlescribe_engine.py [--selections 2000] [--rounds 30] [--data DIR]
 

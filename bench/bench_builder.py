@@ -18,7 +18,7 @@ engine's lookup caches) before each timed request, so each figure is a cold one:
    each, each editing its own 25-unit list) against gunicorn on loopback, timed at the
    client (round trip, so an upper bound of server time).
 
-Target (issues 5 and 15): server p95 ≤ 30 ms for one client (the in-process figures, which the
+Target: server p95 ≤ 30 ms for one client (the in-process figures, which the
 exit status follows); the gunicorn figures, one client and `--clients`, are reported beside.
 Prints p50/p95/p99 and p95/target for each, and the machine's load average.
 Creates its own database (`bench_builder_<pid>`) and drops it at the end; every loop has a
@@ -103,7 +103,7 @@ def clear_caches() -> None:
 
     Kept: what a server builds once, on its first request, and never per input: the caches
     without a bound (`functools.cache`: the published JSON Schemas read and compiled once
-    (issue 16: "compile once, validate once"), the rule-name table, a Redis client).
+    ("compile once, validate once"), the rule-name table, a Redis client).
     """
     cache.clear()
     for name, module in list(sys.modules.items()):
@@ -453,7 +453,7 @@ def main() -> int:
         report("baseline: GET editor page", times["page"], target=None, cpu_ms=cpu["page"])
         report("add unit (htmx POST)", times["add"], cpu_ms=cpu["add"])
         report("change option (htmx POST)", times["option"], cpu_ms=cpu["option"])
-        # the judged figure (issue 15: server p95 for one client): the exit status follows it
+        # the judged figure (server p95 for one client): the exit status follows it
         met = all(percentile(times[name], 0.95) <= TARGET_P95_MS for name in ("add", "option"))
 
         with gunicorn(args.workers) as port:

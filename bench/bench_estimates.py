@@ -1,4 +1,4 @@
-"""Benchmark of an estimate job through the path a job takes, exact vs Monte-Carlo (issue 16).
+"""Benchmark of an estimate job through the path a job takes, exact vs Monte-Carlo.
 
     .venv/bin/python bench/bench_estimates.py [--quick] [--rounds 3] [--trials 20000] [--seed 7]
         [--no-scaling]

@@ -1,4 +1,4 @@
-"""Benchmark of the exact 40k engine against warhammer-stats, and a 20 × 20 list matrix (issue 10).
+"""Benchmark of the exact 40k engine against warhammer-stats, and a 20 × 20 list matrix.
 
     .venv/bin/python bench/bench_estimates_40k.py [--rounds 20] [--matrix-rounds 3] [--units 20] [--seed 7]
 

@@ -13,7 +13,7 @@ different model count, so no two units share a cached matchup), in a database of
    it is complete again; p50/p95;
 3. the independent baseline, in the same run: the same gauntlet measured directly in this
    process (the system's `attack` on every pair, no cache, no Celery).
-Targets (issue 29): an edit's panel current within 1 s p95 on one worker; the full
+Targets: an edit's panel current within 1 s p95 on one worker; the full
 recomputation within 10 s on one worker and faster on two. Prints each figure against its
 target and the ratios; the exit status follows the targets.
 """

@@ -1,4 +1,4 @@
-"""Benchmark of the list import (issue 28): each format, a 2,000-point list, against our JSON.
+"""Benchmark of the list import: each format, a 2,000-point list, against our JSON.
 
     .venv/bin/python -m armybuilder.launcher exec python bench/bench_list_import.py [--repeat N]
 

@@ -1,4 +1,4 @@
-"""Load benchmark: gunicorn as docker-compose configures it, under mixed traffic (issue 17).
+"""Load benchmark: gunicorn as docker-compose configures it, under mixed traffic.
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_load.py [--seconds 60] [--clients 50]
         [--think 1.0]

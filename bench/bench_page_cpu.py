@@ -1,4 +1,4 @@
-"""Server CPU per page and API call, in process (issue 17: "server time per page measured").
+"""Server CPU per page and API call, in process ("server time per page measured").
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_page_cpu.py [--rounds 15]
 

@@ -1,4 +1,4 @@
-"""Benchmark of OPR pricing and list validation through the path a request takes (issue 16).
+"""Benchmark of OPR pricing and list validation through the path a request takes.
 
     .venv/bin/python bench/bench_points.py [--quick] [--no-scaling]
 
@@ -24,7 +24,7 @@ the same machine load:
 - the registry's `price` (the same plus the JSON breakdown the API answers), not judged;
 - list validation the same way: a 25-unit, 2000-point army as JSON, a different one each
   call, through the registry's `validate`.
-Targets (issues 3 and 16, 2-core machine): real path ≤ 50 µs per unit and ≥ 5 × the
+Targets (2-core machine): real path ≤ 50 µs per unit and ≥ 5 × the
 reference's speed; ≤ 2 ms per list. Then a scaling table of the real path beside the reference:
 1–1000 models, 1–32 weapons, 1–50 model profiles. Times are CPU seconds of this process
 (`BENCH_CLOCK=wall` for wall clock); the machine's load average is printed with them.

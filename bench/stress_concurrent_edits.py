@@ -1,4 +1,4 @@
-"""Concurrent edits of one list, looped under CPU load: no deadlock, no lost update (issue 18.2).
+"""Concurrent edits of one list, looped under CPU load: no deadlock, no lost update.
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/stress_concurrent_edits.py \
         [--rounds 10] [--clients 16] [--changes 20] [--burners 2]

@@ -1,4 +1,4 @@
-"""A list as Army Forge's share JSON (issue 31, item 4): what Tabletop Simulator tools read.
+"""A list as Army Forge's share JSON: what Tabletop Simulator tools read.
 
 Offered for a list whose system writes Army Forge units (`GameSystem.foreign_units`); the
 shape is the system's (`write_list`). Our importer reads it back (`importers.army_forge`).
