@@ -2,8 +2,9 @@
 
 The print page and the PDF render the same `Roster`. Cards are built from the shared unit
 envelope (`models[]` with `count`, profile fields, `weapons[]`, `rules[]`, and `auras`,
-`items`, `upgrades` when a system or an option adds them), with the profile columns in the
-order of the system's profile schema, so one card layout serves every game system.
+`items`, `upgrades` when a system or an option adds them); the columns, their headings and
+every cell come from the one card renderer (`rules.unit_cards`), which reads the system's
+profile schema, so the roster prints a unit exactly as its catalogue card does.
 """
 
 from __future__ import annotations
@@ -21,78 +22,7 @@ from armybuilder.roster.describe import chosen_upgrades, model_count
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
 from rules.source_language import rule_display_name, rule_text, rule_text_language
 from rules.systems.registry import get_system
-
-#: Keys of a model that are not profile columns (they get their own part of the card).
-_NOT_STATS = frozenset({"name", "count", "rules", "weapons", "auras", "orders", "items", "parts"})
-_NOT_WEAPON_STATS = frozenset({"name", "rules"})
-
-#: Short column headings (with the full name for `<abbr title>`) of the profile and weapon
-#: fields the bundled systems use; other fields fall back to the schema title or the key.
-FIELD_LABELS: dict[str, tuple[str, Any]] = {
-    "quality": ("Q", _("Quality")),
-    "defence": ("D", _("Defence")),
-    "toughness": ("T", _("Toughness")),
-    "range": (_("Range"), _("Range")),
-    "attacks": ("A", _("Attacks")),
-    "ap": ("AP", _("Armour piercing")),
-    "m": ("M", _("Movement")),
-    "ws": ("WS", _("Weapon skill")),
-    "bs": ("BS", _("Ballistic skill")),
-    "s": ("S", _("Strength")),
-    "t": ("T", _("Toughness")),
-    "w": ("W", _("Wounds")),
-    "i": ("I", _("Initiative")),
-    "a": ("A", _("Attacks")),
-    "ld": ("Ld", _("Leadership")),
-    "sv": ("Sv", _("Save")),
-    "save": ("Sv", _("Save")),
-    "armour_save": ("Sv", _("Armour save")),
-    "ward_save": (_("Ward"), _("Ward save")),
-    "move": ("M", _("Move")),
-    "wounds": ("W", _("Wounds")),
-    "bravery": ("Bv", _("Bravery")),
-    "to_hit": (_("Hit"), _("To hit")),
-    "to_wound": (_("Wound"), _("To wound")),
-    "rend": (_("Rend"), _("Rend")),
-    "damage": ("D", _("Damage")),
-    "strength": ("S", _("Strength")),
-    "type": (_("Type"), _("Type")),
-}
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table heading: what is printed, and its full name (for `<abbr title>`)."""
-
-    short: str
-    title: str
-
-
-def field_label(key: str, schema: Mapping[str, Any] | None = None) -> Column:
-    """A column heading: a known short label, else the schema's `title`, else the key."""
-    if key in FIELD_LABELS:
-        short, title = FIELD_LABELS[key]
-        return Column(short=str(short), title=str(title))
-    prop = ((schema or {}).get("properties") or {}).get(key) or {}
-    title = gettext(str(prop.get("title") or key.replace("_", " ").title()))
-    return Column(short=title, title=title)
-
-
-def _display(value: Any) -> str:
-    if isinstance(value, bool):
-        return "✓" if value else "–"
-    if isinstance(value, list):
-        return ", ".join(_display(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_display(v)}" for k, v in value.items())
-    return "" if value is None else str(value)
-
-
-def _weapon_cell(key: str, value: Any) -> str:
-    """A weapon's characteristic as the catalogue prints it: range 0 is "Melee", not "0"."""
-    if key == "range" and value == 0 and not isinstance(value, bool):
-        return str(_("Melee"))
-    return _display(value)
+from rules.unit_cards import Column, all_weapons, cell, profile_columns, weapon_columns, weapon_lines
 
 
 @dataclass(frozen=True)
@@ -103,6 +33,8 @@ class Row:
     count: int
     cells: list[str]
     rules: list[str]
+    #: An alternative profile of the weapon above (a 40k weapon's "– Frag" line).
+    sub: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,27 +120,6 @@ class Roster:
         return [(group_heading(self.army_list, name), cards) for name, cards in groups.items()]
 
 
-def _columns(rows: Sequence[Mapping[str, Any]], skip: frozenset[str], order: Sequence[str]) -> list[str]:
-    seen: dict[str, None] = {}
-    for row in rows:
-        for key, value in row.items():
-            if key not in skip and not isinstance(value, (list, dict)):
-                seen.setdefault(key, None)
-    ranked = {key: i for i, key in enumerate(order)}
-    return sorted(seen, key=lambda key: (ranked.get(key, len(ranked)), list(seen).index(key)))
-
-
-def _weapon_rows(models: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], int]]:
-    """Each distinct weapon profile once, with how many models carry it (a Knife on the
-    troopers and on the sergeant is one row, 10 knives)."""
-    rows: dict[str, list[Any]] = {}
-    for model in models:
-        for weapon in model.get("weapons") or []:
-            key = repr(sorted(weapon.items()))
-            rows.setdefault(key, [weapon, 0])[1] += int(model.get("count") or 0)
-    return [(weapon, count) for weapon, count in rows.values()]
-
-
 def _rule_names(unit: Mapping[str, Any]) -> list[str]:
     names: dict[str, None] = {}
     for model in unit.get("models") or []:
@@ -239,17 +150,13 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     """The roster of a list: one card per unit in list order. Two queries, whatever the size."""
     system = get_system(army_list.system.key)
     schema = system.profile_schema or {}
-    order = list((schema.get("properties") or {}).keys())
     rules_by_name = special_rules_by_name(system=army_list.system)
-    # A system without points (AoS) prints no points column: its catalogue's 0s mean nothing.
-    not_stats = _NOT_STATS if system.points_sized else _NOT_STATS | {"points"}
     cards = []
     for number, list_unit in enumerate(units, start=1):
         unit = list_unit.data
-        models = list(unit.get("models") or [])
-        profile_keys = _columns(models, not_stats, order)
-        weapons = _weapon_rows(models)
-        weapon_keys = _columns([w for w, _count in weapons], _NOT_WEAPON_STATS, ["range", "attacks", "ap"])
+        models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
+        columns = profile_columns(schema, models)
+        w_columns = weapon_columns(schema, all_weapons(models))
         rules = []
         for written in _rule_names(unit):
             rule = special_rule_for(written, rules_by_name)
@@ -265,25 +172,26 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 group=list_unit.group,
                 points=list_unit.points,
                 models=model_count(unit),
-                profile_columns=[field_label(key, schema) for key in profile_keys],
+                profile_columns=columns,
                 profiles=[
                     Row(
                         name=str(m.get("name") or ""),
                         count=int(m.get("count") or 0),
-                        cells=[_display(m.get(key)) for key in profile_keys],
+                        cells=[cell(m.get(c.key), c) for c in columns],
                         rules=[_shown(r, rules_by_name, army_list) for r in m.get("rules") or []],
                     )
                     for m in models
                 ],
-                weapon_columns=[field_label(key) for key in weapon_keys],
+                weapon_columns=w_columns,
                 weapons=[
                     Row(
-                        name=str(w.get("name") or ""),
+                        name=f"– {w.get('name') or ''}" if sub else str(w.get("name") or ""),
                         count=count,
-                        cells=[_weapon_cell(key, w.get(key)) for key in weapon_keys],
+                        cells=[cell(w.get(c.key), c) for c in w_columns],
                         rules=[_shown(r, rules_by_name, army_list) for r in w.get("rules") or []],
+                        sub=sub,
                     )
-                    for w, count in weapons
+                    for w, count, sub in weapon_lines(models)
                 ],
                 rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
                 extras=_extras(unit),

@@ -26,17 +26,18 @@ TROOP_TYPES = (
 )
 
 PROFILE: dict[str, Any] = {
-    "m": characteristic("M", "Movement in inches", maximum=20),
-    "ws": characteristic("WS", "Weapon Skill"),
-    "bs": characteristic("BS", "Ballistic Skill"),
-    "s": characteristic("S", "Strength"),
-    "t": characteristic("T", "Toughness"),
-    "w": characteristic("W", "Wounds", maximum=20),
-    "i": characteristic("I", "Initiative"),
-    "a": characteristic("A", "Attacks"),
-    "ld": characteristic("Ld", "Leadership"),
-    "save": roll_target("Sv", "Armour save (4 is 4+), from armour, shield, mount and barding", minimum=1),
-    "ward": roll_target("Ward", "Ward (special) save, never modified"),
+    "m": characteristic("M", "Movement in inches", maximum=20, long="Movement"),
+    "ws": characteristic("WS", "Weapon Skill", long="Weapon Skill"),
+    "bs": characteristic("BS", "Ballistic Skill", long="Ballistic Skill"),
+    "s": characteristic("S", "Strength", long="Strength"),
+    "t": characteristic("T", "Toughness", long="Toughness"),
+    "w": characteristic("W", "Wounds", maximum=20, long="Wounds"),
+    "i": characteristic("I", "Initiative", long="Initiative"),
+    "a": characteristic("A", "Attacks", long="Attacks"),
+    "ld": characteristic("Ld", "Leadership", long="Leadership"),
+    "save": roll_target("Sv", "Armour save (4 is 4+), from armour, shield, mount and barding", minimum=1,
+                       long="Armour save"),
+    "ward": roll_target("Ward", "Ward (special) save, never modified", long="Ward save"),
 }
 
 #: Weapon kinds of §12.1 (close combat) and §12.2–12.3 (missile), plus spells (magic missiles).
@@ -67,6 +68,7 @@ WEAPON: dict[str, Any] = {
     },
     "strength": {
         "title": "S",
+        "x-long": "Strength",
         "description": 'A number, "user", or a bonus to the user\'s S ("+1")',
         "oneOf": [
             {"type": "integer", "minimum": 0, "maximum": 10},
@@ -80,6 +82,7 @@ WEAPON: dict[str, Any] = {
     },
     "armour_piercing": {
         "title": "AP",
+        "x-long": "Armour piercing",
         "description": "Armour piercing: −1 more per point to the save",
         "type": "integer",
         "minimum": 0,

@@ -5,7 +5,8 @@ every system shares (`name`, `count`, `points`, `rules`, `weapons`) plus the sys
 characteristics. Two non-standard keywords help the pages stay system-agnostic: `x-profile`
 lists the characteristics in the order the books print them (the columns of a profile
 table), and `$defs.weapon["x-columns"]` does the same for a weapon table. Each `title` is
-the abbreviation shown as a column heading.
+the heading the books print (an abbreviation such as "WS"), shown as a column heading and a
+form label; `x-long` is its full name ("Weapon Skill"), shown where a heading is explained.
 """
 
 from __future__ import annotations
@@ -25,11 +26,18 @@ UNIT_FORMAT_WEAPON_FIELDS: dict[str, dict[str, Any]] = {
 
 
 def characteristic(
-    title: str, description: str, *, minimum: int = 0, maximum: int = 10, nullable: bool = True
+    title: str,
+    description: str,
+    *,
+    minimum: int = 0,
+    maximum: int = 10,
+    nullable: bool = True,
+    long: str = "",
 ) -> dict[str, Any]:
     """An integer characteristic; `null` is the books' "-" (the model lacks it)."""
     return {
         "title": title,
+        **({"x-long": long} if long else {}),
         "description": description,
         "type": ["integer", "null"] if nullable else "integer",
         "minimum": minimum,
@@ -37,10 +45,13 @@ def characteristic(
     }
 
 
-def roll_target(title: str, description: str, *, minimum: int = 2, maximum: int = 6) -> dict[str, Any]:
+def roll_target(
+    title: str, description: str, *, minimum: int = 2, maximum: int = 6, long: str = ""
+) -> dict[str, Any]:
     """A "N+" value stored as N (`3` is "3+"); `null` means none ("-")."""
     return {
         "title": title,
+        **({"x-long": long} if long else {}),
         "description": description,
         "type": ["integer", "null"],
         "minimum": minimum,
@@ -49,10 +60,11 @@ def roll_target(title: str, description: str, *, minimum: int = 2, maximum: int 
     }
 
 
-def dice_value(title: str, description: str) -> dict[str, Any]:
+def dice_value(title: str, description: str, *, long: str = "") -> dict[str, Any]:
     """A number or a dice expression ("D3", "2D6", "D6+1")."""
     return {
         "title": title,
+        **({"x-long": long} if long else {}),
         "description": description,
         "oneOf": [
             {"type": "integer", "minimum": 0, "maximum": 100},

@@ -37,6 +37,7 @@ WEAPON: dict[str, Any] = {
 
 SYSTEM = register_catalogue_system(
     key="aos1",
+    order=40,
     name=gettext_noop("Warhammer: Age of Sigmar, 1st edition"),
     source_language="pl",
     description=gettext_noop(

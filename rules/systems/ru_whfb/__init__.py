@@ -21,6 +21,7 @@ from rules.systems.fantasy_profile import fantasy_profile_schema
 
 SYSTEM = register_catalogue_system(
     key="ru_whfb",
+    order=50,
     name=gettext_noop("Warhammer Fantasy house rules (Russian)"),
     source_language="ru",
     description=gettext_noop(

@@ -25,6 +25,7 @@ from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
 PROFILE: dict[str, Any] = {
     "m": {
         "title": "M",
+        "x-long": "Movement",
         "description": 'Move in inches; two values for AIRCRAFT ("20-50")',
         "oneOf": [
             {"type": "integer", "minimum": 0, "maximum": 100},
@@ -32,19 +33,20 @@ PROFILE: dict[str, Any] = {
             {"type": "null"},
         ],
     },
-    "ws": roll_target("WS", "Weapon Skill (3 is 3+); null: cannot fight"),
-    "bs": roll_target("BS", "Ballistic Skill (3 is 3+); null: cannot shoot"),
-    "s": characteristic("S", "Strength", minimum=1, maximum=20),
-    "t": characteristic("T", "Toughness", minimum=1, maximum=20),
-    "w": characteristic("W", "Wounds", minimum=1, maximum=100),
-    "a": dice_value("A", "Attacks"),
-    "ld": characteristic("Ld", "Leadership", minimum=1, maximum=10),
-    "sv": roll_target("Sv", "Save (3 is 3+)"),
-    "invuln": roll_target("Inv", "Invulnerable save, never modified by AP"),
+    "ws": roll_target("WS", "Weapon Skill (3 is 3+); null: cannot fight", long="Weapon Skill"),
+    "bs": roll_target("BS", "Ballistic Skill (3 is 3+); null: cannot shoot", long="Ballistic Skill"),
+    "s": characteristic("S", "Strength", minimum=1, maximum=20, long="Strength"),
+    "t": characteristic("T", "Toughness", minimum=1, maximum=20, long="Toughness"),
+    "w": characteristic("W", "Wounds", minimum=1, maximum=100, long="Wounds"),
+    "a": dice_value("A", "Attacks", long="Attacks"),
+    "ld": characteristic("Ld", "Leadership", minimum=1, maximum=10, long="Leadership"),
+    "sv": roll_target("Sv", "Save (3 is 3+)", long="Save"),
+    "invuln": roll_target("Inv", "Invulnerable save, never modified by AP", long="Invulnerable save"),
 }
 
 _STRENGTH = {
     "title": "S",
+    "x-long": "Strength",
     "description": 'A number, "User", or a change to the user\'s S ("+1", "x2")',
     "oneOf": [
         {"type": "integer", "minimum": 1, "maximum": 30},
@@ -59,7 +61,10 @@ _SHOOTING = {
         "minimum": 0,
         "maximum": 240,
     },
-    "min_range": {"title": "Min", "description": "Minimum range in inches", "type": "integer", "minimum": 0},
+    "min_range": {
+        "title": "Min", "x-long": "Minimum range", "description": "Minimum range in inches", "type": "integer",
+        "minimum": 0,
+    },
     "type": {
         "title": "Type",
         "description": "Melee, Assault N, Heavy N, Rapid Fire N, Grenade N, Pistol N",
@@ -67,8 +72,8 @@ _SHOOTING = {
         "pattern": r"^(Melee|(Assault|Heavy|Rapid Fire|Grenade|Pistol) [0-9]*(D3|D6|2D6)?)$",
     },
     "s": _STRENGTH,
-    "ap": {"title": "AP", "type": "integer", "minimum": -6, "maximum": 0},
-    "d": dice_value("D", "Damage"),
+    "ap": {"title": "AP", "x-long": "Armour piercing", "type": "integer", "minimum": -6, "maximum": 0},
+    "d": dice_value("D", "Damage", long="Damage"),
     "abilities": WEAPON_ABILITIES,
 }
 #: Weapon profile (001_40k.md §1.1 item 7); a weapon with several profiles lists them.
@@ -110,6 +115,7 @@ UNIT_FIELDS: dict[str, Any] = {
     "power_rating": {
         "title": "Power",
         "description": "The datasheet's Power Rating",
+        "x-prefill": True,
         "type": "integer",
         "minimum": 0,
         "maximum": 100,
@@ -119,6 +125,7 @@ UNIT_FIELDS: dict[str, Any] = {
 
 SYSTEM = register_catalogue_system(
     key="wh40k9",
+    order=30,
     name=gettext_noop("Warhammer 40,000, 9th edition"),
     source_language="cs",
     description=gettext_noop(
@@ -135,6 +142,7 @@ SYSTEM = register_catalogue_system(
     validate=validate,
     structure_options=OPTION_KEYS,
     extras=power_extras,
+    price_figures={"power": gettext_noop("Power")},
     attack=attack,
     estimate_cost=estimate_cost,
     situation_schema=SITUATION_SCHEMA,

@@ -19,6 +19,7 @@ from rules.systems.fantasy_profile import fantasy_profile_schema
 
 SYSTEM = register_catalogue_system(
     key="whfb6",
+    order=20,
     name=gettext_noop("Warhammer Fantasy Battle, 6th edition"),
     source_language="cs",
     description=gettext_noop(
