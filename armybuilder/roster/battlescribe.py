@@ -78,9 +78,12 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
     faction = army_list.faction
     imported = faction is not None and faction.slug.startswith(IMPORTED_PREFIX)
     described = []
+    # The system's second cost (40k's Power) is in its price, which the list does not store:
+    # only a system that declares one is priced again.
+    figure = system.roster_cost_figure
     for unit in units:
         data = unit.data or {}
-        power = system.price(data).get("power") if data.get("models") else None
+        power = system.price(data).get(figure) if figure and data.get("models") else None
         described.append(
             RosterUnit(
                 name=unit.name,
@@ -109,7 +112,7 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
         ),
         force_entry=(str(force["id"]), str(force.get("name") or "")) if force.get("id") else None,
         points_type=str(cost_types.get("points") or "points"),
-        power_type=str(cost_types.get("power") or "power"),
+        **({"power_type": str(cost_types.get(figure) or figure)} if figure else {}),
         catalogue_revision=version.removeprefix("rev ") if version.removeprefix("rev ").isdigit() else "1",
         system_name=army_list.system.name,
         catalogue_id=faction.slug.removeprefix(IMPORTED_PREFIX)

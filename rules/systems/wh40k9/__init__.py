@@ -62,7 +62,10 @@ _SHOOTING = {
         "maximum": 240,
     },
     "min_range": {
-        "title": "Min", "x-long": "Minimum range", "description": "Minimum range in inches", "type": "integer",
+        "title": "Min",
+        "x-long": "Minimum range",
+        "description": "Minimum range in inches",
+        "type": "integer",
         "minimum": 0,
     },
     "type": {
@@ -143,6 +146,7 @@ SYSTEM = register_catalogue_system(
     structure_options=OPTION_KEYS,
     extras=power_extras,
     price_figures={"power": gettext_noop("Power")},
+    roster_cost_figure="power",
     attack=attack,
     estimate_cost=estimate_cost,
     situation_schema=SITUATION_SCHEMA,
