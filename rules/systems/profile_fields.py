@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from points.catalogue.i18n import gettext_noop
+
 #: Envelope fields of a model: not characteristics, never shown as profile columns.
 ENVELOPE_FIELDS = ("name", "count", "points", "rules", "weapons", "items", "min_count", "max_count")
 #: The weapon fields every unit-format weapon has (`shared/spec/unit-format.md`), in display
@@ -141,3 +143,26 @@ def envelope(
 def _types(schema: dict[str, Any]) -> list[str]:
     kind = schema.get("type", [])
     return kind if isinstance(kind, list) else [kind]
+
+#: The envelope's labels and those of characteristics several systems share, marked for
+#: translation: schemas are data, so `makemessages` finds their strings only here.
+LABELS = (
+    gettext_noop("Model"),
+    gettext_noop("Models"),
+    gettext_noop("Pts"),
+    gettext_noop("Points per model, from the army book"),
+    gettext_noop("Rules"),
+    gettext_noop("Weapons"),
+    gettext_noop("Equipment and magic items"),
+    gettext_noop("Weapon"),
+    gettext_noop("Strength"),
+    gettext_noop("Toughness"),
+    gettext_noop("Leadership"),
+    gettext_noop("Wounds"),
+    gettext_noop("Attacks"),
+    gettext_noop("Type"),
+    gettext_noop("Range"),
+    gettext_noop("Damage"),
+    gettext_noop("melee"),
+    gettext_noop("missile"),
+)

@@ -59,3 +59,22 @@ SYSTEM = register_catalogue_system(
     army_summary=army_summary,
     points_sized=False,
 )
+
+#: This system's schema labels, help texts and enum values, marked for translation: schemas
+#: are data, so `makemessages` finds their strings only here (`tests/rules/test_profile_labels.py`).
+LABELS = (
+    gettext_noop("Move"),
+    gettext_noop("Inches"),
+    gettext_noop("Damage the model can take"),
+    gettext_noop("Save"),
+    gettext_noop("Save roll target (4 is 4+)"),
+    gettext_noop("Bravery"),
+    gettext_noop("Used in battleshock tests"),
+    gettext_noop("Attacks with this weapon"),
+    gettext_noop("To Hit"),
+    gettext_noop("Hit roll target (3 is 3+)"),
+    gettext_noop("To Wound"),
+    gettext_noop("Wound roll target (4 is 4+)"),
+    gettext_noop("Rend"),
+    gettext_noop("Damage per successful attack"),
+)

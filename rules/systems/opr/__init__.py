@@ -96,3 +96,16 @@ SYSTEM = register(
         structure_option_groups=GROUP_OPTIONS,
     )
 )
+
+#: This system's schema labels, help texts and enum values, marked for translation: schemas
+#: are data, so `makemessages` finds their strings only here (`tests/rules/test_profile_labels.py`).
+LABELS = (
+    gettext_noop("OPR model profile"),
+    gettext_noop("Q: the d6 result a quality test needs (Q4+ is 4)."),
+    gettext_noop("D: the d6 result a defence test needs."),
+    gettext_noop("Wounds to kill one model; 1 when left out."),
+    gettext_noop("OPR situation"),
+    gettext_noop("Quality"),
+    gettext_noop("Defence"),
+    gettext_noop("Q"),
+)
