@@ -142,7 +142,7 @@ class ListImportViewSet(viewsets.ViewSet):
                    request={"application/json": army_file_schema()}, parameters=[ETAG_HEADER],
                    responses={201: ArmyListSerializer,
                               400: error("The file is not a valid list: each problem with its field path "
-                                         "(`units[3].unit.models[0].quality`).")})
+                                         "(`units[3].unit.models[0].count`).")})
     def create(self, request: Request) -> Response:
         if not isinstance(request.data, dict):
             raise exceptions.ValidationError({"non_field_errors": ["A list file is a JSON object."]})

@@ -81,15 +81,17 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
     # The system's second cost (40k's Power) is in its price, which the list does not store:
     # only a system that declares one is priced again.
     figure = system.roster_cost_figure
+    second_costs = []
     for unit in units:
         data = unit.data or {}
-        power = system.price(data).get(figure) if figure and data.get("models") else None
+        second_cost = system.price(data).get(figure) if figure and data.get("models") else None
+        second_costs.append(second_cost)
         described.append(
             RosterUnit(
                 name=unit.name,
                 entry_id=str(data.get("battlescribe_id") or stable_id(unit.catalogue_ref or unit.name)),
                 points=int(unit.points),
-                power=power,
+                power=second_cost,
                 models=_models(unit),
                 upgrades=_upgrades(unit),
                 categories=[str(k) for k in data.get("keywords", [])],
@@ -121,7 +123,7 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
         catalogue_name=faction.name if faction else army_list.system.name,
         points_limit=army_list.points_limit if army_list.points_sized else None,
         units=described,
-        with_power=any(u.power is not None for u in described),
+        with_power=any(cost is not None for cost in second_costs),
     )
 
 
