@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from django.utils.translation import gettext
@@ -65,22 +67,104 @@ class Card:
     figures: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def profile_rules_span(self) -> int:
-        """Columns the profiles' rules cell spans when profiles and weapons share one table
-        (the PDF's card: one table lays out much faster than two), so both end aligned."""
-        return 1 + max(0, len(self.weapon_columns) - len(self.profile_columns)) if self.weapons else 1
+    def pdf_narrow(self) -> list[PdfTable]:
+        """The card's tables laid out for a card half the page wide (two columns)."""
+        return self.pdf_tables(NARROW_CARD_EM)
 
     @property
-    def weapon_rules_span(self) -> int:
-        """Columns the weapons' rules cell spans in the card's shared table."""
-        return 1 + max(0, len(self.profile_columns) - len(self.weapon_columns))
+    def pdf_wide(self) -> list[PdfTable]:
+        """The card's tables laid out for a card the page's width (one column)."""
+        return self.pdf_tables(WIDE_CARD_EM)
+
+    def pdf_tables(self, width_em: float) -> list[PdfTable]:
+        """The profile table and the weapon table of the PDF's card, each with its column
+        widths (`PdfTable`): the PDF's tables have a fixed layout (fast to lay out), so the
+        widths are decided here, from what each column prints."""
+        tables = [pdf_table(str(_("Model")), self.profile_columns, self.profiles, width_em)]
+        if self.weapons:
+            tables.append(pdf_table(str(_("Weapon")), self.weapon_columns, self.weapons, width_em))
+        return tables
+
+
+#: The width of a PDF card's content in em of its 7.5pt text: half an A4 page (two columns,
+#: 49% of 190 mm less the card's padding) and the whole page (one column). 1em = 2.646 mm.
+NARROW_CARD_EM = 33.5
+WIDE_CARD_EM = 69.0
+#: A cell's horizontal padding (2 × 1 mm, `roster_pdf.css`) in em, and some slack.
+_PADDING_EM = 0.9
+#: The font the PDF prints with (`roster_pdf.css`), bold: headings and names are bold.
+PDF_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+#: The narrowest a name column and a rules column may be before the rules go under the row.
+_NAME_MIN_EM = 8.0
+_RULES_MIN_EM = 11.0
+
+
+@dataclass(frozen=True)
+class PdfTable:
+    """One table of a PDF card: its heading, columns and rows, and each column's width in em
+    (name, `#`, the columns; the rules column takes the rest). When the rules have no room
+    for a column of their own, `rules_column` is false and each row's rules print on a line
+    of their own below it."""
+
+    head: str
+    columns: list[Column]
+    rows: list[Row]
+    widths: list[str]
+    rules_column: bool
 
     @property
-    def number_columns(self) -> int:
-        """The numeric columns of the card's shared table (`#` and the wider of profiles and
-        weapons): the PDF's stylesheet sizes them by their count, so the rules column gets
-        the rest of the width instead of an equal share (fewer wrapped lines and pages)."""
-        return 1 + max(len(self.profile_columns), len(self.weapon_columns) if self.weapons else 0)
+    def span(self) -> int:
+        """Columns a full-width line of the table spans (a row's rules under it)."""
+        return 2 + len(self.columns)
+
+
+@cache
+def _advance_widths() -> dict[int, float]:
+    """Each character's advance in em in the PDF's bold font; empty when it is not installed
+    (then every character counts as the font's widest Latin letter)."""
+    try:
+        from fontTools.ttLib import TTFont
+
+        font = TTFont(str(PDF_FONT), lazy=True)
+    except (ImportError, OSError):
+        return {}
+    metrics, per_em = font["hmtx"], font["head"].unitsPerEm
+    return {code: metrics[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
+
+
+def text_em(word: str) -> float:
+    """How wide `word` prints in em (the bold font's advances; 1.1 for a character it lacks)."""
+    widths = _advance_widths()
+    return sum(widths.get(ord(char), 1.1) for char in word)
+
+
+def _width(texts: Sequence[str]) -> float:
+    """The em a column needs for its longest word (cells wrap only between words)."""
+    longest = max((text_em(word) for text in texts for word in str(text).split()), default=1.0)
+    return round(longest + _PADDING_EM, 1)
+
+
+def pdf_table(head: str, columns: Sequence[Column], rows: Sequence[Row], width_em: float) -> PdfTable:
+    """`PdfTable` of `rows` for a card `width_em` wide: each number column as wide as its
+    widest word, the name column the longest name if there is room (at least `_NAME_MIN_EM`),
+    the rules the rest, or a line of their own when less than `_RULES_MIN_EM` is left."""
+    numbers = [_width(["#", *(str(r.count) for r in rows)])] + [
+        _width([c.short, *(r.cells[i] for r in rows if i < len(r.cells))]) for i, c in enumerate(columns)
+    ]
+    left = width_em - sum(numbers)
+    has_rules = any(r.rules for r in rows)
+    longest_name = max(text_em(text) for text in [head, *(r.name for r in rows)]) + _PADDING_EM
+    name = min(longest_name, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
+    rules_column = has_rules and left - name >= _RULES_MIN_EM
+    if not rules_column:
+        name = max(_NAME_MIN_EM, left)
+    return PdfTable(
+        head=head,
+        columns=list(columns),
+        rows=list(rows),
+        widths=[f"{name:.1f}em", *(f"{w:.1f}em" for w in numbers)],
+        rules_column=rules_column,
+    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,95 @@
+"""Every system's roster PDF is readable (issue 30, item 1): no two printed words overlap.
+
+Each system's example list (`armybuilder/example_lists/`) is rendered as the worker renders it
+(`pdf_jobs.roster_pdf_bytes`), in one and two columns, and `pdftotext -bbox` (poppler) gives
+every word's box on the page. Two words of one page whose boxes intersect were printed on top
+of each other; and a word that is not a word of the HTML is two words printed so close that
+poppler reads them as one ("WSBS": headings squeezed into columns narrower than their text).
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from armybuilder.examples import EXAMPLES_USERNAME
+from armybuilder.models import ArmyList
+from armybuilder.roster.pdf import html_to_pdf
+from armybuilder.roster.pdf_jobs import roster_pdf_html
+from rules.systems.registry import all_systems
+
+pytestmark = pytest.mark.django_db
+
+_WORD = re.compile(
+    r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>'
+)
+#: Words touching by less than this (points) are neighbours, not printed on top of each other.
+TOLERANCE = 0.6
+
+
+def words_by_page(pdf: Path) -> list[list[tuple[float, float, float, float, str]]]:
+    out = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True, text=True, check=True)
+    pages = []
+    for page in out.stdout.split("<page ")[1:]:
+        pages.append([(float(a), float(b), float(c), float(d), html.unescape(w))
+                      for a, b, c, d, w in _WORD.findall(page)])
+    return pages
+
+
+def overlaps(words: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+    """Pairs of words whose boxes intersect by more than `TOLERANCE` both ways (a sweep by top)."""
+    found = []
+    ordered = sorted(words, key=lambda w: w[1])
+    for i, (x0, y0, x1, y1, text) in enumerate(ordered):
+        for u0, v0, u1, v1, other in ordered[i + 1:]:
+            if v0 >= y1 - TOLERANCE:
+                break
+            if min(x1, u1) - max(x0, u0) > TOLERANCE and min(y1, v1) - max(y0, v0) > TOLERANCE:
+                found.append((text, other))
+    return found
+
+
+def test_the_overlap_finder_sees_words_on_top_of_each_other():
+    assert overlaps([(0, 0, 10, 8, "Pts"), (6, 0, 14, 8, "M"), (20, 0, 30, 8, "WS")]) == [("Pts", "M")]
+    assert overlaps([(0, 0, 10, 8, "a"), (10, 0, 20, 8, "b"), (0, 8, 10, 16, "c")]) == []
+
+
+def html_words(source: str) -> set[str]:
+    """The words of an HTML document's text (tags and the head left out)."""
+    body = re.sub(r"(?s)<head>.*?</head>|<!--.*?-->", " ", source)
+    return set(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def test_html_words_are_split_at_tags():
+    assert html_words("<head><title>Roster X</title></head><tr><th>WS</th><th>BS</th></tr>") == {"WS", "BS"}
+
+
+@pytest.fixture
+def example_lists() -> dict[str, ArmyList]:
+    call_command("load_catalogue", stdout=io.StringIO())
+    call_command("load_example_lists", stdout=io.StringIO())
+    return {a.system.key: a for a in ArmyList.objects.filter(owner__username=EXAMPLES_USERNAME)}
+
+
+@pytest.mark.parametrize("columns", ["1", "2"])
+def test_no_words_overlap_in_any_systems_example_roster_pdf(example_lists, tmp_path, columns):
+    assert set(example_lists) == {s.key for s in all_systems()}
+    problems = {}
+    for key, army_list in sorted(example_lists.items()):
+        source = roster_pdf_html(army_list=army_list, paper="a4", options={"columns": columns})
+        pdf = tmp_path / f"{key}-{columns}.pdf"
+        pdf.write_bytes(html_to_pdf(html=source, base_url="http://localhost/"))
+        pages = words_by_page(pdf)
+        assert sum(len(p) for p in pages) > 100, key  # the cards were printed at all
+        found = [pair for page in pages for pair in overlaps(page)]
+        known = html_words(source) | {"•"}  # list markers
+        found += [(word, "(run together)") for page in pages for *_box, word in page if word not in known]
+        if found:
+            problems[key] = found[:8]
+    assert problems == {}
