@@ -20,12 +20,13 @@ from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.registry import GameSystem, register
 
 PROFILE_FIELDS = ("quality", "defence", "toughness")
-#: What the product shows of each profile field: the card heading, its full name, and whether
-#: it is a roll target printed with its "+" (Q3+ is 3); marked for translation.
+#: What the product shows of each profile field: the card heading (printed as in the seed, like
+#: every system's abbreviations), its full name (translated), and whether it is a roll target
+#: printed with its "+" (Q3+ is 3).
 PROFILE_LABELS: dict[str, dict[str, Any]] = {
-    "quality": {"title": gettext_noop("Q"), "x-long": gettext_noop("Quality"), "format": "roll-target"},
-    "defence": {"title": gettext_noop("D"), "x-long": gettext_noop("Defence"), "format": "roll-target"},
-    "toughness": {"title": gettext_noop("T"), "x-long": gettext_noop("Toughness")},
+    "quality": {"title": "Q", "x-long": gettext_noop("Quality"), "format": "roll-target"},
+    "defence": {"title": "D", "x-long": gettext_noop("Defence"), "format": "roll-target"},
+    "toughness": {"title": "T", "x-long": gettext_noop("Toughness")},
 }
 
 
@@ -107,5 +108,4 @@ LABELS = (
     gettext_noop("OPR situation"),
     gettext_noop("Quality"),
     gettext_noop("Defence"),
-    gettext_noop("Q"),
 )
