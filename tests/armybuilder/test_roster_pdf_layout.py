@@ -93,3 +93,35 @@ def test_no_words_overlap_in_any_systems_example_roster_pdf(example_lists, tmp_p
         if found:
             problems[key] = found[:8]
     assert problems == {}
+
+
+def test_roll_targets_keep_their_plus_and_a_list_without_points_prints_none(example_lists, tmp_path):
+    """Issue 30, item 2: the roster, the print page and the PDF print a unit as its catalogue
+    card does (one renderer, `rules.unit_cards`): 40k `WS 2+ BS 2+ Sv 3+ Inv 5+`, WHFB `Sv 5+`;
+    Age of Sigmar lists have no points (`points_sized`), so no card says "0 pts"."""
+    from armybuilder import selectors
+    from armybuilder.roster.cards import build_roster
+
+    def first_card(key: str):
+        army_list = example_lists[key]
+        units = selectors.army_list_units(army_list=army_list)
+        return build_roster(army_list=army_list, units=units).cards[0]
+
+    castellan = first_card("wh40k9")
+    headings = [c.short for c in castellan.profile_columns]
+    assert headings == ["M", "WS", "BS", "S", "T", "W", "A", "Ld", "Sv", "Inv"]
+    assert castellan.profiles[0].cells == ["6", "2+", "2+", "4", "4", "5", "4", "9", "3+", "5+"]
+    margrave = first_card("whfb6")
+    shorts = [c.short for c in margrave.profile_columns]
+    assert dict(zip(shorts, margrave.profiles[0].cells, strict=True))["Sv"] == "5+"
+
+    texts = {}
+    for key in ("wh40k9", "aos1"):
+        pdf = tmp_path / f"{key}.pdf"
+        pdf.write_bytes(html_to_pdf(html=roster_pdf_html(army_list=example_lists[key], paper="a4"),
+                                    base_url="http://localhost/"))
+        texts[key] = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                                    check=True).stdout
+    assert re.search(r"Forge-Castellan\s+1\s+6\s+2\+\s+2\+\s+4\s+4\s+5\s+4\s+9\s+3\+\s+5\+", texts["wh40k9"])
+    points = re.compile(r"\b\d+ pts\b")
+    assert not points.search(texts["aos1"]) and points.search(texts["wh40k9"])
