@@ -152,10 +152,10 @@ def pdf_table(head: str, columns: Sequence[Column], rows: Sequence[Row], width_e
         _width([c.short, *(r.cells[i] for r in rows if i < len(r.cells))]) for i, c in enumerate(columns)
     ]
     left = width_em - sum(numbers)
-    has_rules = any(r.rules for r in rows)
     longest_name = max(text_em(text) for text in [head, *(r.name for r in rows)]) + _PADDING_EM
     name = min(longest_name, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
-    rules_column = has_rules and left - name >= _RULES_MIN_EM
+    # A rules column whenever it has room, rules or not: every card of a roster looks alike.
+    rules_column = left - name >= _RULES_MIN_EM
     if not rules_column:
         name = max(_NAME_MIN_EM, left)
     return PdfTable(
