@@ -80,10 +80,16 @@ class Card:
         """The profile table and the weapon table of the PDF's card, each with its column
         widths (`PdfTable`): the PDF's tables have a fixed layout (fast to lay out), so the
         widths are decided here, from what each column prints."""
-        tables = [pdf_table(str(_("Model")), self.profile_columns, self.profiles, width_em)]
-        if self.weapons:
-            tables.append(pdf_table(str(_("Weapon")), self.weapon_columns, self.weapons, width_em))
-        return tables
+        profiles = PdfSection(str(_("Model")), self.profile_columns, self.profiles)
+        if not self.weapons:
+            return [pdf_layout([profiles], width_em)]
+        weapons = PdfSection(str(_("Weapon")), self.weapon_columns, self.weapons)
+        # One table lays out much faster than two (a 200-unit roster); two when sharing the
+        # columns would leave the rules no room (a WHFB profile above its weapons).
+        shared = pdf_layout([profiles, weapons], width_em)
+        if shared.rules_column:
+            return [shared]
+        return [pdf_layout([profiles], width_em), pdf_layout([weapons], width_em)]
 
 
 #: The width of a PDF card's content in em of its 7.5pt text: half an A4 page (two columns,
@@ -100,22 +106,35 @@ _RULES_MIN_EM = 11.0
 
 
 @dataclass(frozen=True)
-class PdfTable:
-    """One table of a PDF card: its heading, columns and rows, and each column's width in em
-    (name, `#`, the columns; the rules column takes the rest). When the rules have no room
-    for a column of their own, `rules_column` is false and each row's rules print on a line
-    of their own below it."""
+class PdfSection:
+    """A heading row and its rows in a PDF card's table (the models, or the weapons)."""
 
     head: str
-    columns: list[Column]
-    rows: list[Row]
+    columns: Sequence[Column]
+    rows: Sequence[Row]
+    #: Empty cells after the columns, when the table has more (a section sharing a table).
+    pad: int = 0
+
+    @property
+    def pads(self) -> range:
+        return range(self.pad)
+
+
+@dataclass(frozen=True)
+class PdfTable:
+    """One table of a PDF card: its sections and each column's width in em (name, `#`, the
+    columns; the rules column takes the rest). When the rules have no room for a column of
+    their own, `rules_column` is false and each row's rules print on a line of their own
+    below it."""
+
+    sections: list[PdfSection]
     widths: list[str]
     rules_column: bool
 
     @property
     def span(self) -> int:
         """Columns a full-width line of the table spans (a row's rules under it)."""
-        return 2 + len(self.columns)
+        return len(self.widths)
 
 
 @cache
@@ -145,23 +164,33 @@ def _width(texts: Sequence[str]) -> float:
 
 
 def pdf_table(head: str, columns: Sequence[Column], rows: Sequence[Row], width_em: float) -> PdfTable:
-    """`PdfTable` of `rows` for a card `width_em` wide: each number column as wide as its
-    widest word, the name column the longest name if there is room (at least `_NAME_MIN_EM`),
-    the rules the rest, or a line of their own when less than `_RULES_MIN_EM` is left."""
-    numbers = [_width(["#", *(str(r.count) for r in rows)])] + [
-        _width([c.short, *(r.cells[i] for r in rows if i < len(r.cells))]) for i, c in enumerate(columns)
-    ]
+    """`pdf_layout` of one section."""
+    return pdf_layout([PdfSection(head, columns, rows)], width_em)
+
+
+def pdf_layout(sections: Sequence[PdfSection], width_em: float) -> PdfTable:
+    """`PdfTable` of `sections` for a card `width_em` wide: each number column as wide as its
+    widest word in any section, the name column the longest name if there is room (at least
+    `_NAME_MIN_EM`), the rules the rest, or a line of their own when less than
+    `_RULES_MIN_EM` is left."""
+    count = max(len(section.columns) for section in sections)
+    numbers = [_width(["#", *(str(r.count) for section in sections for r in section.rows)])]
+    for i in range(count):
+        texts = [
+            text
+            for section in sections if i < len(section.columns)
+            for text in [section.columns[i].short, *(r.cells[i] for r in section.rows if i < len(r.cells))]
+        ]
+        numbers.append(_width(texts))
     left = width_em - sum(numbers)
-    longest_name = max(text_em(text) for text in [head, *(r.name for r in rows)]) + _PADDING_EM
-    name = min(longest_name, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
+    names = [text for section in sections for text in [section.head, *(r.name for r in section.rows)]]
+    name = min(max(text_em(text) for text in names) + _PADDING_EM, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
     # A rules column whenever it has room, rules or not: every card of a roster looks alike.
     rules_column = left - name >= _RULES_MIN_EM
     if not rules_column:
         name = max(_NAME_MIN_EM, left)
     return PdfTable(
-        head=head,
-        columns=list(columns),
-        rows=list(rows),
+        sections=[PdfSection(s.head, s.columns, s.rows, count - len(s.columns)) for s in sections],
         widths=[f"{name:.1f}em", *(f"{w:.1f}em" for w in numbers)],
         rules_column=rules_column,
     )

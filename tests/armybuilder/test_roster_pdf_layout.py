@@ -61,13 +61,17 @@ def test_the_overlap_finder_sees_words_on_top_of_each_other():
 
 
 def html_words(source: str) -> set[str]:
-    """The words of an HTML document's text (tags and the head left out)."""
+    """The words of an HTML document's text (tags and the head left out), and the parts of a
+    hyphenated word a line may break into ("Warden-", "Captain")."""
     body = re.sub(r"(?s)<head>.*?</head>|<!--.*?-->", " ", source)
-    return set(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    words = set(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    parts = {part for word in words if "-" in word for part in re.findall(r"[^-]+-?", word)}
+    return words | parts
 
 
 def test_html_words_are_split_at_tags():
     assert html_words("<head><title>Roster X</title></head><tr><th>WS</th><th>BS</th></tr>") == {"WS", "BS"}
+    assert html_words("<p>Warden-Captain</p>") == {"Warden-Captain", "Warden-", "Captain"}
 
 
 @pytest.fixture
