@@ -20,7 +20,8 @@ from rules.systems.registry import all_systems
 
 #: Profile abbreviations that stay as printed in the rulebooks (the seeds use them too).
 ABBREVIATIONS = frozenset(
-    {"M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv", "Inv", "Min", "Max", "AP", "D", "US", "D3", "D6", "Q"}
+    {"M", "WS", "BS", "S", "T", "W", "I", "A", "Ld", "Sv", "Inv", "Min", "Max", "AP", "D", "US", "D3", "D6",
+     "Q"}
 )
 
 
