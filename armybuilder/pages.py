@@ -4,9 +4,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 
+from rules.systems.registry import all_systems
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The home page; its list of game systems is the registry's, in the systems' own order."""
+    return render(request, "home.html", {"systems": all_systems()})
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -73,7 +73,8 @@ ROOT_URLCONF = "armybuilder.urls"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # Each game system keeps its own templates (OPR's points breakdown) in its package.
+        "DIRS": [BASE_DIR / "templates", *sorted((BASE_DIR / "rules" / "systems").glob("*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -18,6 +18,7 @@ from rules.battlescribe.xml_reader import MAX_FILE_BYTES, MAX_FILES, BattleScrib
 from rules.battlescribe_import import MAX_UPLOAD_BYTES, import_files, read_uploads
 from rules.catalogue_files import CatalogueFileError
 from rules.models import GameSystem
+from rules.systems.registry import get_system
 
 
 @login_required
@@ -53,7 +54,14 @@ def battlescribe_upload(request: HttpRequest) -> HttpResponse:
     if errors:
         context["errors"] = errors
         return render(request, "rules/battlescribe_upload.html", context, status=400)
-    context["result"] = result.summary()
+    summary = result.summary()
+    # The figures besides points the system's price reports (40k: Power), one column each.
+    figures = get_system(system_key).price_figures
+    context["figure_labels"] = [_(label) for label in figures.values()]
+    for faction in summary["factions"]:
+        for unit in faction["units"]:
+            unit["figure_values"] = [unit.get(key) for key in figures]
+    context["result"] = summary
     context["factions"] = result.factions
     context["system_key"] = system_key
     return render(request, "rules/battlescribe_upload.html", context)

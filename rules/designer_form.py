@@ -69,6 +69,9 @@ class FieldSpec:
     #: A number or text field (40k's M, A: an integer or "D6") starts at its integer minimum
     #: (at least 1), so a new model is not born with "is required" errors.
     start: int | None = None
+    #: The schema's `x-prefill`: a unit field the price needs, so a blank unit starts with a value
+    #: (40k's Power Rating) rather than empty like an optional unit size.
+    prefill: bool = False
 
     @classmethod
     def from_schema(cls, key: str, schema: Mapping[str, Any]) -> FieldSpec:
@@ -83,6 +86,7 @@ class FieldSpec:
             "nullable": "null" in types or "oneOf" in schema,
             "help": _(str(schema["description"])) if schema.get("description") else "",
             "suffix": "+" if schema.get("format") == "roll-target" else "",
+            "prefill": bool(schema.get("x-prefill")),
         }
         if "enum" in schema:
             return cls(kind="choice", choices=tuple(str(c) for c in schema["enum"]), **common)
@@ -280,9 +284,9 @@ class DesignerForm:
     def start_blank(self) -> None:
         self.name = _("My unit")
         self.models = [self.new_model()]
-        # Optional unit fields (a unit size) start empty; required-looking ones at their start.
+        # Optional unit fields (a unit size) start empty; choices and fields the price needs at their start.
         self.unit_values = {
-            f.key: (f.starting_value() if f.kind == "choice" or f.key == "power_rating" else None)
+            f.key: (f.starting_value() if f.kind == "choice" or f.prefill else None)
             for f in self.unit_fields
         }
 

@@ -1,10 +1,13 @@
 """What a unit card shows: profile table, weapons table, rules with their text, points, options.
 
-Cards are built from the unit's data and its system's profile schema only: the columns are
-the schema's `x-profile` (or its non-envelope properties) and the weapon schema's
-`x-columns` (or the keys the weapons carry), headed by each property's `title`. So one
-template renders an OPR squad, a 40k datasheet and a WHFB chariot alike, and the points
-always come from the system's engine through the registry, never from a cached column.
+This module is the one card renderer: the catalogue card, the roster, the printed roster
+and the PDF all take their columns, headings and cells from it. Cards are built from the
+unit's data and its system's profile schema only: the columns are the schema's `x-profile`
+(or its non-envelope properties) and the weapon schema's `x-columns` (or the keys the
+weapons carry), headed by each property's `title` (the heading the books print, "WS") with
+its `x-long` as the full name ("Weapon Skill"); a `format: roll-target` value prints with its
+"+". So one renderer shows an OPR squad, a 40k datasheet and a WHFB chariot alike, and the
+points always come from the system's engine through the registry, never from a cached column.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from points.shared_format import UnitFormatError
 from rules.models import SpecialRule, UnitTemplate
@@ -26,13 +28,17 @@ from rules.systems.registry import get_system
 
 #: Keys of a weapon that are not table columns (the name, its rules, alternative profiles).
 _WEAPON_NOT_COLUMNS = ("name", "rules", "profiles")
-#: Figures besides points that a system's price may report and a card shows (40k: Power).
-EXTRA_FIGURES = {"power": gettext_lazy("Power")}
+#: Keys of a model that are not profile columns when the schema names none (own parts of the card).
+_MODEL_NOT_COLUMNS = (*ENVELOPE_FIELDS, "auras", "orders", "parts")
 
 
 @dataclass(frozen=True)
 class Column:
+    """A table column: the field, its heading as printed ("WS"), its full name ("Weapon
+    Skill", for `<abbr title>`; the heading again when the schema gives none)."""
+
     key: str
+    short: str
     title: str
     roll_target: bool = False
 
@@ -89,7 +95,10 @@ def profile_columns(schema: Mapping[str, Any], models: Sequence[Mapping[str, Any
     properties = dict(schema.get("properties") or {})
     keys = list(schema.get("x-profile") or [k for k in properties if k not in ENVELOPE_FIELDS])
     if not keys:
-        keys = sorted(_keys_in_order(models, exclude=(*ENVELOPE_FIELDS, "auras", "orders", "parts")))
+        keys = sorted(
+            k for k in _keys_in_order(models, exclude=_MODEL_NOT_COLUMNS)
+            if not any(isinstance(m.get(k), (list, dict)) for m in models)
+        )
     return [_column(k, properties.get(k, {})) for k in keys]
 
 
@@ -104,11 +113,9 @@ def weapon_columns(schema: Mapping[str, Any], weapons: Iterable[Mapping[str, Any
 
 
 def _column(key: str, schema: Mapping[str, Any]) -> Column:
-    return Column(
-        key,
-        _(str(schema.get("title") or key.replace("_", " ").title())),
-        schema.get("format") == "roll-target",
-    )
+    short = _(str(schema.get("title") or key.replace("_", " ").title()))  # runtime: titles are schema data
+    long = _(str(schema["x-long"])) if schema.get("x-long") else short
+    return Column(key, short, long, schema.get("format") == "roll-target")
 
 
 def _keys_in_order(rows: Sequence[Mapping[str, Any]], *, exclude: Sequence[str]) -> list[str]:
@@ -126,11 +133,42 @@ def cell(value: Any, column: Column) -> str:
         return _("Melee")
     if column.roll_target and isinstance(value, int):
         return f"{value}+"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
     if isinstance(value, bool):
         return _("yes") if value else _("no")
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items())
     return str(value)
+
+
+def weapon_lines(models: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], int, bool]]:
+    """The weapon table's lines: each distinct weapon once with how many models carry it (a
+    knife on the troopers and on the sergeant is one line), a weapon with alternative
+    profiles followed by one sub-line per profile: `(weapon or profile, count, is_sub)`."""
+    lines: list[tuple[Mapping[str, Any], int, bool]] = []
+    index: dict[str, int] = {}
+    for model in models:
+        count = int(model.get("count") or 0)
+        for weapon in model.get("weapons") or []:
+            if not isinstance(weapon, Mapping):
+                continue
+            profiles = [p for p in weapon.get("profiles") or [] if isinstance(p, Mapping)]
+            key = json.dumps(weapon, sort_keys=True, default=str)
+            if not profiles and key in index:
+                found, total, sub = lines[index[key]]
+                lines[index[key]] = (found, total + count, sub)
+                continue
+            index.setdefault(key, len(lines))
+            lines.append((weapon, count, False))
+            lines += [(profile, count, True) for profile in profiles]
+    return lines
+
+
+def all_weapons(models: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Every weapon and alternative weapon profile of the models (what the columns must cover)."""
+    weapons = [w for m in models for w in m.get("weapons") or [] if isinstance(w, Mapping)]
+    return [*weapons, *[p for w in weapons for p in w.get("profiles") or [] if isinstance(p, Mapping)]]
 
 
 def _rules(written: Iterable[Any], known: Mapping[str, SpecialRule], prefix: str) -> list[RuleRef]:
@@ -182,10 +220,7 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
     data = unit.data or {}
     models = [m for m in data.get("models") or [] if isinstance(m, Mapping)]
     columns = profile_columns(system.profile_schema, models)
-    all_weapons = [w for m in models for w in m.get("weapons") or [] if isinstance(w, Mapping)]
-    w_columns = weapon_columns(
-        system.profile_schema, [*all_weapons, *[p for w in all_weapons for p in w.get("profiles") or []]]
-    )
+    w_columns = weapon_columns(system.profile_schema, all_weapons(models))
     errors: list[str] = []
     try:
         breakdown = system.price(data)
@@ -194,32 +229,23 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
         errors = [str(e) for e in exc.errors]
     options = option_dicts(unit)
     deltas = _option_deltas(system_key, data, options) if breakdown is not None and options else {}
-    weapon_rows: list[CardRow] = []
-    for m, model in enumerate(models):
-        for w, weapon in enumerate(model.get("weapons") or []):
-            row = CardRow(
-                str(weapon.get("name")),
-                [cell(weapon.get(c.key), c) for c in w_columns],
-                _rules(weapon.get("rules"), known_rules, f"rt-{unit.pk}-m{m}w{w}"),
-                count=int(model.get("count", 1)),
-            )
-            profiles = weapon.get("profiles") or []
-            same = None if profiles else _same_row(weapon_rows, row)
-            if same is not None:
-                same.count = (same.count or 0) + (row.count or 0)
-                continue
-            weapon_rows.append(row)
-            weapon_rows += [
-                CardRow(f"– {p.get('name')}", [cell(p.get(c.key), c) for c in w_columns], sub=True)
-                for p in profiles
-            ]
+    weapon_rows = [
+        CardRow(
+            f"– {weapon.get('name')}" if sub else str(weapon.get("name")),
+            [cell(weapon.get(c.key), c) for c in w_columns],
+            [] if sub else _rules(weapon.get("rules"), known_rules, f"rt-{unit.pk}-w{i}"),
+            count=None if sub else count,
+            sub=sub,
+        )
+        for i, (weapon, count, sub) in enumerate(weapon_lines(models))
+    ]
     return UnitCard(
         unit=unit,
         points=int(breakdown["points"]) if breakdown is not None else None,
         figures=[
-            (label, breakdown[key])
-            for key, label in EXTRA_FIGURES.items()
-            if breakdown is not None and key in breakdown
+            (_(label), breakdown[key])
+            for key, label in system.price_figures.items()
+            if breakdown is not None and breakdown.get(key) is not None
         ],
         profile_columns=columns,
         models=[
@@ -247,19 +273,4 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
         ],
         errors=errors,
         points_missing=data.get("points_in_source") is False,
-    )
-
-
-def _same_row(rows: list[CardRow], row: CardRow) -> CardRow | None:
-    """An earlier row for the same weapon profile: one row per weapon, with how many carry it."""
-    return next(
-        (
-            r
-            for r in rows
-            if not r.sub
-            and r.name == row.name
-            and r.cells == row.cells
-            and [x.written for x in r.rules] == [x.written for x in row.rules]
-        ),
-        None,
     )

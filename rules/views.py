@@ -238,10 +238,18 @@ def _designer_save(
 def _designer_context(
     request: HttpRequest, system: GameSystem, form: DesignerForm, evaluation: Any, unit: UnitTemplate | None
 ) -> dict[str, Any]:
+    engine = get_system(system.key)
+    breakdown = evaluation.breakdown or {}
     return {
         "system": system,
         "systems": selectors.game_systems(),
         "form": form,
+        "breakdown_template": engine.breakdown_template or "rules/_breakdown_catalogue.html",
+        "price_figures": [
+            (_(label), breakdown[key])
+            for key, label in engine.price_figures.items()
+            if breakdown.get(key) is not None
+        ],
         "models": form.models_for_template(),
         "unit_extra_json": json.dumps(form.unit_extra) if form.unit_extra else "",
         "unit_fields": form.unit_fields_for_template(),

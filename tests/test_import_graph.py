@@ -26,7 +26,7 @@ LAYERS = ("points", "rules", "armybuilder")
 POINTS_THIRD_PARTY = {"numpy", "jsonschema", "jsonschema_rs", "referencing"}
 #: Packages of `points/` and `rules/systems/` that are shared by every system, not one system's.
 SHARED_PACKAGES = {"catalogue", "shared_format", "registry", "package_data", "profile_fields",
-                   "profile_labels", "catalogue_system", "fantasy_profile", "messages"}
+                   "catalogue_system", "fantasy_profile", "messages"}
 
 
 def modules(layer: str) -> list[Path]:

@@ -10,7 +10,7 @@ when done, its error when failed. An identical question reuses the stored job.
 Both call what the pages call: `estimates.sources` to resolve references (with the same
 visibility rules), `estimates.inputs` to build and check the inputs, and
 `estimates.services.estimate_request`. A refused request is a 400 whose `details` name each
-field at fault (`attacker.models[0].quality`, `situation.mode`, `list_b`). The situation's
+field at fault (`attacker.models[0].count`, `situation.mode`, `list_b`). The situation's
 fields are the game system's (`GET /api/v1/systems/{key}/situation-schema`). Creating a
 job counts against the `estimates` throttle rate, lower than the general ones: each job is
 CPU on a worker. A job's id is a random UUID, so knowing it is the permission to read it
@@ -40,7 +40,7 @@ from rest_framework.views import APIView
 
 from armybuilder.api.exceptions import NON_FIELD
 from armybuilder.api.filters import MAX_ID
-from armybuilder.api.points import EXAMPLE_UNIT
+from armybuilder.api.points import EXAMPLE_TARGET, EXAMPLE_UNIT
 from armybuilder.api.schema import error, unit_format_schema
 from armybuilder.api.throttling import EstimateThrottle, PerIPThrottle, PerUserThrottle
 from armybuilder.estimates import sources
@@ -252,12 +252,12 @@ class EstimateCreateView(APIView):
         request=EstimateRequestSerializer,
         parameters=[LOCATION],
         responses={202: OpenApiResponse(EstimateSerializer, description="The job, queued, running or done."),
-                   400: error("Invalid input: each field at fault by its path (`attacker.models[0].quality`, "
+                   400: error("Invalid input: each field at fault by its path (`attacker.models[0].count`, "
                               "`situation.mode`, `list_b`).")},
         examples=[
             OpenApiExample("Unit against a reference target", request_only=True, value={
                 "kind": "unit_vs_unit", "attacker": EXAMPLE_UNIT,
-                "defender": {"reference_target": "infantry-10", "system": EXAMPLE_UNIT["system"]},
+                "defender": {"reference_target": EXAMPLE_TARGET, "system": EXAMPLE_UNIT["system"]},
                 "situation": {"mode": "shooting"}}),
             OpenApiExample("List against list", request_only=True, value={
                 "kind": "list_vs_list", "list_a": 7, "list_b": 12, "situation": {"mode": "melee"}}),

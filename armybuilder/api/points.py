@@ -20,16 +20,18 @@ from rest_framework.views import APIView
 
 from armybuilder.api.schema import error, unit_format_schema
 from armybuilder.api.serializers import PriceBreakdownSerializer
-from rules.systems.registry import GameSystem, get_system
+from rules.systems.registry import GameSystem, all_systems, get_system
 
-EXAMPLE_UNIT = {
-    "format": 1, "system": "opr", "name": "Veteran Squad",
-    "models": [{
-        "name": "Veteran", "count": 5, "quality": 4, "defence": 5, "toughness": 1,
-        "rules": ["Fearless"],
-        "weapons": [{"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": []}],
-    }],
-}
+
+def example_unit() -> tuple[dict[str, Any], str]:
+    """A unit for the API documentation's examples, and the name of its reference target: the
+    first system's first reference target, so the documentation names no system itself."""
+    system = next(s for s in all_systems() if s.reference_targets)
+    name, unit = next(iter(system.reference_targets.items()))
+    return {**unit, "system": system.key}, name
+
+
+EXAMPLE_UNIT, EXAMPLE_TARGET = example_unit()
 
 
 def system_of(unit: Any) -> GameSystem:
@@ -38,7 +40,8 @@ def system_of(unit: Any) -> GameSystem:
         raise exceptions.ValidationError({"non_field_errors": ["A unit must be a JSON object."]})
     key = unit.get("system")
     if not isinstance(key, str) or not key:
-        raise exceptions.ValidationError({"system": [_("Name the unit's game system, e.g. “opr”.")]})
+        message = _("Name the unit's game system by its key (GET /api/v1/systems lists them).")
+        raise exceptions.ValidationError({"system": [message]})
     try:
         return get_system(key)
     except KeyError as exc:

@@ -58,7 +58,7 @@ class ErrorSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="A human-readable sentence.")
     details = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),
-        help_text=f"Field path (`models[0].quality`, `{NON_FIELD}`) → messages; `{{}}` when no field "
+        help_text=f"Field path (`models[0].count`, `{NON_FIELD}`) → messages; `{{}}` when no field "
                   "is at fault.",
     )
 

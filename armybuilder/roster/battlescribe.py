@@ -78,15 +78,20 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
     faction = army_list.faction
     imported = faction is not None and faction.slug.startswith(IMPORTED_PREFIX)
     described = []
+    # The system's second cost (40k's Power) is in its price, which the list does not store:
+    # only a system that declares one is priced again.
+    figure = system.roster_cost_figure
+    second_costs = []
     for unit in units:
         data = unit.data or {}
-        power = system.price(data).get("power") if data.get("models") else None
+        second_cost = system.price(data).get(figure) if figure and data.get("models") else None
+        second_costs.append(second_cost)
         described.append(
             RosterUnit(
                 name=unit.name,
                 entry_id=str(data.get("battlescribe_id") or stable_id(unit.catalogue_ref or unit.name)),
                 points=int(unit.points),
-                power=power,
+                power=second_cost,
                 models=_models(unit),
                 upgrades=_upgrades(unit),
                 categories=[str(k) for k in data.get("keywords", [])],
@@ -109,7 +114,7 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
         ),
         force_entry=(str(force["id"]), str(force.get("name") or "")) if force.get("id") else None,
         points_type=str(cost_types.get("points") or "points"),
-        power_type=str(cost_types.get("power") or "power"),
+        **({"power_type": str(cost_types.get(figure) or figure)} if figure else {}),
         catalogue_revision=version.removeprefix("rev ") if version.removeprefix("rev ").isdigit() else "1",
         system_name=army_list.system.name,
         catalogue_id=faction.slug.removeprefix(IMPORTED_PREFIX)
@@ -118,7 +123,7 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
         catalogue_name=faction.name if faction else army_list.system.name,
         points_limit=army_list.points_limit if army_list.points_sized else None,
         units=described,
-        with_power=any(u.power is not None for u in described),
+        with_power=any(cost is not None for cost in second_costs),
     )
 
 

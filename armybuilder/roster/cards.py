@@ -2,14 +2,17 @@
 
 The print page and the PDF render the same `Roster`. Cards are built from the shared unit
 envelope (`models[]` with `count`, profile fields, `weapons[]`, `rules[]`, and `auras`,
-`items`, `upgrades` when a system or an option adds them), with the profile columns in the
-order of the system's profile schema, so one card layout serves every game system.
+`items`, `upgrades` when a system or an option adds them); the columns, their headings and
+every cell come from the one card renderer (`rules.unit_cards`), which reads the system's
+profile schema, so the roster prints a unit exactly as its catalogue card does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from django.utils.translation import gettext
@@ -21,78 +24,7 @@ from armybuilder.roster.describe import chosen_upgrades, model_count
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
 from rules.source_language import rule_display_name, rule_text, rule_text_language
 from rules.systems.registry import get_system
-
-#: Keys of a model that are not profile columns (they get their own part of the card).
-_NOT_STATS = frozenset({"name", "count", "rules", "weapons", "auras", "orders", "items", "parts"})
-_NOT_WEAPON_STATS = frozenset({"name", "rules"})
-
-#: Short column headings (with the full name for `<abbr title>`) of the profile and weapon
-#: fields the bundled systems use; other fields fall back to the schema title or the key.
-FIELD_LABELS: dict[str, tuple[str, Any]] = {
-    "quality": ("Q", _("Quality")),
-    "defence": ("D", _("Defence")),
-    "toughness": ("T", _("Toughness")),
-    "range": (_("Range"), _("Range")),
-    "attacks": ("A", _("Attacks")),
-    "ap": ("AP", _("Armour piercing")),
-    "m": ("M", _("Movement")),
-    "ws": ("WS", _("Weapon skill")),
-    "bs": ("BS", _("Ballistic skill")),
-    "s": ("S", _("Strength")),
-    "t": ("T", _("Toughness")),
-    "w": ("W", _("Wounds")),
-    "i": ("I", _("Initiative")),
-    "a": ("A", _("Attacks")),
-    "ld": ("Ld", _("Leadership")),
-    "sv": ("Sv", _("Save")),
-    "save": ("Sv", _("Save")),
-    "armour_save": ("Sv", _("Armour save")),
-    "ward_save": (_("Ward"), _("Ward save")),
-    "move": ("M", _("Move")),
-    "wounds": ("W", _("Wounds")),
-    "bravery": ("Bv", _("Bravery")),
-    "to_hit": (_("Hit"), _("To hit")),
-    "to_wound": (_("Wound"), _("To wound")),
-    "rend": (_("Rend"), _("Rend")),
-    "damage": ("D", _("Damage")),
-    "strength": ("S", _("Strength")),
-    "type": (_("Type"), _("Type")),
-}
-
-
-@dataclass(frozen=True)
-class Column:
-    """A table heading: what is printed, and its full name (for `<abbr title>`)."""
-
-    short: str
-    title: str
-
-
-def field_label(key: str, schema: Mapping[str, Any] | None = None) -> Column:
-    """A column heading: a known short label, else the schema's `title`, else the key."""
-    if key in FIELD_LABELS:
-        short, title = FIELD_LABELS[key]
-        return Column(short=str(short), title=str(title))
-    prop = ((schema or {}).get("properties") or {}).get(key) or {}
-    title = gettext(str(prop.get("title") or key.replace("_", " ").title()))
-    return Column(short=title, title=title)
-
-
-def _display(value: Any) -> str:
-    if isinstance(value, bool):
-        return "✓" if value else "–"
-    if isinstance(value, list):
-        return ", ".join(_display(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {_display(v)}" for k, v in value.items())
-    return "" if value is None else str(value)
-
-
-def _weapon_cell(key: str, value: Any) -> str:
-    """A weapon's characteristic as the catalogue prints it: range 0 is "Melee", not "0"."""
-    if key == "range" and value == 0 and not isinstance(value, bool):
-        return str(_("Melee"))
-    return _display(value)
+from rules.unit_cards import Column, all_weapons, cell, profile_columns, weapon_columns, weapon_lines
 
 
 @dataclass(frozen=True)
@@ -103,6 +35,8 @@ class Row:
     count: int
     cells: list[str]
     rules: list[str]
+    #: An alternative profile of the weapon above (a 40k weapon's "– Frag" line).
+    sub: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,22 +67,133 @@ class Card:
     figures: list[dict[str, Any]] = field(default_factory=list)
 
     @property
-    def profile_rules_span(self) -> int:
-        """Columns the profiles' rules cell spans when profiles and weapons share one table
-        (the PDF's card: one table lays out much faster than two), so both end aligned."""
-        return 1 + max(0, len(self.weapon_columns) - len(self.profile_columns)) if self.weapons else 1
+    def pdf_narrow(self) -> list[PdfTable]:
+        """The card's tables laid out for a card half the page wide (two columns)."""
+        return self.pdf_tables(NARROW_CARD_EM)
 
     @property
-    def weapon_rules_span(self) -> int:
-        """Columns the weapons' rules cell spans in the card's shared table."""
-        return 1 + max(0, len(self.profile_columns) - len(self.weapon_columns))
+    def pdf_wide(self) -> list[PdfTable]:
+        """The card's tables laid out for a card the page's width (one column)."""
+        return self.pdf_tables(WIDE_CARD_EM)
+
+    def pdf_tables(self, width_em: float) -> list[PdfTable]:
+        """The profile table and the weapon table of the PDF's card, each with its column
+        widths (`PdfTable`): the PDF's tables have a fixed layout (fast to lay out), so the
+        widths are decided here, from what each column prints."""
+        profiles = PdfSection(str(_("Model")), self.profile_columns, self.profiles)
+        if not self.weapons:
+            return [pdf_layout([profiles], width_em)]
+        weapons = PdfSection(str(_("Weapon")), self.weapon_columns, self.weapons)
+        # One table lays out much faster than two (a 200-unit roster); two when sharing the
+        # columns would leave the rules no room (a WHFB profile above its weapons).
+        shared = pdf_layout([profiles, weapons], width_em)
+        if shared.rules_column:
+            return [shared]
+        return [pdf_layout([profiles], width_em), pdf_layout([weapons], width_em)]
+
+
+#: The width of a PDF card's content in em of its 7.5pt text: half an A4 page (two columns,
+#: 49% of 190 mm less the card's padding) and the whole page (one column). 1em = 2.646 mm.
+NARROW_CARD_EM = 33.5
+WIDE_CARD_EM = 69.0
+#: A cell's horizontal padding (2 × 1 mm, `roster_pdf.css`) in em, and some slack.
+_PADDING_EM = 0.9
+#: The font the PDF prints with (`roster_pdf.css`), bold: headings and names are bold.
+PDF_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+#: The narrowest a name column and a rules column may be before the rules go under the row.
+_NAME_MIN_EM = 8.0
+_RULES_MIN_EM = 11.0
+
+
+@dataclass(frozen=True)
+class PdfSection:
+    """A heading row and its rows in a PDF card's table (the models, or the weapons)."""
+
+    head: str
+    columns: Sequence[Column]
+    rows: Sequence[Row]
+    #: Empty cells after the columns, when the table has more (a section sharing a table).
+    pad: int = 0
 
     @property
-    def number_columns(self) -> int:
-        """The numeric columns of the card's shared table (`#` and the wider of profiles and
-        weapons): the PDF's stylesheet sizes them by their count, so the rules column gets
-        the rest of the width instead of an equal share (fewer wrapped lines and pages)."""
-        return 1 + max(len(self.profile_columns), len(self.weapon_columns) if self.weapons else 0)
+    def pads(self) -> range:
+        return range(self.pad)
+
+
+@dataclass(frozen=True)
+class PdfTable:
+    """One table of a PDF card: its sections and each column's width in em (name, `#`, the
+    columns; the rules column takes the rest). When the rules have no room for a column of
+    their own, `rules_column` is false and each row's rules print on a line of their own
+    below it."""
+
+    sections: list[PdfSection]
+    widths: list[str]
+    rules_column: bool
+
+    @property
+    def span(self) -> int:
+        """Columns a full-width line of the table spans (a row's rules under it)."""
+        return len(self.widths)
+
+
+@cache
+def _advance_widths() -> dict[int, float]:
+    """Each character's advance in em in the PDF's bold font; empty when it is not installed
+    (then every character counts as the font's widest Latin letter)."""
+    try:
+        from fontTools.ttLib import TTFont
+
+        font = TTFont(str(PDF_FONT), lazy=True)
+    except (ImportError, OSError):
+        return {}
+    metrics, per_em = font["hmtx"], font["head"].unitsPerEm
+    return {code: metrics[glyph][0] / per_em for code, glyph in font.getBestCmap().items()}
+
+
+def text_em(word: str) -> float:
+    """How wide `word` prints in em (the bold font's advances; 1.1 for a character it lacks)."""
+    widths = _advance_widths()
+    return sum(widths.get(ord(char), 1.1) for char in word)
+
+
+def _width(texts: Sequence[str]) -> float:
+    """The em a column needs for its longest word (cells wrap only between words)."""
+    longest = max((text_em(word) for text in texts for word in str(text).split()), default=1.0)
+    return round(longest + _PADDING_EM, 1)
+
+
+def pdf_table(head: str, columns: Sequence[Column], rows: Sequence[Row], width_em: float) -> PdfTable:
+    """`pdf_layout` of one section."""
+    return pdf_layout([PdfSection(head, columns, rows)], width_em)
+
+
+def pdf_layout(sections: Sequence[PdfSection], width_em: float) -> PdfTable:
+    """`PdfTable` of `sections` for a card `width_em` wide: each number column as wide as its
+    widest word in any section, the name column the longest name if there is room (at least
+    `_NAME_MIN_EM`), the rules the rest, or a line of their own when less than
+    `_RULES_MIN_EM` is left."""
+    count = max(len(section.columns) for section in sections)
+    numbers = [_width(["#", *(str(r.count) for section in sections for r in section.rows)])]
+    for i in range(count):
+        texts = [
+            text
+            for section in sections if i < len(section.columns)
+            for text in [section.columns[i].short, *(r.cells[i] for r in section.rows if i < len(r.cells))]
+        ]
+        numbers.append(_width(texts))
+    left = width_em - sum(numbers)
+    names = [text for section in sections for text in [section.head, *(r.name for r in section.rows)]]
+    name = min(max(text_em(text) for text in names) + _PADDING_EM, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
+    # A rules column whenever it has room, rules or not: every card of a roster looks alike.
+    rules_column = left - name >= _RULES_MIN_EM
+    if not rules_column:
+        name = max(_NAME_MIN_EM, left)
+    return PdfTable(
+        sections=[PdfSection(s.head, s.columns, s.rows, count - len(s.columns)) for s in sections],
+        widths=[f"{name:.1f}em", *(f"{w:.1f}em" for w in numbers)],
+        rules_column=rules_column,
+    )
 
 
 @dataclass(frozen=True)
@@ -188,27 +233,6 @@ class Roster:
         return [(group_heading(self.army_list, name), cards) for name, cards in groups.items()]
 
 
-def _columns(rows: Sequence[Mapping[str, Any]], skip: frozenset[str], order: Sequence[str]) -> list[str]:
-    seen: dict[str, None] = {}
-    for row in rows:
-        for key, value in row.items():
-            if key not in skip and not isinstance(value, (list, dict)):
-                seen.setdefault(key, None)
-    ranked = {key: i for i, key in enumerate(order)}
-    return sorted(seen, key=lambda key: (ranked.get(key, len(ranked)), list(seen).index(key)))
-
-
-def _weapon_rows(models: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], int]]:
-    """Each distinct weapon profile once, with how many models carry it (a Knife on the
-    troopers and on the sergeant is one row, 10 knives)."""
-    rows: dict[str, list[Any]] = {}
-    for model in models:
-        for weapon in model.get("weapons") or []:
-            key = repr(sorted(weapon.items()))
-            rows.setdefault(key, [weapon, 0])[1] += int(model.get("count") or 0)
-    return [(weapon, count) for weapon, count in rows.values()]
-
-
 def _rule_names(unit: Mapping[str, Any]) -> list[str]:
     names: dict[str, None] = {}
     for model in unit.get("models") or []:
@@ -239,17 +263,13 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     """The roster of a list: one card per unit in list order. Two queries, whatever the size."""
     system = get_system(army_list.system.key)
     schema = system.profile_schema or {}
-    order = list((schema.get("properties") or {}).keys())
     rules_by_name = special_rules_by_name(system=army_list.system)
-    # A system without points (AoS) prints no points column: its catalogue's 0s mean nothing.
-    not_stats = _NOT_STATS if system.points_sized else _NOT_STATS | {"points"}
     cards = []
     for number, list_unit in enumerate(units, start=1):
         unit = list_unit.data
-        models = list(unit.get("models") or [])
-        profile_keys = _columns(models, not_stats, order)
-        weapons = _weapon_rows(models)
-        weapon_keys = _columns([w for w, _count in weapons], _NOT_WEAPON_STATS, ["range", "attacks", "ap"])
+        models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
+        columns = profile_columns(schema, models)
+        w_columns = weapon_columns(schema, all_weapons(models))
         rules = []
         for written in _rule_names(unit):
             rule = special_rule_for(written, rules_by_name)
@@ -265,25 +285,26 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 group=list_unit.group,
                 points=list_unit.points,
                 models=model_count(unit),
-                profile_columns=[field_label(key, schema) for key in profile_keys],
+                profile_columns=columns,
                 profiles=[
                     Row(
                         name=str(m.get("name") or ""),
                         count=int(m.get("count") or 0),
-                        cells=[_display(m.get(key)) for key in profile_keys],
+                        cells=[cell(m.get(c.key), c) for c in columns],
                         rules=[_shown(r, rules_by_name, army_list) for r in m.get("rules") or []],
                     )
                     for m in models
                 ],
-                weapon_columns=[field_label(key) for key in weapon_keys],
+                weapon_columns=w_columns,
                 weapons=[
                     Row(
-                        name=str(w.get("name") or ""),
+                        name=f"– {w.get('name') or ''}" if sub else str(w.get("name") or ""),
                         count=count,
-                        cells=[_weapon_cell(key, w.get(key)) for key in weapon_keys],
+                        cells=[cell(w.get(c.key), c) for c in w_columns],
                         rules=[_shown(r, rules_by_name, army_list) for r in w.get("rules") or []],
+                        sub=sub,
                     )
-                    for w, count in weapons
+                    for w, count, sub in weapon_lines(models)
                 ],
                 rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
                 extras=_extras(unit),

@@ -318,29 +318,36 @@ class RenderProgress(logging.Handler):
             logger.warning("could not write the progress of %s", self.key)
 
 
-def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, str] | None = None,
-                     progress: RenderProgress | None = None) -> bytes:
-    """Render the roster to PDF, in the active language (`roster_pdf.html`: the print page's
-    article with its print options, without the site's chrome, which needs no request).
-    `progress`, when given, is told each stage and counts the pages laid out."""
+def roster_pdf_html(*, army_list: ArmyList, paper: str, options: Mapping[str, str] | None = None) -> str:
+    """The HTML the PDF is rendered from, in the active language (`roster_pdf.html`: the print
+    page's article with its print options, without the site's chrome, which needs no request)."""
     from django.template.loader import render_to_string
 
     from armybuilder.lists import selectors
     from armybuilder.roster.cards import build_roster
-    from armybuilder.roster.pdf import collector_paused, html_to_pdf
     from armybuilder.roster.views import PAPER_LABELS, PAPER_SIZES, print_options
+
+    units = selectors.army_list_units(army_list=army_list)
+    return render_to_string("armybuilder/roster/roster_pdf.html", {
+        "roster": build_roster(army_list=army_list, units=units), "army_list": army_list,
+        "paper": paper, "paper_size": PAPER_SIZES[paper], "paper_sizes": PAPER_LABELS,
+        "print": print_options(options or {}), "for_pdf": True, "via_token": None,
+        # The origin the request saw, for the sheet's QR code back to the list (`list_qr`).
+        "site_url": (options or {}).get("site")})
+
+
+def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, str] | None = None,
+                     progress: RenderProgress | None = None) -> bytes:
+    """Render the roster to PDF, in the active language (`roster_pdf_html`). `progress`, when
+    given, is told each stage and counts the pages laid out."""
+    from armybuilder.roster.pdf import collector_paused, html_to_pdf
 
     if progress:
         progress.set_stage("building")
     # One pause of the garbage collector for the whole render: the roster and its HTML, like
     # WeasyPrint's boxes, live until it ends (`collector_paused`).
     with collector_paused():
-        units = selectors.army_list_units(army_list=army_list)
-        html = render_to_string("armybuilder/roster/roster_pdf.html", {
-            "roster": build_roster(army_list=army_list, units=units), "army_list": army_list,
-            "paper": paper, "paper_size": PAPER_SIZES[paper], "paper_sizes": PAPER_LABELS,
-            "print": print_options(options or {}), "for_pdf": True, "via_token": None,
-            "site_url": (options or {}).get("site")})
+        html = roster_pdf_html(army_list=army_list, paper=paper, options=options)
         if progress is None:
             return html_to_pdf(html=html, base_url="http://localhost/")
         announcer = logging.getLogger("weasyprint.progress")

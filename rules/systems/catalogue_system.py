@@ -39,8 +39,9 @@ def register_catalogue_system(
 ) -> GameSystem:
     """Register a catalogue-priced system; `validate(army, price)` gets the system's own price.
 
-    `estimates` are the system's damage-estimate fields of `GameSystem` (`attack`,
-    `situation_schema`, `situation_errors`, `reference_targets`), passed through as given.
+    `estimates` are the system's other `GameSystem` fields (its damage-estimate fields
+    `attack`, `situation_schema`, `situation_errors`, `reference_targets`; its `order`,
+    `price_figures`, ...), passed through as given.
     """
     price = partial(price_from_catalogue, system_key=key, profile_schema=profile_schema, extras=extras)
     return register(

@@ -5,12 +5,15 @@ every system shares (`name`, `count`, `points`, `rules`, `weapons`) plus the sys
 characteristics. Two non-standard keywords help the pages stay system-agnostic: `x-profile`
 lists the characteristics in the order the books print them (the columns of a profile
 table), and `$defs.weapon["x-columns"]` does the same for a weapon table. Each `title` is
-the abbreviation shown as a column heading.
+the heading the books print (an abbreviation such as "WS"), shown as a column heading and a
+form label; `x-long` is its full name ("Weapon Skill"), shown where a heading is explained.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from points.catalogue.i18n import gettext_noop
 
 #: Envelope fields of a model: not characteristics, never shown as profile columns.
 ENVELOPE_FIELDS = ("name", "count", "points", "rules", "weapons", "items", "min_count", "max_count")
@@ -25,11 +28,18 @@ UNIT_FORMAT_WEAPON_FIELDS: dict[str, dict[str, Any]] = {
 
 
 def characteristic(
-    title: str, description: str, *, minimum: int = 0, maximum: int = 10, nullable: bool = True
+    title: str,
+    description: str,
+    *,
+    minimum: int = 0,
+    maximum: int = 10,
+    nullable: bool = True,
+    long: str = "",
 ) -> dict[str, Any]:
     """An integer characteristic; `null` is the books' "-" (the model lacks it)."""
     return {
         "title": title,
+        **({"x-long": long} if long else {}),
         "description": description,
         "type": ["integer", "null"] if nullable else "integer",
         "minimum": minimum,
@@ -37,10 +47,13 @@ def characteristic(
     }
 
 
-def roll_target(title: str, description: str, *, minimum: int = 2, maximum: int = 6) -> dict[str, Any]:
+def roll_target(
+    title: str, description: str, *, minimum: int = 2, maximum: int = 6, long: str = ""
+) -> dict[str, Any]:
     """A "N+" value stored as N (`3` is "3+"); `null` means none ("-")."""
     return {
         "title": title,
+        **({"x-long": long} if long else {}),
         "description": description,
         "type": ["integer", "null"],
         "minimum": minimum,
@@ -49,10 +62,11 @@ def roll_target(title: str, description: str, *, minimum: int = 2, maximum: int 
     }
 
 
-def dice_value(title: str, description: str) -> dict[str, Any]:
+def dice_value(title: str, description: str, *, long: str = "") -> dict[str, Any]:
     """A number or a dice expression ("D3", "2D6", "D6+1")."""
     return {
         "title": title,
+        **({"x-long": long} if long else {}),
         "description": description,
         "oneOf": [
             {"type": "integer", "minimum": 0, "maximum": 100},
@@ -133,3 +147,27 @@ def envelope(
 def _types(schema: dict[str, Any]) -> list[str]:
     kind = schema.get("type", [])
     return kind if isinstance(kind, list) else [kind]
+
+#: The envelope's labels and those of characteristics several systems share, marked for
+#: translation: schemas are data, so `makemessages` finds their strings only here.
+LABELS = (
+    gettext_noop("Only a model with this rule may carry it (e.g. Battle Standard)"),
+    gettext_noop("Model"),
+    gettext_noop("Models"),
+    gettext_noop("Pts"),
+    gettext_noop("Points per model, from the army book"),
+    gettext_noop("Rules"),
+    gettext_noop("Weapons"),
+    gettext_noop("Equipment and magic items"),
+    gettext_noop("Weapon"),
+    gettext_noop("Strength"),
+    gettext_noop("Toughness"),
+    gettext_noop("Leadership"),
+    gettext_noop("Wounds"),
+    gettext_noop("Attacks"),
+    gettext_noop("Type"),
+    gettext_noop("Range"),
+    gettext_noop("Damage"),
+    gettext_noop("melee"),
+    gettext_noop("missile"),
+)

@@ -3,24 +3,21 @@
 Views, the API, exports and jobs ask this registry for a system and call its methods;
 they never branch on a system's name. A system is one package under `rules/systems/`
 that builds a `GameSystem` and calls `register()` when it is imported; adding a system
-is adding such a package (and its data) and naming it in `SYSTEM_PACKAGES`.
+is adding such a package (and its data): the registry discovers the packages under
+`rules/systems/` itself (`pkgutil`), and each system declares its place in lists (`order`).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Packages imported (once, lazily) to fill the registry. Order is display order.
-SYSTEM_PACKAGES: tuple[str, ...] = (
-    "rules.systems.opr",
-    "rules.systems.whfb6",
-    "rules.systems.wh40k9",
-    "rules.systems.aos1",
-    "rules.systems.ru_whfb",
-)
+#: The package whose sub-packages are the systems (each imported once, lazily).
+SYSTEMS_PACKAGE = "rules.systems"
 
 
 @dataclass(frozen=True)
@@ -124,6 +121,17 @@ class GameSystem:
     #: `battlescribe.MAPPING`): its profile and cost types, characteristic spellings, slot and
     #: item fields. None: imported by best match against `profile_schema` alone.
     battlescribe: Any = None
+    #: Place in every list of systems (home page, catalogue, forms): lower first, then by key.
+    order: int = 100
+    #: Figures besides points that `price` reports and the product shows beside them (40k:
+    #: `{"power": "Power"}`): breakdown key -> English label, translated on display.
+    price_figures: Mapping[str, str] = field(default_factory=dict)
+    #: The key of `price_figures` a BattleScribe roster export writes as its second cost type
+    #: (BattleScribe's " PL" for 40k's Power); "": the export writes points only.
+    roster_cost_figure: str = ""
+    #: Template that explains `price`'s breakdown term by term in the designer (OPR's formula);
+    #: it gets `breakdown` (the `price` dict). "": the generic "count × points each" lines.
+    breakdown_template: str = ""
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:
@@ -134,7 +142,7 @@ def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:
 
 
 _REGISTRY: dict[str, GameSystem] = {}
-_loaded = False
+_imported: set[str] = set()
 
 
 def register(system: GameSystem) -> GameSystem:
@@ -148,30 +156,35 @@ def register(system: GameSystem) -> GameSystem:
 def unregister(key: str) -> None:
     """Remove a system again: for tests that register a toy system to prove the seam."""
     _REGISTRY.pop(key, None)
+    _imported.discard(f"{SYSTEMS_PACKAGE}.{key}")
+
+
+def system_packages() -> list[str]:
+    """Every package under `rules/systems/` (a system registers itself when imported; shared
+    packages such as `fantasy_combat` register nothing)."""
+    package = importlib.import_module(SYSTEMS_PACKAGE)
+    return sorted(
+        f"{SYSTEMS_PACKAGE}.{info.name}" for info in pkgutil.iter_modules(package.__path__) if info.ispkg
+    )
 
 
 def _load() -> None:
-    global _loaded
-    if not _loaded:
-        for package in SYSTEM_PACKAGES:
-            try:
-                importlib.import_module(package)
-            except ModuleNotFoundError as exc:  # a system package not written yet
-                if exc.name != package:
-                    raise
-        _loaded = True
+    """Import every system package not imported yet. The folder is listed on each call (one
+    `scandir`), so a package added while the process runs is found too."""
+    for package in system_packages():
+        if package not in _imported:
+            importlib.import_module(package)
+            _imported.add(package)
 
 
 def _load_one(key: str) -> None:
     """Import only the package named for `key` (`rules.systems.<key>`), if there is one: pricing
     one OPR unit need not import every other system (commands start fast)."""
-    for package in SYSTEM_PACKAGES:
-        if package.rsplit(".", 1)[-1] == key and key not in _REGISTRY:
-            try:
-                importlib.import_module(package)
-            except ModuleNotFoundError as exc:
-                if exc.name != package:
-                    raise
+    if key in _REGISTRY or not key.isidentifier():
+        return
+    name = f"{SYSTEMS_PACKAGE}.{key}"
+    if importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
 
 
 def get_system(key: str) -> GameSystem:
@@ -190,7 +203,6 @@ def get_system(key: str) -> GameSystem:
 
 
 def all_systems() -> list[GameSystem]:
-    """Every registered system, in `SYSTEM_PACKAGES` order."""
+    """Every registered system, in the order the systems declare (`GameSystem.order`)."""
     _load()
-    order = {p.rsplit(".", 1)[-1]: i for i, p in enumerate(SYSTEM_PACKAGES)}
-    return sorted(_REGISTRY.values(), key=lambda s: order.get(s.key, len(order)))
+    return sorted(_REGISTRY.values(), key=lambda s: (s.order, s.key))

@@ -9,7 +9,7 @@ import subprocess
 import tinycss2
 from weasyprint.html import UA
 
-from armybuilder.roster.cards import Card, Column, Row
+from armybuilder.roster.cards import NARROW_CARD_EM, WIDE_CARD_EM, Column, Row, pdf_table, text_em
 from armybuilder.roster.pdf import collector_paused, html_to_pdf, roster_user_agent_css
 
 
@@ -66,16 +66,25 @@ def test_a_pause_leaves_a_collector_that_was_off_off() -> None:
         gc.enable()
 
 
-def test_a_card_counts_the_number_columns_of_the_wider_table() -> None:
-    """`#` and the profile or weapon columns, whichever are more: the PDF's stylesheet sizes
-    those columns by their count (`numbers-N`)."""
-    def card(profile: int, weapon: int, weapons: bool = True) -> Card:
-        return Card(number=1, name="Unit", points=10, models=1,
-                    profile_columns=[Column(f"P{i}", "") for i in range(profile)], profiles=[],
-                    weapon_columns=[Column(f"W{i}", "") for i in range(weapon)],
-                    weapons=[Row(name="Gun", count=1, cells=[], rules=[])] if weapons else [], rules=[])
+def test_a_pdf_table_gives_each_number_column_its_widest_word_and_the_rules_the_rest() -> None:
+    """The PDF's tables have a fixed layout (`pdf_table`): a column is as wide as its widest
+    word in the bold font plus padding; the name column the longest name when there is room."""
+    columns = [Column("ws", "WS", "Weapon Skill"), Column("ward", "Ward", "Ward save")]
+    rows = [Row(name="Spearman", count=20, cells=["3", "6+"], rules=["Fight in Ranks"])]
+    table = pdf_table("Model", columns, rows, width_em=60.0)
 
-    assert card(3, 3).number_columns == 4
-    assert card(4, 6).number_columns == 7
-    assert card(6, 4).number_columns == 7
-    assert card(3, 6, weapons=False).number_columns == 4
+    expected = [text_em(word) + 0.9 for word in ("Spearman", "20", "WS", "Ward")]
+    assert table.widths == [f"{em:.1f}em" for em in expected]
+    assert table.rules_column and table.span == 4
+    assert 1.7 < text_em("WS") < 1.9  # W 1.10 + S 0.72 em in DejaVu Sans Bold
+
+
+def test_a_narrow_card_prints_the_rules_under_the_row_when_they_have_no_room() -> None:
+    keys = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld", "sv")
+    columns = [Column(key, key.upper(), key) for key in keys]
+    rows = [Row(name="Margrave of the Vellmark", count=1, cells=["4"] * 10, rules=["General"])]
+    narrow = pdf_table("Model", columns, rows, width_em=NARROW_CARD_EM)
+    wide = pdf_table("Model", columns, rows, width_em=WIDE_CARD_EM)
+
+    assert not narrow.rules_column and wide.rules_column
+    assert sum(float(w.removesuffix("em")) for w in narrow.widths) <= NARROW_CARD_EM

@@ -133,7 +133,8 @@ def test_the_command_takes_the_toy_situation(tmp_path, toy_system):
     assert code == 0, err
     assert json.loads(out)["situation"] == {"mode": "shooting", "wind": 2}
     code, out, err = _command(tmp_path, "--gale")  # the toy's own alias; --system from the files
-    assert code == 0, err and json.loads(out)["situation"]["wind"] == 3
+    assert code == 0, err
+    assert json.loads(out)["situation"]["wind"] == 3
     code, out, err = _command(tmp_path, "--situation", "wind=9", "--situation", "mode=melee", "--melee")
     assert code == 2
     paths = {e["path"] for e in json.loads(err)["errors"]}

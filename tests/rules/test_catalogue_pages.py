@@ -49,7 +49,8 @@ def test_a_unit_page_shows_profile_weapons_rules_with_text_and_option_deltas(cli
     html = client.get(
         reverse("rules:unit", args=["opr", "ashen-concord", "concord-wardens"])
     ).content.decode()
-    assert '<th scope="col" class="num">Quality</th>' in html
+    # Headings as the books print them, with the full name (`x-long`) for hover and screen readers.
+    assert '<th scope="col" class="num"><abbr title="Quality">Q</abbr></th>' in html
     assert "Ash Rifle" in html and "Melee" in html
     # A rule's text is reachable by hover and by keyboard focus (tabindex) and tied to it for screen readers.
     assert (

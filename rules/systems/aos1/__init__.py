@@ -17,27 +17,32 @@ from rules.systems.aos1.reference_targets import REFERENCE_TARGETS
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
 
-#: Warscroll characteristics (003_aos.md §1.1).
+#: Warscroll characteristics (003_aos.md §1.1): headed as rosters abbreviate them ("Bv"), with
+#: the warscroll's full names (`x-long`) where a heading is explained.
 PROFILE: dict[str, Any] = {
-    "move": characteristic("Move", "Inches", maximum=30, nullable=False),
-    "wounds": characteristic("Wounds", "Damage the model can take", minimum=1, maximum=50, nullable=False),
-    "save": roll_target("Save", "Save roll target (4 is 4+)"),
-    "bravery": characteristic("Bravery", "Used in battleshock tests", minimum=1, maximum=10, nullable=False),
+    "move": characteristic("M", "Inches", maximum=30, nullable=False, long="Move"),
+    "wounds": characteristic(
+        "W", "Damage the model can take", minimum=1, maximum=50, nullable=False, long="Wounds"
+    ),
+    "save": roll_target("Sv", "Save roll target (4 is 4+)", long="Save"),
+    "bravery": characteristic("Bv", "Used in battleshock tests", minimum=1, maximum=10, nullable=False,
+                              long="Bravery"),
 }
 
 #: Weapon profile (003_aos.md §1.2): missile or melee, to-hit and to-wound targets, Rend ≤ 0.
 WEAPON: dict[str, Any] = {
     "type": {"title": "Type", "enum": ["missile", "melee"]},
     "range": {"title": "Range", "description": "Inches", "type": "integer", "minimum": 0, "maximum": 60},
-    "attacks": dice_value("Attacks", "Attacks with this weapon"),
-    "to_hit": roll_target("To Hit", "Hit roll target (3 is 3+)"),
-    "to_wound": roll_target("To Wound", "Wound roll target (4 is 4+)"),
+    "attacks": dice_value("A", "Attacks with this weapon", long="Attacks"),
+    "to_hit": roll_target("Hit", "Hit roll target (3 is 3+)", long="To Hit"),
+    "to_wound": roll_target("Wnd", "Wound roll target (4 is 4+)", long="To Wound"),
     "rend": {"title": "Rend", "type": "integer", "minimum": -6, "maximum": 0},
-    "damage": dice_value("Damage", "Damage per successful attack"),
+    "damage": dice_value("D", "Damage per successful attack", long="Damage"),
 }
 
 SYSTEM = register_catalogue_system(
     key="aos1",
+    order=40,
     name=gettext_noop("Warhammer: Age of Sigmar, 1st edition"),
     source_language="pl",
     description=gettext_noop(
@@ -59,4 +64,26 @@ SYSTEM = register_catalogue_system(
     army_summary=army_summary,
     points_sized=False,
     battlescribe=BATTLESCRIBE,
+)
+
+#: This system's schema labels, help texts and enum values, marked for translation: schemas
+#: are data, so `makemessages` finds their strings only here (`tests/rules/systems/test_profile_labels.py`).
+LABELS = (
+    gettext_noop("Bv"),
+    gettext_noop("Hit"),
+    gettext_noop("Wnd"),
+    gettext_noop("Move"),
+    gettext_noop("Inches"),
+    gettext_noop("Damage the model can take"),
+    gettext_noop("Save"),
+    gettext_noop("Save roll target (4 is 4+)"),
+    gettext_noop("Bravery"),
+    gettext_noop("Used in battleshock tests"),
+    gettext_noop("Attacks with this weapon"),
+    gettext_noop("To Hit"),
+    gettext_noop("Hit roll target (3 is 3+)"),
+    gettext_noop("To Wound"),
+    gettext_noop("Wound roll target (4 is 4+)"),
+    gettext_noop("Rend"),
+    gettext_noop("Damage per successful attack"),
 )

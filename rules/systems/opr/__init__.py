@@ -21,6 +21,14 @@ from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.registry import GameSystem, register
 
 PROFILE_FIELDS = ("quality", "defence", "toughness")
+#: What the product shows of each profile field: the card heading (printed as in the seed, like
+#: every system's abbreviations), its full name (translated), and whether it is a roll target
+#: printed with its "+" (Q3+ is 3).
+PROFILE_LABELS: dict[str, dict[str, Any]] = {
+    "quality": {"title": "Q", "x-long": gettext_noop("Quality"), "format": "roll-target"},
+    "defence": {"title": "D", "x-long": gettext_noop("Defence"), "format": "roll-target"},
+    "toughness": {"title": "T", "x-long": gettext_noop("Toughness")},
+}
 
 
 def profile_schema() -> dict[str, Any]:
@@ -31,7 +39,7 @@ def profile_schema() -> dict[str, Any]:
         "title": "OPR model profile",
         "type": "object",
         "required": [f for f in PROFILE_FIELDS if f in model["required"]],
-        "properties": {f: dict(model["properties"][f]) for f in PROFILE_FIELDS},
+        "properties": {f: {**model["properties"][f], **PROFILE_LABELS[f]} for f in PROFILE_FIELDS},
     }
 
 
@@ -70,6 +78,8 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
 SYSTEM = register(
     GameSystem(
         key="opr",
+        order=10,
+        breakdown_template="opr/_breakdown.html",
         name=gettext_noop("OPR-style (one-page rules, Polish seed)"),
         source_language="pl",
         profile_schema=profile_schema(),
@@ -89,4 +99,16 @@ SYSTEM = register(
         structure_option_groups=GROUP_OPTIONS,
         foreign_units={"army_forge": army_forge},
     )
+)
+
+#: This system's schema labels, help texts and enum values, marked for translation: schemas
+#: are data, so `makemessages` finds their strings only here (`tests/rules/systems/test_profile_labels.py`).
+LABELS = (
+    gettext_noop("OPR model profile"),
+    gettext_noop("Q: the d6 result a quality test needs (Q4+ is 4)."),
+    gettext_noop("D: the d6 result a defence test needs."),
+    gettext_noop("Wounds to kill one model; 1 when left out."),
+    gettext_noop("OPR situation"),
+    gettext_noop("Quality"),
+    gettext_noop("Defence"),
 )

@@ -25,6 +25,7 @@ from rules.systems.ru_whfb.battlescribe import MAPPING as BATTLESCRIBE
 
 SYSTEM = register_catalogue_system(
     key="ru_whfb",
+    order=50,
     name=gettext_noop("Warhammer Fantasy house rules (Russian)"),
     source_language="ru",
     description=gettext_noop(

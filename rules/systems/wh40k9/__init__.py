@@ -26,6 +26,7 @@ from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
 PROFILE: dict[str, Any] = {
     "m": {
         "title": "M",
+        "x-long": "Movement",
         "description": 'Move in inches; two values for AIRCRAFT ("20-50")',
         "oneOf": [
             {"type": "integer", "minimum": 0, "maximum": 100},
@@ -33,19 +34,20 @@ PROFILE: dict[str, Any] = {
             {"type": "null"},
         ],
     },
-    "ws": roll_target("WS", "Weapon Skill (3 is 3+); null: cannot fight"),
-    "bs": roll_target("BS", "Ballistic Skill (3 is 3+); null: cannot shoot"),
-    "s": characteristic("S", "Strength", minimum=1, maximum=20),
-    "t": characteristic("T", "Toughness", minimum=1, maximum=20),
-    "w": characteristic("W", "Wounds", minimum=1, maximum=200),  # a Warlord Titan has 120
-    "a": dice_value("A", "Attacks"),
-    "ld": characteristic("Ld", "Leadership", minimum=1, maximum=10),
-    "sv": roll_target("Sv", "Save (3 is 3+)"),
-    "invuln": roll_target("Inv", "Invulnerable save, never modified by AP"),
+    "ws": roll_target("WS", "Weapon Skill (3 is 3+); null: cannot fight", long="Weapon Skill"),
+    "bs": roll_target("BS", "Ballistic Skill (3 is 3+); null: cannot shoot", long="Ballistic Skill"),
+    "s": characteristic("S", "Strength", minimum=1, maximum=20, long="Strength"),
+    "t": characteristic("T", "Toughness", minimum=1, maximum=20, long="Toughness"),
+    "w": characteristic("W", "Wounds", minimum=1, maximum=200, long="Wounds"),  # a Warlord Titan has 120
+    "a": dice_value("A", "Attacks", long="Attacks"),
+    "ld": characteristic("Ld", "Leadership", minimum=1, maximum=10, long="Leadership"),
+    "sv": roll_target("Sv", "Save (3 is 3+)", long="Save"),
+    "invuln": roll_target("Inv", "Invulnerable save, never modified by AP", long="Invulnerable save"),
 }
 
 _STRENGTH = {
     "title": "S",
+    "x-long": "Strength",
     "description": 'A number, "User", or a change to the user\'s S ("+1", "x2")',
     "oneOf": [
         {"type": "integer", "minimum": 1, "maximum": 30},
@@ -60,7 +62,13 @@ _SHOOTING = {
         "minimum": 0,
         "maximum": 240,
     },
-    "min_range": {"title": "Min", "description": "Minimum range in inches", "type": "integer", "minimum": 0},
+    "min_range": {
+        "title": "Min",
+        "x-long": "Minimum range",
+        "description": "Minimum range in inches",
+        "type": "integer",
+        "minimum": 0,
+    },
     "type": {
         "title": "Type",
         "description": "Melee, Assault N, Heavy N, Rapid Fire N, Grenade N, Pistol N",
@@ -68,8 +76,8 @@ _SHOOTING = {
         "pattern": r"^(Melee|(Assault|Heavy|Rapid Fire|Grenade|Pistol) [0-9]*(D3|D6|2D6)?)$",
     },
     "s": _STRENGTH,
-    "ap": {"title": "AP", "type": "integer", "minimum": -6, "maximum": 0},
-    "d": dice_value("D", "Damage"),
+    "ap": {"title": "AP", "x-long": "Armour piercing", "type": "integer", "minimum": -6, "maximum": 0},
+    "d": dice_value("D", "Damage", long="Damage"),
     "abilities": WEAPON_ABILITIES,
 }
 #: Weapon profile (001_40k.md §1.1 item 7); a weapon with several profiles lists them.
@@ -111,6 +119,7 @@ UNIT_FIELDS: dict[str, Any] = {
     "power_rating": {
         "title": "Power",
         "description": "The datasheet's Power Rating",
+        "x-prefill": True,
         "type": "integer",
         "minimum": 0,
         # Titans exceed 100 (BSData/wh40k-9e: a Phantom Titan, a Warlord Titan).
@@ -121,6 +130,7 @@ UNIT_FIELDS: dict[str, Any] = {
 
 SYSTEM = register_catalogue_system(
     key="wh40k9",
+    order=30,
     name=gettext_noop("Warhammer 40,000, 9th edition"),
     source_language="cs",
     description=gettext_noop(
@@ -137,6 +147,8 @@ SYSTEM = register_catalogue_system(
     validate=validate,
     structure_options=OPTION_KEYS,
     extras=power_extras,
+    price_figures={"power": gettext_noop("Power")},
+    roster_cost_figure="power",
     attack=attack,
     estimate_cost=estimate_cost,
     situation_schema=SITUATION_SCHEMA,
@@ -147,4 +159,41 @@ SYSTEM = register_catalogue_system(
     group_kinds=DETACHMENT_KINDS,
     group_kind_title=GROUP_KIND_TITLE,
     battlescribe=BATTLESCRIBE,
+)
+
+#: This system's schema labels, help texts and enum values, marked for translation: schemas
+#: are data, so `makemessages` finds their strings only here (`tests/rules/systems/test_profile_labels.py`).
+LABELS = (
+    gettext_noop("Move in inches; two values for AIRCRAFT (\"20-50\")"),
+    gettext_noop("Weapon Skill (3 is 3+); null: cannot fight"),
+    gettext_noop("Ballistic Skill (3 is 3+); null: cannot shoot"),
+    gettext_noop("Save (3 is 3+)"),
+    gettext_noop("Invulnerable save, never modified by AP"),
+    gettext_noop("Smallest number of this model (the No. column)"),
+    gettext_noop("Largest number of this model (the No. column)"),
+    gettext_noop("Inches; 0 is a melee weapon"),
+    gettext_noop("Minimum range in inches"),
+    gettext_noop("Melee, Assault N, Heavy N, Rapid Fire N, Grenade N, Pistol N"),
+    gettext_noop("A number, \"User\", or a change to the user's S (\"+1\", \"x2\")"),
+    gettext_noop("Abilities"),
+    gettext_noop("Profiles"),
+    gettext_noop("Choose one before selecting targets"),
+    gettext_noop("Free text, or a list of rules as data and text"),
+    gettext_noop("INFANTRY, VEHICLE, MONSTER, CHARACTER, ..."),
+    gettext_noop("Keywords"),
+    gettext_noop("Profile used"),
+    gettext_noop("Rules as data (objects with a `type`: rules/systems/wh40k9/abilities.py) or free text"),
+    gettext_noop("The datasheet's Power Rating"),
+    gettext_noop("The profile this weapon always uses (its name)"),
+    gettext_noop("Warhammer 40,000 situation"),
+    gettext_noop("charged"),
+    gettext_noop("failed"),
+    gettext_noop("half_range"),
+    gettext_noop("ones"),
+    gettext_noop("shooting"),
+    gettext_noop("stationary"),
+    gettext_noop("wound"),
+    gettext_noop("Minimum range"),
+    gettext_noop("Invulnerable save"),
+    gettext_noop("Save"),
 )

@@ -23,6 +23,7 @@ from rules.systems.whfb6.battlescribe import MAPPING as BATTLESCRIBE
 
 SYSTEM = register_catalogue_system(
     key="whfb6",
+    order=20,
     name=gettext_noop("Warhammer Fantasy Battle, 6th edition"),
     source_language="cs",
     description=gettext_noop(

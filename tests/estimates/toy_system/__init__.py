@@ -14,6 +14,7 @@ from typing import Any
 
 from points.shared_format import FieldError, UnitFormatError
 from rules.systems.messages import gettext_noop
+from rules.systems.profile_fields import characteristic, envelope
 from rules.systems.registry import GameSystem
 
 KEY = "toydarts"
@@ -97,9 +98,20 @@ def toy_unit(name: str, *, count: int = 4, darts: int = 2, balloons: int = 1) ->
             "models": [{"name": name, "count": count, "darts": darts, "balloons": balloons}]}
 
 
+#: One model of a toy unit: darts it throws, balloons it carries (headings "Dt", "Bl").
+PROFILE_SCHEMA = envelope(
+    profile={
+        "darts": characteristic("Dt", "Darts thrown per turn", maximum=20, nullable=False, long="Darts"),
+        "balloons": characteristic("Bl", "Balloons to pop", maximum=20, nullable=False, long="Balloons"),
+    },
+    weapon={},
+    weapon_columns=[],
+)
+
+
 def make_system() -> GameSystem:
     return GameSystem(
-        key=KEY, name="Toy darts", source_language="en", profile_schema={"type": "object"},
+        key=KEY, name="Toy darts", source_language="en", profile_schema=PROFILE_SCHEMA, order=99,
         price=price, validate=lambda army: [], attack=attack,
         reference_targets={"balloon-bunch": toy_unit("Balloon bunch", count=6, darts=0)},
         situation_schema=SITUATION_SCHEMA, situation_errors=situation_errors,

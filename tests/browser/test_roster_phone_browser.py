@@ -1,0 +1,73 @@
+"""Every system's roster fits a 390×844 phone, and its printed cards hold their tables (issue
+30, item 6): on a phone the page is never wider than the screen (it was 686 px: Ld, Sv and
+Rules cut off), and printed in two columns no profile table sticks out of its card."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from playwright.sync_api import Browser
+
+from armybuilder.lists.examples import EXAMPLES_USERNAME
+from armybuilder.models import ArmyList
+from rules.systems.registry import all_systems
+from tests.browser.artifacts import screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+#: Tables of the page's unit cards whose right edge is past their card's (print check).
+TABLES_OUTSIDE_CARDS = """() => [...document.querySelectorAll('.unit-card')].flatMap(card => {
+    const edge = card.getBoundingClientRect().right + 0.5;
+    return [...card.querySelectorAll('table')]
+        .filter(t => t.getBoundingClientRect().right > edge)
+        .map(t => card.querySelector('h2').textContent.trim());
+})"""
+
+
+@pytest.fixture
+def example_lists() -> dict[str, ArmyList]:
+    call_command("load_catalogue", stdout=io.StringIO())
+    call_command("load_example_lists", stdout=io.StringIO())
+    lists = {a.system.key: a for a in ArmyList.objects.filter(owner__username=EXAMPLES_USERNAME)}
+    assert set(lists) == {s.key for s in all_systems()}
+    return lists
+
+
+def test_every_systems_roster_fits_a_phone(live_server: object, browser: Browser, example_lists) -> None:
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    widths = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
+        assert page.locator(".unit-card").count() == army_list.unit_count, key
+        widths[key] = page.evaluate("() => document.documentElement.scrollWidth")
+        page.locator(".unit-card").first.scroll_into_view_if_needed()
+        screenshot(page, f"roster-phone-{key}", full_page=False)
+    assert widths == {key: 390 for key in example_lists}
+
+
+def test_printed_in_two_columns_no_table_sticks_out_of_its_card(
+    live_server: object, browser: Browser, example_lists
+) -> None:
+    # The printable width of A4 with 10 mm margins (190 mm at 96 px per inch), as on paper.
+    page = browser.new_context(viewport={"width": 718, "height": 1000}).new_page()
+    page.emulate_media(media="print")
+    outside = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}?columns=2")
+        outside[key] = page.evaluate(TABLES_OUTSIDE_CARDS)
+        screenshot(page, f"roster-print-2col-{key}")
+    assert outside == {key: [] for key in example_lists}
+
+
+def test_the_roster_on_desktop_screen_keeps_cards_side_by_side(
+    live_server: object, browser: Browser, example_lists
+) -> None:
+    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
+        assert page.evaluate("() => document.documentElement.scrollWidth") == 1366, key
+        assert page.evaluate(TABLES_OUTSIDE_CARDS) == [], key
+        screenshot(page, f"roster-desktop-{key}", full_page=False)

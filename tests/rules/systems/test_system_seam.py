@@ -1,0 +1,139 @@
+"""THE SEAM (`shared/DESIGN.md`, "One seam for game systems"): the product layer — every module
+under `armybuilder/`, every template, and the catalogue's pages, designer and unit cards in
+`rules/` — names no game system and no system's own field; it reads them from the registry
+(`rules/systems/registry.py`).
+
+The words looked for are each registered system's key and the properties of its profile schema
+(models, weapons, unit fields), its list-settings schema, its situation schema and the figures
+its price reports. A word counts as named when code writes it as a string literal (docstrings
+and comments aside), an attribute or a template lookup. What every system shares is not a
+system's word: the unit envelope (`rules.systems.profile_fields`), the estimate contract's
+expected figures, and the words below with the reason they are allowed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from rules.systems.profile_fields import ENVELOPE_FIELDS, UNIT_FORMAT_WEAPON_FIELDS
+from rules.systems.registry import all_systems
+
+ROOT = Path(__file__).resolve().parents[3]
+
+#: Field names of the shared unit format and contracts, used by every system.
+SHARED_WORDS = {
+    *ENVELOPE_FIELDS,
+    *UNIT_FORMAT_WEAPON_FIELDS,
+    "models", "mode", "type", "kind", "profile", "profiles", "keywords", "abilities",
+    # The estimate contract's expected figures (`shared/HELPERS.md`): every `attack` reports them.
+    "attacks", "hits", "wounds", "damage", "kills",
+}
+#: (file, word): why the file may write the word although a system's field has that name.
+ALLOWED = {
+    ("templates/rules/_designer_form.html", "save"): "the designer's Save button (action=save)",
+    ("rules/views.py", "save"): "the designer's Save button (action=save)",
+}
+#: The product modules of the `rules` app (pages, forms, cards, options, selectors). Not here: the
+#: catalogue's data model and loader (equipment kinds such as "armour" are catalogue data), the
+#: systems themselves (`rules/systems/`) and the BattleScribe importer, which maps cost types.
+RULES_PRODUCT = (
+    "views.py", "designer_form.py", "unit_cards.py", "battlescribe_views.py", "selectors.py",
+    "services.py", "options.py", "unit_validation.py", "source_language.py", "list_settings.py",
+    "matchups.py", "urls.py", "battlescribe_urls.py", "templatetags",
+)
+
+
+def _schema_properties(schema: object) -> set[str]:
+    if not isinstance(schema, dict):
+        return set()
+    found = set((schema.get("properties") or {}).keys()) | set((schema.get("x-unit-fields") or {}).keys())
+    for sub in (schema.get("$defs") or {}).values():
+        found |= _schema_properties(sub)
+    for prop in (schema.get("properties") or {}).values():
+        if isinstance(prop, dict) and isinstance(prop.get("items"), dict):
+            found |= _schema_properties(prop["items"])
+    return found
+
+
+def system_words() -> dict[str, set[str]]:
+    """Word -> the systems it belongs to: keys, profile, list-settings and situation fields."""
+    words: dict[str, set[str]] = {}
+    for system in all_systems():
+        own = {system.key} | set(system.price_figures)
+        for schema in (system.profile_schema, system.list_settings_schema, system.situation_schema):
+            own |= _schema_properties(schema)
+        for word in own - SHARED_WORDS:
+            if len(word) > 1:  # one letter ("a", "s") is never a word that names anything
+                words.setdefault(word, set()).add(system.key)
+    return words
+
+
+def product_files() -> list[Path]:
+    python = [p for p in (ROOT / "armybuilder").rglob("*.py") if "migrations" not in p.parts]
+    for name in RULES_PRODUCT:
+        path = ROOT / "rules" / name
+        python += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    templates = list((ROOT / "templates").rglob("*.html"))
+    return sorted(python + templates)
+
+
+def python_names(source: str) -> set[str]:
+    """String literals (not docstrings) and attributes read (not methods called: `.save()`)."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            names.add(node.value)
+        elif isinstance(node, ast.Attribute) and id(node) not in called:
+            names.add(node.attr)
+    return names
+
+
+def template_names(source: str, words: set[str]) -> set[str]:
+    """Words a template writes as a lookup (`unit.power`, `x["power"]`) or a quoted value."""
+    source = re.sub(r"\{#.*?#\}|\{% comment %\}.*?\{% endcomment %\}", "", source, flags=re.S)
+    found = set()
+    for word in words:
+        w = re.escape(word)
+        if re.search(rf"([\"']){w}\1|\.{w}\b(?![-(])|\[{w}\]", source):
+            found.add(word)
+    return found
+
+
+def test_the_words_cover_keys_profile_settings_and_situation_fields():
+    words = system_words()
+    assert {"opr", "whfb6", "wh40k9", "aos1", "ru_whfb"} <= set(words)  # keys
+    assert {"quality", "ws", "power_rating", "to_wound", "armour_piercing"} <= set(words)  # profiles
+    assert {"battle_size", "realm"} <= set(words)  # list settings
+    assert {"charging", "defender_in_cover"} <= set(words)  # situations
+    assert "power" in words  # a price figure
+    assert "count" not in words and "mode" not in words  # shared
+
+
+def test_the_scanner_finds_a_named_field_and_ignores_docstrings():
+    source = '"""Reads `unit.power`."""\nx = data["power"]\ny = row.quality\nrow.save()\n'
+    assert {"power", "quality"} <= python_names(source) and "save" not in python_names(source)
+    assert "Reads `unit.power`." not in python_names(source)
+    assert template_names('{{ unit.power }} {# .quality #}', {"power", "quality"}) == {"power"}
+
+
+def test_nothing_in_the_product_layer_names_a_system_or_its_fields():
+    words = system_words()
+    offending = []
+    for path in product_files():
+        text = path.read_text(encoding="utf-8")
+        named = python_names(text) & set(words) if path.suffix == ".py" else template_names(text, set(words))
+        rel = path.relative_to(ROOT).as_posix()
+        offending += [(rel, word) for word in sorted(named) if (rel, word) not in ALLOWED]
+    assert offending == []
