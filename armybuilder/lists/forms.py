@@ -130,7 +130,7 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
         self.system = system
         self.fields["faction"].queryset = (
             factions_visible_to(user=user)
-            .filter(system=system)
+            .filter(system=system, is_reference=False)  # a rulebook's example profiles carry no points
             .order_by(F("owner_id").asc(nulls_first=True), "name")
         )
         self.fields["faction"].label_from_instance = faction_label
