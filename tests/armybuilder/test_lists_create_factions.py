@@ -27,7 +27,10 @@ def test_the_catalogue_flag_marks_exactly_the_two_reference_factions(catalogue):
 @pytest.mark.parametrize(
     ("system_key", "offered"),
     [
-        ("whfb6", ["Snagtooth Bog-Clans (original sample army)", "Vellmark Freeholds (original sample army)"]),
+        (
+            "whfb6",
+            ["Snagtooth Bog-Clans (original sample army)", "Vellmark Freeholds (original sample army)"],
+        ),
         (
             "wh40k9",
             ["Ironbound Covenant (original sample army)", "Vyrrid Swarm (original sample army)"],

@@ -18,7 +18,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.mark.parametrize("debug", [True, False], ids=["debug-on", "debug-off"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_refused_option_change_shows_its_message_inside_the_unit(live_server, browser, settings, debug, viewport):
+def test_a_refused_option_change_shows_its_message_inside_the_unit(
+    live_server, browser, settings, debug, viewport
+):
     settings.DEBUG = debug
     page, _ = editor_page(live_server, browser, viewport=viewport, units=("concord-wardens",))
     if debug:  # django-htmx's debug error handler is on the page, as with bin/run
@@ -50,7 +52,9 @@ def test_a_refused_option_change_shows_its_message_inside_the_unit(live_server, 
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_count_typed_out_of_range_is_said_at_once_and_refused_by_the_server(live_server, browser, settings, viewport):
+def test_a_count_typed_out_of_range_is_said_at_once_and_refused_by_the_server(
+    live_server, browser, settings, viewport
+):
     settings.DEBUG = True
     page, army_list = editor_page(live_server, browser, viewport=viewport, units=("concord-wardens",))
     army_list.refresh_from_db()
@@ -71,7 +75,8 @@ def test_a_count_typed_out_of_range_is_said_at_once_and_refused_by_the_server(li
     expect(option).to_have_count(1)
     expect(option.locator(".field-error")).to_have_count(1)
     expect(option.get_by_label(re.compile("Pyre Thrower"))).to_have_value("7")
-    screenshot(page, f"editor-count-out-of-range-{'phone' if viewport == PHONE else 'desktop'}", full_page=False)
+    shot = f"editor-count-out-of-range-{'phone' if viewport == PHONE else 'desktop'}"
+    screenshot(page, shot, full_page=False)
     army_list.refresh_from_db()
     assert army_list.version == saved_version  # nothing was saved
     # Back in range: the message goes and the count is saved.
@@ -81,4 +86,5 @@ def test_a_count_typed_out_of_range_is_said_at_once_and_refused_by_the_server(li
     with page.expect_response(lambda r: "/options/" in r.url) as answer:
         field.press("Tab")
     assert answer.value.status == 200
-    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).to_contain_text("Pyre Thrower")
+    upgrades = page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")
+    expect(upgrades).to_contain_text("Pyre Thrower")
