@@ -60,7 +60,8 @@ def test_signing_up_keeps_the_list_and_removes_the_guest(visitor_with_a_list):
         "username": "newplayer", "email": "new@example.com", "password1": PASSWORD, "password2": PASSWORD,
         "next": reverse("lists:detail", args=[army_list.pk]),
     })
-    assert response.status_code == 302 and response["Location"] == reverse("lists:detail", args=[army_list.pk])
+    assert response.status_code == 302
+    assert response["Location"] == reverse("lists:detail", args=[army_list.pk])
     army_list.refresh_from_db()
     assert army_list.owner.username == "newplayer" and army_list.units.count() == 1
     assert not User.objects.filter(pk=guest.pk).exists()

@@ -20,6 +20,13 @@ from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.registry import GameSystem, register
 
 PROFILE_FIELDS = ("quality", "defence", "toughness")
+#: What the product shows of each profile field: the card heading, its full name, and whether
+#: it is a roll target printed with its "+" (Q3+ is 3); marked for translation.
+PROFILE_LABELS: dict[str, dict[str, Any]] = {
+    "quality": {"title": gettext_noop("Q"), "x-long": gettext_noop("Quality"), "format": "roll-target"},
+    "defence": {"title": gettext_noop("D"), "x-long": gettext_noop("Defence"), "format": "roll-target"},
+    "toughness": {"title": gettext_noop("T"), "x-long": gettext_noop("Toughness")},
+}
 
 
 def profile_schema() -> dict[str, Any]:
@@ -30,7 +37,7 @@ def profile_schema() -> dict[str, Any]:
         "title": "OPR model profile",
         "type": "object",
         "required": [f for f in PROFILE_FIELDS if f in model["required"]],
-        "properties": {f: dict(model["properties"][f]) for f in PROFILE_FIELDS},
+        "properties": {f: {**model["properties"][f], **PROFILE_LABELS[f]} for f in PROFILE_FIELDS},
     }
 
 
