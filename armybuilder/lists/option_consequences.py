@@ -29,6 +29,9 @@ from rules.options import OptionError, apply_options
 from rules.systems.registry import get_system
 
 CONSEQUENCES_CACHE_SECONDS = 24 * 3600
+#: A unit with a longer menu (an imported BattleScribe unit can offer hundreds of entries) is
+#: not checked option by option: one validation per option would make its row slow to render.
+MAX_OPTIONS_CHECKED = 40
 
 
 def pick_one_groups(menu: Sequence[Mapping[str, Any]]) -> set[str]:
@@ -62,7 +65,7 @@ def option_consequences(*, army_list: ArmyList, list_unit: ListUnit) -> dict[str
     """`{option key: [violation records]}`: what taking the option (once more) would newly break
     on this unit. Options that cannot be taken from the current choice are left out."""
     menu = list(list_unit.available_options or [])
-    if not menu:
+    if not menu or len(menu) > MAX_OPTIONS_CHECKED:
         return {}
     army = {
         "format": FORMAT_VERSION,
