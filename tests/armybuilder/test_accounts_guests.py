@@ -97,3 +97,20 @@ def test_a_refused_new_list_starts_no_guest():
     response = client.post(reverse("lists:create"), {"system": "opr", "name": "", "points_limit": 1000})
     assert response.status_code == 400
     assert not User.objects.filter(username__startswith=GUEST_PREFIX).exists()
+
+
+def test_stale_guests_are_deleted_with_their_lists_and_players_are_kept(visitor_with_a_list):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    _client, army_list = visitor_with_a_list
+    guest = army_list.owner
+    player = make_user("guest-like-but-a-player")  # a usable password: never a guest
+    call_command("delete_stale_guests", "--days", "14")
+    assert User.objects.filter(pk=guest.pk).exists()  # too young
+    User.objects.filter(pk__in=[guest.pk, player.pk]).update(date_joined=timezone.now() - timedelta(days=15))
+    call_command("delete_stale_guests", "--days", "14")
+    assert not User.objects.filter(pk=guest.pk).exists()
+    assert not ArmyList.objects.filter(pk=army_list.pk).exists()
+    assert User.objects.filter(pk=player.pk).exists()
