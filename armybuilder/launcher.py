@@ -129,6 +129,11 @@ def dev_secret_key() -> str:
     return path.read_text().strip()
 
 
+def debug_on(env: dict[str, str]) -> bool:
+    """Whether `DEBUG` in `env` turns debug mode on (django-environ's true values)."""
+    return env.get("DEBUG", "").strip().lower() in {"true", "on", "ok", "y", "yes", "1"}
+
+
 def run_app(env: dict[str, str]) -> int:
     env.setdefault("DEBUG", "true")
     env.setdefault("SECRET_KEY", dev_secret_key())
@@ -136,6 +141,10 @@ def run_app(env: dict[str, str]) -> int:
     host = env.get("HOST", "127.0.0.1")
     port = env.get("PORT", "8000")
     manage(env, "migrate", "--noinput")
+    if not debug_on(env):
+        # With DEBUG off the pages name hashed static files from the manifest, which only
+        # collectstatic writes: without it every page answered 500.
+        manage(env, "collectstatic", "--noinput", "--verbosity", "0")
     if has_command(env, "load_catalogue"):
         manage(env, "load_catalogue")
     if has_command(env, "load_example_lists"):

@@ -155,6 +155,7 @@ FACTION_SCHEMA = {
                 "name": {"type": "string", "minLength": 1, "maxLength": 120},
                 "version": {"type": "string", "maxLength": 32},
                 "description": _TEXT,
+                "reference": {"type": "boolean"},
             },
         },
         "weapons": {
@@ -423,6 +424,7 @@ class _FactionReader:
                 "name": meta["name"],
                 "version": str(meta.get("version", "")),
                 "description": str(meta.get("description", "")).strip(),
+                "is_reference": bool(meta.get("reference", False)),
             },
         )
         seen: set[str] = set()

@@ -53,6 +53,14 @@ class Faction(models.Model):
         verbose_name=_("owner"),
     )
     is_shared = models.BooleanField(_("shared with everyone"), default=False)
+    is_reference = models.BooleanField(
+        _("reference profiles"),
+        default=False,
+        help_text=_(
+            "The profiles a rulebook prints as examples, without points: shown in the catalogue, "
+            "not offered for new lists."
+        ),
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

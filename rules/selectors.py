@@ -65,13 +65,14 @@ def units_editable_by(*, user: User) -> QuerySet[UnitTemplate]:
 
 
 def factions_of_system(*, user: User, system: GameSystem) -> QuerySet[Faction]:
-    """The factions of one system that `user` may read, bundled first, with `unit_count`."""
+    """The factions of one system that `user` may read, with `unit_count`: playable bundled
+    factions first, then a rulebook's reference profiles, then homebrew."""
     return (
         factions_visible_to(user=user)
         .filter(system=system)
         .annotate(unit_count=Count("units"))
         .select_related("owner")
-        .order_by(F("owner_id").asc(nulls_first=True), "name")
+        .order_by(F("owner_id").asc(nulls_first=True), "is_reference", "name")
     )
 
 

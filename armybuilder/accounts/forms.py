@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
+
+from armybuilder.accounts.guests import GUEST_PREFIX
 
 
 class SignupForm(UserCreationForm):
@@ -20,3 +23,12 @@ class SignupForm(UserCreationForm):
         self.fields["email"].help_text = _("Only used to send you a link when you forget your password.")
         self.fields["username"].widget.attrs.update({"autocomplete": "username", "autofocus": True})
         self.fields["email"].widget.attrs.update({"autocomplete": "email"})
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if str(username).lower().startswith(GUEST_PREFIX):
+            raise forms.ValidationError(
+                _("Names starting with “%(prefix)s” are kept for visitors without an account."),
+                params={"prefix": GUEST_PREFIX},
+            )
+        return username

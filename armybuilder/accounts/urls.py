@@ -2,13 +2,12 @@
 (`login`, `logout`, `password_change`, `password_change_done`, `password_reset`,
 `password_reset_done`, `password_reset_confirm`, `password_reset_complete`)."""
 
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from armybuilder.accounts import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("", include("django.contrib.auth.urls")),
 ]

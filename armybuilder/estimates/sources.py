@@ -238,14 +238,15 @@ def unit_target_choices(*, user: User, system_key: str, exclude_list_id: int | N
 
 
 def list_target_choices(*, user: User, system_key: str, exclude_list_id: int | None = None) -> Choices:
-    """Every list a list may be estimated against: the reference set and the visible lists."""
+    """Every list a list may be estimated against: the visible lists first (the form's default
+    is an opponent's list, the question players ask), then the reference set."""
     groups: Choices = []
-    reference = reference_set_source(system_key=system_key)
-    if reference is not None:
-        groups.append((_("Reference targets"), [(REFERENCE_SET, _("All reference targets"))]))
     lists = _target_lists(user=user, system_key=system_key, exclude_list_id=exclude_list_id)
     if lists:
         groups.append((_("Lists"), [(f"list:{a.pk}", _list_label(a, user)) for a in lists if a.unit_count]))
+    reference = reference_set_source(system_key=system_key)
+    if reference is not None:
+        groups.append((_("Reference targets"), [(REFERENCE_SET, _("All reference targets"))]))
     return [group for group in groups if group[1]]
 
 

@@ -148,9 +148,24 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
                     _("%(unit)s: %(ours)s pts here, %(theirs)s in the roster")
                     % {"unit": selection.name, "ours": added.points, "theirs": float(each)}
                 )
+    if roster.units and not result.units:
+        # Not one unit found: the roster is of another game system (or of catalogues this player
+        # has not imported). An empty list that passes every rule would hide that.
+        raise BattleScribeError([_wrong_system_message(source=source, roster=roster, system=system)])
     return result
 
 
 #: The matching above, for the roster importer of `armybuilder.lists.importers.roster`.
 match_unit = _match
 matched_options = _options
+def _wrong_system_message(*, source: SourceFile, roster: Any, system: GameSystem) -> str:
+    values = {"file": source.name, "system": _(system.name), "roster_system": roster.game_system_name}
+    if roster.game_system_name:
+        return _(
+            "%(file)s: this roster is for %(roster_system)s, and none of its units is in your "
+            "catalogue of %(system)s: choose the roster's game system, or import its catalogues first."
+        ) % values
+    return _(
+        "%(file)s: none of this roster's units is in your catalogue of %(system)s: choose the "
+        "roster's game system, or import its catalogues first."
+    ) % values

@@ -7,6 +7,7 @@ one checkbox per optional rule that the system declares in the registry
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from armybuilder.lists.errors import ArmyListError
+from armybuilder.lists.option_consequences import pick_one_groups
 from armybuilder.models import LIST_NAME_MAX_LENGTH, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN, ArmyList
 from rules.list_settings import enum_labels, settings_defaults, settings_properties
 from rules.models import Faction, GameSystem
@@ -24,6 +26,9 @@ from rules.selectors import factions_visible_to
 from rules.systems.registry import get_system
 
 STRUCTURE_PREFIX = "structure-"
+#: The radio buttons of a pick-one option group post `pick-<digest of the group name>` = the
+#: key of the option taken ("" for none of them); see `pick_input_name`.
+PICK_PREFIX = "pick-"
 SETTING_PREFIX = "setting-"
 OPTION_PREFIX = "option-"
 #: Largest count a request may ask for one option (the option's own maximum is checked later).
@@ -130,7 +135,7 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
         self.system = system
         self.fields["faction"].queryset = (
             factions_visible_to(user=user)
-            .filter(system=system)
+            .filter(system=system, is_reference=False)  # a rulebook's example profiles carry no points
             .order_by(F("owner_id").asc(nulls_first=True), "name")
         )
         self.fields["faction"].label_from_instance = faction_label
@@ -251,6 +256,12 @@ def parse_int(raw: str | None, *, field: str, minimum: int = 0, maximum: int = 1
     return value
 
 
+def pick_input_name(group: str) -> str:
+    """The name of the radio buttons of a pick-one option group (any text is a group name, so
+    the input is named by a digest of it)."""
+    return PICK_PREFIX + hashlib.sha256(group.encode()).hexdigest()[:12]
+
+
 def parse_option_counts(data: Mapping[str, Any], *, menu: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     """`{option key: count}` from the upgrade form of a unit.
 
@@ -259,9 +270,13 @@ def parse_option_counts(data: Mapping[str, Any], *, menu: Sequence[Mapping[str, 
     """
     counts: dict[str, int] = {}
     errors: list[tuple[str, str]] = []
+    pick_one = pick_one_groups(menu)
     for option in menu:
         key = option["key"]
         raw = data.get(OPTION_PREFIX + key)
+        group = str(option.get("group") or "")
+        if raw is None and group in pick_one and pick_input_name(group) in data:
+            raw = "1" if data.get(pick_input_name(group)) == key else None
         if int(option.get("max_count") or 0) <= 1 and raw in (None, "on", "1", "0", ""):
             counts[key] = 1 if raw in ("on", "1") else 0
             continue

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget
 
 from armybuilder import offline
+from armybuilder.accounts.guests import guest_start, is_guest
 from armybuilder.lists import locks, selectors, services, sharing
 from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.forms import (
@@ -316,9 +317,10 @@ def compare(request: HttpRequest) -> HttpResponse:
     return render(request, "armybuilder/lists_compare.html", context, status=400 if errors else 200)
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
+    """The new-list form. A visitor without an account may build too: creating the list starts
+    a guest session (`accounts.guests`), whose lists follow them when they sign up or log in."""
     systems = registered_systems()
     if not systems:
         return render(request, "armybuilder/list_create.html", {"systems": [], "form": None})
@@ -328,6 +330,8 @@ def create(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
+            if not request.user.is_authenticated:
+                guest_start(request)
             try:
                 army_list = services.army_list_create(
                     owner=request.user,
@@ -357,6 +361,7 @@ def create(request: HttpRequest) -> HttpResponse:
         "system": system,
         "form": form,
         "has_factions": form.fields["faction"].queryset.exists(),
+        "building_as_visitor": not request.user.is_authenticated or is_guest(request.user),
         "battlescribe_url": _battlescribe_upload_url(),
     }
     return render(request, template, context, status=status)

@@ -10,36 +10,51 @@
     secret    Discord spoilers: the heading and the total show, each unit stays hidden
               (`||…||`) until the reader reveals it
 
-`plain` is the original format: one line per unit, `Unit name [N pts]: weapons,
-upgrades`, then the total and one line per violation. A unit's own name comes first, the
-catalogue's name after it; its notes follow on an indented line. When units have groups
-(detachments, regiments, or the player's own), each group gets a heading, in list order.
+`plain` is the original format: one line per unit, `Unit name [N pts], 10 models:
+weapons, upgrades`, then the total and one line per violation. A unit's own name comes first,
+the catalogue's name after it; under it an indented stat line per model profile, written from
+the system's profile schema (its `x-profile` order and `title` labels, "N+" for a roll target:
+`Q4+ D5+ T1`, `M4 WS3 BS3 S3 T3 W1 I3 A1 Ld7 Sv5+`), then its notes, line breaks kept. When
+units have groups (detachments, regiments, or the player's own), each group gets a heading,
+in list order. Markdown escapes only what would change the rendering.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from armybuilder.lists.evaluation import army_summary, group_heading
 from armybuilder.models import ArmyList, ListUnit
-from armybuilder.roster.describe import chosen_upgrades, counted, weapon_counts
+from armybuilder.roster.describe import chosen_upgrades, counted, model_count, weapon_counts
 from points.catalogue.i18n import translated_again
 from rules.source_language import decimal_text
+from rules.systems.profile_fields import ENVELOPE_FIELDS
+from rules.systems.registry import get_system
 
 #: The styles `army_list_text` writes, by the `format` query parameter of the text export.
 TEXT_STYLES = ("plain", "compact", "markdown", "secret")
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~])")
+#: Characters that change Markdown's (and Discord's) rendering anywhere in a line.
+_MARKDOWN_INLINE = re.compile(r"([\\`*_~|])")
+#: What starts a heading, a quote or a list only at the start of a line ("# ", "> ", "- ", "1. ").
+_MARKDOWN_LINE_START = re.compile(r"^(\s*)(#+|>|[-+]|\d+\.)(?=\s|$)", re.MULTILINE)
 
 
 def _markdown(text: str) -> str:
-    """Text with Markdown's (and Discord's) special characters escaped."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Text escaped only where Markdown would read it as markup: emphasis, code, spoiler and
+    strike characters anywhere, a heading, quote or list marker at a line's start, and a link's
+    "](" — so "Q4+ D5+ (Shield)" stays as it is written."""
+    text = _MARKDOWN_INLINE.sub(r"\\\1", text)
+    text = _MARKDOWN_LINE_START.sub(
+        lambda m: m[1] + (m[2][:-1] + "\\." if m[2].endswith(".") else "\\" + m[2]), text
+    )
+    return text.replace("](", "\\](")
 
 
 def _details(list_unit: ListUnit) -> list[str]:
@@ -50,22 +65,80 @@ def _details(list_unit: ListUnit) -> list[str]:
     return parts
 
 
-def _notes(list_unit: ListUnit) -> str:
-    return " ".join(list_unit.notes.split())
+def _note_lines(list_unit: ListUnit) -> list[str]:
+    """The notes' lines as the player wrote them (blank lines and trailing spaces dropped)."""
+    return [line.strip() for line in list_unit.notes.splitlines() if line.strip()]
+
+
+def _stat_value(value: Any, prop: Mapping[str, Any]) -> str:
+    if value is None or value == "":
+        return "-"
+    if prop.get("format") == "roll-target" and isinstance(value, int) and not isinstance(value, bool):
+        return f"{value}+"
+    return str(value)
+
+
+def _stat_keys(schema: Mapping[str, Any], models: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The characteristics a stat line shows, in the system's printed order (`x-profile`),
+    else the schema's own order; only scalar ones the models have."""
+    properties = schema.get("properties") or {}
+    keys = list(schema.get("x-profile") or [k for k in properties if k not in ENVELOPE_FIELDS])
+    return [
+        key for key in keys
+        if any(key in model and not isinstance(model[key], list | dict | bool) for model in models)
+    ]
+
+
+def stat_lines(list_unit: ListUnit) -> list[str]:
+    """One stat line per model profile of the unit: `Q4+ D5+ T1` when every model has the
+    same characteristics, else `Name ×N: …` for each profile (a champion, a mount)."""
+    schema = get_system(list_unit.army_list.system.key).profile_schema or {}
+    properties = schema.get("properties") or {}
+    models = [m for m in list_unit.data.get("models") or [] if isinstance(m, Mapping)]
+    keys = _stat_keys(schema, models)
+    if not keys:
+        return []
+    lines = []
+    for model in models:
+        stats = []
+        for key in keys:
+            prop = properties.get(key) or {}
+            label = _(str(prop.get("title") or key))
+            value = _stat_value(model.get(key), prop)
+            stats.append(f"{label}{value}" if len(label) <= 3 else f"{label} {value}")
+        lines.append(" ".join(stats))
+    if len(set(lines)) == 1:  # one profile, or profiles that differ only in their kit
+        return lines[:1]
+    return [
+        f"{model.get('name')} ×{int(model.get('count') or 0)}: {line}"
+        for model, line in zip(models, lines, strict=True)
+    ]
+
+
+def _head(list_unit: ListUnit, *, points: bool) -> str:
+    """`Unit name [N pts], 10 models` (the size alone without points, `GameSystem.points_sized`)."""
+    size = ngettext("%(n)d model", "%(n)d models", model_count(list_unit.data)) % {
+        "n": model_count(list_unit.data)
+    }
+    if points:
+        return _("%(name)s [%(points)d pts], %(size)s") % {
+            "name": list_unit.display_name, "points": list_unit.points, "size": size
+        }
+    return _("%(name)s, %(size)s") % {"name": list_unit.display_name, "size": size}
 
 
 def unit_line(list_unit: ListUnit, *, points: bool = True) -> str:
-    """`Unit name [N pts]: weapons, upgrades` (the part after the colon is left out when empty);
-    without `points` (a system that has none, `GameSystem.points_sized`) the name alone heads it."""
+    """`Unit name [N pts], 10 models: weapons, upgrades` (the part after the colon is left out
+    when empty), then an indented stat line per profile and the notes, line by line."""
     parts = _details(list_unit)
-    head = (
-        _("%(name)s [%(points)d pts]") % {"name": list_unit.display_name, "points": list_unit.points}
-        if points
-        else list_unit.display_name
-    )
+    head = _head(list_unit, points=points)
     line = f"{head}: {', '.join(parts)}" if parts else head
-    if list_unit.notes:
-        line += "\n  " + _("Notes: %(notes)s") % {"notes": _notes(list_unit)}
+    for stats in stat_lines(list_unit):
+        line += f"\n  {stats}"
+    notes = _note_lines(list_unit)
+    if notes:
+        line += "\n  " + _("Notes: %(notes)s") % {"notes": notes[0]}
+        line += "".join(f"\n    {more}" for more in notes[1:])
     return line
 
 
@@ -74,16 +147,22 @@ def _markdown_line(list_unit: ListUnit, *, points: bool = True) -> str:
     head = f"- **{_markdown(list_unit.display_name)}**"
     if points:
         head += f" [{_('%(points)d pts') % {'points': list_unit.points}}]"
+    size = ngettext("%(n)d model", "%(n)d models", model_count(list_unit.data)) % {
+        "n": model_count(list_unit.data)
+    }
+    head += f", {size}"
     line = f"{head}: {_markdown(', '.join(parts))}" if parts else head
-    if list_unit.notes:
-        line += f"\n  - _{_markdown(_notes(list_unit))}_"
+    for stats in stat_lines(list_unit):
+        line += f"\n  - `{stats}`"
+    for note in _note_lines(list_unit):
+        line += f"\n  - _{_markdown(note)}_"
     return line
 
 
 def _secret_line(list_unit: ListUnit, *, points: bool = True) -> str:
     # One spoiler per unit: the reader reveals units one by one. "|" inside would end it early.
-    hidden = unit_line(list_unit, points=points).replace("|", "/").replace("\n  ", " — ")
-    return f"||{hidden}||"
+    lines = unit_line(list_unit, points=points).replace("|", "/").splitlines()
+    return "||" + " — ".join(line.strip() for line in lines) + "||"
 
 
 def _grouped(units: Sequence[ListUnit]) -> list[tuple[str, list[ListUnit]]]:

@@ -9,7 +9,8 @@ from django import template
 from django.utils.translation import gettext as _
 
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
-from armybuilder.lists.forms import OPTION_PREFIX
+from armybuilder.lists.forms import OPTION_PREFIX, pick_input_name
+from armybuilder.lists.option_consequences import option_consequences, pick_one_groups
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster import describe
 from points.catalogue.i18n import translated_again
@@ -71,6 +72,9 @@ def option_groups(
     messages: dict[str, list[str]] = {}
     for path, message in errors or ():
         messages.setdefault(path, []).append(message)
+    army_list = getattr(list_unit, "army_list", None)
+    consequences = option_consequences(army_list=army_list, list_unit=list_unit) if army_list else {}
+    pick_one = pick_one_groups(list_unit.available_options or [])
     groups: dict[str, list[dict[str, Any]]] = {}
     for option in list_unit.available_options:
         key = option["key"]
@@ -90,6 +94,10 @@ def option_groups(
                 "input_id": f"unit-{list_unit.pk}-option-{key}",
                 "input_name": f"{OPTION_PREFIX}{key}",
                 "errors": messages.get(f"options.{key}", []),
+                # What taking it would break, in the reader's language, before it is taken.
+                "consequences": [
+                    translated_again(record, number=decimal_text) for record in consequences.get(key, [])
+                ],
             }
         )
     result = []
@@ -102,6 +110,10 @@ def option_groups(
                 "shared_max": max(option["max"] for option in options) if shared else None,
                 "shared_min": max(option["min"] for option in options) if shared else None,
                 "errors": messages.get(f"groups.{name}", []) if name else [],
+                # A pick-one group is radio buttons named after the group (`pick_input_name`).
+                "pick_one": name in pick_one,
+                "radio_name": pick_input_name(name) if name in pick_one else "",
+                "taken": any(option["count"] for option in options),
             }
         )
     return result

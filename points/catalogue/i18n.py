@@ -68,11 +68,13 @@ class Message(str):
     n: int | None
     args: Mapping[str, Any] | None
     style: str
+    titled: bool
 
     def __new__(cls, text: str, msgid: str, *, plural: str | None = None, n: int | None = None,
-                args: Mapping[str, Any] | None = None, style: str = "%") -> Message:
+                args: Mapping[str, Any] | None = None, style: str = "%", titled: bool = False) -> Message:
         message = super().__new__(cls, text)
         message.msgid, message.plural, message.n, message.args, message.style = msgid, plural, n, args, style
+        message.titled = titled
         return message
 
     def __mod__(self, args: Any) -> Message:  # type: ignore[override]
@@ -82,6 +84,12 @@ class Message(str):
     def format(self, *args: Any, **kwargs: Any) -> Message:  # type: ignore[override]
         return Message(str.format(self, *args, **kwargs), self.msgid, plural=self.plural, n=self.n,
                        args=kwargs or None, style="{}")
+
+    def title(self) -> Message:  # type: ignore[override]
+        """Title case that is applied again when the message is translated again (a slot
+        name "core" shown as "Core", "Основные")."""
+        return Message(str.title(self), self.msgid, plural=self.plural, n=self.n, args=self.args,
+                       style=self.style, titled=True)
 
 
 def _(message: str) -> str:
@@ -103,13 +111,23 @@ def message_record(message: str) -> dict[str, Any]:
     record: dict[str, Any] = {"message_id": message.msgid}
     if message.plural is not None:
         record["message_plural"], record["message_n"] = message.plural, message.n
+    if message.titled:
+        record["message_titled"] = True
     if message.args is not None:
-        record["message_args"] = {
-            key: value if isinstance(value, str | int | float | bool) or value is None else str(value)
-            for key, value in message.args.items()
-        }
+        record["message_args"] = {key: _stored_argument(value) for key, value in message.args.items()}
         record["message_style"] = message.style
     return record
+
+
+def _stored_argument(value: Any) -> Any:
+    """An argument as stored: a translated argument (a slot name, a rule's name) keeps its own
+    record, so it is translated again with the message instead of staying in the language of
+    whoever saved the list ("Основные choices cost …" shown to an English reader)."""
+    if isinstance(value, Message):
+        return {"message": str(value), **message_record(value)}
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
 
 
 def translated_again(record: Mapping[str, Any], *, number: Callable[[str], str] | None = None) -> str:
@@ -124,12 +142,17 @@ def translated_again(record: Mapping[str, Any], *, number: Callable[[str], str] 
     text = (_plural_translator(msgid, plural, n) if isinstance(plural, str) and isinstance(n, int)
             else _translator(msgid))
     args = record.get("message_args")
-    if isinstance(args, Mapping) and number is not None:
-        args = {key: number(value) if isinstance(value, str) else value for key, value in args.items()}
+    if isinstance(args, Mapping):
+        args = {
+            key: translated_again(value)
+            if isinstance(value, Mapping)
+            else number(value) if isinstance(value, str) and number is not None else value
+            for key, value in args.items()
+        }
     try:
         if isinstance(args, Mapping):
-            return text.format(**args) if record.get("message_style") == "{}" else text % args
-        return text
+            text = text.format(**args) if record.get("message_style") == "{}" else text % args
+        return text.title() if record.get("message_titled") else text
     except (KeyError, ValueError, TypeError, IndexError):
         return str(record.get("message", ""))
 

@@ -40,7 +40,7 @@ from points.catalogue.fantasy_army import (
     unit_size_violations,
     unslotted_violations,
 )
-from points.catalogue.i18n import _, gettext_noop
+from points.catalogue.i18n import _, gettext_noop, ngettext
 from points.catalogue.item_restrictions import item_restriction_violations
 
 GENERAL_RULE = "General"
@@ -252,43 +252,64 @@ def slot_chart_violations(army: Mapping[str, Any]) -> list[dict[str, Any]]:
             characters,
             chart["characters"],
             "max",
-            _("The army has %(n)d characters; %(limit)d allowed at this game size."),
+            lambda n: ngettext(
+                "The army has %(n)d character; %(limit)d allowed at this game size.",
+                "The army has %(n)d characters; %(limit)d allowed at this game size.",
+                n,
+            ),
         ),
         (
             "lord",
             counts["lord"],
             chart["lord"],
             "max",
-            _("The army has %(n)d Lords; %(limit)d allowed at this game size."),
+            lambda n: ngettext(
+                "The army has %(n)d Lord; %(limit)d allowed at this game size.",
+                "The army has %(n)d Lords; %(limit)d allowed at this game size.",
+                n,
+            ),
         ),
         (
             "core",
             counts["core"],
             chart["core"],
             "min",
-            _("The army has %(n)d Core units; at least %(limit)d needed at this game size."),
+            lambda n: ngettext(
+                "The army has %(n)d Core unit; at least %(limit)d needed at this game size.",
+                "The army has %(n)d Core units; at least %(limit)d needed at this game size.",
+                n,
+            ),
         ),
         (
             "special",
             counts["special"],
             chart["special"],
             "max",
-            _("The army has %(n)d Special units; %(limit)d allowed at this game size."),
+            lambda n: ngettext(
+                "The army has %(n)d Special unit; %(limit)d allowed at this game size.",
+                "The army has %(n)d Special units; %(limit)d allowed at this game size.",
+                n,
+            ),
         ),
         (
             "rare",
             counts["rare"],
             chart["rare"],
             "max",
-            _("The army has %(n)d Rare units; %(limit)d allowed at this game size."),
+            lambda n: ngettext(
+                "The army has %(n)d Rare unit; %(limit)d allowed at this game size.",
+                "The army has %(n)d Rare units; %(limit)d allowed at this game size.",
+                n,
+            ),
         ),
     )
+    # Counted messages ("1 Lord", "2 Lords"; Polish, Czech and Russian have more forms).
     for key, n, limit, kind, message in checks:
         if (kind == "max" and n > limit) or (kind == "min" and n < limit):
             found.append(
                 violation(
                     "slot_chart",
-                    message % {"n": n, "limit": limit},
+                    message(n) % {"n": n, "limit": limit},
                     check=f"{kind}_{key}",
                     value=n,
                     limit=limit,

@@ -37,6 +37,52 @@
     }
   });
 
+  // With DEBUG on, django-htmx's error handler (a listener on the document) replaces the whole
+  // page with any 400 or 409 answer. The editor's refusals are fragments meant for their unit
+  // or the alert: stop them on <html>, before they reach the document, so htmx swaps them as
+  // it does with DEBUG off. Other errors (a 500's debug page) still reach the handler.
+  document.documentElement.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var editor = document.getElementById("list-editor");
+    if (xhr && (xhr.status === 400 || xhr.status === 409) && editor && editor.contains(event.target)) {
+      event.stopPropagation();
+    }
+  });
+
+  // A count typed out of its range is said at once, beside the field, as the player types;
+  // the form still posts on change (it has `novalidate`), and the server's refusal puts the
+  // same message beside the field, so nothing is silently left unsaved.
+  function checkRange(input) {
+    var message = input.parentNode.querySelector(".live-range-error");
+    var value = input.value.trim();
+    var number = Number(value);
+    var outside = value !== "" && (!/^-?\d+$/.test(value) ||
+      number < Number(input.min) || number > Number(input.max));
+    if (outside) {
+      if (!message) {
+        message = document.createElement("p");
+        message.className = "field-error live-range-error";
+        message.setAttribute("role", "alert");
+        message.id = input.id + "-live-error";
+        input.parentNode.appendChild(message);
+      }
+      message.textContent = input.getAttribute("data-range-message");
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-errormessage", message.id);
+    } else if (message) {
+      message.remove();
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-errormessage");
+    }
+  }
+
+  document.addEventListener("input", function (event) {
+    var input = event.target;
+    if (input.matches && input.matches("#unit-rows .option input[type=number][data-range-message]")) {
+      checkRange(input);
+    }
+  });
+
   // A unit just added, duplicated or restored may land far from the button that made it
   // (on a phone, screens above): scroll it into sight and highlight it for a moment.
   // A change that removed the focused element (Remove) hands the focus to Undo. "load" fires

@@ -22,8 +22,9 @@ UNITS = {
     "ru": ["1 отряд", "2 отряда", "5 отрядов", "22 отряда", "25 отрядов"],
 }
 RULES_BROKEN = {
-    "pl": ["1 złamana zasada", "2 złamane zasady", "5 złamanych zasad", "22 złamane zasady",
-           "25 złamanych zasad"],
+    # The words Polish players use (issue 30): "błędy w rozpisce", errors in the list.
+    "pl": ["1 błąd w rozpisce", "2 błędy w rozpisce", "5 błędów w rozpisce", "22 błędy w rozpisce",
+           "25 błędów w rozpisce"],
     "cs": ["1 porušené pravidlo", "2 porušená pravidla", "5 porušených pravidel", "22 porušených pravidel",
            "25 porušených pravidel"],
     "ru": ["1 нарушенное правило", "2 нарушенных правила", "5 нарушенных правил", "22 нарушенных правила",

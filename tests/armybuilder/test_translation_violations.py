@@ -94,3 +94,22 @@ def test_the_pdf_roster_is_in_the_readers_language(
     text = " ".join(text.split())
     for word in words:
         assert word in text
+
+
+def test_a_translated_argument_is_translated_again_with_its_message():
+    """The slot name inside a percentage violation follows the reader, not whoever saved the
+    list (issue 30, item 7: "Основные choices cost 309 pts…" shown to an English reader)."""
+    from points.catalogue.fantasy_army import percentage_violations
+    from points.catalogue.i18n import message_record, translated_again
+
+    army = {"points_limit": 1000, "units": [{"unit": {"name": "Knights", "slot": "core", "models": []}}]}
+    with translation.override("ru"):
+        [violation] = percentage_violations(
+            army, lambda unit: {"exact": 309}, maxima={"core": 25}, minima={}
+        )
+        stored = {**violation, **message_record(violation["message"])}
+    assert stored["message"] == "Выбор Основные стоит 309 очк. — больше 25% лимита (250 очк.)."
+    with translation.override("en"):
+        assert translated_again(stored) == "Core choices cost 309 pts, over 25% of the limit (250 pts)."
+    with translation.override("pl"):
+        assert translated_again(stored) == "Wybory Podstawowe kosztują 309 pkt, ponad 25% limitu (250 pkt)."

@@ -71,7 +71,7 @@ def test_a_unit_gets_a_name_notes_and_a_group_by_keyboard_shown_on_roster_and_ex
     expect(card.locator(".card-notes")).to_contain_text("Holds the ridge")
     screenshot(page, shot_name("feature1-roster", viewport))
     text = page.request.get(f"{base}/lists/{army_list.pk}/roster.txt").text()
-    assert "Red Squad [139 pts]: Concord Wardens," in text and "  Notes: Holds the ridge" in text
+    assert "Red Squad [139 pts], 10 models: Concord Wardens," in text and "  Notes: Holds the ridge" in text
     exported = page.request.get(f"{base}/lists/{army_list.pk}/list.json").json()
     first = exported["units"][0]
     words = (first["custom_name"], first["notes"], first["group"])
@@ -132,18 +132,21 @@ def test_text_exports_in_four_formats_copied_to_the_clipboard_by_keyboard(live_s
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     text = page.locator("#export-text")
     expect(text).to_have_value(re.compile(r"^Ridge Patrol — Ashen Concord \(OPR-style"))
-    expect(text).to_have_value(re.compile(r"\nWarden-Captain \[58 pts\]: Cinder Pistol, Obsidian Blade\n"))
+    expect(text).to_have_value(
+        re.compile(r"\nWarden-Captain \[58 pts\], 1 model: Cinder Pistol, Obsidian Blade\n  Q3\+ D4\+ T3\n")
+    )
     select = page.get_by_label("Format")
     tab_to(page, select)
     page.keyboard.press("ArrowDown")  # a keyboard user changes a <select> with the arrow keys: compact
     expect(text).to_have_value(re.compile(r"\nConcord Wardens 139 · Warden-Captain 58\nTotal: 197/1000 pts"))
     page.keyboard.press("ArrowDown")  # markdown
-    expect(text).to_have_value(re.compile(r"^\*\*Ridge Patrol — Ashen Concord \\\(OPR\\-style"))
-    line = r"\n- \*\*Warden\\-Captain\*\* \[58 pts\]: Cinder Pistol, Obsidian Blade\n"
+    expect(text).to_have_value(re.compile(r"^\*\*Ridge Patrol — Ashen Concord \(OPR-style"))
+    line = (r"\n- \*\*Warden-Captain\*\* \[58 pts\], 1 model: Cinder Pistol, Obsidian Blade"
+            r"\n  - `Q3\+ D4\+ T3`\n")
     expect(text).to_have_value(re.compile(line))
     page.keyboard.press("ArrowDown")  # secret
     expect(select).to_have_value("secret")
-    hidden = r"\n\|\|Warden-Captain \[58 pts\]: Cinder Pistol, Obsidian Blade\|\|\n"
+    hidden = r"\n\|\|Warden-Captain \[58 pts\], 1 model: Cinder Pistol, Obsidian Blade — Q3\+ D4\+ T3\|\|\n"
     expect(text).to_have_value(re.compile(hidden))
     expect(text).to_have_value(re.compile(r"\nTotal: 197/1000 pts, 2 units\n$"))
     tab_to(page, page.get_by_role("button", name="Copy to clipboard"))

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from armybuilder.estimates.charts import HEAT_STEPS, at_least, bar_chart, heat_colour, heat_step
-from armybuilder.estimates.templatetags.estimate_charts import matrix_directions, number, percent
+from armybuilder.estimates.templatetags.estimate_charts import (
+    matrix_directions,
+    matrix_verdict,
+    number,
+    percent,
+)
 
 
 def cell(efficiency: float | None, kills: float = 1.0) -> dict:
@@ -96,3 +101,40 @@ def test_heat_shades_are_classes_whose_colours_the_stylesheet_holds():
     assert (heat_step(0, 10), heat_step(5, 10), heat_step(10, 10), heat_step(3, 0)) == (0, 10, 20, 0)
     for step in range(HEAT_STEPS + 1):
         assert f".heatmap td.heat-{step} {{ background-color: {heat_colour(step, HEAT_STEPS)}; }}" in css
+def test_figures_are_rounded_not_cut_off():
+    """Django's number_format cuts a float's digits: 1.9999 attacks read "1.99" (issue 30, item 8)."""
+    assert number(1.9999, 2) == "2.00"
+    assert number(1.995, 2) == "2.00"
+    assert number(0.125, 2) == "0.13"
+    assert number(12.25, 1) == "12.3"
+    assert percent(0.99996) == "100.0%"
+
+
+def test_rows_and_columns_carry_the_totals_of_their_figures():
+    mine, theirs = matrix_directions(RESULT)
+    assert [row["total"] for row in mine["rows"]] == [60, 12]
+    assert mine["column_totals"] == [15, 30, 27]
+    assert mine["total"] == 72
+    # Their map: B0 did 1 and 2, B1 8 and 3, B2 nothing to A0 and A1.
+    assert theirs["column_totals"] == [3, 11, None]
+    assert [row["total"] for row in theirs["rows"]] == [9, 5]
+
+
+def test_the_verdict_names_the_list_that_comes_out_ahead_and_by_how_much():
+    verdict = matrix_verdict(RESULT)
+    # A: (10+30+20+5+7)/5 = 14.4 per pairing; B: (1+2+8+3)/4 = 3.5.
+    assert verdict["leader"] == "a"
+    assert verdict["a"] == 14.4 and verdict["b"] == 3.5
+    assert verdict["text"] == (
+        "List A (Mine) comes out ahead by 10.9 points destroyed per 100 points: its units average "
+        "14.4 against 3.5 for List B (Theirs)."
+    )
+
+
+def test_the_verdict_of_two_equal_lists_is_even():
+    grid = [[cell(4)]]
+    result = {"list_a": {"name": "X", "units": ["a"]}, "list_b": {"name": "X", "units": ["b"]},
+              "a_vs_b": grid, "b_vs_a": grid}
+    verdict = matrix_verdict(result)
+    assert verdict["leader"] == ""
+    assert verdict["text"] == "The two lists come out even: 4.0 on average each way."

@@ -276,8 +276,10 @@ def test_a_list_against_a_list_renders_a_heat_map_with_the_best_cells_starred(cl
     assert "Mine attacking Theirs" in html and "Theirs attacking Mine" in html
     # One star per unit of mine (its best target) in the first map, per unit of theirs in the second.
     assert html.count("★</span>") == 3 + 2
-    starred = r'class="num heat best[^"]*"[^>]*><strong>[0-9.]+</strong> <span aria-hidden="true">★'
+    # One number per cell (issue 30: a compact grid), the details in its title.
+    starred = r'class="num heat best[^"]*"[^>]*>[0-9.]+<span aria-hidden="true">★'
     assert re.search(starred, html)
+    assert 'class="matrix-verdict"' in html and "comes out ahead" in html
 
 
 def test_a_list_against_the_reference_targets(client, owner):
@@ -446,9 +448,10 @@ def test_a_heat_map_without_points_headlines_the_models_killed(client, owner, ot
 
     html = client.get(reverse("estimates:detail", args=[estimate.pk])).content.decode()
 
-    assert "Each cell is the expected number of models the attack kills" in html
+    assert "Each cell: the expected number of models the attack kills." in html
     assert "points efficiency" not in html and "points destroyed" not in html
     kills = number(result["a_vs_b"][0][0]["expected_kills"], 2)
-    assert f"<strong>{kills}</strong>" in html
-    assert "<strong>–</strong>" not in html
+    assert re.search(rf'class="num heat[^"]*"[^>]*>{re.escape(kills)}(<span|</td>)', html)
+    assert re.search(r'class="num heat[^"]*"[^>]*>–', html) is None
+    assert "models killed: its units average" in html or "come out even" in html
     assert html.count("★</span>") == 2 + 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django import template
@@ -20,7 +21,7 @@ def percent(value: float | None) -> str:
     """0.256 → "25.6%" ("25,6%" in Polish, Czech, Russian); a missing value → "–"."""
     if not isinstance(value, int | float):
         return "–"
-    return f"{number_format(float(value) * 100, 1)}%"
+    return f"{number_format(rounded(float(value) * 100, 1), 1)}%"
 
 
 @register.filter
@@ -29,7 +30,13 @@ def number(value: float | None, places: int = 2) -> str:
     points efficiency) → "–"."""
     if not isinstance(value, int | float):
         return "–"
-    return number_format(float(value), int(places))
+    return number_format(rounded(float(value), int(places)), int(places))
+
+
+def rounded(value: float, places: int) -> Decimal:
+    """`value` rounded half up to `places` decimals. Django's `number_format` cuts a float's
+    digits off (1.9999 attacks printed "1.99"); a rounded Decimal prints "2.00"."""
+    return Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
 @register.filter
@@ -100,10 +107,54 @@ def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], 
                 "best": is_best(i, j),
                 "top": value is not None and best_overall > 0 and value == best_overall}
 
-    out_rows = [{"name": name, "cells": [decorated(i, j, cell) for j, cell in enumerate(row)]}
+    out_rows = [{"name": name, "cells": [decorated(i, j, cell) for j, cell in enumerate(row)],
+                 "total": _total(values[i])}
                 for i, (name, row) in enumerate(zip(rows, cells, strict=True))]
+    column_totals = [_total(list(column)) for column in zip(*values, strict=True)] if values else []
     return {"title": title, "corner": corner, "best_note": best_note, "columns": columns, "rows": out_rows,
-            "headline": headline}
+            "headline": headline, "column_totals": column_totals, "total": _total(
+                [v for row in values for v in row])}
+
+
+def _total(values: Sequence[float | None]) -> float | None:
+    """The sum of a row's or column's figures ("–" when none has one)."""
+    present = [v for v in values if v is not None]
+    return sum(present) if present else None
+
+
+def _mean(grid: Sequence[Sequence[Mapping[str, Any]]], key: str) -> float:
+    figures = [_figure(cell, key) for row in grid for cell in row]
+    present = [v for v in figures if v is not None]
+    return sum(present) / len(present) if present else 0.0
+
+
+@register.filter
+def matrix_verdict(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Which list comes out ahead, and by how much: each side's headline figure averaged over
+    every pairing of one of its units with one of the other's (`a`, `b`), the `leader` ("a",
+    "b" or "" for even), and the sentence that says it in the reader's language."""
+    grid_a, grid_b = result["a_vs_b"], result["b_vs_a"]
+    headline = matrix_headline(grid_a, grid_b)
+    a, b = _mean(grid_a, headline), _mean(grid_b, headline)
+    places = 1 if headline == "points_efficiency" else 2
+    names = {"a": _("List A (%(name)s)") % {"name": result["list_a"]["name"]},
+             "b": _("List B (%(name)s)") % {"name": result["list_b"]["name"]}}
+    if round(a, places) == round(b, places):
+        leader = ""
+        text = _("The two lists come out even: %(value)s on average each way.") % {"value": number(a, places)}
+    else:
+        leader = "a" if a > b else "b"
+        high, low = (a, b) if a > b else (b, a)
+        figures = {"winner": names[leader], "loser": names["b" if leader == "a" else "a"],
+                   "high": number(high, places), "low": number(low, places),
+                   "difference": number(high - low, places)}
+        if headline == "points_efficiency":
+            text = _("%(winner)s comes out ahead by %(difference)s points destroyed per 100 points: its "
+                     "units average %(high)s against %(low)s for %(loser)s.") % figures
+        else:
+            text = _("%(winner)s comes out ahead by %(difference)s models killed: its units average "
+                     "%(high)s per pairing against %(low)s for %(loser)s.") % figures
+    return {"a": a, "b": b, "leader": leader, "text": text, "headline": headline}
 
 
 @register.filter

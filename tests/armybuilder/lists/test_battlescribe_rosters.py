@@ -178,3 +178,33 @@ def test_export_of_a_list_without_points_writes_no_cost_limit(client, army):
     wh40k = client.get(reverse("lists:export_rosz", args=[_army_list.pk]))
     limit = etree.fromstring(rosz_member(wh40k.content)).xpath("//bs:costLimit/@value", namespaces=ns)
     assert limit == ["1000.0"]
+
+
+def test_a_roster_imported_under_the_wrong_system_is_refused_and_saves_nothing(client, army):
+    """Issue 30: a 40k roster imported as WHFB 6th made an empty list that passed every rule."""
+    user, _system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    whfb = GameSystem.objects.get(key="whfb6")
+    with pytest.raises(BattleScribeError) as caught:
+        roster_import(owner=user, system=whfb, source=SourceFile("mine.rosz", exported))
+    [message] = caught.value.errors
+    assert message.startswith("mine.rosz: this roster is for ")
+    assert message.endswith(
+        "and none of its units is in your catalogue of Warhammer Fantasy Battle, 6th edition: choose "
+        "the roster's game system, or import its catalogues first."
+    )
+    assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
+    page = client.post(
+        reverse("lists:import_rosz"), {"system": "whfb6", "file": SimpleUploadedFile("mine.rosz", exported)}
+    )
+    assert page.status_code == 400
+    assert "none of its units is in your catalogue of Warhammer Fantasy Battle, 6th edition" in (
+        page.content.decode().replace("&#x27;", "'")
+    )
+    api = token_client(user).post(
+        "/api/v1/battlescribe/rosters",
+        {"system": "whfb6", "file": SimpleUploadedFile("list.rosz", exported)},
+        format="multipart",
+    )
+    assert api.status_code == 400
+    assert ArmyList.objects.count() == 1
