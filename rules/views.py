@@ -144,6 +144,7 @@ def unit_detail(request: HttpRequest, system_key: str, faction_slug: str, unit_s
             "card": card,
             "is_owner": request.user.is_authenticated and faction.owner_id == request.user.pk,
             "breakdown": breakdown,
+            "breakdown_template": engine.breakdown_template or "rules/_breakdown_catalogue.html",
             "audit": audit,
         },
     )

@@ -63,5 +63,7 @@ def list_unit_breakdown(request: HttpRequest, list_id: int, unit_id: int) -> Htt
     return render(
         request,
         "armybuilder/list_unit_breakdown.html",
-        {"army_list": army_list, "unit": unit, "row": row, "breakdown": breakdown},
+        {"army_list": army_list, "unit": unit, "row": row, "breakdown": breakdown,
+         # the system's own term-by-term explanation (OPR's formula), as the designer shows it
+         "breakdown_template": engine.breakdown_template or "rules/_breakdown_catalogue.html"},
     )

@@ -48,12 +48,29 @@ _UNIT_LINE = re.compile(
     + r"(?:\s*,[^\]]*)?\]|\|\s*"
     + _POINTS.replace("pts>", "pts2>")
     + r"\s*(?:\|(?P<rules>.*))?)"
+    # our own export says the size after the points: "[139 pts], 10 models: …" (any language)
+    r"(?:\s*,\s*(?P<models>\d+)\s+[^\W\d_]+\.?)?"
     r"\s*(?::\s*(?P<details>.*))?$",
     re.IGNORECASE,
 )
 _HEADER = re.compile(
     r"^(\+\+.*\+\+|\+ .* \+|==.*==|__.*__|#.*|total\b.*|violation\b.*|notes?:.*|\(.*\))$", re.I
 )
+#: A stat line of our own text export under its unit ("Q4+ D5+ T1", "Marine ×5: M6 WS3+ … Sv3+",
+#: in Markdown between backticks): the profile is the catalogue's, so it carries nothing to read.
+_STAT = r"[^\W\d_]{1,12}\s?(?:\d[\d.]*\+?|[-–—]|\d?D\d+(?:\+\d+)?\+?|\d+\"?)"
+_STATS = re.compile(r"^(?:[^:]{1,80} ×\d+:\s*)?" + _STAT + r"(?:\s+" + _STAT + r")*$")
+
+
+def _without_stats(details: str) -> str:
+    """A unit line's details without the stat lines and notes our secret export runs into it
+    (`… — Q4+ D5+ T1 — Notes: …`, one spoiler per unit)."""
+    parts = details.split(" — ")
+    kept = [parts[0]] + [part for part in parts[1:]
+                         if not (_STATS.match(part.strip()) or part.strip().lower().startswith("notes"))]
+    return " — ".join(kept)
+
+
 _COUNT = re.compile(r"^(?P<n>\d+)\s*[x×]\s*(?P<rest>.+)$", re.I)
 
 
@@ -203,6 +220,8 @@ class TextList:
                 close()
                 current = None
                 continue
+            if current is not None and _STATS.match(line.strip("`").strip()):
+                continue
             match = _UNIT_LINE.match(line)
             is_heading = (
                 not heading_done
@@ -224,7 +243,7 @@ class TextList:
                 continue
             close()
             current = None
-            details = _pieces(match["details"] or "")
+            details = _pieces(_without_stats(match["details"] or ""))
             template = catalogue.find(match["name"], *(details[:1]))
             if template is None:
                 imported.left_out.append(
