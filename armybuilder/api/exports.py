@@ -36,6 +36,7 @@ from armybuilder.roster import pdf_jobs
 from armybuilder.roster import views as roster
 from armybuilder.roster.battlescribe import list_rosz
 from rules.selectors import factions_visible_to
+from rules.systems.registry import all_systems
 
 PAPER = OpenApiParameter("paper", str, enum=["a4", "letter"], default="a4",
                          description="Page size of the printed roster.")
@@ -109,35 +110,13 @@ def army_file_schema() -> dict[str, Any]:
 
 
 def army_forge_schema() -> dict[str, Any]:
-    """A list in Army Forge's share-JSON shape (`/api/tts?id=…`), as Tabletop Simulator tools read it."""
-    rule = {"type": "object", "required": ["name"], "properties": {
-        "name": {"type": "string"}, "rating": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
-        "label": {"type": "string"}}}
-    weapon = {"type": "object", "required": ["type", "name", "range", "attacks", "count"], "properties": {
-        "type": {"type": "string", "enum": ["ArmyBookWeapon"]}, "name": {"type": "string"},
-        "range": {"type": "integer"}, "attacks": {"type": "integer"}, "count": {"type": "integer"},
-        "label": {"type": "string"}, "specialRules": {"type": "array", "items": rule}}}
-    unit = {"type": "object",
-            "required": ["id", "selectionId", "name", "size", "quality", "defense", "cost", "loadout",
-                         "rules", "selectedUpgrades", "joinToUnit", "combined"],
-            "properties": {
-                "armyId": {"type": "string"}, "id": {"type": "string"}, "selectionId": {"type": "string"},
-                "name": {"type": "string"}, "customName": {"type": "string", "nullable": True},
-                "size": {"type": "integer"}, "quality": {"type": "integer"}, "defense": {"type": "integer"},
-                "cost": {"type": "integer", "description": "Our price of the unit."},
-                "rules": {"type": "array", "items": rule},
-                "specialRules": {"type": "array", "items": rule},
-                "loadout": {"type": "array", "items": weapon},
-                "equipment": {"type": "array", "items": weapon},
-                "selectedUpgrades": {"type": "array", "items": {"type": "object"}},
-                "joinToUnit": {"type": "string", "nullable": True}, "combined": {"type": "boolean"}}}
-    return {"type": "object", "title": "ArmyForgeList",
-            "required": ["id", "name", "gameSystem", "points", "units"],
-            "properties": {"id": {"type": "string"}, "name": {"type": "string"},
-                           "gameSystem": {"type": "string", "description": "Army Forge's game system key."},
-                           "points": {"type": "integer"},
-                           "pointsLimit": {"type": "integer", "nullable": True},
-                           "units": {"type": "array", "items": unit}}}
+    """A list in Army Forge's share-JSON shape, as the system that writes it declares it
+    (`GameSystem.foreign_units["army_forge"].list_schema`): the API names no system."""
+    for system in all_systems():
+        module = system.foreign_units.get("army_forge")
+        if module is not None and hasattr(module, "list_schema"):
+            return module.list_schema()
+    return {"type": "object", "title": "ArmyForgeList"}
 
 
 ARMY_FORGE = {200: OpenApiResponse(army_forge_schema(), description=(
@@ -280,7 +259,7 @@ class ListImportViewSet(viewsets.ViewSet):
                               200: OpenApiResponse(ImportResultSerializer,
                                                    description="A dry run: nothing saved."),
                               400: error("The source cannot be imported: each problem with its line or field "
-                                         "path (`units[3].quality`, `line 7`)."),
+                                         "path (`units[3].models[0]`, `line 7`)."),
                               413: error("The upload is larger than the limit.")})
     def create(self, request: Request) -> Response:
         if request.content_type.startswith("multipart/"):

@@ -24,7 +24,7 @@ from django.core.cache import cache
 from armybuilder.lists.evaluation import list_settings
 from armybuilder.models import ArmyList, ListUnit
 from points.catalogue.i18n import message_record
-from points.opr.unit import FORMAT_VERSION
+from points.shared_format import FORMAT_VERSION
 from rules.options import OptionError, apply_options
 from rules.systems.registry import get_system
 

@@ -62,7 +62,7 @@ def test_run_with_debug_off_collects_static_files_and_serves_the_home_page(monke
            "STATIC_MANIFEST": "true", "WHITENOISE_USE_FINDERS": "false",
            "STATIC_ROOT": str(tmp_path / "static")}  # empty: nothing collected before
     assert launcher.run_app(env) == 0
-    assert started == ["web", "worker"]
+    assert started == ["web", "worker", "pdf-worker", "control"]  # a worker per queue
     [(status, html)] = answers
     assert status == 200
     assert "/static/css/site." in html and ".css" in html  # a hashed name from the manifest

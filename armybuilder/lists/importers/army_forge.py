@@ -68,9 +68,11 @@ class ArmyForgeList:
         if not isinstance(data, Mapping) or not isinstance(data.get("units"), list):
             return False
         units = [u for u in data["units"] if isinstance(u, Mapping)]
-        return (
-            bool(units) and all("quality" in u and ("defense" in u or "loadout" in u) for u in units)
-        ) or (not units and "gameSystem" in data)
+        if not units:
+            return "gameSystem" in data
+        # The system that reads Army Forge units knows their shape (`looks_like_unit`).
+        readers = [s.foreign_units[FORMAT] for s in all_systems() if FORMAT in s.foreign_units]
+        return any(all(reader.looks_like_unit(u) for u in units) for reader in readers)
 
     def read(self, source: Source, context: Context) -> Imported:
         data = source.json_or_error()

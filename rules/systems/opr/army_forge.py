@@ -464,3 +464,40 @@ def read_options(
                 else:
                     left_out.append(f"{name}: {label}: {option_label}")
     return options, left_out
+
+
+def list_schema() -> dict[str, Any]:
+    """A list in Army Forge's share-JSON shape (`/api/tts?id=…`), as Tabletop Simulator tools read it."""
+    rule = {"type": "object", "required": ["name"], "properties": {
+        "name": {"type": "string"}, "rating": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        "label": {"type": "string"}}}
+    weapon = {"type": "object", "required": ["type", "name", "range", "attacks", "count"], "properties": {
+        "type": {"type": "string", "enum": ["ArmyBookWeapon"]}, "name": {"type": "string"},
+        "range": {"type": "integer"}, "attacks": {"type": "integer"}, "count": {"type": "integer"},
+        "label": {"type": "string"}, "specialRules": {"type": "array", "items": rule}}}
+    unit = {"type": "object",
+            "required": ["id", "selectionId", "name", "size", "quality", "defense", "cost", "loadout",
+                         "rules", "selectedUpgrades", "joinToUnit", "combined"],
+            "properties": {
+                "armyId": {"type": "string"}, "id": {"type": "string"}, "selectionId": {"type": "string"},
+                "name": {"type": "string"}, "customName": {"type": "string", "nullable": True},
+                "size": {"type": "integer"}, "quality": {"type": "integer"}, "defense": {"type": "integer"},
+                "cost": {"type": "integer", "description": "Our price of the unit."},
+                "rules": {"type": "array", "items": rule},
+                "specialRules": {"type": "array", "items": rule},
+                "loadout": {"type": "array", "items": weapon},
+                "equipment": {"type": "array", "items": weapon},
+                "selectedUpgrades": {"type": "array", "items": {"type": "object"}},
+                "joinToUnit": {"type": "string", "nullable": True}, "combined": {"type": "boolean"}}}
+    return {"type": "object", "title": "ArmyForgeList",
+            "required": ["id", "name", "gameSystem", "points", "units"],
+            "properties": {"id": {"type": "string"}, "name": {"type": "string"},
+                           "gameSystem": {"type": "string", "description": "Army Forge's game system key."},
+                           "points": {"type": "integer"},
+                           "pointsLimit": {"type": "integer", "nullable": True},
+                           "units": {"type": "array", "items": unit}}}
+
+
+def looks_like_unit(entry: Mapping[str, Any]) -> bool:
+    """Whether a JSON object is a unit of an Army Forge list (quality, and defense or a loadout)."""
+    return "quality" in entry and ("defense" in entry or "loadout" in entry)
