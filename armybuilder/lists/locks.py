@@ -22,9 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from armybuilder.lists.interchange import army_list_to_dict
-from armybuilder.lists.services import copy_list_unit, list_units_in_order, lock_list
+from armybuilder.lists.services import copy_army_list, list_units_in_order, lock_list
 from armybuilder.lists.sharing import new_share_token
-from armybuilder.models import ArmyList, ListUnit
+from armybuilder.models import ArmyList
 
 #: Hex digits of the content hash shown to players, in groups of four.
 FINGERPRINT_DIGITS = 16
@@ -46,29 +46,8 @@ def army_list_lock(*, army_list: ArmyList, expected_version: int | None) -> Army
     source = lock_list(army_list=army_list, expected_version=expected_version)
     units = list_units_in_order(source)
     fingerprint = content_fingerprint(army_list_to_dict(army_list=source, units=units))
-    locked = ArmyList.objects.create(
-        owner_id=source.owner_id,
-        system_id=source.system_id,
-        faction_id=source.faction_id,
-        name=source.name,
-        points_limit=source.points_limit,
-        structure_options=dict(source.structure_options),
-        settings=dict(source.settings),
-        group_kinds=dict(source.group_kinds or {}),
-        share_token=new_share_token(),
-        locked_from=source,
-        locked_at=timezone.now(),
-        fingerprint=fingerprint,
-        total_points=source.total_points,
-        unit_count=len(units),
-        violations=list(source.violations),
-        violation_count=source.violation_count,
-        is_valid=source.is_valid,
-    )
-    ListUnit.objects.bulk_create(
-        copy_list_unit(unit, army_list=locked, position=unit.position) for unit in units
-    )
-    return locked
+    return copy_army_list(source, units, owner_id=source.owner_id, share_token=new_share_token(),
+                          locked_from=source, locked_at=timezone.now(), fingerprint=fingerprint)
 
 
 def army_list_locks(*, army_list: ArmyList) -> list[ArmyList]:

@@ -430,30 +430,36 @@ def army_list_fork(*, army_list: ArmyList, user: AbstractBaseUser) -> ArmyList:
     The copy keeps every unit as it is (snapshots, options, points) and remembers where
     it came from; it is neither shared nor public.
     """
-    source_units = list_units_in_order(army_list)
-    forked = ArmyList.objects.create(
-        owner=user,
-        system_id=army_list.system_id,
-        faction_id=army_list.faction_id,
-        name=army_list.name,
-        points_limit=army_list.points_limit,
-        structure_options=dict(army_list.structure_options),
-        settings=dict(army_list.settings),
-        group_kinds=dict(army_list.group_kinds or {}),
-        forked_from=army_list,
-        total_points=army_list.total_points,
-        unit_count=len(source_units),
-        violations=list(army_list.violations),
-        violation_count=army_list.violation_count,
-        is_valid=army_list.is_valid,
-    )
-    ListUnit.objects.bulk_create(
-        copy_list_unit(unit, army_list=forked, position=unit.position) for unit in source_units
-    )
+    forked = copy_army_list(army_list, list_units_in_order(army_list), owner=user, forked_from=army_list)
     # Re-validate the copy with today's rules instead of trusting the source's cache.
     return save_list_change(
         locked=forked, caller=forked, units=list_units_in_order(forked, for_evaluation=True)
     )
+
+
+def copy_army_list(source: ArmyList, units: list[ListUnit], **row: Any) -> ArmyList:
+    """A new list row with `source`'s settings, cached evaluation and a copy of each of `units`
+    (in order); `row` sets what the copy has of its own (its owner, `forked_from`, a lock's
+    fields). Forks and locked versions are both made this way."""
+    copied = ArmyList.objects.create(
+        system_id=source.system_id,
+        faction_id=source.faction_id,
+        name=source.name,
+        points_limit=source.points_limit,
+        structure_options=dict(source.structure_options),
+        settings=dict(source.settings),
+        group_kinds=dict(source.group_kinds or {}),
+        total_points=source.total_points,
+        unit_count=len(units),
+        violations=list(source.violations),
+        violation_count=source.violation_count,
+        is_valid=source.is_valid,
+        **row,
+    )
+    ListUnit.objects.bulk_create(
+        copy_list_unit(unit, army_list=copied, position=unit.position) for unit in units
+    )
+    return copied
 
 
 def copy_list_unit(unit: ListUnit, *, army_list: ArmyList, position: int) -> ListUnit:
