@@ -110,8 +110,10 @@ def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
         targets = [GauntletUnit(name=str(data.get("name") or key), data=data, worth=unit_worth(system, data))
                    for key, data in system.reference_targets.items()]
         opponents.append(Opponent(name="", units=targets))  # "" = the reference targets
-    choices = {choice.pk: choice for choice in opponent_choices(army_list)}
-    others = [choices[pk] for pk in chosen["lists"] if pk in choices]
+    others: list[ArmyList] = []
+    if chosen["lists"]:  # only a gauntlet with chosen lists needs to know which the owner may use
+        choices = {choice.pk: choice for choice in opponent_choices(army_list)}
+        others = [choices[pk] for pk in chosen["lists"] if pk in choices]
     for token in chosen["locks"]:
         locked = army_list_by_share_token(token=token)
         if locked is not None and locked.system_id == army_list.system_id:
