@@ -15,28 +15,10 @@ from points.opr import price
 from points.opr.unit_format import parse_unit
 from rules.systems.opr.estimate import attack
 from rules.systems.registry import get_system
+from tests.factories.army_lists import INFANTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 
-INFANTRY = {
-    "format": 1,
-    "system": "opr",
-    "name": "Infantry",
-    "models": [
-        {
-            "name": "Trooper",
-            "count": 10,
-            "quality": 4,
-            "defence": 5,
-            "toughness": 1,
-            "rules": [],
-            "weapons": [
-                {"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": []},
-                {"name": "Knife", "range": 0, "attacks": 1, "ap": 0, "rules": []},
-            ],
-        }
-    ],
-}
 TARGETS = {**INFANTRY, "name": "Targets", "models": [{**INFANTRY["models"][0], "defence": 4}]}
 
 
