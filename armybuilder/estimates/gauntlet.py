@@ -15,6 +15,13 @@ not sized by points — AoS 1st — counts models instead, and its units are wor
 - durability: how many points of the gauntlet's attacks it takes to destroy it, per point
   of its own: the gauntlet's worth divided by the share of the unit all its units destroy
   in one turn each (their better mode); higher is tougher;
+- for a system that counts models and declares `unit_wounds` (AoS 1st), offence and
+  durability per wound as well: the same measures with a unit worth its wounds and a matchup
+  destroying the expected damage it inflicts (the contract's `expected.damage`, at most the
+  defender's wounds);
+- the chances of its fights the system declares (`GameSystem.combat_chances`: WHFB wins the
+  combat, AoS holds against battleshock), from its own melee attacks on each gauntlet unit or
+  from theirs on it, averaged over the gauntlet's units weighted by their worth;
 and per opponent list: the worth each side destroys per turn if every unit attacks once,
 spreading its attacks over the other side's units by their worth, and who comes out ahead.
 
@@ -36,7 +43,7 @@ from rules.systems.registry import GameSystem
 
 MODES = ("shooting", "melee")
 #: Bump when what a cached matchup holds changes.
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"
 
 Situation = dict[str, Any]
 Matchup = dict[str, Any]
@@ -130,6 +137,7 @@ def matchup_figures(system: GameSystem, attacker: Mapping[str, Any], defender: M
                for extra in result.get("outcomes") or ()
                if extra.get("kind") == "probability" and extra.get("matrix", True) is not False]
     return {"expected_kills": float(result["expected"]["kills"]),
+            "expected_damage": float(result["expected"].get("damage") or 0.0),
             "expected_points_destroyed": float(result.get("expected_points_destroyed") or 0.0),
             "p_destroyed": float(result.get("p_destroyed") or 0.0), "chances": chances}
 
@@ -156,22 +164,32 @@ def destroyed(matchup: Matchup, defender: GauntletUnit, *, points: bool) -> floa
 
 
 def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequence[Opponent],
-            situations: Mapping[str, Situation], *, cached: MatchupCache = no_cache) -> Gauntlet:
+            situations: Mapping[str, Situation], *, cached: MatchupCache = no_cache,
+            count_points: bool | None = None) -> Gauntlet:
     """Measure `units` against every unit of `opponents` in each mode of `situations`
-    (mode → the full situation object `attack` takes)."""
+    (mode → the full situation object `attack` takes). `count_points` overrides `by_points`
+    (a caller measuring some units of a list decides it for the whole list)."""
     enemies = [enemy for opponent in opponents for enemy in opponent.units]
-    points = by_points(system, [*units, *enemies])
+    points = by_points(system, [*units, *enemies]) if count_points is None else count_points
     if not points:  # count models on both sides
         units = [GauntletUnit(u.name, u.data, float(model_count(u.data)), u.digest) for u in units]
         enemies = [GauntletUnit(e.name, e.data, float(model_count(e.data)), e.digest) for e in enemies]
         opponents = [Opponent(o.name, enemies[start:start + len(o.units)])
                      for o, start in zip(opponents, _starts(opponents), strict=True)]
+    per_wound = not points and system.unit_wounds is not None
     report = Gauntlet(worth_unit="points" if points else "models")
-    # (attacker index, defender index, mode) -> worth destroyed, both directions.
+    # (attacker index, defender index, mode) -> worth destroyed, both directions (and wounds).
     dealt: dict[tuple[int, int, str], float] = {}
     taken: dict[tuple[int, int, str], float] = {}
-    chances: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    dealt_wounds: dict[tuple[int, int, str], float] = {}
+    taken_wounds: dict[tuple[int, int, str], float] = {}
+    # (unit index, enemy index) -> the melee matchups' chances: its own attacks, and theirs on it.
+    attacking: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    attacked: dict[tuple[int, int], list[dict[str, Any]]] = {}
     digests = {mode: content_digest(situation) for mode, situation in situations.items()}
+    count_wounds = system.unit_wounds if per_wound and system.unit_wounds else None
+    own_wounds = [float(count_wounds(u.data)) for u in units] if count_wounds else []
+    enemy_wounds = [float(count_wounds(e.data)) for e in enemies] if count_wounds else []
     for i, unit in enumerate(units):
         for j, enemy in enumerate(enemies):
             for mode, situation in situations.items():
@@ -180,30 +198,41 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
                 report.matchups += [forward, backward]
                 dealt[i, j, mode] = destroyed(forward, enemy, points=points)
                 taken[i, j, mode] = destroyed(backward, unit, points=points)
+                if per_wound:
+                    dealt_wounds[i, j, mode] = min(forward.get("expected_damage", 0.0), enemy_wounds[j])
+                    taken_wounds[i, j, mode] = min(backward.get("expected_damage", 0.0), own_wounds[i])
                 if situation.get("mode") == "melee":
-                    chances[i, j] = forward.get("chances") or []
+                    attacking[i, j] = forward.get("chances") or []
+                    attacked[i, j] = backward.get("chances") or []
 
-    total_enemy_worth = sum(enemy.worth for enemy in enemies)
     for i, unit in enumerate(units):
         own = unit.worth or 1.0
         per_target = [max(dealt[i, j, mode] for mode in situations) / own for j in range(len(enemies))]
         by_mode = {mode: _weighted([dealt[i, j, mode] / own for j in range(len(enemies))], enemies)
                    for mode in situations}
-        share_lost = sum(max(taken[i, j, mode] for mode in situations) / own for j in range(len(enemies)))
         report.pairings += [{"unit": unit.name, "target": enemies[j].name, "per_point": per_target[j]}
                             for j in range(len(enemies))]
         best = max(range(len(enemies)), key=lambda j: per_target[j], default=None)
         worst = min(range(len(enemies)), key=lambda j: per_target[j], default=None)
-        report.units.append({
+        row: dict[str, Any] = {
             "name": unit.name,
             "points": unit.worth,
             "offence_per_point": _weighted(per_target, enemies),
             "offence_by_mode": by_mode,
-            "durability_per_point": (total_enemy_worth / share_lost / own) if share_lost > 0 else None,
+            "durability_per_point": _durability(i, unit.worth, [e.worth for e in enemies], taken, situations),
             "best_target": enemies[best].name if best is not None else None,
             "worst_target": enemies[worst].name if worst is not None else None,
-            "melee_chances": _mean_chances([chances.get((i, j), []) for j in range(len(enemies))], enemies),
-        })
+            "melee_chances": _mean_chances([attacking.get((i, j), []) for j in range(len(enemies))], enemies),
+            "combat_chances": _declared_chances(system, i, attacking, attacked, enemies),
+        }
+        if per_wound:
+            per_own = [max(dealt_wounds[i, j, mode] for mode in situations) / (own_wounds[i] or 1.0)
+                       for j in range(len(enemies))]
+            row["wounds"] = own_wounds[i]
+            row["offence_per_wound"] = _mean(per_own, enemy_wounds)
+            row["durability_per_wound"] = _durability(i, own_wounds[i], enemy_wounds, taken_wounds,
+                                                      situations)
+        report.units.append(row)
 
     report.pairings.sort(key=lambda row: row["per_point"], reverse=True)
     start = 0
@@ -226,6 +255,45 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
             "ahead_by": destroyed_per_turn - lost_per_turn,
         })
     return report
+
+
+def _durability(i: int, own: float, enemy_worths: Sequence[float],
+                taken: Mapping[tuple[int, int, str], float],
+                situations: Mapping[str, Situation]) -> float | None:
+    """The gauntlet's worth of attacks needed to destroy unit `i`, per its own worth: the
+    gauntlet's worth over the share of the unit its units destroy in one turn each (their
+    better mode); None when they destroy none of it."""
+    own = own or 1.0
+    share_lost = sum(max(taken[i, j, mode] for mode in situations) / own for j in range(len(enemy_worths)))
+    return sum(enemy_worths) / share_lost / own if share_lost > 0 else None
+
+
+def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    """The mean of `values` weighted by `weights` (0 when they weigh nothing)."""
+    total = sum(weights)
+    if not values or total <= 0:
+        return 0.0
+    return sum(value * weight for value, weight in zip(values, weights, strict=True)) / total
+
+
+def _declared_chances(system: GameSystem, i: int, attacking: Mapping[tuple[int, int], list[dict[str, Any]]],
+                      attacked: Mapping[tuple[int, int], list[dict[str, Any]]],
+                      enemies: Sequence[GauntletUnit]) -> list[dict[str, Any]]:
+    """The chances the system declares for unit `i`'s fights (`GameSystem.combat_chances`), each
+    averaged over the gauntlet's units that report it, weighted by their worth."""
+    rows = []
+    for chance in system.combat_chances:
+        source = attacking if chance.side == "attacking" else attacked
+        values, weights = [], []
+        for j, enemy in enumerate(enemies):
+            found = [c["value"] for c in source.get((i, j), []) if c["key"] == chance.key]
+            if found:
+                values.append(found[0])
+                weights.append(enemy.worth)
+        if values:
+            rows.append({"key": chance.key, "label": chance.label, "side": chance.side,
+                         "value": _mean(values, weights) if sum(weights) > 0 else sum(values) / len(values)})
+    return rows
 
 
 def _weighted(values: Sequence[float], enemies: Sequence[GauntletUnit]) -> float:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import caches
@@ -28,6 +28,7 @@ from armybuilder.estimates.gauntlet import (
     GauntletUnit,
     Matchup,
     Opponent,
+    by_points,
     canonical,
     content_digest,
     matchup_figures,
@@ -64,9 +65,29 @@ class GauntletInputs:
     units: list[GauntletUnit]
     opponents: list[Opponent]
     situations: dict[str, dict[str, Any]]
+    #: The `ListUnit` ids of `units`, in the same order (empty for units that are no list's).
+    unit_ids: list[int] = field(default_factory=list)
+
+    def enemies(self) -> list[GauntletUnit]:
+        return [enemy for opponent in self.opponents for enemy in opponent.units]
+
+    def counts_points(self) -> bool:
+        """Whether the whole gauntlet counts points (`gauntlet.by_points`), so that the figures
+        of some of the list's units are measured as the whole list's are."""
+        return by_points(self.system, [*self.units, *self.enemies()])
+
+    def unit_keys(self) -> list[set[str]]:
+        """Per unit of the list, the keys of every matchup its figures need (its attacks on
+        every enemy unit and theirs on it, in every mode)."""
+        digests = {mode: content_digest(situation) for mode, situation in self.situations.items()}
+        enemies = self.enemies()
+        return [{matchup_key(self.system.key, attacker, defender, digest)
+                 for enemy in enemies for digest in digests.values()
+                 for attacker, defender in ((unit, enemy), (enemy, unit))}
+                for unit in self.units]
 
     def pairs(self) -> list[tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
-        enemies = [enemy for opponent in self.opponents for enemy in opponent.units]
+        enemies = self.enemies()
         return [pair for unit in self.units for enemy in enemies for situation in self.situations.values()
                 for pair in ((unit, enemy, situation), (enemy, unit, situation))]
 
@@ -121,8 +142,9 @@ def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
     for other in others[:MAX_OPPONENT_LISTS]:
         opponents.append(Opponent(name=other.name, units=_units_of(system, army_list_units(army_list=other))))
     situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
-    return GauntletInputs(system=system, units=_units_of(system, army_list_units(army_list=army_list)),
-                          opponents=opponents, situations=situations)
+    own = army_list_units(army_list=army_list)
+    return GauntletInputs(system=system, units=_units_of(system, own), opponents=opponents,
+                          situations=situations, unit_ids=[unit.pk for unit in own])
 
 
 def job_key(army_list: ArmyList, inputs: GauntletInputs) -> str:
@@ -134,13 +156,19 @@ def job_key(army_list: ArmyList, inputs: GauntletInputs) -> str:
 
 @dataclass(frozen=True)
 class GauntletState:
-    """`ready` with the report, `computing` with how far, or `too_large`."""
+    """`ready` with the report, `computing` with how far, or `too_large`. `unit_figures` holds
+    the figures of each list unit (by `ListUnit` id) whose matchups are all cached: every unit
+    when ready, while computing those an edit did not touch (a unit's figures need only its
+    own matchups), so the editor's unit rows show them before the whole table is done."""
 
     state: str
     report: Gauntlet | None = None
     done: int = 0
     total: int = 0
     left_out: int = 0
+    unit_figures: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: Every unit of the list by `ListUnit` id, in the list's order (with figures or not).
+    unit_ids: list[int] = field(default_factory=list)
 
 
 def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
@@ -149,7 +177,7 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     inputs = gauntlet_inputs(army_list)
     pairs = inputs.pairs()
     if len(pairs) > MAX_MATCHUPS:
-        return GauntletState("too_large", total=len(pairs))
+        return GauntletState("too_large", total=len(pairs), unit_ids=inputs.unit_ids)
     keys = set(inputs.keyed_pairs())
     found = job_cache().get_many(list(keys)) if keys else {}
     if len(found) < len(keys):
@@ -157,11 +185,19 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
             from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
 
             measure_gauntlet.delay(army_list.pk)
-        return GauntletState("computing", done=len(found), total=len(keys))
+        complete = [i for i, needed in enumerate(inputs.unit_keys()) if needed <= found.keys()]
+        partial = measure(inputs.system, [inputs.units[i] for i in complete], inputs.opponents,
+                          inputs.situations, cached=lambda key, compute: found[key],
+                          count_points=inputs.counts_points())
+        figures = {inputs.unit_ids[i]: row for i, row in zip(complete, partial.units, strict=True)}
+        return GauntletState("computing", done=len(found), total=len(keys), unit_figures=figures,
+                             unit_ids=inputs.unit_ids)
     report = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations,
                      cached=lambda key, compute: found[key])
     left_out = sum(1 for figures in found.values() if figures.get("left_out"))
-    return GauntletState("ready", report=report, done=len(keys), total=len(keys), left_out=left_out)
+    return GauntletState("ready", report=report, done=len(keys), total=len(keys), left_out=left_out,
+                         unit_figures=dict(zip(inputs.unit_ids, report.units, strict=True)),
+                         unit_ids=inputs.unit_ids)
 
 
 #: Missing matchups one job computes itself; past that it fans out into parts for the workers
@@ -198,7 +234,7 @@ def compute_missing(army_list: ArmyList, *, part: int = 0, parts: int = 1) -> in
         attacker, defender, situation = todo[key]
         if over_limit(*matchup_cost(system, attacker.data, defender.data, situation)):
             computed[key] = {"expected_kills": 0.0, "expected_points_destroyed": 0.0, "p_destroyed": 0.0,
-                             "chances": [], "left_out": True}
+                             "chances": [], "expected_damage": 0.0, "left_out": True}
         else:
             computed[key] = matchup_figures(system, attacker.data, defender.data, situation)
         if len(computed) >= 50:  # the panel shows progress as they land

@@ -23,8 +23,10 @@ from armybuilder.estimates.gauntlet_live import (
     gauntlet_state,
     opponent_choices,
 )
+from armybuilder.estimates.gauntlet_text import figure_rows
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList
+from rules.systems.registry import get_system
 
 #: Share links of locked versions accepted in the opponents form: their last path segment.
 TOKEN_MAX = 64
@@ -37,33 +39,29 @@ def _token_of(link: str) -> str:
 
 
 def panel_context(army_list: ArmyList) -> dict[str, Any]:
+    """The panel's context, and each unit row's gauntlet figures (`unit_rows`, swapped into the
+    editor's rows out of band by the same response: one request for the panel and every row)."""
     state = gauntlet_state(army_list)
     chosen = gauntlet_settings(army_list)
+    system = get_system(army_list.system.key)
+    worth_unit = state.report.worth_unit if state.report else None
+    if worth_unit is None:  # still computing: the rows count as the whole list will
+        worth_unit = "points" if system.points_sized else "models"
+    per_model = worth_unit == "models"
     context: dict[str, Any] = {"army_list": army_list, "state": state, "chosen": chosen,
-                               "choices": opponent_choices(army_list), "max_lists": MAX_OPPONENT_LISTS}
+                               "choices": opponent_choices(army_list), "max_lists": MAX_OPPONENT_LISTS,
+                               "per_model": per_model}
+    figures = figure_rows(list(state.unit_figures.values()), system=system, per_model=per_model)
+    shown = dict(zip(state.unit_figures, figures, strict=True))
+    context["unit_rows"] = [{"id": unit_id, "figures": shown.get(unit_id),
+                             "state": "ready" if unit_id in shown else state.state}
+                            for unit_id in state.unit_ids]
     if state.report is None:
         return context
-    per_model = state.report.worth_unit == "models"
-    units = state.report.units
-    best_offence = max((row["offence_per_point"] for row in units), default=0) or 1
-    best_durability = max((row["durability_per_point"] or 0 for row in units), default=0) or 1
-    rows = []
-    for row in units:
-        values = {"unit": row["name"], "value": f"{row['offence_per_point']:.2f}",
-                  "best": row["best_target"], "worst": row["worst_target"]}
-        if per_model:
-            sentence = _("Against the gauntlet, %(unit)s slays %(value)s enemy models per model a turn; "
-                         "best against %(best)s, worst against %(worst)s.") % values
-        else:
-            sentence = _("Against the gauntlet, %(unit)s destroys %(value)s of its points a turn; "
-                         "best against %(best)s, worst against %(worst)s.") % values
-        chances = [{**chance, "percent": round(100 * chance["value"])} for chance in row["melee_chances"]]
-        rows.append({**row, "sentence": sentence, "melee_chances": chances,
-                     "offence_bar": round(100 * row["offence_per_point"] / best_offence),
-                     "durability_bar": round(100 * (row["durability_per_point"] or 0) / best_durability)})
+    rows = [shown[unit_id] for unit_id in state.unit_ids]
     trades = [{**row, "name": row["name"] or _("Reference targets")}
               for row in sorted(state.report.opponents, key=lambda row: row["ahead_by"], reverse=True)]
-    context.update(rows=rows, trades=trades, per_model=per_model)
+    context.update(rows=rows, trades=trades)
     return context
 
 

@@ -21,6 +21,25 @@ SYSTEMS_PACKAGE = "rules.systems"
 
 
 @dataclass(frozen=True)
+class CombatChance:
+    """A chance of a fight that the gauntlet reports for each unit of a list, averaged over the
+    gauntlet's units (WHFB: it wins the combat; AoS: it holds against battleshock).
+
+    `key` names an `outcomes` entry of kind probability in `attack`'s melee result. `side` says
+    whose attacks that result is of: `"attacking"`, the unit's own attacks on a gauntlet unit
+    (WHFB's combat result, which counts both sides' blows); `"attacked"`, a gauntlet unit's
+    attacks on it (AoS battleshock, 40k Morale). `label` is a short English heading for the
+    chance ("Holds") and `sentence` explains it to a player with `%(unit)s` and `%(percent)s`
+    ("46%"); both are marked with `gettext_noop` and translated on display.
+    """
+
+    key: str
+    side: str
+    label: str
+    sentence: str
+
+
+@dataclass(frozen=True)
 class GameSystem:
     """Everything the product needs to know to support one game system.
 
@@ -132,6 +151,13 @@ class GameSystem:
     #: Template that explains `price`'s breakdown term by term in the designer (OPR's formula);
     #: it gets `breakdown` (the `price` dict). "": the generic "count × points each" lines.
     breakdown_template: str = ""
+    #: The chances of a fight the gauntlet reports per unit (`CombatChance`), in the order shown;
+    #: empty: the gauntlet shows none for this system.
+    combat_chances: tuple[CombatChance, ...] = ()
+    #: `unit_wounds(unit_dict)` -> the damage that slays every model of a unit (the sum of its
+    #: models' wounds). A system without points that declares it has its gauntlet measured per
+    #: wound as well as per model (AoS 1st), from the estimates contract's expected `damage`.
+    unit_wounds: Callable[[Mapping[str, Any]], int] | None = None
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

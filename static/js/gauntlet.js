@@ -1,16 +1,27 @@
 // The editor's gauntlet panel (armybuilder/lists/gauntlet_views.py) follows the list: every
 // change the editor saves swaps the totals in out of band, and then the panel is asked again
-// (debounced, so a burst of clicks asks once). The panel polls by itself while it computes.
+// (debounced, so a burst of clicks asks once). The panel polls by itself while it computes,
+// and each of its answers fills the unit rows' figures out of band (one request for all rows).
+// A unit row the editor re-renders (a new unit, a move, a rename) comes back waiting for its
+// figures, so any swap that leaves a waiting row asks the panel again too.
 (function () {
   "use strict";
   var timer = null;
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    if (!event.detail || !event.detail.target || event.detail.target.id !== "list-totals") { return; }
+  function refresh() {
     var section = document.getElementById("gauntlet");
     if (!section || !window.htmx) { return; }
     clearTimeout(timer);
     timer = setTimeout(function () {
       window.htmx.ajax("GET", section.getAttribute("data-url"), {target: "#gauntlet-panel", swap: "outerHTML"});
     }, 300);
+  }
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.detail && event.detail.target && event.detail.target.id === "list-totals") { refresh(); }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var panel = document.getElementById("gauntlet-panel");
+    if (panel && panel.getAttribute("data-state") === "computing") { return; }  // it polls by itself
+    if (event.target && event.target.closest && event.target.closest("#gauntlet")) { return; }
+    if (document.querySelector('.unit-gauntlet[data-state="waiting"]')) { refresh(); }
   });
 })();

@@ -12,10 +12,11 @@ from typing import Any
 from points.aos1.composition import LIST_SETTINGS_SCHEMA, OPTION_KEYS, army_summary, validate
 from points.catalogue.i18n import gettext_noop
 from rules.systems.aos1.battlescribe import MAPPING as BATTLESCRIBE
-from rules.systems.aos1.combat import SITUATION_SCHEMA, attack, situation_errors
+from rules.systems.aos1.combat import SITUATION_SCHEMA, attack, situation_errors, unit_wounds
 from rules.systems.aos1.reference_targets import REFERENCE_TARGETS
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
+from rules.systems.registry import CombatChance
 
 #: Warscroll characteristics (003_aos.md §1.1): headed as rosters abbreviate them ("Bv"), with
 #: the warscroll's full names (`x-long`) where a heading is explained.
@@ -64,6 +65,20 @@ SYSTEM = register_catalogue_system(
     army_summary=army_summary,
     points_sized=False,
     battlescribe=BATTLESCRIBE,
+    # Battleshock follows the enemy's attacks (§2.10): the chance comes from the gauntlet's
+    # melee attacks on the unit (`combat.battleshock_holds` says what holding is).
+    combat_chances=(
+        CombatChance(
+            key="p_holds",
+            side="attacked",
+            label=gettext_noop("Holds"),
+            sentence=gettext_noop(
+                "Attacked by the gauntlet's melee units, %(unit)s holds %(percent)s of the time: "
+                "models are left and none flee in battleshock."
+            ),
+        ),
+    ),
+    unit_wounds=unit_wounds,
 )
 
 #: This system's schema labels, help texts and enum values, marked for translation: schemas

@@ -215,6 +215,39 @@ def battleshock_fled(slain: PMF, models: int, bravery: int, situation: Situation
     return fled
 
 
+def battleshock_holds(slain: PMF, models: int, bravery: int, situation: Situation) -> Fraction:
+    """The chance that the attacked unit holds: P(at least one model is left after the attacks
+    and no model flees in the battleshock test that follows), exact given `slain`.
+
+    Decision (§2.10 says who tests and how many flee, not what "holding" is): a unit holds when
+    it is still on the table and loses no model to battleshock. A unit that lost no model this
+    turn takes no test and holds; one under Inspiring Presence takes none and holds while a
+    model is left; a unit whose every model was slain does not hold (nothing is left to hold),
+    though it "loses no model to battleshock". With k slain and n − k left, no model flees
+    exactly when D6 + k + slain earlier ≤ Bravery + ⌊(n − k)/10⌋ + modifiers, so the chance is
+    Σ_{k<n} P(k slain) · #{d ∈ 1..6 : d + lost ≤ threshold} / 6, summed in rationals (each
+    P(k slain) taken exactly as the float it is)."""
+    total = Fraction(0)
+    for k, p_k in enumerate(slain[:models]):
+        if not p_k:
+            continue
+        lost = k + situation.slain_earlier
+        if lost == 0 or situation.inspiring_presence:
+            calm = Fraction(1)
+        else:
+            threshold = bravery + (models - k) // 10 + situation.bravery_modifier
+            calm = Fraction(sum(1 for roll in range(1, 7) if roll + lost <= threshold), 6)
+        total += Fraction(float(p_k)) * calm
+    return total
+
+
+def unit_wounds(unit: Mapping[str, Any]) -> int:
+    """The damage that slays every model of a unit: Σ count × Wounds (§1.1; a model without a
+    Wounds value has 1), for the gauntlet's per-wound figures."""
+    models = [m for m in unit.get("models") or () if isinstance(m, Mapping)]
+    return sum(int(m.get("count", 1)) * int(m.get("wounds") or 1) for m in models)
+
+
 def _pool(models: list[Mapping[str, Any]]) -> tuple[int, int, int | None]:
     main = max(range(len(models)), key=lambda k: (int(models[k].get("count", 1)), -k))
     wounds, save = int(models[main].get("wounds") or 1), models[main].get("save")
@@ -293,6 +326,7 @@ def _attack(
     bravery = max(int(m.get("bravery") or 0) for m in d_models)
     fled = battleshock_fled(slain, count, bravery, sit)
     lost = _losses(slain, count, bravery, sit)
+    holds = float(battleshock_holds(slain, count, bravery, sit))
     points = [float(m.get("points") or 0) * int(m.get("count", 1)) for m in d_models]
     per_model = (sum(points) / max(1, sum(int(m.get("count", 1)) for m in d_models))) if sum(points) else 0.0
     attacker_points = sum(float(m.get("points") or 0) * int(m.get("count", 1)) for m in a_models)
@@ -331,6 +365,12 @@ def _attack(
                 "kind": "distribution",
                 "value": lost.tolist(),
                 "expected": mean(lost),
+            },
+            {
+                "key": "p_holds",
+                "label": _("Target holds (models left, none fled in battleshock)"),
+                "kind": "probability",
+                "value": holds,
             },
         ],
     }

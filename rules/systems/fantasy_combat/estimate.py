@@ -30,6 +30,25 @@ from rules.systems.fantasy_combat.tables import two_d6_at_most
 from rules.systems.fantasy_combat.units import Unit, read_unit
 from rules.systems.fantasy_combat.variants import Variants
 from rules.systems.fantasy_combat.wound_track import WoundTrack
+from rules.systems.registry import CombatChance
+
+#: What the gauntlet reports of a unit's fights (`GameSystem.combat_chances`): its combat result
+#: against each gauntlet unit, which counts both sides' blows (§9), so from its own attacks.
+COMBAT_CHANCES = (
+    CombatChance(
+        key="p_win_combat",
+        side="attacking",
+        label=_("Wins the combat"),
+        sentence=_("In combat with the gauntlet's units, %(unit)s wins the combat %(percent)s of the time."),
+    ),
+    CombatChance(
+        key="p_attacker_breaks",
+        side="attacking",
+        label=_("Breaks"),
+        sentence=_("In combat with the gauntlet's units, %(unit)s breaks or is destroyed "
+                   "%(percent)s of the time."),
+    ),
+)
 
 #: Points efficiency is "expected points destroyed per this many points of the attacker".
 EFFICIENCY_PER_POINTS = 100

@@ -18,7 +18,7 @@ from points.opr.unit_format import parse_army, parse_unit, unit_schema
 from rules.systems.opr import army_forge
 from rules.systems.opr.reference_targets import REFERENCE_TARGETS
 from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
-from rules.systems.registry import GameSystem, register
+from rules.systems.registry import CombatChance, GameSystem, register
 
 PROFILE_FIELDS = ("quality", "defence", "toughness")
 #: What the product shows of each profile field: the card heading (printed as in the seed, like
@@ -98,6 +98,17 @@ SYSTEM = register(
         structure_options=OPTION_KEYS,
         structure_option_groups=GROUP_OPTIONS,
         foreign_units={"army_forge": army_forge},
+        # The melee's winner counts both sides' wounds: from the unit's own attacks.
+        combat_chances=(
+            CombatChance(
+                key="p_attacker_wins_melee",
+                side="attacking",
+                label=gettext_noop("Wins the melee"),
+                sentence=gettext_noop(
+                    "In melee with the gauntlet's units, %(unit)s wins %(percent)s of the time."
+                ),
+            ),
+        ),
     )
 )
 

@@ -16,6 +16,7 @@ from points.wh40k9.detachments import DETACHMENT_KINDS, GROUP_KIND_TITLE, ROLE_F
 from points.wh40k9.power import power_extras
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
+from rules.systems.registry import CombatChance
 from rules.systems.wh40k9.abilities import ABILITIES, KEYWORDS, WEAPON_ABILITIES
 from rules.systems.wh40k9.battlescribe import MAPPING as BATTLESCRIBE
 from rules.systems.wh40k9.estimate import attack, estimate_cost
@@ -159,6 +160,18 @@ SYSTEM = register_catalogue_system(
     group_kinds=DETACHMENT_KINDS,
     group_kind_title=GROUP_KIND_TITLE,
     battlescribe=BATTLESCRIBE,
+    # The Morale test follows the enemy's attacks: from the gauntlet's melee attacks on the unit.
+    combat_chances=(
+        CombatChance(
+            key="p_morale_failed",
+            side="attacked",
+            label=gettext_noop("Fails Morale"),
+            sentence=gettext_noop(
+                "Attacked in melee by the gauntlet's units, %(unit)s fails its Morale test "
+                "%(percent)s of the time."
+            ),
+        ),
+    ),
 )
 
 #: This system's schema labels, help texts and enum values, marked for translation: schemas
