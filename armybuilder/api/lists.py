@@ -36,6 +36,7 @@ from armybuilder.api.serializers import (
     ShareSerializer,
 )
 from armybuilder.estimates.gauntlet_live import gauntlet_settings, gauntlet_state, opponent_choices
+from armybuilder.estimates.gauntlet_text import unit_sentences
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
@@ -250,9 +251,15 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
     def _gauntlet_response(self, army_list: ArmyList) -> Response:
         state = gauntlet_state(army_list)
         report = state.report
+        system = get_system(army_list.system.key)
+        units = [{**row, "unit_id": unit_id, "offence_per_wound": row.get("offence_per_wound"),
+                  "durability_per_wound": row.get("durability_per_wound"),
+                  "combat_chances": [{**c, "label": _(c["label"])} for c in row["combat_chances"]],
+                  "explanation": unit_sentences(row, system=system, per_model=report.worth_unit == "models")}
+                 for unit_id, row in zip(state.unit_ids, report.units, strict=True)] if report else []
         data = {"state": state.state, "done": state.done, "total": state.total,
                 "worth_unit": report.worth_unit if report else None, "settings": gauntlet_settings(army_list),
-                "units": report.units if report else [], "opponents": report.opponents if report else []}
+                "units": units, "opponents": report.opponents if report else []}
         headers = {"Retry-After": "1"} if state.state == "computing" else {}
         return Response(GauntletSerializer(data).data, headers={**headers, "Cache-Control": "no-store"})
 

@@ -457,6 +457,17 @@ class ShareSerializer(serializers.Serializer):
     url = serializers.URLField(help_text="The API address of the shared list.")
 
 
+class GauntletChanceSerializer(serializers.Serializer):
+    """A chance of a unit's fights its system reports (WHFB: wins the combat; AoS: holds)."""
+
+    key = serializers.CharField()
+    label = serializers.CharField(help_text="In the request's language.")
+    side = serializers.ChoiceField(
+        choices=["attacking", "attacked"],
+        help_text="From the unit's own melee attacks, or from the gauntlet's melee attacks on it.")
+    value = serializers.FloatField(help_text="The chance, averaged over the gauntlet's units by their worth.")
+
+
 class GauntletUnitSerializer(serializers.Serializer):
     """One unit of the list measured against its gauntlet (`armybuilder.estimates.gauntlet`)."""
 
@@ -470,8 +481,18 @@ class GauntletUnitSerializer(serializers.Serializer):
     worst_target = serializers.CharField(allow_null=True)
     melee_chances = serializers.ListField(
         child=serializers.DictField(),
-        help_text="The system's chances of its fights (WHFB: wins the combat, breaks), "
-                  "[{key, label, value}], averaged over the gauntlet.")
+        help_text="Every one-figure chance of its own melee attacks, [{key, label, value}], "
+                  "averaged over the gauntlet (`combat_chances` holds the ones the system reports).")
+    unit_id = serializers.IntegerField(help_text="The list unit these figures are of.")
+    offence_per_wound = serializers.FloatField(
+        allow_null=True, help_text="Enemy wounds inflicted per turn per own wound (a system counting "
+                                   "wounds and no points: AoS); null otherwise.")
+    durability_per_wound = serializers.FloatField(
+        allow_null=True, help_text="Wounds of the gauntlet's attackers needed to destroy it, per own wound.")
+    combat_chances = GauntletChanceSerializer(many=True)
+    explanation = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Each figure in one sentence a player reads, in the request's language.")
 
 
 class GauntletOpponentSerializer(serializers.Serializer):

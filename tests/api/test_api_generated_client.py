@@ -148,6 +148,10 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
     assert gauntlet.state == "ready"
     assert [unit.name for unit in gauntlet.units] == [unit.name for unit in catalogue[:2]]
     assert gauntlet.opponents[0].name == "" and gauntlet.worth_unit == "points"
+    first = gauntlet.units[0]
+    assert first.explanation[0].startswith("Against the gauntlet, ") and first.offence_per_wound is None
+    assert [chance.key for chance in first.combat_chances] == ["p_attacker_wins_melee"]
+    assert first.combat_chances[0].side == "attacking" and 0 <= first.combat_chances[0].value <= 1
     opponents = GauntletSettingsRequest(reference=False, lists=[], locks=[locked.parsed.token])
     chosen = lists_gauntlet_update.sync_detailed(army_list.id, client=app, if_match=etag, body=opponents)
     assert chosen.status_code == 200 and chosen.parsed.settings.locks == [locked.parsed.token]

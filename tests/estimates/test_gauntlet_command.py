@@ -125,3 +125,82 @@ def test_fantasy_units_report_their_chances_in_combat(tmp_path):
                  if o["key"] == "p_win_combat") for target in targets]
     expected = sum(w * p for w, p in zip(weights, wins, strict=True)) / sum(weights)
     assert chances["p_win_combat"] == pytest.approx(expected, rel=1e-12)
+
+
+def _outcome(result: dict, key: str) -> float | None:
+    return next((o["value"] for o in result.get("outcomes") or () if o["key"] == key), None)
+
+
+@pytest.mark.parametrize("system_key", SYSTEMS)
+def test_each_unit_reports_the_chances_its_system_declares(system_key, tmp_path):
+    """`GameSystem.combat_chances`: each declared chance, from the unit's own melee attacks
+    ("attacking") or the gauntlet's on it ("attacked"), averaged over the gauntlet's units that
+    report it, weighted by their worth (models or points, as the report counts)."""
+    from armybuilder.estimates.gauntlet import model_count, unit_worth
+    from armybuilder.estimates.inputs import situation_clean
+
+    system = get_system(system_key)
+    assert system.combat_chances, "every system with an attack declares what its fights report"
+    targets = list(system.reference_targets.values())
+    report = run("gauntlet", str(list_file(tmp_path, system_key, "Mine", targets[:1])), "--json")
+    melee = situation_clean({"mode": "melee"}, system=system)
+    row = report["units"][0]
+    assert [c["key"] for c in row["combat_chances"]] == [c.key for c in system.combat_chances]
+    for shown, declared in zip(row["combat_chances"], system.combat_chances, strict=True):
+        values, weights = [], []
+        for target in targets:
+            pair = (targets[0], target) if declared.side == "attacking" else (target, targets[0])
+            value = _outcome(system.attack(*pair, melee), declared.key)
+            if value is not None:
+                values.append(value)
+                weights.append(unit_worth(system, target) if report["worth_unit"] == "points"
+                               else model_count(target))
+        expected = sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
+        assert shown["side"] == declared.side and shown["label"] == declared.label
+        assert shown["value"] == pytest.approx(expected, rel=1e-12)
+        assert 0.0 <= shown["value"] <= 1.0
+
+
+def test_a_system_counting_wounds_is_measured_per_wound_too(tmp_path):
+    """AoS 1st has no points: besides per model, offence and durability per wound, from each
+    matchup's expected damage (capped at the defender's wounds) and the units' wounds."""
+    system = get_system("aos1")
+    targets = list(system.reference_targets.values())
+    mine, theirs = targets[1:3], targets
+    report = run("gauntlet", str(list_file(tmp_path, "aos1", "Mine", mine)),
+                 str(list_file(tmp_path, "aos1", "Theirs", theirs)), "--json")
+    wounds = {t["name"]: float(system.unit_wounds(t)) for t in targets}
+    assert wounds["Monster (1 × W12, 4+ save, Bravery 8)"] == 12.0
+    table: dict[tuple[str, str], float] = {}
+    for m in report["matchups"]:
+        key = (m["attacker"], m["defender"])
+        table[key] = max(table.get(key, 0.0), min(m["expected_damage"], wounds[m["defender"]]))
+    weight = sum(wounds[t["name"]] for t in theirs)
+    for row, unit in zip(report["units"], mine, strict=True):
+        own = wounds[unit["name"]]
+        assert row["wounds"] == own
+        offence = sum(wounds[t["name"]] * table[unit["name"], t["name"]] / own for t in theirs) / weight
+        assert row["offence_per_wound"] == pytest.approx(offence, rel=1e-12)
+        shares = sum(table[t["name"], unit["name"]] / own for t in theirs)
+        assert row["durability_per_wound"] == pytest.approx(weight / shares / own, rel=1e-12)
+        assert row["offence_per_point"] > 0 and row["durability_per_point"] > 0  # per model, as before
+
+
+def test_matchups_keep_their_fields_and_add_the_expected_damage(tmp_path):
+    """`--json` stays compatible: fields are only added (the expected damage, equal to the
+    estimate's), never renamed or dropped."""
+    system = get_system("aos1")
+    targets = list(system.reference_targets.values())
+    report = run("gauntlet", str(list_file(tmp_path, "aos1", "Mine", targets[:1])), "--json")
+    assert {"worth_unit", "units", "opponents", "matchups"} <= set(report)
+    assert {"name", "points", "offence_per_point", "offence_by_mode", "durability_per_point", "best_target",
+            "worst_target", "melee_chances"} <= set(report["units"][0])
+    assert {"name", "points", "points_destroyed_per_turn", "points_lost_per_turn", "ahead_by"} <= set(
+        report["opponents"][0])
+    by_name = {unit["name"]: unit for unit in targets}
+    for matchup in report["matchups"][:4]:
+        assert {"attacker", "defender", "situation", "expected_kills", "expected_points_destroyed",
+                "p_destroyed", "chances", "expected_damage"} <= set(matchup)
+        expected = estimate(tmp_path, by_name[matchup["attacker"]], by_name[matchup["defender"]],
+                            matchup["situation"])
+        assert matchup["expected_damage"] == expected["expected"]["damage"]

@@ -99,3 +99,61 @@ def test_a_large_gauntlet_is_computed_in_parts_that_cover_it_once(army):
     computed = [compute_missing(army, part=part, parts=3) for part in range(3)]
     assert sum(computed) == total and min(computed) >= total // 3
     assert missing_matchups(army)[1] == []
+
+
+def test_the_panel_fills_every_unit_row_out_of_band(client, army):
+    """One panel request carries each unit row's figures (offence, durability, their bars, best
+    and worst target, the system's chance, the sentences), swapped into the rows by id."""
+    compute_missing(army)
+    client.force_login(army.owner)
+    page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
+    unit = army.units.get()
+    row = page.split(f'<div id="gauntlet-unit-{unit.pk}"')[1]
+    assert 'hx-swap-oob="true"' in row.split(">")[0] and 'data-state="ready"' in row.split(">")[0]
+    report = gauntlet_state(army, queue=False).report.units[0]
+    assert f"{report['offence_per_point']:.2f}" in row and 'class="gauntlet-bar bar-offence"' in row
+    assert report["best_target"] in row and report["worst_target"] in row
+    assert 'data-chance="p_attacker_wins_melee"' in row and "Wins the melee" in row
+    assert "Against the gauntlet, Infantry destroys" in row
+    assert "To destroy Infantry in a turn, the gauntlet needs" in row
+    assert "In melee with the gauntlet&#x27;s units, Infantry wins" in row
+    # The editor renders the row waiting for them (and asks nothing per unit).
+    editor = client.get(reverse("lists:detail", args=[army.pk])).content.decode()
+    assert f'<div id="gauntlet-unit-{unit.pk}" class="unit-gauntlet" data-state="waiting">' in editor
+
+
+def test_while_an_edit_computes_the_other_units_keep_their_figures(client, army):
+    compute_missing(army)
+    brutes = make_unit(faction=army.faction, data=BRUTES, with_options=False)
+    army.refresh_from_db()
+    services.army_list_add_unit(army_list=army, unit=brutes, options={}, expected_version=army.version)
+    army.refresh_from_db()
+    state = gauntlet_state(army, queue=False)
+    first, added = [unit.pk for unit in army.units.order_by("position", "pk")]
+    assert state.state == "computing" and state.unit_ids == [first, added]
+    assert set(state.unit_figures) == {first}
+    compute_missing(army)
+    ready = gauntlet_state(army, queue=False)
+    assert ready.unit_figures[first] == state.unit_figures[first]  # a unit's figures are its own
+    client.force_login(army.owner)
+    caches["jobs"].delete_many([key for key in gauntlet_inputs(army).unit_keys()[1]][:1])
+    page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
+    assert 'data-state="computing"' in page.split(f'id="gauntlet-unit-{added}"')[1].split(">")[0]
+    assert 'data-state="ready"' in page.split(f'id="gauntlet-unit-{first}"')[1].split(">")[0]
+
+
+def test_a_system_without_points_shows_figures_per_model_and_per_wound(client):
+    from rules.models import GameSystem, UnitTemplate
+    from rules.systems.registry import get_system
+
+    faction = make_faction(system=GameSystem.objects.get_or_create(key="aos1", defaults={"name": "AoS"})[0])
+    data = next(iter(get_system("aos1").reference_targets.values()))
+    horde = UnitTemplate.objects.create(faction=faction, slug="horde", name=data["name"], data=data, points=0)
+    army = make_list(owner=make_user(), faction=faction, name="Models", units=[horde])
+    compute_missing(army)
+    client.force_login(army.owner)
+    page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
+    row = page.split(f'id="gauntlet-unit-{army.units.get().pk}"')[1]
+    assert "Offence per model" in row and "Offence per wound" in row and "Durability per wound" in row
+    assert 'data-chance="p_holds"' in row and "Attacked by the gauntlet&#x27;s melee units" in row
+    assert "Per wound, " in row
