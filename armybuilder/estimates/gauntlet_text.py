@@ -14,11 +14,25 @@ from django.utils.translation import gettext as _
 
 from rules.systems.registry import GameSystem
 
+#: Past this a figure reads as "more than" it: a unit the gauntlet can hardly scratch has a
+#: durability in the billions, which says nothing more than "very tough".
+LARGEST_SHOWN = 999
+
+
+def number(value: float | None, digits: int) -> str:
+    """A figure with `digits` decimals, "—" for none, ">999" past `LARGEST_SHOWN`."""
+    if value is None:
+        return "—"
+    return f">{LARGEST_SHOWN}" if value > LARGEST_SHOWN else f"{value:.{digits}f}"
+
 
 def percent(value: float) -> str:
-    """A chance as a player reads it: "46%" ("<1%" for a chance that is not nothing)."""
+    """A chance as a player reads it: "46%" ("<1%" for a chance that is not nothing, ">99%"
+    for one that is not certain)."""
     rounded = round(100 * value)
-    return "<1%" if rounded == 0 and value > 0 else f"{rounded}%"
+    if rounded == 0 and value > 0:
+        return "<1%"
+    return ">99%" if rounded == 100 and value < 1 else f"{rounded}%"
 
 
 def unit_sentences(row: Mapping[str, Any], *, system: GameSystem, per_model: bool) -> list[str]:
@@ -26,7 +40,7 @@ def unit_sentences(row: Mapping[str, Any], *, system: GameSystem, per_model: boo
     best and worst target, its durability, its figures per wound (a system that counts wounds)
     and the chances of its fights the system reports."""
     unit = row["name"]
-    offence = {"unit": unit, "value": f"{row['offence_per_point']:.2f}",
+    offence = {"unit": unit, "value": number(row["offence_per_point"], 2),
                "best": row["best_target"], "worst": row["worst_target"]}
     if per_model:
         sentences = [_("Against the gauntlet, %(unit)s slays %(value)s enemy models per model a turn; "
@@ -40,13 +54,13 @@ def unit_sentences(row: Mapping[str, Any], *, system: GameSystem, per_model: boo
     elif per_model:
         sentences.append(_("To destroy %(unit)s in a turn, the gauntlet needs %(value)s of its models "
                            "for each model of this unit; higher is tougher.")
-                         % {"unit": unit, "value": f"{durability:.1f}"})
+                         % {"unit": unit, "value": number(durability, 1)})
     else:
         sentences.append(_("To destroy %(unit)s in a turn, the gauntlet needs %(value)s of its points "
                            "for each point of this unit; higher is tougher.")
-                         % {"unit": unit, "value": f"{durability:.1f}"})
+                         % {"unit": unit, "value": number(durability, 1)})
     if row.get("offence_per_wound") is not None:
-        wounds = {"unit": unit, "offence": f"{row['offence_per_wound']:.2f}"}
+        wounds = {"unit": unit, "offence": number(row["offence_per_wound"], 2)}
         if row.get("durability_per_wound") is None:
             sentences.append(_("Per wound, %(unit)s inflicts %(offence)s wounds a turn for each wound of its "
                                "own, and the gauntlet's attacks take none of its wounds.") % wounds)
@@ -54,7 +68,7 @@ def unit_sentences(row: Mapping[str, Any], *, system: GameSystem, per_model: boo
             sentences.append(_("Per wound, %(unit)s inflicts %(offence)s wounds a turn for each wound of its "
                                "own, and the gauntlet needs %(durability)s wounds of attackers for each of "
                                "its wounds to destroy it.")
-                             % {**wounds, "durability": f"{row['durability_per_wound']:.1f}"})
+                             % {**wounds, "durability": number(row["durability_per_wound"], 1)})
     wording = {chance.key: chance for chance in system.combat_chances}
     for chance in row.get("combat_chances") or ():
         declared = wording.get(chance["key"])
@@ -67,14 +81,19 @@ def figure_rows(rows: Sequence[Mapping[str, Any]], *, system: GameSystem, per_mo
                 ) -> list[dict[str, Any]]:
     """The units' rows as the editor shows them: each with its sentences, its bars (0–100, the
     list's best unit is 100) and its chances as translated labels and percentages."""
-    best = {key: max((row.get(key) or 0 for row in rows), default=0) or 1
-            for key in ("offence_per_point", "durability_per_point", "offence_per_wound",
-                        "durability_per_wound")}
+    keys = ("offence_per_point", "durability_per_point", "offence_per_wound", "durability_per_wound")
+    best = {key: max((_capped(row.get(key)) for row in rows), default=0) or 1 for key in keys}
     shown = []
     for row in rows:
-        bars = {f"{key}_bar": round(100 * (row.get(key) or 0) / best[key]) for key in best}
+        bars = {f"{key}_bar": round(100 * _capped(row.get(key)) / best[key]) for key in keys}
+        texts = {f"{key}_text": number(row.get(key), 2 if key.startswith("offence") else 1) for key in keys}
         chances = [{**chance, "label": _(chance["label"]), "percent": percent(chance["value"])}
                    for chance in row.get("combat_chances") or ()]
-        shown.append({**row, **bars, "chances": chances,
+        shown.append({**row, **bars, **texts, "chances": chances,
                       "sentences": unit_sentences(row, system=system, per_model=per_model)})
     return shown
+
+
+def _capped(value: float | None) -> float:
+    """A figure for a bar: none is 0, and past `LARGEST_SHOWN` it is as long as `LARGEST_SHOWN`."""
+    return min(value or 0.0, float(LARGEST_SHOWN))

@@ -1,7 +1,11 @@
 """The gauntlet panel in Chromium, for all five systems: it fills in while the list is
-built and follows each edit (desktop and phone, screenshots under artifacts/)."""
+built and follows each edit, and so do the figures in each unit row (offence and durability
+with their bars, best and worst target, the system's chance), from the panel's own requests
+(desktop and phone, screenshots under artifacts/)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.core.management import call_command
@@ -33,17 +37,58 @@ def faction_with_units(system: str) -> tuple[str, list[str]]:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, viewport, inline_pdf_renders):
     faction, (first, second) = faction_with_units(system)
-    page, _army_list = editor_page(live_server, browser, viewport=viewport, system=system, faction=faction,
+    page, army_list = editor_page(live_server, browser, viewport=viewport, system=system, faction=faction,
                                    points_limit=5000, units=(first,))
+    from rules.systems.registry import get_system
+
+    declared = [chance.key for chance in get_system(system).combat_chances]
+    per_wound = get_system(system).unit_wounds is not None
+    fetched: list[str] = []  # what htmx asks for with GET (the add itself is a POST)
+    page.on("request", lambda request: fetched.append(request.url)
+            if request.resource_type in ("xhr", "fetch") and request.method == "GET" else None)
     panel = page.locator("#gauntlet-panel")
     expect(panel).to_have_attribute("data-state", "ready", timeout=30_000)
     expect(panel.locator("table.gauntlet-units tbody tr[data-unit]")).to_have_count(1)
     expect(panel.locator(".gauntlet-trades li")).to_have_count(1)
+    row_figures = page.locator("#unit-rows .unit-row .unit-gauntlet")
+    expect(row_figures).to_have_count(1)
+    expect(row_figures.first).to_have_attribute("data-state", "ready")
+    check_row_figures(row_figures.first, declared, per_wound=per_wound)
     page.locator(f'button.add-unit[data-unit="{second}"]').first.click()
     expect(panel.locator("table.gauntlet-units tbody tr[data-unit]")).to_have_count(2, timeout=30_000)
     expect(panel).to_have_attribute("data-state", "ready")
     expect(panel.locator(".gauntlet-sentence").first).to_contain_text("Against the gauntlet")
+    expect(row_figures).to_have_count(2)
+    for index in range(2):  # the new unit's row filled by the panel's answers too
+        expect(row_figures.nth(index)).to_have_attribute("data-state", "ready", timeout=30_000)
+        check_row_figures(row_figures.nth(index), declared, per_wound=per_wound)
+    # Every row is filled by the panel's requests, never by one of its own.
+    panel_url = f"{live_server.url}/lists/{army_list.pk}/gauntlet/"
+    assert fetched and set(fetched) == {panel_url}, fetched
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= (viewport or {"width": 1280})["width"], "the panel must not widen the page"
+    suffix = "-phone" if viewport else ""
+    row_figures.first.locator("details summary").click()
+    expect(row_figures.first.locator(".gauntlet-explained li").first).to_contain_text("Against the gauntlet")
+    page.locator("#unit-rows .unit-row").first.scroll_into_view_if_needed()
+    screenshot(page, f"gauntlet-row-{system}{suffix}", full_page=False)
     panel.scroll_into_view_if_needed()
-    screenshot(page, f"gauntlet-{system}" + ("-phone" if viewport else ""), full_page=False)
+    screenshot(page, f"gauntlet-{system}{suffix}", full_page=False)
+
+
+def check_row_figures(figures, declared: list[str], *, per_wound: bool) -> None:
+    """A unit row's gauntlet figures: offence and durability, each a number and a bar, best and
+    worst target, the chances the system declares as percentages, and one sentence each."""
+    number = re.compile(r"^\d+\.\d\d$")
+    expect(figures.locator('[data-figure="offence"] .gauntlet-value')).to_have_text(number)
+    expect(figures.locator('[data-figure="offence"] meter.gauntlet-bar')).to_have_count(1)
+    expect(figures.locator('[data-figure="durability"] meter.gauntlet-bar')).to_have_count(1)
+    expect(figures.locator('[data-figure="best"] dd')).not_to_be_empty()
+    expect(figures.locator('[data-figure="worst"] dd')).not_to_be_empty()
+    expect(figures.locator('[data-figure="offence-per-wound"]')).to_have_count(1 if per_wound else 0)
+    chances = figures.locator('[data-figure="chance"]')
+    expect(chances).to_have_count(len(declared))
+    for index, key in enumerate(declared):
+        expect(chances.nth(index)).to_have_attribute("data-chance", key)
+        expect(chances.nth(index).locator(".gauntlet-value")).to_have_text(re.compile(r"^(<1|\d{1,3})%$"))
+    expect(figures.locator(".gauntlet-explained li")).to_have_count(2 + int(per_wound) + len(declared))
