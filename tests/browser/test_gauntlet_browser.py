@@ -90,5 +90,5 @@ def check_row_figures(figures, declared: list[str], *, per_wound: bool) -> None:
     expect(chances).to_have_count(len(declared))
     for index, key in enumerate(declared):
         expect(chances.nth(index)).to_have_attribute("data-chance", key)
-        expect(chances.nth(index).locator(".gauntlet-value")).to_have_text(re.compile(r"^(<1|\d{1,3})%$"))
+        expect(chances.nth(index).locator(".gauntlet-value")).to_have_text(re.compile(r"^(<1|>99|\d{1,3})%$"))
     expect(figures.locator(".gauntlet-explained li")).to_have_count(2 + int(per_wound) + len(declared))
