@@ -76,15 +76,19 @@ class GauntletInputs:
         of some of the list's units are measured as the whole list's are."""
         return by_points(self.system, [*self.units, *self.enemies()])
 
-    def unit_keys(self) -> list[set[str]]:
+    def unit_keys(self, keys: Sequence[str] | None = None) -> list[set[str]]:
         """Per unit of the list, the keys of every matchup its figures need (its attacks on
-        every enemy unit and theirs on it, in every mode)."""
+        every enemy unit and theirs on it, in every mode): consecutive runs of `pair_keys`
+        (given, when the caller has them already), as `pairs` lists a unit's matchups together."""
+        keys = self.pair_keys() if keys is None else keys
+        run = 2 * len(self.enemies()) * len(self.situations)
+        return [set(keys[i * run:(i + 1) * run]) for i in range(len(self.units))]
+
+    def pair_keys(self) -> list[str]:
+        """The cache key of each of `pairs`, in the same order."""
         digests = {mode: content_digest(situation) for mode, situation in self.situations.items()}
-        enemies = self.enemies()
-        return [{matchup_key(self.system.key, attacker, defender, digest)
-                 for enemy in enemies for digest in digests.values()
-                 for attacker, defender in ((unit, enemy), (enemy, unit))}
-                for unit in self.units]
+        return [matchup_key(self.system.key, attacker, defender, digests[situation["mode"]])
+                for attacker, defender, situation in self.pairs()]
 
     def pairs(self) -> list[tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
         enemies = self.enemies()
@@ -93,9 +97,7 @@ class GauntletInputs:
 
     def keyed_pairs(self) -> dict[str, tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
         """Every matchup by its cache key (a pair met twice is one matchup)."""
-        digests = {mode: content_digest(situation) for mode, situation in self.situations.items()}
-        return {matchup_key(self.system.key, attacker, defender, digests[situation["mode"]]):
-                (attacker, defender, situation) for attacker, defender, situation in self.pairs()}
+        return dict(zip(self.pair_keys(), self.pairs(), strict=True))
 
 
 def gauntlet_settings(army_list: ArmyList) -> dict[str, Any]:
@@ -178,14 +180,15 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     pairs = inputs.pairs()
     if len(pairs) > MAX_MATCHUPS:
         return GauntletState("too_large", total=len(pairs), unit_ids=inputs.unit_ids)
-    keys = set(inputs.keyed_pairs())
+    ordered = inputs.pair_keys()
+    keys = set(ordered)
     found = job_cache().get_many(list(keys)) if keys else {}
     if len(found) < len(keys):
         if queue and job_cache().add(job_key(army_list, inputs), 1, timeout=JOB_MARKER_SECONDS):
             from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
 
             measure_gauntlet.delay(army_list.pk)
-        complete = [i for i, needed in enumerate(inputs.unit_keys()) if needed <= found.keys()]
+        complete = [i for i, needed in enumerate(inputs.unit_keys(ordered)) if needed <= found.keys()]
         partial = measure(inputs.system, [inputs.units[i] for i in complete], inputs.opponents,
                           inputs.situations, cached=lambda key, compute: found[key],
                           count_points=inputs.counts_points())
