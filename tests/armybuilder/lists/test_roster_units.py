@@ -126,7 +126,9 @@ def test_unknown_option_is_refused_in_words(warband):
     army_list.refresh_from_db()
     lord.army_list = army_list
     with pytest.raises(ArmyListError) as refused:
-        services.army_list_unit_set_options(list_unit=lord, options={"nope": 1}, expected_version=army_list.version)
+        services.army_list_unit_set_options(
+            list_unit=lord, options={"nope": 1}, expected_version=army_list.version
+        )
     assert refused.value.errors == [("options", "This unit has no such option.")]
 
 
