@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlescribe.engine.model import GameData
+from rules.battlescribe.engine.roster import Selection
 from rules.battlescribe.engine.xmlform import element_to_dict
 from rules.battlescribe.list_roster import ListRoster, force_entries
 from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping
@@ -160,8 +161,29 @@ def unit_costs(
         unit_cost = next((c for c in mapping.unit_costs if c.field == name), None)
         if unit_cost is not None and unit_cost.steps_field:
             data.pop(unit_cost.steps_field, None)  # the engine's cost already follows the size
+    counts = model_counts(roster.unit(index))
+    if counts and isinstance(data.get("models"), list):
+        # The unit format keeps the unit at its smallest size; its models follow the roster.
+        data["models"] = [
+            {**model, "count": counts[model.get("name")]}
+            if isinstance(model, Mapping) and counts.get(model.get("name"), 0) > 0
+            else model
+            for model in data["models"]
+        ]
     points = _whole(costs.get(points_type, 0.0)) if points_type else 0
     return max(points, 0), data
+
+
+def model_counts(sel: Selection) -> dict[str, int]:
+    """{model name: how many} of the selections of type "model" in a unit (itself included)."""
+    out: dict[str, int] = {}
+    stack = [sel]
+    while stack:
+        node = stack.pop()
+        if node.option.type == "model":
+            out[node.option.name] = out.get(node.option.name, 0) + node.number
+        stack.extend(node.children)
+    return out
 
 
 def _whole(value: float) -> int:

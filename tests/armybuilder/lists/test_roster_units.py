@@ -95,6 +95,7 @@ def test_units_options_points_power_and_errors_come_from_the_engine(warband):
     set_options(army_list, pack, {warriors["key"]: 6})
     pack.refresh_from_db()
     assert pack.points == 48 and pack.data["power_rating"] == 6  # Power steps up past five models
+    assert [m["count"] for m in pack.data["models"]] == [6]  # the unit format follows the roster
     army_list.refresh_from_db()
     assert army_list.total_points == 128 and messages(army_list) == []
     power = next(row for row in army_summary(army_list=army_list, units=list(army_list.units.all()))
