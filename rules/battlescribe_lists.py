@@ -102,11 +102,20 @@ def game_data(source_id: int, digest: str) -> GameData:
             return _cache[key]
     system, catalogues = BattleScribeSource.objects.values_list("game_system", "catalogues").get(pk=source_id)
     data = GameData(system, catalogues)
+    #: Revisions by id, for exports (BattleScribe compares a roster's with its data's).
+    data.source_revisions = {  # type: ignore[attr-defined]
+        str(raw.get("id", "")): str(raw.get("revision", "") or "") for raw in [system, *catalogues]
+    }
     with _lock:
         _cache[key] = data
         while len(_cache) > CACHED_ENGINES:
             _cache.popitem(last=False)
     return data
+
+
+def revisions(roster: ListRoster) -> dict[str, str]:
+    """The game system's and catalogues' revisions of the data a roster was built with."""
+    return dict(getattr(roster.data, "source_revisions", {}))
 
 
 def list_roster(

@@ -173,3 +173,60 @@ def violations(army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str,
 
 def copied_tree(unit: ListUnit) -> dict[str, Any]:
     return copy.deepcopy(unit.selection or {})
+
+
+def roster_from_trees(army_list: ArmyList, trees: Sequence[Mapping[str, Any]]) -> ListRoster:
+    """The engine's roster of the list holding `trees` (a roster file's units)."""
+    holders = [ListUnit(selection=dict(tree)) for tree in trees]
+    return roster_of(army_list, holders)
+
+
+def units_from_roster(army_list: ArmyList, roster: ListRoster) -> list[ListUnit]:
+    """Unsaved list units for every unit of `roster` the catalogue still has, in order; each
+    names the imported unit it came from where the import mapped one."""
+    from rules.battlescribe.to_units import slug
+    from rules.models import UnitTemplate
+
+    templates = {t.slug: t for t in UnitTemplate.objects.filter(faction_id=army_list.faction_id)}
+    units = []
+    for index, sel in enumerate(roster.units):
+        if sel is None:
+            continue
+        template = templates.get(f"bs-{slug(sel.option.defn.id, 60)}")
+        base = dict(template.data) if template else {"name": sel.name[:UNIT_NAME_MAX_LENGTH], "models": []}
+        units.append(
+            ListUnit(
+                army_list=army_list,
+                template=template,
+                catalogue_ref=f"{template.faction.slug}/{template.slug}" if template else "",
+                name=(sel.name or _("Unnamed unit"))[:UNIT_NAME_MAX_LENGTH],
+                base_data=base,
+                position=len(units),
+                selection=tree_of(sel),
+            )
+        )
+        units[-1]._roster_index = index  # type: ignore[attr-defined]
+    # The units the catalogue no longer has are left out: the roster answers for the others.
+    all_units = roster.units
+    roster.units = [all_units[u._roster_index] for u in units]  # type: ignore[attr-defined]
+    try:
+        refresh_units(army_list, roster, units)
+    finally:
+        roster.units = all_units
+    return units
+
+
+def roster_file(army_list: ArmyList, units: Sequence[ListUnit]) -> bytes:
+    """The list as BattleScribe roster XML, written from the engine's roster."""
+    from rules.battlescribe.list_roster_xml import roster_xml
+    from rules.battlescribe_lists import revisions
+
+    roster = roster_of(army_list, units)
+    points_type, _fields = cost_fields(roster.data, army_list.system.key)
+    return roster_xml(
+        roster,
+        name=army_list.name,
+        points_limit=army_list.points_limit if army_list.points_sized else None,
+        points_type=points_type,
+        revisions=revisions(roster),
+    )

@@ -604,6 +604,26 @@ def _save_roster_units(units: Sequence[ListUnit]) -> None:
 
 
 @transaction.atomic
+def army_list_import_roster(
+    *, army_list: ArmyList, trees: Sequence[Mapping[str, Any]], force_entry_id: str
+) -> tuple[list[ListUnit], list[str]]:
+    """Fill an empty list of an imported faction with a BattleScribe roster's units, rebuilt by
+    the roster engine selection for selection; returns (the units, entry ids left out because
+    the catalogue no longer has them)."""
+    locked, units = lock_list_and_units(army_list=army_list, expected_version=None)
+    if units:
+        raise ArmyListError([("units", _("A roster is imported into an empty list."))])
+    _check_room(current=0, adding=len(trees))
+    locked.roster_force = force_entry_id
+    roster = roster_units.roster_from_trees(locked, trees)
+    locked.roster_force = roster.force_entry_id
+    added = roster_units.units_from_roster(locked, roster)
+    ListUnit.objects.bulk_create(added)
+    save_list_change(locked=locked, caller=army_list, units=added, changed_fields=("roster_force",))
+    return added, list(roster.dropped)
+
+
+@transaction.atomic
 def army_list_unit_set_options(
     *, list_unit: ListUnit, options: Mapping[str, int], expected_version: int | None
 ) -> ListUnit:

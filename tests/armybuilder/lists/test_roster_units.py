@@ -148,3 +148,52 @@ def test_clear_options_and_duplicate_keep_the_roster(warband):
     assert pack.points == 40
     army_list.refresh_from_db()
     assert army_list.total_points == 40 + 64
+
+
+def test_rosz_round_trip_rebuilds_the_same_roster(warband, client):
+    import io
+    import zipfile
+
+    from django.urls import reverse
+    from lxml import etree
+
+    from armybuilder.lists.battlescribe_rosters import roster_import
+    from rules.battlescribe.xml_reader import SourceFile
+    from tests.rules.battlescribe.files import FILES
+
+    owner, faction = warband
+    army_list = make_list(owner=owner, faction=faction, name="Round trip")
+    lord = add(army_list, unit(faction, "bs-se-lord"))
+    set_options(army_list, lord, {option(lord, "Master-crafted axe")["key"]: 1})
+    lord.refresh_from_db()
+    set_options(army_list, lord, {option(lord, "Banner of Rage")["key"]: 1})
+    pack = add(army_list, unit(faction, "bs-se-pack"))
+    set_options(army_list, pack, {option(pack, "Warrior")["key"]: 7})
+    add(army_list, unit(faction, "bs-se-lord"))  # a second 0-1 leader: an error both sides
+    army_list.refresh_from_db()
+
+    client.force_login(owner)
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    with zipfile.ZipFile(io.BytesIO(exported)) as archive:
+        xml = archive.read(archive.namelist()[0])
+    schema = etree.XMLSchema(etree.parse(str(FILES / "roster.xsd")))
+    document = etree.fromstring(xml)
+    schema.assertValid(document)  # what BattleScribe reads
+    ns = {"bs": "http://www.battlescribe.net/schema/rosterSchema"}
+    force = document.find("bs:forces/bs:force", ns)
+    assert (force.get("entryId"), force.get("catalogueId"), document.get("gameSystemId")) == (
+        "force-patrol", "cat-warband", "sys-slots"
+    )
+    totals = {c.get("name"): c.get("value") for c in document.findall("bs:costs/bs:cost", ns)}
+    assert totals == {"pts": "196.0", " PL": "13.0"}  # 80 + 56 + 60 points; 4 + 6 + 3 Power
+
+    result = roster_import(owner=owner, system=faction.system, source=SourceFile("round.rosz", exported))
+    back = result.army_list
+    assert result.differences == []
+    before = list(army_list.units.order_by("position"))
+    after = list(back.units.order_by("position"))
+    assert [u.selection for u in after] == [u.selection for u in before]
+    assert [u.points for u in after] == [u.points for u in before] == [80, 56, 60]
+    assert [u["points"] for u in result.units] == [u["roster_points"] for u in result.units]
+    assert back.total_points == army_list.total_points
+    assert messages(back) == messages(army_list) == ["Warlord: at most 1 allowed in the army (now 2)."]
