@@ -169,10 +169,18 @@ def _engine_import(result: RosterImport, roster: Any, source: SourceFile) -> Ros
         )
     except ArmyListError as exc:
         raise BattleScribeError([f"{source.name}: {message}" for _path, message in exc.errors]) from None
+    roots = {tree.get("entry") for tree in roster.trees}
+    for index, tree in enumerate(roster.trees):
+        if tree.get("entry") in dropped:
+            result.differences.append(
+                _("%(unit)s: no such unit in your catalogue of this system; left out")
+                % {"unit": roster.units[index].name}
+            )
     for entry_id in dropped:
-        result.differences.append(
-            _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
-        )
+        if entry_id not in roots:
+            result.differences.append(
+                _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
+            )
     for unit in units:
         selection = roster.units[unit._roster_index]  # which of the file's units it is
         theirs = selection.points

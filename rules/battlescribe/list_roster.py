@@ -248,18 +248,51 @@ class ListRoster:
         walk(node.option.children(), "", None)
 
     def set_counts(self, index: int, counts: Mapping[str, int]) -> None:
-        """Apply the picker's `{key: count}` through the engine's operations (keys not in the
-        current menu are refused; a change that hides an option drops what it held)."""
-        menu = {entry.key: entry for entry in self.menu(index)}
-        unknown = [key for key in counts if key not in menu]
-        if unknown:
+        """Apply the picker's `{key: count}` through the engine's operations.
+
+        Keys are the menu's; the unit format's keys of an imported unit (`opt-<entry id>`,
+        `more-<model>`: extra models over the smallest size) are understood too, so clients
+        and rosters written against them keep working. An option inside a selection the
+        same change creates is applied once that selection exists (a few passes at most);
+        a key that never matches is refused.
+        """
+        remaining = dict(counts)
+        for _pass in range(4):
+            if not remaining:
+                return
+            applied = False
+            for entry in self.menu(index):
+                key = self._matching_key(entry, remaining)
+                if key is None:
+                    continue
+                count = remaining.pop(key)
+                if key.startswith("more-"):
+                    count = max(entry.minimum, 1) + count
+                if count == entry.count or not self._attached(entry.parent, index):
+                    applied = applied or count == entry.count
+                    continue
+                self._set(entry, count)
+                applied = True
+            if not applied:
+                break
+        if remaining:
             raise ListRosterError(_("This unit has no such option."))
-        for entry in list(menu.values()):
-            if entry.key not in counts or counts[entry.key] == entry.count:
-                continue
-            if not self._attached(entry.parent, index):
-                continue  # its parent went with an earlier change
-            self._set(entry, counts[entry.key])
+
+    @staticmethod
+    def _matching_key(entry: MenuEntry, counts: Mapping[str, int]) -> str | None:
+        if entry.key in counts:
+            return entry.key
+        option = entry.option
+        ids = [option.defn.id, *([option.link.id] if option.link is not None else [])]
+        for entry_id in ids:
+            legacy = f"opt-{slug(entry_id, 60)}"
+            if legacy in counts:
+                return legacy
+        if option.type == "model":
+            legacy = f"more-{slug(option.name, 70)}"
+            if legacy in counts:
+                return legacy
+        return None
 
     def _attached(self, sel: Selection, index: int) -> bool:
         root = self.units[index]
