@@ -105,6 +105,9 @@ class ArmyList(models.Model):
     gauntlet = models.JSONField(_("gauntlet"), default=dict, blank=True)
     # The last change that can be undone (a removed unit, cleared options), or {} (services).
     undo = models.JSONField(_("last change that can be undone"), default=dict, blank=True)
+    # Lists of a faction imported from BattleScribe are rosters of the roster engine: the id of
+    # the force entry (detachment) their units are in ("" for other lists, or the first one).
+    roster_force = models.CharField(_("roster force"), max_length=64, blank=True)
     # Cached evaluation, written by the services in the same transaction as the change.
     total_points = models.PositiveIntegerField(_("total points"), default=0)
     unit_count = models.PositiveSmallIntegerField(_("units"), default=0)
@@ -216,6 +219,9 @@ class ListUnit(models.Model):
     option_points = models.JSONField(_("points of each option"), default=dict, blank=True)
     position = models.PositiveSmallIntegerField(_("position"))
     points = models.PositiveIntegerField(_("points"), default=0)
+    # For a unit of a faction imported from BattleScribe: its selection as the roster engine
+    # keeps it ({"entry", "number", "children": [...]}); {} for units in our unit format.
+    selection = models.JSONField(_("roster selection"), default=dict, blank=True)
     # The player's own words: a name for this unit ("Red squad"), notes, and a group
     # (a detachment, a regiment, or any grouping the player likes). Printed and exported.
     custom_name = models.CharField(_("custom name"), max_length=UNIT_NAME_MAX_LENGTH, blank=True)

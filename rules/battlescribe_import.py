@@ -34,6 +34,7 @@ from rules.battlescribe.xml_reader import (
     SourceFile,
     xml_bytes,
 )
+from rules.battlescribe_lists import keep_sources, source_dicts
 from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data, system_rule_names
 from rules.catalogue_sync import CataloguePlan, SyncReport, write_catalogue
 from rules.models import Faction, GameSystem
@@ -227,6 +228,8 @@ def import_files(
         plan.owner_id = owner_id
         if owner_id is not None:
             plan.values["description"] = plan.values["description"] + " Private import."
+    # The source itself is kept beside the factions: lists of them are built by the roster engine.
+    system_source, catalogue_sources = source_dicts(files)
     with transaction.atomic():
         result.report = write_catalogue(CataloguePlan(factions=result.plans))
         result.factions = list(
@@ -234,6 +237,7 @@ def import_files(
                 system__key=system_key, owner_id=owner_id, slug__in=[p.slug for p in result.plans]
             ).order_by("name")
         )
+        keep_sources(result.factions, system_source, catalogue_sources)
     return result
 
 

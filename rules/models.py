@@ -289,3 +289,30 @@ class Equipment(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class BattleScribeSource(models.Model):
+    """The BattleScribe data an imported faction was made from (game system and catalogues in
+    the roster engine's dict shape, `rules.battlescribe.engine.xmlform`).
+
+    The unit format keeps a unit at its smallest size; the catalogue's own rules (options shown
+    only when another is taken, limits across the army, costs that step) need the source, so
+    lists of the faction are built by the roster engine from it (`rules.battlescribe_lists`).
+    Kept in its own table so that reading a faction never loads megabytes of catalogue.
+    """
+
+    faction = models.OneToOneField(
+        Faction, on_delete=models.CASCADE, related_name="battlescribe_source", verbose_name=_("faction")
+    )
+    catalogue_id = models.CharField(_("catalogue id"), max_length=64)
+    game_system = models.JSONField(_("game system"), default=dict)
+    catalogues = models.JSONField(_("catalogues"), default=list)
+    #: A hash of the content: engines loaded in memory are keyed by it, so a re-import is seen.
+    digest = models.CharField(_("digest"), max_length=64)
+
+    class Meta:
+        verbose_name = _("BattleScribe source")
+        verbose_name_plural = _("BattleScribe sources")
+
+    def __str__(self) -> str:
+        return f"{self.faction} ({self.catalogue_id})"

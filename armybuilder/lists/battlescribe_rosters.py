@@ -19,11 +19,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from armybuilder.lists.errors import ArmyListError
-from armybuilder.lists.services import army_list_add_unit, army_list_create
+from armybuilder.lists.services import army_list_add_unit, army_list_create, army_list_import_roster
 from armybuilder.models import ArmyList
 from rules.battlescribe.roster_reader import RosterSelection, read_roster
 from rules.battlescribe.to_units import slug
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+from rules.battlescribe_lists import faction_source
 from rules.models import GameSystem, UnitTemplate
 from rules.selectors import units_visible_to
 
@@ -122,6 +123,8 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
         points_limit=roster.points_limit or DEFAULT_POINTS_LIMIT,
     )
     result = RosterImport(army_list=army_list)
+    if faction is not None and faction_source(faction.pk) and len(roster.trees) == len(roster.units):
+        return _engine_import(result, roster, source)
     for selection in roster.units:
         template = _match(candidates, selection)
         if template is None:
@@ -152,6 +155,42 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
         # Not one unit found: the roster is of another game system (or of catalogues this player
         # has not imported). An empty list that passes every rule would hide that.
         raise BattleScribeError([_wrong_system_message(source=source, roster=roster, system=system)])
+    return result
+
+
+def _engine_import(result: RosterImport, roster: Any, source: SourceFile) -> RosterImport:
+    """A roster of a faction imported with its source: the engine rebuilds it selection for
+    selection; units it cannot rebuild and costs that differ from the file's are reported."""
+    try:
+        units, dropped = army_list_import_roster(
+            army_list=result.army_list,
+            trees=roster.trees,
+            force_entry_id=next(iter(roster.force_entry_ids), ""),
+        )
+    except ArmyListError as exc:
+        raise BattleScribeError([f"{source.name}: {message}" for _path, message in exc.errors]) from None
+    roots = {tree.get("entry") for tree in roster.trees}
+    for index, tree in enumerate(roster.trees):
+        if tree.get("entry") in dropped:
+            result.differences.append(
+                _("%(unit)s: no such unit in your catalogue of this system; left out")
+                % {"unit": roster.units[index].name}
+            )
+    for entry_id in dropped:
+        if entry_id not in roots:
+            result.differences.append(
+                _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
+            )
+    for unit in units:
+        selection = roster.units[unit._roster_index]  # which of the file's units it is
+        theirs = selection.points
+        result.units.append({"name": unit.name, "points": unit.points, "roster_points": float(theirs)})
+        if Fraction(unit.points) != theirs:
+            result.differences.append(
+                _("%(unit)s: %(ours)s pts here, %(theirs)s in the roster")
+                % {"unit": selection.name, "ours": unit.points, "theirs": float(theirs)}
+            )
+    result.army_list.refresh_from_db()
     return result
 
 

@@ -7,12 +7,14 @@ and the answer into an `ArmyEvaluation`. It never looks at which system a list u
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext
 
+from armybuilder.lists import roster_units
 from armybuilder.models import ArmyList, ListUnit
 from points.catalogue.i18n import message_record
 from points.shared_format import FORMAT_VERSION
@@ -130,16 +132,27 @@ def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: b
     whenever its data changes, so re-pricing 25 untouched units on every click would only
     cost time); the army is validated by its system either way.
     """
-    if reprice:
+    found = []
+    if roster_units.is_roster_list(army_list, units) and units:
+        # A roster of an imported catalogue: the engine prices it and reports its errors (the
+        # units' points are the engine's, written by every change), then the system's rules.
+        if reprice:
+            roster = roster_units.roster_of(army_list, units)
+            fresh = [copy.copy(unit) for unit in units]
+            roster_units.refresh_units(army_list, roster, fresh)
+            points = {unit.pk: unit.points for unit in fresh}
+            found = roster.violations()
+        else:
+            points = {unit.pk: unit.points for unit in units}
+            found = roster_units.violations(army_list, units)
+    elif reprice:
         points = {unit.pk: unit_points(system_key=army_list.system.key, unit=unit.data) for unit in units}
     else:
         points = {unit.pk: unit.points for unit in units}
+    found += get_system(army_list.system.key).validate(army_dict(army_list=army_list, units=units))
     # Each message keeps its English original (`message_record`), so that a list saved by a
     # Polish player shows its violations in Czech to a Czech reader.
-    violations = [
-        {**v, **message_record(v.get("message", ""))}
-        for v in get_system(army_list.system.key).validate(army_dict(army_list=army_list, units=units))
-    ]
+    violations = [{**v, **message_record(v.get("message", ""))} for v in found]
     return ArmyEvaluation(
         total_points=sum(points.values()),
         points_limit=army_list.points_limit,

@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.evaluation import evaluate_units, list_settings, unit_points
 from armybuilder.lists.text_safety import has_bidi_control
@@ -262,7 +263,7 @@ def _current(list_unit: ListUnit, *, locked: ArmyList, expected_version: int | N
 
 
 #: What re-evaluating a list reads of its units; the snapshots and menus are left in the database.
-_EVALUATED_FIELDS = ("id", "army_list_id", "position", "points", "data", "name", "group")
+_EVALUATED_FIELDS = ("id", "army_list_id", "position", "points", "data", "name", "group", "selection")
 
 
 def list_units_in_order(army_list: ArmyList, *, for_evaluation: bool = False) -> list[ListUnit]:
@@ -479,6 +480,7 @@ def copy_list_unit(unit: ListUnit, *, army_list: ArmyList, position: int) -> Lis
         custom_name=unit.custom_name,
         notes=unit.notes,
         group=unit.group,
+        selection=roster_units.copied_tree(unit),
     )
 
 
@@ -544,6 +546,8 @@ def army_list_add_unit(
     if unit.faction.system_id != locked.system_id:
         raise ArmyListError([("unit", _("This unit belongs to another game system."))])
     _check_room(current=len(units), adding=1)
+    if roster_units.is_roster_list(locked, units):
+        return _add_roster_unit(locked=locked, caller=army_list, units=units, template=unit, options=options)
     menu = option_menu(unit)
     added = build_list_unit(
         army_list=locked,
@@ -559,6 +563,66 @@ def army_list_add_unit(
     return added
 
 
+def _add_roster_unit(
+    *,
+    locked: ArmyList,
+    caller: ArmyList,
+    units: list[ListUnit],
+    template: UnitTemplate,
+    options: Mapping[str, int] | None,
+) -> ListUnit:
+    """`army_list_add_unit` for a roster list: the engine selects the unit (and, in a new
+    roster, what its force requires); every unit the change touched is saved."""
+    units = list_units_in_order(locked)  # the whole units: their menus may change too
+    unit = ListUnit(
+        army_list=locked,
+        template=template,
+        catalogue_ref=catalogue_ref(template),
+        name=template.name[:UNIT_NAME_MAX_LENGTH],
+        base_data=dict(template.data),
+        position=len(units),
+    )
+    all_units, added = roster_units.add_unit(
+        army_list=locked, units=units, template_slug=template.slug, unit=unit
+    )
+    _check_room(current=len(units), adding=len(added))
+    if options:
+        unit.pk = -1  # found by identity below, before it is saved
+        roster_units.set_options(army_list=locked, units=all_units, unit=unit, counts=options)
+        unit.pk = None
+    ListUnit.objects.bulk_create(added)
+    _save_roster_units(units)
+    save_list_change(locked=locked, caller=caller, units=all_units)
+    return unit
+
+
+def _save_roster_units(units: Sequence[ListUnit]) -> None:
+    """Save what the engine wrote on units already in the database (a change to one unit can
+    show or hide options of another, so all of them, in one statement)."""
+    if units:
+        ListUnit.objects.bulk_update(list(units), list(roster_units.REFRESHED_FIELDS))
+
+
+@transaction.atomic
+def army_list_import_roster(
+    *, army_list: ArmyList, trees: Sequence[Mapping[str, Any]], force_entry_id: str
+) -> tuple[list[ListUnit], list[str]]:
+    """Fill an empty list of an imported faction with a BattleScribe roster's units, rebuilt by
+    the roster engine selection for selection; returns (the units, entry ids left out because
+    the catalogue no longer has them)."""
+    locked, units = lock_list_and_units(army_list=army_list, expected_version=None)
+    if units:
+        raise ArmyListError([("units", _("A roster is imported into an empty list."))])
+    _check_room(current=0, adding=len(trees))
+    locked.roster_force = force_entry_id
+    roster = roster_units.roster_from_trees(locked, trees)
+    locked.roster_force = roster.force_entry_id
+    added = roster_units.units_from_roster(locked, roster)
+    ListUnit.objects.bulk_create(added)
+    save_list_change(locked=locked, caller=army_list, units=added, changed_fields=("roster_force",))
+    return added, list(roster.dropped)
+
+
 @transaction.atomic
 def army_list_unit_set_options(
     *, list_unit: ListUnit, options: Mapping[str, int], expected_version: int | None
@@ -570,6 +634,17 @@ def army_list_unit_set_options(
     """
     army_list = list_unit.army_list
     locked, units = lock_list_and_units(army_list=army_list, expected_version=expected_version)
+    if roster_units.is_roster_list(locked, units):
+        units = list_units_in_order(locked)
+        current = next((u for u in units if u.pk == list_unit.pk), None)
+        if current is None:
+            raise ListUnit.DoesNotExist
+        roster_units.set_options(army_list=locked, units=units, unit=current, counts=options)
+        _save_roster_units(units)
+        for attribute in roster_units.REFRESHED_FIELDS:
+            setattr(list_unit, attribute, getattr(current, attribute))
+        save_list_change(locked=locked, caller=army_list, units=units)
+        return list_unit
     current = _current(list_unit, locked=locked, expected_version=expected_version)
     rebuilt = build_list_unit(
         army_list=locked,
@@ -780,6 +855,7 @@ _SNAPSHOT_FIELDS = (
     "option_points",
     "points",
     "position",
+    "selection",
 )
 
 

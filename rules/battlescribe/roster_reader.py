@@ -47,6 +47,10 @@ class Roster:
     points_limit: int | None
     units: list[RosterSelection] = field(default_factory=list)
     catalogue_names: list[str] = field(default_factory=list)
+    #: The force entry (detachment) id of each force, in order.
+    force_entry_ids: list[str] = field(default_factory=list)
+    #: The BattleScribe selection tree of each unit (`{"entry", "number", "children"}`), in order.
+    trees: list[dict] = field(default_factory=list)
 
 
 def _list(element: Element, name: str) -> list[Element]:
@@ -121,11 +125,22 @@ class _Reader:
 
     def force(self, force: Element, roster: Roster, path: str) -> None:
         roster.catalogue_names.append(force.get("catalogueName", ""))
+        roster.force_entry_ids.append(force.get("entryId", ""))
         here = f"{path}[@name={force.get('name', '')!r}]"
         for element in _list(force, "selections"):
-            roster.units.append(self.selection(element, here))
+            selection = self.selection(element, here)
+            roster.units.append(selection)
+            roster.trees.append(_tree(selection))
         for sub in _list(force, "forces"):
             self.force(sub, roster, f"{here}/force")
+
+
+def _tree(selection: RosterSelection) -> dict:
+    return {
+        "entry": selection.entry_id,
+        "number": max(selection.number, 1),
+        "children": [_tree(child) for child in selection.children],
+    }
 
 
 def read_roster(source: SourceFile) -> Roster:

@@ -168,7 +168,12 @@ def roster_xml(doc: RosterDocument) -> bytes:
 
 def roster_rosz(doc: RosterDocument, filename: str = "roster.ros") -> bytes:
     """The roster zipped as BattleScribe's .rosz (one .ros member)."""
+    return rosz_of(roster_xml(doc), filename)
+
+
+def rosz_of(xml: bytes, filename: str = "roster.ros") -> bytes:
+    """Roster XML zipped as BattleScribe's .rosz (one .ros member)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(filename, roster_xml(doc))
+        archive.writestr(filename, xml)
     return buffer.getvalue()

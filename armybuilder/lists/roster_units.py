@@ -1,0 +1,232 @@
+"""Units of lists whose faction was imported with its BattleScribe source: the roster engine's.
+
+Such a list is a roster of the engine (`rules.battlescribe_lists`): each unit keeps its
+selection tree (`ListUnit.selection`), and every change — adding a unit, ticking an option,
+changing a count — is made by the engine on the whole roster rebuilt from those trees, so
+options that appear only when another is taken, limits that modifiers move and costs that
+step with a count are the catalogue's. What the engine answers is written back in the shape
+every list unit has (`available_options`, `chosen_options`, `option_points`, `points`,
+`data`), so the picker, the API, rosters and exports read these units like any other.
+
+A list is a roster list when its faction has a source and each of its units has a tree (a
+list made before its faction had a source keeps being priced from the unit format).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from armybuilder.lists.errors import ArmyListError
+from armybuilder.models import UNIT_NAME_MAX_LENGTH, ArmyList, ListUnit
+from rules.battlescribe.list_roster import ListRoster, ListRosterError, tree_of
+from rules.battlescribe_lists import cost_fields, faction_source, force_choices, list_roster, unit_costs
+
+#: The fields `refresh_units` may change on a unit.
+REFRESHED_FIELDS = (
+    "selection",
+    "available_options",
+    "chosen_options",
+    "option_points",
+    "points",
+    "data",
+    "name",
+)
+
+
+def is_roster_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
+    """Whether the list's units are built by the roster engine (see the module's docstring)."""
+    if army_list.faction_id is None or any(not unit.selection for unit in units):
+        return False
+    cached = getattr(army_list, "_roster_source", None)
+    if cached is None:
+        cached = faction_source(army_list.faction_id) or ()
+        army_list._roster_source = cached  # type: ignore[attr-defined]
+    return bool(cached)
+
+
+def roster_of(army_list: ArmyList, units: Sequence[ListUnit]) -> ListRoster:
+    """The engine's roster of the list holding `units` (in order)."""
+    try:
+        roster = list_roster(
+            army_list.faction_id,
+            force_entry_id=army_list.roster_force,
+            trees=[unit.selection for unit in units],
+            points_limit=army_list.points_limit,
+            system_key=army_list.system.key,
+        )
+    except ListRosterError as exc:
+        raise ArmyListError([("unit", str(exc))]) from None
+    if roster is None:
+        raise ArmyListError(
+            [("unit", _("This list's faction has no BattleScribe catalogue to build it with."))]
+        )
+    return roster
+
+
+def refresh_units(army_list: ArmyList, roster: ListRoster, units: Sequence[ListUnit]) -> list[ListUnit]:
+    """Write the engine's answer into each unit; returns the units that changed (unsaved)."""
+    system_key = army_list.system.key
+    points_type, _fields = cost_fields(roster.data, system_key)
+    changed = []
+    for index, unit in enumerate(units):
+        if roster.units[index] is None:
+            continue  # its entry left the catalogue: the unit keeps what it had
+        before = {name: getattr(unit, name) for name in REFRESHED_FIELDS}
+        menu = roster.menu(index)
+        sel = roster.unit(index)
+        unit.selection = tree_of(sel)
+        unit.available_options = [entry.as_dict(points_type) for entry in menu]
+        unit.chosen_options = {entry.key: entry.count for entry in menu if entry.count}
+        unit.option_points = {
+            entry.key: round(entry.costs.get(points_type, 0.0)) if points_type else 0 for entry in menu
+        }
+        unit.points, unit.data = unit_costs(roster, index, system_key, unit.base_data)
+        unit.name = (sel.name or unit.name or _("Unnamed unit"))[:UNIT_NAME_MAX_LENGTH]
+        if any(getattr(unit, name) != value for name, value in before.items()):
+            changed.append(unit)
+    return changed
+
+
+def new_units(army_list: ArmyList, roster: ListRoster, have: int) -> list[ListUnit]:
+    """Unsaved list units for the roster's units past the first `have` (what the force requires
+    when a roster starts: the engine selects it, the list keeps it as units the player can change)."""
+    out = []
+    for index in range(have, len(roster.units)):
+        sel = roster.unit(index)
+        out.append(
+            ListUnit(
+                army_list=army_list,
+                name=(sel.name or _("Unnamed unit"))[:UNIT_NAME_MAX_LENGTH],
+                base_data={"name": sel.name[:UNIT_NAME_MAX_LENGTH], "models": []},
+                position=index,
+                selection=tree_of(sel),
+            )
+        )
+    return out
+
+
+def add_unit(
+    *, army_list: ArmyList, units: list[ListUnit], template_slug: str, unit: ListUnit
+) -> tuple[list[ListUnit], list[ListUnit]]:
+    """Add `unit` (unsaved, made from the template `template_slug`) to the roster.
+
+    Returns (every unit of the list in order, the unsaved new ones). A roster's first unit
+    brings what the force requires with it, before it.
+    """
+    roster = roster_of(army_list, units)
+    option = roster.root_option(template_slug)
+    if option is None:
+        raise ArmyListError([("unit", _("This unit cannot be taken in this list's catalogue."))])
+    added = new_units(army_list, roster, len(units))
+    index = roster.add_unit(option)
+    unit.position = index
+    unit.selection = tree_of(roster.unit(index))
+    all_units = [*units, *added, unit]
+    refresh_units(army_list, roster, all_units)
+    return all_units, [*added, unit]
+
+
+def set_options(
+    *, army_list: ArmyList, units: Sequence[ListUnit], unit: ListUnit, counts: Mapping[str, int]
+) -> list[ListUnit]:
+    """Apply the picker's `{option key: count}` to `unit` through the engine; an empty choice
+    takes the unit back to how it comes. Returns the units that changed (unsaved)."""
+    index = next((i for i, u in enumerate(units) if u.pk == unit.pk), None)
+    if index is None:
+        raise ListUnit.DoesNotExist
+    errors = [
+        (f"options.{key}", _("Must be a whole number from 0."))
+        for key, count in counts.items()
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0
+    ]
+    if errors:
+        raise ArmyListError(errors)
+    roster = roster_of(army_list, units)
+    try:
+        if counts:
+            roster.set_counts(index, counts)
+        else:
+            option = roster.unit(index).option
+            roster.roster.deselect_all(roster.unit(index))
+            roster.units[index] = roster.roster.select_entry(roster.force, option.key)
+    except ListRosterError as exc:
+        raise ArmyListError([("options", str(exc))]) from None
+    return refresh_units(army_list, roster, units)
+
+
+def set_force(*, army_list: ArmyList, units: Sequence[ListUnit], force_entry_id: str) -> list[ListUnit]:
+    """Build the list's units in another force (detachment); returns the units that changed."""
+    if force_entry_id not in {entry_id for entry_id, _name in force_choices(army_list.faction_id)}:
+        raise ArmyListError([("roster_force", _("Choose one of the forces of this catalogue."))])
+    army_list.roster_force = force_entry_id
+    return refresh_units(army_list, roster_of(army_list, units), units)
+
+
+def violations(army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str, Any]]:
+    """The roster's errors as the list's violations (each message in a player's words)."""
+    return roster_of(army_list, units).violations()
+
+
+def copied_tree(unit: ListUnit) -> dict[str, Any]:
+    return copy.deepcopy(unit.selection or {})
+
+
+def roster_from_trees(army_list: ArmyList, trees: Sequence[Mapping[str, Any]]) -> ListRoster:
+    """The engine's roster of the list holding `trees` (a roster file's units)."""
+    holders = [ListUnit(selection=dict(tree)) for tree in trees]
+    return roster_of(army_list, holders)
+
+
+def units_from_roster(army_list: ArmyList, roster: ListRoster) -> list[ListUnit]:
+    """Unsaved list units for every unit of `roster` the catalogue still has, in order; each
+    names the imported unit it came from where the import mapped one."""
+    from rules.battlescribe.to_units import slug
+    from rules.models import UnitTemplate
+
+    templates = {t.slug: t for t in UnitTemplate.objects.filter(faction_id=army_list.faction_id)}
+    units = []
+    for index, sel in enumerate(roster.units):
+        if sel is None:
+            continue
+        template = templates.get(f"bs-{slug(sel.option.defn.id, 60)}")
+        base = dict(template.data) if template else {"name": sel.name[:UNIT_NAME_MAX_LENGTH], "models": []}
+        units.append(
+            ListUnit(
+                army_list=army_list,
+                template=template,
+                catalogue_ref=f"{template.faction.slug}/{template.slug}" if template else "",
+                name=(sel.name or _("Unnamed unit"))[:UNIT_NAME_MAX_LENGTH],
+                base_data=base,
+                position=len(units),
+                selection=tree_of(sel),
+            )
+        )
+        units[-1]._roster_index = index  # type: ignore[attr-defined]
+    # The units the catalogue no longer has are left out: the roster answers for the others.
+    all_units = roster.units
+    roster.units = [all_units[u._roster_index] for u in units]  # type: ignore[attr-defined]
+    try:
+        refresh_units(army_list, roster, units)
+    finally:
+        roster.units = all_units
+    return units
+
+
+def roster_file(army_list: ArmyList, units: Sequence[ListUnit]) -> bytes:
+    """The list as BattleScribe roster XML, written from the engine's roster."""
+    from rules.battlescribe.list_roster_xml import roster_xml
+    from rules.battlescribe_lists import revisions
+
+    roster = roster_of(army_list, units)
+    points_type, _fields = cost_fields(roster.data, army_list.system.key)
+    return roster_xml(
+        roster,
+        name=army_list.name,
+        points_limit=army_list.points_limit if army_list.points_sized else None,
+        points_type=points_type,
+        revisions=revisions(roster),
+    )

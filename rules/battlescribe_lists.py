@@ -1,0 +1,208 @@
+"""The roster engine behind lists of imported factions: its data, kept and loaded.
+
+An import keeps, for each faction it writes, the game system and the catalogues the faction
+needs (its own and those it links to) in the engine's dict shape (`BattleScribeSource`).
+A list of such a faction is a roster of the engine (`rules.battlescribe.list_roster`); this
+module loads the engine's `GameData` for a faction once per process (keyed by the source's
+digest, so a re-import is seen) and turns engine costs into what a list unit stores: its
+points, and the other costs the system's BattleScribe mapping names (40k Power) written into
+the unit's fields, so the system's own summaries read them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.battlescribe.engine.model import GameData
+from rules.battlescribe.engine.roster import Selection
+from rules.battlescribe.engine.xmlform import element_to_dict
+from rules.battlescribe.list_roster import ListRoster, force_entries
+from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping
+from rules.battlescribe.xml_reader import SourceFile, local_name, parse, xml_bytes
+from rules.models import BattleScribeSource, Faction
+from rules.systems.registry import get_system
+
+#: How many factions' engine data one process keeps loaded (a large 40k faction is ~20 MB).
+CACHED_ENGINES = 6
+
+_cache: OrderedDict[tuple[int, str], GameData] = OrderedDict()
+_lock = threading.Lock()
+
+
+def source_dicts(files: Sequence[SourceFile]) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
+    """(game system, {catalogue id: catalogue}) of uploaded files in the engine's dict shape."""
+    system, catalogues = None, {}
+    for source in files:
+        root = parse(source, xml_bytes(source))
+        shape = element_to_dict(root)
+        if local_name(root.tag) == "gameSystem":
+            system = shape
+        else:
+            catalogues[str(shape.get("id", ""))] = shape
+    return system, catalogues
+
+
+def _needed(catalogue_id: str, catalogues: Mapping[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """The catalogue and every catalogue it links to (transitively), itself first."""
+    out, todo, seen = [], [catalogue_id], set()
+    while todo:
+        cid = todo.pop(0)
+        if cid in seen or cid not in catalogues:
+            continue
+        seen.add(cid)
+        out.append(catalogues[cid])
+        todo += [str(link.get("targetId")) for link in catalogues[cid].get("catalogueLinks") or []]
+    return out
+
+
+def keep_sources(
+    factions: Sequence[Faction], system: dict[str, Any] | None, catalogues: Mapping[str, dict[str, Any]]
+) -> None:
+    """Store, for each imported faction (slug `bs-<catalogue id>`), what the engine needs."""
+    from rules.battlescribe.to_units import slug
+
+    if system is None:
+        return
+    by_slug = {f"bs-{slug(cid, 60)}": cid for cid in catalogues}
+    for faction in factions:
+        cid = by_slug.get(faction.slug)
+        if cid is None:
+            continue
+        needed = _needed(cid, catalogues)
+        digest = hashlib.sha256(json.dumps([system, needed], sort_keys=True).encode()).hexdigest()
+        BattleScribeSource.objects.update_or_create(
+            faction=faction,
+            defaults={"catalogue_id": cid, "game_system": system, "catalogues": needed, "digest": digest},
+        )
+
+
+def faction_source(faction_id: int | None) -> tuple[int, str, str] | None:
+    """(source id, digest, catalogue id) of a faction imported with its source, else None."""
+    if faction_id is None:
+        return None
+    row = (
+        BattleScribeSource.objects.filter(faction_id=faction_id)
+        .values_list("pk", "digest", "catalogue_id")
+        .first()
+    )
+    return tuple(row) if row else None
+
+
+def game_data(source_id: int, digest: str) -> GameData:
+    """The engine's data of a source, loaded once per process and digest."""
+    key = (source_id, digest)
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    system, catalogues = BattleScribeSource.objects.values_list("game_system", "catalogues").get(pk=source_id)
+    data = GameData(system, catalogues)
+    #: Revisions by id, for exports (BattleScribe compares a roster's with its data's).
+    data.source_revisions = {  # type: ignore[attr-defined]
+        str(raw.get("id", "")): str(raw.get("revision", "") or "") for raw in [system, *catalogues]
+    }
+    with _lock:
+        _cache[key] = data
+        while len(_cache) > CACHED_ENGINES:
+            _cache.popitem(last=False)
+    return data
+
+
+def revisions(roster: ListRoster) -> dict[str, str]:
+    """The game system's and catalogues' revisions of the data a roster was built with."""
+    return dict(getattr(roster.data, "source_revisions", {}))
+
+
+def list_roster(
+    faction_id: int | None,
+    *,
+    force_entry_id: str,
+    trees: Sequence[Mapping[str, Any]],
+    points_limit: int | None = None,
+    system_key: str,
+) -> ListRoster | None:
+    """The roster of a list of `faction_id` holding `trees`; None for a faction without source."""
+    found = faction_source(faction_id)
+    if found is None:
+        return None
+    source_id, digest, catalogue_id = found
+    data = game_data(source_id, digest)
+    points_type, _other = cost_fields(data, system_key)
+    # The list's own limit is the army's; a catalogue's default limits (often 0) are not.
+    limits = {c.id: -1.0 for c in data.cost_types}
+    if points_type is not None and points_limit is not None:
+        limits[points_type] = float(points_limit)
+    return ListRoster(
+        data, catalogue_id=catalogue_id, force_entry_id=force_entry_id, trees=trees, cost_limits=limits
+    )
+
+
+def cost_fields(data: GameData, system_key: str) -> tuple[str | None, dict[str, str]]:
+    """(points cost type id, {cost type id: unit field}) by the system's BattleScribe mapping."""
+    mapping: BattleScribeMapping = get_system(system_key).battlescribe or DEFAULT
+    points, fields = None, {}
+    for cost_type in data.cost_types:
+        if points is None and mapping.is_points(cost_type.name):
+            points = cost_type.id
+            continue
+        unit_cost = mapping.unit_cost(cost_type.name)
+        if unit_cost is not None:
+            fields[cost_type.id] = unit_cost.field
+    return points, fields
+
+
+def unit_costs(
+    roster: ListRoster, index: int, system_key: str, base_data: Mapping[str, Any]
+) -> tuple[int, dict[str, Any]]:
+    """(points, unit data) of the roster's unit `index`: the engine's points, rounded once, and
+    the unit's data with the engine's other costs in the fields the system reads them from."""
+    points_type, fields = cost_fields(roster.data, system_key)
+    mapping = get_system(system_key).battlescribe or DEFAULT
+    costs = roster.costs(index)
+    data = dict(base_data)
+    for type_id, name in fields.items():
+        data[name] = _whole(costs.get(type_id, 0.0))
+        unit_cost = next((c for c in mapping.unit_costs if c.field == name), None)
+        if unit_cost is not None and unit_cost.steps_field:
+            data.pop(unit_cost.steps_field, None)  # the engine's cost already follows the size
+    counts = model_counts(roster.unit(index))
+    if counts and isinstance(data.get("models"), list):
+        # The unit format keeps the unit at its smallest size; its models follow the roster.
+        data["models"] = [
+            {**model, "count": counts[model.get("name")]}
+            if isinstance(model, Mapping) and counts.get(model.get("name"), 0) > 0
+            else model
+            for model in data["models"]
+        ]
+    points = _whole(costs.get(points_type, 0.0)) if points_type else 0
+    return max(points, 0), data
+
+
+def model_counts(sel: Selection) -> dict[str, int]:
+    """{model name: how many} of the selections of type "model" in a unit (itself included)."""
+    out: dict[str, int] = {}
+    stack = [sel]
+    while stack:
+        node = stack.pop()
+        if node.option.type == "model":
+            out[node.option.name] = out.get(node.option.name, 0) + node.number
+        stack.extend(node.children)
+    return out
+
+
+def _whole(value: float) -> int:
+    return round(value)
+
+
+def force_choices(faction_id: int | None) -> list[tuple[str, str]]:
+    """(force entry id, name) a list of the faction can be built in; [] without a source."""
+    found = faction_source(faction_id)
+    if found is None:
+        return []
+    data = game_data(found[0], found[1])
+    return [(d.id, d.name) for d in force_entries(data, found[2])]
