@@ -18,6 +18,14 @@
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail && event.detail.target && event.detail.target.id === "list-totals") { refresh(); }
   });
+  // A row's "What these figures mean" stays open when fresh figures replace it.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    var fragment = event.detail && event.detail.fragment;
+    if (!target || !target.classList || !target.classList.contains("unit-gauntlet") || !fragment) { return; }
+    var fresh = fragment.querySelector("details.gauntlet-explained");
+    if (fresh && target.querySelector("details.gauntlet-explained[open]")) { fresh.setAttribute("open", ""); }
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     var panel = document.getElementById("gauntlet-panel");
     if (panel && panel.getAttribute("data-state") === "computing") { return; }  // it polls by itself

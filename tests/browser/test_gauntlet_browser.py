@@ -54,6 +54,7 @@ def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, vi
     expect(row_figures).to_have_count(1)
     expect(row_figures.first).to_have_attribute("data-state", "ready")
     check_row_figures(row_figures.first, declared, per_wound=per_wound)
+    row_figures.first.locator("details summary").click()  # read what they mean, then edit
     page.locator(f'button.add-unit[data-unit="{second}"]').first.click()
     expect(panel.locator("table.gauntlet-units tbody tr[data-unit]")).to_have_count(2, timeout=30_000)
     expect(panel).to_have_attribute("data-state", "ready")
@@ -68,7 +69,9 @@ def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, vi
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= (viewport or {"width": 1280})["width"], "the panel must not widen the page"
     suffix = "-phone" if viewport else ""
-    row_figures.first.locator("details summary").click()
+    # Fresh figures replaced the first row's, and what the player had open stays open.
+    expect(row_figures.first.locator("details.gauntlet-explained")).to_have_attribute("open", "")
+    expect(row_figures.first.locator(".gauntlet-explained li").first).to_be_visible()
     expect(row_figures.first.locator(".gauntlet-explained li").first).to_contain_text("Against the gauntlet")
     page.locator("#unit-rows .unit-row").first.scroll_into_view_if_needed()
     screenshot(page, f"gauntlet-row-{system}{suffix}", full_page=False)

@@ -108,6 +108,7 @@ def test_the_panel_fills_every_unit_row_out_of_band(client, army):
     client.force_login(army.owner)
     page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
     unit = army.units.get()
+    assert " of their points and lose " in page and " of yours a turn" in page  # the trade in words
     row = page.split(f'<div id="gauntlet-unit-{unit.pk}"')[1]
     assert 'hx-swap-oob="true"' in row.split(">")[0] and 'data-state="ready"' in row.split(">")[0]
     report = gauntlet_state(army, queue=False).report.units[0]
