@@ -127,10 +127,11 @@ class ImportResult:
 
 
 def parse_import(
-    *, system_key: str, files: Sequence[SourceFile], max_entries: int = MAX_IMPORT_ENTRIES
+    *, system_key: str, files: Sequence[SourceFile], max_entries: int | None = None
 ) -> ImportResult:
     """Parse, map and check `files` for `system_key` without touching the database; files
-    holding more than `max_entries` entries are refused before they are mapped.
+    holding more than `max_entries` entries (default `MAX_IMPORT_ENTRIES`) are refused before
+    they are mapped.
 
     Raises `BattleScribeError` (bad files, an unknown system, a catalogue without its game
     system) or `CatalogueFileError` (mapped data the catalogue rejects), each message naming
@@ -166,6 +167,7 @@ def parse_import(
     if errors:
         raise BattleScribeError(errors)
     entries = entry_count(documents)
+    max_entries = MAX_IMPORT_ENTRIES if max_entries is None else max_entries
     if entries > max_entries:
         raise BattleScribeError([
             _("files: these files hold %(count)d entries (selection entries, groups and links); one "
@@ -246,7 +248,7 @@ def import_files(
     system_key: str,
     files: Sequence[SourceFile],
     owner: AbstractBaseUser | None = None,
-    max_entries: int = MAX_IMPORT_ENTRIES,
+    max_entries: int | None = None,
 ) -> ImportResult:
     """Parse, check and write `files` in one transaction (public catalogue, or `owner`'s own)."""
     if not GameSystem.objects.filter(key=system_key).exists():

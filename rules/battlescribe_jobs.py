@@ -22,6 +22,7 @@ cache down the caller gets `ImportUnavailable` (a 503), never a hung request.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
@@ -142,6 +143,7 @@ def queue_import(*, system_key: str, files: list[SourceFile], owner_id: int, lan
                        timeout=JOB_SECONDS)
         run_import.apply_async((job_id,), retry=False)
     except Exception as exc:
+        logger.warning("could not queue the import %s: %s", job_id, exc)
         try:
             store.delete_many([_files_key(job_id), _state_key(job_id)])
         except Exception:  # the cache is down too; the entries expire on their own
@@ -158,6 +160,7 @@ def import_state(*, job_id: str, owner_id: int) -> ImportJob | None:
     try:
         state = cache().get(_state_key(job_id))
     except Exception as exc:
+        logger.warning("could not read the import %s: %s", job_id, exc)
         raise ImportUnavailable(str(exc)) from exc
     if not isinstance(state, dict) or state.get("owner") != owner_id:
         return None
@@ -194,9 +197,10 @@ def run_import(job_id: str) -> str:
     with translation.override(state.get("language") or settings.LANGUAGE_CODE):
         try:
             result = import_files(system_key=state["system"], files=files, owner=owner)
-            summary = result.summary()
+            # Plain JSON data: the report's lines are `str` subclasses that do not unpickle.
+            summary = json.loads(json.dumps(result.summary()))
         except (BattleScribeError, CatalogueFileError) as exc:
-            return _finish(job_id, state, errors=list(exc.errors))
+            return _finish(job_id, state, errors=[str(error) for error in exc.errors])
         except SoftTimeLimitExceeded:
             return _finish(job_id, state, errors=[TOO_LONG])
         except Exception:
