@@ -101,7 +101,7 @@ def battlescribe_job(request: HttpRequest, job_id: str) -> HttpResponse:
         return render(request, PAGE, context, status=503)
     if job is None:
         raise Http404(_("No such import (it is kept for an hour)."))
-    context = {**_context(request), **job_context(job)}
+    context = {**_context(request), **job_context(job), "chosen": job.system}
     template = "rules/_battlescribe_job.html" if getattr(request, "htmx", False) else PAGE
     response = render(request, template, context)
     if not job.finished:

@@ -119,7 +119,6 @@ class BattleScribeImportView(APIView):
             202: BattleScribeImportJobSerializer,
             400: error("The system is unknown, no file was sent, or a file is above its size limit."),
             413: error("The upload is larger than the limit."),
-            429: error("Too many imports started by this account; see `Retry-After`."),
             503: error("The job queue is unreachable; nothing was stored."),
         },
     )
