@@ -72,7 +72,7 @@ def battlescribe_upload(request: HttpRequest) -> HttpResponse:
             errors = exc.errors
         except ImportThrottled as exc:
             context["errors"] = [
-                _("You have started many imports lately; try again in %(minutes)d minutes.")
+                _("You have started many imports lately; try again in %(minutes)d min.")
                 % {"minutes": max(1, round(exc.wait / 60))}
             ]
             response = render(request, PAGE, context, status=429)
