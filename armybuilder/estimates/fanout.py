@@ -85,20 +85,11 @@ def row_names(inputs: Mapping[str, Any]) -> list[str]:
     return [f"{side}{index}" for side, index in rows_of(inputs)]
 
 
-def predicted_seconds(estimate: Estimate) -> float:
-    """The cost model's seconds for the whole job in one process (each distinct pair once)."""
-    from armybuilder.estimates.bounds import list_vs_list_costs
-
-    try:
-        return sum(list_vs_list_costs(system=get_system(estimate.system), inputs=estimate.inputs).values())
-    except Exception:  # refused inputs never reach a worker; if they do, spread the work
-        return float("inf")
-
-
-def should_fan_out(estimate: Estimate, *, request: Any) -> bool:
-    """Fan out a list-vs-list job of more than one row whose predicted cost pays for it, when
-    a worker runs it from the broker (a direct call, as in tests and `manage.py shell`, and
-    an eager run compute in-process). A job already fanned out (a redelivered parent) stays so."""
+def should_fan_out(estimate: Estimate, *, request: Any, predicted: float) -> bool:
+    """Fan out a list-vs-list job of more than one row whose predicted cost (`predicted`
+    seconds in one process, `bounds.job_refusal`) pays for it, when a worker runs it from the
+    broker (a direct call, as in tests and `manage.py shell`, and an eager run compute
+    in-process). A job already fanned out (a redelivered parent) stays so."""
     in_worker = not (getattr(request, "called_directly", True) or getattr(request, "is_eager", False))
     if not (in_worker and estimate.kind == Estimate.Kind.LIST_VS_LIST and len(rows_of(estimate.inputs)) > 1):
         return False
@@ -106,7 +97,7 @@ def should_fan_out(estimate: Estimate, *, request: Any) -> bool:
         return True
     # A small job is cheaper in one process: publishing, fetching and assembling rows costs
     # more than it saves (`bench/bench_fanout.py` measures both sides).
-    return predicted_seconds(estimate) >= settings.ESTIMATE_FAN_OUT_MIN_SECONDS
+    return predicted >= settings.ESTIMATE_FAN_OUT_MIN_SECONDS
 
 
 def is_fanned_out(estimate_id: str) -> bool:
