@@ -83,7 +83,7 @@ class BattleScribeImportResultSerializer(serializers.Serializer):
 class BattleScribeImportJobSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="The import's id.")
     url = serializers.URLField(help_text="Where to poll it.")
-    status = serializers.ChoiceField(["queued", "running", "done", "failed"])
+    status = serializers.CharField(help_text="`queued`, `running`, then `done` or `failed`.")
     elapsed_seconds = serializers.FloatField(help_text="Seconds since the files were uploaded.")
     result = BattleScribeImportResultSerializer(allow_null=True, help_text="When `status` is `done`.")
     errors = serializers.ListField(
