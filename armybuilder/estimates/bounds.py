@@ -202,11 +202,15 @@ def check_list_vs_list(*, system_key: str, inputs: Mapping[str, Any]) -> None:
         raise _total_error(total)
 
 
-def job_refusal(*, system: GameSystem, inputs: Mapping[str, Any]) -> tuple[str | None, float]:
-    """On the worker, before a list-vs-list job computes: (why it is refused, or None; its
-    predicted seconds in one process). Every matchup is priced here, off the request path."""
+def job_refusal(
+    *, system: GameSystem, inputs: Mapping[str, Any]
+) -> tuple[str | None, dict[tuple[str, str], float]]:
+    """On the worker, before a list-vs-list job computes: (why it is refused, or None; the
+    predicted seconds of each distinct pair, which size its fan-out). Every matchup is priced
+    here, off the request path."""
     try:
-        total = sum(list_vs_list_costs(system=system, inputs=inputs).values())
+        costs = list_vs_list_costs(system=system, inputs=inputs)
+        total = sum(costs.values())
         if total > max_job_seconds():
             raise _total_error(total)
     except Exception as exc:
@@ -216,5 +220,5 @@ def job_refusal(*, system: GameSystem, inputs: Mapping[str, Any]) -> tuple[str |
         names = {f"{role}.units[{i}]": row.get("name", "")
                  for role in ("list_a", "list_b") for i, row in enumerate(inputs[role]["units"])}
         return "; ".join(f"{names.get(path) or path}: {' '.join(map(str, messages))}"
-                         for path, messages in errors.items()), float("inf")
-    return None, total
+                         for path, messages in errors.items()), {}
+    return None, costs

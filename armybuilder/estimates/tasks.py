@@ -81,7 +81,7 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         return "failed"
     hold_for_tests("start")
 
-    predicted = 0.0
+    predicted, costs = 0.0, None
     if estimate.kind == Estimate.Kind.LIST_VS_LIST and not fanout.is_fanned_out(str(estimate.pk)):
         # Every matchup priced here, on the worker (the request checked only each unit against
         # the other side's largest): a job past a limit fails naming its unit, before any work.
@@ -89,16 +89,17 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         from rules.systems.registry import get_system
 
         try:
-            refusal, predicted = job_refusal(system=get_system(estimate.system), inputs=estimate.inputs)
+            refusal, costs = job_refusal(system=get_system(estimate.system), inputs=estimate.inputs)
+            predicted = sum(costs.values())
         except Exception:  # inputs the cost model cannot read: let the computation say why
             logger.exception("estimate %s: its cost could not be predicted", estimate_id)
-            refusal, predicted = None, float("inf")
+            refusal, costs, predicted = None, None, float("inf")
         if refusal:
             _finish(estimate, error=refusal)
             return "failed"
-    # A list-vs-list job on a worker becomes one subtask per row (`fanout`).
+    # A list-vs-list job on a worker becomes subtasks of rows sized by their cost (`fanout`).
     if fanout.should_fan_out(estimate, request=task.request, predicted=predicted):
-        return fanout.start(estimate)
+        return fanout.start(estimate, costs)
 
     last_write = 0.0
 
