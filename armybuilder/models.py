@@ -20,6 +20,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.accounts.models import PlayerProfile  # noqa: F401  (registers the model)
+from armybuilder.json_columns import DocumentJSONField
 
 #: Bounds every request is checked against, so any input costs bounded time and memory; the
 #: database enforces them too.
@@ -212,11 +213,11 @@ class ListUnit(models.Model):
         help_text=_("<faction-slug>/<unit-slug> of the catalogue unit it was added from."),
     )
     name = models.CharField(_("name"), max_length=UNIT_NAME_MAX_LENGTH)
-    base_data = models.JSONField(_("unit before options"), default=dict)
-    available_options = models.JSONField(_("upgrade options"), default=list, blank=True)
-    chosen_options = models.JSONField(_("chosen options"), default=dict, blank=True)
-    data = models.JSONField(_("unit (interchange format)"), default=dict)
-    option_points = models.JSONField(_("points of each option"), default=dict, blank=True)
+    base_data = DocumentJSONField(_("unit before options"), default=dict)
+    available_options = DocumentJSONField(_("upgrade options"), default=list, blank=True)
+    chosen_options = DocumentJSONField(_("chosen options"), default=dict, blank=True)
+    data = DocumentJSONField(_("unit (interchange format)"), default=dict)
+    option_points = DocumentJSONField(_("points of each option"), default=dict, blank=True)
     position = models.PositiveSmallIntegerField(_("position"))
     points = models.PositiveIntegerField(_("points"), default=0)
     # For a unit of a faction imported from BattleScribe: its selection as the roster engine

@@ -248,7 +248,11 @@ ESTIMATE_FAN_OUT_MIN_SECONDS = env.float("ESTIMATE_FAN_OUT_MIN_SECONDS", default
 # A job younger than this is left alone by the reconciliation (its worker may not report it yet).
 ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
-CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs"]
+CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs",
+                  "rules.battlescribe_jobs"]
+# A BattleScribe catalogue import on the worker (`rules/battlescribe_jobs.py`) stops after this
+# many seconds (its entries are bounded too: `MAX_IMPORT_ENTRIES`).
+BATTLESCRIBE_IMPORT_TIME_LIMIT = env.int("BATTLESCRIBE_IMPORT_TIME_LIMIT", default=120)
 # Roster PDFs are rendered by the worker into a cache keyed by list version.
 PDF_CACHE = "jobs"
 # A render is bounded in CPU seconds (RLIMIT_CPU in the worker process), so a busy
@@ -275,10 +279,12 @@ CELERY_BEAT_SCHEDULE = {
 # docker-compose), so none waits behind another: estimates and their rows on the default
 # `celery` queue; PDFs on `pdf` (minutes of rendering never starve estimates); the
 # reconciliation on `control` (the schedule never waits behind thousands of rows).
+# BattleScribe catalogue imports are file work like PDFs and share their `pdf` worker.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "jobs.reconcile": {"queue": "control"},
     "roster.render_pdf": {"queue": "pdf"},
+    "rules.import_battlescribe": {"queue": "pdf"},
 }
 
 LOGGING = {
@@ -332,6 +338,8 @@ REST_FRAMEWORK = {
         "login_address": env.str("API_THROTTLE_LOGIN_ADDRESS", default="100/hour"),
         "estimates": env.str("API_THROTTLE_ESTIMATES", default="30/hour"),
         "pdf": env.str("PDF_RENDER_RATE", default="30/hour"),
+        # BattleScribe catalogue imports started per account (`rules/battlescribe_jobs.py`).
+        "battlescribe_import": env.str("BATTLESCRIBE_IMPORT_RATE", default="12/hour"),
         "page": env.str("PAGE_RATE", default="600/min"),
     },
     # 0: the client IP is REMOTE_ADDR (X-Forwarded-For is forgeable); set it behind proxies.

@@ -10,7 +10,7 @@ The run creates a database of its own (`bench_fanout_<pid>`, dropped at the end)
 2. the real path for each of 1, 2 and 4 worker processes: a `celery worker --concurrency N`
    (prefork) on the `celery` queue, the job asked through `services.estimate_request`, timed
    from the request to the row reading "done" (wall clock: parallelism is the point), the
-   job's rows spread over the processes (`fanout.py`);
+   job's rows spread over the processes in parts sized by their predicted cost (`fanout.py`);
 3. a small job (2 × 2) on the 1-process worker as it runs by default (predicted cheap, so not
    fanned out: `ESTIMATE_FAN_OUT_MIN_SECONDS`) and forced to fan out, against its in-process
    compute time.

@@ -22,8 +22,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from rules.battlescribe.catalogue import read_document
+from rules.battlescribe.catalogue import Document, read_document
 from rules.battlescribe.report import group_warnings
 from rules.battlescribe.to_units import map_documents
 from rules.battlescribe.xml_reader import (
@@ -43,6 +44,21 @@ from rules.systems.registry import get_system
 
 #: Largest whole upload request (several files); larger requests are refused unread.
 MAX_UPLOAD_BYTES = 64 * 1024 * 1024
+#: Most selection entries, entry groups and entry links (shared ones and all nested ones
+#: included) one import may hold. The largest catalogue of the public 40k data (Space Marines)
+#: holds 2,812 and a game system with its library and one army about 6,000; mapping and pricing
+#: cost time per entry, so a synthetic file of tens of thousands is refused before that work.
+MAX_IMPORT_ENTRIES = 8000
+
+
+def entry_count(documents: Sequence[Document]) -> int:
+    """Every entry, group and link the documents hold, nested ones included."""
+    count, stack = 0, [e for d in documents for e in (*d.entries, *d.shared_entries)]
+    while stack:
+        entry = stack.pop()
+        count += 1
+        stack.extend(entry.children)
+    return count
 
 
 def read_uploads(uploads: Sequence[Any]) -> list[SourceFile]:
@@ -111,8 +127,12 @@ class ImportResult:
         }
 
 
-def parse_import(*, system_key: str, files: Sequence[SourceFile]) -> ImportResult:
-    """Parse, map and check `files` for `system_key` without touching the database.
+def parse_import(
+    *, system_key: str, files: Sequence[SourceFile], max_entries: int | None = None
+) -> ImportResult:
+    """Parse, map and check `files` for `system_key` without touching the database; files
+    holding more than `max_entries` entries (default `MAX_IMPORT_ENTRIES`) are refused before
+    they are mapped.
 
     Raises `BattleScribeError` (bad files, an unknown system, a catalogue without its game
     system) or `CatalogueFileError` (mapped data the catalogue rejects), each message naming
@@ -147,6 +167,14 @@ def parse_import(*, system_key: str, files: Sequence[SourceFile]) -> ImportResul
                 break
     if errors:
         raise BattleScribeError(errors)
+    entries = entry_count(documents)
+    max_entries = MAX_IMPORT_ENTRIES if max_entries is None else max_entries
+    if entries > max_entries:
+        raise BattleScribeError([
+            _("files: these files hold %(count)d entries (selection entries, groups and links); one "
+              "import takes at most %(limit)d. Import the game system with fewer catalogues at a time.")
+            % {"count": entries, "limit": max_entries}
+        ])
     names = system_rule_names(system_key)
 
     def known(name: str) -> bool:
@@ -217,12 +245,16 @@ def checked_faction(
 
 
 def import_files(
-    *, system_key: str, files: Sequence[SourceFile], owner: AbstractBaseUser | None = None
+    *,
+    system_key: str,
+    files: Sequence[SourceFile],
+    owner: AbstractBaseUser | None = None,
+    max_entries: int | None = None,
 ) -> ImportResult:
     """Parse, check and write `files` in one transaction (public catalogue, or `owner`'s own)."""
     if not GameSystem.objects.filter(key=system_key).exists():
         raise BattleScribeError([f"system: unknown game system {system_key!r} (load the catalogue first)"])
-    result = parse_import(system_key=system_key, files=files)
+    result = parse_import(system_key=system_key, files=files, max_entries=max_entries)
     owner_id = owner.pk if owner is not None else None
     for plan in result.plans:
         plan.owner_id = owner_id
@@ -241,4 +273,7 @@ def import_files(
     return result
 
 
-__all__ = ["BattleScribeError", "CatalogueFileError", "ImportResult", "import_files", "parse_import"]
+__all__ = [
+    "MAX_IMPORT_ENTRIES", "BattleScribeError", "CatalogueFileError", "ImportResult", "entry_count",
+    "import_files", "parse_import",
+]

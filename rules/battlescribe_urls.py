@@ -6,4 +6,5 @@ from rules import battlescribe_views
 
 urlpatterns = [
     path("", battlescribe_views.battlescribe_upload, name="battlescribe_upload"),
+    path("jobs/<str:job_id>/", battlescribe_views.battlescribe_job, name="battlescribe_job"),
 ]

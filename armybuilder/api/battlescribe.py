@@ -1,33 +1,44 @@
 """BattleScribe endpoints: catalogues into your own factions, rosters in and out as lists.
 
-`POST /battlescribe/imports` (multipart: `system`, one or more `files`) imports into private
-factions of the signed-in user (shareable like homebrew), through the same service as the
-upload page and the admin command (`rules.battlescribe_import`). `POST /battlescribe/rosters`
-makes a list from a .ros/.rosz; `GET /lists/{id}/export/rosz` is the list as a .rosz.
-Bad files are a 400 whose
-`details.files` names each file and element; a request above the upload limit is a 413
-before anything is read.
+`POST /battlescribe/imports` (multipart: `system`, one or more `files`) queues an import into
+private factions of the signed-in user (shareable like homebrew) on the worker, through the same
+job as the upload page (`rules.battlescribe_jobs`) and the same service as the admin command
+(`rules.battlescribe_import`): it answers 202 with the job's URL in `Location` and
+`Retry-After`; `GET /battlescribe/imports/{id}` answers 202 while the import is queued or
+running, then 200 with the result (units, report, warnings) or with the errors, each naming the
+file and element. What can be told at once (unknown system, no files, a file above its size
+limit) is a 400; a request above the upload limit is a 413 before anything is read; past the
+account's `battlescribe_import` rate a 429. `POST /battlescribe/rosters` makes a list from a
+.ros/.rosz; `GET /lists/{id}/export/rosz` is the list as a .rosz.
 """
 
 from __future__ import annotations
 
 from django.http import HttpResponse
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, serializers, status
+from rest_framework import exceptions, permissions, serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from armybuilder.api.exceptions import PayloadTooLarge
+from armybuilder.api.exceptions import PayloadTooLarge, ServiceUnavailable
 from armybuilder.api.schema import error
 from armybuilder.lists.battlescribe_rosters import roster_import
 from armybuilder.roster.battlescribe import list_rosz
 from rules.battlescribe.xml_reader import BattleScribeError
-from rules.battlescribe_import import MAX_UPLOAD_BYTES, import_files, read_uploads
-from rules.catalogue_files import CatalogueFileError
+from rules.battlescribe_import import MAX_UPLOAD_BYTES, read_uploads
+from rules.battlescribe_jobs import (
+    RETRY_AFTER,
+    ImportJob,
+    ImportThrottled,
+    ImportUnavailable,
+    import_state,
+    queue_import,
+)
 from rules.models import GameSystem
 
 
@@ -69,18 +80,46 @@ class BattleScribeImportResultSerializer(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField(), help_text="What was kept as text only.")
 
 
+class BattleScribeImportJobSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The import's id.")
+    url = serializers.URLField(help_text="Where to poll it.")
+    status = serializers.CharField(help_text="`queued`, `running`, then `done` or `failed`.")
+    elapsed_seconds = serializers.FloatField(help_text="Seconds since the files were uploaded.")
+    result = BattleScribeImportResultSerializer(allow_null=True, help_text="When `status` is `done`.")
+    errors = serializers.ListField(
+        child=serializers.CharField(), help_text="When `status` is `failed`: each names its file and element."
+    )
+
+
+def _job_answer(request: Request, job: ImportJob, *, created: bool = False) -> Response:
+    """202 with `Location` and `Retry-After` while the import waits or runs; 200 once it ended."""
+    url = request.build_absolute_uri(reverse("api:battlescribe-import-detail", args=[job.id]))
+    body = {"id": job.id, "url": url, "status": job.state, "elapsed_seconds": job.elapsed,
+            "result": job.summary if job.state == "done" else None, "errors": job.errors}
+    data = BattleScribeImportJobSerializer(body).data
+    if job.finished and not created:
+        return Response(data, status=status.HTTP_200_OK)
+    headers = {"Location": url, "Cache-Control": "no-store"}
+    if not job.finished:
+        headers["Retry-After"] = str(RETRY_AFTER)
+    return Response(data, status=status.HTTP_202_ACCEPTED, headers=headers)
+
+
 class BattleScribeImportView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [MultiPartParser]
 
     @extend_schema(
         tags=["catalogue"],
-        summary="Import BattleScribe files into your own factions",
+        summary="Import BattleScribe files into your own factions (a background job)",
+        description="Stores the files and queues their import; poll the URL in `Location` until "
+                    "`status` is `done` or `failed`.",
         request={"multipart/form-data": BattleScribeImportRequestSerializer},
         responses={
-            201: BattleScribeImportResultSerializer,
-            400: error("A file cannot be imported (each named with its element)."),
+            202: BattleScribeImportJobSerializer,
+            400: error("The system is unknown, no file was sent, or a file is above its size limit."),
             413: error("The upload is larger than the limit."),
+            503: error("The job queue is unreachable; nothing was stored."),
         },
     )
     def post(self, request: Request) -> Response:
@@ -91,17 +130,43 @@ class BattleScribeImportView(APIView):
             data={"system": request.data.get("system"), "files": request.FILES.getlist("files")}
         )
         body.is_valid(raise_exception=True)
+        system_key = body.validated_data["system"]
+        if not GameSystem.objects.filter(key=system_key).exists():
+            raise serializers.ValidationError(
+                {"files": [f"system: unknown game system {system_key!r} (load the catalogue first)"]})
         try:
-            result = import_files(
-                system_key=body.validated_data["system"],
-                files=read_uploads(body.validated_data["files"]),
-                owner=request.user,
-            )
-        except (BattleScribeError, CatalogueFileError) as exc:
+            job = queue_import(system_key=system_key, files=read_uploads(body.validated_data["files"]),
+                               owner_id=request.user.pk, language=get_language())
+        except BattleScribeError as exc:
             raise serializers.ValidationError({"files": exc.errors}) from None
-        return Response(
-            BattleScribeImportResultSerializer(result.summary()).data, status=status.HTTP_201_CREATED
-        )
+        except ImportThrottled as exc:
+            raise exceptions.Throttled(exc.wait) from None
+        except ImportUnavailable:
+            raise ServiceUnavailable() from None
+        return _job_answer(request, job, created=True)
+
+
+class BattleScribeImportDetailView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        tags=["catalogue"],
+        summary="An import of BattleScribe files: its status, then its result",
+        responses={
+            200: BattleScribeImportJobSerializer,
+            202: BattleScribeImportJobSerializer,
+            404: error("No such import of yours (an import is kept for an hour)."),
+            503: error("The job queue is unreachable."),
+        },
+    )
+    def get(self, request: Request, job_id: str) -> Response:
+        try:
+            job = import_state(job_id=job_id, owner_id=request.user.pk)
+        except ImportUnavailable:
+            raise ServiceUnavailable() from None
+        if job is None:
+            raise exceptions.NotFound()
+        return _job_answer(request, job)
 
 
 class BattleScribeRosterRequestSerializer(serializers.Serializer):
@@ -182,4 +247,6 @@ urlpatterns = [
     path("battlescribe/rosters", BattleScribeRosterImportView.as_view(), name="battlescribe-roster-import"),
     path("lists/<int:list_id>/export/rosz", BattleScribeRosterExportView.as_view(), name="list-export-rosz"),
     path("battlescribe/imports", BattleScribeImportView.as_view(), name="battlescribe-import"),
+    path("battlescribe/imports/<slug:job_id>", BattleScribeImportDetailView.as_view(),
+         name="battlescribe-import-detail"),
 ]

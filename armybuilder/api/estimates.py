@@ -51,6 +51,7 @@ from armybuilder.estimates.inputs import (
     unit_vs_unit_inputs,
 )
 from armybuilder.estimates.models import Estimate
+from armybuilder.estimates.result_pages import api_result_page
 from armybuilder.estimates.selectors import estimate_get
 from armybuilder.estimates.services import estimate_request
 from rules.systems.registry import get_system
@@ -157,9 +158,25 @@ class EstimateSerializer(serializers.Serializer):
                   "distribution | number, value, expected?, offset?, matrix? (false: not in matrix "
                   "cells)}] to a unit-vs-unit result.")
     error = serializers.CharField(help_text="Why the job failed; empty otherwise.")
+    result_page = serializers.SerializerMethodField(
+        help_text="List vs list: which rows of the matrices `result` holds (a page of them, so an answer "
+                  "costs the same at any size; ask `?rows=N` for page N): {page, pages, rows_per_page, "
+                  "a_rows: [first, end) of `a_vs_b`, b_rows: [first, end) of `b_vs_a`}. Null otherwise.")
 
     def get_url(self, estimate: Estimate) -> str:
         return job_url(self.context["request"], estimate)
+
+    def get_result_page(self, estimate: Estimate) -> dict[str, Any] | None:
+        return self.context.get("result_page")
+
+    def to_representation(self, estimate: Estimate) -> dict[str, Any]:
+        """The result of a list-vs-list job holds the page of rows the request asks for."""
+        request = self.context["request"]
+        result, paging = api_result_page(estimate.result, page=request.query_params.get("rows"))
+        self.context["result_page"] = paging
+        body = super().to_representation(estimate)
+        body["result"] = result
+        return body
 
 
 def job_url(request: Request, estimate: Estimate) -> str:

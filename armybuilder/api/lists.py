@@ -124,7 +124,7 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
     def list(self, request: Request) -> Response:
         """Your own lists, most recently changed first (others' public lists are read by id)."""
         search = checked_text("search", request.query_params.get("search", ""))
-        page = self.paginate_queryset(army_lists_owned_by(user=request.user, search=search))
+        page = self.paginate_queryset(army_lists_owned_by(user=request.user, search=search, summary=True))
         return self.get_paginated_response(ArmyListSummarySerializer(page, many=True).data)
 
     @extend_schema(tags=TAGS, summary="Create a list", request=ArmyListCreateSerializer,

@@ -3,9 +3,13 @@
 `run_estimate` (`tasks.py`) hands a list-vs-list job here when a worker runs it and the job
 costs enough to pay for spreading it (`should_fan_out`: more than one row and a predicted
 `ESTIMATE_FAN_OUT_MIN_SECONDS` of computing; a small job is cheaper in one process than as
-messages). The job becomes one `estimates.row` task per attacking unit (list A's units
-against list B, then list B's against list A). The rows go through the broker, so any
-number of workers on any number of machines share them (README, "Scaling the workers").
+messages). The job becomes `estimates.part` tasks, each a run of consecutive rows (a row is one
+attacking unit: list A's units against list B, then list B's against list A) of about the same
+predicted cost (`parts_of`: at least `PART_MIN_SECONDS` each, at most `MAX_PARTS` of them), so a
+row's message and bookkeeping are paid per part, not per row. The parts go through the broker,
+so any number of workers on any number of machines share them (README, "Scaling the workers").
+A part's task id names its rows (`part_task_id`); a row sent again alone (the reconciliation)
+is an `estimates.row` task.
 
 A job's state follows its rows, kept in Redis under `estimate:<id>:…` for a day:
 - `rows_sent`: the rows whose message was published. A parent task redelivered after its
@@ -74,6 +78,55 @@ def row_task_id(estimate_id: str, row: str) -> str:
     return f"{estimate_id}.{row}"
 
 
+def part_task_id(estimate_id: str, rows: list[str]) -> str:
+    """The Celery task id of a part: its rows joined by "+" ("<id>.a3+a4+a5")."""
+    return f"{estimate_id}." + "+".join(rows)
+
+
+def rows_held(estimate_id: str, task_ids: Iterable[str]) -> set[str]:
+    """The rows of this job that these task ids (queued or running) hold, parts and rows alike."""
+    prefix = f"{estimate_id}."
+    return {row for task_id in task_ids if task_id.startswith(prefix)
+            for row in task_id[len(prefix):].split("+")}
+
+
+#: A part of a fanned-out job is at least this many predicted seconds of rows (the message,
+#: the bookkeeping and the assembly cost a few tens of milliseconds per task) ...
+PART_MIN_SECONDS = 0.5
+#: ... and a job is cut into at most this many parts (enough to keep a dozen processes busy
+#: and to even out the cost model's error between them).
+MAX_PARTS = 16
+
+
+def parts_of(rows: list[str], seconds: Mapping[str, float]) -> list[list[str]]:
+    """`rows` (in result order) cut into runs of consecutive rows, each of about the same
+    predicted `seconds`: a target of the total over `MAX_PARTS`, at least `PART_MIN_SECONDS`."""
+    total = sum(seconds.get(row, 0.0) for row in rows)
+    target = max(PART_MIN_SECONDS, total / MAX_PARTS)
+    parts: list[list[str]] = [[]]
+    filled = 0.0
+    for row in rows:
+        if parts[-1] and filled + seconds.get(row, 0.0) / 2 > target:
+            parts.append([])
+            filled = 0.0
+        parts[-1].append(row)
+        filled += seconds.get(row, 0.0)
+    return parts
+
+
+def row_seconds(inputs: Mapping[str, Any], costs: Mapping[tuple[str, str], float]) -> dict[str, float]:
+    """The predicted seconds of each row from the cost of each distinct pair
+    (`bounds.list_vs_list_costs`, keyed by the units' canonical JSON)."""
+    def key(unit: Mapping[str, Any]) -> str:
+        return json.dumps(unit, sort_keys=True, separators=(",", ":"))
+
+    a = [key(u["unit"]) for u in inputs["list_a"]["units"]]
+    b = [key(u["unit"]) for u in inputs["list_b"]["units"]]
+    found = {f"a{i}": sum(costs.get((ka, kb), 0.0) for kb in b) for i, ka in enumerate(a)}
+    found.update({f"b{j}": sum(costs.get((kb, ka), 0.0) for ka in a) for j, kb in enumerate(b)})
+    return found
+
+
 def rows_of(inputs: Mapping[str, Any]) -> list[tuple[str, int]]:
     """The job's rows in result order: ("a", i) is list A's unit i against list B, ("b", j)
     list B's unit j against list A."""
@@ -85,20 +138,11 @@ def row_names(inputs: Mapping[str, Any]) -> list[str]:
     return [f"{side}{index}" for side, index in rows_of(inputs)]
 
 
-def predicted_seconds(estimate: Estimate) -> float:
-    """The cost model's seconds for the whole job in one process (each distinct pair once)."""
-    from armybuilder.estimates.bounds import list_vs_list_costs
-
-    try:
-        return sum(list_vs_list_costs(system=get_system(estimate.system), inputs=estimate.inputs).values())
-    except Exception:  # refused inputs never reach a worker; if they do, spread the work
-        return float("inf")
-
-
-def should_fan_out(estimate: Estimate, *, request: Any) -> bool:
-    """Fan out a list-vs-list job of more than one row whose predicted cost pays for it, when
-    a worker runs it from the broker (a direct call, as in tests and `manage.py shell`, and
-    an eager run compute in-process). A job already fanned out (a redelivered parent) stays so."""
+def should_fan_out(estimate: Estimate, *, request: Any, predicted: float) -> bool:
+    """Fan out a list-vs-list job of more than one row whose predicted cost (`predicted`
+    seconds in one process, `bounds.job_refusal`) pays for it, when a worker runs it from the
+    broker (a direct call, as in tests and `manage.py shell`, and an eager run compute
+    in-process). A job already fanned out (a redelivered parent) stays so."""
     in_worker = not (getattr(request, "called_directly", True) or getattr(request, "is_eager", False))
     if not (in_worker and estimate.kind == Estimate.Kind.LIST_VS_LIST and len(rows_of(estimate.inputs)) > 1):
         return False
@@ -106,7 +150,7 @@ def should_fan_out(estimate: Estimate, *, request: Any) -> bool:
         return True
     # A small job is cheaper in one process: publishing, fetching and assembling rows costs
     # more than it saves (`bench/bench_fanout.py` measures both sides).
-    return predicted_seconds(estimate) >= settings.ESTIMATE_FAN_OUT_MIN_SECONDS
+    return predicted >= settings.ESTIMATE_FAN_OUT_MIN_SECONDS
 
 
 def is_fanned_out(estimate_id: str) -> bool:
@@ -126,8 +170,23 @@ def send_rows(estimate_id: str, rows: Iterable[str]) -> int:
     return sent
 
 
-def start(estimate: Estimate) -> str:
-    """Queue the rows of this running job; the row that finishes last writes the result.
+def send_parts(estimate_id: str, parts: Iterable[list[str]]) -> int:
+    """Publish these parts (each a list of row names), each row recorded in `rows_sent` once
+    its part is published."""
+    store = _redis()
+    sent = 0
+    for rows in parts:
+        compute_part.apply_async((estimate_id, rows), task_id=part_task_id(estimate_id, rows), retry=False)
+        store.sadd(_key(estimate_id, "rows_sent"), *rows)
+        store.expire(_key(estimate_id, "rows_sent"), KEY_TTL)
+        sent += 1
+    return sent
+
+
+def start(estimate: Estimate, costs: Mapping[tuple[str, str], float] | None = None) -> str:
+    """Queue the rows of this running job in parts sized by their predicted cost (`costs` of
+    each distinct pair; without them every row is its own part); the row that finishes last
+    writes the result.
 
     A parent redelivered after a lost worker finds the marker and sends only the rows that
     were not sent before (none, once every publish went through)."""
@@ -139,7 +198,11 @@ def start(estimate: Estimate) -> str:
 
     hold_for_tests("fanned_out")
     sent = {row.decode() for row in store.smembers(_key(estimate_id, "rows_sent"))}
-    send_rows(estimate_id, [row for row in row_names(estimate.inputs) if row not in sent])
+    unsent = [row for row in row_names(estimate.inputs) if row not in sent]
+    if costs is None:
+        send_rows(estimate_id, unsent)
+    else:
+        send_parts(estimate_id, parts_of(unsent, row_seconds(estimate.inputs, costs)))
     return "fanned out"
 
 
@@ -195,6 +258,29 @@ def compute_row(self: Any, estimate_id: str, side: str, index: int) -> str:
         return _compute_row(self, estimate_id, side, index)
     except DB_ERRORS as exc:
         return _db_retry(self, exc)
+
+
+@shared_task(
+    name="estimates.part",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=settings.CELERY_TASK_TIME_LIMIT,
+    soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
+)
+def compute_part(self: Any, estimate_id: str, rows: list[str]) -> str:
+    """Consecutive rows of a fanned-out job, one after another, each as `compute_row` does it
+    (a row already done is skipped, so a part redelivered or retried redoes only what is left).
+    "failed" as soon as a row fails the job; else what the last row said."""
+    outcome = "skipped"
+    for row in rows:
+        try:
+            outcome = _compute_row(self, estimate_id, row[0], int(row[1:]))
+        except DB_ERRORS as exc:
+            return _db_retry(self, exc)
+        if outcome in ("failed", "skipped"):
+            return outcome
+    return outcome
 
 
 def _compute_row(task: Any, estimate_id: str, side: str, index: int) -> str:

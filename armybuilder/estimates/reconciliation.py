@@ -166,14 +166,14 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) ->
                     if fanout.assemble(pk) == "done":
                         counts["assembled"] += 1
                     continue
-                lost = [row for row in missing if fanout.row_task_id(pk, row) not in held]
+                lost = [row for row in missing if row not in fanout.rows_held(pk, held)]
                 if lost and ask_workers:
                     if second_look is None:
                         time.sleep(CONFIRM_DELAY)
                         second_look = _snapshot()[0]
                     done_now = set(lost) - set(fanout.missing_rows(job))
-                    lost = [row for row in lost
-                            if row not in done_now and fanout.row_task_id(pk, row) not in second_look]
+                    still_held = fanout.rows_held(pk, second_look)
+                    lost = [row for row in lost if row not in done_now and row not in still_held]
                 if lost:
                     if _row_attempts_used(pk, lost) >= MAX_ATTEMPTS:
                         counts["failed_orphans"] += Estimate.objects.filter(

@@ -81,9 +81,25 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         return "failed"
     hold_for_tests("start")
 
-    # A list-vs-list job on a worker becomes one subtask per row (`fanout`).
-    if fanout.should_fan_out(estimate, request=task.request):
-        return fanout.start(estimate)
+    predicted, costs = 0.0, None
+    if estimate.kind == Estimate.Kind.LIST_VS_LIST and not fanout.is_fanned_out(str(estimate.pk)):
+        # Every matchup priced here, on the worker (the request checked only each unit against
+        # the other side's largest): a job past a limit fails naming its unit, before any work.
+        from armybuilder.estimates.bounds import job_refusal
+        from rules.systems.registry import get_system
+
+        try:
+            refusal, costs = job_refusal(system=get_system(estimate.system), inputs=estimate.inputs)
+            predicted = sum(costs.values())
+        except Exception:  # inputs the cost model cannot read: let the computation say why
+            logger.exception("estimate %s: its cost could not be predicted", estimate_id)
+            refusal, costs, predicted = None, None, float("inf")
+        if refusal:
+            _finish(estimate, error=refusal)
+            return "failed"
+    # A list-vs-list job on a worker becomes subtasks of rows sized by their cost (`fanout`).
+    if fanout.should_fan_out(estimate, request=task.request, predicted=predicted):
+        return fanout.start(estimate, costs)
 
     last_write = 0.0
 

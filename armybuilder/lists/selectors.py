@@ -48,9 +48,23 @@ def army_lists_visible_to(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet
     return lists.filter(Q(owner=user, locked_at__isnull=True) | Q(is_public=True))
 
 
-def army_lists_owned_by(*, user: AbstractBaseUser, search: str = "") -> QuerySet[ArmyList]:
-    """The player's own lists, most recently changed first, optionally by name (case-insensitive)."""
-    lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(owner=user, locked_at__isnull=True)
+#: The columns a list's summary (a collection's row) never reads: documents that can be large
+#: (the undo snapshot, the gauntlet, the violations' texts, settings), read and parsed for every
+#: row of a page of lists for nothing.
+SUMMARY_DEFERRED = ("undo", "gauntlet", "violations", "settings", "structure_options", "group_kinds")
+
+
+def army_lists_owned_by(
+    *, user: AbstractBaseUser, search: str = "", summary: bool = False
+) -> QuerySet[ArmyList]:
+    """The player's own lists, most recently changed first, optionally by name (case-insensitive);
+    `summary`: only what a collection shows of each (`SUMMARY_DEFERRED` left unread, the owner,
+    who is the caller, not joined again)."""
+    if summary:
+        lists = (ArmyList.objects.select_related(*_OWN_LIST_RELATED).defer(*SUMMARY_DEFERRED)
+                 .filter(owner=user, locked_at__isnull=True))
+    else:
+        lists = ArmyList.objects.select_related(*_LIST_RELATED).filter(owner=user, locked_at__isnull=True)
     if _search_text(search):
         lists = lists.filter(name__icontains=_search_text(search))
     return lists
@@ -163,9 +177,15 @@ def army_list_by_share_token(*, token: str) -> ArmyList | None:
     return ArmyList.objects.select_related(*_LIST_RELATED).filter(share_token=token).first()
 
 
-def army_list_units(*, army_list: ArmyList) -> list[ListUnit]:
-    """The units of a list in order, in one query, with the list already attached."""
-    units = list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
+#: What a printed or exported roster never reads of a unit: the unit before its options and
+#: each option's points (documents as large as the unit itself), parsed for every unit for nothing.
+ROSTER_UNREAD = ("base_data", "option_points")
+
+
+def army_list_units(*, army_list: ArmyList, unread: Sequence[str] = ()) -> list[ListUnit]:
+    """The units of a list in order, in one query, with the list already attached; the columns
+    in `unread` are left out (reading one of them later costs a query per unit)."""
+    units = list(ListUnit.objects.filter(army_list=army_list).defer(*unread).order_by("position"))
     for unit in units:
         unit.army_list = army_list
     return units

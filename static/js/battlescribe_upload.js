@@ -1,5 +1,6 @@
 // Upload progress for the BattleScribe import form: send it with XHR, show the share of bytes
-// sent, then swap in the page the server answered (the result or the list of problems).
+// sent, then swap in the page the server answered (the queued import's page, which htmx polls
+// until the result shows, or the list of problems), at the address it came from.
 // Without JavaScript the form posts normally.
 (function () {
   "use strict";
@@ -31,6 +32,10 @@
         var current = document.getElementById("battlescribe-page");
         if (fresh && current) {
           current.replaceWith(fresh);
+          if (xhr.responseURL && window.history && window.history.replaceState) {
+            window.history.replaceState(null, "", xhr.responseURL);
+          }
+          if (window.htmx) window.htmx.process(fresh);
           bind();
         } else {
           document.open();

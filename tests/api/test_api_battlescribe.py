@@ -1,4 +1,6 @@
-"""`POST /api/v1/battlescribe/imports`: multipart upload into the caller's own factions."""
+"""`POST /api/v1/battlescribe/imports`: multipart upload into the caller's own factions, imported
+by a job (Celery's eager mode here: the job has ended when the 202 comes back; a real worker
+runs it in `tests/rules/test_battlescribe_jobs.py`)."""
 
 from __future__ import annotations
 
@@ -17,8 +19,18 @@ URL = "/api/v1/battlescribe/imports"
 
 
 @pytest.fixture
-def catalogue(db: None) -> None:
+def catalogue(db: None, inline_pdf_renders: None) -> None:
     call_command("load_catalogue", verbosity=0)
+
+
+def imported(client: Any, files: list[SimpleUploadedFile], system: str = "wh40k9") -> dict[str, Any]:
+    """The job's final answer: the 202 names it in `Location`, which then answers 200."""
+    queued = client.post(URL, {"system": system, "files": files}, format="multipart")
+    assert queued.status_code == 202, queued.json()
+    assert queued["Location"] == queued.json()["url"]
+    answer = client.get(queued["Location"])
+    assert answer.status_code == 200
+    return answer.json()
 
 
 def uploads(*names: str) -> list[SimpleUploadedFile]:
@@ -27,9 +39,9 @@ def uploads(*names: str) -> list[SimpleUploadedFile]:
 
 def test_import_into_the_callers_private_faction(catalogue: None, owner: Any, other: Any) -> None:
     client = token_client(owner)
-    response = client.post(URL, {"system": "wh40k9", "files": uploads(*GRIMDARK)}, format="multipart")
-    assert response.status_code == 201, response.json()
-    body = response.json()
+    job = imported(client, uploads(*GRIMDARK))
+    assert job["status"] == "done" and job["errors"] == []
+    body = job["result"]
     faction = Faction.objects.get(owner=owner, slug="bs-cat-marines")
     assert body["factions"] == [
         {
@@ -52,22 +64,19 @@ def test_import_into_the_callers_private_faction(catalogue: None, owner: Any, ot
 
 def test_reimport_updates_in_place(catalogue: None, owner: Any) -> None:
     client = token_client(owner)
-    client.post(URL, {"system": "wh40k9", "files": uploads(*GRIMDARK)}, format="multipart")
+    imported(client, uploads(*GRIMDARK))
     first = set(UnitTemplate.objects.filter(faction__owner=owner).values_list("pk", flat=True))
-    again = client.post(URL, {"system": "wh40k9", "files": uploads(*GRIMDARK)}, format="multipart")
-    assert again.status_code == 201
+    assert imported(client, uploads(*GRIMDARK))["status"] == "done"
     assert set(UnitTemplate.objects.filter(faction__owner=owner).values_list("pk", flat=True)) == first
 
 
-def test_bad_file_is_a_400_naming_it(catalogue: None, owner: Any) -> None:
+def test_bad_file_fails_the_job_naming_it(catalogue: None, owner: Any) -> None:
     files = [*uploads("grimdark.gst"), SimpleUploadedFile("laughs.cat", BILLION_LAUGHS)]
-    response = token_client(owner).post(URL, {"system": "wh40k9", "files": files}, format="multipart")
-    assert response.status_code == 400
-    assert response.json()["details"] == {
-        "files": [
-            "laughs.cat: refused: DTDForbidden (DTDs, entities and external references are not allowed)"
-        ]
-    }
+    job = imported(token_client(owner), files)
+    assert (job["status"], job["result"]) == ("failed", None)
+    assert job["errors"] == [
+        "laughs.cat: refused: DTDForbidden (DTDs, entities and external references are not allowed)"
+    ]
     assert not Faction.objects.filter(owner=owner).exists()
 
 
@@ -78,9 +87,16 @@ def test_unknown_system_and_missing_game_system(catalogue: None, owner: Any) -> 
     assert response.json()["details"]["files"] == [
         "system: unknown game system 'chess' (load the catalogue first)"
     ]
-    response = client.post(URL, {"system": "wh40k9", "files": uploads("marines.cat")}, format="multipart")
-    assert response.status_code == 400
-    assert response.json()["details"]["files"][0].startswith("marines.cat: catalogue: its game system")
+    job = imported(client, uploads("marines.cat"))
+    assert job["status"] == "failed"
+    assert job["errors"][0].startswith("marines.cat: catalogue: its game system")
+
+
+def test_a_job_is_only_its_uploaders(catalogue: None, owner: Any, other: Any) -> None:
+    queued = token_client(owner).post(URL, {"system": "wh40k9", "files": uploads(*GRIMDARK)},
+                                      format="multipart")
+    assert token_client(other).get(queued["Location"]).status_code == 404
+    assert token_client(owner).get(URL + "/no-such-import").status_code == 404
 
 
 def test_oversized_request_is_413_unread(catalogue: None, owner: Any) -> None:
@@ -99,3 +115,19 @@ def test_oversized_request_is_413_unread(catalogue: None, owner: Any) -> None:
 def test_anonymous_is_401(anonymous_client: Any) -> None:
     response = anonymous_client.post(URL, {"system": "wh40k9"}, format="multipart")
     assert response.status_code == 401
+
+
+def test_imports_past_the_accounts_rate_are_a_429(catalogue: None, owner: Any, settings: Any) -> None:
+    from django.core.cache import caches
+
+    settings.CACHES = {**settings.CACHES, settings.API_THROTTLE_CACHE: {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "import-rate-tests"}}
+    caches[settings.API_THROTTLE_CACHE].clear()
+    rest = dict(settings.REST_FRAMEWORK)
+    rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], "battlescribe_import": "1/hour"}
+    settings.REST_FRAMEWORK = rest
+    client = token_client(owner)
+    first = client.post(URL, {"system": "wh40k9", "files": uploads(*GRIMDARK)}, format="multipart")
+    second = client.post(URL, {"system": "wh40k9", "files": uploads(*GRIMDARK)}, format="multipart")
+    assert (first.status_code, second.status_code) == (202, 429)
+    assert int(second["Retry-After"]) > 0

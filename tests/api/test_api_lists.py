@@ -306,3 +306,31 @@ def test_the_fast_unit_representation_is_what_drf_would_give(private_list: ArmyL
         generic = serializers.Serializer.to_representation(ListUnitSerializer(), unit)
         assert fast == generic
         assert list(fast) == list(ListUnitSerializer().fields)
+
+
+def test_listing_your_lists_costs_the_same_queries_at_any_count_and_reads_no_documents(
+        owner_client: Any, owner: Any, faction: Faction) -> None:
+    """A page of lists reads each list's summary only: not its undo snapshot, gauntlet,
+    violations or settings (documents that can be large), and no query per list."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from armybuilder.lists.services import army_list_create
+
+    def listing() -> tuple[int, list[str], int]:
+        with CaptureQueriesContext(connection) as queries:
+            response = owner_client.get("/api/v1/lists")
+        assert response.status_code == 200
+        return len(queries), [q["sql"] for q in queries.captured_queries], len(response.json()["results"])
+
+    for i in range(2):
+        army_list_create(owner=owner, system=faction.system, faction=faction, name=f"L{i}", points_limit=500)
+    few, _sql, shown = listing()
+    assert shown == 2
+    for i in range(2, 9):
+        army_list_create(owner=owner, system=faction.system, faction=faction, name=f"L{i}", points_limit=500)
+    many, sql, shown = listing()
+    assert shown == 9 and many == few
+    [select] = [s for s in sql if 'FROM "armybuilder_armylist"' in s and "COUNT(" not in s]
+    for column in ("undo", "gauntlet", "violations", "settings"):
+        assert f'"armybuilder_armylist"."{column}"' not in select

@@ -1,8 +1,11 @@
 """The BattleScribe upload page in real Chromium: choose files, watch the upload progress,
-see the imported units and the warnings; the page fits a phone. Screenshots are kept in
+see the import queued on a real worker, then (htmx polling the job) the imported units and the
+warnings; the page fits a phone. Screenshots are kept in
 `artifacts/screenshots/`."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.core.management import call_command
@@ -28,7 +31,8 @@ def signed_in(browser: Browser, base: str, viewport: dict) -> Page:
 @pytest.mark.parametrize(
     "name, viewport", [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})]
 )
-def test_upload_shows_progress_and_the_imported_units(live_server, browser, name, viewport):
+def test_upload_shows_progress_and_the_imported_units(live_server, browser, name, viewport,
+                                                      celery_worker_process):
     from django.contrib.auth.models import User
 
     call_command("load_catalogue", verbosity=0)
@@ -41,7 +45,9 @@ def test_upload_shows_progress_and_the_imported_units(live_server, browser, name
     page.evaluate("window.samePage = true")  # survives only if the XHR path (with progress) was taken
     page.get_by_role("button", name="Import").click()
     result = page.locator("#battlescribe-result")
-    expect(result).to_be_visible()
+    expect(page.locator("#battlescribe-job")).to_be_attached()  # the job's page, swapped in
+    expect(page).to_have_url(re.compile(r"/catalogue/battlescribe/jobs/[0-9a-f]{32}/$"))
+    expect(result).to_be_visible(timeout=90_000)  # the worker imports; htmx polls the job
     expect(result.get_by_role("row", name="Tactical Squad 77 5 5")).to_be_visible()
     expect(result.get_by_role("link", name="Test Marines")).to_be_visible()
     # the report in plain words (issue 27 §6), the raw warnings folded away below it

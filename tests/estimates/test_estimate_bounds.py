@@ -109,3 +109,62 @@ def test_the_form_answers_400_with_the_limit_next_to_the_target(client, faction)
     [message] = response.context["form"].errors["target"]
     assert "the limit is 2 s and 300 MB per matchup" in message
     assert not Estimate.objects.exists()
+
+
+def _list_inputs(mine: list, theirs: list) -> dict:
+    return {"list_a": army_inputs(name="Mine", units=mine),
+            "list_b": army_inputs(name="Theirs", units=theirs), "situation": {}}
+
+
+def test_the_request_prices_each_unit_against_the_other_sides_largest_only(monkeypatch):
+    """Linear in the units, not in the matchups: 30 against 30 distinct units are checked with at
+    most 2 sides × 30 units × 4 opponents calls of the cost model, not 1,800."""
+    from tests.factories.estimate_lists import distinct_units
+
+    calls = []
+    real = bounds.matchup_cost
+    monkeypatch.setattr(bounds, "matchup_cost", lambda *args: calls.append(args) or real(*args))
+    mine = [(u["name"], u) for u in distinct_units("A", 30)]
+    theirs = [(u["name"], u) for u in distinct_units("B", 30)]
+    list_vs_list_inputs(system_key="opr", situation={}, list_a=army_inputs(name="Mine", units=mine),
+                        list_b=army_inputs(name="Theirs", units=theirs))
+    assert 0 < len(calls) <= 2 * 30 * 2 * bounds.SCREEN_OPPONENTS
+    calls.clear()
+    costs = bounds.list_vs_list_costs(system=get_system("opr"), inputs=_list_inputs(mine, theirs))
+    assert len(calls) == len(costs) == 2 * 30 * 30  # the job's own check prices every pair once
+
+
+def test_repeated_units_are_priced_once():
+    """Ten copies of one unit against ten of another are two distinct matchups."""
+    costs = bounds.list_vs_list_costs(system=get_system("opr"), inputs=_list_inputs(
+        [("Scouts", opr_unit("Scouts"))] * 10, [("Guards", opr_unit("Guards", count=12))] * 10))
+    assert len(costs) == 2
+
+
+def test_the_job_refuses_what_the_request_let_through_naming_the_unit():
+    """On the worker every matchup is priced: a unit past the limit against one that is not
+    among the largest of its side fails the job with the unit's name and the limit."""
+    small = opr_unit("Scouts")
+    inputs = _list_inputs([("Scouts", small), ("Arsenal", heavy_attacker())], [("Horde", mixed_horde())])
+    refusal, costs = bounds.job_refusal(system=get_system("opr"), inputs=inputs)
+    assert refusal is not None and refusal.startswith("Arsenal: Too large to compute exactly")
+    assert "300 MB per matchup" in refusal
+    ok = _list_inputs([("Scouts", small)], [("Guards", opr_unit("Guards"))])
+    refusal, costs = bounds.job_refusal(system=get_system("opr"), inputs=ok)
+    assert refusal is None
+    assert costs == bounds.list_vs_list_costs(system=get_system("opr"), inputs=ok)
+
+
+@pytest.mark.django_db
+def test_a_queued_job_past_a_limit_fails_before_computing(owner):
+    """A job whose inputs reached the queue past a limit (the request checks only the largest
+    opponents) fails on the worker with the reason, and computes nothing."""
+    from armybuilder.estimates.tasks import run_estimate
+
+    inputs = _list_inputs([("Arsenal", heavy_attacker())], [("Horde", mixed_horde())])
+    estimate = Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system="opr", owner=owner,
+                                       inputs=inputs, inputs_hash="past-the-limit")
+    assert run_estimate(str(estimate.pk)) == "failed"
+    estimate.refresh_from_db()
+    assert estimate.status == Estimate.Status.FAILED and estimate.result is None
+    assert estimate.error.startswith("Arsenal: Too large to compute exactly")

@@ -191,8 +191,10 @@ def test_postgres_stopped_for_five_seconds_while_rows_run(
 
 def test_redis_killed_and_restarted_while_rows_run(
         tmp_path: Path, fault_env: Path, monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
-    """The queue and the job's bookkeeping are gone: the reconciliation sends the job again,
-    which fans out anew and finishes."""
+    """The queue and the job's bookkeeping are gone: the rows the worker holds (a part: rows of
+    one job go to a worker in runs of about the same predicted cost) finish and are recorded in
+    the new Redis; rows lost with the queue are sent again by the reconciliation (the job
+    started again). Either way the job finishes with the one-process result."""
     monkeypatch.setenv("ESTIMATE_TEST_HOLD_AT", "row")
     fault_env.write_text("hold")
     with running_redis() as server:
@@ -217,7 +219,7 @@ def test_redis_killed_and_restarted_while_rows_run(
                 running.stop()
             fanout._redis.cache_clear()
     assert_done_as_in_one_process(estimate, system, inputs)
-    assert estimate.attempts == 2  # started again once the reconciliation found it lost
+    assert estimate.attempts in (1, 2)  # 2: started again once the reconciliation found it lost
 
 
 def _reset_result_backend(app: Any) -> None:

@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.charts import at_least, bar_chart, heat_step
+from armybuilder.estimates.result_pages import RowPage, row_page
 
 register = template.Library()
 
@@ -85,13 +86,16 @@ def matrix_headline(*grids: Sequence[Sequence[Mapping[str, Any]]]) -> str:
 
 def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], columns: Sequence[str],
                cells: Sequence[Sequence[Mapping[str, Any]]], best_along: str,
-               headline: str) -> dict[str, Any]:
+               headline: str, shown: range | None = None,
+               labels: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One heat-map table: each cell coloured by its `headline` figure against the matrix's
-    best, and the best cell of each row (or column: `best_along`) marked.
+    best, and the best cell of each row (or column: `best_along`) marked. Only the rows in
+    `shown` (all by default) are drawn; shades, stars and totals are of the whole matrix.
 
     A cell without the figure (an attacker that costs nothing has no efficiency) is shown
     as "–", never best.
     """
+    shown = range(len(rows)) if shown is None else shown
     values = [[_figure(c, headline) for c in row] for row in cells]
     best_overall = max((v for row in values for v in row if v is not None), default=0.0)
     lines = values if best_along == "row" else [list(column) for column in zip(*values, strict=True)]
@@ -101,15 +105,27 @@ def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], 
         value, best = values[i][j], best_of_line[i if best_along == "row" else j]
         return value is not None and best is not None and best > 0 and value == best
 
+    # What a cell says when pointed at, written here once per cell (a translated sentence per
+    # cell in the template cost most of a large result page).
+    sentence = (_("%(k)s models killed, %(p)s to destroy") if headline == "expected_kills"
+                else _("%(k)s models killed, %(pts)s points destroyed, %(p)s to destroy"))
+    places = 2 if headline == "expected_kills" else 1
+
     def decorated(i: int, j: int, cell: Mapping[str, Any]) -> dict[str, Any]:
         value = values[i][j]
-        return {**cell, "headline": value, "shade": heat_step(value or 0.0, best_overall),
-                "best": is_best(i, j),
+        title = sentence % {"k": number(cell.get("expected_kills"), 2), "p": percent(cell.get("p_destroyed")),
+                            "pts": number(cell.get("expected_points_destroyed"), 1)}
+        extras = "".join(
+            f"; {extra['label']}: "
+            + (percent(extra["value"]) if extra["kind"] == "probability" else number(extra["value"], 2))
+            for extra in extra_outcomes(cell, labels))
+        return {**cell, "headline": value, "text": number(value, places), "title": title + extras,
+                "shade": heat_step(value or 0.0, best_overall), "best": is_best(i, j),
                 "top": value is not None and best_overall > 0 and value == best_overall}
 
-    out_rows = [{"name": name, "cells": [decorated(i, j, cell) for j, cell in enumerate(row)],
+    out_rows = [{"name": rows[i], "cells": [decorated(i, j, cell) for j, cell in enumerate(cells[i])],
                  "total": _total(values[i])}
-                for i, (name, row) in enumerate(zip(rows, cells, strict=True))]
+                for i in shown]
     column_totals = [_total(list(column)) for column in zip(*values, strict=True)] if values else []
     return {"title": title, "corner": corner, "best_note": best_note, "columns": columns, "rows": out_rows,
             "headline": headline, "column_totals": column_totals, "total": _total(
@@ -157,27 +173,45 @@ def matrix_verdict(result: Mapping[str, Any]) -> dict[str, Any]:
     return {"a": a, "b": b, "leader": leader, "text": text, "headline": headline}
 
 
+@register.simple_tag(takes_context=True)
+def matrix_view(context: Any, result: Mapping[str, Any]) -> dict[str, Any]:
+    """The heat maps of the page of rows the request asks for (`?rows=N`, else the first):
+    `{"directions": matrix_directions, "rows": matrix_page}`."""
+    request = context.get("request")
+    page = request.GET.get("rows") if request is not None else None
+    return {"directions": matrix_directions(result, page), "rows": matrix_page(result, page)}
+
+
 @register.filter
-def matrix_directions(result: Mapping[str, Any]) -> list[dict[str, Any]]:
+def matrix_page(result: Mapping[str, Any], page: Any = None) -> RowPage:
+    """Which rows (list A's units) of the heat maps this view draws (`result_pages`)."""
+    return row_page(rows=len(result["list_a"]["units"]), columns=len(result["list_b"]["units"]), page=page)
+
+
+@register.filter
+def matrix_directions(result: Mapping[str, Any], page: Any = None) -> list[dict[str, Any]]:
     """Both directions of a list-vs-list result as heat maps with the same layout — rows are
     list A's units (mine), columns list B's (theirs) — so a player reads one grid twice:
     what my units do to theirs (★ on each of my units' best target), and what theirs do to
     mine (★ on each of their units' best target: the threats to answer first).
 
-    Both maps headline the same figure (`matrix_headline`), so they read alike."""
+    Both maps headline the same figure (`matrix_headline`), so they read alike. Only the rows
+    of page `page` (`matrix_page`) are drawn."""
     a, b = result["list_a"], result["list_b"]
     names = {"a": a["name"], "b": b["name"]}
     back = [[result["b_vs_a"][j][i] for j in range(len(b["units"]))] for i in range(len(a["units"]))]
     headline = matrix_headline(result["a_vs_b"], back)
+    paging = matrix_page(result, page)
+    shown = range(paging.start, paging.stop)
     return [
         _direction(title=_("%(a)s attacking %(b)s") % names, corner=_("Attacker ↓ · target →"),
                    best_note=_("★ marks the best target of each unit of %(a)s.") % names,
                    rows=a["units"], columns=b["units"], cells=result["a_vs_b"], best_along="row",
-                   headline=headline),
+                   headline=headline, shown=shown, labels=result.get("outcomes")),
         _direction(title=_("%(b)s attacking %(a)s") % names, corner=_("Target ↓ · attacker →"),
                    best_note=_("★ marks the best target of each unit of %(b)s.") % names,
                    rows=a["units"], columns=b["units"], cells=back, best_along="column",
-                   headline=headline),
+                   headline=headline, shown=shown, labels=result.get("outcomes")),
     ]
 
 

@@ -115,3 +115,19 @@ def test_an_edit_costs_a_fixed_number_of_queries_whatever_the_list_size(client):
     assert counts[0] == counts[1]
     assert counts[1][0] <= ADD_UNIT_QUERIES
     assert counts[1][1] <= CHANGE_OPTION_QUERIES
+
+
+def test_the_text_export_reads_no_unit_before_options(client):
+    """The roster text needs each unit as it is, not as it was before its options: the
+    documents it never reads are left in the database (`selectors.ROSTER_UNREAD`)."""
+    owner = make_user()
+    faction = make_faction()
+    templates = [make_unit(faction=faction), make_unit(faction=faction, data=BRUTES, with_options=False)]
+    army_list = list_with(5, owner=owner, faction=faction, templates=templates)
+    token = army_list_share(army_list=army_list, expected_version=None)
+    with CaptureQueriesContext(connection) as context:
+        response = client.get(reverse("lists:shared_roster_text", args=[token]))
+    assert response.status_code == 200
+    [units_query] = [q["sql"] for q in context.captured_queries if 'FROM "armybuilder_listunit"' in q["sql"]]
+    assert '"armybuilder_listunit"."base_data"' not in units_query
+    assert '"armybuilder_listunit"."data"' in units_query
