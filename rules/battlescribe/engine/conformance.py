@@ -15,7 +15,9 @@ from pathlib import Path
 
 import yaml
 
+from ..xml_reader import BattleScribeError
 from . import info
+from .conformance_gamedata import GamedataRunner
 from .constraints import validate
 from .errors import EngineError, ValidationError
 from .model import GameData
@@ -107,11 +109,17 @@ def run_spec_file(path: Path, root: Path) -> SpecResult:
     spec_id = str(spec.get("id", path.stem))
     category = _category(path, root, spec)
     try:
-        skipped = SpecRunner(spec).run()
+        setup = spec.get("setup") or {}
+        if isinstance(setup, dict) and "edit" in setup:
+            runner = GamedataRunner(spec, path, compare, SpecFailure, Unsupported)
+            skipped = runner.run(substitute)
+        else:
+            skipped = SpecRunner(spec).run()
     except SpecFailure as exc:
         return SpecResult(spec_id, category, str(path), False, str(exc))
     except (
         EngineError,
+        BattleScribeError,
         KeyError,
         ValueError,
         TypeError,
@@ -124,12 +132,32 @@ def run_spec_file(path: Path, root: Path) -> SpecResult:
     return SpecResult(spec_id, category, str(path), True, skipped_steps=skipped)
 
 
+def substitute(value, outputs: dict[str, dict]):
+    """`value` with each `${{ steps.<id>.<output> }}` replaced by that step's output."""
+    if isinstance(value, dict):
+        return {k: substitute(v, outputs) for k, v in value.items()}
+    if not isinstance(value, str):
+        return value
+
+    def repl(match):
+        step_id, path = match.group(1), match.group(2)
+        out = outputs.get(step_id)
+        if out is None:
+            raise SpecFailure(f"no output from step {step_id!r}")
+        node = out
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise SpecFailure(f"step {step_id!r} has no output {path!r}")
+            node = node[part]
+        return str(node)
+
+    return _TEMPLATE.sub(repl, value)
+
+
 class SpecRunner:
     def __init__(self, spec: dict):
         self.spec = spec
         setup = spec.get("setup") or {}
-        if "edit" in setup:
-            raise Unsupported("gamedata (data editor) specs are not supported")
         if "dataSource" in setup:
             raise Unsupported("dataSource specs need files fetched from the network")
         self.data = GameData(setup.get("gameSystem") or {}, setup.get("catalogues") or [])
@@ -153,22 +181,7 @@ class SpecRunner:
         return skipped
 
     def _sub(self, value):
-        if isinstance(value, str):
-
-            def repl(match):
-                step_id, path = match.group(1), match.group(2)
-                out = self.outputs.get(step_id)
-                if out is None:
-                    raise SpecFailure(f"no output from step {step_id!r}")
-                node = out
-                for part in path.split("."):
-                    if not isinstance(node, dict) or part not in node:
-                        raise SpecFailure(f"step {step_id!r} has no output {path!r}")
-                    node = node[part]
-                return str(node)
-
-            return _TEMPLATE.sub(repl, value)
-        return value
+        return substitute(value, self.outputs)
 
     def act(self, step: dict, where: str) -> None:
         args = {k: self._sub(v) for k, v in step.items()}
