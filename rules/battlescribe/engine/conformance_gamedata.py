@@ -125,7 +125,9 @@ class GamedataRunner:
         data = self.data
         out: dict = {}
         if action == "addEntry":
-            node = data.add_entry(str(args["parentId"]), str(args["entryType"]), args.get("name"), args.get("entryId"))
+            node = data.add_entry(
+                str(args["parentId"]), str(args["entryType"]), args.get("name"), args.get("entryId")
+            )
             out = {"entryId": node.handle}
         elif action == "addLink":
             node = data.add_link(
@@ -133,7 +135,9 @@ class GamedataRunner:
             )
             out = {"entryId": node.handle}
         elif action == "setFields":
-            data.set_fields(str(args["entryId"]), args.get("fields"), args.get("costs"), args.get("characteristics"))
+            data.set_fields(
+                str(args["entryId"]), args.get("fields"), args.get("costs"), args.get("characteristics")
+            )
         elif action == "removeEntry":
             data.remove_entry(str(args["entryId"]))
         elif action == "reload":

@@ -213,7 +213,9 @@ class DataFiles:
         n = next(self._ids)
         return f"gd{n:04x}-{n * 7919 % 65536:04x}-{n * 104729 % 65536:04x}-{n * 1299709 % 65536:04x}"
 
-    def node_from_dict(self, kind: str, container: str, raw: dict, parent: DataNode | None = None) -> DataNode:
+    def node_from_dict(
+        self, kind: str, container: str, raw: dict, parent: DataNode | None = None
+    ) -> DataNode:
         """A node (and its subtree) from the suite's dict form of an element."""
         node = DataNode(kind, container, "", parent=parent)
         for key, value in raw.items():
@@ -225,7 +227,9 @@ class DataFiles:
             elif key == "characteristics" and isinstance(value, list):
                 for c in value:
                     node.characteristics.append(
-                        Characteristic(str(c.get("name", "")), str(c.get("typeId", "")), field_text(c.get("value")))
+                        Characteristic(
+                            str(c.get("name", "")), str(c.get("typeId", "")), field_text(c.get("value"))
+                        )
                     )
             elif isinstance(value, list):
                 for item in value:
@@ -273,7 +277,9 @@ class DataFiles:
         self.active = node
         return node
 
-    def add_entry(self, parent_id: str, entry_type: str, name: str | None = None, new_id: str | None = None) -> DataNode:
+    def add_entry(
+        self, parent_id: str, entry_type: str, name: str | None = None, new_id: str | None = None
+    ) -> DataNode:
         """A new node of `entry_type` under `parent_id`, with BattleScribe's default fields."""
         parent = self.find(parent_id)
         container, kind = container_for(entry_type)

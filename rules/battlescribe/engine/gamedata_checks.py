@@ -109,13 +109,19 @@ def _query_errors(node: DataNode, known: set[str], cost_types: set[str]) -> list
     out: list[DataError] = []
     fld = node.attrs.get("field", "selections")
     if fld not in QUERY_FIELDS and fld not in cost_types and not fld.startswith("limit::"):
-        out.append(DataError(f"{node.kind}-bad-field", f"{label} must have a field that exists", node.id, fld))
+        out.append(
+            DataError(f"{node.kind}-bad-field", f"{label} must have a field that exists", node.id, fld)
+        )
     scope = node.attrs.get("scope", "parent")
     if scope not in SCOPES and scope not in known:
-        out.append(DataError(f"{node.kind}-bad-scope", f"{label} must have a scope that exists", node.id, scope))
+        out.append(
+            DataError(f"{node.kind}-bad-scope", f"{label} must have a scope that exists", node.id, scope)
+        )
     child = node.attrs.get("childId", "")
     if node.kind != "constraint" and child and child not in CHILD_KEYWORDS and child not in known:
-        out.append(DataError(f"{node.kind}-bad-child", f"{label} must have a child that exists", node.id, child))
+        out.append(
+            DataError(f"{node.kind}-bad-child", f"{label} must have a child that exists", node.id, child)
+        )
     return out
 
 
@@ -128,5 +134,7 @@ def _modifier_errors(node: DataNode, known: set[str]) -> list[DataError]:
         return []
     return [
         DataError("modifier-bad-field", "Modifier must have a field that exists", "", fld),
-        DataError("modifier-bad-type", "Modifier must have a type that exists", "", node.attrs.get("type", "")),
+        DataError(
+            "modifier-bad-type", "Modifier must have a type that exists", "", node.attrs.get("type", "")
+        ),
     ]

@@ -34,7 +34,15 @@ ATTRIBUTE_ORDER: dict[str, list[str]] = {
         "gameSystemId",
         "gameSystemRevision",
     ],
-    "gameSystem": ["id", "name", "revision", "battleScribeVersion", "authorName", "authorContact", "authorUrl"],
+    "gameSystem": [
+        "id",
+        "name",
+        "revision",
+        "battleScribeVersion",
+        "authorName",
+        "authorContact",
+        "authorUrl",
+    ],
     "selectionEntry": ["id", "name", "publicationId", "page", "hidden", "collective", "import", "type"],
     "selectionEntryGroup": [
         "id",
@@ -46,7 +54,17 @@ ATTRIBUTE_ORDER: dict[str, list[str]] = {
         "import",
         "defaultSelectionEntryId",
     ],
-    "entryLink": ["id", "name", "publicationId", "page", "hidden", "collective", "import", "targetId", "type"],
+    "entryLink": [
+        "id",
+        "name",
+        "publicationId",
+        "page",
+        "hidden",
+        "collective",
+        "import",
+        "targetId",
+        "type",
+    ],
     "infoLink": ["id", "name", "publicationId", "page", "hidden", "targetId", "type"],
     "categoryLink": ["id", "name", "publicationId", "page", "hidden", "targetId", "primary"],
     "catalogueLink": ["id", "name", "targetId", "type", "importRootEntries"],
@@ -65,7 +83,12 @@ ATTRIBUTE_ORDER: dict[str, list[str]] = {
 }
 #: Attributes BattleScribe fills in when it loads an element without them.
 LOAD_DEFAULTS: dict[str, dict[str, str]] = {
-    "catalogue": {"revision": "1", "battleScribeVersion": "2.03", "library": "false", "gameSystemRevision": "1"},
+    "catalogue": {
+        "revision": "1",
+        "battleScribeVersion": "2.03",
+        "library": "false",
+        "gameSystemRevision": "1",
+    },
     "gameSystem": {"revision": "1", "battleScribeVersion": "2.03"},
     "selectionEntry": {"hidden": "false", "collective": "false", "import": "true"},
     "selectionEntryGroup": {"hidden": "false", "collective": "false", "import": "true"},
@@ -179,7 +202,11 @@ def _entry_costs(node: DataNode, cost_types: dict[str, str]) -> list[tuple[str, 
 
 
 def write_node(
-    node: DataNode, indent: str, lines: list[str], root: bool = False, cost_types: dict[str, str] | None = None
+    node: DataNode,
+    indent: str,
+    lines: list[str],
+    root: bool = False,
+    cost_types: dict[str, str] | None = None,
 ) -> None:
     attrs = " ".join(f'{k}="{_attr(v)}"' for k, v in _attributes(node))
     if root:
@@ -198,15 +225,15 @@ def write_node(
     if node.characteristics:
         body.append(f"{inner}<characteristics>")
         for c in node.characteristics:
-            body.append(
-                f'{inner}  <characteristic name="{_attr(c.name)}" typeId="{_attr(c.type_id)}">{_attr(c.value)}</characteristic>'
-            )
+            head_c = f'<characteristic name="{_attr(c.name)}" typeId="{_attr(c.type_id)}">'
+            body.append(f"{inner}  {head_c}{_attr(c.value)}</characteristic>")
         body.append(f"{inner}</characteristics>")
     costs = _entry_costs(node, cost_types or {})
     if costs:
         body.append(f"{inner}<costs>")
         for name, type_id, value in costs:
-            body.append(f'{inner}  <cost name="{_attr(name)}" typeId="{_attr(type_id)}" value="{java_double(value)}"/>')
+            cost = f'<cost name="{_attr(name)}" typeId="{_attr(type_id)}" value="{java_double(value)}"/>'
+            body.append(f"{inner}  {cost}")
         body.append(f"{inner}</costs>")
     if body:
         lines.append(head + ">")
