@@ -24,6 +24,8 @@ from .model import GameData
 from .roster import Force, Roster, Selection
 
 ENGINE = "battlescribe"
+#: The entry id BattleScribe gives a force's bucket of selections without a category.
+UNCATEGORISED = "(No Category)"
 #: Largest spec file read (the suite's largest is far below this).
 MAX_SPEC_BYTES = 4 * 1024 * 1024
 _TEMPLATE = re.compile(r"\$\{\{\s*steps\.([^.}\s]+)\.([^}\s]+)\s*\}\}")
@@ -457,7 +459,8 @@ class RosterState:
         custom = getattr(roster, "custom", {})
 
         def categories():
-            out = []
+            # BattleScribe lists a force's "Uncategorised" bucket first, always.
+            out = [{"name": "Uncategorised", "entryId": UNCATEGORISED, "primary": False}]
             for cid, name in force.category_entries():
                 c = custom.get(("category-custom", force.id, cid))
                 item = {"name": name, "entryId": cid, "primary": False}
@@ -483,13 +486,17 @@ class RosterState:
                 "childForces": lambda: [self.force(f) for f in force.child_forces],
                 "hidden": lambda: force.entry.hidden,
                 "categories": categories,
-                "categoryCount": lambda: len(force.category_entries()),
+                "categoryCount": lambda: len(force.category_entries()) + 1,
                 "catalogueId": lambda: force.catalogue_id,
                 "catalogueName": lambda: cat.name if cat else "",
                 "customName": lambda: force.custom_name,
                 "customNotes": lambda: force.custom_notes,
                 "availableEntryCount": available,
                 "publicationId": lambda: force.entry.publication_id,
+                "publications": lambda: [
+                    {"id": str(p.get("id", "")), "name": str(p.get("name", ""))}
+                    for p in data.publications_for(force.catalogue_id)
+                ],
                 "page": lambda: force.entry.page,
                 "rules": lambda: [_rule(r) for r in force.entry.rules],
                 "profiles": lambda: [_profile(p) for p in force.entry.profiles],
@@ -531,6 +538,7 @@ class RosterState:
                     sel.option.link.page if sel.option.link and sel.option.link.page else defn.page
                 ),
                 "publicationId": lambda: defn.publication_id,
+                "publicationName": lambda: data.publication_name(defn.publication_id),
                 "rules": lambda: [_rule(r) for r in info.collect(sel)[0]],
                 "profiles": lambda: [_profile(p) for p in info.collect(sel)[1]],
             }

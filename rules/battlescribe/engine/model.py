@@ -315,6 +315,15 @@ class GameData:
         self.profile_types: dict[str, dict] = {p.get("id"): p for p in gs.get("profileTypes") or []}
         self.shared_infos: dict[str, dict] = {}
         self.catalogues: dict[str, Catalogue] = {}
+        #: Publications by id, and the ids each file (game system or catalogue) declares.
+        self.publications: dict[str, dict] = {}
+        self.file_publications: dict[str, list[str]] = {}
+        for raw_file, file_id in ((gs, self.id or "gs"), *((c, str(c.get("id", ""))) for c in catalogues or [])):
+            ids = self.file_publications.setdefault(file_id, [])
+            for pub in raw_file.get("publications") or []:
+                pid = str(pub.get("id", ""))
+                self.publications.setdefault(pid, pub)
+                ids.append(pid)
         self.game_system = self._load_container(gs, self.id or "gs", is_system=True)
         for raw in catalogues or []:
             cat = self._load_container(raw, str(raw.get("id", "")))
@@ -351,6 +360,15 @@ class GameData:
         walk(self.game_system.root)
         for cat in self.catalogues.values():
             walk(cat.root)
+
+    def publication_name(self, publication_id: str) -> str:
+        """The name of a publication (game system's or any catalogue's), "" when unknown."""
+        return str((self.publications.get(publication_id) or {}).get("name", "") or "")
+
+    def publications_for(self, catalogue_id: str) -> list[dict]:
+        """Publications a force of `catalogue_id` can cite: its catalogue's, then the system's."""
+        ids = [*self.file_publications.get(catalogue_id, []), *self.file_publications.get(self.id or "gs", [])]
+        return [self.publications[i] for i in dict.fromkeys(ids)]
 
     def _index_info(self, item: dict, depth: int = 0) -> None:
         self.shared_infos.setdefault(str(item.get("id")), item)
