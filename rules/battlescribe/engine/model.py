@@ -318,7 +318,8 @@ class GameData:
         #: Publications by id, and the ids each file (game system or catalogue) declares.
         self.publications: dict[str, dict] = {}
         self.file_publications: dict[str, list[str]] = {}
-        for raw_file, file_id in ((gs, self.id or "gs"), *((c, str(c.get("id", ""))) for c in catalogues or [])):
+        files = [(gs, self.id or "gs"), *((c, str(c.get("id", ""))) for c in catalogues or [])]
+        for raw_file, file_id in files:
             ids = self.file_publications.setdefault(file_id, [])
             for pub in raw_file.get("publications") or []:
                 pid = str(pub.get("id", ""))
@@ -367,7 +368,8 @@ class GameData:
 
     def publications_for(self, catalogue_id: str) -> list[dict]:
         """Publications a force of `catalogue_id` can cite: its catalogue's, then the system's."""
-        ids = [*self.file_publications.get(catalogue_id, []), *self.file_publications.get(self.id or "gs", [])]
+        own = self.file_publications.get(catalogue_id, [])
+        ids = [*own, *self.file_publications.get(self.id or "gs", [])]
         return [self.publications[i] for i in dict.fromkeys(ids)]
 
     def _index_info(self, item: dict, depth: int = 0) -> None:
