@@ -21,6 +21,7 @@ from .conformance_gamedata import GamedataRunner
 from .constraints import validate
 from .errors import EngineError, ValidationError
 from .model import GameData
+from .modifiers import force_hidden
 from .roster import Force, Roster, Selection
 
 ENGINE = "battlescribe"
@@ -484,7 +485,7 @@ class RosterState:
                 "selections": lambda: [self.selection(s) for s in force.selections],
                 "childForceCount": lambda: len(force.child_forces),
                 "childForces": lambda: [self.force(f) for f in force.child_forces],
-                "hidden": lambda: force.entry.hidden,
+                "hidden": lambda: force_hidden(force),
                 "categories": categories,
                 "categoryCount": lambda: len(force.category_entries()) + 1,
                 "catalogueId": lambda: force.catalogue_id,
@@ -535,7 +536,11 @@ class RosterState:
                 "customName": lambda: sel.custom_name,
                 "customNotes": lambda: sel.custom_notes,
                 "page": lambda: (
-                    sel.option.link.page if sel.option.link and sel.option.link.page else defn.page
+                    sel.effective().page
+                    if sel.effective().page is not None
+                    else sel.option.link.page
+                    if sel.option.link and sel.option.link.page
+                    else defn.page
                 ),
                 "publicationId": lambda: defn.publication_id,
                 "publicationName": lambda: data.publication_name(defn.publication_id),
