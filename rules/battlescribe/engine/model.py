@@ -522,6 +522,11 @@ class Option:
             costs.update(link.costs)
         self.costs = costs
         self.category_links = [c for d in defs for c in d.category_links]
+        if group is not None:
+            # An entry inside a group carries the group's categories too (BattleScribe's
+            # selection of a grouped entry lists them).
+            own = {c.target_id for c in self.category_links}
+            self.category_links += [c for c in group.category_links if c.target_id not in own]
         self.hidden = any(d.hidden for d in defs)
         self.collective = any(d.collective for d in defs)
         self.name = defn.name or (link.name if link else "")
