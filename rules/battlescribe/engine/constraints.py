@@ -103,7 +103,7 @@ class Validator:
         roster = self.roster
         cache = roster.cache
         for force in roster.all_forces():
-            part = cache.get(("force-all-errors", id(force)), lambda f=force: self._force_all(f))
+            part = cache.get(("force-all-errors", id(force)), lambda f=force: self._force_all(f), lazy=True)
             for key, error in part:
                 self.errors.setdefault(key, error)
         totals = roster.costs()
@@ -131,7 +131,7 @@ class Validator:
         the force's list of selections and each unit's errors)."""
         cache = self.roster.cache
         merged: dict = dict(
-            cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force))
+            cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force), lazy=True)
         )
         cache.read(("fid", id(force), "any"))
         categories = frozenset(cid for cid, _ in force.category_entries())
@@ -142,6 +142,7 @@ class Validator:
                     ("unit-errors", id(root), categories),
                     lambda r=root: self._unit(r, categories),
                     (root.bucket,),
+                    lazy=True,
                 )
             for key, error in part:
                 merged.setdefault(key, error)
@@ -155,6 +156,7 @@ class Validator:
                 ("sel-errors", id(sel)),
                 lambda s=sel: self._part(self._selection_checks, s, categories),
                 (sel.bucket,),
+                lazy=True,
             )
             for key, error in part:
                 merged.setdefault(key, error)

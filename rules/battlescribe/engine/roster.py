@@ -236,7 +236,7 @@ class Roster:
         totals = {c.id: 0.0 for c in self.data.cost_types}
         for force in self.all_forces():
             for type_id, value in self.cache.get(
-                ("force-costs", id(force)), lambda f=force: self._force_costs(f)
+                ("force-costs", id(force)), lambda f=force: self._force_costs(f), lazy=True
             ):
                 totals[type_id] += value
         return totals
