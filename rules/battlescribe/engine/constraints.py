@@ -192,7 +192,19 @@ class Validator:
                     owner_ids=sel.option.ids,
                 )
             )
-        self._options(sel.option.children(), Context(self.roster, sel.force, sel, None), sel)
+        # Each option's check is a value of its own: a count that moves re-checks only the
+        # options that read it, and an unchanged result stops there.
+        ctx = Context(self.roster, sel.force, sel, None)
+        cache = self.roster.cache
+        for option in _checked(sel.option.children()):
+            own = (sel.bucket,) if any(c.scope == "self" for c in option.constraints) else ()
+            part = cache.get(
+                ("opt-errors", id(sel), id(option)),
+                lambda o=option: self._part(_check_option, o, ctx, sel),
+                own,
+            )
+            for key, error in part:
+                self.errors.setdefault(key, error)
 
     def _force_entry(self, force: Force) -> None:
         entry = force.entry
@@ -409,6 +421,22 @@ class Validator:
                 owner_ids=sel.option.ids,
             )
         )
+
+
+def _checked(options: list[Option]) -> list[Option]:
+    """The options a selection's check visits, in order: those with constraints, looking
+    through groups (as `Validator._options` does)."""
+    out: list[Option] = []
+    for option in options:
+        if option.constraints:
+            out.append(option)
+        if option.is_group:
+            out.extend(_checked(option.children()))
+    return out
+
+
+def _check_option(validator: Validator, option: Option, ctx: Context, parent) -> None:
+    validator._option(option, ctx, parent)
 
 
 def _message(kind: str, name: str, limit: float, value: float, what: str = "") -> str:
