@@ -7,7 +7,7 @@ from .errors import ValidationError
 from .evalcache import MISSING
 from .model import Constraint, Option
 from .modifiers import effective
-from .roster import Context, Force, Roster, Selection
+from .roster import Context, Force, Roster, Selection, unit_blocks
 
 
 def _matches_option(sel: Selection, option: Option, shared: bool) -> bool:
@@ -135,7 +135,24 @@ class Validator:
         )
         cache.read(("fid", id(force), "any"))
         categories = frozenset(cid for cid, _ in force.category_entries())
+        for block in unit_blocks(force):
+            part = cache.get(
+                ("block-errors", id(force), block, categories),
+                lambda b=block: self._block(force, b, categories),
+                lazy=True,
+            )
+            for key, error in part:
+                merged.setdefault(key, error)
+        return tuple(merged.items())
+
+    def _block(self, force: Force, block: int, categories) -> tuple:
+        """Errors of the force's units in one block (reads the block's list and each unit's)."""
+        cache = self.roster.cache
+        cache.read(("ublock", id(force), block))
+        merged: dict = {}
         for root in force.selections:
+            if root.block != block:
+                continue
             part = cache.peek(("unit-errors", id(root), categories))
             if part is MISSING:
                 part = cache.get(
@@ -196,15 +213,18 @@ class Validator:
         # options that read it, and an unchanged result stops there.
         ctx = Context(self.roster, sel.force, sel, None)
         cache = self.roster.cache
-        for option in _checked(sel.option.children()):
-            own = (sel.bucket,) if any(c.scope == "self" for c in option.constraints) else ()
-            part = cache.get(
-                ("opt-errors", id(sel), id(option)),
-                lambda o=option: self._part(_check_option, o, ctx, sel),
-                own,
-            )
-            for key, error in part:
-                self.errors.setdefault(key, error)
+        errors = self.errors
+        for option, reads_self in checked_options(self.roster.data, sel.option):
+            key = ("opt-errors", id(sel), id(option))
+            part = cache.peek(key)
+            if part is MISSING:
+                part = cache.get(
+                    key,
+                    lambda o=option: self._part(_check_option, o, ctx, sel),
+                    (sel.bucket,) if reads_self else (),
+                )
+            for error_key, error in part:
+                errors.setdefault(error_key, error)
 
     def _force_entry(self, force: Force) -> None:
         entry = force.entry
@@ -421,6 +441,17 @@ class Validator:
                 owner_ids=sel.option.ids,
             )
         )
+
+
+def checked_options(data, option: Option) -> list[tuple[Option, bool]]:
+    """(option, whether a constraint counts in `self`) for each option a selection of
+    `option` checks, computed once per option of the data."""
+    cached = data.checked_options.get(id(option))
+    if cached is None:
+        cached = data.checked_options[id(option)] = [
+            (o, any(c.scope == "self" for c in o.constraints)) for o in _checked(option.children())
+        ]
+    return cached
 
 
 def _checked(options: list[Option]) -> list[Option]:

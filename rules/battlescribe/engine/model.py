@@ -345,6 +345,8 @@ class GameData:
                         )
                     )
         self._options: dict[tuple, list[Option]] = {}
+        #: What a selection of an option checks, by id of the option (see `constraints`).
+        self.checked_options: dict[int, list] = {}
         #: Cost types some entry of the data prices (a roster lists only these totals).
         self.priced_cost_types: set[str] = set()
         seen: set[int] = set()
