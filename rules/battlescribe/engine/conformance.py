@@ -23,6 +23,7 @@ from .errors import EngineError, ValidationError
 from .model import GameData
 from .modifiers import force_hidden
 from .roster import Force, Roster, Selection
+from .roster_xml import load_roster, write_roster
 
 ENGINE = "battlescribe"
 #: The entry id BattleScribe gives a force's bucket of selections without a category.
@@ -30,6 +31,8 @@ UNCATEGORISED = "(No Category)"
 #: Largest spec file read (the suite's largest is far below this).
 MAX_SPEC_BYTES = 4 * 1024 * 1024
 _TEMPLATE = re.compile(r"\$\{\{\s*steps\.([^.}\s]+)\.([^}\s]+)\s*\}\}")
+#: A placeholder of a saved-file snapshot: a pattern, or a step's output.
+_FILE_TEMPLATE = re.compile(r"\$\{\{\s*match\('([^']*)'\)\s*\}\}|\$\{\{\s*steps\.[^}]+\}\}")
 
 
 class SpecFailure(Exception):
@@ -117,7 +120,7 @@ def run_spec_file(path: Path, root: Path) -> SpecResult:
             runner = GamedataRunner(spec, path, compare, SpecFailure, Unsupported)
             skipped = runner.run(substitute)
         else:
-            skipped = SpecRunner(spec).run()
+            skipped = SpecRunner(spec, path).run()
     except SpecFailure as exc:
         return SpecResult(spec_id, category, str(path), False, str(exc))
     except (
@@ -158,8 +161,9 @@ def substitute(value, outputs: dict[str, dict]):
 
 
 class SpecRunner:
-    def __init__(self, spec: dict):
+    def __init__(self, spec: dict, path: Path | None = None):
         self.spec = spec
+        self.path = path
         setup = spec.get("setup") or {}
         if "dataSource" in setup:
             raise Unsupported("dataSource specs need files fetched from the network")
@@ -180,8 +184,44 @@ class SpecRunner:
             elif "expectedState" in step:
                 self.check(step["expectedState"], where)
             elif "expectedFile" in step:
-                raise Unsupported(f"{where}: file export comparison is not supported")
+                self.check_file(step, where)
         return skipped
+
+    def check_file(self, step: dict, where: str) -> None:
+        """The saved roster against the spec's snapshot, whose `${{ match('re') }}` parts match
+        a pattern and `${{ steps.x.y }}` parts a step's output."""
+        spec_file = step["expectedFile"] or {}
+        expected = ((spec_file.get("engines") or {}).get(ENGINE) or {}).get(
+            "content", spec_file.get("content")
+        )
+        if expected is None and self.path is not None:
+            spec_id = str(self.spec.get("id", self.path.stem))
+            for name in (f"{spec_id}.{step.get('id')}.{ENGINE}.ros", f"{spec_id}.{step.get('id')}.ros"):
+                candidate = self.path.parent / name
+                if candidate.is_file():
+                    expected = candidate.read_text(encoding="utf-8")
+                    break
+        if expected is None:
+            raise SpecFailure(f"{where}: no expected file for step {step.get('id')!r}")
+        actual = write_roster(self.roster).rstrip("\n")
+        pattern = []
+        rest = expected.replace("\r\n", "\n").rstrip("\n")
+        pos = 0
+        for match in _FILE_TEMPLATE.finditer(rest):
+            pattern.append(re.escape(rest[pos : match.start()]))
+            if match.group(1) is not None:
+                pattern.append(f"(?:{match.group(1)})")
+            else:
+                pattern.append(re.escape(self._sub(match.group(0))))
+            pos = match.end()
+        pattern.append(re.escape(rest[pos:]))
+        if re.fullmatch("".join(pattern), actual) is None:
+            want = [line.strip() for line in rest.splitlines()]
+            have = [line.strip() for line in actual.splitlines()]
+            diff = next(
+                (f"{a!r} vs expected {e!r}" for a, e in zip(have, want, strict=False) if a != e), "lengths"
+            )
+            raise SpecFailure(f"{where}: saved roster differs: {diff}")
 
     def _sub(self, value):
         return substitute(value, self.outputs)
@@ -224,6 +264,8 @@ class SpecRunner:
             self._customize(args)
         elif action in ("reload", "dump"):
             pass
+        elif action == "loadRoster":
+            self.roster = load_roster(self.data, str(args.get("content") or args.get("xml") or ""))
         else:
             raise Unsupported(f"{where}: action {action!r} is not supported")
         if step.get("id"):
