@@ -402,18 +402,12 @@ def compare(actual, expected, where: str) -> None:
                 compare(a, e, f"{where}[{i}]")
             return
         except SpecFailure as ordered_failure:
-            unused = list(actual)
-            for e in expected:
-                for a in unused:
-                    try:
-                        compare(a, e, where)
-                    except SpecFailure:
-                        continue
-                    unused.remove(a)
-                    break
-                else:
-                    raise ordered_failure from None
-            return
+            # As a set: every expected item matched by a different actual item (a matching
+            # found by backtracking, since a loose expectation may fit several items).
+            fits = [[i for i, a in enumerate(actual) if _fits(a, e, where)] for e in expected]
+            if _assign(fits, 0, set()):
+                return
+            raise ordered_failure from None
     if isinstance(expected, bool) or isinstance(actual, bool):
         if bool(actual) != bool(expected) or not isinstance(actual, bool):
             raise SpecFailure(f"{where}: {actual!r}, expected {expected!r}")
@@ -424,6 +418,27 @@ def compare(actual, expected, where: str) -> None:
         return
     if str(actual) != str(expected):
         raise SpecFailure(f"{where}: {actual!r}, expected {expected!r}")
+
+
+def _fits(actual, expected, where: str) -> bool:
+    try:
+        compare(actual, expected, where)
+    except SpecFailure:
+        return False
+    return True
+
+
+def _assign(fits: list[list[int]], index: int, used: set[int]) -> bool:
+    """Whether expected items from `index` on can each take a distinct fitting actual item."""
+    if index == len(fits):
+        return True
+    for candidate in fits[index]:
+        if candidate not in used:
+            used.add(candidate)
+            if _assign(fits, index + 1, used):
+                return True
+            used.discard(candidate)
+    return False
 
 
 def _label(item) -> str:

@@ -366,6 +366,8 @@ class Roster:
         """Select what a min constraint on `field: selections` requires (BattleScribe's auto-select)."""
         from .modifiers import effective
 
+        if parent.is_force and parent.entry.hidden:
+            return  # BattleScribe selects nothing for a force whose entry is hidden
         for option in options:
             eff = effective(option, ctx)
             minimum = 0
