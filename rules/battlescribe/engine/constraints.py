@@ -385,14 +385,18 @@ class Validator:
                         owner_ids=parent.option.ids,
                     )
                 )
-            elif first is not None:
+            elif first is not None and c.type != "min":
+                # Too many: the selection that is one too many. Too few of a root entry: the
+                # category (or force) that should hold more, as BattleScribe reports it.
                 self._error_on_selection(first, option, c, eff.name, limit, value)
             else:
                 primary = next((cid for cid, p in eff.categories if p), None)
                 if primary is None and eff.categories:
                     primary = eff.categories[0][0]
                 force_cats = [cid for cid, _ in parent.category_entries()]
-                if primary is not None and primary in force_cats:
+                # Counted in the whole force: the force is short of it, not one category.
+                counted_in_force = c.scope == "force"
+                if primary is not None and primary in force_cats and not counted_in_force:
                     self.add(
                         ValidationError(
                             "category",
