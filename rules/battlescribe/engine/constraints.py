@@ -369,7 +369,13 @@ class Validator:
             value, first = constraint_count(ctx, option, c)
             if not _violated(c.type, value, limit):
                 continue
-            if not parent.is_force:
+            own = None
+            if not parent.is_force and c.type == "max" and c.scope not in ("parent", "self"):
+                # Too many across the force or roster: the selection of the entry itself.
+                own = next((s for s in parent.children if _matches_option(s, option, True)), None)
+            if own is not None:
+                self._error_on_selection(own, option, c, eff.name, limit, value)
+            elif not parent.is_force:
                 self.add(
                     ValidationError(
                         "selection",
@@ -448,14 +454,19 @@ class Validator:
 
 
 def checked_options(data, option: Option) -> list[tuple[Option, bool]]:
-    """(option, whether a constraint counts in `self`) for each option a selection of
+    """(option, whether a constraint reads the selection's children) for each option a selection of
     `option` checks, computed once per option of the data."""
     cached = data.checked_options.get(id(option))
     if cached is None:
         cached = data.checked_options[id(option)] = [
-            (o, any(c.scope == "self" for c in o.constraints)) for o in _checked(option.children())
+            (o, any(_reads_children(c) for c in o.constraints)) for o in _checked(option.children())
         ]
     return cached
+
+
+def _reads_children(c: Constraint) -> bool:
+    """Whether checking `c` reads the parent's children directly (not through a count)."""
+    return c.scope == "self" or (c.type == "max" and c.scope not in ("parent", "self"))
 
 
 def _checked(options: list[Option]) -> list[Option]:
