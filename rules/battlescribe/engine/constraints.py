@@ -371,8 +371,11 @@ class Validator:
                 continue
             own = None
             if not parent.is_force and c.type == "max" and c.scope not in ("parent", "self"):
-                # Too many across the force or roster: the selection of the entry itself.
+                # Too many across the force or roster: on the selections of the entry itself
+                # (a unit without one has nothing to give up).
                 own = next((s for s in parent.children if _matches_option(s, option, True)), None)
+                if own is None:
+                    continue
             if own is not None:
                 self._error_on_selection(own, option, c, eff.name, limit, value)
             elif not parent.is_force:
