@@ -7,7 +7,7 @@ from .errors import ValidationError
 from .evalcache import MISSING
 from .model import Constraint, Option
 from .modifiers import effective
-from .roster import Context, Force, Roster, Selection, unit_blocks
+from .roster import Context, Force, Roster, Selection, unit_blocks, units_by_block
 
 
 def _matches_option(sel: Selection, option: Option, shared: bool) -> bool:
@@ -150,9 +150,7 @@ class Validator:
         cache = self.roster.cache
         cache.read(("ublock", id(force), block))
         merged: dict = {}
-        for root in force.selections:
-            if root.block != block:
-                continue
+        for root in units_by_block(force).get(block, []):
             part = cache.peek(("unit-errors", id(root), categories))
             if part is MISSING:
                 part = cache.get(

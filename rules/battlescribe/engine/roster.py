@@ -129,6 +129,8 @@ class Force:
         self.selections: list[Selection] = []
         self.child_forces: list[Force] = []
         self.index = ForceIndex()
+        #: (roster version, units by block) — see `units_by_block`.
+        self._blocks: tuple | None = None
         self.custom_name = ""
         self.custom_notes = ""
 
@@ -260,7 +262,7 @@ class Roster:
     def _block_costs(self, force: Force, block: int) -> tuple:
         """(cost type, total) of the force's units in one block."""
         self.cache.read(("ublock", id(force), block))
-        units = [sel for sel in force.selections if sel.block == block]
+        units = units_by_block(force).get(block, [])
         return tuple((c.id, sum(sel.cost(c.id) for sel in units)) for c in self.data.cost_types)
 
     def full_reevaluation(self) -> None:
@@ -484,9 +486,22 @@ class Roster:
 UNIT_BLOCK = 32
 
 
+def units_by_block(force: Force) -> dict[int, list[Selection]]:
+    """A force's units by block, blocks in the order of the units (computed once per roster
+    version: every operation that adds or removes a unit changes the version)."""
+    cached = force._blocks
+    if cached is not None and cached[0] == force.roster.version:
+        return cached[1]
+    blocks: dict[int, list[Selection]] = {}
+    for sel in force.selections:
+        blocks.setdefault(sel.block, []).append(sel)
+    force._blocks = (force.roster.version, blocks)
+    return blocks
+
+
 def unit_blocks(force: Force) -> list[int]:
     """The blocks of a force's units, in the order of the units."""
-    return list(dict.fromkeys(sel.block for sel in force.selections))
+    return list(units_by_block(force))
 
 
 def is_duplicate(option: Option) -> bool:
