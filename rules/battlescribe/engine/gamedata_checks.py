@@ -17,6 +17,23 @@ from .gamedata import DataFiles, DataNode
 SCOPES = frozenset(
     {"self", "parent", "force", "roster", "primary-category", "primary-catalogue", "ancestor", "root-entry"}
 )
+#: Elements whose ids must be unique (real data repeats the ids of copied constraints and
+#: links, which BattleScribe accepts).
+UNIQUE_KINDS = frozenset(
+    {
+        "selectionEntry",
+        "selectionEntryGroup",
+        "forceEntry",
+        "categoryEntry",
+        "rule",
+        "profile",
+        "infoGroup",
+        "costType",
+        "profileType",
+        "characteristicType",
+        "publication",
+    }
+)
 #: Fields a constraint, condition or repeat may count besides a cost type id.
 QUERY_FIELDS = frozenset({"selections", "forces", "associations"})
 #: Child ids a condition may name besides an entry id.
@@ -79,15 +96,18 @@ class DataError:
 def check(data: DataFiles) -> list[DataError]:
     """Every data error in all loaded files, in document order."""
     ids: dict[str, int] = {}
+    unique: dict[str, int] = {}
     for node in data.all_nodes():
         if node.id and node.parent is not None:
             ids[node.id] = ids.get(node.id, 0) + 1
+            if node.kind in UNIQUE_KINDS:
+                unique[node.id] = unique.get(node.id, 0) + 1
     known = set(ids) | {f.id for f in data.files}
     cost_types = {n.id for n in data.all_nodes() if n.kind == "costType"}
     catalogues = {f.id for f in data.catalogues()}
     errors: list[DataError] = []
-    if any(n > 1 for n in ids.values()):
-        dup = next(i for i, n in ids.items() if n > 1)
+    if any(n > 1 for n in unique.values()):
+        dup = next(i for i, n in unique.items() if n > 1)
         errors.append(DataError("duplicate-id", "All data element ids must be unique", dup, dup))
     for node in data.all_nodes():
         kind = node.kind
@@ -118,7 +138,15 @@ def _query_errors(node: DataNode, known: set[str], cost_types: set[str]) -> list
             DataError(f"{node.kind}-bad-scope", f"{label} must have a scope that exists", node.id, scope)
         )
     child = node.attrs.get("childId", "")
-    if node.kind != "constraint" and child and child not in CHILD_KEYWORDS and child not in known:
+    # In the primary catalogue, the child is a catalogue, which need not be loaded.
+    in_catalogue = scope == "primary-catalogue"
+    if (
+        node.kind != "constraint"
+        and child
+        and not in_catalogue
+        and child not in CHILD_KEYWORDS
+        and child not in known
+    ):
         out.append(
             DataError(f"{node.kind}-bad-child", f"{label} must have a child that exists", node.id, child)
         )

@@ -44,3 +44,27 @@ def test_clean_data_has_no_errors():
         [{"id": "cat", "selectionEntries": [{"id": "se", "modifiers": [{"type": "set", "field": "se"}]}]}],
     )
     assert check(data) == []
+
+
+def test_what_real_catalogues_do_is_not_an_error():
+    """Copied constraints keep their ids, and a condition on the primary catalogue names a
+    catalogue that need not be loaded (both seen in the BSData wh40k-9e game system)."""
+    copied = {"id": "c-dup", "type": "max", "value": 0, "field": "selections", "scope": "force"}
+    in_catalogue = {"type": "instanceOf", "scope": "primary-catalogue", "childId": "cat-not-loaded"}
+    data = DataFiles(
+        {"id": "gs"},
+        [
+            {
+                "id": "cat",
+                "selectionEntries": [
+                    {"id": "se-a", "constraints": [copied]},
+                    {
+                        "id": "se-b",
+                        "constraints": [copied],
+                        "modifiers": [{"type": "set", "field": "hidden", "conditions": [in_catalogue]}],
+                    },
+                ],
+            }
+        ],
+    )
+    assert check(data) == []
