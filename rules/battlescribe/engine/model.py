@@ -9,6 +9,7 @@ lazily and cached, so a catalogue of thousands of entries loads in one pass.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 
@@ -475,6 +476,22 @@ class GameData:
         return self._options[key]
 
 
+def _merged_constraints(
+    own: list[Constraint], linked: list[Constraint], modified: set[str]
+) -> list[Constraint]:
+    """A link's constraints merged into its target's: a link limit of the same type and field
+    as a target limit replaces that limit's value (BattleScribe keeps the target's
+    constraint, with its id and scope); others, and those a modifier changes by id, are added."""
+    out = list(own)
+    for c in linked:
+        index = next((i for i, t in enumerate(out) if t.type == c.type and t.field == c.field), None)
+        if index is None or out[index].owner_id == c.owner_id or {c.id, out[index].id} & modified:
+            out.append(c)
+        else:
+            out[index] = dataclasses.replace(out[index], value=c.value)
+    return out
+
+
 class Option:
     """An entry as the roster sees it: a definition reached through zero or more links."""
 
@@ -518,6 +535,9 @@ class Option:
         self._children: list[Option] | None = None
         defs = [defn] if link is None else [defn, link]
         self.constraints = [c for d in defs for c in d.constraints]
+        if link is not None and link.constraints and defn.constraints:
+            modified = {m.field for d in defs for m in d.modifiers}
+            self.constraints = _merged_constraints(defn.constraints, link.constraints, modified)
         self.modifiers = [m for d in defs for m in d.modifiers]
         costs = dict(defn.costs)
         if link is not None:
