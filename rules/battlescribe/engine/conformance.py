@@ -15,16 +15,24 @@ from pathlib import Path
 
 import yaml
 
+from ..xml_reader import BattleScribeError
 from . import info
+from .conformance_gamedata import GamedataRunner
 from .constraints import validate
 from .errors import EngineError, ValidationError
 from .model import GameData
+from .modifiers import force_hidden
 from .roster import Force, Roster, Selection
+from .roster_xml import load_roster, write_roster
 
 ENGINE = "battlescribe"
+#: The entry id BattleScribe gives a force's bucket of selections without a category.
+UNCATEGORISED = "(No Category)"
 #: Largest spec file read (the suite's largest is far below this).
 MAX_SPEC_BYTES = 4 * 1024 * 1024
 _TEMPLATE = re.compile(r"\$\{\{\s*steps\.([^.}\s]+)\.([^}\s]+)\s*\}\}")
+#: A placeholder of a saved-file snapshot: a pattern, or a step's output.
+_FILE_TEMPLATE = re.compile(r"\$\{\{\s*match\('([^']*)'\)\s*\}\}|\$\{\{\s*steps\.[^}]+\}\}")
 
 
 class SpecFailure(Exception):
@@ -107,11 +115,17 @@ def run_spec_file(path: Path, root: Path) -> SpecResult:
     spec_id = str(spec.get("id", path.stem))
     category = _category(path, root, spec)
     try:
-        skipped = SpecRunner(spec).run()
+        setup = spec.get("setup") or {}
+        if isinstance(setup, dict) and "edit" in setup:
+            runner = GamedataRunner(spec, path, compare, SpecFailure, Unsupported)
+            skipped = runner.run(substitute)
+        else:
+            skipped = SpecRunner(spec, path).run()
     except SpecFailure as exc:
         return SpecResult(spec_id, category, str(path), False, str(exc))
     except (
         EngineError,
+        BattleScribeError,
         KeyError,
         ValueError,
         TypeError,
@@ -124,12 +138,33 @@ def run_spec_file(path: Path, root: Path) -> SpecResult:
     return SpecResult(spec_id, category, str(path), True, skipped_steps=skipped)
 
 
+def substitute(value, outputs: dict[str, dict]):
+    """`value` with each `${{ steps.<id>.<output> }}` replaced by that step's output."""
+    if isinstance(value, dict):
+        return {k: substitute(v, outputs) for k, v in value.items()}
+    if not isinstance(value, str):
+        return value
+
+    def repl(match):
+        step_id, path = match.group(1), match.group(2)
+        out = outputs.get(step_id)
+        if out is None:
+            raise SpecFailure(f"no output from step {step_id!r}")
+        node = out
+        for part in path.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise SpecFailure(f"step {step_id!r} has no output {path!r}")
+            node = node[part]
+        return str(node)
+
+    return _TEMPLATE.sub(repl, value)
+
+
 class SpecRunner:
-    def __init__(self, spec: dict):
+    def __init__(self, spec: dict, path: Path | None = None):
         self.spec = spec
+        self.path = path
         setup = spec.get("setup") or {}
-        if "edit" in setup:
-            raise Unsupported("gamedata (data editor) specs are not supported")
         if "dataSource" in setup:
             raise Unsupported("dataSource specs need files fetched from the network")
         self.data = GameData(setup.get("gameSystem") or {}, setup.get("catalogues") or [])
@@ -149,26 +184,47 @@ class SpecRunner:
             elif "expectedState" in step:
                 self.check(step["expectedState"], where)
             elif "expectedFile" in step:
-                raise Unsupported(f"{where}: file export comparison is not supported")
+                self.check_file(step, where)
         return skipped
 
+    def check_file(self, step: dict, where: str) -> None:
+        """The saved roster against the spec's snapshot, whose `${{ match('re') }}` parts match
+        a pattern and `${{ steps.x.y }}` parts a step's output."""
+        spec_file = step["expectedFile"] or {}
+        expected = ((spec_file.get("engines") or {}).get(ENGINE) or {}).get(
+            "content", spec_file.get("content")
+        )
+        if expected is None and self.path is not None:
+            spec_id = str(self.spec.get("id", self.path.stem))
+            for name in (f"{spec_id}.{step.get('id')}.{ENGINE}.ros", f"{spec_id}.{step.get('id')}.ros"):
+                candidate = self.path.parent / name
+                if candidate.is_file():
+                    expected = candidate.read_text(encoding="utf-8")
+                    break
+        if expected is None:
+            raise SpecFailure(f"{where}: no expected file for step {step.get('id')!r}")
+        actual = write_roster(self.roster).rstrip("\n")
+        pattern = []
+        rest = expected.replace("\r\n", "\n").rstrip("\n")
+        pos = 0
+        for match in _FILE_TEMPLATE.finditer(rest):
+            pattern.append(re.escape(rest[pos : match.start()]))
+            if match.group(1) is not None:
+                pattern.append(f"(?:{match.group(1)})")
+            else:
+                pattern.append(re.escape(self._sub(match.group(0))))
+            pos = match.end()
+        pattern.append(re.escape(rest[pos:]))
+        if re.fullmatch("".join(pattern), actual) is None:
+            want = [line.strip() for line in rest.splitlines()]
+            have = [line.strip() for line in actual.splitlines()]
+            diff = next(
+                (f"{a!r} vs expected {e!r}" for a, e in zip(have, want, strict=False) if a != e), "lengths"
+            )
+            raise SpecFailure(f"{where}: saved roster differs: {diff}")
+
     def _sub(self, value):
-        if isinstance(value, str):
-
-            def repl(match):
-                step_id, path = match.group(1), match.group(2)
-                out = self.outputs.get(step_id)
-                if out is None:
-                    raise SpecFailure(f"no output from step {step_id!r}")
-                node = out
-                for part in path.split("."):
-                    if not isinstance(node, dict) or part not in node:
-                        raise SpecFailure(f"step {step_id!r} has no output {path!r}")
-                    node = node[part]
-                return str(node)
-
-            return _TEMPLATE.sub(repl, value)
-        return value
+        return substitute(value, self.outputs)
 
     def act(self, step: dict, where: str) -> None:
         args = {k: self._sub(v) for k, v in step.items()}
@@ -208,6 +264,8 @@ class SpecRunner:
             self._customize(args)
         elif action in ("reload", "dump"):
             pass
+        elif action == "loadRoster":
+            self.roster = load_roster(self.data, str(args.get("content") or args.get("xml") or ""))
         else:
             raise Unsupported(f"{where}: action {action!r} is not supported")
         if step.get("id"):
@@ -344,18 +402,12 @@ def compare(actual, expected, where: str) -> None:
                 compare(a, e, f"{where}[{i}]")
             return
         except SpecFailure as ordered_failure:
-            unused = list(actual)
-            for e in expected:
-                for a in unused:
-                    try:
-                        compare(a, e, where)
-                    except SpecFailure:
-                        continue
-                    unused.remove(a)
-                    break
-                else:
-                    raise ordered_failure from None
-            return
+            # As a set: every expected item matched by a different actual item (a matching
+            # found by backtracking, since a loose expectation may fit several items).
+            fits = [[i for i, a in enumerate(actual) if _fits(a, e, where)] for e in expected]
+            if _assign(fits, 0, set()):
+                return
+            raise ordered_failure from None
     if isinstance(expected, bool) or isinstance(actual, bool):
         if bool(actual) != bool(expected) or not isinstance(actual, bool):
             raise SpecFailure(f"{where}: {actual!r}, expected {expected!r}")
@@ -366,6 +418,27 @@ def compare(actual, expected, where: str) -> None:
         return
     if str(actual) != str(expected):
         raise SpecFailure(f"{where}: {actual!r}, expected {expected!r}")
+
+
+def _fits(actual, expected, where: str) -> bool:
+    try:
+        compare(actual, expected, where)
+    except SpecFailure:
+        return False
+    return True
+
+
+def _assign(fits: list[list[int]], index: int, used: set[int]) -> bool:
+    """Whether expected items from `index` on can each take a distinct fitting actual item."""
+    if index == len(fits):
+        return True
+    for candidate in fits[index]:
+        if candidate not in used:
+            used.add(candidate)
+            if _assign(fits, index + 1, used):
+                return True
+            used.discard(candidate)
+    return False
 
 
 def _label(item) -> str:
@@ -444,7 +517,8 @@ class RosterState:
         custom = getattr(roster, "custom", {})
 
         def categories():
-            out = []
+            # BattleScribe lists a force's "Uncategorised" bucket first, always.
+            out = [{"name": "Uncategorised", "entryId": UNCATEGORISED, "primary": False}]
             for cid, name in force.category_entries():
                 c = custom.get(("category-custom", force.id, cid))
                 item = {"name": name, "entryId": cid, "primary": False}
@@ -468,15 +542,19 @@ class RosterState:
                 "selections": lambda: [self.selection(s) for s in force.selections],
                 "childForceCount": lambda: len(force.child_forces),
                 "childForces": lambda: [self.force(f) for f in force.child_forces],
-                "hidden": lambda: force.entry.hidden,
+                "hidden": lambda: force_hidden(force),
                 "categories": categories,
-                "categoryCount": lambda: len(force.category_entries()),
+                "categoryCount": lambda: len(force.category_entries()) + 1,
                 "catalogueId": lambda: force.catalogue_id,
                 "catalogueName": lambda: cat.name if cat else "",
                 "customName": lambda: force.custom_name,
                 "customNotes": lambda: force.custom_notes,
                 "availableEntryCount": available,
                 "publicationId": lambda: force.entry.publication_id,
+                "publications": lambda: [
+                    {"id": str(p.get("id", "")), "name": str(p.get("name", ""))}
+                    for p in data.publications_for(force.catalogue_id)
+                ],
                 "page": lambda: force.entry.page,
                 "rules": lambda: [_rule(r) for r in force.entry.rules],
                 "profiles": lambda: [_profile(p) for p in force.entry.profiles],
@@ -515,9 +593,14 @@ class RosterState:
                 "customName": lambda: sel.custom_name,
                 "customNotes": lambda: sel.custom_notes,
                 "page": lambda: (
-                    sel.option.link.page if sel.option.link and sel.option.link.page else defn.page
+                    sel.effective().page
+                    if sel.effective().page is not None
+                    else sel.option.link.page
+                    if sel.option.link and sel.option.link.page
+                    else defn.page
                 ),
                 "publicationId": lambda: defn.publication_id,
+                "publicationName": lambda: data.publication_name(defn.publication_id),
                 "rules": lambda: [_rule(r) for r in info.collect(sel)[0]],
                 "profiles": lambda: [_profile(p) for p in info.collect(sel)[1]],
             }

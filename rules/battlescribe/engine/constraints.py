@@ -7,7 +7,7 @@ from .errors import ValidationError
 from .evalcache import MISSING
 from .model import Constraint, Option
 from .modifiers import effective
-from .roster import Context, Force, Roster, Selection
+from .roster import Context, Force, Roster, Selection, unit_blocks, units_by_block
 
 
 def _matches_option(sel: Selection, option: Option, shared: bool) -> bool:
@@ -103,7 +103,7 @@ class Validator:
         roster = self.roster
         cache = roster.cache
         for force in roster.all_forces():
-            part = cache.get(("force-all-errors", id(force)), lambda f=force: self._force_all(f))
+            part = cache.get(("force-all-errors", id(force)), lambda f=force: self._force_all(f), lazy=True)
             for key, error in part:
                 self.errors.setdefault(key, error)
         totals = roster.costs()
@@ -116,6 +116,7 @@ class Validator:
                         "",
                         f"costLimits/{type_id}",
                         f"{name} total {totals[type_id]:g} is over the limit of {limit:g}",
+                        entry_name=name,
                         owner_name=roster.name,
                         constraint_type="max",
                         limit=limit,
@@ -130,17 +131,33 @@ class Validator:
         the force's list of selections and each unit's errors)."""
         cache = self.roster.cache
         merged: dict = dict(
-            cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force))
+            cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force), lazy=True)
         )
         cache.read(("fid", id(force), "any"))
         categories = frozenset(cid for cid, _ in force.category_entries())
-        for root in force.selections:
+        for block in unit_blocks(force):
+            part = cache.get(
+                ("block-errors", id(force), block, categories),
+                lambda b=block: self._block(force, b, categories),
+                lazy=True,
+            )
+            for key, error in part:
+                merged.setdefault(key, error)
+        return tuple(merged.items())
+
+    def _block(self, force: Force, block: int, categories) -> tuple:
+        """Errors of the force's units in one block (reads the block's list and each unit's)."""
+        cache = self.roster.cache
+        cache.read(("ublock", id(force), block))
+        merged: dict = {}
+        for root in units_by_block(force).get(block, []):
             part = cache.peek(("unit-errors", id(root), categories))
             if part is MISSING:
                 part = cache.get(
                     ("unit-errors", id(root), categories),
                     lambda r=root: self._unit(r, categories),
                     (root.bucket,),
+                    lazy=True,
                 )
             for key, error in part:
                 merged.setdefault(key, error)
@@ -154,6 +171,7 @@ class Validator:
                 ("sel-errors", id(sel)),
                 lambda s=sel: self._part(self._selection_checks, s, categories),
                 (sel.bucket,),
+                lazy=True,
             )
             for key, error in part:
                 merged.setdefault(key, error)
@@ -184,11 +202,27 @@ class Validator:
                     sel.option.defn.id,
                     f"{sel.option.defn.id}/hidden",
                     f"{sel_eff.name} is not available",
+                    entry_name=sel_eff.name,
                     owner_name=sel_eff.name,
                     owner_ids=sel.option.ids,
                 )
             )
-        self._options(sel.option.children(), Context(self.roster, sel.force, sel, None), sel)
+        # Each option's check is a value of its own: a count that moves re-checks only the
+        # options that read it, and an unchanged result stops there.
+        ctx = Context(self.roster, sel.force, sel, None)
+        cache = self.roster.cache
+        errors = self.errors
+        for option, reads_self in checked_options(self.roster.data, sel.option):
+            key = ("opt-errors", id(sel), id(option))
+            part = cache.peek(key)
+            if part is MISSING:
+                part = cache.get(
+                    key,
+                    lambda o=option: self._part(_check_option, o, ctx, sel),
+                    (sel.bucket,) if reads_self else (),
+                )
+            for error_key, error in part:
+                errors.setdefault(error_key, error)
 
     def _force_entry(self, force: Force) -> None:
         entry = force.entry
@@ -212,6 +246,7 @@ class Validator:
                             "",
                             f"{entry.id}/{c.id}",
                             _message(c.type, entry.name, c.value, value, "forces"),
+                            entry_name=entry.name,
                             owner_name=entry.name,
                             constraint_type=c.type,
                             limit=c.value,
@@ -235,6 +270,7 @@ class Validator:
                         entry.id,
                         f"{entry.id}/{c.id}",
                         _message(c.type, entry.name, c.value, value),
+                        entry_name=entry.name,
                         owner_name=entry.name,
                         constraint_type=c.type,
                         limit=c.value,
@@ -271,6 +307,7 @@ class Validator:
                             link.target_id,
                             f"{link.id}/{c.id}",
                             _message(c.type, name, c.value, value),
+                            entry_name=name,
                             owner_name=name,
                             constraint_type=c.type,
                             limit=c.value,
@@ -310,6 +347,7 @@ class Validator:
                             "",
                             f"{c.owner_id}/{c.id}",
                             _message(c.type, eff.name, limit, value),
+                            entry_name=eff.name,
                             owner_name=eff.name,
                             constraint_type=c.type,
                             limit=limit,
@@ -329,13 +367,23 @@ class Validator:
             value, first = constraint_count(ctx, option, c)
             if not _violated(c.type, value, limit):
                 continue
-            if not parent.is_force:
+            own = None
+            if not parent.is_force and c.type == "max" and c.scope not in ("parent", "self"):
+                # Too many across the force or roster: on the selections of the entry itself
+                # (a unit without one has nothing to give up).
+                own = next((s for s in parent.children if _matches_option(s, option, True)), None)
+                if own is None:
+                    continue
+            if own is not None:
+                self._error_on_selection(own, option, c, eff.name, limit, value)
+            elif not parent.is_force:
                 self.add(
                     ValidationError(
                         "selection",
                         parent.option.defn.id,
                         f"{c.owner_id}/{c.id}",
                         _message(c.type, eff.name, limit, value),
+                        entry_name=eff.name,
                         owner_name=parent.name,
                         constraint_type=c.type,
                         limit=limit,
@@ -344,20 +392,25 @@ class Validator:
                         owner_ids=parent.option.ids,
                     )
                 )
-            elif first is not None:
+            elif first is not None and c.type != "min":
+                # Too many: the selection that is one too many. Too few of a root entry: the
+                # category (or force) that should hold more, as BattleScribe reports it.
                 self._error_on_selection(first, option, c, eff.name, limit, value)
             else:
                 primary = next((cid for cid, p in eff.categories if p), None)
                 if primary is None and eff.categories:
                     primary = eff.categories[0][0]
                 force_cats = [cid for cid, _ in parent.category_entries()]
-                if primary is not None and primary in force_cats:
+                # Counted in the whole force: the force is short of it, not one category.
+                counted_in_force = c.scope == "force"
+                if primary is not None and primary in force_cats and not counted_in_force:
                     self.add(
                         ValidationError(
                             "category",
                             primary,
                             f"{c.owner_id}/{c.id}",
                             _message(c.type, eff.name, limit, value),
+                            entry_name=eff.name,
                             owner_name=self.roster.data.category_name(primary),
                             constraint_type=c.type,
                             limit=limit,
@@ -372,6 +425,7 @@ class Validator:
                             parent.entry.id,
                             f"{c.owner_id}/{c.id}",
                             _message(c.type, eff.name, limit, value),
+                            entry_name=eff.name,
                             owner_name=parent.entry.name,
                             constraint_type=c.type,
                             limit=limit,
@@ -389,6 +443,7 @@ class Validator:
                 sel.option.defn.id,
                 f"{c.owner_id}/{c.id}",
                 _message(c.type, name, limit, value),
+                entry_name=name,
                 owner_name=sel.name,
                 constraint_type=c.type,
                 limit=limit,
@@ -397,6 +452,38 @@ class Validator:
                 owner_ids=sel.option.ids,
             )
         )
+
+
+def checked_options(data, option: Option) -> list[tuple[Option, bool]]:
+    """(option, whether a constraint reads the selection's children) for each option a selection of
+    `option` checks, computed once per option of the data."""
+    cached = data.checked_options.get(id(option))
+    if cached is None:
+        cached = data.checked_options[id(option)] = [
+            (o, any(_reads_children(c) for c in o.constraints)) for o in _checked(option.children())
+        ]
+    return cached
+
+
+def _reads_children(c: Constraint) -> bool:
+    """Whether checking `c` reads the parent's children directly (not through a count)."""
+    return c.scope == "self" or (c.type == "max" and c.scope not in ("parent", "self"))
+
+
+def _checked(options: list[Option]) -> list[Option]:
+    """The options a selection's check visits, in order: those with constraints, looking
+    through groups (as `Validator._options` does)."""
+    out: list[Option] = []
+    for option in options:
+        if option.constraints:
+            out.append(option)
+        if option.is_group:
+            out.extend(_checked(option.children()))
+    return out
+
+
+def _check_option(validator: Validator, option: Option, ctx: Context, parent) -> None:
+    validator._option(option, ctx, parent)
 
 
 def _message(kind: str, name: str, limit: float, value: float, what: str = "") -> str:

@@ -22,14 +22,15 @@ MISSING = _MISSING = object()
 
 
 class _Node:
-    __slots__ = ("compute", "deps", "dirty", "own", "value")
+    __slots__ = ("compute", "deps", "dirty", "lazy", "own", "value")
 
-    def __init__(self, value, deps, compute, own):
+    def __init__(self, value, deps, compute, own, lazy=False):
         self.value = value
         self.deps = deps
         self.compute = compute
         self.own = own
         self.dirty = False
+        self.lazy = lazy
 
 
 class EvalCache:
@@ -51,12 +52,21 @@ class EvalCache:
         if self._stack:
             self._stack[-1].add(bucket)
 
-    def get(self, key, compute, own_buckets=()):
-        """The value of `key`, recomputed with `compute()` if missing or dirty."""
+    def get(self, key, compute, own_buckets=(), lazy: bool = False):
+        """The value of `key`, recomputed with `compute()` if missing or dirty.
+
+        A `lazy` value (an aggregate read once per edit, such as a force's errors or costs)
+        is not recomputed when something it read changes: it only becomes dirty, and so do
+        the values that read it, and it is recomputed when next read. An operation that
+        settles the cache many times (each auto-selected option reads modified values) then
+        does not redo the aggregates each time."""
         if not self._stack and self.pending:
             self.settle()
         node = self.nodes.get(key)
-        value = self._recompute(key, compute, own_buckets, node) if node is None or node.dirty else node.value
+        if node is None or node.dirty:
+            value = self._recompute(key, compute, own_buckets, node, lazy)
+        else:
+            value = node.value
         if self._stack:
             self._stack[-1].add(key)
         return value
@@ -81,7 +91,7 @@ class EvalCache:
         else:
             node.value, node.dirty = value, False
 
-    def _recompute(self, key, compute, own_buckets, node):
+    def _recompute(self, key, compute, own_buckets, node, lazy=False):
         old = node.value if node is not None and node.compute is not None else _MISSING
         old_deps = node.deps if node is not None else frozenset()
         self._stack.append(set(own_buckets))
@@ -96,7 +106,7 @@ class EvalCache:
             self.rdeps[dep].add(key)
         node = self.nodes.get(key)
         if node is None:
-            node = self.nodes[key] = _Node(value, deps, compute, own_buckets)
+            node = self.nodes[key] = _Node(value, deps, compute, own_buckets, lazy)
         else:
             node.value, node.deps, node.compute, node.own, node.dirty = (
                 value,
@@ -110,11 +120,16 @@ class EvalCache:
         return value
 
     def _mark(self, keys) -> None:
-        for key in list(keys):
+        stack = list(keys)
+        while stack:
+            key = stack.pop()
             node = self.nodes.get(key)
             if node is not None and not node.dirty:
                 node.dirty = True
-                self.pending.add(key)
+                if node.lazy:
+                    stack.extend(self.rdeps.get(key, ()))
+                else:
+                    self.pending.add(key)
 
     def invalidate(self, buckets) -> None:
         """The roster changed in `buckets`: what read them is recomputed before the next read."""
@@ -145,4 +160,4 @@ class EvalCache:
             if rounds[key] > MAX_ROUNDS:
                 self.clear()
                 return
-            self._recompute(key, node.compute, node.own, node)
+            self._recompute(key, node.compute, node.own, node, node.lazy)

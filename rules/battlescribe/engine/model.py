@@ -9,6 +9,7 @@ lazily and cached, so a catalogue of thousands of entries loads in one pass.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 
@@ -315,6 +316,16 @@ class GameData:
         self.profile_types: dict[str, dict] = {p.get("id"): p for p in gs.get("profileTypes") or []}
         self.shared_infos: dict[str, dict] = {}
         self.catalogues: dict[str, Catalogue] = {}
+        #: Publications by id, and the ids each file (game system or catalogue) declares.
+        self.publications: dict[str, dict] = {}
+        self.file_publications: dict[str, list[str]] = {}
+        files = [(gs, self.id or "gs"), *((c, str(c.get("id", ""))) for c in catalogues or [])]
+        for raw_file, file_id in files:
+            ids = self.file_publications.setdefault(file_id, [])
+            for pub in raw_file.get("publications") or []:
+                pid = str(pub.get("id", ""))
+                self.publications.setdefault(pid, pub)
+                ids.append(pid)
         self.game_system = self._load_container(gs, self.id or "gs", is_system=True)
         for raw in catalogues or []:
             cat = self._load_container(raw, str(raw.get("id", "")))
@@ -335,6 +346,8 @@ class GameData:
                         )
                     )
         self._options: dict[tuple, list[Option]] = {}
+        #: What a selection of an option checks, by id of the option (see `constraints`).
+        self.checked_options: dict[int, list] = {}
         #: Cost types some entry of the data prices (a roster lists only these totals).
         self.priced_cost_types: set[str] = set()
         seen: set[int] = set()
@@ -351,6 +364,16 @@ class GameData:
         walk(self.game_system.root)
         for cat in self.catalogues.values():
             walk(cat.root)
+
+    def publication_name(self, publication_id: str) -> str:
+        """The name of a publication (game system's or any catalogue's), "" when unknown."""
+        return str((self.publications.get(publication_id) or {}).get("name", "") or "")
+
+    def publications_for(self, catalogue_id: str) -> list[dict]:
+        """Publications a force of `catalogue_id` can cite: its catalogue's, then the system's."""
+        own = self.file_publications.get(catalogue_id, [])
+        ids = [*own, *self.file_publications.get(self.id or "gs", [])]
+        return [self.publications[i] for i in dict.fromkeys(ids)]
 
     def _index_info(self, item: dict, depth: int = 0) -> None:
         self.shared_infos.setdefault(str(item.get("id")), item)
@@ -453,6 +476,22 @@ class GameData:
         return self._options[key]
 
 
+def _merged_constraints(
+    own: list[Constraint], linked: list[Constraint], modified: set[str]
+) -> list[Constraint]:
+    """A link's constraints merged into its target's: a link limit of the same type and field
+    as a target limit replaces that limit's value (BattleScribe keeps the target's
+    constraint, with its id and scope); others, and those a modifier changes by id, are added."""
+    out = list(own)
+    for c in linked:
+        index = next((i for i, t in enumerate(out) if t.type == c.type and t.field == c.field), None)
+        if index is None or out[index].owner_id == c.owner_id or {c.id, out[index].id} & modified:
+            out.append(c)
+        else:
+            out[index] = dataclasses.replace(out[index], value=c.value)
+    return out
+
+
 class Option:
     """An entry as the roster sees it: a definition reached through zero or more links."""
 
@@ -496,12 +535,20 @@ class Option:
         self._children: list[Option] | None = None
         defs = [defn] if link is None else [defn, link]
         self.constraints = [c for d in defs for c in d.constraints]
+        if link is not None and link.constraints and defn.constraints:
+            modified = {m.field for d in defs for m in d.modifiers}
+            self.constraints = _merged_constraints(defn.constraints, link.constraints, modified)
         self.modifiers = [m for d in defs for m in d.modifiers]
         costs = dict(defn.costs)
         if link is not None:
             costs.update(link.costs)
         self.costs = costs
         self.category_links = [c for d in defs for c in d.category_links]
+        if group is not None:
+            # An entry inside a group carries the group's categories too (BattleScribe's
+            # selection of a grouped entry lists them).
+            own = {c.target_id for c in self.category_links}
+            self.category_links += [c for c in group.category_links if c.target_id not in own]
         self.hidden = any(d.hidden for d in defs)
         self.collective = any(d.collective for d in defs)
         self.name = defn.name or (link.name if link else "")

@@ -18,6 +18,8 @@ class Effective:
     constraint_values: dict[str, float]
     #: (category id, primary) in link order.
     categories: list[tuple[str, bool]] = field(default_factory=list)
+    #: The page a `page` modifier set (None: the entry's own).
+    page: str | None = None
 
 
 def _number(text: str) -> float | None:
@@ -136,6 +138,10 @@ def _apply(eff: Effective, kind: str, field_name: str, value: str, times: int) -
                 if current is not None:
                     eff.name = _fmt(_arith(kind, current, operand))
         return
+    if field_name == "page":
+        if kind == "set":
+            eff.page = value
+        return
     if field_name == "category":
         cats = eff.categories
         if kind == "add":
@@ -168,3 +174,14 @@ def _apply(eff: Effective, kind: str, field_name: str, value: str, times: int) -
         for _ in range(min(times, MAX_REPEATS)):
             current = _arith(kind, current, operand)
     target[field_name] = current
+
+
+def force_hidden(force) -> bool:
+    """Whether a force's entry is hidden after its `hidden` modifiers (read in the force's
+    context: a detachment hidden once the roster holds some unit, for example)."""
+    hidden = force.entry.hidden
+    ctx = force.context()
+    for mod in force.entry.modifiers:
+        if mod.field == "hidden" and mod.type == "set" and guards_hold(ctx, mod.guards):
+            hidden = mod.value.strip().lower() == "true"
+    return hidden

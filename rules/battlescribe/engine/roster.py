@@ -42,6 +42,9 @@ class Selection:
         #: A selection never moves, so its root selection (and the root's bucket) is fixed.
         self._root = self if parent.is_force else parent.root
         self.bucket = ("sel", id(self._root))
+        #: Units are summed in blocks of `UNIT_BLOCK` (by creation order): adding, changing or
+        #: removing a unit re-sums its block and the blocks' totals, not every unit.
+        self.block = next(roster._units) // UNIT_BLOCK if parent.is_force else parent.block
 
     @property
     def entry_id(self) -> str:
@@ -126,6 +129,8 @@ class Force:
         self.selections: list[Selection] = []
         self.child_forces: list[Force] = []
         self.index = ForceIndex()
+        #: (roster version, units by block) — see `units_by_block`.
+        self._blocks: tuple | None = None
         self.custom_name = ""
         self.custom_notes = ""
 
@@ -185,6 +190,7 @@ class Roster:
             c.id: c.default_cost_limit for c in data.cost_types if c.default_cost_limit is not None
         }
         self._ids = itertools.count(1)
+        self._units = itertools.count()
         self.version = 0
         self.cache = EvalCache()
 
@@ -202,6 +208,7 @@ class Roster:
         force = node if node.is_force else node.force
         if not node.is_force:
             buckets.append(node.bucket)
+            buckets.append(("ublock", id(force), node.block))
             buckets.extend(change_buckets(id(force), node))
         while force is not None:
             buckets.append(force.bucket)
@@ -236,18 +243,27 @@ class Roster:
         totals = {c.id: 0.0 for c in self.data.cost_types}
         for force in self.all_forces():
             for type_id, value in self.cache.get(
-                ("force-costs", id(force)), lambda f=force: self._force_costs(f)
+                ("force-costs", id(force)), lambda f=force: self._force_costs(f), lazy=True
             ):
                 totals[type_id] += value
         return totals
 
     def _force_costs(self, force: Force) -> tuple:
-        """(cost type, total) of a force's units: reads its list of units and each unit's cost."""
+        """(cost type, total) of a force's units: reads its list of units and each block's sum."""
         self.cache.read(("fid", id(force), "any"))
-        out = []
-        for cost_type in self.data.cost_types:
-            out.append((cost_type.id, sum(sel.cost(cost_type.id) for sel in force.selections)))
-        return tuple(out)
+        totals = dict.fromkeys((c.id for c in self.data.cost_types), 0.0)
+        for block in unit_blocks(force):
+            for type_id, value in self.cache.get(
+                ("block-costs", id(force), block), lambda b=block: self._block_costs(force, b), lazy=True
+            ):
+                totals[type_id] += value
+        return tuple(totals.items())
+
+    def _block_costs(self, force: Force, block: int) -> tuple:
+        """(cost type, total) of the force's units in one block."""
+        self.cache.read(("ublock", id(force), block))
+        units = units_by_block(force).get(block, [])
+        return tuple((c.id, sum(sel.cost(c.id) for sel in units)) for c in self.data.cost_types)
 
     def full_reevaluation(self) -> None:
         """Forget every evaluated value (the baseline the engine bench compares against)."""
@@ -352,6 +368,8 @@ class Roster:
         """Select what a min constraint on `field: selections` requires (BattleScribe's auto-select)."""
         from .modifiers import effective
 
+        if parent.is_force and parent.entry.hidden:
+            return  # BattleScribe selects nothing for a force whose entry is hidden
         for option in options:
             eff = effective(option, ctx)
             minimum = 0
@@ -462,6 +480,28 @@ class Roster:
     def set_cost_limit(self, cost_type: str, value: float) -> None:
         self.cost_limits[cost_type] = value
         self.touch()
+
+
+#: Units per block of a force's sums (costs, errors).
+UNIT_BLOCK = 32
+
+
+def units_by_block(force: Force) -> dict[int, list[Selection]]:
+    """A force's units by block, blocks in the order of the units (computed once per roster
+    version: every operation that adds or removes a unit changes the version)."""
+    cached = force._blocks
+    if cached is not None and cached[0] == force.roster.version:
+        return cached[1]
+    blocks: dict[int, list[Selection]] = {}
+    for sel in force.selections:
+        blocks.setdefault(sel.block, []).append(sel)
+    force._blocks = (force.roster.version, blocks)
+    return blocks
+
+
+def unit_blocks(force: Force) -> list[int]:
+    """The blocks of a force's units, in the order of the units."""
+    return list(units_by_block(force))
 
 
 def is_duplicate(option: Option) -> bool:

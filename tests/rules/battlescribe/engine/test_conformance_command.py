@@ -29,13 +29,18 @@ def test_own_specs_all_pass_and_json_is_one_object():
     text, code = run(str(SPECS), "--json")
     assert code == 0
     assert json.loads(text) == {
-        "total": 5,
-        "passed": 5,
+        "total": 12,
+        "passed": 12,
         "failed": [],
         "by_category": {
-            "roster/constraint": {"total": 2, "passed": 2},
+            "gamedata/entry": {"total": 1, "passed": 1},
+            "gamedata/export": {"total": 1, "passed": 1},
+            "gamedata/validation": {"total": 1, "passed": 1},
+            "roster/constraint": {"total": 4, "passed": 4},
             "roster/cost": {"total": 1, "passed": 1},
+            "roster/force": {"total": 1, "passed": 1},
             "roster/modifier": {"total": 1, "passed": 1},
+            "roster/roundtrip": {"total": 1, "passed": 1},
             "roster/selection": {"total": 1, "passed": 1},
         },
     }

@@ -1,0 +1,49 @@
+"""The evaluation cache (`engine.evalcache`): an eager value is recomputed when what it read
+changes (and stops the propagation when its result is unchanged); a lazy one only becomes
+dirty, passes the dirtiness on, and is recomputed when read."""
+
+from __future__ import annotations
+
+from rules.battlescribe.engine.evalcache import EvalCache
+
+
+class Counted:
+    def __init__(self) -> None:
+        self.calls: dict[str, int] = {}
+
+    def bump(self, name: str) -> None:
+        self.calls[name] = self.calls.get(name, 0) + 1
+
+
+def test_a_lazy_aggregate_waits_to_be_read_and_an_unchanged_value_stops_propagation():
+    cache = EvalCache()
+    state = {"a": 1, "b": 10}
+    seen = Counted()
+
+    def leaf(name):
+        def compute():
+            seen.bump(name)
+            cache.read(("bucket", name))
+            return state[name] // 10 if name == "b" else state[name]
+
+        return compute
+
+    def total():
+        seen.bump("total")
+        return cache.get("a", leaf("a")) + cache.get("b", leaf("b"))
+
+    def report():
+        seen.bump("report")
+        return f"total {cache.get('total', total, lazy=True)}"
+
+    assert cache.get("report", report, lazy=True) == "total 2"
+    state["a"] = 5
+    cache.invalidate([("bucket", "a")])
+    cache.get("b", leaf("b"))  # a read settles the cache: the eager leaf is recomputed ...
+    assert seen.calls == {"report": 1, "total": 1, "a": 2, "b": 1}  # ... the lazy ones are not
+    assert cache.get("report", report, lazy=True) == "total 6"
+    assert seen.calls == {"report": 2, "total": 2, "a": 2, "b": 1}
+    state["b"] = 12  # b // 10 stays 1: the change stops at b
+    cache.invalidate([("bucket", "b")])
+    assert cache.get("report", report, lazy=True) == "total 6"
+    assert seen.calls == {"report": 2, "total": 2, "a": 2, "b": 2}
