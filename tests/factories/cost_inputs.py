@@ -232,3 +232,29 @@ def measure_calls(sample: Sample) -> int:
     finally:
         sys.setprofile(previous)
     return calls
+
+
+def hill_climb(system_key: str, rng: random.Random, *, evaluations: int, score: Callable[[Sample], float],
+               restarts: int = 4) -> list[tuple[float, Sample]]:
+    """Search accepted inputs for a high `score` (measured over predicted): from `restarts`
+    random starts, keep a change of `mutate` (to either unit) when it scores at least as high;
+    `evaluations` scores in all. Returns every (score, sample) evaluated, highest first."""
+    seen: list[tuple[float, Sample]] = []
+    starts = random_samples(system_key, rng)
+    per_start = max(1, evaluations // max(1, restarts))
+    while len(seen) < evaluations:
+        best = next(starts)
+        best_score = score(best)
+        seen.append((best_score, best))
+        for _ in range(min(per_start, evaluations - len(seen))):
+            role = rng.choice(("attacker", "defender"))
+            attacker = mutate(system_key, best.attacker, rng) if role == "attacker" else best.attacker
+            defender = mutate(system_key, best.defender, rng) if role == "defender" else best.defender
+            candidate = accept(system_key, attacker, defender, best.situation)
+            if candidate is None:
+                continue
+            value = score(candidate)
+            seen.append((value, candidate))
+            if value >= best_score:
+                best, best_score = candidate, value
+    return sorted(seen, key=lambda pair: -pair[0])
