@@ -129,8 +129,12 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #: Measured (`bench/bench_estimates_fantasy.py`): the largest accepted input, about `MAX_WORK` steps (1000
 #: one-wound models a side, Killing Blow both ways), took 1.3 s of CPU and 100 MB.
 SECONDS_PER_WORK = 1.3 / MAX_WORK
-SECONDS_FIXED = 0.002
-BYTES_PER_STATE_PAIR = 8 * 4
+#: A sweep of accepted inputs (`bench/bench_cost_models.py`): the smallest attacks take 0.2–0.3 ms
+#: and 9–18 KB (units read, result written); a close-combat round keeps a few joint tables of
+#: (attacker × defender) wound states, shooting one.
+SECONDS_FIXED = 3e-4
+BYTES_FIXED = 12 * 1024
+BYTES_PER_STATE_PAIR = {True: 80, False: 16}
 
 
 def estimate_cost(
@@ -146,7 +150,7 @@ def estimate_cost(
     _, tracks, sides = _sides(attacker, defender, sit)
     work = planned_work(sides, sit, variants)
     pairs = tracks[ATTACKER].size * tracks[DEFENDER].size
-    return SECONDS_FIXED + SECONDS_PER_WORK * work, BYTES_PER_STATE_PAIR * pairs
+    return SECONDS_FIXED + SECONDS_PER_WORK * work, BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
 
 
 def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int, bool]:

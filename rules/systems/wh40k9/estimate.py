@@ -194,6 +194,10 @@ def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], s
 SECONDS_PER_STEP = 0.6 / MAX_COST
 #: The chain keeps a few float64 rows per defender state; small next to the 300 MB limit.
 BYTES_PER_STEP = 64
+#: What an attack costs whatever its weapons (none may reach): reading the units, writing the
+#: result (`bench/bench_cost_models.py`: 0.1–0.3 ms, 4–12 KB).
+SECONDS_FIXED = 2e-4
+BYTES_FIXED = 8 * 1024
 
 
 def estimate_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any],
@@ -204,7 +208,7 @@ def estimate_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any],
     if cost > limit:
         raise ValueError(f"This attack is too big to estimate exactly ({cost} steps, at most {limit}): "
                          "use fewer models or attacks.")
-    return cost * SECONDS_PER_STEP, cost * BYTES_PER_STEP
+    return SECONDS_FIXED + cost * SECONDS_PER_STEP, BYTES_FIXED + cost * BYTES_PER_STEP
 
 
 def situational_groups(groups: list[ModelGroup], situation: Mapping[str, Any]) -> list[ModelGroup]:
