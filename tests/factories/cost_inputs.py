@@ -258,3 +258,20 @@ def hill_climb(system_key: str, rng: random.Random, *, evaluations: int, score: 
             if value >= best_score:
                 best, best_score = candidate, value
     return sorted(seen, key=lambda pair: -pair[0])
+
+
+#: Interpreter calls one CPU second makes at most on the engines' own code (measured by
+#: `bench/bench_adversarial_costs.py`: 3–5 million on the development machine): a count
+#: past `WITHIN` × this × the predicted seconds is work the cost model did not see.
+CALLS_PER_SECOND = 5_000_000
+#: How far a measurement may pass its prediction before the search reports it.
+WITHIN = 3.0
+
+
+def overshoot(sample: Sample) -> float:
+    """How far the sample's real cost passes its prediction, by measures a loaded machine does
+    not change: the larger of traced peak / (WITHIN × predicted bytes) and interpreter calls /
+    (WITHIN × predicted seconds × CALLS_PER_SECOND). Past 1.0, the cost model is wrong."""
+    memory = measure_memory(sample) / (WITHIN * sample.predicted_bytes)
+    calls = measure_calls(sample) / (WITHIN * sample.predicted_seconds * CALLS_PER_SECOND)
+    return max(memory, calls)

@@ -206,6 +206,9 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
     first_seconds, first_bytes = matchup_cost(a, d, s)
     second_seconds, second_bytes = second_stage_cost(a, d, s)
     outcome_seconds, outcome_bytes = outcome_cost(d)
+    if s.second_stage and s.melee:  # the counter-attack's distributions are the attacker's
+        counter_seconds, counter_bytes = outcome_cost(a)
+        outcome_seconds, outcome_bytes = outcome_seconds + counter_seconds, outcome_bytes + counter_bytes
     return first_seconds + second_seconds + outcome_seconds, max(first_bytes, second_bytes) + outcome_bytes
 
 
