@@ -289,3 +289,27 @@ def overshoot(sample: Sample) -> float:
     memory = measure_memory(sample) / (WITHIN * sample.predicted_bytes)
     calls = measure_calls(sample) / (WITHIN * sample.predicted_seconds * CALLS_PER_SECOND)
     return max(memory, calls)
+
+
+def deadly_corrosive_samples(rng: random.Random, *, tries: int = 20_000) -> Iterator[Sample]:
+    """The OPR family the cost model was once wrong on by 2× in memory: 50 models with three
+    weapons of Deadly(6) and Corrosive (sometimes one more rule) against a large mixed unit of
+    2–6 profiles; only the accepted ones costing 30 MB or more by their prediction."""
+    for _ in range(tries):
+        extra = ["Rending", "Precise", "Blast(3)", "Reliable", "Brutal"]
+        weapons = [{"name": f"Weapon {i + 1}", "range": rng.choice([0, 24]), "attacks": rng.randint(1, 3),
+                    "ap": rng.randint(0, 2),
+                    "rules": ["Deadly(6)", "Corrosive", *rng.sample(extra, rng.choice([0, 0, 1]))]}
+                   for i in range(3)]
+        attacker = {"format": 1, "system": "opr", "name": "Fifty", "models": [{
+            "name": "Trooper", "count": 50, "quality": rng.randint(3, 5), "defence": 4, "toughness": 1,
+            "rules": [], "weapons": weapons}]}
+        defender = {"format": 1, "system": "opr", "name": "Mixed", "models": [{
+            "name": f"Profile {i + 1}", "count": rng.choice([1, 3, 5, 10, 20, 30, 50, 80]), "quality": 4,
+            "defence": rng.randint(2, 6), "toughness": rng.choice([1, 1, 2, 3, 3, 6, 12]),
+            "rules": rng.sample(["Hero", "Regeneration", "Resistant", "Shield"], rng.choice([0, 0, 1])),
+            "weapons": []} for i in range(rng.randint(2, 6))]}
+        situation = {"mode": rng.choice(["shooting", "melee"]), "range_inches": 12.0}
+        sample = accept("opr", attacker, defender, situation)
+        if sample is not None and sample.predicted_bytes >= 30 * 2**20:
+            yield sample
