@@ -194,17 +194,18 @@ def _run(sample: Sample) -> None:
     unit_vs_unit(sample.system, sample.inputs)
 
 
-def _warm(sample: Sample) -> None:
-    """Run one attack of the system untraced, once: the first attack of a fresh process imports
-    modules (numpy.ma: 1 MB) that no later attack pays for."""
-    if sample.system not in _WARM:
+def _warm(sample: Sample, *, always: bool = False) -> None:
+    """Run the attack untraced first: a code path's first run in a process imports modules
+    (numpy.ma: 1 MB) that no later attack pays for. Once per system, or (`always`) for this
+    very sample, whose path may import what the system's first sample did not."""
+    if always or sample.system not in _WARM:
         _run(sample)
         _WARM.add(sample.system)
 
 
 def measure_memory(sample: Sample) -> int:
     """The traced peak of bytes (numpy's arrays included) of the job's computation."""
-    _warm(sample)
+    _warm(sample, always=True)
     clear_engine_caches()
     tracemalloc.start()
     try:
@@ -237,7 +238,7 @@ def measure_calls(sample: Sample) -> int:
         if event in ("call", "c_call"):
             calls += 1
 
-    _warm(sample)
+    _warm(sample, always=True)
     clear_engine_caches()
     previous = sys.getprofile()
     sys.setprofile(count)

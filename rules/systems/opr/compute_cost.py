@@ -206,6 +206,7 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
     first_seconds, first_bytes = matchup_cost(a, d, s)
     second_seconds, second_bytes = second_stage_cost(a, d, s)
     outcome_seconds, outcome_bytes = outcome_cost(d)
+    outcome_seconds += SECONDS_PER_PRICED_WEAPON * sum(len(m.weapons) + 1 for m in (*a.models, *d.models))
     if s.second_stage and s.melee:  # the counter-attack's distributions are the attacker's
         counter_seconds, counter_bytes = outcome_cost(a)
         outcome_seconds, outcome_bytes = outcome_seconds + counter_seconds, outcome_bytes + counter_bytes
@@ -217,6 +218,8 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
 OUTCOME_SECONDS_PER_MODEL = 1e-6
 OUTCOME_BYTES_PER_MODEL = 200
 OUTCOME_BYTES_PER_WOUND = 40
+#: Both units are priced (points destroyed, efficiency): per model profile and weapon.
+SECONDS_PER_PRICED_WEAPON = 1.5e-5
 
 
 def outcome_cost(defender: Unit) -> tuple[float, int]:
