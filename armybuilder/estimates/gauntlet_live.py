@@ -233,16 +233,41 @@ def compute_missing(army_list: ArmyList, *, part: int = 0, parts: int = 1) -> in
     share = set(sorted(todo)[part::parts])
     mine = [key for key in missing if key in share]
     computed: dict[str, Matchup] = {}
-    for key in mine:
-        attacker, defender, situation = todo[key]
-        if over_limit(*matchup_cost(system, attacker.data, defender.data, situation)):
-            computed[key] = {"expected_kills": 0.0, "expected_points_destroyed": 0.0, "p_destroyed": 0.0,
-                             "chances": [], "expected_damage": 0.0, "left_out": True}
-        else:
-            computed[key] = matchup_figures(system, attacker.data, defender.data, situation)
-        if len(computed) >= 50:  # the panel shows progress as they land
-            store.set_many(computed, timeout=MATCHUP_SECONDS)
-            computed = {}
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    try:
+        for key in mine:
+            attacker, defender, situation = todo[key]
+            computed[key] = bounded_matchup(system, attacker.data, defender.data, situation)
+            if len(computed) >= 50:  # the panel shows progress as they land
+                store.set_many(computed, timeout=MATCHUP_SECONDS)
+                computed = {}
+    except SoftTimeLimitExceeded:  # out of time: keep what is done; the panel's next look queues the rest
+        store.set_many(computed, timeout=MATCHUP_SECONDS)
+        return len(computed)
     if computed:
         store.set_many(computed, timeout=MATCHUP_SECONDS)
     return len(mine)
+
+
+#: What a matchup left out of the gauntlet counts as: nothing destroyed, and marked.
+LEFT_OUT: Matchup = {"expected_kills": 0.0, "expected_points_destroyed": 0.0, "p_destroyed": 0.0,
+                     "chances": [], "expected_damage": 0.0, "left_out": True}
+
+
+def bounded_matchup(system: GameSystem, attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                    situation: Mapping[str, Any]) -> Matchup:
+    """One matchup's figures under the same bounds as an estimate job: refused past the cost
+    limit, and computed with its memory held to `ESTIMATE_JOB_MEMORY_MB` (so a cost model that
+    under-predicts cannot take the worker down); a matchup past either is left out, not crashed."""
+    from django.conf import settings
+
+    from armybuilder.celery import memory_bound
+
+    try:
+        if over_limit(*matchup_cost(system, attacker, defender, situation)):
+            return dict(LEFT_OUT)
+        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
+            return matchup_figures(system, attacker, defender, situation)
+    except (MemoryError, ValueError):  # past the memory bound, or past a limit of the system's engine
+        return dict(LEFT_OUT)

@@ -133,3 +133,17 @@ def test_an_input_past_the_cost_limit_exits_2_naming_the_limit(tmp_path):
     error = json.loads(done.stderr)["errors"][0]
     assert error["path"] == "defender"
     assert "the limit is 2 s and 300 MB per matchup" in error["message"]
+
+
+def test_a_matchup_past_the_job_memory_bound_exits_2_with_the_limit_named(tmp_path, monkeypatch):
+    """The command holds an attack to the job's memory bound (`ESTIMATE_JOB_MEMORY_MB`), as the
+    worker does: past it, status 2 and a message naming the limit, not a traceback."""
+    from points.opr.unit_format.writer import unit_to_dict
+    from tests.rules.systems.opr.test_compute_cost import attacker, defender
+
+    monkeypatch.setenv("ESTIMATE_JOB_MEMORY_MB", "1")
+    run = estimate(tmp_path, unit_to_dict(attacker(10, 4)), unit_to_dict(defender(50, 10, 1)))
+    assert run.returncode == 2, run.stdout[:200]
+    [error] = json.loads(run.stderr)["errors"]
+    assert error["path"] == "defender" and "1 MB" in error["message"]
+    assert "Traceback" not in run.stderr

@@ -197,6 +197,18 @@ def models_slain(pool: PMF, models: int, wounds: int) -> PMF:
     return np.bincount(slain, weights=pool, minlength=models + 1)
 
 
+def _fled_rolls(k: int, models: int, bravery: int, situation: Situation) -> tuple[int, ...]:
+    """§2.10 for a unit that lost `k` models now: the models fled on each battleshock roll of
+    1 … 6 (each a chance of 1/6), or `(0,)` when it takes no test (nothing lost, nothing left,
+    Inspiring Presence)."""
+    left = models - k
+    lost = k + situation.slain_earlier
+    if left <= 0 or lost == 0 or situation.inspiring_presence:
+        return (0,)
+    threshold = bravery + left // 10 + situation.bravery_modifier
+    return tuple(min(left, max(0, roll + lost - threshold)) for roll in range(1, 7))
+
+
 def battleshock_fled(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
     """§2.10: a unit that lost models rolls D6 + slain this turn; each point above its Bravery
     (+1 per 10 models left) is one model fled, at most the models left."""
@@ -204,14 +216,12 @@ def battleshock_fled(slain: PMF, models: int, bravery: int, situation: Situation
     for k, p_k in enumerate(slain):
         if not p_k:
             continue
-        left = models - k
-        lost = k + situation.slain_earlier
-        if left <= 0 or lost == 0 or situation.inspiring_presence:
-            fled[0] += p_k
+        rolls = _fled_rolls(k, models, bravery, situation)
+        if len(rolls) == 1:
+            fled[rolls[0]] += p_k
             continue
-        threshold = bravery + left // 10 + situation.bravery_modifier
-        for roll in range(1, 7):
-            fled[min(left, max(0, roll + lost - threshold))] += p_k / 6
+        for f in rolls:
+            fled[f] += p_k / 6
     return fled
 
 
@@ -377,12 +387,19 @@ def _attack(
 
 
 def _losses(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
-    """P(slain + fled = n): the unit's total losses this turn."""
+    """P(slain + fled = n): the unit's total losses this turn. Per number slain, only its six
+    battleshock rolls are visited (linear in the models, where a full table per number slain
+    made a 1,000-model unit cost a billion steps)."""
     lost = np.zeros(models + 1)
     for k, p_k in enumerate(slain):
-        if p_k:
-            fled = battleshock_fled(np.eye(models + 1)[k], models, bravery, situation)
-            lost[k : k + len(fled) - k] += p_k * fled[: models + 1 - k]
+        if not p_k:
+            continue
+        rolls = _fled_rolls(k, models, bravery, situation)
+        chances: dict[int, float] = {}
+        for f in rolls:  # the same sums, in the same order, as the distribution of one k
+            chances[f] = chances.get(f, 0.0) + (1.0 if len(rolls) == 1 else 1 / 6)
+        for f, chance in chances.items():
+            lost[k + f] += p_k * chance
     return lost
 
 

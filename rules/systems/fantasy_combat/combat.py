@@ -520,13 +520,22 @@ def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
 def planned_work(sides: Sequence[Side], situation: Situation, variants: Variants) -> int:
     """The size check of `shoot` / `fight_round` without rolling anything: the strikers and
     their transitions are built (cheap), the chain is not run. ValueError past a limit."""
+    return planned(sides, situation, variants)[0]
+
+
+def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[int, int]:
+    """(`planned_work`, the dice its strikers roll: per striker, its side's models × its dice
+    per model), for the cost model."""
     if situation.melee:
         strikers = (melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
                     + melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants))
     else:
         strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
-    return check_size(sides, strikers)
+    work = check_size(sides, strikers)
+    dice = sum(sum(m.count for m in sides[s.side].unit.models) * (s.per_model or len(s.random_count or ()))
+               for s in strikers)
+    return work, dice
 
 
 def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[Array, list[Striker]]:

@@ -20,7 +20,7 @@ from rules.systems.fantasy_combat.combat import (
     Side,
     Striker,
     fight_round,
-    planned_work,
+    planned,
     shoot,
 )
 from rules.systems.fantasy_combat.frontage import contact
@@ -148,8 +148,19 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #: Measured (`bench/bench_estimates_fantasy.py`): the largest accepted input, about `MAX_WORK` steps (1000
 #: one-wound models a side, Killing Blow both ways), took 1.3 s of CPU and 100 MB.
 SECONDS_PER_WORK = 1.3 / MAX_WORK
-SECONDS_FIXED = 0.002
-BYTES_PER_STATE_PAIR = 8 * 4
+#: A sweep of accepted inputs (`bench/bench_cost_models.py`): the smallest shooting takes 0.2–0.3 ms,
+#: the smallest close-combat round 1 ms (resolution and break tests), and 9–18 KB (units read,
+#: result written); a close-combat round keeps a few joint tables of (attacker × defender)
+#: wound states, shooting one.
+SECONDS_FIXED = {True: 1e-3, False: 3e-4}
+#: Per (attacker × defender) wound state: close combat resolves the round over the joint
+#: table (combat result, break tests), shooting only zeroes and sums it.
+SECONDS_PER_STATE_PAIR = {True: 3e-7, False: 8e-9}
+BYTES_FIXED = 12 * 1024
+BYTES_PER_STATE_PAIR = {True: 80, False: 16}
+#: Per die the strikers roll (the models of a striker's side × its dice per model): each is
+#: a distribution step (300 archers shooting: 2–7 ms, where the work bound saw 0.3).
+SECONDS_PER_DIE = 5e-6
 
 
 def estimate_cost(
@@ -163,9 +174,11 @@ def estimate_cost(
     check the engine makes, before any dice are rolled; ValueError names the limit passed."""
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
     _, tracks, sides = _sides(attacker, defender, sit)
-    work = planned_work(sides, sit, variants)
+    work, dice = planned(sides, sit, variants)
     pairs = tracks[ATTACKER].size * tracks[DEFENDER].size
-    return SECONDS_FIXED + SECONDS_PER_WORK * work, BYTES_PER_STATE_PAIR * pairs
+    seconds = (SECONDS_FIXED[sit.melee] + SECONDS_PER_WORK * work + SECONDS_PER_DIE * dice
+               + SECONDS_PER_STATE_PAIR[sit.melee] * pairs)
+    return seconds, BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
 
 
 def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int, bool]:

@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from points.opr.unit import Unit
-from rules.dice.allocation import DENSE_CELLS_LIMIT, Placement, dense_cells
-from rules.systems.opr.combat import allocate, attacks, blast_factor, defender_order, extra_hits
+from rules.dice.allocation import DENSE_CELLS_LIMIT, dense_cells
+from rules.systems.opr.combat import allocate, attacks, blast_factor, extra_hits
 from rules.systems.opr.situation import Situation
 from rules.systems.opr.unit_prices import points_engine_prices
 
@@ -51,7 +51,7 @@ SECONDS_PER_TABLE = 1.5e-4
 SECONDS_PER_STEP = 5e-5
 SECONDS_PER_CELL = 2.2e-8
 TIME_WIDTH_CAP = 10
-BYTES_FIXED = 64 * 1024
+BYTES_FIXED = 8 * 1024
 BYTES_PER_CELL = 30
 
 
@@ -120,8 +120,9 @@ def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
     toughness = [m.toughness for m in defender.models]
     counts = [m.count for m in defender.models]
     groups = attacks(attacker, defender, situation.melee, situation.range_inches)
-    placements = list(dict.fromkeys([allocate(g.weapon, defender, model_costs) for g in groups]
-                                    or [Placement(defender_order(defender, model_costs))]))
+    if not groups:  # no weapon reaches: the engine builds no machine at all
+        return SECONDS_FIXED, BYTES_FIXED
+    placements = list(dict.fromkeys([allocate(g.weapon, defender, model_costs) for g in groups]))
     cells = dense_cells(toughness, counts, placements)
     if cells > DENSE_CELLS_LIMIT:
         return None
@@ -152,7 +153,7 @@ def matchup_cost(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
 
 
 #: The second stage: a fixed part (the regroup tables), then numpy work per group of survivors.
-SECONDS_SECOND_STAGE_FIXED = 0.01
+SECONDS_SECOND_STAGE_FIXED = 6e-4
 SECONDS_PER_SURVIVOR_GROUP = 1e-4
 
 
@@ -204,7 +205,29 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
     s = Situation.from_dict(situation or {})
     first_seconds, first_bytes = matchup_cost(a, d, s)
     second_seconds, second_bytes = second_stage_cost(a, d, s)
-    return first_seconds + second_seconds, max(first_bytes, second_bytes)
+    outcome_seconds, outcome_bytes = outcome_cost(d)
+    outcome_seconds += SECONDS_PER_PRICED_WEAPON * sum(len(m.weapons) + 1 for m in (*a.models, *d.models))
+    if s.second_stage and s.melee:  # the counter-attack's distributions are the attacker's
+        counter_seconds, counter_bytes = outcome_cost(a)
+        outcome_seconds, outcome_bytes = outcome_seconds + counter_seconds, outcome_bytes + counter_bytes
+    return first_seconds + second_seconds + outcome_seconds, max(first_bytes, second_bytes) + outcome_bytes
+
+
+#: The result itself: its distributions are Python lists, one float per model and per wound
+#: of the defender, whatever the attack did (a unit no weapon reaches still gets them).
+OUTCOME_SECONDS_PER_MODEL = 1e-6
+OUTCOME_BYTES_PER_MODEL = 200
+OUTCOME_BYTES_PER_WOUND = 40
+#: Both units are priced (points destroyed, efficiency): per model profile and weapon.
+SECONDS_PER_PRICED_WEAPON = 1.5e-5
+
+
+def outcome_cost(defender: Unit) -> tuple[float, int]:
+    """(seconds, bytes) of writing the result's distributions for `defender`."""
+    models = sum(m.count for m in defender.models)
+    wounds = sum(m.count * m.toughness for m in defender.models)
+    return (OUTCOME_SECONDS_PER_MODEL * models,
+            OUTCOME_BYTES_PER_MODEL * models + OUTCOME_BYTES_PER_WOUND * wounds)
 
 
 def _canonical(unit: Mapping[str, Any]) -> str:

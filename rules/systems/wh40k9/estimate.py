@@ -30,6 +30,8 @@ from rules.systems.messages import gettext_noop
 from rules.systems.wh40k9.abilities import keywords_of, of_type
 from rules.systems.wh40k9.attacks import Batch, attacker_points, batches_for
 from rules.systems.wh40k9.damage import (
+    DENSE_STATES,
+    SQUARING_STATES,
     Defender,
     ModelGroup,
     apply_attacks,
@@ -175,10 +177,9 @@ def reach(batches: list[Batch]) -> int:
     return total
 
 
-def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situation: Mapping[str, Any]
-                ) -> tuple[int, int]:
-    """(the estimated cost of `attack` on these inputs, `MAX_COST`), without computing it:
-    for a check before a job is queued. Raises ValueError for inputs past the other limits."""
+def _planned(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situation: Mapping[str, Any]
+             ) -> tuple[list[Batch], list[ModelGroup]]:
+    """The weapon batches and the defender's model groups `attack` would work with."""
     situation = complete(situation)
     groups = model_groups(defender_unit)
     check_defender(groups)
@@ -186,25 +187,80 @@ def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], s
     target_keywords = keywords_of(defender_unit, *({"keywords": g.keywords} for g in groups))
     batches = list(batches_for(unit=attacker, situation=situation, defender_models=models,
                                context=_context(situation, None, target_keywords)))
+    return batches, groups
+
+
+def attack_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situation: Mapping[str, Any]
+                ) -> tuple[int, int]:
+    """(the estimated cost of `attack` on these inputs, `MAX_COST`), without computing it:
+    for a check before a job is queued. Raises ValueError for inputs past the other limits."""
+    batches, groups = _planned(attacker, defender_unit, situation)
     return estimated_cost(batches, groups), MAX_COST
 
 
-#: Measured (`bench/bench_estimates_40k.py`): the largest accepted attack, `MAX_COST` steps, took 0.5–0.6 s on
-#: two loaded cores; so a step costs at most about 5 µs, and 2 s would be 400,000 steps.
-SECONDS_PER_STEP = 0.6 / MAX_COST
-#: The chain keeps a few float64 rows per defender state; small next to the 300 MB limit.
-BYTES_PER_STEP = 64
+def work_features(batches: list[Batch], groups: list[ModelGroup]) -> dict[str, float]:
+    """What the chain really walks, per kind of step (`damage.apply_attacks`): with few states
+    and several attacks, one matrix built per batch (band passes over the states) and one
+    dense product per attack (states², or log₂ attacks products of states³ when squaring);
+    otherwise every attack makes its band passes over the worked-on states. Plus the outcome
+    lists, one entry per model and per state."""
+    states = Defender(groups, states=reach(batches) + 1).states
+    width = max(g.wounds for g in groups) + 4
+    out = {"batches": float(len(batches)), "passes": 0.0, "pass_cells": 0.0, "products": 0.0,
+           "product_cells": 0.0, "models": float(sum(g.count for g in groups)), "states": float(states)}
+    for batch in batches:
+        hits = 1 + sum(int(a.get("hits", 1)) for a in of_type(batch.abilities, "extra_hits"))
+        events = 2 + sum(len(dice_pmf(a.get("amount", 1))) for a in of_type(batch.abilities, "mortal_wounds"))
+        attacks = len(batch.attacks) - 1
+        passes = hits * events * width
+        if attacks > 1 and states <= DENSE_STATES:
+            out["passes"] += passes
+            out["pass_cells"] += passes * states
+            fixed = not batch.attacks[:-1].any()
+            if states <= SQUARING_STATES and fixed:
+                products = 2 * max(1, attacks.bit_length())
+                out["products"] += products
+                out["product_cells"] += products * states**3
+            else:
+                out["products"] += attacks
+                out["product_cells"] += attacks * states**2
+        else:
+            out["passes"] += attacks * passes
+            out["pass_cells"] += attacks * passes * states
+    return out
+
+
+#: The chain's cost per kind of step (`work_features`), fitted against a sweep of accepted inputs
+#: (`bench/bench_cost_models.py`: CPU seconds, best of three; `tracemalloc` peak) on the
+#: development machine and rounded up. The engine's own refusal stays `MAX_COST` band passes.
+SECONDS_FIXED = 8e-5
+SECONDS_PER = {"batches": 1.3e-4, "passes": 5e-7, "pass_cells": 4e-9, "products": 2e-6,
+               "product_cells": 1e-10, "models": 4e-7, "states": 3e-6}
+#: Bytes: the result's lists (per model, per state), a batch's step and its tables, and the
+#: joint tables of kills × models (morale) and the dense matrix (states²).
+BYTES_FIXED = 3 * 1024
+BYTES_PER = {"batches": 1600, "models": 250, "states": 650}
+#: The dense one-attack matrix (states², only where a batch takes the dense path) and the morale
+#: table (the kills the states can reach × models fled).
+BYTES_PER_STATE_PAIR = 10
+BYTES_PER_MODEL_PAIR = 24
 
 
 def estimate_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any],
                   situation: Mapping[str, Any]) -> tuple[float, int]:
     """The registry's `estimate_cost`: predicted (seconds, bytes) of `attack`, or ValueError
     naming the engine's limit the inputs pass (checked before a job is queued)."""
-    cost, limit = attack_cost(attacker, defender_unit, situation)
-    if cost > limit:
-        raise ValueError(f"This attack is too big to estimate exactly ({cost} steps, at most {limit}): "
+    batches, groups = _planned(attacker, defender_unit, situation)
+    cost = estimated_cost(batches, groups)
+    if cost > MAX_COST:
+        raise ValueError(f"This attack is too big to estimate exactly ({cost} steps, at most {MAX_COST}): "
                          "use fewer models or attacks.")
-    return cost * SECONDS_PER_STEP, cost * BYTES_PER_STEP
+    work = work_features(batches, groups)
+    seconds = SECONDS_FIXED + sum(SECONDS_PER[key] * work[key] for key in SECONDS_PER)
+    size = (BYTES_FIXED + sum(BYTES_PER[key] * work[key] for key in BYTES_PER)
+            + (BYTES_PER_STATE_PAIR * work["states"] ** 2 if work["products"] else 0)
+            + BYTES_PER_MODEL_PAIR * min(work["states"], work["models"] + 1) * work["models"])
+    return seconds, int(size)
 
 
 def situational_groups(groups: list[ModelGroup], situation: Mapping[str, Any]) -> list[ModelGroup]:

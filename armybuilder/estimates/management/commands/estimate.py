@@ -146,7 +146,16 @@ class Command(BaseCommand):
             too_large = over_limit(*cost)
             if too_large:
                 fail(self.stderr, [{"path": "defender", "message": too_large}])
-            result = system.attack(documents["attacker"], documents["defender"], situation)
+            from django.conf import settings
+
+            from armybuilder.celery import memory_bound
+
+            with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):  # the job's own bound
+                result = system.attack(documents["attacker"], documents["defender"], situation)
+        except MemoryError:
+            fail(self.stderr, [{"path": "defender", "message": (
+                f"this matchup needs more than {settings.ESTIMATE_JOB_MEMORY_MB} MB, the limit of "
+                "one estimate: use fewer models, weapons or model profiles")}])
         except UnitFormatError as exc:
             fail(self.stderr, exc.to_dict()["errors"])
         except ValueError as exc:  # a combination the schema could not express

@@ -1,0 +1,85 @@
+"""Each system's cost model against what its estimates really cost, over random accepted inputs.
+
+    .venv/bin/python bench/bench_cost_models.py [--samples 60] [--seed 1] [--rounds 3] [--systems opr aos1]
+
+For every system with an `attack`, draws `--samples` inputs the request path accepts
+(`tests.factories.cost_inputs.random_samples`: catalogue units resized and changed, random
+situations, each through `estimates.inputs.unit_vs_unit_inputs`), then runs the job's own
+function (`estimates.compute.unit_vs_unit`, caches emptied) and prints, per system, the ratio
+predicted / measured of CPU seconds (best of `--rounds`) and of the `tracemalloc` peak, as
+min / median / max, and the share of samples within 3× either way. The baseline is
+independent of the prediction: the measurement of the real path. Exits 1 when a system's
+ratios leave [1/3, 3]. `opr-deadly` (20 samples at most, each up to ~2 s) is the OPR family
+of 50 models with Deadly(6) and Corrosive against a large mixed unit. CPU time, not wall time:
+other processes on a shared machine only add to the wall clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import random
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from tests.factories.cost_inputs import (  # noqa: E402
+    SYSTEM_KEYS,
+    deadly_corrosive_samples,
+    measure_memory,
+    measure_seconds,
+    random_samples,
+)
+
+WITHIN = 3.0
+
+
+def spread(ratios: list[float]) -> str:
+    inside = sum(1 for r in ratios if 1 / WITHIN <= r <= WITHIN)
+    return (f"{min(ratios):7.3g} {statistics.median(ratios):7.3g} {max(ratios):7.3g}"
+            f"  {inside:3d}/{len(ratios)} within {WITHIN:g}x")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--samples", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--systems", nargs="*", default=[*SYSTEM_KEYS, "opr-deadly"],
+                        help="system keys; opr-deadly: the OPR family of 50 models with Deadly(6) and "
+                             "Corrosive against a large mixed unit, 30 MB or more predicted")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f}; predicted/measured: min median max")
+    print(f"{'system':10} {'n':>4} | {'time (CPU s)':^42} | {'memory (tracemalloc peak)':^42}")
+    failed = False
+    for key in args.systems:
+        rng = random.Random(args.seed)
+        times, sizes, slowest = [], [], 0.0
+        draws = deadly_corrosive_samples(rng) if key == "opr-deadly" else random_samples(key, rng)
+        for sample in itertools.islice(draws, args.samples if key != "opr-deadly" else min(args.samples, 20)):
+            seconds = measure_seconds(sample, rounds=args.rounds)
+            peak = measure_memory(sample)
+            slowest = max(slowest, seconds)
+            times.append(sample.predicted_seconds / max(seconds, 1e-6))
+            sizes.append(sample.predicted_bytes / max(peak, 1))
+        if not times:
+            print(f"{key:8} no accepted input drawn")
+            failed = True
+            continue
+        print(f"{key:10} {len(times):4d} | {spread(times)} | {spread(sizes)}"
+              f"   (slowest {slowest * 1000:.1f} ms)")
+        failed |= not all(1 / WITHIN <= r <= WITHIN for r in times + sizes)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""What one AoS 1st attack costs to compute, predicted before it is queued.
+
+The generic bound of `armybuilder.estimates.bounds` prices every matchup as a dense
+allocation machine over the defender's models; the AoS engine (`combat`) has none: damage is
+pooled over the whole attack (§2.4), so its work is one compound distribution per weapon
+group, walked attack by attack, then per number of models slain a battleshock roll (§2.10):
+
+    A_g      = models of group g × the most attacks of its weapon (its attacks PMF's length − 1)
+    cells_g  = Σ_{n=1..A_g} min(n × most damage + 1, pool + 1) × (most damage + 1)
+    seconds  = SECONDS_FIXED + SECONDS_PER_WEAPON × groups + SECONDS_PER_ATTACK × Σ A_g
+               + SECONDS_PER_CELL × Σ cells_g + SECONDS_PER_MODEL × models + SECONDS_PER_WOUND × pool
+    bytes    = BYTES_FIXED + BYTES_PER_WEAPON × groups + BYTES_PER_ATTACK × Σ A_g
+               + BYTES_PER_MODEL × models + BYTES_PER_WOUND × pool
+
+with `pool` the target's pooled wounds (its largest group's models × Wounds) and `models` the
+pooled models. Every distribution is folded at the pool, and the outcome lists (each a Python
+list of floats: the per-model term) are as long as the pool and the models, so memory is
+linear in them.
+
+The constants were fitted on the development machine against `bench/bench_cost_models.py`'s
+sweep (CPU seconds, best of three; `tracemalloc` peak of the job's own function, the result
+lists included) and err on the high side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.systems.aos1.combat import MAX_ATTACKS, MAX_POOL_WOUNDS, Situation, _pool
+from rules.systems.fantasy_combat.units import dice_pmf
+
+SECONDS_FIXED = 7e-5
+SECONDS_PER_WEAPON = 6.5e-5
+SECONDS_PER_ATTACK = 5e-6
+SECONDS_PER_CELL = 1e-9
+SECONDS_PER_MODEL = 4e-7
+SECONDS_PER_WOUND = 2e-8
+BYTES_FIXED = 3 * 1024
+BYTES_PER_WEAPON = 600
+BYTES_PER_ATTACK = 40
+BYTES_PER_MODEL = 200
+BYTES_PER_WOUND = 4
+
+
+def _most(expression: Any) -> int:
+    """The largest value of a dice value ("D6" is 6, 3 is 3)."""
+    return len(dice_pmf(expression)) - 1
+
+
+def attack_work(attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Situation
+                ) -> tuple[int, int, int, int, int]:
+    """(weapon groups, attacks walked, cells convolved, pooled models, pooled wounds) of
+    `combat.attack` on these inputs, counted as the engine walks them; ValueError past the
+    engine's own limits (the same messages)."""
+    a_models = [m for m in attacker.get("models") or () if isinstance(m, Mapping)]
+    d_models = [m for m in defender.get("models") or () if isinstance(m, Mapping)]
+    if not a_models or not d_models:
+        raise ValueError("models: a unit needs at least one model")
+    count, wounds, _save = _pool(d_models)
+    limit = count * wounds
+    if limit > MAX_POOL_WOUNDS:
+        raise ValueError(
+            f"models: at most {MAX_POOL_WOUNDS} wounds in the target's models for an exact estimate")
+    kind = "missile" if situation.mode == "shooting" else "melee"
+    slots = situation.fighting_models or sum(int(m.get("count", 1)) for m in a_models)
+    groups = attacks = cells = 0
+    for model in a_models:
+        n = min(slots, int(model.get("count", 1)))
+        slots -= n
+        for weapon in model.get("weapons") or ():
+            if weapon.get("type", "melee") != kind or (
+                kind == "missile" and int(weapon.get("range") or 0) < situation.range_inches
+            ):
+                continue
+            most = n * _most(weapon.get("attacks", 1))
+            if most > MAX_ATTACKS:
+                raise ValueError(f"models: at most {MAX_ATTACKS} attacks per weapon for an exact estimate")
+            damage = _most(weapon.get("damage", 1))
+            groups += 1
+            attacks += most
+            # Σ_{n=1..most} min(n × damage + 1, limit + 1): the terms grow until they reach the pool.
+            rising = min(most, limit // max(1, damage))
+            cells += (damage + 1) * (rising * (rising + 1) // 2 * damage + rising
+                                     + (most - rising) * (limit + 1))
+    return groups, attacks, cells, count, limit
+
+
+def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                  situation: Mapping[str, Any] | None) -> tuple[float, int]:
+    """The registry's `estimate_cost` for AoS 1st: predicted (seconds, bytes) of `attack`, or
+    ValueError naming the engine's limit the inputs pass."""
+    sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation)
+    try:
+        groups, attacks, cells, models, pool = attack_work(attacker, defender, sit)
+    except (TypeError, KeyError) as exc:  # a malformed value: the engine says the same
+        raise ValueError(f"models: {exc}") from None
+    seconds = (SECONDS_FIXED + SECONDS_PER_WEAPON * groups + SECONDS_PER_ATTACK * attacks
+               + SECONDS_PER_CELL * cells + SECONDS_PER_MODEL * models + SECONDS_PER_WOUND * pool)
+    size = (BYTES_FIXED + BYTES_PER_WEAPON * groups + BYTES_PER_ATTACK * attacks + BYTES_PER_MODEL * models
+            + BYTES_PER_WOUND * pool)
+    return seconds, size

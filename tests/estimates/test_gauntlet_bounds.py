@@ -1,0 +1,41 @@
+"""The gauntlet's matchups run under an estimate job's bounds (`gauntlet_live.bounded_matchup`):
+past the cost limit or past the per-job memory bound a matchup is left out, never a crash
+of the worker's task."""
+
+from __future__ import annotations
+
+from armybuilder.estimates.gauntlet_live import LEFT_OUT, bounded_matchup
+from points.opr.unit_format.writer import unit_to_dict
+from rules.systems.registry import get_system
+from tests.rules.systems.opr.test_compute_cost import attacker as grid_attacker
+from tests.rules.systems.opr.test_compute_cost import defender as grid_defender
+from tests.rules.systems.opr.test_compute_cost import shooters, two_profile_horde
+
+SHOOTING = {"mode": "shooting", "range_inches": 12.0}
+
+
+def test_a_matchup_inside_the_bounds_is_computed(settings):
+    settings.ESTIMATE_JOB_MEMORY_MB = 400
+    figures = bounded_matchup(get_system("opr"), shooters(), two_profile_horde(20), SHOOTING)
+    assert not figures.get("left_out")
+    assert figures["expected_kills"] > 0
+
+
+def test_a_matchup_past_the_memory_bound_is_left_out_not_crashed(settings):
+    """Its cost model accepts it, but the bound is set below what it allocates (as when a
+    model under-predicts): MemoryError inside the bound, the matchup left out, the limit put back."""
+    import resource
+
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    settings.ESTIMATE_JOB_MEMORY_MB = 1
+    attacker, defender = unit_to_dict(grid_attacker(10, 4)), unit_to_dict(grid_defender(50, 10, 1))
+    assert get_system("opr").estimate_cost(attacker, defender, SHOOTING)[1] > 20 * 2**20  # tens of MB
+    figures = bounded_matchup(get_system("opr"), attacker, defender, SHOOTING)
+    assert figures == LEFT_OUT
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before
+
+
+def test_a_matchup_past_the_cost_limit_is_left_out_without_computing():
+    huge = shooters(count=20)
+    huge["models"][0]["weapons"] = huge["models"][0]["weapons"] * 16
+    assert bounded_matchup(get_system("opr"), huge, two_profile_horde(150), SHOOTING) == LEFT_OUT

@@ -1,0 +1,73 @@
+"""The AoS 1st cost model (`rules.systems.aos1.compute_cost`): big melee units the generic bound
+refused are accepted and predicted within 3× of their traced memory and counted work, and the
+battleshock loss table (six rolls per number slain) equals the table it replaced (a
+distribution per number slain, built from an identity matrix row)."""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from armybuilder.estimates.bounds import generic_cost, over_limit
+from rules.systems.aos1.combat import Situation, _losses, attack, battleshock_fled
+from rules.systems.aos1.compute_cost import attack_work, estimate_cost
+from tests.rules.systems.aos1.test_combat import unit, weapon
+
+MELEE = {"mode": "melee"}
+
+
+@pytest.mark.parametrize("models", [150, 200])
+def test_a_big_melee_unit_the_generic_bound_refused_is_accepted_and_predicted(models):
+    attacker = unit("Horde", models, weapons=[weapon(attacks=2), weapon(attacks=1, damage="D3")])
+    defender = unit("Wall", models, wounds=1, save=5)
+    assert over_limit(*generic_cost(attacker, defender, MELEE))  # what it was refused by
+    seconds, size = estimate_cost(attacker, defender, MELEE)
+    assert over_limit(seconds, size) is None and seconds < 0.1
+    attack(attacker, defender, MELEE)  # warm: the first attack imports
+    tracemalloc.start()
+    attack(attacker, defender, MELEE)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert 1 / 3 <= size / peak <= 3, (size, peak)
+
+
+def test_the_work_counted_is_the_engines_walk():
+    """Two weapon groups of 10 × 2 attacks and 10 × 1 (D3 damage) on 30 one-wound models: 30
+    attacks walked; the D3 weapon's terms reach the 30-wound pool after 10 attacks."""
+    attacker = unit("A", 10, weapons=[weapon(attacks=2), weapon(attacks=1, damage="D3")])
+    groups, attacks, cells, models, pool = attack_work(attacker, unit("D", 30), Situation())
+    assert (groups, attacks, models, pool) == (2, 30, 30, 30)
+    # Σ_{n=1..20} min(n + 1, 31) × 2 and Σ_{n=1..10} min(3n + 1, 31) × 4
+    assert cells == (sum(min(n + 1, 31) * 2 for n in range(1, 21))
+                     + sum(min(3 * n + 1, 31) * 4 for n in range(1, 11)))
+
+
+def _losses_by_identity_rows(slain, models, bravery, situation):
+    lost = np.zeros(models + 1)
+    for k, p_k in enumerate(slain):
+        if p_k:
+            fled = battleshock_fled(np.eye(models + 1)[k], models, bravery, situation)
+            lost[k: k + len(fled) - k] += p_k * fled[: models + 1 - k]
+    return lost
+
+
+@pytest.mark.parametrize("situation", [Situation(), Situation(slain_earlier=3, bravery_modifier=-2),
+                                       Situation(inspiring_presence=True)])
+def test_the_loss_table_is_the_one_it_replaced_to_the_last_bit(situation):
+    rng = np.random.default_rng(7)
+    for models in (1, 5, 23, 60):
+        slain = rng.random(models + 1)
+        slain[rng.random(models + 1) < 0.3] = 0.0
+        slain /= slain.sum() or 1.0
+        for bravery in (1, 5, 10):
+            assert np.array_equal(_losses(slain, models, bravery, situation),
+                                  _losses_by_identity_rows(slain, models, bravery, situation))
+
+
+def test_past_the_engines_limits_the_same_message():
+    with pytest.raises(ValueError, match="wounds in the target"):
+        estimate_cost(unit("A", 1, weapons=[weapon()]), unit("D", 1000, wounds=6), MELEE)
+    with pytest.raises(ValueError, match="attacks per weapon"):
+        estimate_cost(unit("A", 1000, weapons=[weapon(attacks="D6")]), unit("D", 10), MELEE)
