@@ -132,6 +132,13 @@ class GameSystem:
     #: Template that explains `price`'s breakdown term by term in the designer (OPR's formula);
     #: it gets `breakdown` (the `price` dict). "": the generic "count × points each" lines.
     breakdown_template: str = ""
+    #: Template of a page that explains the system's points formula in a player's words, one
+    #: section per factor, each with an `id` (the designer and the breakdown link to them).
+    #: "": the system has no formula page (priced from its catalogue).
+    formula_template: str = ""
+    #: Profile and weapon field → the `id` of the formula page's section that prices it
+    #: (`{"quality": "morale"}`): the designer links each such input to its explanation.
+    formula_anchors: Mapping[str, str] = field(default_factory=dict)
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:
