@@ -289,7 +289,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
             Card(
                 number=number,
                 name=list_unit.display_name,
-                catalogue_name=list_unit.name if list_unit.custom_name else "",
+                catalogue_name=list_unit.catalogue_name if list_unit.custom_name else "",
                 notes=list_unit.notes,
                 group=list_unit.group,
                 points=list_unit.points,
