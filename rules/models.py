@@ -93,6 +93,18 @@ class Faction(models.Model):
     def is_homebrew(self) -> bool:
         return self.owner_id is not None
 
+    def in_reader_language(self, text: str) -> str:
+        """`text` (this faction's name, a unit's name, an option's label or group, as its file
+        writes it) in the current request's language where the bundled catalogue translates it;
+        else as written (imported and homebrew factions are the player's own words)."""
+        language = (translation.get_language() or "").split("-")[0]
+        return str((self.translations or {}).get(text, {}).get(language) or text)
+
+    @property
+    def shown_name(self) -> str:
+        """The faction's name in the reader's language (`in_reader_language`)."""
+        return self.in_reader_language(self.name)
+
 
 class SpecialRule(models.Model):
     """A special rule of a system: a machine key, names in English and the source language.
@@ -135,18 +147,6 @@ class SpecialRule(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def in_reader_language(self, text: str) -> str:
-        """`text` (this faction's name, a unit's name, an option's label or group, as its file
-        writes it) in the current request's language where the bundled catalogue translates it;
-        else as written (imported and homebrew factions are the player's own words)."""
-        language = (translation.get_language() or "").split("-")[0]
-        return str((self.translations or {}).get(text, {}).get(language) or text)
-
-    @property
-    def shown_name(self) -> str:
-        """The faction's name in the reader's language (`in_reader_language`)."""
-        return self.in_reader_language(self.name)
 
 
 class WeaponProfile(models.Model):
