@@ -460,11 +460,12 @@ class _FactionReader:
         return texts
 
     def translations(self) -> dict[str, dict[str, str]]:
-        """The file's `translations`, each of a text the file has (a stale key is an error)."""
+        """The file's `translations` of texts the file has. A key no text matches any more (a
+        unit renamed, an option removed) is left out rather than refused: the English text is
+        then shown, and the bundled files' completeness is a test's job
+        (`tests/rules/test_catalogue_translations.py`), not a reason to refuse a catalogue."""
         written = dict(self.data.get("translations") or {})
         known = self.translatable_texts()
-        for text in sorted(set(written) - known):
-            self.error(f"translations.{text}", "no faction, unit or option of this file is written so")
         return {text: dict(languages) for text, languages in written.items() if text in known}
 
     def weapon(self, path: str, written: Any) -> dict[str, Any] | None:
