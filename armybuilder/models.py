@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from armybuilder.accounts.models import PlayerProfile  # noqa: F401  (registers the model)
 from armybuilder.json_columns import DocumentJSONField
+from rules.models import Faction
 
 #: Bounds every request is checked against, so any input costs bounded time and memory; the
 #: database enforces them too.
@@ -253,4 +254,24 @@ class ListUnit(models.Model):
     @property
     def display_name(self) -> str:
         """The player's name for the unit when they gave one, else the catalogue's."""
-        return self.custom_name or self.name
+        return self.custom_name or self.catalogue_name
+
+    @property
+    def catalogue_name(self) -> str:
+        """The catalogue's name of the unit in the reader's language where its bundled faction
+        translates it (`Faction.in_reader_language`); `name` keeps the English one. Only a
+        list and faction already loaded are asked (never a query per unit)."""
+        faction = self.loaded_faction()
+        return faction.in_reader_language(self.name) if faction is not None else self.name
+
+    def option_text(self, text: str) -> str:
+        """An option's label or group in the reader's language (as `catalogue_name`)."""
+        faction = self.loaded_faction()
+        return faction.in_reader_language(text) if faction is not None and text else text
+
+    def loaded_faction(self) -> Faction | None:
+        """The list's faction when the list and its faction are loaded already, else None."""
+        if not ListUnit.army_list.is_cached(self):
+            return None
+        army_list = self.army_list
+        return army_list.faction if ArmyList.faction.is_cached(army_list) else None

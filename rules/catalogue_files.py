@@ -163,6 +163,16 @@ FACTION_SCHEMA = {
             "propertyNames": _SLUG,
             "additionalProperties": {"type": "object", "required": ["name"]},
         },
+        # The faction's texts in other languages: English text as written above (the faction's
+        # name, a unit's name, an option's label or group) → {language code: text}.
+        "translations": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "propertyNames": {"pattern": "^[a-z]{2}$"},
+                "additionalProperties": {"type": "string", "minLength": 1, "maxLength": 200},
+            },
+        },
         "units": {
             "type": "array",
             "minItems": 1,
@@ -425,6 +435,7 @@ class _FactionReader:
                 "version": str(meta.get("version", "")),
                 "description": str(meta.get("description", "")).strip(),
                 "is_reference": bool(meta.get("reference", False)),
+                "translations": self.translations(),
             },
         )
         seen: set[str] = set()
@@ -437,6 +448,25 @@ class _FactionReader:
             if unit is not None:
                 faction.units.append(unit)
         return faction
+
+    def translatable_texts(self) -> set[str]:
+        """The texts a player reads of the faction, which `translations` may translate: its
+        name, each unit's name, each option's label and group."""
+        texts = {str(self.data["faction"]["name"])}
+        for entry in self.data["units"]:
+            texts.add(str(entry["name"]))
+            for option in entry.get("options") or ():
+                texts.update(str(option[k]) for k in ("label", "group") if option.get(k))
+        return texts
+
+    def translations(self) -> dict[str, dict[str, str]]:
+        """The file's `translations` of texts the file has. A key no text matches any more (a
+        unit renamed, an option removed) is left out rather than refused: the English text is
+        then shown, and the bundled files' completeness is a test's job
+        (`tests/rules/test_catalogue_translations.py`), not a reason to refuse a catalogue."""
+        written = dict(self.data.get("translations") or {})
+        known = self.translatable_texts()
+        return {text: dict(languages) for text, languages in written.items() if text in known}
 
     def weapon(self, path: str, written: Any) -> dict[str, Any] | None:
         """A weapon written in full, or the slug of one of the file's `weapons`."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -72,6 +72,34 @@ class FieldSpec:
     #: The schema's `x-prefill`: a unit field the price needs, so a blank unit starts with a value
     #: (40k's Power Rating) rather than empty like an optional unit size.
     prefill: bool = False
+    #: The field's name in a player's words (the schema's `x-long`: "Quality" for Q), or "".
+    long_label: str = ""
+    #: The anchor of the system's points-formula page that explains how the field is priced
+    #: (the schema's `x-formula`), or "".
+    formula_anchor: str = ""
+
+    @property
+    def name(self) -> str:
+        """How errors name the field: its long name ("Quality"), else its label ("Q")."""
+        return self.long_label or self.label
+
+    @property
+    def roll_target(self) -> bool:
+        """Entered and shown as "3+" (stored as 3); "3" is accepted too."""
+        return self.suffix == "+"
+
+    @property
+    def example(self) -> str:
+        """A roll target in the middle of the field's range ("4+"), for hints and messages."""
+        low, high = self.minimum or 2, self.maximum or 6
+        return f"{(low + high + 1) // 2}+"
+
+    def shown(self, value: Any) -> Any:
+        """The value as the input shows it: a roll target with its "+" ("3" → "3+")."""
+        digits = str(value).strip().removesuffix("+").strip()
+        if self.roll_target and value is not None and digits.isdigit():
+            return f"{digits}+"
+        return value
 
     @classmethod
     def from_schema(cls, key: str, schema: Mapping[str, Any]) -> FieldSpec:
@@ -87,6 +115,8 @@ class FieldSpec:
             "help": _(str(schema["description"])) if schema.get("description") else "",
             "suffix": "+" if schema.get("format") == "roll-target" else "",
             "prefill": bool(schema.get("x-prefill")),
+            "long_label": _(str(schema["x-long"])) if schema.get("x-long") else "",
+            "formula_anchor": str(schema.get("x-formula") or ""),
         }
         if "enum" in schema:
             return cls(kind="choice", choices=tuple(str(c) for c in schema["enum"]), **common)
@@ -128,6 +158,8 @@ class FieldSpec:
             return (True if text else None), None
         if text == "":
             return None, None
+        if self.roll_target:
+            return self._parse_roll_target(text)
         if self.kind == "int":
             try:
                 return int(text), None
@@ -144,6 +176,25 @@ class FieldSpec:
         if self.kind == "choice" and text not in self.choices:
             return None, _("Choose one of the listed values.")
         return (int(text) if text.lstrip("-").isdigit() else text), None
+
+    def _parse_roll_target(self, text: str) -> tuple[Any, str | None]:
+        """"3+" or "3" → 3; anything else, or a roll outside the field's range, is refused
+        with a message that names the field ("Quality: enter a roll from 2+ to 6+, e.g. 4+.")."""
+        if text in ("-", "—") and self.nullable:  # "no save"
+            return None, None
+        digits = text.removesuffix("+").strip()
+        low, high = self.minimum, self.maximum
+        if digits.isdigit() and (low is None or int(digits) >= low) and (high is None or int(digits) <= high):
+            return int(digits), None
+        if low is not None and high is not None:
+            message = _("%(field)s: enter a roll from %(low)s+ to %(high)s+, e.g. %(example)s.") % {
+                "field": self.name, "low": low, "high": high, "example": self.example,
+            }
+        else:
+            message = _("%(field)s: enter a roll such as %(example)s.") % {
+                "field": self.name, "example": self.example,
+            }
+        return None, message
 
     def _parse_list(self, text: str) -> tuple[Any, str | None]:
         """Keywords typed "INFANTRY, PRIMARIS"; abilities as a JSON list (rules as data)."""
@@ -163,6 +214,13 @@ def _types(schema: Mapping[str, Any]) -> list[str]:
     return types if isinstance(types, list) else [types]
 
 
+
+
+def _with_anchors(specs: list[FieldSpec], anchors: Mapping[str, str]) -> list[FieldSpec]:
+    """`specs` with the formula page's section of each field that has one."""
+    return [
+        replace(spec, formula_anchor=anchors[spec.key]) if spec.key in anchors else spec for spec in specs
+    ]
 
 
 def _model_schema_fields(profile_schema: Mapping[str, Any]) -> tuple[list[FieldSpec], list[FieldSpec]]:
@@ -252,10 +310,14 @@ class DesignerForm:
         profile_schema: Mapping[str, Any],
         model_rules: Sequence[SpecialRule],
         weapon_rules: Sequence[SpecialRule],
+        formula_anchors: Mapping[str, str] | None = None,
     ):
         self.system_key = system_key
-        self.profile_fields, self.extra_fields = _model_schema_fields(profile_schema)
-        self.weapon_fields = _weapon_schema_fields(profile_schema)
+        anchors = formula_anchors or {}
+        profile_fields, extra_fields = _model_schema_fields(profile_schema)
+        self.profile_fields = _with_anchors(profile_fields, anchors)
+        self.extra_fields = _with_anchors(extra_fields, anchors)
+        self.weapon_fields = _with_anchors(_weapon_schema_fields(profile_schema), anchors)
         unit_fields = profile_schema.get("x-unit-fields") or {}
         self.unit_fields = [FieldSpec.from_schema(key, prop) for key, prop in unit_fields.items()]
         self.unit_values: dict[str, Any] = {}
@@ -514,7 +576,9 @@ class DesignerForm:
             "name": name,
             "id": f"id-{name}",
             "spec": spec,
-            "value": "" if value is None else _text(value) if isinstance(value, list | dict) else value,
+            "value": (
+                "" if value is None else _text(value) if isinstance(value, list | dict) else spec.shown(value)
+            ),
             "errors": self.errors.get(name, []),
         }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 
@@ -61,6 +62,10 @@ class Faction(models.Model):
             "not offered for new lists."
         ),
     )
+    #: The bundled armies' texts in other languages: English text as written in the faction's
+    #: file (its name, a unit's name, an option's label or group) → {language: text}. Lists
+    #: store the English text, so saved lists, exports and imports never depend on these.
+    translations = models.JSONField(_("translations"), default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -87,6 +92,18 @@ class Faction(models.Model):
     @property
     def is_homebrew(self) -> bool:
         return self.owner_id is not None
+
+    def in_reader_language(self, text: str) -> str:
+        """`text` (this faction's name, a unit's name, an option's label or group, as its file
+        writes it) in the current request's language where the bundled catalogue translates it;
+        else as written (imported and homebrew factions are the player's own words)."""
+        language = (translation.get_language() or "").split("-")[0]
+        return str((self.translations or {}).get(text, {}).get(language) or text)
+
+    @property
+    def shown_name(self) -> str:
+        """The faction's name in the reader's language (`in_reader_language`)."""
+        return self.in_reader_language(self.name)
 
 
 class SpecialRule(models.Model):

@@ -15,6 +15,8 @@ urlpatterns = [
     path("homebrew/<int:pk>/share/", views.homebrew_share, name="homebrew_share"),
     path("battlescribe/", include("rules.battlescribe_urls")),
     path("<slug:system_key>/", views.system_detail, name="system"),
+    # Before the faction pattern: "points-formula" is never a faction's slug.
+    path("<slug:system_key>/points-formula/", views.points_formula, name="points_formula"),
     path("<slug:system_key>/<slug:faction_slug>/", views.faction_detail, name="faction"),
     path("<slug:system_key>/<slug:faction_slug>/<slug:unit_slug>/", views.unit_detail, name="unit"),
 ]

@@ -47,6 +47,17 @@ def systems_index(request: HttpRequest) -> HttpResponse:
     return render(request, "rules/systems.html", {"systems": systems})
 
 
+def points_formula(request: HttpRequest, system_key: str) -> HttpResponse:
+    """The system's points formula explained factor by factor (the page the designer's and the
+    breakdown's labels link to); 404 for a system priced from its catalogue."""
+    system = _system(system_key)
+    engine = get_system(system.key)
+    if not engine.formula_template:
+        raise Http404(_("This game system is priced from its catalogue, not by a formula."))
+    context = {"system": system, "formula_template": engine.formula_template}
+    return render(request, "rules/points_formula.html", context)
+
+
 def system_detail(request: HttpRequest, system_key: str) -> HttpResponse:
     system = _system(system_key)
     return render(
@@ -159,6 +170,7 @@ def _designer_form(system: GameSystem) -> DesignerForm:
         profile_schema=get_system(system.key).profile_schema,
         model_rules=list(selectors.special_rules_of(system=system, scope=SpecialRule.Scope.MODEL)),
         weapon_rules=list(selectors.special_rules_of(system=system, scope=SpecialRule.Scope.WEAPON)),
+        formula_anchors=get_system(system.key).formula_anchors,
     )
 
 
@@ -246,6 +258,7 @@ def _designer_context(
         "systems": selectors.game_systems(),
         "form": form,
         "breakdown_template": engine.breakdown_template or "rules/_breakdown_catalogue.html",
+        "formula_url": reverse("rules:points_formula", args=[system.key]) if engine.formula_template else "",
         "price_figures": [
             (_(label), breakdown[key])
             for key, label in engine.price_figures.items()

@@ -48,7 +48,7 @@ def registered_systems() -> list[GameSystem]:
 
 
 def faction_label(faction: Faction) -> str:
-    return _("%(name)s (homebrew)") % {"name": faction.name} if faction.owner_id else faction.name
+    return _("%(name)s (homebrew)") % {"name": faction.name} if faction.owner_id else faction.shown_name
 
 
 def import_faction_label(faction: Faction) -> str:

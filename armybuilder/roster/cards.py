@@ -98,6 +98,8 @@ NARROW_CARD_EM = 33.5
 WIDE_CARD_EM = 69.0
 #: A cell's horizontal padding (2 × 1 mm, `roster_pdf.css`) in em, and some slack.
 _PADDING_EM = 0.9
+#: A number cell's padding (2 × 0.5 mm, `roster_pdf.css`) in em, and some slack.
+_NUMBER_PADDING_EM = 0.6
 #: The font the PDF prints with (`roster_pdf.css`), bold: headings and names are bold.
 PDF_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 #: The narrowest a name column and a rules column may be before the rules go under the row.
@@ -157,10 +159,10 @@ def text_em(word: str) -> float:
     return sum(widths.get(ord(char), 1.1) for char in word)
 
 
-def _width(texts: Sequence[str]) -> float:
+def _width(texts: Sequence[str], padding: float = _PADDING_EM) -> float:
     """The em a column needs for its longest word (cells wrap only between words)."""
     longest = max((text_em(word) for text in texts for word in str(text).split()), default=1.0)
-    return round(longest + _PADDING_EM, 1)
+    return round(longest + padding, 1)
 
 
 def pdf_table(head: str, columns: Sequence[Column], rows: Sequence[Row], width_em: float) -> PdfTable:
@@ -171,20 +173,27 @@ def pdf_table(head: str, columns: Sequence[Column], rows: Sequence[Row], width_e
 def pdf_layout(sections: Sequence[PdfSection], width_em: float) -> PdfTable:
     """`PdfTable` of `sections` for a card `width_em` wide: each number column as wide as its
     widest word in any section, the name column the longest name if there is room (at least
-    `_NAME_MIN_EM`), the rules the rest, or a line of their own when less than
+    `_NAME_MIN_EM` and the longest word of a name), the rules the rest, or a line of their own when less than
     `_RULES_MIN_EM` is left."""
     count = max(len(section.columns) for section in sections)
-    numbers = [_width(["#", *(str(r.count) for section in sections for r in section.rows)])]
+    counts = [str(r.count) for section in sections for r in section.rows]
+    numbers = [_width(["#", *counts], _NUMBER_PADDING_EM)]
     for i in range(count):
         texts = [
             text
             for section in sections if i < len(section.columns)
             for text in [section.columns[i].short, *(r.cells[i] for r in section.rows if i < len(r.cells))]
         ]
-        numbers.append(_width(texts))
+        numbers.append(_width(texts, _NUMBER_PADDING_EM))
     left = width_em - sum(numbers)
     names = [text for section in sections for text in [section.head, *(r.name for r in section.rows)]]
+    # Never narrower than the longest word of a name: a name wraps between its words, and a
+    # word wider than its column would print over the next one.
+    longest_word = _width(names)
     name = min(max(text_em(text) for text in names) + _PADDING_EM, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
+    # A word wider than all the card can give (a profile of many columns) is broken by the
+    # stylesheet (`overflow-wrap: break-word`) rather than print over the next column.
+    name = max(name, min(longest_word, left))
     # A rules column whenever it has room, rules or not: every card of a roster looks alike.
     rules_column = left - name >= _RULES_MIN_EM
     if not rules_column:
@@ -280,7 +289,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
             Card(
                 number=number,
                 name=list_unit.display_name,
-                catalogue_name=list_unit.name if list_unit.custom_name else "",
+                catalogue_name=list_unit.catalogue_name if list_unit.custom_name else "",
                 notes=list_unit.notes,
                 group=list_unit.group,
                 points=list_unit.points,

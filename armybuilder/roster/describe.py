@@ -37,11 +37,15 @@ def weapon_summary(unit: Mapping[str, Any]) -> str:
     return ", ".join(counted(name, count) for name, count in weapon_counts(unit))
 
 
-def chosen_upgrades(list_unit: ListUnit) -> list[str]:
-    """Labels of the options the player took, in menu order, with their counts."""
+def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> list[str]:
+    """Labels of the options the player took, in menu order, with their counts: in the
+    reader's language where the bundled faction translates them, or as the catalogue writes
+    them (`in_reader_language=False`: the text export, which the text importer reads back)."""
     labels = []
     for option in list_unit.available_options:
         count = int(list_unit.chosen_options.get(option["key"], 0))
         if count:
-            labels.append(counted(str(option.get("label") or option["key"]), count))
+            written = str(option.get("label") or "")
+            label = (list_unit.option_text(written) if in_reader_language else written) or option["key"]
+            labels.append(counted(label, count))
     return labels

@@ -59,7 +59,7 @@ def _markdown(text: str) -> str:
 
 def _details(list_unit: ListUnit) -> list[str]:
     parts = [counted(name, count) for name, count in weapon_counts(list_unit.data)]
-    parts += chosen_upgrades(list_unit)
+    parts += chosen_upgrades(list_unit, in_reader_language=False)
     if list_unit.custom_name:
         parts.insert(0, list_unit.name)
     return parts
@@ -122,9 +122,9 @@ def _head(list_unit: ListUnit, *, points: bool) -> str:
     }
     if points:
         return _("%(name)s [%(points)d pts], %(size)s") % {
-            "name": list_unit.display_name, "points": list_unit.points, "size": size
+            "name": _written_name(list_unit), "points": list_unit.points, "size": size
         }
-    return _("%(name)s, %(size)s") % {"name": list_unit.display_name, "size": size}
+    return _("%(name)s, %(size)s") % {"name": _written_name(list_unit), "size": size}
 
 
 def unit_line(list_unit: ListUnit, *, points: bool = True) -> str:
@@ -144,7 +144,7 @@ def unit_line(list_unit: ListUnit, *, points: bool = True) -> str:
 
 def _markdown_line(list_unit: ListUnit, *, points: bool = True) -> str:
     parts = _details(list_unit)
-    head = f"- **{_markdown(list_unit.display_name)}**"
+    head = f"- **{_markdown(_written_name(list_unit))}**"
     if points:
         head += f" [{_('%(points)d pts') % {'points': list_unit.points}}]"
     size = ngettext("%(n)d model", "%(n)d models", model_count(list_unit.data)) % {
@@ -219,8 +219,8 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
     ]
     if style == "compact":
         line = " · ".join(
-            _("%(name)s %(points)d") % {"name": unit.display_name, "points": unit.points} if points
-            else unit.display_name
+            _("%(name)s %(points)d") % {"name": _written_name(unit), "points": unit.points} if points
+            else _written_name(unit)
             for unit in units
         )
         return "\n".join([heading, line, total_line, *violations]) + "\n"
@@ -236,3 +236,9 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
     body = _body(units, partial(unit_line, points=points), lambda name: f"== {name} ==")
     lines = [heading, "", *body, "", total_line, *violations]
     return "\n".join(lines) + "\n"
+
+
+def _written_name(list_unit: ListUnit) -> str:
+    """The unit's name as the player or the catalogue wrote it (never translated: the text
+    importer matches catalogue names as their files write them)."""
+    return list_unit.custom_name or list_unit.name

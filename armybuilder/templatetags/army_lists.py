@@ -84,7 +84,7 @@ def option_groups(
         groups.setdefault(str(option.get("group") or ""), []).append(
             {
                 "key": key,
-                "label": option.get("label") or key,
+                "label": list_unit.option_text(str(option.get("label") or "")) or key,
                 "min": minimum,
                 "max": maximum,
                 "count": int(count),
@@ -106,6 +106,8 @@ def option_groups(
         result.append(
             {
                 "name": name,
+                # The group's name as the reader reads it (`name` stays the stored English).
+                "title": list_unit.option_text(name),
                 "options": options,
                 "shared_max": max(option["max"] for option in options) if shared else None,
                 "shared_min": max(option["min"] for option in options) if shared else None,

@@ -158,6 +158,13 @@ class GameSystem:
     #: models' wounds). A system without points that declares it has its gauntlet measured per
     #: wound as well as per model (AoS 1st), from the estimates contract's expected `damage`.
     unit_wounds: Callable[[Mapping[str, Any]], int] | None = None
+    #: Template of a page that explains the system's points formula in a player's words, one
+    #: section per factor, each with an `id` (the designer and the breakdown link to them).
+    #: "": the system has no formula page (priced from its catalogue).
+    formula_template: str = ""
+    #: Profile and weapon field → the `id` of the formula page's section that prices it
+    #: (`{"quality": "morale"}`): the designer links each such input to its explanation.
+    formula_anchors: Mapping[str, str] = field(default_factory=dict)
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

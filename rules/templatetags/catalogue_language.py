@@ -80,3 +80,12 @@ def choice_label(choice: Any) -> Any:
 def exact(value: Any) -> str:
     """An engine decimal string ("1.25") with the locale's decimal separator."""
     return decimal_text(str(value))
+
+
+@register.filter
+def in_faction_language(text: Any, faction: Any) -> Any:
+    """A unit's name, an option's label or group of `faction` in the reader's language where
+    the bundled catalogue translates it (`Faction.in_reader_language`); else as written."""
+    if faction is None or not text or not hasattr(faction, "in_reader_language"):
+        return text
+    return faction.in_reader_language(str(text))

@@ -68,15 +68,28 @@ def test_a_pause_leaves_a_collector_that_was_off_off() -> None:
 
 def test_a_pdf_table_gives_each_number_column_its_widest_word_and_the_rules_the_rest() -> None:
     """The PDF's tables have a fixed layout (`pdf_table`): a column is as wide as its widest
-    word in the bold font plus padding; the name column the longest name when there is room."""
+    word in the bold font plus padding (a number cell's is smaller); the name column the
+    longest name when there is room."""
     columns = [Column("ws", "WS", "Weapon Skill"), Column("ward", "Ward", "Ward save")]
     rows = [Row(name="Spearman", count=20, cells=["3", "6+"], rules=["Fight in Ranks"])]
     table = pdf_table("Model", columns, rows, width_em=60.0)
 
-    expected = [text_em(word) + 0.9 for word in ("Spearman", "20", "WS", "Ward")]
+    expected = [text_em("Spearman") + 0.9, *(text_em(word) + 0.6 for word in ("20", "WS", "Ward"))]
     assert table.widths == [f"{em:.1f}em" for em in expected]
     assert table.rules_column and table.span == 4
     assert 1.7 < text_em("WS") < 1.9  # W 1.10 + S 0.72 em in DejaVu Sans Bold
+
+
+def test_a_name_column_is_never_narrower_than_the_longest_word_of_a_name() -> None:
+    """Two-column print cut long names mid-word: a name column shrinks to eight em when the
+    rules need room, but never below its longest word (the name wraps between words)."""
+    keys = ("m", "ws", "bs", "s", "t", "w", "i", "a", "ld", "sv")
+    columns = [Column(key, key.upper(), key) for key in keys]
+    rows = [Row(name="Grand Margrave of the Riverlands Confederation", count=1, cells=["4"] * 10, rules=[])]
+    narrow = pdf_table("Model", columns, rows, width_em=NARROW_CARD_EM)
+
+    assert float(narrow.widths[0].removesuffix("em")) >= text_em("Confederation") + 0.9 - 0.05
+    assert sum(float(w.removesuffix("em")) for w in narrow.widths) <= NARROW_CARD_EM
 
 
 def test_a_narrow_card_prints_the_rules_under_the_row_when_they_have_no_room() -> None:

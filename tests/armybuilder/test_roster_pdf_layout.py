@@ -129,3 +129,61 @@ def test_roll_targets_keep_their_plus_and_a_list_without_points_prints_none(exam
     assert re.search(r"Forge-Castellan\s+1\s+6\s+2\+\s+2\+\s+4\s+4\s+5\s+4\s+9\s+3\+\s+5\+", texts["wh40k9"])
     points = re.compile(r"\b\d+ pts\b")
     assert not points.search(texts["aos1"]) and points.search(texts["wh40k9"])
+
+
+#: A unit a player named at length, and a model whose name is longer than a narrow name column
+#: (its longest word wider than the eight em the column may shrink to).
+LONG_UNIT_NAME = "Margrave Ulrich of the Upper Ash Valleys, Warden of the Riverlands Confederation"
+LONG_MODEL_NAME = "Grand Margrave of the Riverlands Confederation"
+
+
+def give_first_unit_long_names(army_list: ArmyList) -> None:
+    """Rename the list's first unit and its first model at length (as a player may)."""
+    unit = army_list.units.order_by("position").first()
+    unit.custom_name = LONG_UNIT_NAME
+    unit.data["models"][0]["name"] = LONG_MODEL_NAME
+    unit.save(update_fields=["custom_name", "data"])
+
+
+def split_words(pages: list[list[tuple[float, float, float, float, str]]], known: set[str]) -> list[str]:
+    """Printed words that are no word of the page's text: pieces of a word broken across lines
+    ("Gener" / "al"), or words run together. A word hyphenated at a line's end ("Confede-" then
+    "ration", a proper hyphen) or broken at its own hyphen ("Horn-" / "blower") is whole."""
+    found = []
+    for page in pages:
+        words = [w[4] for w in page]
+        for i, word in enumerate(words):
+            if word in known:
+                continue
+            after = words[i + 1] if i + 1 < len(words) else ""
+            before = words[i - 1] if i > 0 else ""
+            joined_after = word.endswith("-") and bool({word[:-1] + after, word + after} & known)
+            joined_before = before.endswith("-") and bool({before[:-1] + word, before + word} & known)
+            if not (joined_after or joined_before):
+                found.append(word)
+    return found
+
+
+def test_split_words_finds_pieces_of_words_and_accepts_proper_hyphens():
+    page = [(0, 0, 1, 1, w) for w in ["Gener", "al", "Confede-", "ration", "Horn-", "blower", "Warden"]]
+    assert split_words([page], {"General", "Confederation", "Horn-blower", "Warden"}) == ["Gener", "al"]
+
+
+def test_long_names_in_two_columns_wrap_between_words(example_lists, tmp_path):
+    """Two-column print broke long names mid-word: a name wraps at its spaces (or its own
+    hyphens), never inside a word, in every system's card, heading and profile table."""
+    problems = {}
+    for key, army_list in sorted(example_lists.items()):
+        give_first_unit_long_names(army_list)
+        source = roster_pdf_html(army_list=army_list, paper="a4", options={"columns": "2"})
+        assert LONG_MODEL_NAME in source, key
+        pdf = tmp_path / f"{key}-long.pdf"
+        pdf.write_bytes(html_to_pdf(html=source, base_url="http://localhost/"))
+        pages = words_by_page(pdf)
+        printed = {word for page in pages for *_box, word in page}
+        assert {"Margrave", "Riverlands"} <= printed, key
+        found = split_words(pages, html_words(source) | {"•"})
+        found += [f"{a} / {b}" for page in pages for a, b in overlaps(page)]
+        if found:
+            problems[key] = found[:8]
+    assert problems == {}

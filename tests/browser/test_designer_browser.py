@@ -18,7 +18,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def value(page: Page, selector: str) -> int:
-    return int(page.locator(selector).input_value())
+    """An input's number; a roll target shows its "+" ("4+" is 4)."""
+    return int(page.locator(selector).input_value().removesuffix("+"))
 
 
 def unit_on_screen(page: Page, weapon_rules: list[str]) -> dict:
@@ -61,11 +62,11 @@ def test_quality_and_a_weapon_rule_update_the_total_in_place(live_server, browse
     page.goto(f"{live_server.url}/catalogue/designer/")
     total = page.locator("#designer-total")
 
-    expect(page.locator("#id-m0-quality")).to_have_value("4")
+    expect(page.locator("#id-m0-quality")).to_have_value("4+")
     expect(total).to_have_attribute("data-points", engine_points(unit_on_screen(page, [])))
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
-    page.locator("#id-m0-quality").fill("3")
+    page.locator("#id-m0-quality").fill("3+")
     at_quality_3 = engine_points(unit_on_screen(page, []))
     expect(total).to_have_attribute("data-points", at_quality_3)
 

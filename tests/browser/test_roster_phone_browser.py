@@ -5,6 +5,7 @@ Rules cut off), and printed in two columns no profile table sticks out of its ca
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -71,3 +72,48 @@ def test_the_roster_on_desktop_screen_keeps_cards_side_by_side(
         assert page.evaluate("() => document.documentElement.scrollWidth") == 1366, key
         assert page.evaluate(TABLES_OUTSIDE_CARDS) == [], key
         screenshot(page, f"roster-desktop-{key}", full_page=False)
+
+
+#: The words of the printed page's text (what a PDF of it may show): as rendered, and of each
+#: text node (a rule's name and the comma after it may be two nodes or one).
+PAGE_WORDS = """() => {
+    const words = document.body.innerText.split(/\\s+/);
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) words.push(...walker.currentNode.textContent.split(/\\s+/));
+    return words.filter(Boolean);
+}"""
+
+
+def test_printed_in_two_columns_long_names_break_between_words(
+    live_server: object, browser: Browser, example_lists, tmp_path
+) -> None:
+    """Chromium's own print of the roster broke names mid-word in two columns ("Gener" / "al",
+    "Barde" / "d"): `overflow-wrap: anywhere` let a table squeeze a column below its longest
+    word. Printed to PDF, every word of the cards comes out whole."""
+    from tests.armybuilder.test_roster_pdf_layout import (
+        give_first_unit_long_names,
+        split_words,
+        words_by_page,
+    )
+
+    page = browser.new_context(viewport={"width": 1000, "height": 1000}).new_page()
+    page.emulate_media(media="print")
+    problems = {}
+    for key, army_list in sorted(example_lists.items()):
+        give_first_unit_long_names(army_list)
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}?columns=2")
+        page.locator(".unit-card").first.wait_for()
+        known = set(page.evaluate(PAGE_WORDS))
+        known |= {part for word in known if "-" in word for part in re.findall(r"[^-]+-?", word)}
+        known |= {f"{word}:" for word in known} | {"•"}
+        pdf = tmp_path / f"{key}.pdf"
+        page.pdf(path=str(pdf), format="A4")
+        pages = words_by_page(pdf)
+        if key == "whfb6":
+            screenshot(page, "roster-print-2col-long-names-whfb6", full_page=False)
+        # The link under the QR code may break anywhere (a URL has no words).
+        links = [word for word in known if "://" in word]
+        found = [word for word in split_words(pages, known) if not any(word in link for link in links)]
+        if found:
+            problems[key] = found[:8]
+    assert problems == {}

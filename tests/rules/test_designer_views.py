@@ -79,7 +79,7 @@ def test_the_designer_starts_with_a_quality_4_model_and_shows_its_points(client,
     response = client.get(reverse("rules:designer"))
     html = response.content.decode()
     assert response.status_code == 200
-    assert 'id="id-m0-quality"' in html and 'name="m0-quality" value="4"' in html
+    assert 'id="id-m0-quality"' in html and 'name="m0-quality" value="4+"' in html
     assert '<label for="id-m0-quality"' in html
     assert 'hx-trigger="change, input delay:300ms"' in html
     assert total(html) is not None
@@ -91,7 +91,11 @@ def test_an_htmx_change_returns_only_the_breakdown_with_every_term(client, catal
     assert html.lstrip().startswith('<section id="designer-breakdown"')
     assert "<form" not in html
     assert total(html) == 143
-    assert re.search(r"Base = 5 × (<span[^>]*>1</span> × ){2}<span[^>]*>1</span> = <strong>5</strong>", html)
+    assert re.search(
+        r"Base cost</a> = 5 × 1 <small>.*Quality factor</a></small> × 1 <small>.*"
+        r"Defence factor</a></small> × 1 <small>.*Toughness factor</a></small> = <strong>5</strong>",
+        html,
+    )
     assert "Model: 5 + weapons 9.3 + abilities 0 = 14.3; × 10 = <strong>143</strong>" in html
     assert "a shooter unit" in html and "its melee weapons cost half." in html
     assert "<s>3.6</s> ½ → <strong>1.8</strong>" in html
@@ -136,6 +140,56 @@ def test_invalid_values_show_an_error_beside_their_field(client, catalogue):
     # Without JavaScript the same post re-renders the whole page with the errors in place.
     page = client.post(reverse("rules:designer"), post).content.decode()
     assert 'aria-invalid="true"' in page and "<form" in page
+
+
+@pytest.mark.parametrize("typed", ["3+", "3", " 3+ "])
+def test_quality_is_entered_as_3_plus_or_3_and_shown_as_3_plus(client, catalogue, typed):
+    """Quality and Defence are rolls: a player types "3+" (or "3"), the form shows "3+"."""
+    url = reverse("rules:designer")
+    as_typed = client.post(url, infantry_post(**{"m0-quality": typed}), HTTP_HX_REQUEST="true")
+    as_number = client.post(url, infantry_post(**{"m0-quality": "3"}), HTTP_HX_REQUEST="true")
+    assert total(as_typed.content.decode()) == total(as_number.content.decode()) != 143
+    page = client.post(url, infantry_post(**{"m0-quality": typed})).content.decode()
+    assert 'name="m0-quality" value="3+"' in page
+
+
+@pytest.mark.parametrize("typed", ["3++", "+3", "three", "7+", "1"])
+def test_a_bad_quality_is_refused_with_a_message_naming_the_field(client, catalogue, typed):
+    html = client.post(
+        reverse("rules:designer"), infantry_post(**{"m0-quality": typed}), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert total(html) is None
+    assert (
+        '<span class="field-error" id="err-m0-quality" hx-swap-oob="true">'
+        "Quality: enter a roll from 2+ to 6+, e.g. 4+.</span>" in html
+    )
+
+
+def test_the_designer_links_each_priced_input_and_factor_to_the_formula_page(client, catalogue):
+    """The designer's factors are named in a player's words ("Quality factor", not "morale
+    modifier") and link to the section of the formula page that explains them."""
+    page = client.get(reverse("rules:designer")).content.decode()
+    formula = reverse("rules:points_formula", args=["opr"])
+    for anchor in ("morale", "defence", "toughness", "range", "weapons", "ap"):
+        assert f'href="{formula}#{anchor}"' in page, anchor
+    assert "Quality <abbr" in page and "How Quality is priced" in page
+    breakdown = client.post(
+        reverse("rules:designer"), infantry_post(), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    for anchor in ("unit-cost", "morale", "defence", "toughness", "weapons", "range", "hit-chance", "ap"):
+        assert f'href="{formula}#{anchor}"' in breakdown, anchor
+    explained = client.get(formula).content.decode()
+    for anchor in ("unit-cost", "morale", "defence", "toughness", "weapons", "range", "hit-chance", "ap",
+                   "weapon-rules", "abilities"):
+        assert f'<section id="{anchor}">' in explained, anchor
+
+
+def test_a_catalogue_priced_system_has_no_formula_page(client, catalogue):
+    from rules.models import GameSystem
+
+    keys = [s.key for s in GameSystem.objects.all() if not get_system(s.key).formula_template]
+    assert keys
+    assert client.get(reverse("rules:points_formula", args=[keys[0]])).status_code == 404
 
 
 def test_a_rule_that_needs_a_value_says_so(client, catalogue):

@@ -30,6 +30,16 @@ PROFILE_LABELS: dict[str, dict[str, Any]] = {
     "toughness": {"title": "T", "x-long": gettext_noop("Toughness")},
 }
 
+#: Which section of the formula page (`opr/formula.html`) prices each designer input.
+FORMULA_ANCHORS = {
+    "quality": "morale",
+    "defence": "defence",
+    "toughness": "toughness",
+    "range": "range",
+    "attacks": "weapons",
+    "ap": "ap",
+}
+
 
 def profile_schema() -> dict[str, Any]:
     """JSON Schema of one model's profile fields (Q and D 2–6, toughness ≥ 1), from unit.schema.json."""
@@ -80,6 +90,8 @@ SYSTEM = register(
         key="opr",
         order=10,
         breakdown_template="opr/_breakdown.html",
+        formula_template="opr/formula.html",
+        formula_anchors=FORMULA_ANCHORS,
         name=gettext_noop("OPR-style (one-page rules, Polish seed)"),
         source_language="pl",
         profile_schema=profile_schema(),

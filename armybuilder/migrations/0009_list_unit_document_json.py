@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('armybuilder', '0007_list_gauntlet'),
+        ('armybuilder', '0008_list_roster_selection'),
     ]
 
     operations = [
