@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from points.opr import price
-from points.opr.unit_format import parse_unit
 from rules.systems.opr.estimate import attack
+from rules.systems.opr.unit_format import parse_unit
 from rules.systems.registry import get_system
 from tests.factories.army_lists import INFANTRY
 
