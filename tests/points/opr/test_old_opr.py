@@ -48,7 +48,8 @@ def test_official_unit_imports():
 
 
 def test_tough_may_repeat_the_toughness_field():
-    """Tough(X) agreeing with `toughness` is fine; disagreeing is an error (tested in tests/rules/systems/opr/unit_format/test_reader.py)."""
+    """Tough(X) agreeing with `toughness` is fine; disagreeing is an error
+    (tested in tests/rules/systems/opr/unit_format/test_reader.py)."""
     assert parse_unit(official_unit(["Tough(3)"], toughness=3)).models[0].toughness == 3
 
 
