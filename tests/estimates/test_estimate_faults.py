@@ -12,14 +12,13 @@ from typing import Any
 import pytest
 import redis
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.reconciliation import jobs_reconcile
 from armybuilder.estimates.selectors import NEVER_STARTED, WORKER_LOST
 from armybuilder.estimates.tasks import MAX_ATTEMPTS
-from tests.factories.estimate_lists import LAUNCHER, RIFLE, opr_unit
+from tests.factories.army_lists import token_client
+from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 from tests.redis_server import connection_attempts, point_celery_at, running_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,11 +28,6 @@ BODY = {"kind": "unit_vs_unit",
         "attacker": opr_unit("Veterans", count=5, quality=3, weapons=[RIFLE, LAUNCHER]),
         "defender": opr_unit("Guards", count=10, defence=5)}
 
-
-def token_client(user: Any) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
 
 
 def queued_messages(url: str) -> int:
