@@ -16,10 +16,11 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 from django.db import connection
 
-from tests.api.conftest import PASSWORD
 from tests.conftest import ROOT
+from tests.factories.army_lists import PASSWORD
 from tests.redis_server import RedisServer, connection_attempts, free_port, running_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,8 +53,10 @@ def start_server(redis_url: str, **env: str) -> tuple[subprocess.Popen, str]:
     raise RuntimeError("gunicorn did not start")
 
 
-@pytest.fixture
-def two_servers() -> Iterator[tuple[RedisServer, list[str]]]:
+@pytest.fixture(scope="module")
+def started_servers(django_db_setup: None) -> Iterator[tuple[RedisServer, list[str]]]:
+    """A private Redis and two gunicorn processes on the test database, started once for the
+    module (each start took 3-5 s on the loaded CI machine); `two_servers` resets them."""
     with running_redis() as redis_server:
         started = [start_server(redis_server.url(0)) for _ in range(2)]
         try:
@@ -62,6 +65,16 @@ def two_servers() -> Iterator[tuple[RedisServer, list[str]]]:
             for process, _ in started:
                 process.terminate()
                 process.wait(timeout=10)
+
+
+@pytest.fixture
+def two_servers(started_servers: tuple[RedisServer, list[str]]) -> tuple[RedisServer, list[str]]:
+    """The module's servers with Redis up and empty: no test sees another's counters."""
+    redis_server, _ = started_servers
+    if redis_server.process is None:  # a test stopped it
+        redis_server.start()
+    redis.Redis.from_url(redis_server.url(0)).flushall()
+    return started_servers
 
 
 def test_the_address_rate_holds_across_two_server_processes(two_servers: Any, db: None) -> None:
