@@ -241,7 +241,9 @@ def run_tests(env: dict[str, str], args: list[str]) -> int:
     drop_abandoned_test_databases(env)
     if os.environ.get("CI"):
         env.setdefault("PYTEST_ADDOPTS", "-ra")
-    code = subprocess.call([PYTHON, "-m", "pytest", *args], env=env, cwd=ROOT)
+    # The thirty slowest tests close every run's report, so a CI log says where the time went.
+    durations = [] if any(a.startswith("--durations") for a in args) else ["--durations=30"]
+    code = subprocess.call([PYTHON, "-m", "pytest", *durations, *args], env=env, cwd=ROOT)
     drop_test_database(env)
     return code
 

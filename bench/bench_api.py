@@ -89,8 +89,8 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from armybuilder.api import list_cache  # noqa: E402
 from armybuilder.lists import services  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
-from points.opr.unit_format import unit_to_dict  # noqa: E402
 from rules.models import Faction  # noqa: E402
+from rules.systems.opr.unit_format import unit_to_dict  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -90,8 +90,8 @@ from django.urls import reverse  # noqa: E402
 from armybuilder.lists import services  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
 from points.opr import unit_cost  # noqa: E402
-from points.opr.unit_format import reader  # noqa: E402
 from rules.models import Faction, UnitTemplate, UpgradeOption  # noqa: E402
+from rules.systems.opr.unit_format import reader  # noqa: E402
 
 _OWN_PACKAGES = ("points", "rules", "armybuilder")
 

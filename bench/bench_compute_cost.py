@@ -8,8 +8,10 @@ Two parts, each on the real path (the engine's own attack, caches cleared before
   seconds (`rules.systems.opr.compute_cost.matchup_cost`, the independent baseline: it is a
   formula over the inputs, computed without running the engine) against the best of
   `--rounds` CPU-time measurements of `resolve_attack`; the ratio must be within 3× either way.
-- The blow-up OPR case and the largest inputs the WHFB engine accepts: CPU seconds of one
-  `attack` against the 2 s budget the bounds promise (`armybuilder.estimates.bounds`).
+- The blow-up OPR case and the largest inputs the WHFB and 40k engines accept: CPU seconds of
+  one `attack` against the 2 s budget the bounds promise (`armybuilder.estimates.bounds`).
+- A 40k attack too big to compute: CPU seconds of its refusal against a 0.5 s budget (it is
+  refused on the cost estimate, before any computing; moved here from the unit suite).
 Prints one line per case with the ratio and exits 1 when any misses. CPU time, not wall time:
 other processes on a shared machine only add to the wall clock.
 """
@@ -37,10 +39,13 @@ from rules.systems.opr.compute_cost import matchup_cost  # noqa: E402
 from rules.systems.opr.estimate import attack as opr_attack  # noqa: E402
 from rules.systems.opr.situation import Situation  # noqa: E402
 from rules.systems.opr.unit_prices import points_engine_prices  # noqa: E402
+from rules.systems.wh40k9.estimate import attack as wh40k9_attack  # noqa: E402
 from tests.rules.systems.fantasy_combat.test_registry import LARGEST_ACCEPTED, largest_accepted_unit  # noqa: E402
 from tests.rules.systems.opr.test_compute_cost import GRID, attacker, defender, shooters, two_profile_horde  # noqa: E402
+from tests.rules.systems.wh40k9.test_attack import _heavy_attack, defenders  # noqa: E402
 
 BUDGET_SECONDS = 2.0
+REFUSAL_BUDGET_SECONDS = 0.5
 
 
 def cpu_seconds(call, rounds: int) -> float:
@@ -92,12 +97,31 @@ def main() -> int:
         fantasy_attack(unit, unit, {}, variants=WHFB6)  # warm: the budget is for a warm worker
         cases.append((f"WHFB6 {count} models, W{wounds}, A{attacks}",
                       lambda unit=unit: fantasy_attack(unit, unit, {}, variants=WHFB6)))
+    heavy_target = defenders([(40, 5, 3, 5, 5, 1), (40, 5, 4, None, None, 0)])
+    cases.append(("40k six weapons vs 400 wounds",
+                  lambda: wh40k9_attack(_heavy_attack(10), heavy_target, {"range_inches": 20})))
     for name, call in cases:
         measured = cpu_seconds(call, args.rounds)
         ok = measured < BUDGET_SECONDS
         failed += not ok
         verdict = "ok" if ok else "MISS"
         print(f"  {name:40} {measured:7.3f} s  ratio {measured / BUDGET_SECONDS:5.2f}  {verdict}")
+
+    print(f"\nRefused inputs: CPU seconds of the refusal / the {REFUSAL_BUDGET_SECONDS:g} s budget")
+    too_big = defenders([(4, 100, 3, 4, 5, 1)])
+
+    def refuse() -> None:
+        try:
+            wh40k9_attack(_heavy_attack(5), too_big, {"range_inches": 20})
+        except ValueError:
+            return
+        raise AssertionError("the too-big 40k attack was computed instead of refused")
+
+    measured = cpu_seconds(refuse, args.rounds)
+    ok = measured < REFUSAL_BUDGET_SECONDS
+    failed += not ok
+    print(f"  {'40k attack of 100-wound models':40} {measured:7.3f} s  "
+          f"ratio {measured / REFUSAL_BUDGET_SECONDS:5.2f}  {'ok' if ok else 'MISS'}")
     print("\nall within their targets" if not failed else f"\n{failed} case(s) missed")
     return 1 if failed else 0
 

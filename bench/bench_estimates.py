@@ -42,10 +42,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 from points.opr import clear_caches as clear_price_caches  # noqa: E402
 from points.opr.unit import Model, Rule, Unit, Weapon  # noqa: E402
-from points.opr.unit_format import reader  # noqa: E402
-from points.opr.unit_format.writer import unit_to_dict  # noqa: E402
 from rules.systems.opr import combat  # noqa: E402
 from rules.systems.opr.situation import Situation  # noqa: E402
+from rules.systems.opr.unit_format import reader  # noqa: E402
+from rules.systems.opr.unit_format.writer import unit_to_dict  # noqa: E402
 from rules.systems.opr.unit_prices import points_engine_prices  # noqa: E402
 from rules.systems.registry import get_system  # noqa: E402
 from tests.rules.systems.opr.opr_simulation import simulate  # noqa: E402

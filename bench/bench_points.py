@@ -47,8 +47,8 @@ from points.opr import clear_caches, price, validate
 from points.opr.army import Army, ArmyEntry
 from points.opr.unit import Model, Rule, Unit, Weapon
 from points.opr.unit_cost import clear_profile_caches
-from points.opr.unit_format import reader
-from points.opr.unit_format.writer import army_to_dict, unit_to_dict
+from rules.systems.opr.unit_format import reader
+from rules.systems.opr.unit_format.writer import army_to_dict, unit_to_dict
 from rules.systems.registry import get_system
 from tests.points.opr import opr_reference
 

@@ -31,12 +31,12 @@ from typing import Any
 import yaml
 from jsonschema import Draft202012Validator
 
-from points.catalogue.unit_schema import field_path
 from points.shared_format import FORMAT_VERSION, UnitFormatError
 from rules.options import KINDS, OptionError, apply_options, per_model_limit
 from rules.selectors import rule_base_name, rule_lookup_key
 from rules.systems.package_data import catalogue_dir
 from rules.systems.registry import GameSystem, all_systems
+from rules.systems.unit_schema import field_path
 
 RULES_FILE = "rules.yaml"
 #: The rules texts in the system's source language: `texts: {rule key: text}`.
@@ -678,7 +678,7 @@ def system_rule_names(system_key: str) -> set[str]:
 
 @lru_cache(maxsize=1)
 def _fast_faction_validator() -> Any:
-    """`FACTION_SCHEMA` compiled by jsonschema-rs (`points.catalogue.unit_schema` does the same
+    """`FACTION_SCHEMA` compiled by jsonschema-rs (`rules.systems.unit_schema` does the same
     for units)."""
     import jsonschema_rs
 

@@ -90,6 +90,11 @@ class UnitCard:
     def model_count(self) -> int:
         return sum(row.count or 0 for row in self.models)
 
+    @property
+    def profile_rows(self) -> list[CardRow]:
+        """The profile table's rows, by the name every variant of the card template reads."""
+        return self.models
+
 
 def profile_columns(schema: Mapping[str, Any], models: Sequence[Mapping[str, Any]]) -> list[Column]:
     properties = dict(schema.get("properties") or {})

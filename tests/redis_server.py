@@ -96,3 +96,27 @@ def point_celery_at(url: str) -> Iterator[None]:
     finally:
         app.conf.broker_url = old
         reset()
+
+
+@contextlib.contextmanager
+def connection_attempts(port: int) -> Iterator[list[int]]:
+    """Every TCP connection redis-py (and so Celery's Redis transport and Django's Redis cache)
+    tries to open to `port` inside the block: the list grows by one per attempt.
+
+    The real connect still runs; the count is how a test says "one try, no retry loop" about a
+    dead Redis without timing it (how fast that refusal is belongs to `bench/bench_faults.py`)."""
+    from redis.connection import Connection
+
+    original = Connection._connect
+    attempts: list[int] = []
+
+    def counted(self: Connection):  # type: ignore[no-untyped-def]
+        if int(self.port) == port:
+            attempts.append(port)
+        return original(self)
+
+    Connection._connect = counted  # type: ignore[method-assign]
+    try:
+        yield attempts
+    finally:
+        Connection._connect = original  # type: ignore[method-assign]

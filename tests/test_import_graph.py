@@ -1,8 +1,8 @@
 """The layers point one way (DESIGN.md, "Layers"): every import of every module, read with `ast`.
 
-    points/        the pure points core: itself, the standard library, numpy, and the JSON
-                   Schema validators its unit format checks documents with — no Django,
-                   nothing of `rules` or `armybuilder`
+    points/        the pure points core: itself, the standard library (fractions included)
+                   and numpy — no Django, no JSON Schema (reading untrusted documents is
+                   the rules layer's job), nothing of `rules` or `armybuilder`
     rules/         catalogue, dice engine and game systems: never `armybuilder`
     armybuilder/   the product: asks the registry for a system, never imports a system's
                    package (`rules.systems.<key>`, `points.<key>`) itself
@@ -22,8 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("points", "rules", "armybuilder")
 
-#: Third-party modules the points core may use: numbers and JSON Schema checks, no I/O, no Django.
-POINTS_THIRD_PARTY = {"numpy", "jsonschema", "jsonschema_rs", "referencing"}
+#: The one third-party package the points core may use: arrays for the dice and cost tables.
+POINTS_THIRD_PARTY = {"numpy"}
 #: Packages of `points/` and `rules/systems/` that are shared by every system, not one system's.
 SHARED_PACKAGES = {"catalogue", "shared_format", "registry", "package_data", "profile_fields",
                    "catalogue_system", "fantasy_profile", "messages"}
@@ -76,7 +76,7 @@ def violation(layer: str, name: str, systems: set[str]) -> str | None:
             return None
         if top in POINTS_THIRD_PARTY:
             return None
-        return "the points core imports only itself, the standard library, numpy and JSON Schema"
+        return "the points core imports only itself, the standard library and numpy"
     if layer == "rules" and top == "armybuilder":
         return "rules never imports the product (armybuilder)"
     if layer == "armybuilder" and any(name == s or name.startswith(s + ".") for s in systems):
@@ -112,14 +112,18 @@ def test_the_checker_sees_lazy_relative_and_from_imports(tmp_path, monkeypatch):
         "def f():\n"
         "    from django.conf import settings\n"
         "    from rules.systems import registry\n"
+        "    import jsonschema_rs\n"
+        "import numpy\n"
+        "from fractions import Fraction\n"
     )
     monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
-    assert [(line, name) for line, name in imported_names(fake / "bad.py")] == [
+    assert sorted(imported_names(fake / "bad.py")) == [
         (1, "json"), (2, "points.opr"), (2, "points.opr.tables"),
         (4, "django.conf"), (4, "django.conf.settings"), (5, "rules.systems"), (5, "rules.systems.registry"),
+        (6, "jsonschema_rs"), (7, "numpy"), (8, "fractions"), (8, "fractions.Fraction"),
     ]
     assert [v.split(": imports ")[1].split(":")[0] for v in violations("points")] == [
-        "django.conf", "django.conf.settings", "rules.systems", "rules.systems.registry",
+        "django.conf", "django.conf.settings", "rules.systems", "rules.systems.registry", "jsonschema_rs",
     ]
     assert violation("rules", "armybuilder.estimates.bounds", set()) is not None
     assert violation("armybuilder", "rules.systems.wh40k9.power", {"rules.systems.wh40k9"}) is not None

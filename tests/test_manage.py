@@ -42,7 +42,7 @@ def test_pricing_and_validating_load_no_celery_numpy_or_other_systems(tmp_path, 
     path.write_text(json.dumps(document), encoding="utf-8")
     done, modules = imported_modules(command, str(path))
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "points.opr.unit_format" in modules
+    assert "rules.systems.opr.unit_format" in modules
     loaded = sorted(m for m in modules if any(m == name or m.startswith(name + ".") for name in NOT_LOADED))
     assert loaded == []
 

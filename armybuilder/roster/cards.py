@@ -67,6 +67,11 @@ class Card:
     figures: list[dict[str, Any]] = field(default_factory=list)
 
     @property
+    def profile_rows(self) -> list[Row]:
+        """The profile table's rows, by the name every variant of the card template reads."""
+        return self.profiles
+
+    @property
     def pdf_narrow(self) -> list[PdfTable]:
         """The card's tables laid out for a card half the page wide (two columns)."""
         return self.pdf_tables(NARROW_CARD_EM)

@@ -1,7 +1,7 @@
 """Translation of user-facing messages in the pure core, without importing Django.
 
 The pure modules (`points.catalogue`, the composition rules of each catalogue-priced
-system, `points.opr.army_structure`, `points.opr.unit_format`, `rules.options`) mark their
+system, `points.opr.army_structure`, `rules.systems.opr.unit_format`, `rules.options`) mark their
 messages with `_()` (and `ngettext`) so that `makemessages` finds them, and call the
 translator installed here. Outside Django it is the identity (tests of the core,
 command-line use); `rules.apps.RulesConfig.ready` installs Django's `gettext`, so a page or

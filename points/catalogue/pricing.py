@@ -17,9 +17,6 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from points.catalogue.unit_schema import unit_errors
-from points.shared_format import FieldError, UnitFormatError
-
 #: "catalogue": the points come from the data, not from a formula.
 PRICED_FROM = "catalogue"
 
@@ -43,18 +40,15 @@ def price_from_catalogue(
     unit: Mapping[str, Any],
     *,
     system_key: str,
-    profile_schema: Mapping[str, Any],
     extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The breakdown of `unit`'s catalogue points (JSON-ready; `points` is the rounded total).
 
-    Raises `points.shared_format.UnitFormatError` (as the OPR engine does) listing every field
-    that breaks the system's schema.
+    `unit` must already follow the system's schema: the core sums, it does not read untrusted
+    documents (`rules.systems.catalogue_system` checks each unit against the system's profile schema with
+    `rules.systems.unit_schema` first and raises `UnitFormatError` with every broken field).
     `extras(unit)` adds system-specific figures (40k: the unit's Power Rating).
     """
-    errors = unit_errors(unit, profile_schema=profile_schema, system_key=system_key)
-    if errors:
-        raise UnitFormatError([FieldError(path, message) for path, message in errors])
     models = []
     total = Fraction(0)
     for model in unit["models"]:

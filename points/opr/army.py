@@ -2,7 +2,7 @@
 
 An army is a name, a points limit, the list's switches for the optional army-structure
 rules, and its units (each with how many times it is taken). Like `points.opr.unit`, this is the
-shape the functional core passes around; `points.opr.unit_format` parses and writes the JSON
+shape the functional core passes around; `rules.systems.opr.unit_format` parses and writes the JSON
 form, and each system's validator (OPR: `points.opr.validate`) reads it.
 """
 

@@ -3,7 +3,7 @@
 OPR's unit in the points engine, the dice engine, list import and export, the API and
 the command line: passed around as these frozen dataclasses, so
 the functional core never sees a Django model or a raw dict. Parsing and validation of
-the JSON form live in `points.opr.unit_format`; this module only says what a unit *is*.
+the JSON form live in `rules.systems.opr.unit_format`; this module only says what a unit *is*.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ from functools import partial
 from typing import Any
 
 from points.catalogue.pricing import price_from_catalogue
-from points.catalogue.unit_schema import unit_errors
 from points.shared_format import FieldError, UnitFormatError
 from rules.systems.registry import GameSystem, register
+from rules.systems.unit_schema import unit_errors
 
 
 def register_catalogue_system(
@@ -43,7 +43,7 @@ def register_catalogue_system(
     `attack`, `situation_schema`, `situation_errors`, `reference_targets`; its `order`,
     `price_figures`, ...), passed through as given.
     """
-    price = partial(price_from_catalogue, system_key=key, profile_schema=profile_schema, extras=extras)
+    price = partial(_checked_price, system_key=key, profile_schema=profile_schema, extras=extras)
     return register(
         GameSystem(
             key=key,
@@ -68,12 +68,21 @@ def register_catalogue_system(
 
 def check_catalogue_unit(unit: Mapping[str, Any], *, system_key: str, profile_schema: Mapping[str, Any]
                          ) -> None:
-    """Raise the `UnitFormatError` `price_from_catalogue` raises for `unit`, without the sum:
-    a catalogue price refuses a unit only for its schema, and a check that throws the price
-    away (an estimate request) need not spend the exact arithmetic on it."""
+    """Raise a `UnitFormatError` listing every field of `unit` that breaks the system's schema.
+
+    The price checks with this before it sums; a check that throws the price away (an estimate
+    request) calls it alone and need not spend the exact arithmetic."""
     errors = unit_errors(unit, profile_schema=profile_schema, system_key=system_key)
     if errors:
         raise UnitFormatError([FieldError(path, message) for path, message in errors])
+
+
+def _checked_price(unit: Mapping[str, Any], *, system_key: str, profile_schema: Mapping[str, Any],
+                   extras: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None) -> dict[str, Any]:
+    """The catalogue price of `unit` after its schema check: the pure sum in `points` trusts its
+    input, so the untrusted document is checked here, where JSON is read."""
+    check_catalogue_unit(unit, system_key=system_key, profile_schema=profile_schema)
+    return price_from_catalogue(unit, system_key=system_key, extras=extras)
 
 
 def _validate_with(validate: Callable, price: Callable, army: Mapping[str, Any]) -> list[Mapping[str, Any]]:

@@ -87,7 +87,7 @@ def envelope(
 
     `unit_fields` are properties of the UNIT, not of a model (a 40k datasheet's Power Rating,
     a Warhammer Fantasy army slot and unit size): kept under `x-unit-fields`, checked by the
-    unit schema (`points.catalogue.unit_schema`) and given inputs by the designer.
+    unit schema (`rules.systems.unit_schema`) and given inputs by the designer.
     """
     weapon_schema = {
         "type": "object",

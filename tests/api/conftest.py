@@ -7,13 +7,10 @@ cache per test, with generous rates unless a test lowers them (`throttle_rates`)
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from armybuilder.api import list_cache
@@ -22,21 +19,10 @@ from armybuilder.lists.sharing import army_list_share
 from armybuilder.models import ArmyList
 from rules.models import Faction, GameSystem, UnitTemplate, UpgradeOption
 from rules.systems.registry import get_system
-
-PASSWORD = "correct horse battery staple"
-
-RIFLE = {"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": []}
-PLASMA = {"name": "Plasma Gun", "range": 18, "attacks": 1, "ap": 2, "rules": []}
-
-
-def opr_unit(name: str, *, count: int = 5, quality: int = 4, defence: int = 5, toughness: int = 1,
-             rules: list[str] | None = None, weapons: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """A valid OPR unit in the interchange format."""
-    return {"format": 1, "system": "opr", "name": name, "models": [{
-        "name": name.rstrip("s"), "count": count, "quality": quality, "defence": defence,
-        "toughness": toughness,
-        "rules": list(rules or []), "weapons": copy.deepcopy(weapons if weapons is not None else [RIFLE]),
-    }]}
+from tests.factories import army_lists
+from tests.factories.army_lists import PASSWORD, token_client
+from tests.factories.estimate_lists import catalogue_unit
+from tests.factories.opr_documents import PLASMA, opr_unit
 
 
 def set_rates(settings: Any, **rates: str) -> None:
@@ -80,9 +66,7 @@ def throttle_rates(settings: Any, monkeypatch: pytest.MonkeyPatch) -> Callable[.
 
 @pytest.fixture
 def make_user(db: None) -> Callable[[str], Any]:
-    def make(username: str) -> Any:
-        return get_user_model().objects.create_user(username=username, password=PASSWORD)
-    return make
+    return lambda username: army_lists.make_user(username, PASSWORD)
 
 
 @pytest.fixture
@@ -93,14 +77,6 @@ def owner(make_user: Callable[[str], Any]) -> Any:
 @pytest.fixture
 def other(make_user: Callable[[str], Any]) -> Any:
     return make_user("other")
-
-
-def token_client(user: Any) -> APIClient:
-    """A client that authenticates like an app: `Authorization: Token <key>`, nothing else."""
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture
@@ -136,15 +112,15 @@ def units(faction: Faction) -> dict[str, UnitTemplate]:
     """Three units of the faction, priced by the engine as the loader would cache them."""
     made = {}
     for position, (slug, data, role) in enumerate([
-        ("veterans", opr_unit("Veterans", rules=["Fearless"]), UnitTemplate.Role.INFANTRY),
-        ("recruits", opr_unit("Recruits", count=10, quality=5, defence=6), UnitTemplate.Role.INFANTRY),
+        ("veterans", opr_unit("Veterans", count=5, defence=5, rules=["Fearless"], model_name="Veteran"),
+         UnitTemplate.Role.INFANTRY),
+        ("recruits", opr_unit("Recruits", count=10, quality=5, defence=6, model_name="Recruit"),
+         UnitTemplate.Role.INFANTRY),
         ("captain", opr_unit("Captain", count=1, quality=3, defence=4, toughness=3,
-                                rules=["Hero", "Tough(3)"]),
+                             rules=["Hero", "Tough(3)"]),
          UnitTemplate.Role.HERO),
     ]):
-        made[slug] = UnitTemplate.objects.create(
-            faction=faction, slug=slug, name=data["name"], role=role, data=data, position=position,
-            points=int(get_system("opr").price(data)["points"]))
+        made[slug] = catalogue_unit(faction, data, slug=slug, role=role, position=position)
     UpgradeOption.objects.create(
         unit=made["veterans"], key="plasma", group="Replace one Rifle", label="Plasma Gun",
         kind=UpgradeOption.Kind.REPLACE_WEAPON, payload={"replace": "Rifle", "with": PLASMA},

@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.api.conftest import PASSWORD
+from tests.factories.army_lists import PASSWORD
 
 
 def get_token(client: APIClient, username: str, password: str) -> Any:

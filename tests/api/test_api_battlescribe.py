@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from rules.models import Faction, UnitTemplate
 from rules.selectors import factions_visible_to
-from tests.api.conftest import token_client
+from tests.factories.army_lists import token_client
 from tests.rules.battlescribe.files import BILLION_LAUGHS, FILES, GRIMDARK
 
 URL = "/api/v1/battlescribe/imports"

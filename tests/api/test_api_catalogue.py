@@ -8,7 +8,8 @@ from rest_framework.test import APIClient
 
 from rules.models import Faction, GameSystem, SpecialRule, UnitTemplate
 from rules.options import option_point_deltas
-from tests.api.conftest import opr_unit, token_client
+from tests.factories.army_lists import token_client
+from tests.factories.opr_documents import opr_unit
 
 
 def test_systems_are_listed_by_key_with_their_structure_rules(anonymous_client: APIClient,

@@ -15,7 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.api.conftest import PASSWORD, opr_unit
+from tests.factories.army_lists import PASSWORD
+from tests.factories.opr_documents import opr_unit
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

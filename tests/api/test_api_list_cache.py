@@ -47,7 +47,7 @@ def test_changes_outside_the_list_services_show_within_the_maximum_age(
 
 def test_the_owner_alone_sees_the_share_token_of_a_cached_version(owner_client: Any, other: Any,
                                                                   shared_list: ArmyList) -> None:
-    from tests.api.conftest import token_client
+    from tests.factories.army_lists import token_client
 
     shared_list.is_public = True
     shared_list.save()

@@ -18,7 +18,7 @@ from django.core.management import call_command
 
 from armybuilder.models import ArmyList
 from rules.models import Faction
-from tests.api.conftest import token_client
+from tests.factories.army_lists import token_client
 
 FIXTURES = Path(__file__).parents[1] / "armybuilder" / "lists" / "imports"
 LIST = (FIXTURES / "army_forge_list.json").read_bytes()

@@ -9,7 +9,8 @@ from django.db import transaction
 from armybuilder.lists.services import army_list_update
 from armybuilder.models import ArmyList
 from rules.models import Faction, GameSystem, UnitTemplate
-from tests.api.conftest import if_match, opr_unit
+from tests.api.conftest import if_match
+from tests.factories.opr_documents import opr_unit
 
 
 def test_creating_a_list_answers_it_with_its_etag(owner_client: Any, faction: Faction) -> None:

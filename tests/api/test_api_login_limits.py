@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.api.conftest import PASSWORD
+from tests.factories.army_lists import PASSWORD
 
 WRONG = "not the password"
 

@@ -15,7 +15,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from armybuilder.models import ArmyList
-from tests.api.conftest import token_client
+from tests.factories.army_lists import token_client
 
 OWNER, OTHER, ANONYMOUS = "owner", "other", "anonymous"
 HOLDER, ANONYMOUS_HOLDER = "holder", "anonymous holder"

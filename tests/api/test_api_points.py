@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from rules.systems.registry import get_system
-from tests.api.conftest import opr_unit
+from tests.factories.opr_documents import opr_unit
 
 
 def test_price_answers_the_systems_full_breakdown(anonymous_client: APIClient, db: None) -> None:

@@ -47,7 +47,7 @@ def test_names_with_text_direction_controls_are_refused_everywhere(owner_client:
 
 def test_a_players_estimate_is_readable_by_that_player_only(owner_client: APIClient, other_client: APIClient,
                                                            db: None) -> None:
-    from tests.api.conftest import opr_unit
+    from tests.factories.opr_documents import opr_unit
 
     body = {"kind": "unit_vs_unit", "attacker": opr_unit("Secret Weapon Team"), "defender": opr_unit("Them")}
     asked = owner_client.post("/api/v1/estimates", body, format="json")

@@ -8,7 +8,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from tests.api.conftest import PASSWORD
+from tests.factories.army_lists import PASSWORD
 
 
 def test_a_mobile_client_builds_prints_and_deletes_a_list(owner: Any, units: Any,

@@ -12,11 +12,10 @@ from django.urls import reverse
 from armybuilder.accounts.guests import GUEST_PREFIX, is_guest
 from armybuilder.models import ArmyList
 from rules.models import Faction
-from tests.factories.army_lists import make_user
+from tests.factories.army_lists import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture

@@ -10,9 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from armybuilder.accounts.models import PlayerProfile
-from tests.factories.army_lists import make_user
+from tests.factories.army_lists import PASSWORD, make_user
 
-PASSWORD = "correct horse battery staple"
 #: The "Designer" navigation link, in each language: proof of the page's language.
 DESIGNER = {"en": ">Designer<", "pl": ">Projektant<", "cs": ">Návrhář<", "ru": ">Конструктор<"}
 

@@ -17,19 +17,12 @@ import polib
 import pytest
 from django.core.management import call_command
 
+from armybuilder.po_references import LANGUAGES, catalogue_path, copy_sources
+
 ROOT = Path(__file__).resolve().parents[2]
-LANGUAGES = ("pl", "cs", "ru")
-#: What makemessages must not read: installed packages, data, build output, tests.
-IGNORED_DIRECTORIES = {".venv", ".data", "artifacts", "node_modules", "staticfiles", "tests", "bench", ".git",
-                       "locale", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis"}
-SOURCE_SUFFIXES = {".py", ".html", ".txt", ".js"}
 #: Django's plural forms for these languages have four: one, few, many, and fractions.
 PLURAL_FORMS = {"pl": 4, "cs": 4, "ru": 4}
 _PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sdr]|\{[a-z_]+\}|</?(?:a|strong|em|code|small|span)\b[^>]*>")
-
-
-def catalogue_path(language: str, root: Path = ROOT / "locale") -> Path:
-    return root / language / "LC_MESSAGES" / "django.po"
 
 
 def untranslated(po: polib.POFile) -> list[str]:
@@ -88,23 +81,6 @@ def test_msgfmt_accepts_the_catalogue(language, tmp_path):
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert "untranslated" not in result.stderr and "fuzzy" not in result.stderr
-
-
-def copy_sources(target: Path) -> None:
-    """The code and templates makemessages reads, copied under `target` (makemessages writes
-    next to what it reads, and the committed catalogues must stay untouched)."""
-    def ignore(directory: str, names: list[str]) -> set[str]:
-        return {name for name in names
-                if name in IGNORED_DIRECTORIES
-                or ((Path(directory) / name).is_file() and Path(name).suffix not in SOURCE_SUFFIXES)}
-
-    for child in ROOT.iterdir():
-        if child.name in IGNORED_DIRECTORIES or child.name.startswith(".") or child.is_symlink():
-            continue
-        if child.is_dir():
-            shutil.copytree(child, target / child.name, ignore=ignore)
-        elif child.suffix in SOURCE_SUFFIXES:
-            shutil.copy(child, target / child.name)
 
 
 def test_makemessages_finds_no_untranslated_string(tmp_path, settings, monkeypatch):

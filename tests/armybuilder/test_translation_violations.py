@@ -16,7 +16,8 @@ from django.utils import translation
 
 from armybuilder.lists.services import army_list_add_unit, army_list_create
 from tests.factories.army_lists import make_faction, make_user
-from tests.factories.estimate_lists import catalogue_unit, opr_unit
+from tests.factories.estimate_lists import catalogue_unit
+from tests.factories.opr_documents import opr_unit
 
 pytestmark = pytest.mark.django_db
 

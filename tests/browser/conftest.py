@@ -30,14 +30,31 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture
-def browser() -> Iterator[Browser]:
+@pytest.fixture(scope="package")
+def shared_chromium() -> Iterator[Browser]:
+    """One Chromium for the browser tests: launching it took 2-3 s on the loaded CI machine,
+    once per test. Tests get their isolation from contexts (`browser` closes each test's).
+
+    Package scope, not session: while Playwright's sync API is open, its event loop counts as
+    running in the main thread, which later non-browser tests (`async_to_sync`, Django's
+    async-safety check) must not see; it closes after the last test of `tests/browser/`."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture
+def browser(shared_chromium: Browser) -> Iterator[Browser]:
+    """The run's Chromium; every context the test opens (its cookies, storage, pages) is
+    closed after it, so the next test starts as in a fresh browser."""
+    before = set(shared_chromium.contexts)
+    yield shared_chromium
+    for context in shared_chromium.contexts:
+        if context not in before:
+            context.close()
 
 
 @pytest.fixture

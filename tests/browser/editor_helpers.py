@@ -7,7 +7,8 @@ import re
 from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
-PASSWORD = "correct horse battery staple"
+from tests.factories.army_lists import PASSWORD
+
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 

@@ -12,9 +12,8 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.artifacts import screenshot
+from tests.factories.army_lists import PASSWORD
 from tests.rules.battlescribe.files import FILES, GRIMDARK
-
-PASSWORD = "correct horse battery staple"
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,8 +16,8 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
+from tests.factories.army_lists import PASSWORD
 
-PASSWORD = "correct horse battery staple"
 FOUR_UNITS = ["concord-wardens", "ashguard-veterans", "warden-captain", "magma-mortar-team"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -15,7 +15,7 @@ from armybuilder.estimates.services import estimate_request
 from armybuilder.estimates.tasks import run_estimate
 from tests.browser.artifacts import screenshot
 from tests.browser.test_builder_browser import add_unit, sign_up
-from tests.factories.estimate_lists import RIFLE, opr_unit
+from tests.factories.opr_documents import RIFLE, opr_unit
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from armybuilder.lists.services import army_list_add_unit, army_list_create
 from rules.models import Faction, SpecialRule, UnitTemplate
 from tests.browser.artifacts import screenshot
-from tests.factories.army_lists import make_user
+from tests.factories.army_lists import PASSWORD, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -48,7 +48,6 @@ ENGLISH_WORDS = frozenset(
 GAME_NAMES = re.compile(r"Warhammer: Age of Sigmar|Warhammer Fantasy Battle|Warhammer 40,000|One Page Rules")
 #: "3 units" in each language (the list has three units).
 THREE_UNITS = {"pl": "3 jednostki", "cs": "3 jednotky", "ru": "3 отряда"}
-PASSWORD = "correct horse battery staple"
 
 
 def catalogue_words(*texts: Iterable[str] | str) -> set[str]:

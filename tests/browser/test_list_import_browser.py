@@ -11,8 +11,8 @@ from django.core.management import call_command
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.artifacts import screenshot
+from tests.factories.army_lists import PASSWORD
 
-PASSWORD = "correct horse battery staple"
 LIST = (Path(__file__).parents[1] / "armybuilder" / "lists" / "imports" / "army_forge_list.json").read_text()
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

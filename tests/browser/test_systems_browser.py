@@ -22,8 +22,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
-
-PASSWORD = "correct horse battery staple"
+from tests.factories.army_lists import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORKER_TIMEOUT_MS = 60_000

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from armybuilder.api.estimates import EstimateCreateView
@@ -13,14 +12,9 @@ from armybuilder.api.throttling import EstimateThrottle
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.tasks import run_estimate
 from rules.systems.registry import get_system
-from tests.factories.estimate_lists import (
-    LAUNCHER,
-    RIFLE,
-    army_list_of,
-    catalogue_unit,
-    distinct_units,
-    opr_unit,
-)
+from tests.factories.army_lists import token_client
+from tests.factories.estimate_lists import army_list_of, catalogue_unit, distinct_units
+from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +24,6 @@ DEFENDER = opr_unit("Guards", count=10, defence=5)
 UNIT_VS_UNIT = {"kind": "unit_vs_unit", "attacker": ATTACKER, "defender": DEFENDER}
 DRAGON = {"reference_target": "dragon", "system": "opr"}
 
-
-def token_client(user: Any) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
 
 
 @pytest.fixture

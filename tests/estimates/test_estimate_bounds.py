@@ -17,7 +17,7 @@ from armybuilder.estimates.inputs import (
 )
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
-from tests.factories.estimate_lists import RIFLE, opr_unit
+from tests.factories.opr_documents import RIFLE, opr_unit
 
 KINDS = [["Rending"], ["Deadly(3)"], ["Blast(3)"], []]
 #: 32 weapons, half of them Precise: two allocation orders against a mixed unit.

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from points.opr import price
-from points.opr.unit_format import parse_unit
 from rules.systems.opr.estimate import attack
+from rules.systems.opr.unit_format import parse_unit
 from rules.systems.registry import get_system
 from tests.factories.army_lists import INFANTRY
 
@@ -138,7 +138,7 @@ def test_an_input_past_the_cost_limit_exits_2_naming_the_limit(tmp_path):
 def test_a_matchup_past_the_job_memory_bound_exits_2_with_the_limit_named(tmp_path, monkeypatch):
     """The command holds an attack to the job's memory bound (`ESTIMATE_JOB_MEMORY_MB`), as the
     worker does: past it, status 2 and a message naming the limit, not a traceback."""
-    from points.opr.unit_format.writer import unit_to_dict
+    from rules.systems.opr.unit_format.writer import unit_to_dict
     from tests.rules.systems.opr.test_compute_cost import attacker, defender
 
     monkeypatch.setenv("ESTIMATE_JOB_MEMORY_MB", "1")

@@ -12,7 +12,7 @@ from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.services import estimate_request
 from tests.conftest import start_worker, stop_worker, wait_for_worker
 from tests.estimates.test_estimate_worker import as_stored, wait_for
-from tests.factories.estimate_lists import BLADE, LAUNCHER, RIFLE, opr_unit
+from tests.factories.opr_documents import BLADE, LAUNCHER, RIFLE, opr_unit
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

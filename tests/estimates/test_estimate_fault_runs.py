@@ -34,7 +34,7 @@ from armybuilder.estimates.selectors import estimate_refresh_stale
 from armybuilder.estimates.services import estimate_request
 from tests.conftest import start_worker, stop_worker, wait_for_worker
 from tests.estimates.test_estimate_worker import as_stored, wait_for_file
-from tests.factories.estimate_lists import BLADE, LAUNCHER, RIFLE, opr_unit
+from tests.factories.opr_documents import BLADE, LAUNCHER, RIFLE, opr_unit
 from tests.postgres_server import postgres_stopped
 from tests.redis_server import point_celery_at, running_redis
 

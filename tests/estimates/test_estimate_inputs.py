@@ -14,7 +14,7 @@ from armybuilder.estimates.inputs import (
     unit_vs_unit_inputs,
 )
 from rules.systems.registry import get_system
-from tests.factories.estimate_lists import opr_unit
+from tests.factories.opr_documents import opr_unit
 
 OPR = get_system("opr")
 

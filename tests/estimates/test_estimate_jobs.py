@@ -21,7 +21,8 @@ from armybuilder.estimates.selectors import STALE_GRACE, WORKER_LOST, estimate_g
 from armybuilder.estimates.services import QUEUE_DOWN, estimate_inputs_hash, estimate_request, estimate_retry
 from armybuilder.estimates.tasks import GAVE_UP, MAX_ATTEMPTS, run_estimate
 from rules.systems.registry import get_system
-from tests.factories.estimate_lists import LAUNCHER, RIFLE, distinct_units, opr_unit
+from tests.factories.estimate_lists import distinct_units
+from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = pytest.mark.django_db
 

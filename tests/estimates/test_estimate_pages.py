@@ -23,14 +23,8 @@ from armybuilder.lists.sharing import army_list_share
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.systems.registry import get_system
 from tests.factories.army_lists import make_faction
-from tests.factories.estimate_lists import (
-    LAUNCHER,
-    RIFLE,
-    army_list_of,
-    catalogue_unit,
-    distinct_units,
-    opr_unit,
-)
+from tests.factories.estimate_lists import army_list_of, catalogue_unit, distinct_units
+from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = pytest.mark.django_db
 

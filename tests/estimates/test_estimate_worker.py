@@ -16,7 +16,8 @@ from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.services import estimate_request
 from rules.systems.registry import get_system
 from tests.conftest import start_worker, stop_worker, wait_for_worker
-from tests.factories.estimate_lists import LAUNCHER, RIFLE, distinct_units, opr_unit
+from tests.factories.estimate_lists import distinct_units
+from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

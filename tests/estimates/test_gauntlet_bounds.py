@@ -5,7 +5,7 @@ of the worker's task."""
 from __future__ import annotations
 
 from armybuilder.estimates.gauntlet_live import LEFT_OUT, bounded_matchup
-from points.opr.unit_format.writer import unit_to_dict
+from rules.systems.opr.unit_format.writer import unit_to_dict
 from rules.systems.registry import get_system
 from tests.rules.systems.opr.test_compute_cost import attacker as grid_attacker
 from tests.rules.systems.opr.test_compute_cost import defender as grid_defender

@@ -11,10 +11,13 @@ import itertools
 from typing import Any
 
 from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from armybuilder.lists import services
 from armybuilder.models import ArmyList
 from rules.models import Faction, GameSystem, UnitTemplate, UpgradeOption
+from tests.factories.opr_documents import PLASMA
 
 _numbers = itertools.count(1)
 
@@ -70,12 +73,21 @@ ASHEN_CONCORD_ELEVEN = (
 INFANTRY_POINTS = 143
 BRUTES_POINTS = 200
 
-PLASMA = {"name": "Plasma Gun", "range": 18, "attacks": 1, "ap": 2, "rules": []}
+#: Every test account's password (a real hasher checks it where a test logs in).
+PASSWORD = "correct horse battery staple"
 
 
-def make_user(name: str | None = None, password: str = "correct horse battery staple") -> User:
+def make_user(name: str | None = None, password: str = PASSWORD) -> User:
     name = name or f"player{next(_numbers)}"
     return User.objects.create_user(username=name, email=f"{name}@example.com", password=password)
+
+
+def token_client(user: User) -> APIClient:
+    """An API client that authenticates like an app: `Authorization: Token <key>`, nothing else."""
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
 
 
 def opr_system() -> GameSystem:

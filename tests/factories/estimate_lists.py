@@ -1,7 +1,8 @@
 """Units and lists for the estimate tests, made through the catalogue and the builder's services.
 
-The units are OPR units in the unit format; `distinct_units` makes many that differ (so that
-a list-vs-list job computes every matchup instead of reusing a repeated one).
+The units are OPR units in the unit format (`tests/factories/opr_documents.py`);
+`distinct_units` makes many that differ (so that a list-vs-list job computes every matchup
+instead of reusing a repeated one).
 """
 
 from __future__ import annotations
@@ -14,26 +15,15 @@ from armybuilder.models import ArmyList
 from rules.models import Faction, UnitTemplate
 from rules.systems.registry import get_system
 from tests.factories.army_lists import make_faction
-
-RIFLE = {"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": []}
-BLADE = {"name": "Blade", "range": 0, "attacks": 2, "ap": 1, "rules": ["Rending"]}
-LAUNCHER = {"name": "Launcher", "range": 18, "attacks": 2, "ap": 2, "rules": ["Blast(3)"]}
+from tests.factories.opr_documents import BLADE, LAUNCHER, RIFLE, opr_unit
 
 
-def opr_unit(name: str, *, count: int = 10, quality: int = 4, defence: int = 4, toughness: int = 1,
-             weapons: list[dict[str, Any]] | None = None, rules: list[str] | None = None) -> dict[str, Any]:
-    """A valid OPR unit in the interchange format (rifles by default)."""
-    return {"format": 1, "system": "opr", "name": name, "models": [{
-        "name": name, "count": count, "quality": quality, "defence": defence, "toughness": toughness,
-        "rules": list(rules or []), "weapons": copy.deepcopy(weapons if weapons is not None else [RIFLE]),
-    }]}
-
-
-def catalogue_unit(faction: Faction, data: dict[str, Any], *, slug: str | None = None) -> UnitTemplate:
+def catalogue_unit(faction: Faction, data: dict[str, Any], *, slug: str | None = None,
+                   role: str = UnitTemplate.Role.INFANTRY, position: int = 0) -> UnitTemplate:
     """A catalogue unit priced by the engine, as the loader stores one."""
     return UnitTemplate.objects.create(faction=faction, slug=slug or data["name"].lower().replace(" ", "-"),
-                                       name=data["name"], data=copy.deepcopy(data),
-                                       points=int(get_system("opr").price(data)["points"]))
+                                       name=data["name"], data=copy.deepcopy(data), role=role,
+                                       position=position, points=int(get_system("opr").price(data)["points"]))
 
 
 def distinct_units(prefix: str, how_many: int) -> list[dict[str, Any]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from points.opr import price
-from points.opr.unit_format import parse_unit
 from rules.points_audit import audit_row, audit_total, book_points, by_gap
+from rules.systems.opr.unit_format import parse_unit
 from rules.systems.registry import get_system
 
 UNIT = {

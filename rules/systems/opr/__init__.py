@@ -1,7 +1,7 @@
 """The OPR-style system (`shared/spec/opr-points.md`) in the game-system registry.
 
 Pricing and validation are the points engine's (`points.opr`), reading the unit format
-(`points.opr.unit_format`); the profile schema is the model part of the published unit schema,
+(`rules.systems.opr.unit_format`); the profile schema is the model part of the published unit schema,
 so the registry and the parser cannot disagree about ranges. `attack` is the exact dice
 engine of `opr-combat.md` (`rules.systems.opr.estimate`).
 """
@@ -14,10 +14,10 @@ from typing import Any
 from points.catalogue.i18n import gettext_noop
 from points.opr import price, validate
 from points.opr.army_structure import GROUP_OPTIONS, OPTION_KEYS
-from points.opr.unit_format import parse_army, parse_unit, unit_schema
 from rules.systems.opr import army_forge
 from rules.systems.opr.reference_targets import REFERENCE_TARGETS
 from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
+from rules.systems.opr.unit_format import parse_army, parse_unit, unit_schema
 from rules.systems.registry import CombatChance, GameSystem, register
 
 PROFILE_FIELDS = ("quality", "defence", "toughness")

@@ -238,6 +238,6 @@ def _canonical(unit: Mapping[str, Any]) -> str:
 def _parsed(canonical: str) -> Unit:
     """A unit parsed once per distinct JSON: a list-vs-list check prices every pair of its
     units, and each unit meets every unit of the other list."""
-    from points.opr.unit_format import parse_unit
+    from rules.systems.opr.unit_format import parse_unit
 
     return parse_unit(json.loads(canonical))

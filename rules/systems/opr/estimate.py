@@ -110,7 +110,7 @@ def estimate(
 def _as_unit(unit: Unit | Mapping[str, Any]) -> Unit:
     if isinstance(unit, Unit):
         return unit
-    from points.opr.unit_format import parse_unit  # the unit format's parser and its errors
+    from rules.systems.opr.unit_format import parse_unit  # the unit format's parser and its errors
 
     return parse_unit(unit)
 

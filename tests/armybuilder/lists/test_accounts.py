@@ -9,10 +9,9 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.urls import reverse
 
-from tests.factories.army_lists import make_user
+from tests.factories.army_lists import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "correct horse battery staple"
 
 
 def test_sign_up_logs_the_new_player_in_and_opens_their_lists(client):

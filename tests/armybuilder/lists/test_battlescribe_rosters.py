@@ -17,7 +17,7 @@ from armybuilder.lists.services import army_list_add_unit, army_list_create
 from armybuilder.models import ArmyList
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.models import Faction, GameSystem
-from tests.api.conftest import token_client
+from tests.factories.army_lists import token_client
 from tests.rules.battlescribe.files import BILLION_LAUGHS, FILES, GRIMDARK
 
 PASSWORD = "a-long-test-password"

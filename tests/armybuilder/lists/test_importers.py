@@ -16,8 +16,8 @@ from armybuilder.lists.importers import ImportProblem, Source, importer_for
 from armybuilder.lists.imports import import_source
 from armybuilder.models import ArmyList
 from points.opr import price
-from points.opr.unit_format import parse_unit
 from rules.models import Faction
+from rules.systems.opr.unit_format import parse_unit
 
 FIXTURES = Path(__file__).parent / "imports"
 

@@ -1,5 +1,6 @@
 """A plain `Fraction` reference implementation of the OPR cost formula: the independent oracle
-of the points engine's tests (`test_fast_path.py`) and the baseline of `bench/bench_points.py`.
+of the points engine's tests (`tests/rules/systems/opr/unit_format/test_fast_path.py`) and the
+baseline of `bench/bench_points.py`.
 
 Written from `shared/spec/opr-points.md` (the seed's tables, translated), independently of the
 points engine in `points/opr/`: it imports nothing from the project, caches nothing and uses

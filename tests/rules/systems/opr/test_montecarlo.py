@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from points.opr.unit_format.writer import unit_to_dict
 from rules.systems.opr.combat import resolve_attack
 from rules.systems.opr.situation import Situation
+from rules.systems.opr.unit_format.writer import unit_to_dict
 from tests.factories.opr_combat_units import melee, model, unit, weapon
 from tests.rules.systems.opr.opr_simulation import simulate
 

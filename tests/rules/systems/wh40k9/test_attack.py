@@ -5,7 +5,6 @@ and every rule against literal games with random dice (Monte-Carlo)."""
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import icepool
@@ -466,22 +465,28 @@ def _heavy_attack(count: int) -> dict:
     return unit(model(count=count, bs=2, weapons=weapons))
 
 
-def test_the_biggest_accepted_input_computes_in_under_two_seconds():
+def test_the_biggest_accepted_input_is_computed_to_a_whole_distribution():
     """Limits (`estimate.MAX_COST`): close to the bound, a 400-wound defender with FNP, −1
-    damage and invulnerable saves against six weapons with re-rolls, exploding 6s and mortal wounds."""
+    damage and invulnerable saves against six weapons with re-rolls, exploding 6s and mortal
+    wounds is accepted and answered. Its CPU time is `bench/bench_compute_cost.py`'s."""
     target = defenders([(40, 5, 3, 5, 5, 1), (40, 5, 4, None, None, 0)])
-    started = time.perf_counter()
     result = attack(_heavy_attack(10), target, {"range_inches": 20})
-    assert time.perf_counter() - started < 2.0
     assert sum(result["kills_distribution"]) == pytest.approx(1.0)
 
 
-def test_too_big_an_attack_is_refused_before_computing():
+def test_too_big_an_attack_is_refused_before_computing(monkeypatch):
+    """Refused on the cost estimate alone: not one batch of attacks is applied."""
+    from rules.systems.wh40k9 import estimate
+
+    applied = []
+    real = estimate.apply_attacks
+    monkeypatch.setattr(estimate, "apply_attacks", lambda *a, **k: applied.append(1) or real(*a, **k))
     target = defenders([(4, 100, 3, 4, 5, 1)])
-    started = time.perf_counter()
     with pytest.raises(ValueError, match="too big to estimate exactly"):
         attack(_heavy_attack(5), target, {"range_inches": 20})
-    assert time.perf_counter() - started < 0.5
+    assert applied == []
+    attack(_heavy_attack(1), defenders([(4, 5, 3, 4, 5, 1)]), {"range_inches": 20})
+    assert applied  # the spy sees the batches of an accepted attack, so its silence above means something
 
 
 def test_the_cost_is_known_before_computing():

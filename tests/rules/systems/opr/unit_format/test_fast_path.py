@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from points.opr import price, validate
 from points.opr.army import Army, ArmyEntry
 from points.opr.unit_cost import weapon_balance
-from points.opr.unit_format import UnitFormatError, army_to_dict, parse_army, parse_unit, unit_to_dict
-from points.opr.unit_format.reader import (
+from rules.systems.opr.unit_format import UnitFormatError, army_to_dict, parse_army, parse_unit, unit_to_dict
+from rules.systems.opr.unit_format.reader import (
     careful_parse_army,
     careful_parse_unit,
     fast_parse_army,

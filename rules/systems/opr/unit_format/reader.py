@@ -32,8 +32,8 @@ from points.opr.rule_names import (
     is_tough,
 )
 from points.opr.unit import Aura, Model, Part, Rule, Unit, Weapon
-from points.opr.unit_format.schema import schema_errors, schema_is_valid
 from points.shared_format import FORMAT_VERSION, FieldError, UnitFormatError, join
+from rules.systems.opr.unit_format.schema import schema_errors, schema_is_valid
 
 #: Deeper than any real unit or list; guards the recursive copy against pathological input.
 MAX_DEPTH = 32
@@ -578,7 +578,7 @@ def _entry_unit(
 # (another type than dict/list/str/int, a rule with an error, a rule written as AP(X) or Tough(X),
 # a Massive model's parts...), it gives up and the careful path reads the document instead, so
 # both paths give the same unit for every document the fast one accepts, and every error comes
-# from the careful path (`tests/points/test_unit_format_fast_path.py` checks both claims).
+# from the careful path (`tests/rules/systems/opr/unit_format/test_fast_path.py` checks both claims).
 
 #: Readings of error-free rules, by level and written text (the fixed vocabulary of rule names,
 #: like `_read_rule`; language-free since they carry no message). Bounded like the rule cache.

@@ -8,7 +8,7 @@ from hypothesis import assume, given, settings
 
 from points.opr import price
 from points.opr.unit import Aura, Part, Rule
-from points.opr.unit_format import (
+from rules.systems.opr.unit_format import (
     FieldError,
     UnitFormatError,
     army_to_dict,

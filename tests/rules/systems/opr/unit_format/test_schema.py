@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from points.opr.unit_format import ARMY_SCHEMA_FILE, UNIT_SCHEMA_FILE, army_schema, unit_schema
-from points.opr.unit_format.schema import schema_errors
+from rules.systems.opr.unit_format import ARMY_SCHEMA_FILE, UNIT_SCHEMA_FILE, army_schema, unit_schema
+from rules.systems.opr.unit_format.schema import schema_errors
 from tests.factories.opr_units import INFANTRY_JSON, VETERAN_SQUAD_JSON
 from tests.points.opr.strategies import units
 
@@ -50,8 +50,8 @@ def test_schema_states_the_profile_ranges():
     [None, ("quality", 9), ("defence", 1), ("toughness", 0), ("count", -1), ("name", 5), ("extra", True)]))
 def test_fast_validator_agrees_with_jsonschema(unit, mutation):
     """The jsonschema-rs fast path says "valid" exactly when jsonschema finds no error."""
-    from points.opr.unit_format import unit_to_dict
-    from points.opr.unit_format.schema import _fast_validator, _validator
+    from rules.systems.opr.unit_format import unit_to_dict
+    from rules.systems.opr.unit_format.schema import _fast_validator, _validator
 
     data = unit_to_dict(unit)
     if mutation is not None:

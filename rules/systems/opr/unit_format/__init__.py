@@ -7,10 +7,10 @@ Bad input raises `UnitFormatError`, whose `errors` list every problem with its f
 The published schemas are `unit.schema.json` and `army.schema.json` in this folder.
 """
 
-from points.opr.unit_format.reader import parse_army, parse_unit
-from points.opr.unit_format.schema import ARMY_SCHEMA_FILE, UNIT_SCHEMA_FILE, army_schema, unit_schema
-from points.opr.unit_format.writer import army_to_dict, unit_to_dict
 from points.shared_format import FieldError, UnitFormatError
+from rules.systems.opr.unit_format.reader import parse_army, parse_unit
+from rules.systems.opr.unit_format.schema import ARMY_SCHEMA_FILE, UNIT_SCHEMA_FILE, army_schema, unit_schema
+from rules.systems.opr.unit_format.writer import army_to_dict, unit_to_dict
 
 __all__ = [
     "ARMY_SCHEMA_FILE",
