@@ -25,8 +25,8 @@ PROFILE: dict[str, Any] = {
         "W", "Damage the model can take", minimum=1, maximum=50, nullable=False, long="Wounds"
     ),
     "save": roll_target("Sv", "Save roll target (4 is 4+)", long="Save"),
-    "bravery": characteristic("Bv", "Used in battleshock tests", minimum=1, maximum=10, nullable=False,
-                              long="Bravery"),
+    # "-" (null): the warscroll gives no Bravery (a war machine), so it takes no battleshock test
+    "bravery": characteristic("Bv", "Used in battleshock tests", minimum=1, maximum=10, long="Bravery"),
 }
 
 #: Weapon profile (003_aos.md §1.2): missile or melee, to-hit and to-wound targets, Rend ≤ 0.

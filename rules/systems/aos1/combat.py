@@ -6,7 +6,8 @@ mortal wounds without rolls (§2.5), cover +1 save (§2.6), and battleshock as a
 of models fled (§2.10). The sheet has no natural-1 rule and no modifier cap (§2.1), so a
 roll succeeds exactly when D6 + modifiers ≥ target.
 
-Unit format (system "aos1"): models with `wounds`, `save` (X+, null for "-"), `bravery`,
+Unit format (system "aos1"): models with `wounds`, `save` (X+, null for "-"), `bravery` (null
+for "-": no battleshock test),
 `count`, `points`, and `weapons` of `{"name", "type": "missile" | "melee", "range",
 "attacks" (number or "D6"), "to_hit", "to_wound", "rend" (≤ 0), "damage" (number or "D3")}`.
 The pool hit is the largest model group plus every other group with the same Wounds and
@@ -197,10 +198,14 @@ def models_slain(pool: PMF, models: int, wounds: int) -> PMF:
     return np.bincount(slain, weights=pool, minlength=models + 1)
 
 
-def battleshock_fled(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
+def battleshock_fled(slain: PMF, models: int, bravery: int | None, situation: Situation) -> PMF:
     """§2.10: a unit that lost models rolls D6 + slain this turn; each point above its Bravery
-    (+1 per 10 models left) is one model fled, at most the models left."""
+    (+1 per 10 models left) is one model fled, at most the models left. A unit without a
+    Bravery ("-", a war machine) takes no test."""
     fled = np.zeros(models + 1)
+    if bravery is None:
+        fled[0] = float(np.sum(slain))
+        return fled
     for k, p_k in enumerate(slain):
         if not p_k:
             continue
@@ -290,7 +295,8 @@ def _attack(
             )
     pool = fold(pool, limit)
     slain = models_slain(pool, count, wounds)
-    bravery = max(int(m.get("bravery") or 0) for m in d_models)
+    braveries = [int(m["bravery"]) for m in d_models if m.get("bravery") is not None]
+    bravery = max(braveries) if braveries else None
     fled = battleshock_fled(slain, count, bravery, sit)
     lost = _losses(slain, count, bravery, sit)
     points = [float(m.get("points") or 0) * int(m.get("count", 1)) for m in d_models]
@@ -336,7 +342,7 @@ def _attack(
     }
 
 
-def _losses(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
+def _losses(slain: PMF, models: int, bravery: int | None, situation: Situation) -> PMF:
     """P(slain + fled = n): the unit's total losses this turn."""
     lost = np.zeros(models + 1)
     for k, p_k in enumerate(slain):
