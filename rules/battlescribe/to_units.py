@@ -729,16 +729,37 @@ class UnitMapper:
                 found = []
             if not fields and not found:
                 continue
+            # Marked for the estimate's report: its text was read into structured fields, so
+            # it is not among the abilities "not used by this estimate".
+            ability["read"] = True
             for model in models:
                 for key, value in fields.items():
-                    if model.get(key) is None:
+                    if key == "rules" and isinstance(value, list):
+                        model["rules"] = list(dict.fromkeys([*(model.get("rules") or []), *value]))
+                    elif model.get(key) is None:
                         model[key] = value
                 if found:
                     held = model.get("abilities") or []
-                    model["abilities"] = held + [a for a in found if a not in held]
+                    model["abilities"] = held + [
+                        a for a in (self.on_weapon(a, ability.get("text", ""), model) for a in found)
+                        if a not in held
+                    ]
             self.warn(
                 where, f"ability {ability['name']!r} read for the estimates: {fields or ''}{found or ''}"
             )
+
+    @staticmethod
+    def on_weapon(ability: dict[str, Any], text: str, model: Mapping[str, Any]) -> dict[str, Any]:
+        """A hit or wound ability whose text names one of the model's weapons ("add 1 to hit
+        rolls for this unit's Blades") applies to that weapon only (`weapon`)."""
+        if ability.get("weapon") or ability.get("roll") not in ("hit", "wound"):
+            return ability
+        lowered = text.lower()
+        weapons = [str(w.get("name", "")) for w in model.get("weapons") or ()]
+        named = [name for name in weapons if name and name.lower() in lowered]
+        if len(named) == 1:
+            return {**ability, "weapon": named[0]}
+        return ability
 
     def fix_replacements(
         self, models: list[dict[str, Any]], options: list[dict[str, Any]], where: str

@@ -40,6 +40,34 @@ WEAPON: dict[str, Any] = {
     "damage": dice_value("D", "Damage per successful attack", long="Damage"),
 }
 
+#: Abilities the attack sequence reads (`rules.systems.aos1.combat`), imported from warscroll
+#: text (`rules.systems.aos1.battlescribe.read_ability`): re-rolls and +1 modifiers of the
+#: model's hit, wound or save rolls (limited to one `weapon` or to melee/shooting by `when`),
+#: and a ward (each wound or mortal wound allocated to the model negated on `target`+).
+ABILITY: dict[str, Any] = {
+    "type": "object",
+    "required": ["type"],
+    "additionalProperties": False,
+    "properties": {
+        "type": {"enum": ["reroll", "modifier", "ward"]},
+        "roll": {"enum": ["hit", "wound", "save"]},
+        "which": {"enum": ["ones", "failed"]},
+        "value": {"type": "integer", "minimum": -3, "maximum": 3},
+        "target": {"type": "integer", "minimum": 2, "maximum": 6},
+        "weapon": {"type": "string", "minLength": 1, "maxLength": 120},
+        "when": {"enum": ["melee", "shooting"]},
+        "name": {"type": "string", "maxLength": 200},
+    },
+}
+EXTRA: dict[str, Any] = {
+    "abilities": {
+        "title": "Abilities",
+        "description": "Rules the estimate uses: re-rolls, +1 to hit, wound or save, a ward",
+        "type": "array",
+        "items": ABILITY,
+    },
+}
+
 SYSTEM = register_catalogue_system(
     key="aos1",
     order=40,
@@ -53,6 +81,7 @@ SYSTEM = register_catalogue_system(
         profile=PROFILE,
         weapon=WEAPON,
         weapon_columns=["type", "range", "attacks", "to_hit", "to_wound", "rend", "damage"],
+        extra=EXTRA,
     ),
     validate=validate,
     structure_options=OPTION_KEYS,
@@ -69,6 +98,18 @@ SYSTEM = register_catalogue_system(
 #: This system's schema labels, help texts and enum values, marked for translation: schemas
 #: are data, so `makemessages` finds their strings only here (`tests/rules/systems/test_profile_labels.py`).
 LABELS = (
+    gettext_noop("Abilities"),
+    gettext_noop("Rules the estimate uses: re-rolls, +1 to hit, wound or save, a ward"),
+    gettext_noop("reroll"),
+    gettext_noop("modifier"),
+    gettext_noop("ward"),
+    gettext_noop("hit"),
+    gettext_noop("wound"),
+    gettext_noop("save"),
+    gettext_noop("ones"),
+    gettext_noop("failed"),
+    gettext_noop("melee"),
+    gettext_noop("shooting"),
     gettext_noop("Bv"),
     gettext_noop("Hit"),
     gettext_noop("Wnd"),
