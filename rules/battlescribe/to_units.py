@@ -857,6 +857,9 @@ class UnitMapper:
             if profile.type_id in self.model_types or profile.type_id in self.weapon_types:
                 continue
             text = "; ".join(f"{n}: {v}" if n else v for n, _t, v in profile.characteristics if v)
+            if profile.type_id in self.table_types:  # a damage or crew table's row: no ability
+                notes.append(f"{self.index.profile_types[profile.type_id][0]} {profile.name}: {text}")
+                continue
             abilities.append({"name": profile.name, "text": text})
         for c in entry.constraints:
             if c.scope not in ("parent",) and c.field == "selections":
