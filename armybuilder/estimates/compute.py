@@ -47,7 +47,7 @@ def unit_vs_unit(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     result["not_used"] = [
         {"role": role, "unit": str(inputs[role].get("name") or ""), "abilities": names}
         for role in ("attacker", "defender")
-        if (names := abilities_not_used(inputs[role], used))
+        if (names := abilities_not_used(inputs[role], used.get(role) if isinstance(used, Mapping) else None))
     ]
     if on_progress:
         on_progress(1, 1)
@@ -58,8 +58,9 @@ def abilities_not_used(unit: Mapping[str, Any], used: Any = None) -> list[str]:
     """Names of the unit's abilities that this estimate did not use: those kept as text
     (`abilities: [{name, text}]`, the rules an import could not turn into fields the maths
     reads). An ability read into fields (`read: true`) counts as used, unless the system's
-    attack reports which abilities it applied (`abilities_used`) and it is not among them
-    (a ward when the unit attacks, a melee re-roll in a shooting attack)."""
+    attack reports which abilities it applied for this side (`abilities_used`: {"attacker":
+    [names], "defender": [names]}) and it is not among them (a ward when the unit attacks, a
+    melee re-roll in a shooting attack)."""
     names: list[str] = []
     for ability in unit.get("abilities") or ():
         if not isinstance(ability, Mapping) or not ability.get("name") or "text" not in ability:

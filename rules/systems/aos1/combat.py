@@ -243,15 +243,17 @@ def attack_damage(
 
 
 def model_rolls(
-    model: Mapping[str, Any], kind: str, weapon: str | None, used: list[str]
+    model: Mapping[str, Any], kind: str, weapon: str | None, used: list[str], of: tuple[str, ...]
 ) -> dict[str, Roll]:
-    """{"hit"|"wound"|"save": Roll} from the model's structured `abilities` that apply to an
-    attack of `kind` ("melee" or "missile") with `weapon` (None: any); names of those taken
-    are added to `used`. Modifiers add up; a "failed" re-roll wins over "ones"."""
+    """{"hit"|"wound"|"save": Roll} for the rolls `of` from the model's structured `abilities`
+    that apply to an attack of `kind` ("melee" or "missile") with `weapon` (None: any); names
+    of those taken are added to `used`. Modifiers add up; a "failed" re-roll wins over "ones"."""
     mode = "melee" if kind == "melee" else "shooting"
     rolls: dict[str, Roll] = {}
     for ability in model.get("abilities") or ():
         if not isinstance(ability, Mapping) or ability.get("type") not in ("reroll", "modifier"):
+            continue
+        if ability.get("roll") not in of:
             continue
         if ability.get("when") not in (None, mode):
             continue
@@ -335,9 +337,9 @@ def _attack(
     if not a_models or not d_models:
         raise ValueError("models: a unit needs at least one model")
     count, wounds, save = _pool(d_models)
-    used: list[str] = []
+    used: dict[str, list[str]] = {"attacker": [], "defender": []}
     pool_model = next(m for m in d_models if int(m.get("wounds") or 1) == wounds and m.get("save") == save)
-    ward = model_ward(pool_model, used)
+    ward = model_ward(pool_model, used["defender"])
     limit = count * wounds
     if limit > MAX_POOL_WOUNDS:
         raise ValueError(
@@ -347,7 +349,7 @@ def _attack(
     kind = "missile" if sit.mode == "shooting" else "melee"
     slots = sit.fighting_models or sum(int(m.get("count", 1)) for m in a_models)
     pool = warded(mortal_wounds(sit.mortal_wounds), ward)
-    saving = model_rolls(pool_model, kind, None, used).get("save", NO_ABILITY)
+    saving = model_rolls(pool_model, kind, None, used["defender"], ("save",)).get("save", NO_ABILITY)
     weapons, total_attacks, total_hits, total_wounds = [], 0.0, 0.0, 0.0
     for model in a_models:
         n = min(slots, int(model.get("count", 1)))
@@ -360,7 +362,8 @@ def _attack(
             attacks = power(np.array(dice_pmf(weapon.get("attacks", 1))), n)
             if len(attacks) - 1 > MAX_ATTACKS:
                 raise ValueError(f"models: at most {MAX_ATTACKS} attacks per weapon for an exact estimate")
-            rolls = model_rolls(model, kind, str(weapon.get("name") or ""), used)
+            name = str(weapon.get("name") or "")
+            rolls = model_rolls(model, kind, name, used["attacker"], ("hit", "wound"))
             hit, wound = rolls.get("hit", NO_ABILITY), rolls.get("wound", NO_ABILITY)
             per = attack_damage(
                 int(weapon.get("to_hit") or 7),
@@ -426,8 +429,8 @@ def _attack(
         "attacker_points": attacker_points or None,
         "defender_points": sum(points) or None,
         "weapons": weapons,
-        # the structured abilities this estimate applied, by name (the rest of a unit's
-        # abilities are text the estimate did not use)
+        # the structured abilities this estimate applied, by side and name (the rest of a
+        # unit's abilities are text the estimate did not use)
         "abilities_used": used,
         "outcomes": [
             {

@@ -140,7 +140,8 @@ def test_rerolling_hit_rolls_of_1_and_adding_1_to_wound_rolls_against_icepool():
     )
     result = attack(attacker, unit("Guard", 10, save=4), {"mode": "melee"})
     assert_pmf_equal(result["kills_distribution"], as_pmf(6 @ per_attack, 11))
-    assert result["abilities_used"] == ["Frenzy", "Sharp"]  # the shooting one is not
+    # the shooting one is not used in combat
+    assert result["abilities_used"] == {"attacker": ["Frenzy", "Sharp"], "defender": []}
 
 
 def test_an_ability_on_another_weapon_does_not_apply():
@@ -171,7 +172,7 @@ def test_rerolling_failed_saves_and_a_ward_on_the_defender_against_icepool():
     result = attack(unit("Blades", 1, weapons=[weapon(attacks=4, damage=2)]), defender, {"mode": "melee"})
     assert_pmf_equal(result["wounds_distribution"], as_pmf(pool.map(lambda p: min(p, 6)), 7))
     assert_pmf_equal(result["kills_distribution"], as_pmf(slain, 2))
-    assert sorted(result["abilities_used"]) == ["Shield", "Sigil"]
+    assert result["abilities_used"] == {"attacker": [], "defender": ["Sigil", "Shield"]}
 
 
 def test_a_unit_without_bravery_takes_no_battleshock_test():
