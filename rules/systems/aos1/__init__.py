@@ -44,20 +44,30 @@ WEAPON: dict[str, Any] = {
 #: text (`rules.systems.aos1.battlescribe.read_ability`): re-rolls and +1 modifiers of the
 #: model's hit, wound or save rolls (limited to one `weapon` or to melee/shooting by `when`),
 #: and a ward (each wound or mortal wound allocated to the model negated on `target`+).
+_ROLL = {"enum": ["hit", "wound", "save"]}
+_COMMON = {
+    "weapon": {"type": "string", "minLength": 1, "maxLength": 120},
+    "when": {"enum": ["melee", "shooting"]},
+    "name": {"type": "string", "maxLength": 200},
+}
+
+
+def _kind(kind: str, required: list[str], **properties: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["type", *required],
+        "additionalProperties": False,
+        "properties": {"type": {"const": kind}, **properties, **_COMMON},
+    }
+
+
 ABILITY: dict[str, Any] = {
-    "type": "object",
-    "required": ["type"],
-    "additionalProperties": False,
-    "properties": {
-        "type": {"enum": ["reroll", "modifier", "ward"]},
-        "roll": {"enum": ["hit", "wound", "save"]},
-        "which": {"enum": ["ones", "failed"]},
-        "value": {"type": "integer", "minimum": -3, "maximum": 3},
-        "target": {"type": "integer", "minimum": 2, "maximum": 6},
-        "weapon": {"type": "string", "minLength": 1, "maxLength": 120},
-        "when": {"enum": ["melee", "shooting"]},
-        "name": {"type": "string", "maxLength": 200},
-    },
+    "oneOf": [
+        _kind("reroll", ["roll", "which"], roll=_ROLL, which={"enum": ["ones", "failed"]}),
+        _kind("modifier", ["roll", "value"], roll=_ROLL, value={"type": "integer", "minimum": -3,
+                                                                 "maximum": 3}),
+        _kind("ward", ["target"], target={"type": "integer", "minimum": 2, "maximum": 6}),
+    ]
 }
 EXTRA: dict[str, Any] = {
     "abilities": {
@@ -100,9 +110,6 @@ SYSTEM = register_catalogue_system(
 LABELS = (
     gettext_noop("Abilities"),
     gettext_noop("Rules the estimate uses: re-rolls, +1 to hit, wound or save, a ward"),
-    gettext_noop("reroll"),
-    gettext_noop("modifier"),
-    gettext_noop("ward"),
     gettext_noop("hit"),
     gettext_noop("wound"),
     gettext_noop("save"),
