@@ -14,6 +14,7 @@ from armybuilder.estimates.inputs import (
     unit_vs_unit_inputs,
 )
 from rules.systems.registry import get_system
+from tests.factories.aos_units import imported_warscroll
 from tests.factories.estimate_lists import opr_unit
 
 OPR = get_system("opr")
@@ -136,25 +137,12 @@ def test_a_catalogue_systems_unit_check_refuses_exactly_what_its_price_refuses(k
         assert system.check_unit(target) is None
 
 
-def imported_unit(name: str, *, profile: bool = True) -> dict:
-    """An AoS unit as the BattleScribe import writes one: text abilities, and (`profile` False)
-    a warscroll the data gave no profile (`profile_in_source: false`, no characteristics)."""
-    model = {"name": name, "count": 5, "points": 12, "weapons": []}
-    if profile:
-        model.update(move=6, wounds=1, save=5, bravery=6)
-    unit = {"format": 1, "system": "aos1", "name": name, "models": [model],
-            "abilities": [{"name": "Lurking", "text": "Skulkers can run and shoot in the same turn."}]}
-    if not profile:
-        unit["profile_in_source"] = False
-    return unit
-
-
 def test_a_unit_without_a_profile_is_refused_by_name_and_left_out_of_list_matchups():
-    errors = errors_of(unit_vs_unit_inputs, attacker=imported_unit("Raiders"),
-                       defender=imported_unit("Skulkers", profile=False), situation={})
+    errors = errors_of(unit_vs_unit_inputs, attacker=imported_warscroll("Raiders"),
+                       defender=imported_warscroll("Skulkers", profile=False), situation={})
     assert errors == {"defender": ["“Skulkers” cannot be estimated: its catalogue gives it no profile "
                                    "(no characteristics to roll with)."]}
-    side = army_inputs(name="Host", units=[("Raiders", imported_unit("Raiders")),
-                                           ("Skulkers", imported_unit("Skulkers", profile=False))])
+    side = army_inputs(name="Host", units=[("Raiders", imported_warscroll("Raiders")),
+                                           ("Skulkers", imported_warscroll("Skulkers", profile=False))])
     assert [u["name"] for u in side["units"]] == ["Raiders"]
-    get_system("aos1").price(imported_unit("Skulkers", profile=False))  # still a valid unit
+    get_system("aos1").price(imported_warscroll("Skulkers", profile=False))  # still a valid unit
