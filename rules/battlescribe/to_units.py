@@ -567,7 +567,11 @@ class UnitMapper:
             self.options_for(entry, root, root, None, options, notes)
         else:
             fixed = Fraction(0)
-        sizes = self.size_by_name(entry, root, models, holders, options) if self.mapping.sized_by_name else {}
+        sizes: dict[str, tuple[int, str]] = {}
+        if self.mapping.sized_by_name:
+            sizes, resized_fixed = self.size_by_name(entry, root, models, holders, options)
+            if resized_fixed is not None:
+                fixed = resized_fixed
         unit: dict[str, Any] = {
             "slug": self.unique(f"bs-{slug(entry.target_id or entry.id, 60)}", used_slugs),
             "name": entry.name[:120] or "Unit",
@@ -630,18 +634,25 @@ class UnitMapper:
         models: list[dict[str, Any]],
         holders: list[Node],
         options: list[dict[str, Any]],
-    ) -> dict[str, tuple[int, str]]:
+    ) -> tuple[dict[str, tuple[int, str]], Fraction | None]:
         """Unit sizes of data whose models are counted in the name of a selection (AoS 1st:
         "Bestigors" takes 1 to 3 of "10 Bestigors", an upgrade; "Gutter Runners" 1 to 4 of
         "5 Gutter Runners", a model entry). The rule (`mapping.sized_by_name`): the first
         selection of the unit, a model or an upgrade taken at least once at the smallest size,
         whose name starts with a number N stands for N models per selection. Its model (the
         entry itself, or the unit's only model when it is an upgrade) then has N x the
-        selections taken at the minimum as its count, the points per model divided
-        accordingly, and an add-models option adding N models per take, up to the entry's
-        maximum. When BattleScribe's price for a larger size is not N x the per-model points
-        (a discount at the largest size), the minimum stays exact and a warning says so.
-        {model name: (N, the size entry's id)} of the models resized."""
+        selections taken at the minimum as its count, and an add-models option adding N models
+        per take, up to the entry's maximum.
+
+        Prices follow BattleScribe's, wherever the data puts them (on the unit, raised by a
+        modifier per selection, or on the numbered entry): one more selection costs `step`
+        (BattleScribe's price one selection up, less the smallest unit's), so a model costs
+        step / N and the rest of the smallest unit's price is the unit's fixed part. A step that
+        is no whole number of points per model (3 models for 160) keeps the models at 0 and
+        prices the option itself (`cost`: the step per take). A unit whose price changes
+        otherwise at larger sizes (a discount at the largest) is exact at the minimum and one
+        step up, with a warning. Returns {model name: (N, the size entry's id)} of the models
+        resized, and the unit's fixed points (None: unchanged)."""
         where = entry.path
         found: tuple[Node, int, str] | None = None
         for node in root.children:
@@ -651,27 +662,47 @@ class UnitMapper:
                 found = (node, int(named.group(1)), named.group(2).strip())
                 break
         if found is None:
-            return {}
+            return {}, None
         node, per, rest = found
         if node in holders:
             index = holders.index(node)
         elif len(models) == 1 and holders == [root]:
             index = 0
         else:
-            return {}
+            return {}, None
         model = models[index]
         old_name = model["name"]
         selections = node.count
         model["count"] = per * selections
         name = rest[:120] if node in holders else old_name
-        total = (
-            self.pricer.total(root, self.points_id, below=node)
-            if node in holders
-            else self.pricer.total(root, self.points_id)
-        )
-        if self.catalogue_points:
-            model["points"] = self.per_model(total / model["count"], where)
+        base = self.pricer.total(root, self.points_id)
         high = self.pricer.limit(node.entry, "max", root, root)
+        grows = high is not None and high > selections
+        step = base / selections
+        if grows:
+            step = self._price_with(entry, node, selections + 1) - base
+            if selections + 2 <= high:
+                further = self._price_with(entry, node, selections + 2) - base - step
+                if further != step:
+                    self.warn(
+                        where,
+                        f"{per * (selections + 2)} {name} cost {base + step + further} in BattleScribe, "
+                        f"not {base + 2 * step}; only {per * selections} and {per * (selections + 1)} "
+                        "are exact",
+                    )
+        others = sum((m.get("points", 0) or 0) * m["count"] for m in models if m is not model)
+        each = step / per
+        option_cost: int | None = None
+        fixed: Fraction | None = None
+        if self.catalogue_points:
+            if each.denominator == 1 or Fraction(str(float(each))) == each:
+                model["points"] = self.per_model(each, where)
+                fixed = base - each * model["count"] - Fraction(str(others))
+            else:
+                model["points"] = 0
+                fixed = base - Fraction(str(others))
+                if step.denominator == 1:
+                    option_cost = int(step)
         options[:] = [
             o for o in options if not (o.get("kind") == "add_models" and o.get("applies_to") == old_name)
         ]
@@ -686,32 +717,28 @@ class UnitMapper:
             else:
                 del model[self.mapping.item_field]
         self._growth[:] = [g for g in self._growth if g[0] is not node]
-        if high is not None and high > selections:
-            options.append(
-                {
-                    "key": f"more-{slug(name, 70)}",
-                    "label": f"Add {per} {name} (up to {per * high})",
-                    "kind": "add_models",
-                    "applies_to": name,
-                    "payload": {"count": per},
-                    "max": min(high - selections, MAX_OPTION_COUNT),
-                }
-            )
-            larger = self.pricer.tree(entry, {node.entry.id: selections + 1})
-            bigger = self.pricer.total(larger, self.points_id)
-            base = self.pricer.total(root, self.points_id)
-            if self.catalogue_points and bigger != base + total / selections:
-                self.warn(
-                    where,
-                    f"{per * (selections + 1)} {name} cost {bigger} in BattleScribe, not "
-                    f"{base + total / selections}; only the minimum size is exact",
-                )
+        if grows:
+            grow: dict[str, Any] = {
+                "key": f"more-{slug(name, 70)}",
+                "label": f"Add {per} {name} (up to {per * high})",
+                "kind": "add_models",
+                "applies_to": name,
+                "payload": {"count": per},
+                "max": min(high - selections, MAX_OPTION_COUNT),
+            }
+            if option_cost is not None:
+                grow["cost"] = option_cost
+            options.append(grow)
         self.warn(
             where,
             f"{node.entry.name!r} counts {per} models per selection: {model['count']} models at the "
             f"smallest size" + (f", up to {per * high}" if high else ""),
         )
-        return {name: (per, node.entry.target_id or node.entry.id)}
+        return {name: (per, node.entry.target_id or node.entry.id)}, fixed
+
+    def _price_with(self, entry: Entry, node: Node, selections: int) -> Fraction:
+        """BattleScribe's price of the unit with `selections` of the size entry `node`."""
+        return self.pricer.total(self.pricer.tree(entry, {node.entry.id: selections}), self.points_id)
 
     def read_abilities(
         self, models: list[dict[str, Any]], abilities: list[dict[str, str]], where: str

@@ -419,6 +419,20 @@ def test_a_unit_sized_by_a_numbered_upgrade_counts_its_models_and_grows_by_that_
     assert data["battlescribe_per_selection"] == {"Bloodhorns": 10}
 
 
+def test_a_size_step_of_no_whole_points_per_model_prices_the_option_itself(host):
+    """K'daai Fireborn: 3 models for 160 points a selection. The models cost 0, the unit's
+    fixed part 160, and each 3 more cost 160 through the option: 320 for 6, as BattleScribe."""
+    _result, units = host
+    fire = units["Fireborn"]
+    data = fire.values["data"]
+    assert [(m["name"], m["count"], m["points"]) for m in data["models"]] == [("Fireborn", 3, 0)]
+    [grow] = [o.values for o in fire.options if o.values["kind"] == "add_models"]
+    assert (grow["payload"], grow["cost"]) == ({"count": 3}, 160)
+    assert get_system("aos1").price(data)["points"] == 160
+    bigger = apply_options(data, [{"key": "grow", **grow}], {"grow": 1})
+    assert (bigger["models"][0]["count"], get_system("aos1").price(bigger)["points"]) == (6, 320)
+
+
 def test_a_unit_sized_by_a_numbered_model_entry_without_a_profile(host):
     """Gutter Runners: the model entry '5 Gutter Runners' taken 1 to 4 times, no warscroll."""
     _result, units = host
