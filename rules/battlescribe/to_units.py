@@ -754,6 +754,10 @@ class UnitMapper:
             fields = {k: v for k, v in fields.items() if k in self.properties}
             if "abilities" not in self.properties:
                 found = []
+            validator = self.ability_validator
+            if validator is not None and any(not validator.is_valid(a) for a in found):
+                self.warn(where, f"ability {ability['name']!r}: a reading the system does not take; kept as text")
+                found = [a for a in found if validator.is_valid(a)]
             if not fields and not found:
                 continue
             # Marked for the estimate's report: its text was read into structured fields, so
@@ -768,25 +772,36 @@ class UnitMapper:
                 if found:
                     held = model.get("abilities") or []
                     model["abilities"] = held + [
-                        a for a in (self.on_weapon(a, ability.get("text", ""), model) for a in found)
+                        a
+                        for a in (self.on_weapon(a, ability.get("text", ""), model) for a in found)
                         if a not in held
                     ]
             self.warn(
                 where, f"ability {ability['name']!r} read for the estimates: {fields or ''}{found or ''}"
             )
 
-    @staticmethod
-    def on_weapon(ability: dict[str, Any], text: str, model: Mapping[str, Any]) -> dict[str, Any]:
+    def on_weapon(self, ability: dict[str, Any], text: str, model: Mapping[str, Any]) -> dict[str, Any]:
         """A hit or wound ability whose text names one of the model's weapons ("add 1 to hit
-        rolls for this unit's Blades") applies to that weapon only (`weapon`)."""
+        rolls for this unit's Blades") applies to that weapon only (`weapon`), where the
+        system's abilities take a weapon (AoS's do; 40k's modifiers do not: unit-wide there)."""
         if ability.get("weapon") or ability.get("roll") not in ("hit", "wound"):
             return ability
         lowered = text.lower()
         weapons = [str(w.get("name", "")) for w in model.get("weapons") or ()]
         named = [name for name in weapons if name and name.lower() in lowered]
         if len(named) == 1:
-            return {**ability, "weapon": named[0]}
+            limited = {**ability, "weapon": named[0]}
+            if self.ability_validator is None or self.ability_validator.is_valid(limited):
+                return limited
         return ability
+
+    @property
+    def ability_validator(self) -> Draft202012Validator | None:
+        """The system's schema of one structured ability of a model (None: it has none)."""
+        if not hasattr(self, "_ability_validator"):
+            items = (self.properties.get("abilities") or {}).get("items")
+            self._ability_validator = Draft202012Validator(items) if isinstance(items, Mapping) else None
+        return self._ability_validator
 
     def fix_replacements(
         self, models: list[dict[str, Any]], options: list[dict[str, Any]], where: str
