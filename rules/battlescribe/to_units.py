@@ -756,7 +756,9 @@ class UnitMapper:
                 found = []
             validator = self.ability_validator
             if validator is not None and any(not validator.is_valid(a) for a in found):
-                self.warn(where, f"ability {ability['name']!r}: a reading the system does not take; kept as text")
+                self.warn(
+                    where, f"ability {ability['name']!r}: a reading the system does not take; kept as text"
+                )
                 found = [a for a in found if validator.is_valid(a)]
             if not fields and not found:
                 continue
