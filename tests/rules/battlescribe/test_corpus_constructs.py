@@ -482,3 +482,15 @@ def test_a_roster_of_a_unit_sized_by_name_writes_selections_not_models():
     xml = roster_xml(doc).decode()
     [model] = re.findall(r"<selection [^>]*entryId=\"mo-horns-10\"[^>]*>", xml)
     assert 'number="2"' in model
+
+
+def test_the_report_says_which_units_have_no_profile_and_which_sizes_were_derived(host):
+    """What a player reads after the import: the units without a profile by name, the sizes
+    read from numbered selections among the choices made; abilities read are not 'kept as text'."""
+    result, _units = host
+    report = {group["kind"]: group for group in result.summary()["report"]}
+    assert report["no_profile"]["names"] == ["Skulkers"]
+    assert report["no_profile"]["text"].startswith("1 unit has no profile in its catalogue")
+    assert {"Bloodhorns", "Skulkers", "Fireborn"} <= set(report["guessed"]["names"])
+    assert "quiet" not in report
+    assert "Blood Frenzy" not in str(report.get("other", ""))
