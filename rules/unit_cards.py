@@ -85,6 +85,11 @@ class UnitCard:
     errors: list[str]
     #: The data says its source prints no points (`points_in_source: false`): 0 is not "free".
     points_missing: bool = False
+    #: The data says its source gives it no profile (`profile_in_source: false`, a BattleScribe
+    #: import of a warscroll without characteristics): shown, priced, never estimated.
+    profile_missing: bool = False
+    #: Its abilities kept as text ({name, text}: an import's warscroll abilities and rules).
+    abilities: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def model_count(self) -> int:
@@ -278,4 +283,10 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
         ],
         errors=errors,
         points_missing=data.get("points_in_source") is False,
+        profile_missing=data.get("profile_in_source") is False,
+        abilities=[
+            (str(a.get("name") or ""), str(a.get("text") or ""))
+            for a in data.get("abilities") or ()
+            if isinstance(a, Mapping) and a.get("name") and "text" in a
+        ],
     )

@@ -16,7 +16,7 @@ from rules.systems.registry import get_system
 
 #: Bump whenever any system's attack mathematics changes: stored results of older
 #: versions are then no longer reused for identical requests (see `services`).
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -43,9 +43,33 @@ def unit_vs_unit(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     """The full outcome of `inputs["attacker"]` attacking `inputs["defender"]`."""
     attack = _attack_function(system_key)
     result = dict(attack(inputs["attacker"], inputs["defender"], inputs.get("situation") or {}))
+    used = result.get("abilities_used")
+    result["not_used"] = [
+        {"role": role, "unit": str(inputs[role].get("name") or ""), "abilities": names}
+        for role in ("attacker", "defender")
+        if (names := abilities_not_used(inputs[role], used.get(role) if isinstance(used, Mapping) else None))
+    ]
     if on_progress:
         on_progress(1, 1)
     return result
+
+
+def abilities_not_used(unit: Mapping[str, Any], used: Any = None) -> list[str]:
+    """Names of the unit's abilities that this estimate did not use: those kept as text
+    (`abilities: [{name, text}]`, the rules an import could not turn into fields the maths
+    reads). An ability read into fields (`read: true`) counts as used, unless the system's
+    attack reports which abilities it applied for this side (`abilities_used`: {"attacker":
+    [names], "defender": [names]}) and it is not among them (a ward when the unit attacks, a
+    melee re-roll in a shooting attack)."""
+    names: list[str] = []
+    for ability in unit.get("abilities") or ():
+        if not isinstance(ability, Mapping) or not ability.get("name") or "text" not in ability:
+            continue
+        name = str(ability["name"])
+        applied = bool(ability.get("read")) and (not isinstance(used, list) or name in used)
+        if not applied and name not in names:
+            names.append(name)
+    return names
 
 
 #: Kinds of a system's extra `outcomes` that are one figure, and so fit in a matrix cell.

@@ -37,7 +37,7 @@ from armybuilder.estimates.gauntlet import (
     model_count,
     unit_worth,
 )
-from armybuilder.estimates.inputs import situation_clean
+from armybuilder.estimates.inputs import estimable, situation_clean
 from armybuilder.lists.selectors import army_list_by_share_token, army_list_units
 from armybuilder.models import ArmyList, ListUnit
 from rules.systems.registry import GameSystem, get_system
@@ -120,7 +120,7 @@ def opponent_choices(army_list: ArmyList) -> list[ArmyList]:
 def _units_of(system: GameSystem, units: Sequence[ListUnit]) -> list[GauntletUnit]:
     return [GauntletUnit(name=unit.display_name, data=unit.data,
                          worth=float(unit.points) if system.points_sized else float(model_count(unit.data)))
-            for unit in units]
+            for unit in units if estimable(unit.data or {})]
 
 
 def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:

@@ -153,11 +153,22 @@ def estimating_system(key: Any, *, path: str) -> GameSystem:
     return system
 
 
+def estimable(unit: Mapping[str, Any]) -> bool:
+    """Whether the unit has the profile an estimate needs: not one whose source data gave it
+    none (`profile_in_source: false`, a BattleScribe import of a warscroll or points-only
+    entry without characteristics), which is listed and priced but never estimated."""
+    return unit.get("profile_in_source") is not False
+
+
 def unit_check(unit: Any, *, path: str) -> GameSystem:
     """The unit's system, after its system checked every field of it (`check_unit`, or its
     price where the system has no separate check: the price itself is not needed here)."""
     if not isinstance(unit, (dict, Mapping)):  # dict: the cheap check first
         raise EstimateRequestError({path: [_("A unit must be a JSON object.")]})
+    if not estimable(unit):
+        raise EstimateRequestError({path: [
+            _("“%(name)s” cannot be estimated: its catalogue gives it no profile (no characteristics "
+              "to roll with).") % {"name": str(unit.get("name") or "")}]})
     system = estimating_system(unit.get("system"), path=_join(path, "system"))
     try:
         (system.check_unit or system.price)(unit)
@@ -216,8 +227,10 @@ def unit_vs_unit_inputs(*, attacker: Mapping[str, Any], defender: Mapping[str, A
 
 
 def army_inputs(*, name: str, units: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
-    """One side of a list-vs-list job: the list's name and its units, each with its name."""
-    return {"name": name, "units": [{"name": unit_name, "unit": dict(unit)} for unit_name, unit in units]}
+    """One side of a list-vs-list job: the list's name and its units, each with its name. A unit
+    without a profile (`estimable`) is left out: it has nothing to attack or defend with."""
+    return {"name": name, "units": [{"name": unit_name, "unit": dict(unit)} for unit_name, unit in units
+                                    if estimable(unit)]}
 
 
 def list_vs_list_inputs(*, system_key: str, list_a: Mapping[str, Any], list_b: Mapping[str, Any],

@@ -25,6 +25,7 @@ from armybuilder.estimates.forms import EstimateForm
 from armybuilder.estimates.inputs import (
     EstimateRequestError,
     army_inputs,
+    estimable,
     list_vs_list_inputs,
     unit_vs_unit_inputs,
 )
@@ -125,6 +126,9 @@ def new(request: HttpRequest) -> HttpResponse:
                                "is_list": isinstance(source, sources.ListSource)}
     if not _supports_estimates(source.system_key):
         return render(request, "estimates/new.html", {**context, "unsupported": True})
+    if isinstance(source, sources.UnitSource) and not estimable(source.unit):
+        return render(request, "estimates/new.html", {**context, "unprofiled": True},
+                      status=200 if request.method == "GET" else 400)
     form = _form(request, source)
     status = 200
     if request.method == "POST":

@@ -65,17 +65,30 @@ def _match(candidates: list[UnitTemplate], selection: RosterSelection) -> UnitTe
 def _options(template: UnitTemplate, selection: RosterSelection, differences: list[str]) -> dict[str, int]:
     options = {o.key: o for o in template.options.all()}
     chosen: dict[str, int] = {}
-    models = {m["name"]: int(m["count"]) for m in (template.data or {}).get("models", [])}
+    data = template.data or {}
+    models = {m["name"]: int(m["count"]) for m in data.get("models", [])}
+    # A selection standing for N models ("10 Bestigors" ×2 is 20 Bestigors), by its entry id
+    per = {str(k): int(v) for k, v in (data.get("battlescribe_per_selection") or {}).items()}
+    sized = {str(v): str(k) for k, v in (data.get("battlescribe_models") or {}).items() if str(k) in per}
+
+    def model_of(child: RosterSelection) -> str | None:
+        found = next((sized[i] for i in entry_ids(child.entry_id) if i in sized), None)
+        if found is not None:
+            return found
+        return child.name if child.type == "model" and child.name in models else None
+
     # BattleScribe may keep one selection per model ("Marine" ×1 five times) or one with a number
     taken: dict[str, int] = {}
     for child in selection.children:
-        if child.type == "model" and child.name in models:
-            taken[child.name] = taken.get(child.name, 0) + child.number
+        name = model_of(child)
+        if name is not None:
+            taken[name] = taken.get(name, 0) + child.number * per.get(name, 1)
     for name, number in taken.items():
         extra = number - models[name]
         key = f"more-{slug(name, 70)}"
-        if extra > 0 and key in options:
-            chosen[key] = extra
+        step = per.get(name, 1)
+        if extra > 0 and key in options and extra % step == 0:
+            chosen[key] = extra // step
         elif extra != 0:
             differences.append(
                 _("%(unit)s: %(n)s × %(model)s cannot be matched to the unit's size")
@@ -89,7 +102,7 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
         if isinstance(thing, dict)
     }
     for child in selection.walk():
-        if child.type == "model" and child.name in models:
+        if model_of(child) is not None:
             continue
         keys = [f"opt-{slug(part, 60)}" for part in entry_ids(child.entry_id)]
         key = next((k for k in keys if k in options), "")

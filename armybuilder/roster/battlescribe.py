@@ -97,6 +97,11 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
                 categories=[str(k) for k in data.get("keywords", [])],
                 model_ids={str(k): str(v) for k, v in (data.get("battlescribe_models") or {}).items()},
                 category_ids={str(k): str(v) for k, v in (data.get("battlescribe_categories") or {}).items()},
+                per_selection={
+                    str(k): int(v)
+                    for k, v in (data.get("battlescribe_per_selection") or {}).items()
+                    if int(v) >= 1
+                },
             )
         )
     # A list of an imported faction names the BattleScribe game system, catalogue and cost types

@@ -35,6 +35,9 @@ def cost_type_ids(cost_types: Mapping[str, str]) -> tuple[str | None, str | None
     return points, power
 
 
+_ZERO = Fraction(0)
+
+
 class Pricer:
     """Builds selection trees of one import and totals their costs."""
 
@@ -155,8 +158,11 @@ class Pricer:
 
     def cost(self, node: Node, cost_type: str, root: Node) -> Fraction:
         """One selection's own cost (per selection) in `cost_type`, after modifiers."""
-        base = node.entry.costs.get(cost_type, Fraction(0))
-        return self.evaluator.value(base, cost_type, node.entry.modifiers, node, node.parent, root)
+        entry = node.entry
+        base = entry.costs.get(cost_type, _ZERO)
+        if not any(m.field == cost_type for m in entry.modifiers):  # most entries: the base cost
+            return base
+        return self.evaluator.value(base, cost_type, entry.modifiers, node, node.parent, root)
 
     def total(self, root: Node, cost_type: str | None, below: Node | None = None) -> Fraction:
         """The cost of the whole tree (or of `below`'s subtree, per parent selection).
@@ -175,7 +181,9 @@ class Pricer:
         stack = [(start, start.count)]
         while stack:
             node, n = stack.pop()
-            total += self.cost(node, cost_type, root) * n
+            own = self.cost(node, cost_type, root)
+            if own:  # Fraction arithmetic is the import's main cost; most selections cost 0
+                total += own * n
             stack += [(child, n * child.count) for child in node.children]
         if below is None:
             if len(self._totals) > 4096:

@@ -67,11 +67,18 @@ class BattleScribeMapping:
     #: Which row of such a table is the unwounded model's: "lowest" first value (AoS: wounds
     #: suffered "0-3") or "highest" (40k: wounds remaining "6-11+").
     table_healthiest: str = "lowest"
+    #: Profile types of tables counted by the crew left beside a war machine (AoS "Crew Table",
+    #: "Crew within 1\""): whatever `table_healthiest` says, their healthiest row is the one with
+    #: the most crew, the row starting highest ("4 models" before "1 model").
+    crew_tables: tuple[str, ...] = ()
     #: Model fields a dash ("-") means a number for (40k: A "-" is no attacks, 0).
     dash_values: Mapping[str, int] = field(default_factory=dict)
     #: Model fields whose value may be random ("2D6\""): the average, rounded down, is used
     #: and the written value kept as text.
     random_fields: tuple[str, ...] = ()
+    #: Whether a selection named "<N> <name>" stands for N models (AoS 1st data sizes its units
+    #: this way: "Bestigors" takes 1-3 of "10 Bestigors"); see `to_units.UnitMapper.size_by_name`.
+    sized_by_name: bool = False
     #: `read(name, text)` -> (model fields, structured abilities) that an ability's text says
     #: about the model itself (40k: "a 4+ invulnerable save"); None: abilities stay text.
     ability_reader: Callable[[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
@@ -85,6 +92,10 @@ class BattleScribeMapping:
     def is_table_type(self, name: str) -> bool:
         key = norm(name)
         return any(norm(n) in key for n in self.varying_tables)
+
+    def is_crew_table(self, name: str) -> bool:
+        key = norm(name)
+        return any(norm(n) in key for n in self.crew_tables)
 
     def is_points(self, cost_type_name: str) -> bool:
         return norm(cost_type_name) in {norm(n) for n in self.points_cost_types}

@@ -23,15 +23,23 @@ MAX_NAMES = 12
 #: (kind, pattern of the importer's message). Order matters: the first match wins.
 KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("not_unit", re.compile(r"is not a unit; not imported")),
+    ("no_profile", re.compile(r"no complete profile in the data; imported")),
+    # what the importer did that the player need not be told again: a model of a unit reported
+    # above as having no profile, an ability read into the fields the estimates use
+    ("quiet", re.compile(r"imported without characteristics$|imported without a complete profile$|"
+                         r"read for the estimates")),
     ("unit_left_out", re.compile(r"left out|; not imported$|; skipped$|no importable units")),
-    ("price_differs", re.compile(r"by BattleScribe at minimum size|only the minimum size is exact")),
+    (
+        "price_differs",
+        re.compile(r"by BattleScribe at minimum size|only the minimum size is exact|are exact$"),
+    ),
     ("offered_always", re.compile(r"offered always")),
     ("not_offered", re.compile(r"not offered")),
     ("rule_text", re.compile(r"is not a rule of this system")),
     ("modifier_text", re.compile(r"modifier of .* is not applied|modifier of a number is not supported")),
     ("limit_text", re.compile(r"limit .* kept as text|is not enforced|raise it|per model")),
     ("cost_type", re.compile(r"cost type .* is not imported")),
-    ("guessed", re.compile(r"names no default|took '|the first is used|rounded to")),
+    ("guessed", re.compile(r"names no default|took '|the first is used|rounded to|models per selection")),
 )
 
 _NAME = re.compile(r"\[@name=(['\"])(.*?)\1\]")
@@ -45,6 +53,14 @@ def _texts(kind: str, n: int, names: str) -> str:
             "%(names)s",
             "%(n)d units left out (BattleScribe data this site cannot read for them; the rest imported): "
             "%(names)s",
+            n,
+        ) % {"n": n, "names": names}
+    if kind == "no_profile":
+        return ngettext(
+            "%(n)d unit has no profile in its catalogue: imported with its points, options and rules, "
+            "but it cannot be estimated: %(names)s",
+            "%(n)d units have no profile in their catalogue: imported with their points, options and "
+            "rules, but they cannot be estimated: %(names)s",
             n,
         ) % {"n": n, "names": names}
     if kind == "not_unit":
@@ -141,7 +157,7 @@ def group_warnings(warnings: Iterable[str]) -> list[dict[str, Any]]:
     report = []
     for kind in order:
         names = groups.get(kind)
-        if not names:
+        if not names or kind == "quiet":
             continue
         shown = ", ".join(names[:MAX_NAMES])
         if len(names) > MAX_NAMES:

@@ -42,6 +42,9 @@ class RosterUnit:
     model_ids: Mapping[str, str] = field(default_factory=dict)
     #: BattleScribe category entry ids by category name (imported units)
     category_ids: Mapping[str, str] = field(default_factory=dict)
+    #: Models each selection of a model's entry stands for, by model name (imported AoS units
+    #: sized by a "10 Bestigors" selection): the roster writes count / N selections
+    per_selection: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -103,7 +106,12 @@ def roster_xml(doc: RosterDocument) -> bytes:
     selections = SubElement(force, "selections")
     categories: dict[str, str] = {}
     for index, unit in enumerate(doc.units):
-        one_model = len(unit.models) == 1 and int(unit.models[0]["count"]) == 1 and not unit.upgrades
+        one_model = (
+            len(unit.models) == 1
+            and int(unit.models[0]["count"]) == 1
+            and not unit.upgrades
+            and not unit.per_selection
+        )
         selection = SubElement(
             selections,
             "selection",
@@ -115,6 +123,7 @@ def roster_xml(doc: RosterDocument) -> bytes:
         )
         children = SubElement(selection, "selections")
         if not one_model:
+            per = {str(k): int(v) for k, v in unit.per_selection.items()}
             for model in unit.models:
                 SubElement(
                     children,
@@ -123,7 +132,7 @@ def roster_xml(doc: RosterDocument) -> bytes:
                     name=str(model["name"]),
                     entryId=unit.model_ids.get(str(model["name"]))
                     or stable_id(unit.entry_id, str(model["name"])),
-                    number=str(int(model["count"])),
+                    number=str(max(1, int(model["count"]) // per.get(str(model["name"]), 1))),
                     type="model",
                 )
         for upgrade in unit.upgrades:

@@ -172,6 +172,13 @@ class UnitMapper:
         self.price = price
         self.known_rule = known_rule
         self.catalogue_points = "points" in self.properties
+        #: The characteristics a model must have (the system's schema): a model of the data
+        #: lacking one has no complete profile.
+        self.required = [
+            k
+            for k in profile_schema.get("required") or ()
+            if k in self.properties and k not in ("name", "count")
+        ]
         self.unit_fields = dict(profile_schema.get("x-unit-fields") or {})
         self.model_fields = {
             k: v
@@ -353,7 +360,7 @@ class UnitMapper:
             ]
         if not profiles:
             return None
-        header = next((p for p in profiles if not re.match(r"\s*\d", p.characteristics[0][2])), None)
+        header = next((p for p in profiles if self._is_header(p.characteristics[0][2])), None)
         rows = [p for p in profiles if p is not header]
         if not rows:
             return None
@@ -363,17 +370,51 @@ class UnitMapper:
             else [n for n, _t, _v in rows[0].characteristics]
         )
 
-        def start(p: Profile) -> int:
-            # the row's wounds: its name where that is a range ("00-02", "10+"), else its first value
-            found = re.match(r"\s*(\d+)", p.name) or re.match(r"\s*(\d+)", p.characteristics[0][2])
-            return int(found.group(1)) if found else 10**6
+        crew = any(
+            self.mapping.is_crew_table(self.index.profile_types.get(p.type_id, ("",))[0]) for p in rows
+        )
+        highest = crew or self.mapping.table_healthiest == "highest"
 
-        pick = max if self.mapping.table_healthiest == "highest" else min
-        best = pick(rows, key=start)
+        def start(p: Profile) -> int:
+            # the row's wounds: its name where that is a range ("00-02", "10+"), else its first
+            # value ("3 models"); a row with no number ("No models") is never the healthiest
+            found = re.match(r"\s*(\d+)", p.name) or re.match(r"\s*(\d+)", p.characteristics[0][2])
+            return int(found.group(1)) if found else (-1 if highest else 10**6)
+
+        best = (max if highest else min)(rows, key=start)
         return names, [v for _n, _t, v in best.characteristics]
+
+    def weapon_from_table(self, profile: Profile, values: dict[str, Any], kept: list[str]) -> None:
+        """A weapon characteristic written "*" that the unit's damage or crew table gives in a
+        column named after the weapon (a Dread Maw's Cavernous Maw Rend, a Greatcannon's
+        Cannon Ball Attacks): the healthiest row's value, when exactly one is starred."""
+        table = self._table
+        starred = [n for n, _t, text in profile.characteristics if text.strip() == "*"]
+        if not table or len(starred) != 1:
+            return
+        names, row = table
+        column = next((i for i, n in enumerate(names) if n and _norm(n) == _norm(profile.name)), None)
+        key = self.weapon_fields.get(_norm(starred[0]))
+        if column is None or column >= len(row) or key is None or key in values:
+            return
+        ok, value = convert(row[column], self.weapon_properties[key])
+        if ok and value is not _ABSENT:
+            values[key] = value
+            kept.append(f"{starred[0]}: * ({profile.name} in the table; {row[column]} at full strength)")
+
+    @staticmethod
+    def _is_header(first: str) -> bool:
+        """Whether a table row whose first value is `first` names the columns: it is no number
+        ("Wounds Suffered", "Crew within 1\"", empty) and no dice value (a Dread Maw's last row
+        moves 'D6"')."""
+        return not re.match(r"\s*\d", first) and random_average(first) is None
+
+    #: The healthiest row of the unit being mapped's damage or crew table (`table_row`), if any.
+    _table: tuple[list[str], list[str]] | None = None
 
     def weapon(self, profile: Profile, where: str) -> tuple[dict[str, Any], list[str]]:
         values, kept = self._characteristics(profile, self.weapon_fields, self.weapon_properties, where)
+        self.weapon_from_table(profile, values, kept)
         weapon = {"name": profile.name[:120] or "Weapon", **values}
         if kept and "abilities" in self.weapon_properties and "abilities" not in weapon:
             weapon["abilities"] = "; ".join(kept)
@@ -499,6 +540,8 @@ class UnitMapper:
         growth: list[tuple[Node, int]] = []
         holders = model_nodes or [root]
         self._unit_entry, self._growth, self._sized, self._model_max = entry, growth, {}, {}
+        self._unprofiled: list[str] = []
+        self._table = None
         for node in holders:
             model = self.model(node, root, unit_profiles, abilities, notes, options, growth)
             if model is None:
@@ -524,6 +567,11 @@ class UnitMapper:
             self.options_for(entry, root, root, None, options, notes)
         else:
             fixed = Fraction(0)
+        sizes: dict[str, tuple[int, str]] = {}
+        if self.mapping.sized_by_name:
+            sizes, resized_fixed = self.size_by_name(entry, root, models, holders, options)
+            if resized_fixed is not None:
+                fixed = resized_fixed
         unit: dict[str, Any] = {
             "slug": self.unique(f"bs-{slug(entry.target_id or entry.id, 60)}", used_slugs),
             "name": entry.name[:120] or "Unit",
@@ -555,8 +603,14 @@ class UnitMapper:
             unit["battlescribe_models"] = {
                 m["name"]: n.entry.target_id or n.entry.id for m, n in zip(models, model_nodes, strict=True)
             }
+        if sizes:  # a roster export writes count / N selections of the size entry
+            unit.setdefault("battlescribe_models", {}).update({k: v[1] for k, v in sizes.items()})
+            unit["battlescribe_per_selection"] = {k: v[0] for k, v in sizes.items()}
         if abilities:
             unit["abilities"] = abilities
+        if self._unprofiled:
+            unit["profile_in_source"] = False
+            self.warn(where, "no complete profile in the data; imported, but it cannot be estimated")
         if notes:
             unit["notes"] = notes
         if self.catalogue_points and fixed:
@@ -573,6 +627,119 @@ class UnitMapper:
         expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
         return self.checked(unit, expected, where)
 
+    def size_by_name(
+        self,
+        entry: Entry,
+        root: Node,
+        models: list[dict[str, Any]],
+        holders: list[Node],
+        options: list[dict[str, Any]],
+    ) -> tuple[dict[str, tuple[int, str]], Fraction | None]:
+        """Unit sizes of data whose models are counted in the name of a selection (AoS 1st:
+        "Bestigors" takes 1 to 3 of "10 Bestigors", an upgrade; "Gutter Runners" 1 to 4 of
+        "5 Gutter Runners", a model entry). The rule (`mapping.sized_by_name`): the first
+        selection of the unit, a model or an upgrade taken at least once at the smallest size,
+        whose name starts with a number N stands for N models per selection. Its model (the
+        entry itself, or the unit's only model when it is an upgrade) then has N x the
+        selections taken at the minimum as its count, and an add-models option adding N models
+        per take, up to the entry's maximum.
+
+        Prices follow BattleScribe's, wherever the data puts them (on the unit, raised by a
+        modifier per selection, or on the numbered entry): one more selection costs `step`
+        (BattleScribe's price one selection up, less the smallest unit's), so a model costs
+        step / N and the rest of the smallest unit's price is the unit's fixed part. A step that
+        is no whole number of points per model (3 models for 160) keeps the models at 0 and
+        prices the option itself (`cost`: the step per take). A unit whose price changes
+        otherwise at larger sizes (a discount at the largest) is exact at the minimum and one
+        step up, with a warning. Returns {model name: (N, the size entry's id)} of the models
+        resized, and the unit's fixed points (None: unchanged)."""
+        where = entry.path
+        found: tuple[Node, int, str] | None = None
+        for node in root.children:
+            named = re.match(r"\s*(\d+)\s*x?\s+(\S.*)$", node.entry.name)
+            sizing = node.entry.type in ("model", "upgrade") and node.count >= 1
+            if named and sizing and int(named.group(1)) >= 1:
+                found = (node, int(named.group(1)), named.group(2).strip())
+                break
+        if found is None:
+            return {}, None
+        node, per, rest = found
+        if node in holders:
+            index = holders.index(node)
+        elif len(models) == 1 and holders == [root]:
+            index = 0
+        else:
+            return {}, None
+        model = models[index]
+        old_name = model["name"]
+        selections = node.count
+        model["count"] = per * selections
+        name = rest[:120] if node in holders else old_name
+        base = self.pricer.total(root, self.points_id)
+        high = self.pricer.limit(node.entry, "max", root, root)
+        grows = high is not None and high > selections
+        step = base / selections
+        if grows:
+            step = self._price_with(entry, node, selections + 1) - base
+            if selections + 2 <= high:
+                further = self._price_with(entry, node, selections + 2) - base - step
+                if further != step:
+                    self.warn(
+                        where,
+                        f"{per * (selections + 2)} {name} cost {base + step + further} in BattleScribe, "
+                        f"not {base + 2 * step}; only {per * selections} and {per * (selections + 1)} "
+                        "are exact",
+                    )
+        others = sum((m.get("points", 0) or 0) * m["count"] for m in models if m is not model)
+        each = step / per
+        option_cost: int | None = None
+        fixed: Fraction | None = None
+        if self.catalogue_points:
+            if each.denominator == 1 or Fraction(str(float(each))) == each:
+                model["points"] = self.per_model(each, where)
+                fixed = base - each * model["count"] - Fraction(str(others))
+            else:
+                model["points"] = 0
+                fixed = base - Fraction(str(others))
+                if step.denominator == 1:
+                    option_cost = int(step)
+        options[:] = [
+            o for o in options if not (o.get("kind") == "add_models" and o.get("applies_to") == old_name)
+        ]
+        for option in options:
+            if option.get("applies_to") == old_name:
+                option["applies_to"] = name
+        model["name"] = name
+        if model.get(self.mapping.item_field or "items"):  # the size selection is no equipment
+            kept = [i for i in model[self.mapping.item_field] if i.get("name") != node.entry.name[:120]]
+            if kept:
+                model[self.mapping.item_field] = kept
+            else:
+                del model[self.mapping.item_field]
+        self._growth[:] = [g for g in self._growth if g[0] is not node]
+        if grows:
+            grow: dict[str, Any] = {
+                "key": f"more-{slug(name, 70)}",
+                "label": f"Add {per} {name} (up to {per * high})",
+                "kind": "add_models",
+                "applies_to": name,
+                "payload": {"count": per},
+                "max": min(high - selections, MAX_OPTION_COUNT),
+            }
+            if option_cost is not None:
+                grow["cost"] = option_cost
+            options.append(grow)
+        self.warn(
+            where,
+            f"{node.entry.name!r} counts {per} models per selection: {model['count']} models at the "
+            f"smallest size" + (f", up to {per * high}" if high else ""),
+        )
+        return {name: (per, node.entry.target_id or node.entry.id)}, fixed
+
+    def _price_with(self, entry: Entry, node: Node, selections: int) -> Fraction:
+        """BattleScribe's price of the unit with `selections` of the size entry `node`."""
+        return self.pricer.total(self.pricer.tree(entry, {node.entry.id: selections}), self.points_id)
+
     def read_abilities(
         self, models: list[dict[str, Any]], abilities: list[dict[str, str]], where: str
     ) -> None:
@@ -587,18 +754,56 @@ class UnitMapper:
             fields = {k: v for k, v in fields.items() if k in self.properties}
             if "abilities" not in self.properties:
                 found = []
+            validator = self.ability_validator
+            if validator is not None and any(not validator.is_valid(a) for a in found):
+                self.warn(
+                    where, f"ability {ability['name']!r}: a reading the system does not take; kept as text"
+                )
+                found = [a for a in found if validator.is_valid(a)]
             if not fields and not found:
                 continue
+            # Marked for the estimate's report: its text was read into structured fields, so
+            # it is not among the abilities "not used by this estimate".
+            ability["read"] = True
             for model in models:
                 for key, value in fields.items():
-                    if model.get(key) is None:
+                    if key == "rules" and isinstance(value, list):
+                        model["rules"] = list(dict.fromkeys([*(model.get("rules") or []), *value]))
+                    elif model.get(key) is None:
                         model[key] = value
                 if found:
                     held = model.get("abilities") or []
-                    model["abilities"] = held + [a for a in found if a not in held]
+                    model["abilities"] = held + [
+                        a
+                        for a in (self.on_weapon(a, ability.get("text", ""), model) for a in found)
+                        if a not in held
+                    ]
             self.warn(
                 where, f"ability {ability['name']!r} read for the estimates: {fields or ''}{found or ''}"
             )
+
+    def on_weapon(self, ability: dict[str, Any], text: str, model: Mapping[str, Any]) -> dict[str, Any]:
+        """A hit or wound ability whose text names one of the model's weapons ("add 1 to hit
+        rolls for this unit's Blades") applies to that weapon only (`weapon`), where the
+        system's abilities take a weapon (AoS's do; 40k's modifiers do not: unit-wide there)."""
+        if ability.get("weapon") or ability.get("roll") not in ("hit", "wound"):
+            return ability
+        lowered = text.lower()
+        weapons = [str(w.get("name", "")) for w in model.get("weapons") or ()]
+        named = [name for name in weapons if name and name.lower() in lowered]
+        if len(named) == 1:
+            limited = {**ability, "weapon": named[0]}
+            if self.ability_validator is None or self.ability_validator.is_valid(limited):
+                return limited
+        return ability
+
+    @property
+    def ability_validator(self) -> Draft202012Validator | None:
+        """The system's schema of one structured ability of a model (None: it has none)."""
+        if not hasattr(self, "_ability_validator"):
+            items = (self.properties.get("abilities") or {}).get("items")
+            self._ability_validator = Draft202012Validator(items) if isinstance(items, Mapping) else None
+        return self._ability_validator
 
     def fix_replacements(
         self, models: list[dict[str, Any]], options: list[dict[str, Any]], where: str
@@ -696,6 +901,9 @@ class UnitMapper:
             if profile.type_id in self.model_types or profile.type_id in self.weapon_types:
                 continue
             text = "; ".join(f"{n}: {v}" if n else v for n, _t, v in profile.characteristics if v)
+            if profile.type_id in self.table_types:  # a damage or crew table's row: no ability
+                notes.append(f"{self.index.profile_types[profile.type_id][0]} {profile.name}: {text}")
+                continue
             abilities.append({"name": profile.name, "text": text})
         for c in entry.constraints:
             if c.scope not in ("parent",) and c.field == "selections":
@@ -731,10 +939,12 @@ class UnitMapper:
                 if p.type_id in self.model_types
             ]
         if not profiles:
-            # Points-only catalogues (many community WHFB lists) carry no profiles at all:
-            # the model is imported without characteristics, and the system's own check
-            # (`checked`) refuses it only if its schema requires some.
+            # Points-only catalogues (many community WHFB lists) and some AoS warscrolls carry
+            # no profile at all: the model is imported without characteristics and the unit
+            # is marked as having none (`profile_in_source: false`), so it is listed, priced
+            # and shown with its rules, but never estimated.
             self.warn(where, "no profile of the system's model type; imported without characteristics")
+            self._unprofiled.append(entry.name)
         if len(profiles) > 1:
             self.warn(where, f"{len(profiles)} model profiles; the first is used, the others kept as text")
             for extra in profiles[1:]:
@@ -744,11 +954,20 @@ class UnitMapper:
         values: dict[str, Any] = {}
         if profiles:
             table = self.table_row(entry) or (self.table_row(self._unit_entry) if self._unit_entry else None)
+            self._table = table
             values, kept = self._characteristics(
                 profiles[0], self.model_fields, self.properties, where, table
             )
             if kept:
                 notes.append(f"{profiles[0].name}: " + "; ".join(kept))
+            lacking = [k for k in self.required if values.get(k) is None]
+            if lacking:
+                self.warn(
+                    where,
+                    f"{profiles[0].name}: no {', '.join(lacking)} in the data; imported without "
+                    "a complete profile",
+                )
+                self._unprofiled.append(entry.name)
         count = node.count if node is not root else 1
         model: dict[str, Any] = {
             "name": (entry.name if node is not root or not profiles else profiles[0].name)[:120] or "Model"

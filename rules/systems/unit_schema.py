@@ -27,6 +27,9 @@ MAX_MODELS_PER_PROFILE = 1000
 def unit_schema(profile_schema: Mapping[str, Any], system_key: str) -> dict[str, Any]:
     """The JSON Schema of a whole unit of `system_key` whose models follow `profile_schema`."""
     model = {key: value for key, value in profile_schema.items() if key not in ("$defs", "x-unit-fields")}
+    # A unit whose source gives no (complete) profile (`profile_in_source: false`): its models
+    # need only a name and a count; every field they do have is still checked.
+    unprofiled = {**model, "required": [k for k in model.get("required", []) if k in ("name", "count")]}
     unit_fields = {
         key: {k: v for k, v in prop.items() if k != "default"}
         for key, prop in (profile_schema.get("x-unit-fields") or {}).items()
@@ -40,9 +43,14 @@ def unit_schema(profile_schema: Mapping[str, Any], system_key: str) -> dict[str,
             "format": {"const": FORMAT_VERSION},
             "system": {"const": system_key},
             "name": {"type": "string", "minLength": 1, "maxLength": 120},
-            "models": {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/model"}},
+            "models": {"type": "array", "minItems": 1},
             "points_in_source": {
                 "description": "false when the source prints no points for this unit (its 0 is not 'free')",
+                "type": "boolean",
+            },
+            "profile_in_source": {
+                "description": "false when the source gives this unit no complete profile (imported "
+                "data without one): it is listed and priced but cannot be estimated",
                 "type": "boolean",
             },
             "upgrades": {
@@ -59,7 +67,10 @@ def unit_schema(profile_schema: Mapping[str, Any], system_key: str) -> dict[str,
                 },
             },
         },
-        "$defs": {**dict(profile_schema.get("$defs", {})), "model": model},
+        "if": {"required": ["profile_in_source"], "properties": {"profile_in_source": {"const": False}}},
+        "then": {"properties": {"models": {"items": {"$ref": "#/$defs/unprofiled_model"}}}},
+        "else": {"properties": {"models": {"items": {"$ref": "#/$defs/model"}}}},
+        "$defs": {**dict(profile_schema.get("$defs", {})), "model": model, "unprofiled_model": unprofiled},
     }
 
 

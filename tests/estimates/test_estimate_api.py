@@ -12,6 +12,7 @@ from armybuilder.api.throttling import EstimateThrottle
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.tasks import run_estimate
 from rules.systems.registry import get_system
+from tests.factories.aos_units import imported_warscroll
 from tests.factories.army_lists import token_client
 from tests.factories.estimate_lists import army_list_of, catalogue_unit, distinct_units
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
@@ -184,3 +185,22 @@ def test_both_operations_are_documented_with_their_responses():
     assert {"202", "400", "429"} <= set(create["responses"])
     assert "Location" in create["responses"]["202"]["headers"]
     assert {"200", "404"} <= set(read["responses"])
+
+
+def test_imported_units_a_unit_without_a_profile_is_a_400_and_abilities_not_used_are_in_the_result(api):
+    skulkers = imported_warscroll("Skulkers", profile=False)
+    refused = api.post(URL, {"kind": "unit_vs_unit", "attacker": imported_warscroll("Raiders"),
+                             "defender": skulkers}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["details"] == {"defender": [
+        "“Skulkers” cannot be estimated: its catalogue gives it no profile "
+        "(no characteristics to roll with)."]}
+
+    created = api.post(URL, {"kind": "unit_vs_unit", "attacker": imported_warscroll("Raiders"),
+                             "defender": imported_warscroll("Guards")}, format="json")
+    run_estimate(created.json()["id"])
+    result = api.get(created["Location"]).json()["result"]
+    assert result["not_used"] == [
+        {"role": "attacker", "unit": "Raiders", "abilities": ["Lurking"]},
+        {"role": "defender", "unit": "Guards", "abilities": ["Lurking"]},
+    ]

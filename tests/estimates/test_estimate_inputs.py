@@ -14,6 +14,7 @@ from armybuilder.estimates.inputs import (
     unit_vs_unit_inputs,
 )
 from rules.systems.registry import get_system
+from tests.factories.aos_units import imported_warscroll
 from tests.factories.opr_documents import opr_unit
 
 OPR = get_system("opr")
@@ -134,3 +135,14 @@ def test_a_catalogue_systems_unit_check_refuses_exactly_what_its_price_refuses(k
     for target in system.reference_targets.values():
         system.price(target)  # a unit the price takes passes the check
         assert system.check_unit(target) is None
+
+
+def test_a_unit_without_a_profile_is_refused_by_name_and_left_out_of_list_matchups():
+    errors = errors_of(unit_vs_unit_inputs, attacker=imported_warscroll("Raiders"),
+                       defender=imported_warscroll("Skulkers", profile=False), situation={})
+    assert errors == {"defender": ["“Skulkers” cannot be estimated: its catalogue gives it no profile "
+                                   "(no characteristics to roll with)."]}
+    side = army_inputs(name="Host", units=[("Raiders", imported_warscroll("Raiders")),
+                                           ("Skulkers", imported_warscroll("Skulkers", profile=False))])
+    assert [u["name"] for u in side["units"]] == ["Raiders"]
+    get_system("aos1").price(imported_warscroll("Skulkers", profile=False))  # still a valid unit

@@ -22,6 +22,7 @@ from armybuilder.estimates.views import SESSION_KEY
 from armybuilder.lists.sharing import army_list_share
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.systems.registry import get_system
+from tests.factories.aos_units import aos_catalogue_unit, aos_faction, imported_warscroll
 from tests.factories.army_lists import make_faction
 from tests.factories.estimate_lists import army_list_of, catalogue_unit, distinct_units
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
@@ -449,3 +450,56 @@ def test_a_heat_map_without_points_headlines_the_models_killed(client, owner, ot
     assert re.search(r'class="num heat[^"]*"[^>]*>–', html) is None
     assert "models killed: its units average" in html or "come out even" in html
     assert html.count("★</span>") == 2 + 2
+
+
+# --------------------------------------------------------------------------- imported units
+
+AOS_MELEE = {"mode": "melee", "range_inches": "12", "fighting_models": "0", "mortal_wounds": "0",
+             "slain_earlier": "0", "bravery_modifier": "0"}
+
+
+def test_the_form_of_a_unit_without_a_profile_says_it_cannot_be_estimated(client):
+    faction = aos_faction()
+    skulkers = aos_catalogue_unit(faction, imported_warscroll("Skulkers", profile=False))
+    aos_catalogue_unit(faction, imported_warscroll("Raiders"))
+
+    html = client.get(f"{NEW}?unit={skulkers.pk}").content.decode()
+
+    assert "“Skulkers” cannot be estimated: its catalogue gives it no profile" in html
+    assert 'class="estimate-form"' not in html
+    assert client.post(f"{NEW}?unit={skulkers.pk}", {**AOS_MELEE, "target": "ref:x"}).status_code == 400
+
+
+def test_choosing_a_target_without_a_profile_is_refused_beside_the_target(client):
+    faction = aos_faction()
+    raiders = aos_catalogue_unit(faction, imported_warscroll("Raiders"))
+    skulkers = aos_catalogue_unit(faction, imported_warscroll("Skulkers", profile=False))
+
+    response = client.post(f"{NEW}?unit={raiders.pk}", {**AOS_MELEE, "target": f"unit:{skulkers.pk}"})
+
+    assert response.status_code == 400
+    assert "cannot be estimated: its catalogue gives it no profile" in response.content.decode()
+    assert not Estimate.objects.exists()
+
+
+def test_the_result_names_the_abilities_the_estimate_did_not_use(client):
+    faction = aos_faction()
+    raiders = aos_catalogue_unit(faction, imported_warscroll("Raiders", abilities=[
+        {"name": "Frenzy", "text": "You can re-roll hit rolls of 1 for this unit.", "read": True},
+        {"name": "Trampling Charge", "text": "If this unit charged, add 1 to hit rolls."}]))
+    raiders.data["models"][0]["abilities"] = [{"type": "reroll", "roll": "hit", "which": "ones",
+                                               "name": "Frenzy"}]
+    raiders.save()
+    guards = aos_catalogue_unit(faction, imported_warscroll("Guards"))
+
+    estimate = estimate_from(
+        client.post(f"{NEW}?unit={raiders.pk}", {**AOS_MELEE, "target": f"unit:{guards.pk}"}))
+    run_estimate(str(estimate.pk))
+    html = client.get(reverse("estimates:detail", args=[estimate.pk])).content.decode()
+
+    block = html[html.index('id="abilities-not-used"'):]
+    block = block[: block.index("</div>")]
+    assert "Not used by this estimate" in block
+    assert re.search(r'data-role="attacker"><strong>Raiders</strong>.*: Trampling Charge</li>', block)
+    assert re.search(r'data-role="defender"><strong>Guards</strong>.*: Lurking</li>', block)
+    assert "Frenzy" not in block

@@ -27,8 +27,8 @@ PROFILE: dict[str, Any] = {
         "W", "Damage the model can take", minimum=1, maximum=50, nullable=False, long="Wounds"
     ),
     "save": roll_target("Sv", "Save roll target (4 is 4+)", long="Save"),
-    "bravery": characteristic("Bv", "Used in battleshock tests", minimum=1, maximum=10, nullable=False,
-                              long="Bravery"),
+    # "-" (null): the warscroll gives no Bravery (a war machine), so it takes no battleshock test
+    "bravery": characteristic("Bv", "Used in battleshock tests", minimum=1, maximum=10, long="Bravery"),
 }
 
 #: Weapon profile (003_aos.md §1.2): missile or melee, to-hit and to-wound targets, Rend ≤ 0.
@@ -40,6 +40,44 @@ WEAPON: dict[str, Any] = {
     "to_wound": roll_target("Wnd", "Wound roll target (4 is 4+)", long="To Wound"),
     "rend": {"title": "Rend", "type": "integer", "minimum": -6, "maximum": 0},
     "damage": dice_value("D", "Damage per successful attack", long="Damage"),
+}
+
+#: Abilities the attack sequence reads (`rules.systems.aos1.combat`), imported from warscroll
+#: text (`rules.systems.aos1.battlescribe.read_ability`): re-rolls and +1 modifiers of the
+#: model's hit, wound or save rolls (limited to one `weapon` or to melee/shooting by `when`),
+#: and a ward (each wound or mortal wound allocated to the model negated on `target`+).
+_ROLL = {"enum": ["hit", "wound", "save"]}
+_COMMON = {
+    "weapon": {"type": "string", "minLength": 1, "maxLength": 120},
+    "when": {"enum": ["melee", "shooting"]},
+    "name": {"type": "string", "maxLength": 200},
+}
+
+
+def _kind(kind: str, required: list[str], **properties: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["type", *required],
+        "additionalProperties": False,
+        "properties": {"type": {"const": kind}, **properties, **_COMMON},
+    }
+
+
+ABILITY: dict[str, Any] = {
+    "oneOf": [
+        _kind("reroll", ["roll", "which"], roll=_ROLL, which={"enum": ["ones", "failed"]}),
+        _kind("modifier", ["roll", "value"], roll=_ROLL, value={"type": "integer", "minimum": -3,
+                                                                 "maximum": 3}),
+        _kind("ward", ["target"], target={"type": "integer", "minimum": 2, "maximum": 6}),
+    ]
+}
+EXTRA: dict[str, Any] = {
+    "abilities": {
+        "title": "Abilities",
+        "description": "Rules the estimate uses: re-rolls, +1 to hit, wound or save, a ward",
+        "type": "array",
+        "items": ABILITY,
+    },
 }
 
 SYSTEM = register_catalogue_system(
@@ -55,6 +93,7 @@ SYSTEM = register_catalogue_system(
         profile=PROFILE,
         weapon=WEAPON,
         weapon_columns=["type", "range", "attacks", "to_hit", "to_wound", "rend", "damage"],
+        extra=EXTRA,
     ),
     validate=validate,
     structure_options=OPTION_KEYS,
@@ -86,6 +125,15 @@ SYSTEM = register_catalogue_system(
 #: This system's schema labels, help texts and enum values, marked for translation: schemas
 #: are data, so `makemessages` finds their strings only here (`tests/rules/systems/test_profile_labels.py`).
 LABELS = (
+    gettext_noop("Abilities"),
+    gettext_noop("Rules the estimate uses: re-rolls, +1 to hit, wound or save, a ward"),
+    gettext_noop("hit"),
+    gettext_noop("wound"),
+    gettext_noop("save"),
+    gettext_noop("ones"),
+    gettext_noop("failed"),
+    gettext_noop("melee"),
+    gettext_noop("shooting"),
     gettext_noop("Bv"),
     gettext_noop("Hit"),
     gettext_noop("Wnd"),

@@ -6,7 +6,8 @@ mortal wounds without rolls (§2.5), cover +1 save (§2.6), and battleshock as a
 of models fled (§2.10). The sheet has no natural-1 rule and no modifier cap (§2.1), so a
 roll succeeds exactly when D6 + modifiers ≥ target.
 
-Unit format (system "aos1"): models with `wounds`, `save` (X+, null for "-"), `bravery`,
+Unit format (system "aos1"): models with `wounds`, `save` (X+, null for "-"), `bravery` (null
+for "-": no battleshock test),
 `count`, `points`, and `weapons` of `{"name", "type": "missile" | "melee", "range",
 "attacks" (number or "D6"), "to_hit", "to_wound", "rend" (≤ 0), "damage" (number or "D3")}`.
 The pool hit is the largest model group plus every other group with the same Wounds and
@@ -15,6 +16,7 @@ Save (a champion row); kills count pool models.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
@@ -178,12 +180,107 @@ def save_chance(save: int | None, rend: int, cover: bool) -> Fraction:
     return roll_chance(save, rend + int(cover))
 
 
-def attack_damage(to_hit: int, to_wound: int, rend: int, damage: Any, save: int | None, cover: bool) -> PMF:
-    """Damage one attack inflicts (§2.3): Damage if it hits, wounds and is not saved, else 0."""
-    p = float(roll_chance(to_hit) * roll_chance(to_wound) * (1 - save_chance(save, rend, cover)))
+@dataclass(frozen=True)
+class Roll:
+    """What a model's abilities do to one kind of roll: a modifier and which re-roll."""
+
+    modifier: int = 0
+    reroll: str | None = None  # "ones" | "failed"
+
+
+NO_ABILITY = Roll()
+
+
+def rolled_chance(target: int | None, roll: Roll = NO_ABILITY) -> Fraction:
+    """P(success) of one roll with its abilities: re-rolls come before modifiers (a natural 1
+    is re-rolled for "re-roll rolls of 1"); "re-roll failed rolls" re-rolls a roll that fails
+    once modified, and the second roll stands."""
+    p = roll_chance(target, roll.modifier)
+    if target is None or roll.reroll is None:
+        return p
+    if roll.reroll == "ones":
+        one_passes = Fraction(int(1 + roll.modifier >= target))
+        return p - one_passes / 6 + p / 6
+    return p + (1 - p) * p
+
+
+def warded(per: PMF, ward: int | None) -> PMF:
+    """Damage after a ward (each wound or mortal wound negated on `ward`+, §2.5's "negated"):
+    each point of damage is kept with probability 1 - P(D6 ≥ ward), independently."""
+    if ward is None:
+        return per
+    keep = 1 - float(roll_chance(ward))
+    out = np.zeros(len(per))
+    for damage, p_damage in enumerate(per):
+        if p_damage:
+            k = np.arange(damage + 1)
+            out[: damage + 1] += p_damage * np.array(
+                [math.comb(damage, int(j)) * keep**j * (1 - keep) ** (damage - j) for j in k]
+            )
+    return out
+
+
+def attack_damage(
+    to_hit: int,
+    to_wound: int,
+    rend: int,
+    damage: Any,
+    save: int | None,
+    cover: bool,
+    *,
+    hit: Roll = NO_ABILITY,
+    wound: Roll = NO_ABILITY,
+    saving: Roll = NO_ABILITY,
+    ward: int | None = None,
+) -> PMF:
+    """Damage one attack inflicts (§2.3): Damage if it hits, wounds and is not saved, else 0;
+    the attacker's abilities change its hit and wound rolls, the defender's its save and ward."""
+    saved = rolled_chance(save, Roll(saving.modifier + rend + int(cover), saving.reroll))
+    p = float(rolled_chance(to_hit, hit) * rolled_chance(to_wound, wound) * (1 - saved))
     per = np.array(dice_pmf(damage)) * p
     per[0] += 1 - p
-    return per
+    return warded(per, ward)
+
+
+def model_rolls(
+    model: Mapping[str, Any], kind: str, weapon: str | None, used: list[str], of: tuple[str, ...]
+) -> dict[str, Roll]:
+    """{"hit"|"wound"|"save": Roll} for the rolls `of` from the model's structured `abilities`
+    that apply to an attack of `kind` ("melee" or "missile") with `weapon` (None: any); names
+    of those taken are added to `used`. Modifiers add up; a "failed" re-roll wins over "ones"."""
+    mode = "melee" if kind == "melee" else "shooting"
+    rolls: dict[str, Roll] = {}
+    for ability in model.get("abilities") or ():
+        if not isinstance(ability, Mapping) or ability.get("type") not in ("reroll", "modifier"):
+            continue
+        if ability.get("roll") not in of:
+            continue
+        if ability.get("when") not in (None, mode):
+            continue
+        named = ability.get("weapon")
+        if named and (weapon is None or str(named).lower() != weapon.lower()):
+            continue
+        which = str(ability.get("roll"))
+        now = rolls.get(which, NO_ABILITY)
+        if ability["type"] == "modifier":
+            now = Roll(now.modifier + int(ability.get("value", 1)), now.reroll)
+        elif now.reroll != "failed":
+            now = Roll(now.modifier, str(ability.get("which", "failed")))
+        rolls[which] = now
+        if ability.get("name") and ability["name"] not in used:
+            used.append(str(ability["name"]))
+    return rolls
+
+
+def model_ward(model: Mapping[str, Any], used: list[str]) -> int | None:
+    """The best ward among the model's abilities (None: none)."""
+    wards = [a for a in model.get("abilities") or () if isinstance(a, Mapping) and a.get("type") == "ward"]
+    if not wards:
+        return None
+    best = min(wards, key=lambda a: int(a.get("target", 7)))
+    if best.get("name") and best["name"] not in used:
+        used.append(str(best["name"]))
+    return int(best.get("target", 7))
 
 
 def mortal_wounds(expression: str) -> PMF:
@@ -197,22 +294,26 @@ def models_slain(pool: PMF, models: int, wounds: int) -> PMF:
     return np.bincount(slain, weights=pool, minlength=models + 1)
 
 
-def _fled_rolls(k: int, models: int, bravery: int, situation: Situation) -> tuple[int, ...]:
+def _fled_rolls(k: int, models: int, bravery: int | None, situation: Situation) -> tuple[int, ...]:
     """§2.10 for a unit that lost `k` models now: the models fled on each battleshock roll of
     1 … 6 (each a chance of 1/6), or `(0,)` when it takes no test (nothing lost, nothing left,
-    Inspiring Presence)."""
+    Inspiring Presence, no Bravery: "-", a war machine)."""
     left = models - k
     lost = k + situation.slain_earlier
-    if left <= 0 or lost == 0 or situation.inspiring_presence:
+    if left <= 0 or lost == 0 or situation.inspiring_presence or bravery is None:
         return (0,)
     threshold = bravery + left // 10 + situation.bravery_modifier
     return tuple(min(left, max(0, roll + lost - threshold)) for roll in range(1, 7))
 
 
-def battleshock_fled(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
+def battleshock_fled(slain: PMF, models: int, bravery: int | None, situation: Situation) -> PMF:
     """§2.10: a unit that lost models rolls D6 + slain this turn; each point above its Bravery
-    (+1 per 10 models left) is one model fled, at most the models left."""
+    (+1 per 10 models left) is one model fled, at most the models left. A unit without a
+    Bravery ("-", a war machine) takes no test."""
     fled = np.zeros(models + 1)
+    if bravery is None:
+        fled[0] = float(np.sum(slain))
+        return fled
     for k, p_k in enumerate(slain):
         if not p_k:
             continue
@@ -225,7 +326,7 @@ def battleshock_fled(slain: PMF, models: int, bravery: int, situation: Situation
     return fled
 
 
-def battleshock_holds(slain: PMF, models: int, bravery: int, situation: Situation) -> Fraction:
+def battleshock_holds(slain: PMF, models: int, bravery: int | None, situation: Situation) -> Fraction:
     """The chance that the attacked unit holds: P(at least one model is left after the attacks
     and no model flees in the battleshock test that follows), exact given `slain`.
 
@@ -242,7 +343,7 @@ def battleshock_holds(slain: PMF, models: int, bravery: int, situation: Situatio
         if not p_k:
             continue
         lost = k + situation.slain_earlier
-        if lost == 0 or situation.inspiring_presence:
+        if lost == 0 or situation.inspiring_presence or bravery is None:  # "-": takes no test
             calm = Fraction(1)
         else:
             threshold = bravery + (models - k) // 10 + situation.bravery_modifier
@@ -279,6 +380,9 @@ def _attack(
     if not a_models or not d_models:
         raise ValueError("models: a unit needs at least one model")
     count, wounds, save = _pool(d_models)
+    used: dict[str, list[str]] = {"attacker": [], "defender": []}
+    pool_model = next(m for m in d_models if int(m.get("wounds") or 1) == wounds and m.get("save") == save)
+    ward = model_ward(pool_model, used["defender"])
     limit = count * wounds
     if limit > MAX_POOL_WOUNDS:
         raise ValueError(
@@ -287,7 +391,8 @@ def _attack(
     cover = sit.cover and not (sit.mode == "melee" and sit.defender_charged)
     kind = "missile" if sit.mode == "shooting" else "melee"
     slots = sit.fighting_models or sum(int(m.get("count", 1)) for m in a_models)
-    pool = mortal_wounds(sit.mortal_wounds)
+    pool = warded(mortal_wounds(sit.mortal_wounds), ward)
+    saving = model_rolls(pool_model, kind, None, used["defender"], ("save",)).get("save", NO_ABILITY)
     weapons, total_attacks, total_hits, total_wounds = [], 0.0, 0.0, 0.0
     for model in a_models:
         n = min(slots, int(model.get("count", 1)))
@@ -300,6 +405,9 @@ def _attack(
             attacks = power(np.array(dice_pmf(weapon.get("attacks", 1))), n)
             if len(attacks) - 1 > MAX_ATTACKS:
                 raise ValueError(f"models: at most {MAX_ATTACKS} attacks per weapon for an exact estimate")
+            name = str(weapon.get("name") or "")
+            rolls = model_rolls(model, kind, name, used["attacker"], ("hit", "wound"))
+            hit, wound = rolls.get("hit", NO_ABILITY), rolls.get("wound", NO_ABILITY)
             per = attack_damage(
                 int(weapon.get("to_hit") or 7),
                 int(weapon.get("to_wound") or 7),
@@ -307,14 +415,19 @@ def _attack(
                 weapon.get("damage", 1),
                 save,
                 cover,
+                hit=hit,
+                wound=wound,
+                saving=saving,
+                ward=ward,
             )
             damage = compound(attacks, per, limit)
             pool = convolve(pool, damage, limit)
-            p_hit = float(roll_chance(int(weapon.get("to_hit") or 7)))
+            p_hit = float(rolled_chance(int(weapon.get("to_hit") or 7), hit))
+            p_wound = float(rolled_chance(int(weapon.get("to_wound") or 7), wound))
             expected_attacks = mean(attacks)
             total_attacks += expected_attacks
             total_hits += expected_attacks * p_hit
-            total_wounds += expected_attacks * p_hit * float(roll_chance(int(weapon.get("to_wound") or 7)))
+            total_wounds += expected_attacks * p_hit * p_wound
             weapons.append(
                 {
                     "name": weapon.get("name", "Weapon"),
@@ -324,16 +437,15 @@ def _attack(
                     "expected": {
                         "attacks": expected_attacks,
                         "hits": expected_attacks * p_hit,
-                        "wounds": expected_attacks
-                        * p_hit
-                        * float(roll_chance(int(weapon.get("to_wound") or 7))),
+                        "wounds": expected_attacks * p_hit * p_wound,
                         "damage": mean(damage),
                     },
                 }
             )
     pool = fold(pool, limit)
     slain = models_slain(pool, count, wounds)
-    bravery = max(int(m.get("bravery") or 0) for m in d_models)
+    braveries = [int(m["bravery"]) for m in d_models if m.get("bravery") is not None]
+    bravery = max(braveries) if braveries else None
     fled = battleshock_fled(slain, count, bravery, sit)
     lost = _losses(slain, count, bravery, sit)
     holds = float(battleshock_holds(slain, count, bravery, sit))
@@ -361,6 +473,9 @@ def _attack(
         "attacker_points": attacker_points or None,
         "defender_points": sum(points) or None,
         "weapons": weapons,
+        # the structured abilities this estimate applied, by side and name (the rest of a
+        # unit's abilities are text the estimate did not use)
+        "abilities_used": used,
         "outcomes": [
             {
                 "key": "models_fled",
@@ -386,7 +501,7 @@ def _attack(
     }
 
 
-def _losses(slain: PMF, models: int, bravery: int, situation: Situation) -> PMF:
+def _losses(slain: PMF, models: int, bravery: int | None, situation: Situation) -> PMF:
     """P(slain + fled = n): the unit's total losses this turn. Per number slain, only its six
     battleshock rolls are visited (linear in the models, where a full table per number slain
     made a 1,000-model unit cost a billion steps)."""

@@ -175,3 +175,65 @@ def test_holding_against_monte_carlo(situation):
     # 60,000 draws: the standard error is at most 0.002; 0.01 is five of them.
     assert exact == pytest.approx(simulated, abs=0.01)
     assert 0.05 < exact < 0.95 or situation.get("inspiring_presence")
+# ------------------------------------------------------------------ abilities read from warscrolls
+
+
+def with_abilities(data, *abilities):
+    data["models"][0]["abilities"] = list(abilities)
+    return data
+
+
+def test_rerolling_hit_rolls_of_1_and_adding_1_to_wound_rolls_against_icepool():
+    """Re-rolls come before modifiers: a natural 1 to hit is rolled again; +1 to wound makes a
+    4+ a 3+. Exact against icepool."""
+    hit = d6.map(lambda r: r).reroll([1], depth=1)
+    per_attack = icepool.map(lambda h, w, s: 1 if h >= 4 and w + 1 >= 4 and s < 4 else 0, hit, d6, d6)
+    attacker = with_abilities(
+        unit("Blades", 2, weapons=[weapon(attacks=3)]),
+        {"type": "reroll", "roll": "hit", "which": "ones", "name": "Frenzy"},
+        {"type": "modifier", "roll": "wound", "value": 1, "name": "Sharp", "weapon": "W"},
+        {"type": "modifier", "roll": "hit", "value": 1, "name": "Volley", "when": "shooting"},
+    )
+    result = attack(attacker, unit("Guard", 10, save=4), {"mode": "melee"})
+    assert_pmf_equal(result["kills_distribution"], as_pmf(6 @ per_attack, 11))
+    # the shooting one is not used in combat
+    assert result["abilities_used"] == {"attacker": ["Frenzy", "Sharp"], "defender": []}
+
+
+def test_an_ability_on_another_weapon_does_not_apply():
+    attacker = with_abilities(
+        unit("Blades", 2, weapons=[weapon(attacks=3)]),
+        {"type": "modifier", "roll": "wound", "value": 1, "name": "Sharp", "weapon": "Other"},
+    )
+    plain = attack(unit("Blades", 2, weapons=[weapon(attacks=3)]), unit("Guard", 10), {"mode": "melee"})
+    assert attack(attacker, unit("Guard", 10), {"mode": "melee"})["kills_distribution"] == pytest.approx(
+        plain["kills_distribution"]
+    )
+
+
+def test_rerolling_failed_saves_and_a_ward_on_the_defender_against_icepool():
+    """The defender re-rolls failed saves; each wound (Damage 2 is two) is negated on 5+."""
+    save = d6.reroll([1, 2, 3], depth=1)
+    kept = d6.map(lambda r: 0 if r >= 5 else 1)
+    per_attack = icepool.map(lambda h, w, s: 1 if h >= 4 and w >= 4 and s < 4 else 0, d6, d6, save)
+    damage = per_attack.map(lambda x: x * 2)
+    warded = damage.map(lambda dmg: dmg @ kept if dmg else icepool.Die([0]))
+    pool = 4 @ warded
+    slain = pool.map(lambda p: min(1, p // 6))
+    defender = with_abilities(
+        unit("Warden", 1, wounds=6, save=4),
+        {"type": "reroll", "roll": "save", "which": "failed", "name": "Shield"},
+        {"type": "ward", "target": 5, "name": "Sigil"},
+    )
+    result = attack(unit("Blades", 1, weapons=[weapon(attacks=4, damage=2)]), defender, {"mode": "melee"})
+    assert_pmf_equal(result["wounds_distribution"], as_pmf(pool.map(lambda p: min(p, 6)), 7))
+    assert_pmf_equal(result["kills_distribution"], as_pmf(slain, 2))
+    assert result["abilities_used"] == {"attacker": [], "defender": ["Sigil", "Shield"]}
+
+
+def test_a_unit_without_bravery_takes_no_battleshock_test():
+    """A war machine's Bravery "-" (null): no model flees, whatever it lost."""
+    machine = unit("Engine", 3, wounds=1, save=None, bravery=None)
+    result = attack(unit("Blades", 5, weapons=[weapon(attacks=4)]), machine, {"mode": "melee"})
+    [fled] = [o for o in result["outcomes"] if o["key"] == "models_fled"]
+    assert fled["value"][0] == pytest.approx(1.0) and fled["expected"] == 0

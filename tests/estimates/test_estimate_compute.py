@@ -1,0 +1,38 @@
+"""What a unit-vs-unit job computes beyond the system's attack: the abilities it did not use."""
+
+from __future__ import annotations
+
+from armybuilder.estimates.compute import abilities_not_used, unit_vs_unit
+
+
+def warscroll(name: str, *, abilities: list[dict], model_abilities: list[dict]) -> dict:
+    return {"format": 1, "system": "aos1", "name": name, "abilities": abilities, "models": [{
+        "name": name, "count": 5, "move": 6, "wounds": 1, "save": 4, "bravery": 6,
+        "abilities": model_abilities,
+        "weapons": [{"name": "Axe", "type": "melee", "range": 1, "attacks": 2, "to_hit": 4,
+                     "to_wound": 4, "rend": 0, "damage": 1}]}]}
+
+
+FRENZY = {"type": "reroll", "roll": "hit", "which": "ones", "name": "Frenzy"}
+SIGIL = {"type": "ward", "target": 5, "name": "Sigil"}
+TEXTS = [
+    {"name": "Frenzy", "text": "You can re-roll hit rolls of 1 for this unit.", "read": True},
+    {"name": "Sigil", "text": "... On a 5+ the wound is negated.", "read": True},
+    {"name": "Trampling Charge", "text": "If this unit charged, add 1 to hit rolls."},
+]
+
+
+def test_the_result_names_text_abilities_and_read_ones_this_attack_did_not_apply():
+    """The attacker's ward protects only when it is attacked; its charge bonus is text."""
+    attacker = warscroll("Bloodhorns", abilities=TEXTS, model_abilities=[FRENZY, SIGIL])
+    defender = warscroll("Wardens", abilities=TEXTS[1:2], model_abilities=[SIGIL])
+    result = unit_vs_unit("aos1", {"attacker": attacker, "defender": defender, "situation": {}})
+    assert result["not_used"] == [
+        {"role": "attacker", "unit": "Bloodhorns", "abilities": ["Sigil", "Trampling Charge"]},
+    ]
+
+
+def test_without_a_report_from_the_system_an_ability_read_into_fields_counts_as_used():
+    assert abilities_not_used({"abilities": TEXTS}) == ["Trampling Charge"]
+    assert abilities_not_used({"abilities": TEXTS}, ["Frenzy"]) == ["Sigil", "Trampling Charge"]
+    assert abilities_not_used({"name": "No text"}) == []
