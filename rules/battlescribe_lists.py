@@ -132,11 +132,10 @@ def list_roster(
         return None
     source_id, digest, catalogue_id = found
     data = game_data(source_id, digest)
-    points_type, _other = cost_fields(data, system_key)
-    # The list's own limit is the army's; a catalogue's default limits (often 0) are not.
+    # The list's points limit is checked by the product in its own words; a catalogue's default
+    # limits (often 0) are not the army's.
     limits = {c.id: -1.0 for c in data.cost_types}
-    if points_type is not None and points_limit is not None:
-        limits[points_type] = float(points_limit)
+    del points_limit
     return ListRoster(
         data, catalogue_id=catalogue_id, force_entry_id=force_entry_id, trees=trees, cost_limits=limits
     )

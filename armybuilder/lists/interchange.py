@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.evaluation import army_dict
 from armybuilder.lists.services import (
@@ -289,6 +290,12 @@ def _imported_list(
         )
         units += built
         errors += entry_errors
+    if not errors:
+        # A list of a faction imported with its BattleScribe source is a roster of the engine.
+        try:
+            units = roster_units.as_roster_units(army_list, units)
+        except ArmyListError as exc:
+            errors += exc.errors
     if len(entries) > MAX_UNITS_PER_LIST or len(units) > MAX_UNITS_PER_LIST:
         errors.append(("units", _("A list has at most %(limit)d units.") % {"limit": MAX_UNITS_PER_LIST}))
     if not errors:

@@ -230,3 +230,31 @@ def roster_file(army_list: ArmyList, units: Sequence[ListUnit]) -> bytes:
         points_type=points_type,
         revisions=revisions(roster),
     )
+
+
+def as_roster_units(army_list: ArmyList, units: list[ListUnit]) -> list[ListUnit]:
+    """Units an import built in the unit format, rebuilt by the engine when the list's faction
+    has a source and every unit is one of its imported units (their unit-format option keys
+    are understood, `ListRoster.set_counts`); otherwise `units` unchanged. A new roster brings
+    what its force requires first, as when a player adds a first unit."""
+    if army_list.faction_id is None or not units or not faction_source(army_list.faction_id):
+        return units
+    if any(unit.template is None or unit.template.faction_id != army_list.faction_id for unit in units):
+        return units
+    roster = roster_of(army_list, [])
+    out = new_units(army_list, roster, 0)
+    for unit in units:
+        option = roster.root_option(unit.template.slug)
+        if option is None:
+            return units
+        index = roster.add_unit(option)
+        try:
+            roster.set_counts(index, unit.chosen_options or {})
+        except ListRosterError as exc:
+            raise ArmyListError([("units", f"{unit.name}: {exc}")]) from None
+        unit.selection = tree_of(roster.unit(index))
+        out.append(unit)
+    for position, unit in enumerate(out):
+        unit.position = position
+    refresh_units(army_list, roster, out)
+    return out

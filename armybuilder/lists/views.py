@@ -603,10 +603,19 @@ def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
         template = selectors.army_list_unit_choice(army_list=army_list, unit_id=template_id)
         if template is None:
             raise ArmyListError([("unit", _("No such unit for this list."))])
+        before = army_list.unit_count
         added = services.army_list_add_unit(
             army_list=army_list, unit=template, options={}, expected_version=version
         )
         added.army_list = army_list
+        if request.htmx and army_list.unit_count > before + 1:
+            # More than the unit came in (a roster's first unit brings what its force requires,
+            # before it): a row for each.
+            came = list(army_list.units.filter(position__gte=before).order_by("position"))
+            for unit in came:
+                unit.army_list = army_list
+            rows = [("armybuilder/_unit_row.html", {"unit": unit, "is_new": True}) for unit in came]
+            return _fragments(request, army_list, *rows)
         if not request.htmx:
             return HttpResponseRedirect(_editor_url(army_list, f"unit-{added.pk}"))
         return _fragments(request, army_list, ("armybuilder/_unit_row.html", {"unit": added, "is_new": True}))

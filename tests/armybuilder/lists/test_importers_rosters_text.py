@@ -17,7 +17,7 @@ from armybuilder.models import ArmyList
 from armybuilder.roster.battlescribe import roster_document
 from armybuilder.roster.text import army_list_text
 from rules.battlescribe.roster_writer import roster_rosz, roster_xml
-from rules.models import Faction, GameSystem
+from rules.models import BattleScribeSource, Faction, GameSystem
 from tests.rules.battlescribe.files import FILES, GRIMDARK
 
 
@@ -27,6 +27,9 @@ def marines(db, django_user_model):
     call_command("import_battlescribe", *[str(FILES / n) for n in GRIMDARK], system="wh40k9", verbosity=0)
     user = django_user_model.objects.create_user("player", password="a-long-test-password")
     faction = Faction.objects.get(slug="bs-cat-marines", owner=None)
+    # As an import made before sources were kept: these importers match a roster's selections
+    # to the unit format's options (lists of a faction with its source are the engine's).
+    BattleScribeSource.objects.filter(faction=faction).delete()
     army_list = army_list_create(
         owner=user,
         system=GameSystem.objects.get(key="wh40k9"),

@@ -197,3 +197,14 @@ def test_rosz_round_trip_rebuilds_the_same_roster(warband, client):
     assert [u["points"] for u in result.units] == [u["roster_points"] for u in result.units]
     assert back.total_points == army_list.total_points
     assert messages(back) == messages(army_list) == ["Warlord: at most 1 allowed in the army (now 2)."]
+
+
+def test_unit_format_option_keys_of_imported_units_still_work(warband):
+    owner, faction = warband
+    army_list = make_list(owner=owner, faction=faction)
+    army_list.refresh_from_db()
+    pack = services.army_list_add_unit(
+        army_list=army_list, unit=unit(faction, "bs-se-pack"), options={"more-warrior": 3},
+        expected_version=army_list.version,
+    )
+    assert pack.points == 64 and [m["count"] for m in pack.data["models"]] == [8]
