@@ -7,7 +7,7 @@ catalogue units resized, weapons swapped or copied, rules added; each checked by
 `estimates.inputs.unit_vs_unit_inputs`), each keeping a change that raises its score:
 - by CPU time and memory: measured / predicted of CPU seconds (best of two) and of the
   `tracemalloc` peak, the larger of the two;
-- by counts, as the CI test does (`tests/estimates/test_cost_models_adversarial.py`, with a
+- by counts, as the CI test does (`tests/armybuilder/estimates/test_cost_models_adversarial.py`, with a
   budget of a few dozen): `overshoot`, interpreter calls and traced peak past 3x the prediction;
 then prints the worst measured / predicted found for time, memory and calls, and the largest
 traced peak against the per-matchup limit. The real path: the job's own function

@@ -66,7 +66,7 @@ def test_the_page_answers_at_once_and_the_worker_fills_the_cache(client, fresh_r
 
 
 def test_renders_are_rate_limited_per_address_through_share_links(client, fresh_rates) -> None:
-    from tests.estimates.conftest import set_rates
+    from tests.factories.throttle_rates import set_rates
 
     set_rates(fresh_rates, pdf="2/hour")
     lists = [big_list(1) for _ in range(3)]
@@ -102,7 +102,7 @@ def test_with_the_job_store_down_the_pdf_is_a_quick_503(client, settings) -> Non
 
 def test_an_edit_while_a_render_is_in_flight_queues_no_second_render(client, fresh_rates) -> None:
     from armybuilder.lists import services
-    from tests.estimates.conftest import set_rates
+    from tests.factories.throttle_rates import set_rates
 
     set_rates(fresh_rates, pdf="1/hour")
     army_list = big_list(1)

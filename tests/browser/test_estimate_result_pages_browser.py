@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
+from tests.armybuilder.estimates.test_estimate_result_pages import result
 from tests.browser.artifacts import screenshot
 from tests.browser.editor_helpers import PHONE
-from tests.estimates.test_estimate_result_pages import result
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

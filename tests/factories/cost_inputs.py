@@ -12,7 +12,7 @@ with the dice engine's caches emptied, so a sample pays its whole cost; `measure
 counts the interpreter's function calls instead of timing them (a count the CI may assert).
 
 Shared by `bench/bench_cost_models.py`, `bench/bench_adversarial_costs.py` and
-`tests/estimates/test_cost_models_adversarial.py`.
+`tests/armybuilder/estimates/test_cost_models_adversarial.py`.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.battlescribe_import import entry_count, parse_import
 from rules.battlescribe_jobs import import_state
 from rules.models import Faction
-from tests.api.conftest import token_client
+from tests.armybuilder.api.conftest import token_client
 from tests.rules.battlescribe.files import FILES, GRIMDARK
 from tests.rules.battlescribe.generated import catalogue, game_system
 

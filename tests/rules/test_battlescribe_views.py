@@ -90,7 +90,7 @@ def test_an_import_above_the_entry_bound_is_refused_naming_the_limit(client, pla
 
 
 def test_imports_per_account_are_rate_limited(client, player, fresh_rates):
-    from tests.estimates.conftest import set_rates
+    from tests.factories.throttle_rates import set_rates
 
     set_rates(fresh_rates, battlescribe_import="2/hour")
     statuses = [upload(client).status_code for _ in range(3)]

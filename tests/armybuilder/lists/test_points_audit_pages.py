@@ -14,7 +14,7 @@ from armybuilder.lists.importers import Source
 from armybuilder.lists.imports import import_source
 from armybuilder.lists.services import list_units_in_order
 from rules.models import Faction
-from tests.api.conftest import if_match
+from tests.armybuilder.api.conftest import if_match
 from tests.factories.army_lists import token_client
 
 FIXTURES = Path(__file__).parent / "imports"

@@ -3,7 +3,7 @@ change (`shared/DESIGN.md`, "A system declares what the product shows of it"; th
 discovers packages, no list is kept by hand).
 
 The test writes a package `rules/systems/toydarts/` that registers the toy system of
-`tests/estimates/toy_system` (darts thrown at balloons), removes it again afterwards, and walks
+`tests/armybuilder/estimates/toy_system` (darts thrown at balloons), removes it again afterwards, and walks
 the pages a player meets: the home page, the catalogue, the designer, the list editor, the
 roster and the estimate form. Its catalogue row comes from the loader's own
 `system_rows()`, its faction and unit are data, as a catalogue file would give them.
@@ -25,14 +25,14 @@ from rules.catalogue_files import system_rows
 from rules.models import GameSystem as GameSystemRow
 from rules.models import UnitTemplate
 from rules.systems.registry import SYSTEMS_PACKAGE, all_systems, get_system, unregister
-from tests.estimates.toy_system import KEY, toy_unit
+from tests.armybuilder.estimates.toy_system import KEY, toy_unit
 from tests.factories.army_lists import make_faction, make_list, make_user
 
 PACKAGE_DIR = Path(__file__).resolve().parents[3] / "rules" / "systems" / KEY
 PACKAGE_SOURCE = '''"""Written by tests/rules/test_toy_system_package.py, removed when it ends."""
 
 from rules.systems.registry import register
-from tests.estimates.toy_system import make_system
+from tests.armybuilder.estimates.toy_system import make_system
 
 SYSTEM = register(make_system())
 '''

@@ -14,10 +14,10 @@ import pytest
 from django.template.loader import render_to_string
 
 from rules.systems.registry import get_system
-from tests.estimates.test_estimate_command import command_env
+from tests.armybuilder.estimates.test_estimate_command import command_env
 from tests.factories.fantasy_units import unit
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize("system", ["whfb6", "ru_whfb"])

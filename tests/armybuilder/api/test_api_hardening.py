@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from armybuilder.models import ArmyList
-from tests.api.conftest import if_match
+from tests.armybuilder.api.conftest import if_match
 
 
 def test_options_on_a_list_describes_it_without_a_server_error(owner_client: APIClient,

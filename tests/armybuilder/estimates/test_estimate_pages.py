@@ -369,7 +369,7 @@ def test_the_target_menu_costs_the_same_queries_whatever_the_number_of_lists(cli
 
 
 def test_charts_are_not_hidden_when_printing():
-    root = Path(__file__).resolve().parents[2] / "static" / "css"
+    root = Path(__file__).resolve().parents[3] / "static" / "css"
     print_css = (root / "print.css").read_text()
     assert "svg" not in print_css and ".chart" not in print_css and "heatmap" not in print_css
     assert "print-color-adjust: exact" in (root / "estimates.css").read_text()

@@ -1,7 +1,7 @@
 """The seam: a game system the product layer has never heard of plugs into every estimate
 entry point — the form, the API (and its situation-schema endpoint), the jobs with their
 list-vs-list matrix, and the `estimate` command — by registering, with no change outside
-its own package (`tests/estimates/toy_system`)."""
+its own package (`tests/armybuilder/estimates/toy_system`)."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from armybuilder.estimates.tasks import run_estimate
 from rules.models import GameSystem as GameSystemRow
 from rules.models import UnitTemplate
 from rules.systems.registry import GameSystem, get_system, register, unregister
-from tests.estimates.toy_system import KEY, attack, make_system, toy_unit
+from tests.armybuilder.estimates.toy_system import KEY, attack, make_system, toy_unit
 from tests.factories.army_lists import make_faction
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.db import transaction
 from armybuilder.lists.services import army_list_update
 from armybuilder.models import ArmyList
 from rules.models import Faction, GameSystem, UnitTemplate
-from tests.api.conftest import if_match
+from tests.armybuilder.api.conftest import if_match
 from tests.factories.opr_documents import opr_unit
 
 

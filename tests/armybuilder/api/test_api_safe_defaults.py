@@ -28,7 +28,7 @@ def test_token_requests_get_no_csrf_cookie(owner_client: APIClient, private_list
 def test_names_with_text_direction_controls_are_refused_everywhere(owner_client: APIClient,
                                                                    private_list: ArmyList, client: Any,
                                                                    owner: Any) -> None:
-    from tests.api.conftest import if_match
+    from tests.armybuilder.api.conftest import if_match
 
     evil = "Patrol\u202egnp.exe"
     created = owner_client.post("/api/v1/lists", {"name": evil, "system": "opr", "points_limit": 100},

@@ -9,12 +9,7 @@ import pytest
 
 from rules.models import Faction
 from tests.factories.army_lists import make_faction, make_user
-
-
-def set_rates(settings: Any, **rates: str) -> None:
-    rest = dict(settings.REST_FRAMEWORK)
-    rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], **rates}
-    settings.REST_FRAMEWORK = rest
+from tests.factories.throttle_rates import set_rates
 
 
 @pytest.fixture(autouse=True)

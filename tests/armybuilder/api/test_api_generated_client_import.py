@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from tests.api.test_api_generated_client import generate_client
+from tests.armybuilder.api.test_api_generated_client import generate_client
 from tests.factories.army_lists import PASSWORD
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
-LIST = (Path(__file__).parents[1] / "armybuilder" / "lists" / "imports" / "army_forge_list.json").read_bytes()
+LIST = (Path(__file__).parents[1] / "lists" / "imports" / "army_forge_list.json").read_bytes()
 
 
 def test_generated_client_imports_and_exports_army_forge(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from armybuilder.models import ArmyList
-from tests.api.conftest import if_match
+from tests.armybuilder.api.conftest import if_match
 
 
 def test_a_unit_gets_its_name_notes_and_group_by_patch(owner_client: Any, private_list: ArmyList) -> None:

@@ -11,8 +11,8 @@ from django.db import connection
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.services import estimate_request
 from armybuilder.estimates.tasks import OUT_OF_MEMORY
+from tests.armybuilder.estimates.test_estimate_worker import wait_for
 from tests.conftest import start_worker, stop_worker, wait_for_worker
-from tests.estimates.test_estimate_worker import wait_for
 from tests.factories.opr_documents import opr_unit
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

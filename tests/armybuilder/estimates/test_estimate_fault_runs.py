@@ -32,8 +32,8 @@ from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.selectors import estimate_refresh_stale
 from armybuilder.estimates.services import estimate_request
+from tests.armybuilder.estimates.test_estimate_worker import as_stored, wait_for_file
 from tests.conftest import start_worker, stop_worker, wait_for_worker
-from tests.estimates.test_estimate_worker import as_stored, wait_for_file
 from tests.factories.opr_documents import BLADE, LAUNCHER, RIFLE, opr_unit
 from tests.postgres_server import postgres_stopped
 from tests.redis_server import point_celery_at, running_redis

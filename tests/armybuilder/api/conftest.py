@@ -23,12 +23,7 @@ from tests.factories import army_lists
 from tests.factories.army_lists import PASSWORD, token_client
 from tests.factories.estimate_lists import catalogue_unit
 from tests.factories.opr_documents import PLASMA, opr_unit
-
-
-def set_rates(settings: Any, **rates: str) -> None:
-    rest = dict(settings.REST_FRAMEWORK)
-    rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], **rates}
-    settings.REST_FRAMEWORK = rest
+from tests.factories.throttle_rates import set_rates
 
 
 @pytest.fixture(autouse=True)

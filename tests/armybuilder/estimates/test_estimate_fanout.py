@@ -10,8 +10,8 @@ from armybuilder.estimates.fanout import rows_of, workers_of
 from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.services import estimate_request
+from tests.armybuilder.estimates.test_estimate_worker import as_stored, wait_for
 from tests.conftest import start_worker, stop_worker, wait_for_worker
-from tests.estimates.test_estimate_worker import as_stored, wait_for
 from tests.factories.opr_documents import BLADE, LAUNCHER, RIFLE, opr_unit
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -17,7 +17,7 @@ from rules.systems.opr.unit_format import parse_unit
 from rules.systems.registry import get_system
 from tests.factories.army_lists import INFANTRY
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 TARGETS = {**INFANTRY, "name": "Targets", "models": [{**INFANTRY["models"][0], "defence": 4}]}
 

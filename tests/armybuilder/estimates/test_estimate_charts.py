@@ -97,7 +97,7 @@ def test_heat_shades_are_classes_whose_colours_the_stylesheet_holds():
     shades a cell can take has its rule in estimates.css, in the colour `heat_colour` gives."""
     from pathlib import Path
 
-    css = (Path(__file__).resolve().parents[2] / "static/css/estimates.css").read_text()
+    css = (Path(__file__).resolve().parents[3] / "static/css/estimates.css").read_text()
     assert (heat_step(0, 10), heat_step(5, 10), heat_step(10, 10), heat_step(3, 0)) == (0, 10, 20, 0)
     for step in range(HEAT_STEPS + 1):
         assert f".heatmap td.heat-{step} {{ background-color: {heat_colour(step, HEAT_STEPS)}; }}" in css

@@ -20,7 +20,7 @@ from armybuilder.models import ArmyList
 from rules.models import Faction
 from tests.factories.army_lists import token_client
 
-FIXTURES = Path(__file__).parents[1] / "armybuilder" / "lists" / "imports"
+FIXTURES = Path(__file__).parents[1] / "lists" / "imports"
 LIST = (FIXTURES / "army_forge_list.json").read_bytes()
 
 

@@ -20,11 +20,11 @@ from armybuilder.estimates.tasks import run_estimate
 from armybuilder.lists.services import army_list_add_unit, army_list_create
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.systems.registry import get_system
-from tests.estimates.test_estimate_command import command_env
+from tests.armybuilder.estimates.test_estimate_command import command_env
 from tests.factories.army_lists import make_faction
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WH40K = get_system("wh40k9")
 
 CHAINSWORD = {

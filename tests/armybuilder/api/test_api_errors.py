@@ -11,7 +11,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from armybuilder.models import ArmyList
-from tests.api.conftest import if_match
+from tests.armybuilder.api.conftest import if_match
 from tests.factories.army_lists import PASSWORD
 from tests.factories.opr_documents import opr_unit
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from armybuilder.lists.services import army_list_create
 from rules.battlescribe_import import import_files
 from rules.models import UnitTemplate
-from tests.api.conftest import if_match
+from tests.armybuilder.api.conftest import if_match
 from tests.rules.battlescribe.files import sources
 
 
