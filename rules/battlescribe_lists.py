@@ -74,11 +74,27 @@ def keep_sources(
         if cid is None:
             continue
         needed = _needed(cid, catalogues)
+        if not _offers_a_force(system, needed):
+            # Nothing to build a roster in (data of points and profiles only): its lists stay in
+            # the unit format, checked by the system's own rules, as before the engine.
+            BattleScribeSource.objects.filter(faction=faction).delete()
+            continue
         digest = hashlib.sha256(json.dumps([system, needed], sort_keys=True).encode()).hexdigest()
         BattleScribeSource.objects.update_or_create(
             faction=faction,
             defaults={"catalogue_id": cid, "game_system": system, "catalogues": needed, "digest": digest},
         )
+
+
+def _offers_a_force(system: Mapping[str, Any], catalogues: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the game system or one of the faction's catalogues has a force entry not hidden
+    outright (a roster needs one to hold units)."""
+    documents = [system, *catalogues]
+    return any(
+        isinstance(entry, Mapping) and entry.get("hidden") != "true"
+        for document in documents
+        for entry in (document.get("forceEntries") or [])
+    )
 
 
 def faction_source(faction_id: int | None) -> tuple[int, str, str] | None:

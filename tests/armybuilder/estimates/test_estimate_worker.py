@@ -52,7 +52,9 @@ def test_a_worker_runs_a_unit_against_unit_job_to_the_same_result_as_attack(cele
     assert estimate.progress == 1.0
     assert estimate.attempts == 1
     assert estimate.started is not None and estimate.finished is not None and estimate.compute_ms > 0
-    assert estimate.result == as_stored(get_system("opr").attack(attacker, defender, inputs["situation"]))
+    # The attack's figures, plus the abilities it did not use (these units have none kept as text).
+    expected = {**get_system("opr").attack(attacker, defender, inputs["situation"]), "not_used": []}
+    assert estimate.result == as_stored(expected)
 
 
 def test_a_worker_runs_a_list_against_list_job_cell_by_cell_as_attack(celery_worker_process):
