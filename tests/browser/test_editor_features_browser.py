@@ -228,9 +228,16 @@ def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live
         "rows => rows.map(r => r.dataset.unitName)"
     )
     rows = page.locator("#unit-rows .unit-row")
-    with page.expect_response(lambda r: "/move/" in r.url) as moved:
-        rows.nth(2).locator(".drag-handle").drag_to(rows.nth(0))
-    assert moved.value.status == 200
+    # Two drags onto the top edge of the row above, each with both rows on the screen (on a
+    # phone the first and the last row are not, and the sticky bar hides the bottom edge): the
+    # last unit goes first.
+    for source, target in ((2, 1), (1, 0)):
+        rows.nth(target).evaluate("row => window.scrollBy(0, row.getBoundingClientRect().top - 120)")
+        with page.expect_response(lambda r: "/move/" in r.url) as moved:
+            handle = rows.nth(source).locator(".drag-handle")
+            handle.drag_to(rows.nth(target), target_position={"x": 12, "y": 6})
+        assert moved.value.status == 200
+        expect(rows.nth(target)).to_have_attribute("data-unit-name", "Signal Corps")
     expect(rows.first).to_have_attribute("data-unit-name", "Signal Corps")
     assert names() == ["Signal Corps", "Concord Wardens", "Warden-Captain"]
     stored = ListUnit.objects.filter(army_list=army_list).order_by("position").values_list("name", flat=True)
