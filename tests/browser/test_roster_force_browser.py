@@ -34,7 +34,9 @@ def test_the_force_picker_rebuilds_the_list_in_the_chosen_force(live_server, bro
     army_list = services.army_list_create(owner=owner, system=faction.system, faction=faction,
                                           name="Warband", points_limit=500)
     lord = UnitTemplate.objects.get(faction=faction, slug="bs-se-lord")
-    services.army_list_add_unit(army_list=army_list, unit=lord, options={}, expected_version=army_list.version)
+    services.army_list_add_unit(
+        army_list=army_list, unit=lord, options={}, expected_version=army_list.version
+    )
 
     page = browser.new_context(viewport=viewport).new_page()
     login(page, live_server.url, "player")

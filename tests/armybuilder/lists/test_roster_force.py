@@ -27,7 +27,9 @@ def army_list():
                            owner=owner).factions[0]
     army_list = make_list(owner=owner, faction=faction)
     lord = UnitTemplate.objects.get(faction=faction, slug="bs-se-lord")
-    services.army_list_add_unit(army_list=army_list, unit=lord, options={}, expected_version=army_list.version)
+    services.army_list_add_unit(
+        army_list=army_list, unit=lord, options={}, expected_version=army_list.version
+    )
     army_list.refresh_from_db()
     return army_list
 
@@ -48,7 +50,8 @@ def test_another_force_rebuilds_the_list_in_it(client, army_list):
     client.force_login(army_list.owner)
     assert TROOPS in messages(army_list)
     answer = client.post(reverse("lists:roster_force", args=[army_list.pk]),
-                         {"roster_force": "force-vanguard", "version": army_list.version}, HTTP_HX_REQUEST="true")
+                         {"roster_force": "force-vanguard", "version": army_list.version},
+                         HTTP_HX_REQUEST="true")
     assert answer.status_code == 200
     html = answer.content.decode()
     assert '<option value="force-vanguard" selected>Vanguard Detachment</option>' in html
