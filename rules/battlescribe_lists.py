@@ -74,6 +74,10 @@ def keep_sources(
         if cid is None:
             continue
         needed = _needed(cid, catalogues)
+        if not any(raw.get("forceEntries") for raw in [system, *needed]):
+            # A roster is built in a force: without one, lists of the faction are priced from
+            # the units the import mapped, as before the engine.
+            continue
         digest = hashlib.sha256(json.dumps([system, needed], sort_keys=True).encode()).hexdigest()
         BattleScribeSource.objects.update_or_create(
             faction=faction,
