@@ -417,6 +417,12 @@ class Roster:
                 self._create(option, parent, force, 1)
             return
         number = missing * max(parent.number, 1) if option.collective else missing
+        existing = next((s for s in parent.children if s.option is option), None)
+        if existing is not None:
+            # Already taken (its own minimum came first): one node grows, as a count change does.
+            self._change_number(existing, existing.number + number)
+            self.touch(existing)
+            return
         self._create(option, parent, force, number)
 
     def deselect(self, sel: Selection) -> None:
