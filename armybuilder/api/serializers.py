@@ -18,6 +18,7 @@ from rest_framework.reverse import reverse
 
 from armybuilder.api.filters import MAX_ID
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
+from armybuilder.lists.roster_units import current_force, roster_force_choices
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
     MAX_UNITS_PER_LIST,
@@ -272,6 +273,13 @@ class ListUnitSerializer(serializers.Serializer):
         }
 
 
+class RosterForceSerializer(serializers.Serializer):
+    """A force (detachment) of a BattleScribe catalogue a list can be built in."""
+
+    id = serializers.CharField()
+    name = serializers.CharField()
+
+
 class ArmyListSummarySerializer(serializers.Serializer):
     """A list as the collection shows it: no units, the cached totals."""
 
@@ -330,7 +338,20 @@ class ArmyListSerializer(ArmyListSummarySerializer):
         allow_blank=True,
         help_text="A locked version's content fingerprint (empty for a list that can change).")
     created = serializers.DateTimeField()
+    roster_force = serializers.SerializerMethodField(
+        help_text="The force (detachment) the list is built in (lists of a faction imported with its "
+                  "BattleScribe catalogue: one of `roster_forces`); empty for other lists.")
+    roster_forces = serializers.SerializerMethodField(
+        help_text="The forces the list can be built in ([{id, name}]); empty for other lists.")
     units = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.CharField(allow_blank=True))
+    def get_roster_force(self, army_list: Any) -> str:
+        return current_force(army_list)
+
+    @extend_schema_field(RosterForceSerializer(many=True))
+    def get_roster_forces(self, army_list: Any) -> list[dict[str, str]]:
+        return [{"id": entry_id, "name": name} for entry_id, name in roster_force_choices(army_list)]
 
     @extend_schema_field(serializers.DictField())
     def get_settings(self, army_list: Any) -> dict[str, Any]:
@@ -378,6 +399,10 @@ class ArmyListWriteSerializer(serializers.Serializer):
         required=False,
         help_text="The system's own list parameters (see the system's `list_settings_schema`); "
                   "those not named keep their value (a new list: the default).")
+    roster_force = serializers.CharField(
+        max_length=64, required=False,
+        help_text="The force (detachment) the list is built in, one of the list's `roster_forces` (lists of "
+                  "a faction imported with its BattleScribe catalogue); every unit is rebuilt in it.")
 
 
 class ArmyListCreateSerializer(ArmyListWriteSerializer):

@@ -171,6 +171,27 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
         self.add_setting_fields(system_key=army_list.system.key, current=army_list.settings)
 
 
+class RosterForceForm(forms.Form):
+    """The force (detachment) a list of a faction imported with its BattleScribe catalogue is
+    built in: one of the catalogue's forces (`choices`, from `roster_units.roster_force_choices`)."""
+
+    roster_force = forms.ChoiceField(
+        label=gettext_lazy("Force"),
+        help_text=gettext_lazy(
+            "The detachment your units are built in; its rules decide what the list needs."
+        ),
+    )
+
+    def __init__(self, *args: Any, choices: Sequence[tuple[str, str]], current: str, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"roster_force": current})
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["roster_force"].choices = list(choices)
+        self.fields["roster_force"].error_messages["invalid_choice"] = _(
+            "Choose one of the forces of this catalogue."
+        )
+
+
 class ImportForm(forms.Form):
     """A list to import, pasted or uploaded (a file wins over the text box): our JSON file, an
     Army Forge list or army book, a BattleScribe or New Recruit roster, a text list, or an Army

@@ -166,6 +166,20 @@ def set_force(*, army_list: ArmyList, units: Sequence[ListUnit], force_entry_id:
     return refresh_units(army_list, roster_of(army_list, units), units)
 
 
+def roster_force_choices(army_list: ArmyList) -> list[tuple[str, str]]:
+    """(force entry id, name) the list can be built in; [] when its faction has no source."""
+    return force_choices(army_list.faction_id)
+
+
+def current_force(army_list: ArmyList) -> str:
+    """The force the list is built in: the stored one, else the catalogue's first (as the
+    engine takes it); empty when the faction has no source."""
+    choices = [entry_id for entry_id, _name in roster_force_choices(army_list)]
+    if army_list.roster_force in choices:
+        return army_list.roster_force
+    return choices[0] if choices else ""
+
+
 def violations(army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str, Any]]:
     """The roster's errors as the list's violations (each message in a player's words)."""
     return roster_of(army_list, units).violations()

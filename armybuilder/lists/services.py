@@ -371,11 +371,14 @@ def army_list_update(
     structure_options: Mapping[str, Any] | None = None,
     is_public: bool | None = None,
     settings: Mapping[str, Any] | None = None,
+    roster_force: str | None = None,
 ) -> ArmyList:
-    """Rename the list, change its limit, its structure rules or its gallery visibility.
+    """Rename the list, change its limit, its structure rules, its gallery visibility or, for a
+    faction imported with its BattleScribe source, the force (detachment) its units are in.
 
     Arguments left as `None` keep their value. The game system and faction of a list do
-    not change: its units come from them.
+    not change: its units come from them. Another force changes what the catalogue allows
+    and offers, so every unit is rebuilt by the roster engine in it and saved.
     """
     locked = lock_list(army_list=army_list, expected_version=expected_version)
     changed: list[str] = []
@@ -408,6 +411,15 @@ def army_list_update(
             errors += exc.errors
     if errors:
         raise ArmyListError(errors)
+    if roster_force is not None and roster_force != locked.roster_force:
+        units = list_units_in_order(locked)
+        if not roster_units.is_roster_list(locked, units):
+            raise ArmyListError(
+                [("roster_force", _("This list's faction has no forces to choose from."))]
+            )
+        _save_roster_units(roster_units.set_force(army_list=locked, units=units, force_entry_id=roster_force))
+        changed.append("roster_force")
+        return save_list_change(locked=locked, caller=army_list, units=units, changed_fields=changed)
     units = list_units_in_order(locked, for_evaluation=True)
     return save_list_change(locked=locked, caller=army_list, units=units, changed_fields=changed)
 

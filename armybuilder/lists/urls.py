@@ -21,6 +21,7 @@ urlpatterns = [
     path("compare/", views.compare, name="compare"),
     path("<int:list_id>/", views.detail, name="detail"),
     path("<int:list_id>/settings/", views.update, name="update"),
+    path("<int:list_id>/force/", views.roster_force, name="roster_force"),
     path("<int:list_id>/delete/", views.delete, name="delete"),
     path("<int:list_id>/fork/", views.fork, name="fork"),
     path("<int:list_id>/share/", views.share, name="share"),

@@ -28,13 +28,14 @@ from django_htmx.http import reswap, retarget
 
 from armybuilder import offline
 from armybuilder.accounts.guests import guest_start, is_guest
-from armybuilder.lists import locks, selectors, services, sharing
+from armybuilder.lists import locks, roster_units, selectors, services, sharing
 from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.forms import (
     SETTING_PREFIX,
     ArmyListCreateForm,
     ArmyListSettingsForm,
     ImportForm,
+    RosterForceForm,
     parse_int,
     parse_option_counts,
     parse_version,
@@ -87,6 +88,7 @@ def _page_context(
     *,
     can_edit: bool,
     settings_form: ArmyListSettingsForm | None = None,
+    force_form: RosterForceForm | None = None,
 ) -> dict[str, Any]:
     units = selectors.army_list_units(army_list=army_list)
     context: dict[str, Any] = {
@@ -105,6 +107,7 @@ def _page_context(
     if can_edit:
         context["unit_choices"] = list(selectors.army_list_unit_choices(army_list=army_list))
         context["settings_form"] = settings_form or ArmyListSettingsForm(army_list=army_list)
+        context["force_form"] = force_form or _force_form(army_list)
         if army_list.share_token:
             context["share_url"] = request.build_absolute_uri(
                 reverse("lists:shared", args=[army_list.share_token])
@@ -126,8 +129,11 @@ def _render_editor(
     status: int = 200,
     alert: dict[str, Any] | None = None,
     settings_form: ArmyListSettingsForm | None = None,
+    force_form: RosterForceForm | None = None,
 ) -> HttpResponse:
-    context = _page_context(request, army_list, can_edit=True, settings_form=settings_form)
+    context = _page_context(
+        request, army_list, can_edit=True, settings_form=settings_form, force_form=force_form
+    )
     context["alert"] = alert
     return render(request, "armybuilder/list_detail.html", context, status=status)
 
@@ -435,6 +441,55 @@ def update(request: HttpRequest, list_id: int) -> HttpResponse:
                 {"settings_form": ArmyListSettingsForm(army_list=army_list), "saved": True},
             ),
             ("armybuilder/_list_title.html", {"oob": True}),
+        )
+
+    return _change(request, army_list, action)
+
+
+def _force_form(army_list: ArmyList, data: Any = None) -> RosterForceForm | None:
+    """The force picker of a list whose faction has forces to choose from, else None."""
+    choices = roster_units.roster_force_choices(army_list)
+    if not choices:
+        return None
+    return RosterForceForm(data, choices=choices, current=roster_units.current_force(army_list))
+
+
+@login_required
+@require_POST
+def roster_force(request: HttpRequest, list_id: int) -> HttpResponse:
+    """Build the list in another force (detachment) of its catalogue: every unit is rebuilt by
+    the roster engine in it. A refused choice is shown inside the picker (400)."""
+    army_list = _list_for_edit(request, list_id)
+    form = _force_form(army_list, request.POST)
+    if form is None:
+        raise Http404
+    if not form.is_valid():
+        if request.htmx:
+            return render(request, "armybuilder/_list_force.html",
+                          {"army_list": army_list, "force_form": form, "can_edit": True}, status=400)
+        return _render_editor(request, army_list, status=400, force_form=form)
+
+    def action(version: int) -> HttpResponse:
+        try:
+            services.army_list_update(
+                army_list=army_list, expected_version=version, roster_force=form.cleaned_data["roster_force"]
+            )
+        except ArmyListError as error:
+            for field, message in error.errors:
+                form.add_error("roster_force" if field == "roster_force" else None, message)
+            if request.htmx:
+                return render(request, "armybuilder/_list_force.html",
+                              {"army_list": army_list, "force_form": form, "can_edit": True}, status=400)
+            return _render_editor(request, army_list, status=400, force_form=form)
+        if not request.htmx:
+            messages.success(request, _("The list is now built in this force."))
+            return HttpResponseRedirect(_editor_url(army_list))
+        units = selectors.army_list_units(army_list=army_list)
+        return _fragments(
+            request,
+            army_list,
+            ("armybuilder/_list_force.html", {"force_form": _force_form(army_list), "saved": True}),
+            ("armybuilder/_unit_rows_oob.html", {"units": units}),
         )
 
     return _change(request, army_list, action)

@@ -19,7 +19,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_an_imported_faction_is_built_by_the_roster_engine(live_server, browser, viewport):
+def test_an_imported_faction_is_built_by_the_roster_engine(
+    live_server, browser, viewport, celery_worker_process
+):
     from django.contrib.auth.models import User
 
     name = "phone" if viewport == PHONE else "desktop"
@@ -31,7 +33,8 @@ def test_an_imported_faction_is_built_by_the_roster_engine(live_server, browser,
     page.get_by_label("Game system").select_option("wh40k9")
     page.get_by_label("Files").set_input_files([str(FILES / n) for n in ("slots.gst", "slots_warband.cat")])
     page.get_by_role("button", name="Import").click()
-    expect(page.locator("#battlescribe-result")).to_be_visible()
+    # The upload is imported by the worker (pdf queue); the job's page polls until it is done.
+    expect(page.locator("#battlescribe-result")).to_be_visible(timeout=90_000)
 
     page.goto(f"{live_server.url}/lists/new/?system=wh40k9")
     faction = page.get_by_label("Faction")

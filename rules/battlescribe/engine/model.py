@@ -123,6 +123,9 @@ class Definition:
     info_links: list[dict] = field(default_factory=list)
     info_groups: list[dict] = field(default_factory=list)
     catalogue_id: str = ""
+    #: `import`: whether a root entry is offered by catalogues that link this one with
+    #: `importRootEntries` (an entry meant only for its own catalogue says false).
+    imported: bool = True
 
     @property
     def is_group(self) -> bool:
@@ -251,6 +254,7 @@ def parse_definition(raw: dict, kind: str, catalogue_id: str = "") -> Definition
         type=str(raw.get("type", "") or ""),
         hidden=_bool(raw.get("hidden", False)),
         collective=_bool(raw.get("collective", False)),
+        imported=_bool(raw.get("import", True)),
         target_id=str(raw.get("targetId", "") or ""),
         costs=costs,
         constraints=parse_constraints(raw, def_id),
@@ -455,17 +459,16 @@ class GameData:
             defs: list[Definition] = []
             seen_cats: set[str] = set()
 
-            def add_catalogue(cid: str, with_root: bool):
+            def add_catalogue(cid: str, primary: bool):
                 if cid in seen_cats:
                     return
                 seen_cats.add(cid)
                 cat = self.catalogues.get(cid)
                 if cat is None:
                     return
-                if with_root:
-                    defs.extend(cat.root)
+                defs.extend(d for d in cat.root if primary or d.imported)
                 for linked in cat.import_root_from:
-                    add_catalogue(linked, True)
+                    add_catalogue(linked, False)
 
             add_catalogue(catalogue_id, True)
             defs = [*self.game_system.root, *defs]

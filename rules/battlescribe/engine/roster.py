@@ -381,6 +381,9 @@ class Roster:
                     self._auto_select(parent, option.children(), ctx)
                 continue
             if option.is_group:
+                # Entries of the group that are required on their own (a squad's one sergeant)
+                # come first and count towards the group's minimum; the default fills the rest.
+                self._auto_select(parent, option.children(), ctx)
                 choices = option.selectable()
                 chosen = None
                 if option.defn.default_selection_entry_id:
@@ -395,7 +398,10 @@ class Roster:
                 if chosen is None and len(choices) == 1:
                     chosen = choices[0]
                 if chosen is not None:
-                    self._auto_create(chosen, parent, ctx.force, minimum)
+                    members = {id(o) for o in choices}
+                    in_group = sum(s.number for s in parent.children if id(s.option) in members)
+                    have = sum(s.number for s in parent.children if s.option is chosen)
+                    self._auto_create(chosen, parent, ctx.force, have + minimum - in_group)
                 continue
             self._auto_create(option, parent, ctx.force, minimum)
 
@@ -411,6 +417,12 @@ class Roster:
                 self._create(option, parent, force, 1)
             return
         number = missing * max(parent.number, 1) if option.collective else missing
+        existing = next((s for s in parent.children if s.option is option), None)
+        if existing is not None:
+            # Already taken (its own minimum came first): one node grows, as a count change does.
+            self._change_number(existing, existing.number + number)
+            self.touch(existing)
+            return
         self._create(option, parent, force, number)
 
     def deselect(self, sel: Selection) -> None:
