@@ -38,6 +38,9 @@ from rules.battlescribe.xml_reader import BattleScribeError
 MAX_OPTION_COUNT = 1000
 #: Most unit sizes examined when deriving Power steps and checking per-model points.
 MAX_SIZE_SWEEP = 100
+#: The most sizes of a unit sized by a numbered selection priced one by one (BattleScribe's
+#: price at each count); beyond them a unit is priced at its first step.
+MAX_SIZE_PRICES = 40
 #: Models an add-models option offers beyond the minimum when BattleScribe sets no maximum
 #: (community WHFB data writes `max -1` on rank-and-file models).
 UNBOUNDED_GROWTH = 100
@@ -649,9 +652,13 @@ class UnitMapper:
         (BattleScribe's price one selection up, less the smallest unit's), so a model costs
         step / N and the rest of the smallest unit's price is the unit's fixed part. A step that
         is no whole number of points per model (3 models for 160) keeps the models at 0 and
-        prices the option itself (`cost`: the step per take). A unit whose price changes
-        otherwise at larger sizes (a discount at the largest) is exact at the minimum and one
-        step up, with a warning. Returns {model name: (N, the size entry's id)} of the models
+        prices the option itself (`cost`: the step per take). A unit whose larger sizes do not
+        cost a step each (AoS 1st: the largest is cheaper, Bestigors 30 are 360, not 3 x 140,
+        whether a modifier takes points off the unit or off each numbered selection when the
+        count reaches its maximum) keeps its models at 0 and its option carries BattleScribe's
+        price of every size (`payload.costs`, `rules.options` "Prices by count"); only one whose
+        sizes cannot be priced so (a fraction of a point, more than `MAX_SIZE_PRICES` sizes) is
+        exact up to its first irregular size, with a warning. Returns {model name: (N, the size entry's id)} of the models
         resized, and the unit's fixed points (None: unchanged)."""
         where = entry.path
         found: tuple[Node, int, str] | None = None
@@ -679,23 +686,32 @@ class UnitMapper:
         high = self.pricer.limit(node.entry, "max", root, root)
         grows = high is not None and high > selections
         step = base / selections
+        # What each size costs over the smallest (BattleScribe's price at that many selections)
+        steps: list[Fraction] = []
         if grows:
-            step = self._price_with(entry, node, selections + 1) - base
-            if selections + 2 <= high:
-                further = self._price_with(entry, node, selections + 2) - base - step
-                if further != step:
-                    self.warn(
-                        where,
-                        f"{per * (selections + 2)} {name} cost {base + step + further} in BattleScribe, "
-                        f"not {base + 2 * step}; only {per * selections} and {per * (selections + 1)} "
-                        "are exact",
-                    )
+            top = min(high, selections + MAX_SIZE_PRICES)
+            steps = [self._price_with(entry, node, n) - base for n in range(selections + 1, top + 1)]
+            step = steps[0]
+        by_count = any(s != step * k for k, s in enumerate(steps, 1))
+        unpriceable = high is not None and high > selections + MAX_SIZE_PRICES
+        if by_count and (unpriceable or any(s.denominator != 1 for s in steps) or not self.catalogue_points):
+            k, off = next((k, s) for k, s in enumerate(steps, 1) if s != step * k)
+            self.warn(
+                where,
+                f"{per * (selections + k)} {name} cost {base + off} in BattleScribe, not {base + k * step}; "
+                f"only the sizes up to {per * (selections + k - 1)} are exact",
+            )
+            by_count = False
         others = sum((m.get("points", 0) or 0) * m["count"] for m in models if m is not model)
         each = step / per
         option_cost: int | None = None
         fixed: Fraction | None = None
         if self.catalogue_points:
-            if each.denominator == 1 or Fraction(str(float(each))) == each:
+            if by_count:  # a size priced apart (cheaper at the largest): the option carries it
+                model["points"] = 0
+                fixed = base - Fraction(str(others))
+                option_cost = int(step)
+            elif each.denominator == 1 or Fraction(str(float(each))) == each:
                 model["points"] = self.per_model(each, where)
                 fixed = base - each * model["count"] - Fraction(str(others))
             else:
@@ -728,6 +744,8 @@ class UnitMapper:
             }
             if option_cost is not None:
                 grow["cost"] = option_cost
+            if by_count:
+                grow["payload"]["costs"] = [int(s) for s in steps]
             options.append(grow)
         self.warn(
             where,
