@@ -658,8 +658,8 @@ class UnitMapper:
         count reaches its maximum) keeps its models at 0 and its option carries BattleScribe's
         price of every size (`payload.costs`, `rules.options` "Prices by count"); only one whose
         sizes cannot be priced so (a fraction of a point, more than `MAX_SIZE_PRICES` sizes) is
-        exact up to its first irregular size, with a warning. Returns {model name: (N, the size entry's id)} of the models
-        resized, and the unit's fixed points (None: unchanged)."""
+        exact up to its first irregular size, with a warning. Returns {model name: (N, the size
+        entry's id)} of the models resized, and the unit's fixed points (None: unchanged)."""
         where = entry.path
         found: tuple[Node, int, str] | None = None
         for node in root.children:
