@@ -1,12 +1,14 @@
 """Check of imported unit sizes: every legal size of every unit sized by a numbered selection
-("10 Bestigors", taken 1 to 3 times), our price against BattleScribe's.
+("10 Bestigors", taken 1 to 3 times) or growing by a model entry, our price against
+BattleScribe's.
 
     .venv/bin/python bench/check_battlescribe_sizes.py DIR --system KEY [--only NAME]
 
 For each catalogue of DIR (with its game system and linked catalogues, as
 `bench_battlescribe_corpus.py` gathers them) the real dry-run import runs
 (`rules.battlescribe_import.parse_import`). For each imported unit that records a size entry
-(`battlescribe_per_selection`), every count of that entry from its minimum to its maximum is
+(`battlescribe_per_selection`) or has an add-models option for one of its model entries
+(`battlescribe_models`, one model a selection), every count of that entry from its minimum to its maximum is
 priced twice:
 
 - BattleScribe's rule: the unit's selection tree with that many selections of the size entry,
@@ -84,11 +86,17 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
             continue
         for unit_plan in plan.units:
             data = unit_plan.values["data"]
-            per_selection = data.get("battlescribe_per_selection") or {}
+            options = [{"key": o.key, **o.values} for o in unit_plan.options]
+            per_selection = data.get("battlescribe_per_selection") or {
+                str(o["applies_to"]): 1  # a model entry the unit grows by, one model a selection
+                for o in options
+                if o.get("kind") == "add_models"
+                and o.get("applies_to") in (data.get("battlescribe_models") or {})
+                and (o.get("payload") or {}).get("count") == 1
+            }
             entry = roots.get(data.get("battlescribe_id"))
             if not per_selection or entry is None:
                 continue
-            options = [{"key": o.key, **o.values} for o in unit_plan.options]
             ok = True
             for model_name, per in per_selection.items():
                 size_id = data["battlescribe_models"][model_name]

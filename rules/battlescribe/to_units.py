@@ -621,7 +621,7 @@ class UnitMapper:
                 {"key": "unit", "label": "Unit", "count": 1, "cost": self.integer(fixed, where)}
             ]
         self.read_abilities(models, abilities, where)
-        self.power(entry, root, unit, growth)
+        self.power(entry, root, unit, growth, options)
         self.fix_replacements(models, options, where)
         keys: set[str] = set()
         for option in options:
@@ -1363,11 +1363,69 @@ class UnitMapper:
         )
         return ceiling
 
+    def price_sizes(
+        self,
+        entry: Entry,
+        root: Node,
+        unit: dict[str, Any],
+        node: Node,
+        high: int,
+        options: list[dict[str, Any]],
+    ) -> bool:
+        """Price every size of a unit growing by `node`'s model as BattleScribe does, when its
+        price is not the model's per-model one: the model costs 0, its points at the smallest
+        size join the unit's fixed part, and its add-models option costs each size's price over
+        the smallest (`cost`, and `payload.costs` when the steps differ, `rules.options`
+        "Prices by count"). False (nothing changed) when the sizes cannot be priced so: more
+        than `MAX_SIZE_PRICES` of them, a fraction of a point, or no such option."""
+        name = self._names.get(id(node))
+        model = next((m for m in unit["models"] if m["name"] == name), None)
+        grow = next(
+            (o for o in options if o.get("kind") == "add_models" and o.get("applies_to") == name
+             and (o.get("payload") or {}).get("count") == 1 and "model" not in (o.get("payload") or {})),
+            None,
+        )
+        if model is None or grow is None or grow.get("cost") is not None:
+            return False
+        if high - node.count > MAX_SIZE_PRICES:
+            return False
+        base = self.pricer.total(root, self.points_id)
+        top = node.count + int(grow["max"])
+        steps = [
+            self.pricer.total(self.pricer.tree(entry, {node.entry.id: n}), self.points_id) - base
+            for n in range(node.count + 1, top + 1)
+        ]
+        if any(s.denominator != 1 for s in steps):
+            return False
+        fixed = Fraction(str(model.get("points", 0) or 0)) * model["count"]
+        if fixed.denominator != 1:
+            return False
+        model["points"] = 0
+        upgrades = unit.setdefault("upgrades", [])
+        record = next((u for u in upgrades if u["key"] == "unit"), None)
+        if record is None:
+            upgrades.append({"key": "unit", "label": "Unit", "count": 1, "cost": int(fixed)})
+        else:
+            record["cost"] += int(fixed)
+        grow["cost"] = int(steps[0])
+        if any(s != steps[0] * k for k, s in enumerate(steps, 1)):
+            grow["payload"]["costs"] = [int(s) for s in steps]
+        return True
+
     # ------------------------------------------------------------------ power
 
-    def power(self, entry: Entry, root: Node, unit: dict[str, Any], growth: list[tuple[Node, int]]) -> None:
+    def power(
+        self,
+        entry: Entry,
+        root: Node,
+        unit: dict[str, Any],
+        growth: list[tuple[Node, int]],
+        options: list[dict[str, Any]],
+    ) -> None:
         """The system's other unit costs (40k Power) at the minimum and the size steps where
-        they change; points checked per size."""
+        they change; points checked per size: where BattleScribe's price of a larger size is
+        not the per-model one (AoS chariots priced on the unit, a modifier adding the price of
+        each model), `price_sizes` moves the model's price onto its add-models option."""
         for cost, type_id in self.unit_costs:
             unit[cost.field] = self.integer(self.pricer.total(root, type_id), entry.path)
         if not growth:
@@ -1394,6 +1452,8 @@ class UnitMapper:
             if self.catalogue_points:
                 points = self.pricer.total(tree, self.points_id)
                 if points != base_points + per_model * (n - node.count):
+                    if self.price_sizes(entry, root, unit, node, high, options):
+                        break
                     self.warn(
                         entry.path,
                         f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
