@@ -185,7 +185,7 @@ def unit_costs(
         unit_cost = next((c for c in mapping.unit_costs if c.field == name), None)
         if unit_cost is not None and unit_cost.steps_field:
             data.pop(unit_cost.steps_field, None)  # the engine's cost already follows the size
-    counts = model_counts(roster.unit(index))
+    counts = model_counts(roster.unit(index), sized_models(base_data))
     if counts and isinstance(data.get("models"), list):
         # The unit format keeps the unit at its smallest size; its models follow the roster.
         data["models"] = [
@@ -198,14 +198,28 @@ def unit_costs(
     return max(points, 0), data
 
 
-def model_counts(sel: Selection) -> dict[str, int]:
-    """{model name: how many} of the selections of type "model" in a unit (itself included)."""
+def sized_models(data: Mapping[str, Any]) -> dict[str, tuple[str, int]]:
+    """{entry id: (model name, models per selection)} of the numbered selections that size an
+    imported unit's models ("10 Bestigors": 10 Bestigors each; `battlescribe_per_selection`)."""
+    per = data.get("battlescribe_per_selection") or {}
+    ids = data.get("battlescribe_models") or {}
+    return {str(ids[name]): (str(name), int(n)) for name, n in per.items() if name in ids}
+
+
+def model_counts(sel: Selection, sized: Mapping[str, tuple[str, int]] | None = None) -> dict[str, int]:
+    """{model name: how many} of the selections of type "model" in a unit (itself included),
+    and of the numbered selections `sized` names (N models each)."""
     out: dict[str, int] = {}
     stack = [sel]
     while stack:
         node = stack.pop()
-        if node.option.type == "model":
-            out[node.option.name] = out.get(node.option.name, 0) + node.number
+        option = node.option
+        ids = [option.defn.id, *([option.link.id] if option.link is not None else [])]
+        size = next((sized[i] for i in ids if i in sized), None) if sized else None
+        if size is not None:
+            out[size[0]] = out.get(size[0], 0) + node.number * size[1]
+        elif option.type == "model":
+            out[option.name] = out.get(option.name, 0) + node.number
         stack.extend(node.children)
     return out
 

@@ -632,6 +632,8 @@ class _FactionReader:
         if high < low or high == 0:
             self.error(f"{path}.max", f"max ({high}) must be at least 1 and at least min ({low})")
             return None
+        if "costs" in payload and not self.costs_by_count(f"{path}.payload.costs", payload, cost, high):
+            return None
         return {
             "group": written.get("group", ""),
             "label": written["label"],
@@ -643,6 +645,24 @@ class _FactionReader:
             "cost": cost,
             "position": position,
         }
+
+    def costs_by_count(self, path: str, payload: Mapping[str, Any], cost: Any, high: int) -> bool:
+        """Whether an option's prices by count (`rules.options`, "Prices by count") can be
+        applied: one whole number per count up to `max`, the first one the option's cost."""
+        costs = payload["costs"]
+        whole = isinstance(costs, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in costs)
+        if not whole:
+            self.error(path, "must be a list of whole numbers: the option's price taken 1, 2, … times")
+        elif len(costs) != high:
+            self.error(path, f"gives {len(costs)} prices; the option can be taken up to {high} times")
+        elif cost is None or costs[0] != cost:
+            first = costs[0] if costs else None
+            self.error(path, f"the first price ({first}) must be the option's cost ({cost})")
+        elif payload.get("per_model"):
+            self.error(path, "an option priced per model cannot also be priced by count")
+        else:
+            return True
+        return False
 
     def check_option(self, path: str, data: Mapping[str, Any], option: dict[str, Any]) -> bool:
         """Take the option as often as allowed (alone) and price the result."""

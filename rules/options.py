@@ -53,6 +53,12 @@ Decisions (one place each, so they can be changed):
   `applies_to` is empty. They are counted once all chosen options are applied, so the price
   follows the unit's size whatever the order (`_per_model_counts`); the `upgrades` record
   says `count` = times taken × models, `cost` = per model.
+- *Prices by count.* A payload ``"costs": [c1, c2, …]`` gives the option's whole price when
+  taken 1, 2, … times (`cost` is c1): a unit whose data prices its largest size below the
+  per-step price (AoS 1st: 10 Bestigors 140, 20 for 280, 30 for 360). Taken k times it is
+  recorded as usual (k × c1) plus, when c_k differs from that, an adjustment record (key
+  ``<key>.size-price``, count 1, cost c_k − k × c1), so the unit's total is c_k and every
+  record still reads count × cost (`_count_price`).
 """
 
 from __future__ import annotations
@@ -139,6 +145,9 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
             result.setdefault(UPGRADES_FIELD, []).append(record)
             if (option.get("payload") or {}).get("per_model"):
                 per_model.append((record, option, count))
+            adjustment = _count_price(option, count)
+            if adjustment is not None:
+                result[UPGRADES_FIELD].append(adjustment)
     for option in options:
         count = int(chosen.get(str(option["key"]), 0))
         limit = per_model_limit(result, option)
@@ -155,6 +164,23 @@ def apply_options(unit: dict, options: Sequence[Mapping], chosen: Mapping[str, i
     for record, option, count in per_model:
         record["count"] = count * _per_model_counts(result, option)
     return result
+
+
+def _count_price(option: Mapping, count: int) -> dict[str, Any] | None:
+    """The adjustment record of an option priced by count (module decisions, "Prices by count")
+    taken `count` times, or None when its price is `count` x its cost."""
+    costs = (option.get("payload") or {}).get("costs")
+    if not costs or count > len(costs):
+        return None
+    difference = int(costs[count - 1]) - count * int(option["cost"])
+    if not difference:
+        return None
+    return {
+        "key": f"{option['key']}.size-price",
+        "label": f"{option.get('label') or option['key']} ×{count}",
+        "count": 1,
+        "cost": difference,
+    }
 
 
 def per_model_limit(unit: Mapping, option: Mapping) -> int | None:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.models import UNIT_NAME_MAX_LENGTH, ArmyList, ListUnit
-from rules.battlescribe.list_roster import ListRoster, ListRosterError, tree_of
+from rules.battlescribe.list_roster import ListRoster, ListRosterError, size_keys, tree_of
 from rules.battlescribe_lists import cost_fields, faction_source, force_choices, list_roster, unit_costs
 
 #: The fields `refresh_units` may change on a unit.
@@ -148,7 +148,8 @@ def set_options(
     roster = roster_of(army_list, units)
     try:
         if counts:
-            roster.set_counts(index, counts)
+            data = unit.template.data if unit.template else unit.base_data
+            roster.set_counts(index, counts, size_keys(data or {}))
         else:
             option = roster.unit(index).option
             roster.roster.deselect_all(roster.unit(index))
@@ -263,7 +264,7 @@ def as_roster_units(army_list: ArmyList, units: list[ListUnit]) -> list[ListUnit
             return units
         index = roster.add_unit(option)
         try:
-            roster.set_counts(index, unit.chosen_options or {})
+            roster.set_counts(index, unit.chosen_options or {}, size_keys(unit.template.data or {}))
         except ListRosterError as exc:
             raise ArmyListError([("units", f"{unit.name}: {exc}")]) from None
         unit.selection = tree_of(roster.unit(index))

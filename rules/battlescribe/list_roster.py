@@ -62,6 +62,15 @@ def _flatten(options: list[Option]) -> list[Option]:
     return out
 
 
+def size_keys(data: Mapping[str, Any]) -> dict[str, str]:
+    """{unit-format key `more-<model>`: the id of the numbered entry that sizes the model} of an
+    imported unit whose models are counted in a selection's name ("10 Bestigors": one more
+    take of `more-bestigors` is one more selection of it), for `ListRoster.set_counts`."""
+    per = data.get("battlescribe_per_selection") or {}
+    ids = data.get("battlescribe_models") or {}
+    return {f"more-{slug(str(name), 70)}": str(ids[name]) for name in per if name in ids}
+
+
 @dataclass
 class MenuEntry:
     """One option of the picker: where it sits in the unit and what taking it means."""
@@ -247,12 +256,15 @@ class ListRoster:
 
         walk(node.option.children(), "", None)
 
-    def set_counts(self, index: int, counts: Mapping[str, int]) -> None:
+    def set_counts(
+        self, index: int, counts: Mapping[str, int], sized: Mapping[str, str] | None = None
+    ) -> None:
         """Apply the picker's `{key: count}` through the engine's operations.
 
         Keys are the menu's; the unit format's keys of an imported unit (`opt-<entry id>`,
-        `more-<model>`: extra models over the smallest size) are understood too, so clients
-        and rosters written against them keep working. An option inside a selection the
+        `more-<model>`: extra models over the smallest size, or extra selections of the
+        numbered entry that sizes it, `sized`: `size_keys` of the unit) are understood too,
+        so clients and rosters written against them keep working. An option inside a selection the
         same change creates is applied once that selection exists (a few passes at most);
         a key that never matches is refused.
         """
@@ -262,7 +274,7 @@ class ListRoster:
                 return
             applied = False
             for entry in self.menu(index):
-                key = self._matching_key(entry, remaining)
+                key = self._matching_key(entry, remaining, sized or {})
                 if key is None:
                     continue
                 count = remaining.pop(key)
@@ -279,11 +291,14 @@ class ListRoster:
             raise ListRosterError(_("This unit has no such option."))
 
     @staticmethod
-    def _matching_key(entry: MenuEntry, counts: Mapping[str, int]) -> str | None:
+    def _matching_key(entry: MenuEntry, counts: Mapping[str, int], sized: Mapping[str, str]) -> str | None:
         if entry.key in counts:
             return entry.key
         option = entry.option
         ids = [option.defn.id, *([option.link.id] if option.link is not None else [])]
+        for key, entry_id in sized.items():
+            if entry_id in ids and key in counts:
+                return key
         for entry_id in ids:
             legacy = f"opt-{slug(entry_id, 60)}"
             if legacy in counts:

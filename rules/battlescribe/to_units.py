@@ -38,6 +38,9 @@ from rules.battlescribe.xml_reader import BattleScribeError
 MAX_OPTION_COUNT = 1000
 #: Most unit sizes examined when deriving Power steps and checking per-model points.
 MAX_SIZE_SWEEP = 100
+#: The most sizes of a unit sized by a numbered selection priced one by one (BattleScribe's
+#: price at each count); beyond them a unit is priced at its first step.
+MAX_SIZE_PRICES = 40
 #: Models an add-models option offers beyond the minimum when BattleScribe sets no maximum
 #: (community WHFB data writes `max -1` on rank-and-file models).
 UNBOUNDED_GROWTH = 100
@@ -618,7 +621,7 @@ class UnitMapper:
                 {"key": "unit", "label": "Unit", "count": 1, "cost": self.integer(fixed, where)}
             ]
         self.read_abilities(models, abilities, where)
-        self.power(entry, root, unit, growth)
+        self.power(entry, root, unit, growth, options)
         self.fix_replacements(models, options, where)
         keys: set[str] = set()
         for option in options:
@@ -649,10 +652,14 @@ class UnitMapper:
         (BattleScribe's price one selection up, less the smallest unit's), so a model costs
         step / N and the rest of the smallest unit's price is the unit's fixed part. A step that
         is no whole number of points per model (3 models for 160) keeps the models at 0 and
-        prices the option itself (`cost`: the step per take). A unit whose price changes
-        otherwise at larger sizes (a discount at the largest) is exact at the minimum and one
-        step up, with a warning. Returns {model name: (N, the size entry's id)} of the models
-        resized, and the unit's fixed points (None: unchanged)."""
+        prices the option itself (`cost`: the step per take). A unit whose larger sizes do not
+        cost a step each (AoS 1st: the largest is cheaper, Bestigors 30 are 360, not 3 x 140,
+        whether a modifier takes points off the unit or off each numbered selection when the
+        count reaches its maximum) keeps its models at 0 and its option carries BattleScribe's
+        price of every size (`payload.costs`, `rules.options` "Prices by count"); only one whose
+        sizes cannot be priced so (a fraction of a point, more than `MAX_SIZE_PRICES` sizes) is
+        exact up to its first irregular size, with a warning. Returns {model name: (N, the size
+        entry's id)} of the models resized, and the unit's fixed points (None: unchanged)."""
         where = entry.path
         found: tuple[Node, int, str] | None = None
         for node in root.children:
@@ -679,23 +686,32 @@ class UnitMapper:
         high = self.pricer.limit(node.entry, "max", root, root)
         grows = high is not None and high > selections
         step = base / selections
+        # What each size costs over the smallest (BattleScribe's price at that many selections)
+        steps: list[Fraction] = []
         if grows:
-            step = self._price_with(entry, node, selections + 1) - base
-            if selections + 2 <= high:
-                further = self._price_with(entry, node, selections + 2) - base - step
-                if further != step:
-                    self.warn(
-                        where,
-                        f"{per * (selections + 2)} {name} cost {base + step + further} in BattleScribe, "
-                        f"not {base + 2 * step}; only {per * selections} and {per * (selections + 1)} "
-                        "are exact",
-                    )
+            top = min(high, selections + MAX_SIZE_PRICES)
+            steps = [self._price_with(entry, node, n) - base for n in range(selections + 1, top + 1)]
+            step = steps[0]
+        by_count = any(s != step * k for k, s in enumerate(steps, 1))
+        unpriceable = high is not None and high > selections + MAX_SIZE_PRICES
+        if by_count and (unpriceable or any(s.denominator != 1 for s in steps) or not self.catalogue_points):
+            k, off = next((k, s) for k, s in enumerate(steps, 1) if s != step * k)
+            self.warn(
+                where,
+                f"{per * (selections + k)} {name} cost {base + off} in BattleScribe, not {base + k * step}; "
+                f"only the sizes up to {per * (selections + k - 1)} are exact",
+            )
+            by_count = False
         others = sum((m.get("points", 0) or 0) * m["count"] for m in models if m is not model)
         each = step / per
         option_cost: int | None = None
         fixed: Fraction | None = None
         if self.catalogue_points:
-            if each.denominator == 1 or Fraction(str(float(each))) == each:
+            if by_count:  # a size priced apart (cheaper at the largest): the option carries it
+                model["points"] = 0
+                fixed = base - Fraction(str(others))
+                option_cost = int(step)
+            elif each.denominator == 1 or Fraction(str(float(each))) == each:
                 model["points"] = self.per_model(each, where)
                 fixed = base - each * model["count"] - Fraction(str(others))
             else:
@@ -728,6 +744,8 @@ class UnitMapper:
             }
             if option_cost is not None:
                 grow["cost"] = option_cost
+            if by_count:
+                grow["payload"]["costs"] = [int(s) for s in steps]
             options.append(grow)
         self.warn(
             where,
@@ -1345,11 +1363,69 @@ class UnitMapper:
         )
         return ceiling
 
+    def price_sizes(
+        self,
+        entry: Entry,
+        root: Node,
+        unit: dict[str, Any],
+        node: Node,
+        high: int,
+        options: list[dict[str, Any]],
+    ) -> bool:
+        """Price every size of a unit growing by `node`'s model as BattleScribe does, when its
+        price is not the model's per-model one: the model costs 0, its points at the smallest
+        size join the unit's fixed part, and its add-models option costs each size's price over
+        the smallest (`cost`, and `payload.costs` when the steps differ, `rules.options`
+        "Prices by count"). False (nothing changed) when the sizes cannot be priced so: more
+        than `MAX_SIZE_PRICES` of them, a fraction of a point, or no such option."""
+        name = self._names.get(id(node))
+        model = next((m for m in unit["models"] if m["name"] == name), None)
+        grow = next(
+            (o for o in options if o.get("kind") == "add_models" and o.get("applies_to") == name
+             and (o.get("payload") or {}).get("count") == 1 and "model" not in (o.get("payload") or {})),
+            None,
+        )
+        if model is None or grow is None or grow.get("cost") is not None:
+            return False
+        if high - node.count > MAX_SIZE_PRICES:
+            return False
+        base = self.pricer.total(root, self.points_id)
+        top = node.count + int(grow["max"])
+        steps = [
+            self.pricer.total(self.pricer.tree(entry, {node.entry.id: n}), self.points_id) - base
+            for n in range(node.count + 1, top + 1)
+        ]
+        if any(s.denominator != 1 for s in steps):
+            return False
+        fixed = Fraction(str(model.get("points", 0) or 0)) * model["count"]
+        if fixed.denominator != 1:
+            return False
+        model["points"] = 0
+        upgrades = unit.setdefault("upgrades", [])
+        record = next((u for u in upgrades if u["key"] == "unit"), None)
+        if record is None:
+            upgrades.append({"key": "unit", "label": "Unit", "count": 1, "cost": int(fixed)})
+        else:
+            record["cost"] += int(fixed)
+        grow["cost"] = int(steps[0])
+        if any(s != steps[0] * k for k, s in enumerate(steps, 1)):
+            grow["payload"]["costs"] = [int(s) for s in steps]
+        return True
+
     # ------------------------------------------------------------------ power
 
-    def power(self, entry: Entry, root: Node, unit: dict[str, Any], growth: list[tuple[Node, int]]) -> None:
+    def power(
+        self,
+        entry: Entry,
+        root: Node,
+        unit: dict[str, Any],
+        growth: list[tuple[Node, int]],
+        options: list[dict[str, Any]],
+    ) -> None:
         """The system's other unit costs (40k Power) at the minimum and the size steps where
-        they change; points checked per size."""
+        they change; points checked per size: where BattleScribe's price of a larger size is
+        not the per-model one (AoS chariots priced on the unit, a modifier adding the price of
+        each model), `price_sizes` moves the model's price onto its add-models option."""
         for cost, type_id in self.unit_costs:
             unit[cost.field] = self.integer(self.pricer.total(root, type_id), entry.path)
         if not growth:
@@ -1376,6 +1452,8 @@ class UnitMapper:
             if self.catalogue_points:
                 points = self.pricer.total(tree, self.points_id)
                 if points != base_points + per_model * (n - node.count):
+                    if self.price_sizes(entry, root, unit, node, high, options):
+                        break
                     self.warn(
                         entry.path,
                         f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "

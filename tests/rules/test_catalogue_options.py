@@ -228,3 +228,21 @@ def test_point_deltas_are_the_engines_price_differences():
         taken = apply_options(copy.deepcopy(squad()), options, {key: 1})
         assert deltas[key] == opr.price(taken)["points"] - base
     assert deltas["more"] > 0 and deltas["fearless"] > 0
+
+
+def test_an_option_priced_by_count_costs_each_counts_own_price():
+    """AoS 1st Bestigors: 10 more cost 140, 20 more 220 (a unit of 30 is cheaper per model). Taken
+    twice the option is its usual record (2 x 140) and an adjustment of -60, so the records still
+    read count x cost and add up to the price of two takes."""
+    more = option(
+        "more", "add_models", {"count": 10, "costs": [140, 220]}, applies_to="Trooper", high=2, cost=140
+    )
+    once = apply_options(squad(), [more], {"more": 1})
+    assert once["upgrades"] == [{"key": "more", "label": "more", "count": 1, "cost": 140}]
+    twice = apply_options(squad(), [more], {"more": 2})
+    assert twice["models"][0]["count"] == 29
+    assert twice["upgrades"] == [
+        {"key": "more", "label": "more", "count": 2, "cost": 140},
+        {"key": "more.size-price", "label": "more ×2", "count": 1, "cost": -60},
+    ]
+    assert sum(u["count"] * u["cost"] for u in twice["upgrades"]) == 220

@@ -13,9 +13,21 @@ from xml.etree.ElementTree import Element
 from ..xml_reader import SourceFile, local_name, parse
 from .model import GameData
 
+#: BattleScribe 2.01 files (BSData's AoS at v1.50.9) name the type of a cost, profile or
+#: characteristic `costTypeId`, `profileTypeId`, `characteristicTypeId`; 2.03 calls each
+#: `typeId`, the name the engine reads.
+_LEGACY_TYPE_IDS = {
+    "cost": "costTypeId",
+    "profile": "profileTypeId",
+    "characteristic": "characteristicTypeId",
+}
+
 
 def element_to_dict(element: Element) -> dict:
     out: dict = dict(element.attrib)
+    legacy = _LEGACY_TYPE_IDS.get(local_name(element.tag))
+    if legacy is not None and "typeId" not in out and legacy in out:
+        out["typeId"] = out.pop(legacy)
     for child in element:
         tag = local_name(child.tag)
         if len(child) == 0 and not child.attrib:

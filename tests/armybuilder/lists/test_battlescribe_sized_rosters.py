@@ -9,13 +9,12 @@ import zipfile
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 from lxml import etree
 
 from armybuilder.lists import selectors
 from armybuilder.lists.battlescribe_rosters import roster_import
 from armybuilder.lists.services import army_list_add_unit, army_list_create
-from armybuilder.roster.battlescribe import roster_document
-from rules.battlescribe.roster_writer import roster_rosz
 from rules.battlescribe.xml_reader import SourceFile
 from rules.models import Faction, GameSystem
 from tests.rules.battlescribe.files import FILES
@@ -40,18 +39,52 @@ def host(db, django_user_model):
     return user, system, army_list
 
 
-def test_a_unit_sized_by_a_numbered_selection_round_trips_through_a_roster(host):
+def downloaded(client, user, army_list) -> tuple[bytes, etree._Element]:
+    """The list's .rosz as the download gives it, and its roster element."""
+    client.force_login(user)
+    response = client.get(reverse("lists:export_rosz", args=[army_list.pk]))
+    assert response.status_code == 200
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        (name,) = archive.namelist()
+        return response.content, etree.fromstring(archive.read(name))
+
+
+def selections_of(roster: etree._Element, entry_id: str) -> int:
+    """How many selections of `entry_id` the roster holds (one with a number, or several)."""
+    found = roster.xpath(
+        f"//bs:selection[@entryId='{entry_id}' or substring(@entryId, string-length(@entryId) - "
+        f"{len(entry_id)})='::{entry_id}']",
+        namespaces=NS,
+    )
+    return sum(int(s.get("number", "1")) for s in found)
+
+
+def test_a_unit_sized_by_a_numbered_selection_round_trips_through_a_roster(host, client):
     user, system, army_list = host
     (unit,) = selectors.army_list_units(army_list=army_list)
     assert (unit.points, unit.data["models"][0]["count"]) == (200, 20)
-    data = roster_rosz(roster_document(army_list=army_list, units=[unit]))
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        (name,) = archive.namelist()
-        roster = etree.fromstring(archive.read(name))
-    [size] = roster.xpath("//bs:selection[@entryId='mo-horns-10']", namespaces=NS)
-    assert size.get("number") == "2"
+    data, roster = downloaded(client, user, army_list)
+    assert selections_of(roster, "mo-horns-10") == 2
 
     result = roster_import(owner=user, system=system, source=SourceFile("horns.rosz", data))
     assert result.differences == []
     (back,) = result.army_list.units.all()
-    assert (back.chosen_options, back.points) == (CHOSEN, 200)
+    assert (back.data["models"][0]["count"], back.points) == (20, 200)
+
+
+def test_a_unit_cheaper_at_its_largest_size_costs_battlescribes_price_in_a_list_and_its_roster(host, client):
+    """30 Tuskguard (3 of "10 Tuskguard", 60 points off at 3) cost 360 in the list, as in
+    BattleScribe, not 3 x 140; the roster says 3 selections and comes back at 360."""
+    user, system, army_list = host
+    faction = army_list.faction
+    army_list_add_unit(army_list=army_list, unit=faction.units.get(slug="bs-mo-tusk"),
+                       options={"more-tuskguard": 2}, expected_version=None)
+    army_list.refresh_from_db()
+    tusk = next(u for u in selectors.army_list_units(army_list=army_list) if u.name == "Tuskguard")
+    assert (tusk.points, tusk.data["models"][0]["count"]) == (360, 30)
+    data, roster = downloaded(client, user, army_list)
+    assert selections_of(roster, "mo-tusk-10") == 3
+    result = roster_import(owner=user, system=system, source=SourceFile("tusks.rosz", data))
+    assert result.differences == []
+    back = result.army_list.units.get(name="Tuskguard")
+    assert (back.data["models"][0]["count"], back.points) == (30, 360)

@@ -494,3 +494,31 @@ def test_the_report_says_which_units_have_no_profile_and_which_sizes_were_derive
     assert {"Bloodhorns", "Skulkers", "Fireborn"} <= set(report["guessed"]["names"])
     assert "quiet" not in report
     assert "Blood Frenzy" not in str(report.get("other", ""))
+
+
+@pytest.mark.parametrize(
+    ("name", "prices"),
+    [
+        # Bestigors' shape: 140 per selection on the unit, 60 off at 3 selections
+        ("Tuskguard", {10: 140, 20: 280, 30: 360}),
+        # Plague Monks' shape: 70 per model entry, 10 off each when 4 are taken
+        ("Plague Brothers", {10: 70, 20: 140, 30: 210, 40: 240}),
+        # Tuskgor Chariots' shape: a model entry at 0, the unit 60 a model, here 20 off at 3
+        ("Gore Chariots", {1: 60, 2: 120, 3: 160}),
+    ],
+)
+def test_a_unit_cheaper_at_its_largest_size_is_priced_as_battlescribe_prices_every_size(host, name, prices):
+    """AoS 1st data prices the largest unit below the per-step price (Bestigors 30 are 360, not
+    420): the add-models option carries each size's price, so every size costs what it does in
+    BattleScribe, and the import no longer says that only some sizes are exact."""
+    result, units = host
+    unit = units[name]
+    data = unit.values["data"]
+    [grow] = [{"key": o.key, **o.values} for o in unit.options if o.values["kind"] == "add_models"]
+    smallest = data["models"][0]["count"]
+    for size, points in prices.items():
+        taken = (size - smallest) // grow["payload"]["count"]
+        bigger = apply_options(data, [grow], {grow["key"]: taken})
+        assert bigger["models"][0]["count"] == size
+        assert get_system("aos1").price(bigger)["points"] == points, size
+    assert not [w for w in result.warnings if f"'{name}'" in w and "exact" in w]
