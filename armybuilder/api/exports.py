@@ -308,7 +308,6 @@ class ListImportViewSet(viewsets.ViewSet):
                    responses={202: ListImportJobSerializer,
                               400: error("Nothing to import, a malformed JSON body, or an unknown faction."),
                               413: error("The upload is larger than the limit."),
-                              429: error("Too many imports started lately; wait `Retry-After` seconds."),
                               503: error("The job queue is unreachable; nothing was stored.")})
     def create(self, request: Request) -> Response:
         if request.content_type.startswith("multipart/"):

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from armybuilder.models import ArmyList
 from rules.models import Faction
+from tests.factories.list_imports import page_result
 
 FIXTURES = Path(__file__).parent / "imports"
 LIST = (FIXTURES / "army_forge_list.json").read_text()
@@ -31,15 +32,8 @@ def player(db, client, django_user_model, inline_pdf_renders):
     return user
 
 
-def finished(client, response):
-    """The page the import's job shows once it ended (the post redirects to it)."""
-    assert response.status_code == 302, response.content
-    assert response["Location"].startswith("/lists/import/jobs/")
-    return client.get(response["Location"])
-
-
 def test_pasted_army_forge_json_imports_and_shows_the_report(client, player):
-    response = finished(client, client.post(reverse("lists:import"),
+    response = page_result(client, client.post(reverse("lists:import"),
                                             {"text": LIST, "format": "auto", "action": "import"}))
     assert response.status_code == 200
     page = response.content.decode()
@@ -57,7 +51,7 @@ def test_pasted_army_forge_json_imports_and_shows_the_report(client, player):
 
 
 def test_check_saves_nothing(client, player):
-    response = finished(client, client.post(reverse("lists:import"), {"text": LIST, "action": "check"}))
+    response = page_result(client, client.post(reverse("lists:import"), {"text": LIST, "action": "check"}))
     assert response.status_code == 200
     assert "nothing was saved" in response.content.decode()
     assert not ArmyList.objects.exists()
@@ -65,7 +59,7 @@ def test_check_saves_nothing(client, player):
 
 def test_uploaded_army_book_becomes_a_faction(client, player):
     book = SimpleUploadedFile("book.json", (FIXTURES / "army_forge_book.json").read_bytes())
-    response = finished(client, client.post(reverse("lists:import"), {"file": book, "action": "import"}))
+    response = page_result(client, client.post(reverse("lists:import"), {"file": book, "action": "import"}))
     assert response.status_code == 200
     faction = Faction.objects.get(owner=player)
     assert reverse("rules:faction", args=["opr", faction.slug]) in response.content.decode()
@@ -75,14 +69,14 @@ def test_bad_source_fails_the_job_naming_the_field_and_keeps_the_text(client, pl
     data = json.loads(LIST)
     data["units"][0]["size"] = 0
     text = json.dumps(data)
-    response = finished(client, client.post(reverse("lists:import"), {"text": text, "action": "import"}))
+    response = page_result(client, client.post(reverse("lists:import"), {"text": text, "action": "import"}))
     assert response.context["import_errors"] == [("units[0].size", "Must be a whole number from 1 to 1000.")]
     assert response.context["form"]["text"].value() == text  # the text comes back to be fixed
     assert not ArmyList.objects.exists()
 
 
 def test_a_link_elsewhere_is_refused(client, player):
-    response = finished(client, client.post(
+    response = page_result(client, client.post(
         reverse("lists:import"), {"text": "https://example.com/share?id=abc", "action": "import"}
     ))
     assert response.context["import_errors"][0][0] == "url"
