@@ -643,9 +643,12 @@ def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
         return response
     result = job.result or {}
     editor = reverse("lists:detail", args=[result["list_id"]]) if result.get("list_id") else ""
+    direct = job.state == "done" and bool(result.get("direct"))
+    if direct:
+        messages.success(request, _("List imported."))
     if getattr(request, "htmx", False):  # the poll sees the end: the whole page shows it
         response = HttpResponse()
-        response["HX-Redirect"] = editor if job.state == "done" and result.get("direct") else here
+        response["HX-Redirect"] = editor if direct else here
         return response
     if job.state == "failed":
         asked = job.request
@@ -653,8 +656,7 @@ def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
                                    "system": asked.get("system", ""), "faction": asked.get("faction")},
                           user=request.user)
         return render(request, "armybuilder/list_import.html", {"form": form, "import_errors": job.errors})
-    if result.get("direct"):
-        messages.success(request, _("List imported."))
+    if direct:
         return HttpResponseRedirect(editor)
     outcome = {"saved": result["saved"], "list_name": result.get("list_name", ""),
                "faction": result.get("faction")}
