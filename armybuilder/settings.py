@@ -362,6 +362,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # A list import job's states (`armybuilder/api/exports.py`): named, so the generated
+    # clients' enum does not get a name derived from a hash.
+    "ENUM_NAME_OVERRIDES": {"ListImportStatusEnum": ["queued", "running", "done", "failed"]},
     # Swagger UI and Redoc from our own static files (drf-spectacular-sidecar, pinned),
     # never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
