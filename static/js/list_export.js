@@ -11,14 +11,32 @@
     var status = box.querySelector("#copy-status");
     var download = box.querySelector("#text-download");
 
+    var asked = 0;  // the latest request: an older answer arriving late is dropped
+
     function load() {
       var style = select.value;
+      var mine = ++asked;
       download.href = url + "?format=" + encodeURIComponent(style) + "&download=1";
       status.textContent = "";
-      return fetch(url + "?format=" + encodeURIComponent(style), {credentials: "same-origin"})
+      return fetch(url + "?format=" + encodeURIComponent(style), {credentials: "same-origin", cache: "no-store"})
         .then(function (response) { return response.text(); })
-        .then(function (body) { text.value = body; });
+        .then(function (body) { if (mine === asked) { text.value = body; } });
     }
+
+    // The editor's htmx changes re-render the totals out of band with the list's new version:
+    // the text follows the list, not the page as it was loaded.
+    function version() {
+      var marker = document.querySelector("#list-totals [data-list-version]");
+      return marker ? marker.getAttribute("data-list-version") : null;
+    }
+    var shown = version();
+    document.addEventListener("htmx:afterSettle", function () {
+      var now = version();
+      if (now !== shown) {
+        shown = now;
+        load();
+      }
+    });
 
     function copied(ok) {
       status.textContent = status.getAttribute(ok ? "data-copied" : "data-failed");
