@@ -210,6 +210,7 @@ def selection_rules(
 
     The unit format keeps a unit at its smallest size without the player's upgrades, so the
     system's army rules (exactly one Warlord) would not see the engine's selections otherwise.
+    The unit's own name does not count (a unit may be called "Warlord"), its categories do.
     Each rule is given once per unit, to the nearest model selection above the first selection
     that carries it."""
     if not mapping.rule_selections:
@@ -220,7 +221,9 @@ def selection_rules(
         node, model = stack.pop()
         if node.option.type == "model":
             model = node.option.name
-        names = [node.option.name, node.name]
+        # The unit itself by its categories only: a unit named "Warlord" is a unit, while an
+        # upgrade of that name (BSData/wh40k-9e) is the army's Warlord.
+        names = [node.option.name, node.name] if node is not sel else []
         names += [data.category_name(cid) or "" for cid in node.category_ids()]
         for name in names:
             rule = mapping.rule_of_selection(name) if name else None
