@@ -14,7 +14,7 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from armybuilder.estimates.inputs import estimable
+from armybuilder.estimates.inputs import estimable_in_list
 
 register = template.Library()
 
@@ -37,12 +37,11 @@ def estimate_unit_link(unit: Any) -> dict[str, str]:
 
 @register.filter
 def list_unit_estimable(unit: Any) -> bool:
-    """Whether a list unit (a `ListUnit`) can be estimated, so its row offers "Estimate": it has
-    models, and its source gave them a profile (`inputs.estimable`). A roster's points-only
-    selections (a battle size, a game type: no models) and units imported without a profile are
-    listed and priced, never estimated."""
-    data = getattr(unit, "data", None) or {}
-    return bool(data.get("models")) and estimable(data)
+    """Whether a list unit (a `ListUnit`) can be estimated, so its row offers "Estimate" and
+    its gauntlet figures (`inputs.estimable_in_list`): a roster's points-only selections (a
+    battle size, a game type: no models) and units imported without a profile are listed and
+    priced, never estimated."""
+    return estimable_in_list(getattr(unit, "data", None) or {})
 
 
 @register.inclusion_tag("estimates/_link.html")

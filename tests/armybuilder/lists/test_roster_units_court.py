@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
+from armybuilder.estimates.gauntlet_live import gauntlet_inputs
 from armybuilder.estimates.templatetags.estimate_links import list_unit_estimable
 from armybuilder.lists import roster_units, services
 from armybuilder.lists.importers import Source
@@ -92,6 +94,23 @@ def test_a_points_only_row_offers_no_estimate(court):
     # the force requires a battle size: the engine selects it as a row of its own
     assert [u.name for u in units] == ["Battle Size", "Court Lord"]
     assert [list_unit_estimable(u) for u in units] == [False, True]
+    # nor is it measured against the gauntlet (its row has no slot for figures)
+    inputs = gauntlet_inputs(army_list)
+    assert [u.name for u in inputs.units] == ["Court Lord"] and inputs.unit_ids == [units[1].pk]
+
+
+def test_the_editor_row_of_a_points_only_selection_has_no_estimate(court, client):
+    owner, faction = court
+    army_list = make_list(owner=owner, faction=faction)
+    add(army_list, "bs-se-court-lord")
+    size, lord = list_units_in_order(army_list)
+    client.force_login(owner)
+    html = client.get(reverse("lists:detail", args=[army_list.pk])).content.decode()
+    size_row = html[html.index(f'id="unit-{size.pk}"'):html.index(f'id="unit-{lord.pk}"')]
+    lord_row = html[html.index(f'id="unit-{lord.pk}"'):]
+    assert "cannot be estimated" in size_row and "estimate-link" not in size_row
+    assert f'id="gauntlet-unit-{size.pk}"' not in size_row
+    assert "estimate-link" in lord_row and f'id="gauntlet-unit-{lord.pk}"' in lord_row
 
 
 def test_the_generic_import_of_a_ros_rebuilds_it_in_the_engine(court):
