@@ -69,10 +69,14 @@ def test_warlord_estimate_links_and_text_follow_the_roster(live_server, browser,
     lord.get_by_label(re.compile("^Warlord")).check()
     expect(warlord).to_have_count(0)
 
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if "/roster.txt" in request.url else None)
     page.locator("button.add-unit", has_text="Court Guard").click()
     expect(page.locator(".unit-row", has_text="Court Guard")).to_have_count(1)
-    # the text follows the list without a reload
+    # the text follows the list without a reload: fetched again once it is in view
+    text.scroll_into_view_if_needed()
     expect(text).to_have_value(re.compile(r"Court Guard[\s\S]*Total: 145/500 pts, 3 units"))
+    assert len(fetched) == 1, fetched  # once for the change, not once per settle
     page.locator("#text-format").select_option("compact")
     expect(text).to_have_value(re.compile("Court Guard"))
     assert errors == []
