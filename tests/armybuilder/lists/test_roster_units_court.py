@@ -146,3 +146,28 @@ def test_the_generic_import_of_a_ros_rebuilds_it_in_the_engine(court):
     assert back.total_points == army_list.total_points == 171
     # the Warlord the roster selected counts for the system's rule after the import too
     assert [v for v in back.violations if v["rule"] == "warlord"] == []
+
+
+def test_the_import_page_rebuilds_a_rosz_in_the_engine(court, client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from armybuilder.models import ArmyList
+
+    owner, faction = court
+    army_list = make_list(owner=owner, faction=faction, name="Court", points_limit=500)
+    army_list = services.army_list_update(
+        army_list=army_list, expected_version=army_list.version, roster_force="force-vanguard"
+    )
+    lord = add(army_list, "bs-se-court-lord")
+    take(army_list, lord, "Warlord")
+    army_list.refresh_from_db()
+    before = list_units_in_order(army_list)
+    client.force_login(owner)
+    rosz = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    upload = SimpleUploadedFile("court.rosz", rosz, content_type="application/zip")
+    page = client.post(reverse("lists:import"), {"file": upload, "system": "wh40k9", "action": "import"})
+    assert page.status_code == 200
+    back = ArmyList.objects.filter(owner=owner).exclude(pk=army_list.pk).get()
+    assert back.roster_force == "force-vanguard"
+    assert [u.selection for u in list_units_in_order(back)] == [u.selection for u in before]
+    assert back.total_points == 80
