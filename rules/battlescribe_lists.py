@@ -215,22 +215,35 @@ def selection_rules(
     that carries it."""
     if not mapping.rule_selections:
         return {}
+    categories = _rule_categories(mapping, data)
     found: dict[str, str | None] = {}
     stack: list[tuple[Selection, str | None]] = [(sel, None)]
     while stack:
         node, model = stack.pop()
         if node.option.type == "model":
             model = node.option.name
-        # The unit itself by its categories only: a unit named "Warlord" is a unit, while an
-        # upgrade of that name (BSData/wh40k-9e) is the army's Warlord.
-        names = [node.option.name, node.name] if node is not sel else []
-        names += [data.category_name(cid) or "" for cid in node.category_ids()]
-        for name in names:
-            rule = mapping.rule_of_selection(name) if name else None
+        rules: list[str | None] = []
+        if node is not sel:
+            # The unit itself by its categories only: a unit named "Warlord" is a unit, while an
+            # upgrade of that name (BSData/wh40k-9e) is the army's Warlord.
+            rules.append(mapping.rule_of_selection(node.option.name) or mapping.rule_of_selection(node.name))
+        if categories:
+            rules += [categories.get(cid) for cid in node.category_ids()]
+        for rule in rules:
             if rule is not None and rule not in found:
                 found[rule] = model
         stack.extend((child, model) for child in reversed(node.children))
     return found
+
+
+def _rule_categories(mapping: BattleScribeMapping, data: GameData) -> dict[str, str]:
+    """{category id: rule} of the data's categories the mapping reads as a rule, once per data."""
+    cached = getattr(data, "_rule_categories", None)
+    if cached is None or cached[0] is not mapping:
+        found = {cid: mapping.rule_of_selection(d.name) for cid, d in data.categories.items()}
+        cached = (mapping, {cid: rule for cid, rule in found.items() if rule is not None})
+        data._rule_categories = cached  # type: ignore[attr-defined]
+    return cached[1]
 
 
 def _with_rules(models: Sequence[Any], given: Mapping[str, str | None]) -> list[Any]:

@@ -42,6 +42,10 @@ class UnitCost:
     steps_key: str = ""
 
 
+#: Names whose rule (`BattleScribeMapping.rule_of_selection`) one mapping remembers.
+RULE_MEMO_SIZE = 20_000
+
+
 @dataclass(frozen=True)
 class BattleScribeMapping:
     #: Names of the profile types that are a model's profile ("Unit", "Profile", "Model").
@@ -106,9 +110,19 @@ class BattleScribeMapping:
         return norm(cost_type_name) in {norm(n) for n in self.points_cost_types}
 
     def rule_of_selection(self, name: str) -> str | None:
-        """The rule a selection or category of this name stands for (`rule_selections`), else None."""
-        key = norm(name)
-        return next((rule for rule in self.rule_selections if norm(rule) == key), None)
+        """The rule a selection or category of this name stands for (`rule_selections`), else None.
+
+        Asked for every selection of a roster at each change, so answers are remembered by name
+        (the names are the catalogues'; the memo is emptied past `RULE_MEMO_SIZE`)."""
+        if not self.rule_selections:
+            return None
+        memo: dict[str, str | None] = self.__dict__.setdefault("_rule_memo", {})
+        if name not in memo:
+            if len(memo) >= RULE_MEMO_SIZE:
+                memo.clear()
+            key = norm(name)
+            memo[name] = next((rule for rule in self.rule_selections if norm(rule) == key), None)
+        return memo[name]
 
     def unit_cost(self, cost_type_name: str) -> UnitCost | None:
         key = norm(cost_type_name)
