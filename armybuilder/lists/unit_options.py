@@ -131,11 +131,16 @@ def option_points_now(
     """`{option key: points one more of it adds now}`: the cached `option_points` (the first
     take's price), except that an option priced by count (`payload.costs`: the whole price
     at each count) reads its table at the count taken, so the picker and the API show what
-    the player pays for the next one (10 Bestigors 140, the next 10 140, the third 80)."""
+    the player pays for the next one (10 Bestigors 140, the next 10 140, the third 80); an
+    option taken as often as it may be gives the price of its last take (a ticked box its own)."""
     out = dict(option_points)
     for option in menu:
         key = str(option.get("key", ""))
-        step = next_price(option, int(chosen.get(key, 0) or 0))
+        count = int(chosen.get(key, 0) or 0)
+        highest = int(option.get("max_count") or 0)
+        if highest and count >= highest:
+            count = highest - 1  # taken as often as it may be: the price of the last take
+        step = next_price(option, max(count, 0))
         if step is not None:
             out[key] = step
     return out

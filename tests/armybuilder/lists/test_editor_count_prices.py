@@ -79,3 +79,9 @@ def test_the_api_gives_the_next_takes_price(setup):
     version = army_list.version
     services.army_list_unit_set_options(list_unit=unit, options={"more": 2}, expected_version=version)
     assert api.get(url).json()["units"][0]["option_points"]["more"] == 60  # 140 for fifteen, 80 paid
+    army_list.refresh_from_db()
+    unit.refresh_from_db()
+    unit.army_list = army_list
+    version = army_list.version
+    services.army_list_unit_set_options(list_unit=unit, options={"more": 3}, expected_version=version)
+    assert api.get(url).json()["units"][0]["option_points"]["more"] == 60  # at its maximum: the last take
