@@ -194,8 +194,73 @@ def unit_costs(
             else model
             for model in data["models"]
         ]
+    given = selection_rules(roster.unit(index), mapping, roster.data)
+    if given and isinstance(data.get("models"), list):
+        data["models"] = _with_rules(data["models"], given)
     points = _whole(costs.get(points_type, 0.0)) if points_type else 0
     return max(points, 0), data
+
+
+def selection_rules(
+    sel: Selection, mapping: BattleScribeMapping, data: GameData
+) -> dict[str, str | None]:
+    """{rule: name of the model selection that carries it, or None for the unit as a whole} of
+    the selections of a unit (itself included) whose name or one of whose categories the
+    system's mapping reads as a rule (`BattleScribeMapping.rule_selections`, 40k: "Warlord").
+
+    The unit format keeps a unit at its smallest size without the player's upgrades, so the
+    system's army rules (exactly one Warlord) would not see the engine's selections otherwise.
+    The unit's own name does not count (a unit may be called "Warlord"), its categories do.
+    Each rule is given once per unit, to the nearest model selection above the first selection
+    that carries it."""
+    if not mapping.rule_selections:
+        return {}
+    categories = _rule_categories(mapping, data)
+    found: dict[str, str | None] = {}
+    stack: list[tuple[Selection, str | None]] = [(sel, None)]
+    while stack:
+        node, model = stack.pop()
+        if node.option.type == "model":
+            model = node.option.name
+        rules: list[str | None] = []
+        if node is not sel:
+            # The unit itself by its categories only: a unit named "Warlord" is a unit, while an
+            # upgrade of that name (BSData/wh40k-9e) is the army's Warlord.
+            rules.append(mapping.rule_of_selection(node.option.name) or mapping.rule_of_selection(node.name))
+        if categories:
+            rules += [categories.get(cid) for cid in node.category_ids()]
+        for rule in rules:
+            if rule is not None and rule not in found:
+                found[rule] = model
+        stack.extend((child, model) for child in reversed(node.children))
+    return found
+
+
+def _rule_categories(mapping: BattleScribeMapping, data: GameData) -> dict[str, str]:
+    """{category id: rule} of the data's categories the mapping reads as a rule, once per data."""
+    cached = getattr(data, "_rule_categories", None)
+    if cached is None or cached[0] is not mapping:
+        found = {cid: mapping.rule_of_selection(d.name) for cid, d in data.categories.items()}
+        cached = (mapping, {cid: rule for cid, rule in found.items() if rule is not None})
+        data._rule_categories = cached  # type: ignore[attr-defined]
+    return cached[1]
+
+
+def _with_rules(models: Sequence[Any], given: Mapping[str, str | None]) -> list[Any]:
+    """`models` with each rule of `given` added to its model (by name; else the unit's first
+    single model, else its first model), once."""
+    out = [dict(m) if isinstance(m, Mapping) else m for m in models]
+    shaped = [m for m in out if isinstance(m, dict)]
+    if not shaped:
+        return out
+    for rule, model_name in given.items():
+        target = next((m for m in shaped if model_name and m.get("name") == model_name), None)
+        if target is None:
+            target = next((m for m in shaped if int(m.get("count", 1) or 1) == 1), shaped[0])
+        rules = list(target.get("rules") or [])
+        if not any(str(r).split("(")[0].strip() == rule for r in rules):
+            target["rules"] = [*rules, rule]
+    return out
 
 
 def sized_models(data: Mapping[str, Any]) -> dict[str, tuple[str, int]]:

@@ -183,6 +183,39 @@ def _count_price(option: Mapping, count: int) -> dict[str, Any] | None:
     }
 
 
+def count_steps(option: Mapping) -> list[int]:
+    """The whole prices of an option priced by count (module decisions, "Prices by count")
+    taken 1, 2, … times; [] for an option priced count × cost."""
+    costs = (option.get("payload") or {}).get("costs")
+    if not isinstance(costs, list) or not costs:
+        return []
+    try:
+        return [int(c) for c in costs]
+    except (TypeError, ValueError):
+        return []
+
+
+def price_taken(option: Mapping, count: int) -> int:
+    """What an option priced by count adds when taken `count` times: c_count from its table,
+    count × its cost past the table (as `_count_price` records it)."""
+    steps = count_steps(option)
+    if count <= 0:
+        return 0
+    if count <= len(steps):
+        return steps[count - 1]
+    each = option.get("cost")
+    return count * int(each if each is not None else (steps[0] if steps else 0))
+
+
+def next_price(option: Mapping, count: int) -> int | None:
+    """The points one more of an option priced by count adds when it is taken `count` times
+    now (the table's next step less the current one), or None for an option priced
+    count × cost (its price per take does not move)."""
+    if not count_steps(option):
+        return None
+    return price_taken(option, count + 1) - price_taken(option, count)
+
+
 def per_model_limit(unit: Mapping, option: Mapping) -> int | None:
     """The most times `option` can be taken on `unit` as it stands when its maximum is per
     model (payload ``max_per_model``, see the module's decisions), else None."""

@@ -19,6 +19,7 @@ from rest_framework.reverse import reverse
 from armybuilder.api.filters import MAX_ID
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.lists.roster_units import current_force, roster_force_choices
+from armybuilder.lists.unit_options import option_points_now
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
     MAX_UNITS_PER_LIST,
@@ -242,7 +243,8 @@ class ListUnitSerializer(serializers.Serializer):
     options = serializers.DictField(child=serializers.IntegerField(), source="chosen_options",
                                     help_text="Options taken: option key → count.")
     option_points = serializers.DictField(child=serializers.IntegerField(),
-                                          help_text="Option key → points one more of it adds now.")
+                                          help_text="Option key → points one more of it adds now (an option "
+                                                    "priced by count, `payload.costs`, at the count taken).")
     available_options = serializers.ListField(
         child=serializers.DictField(), help_text="The unit's option menu (as a catalogue unit's `options`).")
     unit = serializers.JSONField(source="data", help_text="The unit with its options, in unit format.")
@@ -267,7 +269,9 @@ class ListUnitSerializer(serializers.Serializer):
         return {
             "id": unit.pk, "position": unit.position, "name": unit.name, "catalogue_unit": unit.catalogue_ref,
             "template": unit.template_id, "points": unit.points, "options": unit.chosen_options,
-            "option_points": unit.option_points, "available_options": unit.available_options,
+            "option_points": option_points_now(unit.available_options or [], unit.chosen_options or {},
+                                               unit.option_points or {}),
+            "available_options": unit.available_options,
             "unit": unit.data, "custom_name": unit.custom_name, "notes": unit.notes, "group": unit.group,
             "summary": self.get_summary(unit),
         }

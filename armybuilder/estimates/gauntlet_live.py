@@ -37,7 +37,7 @@ from armybuilder.estimates.gauntlet import (
     model_count,
     unit_worth,
 )
-from armybuilder.estimates.inputs import estimable, situation_clean
+from armybuilder.estimates.inputs import estimable_in_list, situation_clean
 from armybuilder.lists.selectors import army_list_by_share_token, army_list_units
 from armybuilder.models import ArmyList, ListUnit
 from rules.systems.registry import GameSystem, get_system
@@ -120,7 +120,7 @@ def opponent_choices(army_list: ArmyList) -> list[ArmyList]:
 def _units_of(system: GameSystem, units: Sequence[ListUnit]) -> list[GauntletUnit]:
     return [GauntletUnit(name=unit.display_name, data=unit.data,
                          worth=float(unit.points) if system.points_sized else float(model_count(unit.data)))
-            for unit in units if estimable(unit.data or {})]
+            for unit in units if estimable_in_list(unit.data or {})]
 
 
 def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
@@ -145,6 +145,9 @@ def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
         opponents.append(Opponent(name=other.name, units=_units_of(system, army_list_units(army_list=other))))
     situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
     own = army_list_units(army_list=army_list)
+    # The ids follow the units measured (one per row of the report): a row that cannot be
+    # estimated (no profile, no models) has no figures and no gauntlet slot in the editor.
+    own = [unit for unit in own if estimable_in_list(unit.data or {})]
     return GauntletInputs(system=system, units=_units_of(system, own), opponents=opponents,
                           situations=situations, unit_ids=[unit.pk for unit in own])
 

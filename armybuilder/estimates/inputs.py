@@ -160,6 +160,14 @@ def estimable(unit: Mapping[str, Any]) -> bool:
     return unit.get("profile_in_source") is not False
 
 
+def estimable_in_list(unit: Mapping[str, Any]) -> bool:
+    """Whether a unit of a list takes part in estimates: it has models with a profile. A
+    roster's configuration selections (a battle size, a game type: units without models, kept
+    for the BattleScribe engine) are listed and priced, never estimated, like a unit without a
+    profile (`estimable`)."""
+    return bool(unit.get("models")) and estimable(unit)
+
+
 def unit_check(unit: Any, *, path: str) -> GameSystem:
     """The unit's system, after its system checked every field of it (`check_unit`, or its
     price where the system has no separate check: the price itself is not needed here)."""
@@ -230,7 +238,7 @@ def army_inputs(*, name: str, units: Sequence[tuple[str, Mapping[str, Any]]]) ->
     """One side of a list-vs-list job: the list's name and its units, each with its name. A unit
     without a profile (`estimable`) is left out: it has nothing to attack or defend with."""
     return {"name": name, "units": [{"name": unit_name, "unit": dict(unit)} for unit_name, unit in units
-                                    if estimable(unit)]}
+                                    if estimable_in_list(unit)]}
 
 
 def list_vs_list_inputs(*, system_key: str, list_a: Mapping[str, Any], list_b: Mapping[str, Any],

@@ -17,12 +17,13 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import Context, Imported, ImportProblem, Source, importer_for
 from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
 from armybuilder.lists.importers.fetch import fetch_army_forge, looks_like_link
 from armybuilder.lists.interchange import army_list_build, army_list_save_built, army_list_to_dict
-from armybuilder.models import ArmyList, ListUnit
+from armybuilder.models import MAX_UNITS_PER_LIST, ArmyList, ListUnit
 from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data
 from rules.catalogue_sync import CataloguePlan, write_catalogue
 from rules.models import Faction, GameSystem
@@ -105,15 +106,18 @@ def import_source(
     list_faction = imported.list_faction
     if list_faction is not None and imported.system_key and list_faction.system.key != imported.system_key:
         list_faction = None
+    engine = imported.roster_trees is not None and list_faction is not None
     try:
         army_list, units = army_list_build(
             user=user, data=imported.list_data, faction=list_faction, known=imported.templates
         )
+        if engine:
+            units = _engine_units(imported, army_list)
     except ImportProblem:
         raise
     except ArmyListError as exc:
         raise ImportProblem(exc.errors) from None
-    if len(imported.units) == len(units):
+    if not engine and len(imported.units) == len(units):  # the engine's rows are priced already
         for row, unit in zip(imported.units, units, strict=True):
             row.formula_points = unit.points
     outcome = ImportOutcome(imported=imported, army_list=army_list, units=units)
@@ -121,6 +125,37 @@ def import_source(
         army_list_save_built(army_list=army_list, units=units)
         outcome.saved = True
     return outcome
+
+
+def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
+    """The units of a BattleScribe roster of a faction imported with its source, rebuilt by the
+    roster engine selection for selection into `army_list` (unsaved), as the roster upload
+    does (`services.army_list_import_roster`): the same selections, costs and errors as the
+    file's. Each report row gets the engine's price beside the file's; a unit whose entry the
+    catalogue no longer has is reported as left out."""
+    trees = imported.roster_trees or []
+    if len(trees) > MAX_UNITS_PER_LIST:
+        limit = {"limit": MAX_UNITS_PER_LIST}
+        raise ImportProblem([("units", _("A list has at most %(limit)d units.") % limit)])
+    army_list.roster_force = imported.roster_force
+    roster = roster_units.roster_from_trees(army_list, trees)
+    army_list.roster_force = roster.force_entry_id
+    units = roster_units.units_from_roster(army_list, roster)
+    for unit in units:
+        imported.units[unit._roster_index].formula_points = unit.points  # type: ignore[attr-defined]
+    kept = {unit._roster_index for unit in units}  # type: ignore[attr-defined]
+    for index, row in enumerate(imported.units):
+        if index not in kept:
+            imported.left_out.append(
+                _("%(unit)s: no such unit in your catalogue of this system; left out") % {"unit": row.name}
+            )
+    roots = {tree.get("entry") for tree in trees}
+    for entry_id in roster.dropped:
+        if entry_id not in roots:
+            imported.left_out.append(
+                _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
+            )
+    return units
 
 
 def import_source_of(*, upload: Any = None, text: str = "") -> Source:

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from armybuilder.lists.errors import ArmyListError
 from rules.models import UnitTemplate, UpgradeOption
-from rules.options import OptionError, apply_options, option_point_deltas
+from rules.options import OptionError, apply_options, count_steps, next_price, option_point_deltas
 
 #: How long the price of each option of a unit is remembered (it only changes with the engine).
 OPTION_PRICES_CACHE_SECONDS = 24 * 3600
@@ -123,3 +123,29 @@ def option_prices(
         prices = option_point_deltas(system_key, dict(base_data), list(menu))
         cache.set(key, prices, OPTION_PRICES_CACHE_SECONDS)
     return dict(prices)
+
+
+def option_points_now(
+    menu: Sequence[Mapping[str, Any]], chosen: Mapping[str, int], option_points: Mapping[str, int]
+) -> dict[str, int]:
+    """`{option key: points one more of it adds now}`: the cached `option_points` (the first
+    take's price), except that an option priced by count (`payload.costs`: the whole price
+    at each count) reads its table at the count taken, so the picker and the API show what
+    the player pays for the next one (10 Bestigors 140, the next 10 140, the third 80); an
+    option taken as often as it may be gives the price of its last take (a ticked box its own)."""
+    out = dict(option_points)
+    for option in menu:
+        key = str(option.get("key", ""))
+        count = int(chosen.get(key, 0) or 0)
+        highest = int(option.get("max_count") or 0)
+        if highest and count >= highest:
+            count = highest - 1  # taken as often as it may be: the price of the last take
+        step = next_price(option, max(count, 0))
+        if step is not None:
+            out[key] = step
+    return out
+
+
+def price_table(option: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """[(count, whole price)] of an option priced by count, for the picker; [] otherwise."""
+    return list(enumerate(count_steps(option), 1))

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.lists.forms import OPTION_PREFIX, pick_input_name
 from armybuilder.lists.option_consequences import option_consequences, pick_one_groups
+from armybuilder.lists.unit_options import option_points_now, price_table
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster import describe
 from points.catalogue.i18n import translated_again
@@ -76,6 +77,10 @@ def option_groups(
     consequences = option_consequences(army_list=army_list, list_unit=list_unit) if army_list else {}
     pick_one = pick_one_groups(list_unit.available_options or [])
     groups: dict[str, list[dict[str, Any]]] = {}
+    # What one more of each option costs at the count taken (options priced by count step).
+    prices = option_points_now(
+        list_unit.available_options or [], list_unit.chosen_options or {}, list_unit.option_points or {}
+    )
     for option in list_unit.available_options:
         key = option["key"]
         maximum = int(option.get("max_count") or 0)
@@ -88,7 +93,10 @@ def option_groups(
                 "min": minimum,
                 "max": maximum,
                 "count": int(count),
-                "points": list_unit.option_points.get(key),
+                "points": prices.get(key),
+                # An option priced by count: its whole price at each count, and at the count taken.
+                "steps": price_table(option),
+                "taken_points": dict(price_table(option)).get(int(count)),
                 "is_checkbox": maximum <= 1,
                 "is_fixed": maximum <= 1 and minimum >= 1,
                 "input_id": f"unit-{list_unit.pk}-option-{key}",

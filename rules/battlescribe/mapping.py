@@ -42,6 +42,10 @@ class UnitCost:
     steps_key: str = ""
 
 
+#: Names whose rule (`BattleScribeMapping.rule_of_selection`) one mapping remembers.
+RULE_MEMO_SIZE = 20_000
+
+
 @dataclass(frozen=True)
 class BattleScribeMapping:
     #: Names of the profile types that are a model's profile ("Unit", "Profile", "Model").
@@ -79,6 +83,11 @@ class BattleScribeMapping:
     #: Whether a selection named "<N> <name>" stands for N models (AoS 1st data sizes its units
     #: this way: "Bestigors" takes 1-3 of "10 Bestigors"); see `to_units.UnitMapper.size_by_name`.
     sized_by_name: bool = False
+    #: Names of selections or categories that stand for a rule of the same name on the model
+    #: that carries them (40k: "Warlord", an upgrade and a category of the game system's data),
+    #: so the system's own army rules see what a roster of the engine selected
+    #: (`rules.battlescribe_lists.selection_rules`).
+    rule_selections: tuple[str, ...] = ()
     #: `read(name, text)` -> (model fields, structured abilities) that an ability's text says
     #: about the model itself (40k: "a 4+ invulnerable save"); None: abilities stay text.
     ability_reader: Callable[[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
@@ -99,6 +108,21 @@ class BattleScribeMapping:
 
     def is_points(self, cost_type_name: str) -> bool:
         return norm(cost_type_name) in {norm(n) for n in self.points_cost_types}
+
+    def rule_of_selection(self, name: str) -> str | None:
+        """The rule a selection or category of this name stands for (`rule_selections`), else None.
+
+        Asked for every selection of a roster at each change, so answers are remembered by name
+        (the names are the catalogues'; the memo is emptied past `RULE_MEMO_SIZE`)."""
+        if not self.rule_selections:
+            return None
+        memo: dict[str, str | None] = self.__dict__.setdefault("_rule_memo", {})
+        if name not in memo:
+            if len(memo) >= RULE_MEMO_SIZE:
+                memo.clear()
+            key = norm(name)
+            memo[name] = next((rule for rule in self.rule_selections if norm(rule) == key), None)
+        return memo[name]
 
     def unit_cost(self, cost_type_name: str) -> UnitCost | None:
         key = norm(cost_type_name)

@@ -11,14 +11,50 @@
     var status = box.querySelector("#copy-status");
     var download = box.querySelector("#text-download");
 
+    var asked = 0;  // the latest request: an older answer arriving late is dropped
+
     function load() {
       var style = select.value;
+      var mine = ++asked;
       download.href = url + "?format=" + encodeURIComponent(style) + "&download=1";
       status.textContent = "";
-      return fetch(url + "?format=" + encodeURIComponent(style), {credentials: "same-origin"})
+      return fetch(url + "?format=" + encodeURIComponent(style), {credentials: "same-origin", cache: "no-store"})
         .then(function (response) { return response.text(); })
-        .then(function (body) { text.value = body; });
+        .then(function (body) { if (mine === asked) { text.value = body; } });
     }
+
+    // The editor's htmx changes re-render the totals out of band with the list's new version:
+    // the text follows the list, not the page as it was loaded. It is fetched again at once
+    // while the box is on the screen, else when it comes into view (a player who never looks
+    // at it costs no text export per click).
+    function version() {
+      var marker = document.querySelector("#list-totals [data-list-version]");
+      return marker ? marker.getAttribute("data-list-version") : null;
+    }
+    var shown = version();
+    var stale = false;
+    var inView = !("IntersectionObserver" in window);
+    if (!inView) {
+      new IntersectionObserver(function (entries) {
+        inView = entries.some(function (entry) { return entry.isIntersecting; });
+        if (inView && stale) {
+          stale = false;
+          load();
+        }
+      }).observe(box);
+    }
+    document.addEventListener("htmx:afterSettle", function () {
+      var now = version();
+      if (now === shown) {
+        return;
+      }
+      shown = now;
+      if (inView) {
+        load();
+      } else {
+        stale = true;
+      }
+    });
 
     function copied(ok) {
       status.textContent = status.getAttribute(ok ? "data-copied" : "data-failed");

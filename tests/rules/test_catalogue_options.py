@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from rules.options import OptionError, apply_options, option_point_deltas
+from rules.options import OptionError, apply_options, next_price, option_point_deltas, price_taken
 from rules.systems.registry import get_system
 
 RIFLE = {"name": "Rifle", "range": 24, "attacks": 1, "ap": 0}
@@ -246,3 +246,16 @@ def test_an_option_priced_by_count_costs_each_counts_own_price():
         {"key": "more.size-price", "label": "more ×2", "count": 1, "cost": -60},
     ]
     assert sum(u["count"] * u["cost"] for u in twice["upgrades"]) == 220
+
+
+def test_the_next_take_of_an_option_priced_by_count_costs_the_tables_next_step():
+    """10 more Bestigors cost 140, 20 more 220: from none the next ten cost 140, from ten they
+    cost 80; past the table each take costs the option's cost again. An option priced
+    count x cost has no such step (None: its price per take does not move)."""
+    more = option(
+        "more", "add_models", {"count": 10, "costs": [140, 220]}, applies_to="Trooper", high=3, cost=140
+    )
+    assert [price_taken(more, n) for n in range(4)] == [0, 140, 220, 420]
+    assert [next_price(more, n) for n in range(3)] == [140, 80, 200]
+    plain = option("plain", "add_models", {"count": 1}, applies_to="Trooper", high=5, cost=12)
+    assert next_price(plain, 2) is None

@@ -14,6 +14,8 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from armybuilder.estimates.inputs import estimable_in_list
+
 register = template.Library()
 
 
@@ -31,6 +33,15 @@ def _list_query(army_list: Any, via_token: str) -> dict[str, Any]:
 def estimate_unit_link(unit: Any) -> dict[str, str]:
     """"Estimate damage" for a catalogue unit (a `rules.models.UnitTemplate`)."""
     return _link({"unit": unit.pk}, _("Estimate damage"), unit.name)
+
+
+@register.filter
+def list_unit_estimable(unit: Any) -> bool:
+    """Whether a list unit (a `ListUnit`) can be estimated, so its row offers "Estimate" and
+    its gauntlet figures (`inputs.estimable_in_list`): a roster's points-only selections (a
+    battle size, a game type: no models) and units imported without a profile are listed and
+    priced, never estimated."""
+    return estimable_in_list(getattr(unit, "data", None) or {})
 
 
 @register.inclusion_tag("estimates/_link.html")

@@ -127,6 +127,11 @@ class Imported:
     left_out: list[str] = field(default_factory=list)
     #: Catalogue units the importer already read (with their options), by reference.
     templates: dict[str, Any] = field(default_factory=dict)
+    #: A BattleScribe roster of a faction imported with its source: the selection tree of each
+    #: unit (one per report unit, in order) and the force, for the roster engine to rebuild
+    #: exactly (`imports.import_source`); None when the units are matched to the catalogue.
+    roster_trees: list[dict[str, Any]] | None = None
+    roster_force: str = ""
 
     def report(self) -> dict[str, Any]:
         return {

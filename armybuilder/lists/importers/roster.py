@@ -29,6 +29,7 @@ from armybuilder.lists.services import catalogue_ref
 from armybuilder.models import POINTS_LIMIT_MAX
 from rules.battlescribe.roster_reader import Roster, read_roster, read_roster_json
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+from rules.battlescribe_lists import faction_source
 from rules.models import GameSystem
 from rules.selectors import units_visible_to
 
@@ -68,7 +69,16 @@ def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported
         (u.faction for u in candidates if u.faction.name in roster.catalogue_names), None
     )
     entries: list[dict[str, Any]] = []
-    for selection in roster.units:
+    faction = imported.list_faction
+    if faction is not None and faction_source(faction.pk) and len(roster.trees) == len(roster.units):
+        # The faction was imported with its BattleScribe source: the roster engine rebuilds the
+        # roster selection for selection (as the roster upload does), nothing is matched.
+        imported.roster_trees = [dict(tree) for tree in roster.trees]
+        imported.roster_force = next(iter(roster.force_entry_ids), "")
+        for selection in roster.units:
+            models = sum(c.number for c in [selection, *selection.walk()] if c.type == "model")
+            imported.units.append(ReportUnit(selection.name, models, _points(selection.points)))
+    for selection in roster.units if imported.roster_trees is None else ():
         number = max(selection.number, 1)
         each = selection.points / number
         template = match_unit(candidates, selection)

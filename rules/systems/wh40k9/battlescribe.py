@@ -46,6 +46,9 @@ MAPPING = BattleScribeMapping(
         ),
     ),
     varying_tables=("Wound Track",),
+    # The "Warlord" upgrade of BSData/wh40k-9e (and its category "Warlord") makes its model the
+    # army's Warlord, the rule the army check counts (`points.wh40k9.battle_size`).
+    rule_selections=("Warlord",),
     table_healthiest="highest",
     dash_values={"a": 0},
     ability_reader=lambda name, text: read_ability(name, text),
