@@ -18,6 +18,7 @@ from armybuilder.lists.services import list_units_in_order
 from rules.battlescribe_import import import_files
 from rules.models import UnitTemplate
 from tests.factories.army_lists import make_list, make_user
+from tests.factories.list_imports import page_result
 from tests.rules.battlescribe.files import sources
 
 COURT = ("slots.gst", "slots_court.cat")
@@ -148,7 +149,7 @@ def test_the_generic_import_of_a_ros_rebuilds_it_in_the_engine(court):
     assert [v for v in back.violations if v["rule"] == "warlord"] == []
 
 
-def test_the_import_page_rebuilds_a_rosz_in_the_engine(court, client):
+def test_the_import_page_rebuilds_a_rosz_in_the_engine(court, client, inline_pdf_renders):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     from armybuilder.models import ArmyList
@@ -165,7 +166,8 @@ def test_the_import_page_rebuilds_a_rosz_in_the_engine(court, client):
     client.force_login(owner)
     rosz = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
     upload = SimpleUploadedFile("court.rosz", rosz, content_type="application/zip")
-    page = client.post(reverse("lists:import"), {"file": upload, "system": "wh40k9", "action": "import"})
+    page = page_result(client, client.post(reverse("lists:import"),
+                                           {"file": upload, "system": "wh40k9", "action": "import"}))
     assert page.status_code == 200
     back = ArmyList.objects.filter(owner=owner).exclude(pk=army_list.pk).get()
     assert back.roster_force == "force-vanguard"
