@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from math import comb
 from typing import Any
 
@@ -41,6 +42,7 @@ import numpy as np
 
 from points.opr.unit import Unit
 from rules.dice.pmf import PMF
+from rules.dice.shared_results import shared
 from rules.systems.opr.combat import AttackOutcome, resolve_attack
 from rules.systems.opr.situation import Situation
 
@@ -135,6 +137,18 @@ def counter_situation(situation: Situation) -> Situation:
                      range_inches=0.0, defender_activated=True, enemies_within_12=False)
 
 
+def counter_attack(striking: Unit, attacker: Unit, situation: Situation,
+                   attacker_costs: Sequence[float]) -> tuple[np.ndarray, ...]:
+    """The surviving defenders' counter-attack on the charger, as the second stage reads it:
+    the charger's state probabilities, wounds, half strength and destruction per state, and
+    its models killed. A function of its arguments only, so a batch of matchups shares it
+    (`rules.dice.shared_results`): look-alike defender units leave the same survivors."""
+    back = resolve_attack(striking, attacker, situation, attacker_costs)
+    space = back.dist
+    return (space.probs, space.wounds, half_strength(attacker, space.alive, space.wounds), space.destroyed,
+            back.kills)
+
+
 def second_stage(
     first: AttackOutcome,
     *,
@@ -165,20 +179,19 @@ def second_stage(
     for index in np.nonzero(states > 0)[0].tolist():
         groups.setdefault(tuple(space.alive[index].tolist()), []).append(index)
 
+    counter = counter_situation(situation)
+    costs = tuple(attacker_costs)
     for alive, indices in groups.items():
         idx = np.array(indices)
         p = states[idx]
-        striking = survivors(defender, alive)
-        if melee and any(m.is_melee for model in striking.models for m in model.weapons):
-            p_countered += float(p.sum())  # it fought back, so it is exhausted (seed, "Szarża")
+        if melee:  # only a melee has a counter-attack: the survivors are needed for nothing else
+            striking = survivors(defender, alive)
+            if any(m.is_melee for model in striking.models for m in model.weapons):
+                p_countered += float(p.sum())  # it fought back, so it is exhausted (seed, "Szarża")
         if melee and any(alive):
-            back = resolve_attack(survivors(defender, alive), attacker, counter_situation(situation),
-                                  attacker_costs)
-            a_space = back.dist
-            a_states = a_space.probs
-            a_wounds, a_half = a_space.wounds, half_strength(attacker, a_space.alive, a_space.wounds)
-            a_destroyed = a_space.destroyed
-            kills_pmf = back.kills
+            a_states, a_wounds, a_half, a_destroyed, kills_pmf = shared(
+                ("opr.counter_attack", striking, attacker, counter, costs),
+                partial(counter_attack, striking, attacker, counter, costs))
         else:
             a_states = np.ones(1)
             a_wounds = np.zeros(1, dtype=np.int64)
