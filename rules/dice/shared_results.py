@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rules.dice.bounded_cache import ByteBoundedCache
 
@@ -51,3 +51,22 @@ def shared(key: Hashable, compute: Callable[[], ValueT]) -> ValueT:
     if cache is None:
         return compute()
     return cache.get_or_compute(key, compute)
+
+
+class HashOnce:
+    """A part of a key hashed once: a frozen dataclass of tuples (a unit) hashes all its fields
+    on every lookup, and a key meets several (membership, read, move to the end). Equal when
+    the values are equal, so a key holding it is exact."""
+
+    __slots__ = ("_hash", "value")
+
+    def __init__(self, value: Hashable):
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: Any) -> bool:
+        return self is other or (isinstance(other, HashOnce) and self._hash == other._hash
+                                 and self.value == other.value)
