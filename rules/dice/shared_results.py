@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from rules.dice.bounded_cache import ByteBoundedCache
 
 #: What one batch keeps at most: small beside a matchup's own bound (`MAX_MATCHUP_BYTES`).
-MAX_SHARED_BYTES = 32 * 1024 * 1024
+MAX_SHARED_BYTES = 64 * 1024 * 1024
 
 ValueT = TypeVar("ValueT")
 
