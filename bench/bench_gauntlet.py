@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 import statistics
 import subprocess
@@ -97,11 +98,16 @@ def stop(process: subprocess.Popen) -> None:
         process.kill()
 
 
+#: The panel itself complete: a unit row's fragment (`_unit_gauntlet.html`) says "ready" as soon
+#: as that unit's own matchups are all there, so the bench must not take any "ready" for the panel's.
+PANEL_READY = re.compile(r'<div id="gauntlet-panel"[^>]*\bdata-state="ready"')
+
+
 def until_ready(client: Client, url: str, limit: float = 120.0) -> float:
     """Seconds from the first panel request until a panel request finds it complete."""
     started = time.perf_counter()
     while time.perf_counter() - started < limit:
-        if 'data-state="ready"' in client.get(url).content.decode():
+        if PANEL_READY.search(client.get(url).content.decode()):
             return time.perf_counter() - started
         time.sleep(0.05)
     raise SystemExit(f"the panel was not complete after {limit:.0f} s")
