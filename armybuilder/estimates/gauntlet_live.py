@@ -316,6 +316,8 @@ def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -
         inputs = gauntlet_inputs(army_list)
         todo = dict(list(inputs.keyed_pairs().items())[:MAX_MATCHUPS])
         mine = [key for key in keys if key in todo]  # the list changed since: the rest is stale
+        cached = job_cache().get_many(mine) if mine else {}  # a part delivered again: only the rest
+        mine = [key for key in mine if key not in cached]
     return compute_matchups(inputs.system, todo, mine)
 
 
