@@ -14,6 +14,8 @@ progress; the panel polls until the whole table is there.
 from __future__ import annotations
 
 import hashlib
+import heapq
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +42,7 @@ from armybuilder.estimates.gauntlet import (
 from armybuilder.estimates.inputs import estimable_in_list, situation_clean
 from armybuilder.lists.selectors import army_list_by_share_token, army_list_units
 from armybuilder.models import ArmyList, ListUnit
+from rules.dice.shared_results import sharing
 from rules.systems.registry import GameSystem, get_system
 
 #: Opponent lists a gauntlet holds at most, and matchups it may need at most (both directions,
@@ -210,9 +213,14 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
 #: (fan-out has a fixed cost: a part per `PART_SIZE` matchups, at most `MAX_PARTS`).
 PART_SIZE = 400
 MAX_PARTS = 8
+#: Matchups computed under one setting of the memory bound and stored in one round trip: the
+#: bound costs a read of /proc and two system calls, and the panel shows progress as they land.
+BATCH_SIZE = 100
+
+Pair = tuple[GauntletUnit, GauntletUnit, dict[str, Any]]
 
 
-def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], dict[str, tuple[Any, ...]]]:
+def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], dict[str, Pair]]:
     """The inputs, the keys of the matchups not cached yet (in a stable order), and what each is."""
     inputs = gauntlet_inputs(army_list)
     todo = dict(list(inputs.keyed_pairs().items())[:MAX_MATCHUPS])
@@ -225,37 +233,151 @@ def parts_for(missing: int) -> int:
     return max(1, min(MAX_PARTS, -(-missing // PART_SIZE)))
 
 
-def compute_missing(army_list: ArmyList, *, part: int = 0, parts: int = 1) -> int:
-    """Compute and cache the matchups of the list's gauntlet not cached yet (every `parts`-th of
-    them from `part`); how many were computed.
+#: Predicted seconds of the matchups priced in this process by matchup key (None: past a
+#: limit). The key names both units' content and the situation, so a price never goes stale;
+#: a part priced by the job that planned it, or a matchup met again, is not priced twice.
+_PRICES: OrderedDict[str, float | None] = OrderedDict()
+MAX_PRICES = 100_000
+
+
+def matchup_seconds(system: GameSystem, key: str, attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                    situation: Mapping[str, Any]) -> float | None:
+    """The predicted seconds of one matchup, or None when it is past the cost limit or a limit
+    of the system's engine (it is then left out without computing)."""
+    if key in _PRICES:
+        return _PRICES[key]
+    try:
+        seconds, size = matchup_cost(system, attacker, defender, situation)
+        price = None if over_limit(seconds, size) else seconds
+    except ValueError:  # past a limit of the system's own engine
+        price = None
+    remember_prices({key: price})
+    return price
+
+
+def known_prices(keys: Sequence[str]) -> dict[str, float | None]:
+    """The prices this process holds for `keys` (what a job sends its parts)."""
+    return {key: _PRICES[key] for key in keys if key in _PRICES}
+
+
+def remember_prices(prices: Mapping[str, float | None]) -> None:
+    """Keep prices (the part of a job receives its matchups' from the job that priced them)."""
+    _PRICES.update(prices)
+    while len(_PRICES) > MAX_PRICES:
+        _PRICES.popitem(last=False)
+
+
+def balanced_parts(inputs: GauntletInputs, seconds: Mapping[str, float], parts: int) -> list[list[str]]:
+    """The matchups of `seconds` dealt into at most `parts` parts of about equal predicted
+    seconds (each largest first onto the lightest part). A list unit's matchups stay together:
+    they share inner distributions (the counter-attacks on it) that a part computes once; a
+    unit whose matchups alone outweigh a part's share is dealt matchup by matchup."""
+    target = sum(seconds.values()) / max(1, parts)
+    bundles: list[tuple[float, list[str]]] = []
+    placed: set[str] = set()
+    for keys in inputs.unit_keys():
+        mine = sorted(key for key in keys if key in seconds and key not in placed)
+        placed.update(mine)
+        total = sum(seconds[key] for key in mine)
+        if total > target:
+            bundles += [(seconds[key], [key]) for key in mine]
+        elif mine:
+            bundles.append((total, mine))
+    bundles += [(seconds[key], [key]) for key in sorted(seconds) if key not in placed]
+    bundles.sort(key=lambda bundle: (-bundle[0], bundle[1][0]))
+    heap = [(0.0, index) for index in range(max(1, parts))]
+    dealt: list[list[str]] = [[] for _ in heap]
+    for weight, keys in bundles:
+        load, index = heapq.heappop(heap)
+        dealt[index] += keys
+        heapq.heappush(heap, (load + weight, index))
+    return [part for part in dealt if part]
+
+
+def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], list[list[str]]]:
+    """Price every missing matchup once, store those past a limit as left out at once, and deal
+    the others into parts of equal predicted seconds (one part below `PART_SIZE` matchups)."""
+    inputs, missing, todo = missing_matchups(army_list)
+    prices = {key: matchup_seconds(inputs.system, key, todo[key][0].data, todo[key][1].data, todo[key][2])
+              for key in missing}
+    refused = {key: dict(LEFT_OUT) for key, price in prices.items() if price is None}
+    if refused:
+        job_cache().set_many(refused, timeout=MATCHUP_SECONDS)
+    seconds = {key: price for key, price in prices.items() if price is not None}
+    return inputs, todo, balanced_parts(inputs, seconds, parts_for(len(seconds))) if seconds else []
+
+
+def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -> int:
+    """Compute and cache the matchups of the list's gauntlet not cached yet (only those of
+    `keys`, a part of a job, when given); how many were computed.
 
     A matchup past the estimate bounds is cached as nothing destroyed and marked `left_out`."""
-    inputs, missing, todo = missing_matchups(army_list)
-    system, store = inputs.system, job_cache()
-    # Parts split the whole gauntlet (a stable order), so a part finished first never shifts another's share.
-    share = set(sorted(todo)[part::parts])
-    mine = [key for key in missing if key in share]
-    computed: dict[str, Matchup] = {}
+    if keys is None:
+        inputs, missing, todo = missing_matchups(army_list)
+        mine = missing
+    else:  # a part: its matchups were found missing and priced by the job that planned it
+        inputs = gauntlet_inputs(army_list)
+        todo = dict(list(inputs.keyed_pairs().items())[:MAX_MATCHUPS])
+        mine = [key for key in keys if key in todo]  # the list changed since: the rest is stale
+        cached = job_cache().get_many(mine) if mine else {}  # a part delivered again: only the rest
+        mine = [key for key in mine if key not in cached]
+    return compute_matchups(inputs.system, todo, mine)
+
+
+def compute_matchups(system: GameSystem, todo: Mapping[str, Pair], keys: Sequence[str]) -> int:
+    """Compute and cache the matchups `keys` of `todo` in batches (`bounded_batch`), sharing the
+    inner distributions they have in common; how many were computed.
+
+    Out of time, what is done is kept: the panel's next look queues the rest."""
     from celery.exceptions import SoftTimeLimitExceeded
 
-    try:
-        for key in mine:
-            attacker, defender, situation = todo[key]
-            computed[key] = bounded_matchup(system, attacker.data, defender.data, situation)
-            if len(computed) >= 50:  # the panel shows progress as they land
+    store = job_cache()
+    with sharing():
+        for start in range(0, len(keys), BATCH_SIZE):
+            computed: dict[str, Matchup] = {}
+            chunk = [(key, todo[key][0].data, todo[key][1].data, todo[key][2])
+                     for key in keys[start:start + BATCH_SIZE]]
+            try:
+                bounded_batch(system, chunk, computed)
+            except SoftTimeLimitExceeded:
                 store.set_many(computed, timeout=MATCHUP_SECONDS)
-                computed = {}
-    except SoftTimeLimitExceeded:  # out of time: keep what is done; the panel's next look queues the rest
-        store.set_many(computed, timeout=MATCHUP_SECONDS)
-        return len(computed)
-    if computed:
-        store.set_many(computed, timeout=MATCHUP_SECONDS)
-    return len(mine)
+                return start + len(computed)
+            store.set_many(computed, timeout=MATCHUP_SECONDS)
+    return len(keys)
 
 
 #: What a matchup left out of the gauntlet counts as: nothing destroyed, and marked.
 LEFT_OUT: Matchup = {"expected_kills": 0.0, "expected_points_destroyed": 0.0, "p_destroyed": 0.0,
                      "chances": [], "expected_damage": 0.0, "left_out": True}
+
+Item = tuple[str, Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]]
+
+
+def bounded_batch(system: GameSystem, items: Sequence[Item], into: dict[str, Matchup]) -> None:
+    """Each (key, attacker, defender, situation)'s figures into `into`, under the same bounds as
+    `bounded_matchup` but with the memory bound set once for the batch: refused past the cost
+    limit, and computed with the process's memory held to `ESTIMATE_JOB_MEMORY_MB` more than
+    at the batch's start. A matchup that passes it is computed again under a bound of its own
+    (the batch's earlier matchups may have taken some of the room), and left out only if it
+    passes that too, as it would alone."""
+    from django.conf import settings
+
+    from armybuilder.celery import memory_bound
+
+    again: list[Item] = []
+    with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
+        for key, attacker, defender, situation in items:
+            if matchup_seconds(system, key, attacker, defender, situation) is None:
+                into[key] = dict(LEFT_OUT)
+                continue
+            try:
+                into[key] = matchup_figures(system, attacker, defender, situation)
+            except MemoryError:  # past the batch's bound: alone, below
+                again.append((key, attacker, defender, situation))
+            except ValueError:  # past a limit of the system's engine
+                into[key] = dict(LEFT_OUT)
+    for key, attacker, defender, situation in again:
+        into[key] = bounded_matchup(system, attacker, defender, situation)
 
 
 def bounded_matchup(system: GameSystem, attacker: Mapping[str, Any], defender: Mapping[str, Any],

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache, partial
 from math import comb
 from typing import Any
 
@@ -41,6 +42,7 @@ import numpy as np
 
 from points.opr.unit import Unit
 from rules.dice.pmf import PMF
+from rules.dice.shared_results import HashOnce, shared
 from rules.systems.opr.combat import AttackOutcome, resolve_attack
 from rules.systems.opr.situation import Situation
 
@@ -94,12 +96,15 @@ def regroup_tests(*, took_wounds: bool, won_melee: bool, half_strength: bool, me
     return max(0, 1 + int(half_strength) + int(melee) - int(fearless))
 
 
+@lru_cache(maxsize=256)
 def failed_tests(tests: int, p_pass: float) -> PMF:
-    """P(k of `tests` regroup tests fail), k = 0 … 3 (a binomial, padded to four states)."""
+    """P(k of `tests` regroup tests fail), k = 0 … 3 (a binomial, padded to four states);
+    read-only, as it is kept (a few tests and six qualities: every second stage asks again)."""
     fail = 1 - p_pass
     out = np.zeros(len(REGROUP_STATES))
     for k in range(tests + 1):
         out[k] = comb(tests, k) * fail**k * p_pass ** (tests - k)
+    out.setflags(write=False)
     return out
 
 
@@ -135,6 +140,66 @@ def counter_situation(situation: Situation) -> Situation:
                      range_inches=0.0, defender_activated=True, enemies_within_12=False)
 
 
+def counter_attack(striking: Unit, attacker: Unit, situation: Situation,
+                   attacker_costs: Sequence[float]) -> tuple[np.ndarray, ...]:
+    """The surviving defenders' counter-attack on the charger, as the second stage reads it:
+    the charger's state probabilities, wounds, half strength and destruction per state, and
+    its models killed. A function of its arguments only, so a batch of matchups shares it
+    (`rules.dice.shared_results`): look-alike defender units leave the same survivors."""
+    back = resolve_attack(striking, attacker, situation, attacker_costs)
+    space = back.dist
+    return counter_summary(space.probs, space.wounds, half_strength(attacker, space.alive, space.wounds),
+                           space.destroyed, back.kills)
+
+
+def counter_summary(states: np.ndarray, wounds: np.ndarray, half: np.ndarray, destroyed: np.ndarray,
+                    kills: PMF) -> tuple[PMF, np.ndarray, PMF, tuple[np.ndarray, np.ndarray]]:
+    """What the second stage reads of a counter-attack, whatever defender state it followed:
+    P(w wounds on the charger), P(at most w), P(k models killed), and per half strength
+    (False, True) P(more than w wounds, standing at that strength). Each is computed once per
+    counter-attack, not once per group of survivors that meets it."""
+    wounds_pmf = np.bincount(wounds, weights=states)
+    at_most = np.cumsum(wounds_pmf)                      # P(D_B ≤ k)
+    more_than = []
+    for at_half in (False, True):
+        weights = states * ((half == at_half) & ~destroyed)
+        above = np.bincount(wounds, weights=weights, minlength=len(wounds_pmf))
+        more_than.append(np.concatenate([np.cumsum(above[::-1])[::-1][1:], [0.0]]))  # P(D_B > k, ...)
+    return wounds_pmf, at_most, kills, (more_than[0], more_than[1])
+
+
+@dataclass(slots=True)
+class _Sums:
+    """The second stage's running sums a group of defender states adds to (arrays in place)."""
+
+    defender_failed: np.ndarray
+    attacker_failed: np.ndarray
+    counter_wounds: np.ndarray
+    counter_kills: np.ndarray
+    p_attacker_wins: float = 0.0
+
+
+def _shooting_group(sums: _Sums, p: np.ndarray, dealt: np.ndarray, half: np.ndarray, alive: bool,
+                    fearless: bool, p_pass: float) -> None:
+    """One group of the defender's states after shooting: no counter-attack, so the charger is
+    untouched (no wounds, no test) and the defender tests as it took wounds. The same sums, in
+    the same order, as the melee path gives with a counter-attack of nothing, leaving out only
+    its terms that are exactly zero (x + 0.0 is x): a third of the numpy calls."""
+    mass = float(p.sum())
+    sums.counter_wounds[0] += mass
+    sums.counter_kills[0] += mass
+    sums.p_attacker_wins += float(p @ np.ones(len(p)))  # nothing struck back: the attacker "won"
+    if alive:
+        tests = np.where(dealt > 0, 1 + half.astype(np.int64) - int(fearless), 0).clip(min=0)
+        p_lost = np.ones(len(p))
+        for n in np.unique(tests).tolist():
+            chosen = tests == n
+            sums.defender_failed += float(p[chosen] @ p_lost[chosen]) * failed_tests(n, p_pass)
+    else:
+        sums.defender_failed[0] += mass
+    sums.attacker_failed[0] += mass
+
+
 def second_stage(
     first: AttackOutcome,
     *,
@@ -160,34 +225,36 @@ def second_stage(
     counter_wounds = np.zeros(sum(model.count * model.toughness for model in attacker.models) + 1)
     counter_kills = np.zeros(attacker_models + 1)
     p_attacker_wins = p_defender_wins = p_countered = 0.0
+    stage_sums = _Sums(defender_failed, attacker_failed, counter_wounds, counter_kills)
 
     groups: dict[tuple[int, ...], list[int]] = {}
     for index in np.nonzero(states > 0)[0].tolist():
         groups.setdefault(tuple(space.alive[index].tolist()), []).append(index)
 
+    counter = counter_situation(situation)
+    costs = tuple(attacker_costs)
+    attacker_key = HashOnce(attacker)  # hashed once, not once per group of survivors
+    untouched = np.zeros(attacker_models + 1)  # no counter-attack: no model of the charger killed
+    untouched[0] = 1.0
+    no_counter = counter_summary(np.ones(1), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=bool),
+                                 np.zeros(1, dtype=bool), untouched)
     for alive, indices in groups.items():
         idx = np.array(indices)
         p = states[idx]
-        striking = survivors(defender, alive)
-        if melee and any(m.is_melee for model in striking.models for m in model.weapons):
+        if not melee:
+            _shooting_group(stage_sums, p, dealt_by_attacker[idx].astype(np.int64), defender_half[idx],
+                            any(alive), defender_fearless, defender_pass)
+            continue
+        striking = survivors(defender, alive)  # in melee: the models that strike back
+        if any(m.is_melee for model in striking.models for m in model.weapons):
             p_countered += float(p.sum())  # it fought back, so it is exhausted (seed, "Szarża")
-        if melee and any(alive):
-            back = resolve_attack(survivors(defender, alive), attacker, counter_situation(situation),
-                                  attacker_costs)
-            a_space = back.dist
-            a_states = a_space.probs
-            a_wounds, a_half = a_space.wounds, half_strength(attacker, a_space.alive, a_space.wounds)
-            a_destroyed = a_space.destroyed
-            kills_pmf = back.kills
+        if any(alive):
+            wounds_pmf, at_most, kills_pmf, more_than_by_half = shared(
+                ("opr.counter_attack", HashOnce(striking), attacker_key, counter, costs),
+                partial(counter_attack, striking, attacker, counter, costs))
         else:
-            a_states = np.ones(1)
-            a_wounds = np.zeros(1, dtype=np.int64)
-            a_half = np.zeros(1, dtype=bool)
-            a_destroyed = np.zeros(1, dtype=bool)
-            kills_pmf = np.zeros(attacker_models + 1)
-            kills_pmf[0] = 1.0
+            wounds_pmf, at_most, kills_pmf, more_than_by_half = no_counter
         mass = float(p.sum())
-        wounds_pmf = np.bincount(a_wounds, weights=a_states)
         if len(wounds_pmf) > len(counter_wounds):
             counter_wounds = np.pad(counter_wounds, (0, len(wounds_pmf) - len(counter_wounds)))
         counter_wounds[: len(wounds_pmf)] += mass * wounds_pmf
@@ -195,15 +262,14 @@ def second_stage(
 
         dealt = dealt_by_attacker[idx].astype(np.int64)
         # Σ over the counter's states as cumulative sums by wounds, looked up per first-stage state.
-        at_most = np.cumsum(wounds_pmf)                      # P(D_B ≤ k)
         p_attacker_won = at_most[np.minimum(dealt, len(at_most) - 1)]
         p_defender_won = 1 - np.where(dealt > 0, at_most[np.minimum(dealt - 1, len(at_most) - 1)], 0.0)
         p_attacker_wins += float(p @ p_attacker_won)
-        p_defender_wins += float(p @ p_defender_won) if melee else 0.0
+        p_defender_wins += float(p @ p_defender_won)
         if any(alive):  # a destroyed defender takes no regroup test
-            tests = np.where(dealt > 0, 1 + defender_half[idx].astype(np.int64) + int(melee)
+            tests = np.where(dealt > 0, 1 + defender_half[idx].astype(np.int64) + 1  # it fought in melee
                              - int(defender_fearless), 0).clip(min=0)
-            p_lost = (1 - p_defender_won) if melee else np.ones(len(idx))
+            p_lost = 1 - p_defender_won
             for n in np.unique(tests).tolist():
                 chosen = tests == n
                 defender_failed += float(p[chosen] @ p_lost[chosen]) * failed_tests(n, defender_pass)
@@ -212,17 +278,15 @@ def second_stage(
             defender_failed[0] += mass
         # The charger: tests only when it took wounds, dealt fewer than it took and still stands.
         testing = 0.0
-        for half in (False, True):
-            weights = a_states * ((a_half == half) & ~a_destroyed)
-            above = np.bincount(a_wounds, weights=weights, minlength=len(wounds_pmf))
-            more_than = np.concatenate([np.cumsum(above[::-1])[::-1][1:], [0.0]])  # P(D_B > k, ...)
+        for half, more_than in zip((False, True), more_than_by_half, strict=True):
             share = float(p @ more_than[np.minimum(dealt, len(more_than) - 1)])
             if share:
-                n = regroup_tests(took_wounds=True, won_melee=False, half_strength=half, melee=melee,
+                n = regroup_tests(took_wounds=True, won_melee=False, half_strength=half, melee=True,
                                   fearless=attacker_fearless)
                 attacker_failed += share * failed_tests(n, attacker_pass)
                 testing += share
         attacker_failed[0] += mass - testing
+    p_attacker_wins += stage_sums.p_attacker_wins  # 0.0 in melee, where the groups add it here
     return SecondStage(
         p_attacker_wins=p_attacker_wins,
         p_defender_wins=p_defender_wins,

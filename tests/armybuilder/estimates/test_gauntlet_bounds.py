@@ -39,3 +39,38 @@ def test_a_matchup_past_the_cost_limit_is_left_out_without_computing():
     huge = shooters(count=20)
     huge["models"][0]["weapons"] = huge["models"][0]["weapons"] * 16
     assert bounded_matchup(get_system("opr"), huge, two_profile_horde(150), SHOOTING) == LEFT_OUT
+
+
+def test_a_batch_sets_the_bound_once_and_still_leaves_out_each_matchup_past_it(settings, monkeypatch):
+    """`bounded_batch`: one memory bound for the batch (the process's memory read once, and once
+    more for the retry of the matchup past it), yet that matchup is left out, the one past the
+    cost limit is left out without computing, the others are exactly the unbounded figures, and
+    the limit is put back."""
+    import resource
+
+    import armybuilder.celery
+    from armybuilder.estimates.gauntlet import matchup_figures
+    from armybuilder.estimates.gauntlet_live import bounded_batch
+
+    reads: list[int | None] = []
+    real_read = armybuilder.celery.data_in_use
+    monkeypatch.setattr(armybuilder.celery, "data_in_use", lambda: reads.append(real_read()) or reads[-1])
+    system = get_system("opr")
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    settings.ESTIMATE_JOB_MEMORY_MB = 8
+    small = (shooters(), two_profile_horde(5), SHOOTING)
+    past_memory = (unit_to_dict(grid_attacker(10, 4)), unit_to_dict(grid_defender(50, 10, 1)), SHOOTING)
+    huge = shooters(count=20)
+    huge["models"][0]["weapons"] = huge["models"][0]["weapons"] * 16
+    past_cost = (huge, two_profile_horde(150), SHOOTING)
+    assert system.estimate_cost(*past_memory)[1] > 20 * 2**20  # tens of MB: past an 8 MB bound
+    items = [(f"batch-bound:small:{i}", *small) for i in range(8)]
+    items[3:3] = [("batch-bound:memory", *past_memory), ("batch-bound:cost", *past_cost)]
+    into: dict = {}
+    bounded_batch(system, items, into)
+    assert len(reads) == 2 and reads[0] is not None
+    assert into["batch-bound:memory"] == LEFT_OUT and into["batch-bound:cost"] == LEFT_OUT
+    figures = matchup_figures(system, *small)
+    assert not figures.get("left_out")
+    assert all(into[f"batch-bound:small:{i}"] == figures for i in range(8))
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before

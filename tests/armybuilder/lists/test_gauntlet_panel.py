@@ -91,14 +91,41 @@ def test_the_panel_polls_while_computing_and_only_the_owner_sees_it(client, army
     assert ArmyList.objects.get(pk=army.pk).version == army.version
 
 
-def test_a_large_gauntlet_is_computed_in_parts_that_cover_it_once(army):
-    from armybuilder.estimates.gauntlet_live import PART_SIZE, missing_matchups, parts_for
+def test_a_large_gauntlet_is_dealt_into_parts_of_equal_predicted_cost_that_cover_it_once(
+        army, monkeypatch, inline_pdf_renders):
+    """The job prices every missing matchup once and deals them into parts of about equal
+    predicted seconds (within one matchup's of each other); through Celery (inline here) it
+    computes one part and queues the others, and together they fill the whole gauntlet with
+    exactly the figures of one pass."""
+    from armybuilder.estimates import gauntlet_live
+    from armybuilder.estimates.gauntlet_live import (
+        PART_SIZE,
+        known_prices,
+        missing_matchups,
+        parts_for,
+        plan_missing,
+    )
+    from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
 
-    total = gauntlet_state(army, queue=False).total
     assert parts_for(1) == 1 and parts_for(PART_SIZE) == 1 and parts_for(PART_SIZE + 1) == 2
-    computed = [compute_missing(army, part=part, parts=3) for part in range(3)]
-    assert sum(computed) == total and min(computed) >= total // 3
+    brutes = make_unit(faction=army.faction, data=BRUTES, with_options=False)
+    army.refresh_from_db()
+    services.army_list_add_unit(army_list=army, unit=brutes, options={}, expected_version=army.version)
+    army.refresh_from_db()
+    missing = missing_matchups(army)[1]
+    monkeypatch.setattr(gauntlet_live, "PART_SIZE", len(missing) // 3)  # a small gauntlet fans out too
+    _inputs, _todo, parts = plan_missing(army)
+    assert len(parts) == gauntlet_live.parts_for(len(missing)) >= 3
+    assert sorted(key for part in parts for key in part) == missing
+    seconds = known_prices(missing)
+    loads = [sum(seconds[key] for key in part) for part in parts]
+    assert max(loads) - min(loads) <= max(seconds.values())
+    measure_gauntlet.delay(army.pk)
     assert missing_matchups(army)[1] == []
+    fanned_out = gauntlet_state(army, queue=False)
+    inputs = gauntlet_inputs(army)
+    plain = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations)
+    assert fanned_out.state == "ready" and fanned_out.report.matchups == plain.matchups
 
 
 def test_the_panel_fills_every_unit_row_out_of_band(client, army):

@@ -183,3 +183,29 @@ def test_monte_carlo_second_stage_matches_the_exact_distributions(case):
         for simulated, p in ((sim.dealt_by_attacker >= sim.dealt_by_defender, exact.p_attacker_wins),
                              (sim.dealt_by_defender >= sim.dealt_by_attacker, exact.p_defender_wins)):
             assert abs(simulated.mean() - p) <= 5 * np.sqrt(p * (1 - p) / trials) + 1e-9
+
+
+def test_a_batch_shares_counter_attacks_and_gives_exactly_the_same_second_stage():
+    """Inside `sharing()` the counter-attack of equal survivors on the same charger is computed
+    once: two look-alike defender units (5 and 6 Guards) leave the same survivors, and every
+    figure of both second stages is bit for bit what each gives alone."""
+    from rules.dice.shared_results import sharing
+
+    charger = unit(model("Champion", count=3, q=4, d=4, t=3, weapons=[melee(attacks=3)]))
+    defenders = [unit(model("Guard", count=count, q=4, d=5, t=1, weapons=[melee(attacks=1)]))
+                 for count in (5, 6)]
+
+    def stages() -> list[aftermath.SecondStage]:
+        return [aftermath.second_stage(resolve_attack(charger, d, CHARGE, [10.0]), attacker=charger,
+                                       defender=d, situation=CHARGE, attacker_costs=[30.0])
+                for d in defenders]
+
+    alone = stages()
+    with sharing() as cache:
+        together = stages()
+    assert cache.hits > 0  # the 6-Guard unit's survivors met the 5-Guard unit's
+    for one, other in zip(alone, together, strict=True):
+        for name in ("p_attacker_wins", "p_defender_wins", "p_defender_counter_exhausted"):
+            assert getattr(one, name) == getattr(other, name)
+        for name in ("counter_wounds", "counter_kills", "defender_failed", "attacker_failed"):
+            assert getattr(one, name).tolist() == getattr(other, name).tolist()
