@@ -1,5 +1,6 @@
-"""How a fanned-out job is cut into parts (`fanout.parts_of`): runs of consecutive rows of
-about the same predicted cost, so each message carries enough work to pay for itself."""
+"""How a fanned-out job is cut into parts (`fanout.parts_of`): a power of two of parts of
+about the same predicted cost, costliest first, so that 1, 2 or 4 processes finish together and
+each message carries enough work to pay for itself."""
 
 from __future__ import annotations
 
@@ -12,22 +13,50 @@ from rules.systems.registry import get_system
 from tests.factories.estimate_lists import distinct_units
 
 
-def test_cheap_rows_share_a_part_of_at_least_the_minimum():
+def every_row_once(parts: list[list[str]], rows: list[str]) -> bool:
+    return sorted(row for part in parts for row in part) == sorted(rows)
+
+
+def test_cheap_rows_share_parts_of_at_least_the_minimum_a_power_of_two_of_them():
     rows = [f"a{i}" for i in range(10)]
-    parts = fanout.parts_of(rows, dict.fromkeys(rows, 0.1))
-    assert [row for part in parts for row in part] == rows  # every row once, in order
-    assert [len(part) for part in parts] == [5, 5]  # 0.5 s each
+    parts = fanout.parts_of(rows, dict.fromkeys(rows, 0.1))  # 1 s: 5 parts of 0.2 s would fit
+    assert len(parts) == 4
+    assert every_row_once(parts, rows)
+    assert sorted(len(part) for part in parts) == [2, 2, 3, 3]
+    assert all(part == sorted(part, key=rows.index) for part in parts)  # result order within a part
 
 
-def test_costly_rows_make_at_most_max_parts_of_even_cost():
+def test_a_job_too_cheap_to_cut_is_one_part():
+    rows = [f"b{i}" for i in range(3)]
+    assert fanout.parts_of(rows, dict.fromkeys(rows, fanout.PART_MIN_SECONDS / 4)) == [rows]
+
+
+@pytest.mark.parametrize("total, count", [(0.0, 1), (0.39, 1), (0.4, 2), (1.6, 8), (100.0, 16)])
+def test_the_part_count_is_a_power_of_two_of_at_least_the_minimum_each(total, count):
+    assert fanout.part_count(total) == count
+
+
+def test_costly_uneven_rows_make_max_parts_of_even_cost_costliest_first():
     rows = [f"a{i}" for i in range(64)]
     seconds = {row: (4.0 if i % 8 == 0 else 1.0) for i, row in enumerate(rows)}
     parts = fanout.parts_of(rows, seconds)
-    assert len(parts) <= fanout.MAX_PARTS + 1
+    assert len(parts) == fanout.MAX_PARTS
+    assert every_row_once(parts, rows)
     totals = [sum(seconds[r] for r in part) for part in parts]
-    target = sum(seconds.values()) / fanout.MAX_PARTS
-    assert all(total <= 2 * target for total in totals)
-    assert [row for part in parts for row in part] == rows
+    assert totals == sorted(totals, reverse=True)
+    # Greedy on the costliest row first: no part is more than one row above another.
+    assert max(totals) - min(totals) <= max(seconds.values())
+    assert max(totals) <= 1.1 * sum(totals) / len(totals)
+
+
+def test_two_processes_get_the_same_share_of_parts_taken_in_turn():
+    rows = [f"a{i}" for i in range(20)] + [f"b{j}" for j in range(20)]
+    seconds = {row: 0.05 + 0.01 * (i % 7) for i, row in enumerate(rows)}
+    parts = fanout.parts_of(rows, seconds)
+    totals = [sum(seconds[r] for r in part) for part in parts]
+    first, second = sum(totals[0::2]), sum(totals[1::2])
+    assert len(parts) % 2 == 0
+    assert abs(first - second) <= 0.05 * (first + second)
 
 
 def test_row_seconds_add_up_each_rows_pairs():
