@@ -22,7 +22,8 @@ A job's state follows its rows, kept in Redis under `estimate:<id>:…` for a da
   that a lost worker can strand. A row already done is skipped, so a row sent twice (a
   redelivery, a requeue by the reconciliation) computes once;
 - `rows_started`: how often each row started; a row started more than `MAX_ATTEMPTS` times
-  fails the job (`GAVE_UP`), a row started again counts one more attempt on the job;
+  fails the job (`GAVE_UP`), a part (or row) that starts a row again counts one more attempt
+  on the job;
 - `workers`: which workers computed rows (the tests read it);
 - `cpu`: the CPU seconds the job's tasks used so far; a part may use what is left of
   `ESTIMATE_CPU_SECONDS` (`cpu_limit.py`) and fails the job (`CPU_TOO_LONG`) past it.
@@ -196,8 +197,10 @@ def send_parts(estimate_id: str, parts: Iterable[list[str]]) -> int:
     sent = 0
     for rows in parts:
         compute_part.apply_async((estimate_id, rows), task_id=part_task_id(estimate_id, rows), retry=False)
-        store.sadd(_key(estimate_id, "rows_sent"), *rows)
-        store.expire(_key(estimate_id, "rows_sent"), KEY_TTL)
+        pipe = store.pipeline(transaction=False)
+        pipe.sadd(_key(estimate_id, "rows_sent"), *rows)
+        pipe.expire(_key(estimate_id, "rows_sent"), KEY_TTL)
+        pipe.execute()
         sent += 1
     return sent
 
