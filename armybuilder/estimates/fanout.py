@@ -96,9 +96,11 @@ def rows_held(estimate_id: str, task_ids: Iterable[str]) -> set[str]:
             for row in task_id[len(prefix):].split("+")}
 
 
-#: A part of a fanned-out job is at least this many predicted seconds of rows (a part's
-#: message, bookkeeping and database reads cost a few milliseconds: `bench/bench_fanout.py`) ...
-PART_MIN_SECONDS = 0.2
+#: A part of a fanned-out job is at least this many predicted seconds of rows. A part's
+#: message, bookkeeping and database reads cost a few milliseconds, and the job waits for its
+#: last part: with o the cost of a part and P the job's, the end comes soonest near sqrt(P / o)
+#: parts (16 for a 20 × 20 OPR job of about a second: `bench/bench_fanout.py`) ...
+PART_MIN_SECONDS = 0.1
 #: ... and a job is cut into at most this many parts (enough to keep a dozen processes busy
 #: and to even out the cost model's error between them).
 MAX_PARTS = 16

@@ -19,7 +19,8 @@ def every_row_once(parts: list[list[str]], rows: list[str]) -> bool:
 
 def test_cheap_rows_share_parts_of_at_least_the_minimum_a_power_of_two_of_them():
     rows = [f"a{i}" for i in range(10)]
-    parts = fanout.parts_of(rows, dict.fromkeys(rows, 0.1))  # 1 s: 5 parts of 0.2 s would fit
+    # 5 parts of the minimum would fit: 4 are made.
+    parts = fanout.parts_of(rows, dict.fromkeys(rows, fanout.PART_MIN_SECONDS / 2))
     assert len(parts) == 4
     assert every_row_once(parts, rows)
     assert sorted(len(part) for part in parts) == [2, 2, 3, 3]
@@ -31,9 +32,9 @@ def test_a_job_too_cheap_to_cut_is_one_part():
     assert fanout.parts_of(rows, dict.fromkeys(rows, fanout.PART_MIN_SECONDS / 4)) == [rows]
 
 
-@pytest.mark.parametrize("total, count", [(0.0, 1), (0.39, 1), (0.4, 2), (1.6, 8), (100.0, 16)])
-def test_the_part_count_is_a_power_of_two_of_at_least_the_minimum_each(total, count):
-    assert fanout.part_count(total) == count
+@pytest.mark.parametrize("minimums, count", [(0.0, 1), (1.9, 1), (2.0, 2), (8.0, 8), (15.9, 8), (1000.0, 16)])
+def test_the_part_count_is_a_power_of_two_of_at_least_the_minimum_each(minimums, count):
+    assert fanout.part_count(minimums * fanout.PART_MIN_SECONDS) == count
 
 
 def test_costly_uneven_rows_make_max_parts_of_even_cost_costliest_first():
@@ -51,7 +52,7 @@ def test_costly_uneven_rows_make_max_parts_of_even_cost_costliest_first():
 
 def test_two_processes_get_the_same_share_of_parts_taken_in_turn():
     rows = [f"a{i}" for i in range(20)] + [f"b{j}" for j in range(20)]
-    seconds = {row: 0.05 + 0.01 * (i % 7) for i, row in enumerate(rows)}
+    seconds = {row: fanout.PART_MIN_SECONDS * (0.5 + 0.1 * (i % 7)) for i, row in enumerate(rows)}
     parts = fanout.parts_of(rows, seconds)
     totals = [sum(seconds[r] for r in part) for part in parts]
     first, second = sum(totals[0::2]), sum(totals[1::2])
