@@ -23,6 +23,7 @@ from typing import Any
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -43,6 +44,7 @@ TOO_LONG = gettext_noop("The computation took longer than the time limit.")
 #: A job that runs out of the worker's memory limit fails once, visibly, not retried.
 OUT_OF_MEMORY = gettext_noop("The computation needed more memory than a worker may use; it was not retried. "
                              "Estimate smaller units or lists.")
+#: A job past its CPU seconds (`ESTIMATE_CPU_SECONDS`) fails once, visibly, not retried.
 CPU_TOO_LONG = gettext_noop("The computation used more CPU time than a job may use; it was not retried. "
                              "Estimate smaller units or lists.")
 #: Progress is written at most this often (seconds), so a fast job does not hammer Postgres.
@@ -130,6 +132,9 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20), cpu_time_limit(max(0.0, left)):
             result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
     except CpuTimeExceeded:  # past ESTIMATE_CPU_SECONDS
+        # The limit may have struck inside a progress write: the job's failure is written on a
+        # fresh connection, not on one left halfway through a query.
+        connection.close()
         _finish(estimate, error=CPU_TOO_LONG)
         return "failed"
     except SoftTimeLimitExceeded:
