@@ -314,13 +314,13 @@ def _is_complete(store: redis.Redis, estimate_id: str) -> bool:
     return store.scard(_key(estimate_id, "rows_done")) >= int(store.get(_key(estimate_id, "total")) or 0) > 0
 
 
-def cpu_left(estimate_id: str) -> float:
-    """CPU seconds the job may still use (`ESTIMATE_CPU_SECONDS` less what its tasks used so
-    far, `cpu_used`); infinite without a limit."""
+def cpu_left(used: bytes | str | None) -> float:
+    """CPU seconds the job may still use: `ESTIMATE_CPU_SECONDS` less what its tasks used so
+    far (`used`, the job's `cpu` key as stored by `cpu_used`); infinite without a limit."""
     limit = settings.ESTIMATE_CPU_SECONDS
     if limit <= 0:
         return float("inf")
-    return limit - float(_redis().get(_key(estimate_id, "cpu")) or 0.0)
+    return limit - float(used or 0.0)
 
 
 def cpu_used(estimate_id: str, seconds: float) -> None:
@@ -373,14 +373,14 @@ def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
     pipe = store.pipeline(transaction=False)
     pipe.sadd(_key(estimate_id, "workers"), task.request.hostname or socket.gethostname())
     pipe.expire(_key(estimate_id, "workers"), KEY_TTL)
-    pipe.execute()
+    pipe.get(_key(estimate_id, "cpu"))
+    allowed = cpu_left(pipe.execute()[-1])
     hold_for_tests("row")
     labels: dict[str, Any] = {}
     by_side: dict[str, list[str]] = {"a": [], "b": []}
     for row in todo:
         by_side[row[0]].append(row)
     cells: dict[str, list[dict[str, Any]]] = {}
-    allowed = cpu_left(estimate_id)
     if allowed <= 0:  # the parts before this one used the job's CPU seconds
         _fail(estimate_id, CPU_TOO_LONG)
         return "failed"

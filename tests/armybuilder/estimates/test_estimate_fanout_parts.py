@@ -4,12 +4,21 @@ each message carries enough work to pay for itself."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+import redis
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from armybuilder.estimates import fanout
 from armybuilder.estimates.bounds import list_vs_list_costs
-from armybuilder.estimates.inputs import army_inputs
+from armybuilder.estimates.compute import list_vs_list
+from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs
+from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
+from tests.armybuilder.estimates.test_estimate_worker import as_stored
 from tests.factories.estimate_lists import distinct_units
 
 
@@ -74,3 +83,43 @@ def test_the_rows_a_part_holds_are_read_from_its_task_id():
     task_ids = {fanout.part_task_id("job", ["a0", "a1"]), fanout.row_task_id("job", "b3"),
                 fanout.part_task_id("other", ["a2"])}
     assert fanout.rows_held("job", task_ids) == {"a0", "a1", "b3"}
+
+
+def run_part(estimate: Estimate, rows: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[str, int, int]:
+    """What the part task said, and the database queries and Redis round trips it made."""
+    sent: list[bytes] = []
+    original = redis.connection.Connection.send_packed_command
+
+    def counted(self: redis.connection.Connection, command: Any, *args: Any, **kwargs: Any) -> None:
+        sent.append(command)
+        original(self, command, *args, **kwargs)
+
+    with monkeypatch.context() as patch, CaptureQueriesContext(connection) as queries:
+        patch.setattr(redis.connection.Connection, "send_packed_command", counted)
+        outcome = fanout.compute_part.apply((str(estimate.pk), rows)).get()
+    return outcome, len(queries), len(sent)
+
+
+@pytest.mark.django_db
+def test_a_part_reads_and_writes_once_whatever_its_rows(monkeypatch):
+    """A part's fixed cost is what limits the fan-out's speed-up: one read of the job, one
+    progress write and a few Redis round trips, the same for one row as for six."""
+    system, inputs = list_vs_list_inputs(
+        system_key="opr", situation={"mode": "shooting", "range_inches": 12},
+        list_a=army_inputs(name="A", units=[(u["name"], u) for u in distinct_units("A", 6)]),
+        list_b=army_inputs(name="B", units=[(u["name"], u) for u in distinct_units("B", 6)]))
+    estimate = Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs,
+                                       inputs_hash="parts", status=Estimate.Status.RUNNING,
+                                       started=timezone.now())
+
+    fanout._redis().ping()  # the connection is made before counting
+    one = run_part(estimate, ["a0"], monkeypatch)
+    five = run_part(estimate, ["a1", "a2", "a3", "a4", "a5"], monkeypatch)
+    last = run_part(estimate, [f"b{j}" for j in range(6)], monkeypatch)
+
+    assert one == ("row done", 2, 5)  # the job read, the progress; 5 Redis round trips
+    assert five == one
+    assert last[0] == "done"
+    estimate.refresh_from_db()
+    assert estimate.status == Estimate.Status.DONE and estimate.progress == 1.0
+    assert estimate.result == as_stored(list_vs_list(system, inputs))
