@@ -33,8 +33,8 @@ accounted for (queued in the broker or held by a live worker) and sends those ag
 
 Postgres going away for a few seconds is not an error of the job: a row (and the parent)
 retries on `OperationalError` with a back-off (`DB_RETRIES`) before anything is failed.
-Time limits, MemoryError and any other error in a row fail the whole job with that row's
-error; the other rows then skip their work.
+Time limits, the job's CPU seconds, MemoryError and any other error in a part fail the whole
+job with that part's error; the other parts then skip their work.
 """
 
 from __future__ import annotations
