@@ -253,10 +253,13 @@ ESTIMATE_CPU_SECONDS = env.float("ESTIMATE_CPU_SECONDS", default=180.0)
 ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
 CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs",
-                  "rules.battlescribe_jobs"]
+                  "rules.battlescribe_jobs", "armybuilder.lists.import_jobs"]
 # A BattleScribe catalogue import on the worker (`rules/battlescribe_jobs.py`) stops after this
 # many seconds (its entries are bounded too: `MAX_IMPORT_ENTRIES`).
 BATTLESCRIBE_IMPORT_TIME_LIMIT = env.int("BATTLESCRIBE_IMPORT_TIME_LIMIT", default=120)
+# A list import on the worker (`armybuilder/lists/import_jobs.py`) stops after this many seconds
+# (its input is bounded too: 4 MB and 200 units).
+LIST_IMPORT_TIME_LIMIT = env.int("LIST_IMPORT_TIME_LIMIT", default=120)
 # Roster PDFs are rendered by the worker into a cache keyed by list version.
 PDF_CACHE = "jobs"
 # A render is bounded in CPU seconds (RLIMIT_CPU in the worker process), so a busy
@@ -283,12 +286,14 @@ CELERY_BEAT_SCHEDULE = {
 # docker-compose), so none waits behind another: estimates and their rows on the default
 # `celery` queue; PDFs on `pdf` (minutes of rendering never starve estimates); the
 # reconciliation on `control` (the schedule never waits behind thousands of rows).
-# BattleScribe catalogue imports are file work like PDFs and share their `pdf` worker.
+# BattleScribe catalogue imports and list imports are file work like PDFs and share their
+# `pdf` worker.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "jobs.reconcile": {"queue": "control"},
     "roster.render_pdf": {"queue": "pdf"},
     "rules.import_battlescribe": {"queue": "pdf"},
+    "lists.import_list": {"queue": "pdf"},
 }
 
 LOGGING = {
@@ -344,6 +349,8 @@ REST_FRAMEWORK = {
         "pdf": env.str("PDF_RENDER_RATE", default="30/hour"),
         # BattleScribe catalogue imports started per account (`rules/battlescribe_jobs.py`).
         "battlescribe_import": env.str("BATTLESCRIBE_IMPORT_RATE", default="12/hour"),
+        # List imports (page and API) started per account (`armybuilder/lists/import_jobs.py`).
+        "list_import": env.str("LIST_IMPORT_RATE", default="60/hour"),
         "page": env.str("PAGE_RATE", default="600/min"),
     },
     # 0: the client IP is REMOTE_ADDR (X-Forwarded-For is forgeable); set it behind proxies.
@@ -359,6 +366,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # A list import job's states (`armybuilder/api/exports.py`): named, so the generated
+    # clients' enum does not get a name derived from a hash.
+    "ENUM_NAME_OVERRIDES": {"ListImportStatusEnum": ["queued", "running", "done", "failed"]},
     # Swagger UI and Redoc from our own static files (drf-spectacular-sidecar, pinned),
     # never a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -9,8 +9,9 @@ errors and p95 at most 250 ms for pages and for API calls. The run
 1. creates a database of its own (dropped at the end), loads the bundled catalogue, and
    makes one player per client (API token, a 10-unit OPR list, shared by link);
 2. starts gunicorn with docker-compose's command line (3 `gthread` workers × 4 threads)
-   and a Celery worker with beat (`-B`), on 127.0.0.1 only, with request rates raised out of
-   the way (each request still goes through the Redis counters);
+   and docker-compose's three Celery workers (estimates, PDFs, control with beat), on
+   127.0.0.1 only, with request rates raised out of the way (each request still goes
+   through the Redis counters);
 3. runs `--clients` clients in a separate process (`--drive`, asyncio: one Python process
    whose CPU time is printed, so that a starved generator is not taken for a slow server),
    each doing in a loop, with a seeded mix: catalogue pages, a shared list's page, API reads
@@ -122,13 +123,13 @@ def cpu_seconds(root: int) -> float:
     return total
 
 
-#: The process ids of the running stack (`stack`): gunicorn's master and the Celery worker.
+#: The process ids of the running stack (`stack`): gunicorn's master and the Celery workers.
 PIDS: dict[str, int] = {}
 
 
 @contextlib.contextmanager
 def stack(redis_url: str) -> Iterator[str]:
-    """gunicorn (docker-compose's command line) and a Celery worker with beat."""
+    """gunicorn and the Celery workers, with docker-compose's command lines."""
     port = free_port()
     env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], REDIS_URL=redis_url,
                ALLOWED_HOSTS="127.0.0.1")
@@ -136,14 +137,23 @@ def stack(redis_url: str) -> Iterator[str]:
         [sys.executable, "-m", "gunicorn", "armybuilder.wsgi:application", "--bind", f"127.0.0.1:{port}",
          "--workers", "3", "--worker-class", "gthread", "--threads", "4", "--timeout", "30",
          "--log-level", "error"], cwd=ROOT, env=env, start_new_session=True)
-    # The worker runs at a lower CPU priority: renders and estimates must not starve the web
-    # processes on a small machine (docker-compose gives them containers of their own).
-    worker = subprocess.Popen(
-        ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "armybuilder", "worker", "-B",
-         "--schedule", f"/tmp/bench-load-beat-{os.getpid()}", "--loglevel", "ERROR", "--concurrency", "2",
-         "--without-gossip", "--without-mingle"], cwd=ROOT, env=env, start_new_session=True)
+    # The workers run at a lower CPU priority: renders and estimates must not starve the web
+    # processes on a small machine (docker-compose gives them containers of their own). One
+    # worker per queue, as docker-compose starts them: estimates, PDFs, and the control
+    # worker with beat (a worker of the default queue alone would never render a PDF).
+    celery = ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "armybuilder", "worker",
+              "--loglevel", "ERROR", "--without-gossip", "--without-mingle"]
+    workers = [
+        subprocess.Popen([*celery, "-Q", "celery", "-n", f"estimates-{port}@%h", "--concurrency", "2"],
+                         cwd=ROOT, env=env, start_new_session=True),
+        subprocess.Popen([*celery, "-Q", "pdf", "-n", f"pdf-{port}@%h", "--concurrency", "1"],
+                         cwd=ROOT, env=env, start_new_session=True),
+        subprocess.Popen([*celery, "-Q", "control", "-n", f"control-{port}@%h", "--pool", "solo", "-B",
+                          "--schedule", f"/tmp/bench-load-beat-{os.getpid()}"],
+                         cwd=ROOT, env=env, start_new_session=True),
+    ]
     url = f"http://127.0.0.1:{port}"
-    PIDS.update(web=web.pid, worker=worker.pid)
+    PIDS.update(web=web.pid, worker=workers[0].pid, pdf_worker=workers[1].pid, control=workers[2].pid)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -155,9 +165,9 @@ def stack(redis_url: str) -> Iterator[str]:
             time.sleep(0.3)
         yield url
     finally:
-        for process in (web, worker):
+        for process in (web, *workers):
             process.terminate()
-        for process in (web, worker):
+        for process in (web, *workers):
             try:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
@@ -358,9 +368,9 @@ def main() -> int:
         total = sum(len(v) for v in latencies.values())
         served = total + result["warmup_requests"]
         print(f"load: {args.clients} clients × {args.seconds:.0f} s (think time: exponential, mean "
-              f"{args.think:g} s) on gunicorn (3 gthread workers × 4 threads) + Celery worker (2) with "
-              f"beat, {os.cpu_count()} CPUs shared by all; load average before {load_before[0]:.2f}, "
-              f"after {load_after[0]:.2f}")
+              f"{args.think:g} s) on gunicorn (3 gthread workers × 4 threads) + Celery workers "
+              f"(2 + PDF + control with beat), {os.cpu_count()} CPUs shared by all; "
+              f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
         print(f"  {total} requests in {elapsed:.1f} s = {total / elapsed:.0f} req/s; "
               f"errors: {len(errors)}; sent again on a new connection: {result['retries']}; "
               f"/healthz after: {health}; client process CPU "

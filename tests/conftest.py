@@ -97,7 +97,8 @@ def generous_site_rates(request: pytest.FixtureRequest) -> None:
     rest = dict(settings.REST_FRAMEWORK)
     rest["DEFAULT_THROTTLE_RATES"] = {**rest["DEFAULT_THROTTLE_RATES"], "login": "100000/hour",
                                       "login_address": "100000/hour", "page": "100000/min",
-                                      "pdf": "100000/hour", "battlescribe_import": "100000/hour"}
+                                      "pdf": "100000/hour", "battlescribe_import": "100000/hour",
+                                      "list_import": "100000/hour"}
     settings.REST_FRAMEWORK = rest
 
 

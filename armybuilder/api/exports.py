@@ -3,35 +3,36 @@
 An export answers with exactly what the list pages' download links give: the views of
 `armybuilder/roster/` are called with the request, after the API has authenticated it (so
 a token works as well as a session). A list by id must be readable by the caller (404
-otherwise); a list by share token needs no account. Import goes through the same
-`army_list_import` service as the import page.
+otherwise); a list by share token needs no account. Import is a job on the worker, the same
+as the Import page's (`armybuilder.lists.import_jobs`).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import HttpResponse
+from django.urls import reverse
+from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, serializers, status, viewsets
 from rest_framework.parsers import MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from armybuilder.api.exceptions import PayloadTooLarge, ServiceUnavailable
-from armybuilder.api.lists import list_response
 from armybuilder.api.parsers import BoundedJSONParser
 from armybuilder.api.renderers import FileExportMixin
-from armybuilder.api.schema import ETAG_HEADER, error, unit_format_schema
-from armybuilder.api.serializers import ArmyListSerializer
+from armybuilder.api.schema import error, unit_format_schema
+from armybuilder.lists import import_jobs
 from armybuilder.lists.army_forge_export import list_army_forge
 from armybuilder.lists.importers import FORMATS
 from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
-from armybuilder.lists.imports import import_source, import_source_of
-from armybuilder.lists.interchange import army_list_import
-from armybuilder.lists.selectors import army_list_get_for_user
+from armybuilder.lists.imports import import_input_of
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster import views as roster
 from armybuilder.roster.battlescribe import list_rosz
@@ -228,47 +229,92 @@ class ImportResultSerializer(serializers.Serializer):
     """What an import made (or, in a dry run, would make), with the report."""
 
     saved = serializers.BooleanField()
-    list = ArmyListSerializer(allow_null=True, help_text="The new list (null for an army book or a dry run).")
-    list_file = serializers.JSONField(allow_null=True, help_text="The list in our list-file format.")
+    list_id = serializers.IntegerField(allow_null=True, help_text="The new list's id (null for an army book "
+                                                                  "or a dry run).")
+    list_url = serializers.URLField(allow_null=True, help_text="The new list (`GET /lists/{id}`).")
+    list_file = serializers.JSONField(allow_null=True, help_text="The list in our list-file format (an "
+                                                                 "upload or text in any format).")
     faction = ImportedFactionSummarySerializer(allow_null=True,
                                                help_text="The new private faction (army book).")
-    report = ListImportReportSerializer()
+    report = ListImportReportSerializer(allow_null=True, help_text="Each unit's price in the source beside "
+                                                                   "ours (null for our own JSON file).")
 
 
-IMPORT_RESPONSE = PolymorphicProxySerializer(
-    component_name="ListImportResponse", resource_type_field_name=None,
-    serializers=[ArmyListSerializer, ImportResultSerializer])
+class ImportProblemSerializer(serializers.Serializer):
+    field = serializers.CharField(allow_blank=True, help_text="The field path or line (`units[3].models[0]`, "
+                                                              "`line 7`); empty for the whole source.")
+    message = serializers.CharField(help_text="What is wrong, in the requester's language.")
+
+
+class ListImportJobSerializer(serializers.Serializer):
+    """A list import run by the worker: poll `url` until `status` is `done` or `failed`."""
+
+    id = serializers.CharField(help_text="The import's id.")
+    url = serializers.URLField(help_text="Where to poll it.")
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"],
+                                     help_text="`queued`, `running`, then `done` or `failed`.")
+    dry_run = serializers.BooleanField(help_text="Checked and reported only; nothing is saved.")
+    elapsed_seconds = serializers.FloatField(help_text="Seconds since the import was sent.")
+    result = ImportResultSerializer(allow_null=True, help_text="When `status` is `done`.")
+    errors = ImportProblemSerializer(many=True, help_text="When `status` is `failed`: each problem with its "
+                                                          "line or field; nothing was saved.")
+
+
+def _job_answer(request: Request, job: import_jobs.ListImportJob, *, created: bool = False) -> Response:
+    """202 with `Location` and `Retry-After` while the import waits or runs; 200 once it ended
+    (a POST answers 202 with `Location` even when the job already ended)."""
+    url = request.build_absolute_uri(reverse("api:list-import-job", args=[job.id]))
+    result = None
+    if job.state == "done" and job.result is not None:
+        found = job.result
+        list_id = found.get("list_id")
+        result = {"saved": found["saved"], "list_id": list_id,
+                  "list_url": request.build_absolute_uri(reverse("api:list-detail", args=[list_id]))
+                  if list_id else None,
+                  "list_file": found.get("list_file"), "faction": found.get("faction"),
+                  "report": found.get("report")}
+    body = {"id": job.id, "url": url, "status": job.state, "dry_run": job.dry_run,
+            "elapsed_seconds": job.elapsed, "result": result,
+            "errors": [{"field": path, "message": message} for path, message in job.errors]}
+    data = ListImportJobSerializer(body).data
+    if job.finished and not created:
+        return Response(data, status=status.HTTP_200_OK)
+    headers = {"Location": url, "Cache-Control": "no-store"}
+    if not job.finished:
+        headers["Retry-After"] = str(import_jobs.RETRY_AFTER)
+    return Response(data, status=status.HTTP_202_ACCEPTED, headers=headers)
 
 
 class ListImportViewSet(viewsets.ViewSet):
-    """`POST /lists/import`: a list file becomes a new list of yours.
+    """`POST /lists/import`: a list file becomes a new list of yours, on the worker.
 
-    `application/json`: our list file, answered with the new list (as before). `multipart/form-data`:
-    any format we read (`armybuilder.lists.importers`), answered with the list or faction and the
-    report (source price beside ours, what was left out).
+    `application/json`: our list file. `multipart/form-data`: any format we read
+    (`armybuilder.lists.importers`), with a report (source price beside ours, what was left
+    out). The request checks only what is cheap (the body parses, sizes, fields) and queues the
+    import (`armybuilder.lists.import_jobs`): 202 with the job's URL in `Location`; the job
+    gives the list (or faction) and the report, or every problem with its line or field.
     """
 
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [BoundedJSONParser, MultiPartParser]
 
-    @extend_schema(tags=["exports"], summary="Import a list: our JSON file, or any format with a report",
+    @extend_schema(tags=["exports"], summary="Import a list: our JSON file, or any format with a report "
+                                             "(a background job)",
+                   description="Stores the list and queues its import; poll the URL in `Location` until "
+                               "`status` is `done` (the list's id and URL, the report) or `failed` (each "
+                               "problem with its line or field).",
                    request={"application/json": army_file_schema(),
                             "multipart/form-data": ImportRequestSerializer},
-                   parameters=[ETAG_HEADER],
-                   responses={201: IMPORT_RESPONSE,
-                              200: OpenApiResponse(ImportResultSerializer,
-                                                   description="A dry run: nothing saved."),
-                              400: error("The source cannot be imported: each problem with its line or field "
-                                         "path (`units[3].models[0]`, `line 7`)."),
-                              413: error("The upload is larger than the limit.")})
+                   responses={202: ListImportJobSerializer,
+                              400: error("Nothing to import, a malformed JSON body, or an unknown faction."),
+                              413: error("The upload is larger than the limit."),
+                              503: error("The job queue is unreachable; nothing was stored.")})
     def create(self, request: Request) -> Response:
         if request.content_type.startswith("multipart/"):
             return self._any_format(request)
         if not isinstance(request.data, dict):
             raise exceptions.ValidationError({"non_field_errors": ["A list file is a JSON object."]})
-        imported = army_list_import(user=request.user, data=request.data)
-        imported = army_list_get_for_user(user=request.user, list_id=imported.pk)
-        return list_response(request, imported, status_code=status.HTTP_201_CREATED)
+        return self._queue(request, mode="api_json", text=json.dumps(request.data))
 
     def _any_format(self, request: Request) -> Response:
         declared = request.META.get("CONTENT_LENGTH", "")
@@ -277,20 +323,40 @@ class ListImportViewSet(viewsets.ViewSet):
         body = ImportRequestSerializer(data={k: v for k, v in request.data.items()})
         body.is_valid(raise_exception=True)
         values = body.validated_data
-        faction = None
+        faction_id = None
         if values.get("faction"):
-            faction = factions_visible_to(user=request.user).filter(pk=values["faction"]).first()
-            if faction is None:
+            if not factions_visible_to(user=request.user).filter(pk=values["faction"]).exists():
                 raise exceptions.ValidationError({"faction": ["No such faction."]})
-        source = import_source_of(upload=values.get("file"), text=values.get("text") or "")
-        outcome = import_source(user=request.user, source=source, format=values["format"],
-                                system_key=values.get("system") or None, faction=faction,
-                                dry_run=values["dry_run"])
-        answer = outcome.as_dict()
-        data: dict[str, Any] = {"saved": outcome.saved, "list": None, "list_file": answer.get("list"),
-                                "faction": answer.get("faction"), "report": answer["report"]}
-        body = dict(ImportResultSerializer(data).data)
-        if outcome.saved and outcome.army_list is not None:  # the list exactly as `GET /lists/{id}` gives it
-            saved = army_list_get_for_user(user=request.user, list_id=outcome.army_list.pk)
-            body["list"] = list_response(request, saved, status_code=status.HTTP_201_CREATED).data
-        return Response(body, status=status.HTTP_201_CREATED if outcome.saved else status.HTTP_200_OK)
+            faction_id = values["faction"]
+        name, data, text = import_input_of(upload=values.get("file"), text=values.get("text") or "")
+        return self._queue(request, mode="api_any", name=name, data=data, text=text, format=values["format"],
+                           system_key=values.get("system") or None, faction_id=faction_id,
+                           dry_run=values["dry_run"])
+
+    def _queue(self, request: Request, **given: Any) -> Response:
+        try:
+            job = import_jobs.queue_list_import(owner_id=request.user.pk, language=get_language(), **given)
+        except import_jobs.ImportThrottled as exc:
+            raise exceptions.Throttled(exc.wait) from None
+        except import_jobs.ImportUnavailable:
+            raise ServiceUnavailable() from None
+        return _job_answer(request, job, created=True)
+
+
+class ListImportJobView(APIView):
+    """`GET /lists/imports/{id}`: a list import's state, then its outcome (its owner only)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(tags=["exports"], summary="A list import: its status, then the list and the report",
+                   responses={200: ListImportJobSerializer, 202: ListImportJobSerializer,
+                              404: error("No such import of yours (an import is kept for an hour)."),
+                              503: error("The job queue is unreachable.")})
+    def get(self, request: Request, job_id: str) -> Response:
+        try:
+            job = import_jobs.list_import_state(job_id=job_id, owner_id=request.user.pk)
+        except import_jobs.ImportUnavailable:
+            raise ServiceUnavailable() from None
+        if job is None:
+            raise exceptions.NotFound()
+        return _job_answer(request, job)

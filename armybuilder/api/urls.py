@@ -19,7 +19,12 @@ from rest_framework.views import APIView
 from armybuilder.api import battlescribe, estimates
 from armybuilder.api.auth import TokenView
 from armybuilder.api.catalogue import FactionViewSet, GameSystemViewSet, SpecialRuleViewSet, UnitViewSet
-from armybuilder.api.exports import ListExportViewSet, ListImportViewSet, SharedExportViewSet
+from armybuilder.api.exports import (
+    ListExportViewSet,
+    ListImportJobView,
+    ListImportViewSet,
+    SharedExportViewSet,
+)
 from armybuilder.api.list_units import ListUnitViewSet
 from armybuilder.api.lists import ArmyListViewSet
 from armybuilder.api.points import PriceView
@@ -59,6 +64,7 @@ urlpatterns = [
     path("", include(catalogue.urls)),
     path("lists", lists({"get": "list", "post": "create"}), name="list-list"),
     path("lists/import", ListImportViewSet.as_view({"post": "create"}), name="list-import"),
+    path("lists/imports/<slug:job_id>", ListImportJobView.as_view(), name="list-import-job"),
     path("lists/<int:list_id>", lists({"get": "retrieve", "put": "update", "patch": "partial_update",
                                        "delete": "destroy"}), name="list-detail"),
     path("lists/<int:list_id>/validate", lists({"get": "validate"}), name="list-validate"),

@@ -126,21 +126,31 @@ def import_source(
 def import_source_of(*, upload: Any = None, text: str = "") -> Source:
     """What a page or the API was given: an uploaded file (wins), an Army Forge link (fetched
     from Army Forge only, `importers.fetch`) or pasted text; `ImportProblem` when nothing."""
+    name, data, text = import_input_of(upload=upload, text=text)
+    if data is not None:
+        return Source(name=name, data=data)
+    if looks_like_link(text):
+        return fetch_army_forge(text)
+    return Source.of_text(text)
+
+
+def import_input_of(*, upload: Any = None, text: str = "") -> tuple[str, bytes | None, str]:
+    """The cheap checks of `import_source_of`, all a web request does before it queues the
+    import (`import_jobs`): (name, the upload's bytes or None, the text); `ImportProblem` when
+    nothing was given or it is above the size limit. A link is fetched later, on the worker."""
     if upload is not None:
         if upload.size > MAX_SOURCE_BYTES:
             raise ImportProblem(
                 [("file", _("The file is larger than %(max)d bytes.") % {"max": MAX_SOURCE_BYTES})]
             )
-        return Source(name=upload.name or "upload", data=upload.read(MAX_SOURCE_BYTES + 1))
-    if looks_like_link(text):
-        return fetch_army_forge(text)
+        return upload.name or "upload", upload.read(MAX_SOURCE_BYTES + 1), ""
     if not text.strip():
         raise ImportProblem([("text", _("Choose a file, paste a list or paste an Army Forge link."))])
     if len(text) > MAX_SOURCE_BYTES:
         raise ImportProblem(
             [("text", _("The text is longer than %(max)d characters.") % {"max": MAX_SOURCE_BYTES})]
         )
-    return Source.of_text(text)
+    return "text", None, text
 
 
 def import_report_rows(outcome: ImportOutcome) -> dict[str, Any]:

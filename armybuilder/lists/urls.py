@@ -16,6 +16,7 @@ urlpatterns = [
     path("", views.my_lists, name="mine"),
     path("new/", views.create, name="create"),
     path("import/", views.import_list, name="import"),
+    path("import/jobs/<slug:job_id>/", views.import_job, name="import_job"),
     path("import/battlescribe/", battlescribe_roster.roster_upload, name="import_rosz"),
     path("gallery/", views.gallery, name="gallery"),
     path("compare/", views.compare, name="compare"),

@@ -10,7 +10,6 @@ made from a stale tab is refused with 409 and a link to reload, instead of overw
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
@@ -22,13 +21,14 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from armybuilder import offline
 from armybuilder.accounts.guests import guest_start, is_guest
-from armybuilder.lists import locks, roster_units, selectors, services, sharing
+from armybuilder.lists import import_jobs, locks, roster_units, selectors, services, sharing
 from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.forms import (
     SETTING_PREFIX,
@@ -41,12 +41,9 @@ from armybuilder.lists.forms import (
     parse_version,
     registered_systems,
 )
-from armybuilder.lists.importers import IMPORTERS, Source
-from armybuilder.lists.imports import import_report_rows, import_source, import_source_of
-from armybuilder.lists.interchange import army_list_import
+from armybuilder.lists.imports import import_input_of
 from armybuilder.lists.share_card import headline
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
-from armybuilder.untrusted_json import JsonTooDeep, loads_bounded, storage_problems
 
 LISTS_PER_PAGE = 50
 VERSION_HEADER = "X-List-Version"
@@ -574,75 +571,97 @@ def unshare(request: HttpRequest, list_id: int) -> HttpResponse:
     return _change(request, army_list, action)
 
 
-def _json_file_errors(text: str) -> tuple[Any, list[tuple[str, str]]]:
-    """Our JSON list file read from `text`, or the problems that stop it (bad JSON, bad text)."""
-    try:
-        data = loads_bounded(text)
-        problems = storage_problems(data)
-    except json.JSONDecodeError as exc:
-        return None, [
-            (
-                "",
-                _("Not valid JSON: %(error)s (line %(line)d, column %(column)d).")
-                % {"error": exc.msg, "line": exc.lineno, "column": exc.colno},
-            )
-        ]
-    except JsonTooDeep:
-        return None, [("", _("Not a list: the JSON is nested far too deeply."))]
-    except ValueError as exc:  # an integer longer than Python converts, NaN, Infinity
-        return None, [("", _("Not valid JSON: %(error)s.") % {"error": exc})]
-    message = _("Text may not contain NUL characters or unpaired surrogates.")
-    return data, [(path, message) for path in problems]
-
-
-def _is_our_json(source: Source, chosen: str) -> bool:
-    """Whether the page's own JSON path reads this (our file, or JSON no other importer reads)."""
-    if chosen == "json":
-        return True
-    if chosen != "auto" or source.data.lstrip()[:1] not in (b"{", b"["):
-        return False
-    if source.json is None:
-        return True  # not valid JSON: that path says exactly why
-    return not any(importer.detect(source) for importer in IMPORTERS if importer.key != "json")
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def import_list(request: HttpRequest) -> HttpResponse:
-    """Import a list from a file, pasted text or an Army Forge link; "Check" reports without saving."""
+    """Import a list from a file, pasted text or an Army Forge link; "Check" reports without saving.
+
+    The request checks the form (sizes, fields) and queues the import on the worker
+    (`import_jobs`); it redirects to the job's page, which polls until the list is saved (then
+    the editor), the report is ready, or the problems are known."""
     form = ImportForm(request.POST or None, request.FILES or None, user=request.user)
     errors: list[tuple[str, str]] = []
-    if request.method == "POST" and form.is_valid():
-        cleaned = form.cleaned_data
-        checking = request.POST.get("action") == "check"
-        chosen = cleaned.get("format") or "auto"
-        faction = cleaned["faction"]
-        try:
-            if cleaned["data"] is not None:
-                source = Source(name=cleaned["name"], data=cleaned["data"])
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            cleaned = form.cleaned_data
+            faction = cleaned["faction"]
+            try:
+                if cleaned["data"] is not None:
+                    name, data, text = cleaned["name"], cleaned["data"], ""
+                else:
+                    name, data, text = import_input_of(text=cleaned["text"])
+                job = import_jobs.queue_list_import(
+                    owner_id=request.user.pk, language=get_language(), mode="page", name=name, data=data,
+                    text=text, format=cleaned.get("format") or "auto",
+                    system_key=cleaned.get("system") or None,
+                    faction_id=faction.pk if faction is not None else None,
+                    dry_run=request.POST.get("action") == "check")
+            except ArmyListError as error:
+                errors = error.errors
+            except import_jobs.ImportThrottled as exc:
+                errors = [("", _("You have started many imports lately; try again in %(minutes)d min.")
+                           % {"minutes": max(1, round(exc.wait / 60))})]
+                response = render(request, "armybuilder/list_import.html",
+                                  {"form": form, "import_errors": errors}, status=429)
+                response["Retry-After"] = str(int(exc.wait))
+                return response
+            except import_jobs.ImportUnavailable:
+                errors = [("", _("Imports cannot be queued right now; nothing was stored. "
+                                 "Try again in a minute."))]
+                status = 503
             else:
-                source = import_source_of(text=cleaned["text"])
-            if _is_our_json(source, chosen) and not checking:
-                data, errors = _json_file_errors(source.text)
-                if not errors:
-                    army_list = army_list_import(user=request.user, data=data, faction=faction)
-                    messages.success(request, _("List imported."))
-                    return HttpResponseRedirect(_editor_url(army_list))
-            else:
-                outcome = import_source(user=request.user, source=source, format=chosen,
-                                        system_key=cleaned.get("system") or None, faction=faction,
-                                        dry_run=checking)
-                return render(request, "armybuilder/list_import_report.html", {
-                    "outcome": outcome, "report": import_report_rows(outcome),
-                    "editor_url": _editor_url(outcome.army_list) if outcome.saved and outcome.army_list
-                    else "",
-                })
-        except ArmyListError as error:
-            errors = error.errors
-    status = 400 if request.method == "POST" else 200
+                return HttpResponseRedirect(reverse("lists:import_job", args=[job.id]))
     return render(
         request, "armybuilder/list_import.html", {"form": form, "import_errors": errors}, status=status
     )
+
+
+@login_required
+@require_GET
+def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
+    """A list import's page: waiting (htmx polls the fragment), then what the synchronous import
+    showed: the editor of the saved list, the report, or the form again with each problem."""
+    try:
+        job = import_jobs.list_import_state(job_id=job_id, owner_id=request.user.pk)
+    except import_jobs.ImportUnavailable:
+        form = ImportForm(user=request.user)
+        errors = [("", _("The import's state cannot be read right now; try again in a minute."))]
+        return render(request, "armybuilder/list_import.html", {"form": form, "import_errors": errors},
+                      status=503)
+    if job is None:
+        raise Http404(_("No such import (it is kept for an hour)."))
+    here = reverse("lists:import_job", args=[job.id])
+    if not job.finished:
+        context = {"job": job, "retry_after": import_jobs.RETRY_AFTER}
+        template = ("armybuilder/_list_import_job.html" if getattr(request, "htmx", False)
+                    else "armybuilder/list_import_job.html")
+        response = render(request, template, context)
+        response["Retry-After"] = str(import_jobs.RETRY_AFTER)
+        response["Cache-Control"] = "no-store"
+        return response
+    result = job.result or {}
+    editor = reverse("lists:detail", args=[result["list_id"]]) if result.get("list_id") else ""
+    direct = job.state == "done" and bool(result.get("direct"))
+    if direct:
+        messages.success(request, _("List imported."))
+    if getattr(request, "htmx", False):  # the poll sees the end: the whole page shows it
+        response = HttpResponse()
+        response["HX-Redirect"] = editor if direct else here
+        return response
+    if job.state == "failed":
+        asked = job.request
+        form = ImportForm(initial={"text": asked.get("text", ""), "format": asked.get("format") or "auto",
+                                   "system": asked.get("system", ""), "faction": asked.get("faction")},
+                          user=request.user)
+        return render(request, "armybuilder/list_import.html", {"form": form, "import_errors": job.errors})
+    if direct:
+        return HttpResponseRedirect(editor)
+    outcome = {"saved": result["saved"], "list_name": result.get("list_name", ""),
+               "faction": result.get("faction")}
+    return render(request, "armybuilder/list_import_report.html", {
+        "outcome": outcome, "report": result["rows"], "editor_url": editor})
 
 
 # ----------------------------------------------------------------------------- units (htmx)

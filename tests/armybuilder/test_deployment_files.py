@@ -32,7 +32,8 @@ def test_every_queue_has_its_own_workers_and_beat_schedules_onto_the_control_que
     assert " -B " in services["beat"]["command"]
     assert settings.CELERY_TASK_ROUTES == {"jobs.reconcile": {"queue": "control"},
                                            "roster.render_pdf": {"queue": "pdf"},
-                                           "rules.import_battlescribe": {"queue": "pdf"}}
+                                           "rules.import_battlescribe": {"queue": "pdf"},
+                                           "lists.import_list": {"queue": "pdf"}}
     assert settings.CELERY_BEAT_SCHEDULE["reconcile-jobs"]["options"]["queue"] == "control"
 
 

@@ -36,3 +36,18 @@ def aos_catalogue_unit(faction: Faction, data: dict[str, Any]) -> UnitTemplate:
     return UnitTemplate.objects.create(faction=faction, slug=data["name"].lower().replace(" ", "-"),
                                        name=data["name"], data=data,
                                        points=int(get_system("aos1").price(data)["points"]))
+
+
+def aos_unit(name: str, count: int, *, wounds: int = 1, save: int = 4, bravery: int = 6,
+             weapons: tuple | list = ()) -> dict[str, Any]:
+    """A unit of one kind of model for the maths (move 5, no abilities)."""
+    return {"format": 1, "system": "aos1", "name": name,
+            "models": [{"name": name, "count": count, "move": 5, "wounds": wounds, "save": save,
+                        "bravery": bravery, "weapons": list(weapons)}]}
+
+
+def aos_weapon(attacks: int | str = 1, to_hit: int = 4, to_wound: int = 4, rend: int = 0,
+               damage: int | str = 1, kind: str = "melee", range_: int = 1) -> dict[str, Any]:
+    """A weapon profile (melee, 1", 4+/4+ unless told)."""
+    return {"name": "W", "type": kind, "range": range_, "attacks": attacks, "to_hit": to_hit,
+            "to_wound": to_wound, "rend": rend, "damage": damage}

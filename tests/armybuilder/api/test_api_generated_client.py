@@ -69,6 +69,8 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
         lists_export_card_retrieve,
         lists_export_pdf_retrieve,
         lists_export_text_retrieve,
+        lists_import_create,
+        lists_imports_retrieve,
         shared_export_card_retrieve,
     )
     from armyclient.api.list_units import lists_units_create
@@ -84,6 +86,7 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
     from armyclient.api.shared_lists import shared_retrieve
     from armyclient.models import (
         ArmyListCreateRequest,
+        ArmyListFile,
         CredentialsRequest,
         EstimateRequest,
         GauntletSettingsRequest,
@@ -121,6 +124,14 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
                lambda job: job.status in ("done", "failed"))
     assert job.status == "done", job.error
     assert job.result is not None
+
+    queued = lists_import_create.sync_detailed(client=app, body=ArmyListFile.from_dict({
+        "format": 1, "system": "opr", "name": "Imported by the app", "points_limit": 500, "units": []}))
+    assert queued.status_code == 202 and queued.headers["Location"] == queued.parsed.url
+    imported = poll(lambda: lists_imports_retrieve.sync(queued.parsed.id, client=app),
+                    lambda job: job.status in ("done", "failed"))
+    assert imported.status == "done", imported.errors
+    assert imported.result.saved and imported.result.list_url.endswith(f"/lists/{imported.result.list_id}")
 
     text = lists_export_text_retrieve.sync_detailed(army_list.id, client=app)
     assert text.status_code == 200 and "Generated" in text.content.decode()

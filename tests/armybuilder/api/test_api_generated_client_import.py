@@ -1,5 +1,6 @@
 """A client generated from the served schema (openapi-python-client) imports an Army Forge
-list with its report and downloads the list back as Army Forge JSON (issue 28, issue 31 item 4)."""
+list with its report (a job on a real worker: 202, then the job's answer) and downloads the list
+back as Army Forge JSON."""
 
 from __future__ import annotations
 
@@ -11,21 +12,25 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from tests.armybuilder.api.test_api_generated_client import generate_client
+from tests.armybuilder.api.test_api_generated_client import generate_client, poll
 from tests.factories.army_lists import PASSWORD
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 LIST = (Path(__file__).parents[1] / "lists" / "imports" / "army_forge_list.json").read_bytes()
 
 
 def test_generated_client_imports_and_exports_army_forge(
-    live_server: Any, owner: Any, tmp_path: Path
+    live_server: Any, owner: Any, tmp_path: Path, celery_worker_process: Any
 ) -> None:
     call_command("load_catalogue", verbosity=0)
     generate_client(live_server.url, tmp_path)
     from armyclient import AuthenticatedClient, Client
     from armyclient.api.auth import auth_token_create
-    from armyclient.api.exports import lists_export_army_forge_retrieve, lists_import_create
+    from armyclient.api.exports import (
+        lists_export_army_forge_retrieve,
+        lists_import_create,
+        lists_imports_retrieve,
+    )
     from armyclient.models import CredentialsRequest, ImportRequestRequest, ImportResult
     from armyclient.types import File
 
@@ -39,12 +44,15 @@ def test_generated_client_imports_and_exports_army_forge(
     answer = lists_import_create.sync_detailed(
         client=app, body=ImportRequestRequest(file=File(payload=io.BytesIO(LIST), file_name="list.json"))
     )
-    assert answer.status_code == 201
-    result = answer.parsed
+    assert answer.status_code == 202
+    job = poll(lambda: lists_imports_retrieve.sync(answer.parsed.id, client=app),
+               lambda job: job.status in ("done", "failed"))
+    assert job.status == "done", job.errors
+    result = job.result
     assert isinstance(result, ImportResult)
     assert result.report.source_total == 520
     assert [u.source_points for u in result.report.units] == [215, 90, 215]
-    list_id = result.list_.id
+    list_id = result.list_id
     exported = lists_export_army_forge_retrieve.sync_detailed(list_id, client=app)
     assert exported.status_code == 200
     document = json.loads(exported.content)

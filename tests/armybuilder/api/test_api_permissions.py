@@ -41,12 +41,13 @@ LIST_FILE = {"format": 1, "system": "opr", "name": "Imported", "points_limit": 5
          "weapons": [{"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": []}]}]}, "count": 1}]}
 CREATED_FOR_ALL = (201, 201, 401, 201, 401)
 LISTED_FOR_ALL = (200, 200, 401, 200, 401)
+QUEUED_FOR_ALL = (202, 202, 401, 202, 401)
 SHARED_READ = (200, 404, 404, 200, 200)
 
 ENDPOINTS = [
     Endpoint("get", "/api/v1/lists", expected=LISTED_FOR_ALL),
     Endpoint("post", "/api/v1/lists", NEW_LIST, expected=CREATED_FOR_ALL),
-    Endpoint("post", "/api/v1/lists/import", LIST_FILE, expected=CREATED_FOR_ALL),
+    Endpoint("post", "/api/v1/lists/import", LIST_FILE, expected=QUEUED_FOR_ALL),
     Endpoint("get", "/api/v1/lists/{list}"),
     Endpoint("put", "/api/v1/lists/{list}", {"name": "Renamed", "points_limit": 600}),
     Endpoint("patch", "/api/v1/lists/{list}", {"points_limit": 650}),

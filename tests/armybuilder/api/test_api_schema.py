@@ -19,6 +19,7 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/special-rules"), ("get", "/api/v1/special-rules/{id}"),
     ("post", "/api/v1/points/price"),
     ("get", "/api/v1/lists"), ("post", "/api/v1/lists"), ("post", "/api/v1/lists/import"),
+    ("get", "/api/v1/lists/imports/{job_id}"),
     ("get", "/api/v1/lists/{list_id}"), ("put", "/api/v1/lists/{list_id}"),
     ("patch", "/api/v1/lists/{list_id}"), ("delete", "/api/v1/lists/{list_id}"),
     ("get", "/api/v1/lists/{list_id}/validate"), ("post", "/api/v1/lists/{list_id}/fork"),

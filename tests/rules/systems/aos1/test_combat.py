@@ -8,42 +8,12 @@ import numpy as np
 import pytest
 
 from rules.systems.aos1.combat import Situation, attack, battleshock_fled, situation_errors
+from tests.factories.aos_units import aos_unit as unit
+from tests.factories.aos_units import aos_weapon as weapon
 from tests.rules.dice.icepool_oracle import as_pmf, assert_pmf_equal
 
 d6 = icepool.d6
 d3 = icepool.d6.map(lambda x: (x + 1) // 2)
-
-
-def unit(name, count, *, wounds=1, save=4, bravery=6, weapons=()):
-    return {
-        "format": 1,
-        "system": "aos1",
-        "name": name,
-        "models": [
-            {
-                "name": name,
-                "count": count,
-                "move": 5,
-                "wounds": wounds,
-                "save": save,
-                "bravery": bravery,
-                "weapons": list(weapons),
-            }
-        ],
-    }
-
-
-def weapon(attacks=1, to_hit=4, to_wound=4, rend=0, damage=1, kind="melee", range_=1):
-    return {
-        "name": "W",
-        "type": kind,
-        "range": range_,
-        "attacks": attacks,
-        "to_hit": to_hit,
-        "to_wound": to_wound,
-        "rend": rend,
-        "damage": damage,
-    }
 
 
 def test_hit_wound_save_rend_damage_spill_over_and_cover():

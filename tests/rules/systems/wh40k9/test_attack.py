@@ -20,57 +20,13 @@ from rules.systems.wh40k9.rolls import roll
 from rules.systems.wh40k9.saves import p_unsaved
 from rules.systems.wh40k9.situation import complete
 from rules.systems.wh40k9.wound_roll import wound_target
+from tests.factories.wh40k_units import wh40k_gun as gun
+from tests.factories.wh40k_units import wh40k_model as model
+from tests.factories.wh40k_units import wh40k_unit as unit
 from tests.rules.dice.icepool_oracle import TOLERANCE, as_pmf, assert_pmf_equal
 from tests.rules.systems.wh40k9.wh40k9_oracle import Scenario, exact_kills, p_save, rolled_die, simulate
 
 # ------------------------------------------------------------------ units for the engine
-
-
-def model(name: str = "M", *, count: int = 1, weapons: list | None = None, **stats: Any) -> dict[str, Any]:
-    base = {
-        "name": name,
-        "count": count,
-        "points": 0,
-        "m": 6,
-        "ws": 3,
-        "bs": 3,
-        "s": 4,
-        "t": 4,
-        "w": 1,
-        "a": 1,
-        "ld": 7,
-        "sv": 3,
-        "rules": [],
-        "weapons": weapons or [],
-    }
-    base.update(stats)
-    return base
-
-
-def unit(*models: dict[str, Any], name: str = "U", **extra: Any) -> dict[str, Any]:
-    return {"format": 1, "system": "wh40k9", "name": name, "models": list(models), **extra}
-
-
-def gun(
-    *,
-    kind: str = "Assault 1",
-    rng: int = 24,
-    s: Any = 4,
-    ap: int = 0,
-    d: Any = 1,
-    abilities: list | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    return {
-        "name": extra.pop("name", "Gun"),
-        "range": rng,
-        "type": kind,
-        "s": s,
-        "ap": ap,
-        "d": d,
-        "abilities": abilities or [],
-        **extra,
-    }
 
 
 def defenders(groups: list[tuple]) -> dict[str, Any]:
