@@ -245,6 +245,10 @@ ESTIMATE_TEST_HOLD_AT = env.str("ESTIMATE_TEST_HOLD_AT", default="start")
 # A list-vs-list job predicted to compute in less than this many seconds runs in one
 # task instead of one task per row (`estimates/fanout.py`; bench/bench_fanout.py measures it).
 ESTIMATE_FAN_OUT_MIN_SECONDS = env.float("ESTIMATE_FAN_OUT_MIN_SECONDS", default=1.0)
+# An estimate job may use this many CPU seconds in all (its parts together, when fanned out):
+# past it the job fails, saying so. CPU, not wall-clock, so a loaded server does not fail a job
+# that would finish (`estimates/cpu_limit.py`). 0 turns the limit off.
+ESTIMATE_CPU_SECONDS = env.float("ESTIMATE_CPU_SECONDS", default=180.0)
 # A job younger than this is left alone by the reconciliation (its worker may not report it yet).
 ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)

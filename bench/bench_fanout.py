@@ -1,21 +1,25 @@
 """Benchmark of list-vs-list fan-out on real workers: speed-up at 1, 2 and 4 processes, and
 what a small job costs end to end.
 
-    ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_fanout.py [--size 20] [--small 2]
+    ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_fanout.py [--size 20] [--small 2] \
+        [--repeat 3]
 
 The run creates a database of its own (`bench_fanout_<pid>`, dropped at the end), then:
 
 1. the independent baseline: the same 20 × 20 OPR job computed in this process by the code a
-   one-task job runs (`compute.list_vs_list`), no broker, no database;
+   one-task job runs (`compute.list_vs_list`), no broker, no database (the fastest of
+   `--repeat` runs);
 2. the real path for each of 1, 2 and 4 worker processes: a `celery worker --concurrency N`
    (prefork) on the `celery` queue, the job asked through `services.estimate_request`, timed
-   from the request to the row reading "done" (wall clock: parallelism is the point), the
-   job's rows spread over the processes in parts sized by their predicted cost (`fanout.py`);
+   from the request to the row reading "done" (wall clock: parallelism is the point; the
+   fastest of `--repeat` runs on the same worker), the job's rows spread over the processes
+   in parts sized by their predicted cost (`fanout.py`);
 3. a small job (2 × 2) on the 1-process worker as it runs by default (predicted cheap, so not
    fanned out: `ESTIMATE_FAN_OUT_MIN_SECONDS`) and forced to fan out, against its in-process
    compute time.
 
-Printed: each time, the speed-up against one process and against the in-process baseline,
+Printed: each time, the speed-up against one process and against the in-process baseline, the
+worker's CPU (all its processes) against the in-process CPU, the number of parts,
 whether 2 processes reach the issue's 1.8×, and the load average (other sessions share these
 cores: on a loaded machine the speed-up measures the contention too).
 """
@@ -23,11 +27,15 @@ cores: on a loaded machine the speed-up measures the contention too).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
+import subprocess
 import sys
 import time
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -46,10 +54,12 @@ from django.db import connection  # noqa: E402
 from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 
 from armybuilder.estimates import fanout  # noqa: E402
+from armybuilder.estimates.bounds import list_vs_list_costs  # noqa: E402
 from armybuilder.estimates.compute import list_vs_list  # noqa: E402
 from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs  # noqa: E402
 from armybuilder.estimates.models import Estimate  # noqa: E402
 from armybuilder.estimates.services import estimate_request  # noqa: E402
+from rules.systems.registry import get_system  # noqa: E402
 from tests.conftest import start_worker, stop_worker, wait_for_worker  # noqa: E402
 from tests.factories.estimate_lists import BLADE, LAUNCHER, RIFLE, opr_unit  # noqa: E402
 
@@ -71,28 +81,57 @@ def job(size: int) -> tuple[str, dict]:
         list_b=army_inputs(name="B", units=[(u["name"], u) for u in squads("B", size)]))
 
 
-def run_on_workers(system: str, inputs: dict, processes: int, *,
-                   fan_out_min: str | None = None) -> tuple[float, bool]:
+def cpu_by_process(worker: psutil.Process) -> dict[int, float]:
+    """CPU seconds (user + system) used so far by the worker and each of its pool processes."""
+    found = {}
+    for process in [worker, *worker.children(recursive=True)]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            times = process.cpu_times()
+            found[process.pid] = times.user + times.system
+    return found
+
+
+def _timed_job(worker: subprocess.Popen, system: str, inputs: dict) -> tuple[float, float, float, int]:
+    """One job on this worker, as `run_on_workers` reports it."""
+    Estimate.objects.all().delete()  # the same question must be computed again, not reused
+    cpu_before = cpu_by_process(psutil.Process(worker.pid))
+    started = time.perf_counter()
+    estimate = estimate_request(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs)
+    # Polled by its status alone: reading the whole row (inputs and result JSON) every
+    # few milliseconds would take CPU from the workers being measured.
+    status = Estimate.objects.filter(pk=estimate.pk).values_list("status", flat=True)
+    while status.first() not in (Estimate.Status.DONE, Estimate.Status.FAILED):
+        time.sleep(0.01)
+    elapsed = time.perf_counter() - started
+    cpu_after = cpu_by_process(psutil.Process(worker.pid))
+    spent = {pid: cpu - cpu_before.get(pid, 0.0) for pid, cpu in cpu_after.items()}
+    busiest = max(cpu for pid, cpu in spent.items() if pid != worker.pid)
+    estimate.refresh_from_db()
+    if estimate.status != Estimate.Status.DONE:
+        raise SystemExit(f"the job failed: {estimate.error}")
+    if fanout.is_fanned_out(str(estimate.pk)):
+        parts = len(fanout.parts_of(fanout.row_names(inputs), fanout.row_seconds(
+            inputs, list_vs_list_costs(system=get_system(system), inputs=inputs))))
+    else:
+        parts = 0
+    return elapsed, sum(spent.values()), busiest, parts
+
+
+def run_on_workers(system: str, inputs: dict, processes: int, *, repeat: int = 1,
+                   fan_out_min: str | None = None) -> tuple[float, float, float, int]:
     """Wall seconds from the request to "done" on a fresh worker of `processes` processes,
-    and whether the job fanned out."""
+    the worker's CPU seconds meanwhile (all its processes), the CPU seconds of its busiest
+    pool process (on an idle machine the job cannot end sooner: on a loaded one, the wall
+    clock measures the other sessions too), and how many parts computed rows (0: the job ran
+    as one task); of the fastest of `repeat` runs on the same worker (the least disturbed by
+    other work on the machine)."""
     if fan_out_min is not None:
         os.environ["ESTIMATE_FAN_OUT_MIN_SECONDS"] = fan_out_min
     worker = start_worker(connection.settings_dict["NAME"], "--pool", "prefork",
                           "--concurrency", str(processes), "-Q", "celery")
     try:
         wait_for_worker(60)
-        Estimate.objects.all().delete()  # the same question must be computed again, not reused
-        started = time.perf_counter()
-        estimate = estimate_request(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs)
-        while True:
-            estimate.refresh_from_db()
-            if estimate.is_finished:
-                break
-            time.sleep(0.02)
-        elapsed = time.perf_counter() - started
-        if estimate.status != Estimate.Status.DONE:
-            raise SystemExit(f"the job failed: {estimate.error}")
-        return elapsed, fanout.is_fanned_out(str(estimate.pk))
+        return min(_timed_job(worker, system, inputs) for _ in range(repeat))
     finally:
         stop_worker(worker)
         os.environ.pop("ESTIMATE_FAN_OUT_MIN_SECONDS", None)
@@ -102,42 +141,57 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=20, help="units per list of the big job")
     parser.add_argument("--small", type=int, default=2, help="units per list of the small job")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each job per worker; the fastest is reported (a shared machine "
+                             "slows some runs down)")
     args = parser.parse_args()
     setup_test_environment()
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
         load_before = os.getloadavg()
         system, inputs = job(args.size)
-        started = time.perf_counter()
-        list_vs_list(system, inputs)
-        baseline = time.perf_counter() - started
+        runs = []
+        for _ in range(args.repeat):
+            started, cpu_started = time.perf_counter(), time.process_time()
+            list_vs_list(system, inputs)
+            runs.append((time.perf_counter() - started, time.process_time() - cpu_started))
+        baseline, baseline_cpu = min(runs)
         print(f"Fan-out of a {args.size} × {args.size} OPR list-vs-list job ({2 * args.size ** 2} "
               f"matchups), {os.cpu_count()} CPUs, load average {load_before[0]:.2f}")
-        print(f"  in-process baseline (compute.list_vs_list, no broker): {baseline:.2f} s")
-        times = {}
+        print(f"  in-process baseline (compute.list_vs_list, no broker): {baseline:.2f} s, "
+              f"{baseline_cpu:.2f} s CPU")
+        times, busiest = {}, {}
         for processes in (1, 2, 4):
-            times[processes], fanned = run_on_workers(system, inputs, processes)
+            times[processes], cpu, busiest[processes], parts = run_on_workers(system, inputs, processes,
+                                                                        repeat=args.repeat)
+            less = busiest[1] / busiest[processes]
             print(f"  {processes} worker process{'es' if processes > 1 else ''}: "
-                  f"{times[processes]:.2f} s end to end{' (fanned out)' if fanned else ' (one task)'}; "
+                  f"{times[processes]:.2f} s end to end ({f'{parts} parts' if parts else 'one task'}); "
                   f"speed-up vs 1 process "
-                  f"{times[1] / times[processes]:.2f}×, vs in-process {baseline / times[processes]:.2f}×")
+                  f"{times[1] / times[processes]:.2f}×, vs in-process {baseline / times[processes]:.2f}×; "
+                  f"worker CPU {cpu:.2f} s ({cpu / baseline_cpu:.2f}× the in-process CPU), busiest pool "
+                  f"process {busiest[processes]:.2f} s CPU (1 process: {less:.2f}×)")
         speedup = times[1] / times[2]
-        print(f"  2 processes: {speedup:.2f}× (target ≥ {TARGET_SPEEDUP_AT_2}×: "
-              f"{'met' if speedup >= TARGET_SPEEDUP_AT_2 else 'NOT met'})")
+        print(f"  2 processes: {speedup:.2f}× wall (target ≥ {TARGET_SPEEDUP_AT_2}×: "
+              f"{'met' if speedup >= TARGET_SPEEDUP_AT_2 else 'NOT met'}); busiest process "
+              f"{busiest[1] / busiest[2]:.2f}× less CPU than 1 process")
 
         small_system, small_inputs = job(args.small)
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         list_vs_list(small_system, small_inputs)
         small_baseline = time.perf_counter() - started
-        default, default_fanned = run_on_workers(small_system, small_inputs, 1)
-        forced, forced_fanned = run_on_workers(small_system, small_inputs, 1, fan_out_min="0")
+        small = {"system": small_system, "inputs": small_inputs, "processes": 1, "repeat": args.repeat}
+        default, default_cpu, _, default_parts = run_on_workers(**small)
+        forced, forced_cpu, _, forced_parts = run_on_workers(**small, fan_out_min="0")
         print(f"Small job, {args.small} × {args.small}: in-process {small_baseline * 1000:.0f} ms")
-        print(f"  default: {default * 1000:.0f} ms end to end "
-              f"({'fanned out' if default_fanned else 'one task, not fanned out'}); "
+        print(f"  default: {default * 1000:.0f} ms end to end, worker CPU {default_cpu * 1000:.0f} ms "
+              f"({f'fanned out in {default_parts} parts' if default_parts else 'one task, not fanned out'}); "
               f"overhead {default / small_baseline:.1f}× the computation")
-        print(f"  forced fan-out: {forced * 1000:.0f} ms end to end "
-              f"({'fanned out' if forced_fanned else 'one task'}); {forced / default:.2f}× the default")
+        print(f"  forced fan-out: {forced * 1000:.0f} ms end to end, worker CPU {forced_cpu * 1000:.0f} ms "
+              f"({f'{forced_parts} parts' if forced_parts else 'one task'}); "
+              f"{forced / default:.2f}× the default")
         print(f"  load average after: {os.getloadavg()[0]:.2f}")
+        default_fanned = bool(default_parts)
         return 0 if speedup >= TARGET_SPEEDUP_AT_2 and not default_fanned else 1
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)

@@ -1,35 +1,40 @@
-"""A list-vs-list job spread over every worker: one Celery subtask per matrix row.
+"""A list-vs-list job spread over every worker: Celery subtasks of matrix rows.
 
 `run_estimate` (`tasks.py`) hands a list-vs-list job here when a worker runs it and the job
 costs enough to pay for spreading it (`should_fan_out`: more than one row and a predicted
 `ESTIMATE_FAN_OUT_MIN_SECONDS` of computing; a small job is cheaper in one process than as
-messages). The job becomes `estimates.part` tasks, each a run of consecutive rows (a row is one
-attacking unit: list A's units against list B, then list B's against list A) of about the same
-predicted cost (`parts_of`: at least `PART_MIN_SECONDS` each, at most `MAX_PARTS` of them), so a
-row's message and bookkeeping are paid per part, not per row. The parts go through the broker,
-so any number of workers on any number of machines share them (README, "Scaling the workers").
-A part's task id names its rows (`part_task_id`); a row sent again alone (the reconciliation)
-is an `estimates.row` task.
+messages). The job becomes `estimates.part` tasks of rows (a row is one attacking unit: list
+A's units against list B, then list B's against list A) of about the same predicted cost,
+costliest first (`parts_of`: a power of two of them, so 1, 2, 4 or 8 processes finish
+together, each at least `PART_MIN_SECONDS`, at most `MAX_PARTS`). A part reads the job once,
+computes its rows, and stores them and the progress in one write each, so a message and its
+bookkeeping are paid per part, not per row. The parts go through the broker, so any number of
+workers on any number of machines share them (README, "Scaling the workers"). A part's task
+id names its rows (`part_task_id`); a row sent again alone (the reconciliation) is an
+`estimates.row` task.
 
 A job's state follows its rows, kept in Redis under `estimate:<id>:…` for a day:
 - `rows_sent`: the rows whose message was published. A parent task redelivered after its
   worker died (between the fan-out marker and the last publish) sends the rows not sent yet,
   so no row is ever left unsent;
 - `cells`: each finished row's result (JSON), and `rows_done` the set of finished rows. The
-  row that completes the set writes the job's result (`assemble`): no chord counter, nothing
+  part that completes the set writes the job's result (`assemble`): no chord counter, nothing
   that a lost worker can strand. A row already done is skipped, so a row sent twice (a
   redelivery, a requeue by the reconciliation) computes once;
 - `rows_started`: how often each row started; a row started more than `MAX_ATTEMPTS` times
-  fails the job (`GAVE_UP`), a row started again counts one more attempt on the job;
-- `workers`: which workers computed rows (the tests read it).
+  fails the job (`GAVE_UP`), a part (or row) that starts a row again counts one more attempt
+  on the job;
+- `workers`: which workers computed rows (the tests read it);
+- `cpu`: the CPU seconds the job's tasks used so far; a part may use what is left of
+  `ESTIMATE_CPU_SECONDS` (`cpu_limit.py`) and fails the job (`CPU_TOO_LONG`) past it.
 
 The reconciliation (`reconciliation.py`) asks `missing_rows` which rows are neither done nor
 accounted for (queued in the broker or held by a live worker) and sends those again.
 
 Postgres going away for a few seconds is not an error of the job: a row (and the parent)
 retries on `OperationalError` with a back-off (`DB_RETRIES`) before anything is failed.
-Time limits, MemoryError and any other error in a row fail the whole job with that row's
-error; the other rows then skip their work.
+Time limits, the job's CPU seconds, MemoryError and any other error in a part fail the whole
+job with that part's error; the other parts then skip their work.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ from django.utils import timezone
 import armybuilder.celery  # noqa: F401  (the app the subtasks bind to)
 from armybuilder.celery import memory_bound
 from armybuilder.estimates.compute import matrix_cell, outcome_fields
+from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit, process_cpu_seconds
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
 
@@ -90,28 +96,44 @@ def rows_held(estimate_id: str, task_ids: Iterable[str]) -> set[str]:
             for row in task_id[len(prefix):].split("+")}
 
 
-#: A part of a fanned-out job is at least this many predicted seconds of rows (the message,
-#: the bookkeeping and the assembly cost a few tens of milliseconds per task) ...
-PART_MIN_SECONDS = 0.5
+#: A part of a fanned-out job is at least this many predicted seconds of rows. A part's
+#: message, bookkeeping and database reads cost a few milliseconds, and the job waits for its
+#: last part: with o the cost of a part and P the job's, the end comes soonest near sqrt(P / o)
+#: parts (16 for a 20 × 20 OPR job of about a second: `bench/bench_fanout.py`) ...
+PART_MIN_SECONDS = 0.1
 #: ... and a job is cut into at most this many parts (enough to keep a dozen processes busy
 #: and to even out the cost model's error between them).
 MAX_PARTS = 16
 
 
+def part_count(total: float) -> int:
+    """How many parts a job of `total` predicted seconds is cut into: a power of two (so 1, 2,
+    4 or 8 processes get the same share each), as many as fit `PART_MIN_SECONDS` each, at most
+    `MAX_PARTS`."""
+    count = 1
+    while count * 2 <= MAX_PARTS and total / (count * 2) >= PART_MIN_SECONDS:
+        count *= 2
+    return count
+
+
 def parts_of(rows: list[str], seconds: Mapping[str, float]) -> list[list[str]]:
-    """`rows` (in result order) cut into runs of consecutive rows, each of about the same
-    predicted `seconds`: a target of the total over `MAX_PARTS`, at least `PART_MIN_SECONDS`."""
+    """`rows` cut into `part_count` parts of about the same predicted `seconds`, the costliest
+    part first (each row in turn, costliest first, goes to the part with the least so far;
+    each part's rows in result order). Equal parts are what let two processes finish together:
+    the job ends when its last part does."""
     total = sum(seconds.get(row, 0.0) for row in rows)
-    target = max(PART_MIN_SECONDS, total / MAX_PARTS)
-    parts: list[list[str]] = [[]]
-    filled = 0.0
-    for row in rows:
-        if parts[-1] and filled + seconds.get(row, 0.0) / 2 > target:
-            parts.append([])
-            filled = 0.0
-        parts[-1].append(row)
-        filled += seconds.get(row, 0.0)
-    return parts
+    count = min(part_count(total), len(rows))
+    if count <= 1:
+        return [list(rows)] if rows else []
+    position = {row: i for i, row in enumerate(rows)}
+    loads = [0.0] * count
+    parts: list[list[str]] = [[] for _ in range(count)]
+    for row in sorted(rows, key=lambda r: (-seconds.get(r, 0.0), position[r])):
+        lightest = min(range(count), key=lambda i: (loads[i], len(parts[i])))
+        parts[lightest].append(row)
+        loads[lightest] += seconds.get(row, 0.0)
+    order = sorted(range(count), key=lambda i: -loads[i])
+    return [sorted(parts[i], key=position.__getitem__) for i in order if parts[i]]
 
 
 def row_seconds(inputs: Mapping[str, Any], costs: Mapping[tuple[str, str], float]) -> dict[str, float]:
@@ -177,8 +199,10 @@ def send_parts(estimate_id: str, parts: Iterable[list[str]]) -> int:
     sent = 0
     for rows in parts:
         compute_part.apply_async((estimate_id, rows), task_id=part_task_id(estimate_id, rows), retry=False)
-        store.sadd(_key(estimate_id, "rows_sent"), *rows)
-        store.expire(_key(estimate_id, "rows_sent"), KEY_TTL)
+        pipe = store.pipeline(transaction=False)
+        pipe.sadd(_key(estimate_id, "rows_sent"), *rows)
+        pipe.expire(_key(estimate_id, "rows_sent"), KEY_TTL)
+        pipe.execute()
         sent += 1
     return sent
 
@@ -217,20 +241,29 @@ def _fail(estimate_id: str, error: str) -> None:
         status=Estimate.Status.FAILED, error=error, progress=1.0, finished=timezone.now())
 
 
-def _row_cells(system_key: str, attacker: Mapping[str, Any], defenders: list[Mapping[str, Any]],
-               situation: Mapping[str, Any], labels: dict[str, Any]) -> list[dict[str, Any]]:
-    """One attacker against each defender, as matrix cells (a repeated defender computed once),
-    each cell as the one-worker job keeps it (`compute.matrix_cell`: the common figures and the
-    system's one-figure outcomes, whose labels go into `labels`)."""
+def _rows_cells(system_key: str, attackers: list[Mapping[str, Any]], defenders: list[Mapping[str, Any]],
+                situation: Mapping[str, Any], labels: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """Each attacker against each defender, as matrix cells (a repeated pair computed once
+    in the part), each cell as the one-worker job keeps it (`compute.matrix_cell`: the common
+    figures and the system's one-figure outcomes, whose labels go into `labels`)."""
     attack = get_system(system_key).attack
-    done: dict[str, dict[str, Any]] = {}
-    cells = []
-    for defender in defenders:
-        key = json.dumps(defender, sort_keys=True, separators=(",", ":"))
-        if key not in done:
-            done[key] = matrix_cell(attack(attacker, defender, situation), labels)
-        cells.append(dict(done[key]))
-    return cells
+
+    def key(unit: Mapping[str, Any]) -> str:
+        return json.dumps(unit, sort_keys=True, separators=(",", ":"))
+
+    defender_keys = [key(defender) for defender in defenders]
+    done: dict[tuple[str, str], dict[str, Any]] = {}
+    rows = []
+    for attacker in attackers:
+        attacker_key = key(attacker)
+        cells = []
+        for defender, defender_key in zip(defenders, defender_keys, strict=True):
+            pair = (attacker_key, defender_key)
+            if pair not in done:
+                done[pair] = matrix_cell(attack(attacker, defender, situation), labels)
+            cells.append(dict(done[pair]))
+        rows.append(cells)
+    return rows
 
 
 def _db_retry(task: Any, exc: Exception) -> Any:
@@ -253,9 +286,9 @@ def _db_retry(task: Any, exc: Exception) -> Any:
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
 def compute_row(self: Any, estimate_id: str, side: str, index: int) -> str:
-    """One row of a fanned-out job: its cells stored in Redis, the job assembled by the last."""
+    """One row of a fanned-out job (sent again alone by the reconciliation), as a part of one."""
     try:
-        return _compute_row(self, estimate_id, side, index)
+        return _compute_rows(self, estimate_id, [f"{side}{index}"])
     except DB_ERRORS as exc:
         return _db_retry(self, exc)
 
@@ -269,56 +302,101 @@ def compute_row(self: Any, estimate_id: str, side: str, index: int) -> str:
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
 )
 def compute_part(self: Any, estimate_id: str, rows: list[str]) -> str:
-    """Consecutive rows of a fanned-out job, one after another, each as `compute_row` does it
-    (a row already done is skipped, so a part redelivered or retried redoes only what is left).
-    "failed" as soon as a row fails the job; else what the last row said."""
-    outcome = "skipped"
-    for row in rows:
-        try:
-            outcome = _compute_row(self, estimate_id, row[0], int(row[1:]))
-        except DB_ERRORS as exc:
-            return _db_retry(self, exc)
-        if outcome in ("failed", "skipped"):
-            return outcome
-    return outcome
+    """Rows of a fanned-out job, computed together ("done" when this part completed the job,
+    "row done" when others are left, "failed", "skipped" for a job no longer running)."""
+    try:
+        return _compute_rows(self, estimate_id, rows)
+    except DB_ERRORS as exc:
+        return _db_retry(self, exc)
 
 
-def _compute_row(task: Any, estimate_id: str, side: str, index: int) -> str:
-    from armybuilder.estimates.tasks import GAVE_UP, MAX_ATTEMPTS, OUT_OF_MEMORY, TOO_LONG
+def _is_complete(store: redis.Redis, estimate_id: str) -> bool:
+    return store.scard(_key(estimate_id, "rows_done")) >= int(store.get(_key(estimate_id, "total")) or 0) > 0
+
+
+def cpu_left(used: bytes | str | None) -> float:
+    """CPU seconds the job may still use: `ESTIMATE_CPU_SECONDS` less what its tasks used so
+    far (`used`, the job's `cpu` key as stored by `cpu_used`); infinite without a limit."""
+    limit = settings.ESTIMATE_CPU_SECONDS
+    if limit <= 0:
+        return float("inf")
+    return limit - float(used or 0.0)
+
+
+def cpu_used(estimate_id: str, seconds: float) -> None:
+    """Count `seconds` of CPU against the job (its parent task's pricing, each part)."""
+    store = _redis().pipeline(transaction=False)
+    store.incrbyfloat(_key(estimate_id, "cpu"), seconds)
+    store.expire(_key(estimate_id, "cpu"), KEY_TTL)
+    store.execute()
+
+
+def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
+    """The rows of a part not done yet, computed in one go: one read of the job, the results
+    stored and the progress written once for the part (a part's fixed cost is what limits the
+    fan-out's speed-up: `bench/bench_fanout.py`). A part lost with its worker is redelivered
+    and computes the rows it had not stored; a part sent twice computes nothing the second
+    time. Rows already done are skipped; when they all are, the job may still need writing
+    (a retry after a database error that came after the last part's rows were stored)."""
+    from armybuilder.estimates.tasks import (
+        CPU_TOO_LONG,
+        GAVE_UP,
+        MAX_ATTEMPTS,
+        OUT_OF_MEMORY,
+        TOO_LONG,
+        hold_for_tests,
+    )
 
     store = _redis()
-    row = f"{side}{index}"
-    if store.sismember(_key(estimate_id, "rows_done"), row):
-        # A second copy of a finished row (or this row retried after a database error that
-        # came after its cells were stored): nothing to compute; the job may still need
-        # writing if the error hit the last row's assembly.
-        if store.scard(_key(estimate_id, "rows_done")) >= int(store.get(_key(estimate_id, "total")) or 0) > 0:
-            return assemble(estimate_id)
-        return "done before"
+    pipe = store.pipeline(transaction=False)
+    for row in rows:
+        pipe.sismember(_key(estimate_id, "rows_done"), row)
+    todo = [row for row, done in zip(rows, pipe.execute(), strict=True) if not done]
+    if not todo:
+        return assemble(estimate_id) if _is_complete(store, estimate_id) else "done before"
     if task.request.retries == 0:  # a retry after a database error is not a new attempt
-        started = store.hincrby(_key(estimate_id, "rows_started"), row, 1)
-        store.expire(_key(estimate_id, "rows_started"), KEY_TTL)
-        if started > 1:  # a redelivery after a lost worker: one more attempt on the job
+        pipe = store.pipeline(transaction=False)
+        for row in todo:
+            pipe.hincrby(_key(estimate_id, "rows_started"), row, 1)
+        pipe.expire(_key(estimate_id, "rows_started"), KEY_TTL)
+        started = pipe.execute()[:-1]
+        if max(started) > 1:  # a redelivery after a lost worker: one more attempt on the job
             Estimate.objects.filter(pk=estimate_id).update(attempts=F("attempts") + 1)
-        if started > MAX_ATTEMPTS:
+        if max(started) > MAX_ATTEMPTS:
             _fail(estimate_id, GAVE_UP)
             return "failed"
-    estimate = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).first()
-    if estimate is None:
+    job = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).values_list(
+        "system", "inputs").first()
+    if job is None:
         return "skipped"
-    store.sadd(_key(estimate_id, "workers"), task.request.hostname or socket.gethostname())
-    store.expire(_key(estimate_id, "workers"), KEY_TTL)
-    from armybuilder.estimates.tasks import hold_for_tests
-
+    system_key, inputs = job
+    pipe = store.pipeline(transaction=False)
+    pipe.sadd(_key(estimate_id, "workers"), task.request.hostname or socket.gethostname())
+    pipe.expire(_key(estimate_id, "workers"), KEY_TTL)
+    pipe.get(_key(estimate_id, "cpu"))
+    allowed = cpu_left(pipe.execute()[-1])
     hold_for_tests("row")
-    inputs = estimate.inputs
-    mine, theirs = ("list_a", "list_b") if side == "a" else ("list_b", "list_a")
-    defenders = [u["unit"] for u in inputs[theirs]["units"]]
     labels: dict[str, Any] = {}
+    by_side: dict[str, list[str]] = {"a": [], "b": []}
+    for row in todo:
+        by_side[row[0]].append(row)
+    cells: dict[str, list[dict[str, Any]]] = {}
+    if allowed <= 0:  # the parts before this one used the job's CPU seconds
+        _fail(estimate_id, CPU_TOO_LONG)
+        return "failed"
+    cpu_before = process_cpu_seconds()
     try:
-        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
-            cells = _row_cells(estimate.system, inputs[mine]["units"][index]["unit"], defenders,
-                               inputs.get("situation") or {}, labels)
+        with (memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20),
+              cpu_time_limit(0 if allowed == float("inf") else allowed)):
+            for side, names in by_side.items():
+                mine, theirs = ("list_a", "list_b") if side == "a" else ("list_b", "list_a")
+                attackers = [inputs[mine]["units"][int(row[1:])]["unit"] for row in names]
+                defenders = [u["unit"] for u in inputs[theirs]["units"]]
+                found = _rows_cells(system_key, attackers, defenders, inputs.get("situation") or {}, labels)
+                cells.update(zip(names, found, strict=True))
+    except CpuTimeExceeded:
+        _fail(estimate_id, CPU_TOO_LONG)
+        return "failed"
     except SoftTimeLimitExceeded:
         _fail(estimate_id, TOO_LONG)
         return "failed"
@@ -328,14 +406,24 @@ def _compute_row(task: Any, estimate_id: str, side: str, index: int) -> str:
     except Exception as exc:  # a bug or bad input must still end the job visibly, with its error
         _fail(estimate_id, f"{type(exc).__name__}: {exc}")
         return "failed"
-    store.hset(_key(estimate_id, "cells"), row, json.dumps({"cells": cells, "outcomes": labels}))
-    store.expire(_key(estimate_id, "cells"), KEY_TTL)
-    if store.sadd(_key(estimate_id, "rows_done"), row):
-        store.expire(_key(estimate_id, "rows_done"), KEY_TTL)
-        share = len(cells) / (2 * len(inputs["list_a"]["units"]) * len(inputs["list_b"]["units"]))
+    finally:
+        cpu_used(estimate_id, process_cpu_seconds() - cpu_before)
+    pipe = store.pipeline(transaction=False)
+    pipe.hset(_key(estimate_id, "cells"), mapping={
+        row: json.dumps({"cells": cells[row], "outcomes": labels}) for row in todo})
+    pipe.expire(_key(estimate_id, "cells"), KEY_TTL)
+    for row in todo:
+        pipe.sadd(_key(estimate_id, "rows_done"), row)
+    pipe.expire(_key(estimate_id, "rows_done"), KEY_TTL)
+    pipe.scard(_key(estimate_id, "rows_done"))
+    written = pipe.execute()
+    added = written[2:2 + len(todo)]
+    matchups = 2 * len(inputs["list_a"]["units"]) * len(inputs["list_b"]["units"])
+    share = sum(len(cells[row]) for row, new in zip(todo, added, strict=True) if new) / matchups
+    if share:
         Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).update(
             progress=Least(F("progress") + Value(share), Value(0.999)), touched=timezone.now())
-    if store.scard(_key(estimate_id, "rows_done")) >= len(rows_of(inputs)):
+    if written[-1] >= len(rows_of(inputs)):
         return assemble(estimate_id)
     return "row done"
 

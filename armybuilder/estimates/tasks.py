@@ -5,7 +5,8 @@ Failure policy, so that a job never stays "running" forever:
   hands it to another worker; every start counts an attempt, and past
   `MAX_ATTEMPTS` the job is marked failed instead of run again;
 - a hard time limit kills a runaway computation; the soft limit before it lets the task
-  record the failure itself;
+  record the failure itself; a job may use `ESTIMATE_CPU_SECONDS` of CPU in all (its parts
+  together when fanned out), counted in CPU, not wall-clock, so load does not fail it;
 - a job left "running" longer than the hard limit (its worker vanished with the message)
   is marked failed when anyone looks at it (`selectors.estimate_refresh_stale`);
 - Postgres away for a few seconds (a restart, a cut connection) is waited out: the task
@@ -22,6 +23,7 @@ from typing import Any
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -30,6 +32,7 @@ import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded la
 from armybuilder.celery import memory_bound
 from armybuilder.estimates import fanout
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
+from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit, process_cpu_seconds
 from armybuilder.estimates.models import Estimate
 
 logger = logging.getLogger(__name__)
@@ -40,6 +43,9 @@ GAVE_UP = gettext_noop("The job was given up: the worker running it was lost on 
 TOO_LONG = gettext_noop("The computation took longer than the time limit.")
 #: A job that runs out of the worker's memory limit fails once, visibly, not retried.
 OUT_OF_MEMORY = gettext_noop("The computation needed more memory than a worker may use; it was not retried. "
+                             "Estimate smaller units or lists.")
+#: A job past its CPU seconds (`ESTIMATE_CPU_SECONDS`) fails once, visibly, not retried.
+CPU_TOO_LONG = gettext_noop("The computation used more CPU time than a job may use; it was not retried. "
                              "Estimate smaller units or lists.")
 #: Progress is written at most this often (seconds), so a fast job does not hammer Postgres.
 PROGRESS_INTERVAL = 0.25
@@ -82,6 +88,7 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
     hold_for_tests("start")
 
     predicted, costs = 0.0, None
+    cpu_before = process_cpu_seconds()
     if estimate.kind == Estimate.Kind.LIST_VS_LIST and not fanout.is_fanned_out(str(estimate.pk)):
         # Every matchup priced here, on the worker (the request checked only each unit against
         # the other side's largest): a job past a limit fails naming its unit, before any work.
@@ -89,16 +96,22 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         from rules.systems.registry import get_system
 
         try:
-            refusal, costs = job_refusal(system=get_system(estimate.system), inputs=estimate.inputs)
+            with cpu_time_limit(settings.ESTIMATE_CPU_SECONDS):
+                refusal, costs = job_refusal(system=get_system(estimate.system), inputs=estimate.inputs)
             predicted = sum(costs.values())
+        except CpuTimeExceeded:
+            _finish(estimate, error=CPU_TOO_LONG)
+            return "failed"
         except Exception:  # inputs the cost model cannot read: let the computation say why
             logger.exception("estimate %s: its cost could not be predicted", estimate_id)
             refusal, costs, predicted = None, None, float("inf")
         if refusal:
             _finish(estimate, error=refusal)
             return "failed"
-    # A list-vs-list job on a worker becomes subtasks of rows sized by their cost (`fanout`).
+    # A list-vs-list job on a worker becomes subtasks of rows sized by their cost (`fanout`);
+    # the pricing counts against the job's CPU seconds, which its parts share.
     if fanout.should_fan_out(estimate, request=task.request, predicted=predicted):
+        fanout.cpu_used(str(estimate.pk), process_cpu_seconds() - cpu_before)
         return fanout.start(estimate, costs)
 
     last_write = 0.0
@@ -113,8 +126,17 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
 
     started = time.perf_counter()
     try:
-        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20):
+        left = settings.ESTIMATE_CPU_SECONDS - (process_cpu_seconds() - cpu_before)
+        if settings.ESTIMATE_CPU_SECONDS > 0 and left <= 0:
+            raise CpuTimeExceeded("the pricing used the job's CPU seconds")
+        with memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20), cpu_time_limit(max(0.0, left)):
             result = COMPUTATIONS[estimate.kind](estimate.system, estimate.inputs, on_progress)
+    except CpuTimeExceeded:  # past ESTIMATE_CPU_SECONDS
+        # The limit may have struck inside a progress write: the job's failure is written on a
+        # fresh connection, not on one left halfway through a query.
+        connection.close()
+        _finish(estimate, error=CPU_TOO_LONG)
+        return "failed"
     except SoftTimeLimitExceeded:
         _finish(estimate, error=TOO_LONG)
         return "failed"
