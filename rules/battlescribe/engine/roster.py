@@ -80,7 +80,8 @@ class Selection:
         return tuple(c[0] for c in self._categories())
 
     def has_category(self, category_id: str) -> bool:
-        for cid, _primary in self._categories():
+        # A plain loop, not any(<generator>): called thousands of times per edit by queries.
+        for cid, _primary in self._categories():  # noqa: SIM110
             if cid == category_id:
                 return True
         return False
