@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules.battlescribe.catalogue import Document, document_from_root
+from rules.battlescribe.collections_pause import fewer_collections
 from rules.battlescribe.report import group_warnings
 from rules.battlescribe.to_units import map_documents
 from rules.battlescribe.xml_reader import (
@@ -128,6 +129,7 @@ class ImportResult:
         }
 
 
+@fewer_collections()
 def parse_import(
     *,
     system_key: str,
@@ -254,6 +256,7 @@ def checked_faction(
     return read_faction_data(system_key, {**faction, "units": units}, source=source, rule_names=names)
 
 
+@fewer_collections()
 def import_files(
     *,
     system_key: str,
