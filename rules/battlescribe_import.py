@@ -24,7 +24,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from rules.battlescribe.catalogue import Document, read_document
+from rules.battlescribe.catalogue import Document, document_from_root
+from rules.battlescribe.collections_pause import fewer_collections
 from rules.battlescribe.report import group_warnings
 from rules.battlescribe.to_units import map_documents
 from rules.battlescribe.xml_reader import (
@@ -33,9 +34,10 @@ from rules.battlescribe.xml_reader import (
     MAX_TOTAL_XML_BYTES,
     BattleScribeError,
     SourceFile,
+    parse,
     xml_bytes,
 )
-from rules.battlescribe_lists import keep_sources, source_dicts
+from rules.battlescribe_lists import gathered_sources, keep_sources, source_shape
 from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data, system_rule_names
 from rules.catalogue_sync import CataloguePlan, SyncReport, write_catalogue
 from rules.models import Faction, GameSystem
@@ -127,8 +129,13 @@ class ImportResult:
         }
 
 
+@fewer_collections()
 def parse_import(
-    *, system_key: str, files: Sequence[SourceFile], max_entries: int | None = None
+    *,
+    system_key: str,
+    files: Sequence[SourceFile],
+    max_entries: int | None = None,
+    shapes: list[tuple[bool, dict[str, Any]]] | None = None,
 ) -> ImportResult:
     """Parse, map and check `files` for `system_key` without touching the database; files
     holding more than `max_entries` entries (default `MAX_IMPORT_ENTRIES`) are refused before
@@ -136,7 +143,8 @@ def parse_import(
 
     Raises `BattleScribeError` (bad files, an unknown system, a catalogue without its game
     system) or `CatalogueFileError` (mapped data the catalogue rejects), each message naming
-    the file and the element or field.
+    the file and the element or field. `shapes`, when given, receives each file's
+    `source_shape` (what the roster engine keeps), taken from the same parse.
     """
     try:
         system = get_system(system_key)
@@ -160,7 +168,11 @@ def parse_import(
                         f"{MAX_TOTAL_XML_BYTES} bytes of XML"
                     ]
                 )
-            documents.append(read_document(source, text))
+            root = parse(source, text)
+            documents.append(document_from_root(source, root))
+            if shapes is not None:
+                shapes.append(source_shape(root))
+            del root
         except BattleScribeError as exc:
             errors += exc.errors
             if total > MAX_TOTAL_XML_BYTES:
@@ -244,6 +256,7 @@ def checked_faction(
     return read_faction_data(system_key, {**faction, "units": units}, source=source, rule_names=names)
 
 
+@fewer_collections()
 def import_files(
     *,
     system_key: str,
@@ -254,14 +267,15 @@ def import_files(
     """Parse, check and write `files` in one transaction (public catalogue, or `owner`'s own)."""
     if not GameSystem.objects.filter(key=system_key).exists():
         raise BattleScribeError([f"system: unknown game system {system_key!r} (load the catalogue first)"])
-    result = parse_import(system_key=system_key, files=files, max_entries=max_entries)
+    shapes: list[tuple[bool, dict[str, Any]]] = []
+    result = parse_import(system_key=system_key, files=files, max_entries=max_entries, shapes=shapes)
     owner_id = owner.pk if owner is not None else None
     for plan in result.plans:
         plan.owner_id = owner_id
         if owner_id is not None:
             plan.values["description"] = plan.values["description"] + " Private import."
     # The source itself is kept beside the factions: lists of them are built by the roster engine.
-    system_source, catalogue_sources = source_dicts(files)
+    system_source, catalogue_sources = gathered_sources(shapes)
     with transaction.atomic():
         result.report = write_catalogue(CataloguePlan(factions=result.plans))
         result.factions = list(

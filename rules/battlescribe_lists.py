@@ -15,8 +15,9 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from xml.etree.ElementTree import Element
 
 from rules.battlescribe.engine.model import GameData
 from rules.battlescribe.engine.roster import Selection
@@ -36,11 +37,22 @@ _lock = threading.Lock()
 
 def source_dicts(files: Sequence[SourceFile]) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
     """(game system, {catalogue id: catalogue}) of uploaded files in the engine's dict shape."""
+    return gathered_sources(source_shape(parse(source, xml_bytes(source))) for source in files)
+
+
+def source_shape(root: Element) -> tuple[bool, dict[str, Any]]:
+    """(whether it is the game system, the engine's dict shape) of one parsed file: taken by
+    the import from the tree it parses anyway, so the files are not parsed a second time."""
+    return local_name(root.tag) == "gameSystem", element_to_dict(root)
+
+
+def gathered_sources(
+    shapes: Iterable[tuple[bool, dict[str, Any]]],
+) -> tuple[dict[str, Any] | None, dict[str, dict[str, Any]]]:
+    """`source_dicts`' answer from the files' `source_shape`s."""
     system, catalogues = None, {}
-    for source in files:
-        root = parse(source, xml_bytes(source))
-        shape = element_to_dict(root)
-        if local_name(root.tag) == "gameSystem":
+    for is_system, shape in shapes:
+        if is_system:
             system = shape
         else:
             catalogues[str(shape.get("id", ""))] = shape

@@ -389,4 +389,10 @@ class _Reader:
 def read_document(source: SourceFile, text: bytes | None = None) -> Document:
     """Parse one .gst/.gstz/.cat/.catz file (`text`: its XML, already unzipped);
     `BattleScribeError` names the file and element."""
-    return _Reader(source.name).document(parse(source, text))
+    return document_from_root(source, parse(source, text))
+
+
+def document_from_root(source: SourceFile, root: Element) -> Document:
+    """The document of a file already parsed (`xml_reader.parse`), for a caller that reads the
+    same XML tree for something else too and should not parse it twice."""
+    return _Reader(source.name).document(root)

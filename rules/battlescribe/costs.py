@@ -8,6 +8,7 @@ its selections of (cost after modifiers) × (how many of that selection the unit
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
@@ -47,6 +48,10 @@ class Pricer:
         self.evaluator = Evaluator(index, warn)
         #: {(root, cost type): (tree version, total)}; nodes hash by identity.
         self._totals: dict[tuple[Node, str], tuple[int, Fraction]] = {}
+        #: The state of every tree: a new number at each change, never reused, so a probe
+        #: that attaches a selection and detaches it again can restore the number it found
+        #: (the trees are as they were) and the unit's remembered total stays valid.
+        self._states = itertools.count(1)
         self._version = 0
 
     def limit(self, entry: Entry, kind: str, parent: Node | None, root: Node | None) -> int | None:
@@ -191,14 +196,19 @@ class Pricer:
             self._totals[(root, cost_type)] = (self._version, total)
         return total
 
-    def attach(self, parent: Node, node: Node) -> None:
-        """Add `node` under `parent` (a probe: what would taking it change?)."""
+    def attach(self, parent: Node, node: Node) -> int:
+        """Add `node` under `parent` (a probe: what would taking it change?). Returns the
+        trees' state before, for `detach` to restore."""
+        before = self._version
         parent.children.append(node)
-        self._version += 1
+        self._version = next(self._states)
+        return before
 
-    def detach(self, parent: Node, node: Node) -> None:
+    def detach(self, parent: Node, node: Node, restore: int | None = None) -> None:
+        """Remove `node` from `parent`; `restore`: the state `attach` returned, when nothing
+        else changed the trees since (a probe), so totals remembered before it are reused."""
         parent.detach(node)
-        self._version += 1
+        self._version = next(self._states) if restore is None else restore
 
     def extra_cost(self, entry: Entry, parent: Node, root: Node, cost_type: str | None) -> Fraction:
         """What taking `entry` once more under one selection of `parent` adds to the whole unit.
@@ -210,8 +220,8 @@ class Pricer:
             return Fraction(0)
         before = self.total(root, cost_type)
         node = self._build(entry, 1, parent, root, {}, [0])
-        self.attach(parent, node)
+        state = self.attach(parent, node)
         try:
             return (self.total(root, cost_type) - before) / parent.multiplicity()
         finally:
-            self.detach(parent, node)
+            self.detach(parent, node, state)

@@ -1267,7 +1267,7 @@ class UnitMapper:
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
         holder = self.pricer._build(entry, 1, node, root, {}, [0])
-        self.pricer.attach(node, holder)
+        state = self.pricer.attach(node, holder)
         try:
             before = len(options)
             self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
@@ -1279,7 +1279,7 @@ class UnitMapper:
                     "need this entry is kept as text",
                 )
         finally:
-            self.pricer.detach(node, holder)
+            self.pricer.detach(node, holder, state)
 
     def group_options(
         self,

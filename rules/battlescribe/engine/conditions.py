@@ -79,11 +79,9 @@ def scope_container(ctx: Context, scope: str):
 
 def read_bucket(container) -> None:
     """Tell the evaluation cache which part of the roster the value being computed reads."""
-    from .roster import Roster
-
     if container is None:
         return
-    if isinstance(container, Roster):
+    if container.is_roster:
         container.cache.read(ROSTER)
     elif container.is_force:
         for force in container.force_tree():
@@ -94,12 +92,10 @@ def read_bucket(container) -> None:
 
 def candidates(container, include_children: bool, include_forces: bool, with_self: bool = False):
     """Selections a query counts in `container` (direct children unless `include_children`)."""
-    from .roster import Roster
-
     if container is None:
         return []
     read_bucket(container)
-    if isinstance(container, Roster):
+    if container.is_roster:
         out = []
         for force in container.all_forces():
             out.extend(force.descendants() if include_children else force.selections)
@@ -119,12 +115,10 @@ def matching(container, deep: bool, include_forces: bool, child_id: str | None, 
     """(selections in `container` a query for `child_id` counts, a function giving all the
     selections it looks at). One unit is scanned; a force or the roster uses the forces'
     indexes (`index.ForceIndex`), so a force- or roster-wide count is a lookup."""
-    from .roster import Roster
-
-    if not isinstance(container, Roster) and not container.is_force:
+    if not container.is_roster and not container.is_force:
         sels = candidates(container, deep, include_forces)
         return [s for s in sels if selection_matches(s, child_id, shared)], lambda: sels
-    if isinstance(container, Roster):
+    if container.is_roster:
         container.cache.read(FORCES)
         forces = container.all_forces()
         roster = container
@@ -184,10 +178,8 @@ def _query(
     percent: bool,
 ) -> float:
     if field == "forces":
-        from .roster import Roster
-
         read_bucket(container)
-        if isinstance(container, Roster):
+        if container.is_roster:
             forces = container.all_forces()
         elif container.is_force:
             forces = container.force_tree()[1:]
@@ -227,7 +219,7 @@ def _instance_of(ctx: Context, cond: Condition) -> bool:
     else:
         nodes = [scope_container(ctx, cond.scope)]
     for node in nodes:
-        if node is None or not hasattr(node, "is_force"):
+        if node is None or getattr(node, "is_roster", True):
             continue
         if node.is_force:
             if cond.child_id == node.entry.id:

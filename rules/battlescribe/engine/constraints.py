@@ -28,7 +28,10 @@ def constraint_count(ctx: Context, option: Option, c: Constraint) -> tuple[float
     container = scope_container(ctx, c.scope)
     if container is None:
         return 0.0, None
-    key = ("cc", id(container), id(option), c.id, c.owner_id)
+    # A shared count in a force or the roster matches by the entry's id, so every option of
+    # that entry (reached through different links or units) shares one cached count.
+    shared_count = c.shared and (isinstance(container, Roster) or container.is_force)
+    key = ("cc", id(container), option.defn.id if shared_count else id(option), c.id, c.owner_id)
     return ctx.roster.cache.get(key, lambda: _constraint_count(container, option, c))
 
 
@@ -364,16 +367,18 @@ class Validator:
                     if _violated(c.type, value, limit):
                         self._error_on_selection(sel, option, c, eff.name, limit, value)
                 continue
-            value, first = constraint_count(ctx, option, c)
-            if not _violated(c.type, value, limit):
-                continue
             own = None
             if not parent.is_force and c.type == "max" and c.scope not in ("parent", "self"):
                 # Too many across the force or roster: on the selections of the entry itself
-                # (a unit without one has nothing to give up).
+                # (a unit without one has nothing to give up). Looked at before the count, so
+                # the check of a unit without one does not read the force- or roster-wide count
+                # and is not redone each time that count moves.
                 own = next((s for s in parent.children if _matches_option(s, option, True)), None)
                 if own is None:
                     continue
+            value, first = constraint_count(ctx, option, c)
+            if not _violated(c.type, value, limit):
+                continue
             if own is not None:
                 self._error_on_selection(own, option, c, eff.name, limit, value)
             elif not parent.is_force:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .conditions import selection_matches
+
 if TYPE_CHECKING:
     from .roster import Selection
 
@@ -87,8 +89,6 @@ class SelectionIndex:
     def lookup(self, child_id: str | None, shared: bool, is_category) -> list[Selection]:
         """Selections counted under `child_id`. Selections whose categories a modifier can change
         are indexed by their other ids and matched by a scan for category ids."""
-        from .conditions import selection_matches
-
         if child_id is None:
             return []
         if child_id == "any":

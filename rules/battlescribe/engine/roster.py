@@ -28,6 +28,7 @@ class Context:
 
 class Selection:
     is_force = False
+    is_roster = False
 
     def __init__(self, roster: Roster, option: Option, parent, force: Force, number: int = 1):
         self.roster = roster
@@ -62,30 +63,36 @@ class Selection:
         return self._root
 
     def effective(self):
+        eff = self.roster.cache.peek(("eff", id(self.option), id(self)))
+        if eff is not MISSING:
+            return eff
+        # Imported here, on a miss only (modifiers imports this module): an import statement
+        # on the hot cached path costs more than the cache lookup.
         from .modifiers import effective
 
-        eff = self.roster.cache.peek(("eff", id(self.option), id(self)))
-        return eff if eff is not MISSING else effective(self.option, self.context())
+        return effective(self.option, self.context())
 
     @property
     def name(self) -> str:
         return self.effective().name
 
     def category_ids(self) -> tuple[str, ...]:
-        from .modifiers import categories
-
-        cats = self.roster.cache.peek(("cat", id(self.option), id(self)))
-        if cats is MISSING:
-            cats = categories(self.option, self.context())
-        return tuple(c[0] for c in cats)
+        return tuple(c[0] for c in self._categories())
 
     def has_category(self, category_id: str) -> bool:
-        from .modifiers import categories
+        # A plain loop, not any(<generator>): called thousands of times per edit by queries.
+        for cid, _primary in self._categories():  # noqa: SIM110
+            if cid == category_id:
+                return True
+        return False
 
+    def _categories(self) -> tuple[tuple[str, bool], ...]:
         cats = self.roster.cache.peek(("cat", id(self.option), id(self)))
         if cats is MISSING:
+            from .modifiers import categories
+
             cats = categories(self.option, self.context())
-        return any(cid == category_id for cid, _ in cats)
+        return cats
 
     def own_cost(self, cost_type: str) -> float:
         return self.effective().costs.get(cost_type, 0.0) * self.number
@@ -119,6 +126,7 @@ class Selection:
 
 class Force:
     is_force = True
+    is_roster = False
 
     def __init__(self, roster: Roster, entry: Definition, catalogue_id: str, parent_force: Force | None):
         self.roster = roster
@@ -182,6 +190,11 @@ class Force:
 
 
 class Roster:
+    #: What a query's scope resolves to is a selection, a force or the roster: the flags tell
+    #: them apart without an isinstance test (whose import the hot query path would pay).
+    is_force = False
+    is_roster = True
+
     def __init__(self, data: GameData, name: str = ""):
         self.data = data
         self.name = name
