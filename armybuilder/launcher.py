@@ -240,12 +240,14 @@ DEFAULT_TEST_WORKERS = 2
 
 def test_workers(env: dict[str, str], args: list[str]) -> int:
     """How many pytest-xdist processes run the tests: `-n N` among `args` wins, then
-    TEST_WORKERS, then DEFAULT_TEST_WORKERS; 1 (no xdist) when xdist is not installed or
-    switched off (`-p no:xdist`, `-n 0`)."""
+    TEST_WORKERS, then DEFAULT_TEST_WORKERS; 1 (no xdist) when xdist is not installed, switched
+    off (`-p no:xdist`, `-n 0`) or a debugger is asked for (`--pdb`, `--trace`)."""
     import importlib.util
 
     if importlib.util.find_spec("xdist") is None or "no:xdist" in args:
         return 1
+    if any(a in ("--pdb", "--trace") or a.startswith("--pdbcls") for a in args):
+        return 1  # a debugger needs the terminal, which xdist's processes do not have
     for index, arg in enumerate(args):
         value = None
         if arg in ("-n", "--numprocesses") and index + 1 < len(args):

@@ -143,6 +143,7 @@ def test_a_runs_database_is_dropped_with_its_parallel_copies_and_no_other():
     ({}, ["--numprocesses=5"], 5),
     ({}, ["-n", "0"], 1),
     ({"TEST_WORKERS": "3"}, ["-p", "no:xdist"], 1),
+    ({}, ["--pdb", "tests/x.py"], 1),
 ])
 def test_the_number_of_test_processes(env, args, expected):
     assert launcher.test_workers(env, args) == expected
