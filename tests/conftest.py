@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytest_plugins = ["tests.skip_policy", "pytester"]
+pytest_plugins = ["tests.skip_policy", "tests.serial", "pytester"]
 
 
 def start_worker(database_name: str | None = None, *extra: str) -> subprocess.Popen:

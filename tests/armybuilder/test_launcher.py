@@ -7,6 +7,7 @@ Redis binary, real `psql`-free connections through psycopg, real child processes
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -99,3 +100,73 @@ def test_this_runs_test_database_is_dropped_even_with_a_connection_open():
         assert name not in _databases(url)
     finally:
         lingering.close()
+
+
+def test_abandoned_copies_of_parallel_processes_are_dropped_and_live_ones_kept():
+    """pytest-xdist names each process's database `<run's name>_gw<n>`: a dead run's copies go,
+    the copies of a run that is still going stay."""
+    url = os.environ["DATABASE_URL"]
+    dead = f"{launcher.TEST_DATABASE_PREFIX}{_dead_pid()}_gw1"
+    alive = f"{launcher.TEST_DATABASE_PREFIX}{os.getpid()}_gw7"
+    _create(url, dead)
+    _create(url, alive)
+    try:
+        launcher.drop_abandoned_test_databases({"DATABASE_URL": url})
+        remaining = _databases(url)
+        assert dead not in remaining
+        assert alive in remaining
+    finally:
+        launcher.drop_test_database({"DATABASE_URL": url, "TEST_DATABASE_NAME": alive})
+
+
+def test_a_runs_database_is_dropped_with_its_parallel_copies_and_no_other():
+    url = os.environ["DATABASE_URL"]
+    name = f"{launcher.TEST_DATABASE_PREFIX}{_dead_pid()}"
+    other = f"{name}0"  # another run whose pid starts with the same digits
+    for database in (name, f"{name}_gw0", f"{name}_gw1", other):
+        _create(url, database)
+    try:
+        launcher.drop_test_database({"DATABASE_URL": url, "TEST_DATABASE_NAME": name})
+        remaining = _databases(url)
+        assert {name, f"{name}_gw0", f"{name}_gw1"}.isdisjoint(remaining)
+        assert other in remaining
+    finally:
+        launcher.drop_test_database({"DATABASE_URL": url, "TEST_DATABASE_NAME": other})
+
+
+@pytest.mark.parametrize(("env", "args", "expected"), [
+    ({}, [], launcher.DEFAULT_TEST_WORKERS),
+    ({"TEST_WORKERS": "3"}, [], 3),
+    ({"TEST_WORKERS": "1"}, ["tests/x.py"], 1),
+    ({"TEST_WORKERS": "3"}, ["-n", "4"], 4),
+    ({}, ["-n4", "-q"], 4),
+    ({}, ["--numprocesses=5"], 5),
+    ({}, ["-n", "0"], 1),
+    ({"TEST_WORKERS": "3"}, ["-p", "no:xdist"], 1),
+    ({}, ["--pdb", "tests/x.py"], 1),
+])
+def test_the_number_of_test_processes(env, args, expected):
+    assert launcher.test_workers(env, args) == expected
+
+
+def test_every_parallel_process_after_the_first_gets_its_own_servers(data_dir, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    env = {"DATABASE_URL": "postgresql://main", "REDIS_URL": "redis://main"}
+    with contextlib.ExitStack() as stack:
+        assert launcher.worker_services(env, 2, stack)
+        assert (env["DATABASE_URL_GW0"], env["REDIS_URL_GW0"]) == ("postgresql://main", "redis://main")
+        assert (data_dir / "pg-gw1").is_dir() and (data_dir / "redis-gw1").is_dir()
+        with psycopg.connect(env["DATABASE_URL_GW1"], connect_timeout=10) as connection:
+            assert connection.execute("SELECT 1").fetchone() == (1,)
+        assert redis.Redis.from_url(env["REDIS_URL_GW1"], socket_timeout=2).ping()
+    with pytest.raises(redis.ConnectionError):  # stopped with the run
+        redis.Redis.from_url(env["REDIS_URL_GW1"], socket_connect_timeout=1).ping()
+
+
+def test_servers_from_outside_keep_the_tests_in_one_process(data_dir, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgresql://someone@db.invalid/app")
+    env = {"DATABASE_URL": "postgresql://someone@db.invalid/app", "REDIS_URL": "redis://r"}
+    with contextlib.ExitStack() as stack:
+        assert not launcher.worker_services(env, 2, stack)
+    assert "DATABASE_URL_GW1" not in env and not (data_dir / "pg-gw1").exists()

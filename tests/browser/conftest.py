@@ -46,6 +46,17 @@ def shared_chromium() -> Iterator[Browser]:
             chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def empty_job_cache() -> None:
+    """Start each browser test with no gauntlet figures in the Redis job cache: they are cached
+    by content, not by database id, so a gauntlet measured by an earlier test of the same
+    process (with the same catalogue units) showed its figures, and their `<summary>`, in a
+    later test's unit rows. Which tests come earlier depends on how xdist hands out files."""
+    from django.core.cache import caches
+
+    caches["jobs"].clear()
+
+
 @pytest.fixture
 def browser(shared_chromium: Browser) -> Iterator[Browser]:
     """The run's Chromium; every context the test opens (its cookies, storage, pages) is

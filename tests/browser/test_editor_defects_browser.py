@@ -148,12 +148,19 @@ def test_a_change_made_the_moment_a_row_is_replaced_is_saved(live_server, browse
     page, army_list = editor_page(live_server, browser, units=("concord-wardens",))
     row = page.locator("#unit-rows .unit-row").first
     row.locator(".unit-options summary").click()
+    # Only the swap that brings the renamed row counts: the gauntlet panel swaps in too, and
+    # when its swap came first (a slow machine) the notes changed before the rename was sent.
     page.evaluate(
-        """() => document.addEventListener("htmx:afterSwap", () => window.setTimeout(() => {
-            const notes = document.querySelector("#unit-rows .unit-row textarea[name=notes]");
-            notes.value = "Holds the ridge";
-            notes.dispatchEvent(new Event("change", {bubbles: true}));
-        }, 0), {once: true})"""
+        """() => document.addEventListener("htmx:afterSwap", function renamed() {
+            const name = document.querySelector("#unit-rows .unit-row .unit-name");
+            if (!name || !name.textContent.includes("Red Squad")) return;
+            document.removeEventListener("htmx:afterSwap", renamed);
+            window.setTimeout(() => {
+                const notes = document.querySelector("#unit-rows .unit-row textarea[name=notes]");
+                notes.value = "Holds the ridge";
+                notes.dispatchEvent(new Event("change", {bubbles: true}));
+            }, 0);
+        })"""
     )
     name = row.get_by_label("Your name for it")
     name.fill("Red Squad")

@@ -28,6 +28,9 @@ from rules.systems.registry import SYSTEMS_PACKAGE, all_systems, get_system, unr
 from tests.armybuilder.estimates.toy_system import KEY, toy_unit
 from tests.factories.army_lists import make_faction, make_list, make_user
 
+# The package lands in the shared source tree: a parallel test process must not discover it.
+pytestmark = pytest.mark.serial
+
 PACKAGE_DIR = Path(__file__).resolve().parents[3] / "rules" / "systems" / KEY
 PACKAGE_SOURCE = '''"""Written by tests/rules/test_toy_system_package.py, removed when it ends."""
 
