@@ -37,8 +37,8 @@ from typing import Any
 import numpy as np
 
 from points.opr.unit import Unit
-from rules.dice.allocation import DENSE_CELLS_LIMIT, dense_cells
-from rules.systems.opr.combat import allocate, attacks, blast_factor, extra_hits
+from rules.dice.allocation import DENSE_CELLS_LIMIT, Placement, dense_cells
+from rules.systems.opr.combat import allocate, attacks, blast_factor, defender_order, extra_hits
 from rules.systems.opr.situation import Situation
 from rules.systems.opr.unit_prices import points_engine_prices
 
@@ -57,15 +57,18 @@ from rules.systems.opr.unit_prices import points_engine_prices
 #:   (whose own work is counted by kind, once per group);
 #: - estimate, outcome_models, priced_weapons: pricing both units and writing the result.
 SECONDS_PER: dict[str, float] = {
-    "attacks": 2e-4, "weapons": 0.0, "tables": 1.5e-4, "steps": 5e-5, "cells": 2.2e-8,
-    "dense_states": 1.5e-6, "dense_cells": 6e-9,
-    "second_stage": 6e-4, "survivor_groups": 1e-4, "counter_groups": 0.0,
-    "estimate": 0.0, "outcome_models": 1e-6, "priced_weapons": 1.5e-5,
+    "attacks": 1.3e-5, "weapons": 1.2e-4, "tables": 1.6e-5, "steps": 2.3e-5, "cells": 1.1e-8,
+    "dense_states": 1.0e-6, "dense_steps": 0.8e-6, "dense_cells": 1e-9, "dense_resolve": 8e-9,
+    "second_stage": 6.7e-5, "survivor_groups": 5.3e-5, "counter_groups": 0.0,
+    "estimate": 6.5e-5, "outcome_models": 8e-8, "priced_weapons": 2.1e-6,
 }
+#: The kinds of work that build the small-unit allocation machine, cached by the engine.
+MACHINE_KINDS = frozenset({"dense_states", "dense_steps", "dense_cells"})
 DENSE_BYTES_PER_STATE = 400
 TIME_WIDTH_CAP = 10
 BYTES_FIXED = 8 * 1024
 BYTES_PER_CELL = 30
+BYTES_PER_STEP = 600
 
 
 def _kill_vectors_within(per_model: list[int], counts: list[int], budget: int) -> float:
@@ -173,6 +176,8 @@ class _Reach:
         self.events = 0
         self.wounds = 0
         self.damages: set[int] = set()
+        #: The most steps one weapon walks (its events + 1).
+        self.longest = 0
 
     def add(self, placement: Any, events: int) -> None:
         self.events_by_order[placement.order] = self.events_by_order.get(placement.order, 0) + events
@@ -254,6 +259,7 @@ def _walk(attacker: Unit, defender: Unit, situation: Situation,
         steps += reach + 1
         largest = max(largest, batch)
         reached.add(placement, reach)
+        reached.longest = max(reached.longest, reach + 1)
         support = int(min(reached.states(), 2**62))
     return rows, largest, tables, steps, reached
 
@@ -266,9 +272,9 @@ def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
     toughness = [m.toughness for m in defender.models]
     counts = [m.count for m in defender.models]
     groups = attacks(attacker, defender, situation.melee, situation.range_inches)
-    if not groups:  # no weapon reaches: the engine builds no machine at all
-        return {"attacks": 1.0}, BYTES_FIXED
     placements = list(dict.fromkeys([allocate(g.weapon, defender, model_costs) for g in groups]))
+    # no weapon reaches: the untouched defender still starts on the machine of its own order
+    placements = placements or [Placement(defender_order(defender, model_costs))]
     cells = dense_cells(toughness, counts, placements)
     if cells > DENSE_CELLS_LIMIT:
         return None
@@ -279,8 +285,10 @@ def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
                                               if g.weapon.value_of("Blast") else 1)) for g in groups)
     work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables),
             "dense_states": float(states * len(placements)),
-            "dense_cells": float(cells + states * (events + 1) * len(groups))}
-    return work, int(BYTES_FIXED + DENSE_BYTES_PER_STATE * states + 16 * cells)
+            "dense_steps": float((events + 1) * len(placements)), "dense_cells": float(cells),
+            "dense_resolve": float(states * (events + 1) * len(groups))}
+    # the paths (`AllocationSpace.paths`, one int64 per cell) are built only for a weapon
+    return work, int(BYTES_FIXED + DENSE_BYTES_PER_STATE * states + (16 * cells if groups else 0))
 
 
 def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[dict[str, float], int]:
@@ -290,7 +298,7 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
     dense = dense_cost(attacker, defender, situation, model_costs)
     if dense is not None:
         return dense
-    rows, largest, tables, steps, _ = _walk(attacker, defender, situation, model_costs)
+    rows, largest, tables, steps, reached = _walk(attacker, defender, situation, model_costs)
     width = len(defender.models) + 4
     # numpy's per-row work grows with the profiles only up to a point (wide rows vectorise);
     # the memory of a row does not stop growing.
@@ -298,7 +306,8 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
     weapons = len(attacks(attacker, defender, situation.melee, situation.range_inches))
     work = {"attacks": 1.0, "weapons": float(weapons), "tables": float(tables), "steps": float(steps),
             "cells": float(rows * time_width)}
-    return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width)
+    # a step's rows are kept until the merge: a few small arrays each, whatever their length
+    return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width + BYTES_PER_STEP * reached.longest)
 
 
 def seconds_of(work: Mapping[str, float]) -> float:
@@ -337,7 +346,8 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> t
     counter, counter_bytes = matchup_work(defender, attacker, counter_situation(situation))
     work["counter_groups"] = groups
     for kind, amount in counter.items():
-        work[kind] = work.get(kind, 0.0) + groups * amount
+        # the attacker's allocation machine is built once (`combat.SPACES`), then every group uses it
+        work[kind] = work.get(kind, 0.0) + amount * (1 if kind in MACHINE_KINDS else groups)
     return work, counter_bytes
 
 
