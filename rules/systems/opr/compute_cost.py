@@ -38,7 +38,7 @@ import numpy as np
 
 from points.opr.unit import Unit
 from rules.dice.allocation import DENSE_CELLS_LIMIT, Placement, dense_cells
-from rules.systems.opr.combat import allocate, attacks, blast_factor, defender_order, extra_hits
+from rules.systems.opr.combat import WOUNDS_CACHE, allocate, attacks, blast_factor, defender_order, extra_hits
 from rules.systems.opr.situation import Situation
 from rules.systems.opr.unit_prices import points_engine_prices
 
@@ -59,6 +59,7 @@ from rules.systems.opr.unit_prices import points_engine_prices
 SECONDS_PER: dict[str, float] = {
     "attacks": 1.3e-5, "weapons": 1.2e-4, "tables": 1.6e-5, "steps": 2.3e-5, "cells": 1.1e-8,
     "dense_states": 1.0e-6, "dense_steps": 0.8e-6, "dense_cells": 1e-9, "dense_resolve": 8e-9,
+    "table_entries": 0.0,
     "second_stage": 6.7e-5, "survivor_groups": 5.3e-5, "counter_groups": 0.0,
     "estimate": 6.5e-5, "outcome_models": 8e-8, "priced_weapons": 2.1e-6,
 }
@@ -69,6 +70,11 @@ TIME_WIDTH_CAP = 10
 BYTES_FIXED = 8 * 1024
 BYTES_PER_CELL = 30
 BYTES_PER_STEP = 600
+#: A wound PMF is written on the defender's whole event range (`combat._wounds` keeps a view
+#: of it), and the engine's cache keeps every one computed in the attack.
+BYTES_PER_TABLE_ENTRY = 8
+#: The allocation machine of a defender no weapon reaches: its states, nothing more.
+BYTES_PER_BARE_STATE = 100
 
 
 def _kill_vectors_within(per_model: list[int], counts: list[int], budget: int) -> float:
@@ -176,8 +182,9 @@ class _Reach:
         self.events = 0
         self.wounds = 0
         self.damages: set[int] = set()
-        #: The most steps one weapon walks (its events + 1).
+        #: The most steps one weapon walks (its events + 1), the most events any can take.
         self.longest = 0
+        self.destroy = 0
 
     def add(self, placement: Any, events: int) -> None:
         self.events_by_order[placement.order] = self.events_by_order.get(placement.order, 0) + events
@@ -260,6 +267,7 @@ def _walk(attacker: Unit, defender: Unit, situation: Situation,
         largest = max(largest, batch)
         reached.add(placement, reach)
         reached.longest = max(reached.longest, reach + 1)
+        reached.destroy = max(reached.destroy, destroy)
         support = int(min(reached.states(), 2**62))
     return rows, largest, tables, steps, reached
 
@@ -286,9 +294,13 @@ def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
     work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables),
             "dense_states": float(states * len(placements)),
             "dense_steps": float((events + 1) * len(placements)), "dense_cells": float(cells),
-            "dense_resolve": float(states * (events + 1) * len(groups))}
-    # the paths (`AllocationSpace.paths`, one int64 per cell) are built only for a weapon
-    return work, int(BYTES_FIXED + DENSE_BYTES_PER_STATE * states + (16 * cells if groups else 0))
+            "dense_resolve": float(states * (events + 1) * len(groups)),
+            "table_entries": float(tables * (events + 1))}
+    if not groups:  # the machine's states alone: no paths, no wound table
+        return work, int(BYTES_FIXED + BYTES_PER_BARE_STATE * states)
+    # the paths (`AllocationSpace.paths`, one int64 per cell) and the per-state arrays
+    return work, int(BYTES_FIXED + DENSE_BYTES_PER_STATE * states + 16 * cells
+                     + BYTES_PER_TABLE_ENTRY * work["table_entries"])
 
 
 def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[dict[str, float], int]:
@@ -305,9 +317,10 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
     time_width = min(len(defender.models), TIME_WIDTH_CAP) + 4
     weapons = len(attacks(attacker, defender, situation.melee, situation.range_inches))
     work = {"attacks": 1.0, "weapons": float(weapons), "tables": float(tables), "steps": float(steps),
-            "cells": float(rows * time_width)}
+            "cells": float(rows * time_width), "table_entries": float(tables * (reached.destroy + 1))}
     # a step's rows are kept until the merge: a few small arrays each, whatever their length
-    return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width + BYTES_PER_STEP * reached.longest)
+    return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width + BYTES_PER_STEP * reached.longest
+                     + BYTES_PER_TABLE_ENTRY * work["table_entries"])
 
 
 def seconds_of(work: Mapping[str, float]) -> float:
@@ -348,7 +361,10 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> t
     for kind, amount in counter.items():
         # the attacker's allocation machine is built once (`combat.SPACES`), then every group uses it
         work[kind] = work.get(kind, 0.0) + amount * (1 if kind in MACHINE_KINDS else groups)
-    return work, counter_bytes
+    # every group's wound tables stay in the engine's cache (distinct survivors, distinct odds)
+    kept = BYTES_PER_TABLE_ENTRY * (groups - 1) * counter.get("table_entries", 0.0)
+    kept = min(WOUNDS_CACHE.max_bytes, kept)
+    return work, int(counter_bytes + kept)
 
 
 def second_stage_cost(attacker: Unit, defender: Unit, situation: Situation) -> tuple[float, int]:
