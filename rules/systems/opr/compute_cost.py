@@ -67,7 +67,9 @@ SECONDS_PER: dict[str, float] = {
 MACHINE_KINDS = frozenset({"dense_states", "dense_steps", "dense_cells"})
 DENSE_BYTES_PER_STATE = 400
 TIME_WIDTH_CAP = 10
-BYTES_FIXED = 8 * 1024
+BYTES_FIXED = 12 * 1024
+#: The second stage's own tables (regroup tests, the counter's distributions per group).
+SECOND_STAGE_BYTES = 12 * 1024
 BYTES_PER_CELL = 30
 BYTES_PER_STEP = 600
 #: A wound PMF is written on the defender's whole event range (`combat._wounds` keeps a view
@@ -355,7 +357,7 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> t
     groups = survivor_groups(attacker, defender, situation)
     work = {"second_stage": 1.0, "survivor_groups": groups}
     if not situation.melee:
-        return work, 0
+        return work, SECOND_STAGE_BYTES
     counter, counter_bytes = matchup_work(defender, attacker, counter_situation(situation))
     work["counter_groups"] = groups
     for kind, amount in counter.items():
@@ -364,7 +366,7 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> t
     # every group's wound tables stay in the engine's cache (distinct survivors, distinct odds)
     kept = BYTES_PER_TABLE_ENTRY * (groups - 1) * counter.get("table_entries", 0.0)
     kept = min(WOUNDS_CACHE.max_bytes, kept)
-    return work, int(counter_bytes + kept)
+    return work, int(SECOND_STAGE_BYTES + counter_bytes + kept)
 
 
 def second_stage_cost(attacker: Unit, defender: Unit, situation: Situation) -> tuple[float, int]:
@@ -399,10 +401,11 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
     return seconds_of(work), size
 
 
-#: The result itself: its distributions are Python lists, one float per model and per wound
-#: of the defender, whatever the attack did (a unit no weapon reaches still gets them).
-OUTCOME_BYTES_PER_MODEL = 200
-OUTCOME_BYTES_PER_WOUND = 40
+#: The result itself: its distributions are Python lists (a pointer and a float object per
+#: entry), kills and kills-at-least per model, wounds per wound of the defender, whatever the
+#: attack did (a unit no weapon reaches still gets them).
+OUTCOME_BYTES_PER_MODEL = 100
+OUTCOME_BYTES_PER_WOUND = 32
 
 
 def outcome_size(defender: Unit) -> tuple[int, int]:
