@@ -29,7 +29,7 @@ from rules.systems.fantasy_combat.blows import (
 from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
 from rules.systems.fantasy_combat.variants import Variants
-from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
+from rules.systems.fantasy_combat.wound_track import FFT_FROM_STATES, Array, WoundTrack
 
 ATTACKER, DEFENDER = 0, 1
 #: Strike tiers (§6.2): impact hits, first (chargers, ASF), by Initiative, last (great weapons, ASL).
@@ -523,9 +523,12 @@ def planned_work(sides: Sequence[Side], situation: Situation, variants: Variants
     return planned(sides, situation, variants)[0]
 
 
-def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[int, int]:
-    """(`planned_work`, the dice its strikers roll: per striker, its side's models × its dice
-    per model), for the cost model."""
+def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[int, dict[str, int]]:
+    """(`planned_work`, what the strikers roll, for the cost model): `dice` per striker, its
+    side's models × its dice per model, split as `WoundTrack.throw` walks them — `looped`, one
+    numpy step per die (a die that depends on the state, or a small track), or `convolved`,
+    one convolution per die (an independent die on a track past `FFT_FROM_STATES`) — and the
+    `strikers` themselves (each sets up its throw)."""
     if situation.melee:
         strikers = (melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
                     + melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants))
@@ -533,9 +536,14 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
         strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
     work = check_size(sides, strikers)
-    dice = sum(sum(m.count for m in sides[s.side].unit.models) * (s.per_model or len(s.random_count or ()))
-               for s in strikers)
-    return work, dice
+    rolled = {"dice": 0, "looped": 0, "convolved": 0, "strikers": len(strikers)}
+    for s in strikers:
+        dice = sum(m.count for m in sides[s.side].unit.models) * (s.per_model or len(s.random_count or ()))
+        independent = s.random_count is None and bool((s.transition[:-1] == s.transition[0]).all())
+        convolved = independent and sides[1 - s.side].track.size > FFT_FROM_STATES
+        rolled["dice"] += dice
+        rolled["convolved" if convolved else "looped"] += dice
+    return work, rolled
 
 
 def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[Array, list[Striker]]:
