@@ -1,29 +1,40 @@
 """What one OPR matchup costs to compute, predicted before it is queued.
 
 The exact engine (`combat.resolve_attack`) spends its time and memory in the allocation
-walk (`rules.dice.allocation.StateDistribution.resolve`): for each weapon group it walks
-every state the defender may be in (`support`) for as many steps as that weapon can cause
-events (`reach`), one row of (groups + 3) integers per (state, step). So the cost is
+walk (`rules.dice.allocation.StateDistribution.resolve`, or on small defenders the whole
+machine, `AllocationSpace`): for each weapon group it walks every state the defender may be
+in (`support`) for as many steps as that weapon can cause events (`reach`), one row of
+(groups + 3) integers per (state, step). Then the second stage (`aftermath.second_stage`)
+works once per distinct group of survivors, in melee with a counter-attack of those
+survivors. So the cost is a sum of work by kind (`estimate_work`):
 
     rows     = Σ over weapon groups of support_i × (reach_i + 1)
-    seconds  = SECONDS_FIXED + SECONDS_PER_TABLE × wound PMFs + SECONDS_PER_STEP × Σ (reach_i + 1)
-               + SECONDS_PER_CELL × rows × (min(profiles, 10) + 4)
+    seconds  = Σ SECONDS_PER[kind] × work[kind]   (wound PMFs, steps, rows × width, survivor
+               groups, each group's counter-attack counted by the same kinds, …)
     bytes    = BYTES_FIXED + BYTES_PER_CELL × max_i(support_i × (reach_i + 1)) × (profiles + 4)
+               + per step, per wound-PMF entry, the second stage's, the result's lists
 
 with `reach_i` exact (attacks × hits an attack can score × Blast, at most the events that
-destroy the defender) and `support_i` an upper bound that is tight in practice:
+destroy the defender) and `support_i` the least of three upper bounds (`_Reach.states`):
 
-- one profile (every order is the same): the states lie on one chain, so the support is
-  1 + the events so far;
-- several orders: each order removes models from its own end of the unit, so the support is
-  the product over orders of (1 + the events allocated in that order so far);
-- never more than the states whose wounds could have been dealt so far (`_states_within`):
-  the kill vectors with Σ killed × toughness ≤ wounds so far, times the damaged-model states.
+- positions: one profile (every order is the same) lies on one chain, 1 + the events so far;
+  several orders multiply (1 + the events allocated in each);
+- structure (`structural_states`): each order eats one profile at a time and leaves it only
+  once it is dead, so the dead profiles are a union of order prefixes, at most one profile
+  per order is partly killed, and only the orders eating it fed it. Precise next to the
+  defender's own order is two orders: their positions' product (88² on 80 + 1 + 5 models)
+  is far above the ~600 states the structure allows;
+- budget (`_Reach.kill_vectors`): the kill vectors the wounds so far could pay for, and the
+  events so far — Deadly(X) puts X wounds on one model and loses the excess, so killing a
+  model takes ⌈toughness / X⌉ events, not its toughness in wounds, and a damaged model can
+  only carry multiples of X (`damaged_values`: none below T7 with Deadly(6)).
 
-The constants were measured on the development machine (2 cores shared by other work: the
-best of five `time.process_time`, `tracemalloc` peak); they err on the high side, and are
-checked against measurement on a grid of inputs in `tests/rules/systems/opr/test_compute_cost.py`
-(agreement within 3×).
+Counting Deadly's events as X wounds each, with every damaged state, and multiplying the two
+orders' positions, over-predicted the OPR Deadly(6) + Corrosive family (`bench/bench_cost_models.py
+--systems opr-deadly`) up to 24× in memory and 17× in rows walked. (Corrosive only changes the
+defence test's automatic successes: it adds no work.) The constants were fitted on a sweep of
+accepted inputs, checked by the same bench (within 3× both ways) and on a grid in
+`tests/rules/systems/opr/test_compute_cost.py`.
 """
 
 from __future__ import annotations
@@ -44,8 +55,9 @@ from rules.systems.opr.unit_prices import points_engine_prices
 
 #: CPU seconds per unit of each kind of work (`matchup_work`, `second_stage_work`,
 #: `estimate_work`), fitted on the development machine against a sweep of accepted inputs
-#: (`bench/bench_cost_models.py`, the OPR and the `opr-deadly` families: best of five
-#: `time.process_time`):
+#: (`bench/bench_cost_models.py`, the OPR and the `opr-deadly` families: best of three
+#: `time.process_time`, at load 8–12 on two cores), least squares on the ratio, times 1.3
+#: (the safe side):
 #: - attacks: one `resolve_attack` (its distribution set up, its outcome assembled);
 #: - weapons: one weapon group resolved (hit and defence PMFs, the wound table);
 #: - tables: one wound PMF (`combat.wounds`);
