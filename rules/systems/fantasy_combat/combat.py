@@ -526,9 +526,10 @@ def planned_work(sides: Sequence[Side], situation: Situation, variants: Variants
 def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[int, dict[str, int]]:
     """(`planned_work`, what the strikers roll, for the cost model): `dice` per striker, its
     side's models × its dice per model, split as `WoundTrack.throw` walks them — `looped`, one
-    numpy step per die (a die that depends on the state, or a small track), or `convolved`,
-    one convolution per die (an independent die on a track past `FFT_FROM_STATES`) — and the
-    `strikers` themselves (each sets up its throw)."""
+    numpy pass per die and value it can take off (a die that depends on the state, or a small
+    track), or `convolved`, one convolution per die (an independent die on a track past
+    `FFT_FROM_STATES`), whose rows are transformed together (`spectra`: the largest table of
+    them) — and the `strikers` themselves (each sets up its throw)."""
     if situation.melee:
         strikers = (melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
                     + melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants))
@@ -536,13 +537,19 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
         strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
     work = check_size(sides, strikers)
-    rolled = {"dice": 0, "looped": 0, "convolved": 0, "strikers": len(strikers)}
+    rolled = {"dice": 0, "looped": 0, "convolved": 0, "strikers": len(strikers), "spectra": 0}
     for s in strikers:
-        dice = sum(m.count for m in sides[s.side].unit.models) * (s.per_model or len(s.random_count or ()))
+        own, enemy = sides[s.side], sides[1 - s.side]
+        dice = sum(m.count for m in own.unit.models) * (s.per_model or len(s.random_count or ()))
         independent = s.random_count is None and bool((s.transition[:-1] == s.transition[0]).all())
-        convolved = independent and sides[1 - s.side].track.size > FFT_FROM_STATES
         rolled["dice"] += dice
-        rolled["convolved" if convolved else "looped"] += dice
+        if independent and enemy.track.size > FFT_FROM_STATES:
+            rolled["convolved"] += dice
+            # every row of the joint table is transformed at once, padded to a power of two
+            width = 1 << (2 * enemy.track.size - 1).bit_length()
+            rolled["spectra"] = max(rolled["spectra"], own.track.size * width)
+        else:  # `WoundTrack.one_die`: one pass per value a die can take off
+            rolled["looped"] += dice * (enemy.track.w + 1)
     return work, rolled
 
 

@@ -150,19 +150,22 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #: rounded up by a quarter. Keyed by close combat (True) or shooting (False) where the two differ:
 #: - fixed: reading both units, the result (close combat: resolution and break tests);
 #: - per striker: its transition and throw set up;
-#: - per die: `WoundTrack.throw` steps once per die (`looped`: state-dependent dice, small tracks) or
-#:   convolves once per die (`convolved`); in close combat a side's dice are bounded by its
-#:   models in contact, so fewer are thrown than the side's models hold;
+#: - per die: `WoundTrack.throw` passes once per die and value it can take off (`looped`:
+#:   state-dependent dice, small tracks) or convolves once per die (`convolved`); in close
+#:   combat a side's dice are bounded by its models in contact, so fewer are thrown than the
+#:   side's models hold;
 #: - per (attacker × defender) wound state: close combat resolves the round over the joint
 #:   table (combat result, break tests), shooting only zeroes and sums it;
 #: - per work unit of the size check (`combat.check_size`: state-dependent dice over the states).
 SECONDS_FIXED = {True: 5.5e-4, False: 1.5e-4}
 SECONDS_PER_STRIKER = 1e-4
-SECONDS_PER_DIE = {"looped": {True: 2.5e-6, False: 8e-6}, "convolved": {True: 5e-6, False: 2e-5}}
+SECONDS_PER_DIE = {"looped": {True: 1.3e-6, False: 4e-6}, "convolved": {True: 5e-6, False: 2e-5}}
 SECONDS_PER_STATE_PAIR = {True: 1.3e-7, False: 2e-9}
 SECONDS_PER_WORK = 1e-9
 BYTES_FIXED = 12 * 1024
 BYTES_PER_STATE_PAIR = {True: 140, False: 14}
+#: The convolved throw's spectra and sums over the whole joint table (`combat.planned`'s `spectra`).
+BYTES_PER_SPECTRUM_CELL = 24
 
 
 def estimate_cost(
@@ -181,7 +184,8 @@ def estimate_cost(
     seconds = (SECONDS_FIXED[sit.melee] + SECONDS_PER_STRIKER * rolled["strikers"] + SECONDS_PER_WORK * work
                + sum(SECONDS_PER_DIE[kind][sit.melee] * rolled[kind] for kind in SECONDS_PER_DIE)
                + SECONDS_PER_STATE_PAIR[sit.melee] * pairs)
-    return seconds, BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
+    return seconds, (BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
+                     + BYTES_PER_SPECTRUM_CELL * rolled["spectra"])
 
 
 def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int, bool]:

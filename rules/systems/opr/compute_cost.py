@@ -87,6 +87,10 @@ BYTES_PER_STEP = 600
 #: A wound PMF is written on the defender's whole event range (`combat._wounds` keeps a view
 #: of it), and the engine's cache keeps every one computed in the attack.
 BYTES_PER_TABLE_ENTRY = 8
+#: Against Regeneration a wound PMF is summed over all of a weapon's attacks by FFT before it
+#: is cut to the defender: spectra as long as the hits it can score (145 models × 4 attacks
+#: at a single regenerating model: 50 KB).
+BYTES_PER_HIT = 64
 #: The allocation machine of a defender no weapon reaches: its states, nothing more.
 BYTES_PER_BARE_STATE = 100
 
@@ -286,6 +290,18 @@ def _walk(attacker: Unit, defender: Unit, situation: Situation,
     return rows, largest, tables, steps, reached
 
 
+def _most_events(groups: list[Any], defender: Unit, situation: Situation, total_models: int) -> int:
+    """The longest sum a wound PMF is built from on the whole range (`counts.clamped_sum`, by
+    FFT over every attack): only against Regeneration (a die may take a wound away, so
+    nothing can be cut before the end) and not for Brutal weapons; else the sum is cut at
+    the defender's events as it grows."""
+    if not any(m.has("Regeneration") for m in defender.models):
+        return 0
+    return max((g.attacks * (2 + extra_hits(g.model, g.weapon, situation, g.melee))
+                * max(1, blast_factor(g.weapon, total_models)) for g in groups
+                if not g.weapon.has("Brutal")), default=0)
+
+
 def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
                model_costs: tuple[float, ...]) -> tuple[dict[str, float], int] | None:
     """(work by kind, bytes) when the engine takes the small-unit path (the whole allocation
@@ -314,7 +330,8 @@ def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
         return work, int(BYTES_FIXED + BYTES_PER_BARE_STATE * states)
     # the paths (`AllocationSpace.paths`, one int64 per cell) and the per-state arrays
     return work, int(BYTES_FIXED + DENSE_BYTES_PER_STATE * states + 16 * cells
-                     + BYTES_PER_TABLE_ENTRY * work["table_entries"])
+                     + BYTES_PER_TABLE_ENTRY * work["table_entries"]
+                     + BYTES_PER_HIT * _most_events(groups, defender, situation, sum(counts)))
 
 
 def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[dict[str, float], int]:
@@ -325,16 +342,18 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
     if dense is not None:
         return dense
     rows, largest, tables, steps, reached = _walk(attacker, defender, situation, model_costs)
+    counts = [m.count for m in defender.models]
     width = len(defender.models) + 4
     # numpy's per-row work grows with the profiles only up to a point (wide rows vectorise);
     # the memory of a row does not stop growing.
     time_width = min(len(defender.models), TIME_WIDTH_CAP) + 4
-    weapons = len(attacks(attacker, defender, situation.melee, situation.range_inches))
-    work = {"attacks": 1.0, "weapons": float(weapons), "tables": float(tables), "steps": float(steps),
+    groups = attacks(attacker, defender, situation.melee, situation.range_inches)
+    work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables), "steps": float(steps),
             "cells": float(rows * time_width), "table_entries": float(tables * (reached.destroy + 1))}
     # a step's rows are kept until the merge: a few small arrays each, whatever their length
     return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width + BYTES_PER_STEP * reached.longest
-                     + BYTES_PER_TABLE_ENTRY * work["table_entries"])
+                     + BYTES_PER_TABLE_ENTRY * work["table_entries"]
+                     + BYTES_PER_HIT * _most_events(groups, defender, situation, sum(counts)))
 
 
 def seconds_of(work: Mapping[str, float]) -> float:
