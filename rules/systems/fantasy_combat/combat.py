@@ -526,10 +526,10 @@ def planned_work(sides: Sequence[Side], situation: Situation, variants: Variants
 def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[int, dict[str, int]]:
     """(`planned_work`, what the strikers roll, for the cost model): `dice` per striker, its
     side's models × its dice per model, split as `WoundTrack.throw` walks them — `looped`, one
-    numpy pass per die and value it can take off (a die that depends on the state, or a small
-    track), or `convolved`, one convolution per die (an independent die on a track past
-    `FFT_FROM_STATES`), whose rows are transformed together (`spectra`: the largest table of
-    them) — and the `strikers` themselves (each sets up its throw)."""
+    numpy step per die (a die that depends on the state, or a small track), or `convolved`,
+    one convolution per die (an independent die on a track past `FFT_FROM_STATES`), whose rows
+    are transformed together (`spectra`: the largest table of them) — and the `strikers`
+    themselves (each sets up its throw)."""
     if situation.melee:
         strikers = (melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
                     + melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants))
@@ -548,8 +548,8 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
             # every row of the joint table is transformed at once, padded to a power of two
             width = 1 << (2 * enemy.track.size - 1).bit_length()
             rolled["spectra"] = max(rolled["spectra"], own.track.size * width)
-        else:  # `WoundTrack.one_die`: one pass per value a die can take off
-            rolled["looped"] += dice * (enemy.track.w + 1)
+        else:  # `WoundTrack.throw`: one step per die
+            rolled["looped"] += dice
     return work, rolled
 
 

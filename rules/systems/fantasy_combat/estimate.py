@@ -150,8 +150,8 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #: rounded up by a quarter. Keyed by close combat (True) or shooting (False) where the two differ:
 #: - fixed: reading both units, the result (close combat: resolution and break tests);
 #: - per striker: its transition and throw set up;
-#: - per die: `WoundTrack.throw` passes once per die and value it can take off (`looped`:
-#:   state-dependent dice, small tracks) or convolves once per die (`convolved`); in close
+#: - per die: `WoundTrack.throw` steps once per die (`looped`: state-dependent dice, small
+#:   tracks) or convolves once per die (`convolved`); in close
 #:   combat a side's dice are bounded by its models in contact, so fewer are thrown than the
 #:   side's models hold;
 #: - per (attacker × defender) wound state: close combat resolves the round over the joint
@@ -159,7 +159,7 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #: - per work unit of the size check (`combat.check_size`: state-dependent dice over the states).
 SECONDS_FIXED = {True: 5.5e-4, False: 1.5e-4}
 SECONDS_PER_STRIKER = 1e-4
-SECONDS_PER_DIE = {"looped": {True: 1.3e-6, False: 4e-6}, "convolved": {True: 5e-6, False: 2e-5}}
+SECONDS_PER_DIE = {"looped": {True: 2.5e-6, False: 8e-6}, "convolved": {True: 5e-6, False: 2e-5}}
 SECONDS_PER_STATE_PAIR = {True: 1.3e-7, False: 2e-9}
 #: Per wound state of either unit: its track and the result's lists (kills per model, panic):
 #: one shooter at a 290-model unit pays for the unit's states, not for its own few.
