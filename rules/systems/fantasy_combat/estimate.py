@@ -159,10 +159,10 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #: - per work unit of the size check (`combat.check_size`: state-dependent dice over the states).
 SECONDS_FIXED = {True: 5.5e-4, False: 1.5e-4}
 SECONDS_PER_STRIKER = 1e-4
-SECONDS_PER_DIE = {"looped": {True: 2.5e-6, False: 8e-6}, "convolved": {True: 5e-6, False: 2e-5}}
+SECONDS_PER_DIE = {"looped": {True: 2.5e-6, False: 8e-6}, "convolved": {True: 2e-6, False: 2e-6}}
 SECONDS_PER_STATE_PAIR = {True: 1.3e-7, False: 2e-9}
-#: Per wound state of either unit: its track and the result's lists (kills per model, panic):
-#: one shooter at a 290-model unit pays for the unit's states, not for its own few.
+#: Per wound state of the unit struck (both, in close combat): its track and the result's lists
+#: (kills per model, panic): one shooter at a 290-model unit pays for the unit's states.
 SECONDS_PER_STATE = 1e-6
 SECONDS_PER_WORK = 1e-9
 BYTES_FIXED = 12 * 1024
@@ -187,7 +187,7 @@ def estimate_cost(
     seconds = (SECONDS_FIXED[sit.melee] + SECONDS_PER_STRIKER * rolled["strikers"] + SECONDS_PER_WORK * work
                + sum(SECONDS_PER_DIE[kind][sit.melee] * rolled[kind] for kind in SECONDS_PER_DIE)
                + SECONDS_PER_STATE_PAIR[sit.melee] * pairs
-               + SECONDS_PER_STATE * (tracks[ATTACKER].size + tracks[DEFENDER].size))
+               + SECONDS_PER_STATE * (tracks[DEFENDER].size + (tracks[ATTACKER].size if sit.melee else 0)))
     return seconds, (BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
                      + BYTES_PER_SPECTRUM_CELL * rolled["spectra"])
 
