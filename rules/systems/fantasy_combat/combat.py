@@ -528,8 +528,8 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
     side's models × its dice per model, split as `WoundTrack.throw` walks them — `looped`, one
     numpy step per die (a die that depends on the state, or a small track), or `convolved`,
     one convolution per die (an independent die on a track past `FFT_FROM_STATES`), whose rows
-    are transformed together (`spectra`: the largest table of them) — and the `strikers`
-    themselves (each sets up its throw)."""
+    are transformed together (`spectra`: the largest table of them), in one batch per distinct
+    number of dice (`batches`) — and the `strikers` themselves (each sets up its throw)."""
     if situation.melee:
         strikers = (melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
                     + melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants))
@@ -537,7 +537,7 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
         strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
     work = check_size(sides, strikers)
-    rolled = {"dice": 0, "looped": 0, "convolved": 0, "strikers": len(strikers), "spectra": 0}
+    rolled = {"dice": 0, "looped": 0, "convolved": 0, "strikers": len(strikers), "spectra": 0, "batches": 0}
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
         dice = sum(m.count for m in own.unit.models) * (s.per_model or len(s.random_count or ()))
@@ -548,6 +548,8 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
             # every row of the joint table is transformed at once, padded to a power of two
             width = 1 << (2 * enemy.track.size - 1).bit_length()
             rolled["spectra"] = max(rolled["spectra"], own.track.size * width)
+            # one transform per distinct number of dice among the rows: per models left shooting
+            rolled["batches"] += min(own.track.size, own.unit.models[s.group].count + 1)
         else:  # `WoundTrack.throw`: one step per die
             rolled["looped"] += dice
     return work, rolled
