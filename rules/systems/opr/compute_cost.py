@@ -65,14 +65,15 @@ from rules.systems.opr.unit_prices import points_engine_prices
 #: - dense_states / dense_cells: the small-unit path (`AllocationSpace`: per state and
 #:   placement in Python, per cell in numpy);
 #: - second_stage: the regroup tables; survivor_groups: the per-group loop of
-#:   `aftermath.second_stage`; counter_groups: a melee group's extra work around its counter-attack
-#:   (whose own work is counted by kind, once per group);
+#:   `aftermath.second_stage` (after shooting only the terms that are not zero: cheap);
+#:   counter_groups: a melee group's extra work around its counter-attack (whose own work is
+#:   counted by kind, once per group);
 #: - estimate, outcome_models, priced_weapons: pricing both units and writing the result.
 SECONDS_PER: dict[str, float] = {
     "attacks": 1.3e-5, "weapons": 1.2e-4, "tables": 1.6e-5, "steps": 2.3e-5, "cells": 1.1e-8,
     "dense_states": 1.0e-6, "dense_steps": 0.8e-6, "dense_cells": 1e-9, "dense_resolve": 8e-9,
     "table_entries": 0.0,
-    "second_stage": 6.7e-5, "survivor_groups": 5.3e-5, "counter_groups": 0.0,
+    "second_stage": 6.7e-5, "survivor_groups": 1.3e-5, "counter_groups": 4e-5,
     "estimate": 6.5e-5, "outcome_models": 8e-8, "priced_weapons": 2.1e-6,
 }
 #: The kinds of work that build the small-unit allocation machine, cached by the engine.
@@ -82,7 +83,7 @@ TIME_WIDTH_CAP = 10
 BYTES_FIXED = 12 * 1024
 #: The second stage's own tables (regroup tests, the counter's distributions per group).
 SECOND_STAGE_BYTES = 12 * 1024
-BYTES_PER_CELL = 30
+BYTES_PER_CELL = 24
 BYTES_PER_STEP = 600
 #: A wound PMF is written on the defender's whole event range (`combat._wounds` keeps a view
 #: of it), and the engine's cache keeps every one computed in the attack.
