@@ -293,9 +293,10 @@ def overshoot(sample: Sample) -> float:
 
 
 def deadly_corrosive_samples(rng: random.Random, *, tries: int = 20_000) -> Iterator[Sample]:
-    """The OPR family the cost model was once wrong on by 2× in memory: 50 models with three
-    weapons of Deadly(6) and Corrosive (sometimes one more rule) against a large mixed unit of
-    2–6 profiles; only the accepted ones costing 30 MB or more by their prediction."""
+    """The OPR family the cost model was once wrong on (2× under, then 24× over in memory): 50
+    models with three weapons of Deadly(6) and Corrosive (sometimes one more rule) against a
+    large mixed unit of 2–6 profiles; only the accepted ones costing 30 MB or more by their
+    prediction."""
     for _ in range(tries):
         extra = ["Rending", "Precise", "Blast(3)", "Reliable", "Brutal"]
         weapons = [{"name": f"Weapon {i + 1}", "range": rng.choice([0, 24]), "attacks": rng.randint(1, 3),

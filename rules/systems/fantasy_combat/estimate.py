@@ -25,7 +25,7 @@ from rules.systems.fantasy_combat.combat import (
 )
 from rules.systems.fantasy_combat.frontage import contact
 from rules.systems.fantasy_combat.resolution import CombatResult, resolve
-from rules.systems.fantasy_combat.situation import MAX_WORK, Situation, _
+from rules.systems.fantasy_combat.situation import Situation, _
 from rules.systems.fantasy_combat.tables import two_d6_at_most
 from rules.systems.fantasy_combat.units import Unit, read_unit
 from rules.systems.fantasy_combat.variants import Variants
@@ -145,22 +145,33 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
     ]
 
 
-#: Measured (`bench/bench_estimates_fantasy.py`): the largest accepted input, about `MAX_WORK` steps (1000
-#: one-wound models a side, Killing Blow both ways), took 1.3 s of CPU and 100 MB.
-SECONDS_PER_WORK = 1.3 / MAX_WORK
-#: A sweep of accepted inputs (`bench/bench_cost_models.py`): the smallest shooting takes 0.2–0.3 ms,
-#: the smallest close-combat round 1 ms (resolution and break tests), and 9–18 KB (units read,
-#: result written); a close-combat round keeps a few joint tables of (attacker × defender)
-#: wound states, shooting one.
-SECONDS_FIXED = {True: 1e-3, False: 3e-4}
-#: Per (attacker × defender) wound state: close combat resolves the round over the joint
-#: table (combat result, break tests), shooting only zeroes and sums it.
-SECONDS_PER_STATE_PAIR = {True: 3e-7, False: 8e-9}
+#: CPU seconds and bytes per kind of work, fitted on a sweep of accepted inputs of both
+#: variants (`bench/bench_cost_models.py`: CPU seconds, best of three; `tracemalloc` peak) and
+#: rounded up by a quarter. Keyed by close combat (True) or shooting (False) where the two differ:
+#: - fixed: reading both units, the result (close combat: resolution and break tests);
+#: - per striker: its transition and throw set up;
+#: - per die: `WoundTrack.throw` steps once per die (`looped`: state-dependent dice, small
+#:   tracks) or convolves once per die (`convolved`); in close
+#:   combat a side's dice are bounded by its models in contact, so fewer are thrown than the
+#:   side's models hold;
+#: - per (attacker × defender) wound state: close combat resolves the round over the joint
+#:   table (combat result, break tests), shooting only zeroes and sums it;
+#: - per work unit of the size check (`combat.check_size`: state-dependent dice over the states).
+SECONDS_FIXED = {True: 5.5e-4, False: 1.5e-4}
+SECONDS_PER_STRIKER = 1e-4
+SECONDS_PER_DIE = {"looped": {True: 2.5e-6, False: 8e-6}, "convolved": {True: 2e-6, False: 2e-6}}
+SECONDS_PER_STATE_PAIR = {True: 1.3e-7, False: 2e-9}
+#: Per wound state of the unit struck (both, in close combat): its track and the result's lists
+#: (kills per model, panic): one shooter at a 290-model unit pays for the unit's states.
+SECONDS_PER_STATE = 1e-6
+#: Per batch of rows the convolved throw transforms (one per distinct number of dice): 281
+#: archers at a 57-model unit make 282 batches, ~20 ms, where their dice alone say 0.6 ms.
+SECONDS_PER_BATCH = 6e-5
+SECONDS_PER_WORK = 1e-9
 BYTES_FIXED = 12 * 1024
-BYTES_PER_STATE_PAIR = {True: 80, False: 16}
-#: Per die the strikers roll (the models of a striker's side × its dice per model): each is
-#: a distribution step (300 archers shooting: 2–7 ms, where the work bound saw 0.3).
-SECONDS_PER_DIE = 5e-6
+BYTES_PER_STATE_PAIR = {True: 140, False: 14}
+#: The convolved throw's spectra and sums over the whole joint table (`combat.planned`'s `spectra`).
+BYTES_PER_SPECTRUM_CELL = 24
 
 
 def estimate_cost(
@@ -174,11 +185,15 @@ def estimate_cost(
     check the engine makes, before any dice are rolled; ValueError names the limit passed."""
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
     _, tracks, sides = _sides(attacker, defender, sit)
-    work, dice = planned(sides, sit, variants)
+    work, rolled = planned(sides, sit, variants)
     pairs = tracks[ATTACKER].size * tracks[DEFENDER].size
-    seconds = (SECONDS_FIXED[sit.melee] + SECONDS_PER_WORK * work + SECONDS_PER_DIE * dice
-               + SECONDS_PER_STATE_PAIR[sit.melee] * pairs)
-    return seconds, BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
+    seconds = (SECONDS_FIXED[sit.melee] + SECONDS_PER_STRIKER * rolled["strikers"] + SECONDS_PER_WORK * work
+               + sum(SECONDS_PER_DIE[kind][sit.melee] * rolled[kind] for kind in SECONDS_PER_DIE)
+               + SECONDS_PER_STATE_PAIR[sit.melee] * pairs
+               + SECONDS_PER_BATCH * rolled["batches"]
+               + SECONDS_PER_STATE * (tracks[DEFENDER].size + (tracks[ATTACKER].size if sit.melee else 0)))
+    return seconds, (BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
+                     + BYTES_PER_SPECTRUM_CELL * rolled["spectra"])
 
 
 def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int, bool]:

@@ -232,18 +232,18 @@ def work_features(batches: list[Batch], groups: list[ModelGroup]) -> dict[str, f
 
 #: The chain's cost per kind of step (`work_features`), fitted against a sweep of accepted inputs
 #: (`bench/bench_cost_models.py`: CPU seconds, best of three; `tracemalloc` peak) on the
-#: development machine and rounded up. The engine's own refusal stays `MAX_COST` band passes.
-SECONDS_FIXED = 8e-5
-SECONDS_PER = {"batches": 1.3e-4, "passes": 5e-7, "pass_cells": 4e-9, "products": 2e-6,
-               "product_cells": 1e-10, "models": 4e-7, "states": 3e-6}
+#: development machine and rounded up by a quarter. The engine's own refusal stays `MAX_COST` band passes.
+SECONDS_FIXED = 5e-5
+SECONDS_PER = {"batches": 8e-5, "passes": 5e-7, "pass_cells": 3e-9, "products": 1e-6,
+               "product_cells": 8e-11, "models": 2.5e-7, "states": 1.5e-6}
 #: Bytes: the result's lists (per model, per state), a batch's step and its tables, and the
 #: joint tables of kills × models (morale) and the dense matrix (states²).
-BYTES_FIXED = 3 * 1024
-BYTES_PER = {"batches": 1600, "models": 250, "states": 650}
+BYTES_FIXED = 4 * 1024
+BYTES_PER = {"batches": 3400, "models": 190, "states": 340}
 #: The dense one-attack matrix (states², only where a batch takes the dense path) and the morale
 #: table (the kills the states can reach × models fled).
-BYTES_PER_STATE_PAIR = 10
-BYTES_PER_MODEL_PAIR = 24
+BYTES_PER_STATE_PAIR = 5
+BYTES_PER_MODEL_PAIR = 11
 
 
 def estimate_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any],

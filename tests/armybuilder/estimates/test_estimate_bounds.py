@@ -86,7 +86,7 @@ def test_the_api_answers_400_naming_the_limit_and_queues_nothing(owner):
 def test_a_list_job_past_the_total_limit_is_refused_naming_the_limit(settings):
     """Each matchup is allowed, but together they pass half the soft time limit."""
     settings.CELERY_TASK_SOFT_TIME_LIMIT = 1  # half a second of predicted computing in total
-    shooters = [(f"S{i}", opr_unit(f"S{i}", count=10 + i, weapons=ARSENAL[:8])) for i in range(4)]
+    shooters = [(f"S{i}", opr_unit(f"S{i}", count=10 + i, weapons=ARSENAL[:8])) for i in range(6)]
     with pytest.raises(EstimateRequestError) as refused:
         list_vs_list_inputs(system_key="opr", situation={"second_stage": False},
                             list_a=army_inputs(name="Mine", units=shooters),

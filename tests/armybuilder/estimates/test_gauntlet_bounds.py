@@ -36,9 +36,10 @@ def test_a_matchup_past_the_memory_bound_is_left_out_not_crashed(settings):
 
 
 def test_a_matchup_past_the_cost_limit_is_left_out_without_computing():
-    huge = shooters(count=20)
-    huge["models"][0]["weapons"] = huge["models"][0]["weapons"] * 16
-    assert bounded_matchup(get_system("opr"), huge, two_profile_horde(150), SHOOTING) == LEFT_OUT
+    # 32 different weapons on 20 models against 150 + 150 mixed models: minutes and gigabytes
+    # (the same weapon copied 16 times merges into one group, which the cost model sees as cheap)
+    huge, horde = unit_to_dict(grid_attacker(20, 32)), unit_to_dict(grid_defender(2, 150, 3))
+    assert bounded_matchup(get_system("opr"), huge, horde, SHOOTING) == LEFT_OUT
 
 
 def test_a_batch_sets_the_bound_once_and_still_leaves_out_each_matchup_past_it(settings, monkeypatch):
@@ -60,9 +61,7 @@ def test_a_batch_sets_the_bound_once_and_still_leaves_out_each_matchup_past_it(s
     settings.ESTIMATE_JOB_MEMORY_MB = 8
     small = (shooters(), two_profile_horde(5), SHOOTING)
     past_memory = (unit_to_dict(grid_attacker(10, 4)), unit_to_dict(grid_defender(50, 10, 1)), SHOOTING)
-    huge = shooters(count=20)
-    huge["models"][0]["weapons"] = huge["models"][0]["weapons"] * 16
-    past_cost = (huge, two_profile_horde(150), SHOOTING)
+    past_cost = (unit_to_dict(grid_attacker(20, 32)), unit_to_dict(grid_defender(2, 150, 3)), SHOOTING)
     assert system.estimate_cost(*past_memory)[1] > 20 * 2**20  # tens of MB: past an 8 MB bound
     items = [(f"batch-bound:small:{i}", *small) for i in range(8)]
     items[3:3] = [("batch-bound:memory", *past_memory), ("batch-bound:cost", *past_cost)]
