@@ -245,6 +245,8 @@ ESTIMATE_TEST_HOLD_AT = env.str("ESTIMATE_TEST_HOLD_AT", default="start")
 # A list-vs-list job predicted to compute in less than this many seconds runs in one
 # task instead of one task per row (`estimates/fanout.py`; bench/bench_fanout.py measures it).
 ESTIMATE_FAN_OUT_MIN_SECONDS = env.float("ESTIMATE_FAN_OUT_MIN_SECONDS", default=1.0)
+# ... and is cut into parts of at least this many predicted seconds (at most 16 parts).
+ESTIMATE_FAN_OUT_PART_SECONDS = env.float("ESTIMATE_FAN_OUT_PART_SECONDS", default=0.1)
 # An estimate job may use this many CPU seconds in all (its parts together, when fanned out):
 # past it the job fails, saying so. CPU, not wall-clock, so a loaded server does not fail a job
 # that would finish (`estimates/cpu_limit.py`). 0 turns the limit off.

@@ -99,7 +99,8 @@ def rows_held(estimate_id: str, task_ids: Iterable[str]) -> set[str]:
 #: A part of a fanned-out job is at least this many predicted seconds of rows. A part's
 #: message, bookkeeping and database reads cost a few milliseconds, and the job waits for its
 #: last part: with o the cost of a part and P the job's, the end comes soonest near sqrt(P / o)
-#: parts (16 for a 20 × 20 OPR job of about a second: `bench/bench_fanout.py`) ...
+#: parts (16 for a 20 × 20 OPR job of about a second: `bench/bench_fanout.py`); the default
+#: of `settings.ESTIMATE_FAN_OUT_PART_SECONDS` ...
 PART_MIN_SECONDS = 0.1
 #: ... and a job is cut into at most this many parts (enough to keep a dozen processes busy
 #: and to even out the cost model's error between them).
@@ -108,10 +109,12 @@ MAX_PARTS = 16
 
 def part_count(total: float) -> int:
     """How many parts a job of `total` predicted seconds is cut into: a power of two (so 1, 2,
-    4 or 8 processes get the same share each), as many as fit `PART_MIN_SECONDS` each, at most
+    4 or 8 processes get the same share each), as many as fit `ESTIMATE_FAN_OUT_PART_SECONDS`
+    (`PART_MIN_SECONDS` unless set) each, at most
     `MAX_PARTS`."""
+    least = settings.ESTIMATE_FAN_OUT_PART_SECONDS
     count = 1
-    while count * 2 <= MAX_PARTS and total / (count * 2) >= PART_MIN_SECONDS:
+    while count * 2 <= MAX_PARTS and total / (count * 2) >= least:
         count *= 2
     return count
 

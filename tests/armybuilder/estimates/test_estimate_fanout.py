@@ -43,8 +43,10 @@ def run_job(system: str, inputs: dict, *worker_names: str) -> Estimate:
 
 def test_two_workers_share_the_rows_and_give_what_one_worker_gives(monkeypatch):
     # Sharing is what is tested, not where fan-out starts to pay: this job is predicted (and
-    # measured) at under a second, below the threshold, so the workers are told to fan out anyway.
+    # measured) at under a second, below the threshold, so the workers are told to fan out anyway,
+    # into a part per row.
     monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", "0")
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_PART_SECONDS", "0")
     system, inputs = job_inputs(squads("Mine", 8), squads("Theirs", 8))
     assert len(rows_of(inputs)) == 16
 

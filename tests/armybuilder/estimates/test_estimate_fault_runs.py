@@ -248,8 +248,8 @@ def test_a_backlog_of_big_jobs_all_end_done_while_the_reconciliation_passes(
     """Jobs whose rows wait behind other jobs' rows (well past the 2 s grace, with a pass every
     second) are alive: no job is failed as an orphan, and none counts an extra attempt."""
     jobs = []
-    for n in range(12):  # enough that the last ones wait on any machine
-        system, inputs = job(8, prefix=f"J{n} ", heavy=True)
+    for n in range(16):  # enough that the last ones wait on any machine
+        system, inputs = job(12, prefix=f"J{n} ", heavy=True)
         jobs.append((estimate_request(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs),
                      system, inputs))
     waited = []
