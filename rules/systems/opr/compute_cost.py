@@ -97,6 +97,13 @@ BYTES_PER_BARE_STATE = 100
 
 
 def _kill_vectors_within(per_model: list[int], counts: list[int], budget: int) -> float:
+    """`_kill_vectors` on hashable arguments: a job prices the same defender against many
+    attackers, and the same (profile, budget) recurs between them."""
+    return _kill_vectors(tuple(per_model), tuple(counts), budget)
+
+
+@lru_cache(maxsize=8192)
+def _kill_vectors(per_model: tuple[int, ...], counts: tuple[int, ...], budget: int) -> float:
     """Kill vectors k (0 ≤ k_g ≤ count_g) with Σ k_g × per_model_g ≤ `budget`: a dynamic
     programme over the budget, one profile at a time (`per_model` is what killing one model
     of the profile takes: its wounds, or the events it needs)."""
@@ -190,6 +197,16 @@ def structural_states(counts: list[int], orders: tuple[tuple[int, ...], ...], or
     return float(partial.sum()), float(states.sum())
 
 
+@lru_cache(maxsize=8192)
+def _structural_states(counts: tuple[int, ...], orders: tuple[tuple[int, ...], ...],
+                       order_events: tuple[int, ...], per_event: tuple[int, ...], damaged: tuple[int, ...],
+                       budgets: tuple[tuple[tuple[int, ...], int], ...]) -> tuple[float, float]:
+    """`structural_states` on hashable arguments, kept: the defenders of a job meet the same
+    reach from attackers alike."""
+    return structural_states(list(counts), orders, list(order_events), list(per_event), list(damaged),
+                             [(list(per_model), total) for per_model, total in budgets])
+
+
 class _Reach:
     """What the weapons so far can have done to the defender, for bounding its states:
     events per allocation order, events and wounds in all, the damages used."""
@@ -204,6 +221,9 @@ class _Reach:
         #: The most steps one weapon walks (its events + 1), the most events any can take.
         self.longest = 0
         self.destroy = 0
+        #: `structure` and `kill_vectors` of the reach as it is (`states` after the last weapon
+        #: and `alive_vectors` ask for the same reach): cleared by `add`.
+        self._known: dict[str, Any] = {}
 
     def add(self, placement: Any, events: int) -> None:
         self.events_by_order[placement.order] = self.events_by_order.get(placement.order, 0) + events
@@ -211,23 +231,35 @@ class _Reach:
         # an event puts at most its damage, and at most a model's toughness, on the unit
         self.wounds += events * min(placement.damage, max(self.toughness))
         self.damages.add(placement.damage)
+        self._known.clear()
 
     def kill_vectors(self) -> float:
         """Kill vectors within reach, by two bounds: the wounds dealt (Σ killed × toughness)
         and the events (a model takes at least ⌈toughness / largest damage⌉ of them)."""
+        if "kill_vectors" not in self._known:
+            self._known["kill_vectors"] = self._kill_vectors()
+        return self._known["kill_vectors"]
+
+    def _kill_vectors(self) -> float:
         by_wounds = _kill_vectors_within(self.toughness, self.counts, self.wounds)
         most = max(self.damages)
         needed = [-(-t // most) for t in self.toughness]
         return min(by_wounds, _kill_vectors_within(needed, self.counts, self.events))
 
     def structure(self) -> tuple[float, float]:
+        if "structure" not in self._known:
+            self._known["structure"] = self._structure()
+        return self._known["structure"]
+
+    def _structure(self) -> tuple[float, float]:
         damages = frozenset(self.damages)
         damaged = [damaged_values(t, damages) for t in self.toughness]
         most = max(self.damages)
         per_event = [-(-t // most) for t in self.toughness]
         budgets = [(self.toughness, self.wounds), (per_event, self.events)]
         orders, events = tuple(self.events_by_order), list(self.events_by_order.values())
-        return structural_states(self.counts, orders, events, per_event, damaged, budgets)
+        return _structural_states(tuple(self.counts), orders, tuple(events), tuple(per_event), tuple(damaged),
+                                  tuple((tuple(per_model), total) for per_model, total in budgets))
 
     def chain(self) -> float:
         """States by positions along the orders: one profile (every order is the same chain)
