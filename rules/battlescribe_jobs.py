@@ -36,6 +36,7 @@ from django.core.cache import BaseCache, caches
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
+from rules.account_rates import wait_before
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.catalogue_files import CatalogueFileError
 
@@ -95,32 +96,6 @@ def _files_key(job_id: str) -> str:
     return f"bs-import:{job_id}:files"
 
 
-def _rate() -> tuple[int, int] | None:
-    """(imports, seconds) of the `battlescribe_import` rate, or None when it is unset."""
-    text = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get("battlescribe_import")
-    if not text:
-        return None
-    count, period = text.split("/")
-    return int(count), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
-
-
-def _refuse(owner_id: int) -> float | None:
-    """None when `owner_id` may start an import now (counting it), else the seconds to wait.
-
-    A fixed window per account in the shared throttle cache (`API_THROTTLE_CACHE`), failing
-    closed: with the store down no import is queued anyway."""
-    rate = _rate()
-    if rate is None:
-        return None
-    count, seconds = rate
-    now = time.time()
-    window = int(now // seconds)
-    store = caches[settings.API_THROTTLE_CACHE]
-    key = f"throttle_battlescribe_import_{owner_id}:{window}"
-    store.add(key, 0, timeout=seconds + 1)
-    if store.incr(key) <= count:
-        return None
-    return float(max(1, int((window + 1) * seconds - now) + 1))
 
 
 def queue_import(*, system_key: str, files: list[SourceFile], owner_id: int, language: str) -> ImportJob:
@@ -129,7 +104,7 @@ def queue_import(*, system_key: str, files: list[SourceFile], owner_id: int, lan
     Raises `ImportThrottled` past the account's rate, `ImportUnavailable` with the queue down.
     """
     try:
-        wait = _refuse(owner_id)
+        wait = wait_before("battlescribe_import", owner_id)
     except Exception as exc:
         raise ImportUnavailable(str(exc)) from exc
     if wait is not None:

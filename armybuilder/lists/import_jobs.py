@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import IMPORTERS, ImportProblem, Source
 from armybuilder.untrusted_json import JsonTooDeep, loads_bounded, storage_problems
+from rules.account_rates import wait_before
 
 logger = logging.getLogger(__name__)
 
@@ -105,32 +106,6 @@ def _input_key(job_id: str) -> str:
     return f"list-import:{job_id}:input"
 
 
-def _rate() -> tuple[int, int] | None:
-    """(imports, seconds) of the `list_import` rate, or None when it is unset."""
-    text = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get("list_import")
-    if not text:
-        return None
-    count, period = text.split("/")
-    return int(count), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
-
-
-def _refuse(owner_id: int) -> float | None:
-    """None when `owner_id` may start an import now (counting it), else the seconds to wait.
-
-    A fixed window per account in the shared throttle cache (`API_THROTTLE_CACHE`), failing
-    closed: with the store down no import is queued anyway."""
-    rate = _rate()
-    if rate is None:
-        return None
-    count, seconds = rate
-    now = time.time()
-    window = int(now // seconds)
-    store = caches[settings.API_THROTTLE_CACHE]
-    key = f"throttle_list_import_{owner_id}:{window}"
-    store.add(key, 0, timeout=seconds + 1)
-    if store.incr(key) <= count:
-        return None
-    return float(max(1, int((window + 1) * seconds - now) + 1))
 
 
 def queue_list_import(
@@ -153,7 +128,7 @@ def queue_list_import(
     """
     assert mode in MODES
     try:
-        wait = _refuse(owner_id)
+        wait = wait_before("list_import", owner_id)
     except Exception as exc:
         raise ImportUnavailable(str(exc)) from exc
     if wait is not None:

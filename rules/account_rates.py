@@ -1,0 +1,43 @@
+"""A per-account rate for work a player queues (catalogue imports, list imports): a fixed
+window per account in the shared throttle cache (`API_THROTTLE_CACHE`), so every web process
+counts the same imports. It fails closed: with the store down it raises, and the caller
+answers that nothing could be queued (the queue shares that Redis anyway).
+
+The rate is DRF's own setting (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]`, e.g.
+"12/hour"), so one place configures every rate of the site.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import caches
+
+_PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def rate_of(scope: str) -> tuple[int, int] | None:
+    """(count, seconds) of the `scope` rate, or None when it is unset."""
+    text = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {}).get(scope)
+    if not text:
+        return None
+    count, period = text.split("/")
+    return int(count), _PERIOD_SECONDS[period[0]]
+
+
+def wait_before(scope: str, owner_id: int) -> float | None:
+    """None when `owner_id` may start one more `scope` job now (counting it), else the
+    seconds until its window ends."""
+    rate = rate_of(scope)
+    if rate is None:
+        return None
+    count, seconds = rate
+    now = time.time()
+    window = int(now // seconds)
+    store = caches[settings.API_THROTTLE_CACHE]
+    key = f"throttle_{scope}_{owner_id}:{window}"
+    store.add(key, 0, timeout=seconds + 1)
+    if store.incr(key) <= count:
+        return None
+    return float(max(1, int((window + 1) * seconds - now) + 1))
