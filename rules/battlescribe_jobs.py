@@ -36,9 +36,9 @@ from django.core.cache import BaseCache, caches
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
-from rules.account_rates import wait_before
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.catalogue_files import CatalogueFileError
+from rules.import_queue import ImportThrottled, ImportUnavailable, wait_before
 
 logger = logging.getLogger(__name__)
 
@@ -50,18 +50,6 @@ RETRY_AFTER = 2
 TOO_LONG = gettext_noop("The import took too long; try fewer catalogues at a time.")
 FAILED = gettext_noop("The import failed; nothing was imported.")
 FILES_GONE = gettext_noop("The uploaded files are no longer kept; upload them again.")
-
-
-class ImportUnavailable(Exception):
-    """The job queue or its cache is down; nothing was queued."""
-
-
-class ImportThrottled(Exception):
-    """The account started too many imports; `wait` seconds until the next one."""
-
-    def __init__(self, wait: float) -> None:
-        super().__init__(wait)
-        self.wait = wait
 
 
 @dataclass(frozen=True)

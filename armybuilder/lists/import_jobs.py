@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import IMPORTERS, ImportProblem, Source
 from armybuilder.untrusted_json import JsonTooDeep, loads_bounded, storage_problems
-from rules.account_rates import wait_before
+from rules.import_queue import ImportThrottled, ImportUnavailable, wait_before
 
 logger = logging.getLogger(__name__)
 
@@ -54,18 +54,6 @@ RETRY_AFTER = 2
 #: `api_json`: the API's JSON body (our list file); `api_any`: the API's upload or text (a report,
 #: and the list in our file format).
 MODES = ("page", "api_json", "api_any")
-
-
-class ImportUnavailable(Exception):
-    """The job queue or its cache is down; nothing was queued."""
-
-
-class ImportThrottled(Exception):
-    """The account started too many imports; `wait` seconds until the next one."""
-
-    def __init__(self, wait: float) -> None:
-        super().__init__(wait)
-        self.wait = wait
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""A per-account rate for work a player queues (catalogue imports, list imports): a fixed
+"""What catalogue imports and list imports share on their way to the worker: the two ways a
+request is refused before anything is queued, and the per-account rate. The rate is a fixed
 window per account in the shared throttle cache (`API_THROTTLE_CACHE`), so every web process
 counts the same imports. It fails closed: with the store down it raises, and the caller
 answers that nothing could be queued (the queue shares that Redis anyway).
@@ -15,6 +16,18 @@ from django.conf import settings
 from django.core.cache import caches
 
 _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+class ImportUnavailable(Exception):
+    """The job queue or its cache is down; nothing was queued."""
+
+
+class ImportThrottled(Exception):
+    """The account started too many imports; `wait` seconds until the next one."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(wait)
+        self.wait = wait
 
 
 def rate_of(scope: str) -> tuple[int, int] | None:
