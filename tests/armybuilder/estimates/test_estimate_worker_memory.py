@@ -30,21 +30,27 @@ def mixed_horde() -> dict:
     return unit
 
 
-def test_a_job_past_the_memory_limit_fails_once_with_a_clear_message(monkeypatch):
-    """The inputs builder would refuse this matchup (`bounds`); queued directly, as a job from an
-    older release or a wrong cost model would be, it meets the worker's RLIMIT_DATA instead."""
+def arsenal_on_a_worker() -> Estimate:
+    """The arsenal against the mixed horde (past every memory bound), queued as a job and run
+    to its end on a real prefork worker started with the environment the test set."""
     inputs = {"attacker": opr_unit("Arsenal", count=20, weapons=ARSENAL), "defender": mixed_horde(),
               "situation": {"mode": "shooting", "charging": False, "attacker_moved": False,
                             "defender_in_cover": False, "defender_activated": False,
                             "enemies_within_12": False, "range_inches": 12.0}}
-    monkeypatch.setenv("ESTIMATE_WORKER_MEMORY_MB", "400")
     worker = start_worker(connection.settings_dict["NAME"], "--pool", "prefork", "--concurrency", "1")
     try:
         wait_for_worker()
         estimate = estimate_request(kind=Estimate.Kind.UNIT_VS_UNIT, system="opr", inputs=inputs)
-        estimate = wait_for(estimate, lambda e: e.is_finished, timeout=240, what="finished")
+        return wait_for(estimate, lambda e: e.is_finished, timeout=240, what="finished")
     finally:
         stop_worker(worker)
+
+
+def test_a_job_past_the_memory_limit_fails_once_with_a_clear_message(monkeypatch):
+    """The inputs builder would refuse this matchup (`bounds`); queued directly, as a job from an
+    older release or a wrong cost model would be, it meets the worker's RLIMIT_DATA instead."""
+    monkeypatch.setenv("ESTIMATE_WORKER_MEMORY_MB", "400")
+    estimate = arsenal_on_a_worker()
     assert estimate.status == Estimate.Status.FAILED
     assert estimate.error == OUT_OF_MEMORY
     assert estimate.attempts == 1
@@ -53,19 +59,9 @@ def test_a_job_past_the_memory_limit_fails_once_with_a_clear_message(monkeypatch
 def test_a_job_is_held_to_its_own_memory_bound_even_with_no_worker_cap(monkeypatch):
     """With the worker's overall cap off, the per-job bound (`ESTIMATE_JOB_MEMORY_MB`)
     still stops the matchup the cost model would have refused, as it stops one it under-predicts."""
-    inputs = {"attacker": opr_unit("Arsenal", count=20, weapons=ARSENAL), "defender": mixed_horde(),
-              "situation": {"mode": "shooting", "charging": False, "attacker_moved": False,
-                            "defender_in_cover": False, "defender_activated": False,
-                            "enemies_within_12": False, "range_inches": 12.0}}
     monkeypatch.setenv("ESTIMATE_WORKER_MEMORY_MB", "0")
     monkeypatch.setenv("ESTIMATE_JOB_MEMORY_MB", "300")
-    worker = start_worker(connection.settings_dict["NAME"], "--pool", "prefork", "--concurrency", "1")
-    try:
-        wait_for_worker()
-        estimate = estimate_request(kind=Estimate.Kind.UNIT_VS_UNIT, system="opr", inputs=inputs)
-        estimate = wait_for(estimate, lambda e: e.is_finished, timeout=240, what="finished")
-    finally:
-        stop_worker(worker)
+    estimate = arsenal_on_a_worker()
     assert estimate.status == Estimate.Status.FAILED
     assert estimate.error == OUT_OF_MEMORY
     assert estimate.attempts == 1
