@@ -247,6 +247,10 @@ ESTIMATE_TEST_HOLD_AT = env.str("ESTIMATE_TEST_HOLD_AT", default="start")
 ESTIMATE_FAN_OUT_MIN_SECONDS = env.float("ESTIMATE_FAN_OUT_MIN_SECONDS", default=1.0)
 # ... and is cut into parts of at least this many predicted seconds (at most 16 parts).
 ESTIMATE_FAN_OUT_PART_SECONDS = env.float("ESTIMATE_FAN_OUT_PART_SECONDS", default=0.1)
+# How many times slower than the machine the cost models were fitted on this one runs the
+# estimate engines (`estimates/machine_speed.py`): `auto` measures it once per process; a
+# number fixes it (the test runner sets 1, so what a test accepts does not depend on the CPU).
+ESTIMATE_MACHINE_FACTOR = env.str("ESTIMATE_MACHINE_FACTOR", default="auto")
 # An estimate job may use this many CPU seconds in all (its parts together, when fanned out):
 # past it the job fails, saying so. CPU, not wall-clock, so a loaded server does not fail a job
 # that would finish (`estimates/cpu_limit.py`). 0 turns the limit off.

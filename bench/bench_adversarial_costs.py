@@ -66,7 +66,7 @@ def search(key: str, evaluations: int, seed: int) -> tuple[Worst, int, float]:
         return max(seconds / sample.predicted_seconds, peak / sample.predicted_bytes)
 
     def by_count(sample: Sample) -> float:
-        calls = measure_calls(sample) / (sample.predicted_seconds * CALLS_PER_SECOND)
+        calls = measure_calls(sample) / (sample.reference_seconds * CALLS_PER_SECOND)
         peak = measure_memory(sample)
         largest["peak"] = max(largest["peak"], peak)
         record("calls", calls, sample)

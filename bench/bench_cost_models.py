@@ -32,6 +32,9 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
+from armybuilder.estimates.machine_speed import machine_factor  # noqa: E402
 from tests.factories.cost_inputs import (  # noqa: E402
     SYSTEM_KEYS,
     deadly_corrosive_samples,
@@ -58,7 +61,9 @@ def main() -> int:
                         help="system keys; opr-deadly: the OPR family of 50 models with Deadly(6) and "
                              "Corrosive against a large mixed unit, 30 MB or more predicted")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}; predicted/measured: min median max")
+    print(f"load average {os.getloadavg()[0]:.2f}; machine factor {machine_factor():.2f} "
+          f"(ESTIMATE_MACHINE_FACTOR {settings.ESTIMATE_MACHINE_FACTOR}); "
+          "predicted/measured: min median max")
     print(f"{'system':10} {'n':>4} | {'time (CPU s)':^42} | {'memory (tracemalloc peak)':^42}")
     failed = False
     for key in args.systems:

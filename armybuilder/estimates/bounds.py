@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from armybuilder.estimates.machine_speed import machine_factor
 from rules.systems.registry import GameSystem, get_system
 
 #: What one matchup may cost (`shared/DESIGN.md`: "< 2 s and < 300 MB").
@@ -59,11 +60,13 @@ def matchup_cost(system: GameSystem, attacker: Mapping[str, Any], defender: Mapp
                  situation: Mapping[str, Any]) -> tuple[float, int]:
     """Predicted (seconds, bytes) of `system.attack(attacker, defender, situation)`.
 
-    A system's `estimate_cost` may instead raise ValueError naming a limit of its own engine
-    (40k: attacks per batch, total wounds); the request is then refused with that message."""
+    The system predicts seconds of the machine its model was fitted on; they are scaled to
+    this machine's (`machine_speed.machine_factor`). A system's `estimate_cost` may instead
+    raise ValueError naming a limit of its own engine (40k: attacks per batch, total wounds);
+    the request is then refused with that message."""
     cost = getattr(system, "estimate_cost", None) or generic_cost
     seconds, size = cost(attacker, defender, situation)
-    return float(seconds), int(size)
+    return float(seconds) * machine_factor(), int(size)
 
 
 def over_limit(seconds: float, size: int) -> str | None:

@@ -93,6 +93,10 @@ class GameSystem:
     #: Predicted (seconds, bytes) of one `attack(attacker, defender, situation)`, checked before
     #: a job is queued (`armybuilder.estimates.bounds`); None: the generic conservative bound.
     estimate_cost: Callable[..., tuple[float, int]] | None = None
+    #: Empties the caches the engine keeps between matchups (a cold run pays its whole cost: the
+    #: machine-speed measurement of `armybuilder.estimates.machine_speed`, the cost-model benches);
+    #: None: the engine keeps none that outlive a matchup.
+    clear_caches: Callable[[], None] | None = None
     #: JSON Schema object of the system's own per-list parameters (40k battle size, AoS
     #: allegiance, ...): every property has a `title` and a `default`, and is a boolean, a
     #: bounded integer or a string `enum` (optional `x-enum-labels`). The list form, the API

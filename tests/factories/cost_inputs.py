@@ -30,6 +30,7 @@ from typing import Any
 from armybuilder.estimates.bounds import matchup_cost
 from armybuilder.estimates.compute import unit_vs_unit
 from armybuilder.estimates.inputs import EstimateRequestError, unit_vs_unit_inputs
+from armybuilder.estimates.machine_speed import clear_engine_caches, machine_factor
 from rules.systems.registry import GameSystem, get_system
 
 #: The systems whose estimates run on a job (every registered system with an `attack`).
@@ -52,6 +53,12 @@ class Sample:
     situation: dict[str, Any]
     predicted_seconds: float
     predicted_bytes: int
+
+    @property
+    def reference_seconds(self) -> float:
+        """The prediction in the cost model's own seconds (the reference machine's, before
+        `machine_factor` scales it to this one): what interpreter calls are compared with."""
+        return self.predicted_seconds / machine_factor()
 
     @property
     def inputs(self) -> dict[str, Any]:
@@ -175,18 +182,6 @@ def random_samples(system_key: str, rng: random.Random, *, tries: int = 10_000) 
             yield sample
 
 
-def clear_engine_caches() -> None:
-    """Empty every cache the dice engines keep between matchups, so a sample pays its full cost."""
-    from points.opr import clear_caches
-    from rules.systems.opr import compute_cost
-    from rules.systems.opr.combat import SPACES, WOUNDS_CACHE
-
-    WOUNDS_CACHE.clear()
-    SPACES.clear()
-    compute_cost._parsed.cache_clear()
-    clear_caches()
-
-
 _WARM: set[str] = set()
 
 
@@ -288,7 +283,7 @@ def overshoot(sample: Sample) -> float:
     not change: the larger of traced peak / (WITHIN × predicted bytes) and interpreter calls /
     (WITHIN × predicted seconds × CALLS_PER_SECOND). Past 1.0, the cost model is wrong."""
     memory = measure_memory(sample) / (WITHIN * sample.predicted_bytes)
-    calls = measure_calls(sample) / (WITHIN * sample.predicted_seconds * CALLS_PER_SECOND)
+    calls = measure_calls(sample) / (WITHIN * sample.reference_seconds * CALLS_PER_SECOND)
     return max(memory, calls)
 
 

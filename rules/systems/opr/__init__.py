@@ -85,6 +85,19 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
     return predicted(attacker, defender, situation)
 
 
+def clear_caches() -> None:
+    """Empty the engine's caches kept between matchups (wound tables, allocation spaces, parsed
+    units, the points engine's lookups)."""
+    from points.opr import clear_caches as clear_points_caches
+    from rules.systems.opr import compute_cost
+    from rules.systems.opr.combat import SPACES, WOUNDS_CACHE
+
+    WOUNDS_CACHE.clear()
+    SPACES.clear()
+    compute_cost._parsed.cache_clear()
+    clear_points_caches()
+
+
 SYSTEM = register(
     GameSystem(
         key="opr",
@@ -100,6 +113,7 @@ SYSTEM = register(
         validate=validate_army_dict,
         attack=attack,
         estimate_cost=estimate_cost,
+        clear_caches=clear_caches,
         reference_targets=REFERENCE_TARGETS,
         situation_schema=SITUATION_SCHEMA,
         situation_errors=situation_errors,
