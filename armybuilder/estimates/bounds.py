@@ -185,16 +185,14 @@ def _total_error(total: float) -> Exception:
         % {"seconds": round(total), "max": max_job_seconds()}]})
 
 
-def check_list_vs_list(*, system_key: str, inputs: Mapping[str, Any]) -> None:
-    """The request's cheap check of a list-vs-list job: each distinct unit against the opposing
-    side's largest units (`SCREEN_OPPONENTS` by models and by weapons): a matchup past the limit
-    is refused naming its unit, and so is a job whose checked matchups alone pass
-    `max_job_seconds()` (a true lower bound of its total). Linear in the units, not in the
-    matchups; the job checks every matchup before it computes (`job_refusal`)."""
-    system = get_system(system_key)
-    sides = _sides(inputs)
+def screen_costs(*, system: GameSystem, inputs: Mapping[str, Any]) -> dict[tuple[str, str], float]:
+    """The predicted seconds of each distinct unit against the opposing side's largest units
+    (`SCREEN_OPPONENTS` by models and by weapons), by the units' canonical JSON: linear in the
+    units, not in the matchups. Refuses (EstimateRequestError naming the row) a screened
+    matchup past the per-matchup limit, and a job whose screened matchups alone pass
+    `max_job_seconds()` (a true lower bound of its total)."""
     pairs = []
-    for role, rows, columns in sides:
+    for role, rows, columns in _sides(inputs):
         opponents = _largest(columns)
         pairs += [(role, i, ka, a, kd, columns[kd][1]) for ka, (i, a) in rows.items() for kd in opponents]
     costs, errors = _pair_costs(system, inputs["situation"], pairs)
@@ -203,6 +201,63 @@ def check_list_vs_list(*, system_key: str, inputs: Mapping[str, Any]) -> None:
     total = sum(costs.values())
     if total > max_job_seconds():
         raise _total_error(total)
+    return costs
+
+
+def check_list_vs_list(*, system_key: str, inputs: Mapping[str, Any]) -> None:
+    """The request's cheap check of a list-vs-list job (`screen_costs`): a screened matchup
+    past the limit is refused naming its unit, and so is a job whose screened matchups alone
+    pass `max_job_seconds()`. The job checks every matchup before it computes (`job_refusal`,
+    or each part its own: `part_refusal`)."""
+    screen_costs(system=get_system(system_key), inputs=inputs)
+
+
+def refusal_text(inputs: Mapping[str, Any], exc: Exception) -> str:
+    """A refusal (`EstimateRequestError`) as the job's error: each unit's name and why."""
+    errors = getattr(exc, "errors", None)
+    if not isinstance(errors, Mapping):
+        raise exc
+    names = {f"{role}.units[{i}]": row.get("name", "")
+             for role in ("list_a", "list_b") for i, row in enumerate(inputs[role]["units"])}
+    return "; ".join(f"{names.get(path) or path}: {' '.join(map(str, messages))}"
+                     for path, messages in errors.items())
+
+
+def screen_refusal(
+    *, system: GameSystem, inputs: Mapping[str, Any]
+) -> tuple[str | None, dict[tuple[str, str], float]]:
+    """On the worker, before a large job fans out: `screen_costs` as (why it is refused, or
+    None; the screened pairs' seconds, which size its parts until each part prices its own
+    matchups)."""
+    try:
+        return None, screen_costs(system=system, inputs=inputs)
+    except Exception as exc:
+        return refusal_text(inputs, exc), {}
+
+
+def part_refusal(*, system: GameSystem, inputs: Mapping[str, Any],
+                 rows: Sequence[tuple[str, int]]) -> tuple[str | None, float]:
+    """A part of a fanned-out job prices its own matchups before it computes: each of these
+    rows ((side "a" or "b", index): that side's unit against every unit of the other side) as
+    (why the job is refused: a matchup past the per-matchup limit, or None; the rows'
+    predicted seconds, a repeated pair counted once)."""
+    sides = {"a": ("list_a", "list_b"), "b": ("list_b", "list_a")}
+    columns = {side: _distinct(inputs[other]["units"]) for side, (_, other) in sides.items()
+               if any(row_side == side for row_side, _ in rows)}
+    pairs = []
+    for side, index in rows:
+        role = sides[side][0]
+        unit = inputs[role]["units"][index]["unit"]
+        pairs += [(role, index, _canonical(unit), unit, kd, d) for kd, (_, d) in columns[side].items()]
+    costs, errors = _pair_costs(system, inputs["situation"], pairs)
+    if errors:
+        return refusal_text(inputs, _request_error(errors)), 0.0
+    return None, sum(costs.values())
+
+
+def total_refusal(inputs: Mapping[str, Any], total: float) -> str | None:
+    """Why a job whose priced matchups add up to `total` seconds is refused, or None."""
+    return refusal_text(inputs, _total_error(total)) if total > max_job_seconds() else None
 
 
 def job_refusal(
@@ -217,11 +272,5 @@ def job_refusal(
         if total > max_job_seconds():
             raise _total_error(total)
     except Exception as exc:
-        errors = getattr(exc, "errors", None)
-        if not isinstance(errors, Mapping):
-            raise
-        names = {f"{role}.units[{i}]": row.get("name", "")
-                 for role in ("list_a", "list_b") for i, row in enumerate(inputs[role]["units"])}
-        return "; ".join(f"{names.get(path) or path}: {' '.join(map(str, messages))}"
-                         for path, messages in errors.items()), {}
+        return refusal_text(inputs, exc), {}
     return None, costs

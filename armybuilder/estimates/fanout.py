@@ -141,14 +141,23 @@ def parts_of(rows: list[str], seconds: Mapping[str, float]) -> list[list[str]]:
 
 def row_seconds(inputs: Mapping[str, Any], costs: Mapping[tuple[str, str], float]) -> dict[str, float]:
     """The predicted seconds of each row from the cost of each distinct pair
-    (`bounds.list_vs_list_costs`, keyed by the units' canonical JSON)."""
+    (`bounds.list_vs_list_costs`, keyed by the units' canonical JSON); a row whose pairs are
+    not all there (`bounds.screen_costs`) is the mean of those that are, times its length."""
     def key(unit: Mapping[str, Any]) -> str:
         return json.dumps(unit, sort_keys=True, separators=(",", ":"))
 
+    def row(attacker: str, defenders: list[str]) -> float:
+        known = [costs[(attacker, d)] for d in defenders if (attacker, d) in costs]
+        if len(known) == len(defenders):
+            return sum(known)
+        # Screened costs (`bounds.screen_costs`: the largest defenders only): their mean, for
+        # every defender of the row.
+        return sum(known) / len(known) * len(defenders) if known else 0.0
+
     a = [key(u["unit"]) for u in inputs["list_a"]["units"]]
     b = [key(u["unit"]) for u in inputs["list_b"]["units"]]
-    found = {f"a{i}": sum(costs.get((ka, kb), 0.0) for kb in b) for i, ka in enumerate(a)}
-    found.update({f"b{j}": sum(costs.get((kb, ka), 0.0) for ka in a) for j, kb in enumerate(b)})
+    found = {f"a{i}": row(ka, b) for i, ka in enumerate(a)}
+    found.update({f"b{j}": row(kb, a) for j, kb in enumerate(b)})
     return found
 
 
@@ -163,13 +172,33 @@ def row_names(inputs: Mapping[str, Any]) -> list[str]:
     return [f"{side}{index}" for side, index in rows_of(inputs)]
 
 
+def may_fan_out(estimate: Estimate, *, request: Any) -> bool:
+    """Whether this job could be fanned out at all: a list-vs-list job of more than one row run
+    by a worker from the broker (a direct call, as in tests and `manage.py shell`, and an
+    eager run compute in-process)."""
+    in_worker = not (getattr(request, "called_directly", True) or getattr(request, "is_eager", False))
+    return in_worker and estimate.kind == Estimate.Kind.LIST_VS_LIST and len(rows_of(estimate.inputs)) > 1
+
+
+#: A job whose screened prediction is at least this many times `ESTIMATE_FAN_OUT_MIN_SECONDS`
+#: fans out on the screen alone, each part pricing its own matchups; below it, every matchup
+#: is priced first, so a job near the line is judged on its exact prediction. Pricing a
+#: matchup costs about a tenth of computing one (`bench/bench_fanout.py` prints both), so
+#: the pricing of a job this large is what kept two processes from a 1.8× speed-up.
+SCREENED_FAN_OUT_FACTOR = 2.0
+
+
+def screened_large(predicted: float) -> bool:
+    """Whether a job screened at `predicted` seconds fans out without being priced first."""
+    return predicted >= SCREENED_FAN_OUT_FACTOR * settings.ESTIMATE_FAN_OUT_MIN_SECONDS
+
+
 def should_fan_out(estimate: Estimate, *, request: Any, predicted: float) -> bool:
     """Fan out a list-vs-list job of more than one row whose predicted cost (`predicted`
     seconds in one process, `bounds.job_refusal`) pays for it, when a worker runs it from the
     broker (a direct call, as in tests and `manage.py shell`, and an eager run compute
     in-process). A job already fanned out (a redelivered parent) stays so."""
-    in_worker = not (getattr(request, "called_directly", True) or getattr(request, "is_eager", False))
-    if not (in_worker and estimate.kind == Estimate.Kind.LIST_VS_LIST and len(rows_of(estimate.inputs)) > 1):
+    if not may_fan_out(estimate, request=request):
         return False
     if is_fanned_out(str(estimate.pk)):
         return True
@@ -210,10 +239,12 @@ def send_parts(estimate_id: str, parts: Iterable[list[str]]) -> int:
     return sent
 
 
-def start(estimate: Estimate, costs: Mapping[tuple[str, str], float] | None = None) -> str:
+def start(estimate: Estimate, costs: Mapping[tuple[str, str], float] | None = None, *,
+          priced: bool = True) -> str:
     """Queue the rows of this running job in parts sized by their predicted cost (`costs` of
-    each distinct pair; without them every row is its own part); the row that finishes last
-    writes the result.
+    each distinct pair, or of the screened ones; without them every row is its own part); the
+    row that finishes last writes the result. Unless every matchup was `priced` already, each
+    part prices its own before computing them (`_price_rows`).
 
     A parent redelivered after a lost worker finds the marker and sends only the rows that
     were not sent before (none, once every publish went through)."""
@@ -221,6 +252,8 @@ def start(estimate: Estimate, costs: Mapping[tuple[str, str], float] | None = No
     store = _redis()
     store.set(_key(estimate_id, "fanned_out"), "1", nx=True, ex=KEY_TTL)
     store.set(_key(estimate_id, "total"), len(rows_of(estimate.inputs)), ex=KEY_TTL)
+    if priced:
+        store.set(_key(estimate_id, "priced"), "1", ex=KEY_TTL)
     from armybuilder.estimates.tasks import hold_for_tests
 
     hold_for_tests("fanned_out")
@@ -354,7 +387,9 @@ def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
     pipe = store.pipeline(transaction=False)
     for row in rows:
         pipe.sismember(_key(estimate_id, "rows_done"), row)
-    todo = [row for row, done in zip(rows, pipe.execute(), strict=True) if not done]
+    pipe.exists(_key(estimate_id, "priced"))
+    *done_rows, priced = pipe.execute()
+    todo = [row for row, done in zip(rows, done_rows, strict=True) if not done]
     if not todo:
         return assemble(estimate_id) if _is_complete(store, estimate_id) else "done before"
     if task.request.retries == 0:  # a retry after a database error is not a new attempt
@@ -391,6 +426,10 @@ def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
     try:
         with (memory_bound(settings.ESTIMATE_JOB_MEMORY_MB * 2**20),
               cpu_time_limit(0 if allowed == float("inf") else allowed)):
+            refusal = None if priced else _price_rows(store, estimate_id, system_key, inputs, todo)
+            if refusal:
+                _fail(estimate_id, refusal)
+                return "failed"
             for side, names in by_side.items():
                 mine, theirs = ("list_a", "list_b") if side == "a" else ("list_b", "list_a")
                 attackers = [inputs[mine]["units"][int(row[1:])]["unit"] for row in names]
@@ -429,6 +468,26 @@ def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
     if written[-1] >= len(rows_of(inputs)):
         return assemble(estimate_id)
     return "row done"
+
+
+def _price_rows(store: redis.Redis, estimate_id: str, system_key: str, inputs: Mapping[str, Any],
+                rows: list[str]) -> str | None:
+    """A part of a job fanned out on its screen alone prices its rows' matchups before it
+    computes them: why the job is refused (a matchup past the per-matchup limit, or the rows
+    priced so far by every part past the job's limit), or None. Each row's price is kept
+    (`priced_rows`), so a part delivered again does not count its rows twice."""
+    from armybuilder.estimates.bounds import part_refusal, total_refusal
+
+    refusal, seconds = part_refusal(system=get_system(system_key), inputs=inputs,
+                                    rows=[(row[0], int(row[1:])) for row in rows])
+    if refusal:
+        return refusal
+    pipe = store.pipeline(transaction=False)
+    pipe.hset(_key(estimate_id, "priced_rows"), mapping={row: seconds / len(rows) for row in rows})
+    pipe.expire(_key(estimate_id, "priced_rows"), KEY_TTL)
+    pipe.hvals(_key(estimate_id, "priced_rows"))
+    total = sum(float(value) for value in pipe.execute()[-1])
+    return total_refusal(inputs, total)
 
 
 def assemble(estimate_id: str) -> str:

@@ -87,18 +87,28 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         return "failed"
     hold_for_tests("start")
 
-    predicted, costs = 0.0, None
+    predicted, costs, exact = 0.0, None, True
     cpu_before = process_cpu_seconds()
     if estimate.kind == Estimate.Kind.LIST_VS_LIST and not fanout.is_fanned_out(str(estimate.pk)):
-        # Every matchup priced here, on the worker (the request checked only each unit against
-        # the other side's largest): a job past a limit fails naming its unit, before any work.
-        from armybuilder.estimates.bounds import job_refusal
+        # Every matchup is priced before it computes, on the worker (the request screened each
+        # unit against the other side's largest only): a job past a limit fails naming its
+        # unit. A large job that will fan out is sized from the screen, and each part prices
+        # its own matchups in parallel (`fanout`); a job that stays in one task, or might,
+        # prices them all here.
+        from armybuilder.estimates.bounds import job_refusal, screen_refusal
         from rules.systems.registry import get_system
 
+        system = get_system(estimate.system)
         try:
             with cpu_time_limit(settings.ESTIMATE_CPU_SECONDS):
-                refusal, costs = job_refusal(system=get_system(estimate.system), inputs=estimate.inputs)
-            predicted = sum(costs.values())
+                refusal, costs = None, None
+                if fanout.may_fan_out(estimate, request=task.request):
+                    refusal, costs = screen_refusal(system=system, inputs=estimate.inputs)
+                    predicted = sum(fanout.row_seconds(estimate.inputs, costs).values())
+                    exact = False
+                if refusal is None and not fanout.screened_large(predicted):
+                    refusal, costs = job_refusal(system=system, inputs=estimate.inputs)
+                    predicted, exact = sum(costs.values()), True
         except CpuTimeExceeded:
             _finish(estimate, error=CPU_TOO_LONG)
             return "failed"
@@ -112,7 +122,7 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
     # the pricing counts against the job's CPU seconds, which its parts share.
     if fanout.should_fan_out(estimate, request=task.request, predicted=predicted):
         fanout.cpu_used(str(estimate.pk), process_cpu_seconds() - cpu_before)
-        return fanout.start(estimate, costs)
+        return fanout.start(estimate, costs, priced=exact)
 
     last_write = 0.0
 

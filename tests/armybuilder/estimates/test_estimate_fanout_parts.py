@@ -4,6 +4,7 @@ each message carries enough work to pay for itself."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -18,8 +19,10 @@ from armybuilder.estimates.compute import list_vs_list
 from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
+from tests.armybuilder.estimates.test_estimate_bounds import heavy_attacker, mixed_horde
 from tests.armybuilder.estimates.test_estimate_worker import as_stored
 from tests.factories.estimate_lists import distinct_units
+from tests.factories.opr_documents import opr_unit
 
 
 def every_row_once(parts: list[list[str]], rows: list[str]) -> bool:
@@ -112,7 +115,7 @@ def test_a_part_reads_and_writes_once_whatever_its_rows(monkeypatch):
                                        inputs_hash="parts", status=Estimate.Status.RUNNING,
                                        started=timezone.now())
 
-    fanout._redis().ping()  # the connection is made before counting
+    fanout._redis().set(fanout._key(str(estimate.pk), "priced"), "1")  # priced before it fanned out
     one = run_part(estimate, ["a0"], monkeypatch)
     five = run_part(estimate, ["a1", "a2", "a3", "a4", "a5"], monkeypatch)
     last = run_part(estimate, [f"b{j}" for j in range(6)], monkeypatch)
@@ -123,3 +126,68 @@ def test_a_part_reads_and_writes_once_whatever_its_rows(monkeypatch):
     estimate.refresh_from_db()
     assert estimate.status == Estimate.Status.DONE and estimate.progress == 1.0
     assert estimate.result == as_stored(list_vs_list(system, inputs))
+
+
+def fanned_out_unpriced(size: int) -> Estimate:
+    """A running job of `size` × `size` distinct units, fanned out on its screen alone (no
+    `priced` marker): each part prices its own rows."""
+    system, inputs = list_vs_list_inputs(
+        system_key="opr", situation={"mode": "shooting", "range_inches": 12},
+        list_a=army_inputs(name="A", units=[(u["name"], u) for u in distinct_units("A", size)]),
+        list_b=army_inputs(name="B", units=[(u["name"], u) for u in distinct_units("B", size)]))
+    return Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs,
+                                   inputs_hash=f"unpriced-{size}", status=Estimate.Status.RUNNING,
+                                   started=timezone.now())
+
+
+@pytest.mark.django_db
+def test_a_part_of_a_job_fanned_out_on_its_screen_prices_its_rows_once(monkeypatch):
+    """One more round trip (the rows' prices kept, the job's sum read), and a part delivered
+    again does not count its rows twice."""
+    estimate = fanned_out_unpriced(3)
+    job = str(estimate.pk)
+
+    first = run_part(estimate, ["a0", "a1"], monkeypatch)
+    assert first == ("row done", 2, 6)
+    priced = fanout._redis().hgetall(fanout._key(job, "priced_rows"))
+    costs = list_vs_list_costs(system=get_system("opr"), inputs=estimate.inputs)
+    mine = {json.dumps(estimate.inputs["list_a"]["units"][i]["unit"], sort_keys=True, separators=(",", ":"))
+            for i in (0, 1)}
+    expected = sum(seconds for (attacker, _), seconds in costs.items() if attacker in mine)
+    assert set(priced) == {b"a0", b"a1"}
+    assert sum(float(v) for v in priced.values()) == pytest.approx(expected, rel=1e-9)
+
+    fanout._redis().srem(fanout._key(job, "rows_done"), "a0", "a1")  # as if its worker was lost
+    run_part(estimate, ["a0", "a1"], monkeypatch)
+    again = fanout._redis().hgetall(fanout._key(job, "priced_rows"))
+    assert again == priced
+
+
+@pytest.mark.django_db
+def test_a_part_whose_rows_pass_the_jobs_limit_fails_the_job_naming_the_limit(monkeypatch, settings):
+    """The screen let the job through; the rows the parts priced add up past the limit."""
+    estimate = fanned_out_unpriced(3)
+    costs = list_vs_list_costs(system=get_system("opr"), inputs=estimate.inputs)
+    # The limit: less than the whole job, more than any one row.
+    settings.CELERY_TASK_SOFT_TIME_LIMIT = 2 * 0.6 * sum(costs.values())  # max_job_seconds: half of it
+    assert run_part(estimate, ["a0", "a1", "a2"], monkeypatch)[0] == "row done"
+    assert run_part(estimate, ["b0", "b1", "b2"], monkeypatch)[0] == "failed"
+    estimate.refresh_from_db()
+    assert estimate.status == Estimate.Status.FAILED
+    assert "the limit is" in estimate.error and "per job" in estimate.error
+
+
+@pytest.mark.django_db
+def test_a_part_with_a_matchup_past_the_limit_fails_the_job_naming_the_unit(monkeypatch):
+    estimate = fanned_out_unpriced(2)
+    inputs = dict(estimate.inputs,
+                  list_a=army_inputs(name="A", units=[("Horde", mixed_horde()),
+                                                      ("Scouts", opr_unit("Scouts"))]),
+                  list_b=army_inputs(name="B", units=[("Scouts", opr_unit("Scouts")),
+                                                      ("Arsenal", heavy_attacker())]))
+    Estimate.objects.filter(pk=estimate.pk).update(inputs=inputs)
+    assert run_part(estimate, ["b0"], monkeypatch)[0] == "row done"
+    assert run_part(estimate, ["b1"], monkeypatch)[0] == "failed"
+    estimate.refresh_from_db()
+    assert estimate.status == Estimate.Status.FAILED
+    assert estimate.error.startswith("Arsenal: ") and "300 MB" in estimate.error
