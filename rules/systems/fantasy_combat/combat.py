@@ -82,20 +82,22 @@ class Side:
         """Per model group, how many of its models fight in each track state: the models in
         contact (`fighting_models`, 0 meaning all), plus the next rank as many again when the
         group fights in ranks. Characters stand in front (§9.8), then command, then rank and
-        file; casualties come off the rear (§6.6)."""
+        file; casualties come off the rear (§6.6). Computed for every state at once (the cost
+        model asks for it too, before any job is queued)."""
         unit, track = self.unit, self.track
         order = [k for k in range(len(unit.models)) if k not in unit.pool] + list(reversed(unit.pool))
-        out = {k: np.zeros(track.size, dtype=np.int64) for k in range(len(unit.models))}
-        for s in range(track.size):
-            alive = unit.alive_by_group(int(track.alive[s]))
-            counts = {k: alive.get(k, unit.models[k].count) for k in order}
-            total = sum(counts.values())
-            front = self.fighting_models or total
-            slots = front + (front if in_ranks and self.fighting_models else 0)
-            for k in order:
-                take = min(slots, counts[k])
-                out[k][s] = take
-                slots -= take
+        alive = {k: np.full(track.size, m.count, dtype=np.int64) for k, m in enumerate(unit.models)}
+        lost = unit.pool_models - track.alive  # `Unit.alive_by_group`: the first pool group first
+        for g in unit.pool:
+            taken = np.minimum(lost, unit.models[g].count)
+            alive[g] = unit.models[g].count - taken
+            lost = lost - taken
+        front = np.full(track.size, self.fighting_models) if self.fighting_models else sum(alive.values())
+        slots = front + (front if in_ranks and self.fighting_models else 0)
+        out = {}
+        for k in order:
+            out[k] = np.minimum(slots, alive[k]).astype(np.int64)
+            slots = slots - out[k]
         return out
 
 
