@@ -483,7 +483,8 @@ def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
 
 def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
     """Refuse inputs whose exact chain would not fit the time budget (estimates contract);
-    the work it predicts otherwise (the cost model of `estimate.estimate_cost`).
+    the work it bounds otherwise: a coarse upper bound (every model's dice, every row), kept
+    as the engine's own limit. The cost model counts the work itself (`work_plan.planned`).
 
     A die whose effect depends on the state (Killing Blow or Multiple Wounds on multi-wound
     models) costs (W + 1) × states per die; any other batch is one convolution per distinct
