@@ -29,7 +29,7 @@ from rules.systems.fantasy_combat.blows import (
 from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
 from rules.systems.fantasy_combat.variants import Variants
-from rules.systems.fantasy_combat.wound_track import FFT_FROM_STATES, Array, WoundTrack
+from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
 
 ATTACKER, DEFENDER = 0, 1
 #: Strike tiers (§6.2): impact hits, first (chargers, ASF), by Initiative, last (great weapons, ASL).
@@ -82,20 +82,22 @@ class Side:
         """Per model group, how many of its models fight in each track state: the models in
         contact (`fighting_models`, 0 meaning all), plus the next rank as many again when the
         group fights in ranks. Characters stand in front (§9.8), then command, then rank and
-        file; casualties come off the rear (§6.6)."""
+        file; casualties come off the rear (§6.6). Computed for every state at once (the cost
+        model asks for it too, before any job is queued)."""
         unit, track = self.unit, self.track
         order = [k for k in range(len(unit.models)) if k not in unit.pool] + list(reversed(unit.pool))
-        out = {k: np.zeros(track.size, dtype=np.int64) for k in range(len(unit.models))}
-        for s in range(track.size):
-            alive = unit.alive_by_group(int(track.alive[s]))
-            counts = {k: alive.get(k, unit.models[k].count) for k in order}
-            total = sum(counts.values())
-            front = self.fighting_models or total
-            slots = front + (front if in_ranks and self.fighting_models else 0)
-            for k in order:
-                take = min(slots, counts[k])
-                out[k][s] = take
-                slots -= take
+        alive = {k: np.full(track.size, m.count, dtype=np.int64) for k, m in enumerate(unit.models)}
+        lost = unit.pool_models - track.alive  # pool models lost: the first pool group (the rear) first
+        for g in unit.pool:
+            taken = np.minimum(lost, unit.models[g].count)
+            alive[g] = unit.models[g].count - taken
+            lost = lost - taken
+        front = np.full(track.size, self.fighting_models) if self.fighting_models else sum(alive.values())
+        slots = front + (front if in_ranks and self.fighting_models else 0)
+        out = {}
+        for k in order:
+            out[k] = np.minimum(slots, alive[k]).astype(np.int64)
+            slots = slots - out[k]
         return out
 
 
@@ -481,7 +483,8 @@ def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
 
 def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
     """Refuse inputs whose exact chain would not fit the time budget (estimates contract);
-    the work it predicts otherwise (the cost model of `estimate.estimate_cost`).
+    the work it bounds otherwise: a coarse upper bound (every model's dice, every row), kept
+    as the engine's own limit. The cost model counts the work itself (`work_plan.planned`).
 
     A die whose effect depends on the state (Killing Blow or Multiple Wounds on multi-wound
     models) costs (W + 1) × states per die; any other batch is one convolution per distinct
@@ -515,44 +518,6 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
 def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
     for s in strikers:
         s.transition = sides[1 - s.side].track.transition(s.blow)
-
-
-def planned_work(sides: Sequence[Side], situation: Situation, variants: Variants) -> int:
-    """The size check of `shoot` / `fight_round` without rolling anything: the strikers and
-    their transitions are built (cheap), the chain is not run. ValueError past a limit."""
-    return planned(sides, situation, variants)[0]
-
-
-def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[int, dict[str, int]]:
-    """(`planned_work`, what the strikers roll, for the cost model): `dice` per striker, its
-    side's models × its dice per model, split as `WoundTrack.throw` walks them — `looped`, one
-    numpy step per die (a die that depends on the state, or a small track), or `convolved`,
-    one convolution per die (an independent die on a track past `FFT_FROM_STATES`), whose rows
-    are transformed together (`spectra`: the largest table of them), in one batch per distinct
-    number of dice (`batches`) — and the `strikers` themselves (each sets up its throw)."""
-    if situation.melee:
-        strikers = (melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
-                    + melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants))
-    else:
-        strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
-    prepare(strikers, sides)
-    work = check_size(sides, strikers)
-    rolled = {"dice": 0, "looped": 0, "convolved": 0, "strikers": len(strikers), "spectra": 0, "batches": 0}
-    for s in strikers:
-        own, enemy = sides[s.side], sides[1 - s.side]
-        dice = sum(m.count for m in own.unit.models) * (s.per_model or len(s.random_count or ()))
-        independent = s.random_count is None and bool((s.transition[:-1] == s.transition[0]).all())
-        rolled["dice"] += dice
-        if independent and enemy.track.size > FFT_FROM_STATES:
-            rolled["convolved"] += dice
-            # every row of the joint table is transformed at once, padded to a power of two
-            width = 1 << (2 * enemy.track.size - 1).bit_length()
-            rolled["spectra"] = max(rolled["spectra"], own.track.size * width)
-            # one transform per distinct number of dice among the rows: per models left shooting
-            rolled["batches"] += min(own.track.size, own.unit.models[s.group].count + 1)
-        else:  # `WoundTrack.throw`: one step per die
-            rolled["looped"] += dice
-    return work, rolled
 
 
 def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[Array, list[Striker]]:

@@ -20,7 +20,6 @@ from rules.systems.fantasy_combat.combat import (
     Side,
     Striker,
     fight_round,
-    planned,
     shoot,
 )
 from rules.systems.fantasy_combat.frontage import contact
@@ -29,6 +28,7 @@ from rules.systems.fantasy_combat.situation import Situation, _
 from rules.systems.fantasy_combat.tables import two_d6_at_most
 from rules.systems.fantasy_combat.units import Unit, read_unit
 from rules.systems.fantasy_combat.variants import Variants
+from rules.systems.fantasy_combat.work_plan import planned
 from rules.systems.fantasy_combat.wound_track import WoundTrack
 from rules.systems.registry import CombatChance
 
@@ -145,33 +145,66 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
     ]
 
 
-#: CPU seconds and bytes per kind of work, fitted on a sweep of accepted inputs of both
-#: variants (`bench/bench_cost_models.py`: CPU seconds, best of three; `tracemalloc` peak) and
-#: rounded up by a quarter. Keyed by close combat (True) or shooting (False) where the two differ:
-#: - fixed: reading both units, the result (close combat: resolution and break tests);
-#: - per striker: its transition and throw set up;
-#: - per die: `WoundTrack.throw` steps once per die (`looped`: state-dependent dice, small
-#:   tracks) or convolves once per die (`convolved`); in close
-#:   combat a side's dice are bounded by its models in contact, so fewer are thrown than the
-#:   side's models hold;
-#: - per (attacker × defender) wound state: close combat resolves the round over the joint
-#:   table (combat result, break tests), shooting only zeroes and sums it;
-#: - per work unit of the size check (`combat.check_size`: state-dependent dice over the states).
-SECONDS_FIXED = {True: 5.5e-4, False: 1.5e-4}
-SECONDS_PER_STRIKER = 1e-4
-SECONDS_PER_DIE = {"looped": {True: 2.5e-6, False: 8e-6}, "convolved": {True: 2e-6, False: 2e-6}}
-SECONDS_PER_STATE_PAIR = {True: 1.3e-7, False: 2e-9}
-#: Per wound state of the unit struck (both, in close combat): its track and the result's lists
-#: (kills per model, panic): one shooter at a 290-model unit pays for the unit's states.
-SECONDS_PER_STATE = 1e-6
-#: Per batch of rows the convolved throw transforms (one per distinct number of dice): 281
-#: archers at a 57-model unit make 282 batches, ~20 ms, where their dice alone say 0.6 ms.
-SECONDS_PER_BATCH = 6e-5
-SECONDS_PER_WORK = 1e-9
-BYTES_FIXED = 12 * 1024
-BYTES_PER_STATE_PAIR = {True: 140, False: 14}
-#: The convolved throw's spectra and sums over the whole joint table (`combat.planned`'s `spectra`).
-BYTES_PER_SPECTRUM_CELL = 24
+#: CPU seconds per unit of each kind of work (`matchup_work`), fitted on the development machine
+#: against 900 accepted inputs of both variants (`tests.factories.cost_inputs.random_samples`
+#: on seeds 101, 202 and 303, not the bench's; CPU seconds, best of three, at load ~2 on two
+#: cores), least squares on the ratio with no price below zero. Four prices were measured
+#: alone and held fixed, where the sweep cannot tell them apart from others (it has few
+#: multi-wound targets, and its convolutions come with their batches), so inputs made of
+#: them are not priced at nothing: a one-die convolution (3 µs), a pass of `one_die` per
+#: wound step a die can take (8 µs), a pass over the joint table and a looped cell. Fitted
+#: ratios 0.46–1.48, then `SAFE_SIDE`. The kinds:
+#: - melee / shooting: what every estimate of the mode costs (reading both units, the result;
+#:   close combat: its strikers set up, the resolution and the break tests);
+#: - model_groups: reading one model group of either unit;
+#: - the kinds `work_plan.planned` counts (strikers, their throws' steps and cells, the
+#:   convolved throw's batches, convolutions and transforms, the fighters per state);
+#: - states: the defender's wound states (its track, the result's lists); defender_models: the
+#:   points of each number of its models lost (one Python call each);
+#: - melee_states: both tracks' states in close combat (one break-test chance per combat
+#:   result the table holds, in Python);
+#: - pairs / melee_pairs: cells of the joint table (allocated, summed; close combat: the
+#:   resolution's tables over it).
+SECONDS_PER: dict[str, float] = {
+    "melee": 7.8e-4, "shooting": 2.4e-4, "model_groups": 2.4e-5,
+    "strikers": 1.3e-4, "table_cells": 1e-9, "steps": 9.4e-6, "diagonal_steps": 8e-6,
+    "cells": 2e-9, "diagonal_cells": 6.2e-9, "batches": 5e-5, "convolutions": 3e-6,
+    "spectrum_cells": 2.3e-8, "fighting_cells": 9e-8, "states": 4.7e-8, "melee_states": 2.5e-6,
+    "defender_models": 6.5e-7, "pairs": 1.4e-9, "melee_pairs": 1e-7,
+}
+#: Bytes of the `tracemalloc` peak per unit of each kind, fitted the same way on the same
+#: inputs (ratios 0.57–1.44): the joint table and the resolution's tables over it, one batch's
+#: spectra (`work_plan`'s `spectra`), the tracks and result lists, the fighters per state.
+BYTES_PER: dict[str, float] = {
+    "fixed": 8400, "pairs": 8.8, "melee_pairs": 68, "spectra": 12.2, "states": 53, "melee_states": 77,
+    "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21,
+}
+#: Predictions are this much above the fit, so a job is rather refused than let through
+#: (the bound refuses what is predicted over it: an under-prediction lets costly jobs by).
+SAFE_SIDE = 1.3
+
+
+def matchup_work(
+    attacker: Mapping[str, Any], defender: Mapping[str, Any], sit: Situation, variants: Variants
+) -> dict[str, int]:
+    """The work of `attack` by kind (the keys of `SECONDS_PER` and `BYTES_PER`), counted from
+    the strikers the engine would build (`work_plan.planned`), before any dice are rolled;
+    ValueError names the engine's limit passed."""
+    units, tracks, sides = _sides(attacker, defender, sit)
+    _, work = planned(sides, sit, variants)
+    pairs = tracks[ATTACKER].size * tracks[DEFENDER].size
+    return {
+        **work,
+        "melee": int(sit.melee),
+        "shooting": int(not sit.melee),
+        "model_groups": len(units[ATTACKER].models) + len(units[DEFENDER].models),
+        "states": tracks[DEFENDER].size,
+        "melee_states": tracks[ATTACKER].size + tracks[DEFENDER].size if sit.melee else 0,
+        "defender_models": tracks[DEFENDER].models,
+        "melee_pairs": pairs if sit.melee else 0,
+        "pairs": pairs,
+        "fixed": 1,
+    }
 
 
 def estimate_cost(
@@ -181,19 +214,13 @@ def estimate_cost(
     *,
     variants: Variants,
 ) -> tuple[float, int]:
-    """The registry's `estimate_cost`: predicted (seconds, bytes) of `attack`, from the same size
-    check the engine makes, before any dice are rolled; ValueError names the limit passed."""
+    """The registry's `estimate_cost`: predicted (seconds, bytes) of `attack`, from the work
+    the engine would do (`matchup_work`); ValueError names the limit passed."""
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
-    _, tracks, sides = _sides(attacker, defender, sit)
-    work, rolled = planned(sides, sit, variants)
-    pairs = tracks[ATTACKER].size * tracks[DEFENDER].size
-    seconds = (SECONDS_FIXED[sit.melee] + SECONDS_PER_STRIKER * rolled["strikers"] + SECONDS_PER_WORK * work
-               + sum(SECONDS_PER_DIE[kind][sit.melee] * rolled[kind] for kind in SECONDS_PER_DIE)
-               + SECONDS_PER_STATE_PAIR[sit.melee] * pairs
-               + SECONDS_PER_BATCH * rolled["batches"]
-               + SECONDS_PER_STATE * (tracks[DEFENDER].size + (tracks[ATTACKER].size if sit.melee else 0)))
-    return seconds, (BYTES_FIXED + BYTES_PER_STATE_PAIR[sit.melee] * pairs
-                     + BYTES_PER_SPECTRUM_CELL * rolled["spectra"])
+    work = matchup_work(attacker, defender, sit, variants)
+    seconds = SAFE_SIDE * sum(price * work[kind] for kind, price in SECONDS_PER.items())
+    size = SAFE_SIDE * sum(price * work[kind] for kind, price in BYTES_PER.items())
+    return seconds, int(size)
 
 
 def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int, bool]:

@@ -357,16 +357,6 @@ class Unit:
     def pool_wounds(self) -> int:
         return self.pool_models * self.wounds_per_model
 
-    def alive_by_group(self, alive: int) -> dict[int, int]:
-        """Models alive per pool group when `alive` pool models are left (rear removed first)."""
-        left = self.pool_models - alive
-        out = {}
-        for g in self.pool:
-            lost = min(left, self.models[g].count)
-            out[g] = self.models[g].count - lost
-            left -= lost
-        return out
-
     def has(self, rule: str) -> bool:
         return any(m.has(rule) for m in self.models)
 
