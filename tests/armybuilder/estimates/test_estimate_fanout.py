@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
+from armybuilder.estimates import fanout
+from armybuilder.estimates.bounds import list_vs_list_costs, screen_costs
 from armybuilder.estimates.compute import list_vs_list
 from armybuilder.estimates.fanout import rows_of, workers_of
 from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.services import estimate_request
+from rules.systems.registry import get_system
 from tests.armybuilder.estimates.test_estimate_worker import as_stored, wait_for
 from tests.conftest import start_worker, stop_worker, wait_for_worker
 from tests.factories.opr_documents import BLADE, LAUNCHER, RIFLE, opr_unit
@@ -58,9 +61,34 @@ def test_two_workers_share_the_rows_and_give_what_one_worker_gives(monkeypatch):
     assert {h.split("@")[0] for h in hosts} == {"first", "second"}
     # The same answer as one process computing the whole job (the stored JSON of it).
     assert shared.result == as_stored(list_vs_list(system, inputs))
+    # Fanned out on its screen: every part priced its own rows, once each.
+    store = fanout._redis()
+    assert not store.exists(fanout._key(str(shared.pk), "priced"))
+    assert store.hlen(fanout._key(str(shared.pk), "priced_rows")) == 16
 
     Estimate.objects.all().delete()  # the same question again must be computed, not reused
     alone = run_job(system, inputs, "alone")
     assert alone.status == Estimate.Status.DONE, alone.error
     assert {h.split("@")[0] for h in workers_of(str(alone.pk))} == {"alone"}
     assert alone.result == shared.result
+
+
+def test_a_job_near_the_line_is_priced_whole_before_it_fans_out(monkeypatch):
+    """Screened at less than twice the threshold, every matchup is priced in the parent first
+    (a job is fanned out, or not, on its exact prediction) and the parts price nothing."""
+    system, inputs = job_inputs(squads("Mine", 3), squads("Theirs", 3))
+    opr = get_system("opr")
+    screened = sum(fanout.row_seconds(inputs, screen_costs(system=opr, inputs=inputs)).values())
+    exact = sum(list_vs_list_costs(system=opr, inputs=inputs).values())
+    threshold = exact / 1.2
+    assert screened < fanout.SCREENED_FAN_OUT_FACTOR * threshold <= 2 * exact
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", repr(threshold))
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_PART_SECONDS", "0")
+
+    done = run_job(system, inputs, "near")
+
+    assert done.status == Estimate.Status.DONE, done.error
+    assert done.result == as_stored(list_vs_list(system, inputs))
+    store = fanout._redis()
+    assert fanout.is_fanned_out(str(done.pk)) and store.exists(fanout._key(str(done.pk), "priced"))
+    assert not store.exists(fanout._key(str(done.pk), "priced_rows"))
