@@ -262,6 +262,9 @@ BATTLESCRIBE_IMPORT_TIME_LIMIT = env.int("BATTLESCRIBE_IMPORT_TIME_LIMIT", defau
 # A list import on the worker (`armybuilder/lists/import_jobs.py`) stops after this many seconds
 # (its input is bounded too: 4 MB and 200 units).
 LIST_IMPORT_TIME_LIMIT = env.int("LIST_IMPORT_TIME_LIMIT", default=120)
+# Fault tests only: an import job kills its own process right after it committed, once, while
+# this file exists (`rules/import_receipts.py`). Never set in production.
+IMPORT_TEST_DIE_FILE = env.str("IMPORT_TEST_DIE_FILE", default="")
 # Roster PDFs are rendered by the worker into a cache keyed by list version.
 PDF_CACHE = "jobs"
 # A render is bounded in CPU seconds (RLIMIT_CPU in the worker process), so a busy
