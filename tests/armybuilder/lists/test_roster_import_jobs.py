@@ -36,14 +36,12 @@ from tests.rules.battlescribe.files import FILES, GRIMDARK
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-def exported_roster(client: Any) -> tuple[Any, bytes]:
-    """A user's 40k list of an imported BattleScribe faction (237 pts), and its .rosz export."""
+def roster_list(owner: Any) -> ArmyList:
+    """`owner`'s 40k list of a BattleScribe faction imported from the test catalogues (237 pts)."""
     call_command("load_catalogue", verbosity=0)
     call_command("import_battlescribe", *[str(FILES / n) for n in GRIMDARK], system="wh40k9", verbosity=0)
-    user = make_user("roster-player")
-    assert client.login(username="roster-player", password=PASSWORD)
     faction = Faction.objects.get(slug="bs-cat-marines", owner=None)
-    army_list = army_list_create(owner=user, system=GameSystem.objects.get(key="wh40k9"), faction=faction,
+    army_list = army_list_create(owner=owner, system=GameSystem.objects.get(key="wh40k9"), faction=faction,
                                  name="Round trip", points_limit=1000)
     units = {u.slug: u for u in faction.units.all()}
     army_list_add_unit(army_list=army_list, unit=units["bs-se-tactical"],
@@ -51,6 +49,14 @@ def exported_roster(client: Any) -> tuple[Any, bytes]:
                        expected_version=None)
     army_list_add_unit(army_list=army_list, unit=units["bs-se-captain"], options={"opt-se-jump": 1},
                        expected_version=None)
+    return army_list
+
+
+def exported_roster(client: Any) -> tuple[Any, bytes]:
+    """A signed-in player's list of `roster_list`, and its .rosz export."""
+    user = make_user("roster-player")
+    assert client.login(username="roster-player", password=PASSWORD)
+    army_list = roster_list(user)
     exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
     return army_list, exported
 
