@@ -354,7 +354,8 @@ REST_FRAMEWORK = {
         "pdf": env.str("PDF_RENDER_RATE", default="30/hour"),
         # BattleScribe catalogue imports started per account (`rules/battlescribe_jobs.py`).
         "battlescribe_import": env.str("BATTLESCRIBE_IMPORT_RATE", default="12/hour"),
-        # List imports (page and API) started per account (`armybuilder/lists/import_jobs.py`).
+        # List imports (the Import and roster pages and their API) started per account
+        # (`armybuilder/lists/import_jobs.py`).
         "list_import": env.str("LIST_IMPORT_RATE", default="60/hour"),
         "page": env.str("PAGE_RATE", default="600/min"),
     },

@@ -273,3 +273,42 @@ def test_a_roster_imported_under_the_wrong_system_is_refused_and_saves_nothing(
     assert failed["status"] == "failed"
     assert failed["errors"] == [{"field": "file", "message": message}]
     assert ArmyList.objects.count() == 1
+
+
+def test_roster_imports_count_against_the_list_import_rate_and_say_when_the_queue_is_down(
+    client, army, settings
+):
+    """A roster is a list import: past the account's `list_import` rate the page and the API
+    answer 429 with `Retry-After`; with the job cache unreachable, 503; nothing is saved."""
+    from django.core.cache import caches
+
+    from tests.factories.throttle_rates import set_rates
+
+    user, _system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    settings.CACHES = {**settings.CACHES, settings.API_THROTTLE_CACHE: {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "roster-rate-tests"}}
+    caches[settings.API_THROTTLE_CACHE].clear()
+    set_rates(settings, list_import="0/hour")
+    page = client.post(reverse("lists:import_rosz"),
+                       {"system": "wh40k9", "file": SimpleUploadedFile("mine.rosz", exported)})
+    assert page.status_code == 429 and int(page["Retry-After"]) > 0
+    assert "You have started many imports lately" in page.content.decode()
+    api = token_client(user)
+    answer = api.post("/api/v1/battlescribe/rosters",
+                      {"system": "wh40k9", "file": SimpleUploadedFile("list.rosz", exported)},
+                      format="multipart")
+    assert answer.status_code == 429 and int(answer["Retry-After"]) > 0
+
+    set_rates(settings, list_import="100/hour")
+    settings.CACHES = {**settings.CACHES, settings.PDF_CACHE: {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/0",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
+    page = client.post(reverse("lists:import_rosz"),
+                       {"system": "wh40k9", "file": SimpleUploadedFile("mine.rosz", exported)})
+    assert page.status_code == 503 and "Imports cannot be queued right now" in page.content.decode()
+    answer = api.post("/api/v1/battlescribe/rosters",
+                      {"system": "wh40k9", "file": SimpleUploadedFile("list.rosz", exported)},
+                      format="multipart")
+    assert answer.status_code == 503
+    assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
