@@ -136,7 +136,7 @@ def test_hostile_roster_refused(army):
     assert caught.value.errors[0].startswith("bad.ros: refused: DTDForbidden")
 
 
-def test_api_roster_import_and_export(army, inline_pdf_renders):
+def test_api_roster_import_and_export(army, inline_pdf_renders, django_user_model):
     user, _system, army_list = army
     api = token_client(user)
     exported = api.get(f"/api/v1/lists/{army_list.pk}/export/rosz")
@@ -161,6 +161,8 @@ def test_api_roster_import_and_export(army, inline_pdf_renders):
         "differences": [],
     }
     assert result["report"] is None and result["list_file"] is None
+    other = django_user_model.objects.create_user("someone-else", password=PASSWORD)
+    assert token_client(other).get(response["Location"]).status_code == 404  # its owner's only
 
 
 def test_api_roster_refusals_before_anything_is_queued(army, monkeypatch):
