@@ -266,6 +266,9 @@ BATTLESCRIBE_IMPORT_TIME_LIMIT = env.int("BATTLESCRIBE_IMPORT_TIME_LIMIT", defau
 # A list import on the worker (`armybuilder/lists/import_jobs.py`) stops after this many seconds
 # (its input is bounded too: 4 MB and 200 units).
 LIST_IMPORT_TIME_LIMIT = env.int("LIST_IMPORT_TIME_LIMIT", default=120)
+# Fault tests only: an import job kills its own process right after it committed, once, while
+# this file exists (`rules/import_receipts.py`). Never set in production.
+IMPORT_TEST_DIE_FILE = env.str("IMPORT_TEST_DIE_FILE", default="")
 # Roster PDFs are rendered by the worker into a cache keyed by list version.
 PDF_CACHE = "jobs"
 # A render is bounded in CPU seconds (RLIMIT_CPU in the worker process), so a busy
@@ -355,7 +358,8 @@ REST_FRAMEWORK = {
         "pdf": env.str("PDF_RENDER_RATE", default="30/hour"),
         # BattleScribe catalogue imports started per account (`rules/battlescribe_jobs.py`).
         "battlescribe_import": env.str("BATTLESCRIBE_IMPORT_RATE", default="12/hour"),
-        # List imports (page and API) started per account (`armybuilder/lists/import_jobs.py`).
+        # List imports (the Import and roster pages and their API) started per account
+        # (`armybuilder/lists/import_jobs.py`).
         "list_import": env.str("LIST_IMPORT_RATE", default="60/hour"),
         "page": env.str("PAGE_RATE", default="600/min"),
     },

@@ -16,7 +16,7 @@ the public catalogue (`owner=None`, the admin command) or into private factions 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,8 +263,12 @@ def import_files(
     files: Sequence[SourceFile],
     owner: AbstractBaseUser | None = None,
     max_entries: int | None = None,
+    within: Callable[[ImportResult], None] | None = None,
 ) -> ImportResult:
-    """Parse, check and write `files` in one transaction (public catalogue, or `owner`'s own)."""
+    """Parse, check and write `files` in one transaction (public catalogue, or `owner`'s own).
+
+    `within(result)` runs last inside that transaction, so what it writes (the worker's receipt,
+    `rules.import_receipts`) commits or rolls back with the catalogue; parsing stays outside it."""
     if not GameSystem.objects.filter(key=system_key).exists():
         raise BattleScribeError([f"system: unknown game system {system_key!r} (load the catalogue first)"])
     shapes: list[tuple[bool, dict[str, Any]]] = []
@@ -284,6 +288,8 @@ def import_files(
             ).order_by("name")
         )
         keep_sources(result.factions, system_source, catalogue_sources)
+        if within is not None:
+            within(result)
     return result
 
 

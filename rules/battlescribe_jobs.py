@@ -15,9 +15,12 @@ stores the files and queues one job:
   `Location` and `Retry-After` while queued or running). A job is only ever shown to the
   account that uploaded it.
 
-A worker lost mid-import hands the job back to the queue (`acks_late`); importing the same
-files again updates the same rows, so the second run is harmless. With the queue or its
-cache down the caller gets `ImportUnavailable` (a 503), never a hung request.
+A worker lost mid-import hands the job back to the queue (`acks_late`). Importing the same files
+again would update the same rows (no duplicate), but a redelivery after the commit would parse
+the files again and write them over whatever the account imported since; so the import and its
+receipt commit together (`rules.import_receipts`), and a delivery that finds the receipt
+finishes from it. With the queue or its cache down the caller gets `ImportUnavailable` (a 503),
+never a hung request.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from django.utils.translation import gettext_noop
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.catalogue_files import CatalogueFileError
 from rules.import_queue import ImportThrottled, ImportUnavailable, wait_before
+from rules.import_receipts import CATALOGUE_IMPORT, receipt_of, receipt_record, saved_once
 
 logger = logging.getLogger(__name__)
 
@@ -141,14 +145,15 @@ def run_import(job_id: str) -> str:
     """Import the job's files (on the worker); "done", "failed" or "skipped" (the job expired)."""
     from django.contrib.auth import get_user_model
 
-    from rules.battlescribe_import import import_files
-
     store = cache()
     state = store.get(_state_key(job_id))
     if not isinstance(state, dict):
         return "skipped"
     if state.get("state") in ("done", "failed"):
         return "skipped"  # redelivered after it finished
+    saved = receipt_of(kind=CATALOGUE_IMPORT, job_id=job_id)
+    if saved is not None:  # a delivery before this one imported it and died before storing the outcome
+        return _finish(job_id, state, summary=saved)
     stored = store.get(_files_key(job_id))
     if stored is None:
         return _finish(job_id, state, errors=[FILES_GONE])
@@ -159,9 +164,8 @@ def run_import(job_id: str) -> str:
     files = [SourceFile(name, data) for name, data in stored]
     with translation.override(state.get("language") or settings.LANGUAGE_CODE):
         try:
-            result = import_files(system_key=state["system"], files=files, owner=owner)
-            # Plain JSON data: the report's lines are `str` subclasses that do not unpickle.
-            summary = json.loads(json.dumps(result.summary()))
+            summary = saved_once(kind=CATALOGUE_IMPORT, job_id=job_id,
+                                 save=lambda: _import_with_receipt(job_id, state["system"], files, owner))
         except (BattleScribeError, CatalogueFileError) as exc:
             return _finish(job_id, state, errors=[str(error) for error in exc.errors])
         except SoftTimeLimitExceeded:
@@ -170,6 +174,21 @@ def run_import(job_id: str) -> str:
             logger.exception("BattleScribe import %s failed", job_id)
             return _finish(job_id, state, errors=[FAILED])
     return _finish(job_id, state, summary=summary)
+
+
+def _import_with_receipt(job_id: str, system_key: str, files: list[SourceFile], owner: Any) -> dict[str, Any]:
+    """Import the files; their summary, recorded as the job's receipt in the import's transaction."""
+    from rules.battlescribe_import import import_files
+
+    kept: dict[str, Any] = {}
+
+    def receipt(result: Any) -> None:
+        # Plain JSON data: the report's lines are `str` subclasses that do not unpickle.
+        kept["summary"] = json.loads(json.dumps(result.summary()))
+        receipt_record(kind=CATALOGUE_IMPORT, job_id=job_id, result=kept["summary"])
+
+    import_files(system_key=system_key, files=files, owner=owner, within=receipt)
+    return kept["summary"]
 
 
 def _finish(job_id: str, state: dict[str, Any], *, summary: dict[str, Any] | None = None,

@@ -333,3 +333,27 @@ class BattleScribeSource(models.Model):
 
     def __str__(self) -> str:
         return f"{self.faction} ({self.catalogue_id})"
+
+
+class ImportReceipt(models.Model):
+    """What an import job saved, written in the same transaction as the rows it saved
+    (`rules.import_receipts`).
+
+    Import jobs are delivered again when their worker dies (`acks_late`): a worker that died
+    after the list was committed but before the job's outcome was stored would otherwise
+    import a second copy. The rerun finds the receipt and finishes from it. Kept for a job's
+    lifetime, then pruned by the periodic reconciliation.
+    """
+
+    kind = models.CharField(_("kind"), max_length=16)
+    job_id = models.CharField(_("job id"), max_length=64)
+    result = models.JSONField(_("result"), default=dict)
+    created = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("import receipt")
+        verbose_name_plural = _("import receipts")
+        constraints = [models.UniqueConstraint(fields=["kind", "job_id"], name="import_receipt_once_per_job")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.job_id}"

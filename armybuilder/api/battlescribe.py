@@ -9,7 +9,9 @@ running, then 200 with the result (units, report, warnings) or with the errors, 
 file and element. What can be told at once (unknown system, no files, a file above its size
 limit) is a 400; a request above the upload limit is a 413 before anything is read; past the
 account's `battlescribe_import` rate a 429. `POST /battlescribe/rosters` makes a list from a
-.ros/.rosz; `GET /lists/{id}/export/rosz` is the list as a .rosz.
+.ros/.rosz as a list import on the worker (`armybuilder.lists.import_jobs`): 202 with the list
+import job's URL in `Location` (`GET /lists/imports/{id}`), the size and the system checked
+first; `GET /lists/{id}/export/rosz` is the list as a .rosz.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from armybuilder.api.exceptions import PayloadTooLarge, ServiceUnavailable
+from armybuilder.api.exports import ListImportJobSerializer, list_import_answer
 from armybuilder.api.schema import error
-from armybuilder.lists.battlescribe_rosters import roster_import
+from armybuilder.lists import import_jobs
 from armybuilder.roster.battlescribe import list_rosz
 from rules.battlescribe.xml_reader import BattleScribeError
 from rules.battlescribe_import import MAX_UPLOAD_BYTES, read_uploads
@@ -174,33 +177,23 @@ class BattleScribeRosterRequestSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="A BattleScribe roster (.ros or .rosz).")
 
 
-class RosterUnitSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    points = serializers.IntegerField(help_text="Our price of the unit as imported.")
-    roster_points = serializers.FloatField(help_text="What the roster says it costs.")
-
-
-class BattleScribeRosterResultSerializer(serializers.Serializer):
-    list_id = serializers.IntegerField()
-    name = serializers.CharField()
-    units = RosterUnitSerializer(many=True)
-    differences = serializers.ListField(
-        child=serializers.CharField(), help_text="Unmatched selections, other points."
-    )
-
-
 class BattleScribeRosterImportView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     parser_classes = [MultiPartParser]
 
     @extend_schema(
         tags=["lists"],
-        summary="Import a BattleScribe roster as a new list",
+        summary="Import a BattleScribe roster as a new list (a background job)",
+        description="Stores the roster and queues its import as a list import; poll the URL in "
+                    "`Location` (`GET /lists/imports/{id}`) until `status` is `done` (the list's id "
+                    "and URL; under `roster` each unit's price beside the roster's and what "
+                    "differs) or `failed` (each problem naming the file and selection).",
         request={"multipart/form-data": BattleScribeRosterRequestSerializer},
         responses={
-            201: BattleScribeRosterResultSerializer,
-            400: error("The roster cannot be read or the system is unknown."),
+            202: ListImportJobSerializer,
+            400: error("The system is unknown, no file was sent, or the file is above its size limit."),
             413: error("The upload is larger than the limit."),
+            503: error("The job queue is unreachable; nothing was stored."),
         },
     )
     def post(self, request: Request) -> Response:
@@ -216,16 +209,16 @@ class BattleScribeRosterImportView(APIView):
             raise serializers.ValidationError({"system": ["unknown game system"]})
         try:
             (source,) = read_uploads([body.validated_data["file"]])
-            result = roster_import(owner=request.user, system=system, source=source)
         except BattleScribeError as exc:
             raise serializers.ValidationError({"file": exc.errors}) from None
-        data = {
-            "list_id": result.army_list.pk,
-            "name": result.army_list.name,
-            "units": result.units,
-            "differences": result.differences,
-        }
-        return Response(BattleScribeRosterResultSerializer(data).data, status=status.HTTP_201_CREATED)
+        try:
+            job = import_jobs.queue_roster_import(owner_id=request.user.pk, language=get_language(),
+                                                  source=source, system_key=system.key)
+        except import_jobs.ImportThrottled as exc:
+            raise exceptions.Throttled(exc.wait) from None
+        except import_jobs.ImportUnavailable:
+            raise ServiceUnavailable() from None
+        return list_import_answer(request, job, created=True)
 
 
 class BattleScribeRosterExportView(APIView):

@@ -225,6 +225,21 @@ class ImportedFactionSummarySerializer(serializers.Serializer):
     units = serializers.ListField(child=serializers.CharField())
 
 
+class RosterUnitSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    points = serializers.IntegerField(help_text="Our price of the unit as imported.")
+    roster_points = serializers.FloatField(help_text="What the roster says it costs.")
+
+
+class RosterImportSerializer(serializers.Serializer):
+    """A BattleScribe roster's units, our price beside the roster's (`POST /battlescribe/rosters`)."""
+
+    name = serializers.CharField(help_text="The new list's name (the roster's).")
+    units = RosterUnitSerializer(many=True)
+    differences = serializers.ListField(child=serializers.CharField(),
+                                        help_text="Unmatched selections, other points.")
+
+
 class ImportResultSerializer(serializers.Serializer):
     """What an import made (or, in a dry run, would make), with the report."""
 
@@ -238,6 +253,8 @@ class ImportResultSerializer(serializers.Serializer):
                                                help_text="The new private faction (army book).")
     report = ListImportReportSerializer(allow_null=True, help_text="Each unit's price in the source beside "
                                                                    "ours (null for our own JSON file).")
+    roster = RosterImportSerializer(allow_null=True, help_text="A BattleScribe roster's import "
+                                                               "(`POST /battlescribe/rosters`); else null.")
 
 
 class ImportProblemSerializer(serializers.Serializer):
@@ -260,7 +277,8 @@ class ListImportJobSerializer(serializers.Serializer):
                                                           "line or field; nothing was saved.")
 
 
-def _job_answer(request: Request, job: import_jobs.ListImportJob, *, created: bool = False) -> Response:
+def list_import_answer(request: Request, job: import_jobs.ListImportJob, *,
+                       created: bool = False) -> Response:
     """202 with `Location` and `Retry-After` while the import waits or runs; 200 once it ended
     (a POST answers 202 with `Location` even when the job already ended)."""
     url = request.build_absolute_uri(reverse("api:list-import-job", args=[job.id]))
@@ -272,7 +290,9 @@ def _job_answer(request: Request, job: import_jobs.ListImportJob, *, created: bo
                   "list_url": request.build_absolute_uri(reverse("api:list-detail", args=[list_id]))
                   if list_id else None,
                   "list_file": found.get("list_file"), "faction": found.get("faction"),
-                  "report": found.get("report")}
+                  "report": found.get("report"),
+                  "roster": {"name": found.get("list_name", ""), **found["roster"]}
+                  if found.get("roster") else None}
     body = {"id": job.id, "url": url, "status": job.state, "dry_run": job.dry_run,
             "elapsed_seconds": job.elapsed, "result": result,
             "errors": [{"field": path, "message": message} for path, message in job.errors]}
@@ -340,7 +360,7 @@ class ListImportViewSet(viewsets.ViewSet):
             raise exceptions.Throttled(exc.wait) from None
         except import_jobs.ImportUnavailable:
             raise ServiceUnavailable() from None
-        return _job_answer(request, job, created=True)
+        return list_import_answer(request, job, created=True)
 
 
 class ListImportJobView(APIView):
@@ -359,4 +379,4 @@ class ListImportJobView(APIView):
             raise ServiceUnavailable() from None
         if job is None:
             raise exceptions.NotFound()
-        return _job_answer(request, job)
+        return list_import_answer(request, job)

@@ -23,6 +23,9 @@ channel) and, for a fanned-out job, its rows done (`fanout`). Then:
   count from there, so a job that waits behind a backlog of work is never failed for it,
   while a job no reconciliation vouches for (no beat running) still fails at its bound.
 
+Each pass also prunes the import jobs' receipts older than a job's lifetime
+(`rules.import_receipts`): they exist only for a redelivery of a job the job cache still keeps.
+
 A row caught in flight between the queue and a worker is seen in neither place for a moment,
 so a row is sent again only when it is missing in two looks `CONFIRM_DELAY` apart; and when
 no worker answers at all, no running work is sent again (it cannot be told lost from busy).
@@ -44,6 +47,7 @@ from django.utils import timezone
 
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.selectors import NEVER_STARTED, STALE_GRACE, WORKER_LOST, estimate_queued_limit
+from rules.import_receipts import import_receipts_prune
 
 logger = logging.getLogger(__name__)
 
@@ -225,5 +229,8 @@ def _row_attempts_used(pk: str, rows: list[str]) -> int:
 
 @shared_task(name="jobs.reconcile", ignore_result=True)
 def reconcile() -> dict[str, int]:
-    """The beat entry point."""
-    return jobs_reconcile().__dict__
+    """The beat entry point: first the import receipts past their jobs' lifetime are pruned
+    (`rules.import_receipts`; that needs only the database, so a broker outage does not stop
+    it), then the estimate jobs are reconciled."""
+    pruned = import_receipts_prune()
+    return {**jobs_reconcile().__dict__, "receipts_pruned": pruned}

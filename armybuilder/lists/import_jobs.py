@@ -12,9 +12,15 @@ worker does the rest, exactly as the request did before:
   queue (file work, never in front of estimates);
 - `run_list_import` (the worker) reads the input as the page or the API did: our JSON file
   straight into a list, any other format through `imports.import_source` (a report of each
-  unit's price in the source beside ours), an Army Forge link fetched first; it stores the
+  unit's price in the source beside ours), an Army Forge link fetched first, a BattleScribe
+  roster of the roster page or `POST /battlescribe/rosters` through
+  `battlescribe_rosters.roster_import` (each unit's price beside the roster's); it stores the
   outcome (the list's id, the report) or the problems, each naming its line or field, in the
   uploader's language;
+- the job saves once however often it is delivered (`rules.import_receipts`): what it saves
+  and its receipt commit in one transaction (a link is fetched before it), and a delivery that
+  finds the receipt finishes from it, so a worker dying between the commit and the stored
+  outcome never makes a second list;
 - `list_import_state` is what the page polls (htmx) and the API answers (202 with `Location`
   and `Retry-After` while queued or running). A job is only ever shown to its own account.
 
@@ -28,6 +34,7 @@ import json
 import logging
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,13 +42,16 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import BaseCache, caches
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import IMPORTERS, ImportProblem, Source
 from armybuilder.untrusted_json import JsonTooDeep, loads_bounded, storage_problems
+from rules.battlescribe.xml_reader import SourceFile
 from rules.import_queue import ImportThrottled, ImportUnavailable, wait_before
+from rules.import_receipts import LIST_IMPORT, receipt_of, receipt_record, saved_once
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +62,9 @@ RETRY_AFTER = 2
 #: What the worker is asked to do with the input.
 #: `page`: the Import page (our JSON file straight into a list, anything else with a report);
 #: `api_json`: the API's JSON body (our list file); `api_any`: the API's upload or text (a report,
-#: and the list in our file format).
-MODES = ("page", "api_json", "api_any")
+#: and the list in our file format); `roster`: a BattleScribe .ros/.rosz of the roster page or
+#: the API, read against the chosen system's catalogue (each unit's price beside the roster's).
+MODES = ("page", "api_json", "api_any", "roster")
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,11 @@ class ListImportJob:
     @property
     def dry_run(self) -> bool:
         return bool(self.request.get("dry_run"))
+
+    @property
+    def is_roster(self) -> bool:
+        """A BattleScribe roster's import (the roster page's form shows its problems)."""
+        return self.mode == "roster"
 
 
 def cache() -> BaseCache:
@@ -142,6 +158,17 @@ def queue_list_import(
     return found if found is not None else ListImportJob(id=job_id, state="queued", mode=mode, request=asked)
 
 
+def queue_roster_import(*, owner_id: int, language: str, source: SourceFile,
+                        system_key: str) -> ListImportJob:
+    """Queue a BattleScribe roster's import as a new list of `owner_id` in the system
+    `system_key` (the roster page's and `POST /battlescribe/rosters`'s job); the job, queued.
+
+    The file's size was checked by the caller (`rules.battlescribe_import.read_uploads`). Raises
+    `ImportThrottled` past the account's rate, `ImportUnavailable` with the queue down."""
+    return queue_list_import(owner_id=owner_id, language=language, mode="roster", name=source.name,
+                             data=source.data, format="battlescribe", system_key=system_key)
+
+
 def list_import_state(*, job_id: str, owner_id: int) -> ListImportJob | None:
     """The job as its owner sees it; None when it is unknown, expired or someone else's.
 
@@ -172,6 +199,9 @@ def run_list_import(job_id: str) -> str:
     state = store.get(_state_key(job_id))
     if not isinstance(state, dict) or state.get("state") in ("done", "failed"):
         return "skipped"
+    saved = receipt_of(kind=LIST_IMPORT, job_id=job_id)
+    if saved is not None:  # a delivery before this one saved it and died before storing the outcome
+        return _finish(job_id, state, result=saved)
     with translation.override(state.get("language") or settings.LANGUAGE_CODE):
         given = store.get(_input_key(job_id))
         if given is None:
@@ -181,7 +211,7 @@ def run_list_import(job_id: str) -> str:
         if owner is None:
             return _finish(job_id, state, errors=[("", _("The import failed; nothing was saved."))])
         try:
-            result = _import(owner, state["mode"], state["request"], given)
+            result = _import(owner, state["mode"], state["request"], given, job_id=job_id)
         except ArmyListError as exc:
             return _finish(job_id, state, errors=[(str(p), str(m)) for p, m in exc.errors])
         except SoftTimeLimitExceeded:
@@ -193,32 +223,85 @@ def run_list_import(job_id: str) -> str:
     return _finish(job_id, state, result=result)
 
 
-def _import(owner: Any, mode: str, asked: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+def _import(owner: Any, mode: str, asked: dict[str, Any], given: dict[str, Any], *,
+            job_id: str) -> dict[str, Any]:
     """What the request did before, on the worker: the outcome as plain data (the list's id and
-    name, the new faction, the report; the list file for the API)."""
-    from armybuilder.lists.imports import import_report_rows, import_source, import_source_of
-    from armybuilder.lists.interchange import army_list_import, army_list_to_dict
+    name, the new faction, the report; the list file for the API; a roster's units and
+    differences). Saved once for the job (`_saved_once`); a link is fetched before that."""
+    from armybuilder.lists.imports import import_source_of
     from rules.selectors import factions_visible_to
 
+    if mode == "roster":
+        return _saved_once(job_id, lambda: _roster(owner, asked, given))
     faction = None
     if asked.get("faction"):
         faction = factions_visible_to(user=owner).filter(pk=asked["faction"]).first()
         if faction is None:
             raise ImportProblem([("faction", _("No such faction."))])
     if mode == "api_json":
-        army_list = army_list_import(user=owner, data=_our_json(given["text"]), faction=faction)
-        return {"saved": True, "list_id": army_list.pk, "list_name": army_list.name, "direct": True}
+        data = _our_json(given["text"])
+        return _saved_once(job_id, lambda: _direct(owner, data, faction))
     if given.get("data") is not None:
         source = Source(name=given.get("name") or "upload", data=given["data"])
     else:
         source = import_source_of(text=given.get("text") or "")  # an Army Forge link is fetched here
     chosen = asked.get("format") or "auto"
-    dry_run = bool(asked.get("dry_run"))
-    if mode == "page" and not dry_run and is_our_json(source, chosen):
-        army_list = army_list_import(user=owner, data=_our_json(source.text), faction=faction)
-        return {"saved": True, "list_id": army_list.pk, "list_name": army_list.name, "direct": True}
-    outcome = import_source(user=owner, source=source, format=chosen, system_key=asked.get("system") or None,
-                            faction=faction, dry_run=dry_run)
+    if mode == "page" and not asked.get("dry_run") and is_our_json(source, chosen):
+        data = _our_json(source.text)
+        return _saved_once(job_id, lambda: _direct(owner, data, faction))
+    return _saved_once(job_id, lambda: _any_format(owner, mode, asked, source, faction))
+
+
+def _saved_once(job_id: str, save: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """`save()` and the job's receipt in one transaction (`rules.import_receipts`): its outcome
+    as plain JSON data, or the outcome an earlier delivery of the job committed."""
+
+    def in_one_transaction() -> dict[str, Any]:
+        with transaction.atomic():
+            # Plain JSON data: nothing of the importers' own classes goes into the cache.
+            result = json.loads(json.dumps(save()))
+            receipt_record(kind=LIST_IMPORT, job_id=job_id, result=result)
+        return result
+
+    return saved_once(kind=LIST_IMPORT, job_id=job_id, save=in_one_transaction)
+
+
+def _direct(owner: Any, data: Any, faction: Any) -> dict[str, Any]:
+    """Our JSON list file straight into a list."""
+    from armybuilder.lists.interchange import army_list_import
+
+    army_list = army_list_import(user=owner, data=data, faction=faction)
+    return {"saved": True, "list_id": army_list.pk, "list_name": army_list.name, "direct": True}
+
+
+def _roster(owner: Any, asked: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """A BattleScribe roster as a new list, as the roster page did in its request: the list, and
+    each unit's price beside the roster's with what differs; the file's problems name it."""
+    from armybuilder.lists.battlescribe_rosters import roster_import
+    from rules.battlescribe.xml_reader import BattleScribeError
+    from rules.models import GameSystem
+
+    system = GameSystem.objects.filter(key=asked.get("system") or "").first()
+    if system is None:
+        raise ImportProblem([("system", _("system: choose a game system."))])
+    try:
+        imported = roster_import(owner=owner, system=system,
+                                 source=SourceFile(given.get("name") or "roster.rosz", given["data"]))
+    except BattleScribeError as exc:
+        raise ImportProblem([("file", str(error)) for error in exc.errors]) from None
+    return {"saved": True, "direct": True, "list_id": imported.army_list.pk,
+            "list_name": imported.army_list.name,
+            "roster": {"units": imported.units, "differences": [str(d) for d in imported.differences]}}
+
+
+def _any_format(owner: Any, mode: str, asked: dict[str, Any], source: Source, faction: Any) -> dict[str, Any]:
+    """Any other format through the importers, with the report (the list file for the API)."""
+    from armybuilder.lists.imports import import_report_rows, import_source
+    from armybuilder.lists.interchange import army_list_to_dict
+
+    outcome = import_source(user=owner, source=source, format=asked.get("format") or "auto",
+                            system_key=asked.get("system") or None, faction=faction,
+                            dry_run=bool(asked.get("dry_run")))
     result: dict[str, Any] = {
         "saved": outcome.saved, "direct": False,
         "list_id": outcome.army_list.pk if outcome.saved and outcome.army_list is not None else None,
@@ -230,8 +313,7 @@ def _import(owner: Any, mode: str, asked: dict[str, Any], given: dict[str, Any])
     }
     if mode == "api_any" and outcome.army_list is not None:
         result["list_file"] = army_list_to_dict(army_list=outcome.army_list, units=outcome.units)
-    # Plain JSON data: nothing of the importers' own classes goes into the cache.
-    return json.loads(json.dumps(result))
+    return result
 
 
 def _finish(job_id: str, state: dict[str, Any], *, result: dict[str, Any] | None = None,
@@ -286,4 +368,4 @@ def is_our_json(source: Source, chosen: str) -> bool:
 
 
 __all__ = ["ImportThrottled", "ImportUnavailable", "ListImportJob", "list_import_state", "queue_list_import",
-           "run_list_import"]
+           "queue_roster_import", "run_list_import"]

@@ -44,6 +44,7 @@ from armybuilder.lists.forms import (
 from armybuilder.lists.imports import import_input_of
 from armybuilder.lists.share_card import headline
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
+from armybuilder.roster.battlescribe import roster_form
 
 LISTS_PER_PAGE = 50
 VERSION_HEADER = "X-List-Version"
@@ -622,7 +623,8 @@ def import_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
     """A list import's page: waiting (htmx polls the fragment), then what the synchronous import
-    showed: the editor of the saved list, the report, or the form again with each problem."""
+    showed: the editor of the saved list, the report, or the form again with each problem (the
+    roster form for a BattleScribe roster's import)."""
     try:
         job = import_jobs.list_import_state(job_id=job_id, owner_id=request.user.pk)
     except import_jobs.ImportUnavailable:
@@ -644,12 +646,19 @@ def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
     result = job.result or {}
     editor = reverse("lists:detail", args=[result["list_id"]]) if result.get("list_id") else ""
     direct = job.state == "done" and bool(result.get("direct"))
-    if direct:
+    if direct and job.is_roster:
+        messages.success(request, _("Roster imported as a list."))
+        for difference in (result.get("roster") or {}).get("differences", []):
+            messages.warning(request, difference)
+    elif direct:
         messages.success(request, _("List imported."))
     if getattr(request, "htmx", False):  # the poll sees the end: the whole page shows it
         response = HttpResponse()
         response["HX-Redirect"] = editor if direct else here
         return response
+    if job.state == "failed" and job.is_roster:
+        return roster_form(request, chosen=job.request.get("system", ""),
+                           errors=[message for _field, message in job.errors])
     if job.state == "failed":
         asked = job.request
         form = ImportForm(initial={"text": asked.get("text", ""), "format": asked.get("format") or "auto",

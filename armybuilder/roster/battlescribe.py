@@ -9,16 +9,17 @@ opens in BattleScribe against the same catalogue; the system is never named here
 
 from __future__ import annotations
 
-from django.contrib import messages
+from collections.abc import Sequence
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from armybuilder.lists import roster_units, selectors
-from armybuilder.lists.battlescribe_rosters import roster_import
+from armybuilder.lists import import_jobs, roster_units, selectors
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.views import readable_list
 from rules.battlescribe.roster_writer import RosterDocument, RosterUnit, roster_rosz, rosz_of, stable_id
@@ -148,15 +149,26 @@ def list_rosz(request: HttpRequest, list_id: int | None = None, token: str | Non
     return response
 
 
+def roster_form(request: HttpRequest, *, chosen: str = "", errors: Sequence[str] = (),
+                status: int = 200) -> HttpResponse:
+    """The roster import form, with the problems that stopped an import (each naming its file)."""
+    context = {"systems": list(GameSystem.objects.all()), "chosen": chosen, "errors": list(errors)}
+    return render(request, "armybuilder/battlescribe_roster_import.html", context, status=status)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def roster_upload(request: HttpRequest) -> HttpResponse:
-    """Import a .ros/.rosz as a new list; differences from our points are shown on the list."""
-    systems = list(GameSystem.objects.all())
-    context = {"systems": systems, "chosen": request.POST.get("system", "")}
+    """Import a .ros/.rosz as a new list; differences from our points are shown on the list.
+
+    The request checks the fields and the file's size, and queues the import on the worker
+    (`armybuilder.lists.import_jobs`, the Import page's job); it redirects to the job's page,
+    which polls until the list is saved (then the editor) or the problems are known (then this
+    form again)."""
+    chosen = request.POST.get("system", "")
     if request.method == "GET":
-        return render(request, "armybuilder/battlescribe_roster_import.html", context)
-    system = next((s for s in systems if s.key == request.POST.get("system", "")), None)
+        return roster_form(request, chosen=chosen)
+    system = GameSystem.objects.filter(key=chosen).first() if chosen else None
     upload = request.FILES.get("file")
     errors = []
     if system is None:
@@ -166,13 +178,19 @@ def roster_upload(request: HttpRequest) -> HttpResponse:
     if not errors:
         try:
             (source,) = read_uploads([upload])
-            result = roster_import(owner=request.user, system=system, source=source)
+            job = import_jobs.queue_roster_import(owner_id=request.user.pk, language=get_language(),
+                                                  source=source, system_key=system.key)
         except BattleScribeError as exc:
             errors = exc.errors
-    if errors:
-        context["errors"] = errors
-        return render(request, "armybuilder/battlescribe_roster_import.html", context, status=400)
-    messages.success(request, _("Roster imported as a list."))
-    for difference in result.differences:
-        messages.warning(request, difference)
-    return redirect("lists:detail", list_id=result.army_list.pk)
+        except import_jobs.ImportThrottled as exc:
+            response = roster_form(request, chosen=chosen, status=429, errors=[
+                _("You have started many imports lately; try again in %(minutes)d min.")
+                % {"minutes": max(1, round(exc.wait / 60))}])
+            response["Retry-After"] = str(int(exc.wait))
+            return response
+        except import_jobs.ImportUnavailable:
+            return roster_form(request, chosen=chosen, status=503, errors=[
+                _("Imports cannot be queued right now; nothing was stored. Try again in a minute.")])
+        else:
+            return redirect("lists:import_job", job_id=job.id)
+    return roster_form(request, chosen=chosen, errors=errors, status=400)

@@ -1,6 +1,7 @@
 """A client generated from the served schema (openapi-python-client) imports an Army Forge
-list with its report (a job on a real worker: 202, then the job's answer) and downloads the list
-back as Army Forge JSON."""
+list with its report (a job on a real worker: 202, then the job's answer), downloads the list
+back as Army Forge JSON, and imports its BattleScribe roster as a second list (the same list
+import job: 202, then the list and each unit's price beside the roster's)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from tests.armybuilder.api.test_api_generated_client import generate_client, poll
+from tests.armybuilder.lists.test_roster_import_jobs import roster_list
 from tests.factories.army_lists import PASSWORD
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -28,10 +30,18 @@ def test_generated_client_imports_and_exports_army_forge(
     from armyclient.api.auth import auth_token_create
     from armyclient.api.exports import (
         lists_export_army_forge_retrieve,
+        lists_export_rosz_retrieve,
         lists_import_create,
         lists_imports_retrieve,
     )
-    from armyclient.models import CredentialsRequest, ImportRequestRequest, ImportResult
+    from armyclient.api.lists import battlescribe_rosters_create
+    from armyclient.models import (
+        BattleScribeRosterRequestRequest,
+        CredentialsRequest,
+        ImportRequestRequest,
+        ImportResult,
+        ListImportJob,
+    )
     from armyclient.types import File
 
     anonymous = Client(base_url=live_server.url, raise_on_unexpected_status=True)
@@ -57,3 +67,21 @@ def test_generated_client_imports_and_exports_army_forge(
     assert exported.status_code == 200
     document = json.loads(exported.content)
     assert [u["cost"] for u in document["units"]] == [u.formula_points for u in result.report.units]
+
+    # A BattleScribe roster (a 40k list of an imported catalogue, exported as .rosz) comes back
+    # as a second list through the same list import job.
+    grimdark = roster_list(owner)
+    rosz = lists_export_rosz_retrieve.sync_detailed(grimdark.pk, client=app)
+    assert rosz.status_code == 200
+    queued = battlescribe_rosters_create.sync_detailed(client=app, body=BattleScribeRosterRequestRequest(
+        system="wh40k9", file=File(payload=io.BytesIO(rosz.content), file_name="grimdark.rosz")))
+    assert queued.status_code == 202 and isinstance(queued.parsed, ListImportJob)
+    assert queued.headers["Location"] == queued.parsed.url
+    job = poll(lambda: lists_imports_retrieve.sync(queued.parsed.id, client=app),
+               lambda job: job.status in ("done", "failed"))
+    assert job.status == "done", job.errors
+    assert job.result.list_id not in (None, list_id, grimdark.pk) and job.result.report is None
+    roster = job.result.roster
+    assert roster.name == "Round trip" and roster.differences == []
+    assert [(u.name, u.points, u.roster_points) for u in roster.units] == [
+        ("Tactical Squad", 127, 127.0), ("Captain", 110, 110.0)]

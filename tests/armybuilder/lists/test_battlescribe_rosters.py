@@ -1,5 +1,8 @@
 """Rosters: any list exported as a .rosz that validates against the roster XML Schema, and a
-round trip export → import that gives back the same units, options and points."""
+round trip export → import that gives back the same units, options and points.
+
+The page and the API queue the import as a list import (`armybuilder.lists.import_jobs`); here
+Celery's eager mode runs it inside the post. `test_roster_import_jobs.py` runs it on a worker."""
 
 from __future__ import annotations
 
@@ -16,8 +19,10 @@ from armybuilder.lists.battlescribe_rosters import roster_import
 from armybuilder.lists.services import army_list_add_unit, army_list_create
 from armybuilder.models import ArmyList
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+from rules.battlescribe_import import MAX_UPLOAD_BYTES
 from rules.models import Faction, GameSystem
 from tests.factories.army_lists import token_client
+from tests.factories.list_imports import api_result, page_result
 from tests.rules.battlescribe.files import BILLION_LAUGHS, FILES, GRIMDARK
 
 PASSWORD = "a-long-test-password"
@@ -131,7 +136,7 @@ def test_hostile_roster_refused(army):
     assert caught.value.errors[0].startswith("bad.ros: refused: DTDForbidden")
 
 
-def test_api_roster_import_and_export(army):
+def test_api_roster_import_and_export(army, inline_pdf_renders, django_user_model):
     user, _system, army_list = army
     api = token_client(user)
     exported = api.get(f"/api/v1/lists/{army_list.pk}/export/rosz")
@@ -141,29 +146,82 @@ def test_api_roster_import_and_export(army):
         {"system": "wh40k9", "file": SimpleUploadedFile("list.rosz", exported.content)},
         format="multipart",
     )
-    assert response.status_code == 201, response.json()
-    assert response.json()["differences"] == []
-    assert [u["points"] for u in response.json()["units"]] == [127, 110]
+    assert response.status_code == 202, response.json()
+    assert response["Location"].startswith("http://testserver/api/v1/lists/imports/")
+    done = api_result(api, response)
+    assert done.json()["status"] == "done"
+    result = done.json()["result"]
+    new_list = ArmyList.objects.exclude(pk=army_list.pk).get()
+    assert (result["list_id"], result["saved"]) == (new_list.pk, True)
+    assert result["list_url"] == f"http://testserver/api/v1/lists/{new_list.pk}"
+    assert result["roster"] == {
+        "name": "Round trip",
+        "units": [{"name": "Tactical Squad", "points": 127, "roster_points": 127.0},
+                  {"name": "Captain", "points": 110, "roster_points": 110.0}],
+        "differences": [],
+    }
+    assert result["report"] is None and result["list_file"] is None
+    other = django_user_model.objects.create_user("someone-else", password=PASSWORD)
+    assert token_client(other).get(response["Location"]).status_code == 404  # its owner's only
+
+
+def test_api_roster_refusals_before_anything_is_queued(army, monkeypatch):
+    """What the request can tell at once is a 4xx naming the field, and no job is queued (no
+    worker runs here, nor eager mode: a queued job would never end)."""
+    user, _system, army_list = army
+    api = token_client(user)
+    unknown = api.post("/api/v1/battlescribe/rosters",
+                       {"system": "nope", "file": SimpleUploadedFile("list.rosz", b"PK")}, format="multipart")
+    assert unknown.status_code == 400 and unknown.json()["details"] == {"system": ["unknown game system"]}
+    missing = api.post("/api/v1/battlescribe/rosters", {"system": "wh40k9"}, format="multipart")
+    assert missing.status_code == 400 and "file" in missing.json()["details"]
+    too_big = api.generic("POST", "/api/v1/battlescribe/rosters", b"",
+                          content_type="multipart/form-data; boundary=x",
+                          CONTENT_LENGTH=str(MAX_UPLOAD_BYTES + 1))
+    assert too_big.status_code == 413
+    monkeypatch.setattr("rules.battlescribe_import.MAX_FILE_BYTES", 10)
+    big_file = api.post("/api/v1/battlescribe/rosters",
+                        {"system": "wh40k9", "file": SimpleUploadedFile("list.rosz", b"PK" * 6)},
+                        format="multipart")
+    assert big_file.status_code == 400
+    assert big_file.json()["details"] == {"file": ["list.rosz: the file is 12 bytes; the limit is 10 bytes"]}
+    assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
 
 
 
-def test_roster_import_page(client, army):
+def test_roster_import_page(client, army, inline_pdf_renders):
     _user, _system, army_list = army
     exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
     assert client.get(reverse("lists:import_rosz")).status_code == 200
     response = client.post(
         reverse("lists:import_rosz"), {"system": "wh40k9", "file": SimpleUploadedFile("mine.rosz", exported)}
     )
-    assert response.status_code == 302
+    editor = page_result(client, response)
     new_list = ArmyList.objects.exclude(pk=army_list.pk).get()
-    assert response["Location"] == reverse("lists:detail", args=[new_list.pk])
+    assert editor.status_code == 302 and editor["Location"] == reverse("lists:detail", args=[new_list.pk])
     assert (new_list.owner, new_list.total_points) == (army_list.owner, 237)
+    shown = client.get(editor["Location"])
+    assert [str(m) for m in shown.context["messages"]] == ["Roster imported as a list."]
     bad = client.post(
         reverse("lists:import_rosz"),
         {"system": "wh40k9", "file": SimpleUploadedFile("x.rosz", b"PKnot a zip")},
     )
-    assert bad.status_code == 400
-    assert "x.rosz: not a readable zip archive" in bad.content.decode()
+    failed = page_result(client, bad)
+    assert failed.status_code == 200 and failed.context["errors"] == [
+        "x.rosz: not a readable zip archive (File is not a zip file)"]
+    assert failed.context["chosen"] == "wh40k9"
+    assert "x.rosz: not a readable zip archive" in failed.content.decode()
+    assert "The roster was not imported." in failed.content.decode()
+    assert ArmyList.objects.count() == 2
+
+
+def test_roster_page_refusals_before_anything_is_queued(client, army):
+    """No system or no file is a 400 naming the field; nothing is queued (no worker runs)."""
+    no_system = client.post(reverse("lists:import_rosz"), {"file": SimpleUploadedFile("x.rosz", b"PK")})
+    assert no_system.status_code == 400 and no_system.context["errors"] == ["system: choose a game system."]
+    no_file = client.post(reverse("lists:import_rosz"), {"system": "wh40k9"})
+    assert no_file.status_code == 400 and no_file.context["errors"] == ["file: choose a .ros or .rosz file."]
+    assert ArmyList.objects.count() == 1
 
 
 def test_export_of_a_list_without_points_writes_no_cost_limit(client, army):
@@ -185,7 +243,9 @@ def test_export_of_a_list_without_points_writes_no_cost_limit(client, army):
     assert limit == ["1000.0"]
 
 
-def test_a_roster_imported_under_the_wrong_system_is_refused_and_saves_nothing(client, army):
+def test_a_roster_imported_under_the_wrong_system_is_refused_and_saves_nothing(
+    client, army, inline_pdf_renders
+):
     """Issue 30: a 40k roster imported as WHFB 6th made an empty list that passed every rule."""
     user, _system, army_list = army
     exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
@@ -199,17 +259,58 @@ def test_a_roster_imported_under_the_wrong_system_is_refused_and_saves_nothing(c
         "the roster's game system, or import its catalogues first."
     )
     assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
-    page = client.post(
+    page = page_result(client, client.post(
         reverse("lists:import_rosz"), {"system": "whfb6", "file": SimpleUploadedFile("mine.rosz", exported)}
-    )
-    assert page.status_code == 400
+    ))
+    assert page.context["errors"] == [message]
     assert "none of its units is in your catalogue of Warhammer Fantasy Battle, 6th edition" in (
         page.content.decode().replace("&#x27;", "'")
     )
-    api = token_client(user).post(
+    api = token_client(user)
+    failed = api_result(api, api.post(
         "/api/v1/battlescribe/rosters",
-        {"system": "whfb6", "file": SimpleUploadedFile("list.rosz", exported)},
+        {"system": "whfb6", "file": SimpleUploadedFile("mine.rosz", exported)},
         format="multipart",
-    )
-    assert api.status_code == 400
+    )).json()
+    assert failed["status"] == "failed"
+    assert failed["errors"] == [{"field": "file", "message": message}]
     assert ArmyList.objects.count() == 1
+
+
+def test_roster_imports_count_against_the_list_import_rate_and_say_when_the_queue_is_down(
+    client, army, settings
+):
+    """A roster is a list import: past the account's `list_import` rate the page and the API
+    answer 429 with `Retry-After`; with the job cache unreachable, 503; nothing is saved."""
+    from django.core.cache import caches
+
+    from tests.factories.throttle_rates import set_rates
+
+    user, _system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    settings.CACHES = {**settings.CACHES, settings.API_THROTTLE_CACHE: {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "roster-rate-tests"}}
+    caches[settings.API_THROTTLE_CACHE].clear()
+    set_rates(settings, list_import="0/hour")
+    page = client.post(reverse("lists:import_rosz"),
+                       {"system": "wh40k9", "file": SimpleUploadedFile("mine.rosz", exported)})
+    assert page.status_code == 429 and int(page["Retry-After"]) > 0
+    assert "You have started many imports lately" in page.content.decode()
+    api = token_client(user)
+    answer = api.post("/api/v1/battlescribe/rosters",
+                      {"system": "wh40k9", "file": SimpleUploadedFile("list.rosz", exported)},
+                      format="multipart")
+    assert answer.status_code == 429 and int(answer["Retry-After"]) > 0
+
+    set_rates(settings, list_import="100/hour")
+    settings.CACHES = {**settings.CACHES, settings.PDF_CACHE: {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/0",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
+    page = client.post(reverse("lists:import_rosz"),
+                       {"system": "wh40k9", "file": SimpleUploadedFile("mine.rosz", exported)})
+    assert page.status_code == 503 and "Imports cannot be queued right now" in page.content.decode()
+    answer = api.post("/api/v1/battlescribe/rosters",
+                      {"system": "wh40k9", "file": SimpleUploadedFile("list.rosz", exported)},
+                      format="multipart")
+    assert answer.status_code == 503
+    assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
