@@ -26,9 +26,12 @@ def watch(page: Page) -> list[str]:
 
     def on_console(message: ConsoleMessage) -> None:
         if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
-            problems.append(message.text)
+            where = message.location
+            problems.append(f"{page.url} ({where.get('url')}:{where.get('lineNumber')}): {message.text}")
 
     page.on("console", on_console)
+    page.on("response", lambda r: r.status >= 400 and problems.append(
+        f"{r.status} {r.request.method} {r.url}"))
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     return problems
 
