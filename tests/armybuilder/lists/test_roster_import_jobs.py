@@ -12,11 +12,9 @@ message back (`acks_late`, `reject_on_worker_lost`); the next delivery finds the
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
@@ -27,6 +25,7 @@ from armybuilder.lists.import_jobs import list_import_state
 from armybuilder.lists.services import army_list_add_unit, army_list_create
 from armybuilder.models import ArmyList
 from rules.models import Faction, GameSystem, ImportReceipt
+from tests.armybuilder.estimates.test_estimate_worker import pool_child
 from tests.armybuilder.lists.test_import_jobs import our_file, poll_fragment
 from tests.conftest import start_worker, stop_worker, wait_for_worker
 from tests.factories.army_lists import PASSWORD, make_user, token_client
@@ -116,17 +115,6 @@ def test_the_roster_request_queues_without_importing(client: Any, django_assert_
     from armybuilder.lists.import_jobs import cache
 
     cache().delete(f"list-import:{posted['Location'].rstrip('/').rsplit('/', 1)[-1]}")
-
-
-def pool_child(worker: Any, timeout: float = 30) -> psutil.Process:
-    """The prefork pool's one child process of the worker."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        children = psutil.Process(worker.pid).children()
-        if children:
-            return children[0]
-        time.sleep(0.1)
-    raise AssertionError("the worker started no pool process")
 
 
 def test_a_worker_killed_after_the_commit_makes_no_second_list(
