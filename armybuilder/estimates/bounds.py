@@ -236,23 +236,25 @@ def screen_refusal(
 
 
 def part_refusal(*, system: GameSystem, inputs: Mapping[str, Any],
-                 rows: Sequence[tuple[str, int]]) -> tuple[str | None, float]:
+                 rows: Sequence[tuple[str, int]]) -> tuple[str | None, dict[tuple[str, int], float]]:
     """A part of a fanned-out job prices its own matchups before it computes: each of these
-    rows ((side "a" or "b", index): that side's unit against every unit of the other side) as
-    (why the job is refused: a matchup past the per-matchup limit, or None; the rows'
-    predicted seconds, a repeated pair counted once)."""
+    rows ((side "a" or "b", index): that side's unit against every distinct unit of the other
+    side) as (why the job is refused: a matchup past the per-matchup limit, or None; each row's
+    predicted seconds)."""
     sides = {"a": ("list_a", "list_b"), "b": ("list_b", "list_a")}
     columns = {side: _distinct(inputs[other]["units"]) for side, (_, other) in sides.items()
                if any(row_side == side for row_side, _ in rows)}
-    pairs = []
+    pairs: dict[tuple[str, int], list[tuple[str, int, str, Mapping[str, Any], str, Mapping[str, Any]]]] = {}
     for side, index in rows:
         role = sides[side][0]
         unit = inputs[role]["units"][index]["unit"]
-        pairs += [(role, index, _canonical(unit), unit, kd, d) for kd, (_, d) in columns[side].items()]
-    costs, errors = _pair_costs(system, inputs["situation"], pairs)
+        pairs[(side, index)] = [(role, index, _canonical(unit), unit, kd, d)
+                                for kd, (_, d) in columns[side].items()]
+    costs, errors = _pair_costs(system, inputs["situation"], (pair for row in pairs.values() for pair in row))
     if errors:
-        return refusal_text(inputs, _request_error(errors)), 0.0
-    return None, sum(costs.values())
+        return refusal_text(inputs, _request_error(errors)), {}
+    return None, {row: sum(costs[(attacker, defender)] for _, _, attacker, _, defender, _ in row_pairs)
+                  for row, row_pairs in pairs.items()}
 
 
 def total_refusal(inputs: Mapping[str, Any], total: float) -> str | None:

@@ -483,7 +483,8 @@ def _price_rows(store: redis.Redis, estimate_id: str, system_key: str, inputs: M
     if refusal:
         return refusal
     pipe = store.pipeline(transaction=False)
-    pipe.hset(_key(estimate_id, "priced_rows"), mapping={row: seconds / len(rows) for row in rows})
+    pipe.hset(_key(estimate_id, "priced_rows"),
+              mapping={f"{side}{index}": row_seconds for (side, index), row_seconds in seconds.items()})
     pipe.expire(_key(estimate_id, "priced_rows"), KEY_TTL)
     pipe.hvals(_key(estimate_id, "priced_rows"))
     total = sum(float(value) for value in pipe.execute()[-1])

@@ -151,11 +151,15 @@ def test_a_part_of_a_job_fanned_out_on_its_screen_prices_its_rows_once(monkeypat
     assert first == ("row done", 2, 6)
     priced = fanout._redis().hgetall(fanout._key(job, "priced_rows"))
     costs = list_vs_list_costs(system=get_system("opr"), inputs=estimate.inputs)
-    mine = {json.dumps(estimate.inputs["list_a"]["units"][i]["unit"], sort_keys=True, separators=(",", ":"))
-            for i in (0, 1)}
-    expected = sum(seconds for (attacker, _), seconds in costs.items() if attacker in mine)
+    def own(i: int) -> float:
+        """Row a<i>'s predicted seconds: its unit against every unit of list B."""
+        unit = json.dumps(estimate.inputs["list_a"]["units"][i]["unit"], sort_keys=True,
+                          separators=(",", ":"))
+        return sum(seconds for (attacker, _), seconds in costs.items() if attacker == unit)
+
     assert set(priced) == {b"a0", b"a1"}
-    assert sum(float(v) for v in priced.values()) == pytest.approx(expected, rel=1e-9)
+    assert float(priced[b"a0"]) == pytest.approx(own(0), rel=1e-9)  # each row its own price
+    assert float(priced[b"a1"]) == pytest.approx(own(1), rel=1e-9)
 
     fanout._redis().srem(fanout._key(job, "rows_done"), "a0", "a1")  # as if its worker was lost
     run_part(estimate, ["a0", "a1"], monkeypatch)
