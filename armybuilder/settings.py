@@ -271,7 +271,7 @@ LIST_IMPORT_TIME_LIMIT = env.int("LIST_IMPORT_TIME_LIMIT", default=120)
 IMPORT_TEST_DIE_FILE = env.str("IMPORT_TEST_DIE_FILE", default="")
 # Roster PDFs are rendered by the worker into a cache keyed by list version.
 PDF_CACHE = "jobs"
-# A render is bounded in CPU seconds (RLIMIT_CPU in the worker process), so a busy
+# A render is bounded in CPU seconds (the profiling timer, `estimates.cpu_limit`), so a busy
 # server does not kill a render that would finish; the wall-clock limit is only a backstop
 # for a render that hangs without using CPU.
 PDF_CPU_SECONDS = env.int("PDF_CPU_SECONDS", default=30)

@@ -17,7 +17,7 @@ Now a page never waits on a PDF:
   request is refused like a rate (`PdfThrottled`) until the list changes;
 - starting a render counts against the `pdf` rate, per account or per client address
   (share links are anonymous), in the same shared counters as the API's throttles;
-- the worker renders under a CPU-time limit (`PDF_CPU_SECONDS`, RLIMIT_CPU: a loaded server
+- the worker renders under a CPU-time limit (`PDF_CPU_SECONDS`, the estimates' `cpu_limit`: a loaded server
   slows a render without killing it), a wall-clock backstop, and refuses PDFs larger than
   `PDF_MAX_BYTES`; renders run on their own queue (`pdf`) so they never delay estimates;
 - the in-flight marker carries the render's progress: its stage (`STAGES`: queued, building
@@ -31,14 +31,10 @@ The cache is Redis (`PDF_CACHE`); when it or the broker is down the caller gets
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import math
-import resource
-import signal
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +45,7 @@ from django.core.cache import BaseCache, caches
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
+from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit
 from armybuilder.models import ArmyList
 
 logger = logging.getLogger(__name__)
@@ -240,40 +237,6 @@ def _release(store: BaseCache, lock: str, pending: str) -> None:
             store.delete(lock)
     except Exception:  # the cache is down; the lock expires on its own
         logger.warning("could not free the PDF lock %s", lock)
-
-
-class CpuTimeExceeded(Exception):
-    """The render used its CPU seconds (`PDF_CPU_SECONDS`)."""
-
-
-@contextlib.contextmanager
-def cpu_time_limit(seconds: int) -> Iterator[None]:
-    """Raise `CpuTimeExceeded` in the block once this process has used `seconds` more CPU time.
-
-    RLIMIT_CPU's soft limit is set to the process's CPU time so far plus `seconds`; the kernel
-    sends SIGXCPU when it is reached, turned here into the exception, and the limit is put back
-    afterwards (a worker's pool process runs many tasks). Off the main thread (where no signal
-    handler can be set) or with `seconds` <= 0 the block runs unlimited.
-    """
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    wanted = math.ceil(usage.ru_utime + usage.ru_stime + seconds)
-    if hard != resource.RLIM_INFINITY:
-        wanted = min(wanted, hard)
-
-    def on_limit(signum: int, frame: Any) -> None:
-        raise CpuTimeExceeded(f"more than {seconds} s of CPU")
-
-    previous = signal.signal(signal.SIGXCPU, on_limit)
-    resource.setrlimit(resource.RLIMIT_CPU, (wanted, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
-        signal.signal(signal.SIGXCPU, previous)
 
 
 class RenderProgress(logging.Handler):

@@ -77,3 +77,13 @@ def add_unit(page: Page, slug: str) -> None:
     page.locator(f'button.add-unit[data-unit="{slug}"]').first.click()
     expect(page.locator("#unit-rows .unit-row")).to_have_count(rows + 1)
     expect(page.locator("#list-total")).to_have_text(str(sum(unit_points(page))))
+
+
+def htmx_idle(page: Page) -> None:
+    """Wait until htmx has no request in flight and has swapped and settled what came back.
+
+    A response event fires before htmx swaps its HTML in: a field filled in that gap is the
+    old one, replaced a moment later, and its change is never sent."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
+    )

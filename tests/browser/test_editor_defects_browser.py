@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import PHONE, editor_page, total
+from tests.browser.editor_helpers import PHONE, editor_page, htmx_idle, total
 from tests.factories.army_lists import ASHEN_CONCORD_ELEVEN as ELEVEN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,6 +31,7 @@ def test_a_refused_option_change_keeps_the_page_and_says_why_beside_the_field(li
         row.get_by_label(re.compile("Pyre Thrower")).fill("2")
         row.get_by_label(re.compile("Pyre Thrower")).press("Tab")
     assert first.value.status == 200
+    htmx_idle(page)
     row = page.locator("#unit-rows .unit-row").first
     with page.expect_response(lambda r: "/options/" in r.url) as answer:
         row.get_by_label(re.compile("Slag Lance")).fill("1")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import PHONE, editor_page, total, unit_points
+from tests.browser.editor_helpers import PHONE, editor_page, htmx_idle, total, unit_points
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -259,6 +259,7 @@ def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live
         row.get_by_label("Group").fill("Vanguard")
         with page.expect_response(lambda r: "/details/" in r.url):
             row.get_by_label("Group").press("Tab")
+        htmx_idle(page)
     page.goto(f"{live_server.url}/lists/{army_list.pk}/roster/")
     expect(page.locator(".roster-group")).to_have_text(["Vanguard", "Other units"])
     headings = page.locator(".roster-group, .unit-card h2").all_inner_texts()
@@ -373,6 +374,7 @@ def test_40k_units_form_a_detachment_by_keyboard_checked_and_printed(live_server
         page.keyboard.type("Alpha")
         with page.expect_response(lambda r: "/details/" in r.url):
             page.keyboard.press("Tab")
+        htmx_idle(page)
         joined = page.locator("#unit-rows .unit-row").nth(index)
         expect(joined.get_by_label("Detachment")).to_have_value("patrol")
     expect(page.locator("#list-valid")).to_be_visible()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page
+from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page, htmx_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -34,6 +34,7 @@ def test_a_refused_option_change_shows_its_message_inside_the_unit(
         row.get_by_label(re.compile("Pyre Thrower")).fill("2")
         row.get_by_label(re.compile("Pyre Thrower")).press("Tab")
     assert first.value.status == 200
+    htmx_idle(page)
     row = page.locator("#unit-rows .unit-row").first
     with page.expect_response(lambda r: "/options/" in r.url) as answer:
         row.get_by_label(re.compile("Slag Lance")).fill("1")
@@ -80,6 +81,7 @@ def test_a_count_typed_out_of_range_is_said_at_once_and_refused_by_the_server(
     army_list.refresh_from_db()
     assert army_list.version == saved_version  # nothing was saved
     # Back in range: the message goes and the count is saved.
+    htmx_idle(page)
     field = page.locator("#unit-rows .unit-row").first.get_by_label(re.compile("Pyre Thrower"))
     field.fill("1")
     expect(page.locator("#unit-rows .unit-row").first.locator(".live-range-error")).to_have_count(0)
