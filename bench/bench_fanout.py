@@ -16,7 +16,11 @@ The run creates a database of its own (`bench_fanout_<pid>`, dropped at the end)
    in parts sized by their predicted cost (`fanout.py`);
 3. with `--paired N`, N pairs of runs a few seconds apart on two warm workers (1 and 2 pool
    processes) that take the queue in turn, and the median of their ratios: the fastest of
-   separate runs compares moments of a drifting machine, a pair compares like with like;
+   separate runs compares moments of a drifting machine, a pair compares like with like.
+   Beside each pair, the machine's own ceiling at that moment: the same job computed with no
+   broker and no database by one forked process, then by two at once, each given half of list
+   A against all of list B (the same matchups, split evenly by hand). The fan-out cannot beat
+   that; the ratio of the two medians is the share of the ceiling the fan-out reaches;
 4. a small job (2 × 2) on the 1-process worker as it runs by default (predicted cheap, so not
    fanned out: `ESTIMATE_FAN_OUT_MIN_SECONDS`) and forced to fan out, against its in-process
    compute time.
@@ -141,8 +145,44 @@ def run_on_workers(system: str, inputs: dict, processes: int, *, repeat: int = 1
         os.environ.pop("ESTIMATE_FAN_OUT_MIN_SECONDS", None)
 
 
-def paired_runs(system: str, inputs: dict, rounds: int) -> list[tuple[float, float]]:
-    """(1-process seconds, 2-process seconds) of `rounds` pairs of runs a few seconds apart: two
+def _halves(inputs: dict) -> list[dict]:
+    """Two jobs that together hold every matchup of `inputs` once: the odd and the even units of
+    list A (alternate sizes, so the halves cost about the same), each against all of list B."""
+    units = inputs["list_a"]["units"]
+    return [dict(inputs, list_a=dict(inputs["list_a"], units=units[start::2])) for start in (0, 1)]
+
+
+def _in_fork(system: str, jobs: list[dict]) -> float:
+    """Wall seconds for `jobs` computed at once, each by its own forked process (warm imports,
+    engine caches emptied), no broker and no database: the ideal parallel run."""
+    import multiprocessing
+
+    from armybuilder.estimates.machine_speed import clear_engine_caches
+
+    def run(job_inputs: dict) -> None:
+        clear_engine_caches()
+        list_vs_list(system, job_inputs)
+
+    context = multiprocessing.get_context("fork")
+    processes = [context.Process(target=run, args=(job_inputs,)) for job_inputs in jobs]
+    started = time.perf_counter()
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    if any(process.exitcode for process in processes):
+        raise SystemExit("a forked computation failed")
+    return time.perf_counter() - started
+
+
+def ceiling_pair(system: str, inputs: dict) -> tuple[float, float]:
+    """(one process, two processes) wall seconds of the ideal parallel run of the job now."""
+    return _in_fork(system, [inputs]), _in_fork(system, _halves(inputs))
+
+
+def paired_runs(system: str, inputs: dict, rounds: int) -> list[tuple[float, float, float, float]]:
+    """(1-process seconds, 2-process seconds, and the ideal run's (`ceiling_pair`) right after)
+    of `rounds` pairs of runs a few seconds apart: two
     workers (of 1 and of 2 pool processes) stay up, warm, and take the `celery` queue in turn
     (Celery's remote control: `cancel_consumer` / `add_consumer`), the order swapped every
     round. On a VM whose speed drifts from minute to minute, a pair shares the conditions that
@@ -173,7 +213,7 @@ def paired_runs(system: str, inputs: dict, rounds: int) -> list[tuple[float, flo
             for n in ((1, 2) if round_ % 2 == 0 else (2, 1)):
                 only(n)
                 seconds[n] = _timed_job(workers[n], system, inputs)[0]
-            pairs.append((seconds[1], seconds[2]))
+            pairs.append((seconds[1], seconds[2], *ceiling_pair(system, inputs)))
         return pairs
     finally:
         for worker in workers.values():
@@ -224,13 +264,18 @@ def main() -> int:
 
         if args.paired:
             pairs = paired_runs(system, inputs, args.paired)
-            ratios = sorted(one / two for one, two in pairs)
-            median = statistics.median(ratios)
-            print("  paired runs (1 process, 2 processes): "
-                  + ", ".join(f"{one:.2f}/{two:.2f} s" for one, two in pairs))
+            ratios = sorted(one / two for one, two, _, _ in pairs)
+            ceilings = sorted(one / two for _, _, one, two in pairs)
+            median, ceiling = statistics.median(ratios), statistics.median(ceilings)
+            print("  paired runs (1 process, 2 processes; the ideal run's beside): "
+                  + ", ".join(f"{one:.2f}/{two:.2f} s ({ideal_one:.2f}/{ideal_two:.2f})"
+                              for one, two, ideal_one, ideal_two in pairs))
             print(f"  paired speed-up at 2 processes: median {median:.2f}× (min {ratios[0]:.2f}, max "
                   f"{ratios[-1]:.2f}; target ≥ {TARGET_SPEEDUP_AT_2}×: "
                   f"{'met' if median >= TARGET_SPEEDUP_AT_2 else 'NOT met'})")
+            print(f"  this machine's ceiling (two forked processes, no broker): median {ceiling:.2f}× "
+                  f"(min {ceilings[0]:.2f}, max {ceilings[-1]:.2f}); the fan-out reaches "
+                  f"{median / ceiling:.0%} of it")
             speedup = median
 
         small_system, small_inputs = job(args.small)

@@ -230,12 +230,14 @@ def work_features(batches: list[Batch], groups: list[ModelGroup]) -> dict[str, f
     return out
 
 
-#: The chain's cost per kind of step (`work_features`), fitted against a sweep of accepted inputs
-#: (`bench/bench_cost_models.py`: CPU seconds, best of three; `tracemalloc` peak) on the
-#: development machine and rounded up by a quarter. The engine's own refusal stays `MAX_COST` band passes.
-SECONDS_FIXED = 5e-5
-SECONDS_PER = {"batches": 8e-5, "passes": 5e-7, "pass_cells": 3e-9, "products": 1e-6,
-               "product_cells": 8e-11, "models": 2.5e-7, "states": 1.5e-6}
+#: The chain's cost per kind of step (`work_features`), in the reference machine's seconds
+#: (`armybuilder.estimates.machine_speed`): fitted by least squares on relative error against
+#: 360 accepted inputs of `bench/bench_cost_models.py`'s sweep (seeds 11–13; CPU seconds, best of
+#: three, divided by the machine factor measured in the same process), checked on seed 1, and
+#: rounded up by about 30%. The engine's own refusal stays `MAX_COST` band passes.
+SECONDS_FIXED = 5.4e-5
+SECONDS_PER = {"batches": 6.7e-5, "passes": 1e-7, "pass_cells": 1.9e-9, "products": 9.1e-7,
+               "product_cells": 5e-11, "models": 1.5e-7, "states": 1.0e-6}
 #: Bytes: the result's lists (per model, per state), a batch's step and its tables, and the
 #: joint tables of kills × models (morale) and the dense matrix (states²).
 BYTES_FIXED = 4 * 1024

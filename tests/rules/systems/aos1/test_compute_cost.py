@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from armybuilder.estimates.bounds import generic_cost, over_limit
+from rules.systems.aos1 import combat
 from rules.systems.aos1.combat import Situation, _losses, attack, battleshock_fled
 from rules.systems.aos1.compute_cost import attack_work, estimate_cost
 from tests.rules.systems.aos1.test_combat import unit, weapon
@@ -37,11 +38,29 @@ def test_the_work_counted_is_the_engines_walk():
     """Two weapon groups of 10 × 2 attacks and 10 × 1 (D3 damage) on 30 one-wound models: 30
     attacks walked; the D3 weapon's terms reach the 30-wound pool after 10 attacks."""
     attacker = unit("A", 10, weapons=[weapon(attacks=2), weapon(attacks=1, damage="D3")])
-    groups, attacks, cells, models, pool = attack_work(attacker, unit("D", 30), Situation())
+    work = attack_work(attacker, unit("D", 30), Situation())
+    groups, attacks, cells, models, pool, slain = work
     assert (groups, attacks, models, pool) == (2, 30, 30, 30)
+    # 20 × 1 + 10 × 3 = 50 damage at most, more than the 30 one-wound models: 0 … 30 slain.
+    assert slain == 31
     # Σ_{n=1..20} min(n + 1, 31) × 2 and Σ_{n=1..10} min(3n + 1, 31) × 4
     assert cells == (sum(min(n + 1, 31) * 2 for n in range(1, 21))
                      + sum(min(3 * n + 1, 31) * 4 for n in range(1, 11)))
+
+
+@pytest.mark.parametrize(("models", "wounds", "expected"), [(20, 3, 8), (5, 3, 6), (40, 1, 24)])
+def test_the_numbers_slain_counted_are_those_the_engine_reaches(monkeypatch, models, wounds, expected):
+    """10 attacks of 2 damage and D3 mortal wounds: at most 23 damage, so on 20 three-wound
+    models 0 … 7 slain (8 steps of the battleshock tables), on 5 all of them (6), on 40
+    one-wound models 0 … 23 (24). The engine's own distribution of models slain reaches as far."""
+    seen = []
+    real = combat.models_slain
+    monkeypatch.setattr(combat, "models_slain", lambda *a: seen.append(real(*a)) or seen[-1])
+    attacker = unit("A", 10, weapons=[weapon(attacks=1, to_hit=2, to_wound=2, damage=2)])
+    defender = unit("D", models, wounds=wounds, save=None)
+    work = attack_work(attacker, defender, Situation(mortal_wounds="D3"))
+    attack(attacker, defender, {"mode": "melee", "mortal_wounds": "D3"})
+    assert work.slain == expected == int(np.flatnonzero(seen[0])[-1]) + 1
 
 
 def _losses_by_identity_rows(slain, models, bravery, situation):
