@@ -58,6 +58,7 @@ def test_a_roster_waits_for_the_worker_then_opens_as_a_list(live_server, browser
     expect(page.locator("#list-import-pending")).to_be_visible()
     expect(page.get_by_role("heading", name="Import a BattleScribe roster")).to_be_visible()
     expect(page.get_by_role("heading", name="Waiting for a worker")).to_be_visible()
+    expect(page.locator("#list-import-pending")).to_contain_text("The roster is uploaded")
     screenshot(page, f"roster-import-waiting-{name}")
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     assert ArmyList.objects.filter(owner=owner).count() == 1  # nothing imported in the request

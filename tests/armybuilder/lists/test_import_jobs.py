@@ -114,6 +114,7 @@ def test_the_request_queues_without_importing(client: Any, django_assert_max_num
     waiting = client.get(posted["Location"])
     assert waiting.status_code == 200 and b'id="list-import-pending"' in waiting.content
     assert b'http-equiv="refresh"' in waiting.content  # without JavaScript the page reloads itself
+    assert "The list is uploaded; the server reads and prices it" in waiting.content.decode()
     api = token_client(make_user("api-queuer"))
     with django_assert_max_num_queries(12):
         queued = api.post("/api/v1/lists/import", json.loads(our_file(200)), format="json")

@@ -110,6 +110,7 @@ def test_the_roster_request_queues_without_importing(client: Any, django_assert_
     waiting = client.get(posted["Location"])
     assert waiting.status_code == 200 and b'id="list-import-pending"' in waiting.content
     assert "Import a BattleScribe roster" in waiting.content.decode()
+    assert "The roster is uploaded; the server reads it" in waiting.content.decode()
     assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
     # A later test's worker takes this message: it finds no job and does nothing.
     from armybuilder.lists.import_jobs import cache
