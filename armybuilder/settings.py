@@ -248,7 +248,7 @@ ESTIMATE_FAN_OUT_MIN_SECONDS = env.float("ESTIMATE_FAN_OUT_MIN_SECONDS", default
 # ... and is cut into parts of at least this many predicted seconds (at most 16 parts).
 ESTIMATE_FAN_OUT_PART_SECONDS = env.float("ESTIMATE_FAN_OUT_PART_SECONDS", default=0.1)
 # How many times slower than the machine the cost models were fitted on this one runs the
-# estimate engines (`estimates/machine_speed.py`): `auto` measures it once per process; a
+# estimate engines (`estimates/machine_speed.py`): `auto` measures it on the workers and shares it; a
 # number fixes it (the test runner sets 1, so what a test accepts does not depend on the CPU).
 ESTIMATE_MACHINE_FACTOR = env.str("ESTIMATE_MACHINE_FACTOR", default="auto")
 # An estimate job may use this many CPU seconds in all (its parts together, when fanned out):
@@ -258,7 +258,8 @@ ESTIMATE_CPU_SECONDS = env.float("ESTIMATE_CPU_SECONDS", default=180.0)
 # A job younger than this is left alone by the reconciliation (its worker may not report it yet).
 ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
-CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.roster.pdf_jobs",
+CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.estimates.machine_speed",
+                  "armybuilder.roster.pdf_jobs",
                   "rules.battlescribe_jobs", "armybuilder.lists.import_jobs"]
 # A BattleScribe catalogue import on the worker (`rules/battlescribe_jobs.py`) stops after this
 # many seconds (its entries are bounded too: `MAX_IMPORT_ENTRIES`).
@@ -290,6 +291,9 @@ PDF_CACHE_SECONDS = env.int("PDF_CACHE_SECONDS", default=24 * 3600)
 CELERY_BEAT_SCHEDULE = {
     "reconcile-jobs": {"task": "jobs.reconcile", "schedule": RECONCILE_INTERVAL,
                        "options": {"expires": RECONCILE_INTERVAL, "queue": "control"}},
+    # The machine factor of the cost models, measured again (`estimates/machine_speed.py`).
+    "measure-machine": {"task": "estimates.measure_machine", "schedule": 1800.0,
+                        "options": {"expires": 1800.0, "queue": "control"}},
 }
 # Each kind of work on its own queue, consumed by its own workers (bin/run,
 # docker-compose), so none waits behind another: estimates and their rows on the default
@@ -300,6 +304,7 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "jobs.reconcile": {"queue": "control"},
+    "estimates.measure_machine": {"queue": "control"},
     "roster.render_pdf": {"queue": "pdf"},
     "rules.import_battlescribe": {"queue": "pdf"},
     "lists.import_list": {"queue": "pdf"},

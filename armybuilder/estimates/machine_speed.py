@@ -21,8 +21,11 @@ Russian model was fitted on that second machine, so it divides its prices by the
 `ESTIMATE_MACHINE_FACTOR` overrides the measurement: a number, or `auto` (the default). The
 test runner sets 1, so what a test accepts or refuses does not depend on the machine's speed.
 The measurement costs about a second of CPU (most of it the engines' first run, which imports
-them), paid by the first prediction of a process when no other process shared its figure in the
-last hour (`_measured_factor`).
+them). It is made by a worker when it starts with nothing shared, and by the beat every
+`MEASURE_INTERVAL` on the `control` worker (`measure_machine`); every process reads the shared
+figure again every `KEPT_SECONDS`, so the factor follows a VM whose speed changes (the same
+machine ran the engines 3.6× and 1.8× slower than the reference on two days). A process
+measures itself only when nothing was ever shared to it (`_current_factor`).
 """
 
 from __future__ import annotations
@@ -30,10 +33,11 @@ from __future__ import annotations
 import json
 import logging
 import time
-from functools import cache
 from pathlib import Path
 from typing import Any
 
+from celery import shared_task
+from celery.signals import worker_ready
 from django.conf import settings
 from django.core.cache import caches
 
@@ -56,6 +60,12 @@ LOWEST, HIGHEST = 0.1, 20.0
 #: Where the measurement is shared (the job cache, Redis) and for how long.
 CACHE_KEY = "estimates:machine-factor"
 SHARED_SECONDS = 3600
+#: How often the beat measures again (`measure_machine`), well inside `SHARED_SECONDS`.
+MEASURE_INTERVAL = 1800
+#: How long a process keeps the figure it read before it reads the shared one again.
+KEPT_SECONDS = 300
+#: (factor, `time.monotonic()` when read or measured) in this process, or None.
+_kept: tuple[float, float] | None = None
 
 
 def reference_workload() -> list[tuple[str, dict[str, Any], dict[str, Any], dict[str, Any]]]:
@@ -89,30 +99,76 @@ def workload_seconds(rounds: int = ROUNDS) -> float:
     return sum(best)
 
 
-@cache
-def _measured_factor() -> float:
-    """Measured once per process, and shared through the job cache for `SHARED_SECONDS`: a web
-    process pricing a request reads what a worker measured instead of running the engines
-    (about a second of CPU with the first run's imports)."""
+def _shared() -> float | None:
+    """The factor a process shared in the job cache, if it is there and believable."""
     try:
         found = caches[settings.PDF_CACHE].get(CACHE_KEY)
-    except Exception:  # the cache is down: measure here
+    except Exception:  # the cache is down: as if nothing were shared
         logger.warning("could not read the machine factor from the cache", exc_info=True)
-        found = None
-    if isinstance(found, float) and LOWEST <= found <= HIGHEST:
-        return found
+        return None
+    return found if isinstance(found, float) and LOWEST <= found <= HIGHEST else None
+
+
+def measure_and_share() -> float:
+    """Measure the factor now, share it for `SHARED_SECONDS` and keep it in this process."""
+    global _kept
     factor = min(HIGHEST, max(LOWEST, workload_seconds() / REFERENCE_SECONDS))
     try:
         caches[settings.PDF_CACHE].set(CACHE_KEY, factor, SHARED_SECONDS)
     except Exception:
         logger.warning("could not share the machine factor", exc_info=True)
+    _kept = (factor, time.monotonic())
     return factor
+
+
+def _current_factor() -> float:
+    """The factor this process uses: the one it read in the last `KEPT_SECONDS`, else the shared
+    one (which the beat measures again every `MEASURE_INTERVAL`, so a server's factor follows
+    a VM whose speed changes). A process measures only when nothing was ever shared to it; if
+    the shared figure is gone later (Redis restarted), it keeps its own until the beat shares
+    a new one, so a request never pays for a measurement a worker owes."""
+    global _kept
+    now = time.monotonic()
+    if _kept is not None and now - _kept[1] < KEPT_SECONDS:
+        return _kept[0]
+    found = _shared()
+    if found is not None:
+        _kept = (found, now)
+        return found
+    if _kept is not None:
+        return _kept[0]
+    return measure_and_share()
+
+
+def forget() -> None:
+    """Drop what this process kept (tests: the next call reads or measures afresh)."""
+    global _kept
+    _kept = None
+
+
+@shared_task(name="estimates.measure_machine", ignore_result=True)
+def measure_machine() -> float:
+    """The beat's entry point (on the `control` worker): measure and share the factor, unless
+    the setting fixes it."""
+    return machine_factor() if _fixed() is not None else measure_and_share()
+
+
+@worker_ready.connect
+def _share_when_a_worker_starts(**_: Any) -> None:
+    """A worker that starts with nothing shared measures at once, so the first request after a
+    deployment reads a figure instead of measuring one (the beat's first run is an interval
+    away)."""
+    if _fixed() is None and _shared() is None:
+        measure_and_share()
+
+
+def _fixed() -> float | None:
+    given = str(getattr(settings, "ESTIMATE_MACHINE_FACTOR", "auto")).strip().lower()
+    return float(given) if given and given != "auto" else None
 
 
 def machine_factor() -> float:
     """How many times slower than the reference this machine runs the engines (the setting
     when it is a number; else measured once per process)."""
-    given = str(getattr(settings, "ESTIMATE_MACHINE_FACTOR", "auto")).strip().lower()
-    if given and given != "auto":
-        return float(given)
-    return _measured_factor()
+    fixed = _fixed()
+    return fixed if fixed is not None else _current_factor()
