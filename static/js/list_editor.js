@@ -172,6 +172,57 @@
     dragged = null;
   });
 
+  // A field the player is typing in when an answer replaces its row (a quick player ticks one
+  // option and types a count in the next before the first answer is back) would lose what was
+  // typed: the field posts on change, which has not happened yet. The typed value is carried
+  // into the new field (htmx has moved the focus there already, by id), unless the answer
+  // changed that field itself, and it is sent when the player moves on, as it would have been.
+  var typed = null;
+  function isTyping(field) {
+    return field.tagName === "TEXTAREA" ||
+      (field.tagName === "INPUT" && /^(text|number|search)$/.test(field.type));
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var field = document.activeElement;
+    var target = event.detail.target;
+    typed = null;
+    if (field && field.id && target && target.contains(field) && isTyping(field) &&
+        field.value !== field.defaultValue) {
+      typed = {id: field.id, value: field.value, was: field.defaultValue};
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var carried = typed;
+    typed = null;
+    var field = carried && document.getElementById(carried.id);
+    if (!field || !isTyping(field) || field.value !== carried.was) {
+      return;
+    }
+    field.value = carried.value;
+    field.setAttribute("data-carried", "");
+    field.dispatchEvent(new Event("input", {bubbles: true}));  // the live range message
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.removeAttribute) {
+      event.target.removeAttribute("data-carried");
+    }
+  }, true);
+  document.addEventListener("focusout", function (event) {
+    var field = event.target;
+    if (!field.hasAttribute || !field.hasAttribute("data-carried")) {
+      return;
+    }
+    // After the browser's own change event, if it sends one: then there is nothing to do.
+    window.setTimeout(function () {
+      if (field.isConnected && field.hasAttribute("data-carried")) {
+        field.removeAttribute("data-carried");
+        if (field.value !== field.defaultValue) {
+          field.dispatchEvent(new Event("change", {bubbles: true}));
+        }
+      }
+    }, 0);
+  });
+
   // A refused change puts its message in #editor-alert: move focus there so it is noticed.
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;

@@ -172,3 +172,48 @@ def test_a_change_made_the_moment_a_row_is_replaced_is_saved(live_server, browse
     army_list.refresh_from_db()
     unit = army_list.units.get()
     assert (unit.custom_name, unit.notes) == ("Red Squad", "Holds the ridge")
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_a_count_typed_while_the_row_is_being_saved_is_kept_and_saved(live_server, browser, viewport):
+    """A quick player ticks one option and types a count in the next field before the first
+    answer is back: the answer replaces the row, and the count typed into the old field (not
+    yet sent: it posts on change) was silently lost. It is carried into the new row, keeps the
+    focus, and is saved when the player moves on."""
+    page, army_list = editor_page(live_server, browser, viewport=viewport, units=("concord-wardens",))
+    row = page.locator("#unit-rows .unit-row").first
+    row.locator("summary").click()
+    held = []
+    page.route("**/options/", lambda route: held.append(route))
+    row.get_by_label(re.compile("Add five Wardens")).check()
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert len(held) == 1, "the tick's request was not held"
+    field = row.get_by_label(re.compile("Pyre Thrower"))
+    field.fill("1")  # typed, not committed: no change event yet
+    held[0].continue_()
+    page.unroute("**/options/")
+    expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).to_contain_text("Add five")
+    htmx_idle(page)
+    field = page.locator("#unit-rows .unit-row").first.get_by_label(re.compile("Pyre Thrower"))
+    expect(field).to_have_value("1")
+    expect(field).to_be_focused()
+    posts = []
+    page.on("request", lambda request: posts.append(request.url) if "/options/" in request.url else None)
+    with page.expect_response(lambda r: "/options/" in r.url) as answer:
+        field.press("Tab")
+    assert answer.value.status == 200
+    upgrades = page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")
+    expect(upgrades).to_contain_text("Pyre Thrower")
+    expect(upgrades).to_contain_text("Add five")
+    htmx_idle(page)
+    page.wait_for_timeout(200)
+    assert len(posts) == 1, posts  # sent once: the browser's change or ours, never both
+    field = page.locator("#unit-rows .unit-row").first.get_by_label(re.compile("Pyre Thrower"))
+    field.scroll_into_view_if_needed()
+    shot = f"editor-typed-during-save-{'phone' if viewport == PHONE else 'desktop'}"
+    screenshot(page, shot, full_page=False)
+    chosen = army_list.units.get().chosen_options
+    assert len([key for key, count in chosen.items() if count]) == 2, chosen

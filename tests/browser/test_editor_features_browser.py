@@ -352,12 +352,14 @@ def test_40k_units_form_a_detachment_by_keyboard_checked_and_printed(live_server
     tab_to(page, row.get_by_label("Group"))
     page.keyboard.type("Alpha")
     page.keyboard.press("Tab")  # change → saved; the focus comes back on the next field
+    # The row the answer brings (a "networkidle" load state, reached long before, did not wait
+    # for it: the arrow key below could change the old row's menu, about to be replaced).
+    htmx_idle(page)
     kind = page.locator("#unit-rows .unit-row").first.get_by_label("Detachment")
     expect(kind).to_be_focused()
     expect(kind.locator("option")).to_have_text(
         ["None: a free group", "Patrol Detachment", "Battalion Detachment", "Brigade Detachment"]
     )
-    page.wait_for_load_state("networkidle")
     with page.expect_response(lambda r: "/details/" in r.url):
         page.keyboard.press("ArrowDown")  # → Patrol Detachment
     expect(page.locator("#unit-rows .unit-row").first.locator(".unit-group")).to_have_text(
