@@ -19,8 +19,8 @@ The run creates a database of its own (`bench_fanout_<pid>`, dropped at the end)
    separate runs compares moments of a drifting machine, a pair compares like with like.
    Beside each pair, the machine's own ceiling at that moment: the same job computed with no
    broker and no database by one forked process, then by two at once, each given half of list
-   A against all of list B (the same matchups, split evenly by hand). The fan-out cannot beat
-   that; the ratio of the two medians is the share of the ceiling the fan-out reaches;
+   A against all of list B (the same matchups, split by measured cost: `_halves`). The fan-out
+   cannot beat that; the ratio of the two medians is the share of the ceiling it reaches;
 4. a small job (2 × 2) on the 1-process worker as it runs by default (predicted cheap, so not
    fanned out: `ESTIMATE_FAN_OUT_MIN_SECONDS`) and forced to fan out, against its in-process
    compute time.
@@ -145,11 +145,32 @@ def run_on_workers(system: str, inputs: dict, processes: int, *, repeat: int = 1
         os.environ.pop("ESTIMATE_FAN_OUT_MIN_SECONDS", None)
 
 
-def _halves(inputs: dict) -> list[dict]:
-    """Two jobs that together hold every matchup of `inputs` once: the odd and the even units of
-    list A (alternate sizes, so the halves cost about the same), each against all of list B."""
+def _halves(system: str, inputs: dict) -> list[dict]:
+    """Two jobs that together hold every matchup of `inputs` once, of about the same measured
+    cost: list A's units, each timed with all of list B (both ways, engine caches emptied, the
+    best of two), dealt costliest first to the half with less so far; each half against all of
+    list B. Measured, not predicted: the ceiling must not lean on the cost model it judges."""
+    from armybuilder.estimates.machine_speed import clear_engine_caches
+
     units = inputs["list_a"]["units"]
-    return [dict(inputs, list_a=dict(inputs["list_a"], units=units[start::2])) for start in (0, 1)]
+    seconds = []
+    for unit in units:
+        one = dict(inputs, list_a=dict(inputs["list_a"], units=[unit]))
+        best = float("inf")
+        for _ in range(2):
+            clear_engine_caches()
+            started = time.process_time()
+            list_vs_list(system, one)
+            best = min(best, time.process_time() - started)
+        seconds.append(best)
+    halves: list[list[int]] = [[], []]
+    loads = [0.0, 0.0]
+    for index in sorted(range(len(units)), key=lambda i: -seconds[i]):
+        lighter = 0 if loads[0] <= loads[1] else 1
+        halves[lighter].append(index)
+        loads[lighter] += seconds[index]
+    return [dict(inputs, list_a=dict(inputs["list_a"], units=[units[i] for i in sorted(half)]))
+            for half in halves]
 
 
 def _in_fork(system: str, jobs: list[dict]) -> float:
@@ -175,9 +196,9 @@ def _in_fork(system: str, jobs: list[dict]) -> float:
     return time.perf_counter() - started
 
 
-def ceiling_pair(system: str, inputs: dict) -> tuple[float, float]:
+def ceiling_pair(system: str, inputs: dict, halves: list[dict]) -> tuple[float, float]:
     """(one process, two processes) wall seconds of the ideal parallel run of the job now."""
-    return _in_fork(system, [inputs]), _in_fork(system, _halves(inputs))
+    return _in_fork(system, [inputs]), _in_fork(system, halves)
 
 
 def paired_runs(system: str, inputs: dict, rounds: int) -> list[tuple[float, float, float, float]]:
@@ -207,13 +228,14 @@ def paired_runs(system: str, inputs: dict, rounds: int) -> list[tuple[float, flo
         for n in (1, 2):  # warm both: the first job of a process imports the engines
             only(n)
             _timed_job(workers[n], system, inputs)
+        halves = _halves(system, inputs)
         pairs = []
         for round_ in range(rounds):
             seconds = {}
             for n in ((1, 2) if round_ % 2 == 0 else (2, 1)):
                 only(n)
                 seconds[n] = _timed_job(workers[n], system, inputs)[0]
-            pairs.append((seconds[1], seconds[2], *ceiling_pair(system, inputs)))
+            pairs.append((seconds[1], seconds[2], *ceiling_pair(system, inputs, halves)))
         return pairs
     finally:
         for worker in workers.values():
