@@ -180,17 +180,18 @@ def may_fan_out(estimate: Estimate, *, request: Any) -> bool:
     return in_worker and estimate.kind == Estimate.Kind.LIST_VS_LIST and len(rows_of(estimate.inputs)) > 1
 
 
-#: A job whose screened prediction is at least this many times `ESTIMATE_FAN_OUT_MIN_SECONDS`
-#: fans out on the screen alone, each part pricing its own matchups; below it, every matchup
-#: is priced first, so a job near the line is judged on its exact prediction. Pricing a
-#: matchup costs about a tenth of computing one (`bench/bench_fanout.py` prints both), so
-#: the pricing of a job this large is what kept two processes from a 1.8× speed-up.
-SCREENED_FAN_OUT_FACTOR = 2.0
-
-
 def screened_large(predicted: float) -> bool:
-    """Whether a job screened at `predicted` seconds fans out without being priced first."""
-    return predicted >= SCREENED_FAN_OUT_FACTOR * settings.ESTIMATE_FAN_OUT_MIN_SECONDS
+    """Whether a job screened at `predicted` seconds fans out on the screen alone, each part
+    pricing its own matchups in parallel; below it, every matchup is priced in this task first
+    and the job fans out, or not, on that exact prediction.
+
+    The screen (each row at its mean against the other side's largest units) over-predicts a
+    typical job by 5–30%, so a job it calls large is large. It was once required to say twice
+    the threshold: a 20 × 20 job screened at 1.5 s was then priced whole in the parent, 0.16 s
+    of a 0.7 s job's serial start, and two processes gave it 1.3–1.6× instead of nearly 2×
+    (`bench/bench_fanout.py`). A job the screen wrongly calls large costs a few tens of
+    milliseconds of fan-out; one it wrongly calls small is priced whole and still fans out."""
+    return predicted >= settings.ESTIMATE_FAN_OUT_MIN_SECONDS
 
 
 def should_fan_out(estimate: Estimate, *, request: Any, predicted: float) -> bool:

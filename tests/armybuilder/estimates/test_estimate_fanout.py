@@ -73,16 +73,22 @@ def test_two_workers_share_the_rows_and_give_what_one_worker_gives(monkeypatch):
     assert alone.result == shared.result
 
 
-def test_a_job_near_the_line_is_priced_whole_before_it_fans_out(monkeypatch):
-    """Screened at less than twice the threshold, every matchup is priced in the parent first
-    (a job is fanned out, or not, on its exact prediction) and the parts price nothing."""
-    system, inputs = job_inputs(squads("Mine", 3), squads("Theirs", 3))
+def test_a_job_the_screen_calls_small_is_priced_whole_and_fans_out_on_its_exact_price(monkeypatch):
+    """The screen (each row at its mean against the largest opponents) under-predicts here: the
+    two hordes are the largest, and the tough units, cheaper to pick but costlier to compute,
+    are not screened. Between the two predictions, the threshold: every matchup is priced in
+    the parent first, the job fans out on that exact price, and the parts price nothing."""
+    hordes = [opr_unit(f"Horde {i}", count=40, quality=5, defence=6, toughness=1, weapons=[RIFLE, BLADE])
+              for i in range(2)]
+    tough = [opr_unit(f"Tough {i}", count=20, quality=3, defence=3, toughness=9) for i in range(3)]
+    shooters = [opr_unit(f"Shooter {i}", count=10, quality=3, defence=4, weapons=[RIFLE, LAUNCHER])
+                for i in range(3)]
+    system, inputs = job_inputs(shooters, hordes + tough)
     opr = get_system("opr")
     screened = sum(fanout.row_seconds(inputs, screen_costs(system=opr, inputs=inputs)).values())
     exact = sum(list_vs_list_costs(system=opr, inputs=inputs).values())
-    threshold = exact / 1.2
-    assert screened < fanout.SCREENED_FAN_OUT_FACTOR * threshold <= 2 * exact
-    monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", repr(threshold))
+    assert screened < exact
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", repr((screened + exact) / 2))
     monkeypatch.setenv("ESTIMATE_FAN_OUT_PART_SECONDS", "0")
 
     done = run_job(system, inputs, "near")
@@ -92,3 +98,24 @@ def test_a_job_near_the_line_is_priced_whole_before_it_fans_out(monkeypatch):
     store = fanout._redis()
     assert fanout.is_fanned_out(str(done.pk)) and store.exists(fanout._key(str(done.pk), "priced"))
     assert not store.exists(fanout._key(str(done.pk), "priced_rows"))
+
+
+def test_a_job_the_screen_calls_large_fans_out_without_being_priced_first(monkeypatch):
+    """The screen over-predicts this job a little; with the threshold between the two, the job
+    fans out on the screen alone (no pricing of every matchup in the parent, a serial cost)
+    and each part prices its own rows."""
+    system, inputs = job_inputs(squads("Mine", 3), squads("Theirs", 3))
+    opr = get_system("opr")
+    screened = sum(fanout.row_seconds(inputs, screen_costs(system=opr, inputs=inputs)).values())
+    exact = sum(list_vs_list_costs(system=opr, inputs=inputs).values())
+    assert exact < screened
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", repr((screened + exact) / 2))
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_PART_SECONDS", "0")
+
+    done = run_job(system, inputs, "screened")
+
+    assert done.status == Estimate.Status.DONE, done.error
+    assert done.result == as_stored(list_vs_list(system, inputs))
+    store = fanout._redis()
+    assert fanout.is_fanned_out(str(done.pk)) and not store.exists(fanout._key(str(done.pk), "priced"))
+    assert store.hlen(fanout._key(str(done.pk), "priced_rows")) == len(rows_of(inputs))
