@@ -31,10 +31,11 @@ def test_every_queue_has_its_own_workers_and_beat_schedules_onto_the_control_que
     assert consumed == {"worker": "celery", "pdf-worker": "pdf", "beat": "control"}
     assert " -B " in services["beat"]["command"]
     assert settings.CELERY_TASK_ROUTES == {"jobs.reconcile": {"queue": "control"},
+                                           "estimates.measure_machine": {"queue": "control"},
                                            "roster.render_pdf": {"queue": "pdf"},
                                            "rules.import_battlescribe": {"queue": "pdf"},
                                            "lists.import_list": {"queue": "pdf"}}
-    assert settings.CELERY_BEAT_SCHEDULE["reconcile-jobs"]["options"]["queue"] == "control"
+    assert {entry["options"]["queue"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} == {"control"}
 
 
 def test_web_and_worker_get_database_and_redis_urls():
