@@ -150,7 +150,8 @@ def forget() -> None:
 def measure_machine() -> float:
     """The beat's entry point (on the `control` worker): measure and share the factor, unless
     the setting fixes it."""
-    return machine_factor() if _fixed() is not None else measure_and_share()
+    fixed = _fixed()
+    return fixed if fixed is not None else measure_and_share()
 
 
 @worker_ready.connect
@@ -169,6 +170,6 @@ def _fixed() -> float | None:
 
 def machine_factor() -> float:
     """How many times slower than the reference this machine runs the engines (the setting
-    when it is a number; else measured once per process)."""
+    when it is a number; else the workers' shared measurement, `_current_factor`)."""
     fixed = _fixed()
     return fixed if fixed is not None else _current_factor()

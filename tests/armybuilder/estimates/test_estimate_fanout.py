@@ -73,6 +73,17 @@ def test_two_workers_share_the_rows_and_give_what_one_worker_gives(monkeypatch):
     assert alone.result == shared.result
 
 
+def threshold_between_the_predictions(monkeypatch, inputs: dict) -> tuple[float, float]:
+    """(the screened prediction, the exact one) of this OPR job; the workers' fan-out threshold
+    is set halfway between them, and every row may be its own part."""
+    opr = get_system("opr")
+    screened = sum(fanout.row_seconds(inputs, screen_costs(system=opr, inputs=inputs)).values())
+    exact = sum(list_vs_list_costs(system=opr, inputs=inputs).values())
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", repr((screened + exact) / 2))
+    monkeypatch.setenv("ESTIMATE_FAN_OUT_PART_SECONDS", "0")
+    return screened, exact
+
+
 def test_a_job_the_screen_calls_small_is_priced_whole_and_fans_out_on_its_exact_price(monkeypatch):
     """The screen (each row at its mean against the largest opponents) under-predicts here: the
     two hordes are the largest, and the tough units, cheaper to pick but costlier to compute,
@@ -84,12 +95,8 @@ def test_a_job_the_screen_calls_small_is_priced_whole_and_fans_out_on_its_exact_
     shooters = [opr_unit(f"Shooter {i}", count=10, quality=3, defence=4, weapons=[RIFLE, LAUNCHER])
                 for i in range(3)]
     system, inputs = job_inputs(shooters, hordes + tough)
-    opr = get_system("opr")
-    screened = sum(fanout.row_seconds(inputs, screen_costs(system=opr, inputs=inputs)).values())
-    exact = sum(list_vs_list_costs(system=opr, inputs=inputs).values())
+    screened, exact = threshold_between_the_predictions(monkeypatch, inputs)
     assert screened < exact
-    monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", repr((screened + exact) / 2))
-    monkeypatch.setenv("ESTIMATE_FAN_OUT_PART_SECONDS", "0")
 
     done = run_job(system, inputs, "near")
 
@@ -105,12 +112,8 @@ def test_a_job_the_screen_calls_large_fans_out_without_being_priced_first(monkey
     fans out on the screen alone (no pricing of every matchup in the parent, a serial cost)
     and each part prices its own rows."""
     system, inputs = job_inputs(squads("Mine", 3), squads("Theirs", 3))
-    opr = get_system("opr")
-    screened = sum(fanout.row_seconds(inputs, screen_costs(system=opr, inputs=inputs)).values())
-    exact = sum(list_vs_list_costs(system=opr, inputs=inputs).values())
+    screened, exact = threshold_between_the_predictions(monkeypatch, inputs)
     assert exact < screened
-    monkeypatch.setenv("ESTIMATE_FAN_OUT_MIN_SECONDS", repr((screened + exact) / 2))
-    monkeypatch.setenv("ESTIMATE_FAN_OUT_PART_SECONDS", "0")
 
     done = run_job(system, inputs, "screened")
 
