@@ -113,7 +113,9 @@ class ArmyForgeList:
             if str(entry.get("customName") or "").strip() and entry.get("name"):
                 list_entry["notes"] = str(entry["name"])[:200]
             list_entries.append(list_entry)
-            imported.units.append(ReportUnit(unit.unit["name"], unit.size, unit.source_points))
+            imported.units.append(
+                ReportUnit(unit.unit["name"], unit.size, unit.source_points, unpriced=list(unit.unpriced))
+            )
             imported.left_out += unit.left_out
         imported.source_total = sum(u.source_points for u in imported.units)
         limit = data.get("pointsLimit")
@@ -176,7 +178,9 @@ class ArmyForgeBook:
             units.append(
                 {"slug": slug, "name": unit.unit["name"], "role": "hero" if hero else "infantry", **body}
             )
-            imported.units.append(ReportUnit(unit.unit["name"], unit.size, unit.source_points))
+            imported.units.append(
+                ReportUnit(unit.unit["name"], unit.size, unit.source_points, unpriced=list(unit.unpriced))
+            )
             imported.left_out += unit.left_out + [
                 _("%(item)s: upgrade not imported") % {"item": s} for s in skipped
             ]
