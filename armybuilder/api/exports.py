@@ -208,12 +208,19 @@ class ImportReportUnitSerializer(serializers.Serializer):
     size = serializers.IntegerField(help_text="Models in the unit.")
     source_points = serializers.FloatField(allow_null=True, help_text="The price the source states.")
     formula_points = serializers.IntegerField(allow_null=True, help_text="Our price (the system's formula).")
+    unpriced = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="The unit's rules the formula does not price, as the source writes them: kept on the "
+                  "unit as text, and `formula_points` is its price without them.")
 
 
 class ListImportReportSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS[1:]), help_text="The format that was read.")
     source_total = serializers.FloatField(allow_null=True, help_text="The total as the source states it.")
     units = ImportReportUnitSerializer(many=True, help_text="One per unit entry of the source, in its order.")
+    unpriced_rules = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="Every rule the formula does not price, by name, each once (kept on the units as text).")
     left_out = serializers.ListField(child=serializers.CharField(), help_text="What was not understood.")
 
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList
 from armybuilder.roster.views import readable_list
-from rules.points_audit import audit_row, audit_total
+from rules.points_audit import audit_row, audit_total, unpriced_names
 from rules.source_language import localized_breakdown
 from rules.systems.registry import GameSystem, get_system
 
@@ -46,7 +46,7 @@ def list_audit(request: HttpRequest, list_id: int) -> HttpResponse:
     return render(
         request,
         "armybuilder/list_audit.html",
-        {"army_list": army_list, "rows": rows, "total": audit_total(rows)},
+        {"army_list": army_list, "rows": rows, "total": audit_total(rows), "unpriced": unpriced_names(rows)},
     )
 
 

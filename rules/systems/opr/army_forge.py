@@ -277,18 +277,27 @@ def _rule_name(written: str) -> str:
 
 def _merged_rules(own: list[str], kits: list[_Kit], unpriced: _Unpriced) -> list[str]:
     """A model's rules: its own, then those its kits bring, each rule once. A rule met again
-    keeps the first value; one that contradicts a rule the model has (Fast beside Slow) is kept
-    as text, since which one Army Forge meant to win is not written down."""
+    with a value keeps the higher one (a hero with Fear(1) on a Fear(2) mount causes Fear(2));
+    one that contradicts a rule the model has (Fast beside Slow) is kept as text, since which
+    one Army Forge meant to win is not written down."""
     rules: list[str] = []
     for written in [*own, *(r for kit in kits for r in kit.rules)]:
         name = _rule_name(written)
-        if any(_rule_name(r) == name for r in rules):
+        same = next((i for i, r in enumerate(rules) if _rule_name(r) == name), None)
+        if same is not None:
+            if _rule_value(written) > _rule_value(rules[same]):
+                rules[same] = written
             continue
         if any({name, _rule_name(r)} in _EXCLUSIVE for r in rules):
             unpriced.add(written)
             continue
         rules.append(written)
     return rules
+
+
+def _rule_value(written: str) -> int:
+    _, _, rest = written.partition("(")
+    return _int(rest.rstrip(") ")) or 0
 
 
 def _models(
