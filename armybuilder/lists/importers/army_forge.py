@@ -128,15 +128,20 @@ class ArmyForgeList:
         if errors:
             raise ImportProblem(errors)
         list_entries = []
+        # a joined hero and its host share a group, whichever comes first (Army Forge writes
+        # the hero before the unit it joins)
+        groups = {
+            id(host.unit): host.unit["name"][:UNIT_GROUP_MAX_LENGTH]
+            for entry, unit in read
+            if (host := by_selection.get(str(entry.get("joinToUnit") or ""))) is not None and host is not unit
+        }
         for entry, unit in read:
             host = by_selection.get(str(entry.get("joinToUnit") or ""))
             list_entry: dict[str, Any] = {"unit": unit.unit, "count": 1}
             if host is not None and host is not unit:
-                group = host.unit["name"][:UNIT_GROUP_MAX_LENGTH]
-                list_entry["group"] = group
-                for other_entry in list_entries:
-                    if other_entry["unit"] is host.unit:
-                        other_entry["group"] = group
+                list_entry["group"] = groups[id(host.unit)]
+            elif id(unit.unit) in groups:
+                list_entry["group"] = groups[id(unit.unit)]
             if str(entry.get("customName") or "").strip() and entry.get("name"):
                 list_entry["notes"] = str(entry["name"])[:200]
             list_entries.append(list_entry)
