@@ -4,10 +4,10 @@
         [--glob PATTERN] [--limit N] [--json OUT] [--verbose]
 
 Every `*.json` file under DIR (those whose path matches `--glob`; an identical file counted
-once; `_index.json`/`index.json` listings skipped) is imported through the one entry point
-(`armybuilder.lists.imports.import_source`, a dry run: detect, read, check with the catalogue
-loader or the list checks, price; nothing saved) in a fresh test database with the bundled
-catalogue. Printed per file:
+once; the archives' `_index.json`/`index.json`/`manifest.json` listings skipped) is imported
+through the one entry point (`armybuilder.lists.imports.import_source`, a dry run: detect,
+read, check with the catalogue loader or the list checks, price; nothing saved) in a fresh
+test database with the bundled catalogue. Printed per file:
 
 - status: `ok` (imported), `refused` (an `ImportProblem`: a clear refusal, with its first
   messages), `CRASH` (any other exception: a bug);
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
-SKIPPED_NAMES = ("_index.json", "index.json")
+SKIPPED_NAMES = ("_index.json", "index.json", "manifest.json")  # the archives' listings
 
 
 def corpus(folder: Path, pattern: str | None) -> list[Path]:

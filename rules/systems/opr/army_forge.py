@@ -614,7 +614,7 @@ def read_options(
                     "group": label[:120],
                     "max": max(1, min(int(most), 1000)),
                 }
-                if problems or not (weapons or rules):
+                if problems or not (weapons or rules) or most > size:  # "replace 2x" on 1 model
                     left_out.append(f"{name}: {label}: {option_label}")
                 elif (
                     variant == "replace"

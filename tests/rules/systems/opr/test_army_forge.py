@@ -123,3 +123,18 @@ def test_an_army_book_unit_reads_its_weapons_and_items():
          "weapons": [{"name": "Great Hammer", "range": 0, "attacks": 3, "ap": 2, "rules": ["Blast(3)"]}]},
     ]
     assert read.unpriced == []
+
+
+def test_an_option_for_more_models_than_the_unit_has_is_left_out():
+    """A shared upgrade package may offer "Replace 2x Heavy Club" to a one-model hero (Army
+    Forge's Orc Marauders): there is no second club to replace, so it is not offered here."""
+    from rules.systems.opr.army_forge import read_options
+
+    hero = {"name": "Leader", "models": [{"name": "Leader", "count": 1, "weapons": [{"name": "Heavy Club"}]}]}
+    section = {"label": "Replace 2x Heavy Club", "variant": "replace", "targets": ["Heavy Club"],
+               "affects": {"type": "exactly", "value": 2},
+               "options": [{"label": "Heavy Great Weapon (A6, AP(2))", "gains": [
+                   {"type": "ArmyBookWeapon", "name": "Heavy Great Weapon", "attacks": 6, "range": 0,
+                    "specialRules": [{"name": "AP", "rating": 2}]}]}]}
+    options, left_out = read_options({"upgrades": ["p"]}, {"p": {"sections": [section]}}, hero, "units[0]")
+    assert (options, left_out) == ([], ["Leader: Replace 2x Heavy Club: Heavy Great Weapon (A6, AP(2))"])
