@@ -19,6 +19,7 @@ from armybuilder.lists.services import list_units_in_order
 from points.opr import price
 from rules.models import Faction
 from rules.systems.opr.unit_format import parse_unit
+from tests.factories.army_lists import token_client
 from tests.factories.list_imports import page_result
 
 FIXTURES = Path(__file__).parent / "imports"
@@ -125,6 +126,31 @@ def test_a_list_with_a_mounted_hero_and_counter_on_a_weapon_imports(client, play
     assert "formula price without: Armor(2)" in text
     unit_page = client.get(reverse("lists:audit_unit", args=[outcome.army_list.pk, lord.pk])).content.decode()
     assert "formula price without: Armor(2)" in unit_page
+
+
+def test_the_audit_api_names_the_unpriced_rules_per_unit(player):
+    outcome = import_source(user=player, source=fixture("army_forge_list_mounted.json"))
+    lord, skeletons = list_units_in_order(outcome.army_list)
+    api = token_client(player)
+    answer = api.get(f"/api/v1/lists/{outcome.army_list.pk}/audit")
+    assert answer.status_code == 200
+    assert answer.json() == {
+        "units": [
+            {"id": lord.pk, "name": "Vampire Lord", "models": 1, "book": 280.0, "formula": 250, "gap": -30.0,
+             "unpriced": ["Armor(2)"]},
+            {"id": skeletons.pk, "name": "Skeleton Warriors", "models": 10, "book": 160.0,
+             "formula": skeletons.points, "gap": float(skeletons.points - 160), "unpriced": ["Undead"]},
+        ],
+        "total": {"book": 440.0, "formula": 250 + skeletons.points,
+                  "gap": float(250 + skeletons.points - 440), "audited": 2, "units": 2},
+        "unpriced_rules": ["Armor", "Undead"],
+    }
+    other = django_user_model_other(player)
+    assert token_client(other).get(f"/api/v1/lists/{outcome.army_list.pk}/audit").status_code == 404
+
+
+def django_user_model_other(player):
+    return type(player).objects.create_user("stranger", password="a-long-test-password")
 
 
 def test_the_import_report_page_counts_the_unpriced_rules(client, player, inline_pdf_renders):
