@@ -451,7 +451,8 @@ def merge_combined(host: ReadUnit, joined: ReadUnit) -> None:
 
 def write_unit(unit: Mapping[str, Any], *, points: int, selection_id: str) -> dict[str, Any]:
     """One unit of ours in Army Forge's share-JSON unit shape (`quality`/`defense` of its first
-    model, the loadout summed over its models, the rules of every model, our price as `cost`)."""
+    model, the loadout summed over its models, the rules of every model and those kept as text,
+    our price as `cost`)."""
     models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
     first = models[0] if models else {}
     loadout: dict[str, dict[str, Any]] = {}
@@ -484,6 +485,11 @@ def write_unit(unit: Mapping[str, Any], *, points: int, selection_id: str) -> di
                 "specialRules": special,
                 "label": weapon["name"],
             }
+    extra = unit.get("extra") if isinstance(unit.get("extra"), Mapping) else {}
+    for written in extra.get("text_rules") or []:  # the rules we keep as text go back as Army Forge's
+        if isinstance(written, str) and written not in seen_rules:
+            seen_rules.add(written)
+            rules.append(_rule_object(written))
     return {
         "armyId": ARMY_ID,
         "id": selection_id,

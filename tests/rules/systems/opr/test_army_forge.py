@@ -138,3 +138,15 @@ def test_an_option_for_more_models_than_the_unit_has_is_left_out():
                     "specialRules": [{"name": "AP", "rating": 2}]}]}]}
     options, left_out = read_options({"upgrades": ["p"]}, {"p": {"sections": [section]}}, hero, "units[0]")
     assert (options, left_out) == ([], ["Leader: Replace 2x Heavy Club: Heavy Great Weapon (A6, AP(2))"])
+
+
+def test_rules_kept_as_text_go_out_in_the_export_and_come_back():
+    """Our Army Forge export writes the rules we keep as text, so reading it back keeps them."""
+    from rules.systems.opr.army_forge import write_unit
+
+    read = read_unit(MOUNTED_HERO, "units[0]")
+    written = write_unit(read.unit, points=250, selection_id="s1")
+    assert [r["label"] for r in written["rules"]] == ["Hero", "Fear(2)", "Counter", "Tough(15)", "Armor(2)"]
+    again = read_unit(written, "units[0]")
+    assert again.unit["models"] == read.unit["models"]
+    assert again.unpriced == ["Armor(2)"]
