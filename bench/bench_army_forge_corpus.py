@@ -7,7 +7,9 @@ Every `*.json` file under DIR (those whose path matches `--glob`; an identical f
 once; the archives' `_index.json`/`index.json`/`manifest.json` listings skipped) is imported
 through the one entry point (`armybuilder.lists.imports.import_source`, a dry run: detect,
 read, check with the catalogue loader or the list checks, price; nothing saved) in a fresh
-test database with the bundled catalogue. Printed per file:
+test database with the bundled catalogue (`--write`: saved as the Import page saves it, each
+in a transaction rolled back afterwards, so the database's own limits are checked too).
+Printed per file:
 
 - status: `ok` (imported), `refused` (an `ImportProblem`: a clear refusal, with its first
   messages), `CRASH` (any other exception: a bug);
@@ -54,15 +56,30 @@ def corpus(folder: Path, pattern: str | None) -> list[Path]:
     return files
 
 
-def import_one(path: Path, user) -> dict:
+class _RolledBack(Exception):
+    pass
+
+
+def import_one(path: Path, user, *, write: bool = False) -> dict:
+    from django.db import transaction
+
     from armybuilder.lists.importers import ImportProblem, Source
     from armybuilder.lists.imports import import_report_rows, import_source
 
     row: dict = {"file": str(path)}
     started = time.perf_counter()
+    outcome = None
     try:
         source = Source(name=path.name, data=path.read_bytes())
-        outcome = import_source(user=user, source=source, dry_run=True)
+        if not write:
+            outcome = import_source(user=user, source=source, dry_run=True)
+        else:  # saved as the Import page saves it, then rolled back so the next starts clean
+            try:
+                with transaction.atomic():
+                    outcome = import_source(user=user, source=source)
+                    raise _RolledBack
+            except _RolledBack:
+                pass
     except ImportProblem as exc:
         row.update(status="refused", errors=[f"{w}: {m}" for w, m in exc.errors])
     except Exception:  # a crash is what the bench is there to find
@@ -89,6 +106,8 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=0, help="At most this many files.")
     parser.add_argument("--json", type=Path, default=None, help="Write every row to this file.")
     parser.add_argument("--verbose", action="store_true", help="Print each unit's unpriced rules.")
+    parser.add_argument("--write", action="store_true",
+                        help="Save each import (then roll it back) instead of a dry run.")
     args = parser.parse_args()
 
     import django
@@ -107,7 +126,7 @@ def main() -> int:
         call_command("load_catalogue", verbosity=0)
         user = get_user_model().objects.create_user("bench-army-forge", is_active=False)
         for path in files:
-            row = import_one(path, user)
+            row = import_one(path, user, write=args.write)
             rows.append(row)
             where = path.relative_to(args.folder)
             if row["status"] == "ok":
