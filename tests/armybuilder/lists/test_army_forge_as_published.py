@@ -92,6 +92,9 @@ def test_the_faction_page_lists_the_army_rules_and_the_audit_names_them(client, 
     rows = {row.name: row for row in response.context["audit"]}
     assert rows["Thorn Spear Wardens"].unpriced == ("Wild Veil", "Bane")
     assert "formula price without: Wild Veil, Bane" in page
+    # each unit's card shows the rules it keeps as text
+    assert ('<span class="unit-rules-label">Not priced by the formula:</span> Wild Veil, Bane</p>'
+            in page)
 
 
 def test_a_list_with_a_mounted_hero_and_counter_on_a_weapon_imports(client, player):
@@ -126,6 +129,10 @@ def test_a_list_with_a_mounted_hero_and_counter_on_a_weapon_imports(client, play
     assert "formula price without: Armor(2)" in text
     unit_page = client.get(reverse("lists:audit_unit", args=[outcome.army_list.pk, lord.pk])).content.decode()
     assert "formula price without: Armor(2)" in unit_page
+    # the roster (page, print, PDF) shows them on the unit's card
+    roster = client.get(reverse("lists:roster", args=[outcome.army_list.pk])).content.decode()
+    assert "<li>Not priced by the formula: Armor(2)</li>" in roster
+    assert "<li>Not priced by the formula: Undead</li>" in roster
 
 
 def test_the_audit_api_names_the_unpriced_rules_per_unit(player):
