@@ -203,11 +203,12 @@ def test_who_fights_follows_the_formations_front_flank_and_rear(facing):
     situation = {"mode": "melee", "round": 2, "flank": facing, "attacker_width": 6, "defender_width": 4}
     result = check_melee(swordsmen, spearmen, situation)
     fighting = {o["key"]: o["value"] for o in result["outcomes"] if o["kind"] == "number"}
-    # 6 × 20 mm against 4 × 20 mm (front), 4 full ranks' side (flank), a rear rank of 3 (rear)
+    # 6 × 20 mm against 4 × 20 mm (front), 4 full ranks' side (flank), a rear rank of 3 (rear):
+    # lined up on a base edge for the most contact, 3 face to face and 2 at the corners (rear)
     assert (fighting["attacker_fighting"], fighting["defender_fighting"]) == {
         "front": (6, 4),
         "flank": (6, 4),
-        "rear": (4, 3),
+        "rear": (5, 3),
     }[facing]
 
 
