@@ -172,3 +172,19 @@ def test_the_unit_format_takes_a_base_and_names_a_bad_one():
     with pytest.raises(UnitFormatError) as refused:
         whfb.price({**unit("Ogres", 3, base="huge", points=35), "system": "whfb6"})
     assert "models[0].base" in str(refused.value)
+
+
+@pytest.mark.parametrize("variants", [WHFB6, RU_WHFB], ids=["whfb6", "ru_whfb"])
+def test_the_battle_standards_own_unit_re_rolls_its_failed_break_test(variants):
+    """§9.2 "units within 12" may re-roll a failed break test" (RU #44: "если отряд находится в
+    12” от знаменосца армии можно еще раз попытаться пройти проваленный тест на Разгром"): the
+    bearer's own unit is within 12" of him. No blows either way, so by hand: 20 attackers five
+    wide score ranks +3 and outnumber +1; the 5 defenders carry the battle standard, +1. They
+    lose by 3 and test Ld 7 − 3 = 4: 2D6 > 4 fails 30/36 = 5/6, and with the re-roll
+    (5/6)² = 25/36 — without the "near the battle standard" switch."""
+    attackers, defenders = unit("Block", 20, a=0), unit("Bearer's unit", 5, a=0, ld=7)
+    situation = {"mode": "melee", "round": 2, "defender_army_standard": True}
+    result = attack(attackers, defenders, situation, variants=variants)
+    assert outcome(result, "p_defender_breaks")["value"] == pytest.approx(25 / 36, abs=1e-12)
+    near = attack(attackers, defenders, {**situation, "defender_battle_standard": True}, variants=variants)
+    assert outcome(near, "p_defender_breaks")["value"] == pytest.approx(25 / 36, abs=1e-12)
