@@ -309,7 +309,9 @@ def _loser_breaks(rng, loser, winner, diff, loser_us, winner_us, situation, side
     if not ru and {"fear", "terror"} & _rules(winner) and winner_us > loser_us and not fearless:
         return True
     ld = max(loser["ld"], situation.get(f"{side}_general_ld", 0))
-    return _break(rng, ld, diff, _rules(loser), situation.get(f"{side}_battle_standard", False), ru)
+    # §9.2 / RU #44: units within 12" of the battle standard re-roll — its bearer's unit too.
+    reroll = situation.get(f"{side}_battle_standard", False) or situation.get(f"{side}_army_standard", False)
+    return _break(rng, ld, diff, _rules(loser), reroll, ru)
 
 
 def shooting(attacker, defender, situation, rng) -> int:

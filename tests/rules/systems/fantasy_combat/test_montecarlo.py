@@ -254,6 +254,21 @@ def test_russian_fear_does_not_break_automatically_and_army_standards_stack():
     check_melee(ogres, elves, situation)
 
 
+@pytest.mark.parametrize("ru", [False, True], ids=["whfb6", "ru_whfb"])
+def test_the_unit_carrying_the_battle_standard_re_rolls_its_break_test(ru):
+    """§9.2 "units within 12" may re-roll a failed break test" (RU #44 the same): the bearer's
+    unit is within 12" of him, so a beaten unit with the army battle standard re-rolls, with no
+    "near the battle standard" switch; the simulation rolls the blows, the result and the test."""
+    swords = unit("Swords", 15, ws=4, s=4, i=4, save=5, ld=8)
+    bearers = unit("Bearers", 10, save=5, ld=7)
+    situation = {"mode": "melee", "charging": True, "defender_army_standard": True}
+    result = check_melee(swords, bearers, situation, **({"variants": RU_WHFB, "ru": True} if ru else {}))
+    plain = attack(swords, bearers, {**situation, "defender_army_standard": False},
+                   variants=RU_WHFB if ru else WHFB6)
+    breaks = {o["key"]: o["value"] for o in result["outcomes"]}["p_defender_breaks"]
+    assert breaks < {o["key"]: o["value"] for o in plain["outcomes"]}["p_defender_breaks"]
+
+
 def test_russian_tables_may_play_the_fear_auto_break():
     """RU #8 has no auto-break; the RU-only situation option `fear_auto_break` plays WHFB §10.3
     (beaten by a fear-causing unit with greater US: broken, no test)."""
