@@ -6,7 +6,8 @@ independently of the engine: it imports nothing from it and rolls every die. It 
 the subset of the unit format the Monte-Carlo tests use: one model group per unit, an
 optional mount, `save` as a number, `ward`, `regeneration`, the rules Hatred, Killing
 Blow, Poisoned Attacks, Always Strikes First, Stubborn, Unbreakable, Fear, and the weapon
-kinds great_weapon, lance, halberd, spear.
+kinds great_weapon, lance, halberd, spear (named "Spear" or given as the kind; §12.1: on foot
+two ranks, on cavalry +1 S in the first round when charging).
 """
 
 from __future__ import annotations
@@ -172,6 +173,8 @@ def _strike(rng, striker, attacks_each, profile, weapon_kind, target, first_roun
     s = profile["s"] + BONUS.get(weapon_kind, 0)
     if weapon_kind == "lance" and first_round and striker.charging:
         s += 2
+    if weapon_kind == "cavalry_spear" and first_round and striker.charging:
+        s += 1
     if striker.ru and "devastating charge" in rules and first_round and striker.charging:
         s += 1
     tm = target.model
@@ -247,9 +250,12 @@ def melee_round(attacker, defender, situation, rng, ru=False) -> Trial:
     for side, fighter, enemy in ((0, a, d), (1, d, a)):
         model = fighter.model
         kind = next(
-            (w.get("kind", "hand_weapon") for w in model.get("weapons", []) if w.get("range", 0) == 0),
+            (w.get("kind") or ("spear" if "spear" in w.get("name", "").lower() else "hand_weapon")
+             for w in model.get("weapons", []) if w.get("range", 0) == 0),
             "hand_weapon",
         )
+        if kind == "spear" and (model.get("troop_type") == "cavalry" or model.get("mount")):
+            kind = "cavalry_spear"  # §12.1 "Kopí (jízda …)": +1 S charging, one rank
         profiles = [(model, kind)] + ([(model["mount"], "hand_weapon")] if model.get("mount") else [])
         for profile, weapon_kind in profiles:
             rules = _rules(profile)

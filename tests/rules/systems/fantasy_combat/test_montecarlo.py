@@ -269,6 +269,18 @@ def test_the_unit_carrying_the_battle_standard_re_rolls_its_break_test(ru):
     assert breaks < {o["key"]: o["value"] for o in plain["outcomes"]}["p_defender_breaks"]
 
 
+@pytest.mark.parametrize("charging", [True, False], ids=["charging", "charged"])
+def test_cavalry_spears_strike_harder_on_the_charge_and_never_from_the_second_rank(charging):
+    """§12.1: a cavalry model's "Spear" is the cavalry spear: +1 S in the first round when
+    charging, no second rank. Ten knights five wide against twenty spearmen five wide."""
+    knights = unit("Knights", 10, ws=4, s=3, i=3, save=3, troop_type="cavalry",
+                   weapons=[{"name": "Spear", "range": 0}])
+    men = unit("Men", 20, save=6, ld=7)
+    situation = {"mode": "melee", "round": 1, "charging": charging}
+    result = check_melee(knights, men, situation)
+    assert result["weapons"][0]["expected"]["attacks"] == pytest.approx(5, abs=1e-12)
+
+
 def test_russian_tables_may_play_the_fear_auto_break():
     """RU #8 has no auto-break; the RU-only situation option `fear_auto_break` plays WHFB §10.3
     (beaten by a fear-causing unit with greater US: broken, no test)."""
