@@ -41,7 +41,11 @@ class Command(BaseCommand):
             if not isinstance(document, dict):
                 raise InputError([{"path": "", "message": "a list must be a JSON object"}])
             document, problems = units_in_full(document, system_key=system.key)
-            if problems:
+            if problems:  # with the list's own errors (points_limit, name…), every one at once
+                try:
+                    system.validate({**document, "units": []})
+                except UnitFormatError as exc:
+                    problems = exc.to_dict()["errors"] + problems
                 raise InputError(problems)
             violations = system.validate(document)
             units = []

@@ -185,3 +185,11 @@ def test_validate_resolves_catalogue_unit_entries_like_units_in_full(tmp_path):
     assert exit_info.value.code == 2
     paths = {e["path"] for e in json.loads(err.getvalue())["errors"]}
     assert paths == {"units[0].catalogue_unit", "units[1].options.no-such"}
+
+
+def test_validate_reports_a_bad_entry_with_the_lists_own_errors(write):
+    """An entry that is neither a unit in full nor a reference, beside a bad points limit:
+    both errors at once, exit 2, and no database touched (the entry is refused first)."""
+    army = {"name": "Patrol", "points_limit": -5, "units": [{"count": 2}, "not an entry"]}
+    errors = errors_of(manage("validate", write("list.json", army)))
+    assert {e["path"] for e in errors} == {"points_limit", "units[0]", "units[1]"}
