@@ -17,12 +17,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from rules.options import OptionError, apply_options
+from rules.options import OPTION_FIELDS, OptionError, apply_options
 
 #: What a list entry may hold (the interchange format's entry, without the player's own fields).
 ENTRY_KEYS = frozenset({"unit", "catalogue_unit", "options", "count", "custom_name", "notes", "group"})
-#: The option fields `apply_options` reads, as the catalogue stores them.
-OPTION_FIELDS = ("key", "group", "label", "kind", "applies_to", "payload", "min_count", "max_count", "cost")
 #: Most times one entry may be repeated (`count`), as the published army schema allows.
 MAX_ENTRY_COUNT = 100
 

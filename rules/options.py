@@ -79,6 +79,8 @@ ADD_RULE = "add_rule"
 ADD_MODELS = "add_models"
 ADD_ITEM = "add_item"
 KINDS = (REPLACE_WEAPON, ADD_WEAPON, ADD_RULE, ADD_MODELS, ADD_ITEM)
+#: An option as `apply_options` reads it: the catalogue's option fields, in this order.
+OPTION_FIELDS = ("key", "group", "label", "kind", "applies_to", "payload", "min_count", "max_count", "cost")
 
 #: The unit-level list where options with a catalogue cost are recorded.
 UPGRADES_FIELD = "upgrades"
