@@ -154,6 +154,13 @@ def test_the_audit_api_names_the_unpriced_rules_per_unit(player):
     }
     other = django_user_model_other(player)
     assert token_client(other).get(f"/api/v1/lists/{outcome.army_list.pk}/audit").status_code == 404
+    # a system without a published formula has no audit, as on the page
+    from armybuilder.lists.services import army_list_create
+    from rules.models import GameSystem
+
+    old_world = army_list_create(owner=player, system=GameSystem.objects.get(key="whfb6"), faction=None,
+                                 name="Old world", points_limit=2000)
+    assert api.get(f"/api/v1/lists/{old_world.pk}/audit").json()["code"] == "not_found"
 
 
 def django_user_model_other(player):
