@@ -160,13 +160,33 @@ def list_roster(
         return None
     source_id, digest, catalogue_id = found
     data = game_data(source_id, digest)
-    # The list's points limit is checked by the product in its own words; a catalogue's default
-    # limits (often 0) are not the army's.
+    # A catalogue's default limits (often 0) are not the army's: every cost type is unlimited
+    # but points, whose limit is the list's. The data reads it (`limit::<costTypeId>` sets WHFB
+    # slot limits by the army's size); going over it is reported by the product in its own
+    # words, so the engine's own "over the limit" error for it is left out (`quiet_limits`).
     limits = {c.id: -1.0 for c in data.cost_types}
-    del points_limit
+    points_type, _fields = cost_fields(data, system_key)
+    quiet: tuple[str, ...] = ()
+    if points_type is not None:
+        quiet = (points_type,)
+        if points_limit is not None and points_limit >= 0:
+            limits[points_type] = float(points_limit)
     return ListRoster(
-        data, catalogue_id=catalogue_id, force_entry_id=force_entry_id, trees=trees, cost_limits=limits
+        data,
+        catalogue_id=catalogue_id,
+        force_entry_id=force_entry_id,
+        trees=trees,
+        cost_limits=limits,
+        quiet_limits=quiet,
     )
+
+
+def data_stated_rules(system_key: str) -> tuple[str, ...]:
+    """The system's optional rules that BattleScribe data states itself (`data_rules` of its
+    mapping): a list built by the roster engine gets the data's errors for them, not the
+    system's as well."""
+    mapping = get_system(system_key).battlescribe
+    return tuple(mapping.data_rules) if mapping is not None else ()
 
 
 def cost_fields(data: GameData, system_key: str) -> tuple[str | None, dict[str, str]]:

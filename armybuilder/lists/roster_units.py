@@ -23,7 +23,14 @@ from django.utils.translation import gettext as _
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.models import UNIT_NAME_MAX_LENGTH, ArmyList, ListUnit
 from rules.battlescribe.list_roster import ListRoster, ListRosterError, size_keys, tree_of
-from rules.battlescribe_lists import cost_fields, faction_source, force_choices, list_roster, unit_costs
+from rules.battlescribe_lists import (
+    cost_fields,
+    data_stated_rules,
+    faction_source,
+    force_choices,
+    list_roster,
+    unit_costs,
+)
 
 #: The fields `refresh_units` may change on a unit.
 REFRESHED_FIELDS = (
@@ -46,6 +53,16 @@ def is_roster_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
         cached = faction_source(army_list.faction_id) or ()
         army_list._roster_source = cached  # type: ignore[attr-defined]
     return bool(cached)
+
+
+def structure_options(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
+    """The list's switches of its system's optional rules, for the system's validation: on a
+    roster list, the rules the catalogue's data states itself are off (the engine reports
+    them in the data's figures; the system's chart would say the same thing twice)."""
+    options = dict(army_list.structure_options)
+    if is_roster_list(army_list, units):
+        options.update(dict.fromkeys(data_stated_rules(army_list.system.key), False))
+    return options
 
 
 def roster_of(army_list: ArmyList, units: Sequence[ListUnit]) -> ListRoster:

@@ -16,7 +16,7 @@ shape stays the same.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,11 +123,15 @@ class ListRoster:
         force_entry_id: str,
         trees: Sequence[Mapping[str, Any]],
         cost_limits: Mapping[str, float] | None = None,
+        quiet_limits: Collection[str] = (),
     ):
         self.data = data
         self.roster = Roster(data)
         for type_id, limit in (cost_limits or {}).items():
             self.roster.cost_limits[type_id] = limit
+        #: Cost types whose limit the product checks itself (the list's points limit): the
+        #: engine's error for going over them would say the same thing twice.
+        self.quiet_limits = frozenset(quiet_limits)
         choices = force_entries(data, catalogue_id)
         if not choices:
             raise ListRosterError(_("This catalogue has no force to build a list in."))
@@ -351,6 +355,8 @@ class ListRoster:
         names = _Names(self.data)
         out = []
         for error in self.errors():
+            if error.source.startswith("costLimits/") and error.field in self.quiet_limits:
+                continue
             out.append(
                 {
                     "rule": "catalogue",
