@@ -139,7 +139,10 @@ def add_unit(
     if option is None:
         raise ArmyListError([("unit", _("This unit cannot be taken in this list's catalogue."))])
     added = new_units(army_list, roster, len(units))
-    index = roster.add_unit(option)
+    try:
+        index = roster.add_unit(option)
+    except ListRosterError as exc:
+        raise ArmyListError([("unit", str(exc))]) from None
     unit.position = index
     unit.selection = tree_of(roster.unit(index))
     all_units = [*units, *added, unit]
@@ -279,8 +282,8 @@ def as_roster_units(army_list: ArmyList, units: list[ListUnit]) -> list[ListUnit
         option = roster.root_option(unit.template.slug)
         if option is None:
             return units
-        index = roster.add_unit(option)
         try:
+            index = roster.add_unit(option)
             roster.set_counts(index, unit.chosen_options or {}, size_keys(unit.template.data or {}))
         except ListRosterError as exc:
             raise ArmyListError([("units", f"{unit.name}: {exc}")]) from None

@@ -189,7 +189,13 @@ class ListRoster:
         return None
 
     def add_unit(self, option: Option) -> int:
-        """Select `option` at the root of the force (required children come with it)."""
+        """Select `option` at the root of the force (required children come with it). An entry
+        BattleScribe hides here (always, or while its conditions hold) is not offered there,
+        so it is refused here too rather than added for its points."""
+        if effective(option, self.force.context()).hidden:
+            raise ListRosterError(
+                _("%(unit)s is not available in this list: BattleScribe hides it here.") % {"unit": option.name}
+            )
         sel = self.roster.select_entry(self.force, option.key)
         self.units.append(sel)
         return len(self.units) - 1
