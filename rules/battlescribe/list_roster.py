@@ -193,9 +193,8 @@ class ListRoster:
         BattleScribe hides here (always, or while its conditions hold) is not offered there,
         so it is refused here too rather than added for its points."""
         if effective(option, self.force.context()).hidden:
-            raise ListRosterError(
-                _("%(unit)s is not available in this list: BattleScribe hides it here.") % {"unit": option.name}
-            )
+            message = _("%(unit)s is not available in this list: BattleScribe hides it here.")
+            raise ListRosterError(message % {"unit": option.name})
         sel = self.roster.select_entry(self.force, option.key)
         self.units.append(sel)
         return len(self.units) - 1

@@ -167,7 +167,8 @@ def never_shown(entry: Entry) -> bool:
     if not entry.hidden:
         return False
     return not any(
-        m.field == "hidden" and m.type == "set" and m.value.strip().lower() == "false" for m in entry.modifiers
+        m.field == "hidden" and m.type == "set" and m.value.strip().lower() == "false"
+        for m in entry.modifiers
     )
 
 
