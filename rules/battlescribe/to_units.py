@@ -1526,7 +1526,16 @@ def map_documents(
             continue
         used: set[str] = set()
         units = []
-        for entry in index.root_entries(doc):
+        for link in index.root_entries(doc, resolve=False):
+            try:
+                entry = index.resolve(link)
+            except BattleScribeError as exc:
+                # A root link to nothing (Adeptus Astra Telepathica's "Astropath" at BSData
+                # wh40k-9e v9.1.10): that entry is left out, the catalogue's other units import.
+                prefix = f"{link.path}: "
+                reasons = [e[len(prefix) :] if e.startswith(prefix) else e for e in exc.errors]
+                mapper.warn(link.path, "left out: " + "; ".join(reasons))
+                continue
             unit = mapper.unit_or_warning(entry, used)
             if unit is not None:
                 units.append(unit)

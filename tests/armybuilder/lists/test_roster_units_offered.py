@@ -1,7 +1,7 @@
 """What a roster list offers is what BattleScribe offers (issue 40): an entry BattleScribe never
 shows is not imported as a unit, one it hides while its conditions hold is refused until they
-change, and a root entry of type `upgrade` (an AoS battalion) is a unit a player can add
-(hand-written test catalogue `bands_army.cat`)."""
+change, a root entry of type `upgrade` (an AoS battalion) is a unit a player can add, and a
+root link to nothing leaves out that entry alone (hand-written test catalogue `bands_army.cat`)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def add(army_list, faction, slug):
     )
 
 
-def test_never_shown_entries_are_not_units_and_upgrades_at_the_root_are(imported):
+def test_never_shown_entries_and_links_to_nothing_are_not_units_upgrades_at_the_root_are(imported):
     _owner, result = imported
     faction = result.factions[0]
     slugs = sorted(UnitTemplate.objects.filter(faction=faction).values_list("slug", flat=True))
@@ -44,6 +44,11 @@ def test_never_shown_entries_are_not_units_and_upgrades_at_the_root_are(imported
     assert (
         "bands_army.cat: catalogue/entryLink[@name='Old Giant']: hidden in BattleScribe and no "
         "modifier shows it; not offered"
+    ) in result.warnings
+    # a link to nothing leaves out that entry alone
+    assert (
+        "bands_army.cat: catalogue/entryLink[@name='Lost Troll']: left out: the link's target "
+        "'bd-nowhere' is in none of the uploaded files"
     ) in result.warnings
 
 
