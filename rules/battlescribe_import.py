@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from rules.battlescribe.catalogue import Document, document_from_root
 from rules.battlescribe.collections_pause import fewer_collections
+from rules.battlescribe.editions import edition_errors
 from rules.battlescribe.report import group_warnings
 from rules.battlescribe.to_units import map_documents
 from rules.battlescribe.xml_reader import (
@@ -179,6 +180,9 @@ def parse_import(
                 break
     if errors:
         raise BattleScribeError(errors)
+    wrong_edition = edition_errors(documents, system_key)
+    if wrong_edition:
+        raise BattleScribeError(wrong_edition)
     entries = entry_count(documents)
     max_entries = MAX_IMPORT_ENTRIES if max_entries is None else max_entries
     if entries > max_entries:

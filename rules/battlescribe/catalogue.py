@@ -141,6 +141,8 @@ class Document:
     revision: str
     file: str
     game_system_id: str = ""
+    #: The game system revision a catalogue was written for (`gameSystemRevision`).
+    game_system_revision: str = ""
     library: bool = False
     cost_types: dict[str, str] = field(default_factory=dict)
     profile_types: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
@@ -358,6 +360,9 @@ class _Reader:
             revision=root.get("revision", ""),
             file=self.file,
             game_system_id=root.get("gameSystemId", root.get("id", "") if kind == GAME_SYSTEM else ""),
+            game_system_revision=root.get(
+                "gameSystemRevision", root.get("revision", "") if kind == GAME_SYSTEM else ""
+            ),
             library=_flag(root, "library"),
         )
         if not doc.id or not doc.name:

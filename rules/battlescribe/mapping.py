@@ -96,6 +96,10 @@ class BattleScribeMapping:
     #: limits by points): off on a list the roster engine builds, so one limit is reported
     #: once, in the data's own figures (`rules.battlescribe_lists.data_stated_rules`).
     data_rules: tuple[str, ...] = ()
+    #: The editions of BattleScribe game systems this system's rules are for (keys of
+    #: `rules.battlescribe.editions.EDITIONS`): data of another known edition is refused by the
+    #: import, with the reason; a game system of no known edition is imported as before.
+    editions: tuple[str, ...] = ()
 
     def is_model_type(self, name: str) -> bool:
         return norm(name) in {norm(n) for n in self.model_profile_types}
