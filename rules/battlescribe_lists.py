@@ -325,6 +325,38 @@ def _whole(value: float) -> int:
     return round(value)
 
 
+def entering_points(faction_id: int | None, force_entry_id: str, system_key: str) -> dict[str, int]:
+    """{unit slug (`bs-<entry id>`): points} of each root entry of the faction's catalogue as it enters a new
+    list: selected by the roster engine in a new force, with what BattleScribe selects with it
+    (and nothing it does not: a weapon group without a default is left for the player). The
+    "Add a unit" menu shows these, so a unit costs in the menu what it costs once added
+    (Goblin Wolf Riders were 60 in the menu, priced with the import's cheapest weapon, and
+    50 in the list). Computed once per process, force and data (the engine's data is cached
+    by digest; a large 40k faction takes a couple of CPU seconds once); {} without a source."""
+    from rules.battlescribe.to_units import slug
+
+    found = faction_source(faction_id)
+    if found is None:
+        return {}
+    data = game_data(found[0], found[1])
+    cache = data.__dict__.setdefault("_entering_points", {})
+    if force_entry_id in cache:
+        return cache[force_entry_id]
+    points_type, _fields = cost_fields(data, system_key)
+    prices: dict[str, int] = {}
+    if points_type is not None:
+        roster = ListRoster(
+            data,
+            catalogue_id=found[2],
+            force_entry_id=force_entry_id,
+            trees=[],
+            cost_limits={c.id: -1.0 for c in data.cost_types},
+        )
+        prices = {f"bs-{slug(k, 60)}": v for k, v in roster.entering_points(points_type).items()}
+    cache[force_entry_id] = prices
+    return prices
+
+
 def force_choices(faction_id: int | None) -> list[tuple[str, str]]:
     """(force entry id, name) a list of the faction can be built in; [] without a source."""
     found = faction_source(faction_id)

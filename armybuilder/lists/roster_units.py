@@ -26,11 +26,13 @@ from rules.battlescribe.list_roster import ListRoster, ListRosterError, size_key
 from rules.battlescribe_lists import (
     cost_fields,
     data_stated_rules,
+    entering_points,
     faction_source,
     force_choices,
     list_roster,
     unit_costs,
 )
+from rules.models import UnitTemplate
 
 #: The fields `refresh_units` may change on a unit.
 REFRESHED_FIELDS = (
@@ -63,6 +65,26 @@ def structure_options(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[st
     if is_roster_list(army_list, units):
         options.update(dict.fromkeys(data_stated_rules(army_list.system.key), False))
     return options
+
+
+def with_menu_points(army_list: ArmyList, templates: Sequence[UnitTemplate]) -> Sequence[UnitTemplate]:
+    """`templates` (the "Add a unit" menu), those of a faction imported with its source priced
+    as they enter the list (`rules.battlescribe_lists.entering_points`): the import prices a
+    unit at its smallest legal size, BattleScribe adds it with what it selects by itself."""
+    if army_list.faction_id is None or not faction_source(army_list.faction_id):
+        return templates
+    try:
+        prices = entering_points(army_list.faction_id, army_list.roster_force, army_list.system.key)
+    except ListRosterError:
+        return templates
+    for template in templates:
+        if template.faction_id != army_list.faction_id:
+            continue
+        base, _dash, number = template.slug.rpartition("-")
+        found = prices.get(template.slug, prices.get(base) if number.isdigit() else None)
+        if found is not None:
+            template.points = found
+    return templates
 
 
 def roster_of(army_list: ArmyList, units: Sequence[ListUnit]) -> ListRoster:

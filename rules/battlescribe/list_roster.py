@@ -112,6 +112,14 @@ def force_entries(data: GameData, catalogue_id: str) -> list[Definition]:
     return out
 
 
+def slug_is_of(unit_slug: str, entry_id: str) -> bool:
+    """Whether an imported unit's slug (`bs-<entry id>`, `-<n>` after it for a second unit of
+    the same entry) is of the root entry `entry_id`."""
+    base = f"bs-{slug(entry_id, 60)}"
+    suffix = unit_slug[len(base) + 1 :]
+    return unit_slug == base or (unit_slug.startswith(base + "-") and suffix.isdigit())
+
+
 class ListRoster:
     """A roster of one force holding a list's units, rebuilt from their stored trees."""
 
@@ -182,11 +190,25 @@ class ListRoster:
     def root_option(self, unit_slug: str) -> Option | None:
         """The root entry an imported unit (its template's slug, `bs-<entry id>`) came from."""
         for option in _flatten(self.force.root_options()):
-            base = f"bs-{slug(option.defn.id, 60)}"
-            suffix = unit_slug[len(base) + 1 :]
-            if unit_slug == base or (unit_slug.startswith(base + "-") and suffix.isdigit()):
+            if slug_is_of(unit_slug, option.defn.id):
                 return option
         return None
+
+    def entering_points(self, points_type: str) -> dict[str, int]:
+        """{root entry id: points, rounded as a unit's} of each root entry the force shows,
+        each selected alone (with what comes with it) and taken away again."""
+        prices: dict[str, int] = {}
+        ctx = self.force.context()
+        for option in _flatten(self.force.root_options()):
+            if option.defn.id in prices or effective(option, ctx).hidden:
+                continue
+            try:
+                sel = self.roster.select_entry(self.force, option.key)
+            except EngineError:
+                continue
+            prices[option.defn.id] = max(round(sel.cost(points_type)), 0)
+            self.roster.deselect_all(sel)
+        return prices
 
     def add_unit(self, option: Option) -> int:
         """Select `option` at the root of the force (required children come with it). An entry

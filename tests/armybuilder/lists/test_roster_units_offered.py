@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
-from armybuilder.lists import services
+from armybuilder.lists import roster_units, services
 from armybuilder.lists.errors import ArmyListError
 from rules.battlescribe_import import import_files
 from rules.models import UnitTemplate
@@ -40,7 +41,7 @@ def test_never_shown_entries_and_links_to_nothing_are_not_units_upgrades_at_the_
     _owner, result = imported
     faction = result.factions[0]
     slugs = sorted(UnitTemplate.objects.filter(faction=faction).values_list("slug", flat=True))
-    assert slugs == ["bs-bd-chief", "bs-bd-giant", "bs-bd-pact", "bs-bd-spears"]
+    assert slugs == ["bs-bd-chief", "bs-bd-giant", "bs-bd-pact", "bs-bd-riders", "bs-bd-spears"]
     assert (
         "bands_army.cat: catalogue/entryLink[@name='Old Giant']: hidden in BattleScribe and no "
         "modifier shows it; not offered"
@@ -76,3 +77,23 @@ def test_an_upgrade_at_the_root_is_added_for_its_points(imported):
     assert (pact.name, pact.points) == ("Warband Pact", 25)
     army_list.refresh_from_db()
     assert army_list.total_points == 25
+
+
+def test_the_add_a_unit_price_is_the_price_the_unit_enters_at(imported, client):
+    """The import prices Wolf Riders with a weapon (its smallest legal unit, 60); BattleScribe
+    adds them without one (the group has no default), for 50, and says a weapon is needed."""
+    owner, result = imported
+    faction = result.factions[0]
+    template = UnitTemplate.objects.get(faction=faction, slug="bs-bd-riders")
+    assert template.points == 60
+    army_list = make_list(owner=owner, faction=faction, points_limit=2000)
+    menu = roster_units.with_menu_points(army_list, [template])
+    assert menu[0].points == 50
+    riders = add(army_list, faction, "bs-bd-riders")
+    assert riders.points == 50
+    army_list.refresh_from_db()
+    assert "Wolf Riders: at least 1 × Weapons needed (now 0)." in [v["message"] for v in army_list.violations]
+    client.force_login(owner)
+    page = client.get(reverse("lists:detail", args=[army_list.pk])).content.decode()
+    row = page[page.index('data-unit="bs-bd-riders"') :]
+    assert row[: row.index("</form>")].count("50 pts") == 1
