@@ -277,7 +277,9 @@ def check_limit(
 
 
 def _may_unhide(option: Option) -> bool:
-    return any(
+    """Whether an entry hidden now may be shown later: hidden by a modifier whose conditions
+    may stop holding, or hidden as written with a modifier that shows it."""
+    return not option.hidden or any(
         m.field == "hidden" and m.type == "set" and m.value.strip().lower() == "false"
         for m in option.modifiers
     )
