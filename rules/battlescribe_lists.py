@@ -74,12 +74,15 @@ def _needed(catalogue_id: str, catalogues: Mapping[str, dict[str, Any]]) -> list
 
 def keep_sources(
     factions: Sequence[Faction], system: dict[str, Any] | None, catalogues: Mapping[str, dict[str, Any]]
-) -> None:
-    """Store, for each imported faction (slug `bs-<catalogue id>`), what the engine needs."""
+) -> list[Faction]:
+    """Store, for each imported faction (slug `bs-<catalogue id>`), what the engine needs.
+    Returns the factions whose kept source changed (a re-import at another revision): their
+    lists are re-priced with it (`rules.signals.source_updated`)."""
     from rules.battlescribe.to_units import slug
 
+    changed: list[Faction] = []
     if system is None:
-        return
+        return changed
     by_slug = {f"bs-{slug(cid, 60)}": cid for cid in catalogues}
     for faction in factions:
         cid = by_slug.get(faction.slug)
@@ -92,10 +95,14 @@ def keep_sources(
             BattleScribeSource.objects.filter(faction=faction).delete()
             continue
         digest = hashlib.sha256(json.dumps([system, needed], sort_keys=True).encode()).hexdigest()
+        before = BattleScribeSource.objects.filter(faction=faction).values_list("digest", flat=True).first()
         BattleScribeSource.objects.update_or_create(
             faction=faction,
             defaults={"catalogue_id": cid, "game_system": system, "catalogues": needed, "digest": digest},
         )
+        if before is not None and before != digest:
+            changed.append(faction)
+    return changed
 
 
 def _offers_a_force(system: Mapping[str, Any], catalogues: Sequence[Mapping[str, Any]]) -> bool:

@@ -246,7 +246,12 @@ def check_limit(
     report.shown_later = [
         (o.defn.id, o.name) for o in roots if effective(o, ctx).hidden and _may_unhide(o)
     ]
+    # What the force selects by itself (an AoS allegiance, a 40k battle size) is already there:
+    # a second one breaking its "at most 1" says nothing about the data.
+    present = {sel.option.key for sel in force.selections}
     for option in options[:MAX_ENTRIES]:
+        if option.key in present:
+            continue
         check = EntryCheck(option.defn.id, option.name)
         report.checks.append(check)
         try:
