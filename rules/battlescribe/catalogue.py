@@ -129,6 +129,9 @@ class Entry:
     info_links: list[InfoLink] = field(default_factory=list)
     categories: list[tuple[str, bool]] = field(default_factory=list)  # (category id, primary)
     children: list[Entry] = field(default_factory=list)
+    #: `import="false"`: a root entry of a catalogue another links with `importRootEntries`
+    #: that stays in its own catalogue (BattleScribe does not offer it in the linking one).
+    imported: bool = True
 
 
 @dataclass
@@ -301,6 +304,7 @@ class _Reader:
             hidden=_flag(element, "hidden"),
             target_id=element.get("targetId", ""),
             default_id=element.get("defaultSelectionEntryId", ""),
+            imported=element.get("import", "true").lower() != "false",
         )
         if not entry.id:
             raise self.fail(path, "the element has no id")

@@ -131,7 +131,9 @@ class Index:
                 continue
             seen.add(target)
             known = {id(e) for e in roots}
-            roots += [e for e in by_id[target].entries if id(e) not in known]
+            # A linked catalogue's root entries marked import="false" stay in it (Inquisition's
+            # "Acolytes" are not offered in Adeptus Astra Telepathica), as in BattleScribe.
+            roots += [e for e in by_id[target].entries if id(e) not in known and e.imported]
             todo += by_id[target].root_imports
         return [self.resolve(e) for e in roots] if resolve else roots
 
