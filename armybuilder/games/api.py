@@ -27,6 +27,7 @@ from armybuilder.games.play_state import GameActionError
 from rules.systems.registry import get_system
 
 TAGS = ["games"]
+RESULT_HELP = "`first`, `second` or `draw` once the game is finished; empty while it is played."
 
 
 def _refused(exc: Exception) -> exceptions.ValidationError:
@@ -132,6 +133,7 @@ class GameSerializer(serializers.ModelSerializer):
     the actions so far, and what the system tracks in play (its states and phases)."""
 
     url = serializers.SerializerMethodField()
+    result = serializers.CharField(read_only=True, help_text=RESULT_HELP)
     state = serializers.SerializerMethodField()
     play = serializers.SerializerMethodField()
     armies = ObjectListField()
@@ -178,6 +180,7 @@ class GameSerializer(serializers.ModelSerializer):
 
 class GameSummarySerializer(serializers.ModelSerializer):
     url = serializers.SerializerMethodField()
+    result = serializers.CharField(read_only=True, help_text=RESULT_HELP)
 
     class Meta:
         model = Game
