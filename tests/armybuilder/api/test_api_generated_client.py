@@ -196,7 +196,8 @@ def test_the_generated_client_plays_a_short_game(live_server: Any, owner: Any, s
     )
 
     anonymous = Client(base_url=live_server.url, raise_on_unexpected_status=True)
-    token = auth_token_create.sync(client=anonymous, body=CredentialsRequest(username="owner", password=PASSWORD))
+    token = auth_token_create.sync(client=anonymous,
+                                   body=CredentialsRequest(username="owner", password=PASSWORD))
     app = AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token",
                               raise_on_unexpected_status=True)
     link = f"{live_server.url}/lists/shared/{shared_list.share_token}/"
@@ -214,7 +215,8 @@ def test_the_generated_client_plays_a_short_game(live_server: Any, owner: Any, s
     odds = games_odds_create.sync(game.id, client=app, body=OddsRequestRequest.from_dict(
         {"attacker": [0, 1], "defender": [1, 0], "mode": "shooting"}))
     assert [d["status"] for d in odds.directions] == ["done", "done"]
-    assert odds.directions[0]["result"]["expected"]["kills"] == odds.directions[0]["summary"]["expected_kills"]
+    forward = odds.directions[0]
+    assert forward["result"]["expected"]["kills"] == forward["summary"]["expected_kills"]
     finished = games_finish_create.sync(game.id, client=app, body=GameFinishRequestRequest.from_dict(
         {"result": "draw"}))
     assert finished.result == "draw" and finished.finished is not None
