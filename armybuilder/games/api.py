@@ -65,10 +65,10 @@ class GameCreateRequestSerializer(serializers.Serializer):
 
 class GameActionSerializer(serializers.Serializer):
     """One tap: `op` and the fields it takes (`lose`/`wound`: side, unit, model; `state`: side,
-    unit, state, on; `round`: value (a number); `phase`: value (a phase key); `vp`: side, delta;
+    unit, state, on; `battle_round`: value (a number); `phase`: value (a phase key); `vp`: side, delta;
     `undo`: nothing)."""
 
-    op = serializers.ChoiceField(choices=["lose", "wound", "state", "round", "phase", "vp", "undo"])
+    op = serializers.ChoiceField(choices=["lose", "wound", "state", "battle_round", "phase", "vp", "undo"])
     side = serializers.IntegerField(required=False, min_value=0, max_value=1)
     unit = serializers.IntegerField(required=False, min_value=0)
     model = serializers.IntegerField(required=False, min_value=0)
@@ -81,14 +81,14 @@ class GameActionSerializer(serializers.Serializer):
 
     def to_action(self) -> dict[str, Any]:
         action = dict(self.validated_data)
-        if action.get("op") == "round" and "value" in action:
+        if action.get("op") == "battle_round" and "value" in action:
             text = str(action["value"])
             action["value"] = int(text) if text.isdigit() and len(text) < 6 else text
         return action
 
 
 class GameSyncRequestSerializer(serializers.Serializer):
-    base = serializers.IntegerField(
+    seen = serializers.IntegerField(
         min_value=0, help_text="How many of the game's actions the client has seen."
     )
     actions = GameActionSerializer(many=True, help_text="The client's taps since then, in order.")
@@ -193,7 +193,7 @@ class GameSummarySerializer(serializers.ModelSerializer):
 
 class OddsSerializer(serializers.Serializer):
     mode = serializers.CharField()
-    round = serializers.IntegerField()
+    battle_round = serializers.IntegerField()
     phase = serializers.CharField()
     directions = ObjectListField(
         help_text="Each way of the fight: attacker, defender, status (`done`, `queued`, "
@@ -302,7 +302,7 @@ class GameSyncView(APIView):
         try:
             game, _state = services.game_sync(
                 game=game,
-                base=incoming.validated_data["base"],
+                base=incoming.validated_data["seen"],
                 actions=[item.to_action() for item in actions],
             )
         except GameActionError as exc:

@@ -7,12 +7,12 @@ is stored, so the server, the API and the browser's offline copy agree on the st
 agree on the actions, a sync is "append what the other side has not seen", and an undo is one
 more action (the log keeps both the tap and its undo).
 
-Actions (`op` and its fields; `at`, `round` and `phase` are added when recorded):
+Actions (`op` and its fields; `at`, `battle_round` and `phase` are added when recorded):
 
     {"op": "lose",  "side": 0|1, "unit": i, "model": j}   one model of entry j removed
     {"op": "wound", "side": 0|1, "unit": i, "model": j}   one wound on entry j (a full model: removed)
     {"op": "state", "side": 0|1, "unit": i, "state": key, "on": bool}
-    {"op": "round", "value": n}
+    {"op": "battle_round", "value": n}
     {"op": "phase", "value": key}
     {"op": "vp",    "side": 0|1, "delta": n}
     {"op": "undo"}                                          cancels the last tap not yet undone
@@ -39,7 +39,7 @@ MAX_ROUNDS = 20
 MAX_VP = 9999
 MAX_VP_STEP = 100
 #: Ops a player taps (the odds are recorded by the server when they are asked).
-TAP_OPS = ("lose", "wound", "state", "round", "phase", "vp", "undo")
+TAP_OPS = ("lose", "wound", "state", "battle_round", "phase", "vp", "undo")
 SIDES = (0, 1)
 
 
@@ -66,14 +66,14 @@ class UnitState:
 
 @dataclass
 class GameState:
-    round: int
+    battle_round: int
     phase: str
     vp: list[int]
     units: list[list[UnitState]]
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "round": self.round,
+            "battle_round": self.battle_round,
             "phase": self.phase,
             "vp": list(self.vp),
             "units": [[unit.as_dict() for unit in side] for side in self.units],
@@ -163,7 +163,7 @@ def check_action(
         if not isinstance(on, bool):
             raise GameActionError({"on": [_("Must be true or false.")]})
         return {"op": op, "side": side, "unit": unit, "state": key, "on": on}
-    if op == "round":
+    if op == "battle_round":
         value = _int(action.get("value"))
         if value is None or not 1 <= value <= MAX_ROUNDS:
             raise GameActionError(
@@ -232,8 +232,8 @@ def _apply(
             states.append(action["state"])
         elif not action["on"] and action["state"] in states:
             states.remove(action["state"])
-    elif op == "round":
-        state.round = action["value"]
+    elif op == "battle_round":
+        state.battle_round = action["value"]
     elif op == "phase":
         state.phase = action["value"]
     elif op == "vp":

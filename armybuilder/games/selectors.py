@@ -110,7 +110,7 @@ def game_board(*, game: Game, state: GameState) -> dict[str, Any]:
     return {
         "game": game,
         "system_name": system.name,
-        "round": state.round,
+        "battle_round": state.battle_round,
         "phases": [{"key": p.key, "label": p.label, "current": p.key == state.phase} for p in play.phases],
         "phase": phase,
         "modes": [{"key": m, "label": mode_labels.get(m, m)} for m in (phase.modes if phase else ())],
@@ -137,9 +137,9 @@ def game_log_lines(*, game: Game) -> list[str]:
     for action in game.actions:
         op = action.get("op")
         phase = play.phase(action.get("phase", ""))
-        head = _("%(at)s round %(round)d, %(phase)s: ") % {
+        head = _("%(at)s round %(number)d, %(phase)s: ") % {
             "at": action.get("at", ""),
-            "round": action.get("round", 0),
+            "number": action.get("battle_round", 0),
             "phase": _(phase.label) if phase else "",
         }
         if op in ("lose", "wound", "state"):
@@ -157,7 +157,7 @@ def game_log_lines(*, game: Game) -> list[str]:
                 "who": who,
                 "state": label,
             }
-        elif op == "round":
+        elif op == "battle_round":
             text = _("round %(value)d") % {"value": action["value"]}
         elif op == "phase":
             new = play.phase(action["value"])

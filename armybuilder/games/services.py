@@ -166,7 +166,7 @@ def _stamped(action: dict[str, Any], state: GameState) -> dict[str, Any]:
     return {
         **action,
         "at": timezone.now().isoformat(timespec="seconds"),
-        "round": state.round,
+        "battle_round": state.battle_round,
         "phase": state.phase,
     }
 
@@ -418,4 +418,9 @@ def game_odds(
             locked.version = len(locked.actions)
             locked.save(update_fields=["actions", "version", "updated"])
             game.actions, game.version = locked.actions, locked.version
-    return {"mode": chosen, "round": state.round, "phase": state.phase, "directions": directions}
+    return {
+        "mode": chosen,
+        "battle_round": state.battle_round,
+        "phase": state.phase,
+        "directions": directions,
+    }

@@ -124,7 +124,7 @@ def _action_of(post: Any) -> dict[str, Any]:
         action["on"] = post.get("on") == "1"
     if "value" in post:
         value = str(post.get("value"))[:64]
-        action["value"] = _int(value) if action["op"] == "round" else value
+        action["value"] = _int(value) if action["op"] == "battle_round" else value
     return action
 
 

@@ -203,15 +203,15 @@ def test_the_generated_client_plays_a_short_game(live_server: Any, owner: Any, s
     link = f"{live_server.url}/lists/shared/{shared_list.share_token}/"
     game = games_create.sync(client=app, body=GameCreateRequestRequest.from_dict({
         "first": {"list": shared_list.pk}, "second": {"link": link}}))
-    assert game.state["round"] == 1 and len(game.armies) == 2
+    assert game.state["battle_round"] == 1 and len(game.armies) == 2
     for tap in ({"op": "lose", "side": 1, "unit": 0, "model": 0},
                 {"op": "state", "side": 1, "unit": 0, "state": "shaken", "on": True},
                 {"op": "vp", "side": 0, "delta": 1}, {"op": "vp", "side": 0, "delta": 1}, {"op": "undo"}):
         game = games_actions_create.sync(game.id, client=app, body=GameActionRequest.from_dict(tap))
     assert game.state["vp"] == [1, 0] and game.state["units"][1][0]["states"] == ["shaken"]
     game = games_sync_create.sync(game.id, client=app, body=GameSyncRequestRequest.from_dict(
-        {"base": game.version, "actions": [{"op": "round", "value": "2"}]}))
-    assert game.state["round"] == 2 and game.version == 6
+        {"seen": game.version, "actions": [{"op": "battle_round", "value": "2"}]}))
+    assert game.state["battle_round"] == 2 and game.version == 6
     odds = games_odds_create.sync(game.id, client=app, body=OddsRequestRequest.from_dict(
         {"attacker": [0, 1], "defender": [1, 0], "mode": "shooting"}))
     assert [d["status"] for d in odds.directions] == ["done", "done"]

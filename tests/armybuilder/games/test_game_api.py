@@ -1,5 +1,6 @@
 """Games over the API (`armybuilder/games/api.py`): start from a list and a share link, tap,
-sync taps made offline (a stale base is a 409), the odds, finish; errors in the API's shape."""
+sync taps made offline (a stale count of actions seen is a 409), the odds, finish; errors in the
+API's shape."""
 
 from __future__ import annotations
 
@@ -21,17 +22,17 @@ def test_a_game_is_started_tapped_synced_and_finished(examples, player):
     client = token_client(player)
     game = started(client, examples)
     url = f"/api/v1/games/{game['id']}"
-    assert game["state"]["round"] == 1 and game["play"]["phases"][0]["key"] == "activations"
+    assert game["state"]["battle_round"] == 1 and game["play"]["phases"][0]["key"] == "activations"
     assert [s["key"] for s in game["play"]["states"]] == ["shaken", "destroyed"]
     tapped = client.post(f"{url}/actions", {"op": "lose", "side": 1, "unit": 1, "model": 0}, format="json")
     assert tapped.status_code == 200 and tapped.json()["state"]["units"][1][1]["lost"][0] == 1
     synced = client.post(
         f"{url}/sync",
         {
-            "base": 1,
+            "seen": 1,
             "actions": [
                 {"op": "state", "side": 1, "unit": 1, "state": "shaken", "on": True},
-                {"op": "round", "value": "2"},
+                {"op": "battle_round", "value": "2"},
                 {"op": "vp", "side": 0, "delta": 2},
             ],
         },
@@ -39,9 +40,9 @@ def test_a_game_is_started_tapped_synced_and_finished(examples, player):
     )
     assert synced.status_code == 200, synced.json()
     state = synced.json()["state"]
-    assert (state["round"], state["vp"], state["units"][1][1]["states"]) == (2, [2, 0], ["shaken"])
+    assert (state["battle_round"], state["vp"], state["units"][1][1]["states"]) == (2, [2, 0], ["shaken"])
     assert synced.json()["version"] == 4
-    stale = client.post(f"{url}/sync", {"base": 1, "actions": [{"op": "undo"}]}, format="json")
+    stale = client.post(f"{url}/sync", {"seen": 1, "actions": [{"op": "undo"}]}, format="json")
     assert stale.status_code == 409 and stale.json()["code"] == "conflict"
     odds = client.post(
         f"{url}/odds", {"attacker": [0, 0], "defender": [1, 1], "mode": "melee"}, format="json"

@@ -79,9 +79,9 @@ def test_taps_remove_models_and_wounds_and_undo_takes_each_back(examples, player
     )
     assert state.units[1][unit].states == ["battle_shocked"]
     game, state = services.game_act(game=game, action={"op": "vp", "side": 0, "delta": 3})
-    game, state = services.game_act(game=game, action={"op": "round", "value": 2})
+    game, state = services.game_act(game=game, action={"op": "battle_round", "value": 2})
     game, state = services.game_act(game=game, action={"op": "phase", "value": "fight"})
-    assert (state.round, state.phase, state.vp) == (2, "fight", [3, 0])
+    assert (state.battle_round, state.phase, state.vp) == (2, "fight", [3, 0])
     game, state = services.game_act(game=game, action={"op": "undo"})
     assert state.phase == "command"
     for _ in range(4):
@@ -89,7 +89,7 @@ def test_taps_remove_models_and_wounds_and_undo_takes_each_back(examples, player
     assert state.units[1][unit].wounds[model] == 0 and state.units[1][target].lost[0] == 1
     game, state = services.game_act(game=game, action={"op": "undo"})
     assert state.as_dict() == {
-        "round": 1,
+        "battle_round": 1,
         "phase": "command",
         "vp": [0, 0],
         "units": [
@@ -119,7 +119,7 @@ def test_a_tap_the_game_cannot_take_is_refused_by_its_field(examples, player):
         ({"op": "state", "side": 0, "unit": 0, "state": "fleeing", "on": True}, "state"),
         ({"op": "phase", "value": "fight"}, "value"),
         ({"op": "vp", "side": 1, "delta": -1}, "delta"),
-        ({"op": "round", "value": 0}, "value"),
+        ({"op": "battle_round", "value": 0}, "value"),
         ({"op": "teleport"}, "op"),
     ]:
         with pytest.raises(GameActionError) as refused:
