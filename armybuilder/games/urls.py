@@ -14,4 +14,5 @@ urlpatterns = [
     path("<uuid:game_id>/odds/", views.odds, name="odds"),
     path("<uuid:game_id>/finish/", views.finish, name="finish"),
     path("<uuid:game_id>/log.txt", views.log_text, name="log_text"),
+    path("<uuid:game_id>/rules/", views.rules_reference, name="rules"),
 ]

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from armybuilder.games import selectors, services
 from armybuilder.games.models import Game
 from armybuilder.games.play_state import GameActionError
+from armybuilder.games.rules_reference import game_rules_reference
 from armybuilder.lists.selectors import army_lists_owned_by
 
 #: Own lists the start form offers.
@@ -194,3 +195,11 @@ def log_text(request: HttpRequest, game_id: Any) -> HttpResponse:
     filename = slugify(game.name)[:60] or "game"
     response["Content-Disposition"] = f'attachment; filename="{filename}-log.txt"'
     return response
+
+
+@login_required
+@require_GET
+def rules_reference(request: HttpRequest, game_id: Any) -> HttpResponse:
+    """Every special rule, ability and item the two armies use, with its text; printable."""
+    game = _game(request, game_id)
+    return render(request, "games/rules.html", {"game": game, "sections": game_rules_reference(game=game)})
