@@ -22,6 +22,7 @@ from armybuilder.games.models import Game
 from armybuilder.games.play_state import GameActionError
 from armybuilder.games.rules_reference import game_rules_reference
 from armybuilder.lists.selectors import army_lists_owned_by
+from armybuilder.offline import mark_offline_copy
 
 #: Own lists the start form offers.
 LISTS_OFFERED = 100
@@ -111,7 +112,8 @@ def _board_response(
 @login_required
 @require_GET
 def play(request: HttpRequest, game_id: Any) -> HttpResponse:
-    return _board_response(request, _game(request, game_id))
+    """The play page; the service worker may keep it (the player's own game) for play offline."""
+    return mark_offline_copy(_board_response(request, _game(request, game_id)))
 
 
 def _action_of(post: Any) -> dict[str, Any]:
@@ -202,4 +204,6 @@ def log_text(request: HttpRequest, game_id: Any) -> HttpResponse:
 def rules_reference(request: HttpRequest, game_id: Any) -> HttpResponse:
     """Every special rule, ability and item the two armies use, with its text; printable."""
     game = _game(request, game_id)
-    return render(request, "games/rules.html", {"game": game, "sections": game_rules_reference(game=game)})
+    return mark_offline_copy(
+        render(request, "games/rules.html", {"game": game, "sections": game_rules_reference(game=game)})
+    )

@@ -129,3 +129,58 @@ def test_the_board_on_a_desktop(live_server, browser: Browser, example_links):
     first, second = armies.nth(0).bounding_box(), armies.nth(1).bounding_box()
     assert first["y"] == second["y"] and second["x"] > first["x"] + first["width"]  # side by side
     screenshot(page, "play-desktop-wh40k9")
+
+
+def test_a_game_goes_on_offline_survives_a_reload_and_syncs_when_back_online(
+    live_server, browser, example_links
+):
+    """Issue 44, item 4: taps made with no connection are kept in the browser, drawn on the
+    board, still there after a reload (the service worker keeps the page), and sent to the
+    account once the phone is online again."""
+    make_user("player")
+    page = browser.new_context(viewport=PHONE).new_page()
+    login(page, live_server.url, "player")
+    game = start_game(page, live_server.url, example_links["whfb6"])
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    units = game.armies[1]["units"]
+    target = max(range(len(units)), key=lambda i: (sum(m["count"] for m in units[i]["unit"]["models"]), -i))
+    enemy = f'.game-unit[data-side="1"][data-unit="{target}"]'
+    count = page.locator(f'{enemy} [data-model="0"] .model-count')
+    before = int(count.get_attribute("data-count"))
+    tap(page, page.locator(f'{enemy} [data-model="0"] [data-tap="lose"]'))  # online
+    expect(count).to_have_attribute("data-count", str(before - 1))
+
+    page.context.set_offline(True)
+    page.locator(f'{enemy} [data-model="0"] [data-tap="lose"]').click()
+    expect(count).to_have_attribute("data-count", str(before - 2))
+    page.locator(f'{enemy} [data-tap="state-fleeing"]').click()
+    expect(page.locator(f'{enemy} [data-tap="state-fleeing"]')).to_have_attribute("aria-pressed", "true")
+    page.locator('.vp-side[data-side="1"] [data-tap="vp-up"]').click()
+    page.locator('.vp-side[data-side="1"] [data-tap="vp-up"]').click()
+    page.locator('[data-tap="undo"]').click()
+    expect(page.locator('.vp-side[data-side="1"] .vp')).to_have_text("1")
+    expect(page.locator(".game-offline")).to_contain_text("Taps waiting to be sent: 3.")
+    game.refresh_from_db()
+    assert game.version == 1  # nothing reached the server
+
+    page.reload()
+    expect(page.locator(f'{enemy} [data-model="0"] .model-count')).to_have_attribute(
+        "data-count", str(before - 2)
+    )
+    expect(page.locator(f'{enemy} [data-tap="state-fleeing"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('.vp-side[data-side="1"] .vp')).to_have_text("1")
+    screenshot(page, "play-phone-offline", full_page=False)
+
+    page.context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator(".game-offline")).to_be_hidden()
+    expect(page.locator('#board[data-version="4"]')).to_be_attached()
+    game.refresh_from_db()
+    state = game_state(game=game)
+    assert state.units[1][target].lost[0] == 2 and state.units[1][target].states == ["fleeing"]
+    assert state.vp == [0, 1]
+    expect(page.locator(f'{enemy} [data-model="0"] .model-count')).to_have_attribute(
+        "data-count", str(before - 2)
+    )
