@@ -226,3 +226,28 @@ def test_the_log_exports_every_tap_and_the_finished_result(examples, player):
         services.game_act(game=game, action={"op": "undo"})
     board = game_board(game=game, state=services.game_state(game=game))
     assert board["finished"] and board["undo_disabled"]
+
+
+def test_a_game_is_bounded_in_taps_and_in_the_size_of_its_armies(examples, player, monkeypatch):
+    game = start(player, examples["opr"])
+    monkeypatch.setattr(services, "MAX_ACTIONS", 2)
+    for value in (2, 3):
+        game, _ = services.game_act(game=game, action={"op": "battle_round", "value": value})
+    with pytest.raises(GameActionError) as refused:
+        services.game_act(game=game, action={"op": "battle_round", "value": 4})
+    assert refused.value.errors == {
+        "actions": ["A game holds at most 2 taps: finish this one and start a new game."]
+    }
+    monkeypatch.setattr(services, "MAX_ARMIES_BYTES", 1000)
+    with pytest.raises(services.GameStartError) as too_large:
+        start(player, examples["opr"])
+    assert too_large.value.errors == {"second": ["These lists are too large to play together."]}
+
+
+def test_a_sync_from_an_older_version_is_a_conflict_and_keeps_nothing(examples, player):
+    game = start(player, examples["opr"])
+    game, _ = services.game_act(game=game, action={"op": "vp", "side": 0, "delta": 1})
+    with pytest.raises(services.GameConflict):
+        services.game_sync(game=game, base=0, actions=[{"op": "vp", "side": 1, "delta": 1}])
+    game, state = services.game_sync(game=game, base=1, actions=[{"op": "vp", "side": 1, "delta": 1}])
+    assert state.vp == [1, 1] and game.version == 2
