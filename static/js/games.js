@@ -138,34 +138,79 @@
   }
 
   var syncing = false;
-  // Send the waiting taps; a 409 (the game moved on elsewhere) sends them again on top of it.
+  function post(url, body) {
+    return fetch(url, {method: "POST", credentials: "same-origin",
+                       headers: {"Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json"},
+                       body: JSON.stringify(body)})
+      .then(function (response) {
+        return response.json().then(function (answer) { return {status: response.status, body: answer}; });
+      });
+  }
+
+  // Send the waiting taps, then a result chosen offline; a 409 (the game moved on elsewhere)
+  // sends the taps again on top of it.
   function sync(id, seen) {
     var waiting = pending(id);
+    var finish = read(key(id, "finish"), null);
     var b = board();
-    if (syncing || !waiting.length || !navigator.onLine || !b) { return; }
+    if (syncing || (!waiting.length && !finish) || !navigator.onLine || !b) { return; }
     syncing = true;
     var url = b.getAttribute("data-sync-url");
-    fetch(url, {method: "POST", credentials: "same-origin",
-                headers: {"Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept": "application/json"},
-                body: JSON.stringify({seen: seen, actions: waiting})})
-      .then(function (response) {
-        return response.json().then(function (body) { return {status: response.status, body: body}; });
-      })
-      .then(function (answer) {
-        syncing = false;
-        if (answer.status === 409) {
-          return fetch(url.replace(/\/sync$/, ""), {credentials: "same-origin", headers: {"Accept": "application/json"}})
-            .then(function (response) { return response.json(); })
-            .then(function (game) { sync(id, game.version); });
-        }
-        localStorage.removeItem(key(id, "pending"));
-        localStorage.removeItem(key(id, "board"));
-        if (answer.status !== 200) {
-          window.alert(answer.body && answer.body.message ? answer.body.message : String(answer.status));
-        }
+    var taps = waiting.length ? post(url, {seen: seen, actions: waiting}) : Promise.resolve({status: 200});
+    taps.then(function (answer) {
+      if (answer.status === 409) {
+        return fetch(url.replace(/\/sync$/, ""), {credentials: "same-origin", headers: {"Accept": "application/json"}})
+          .then(function (response) { return response.json(); })
+          .then(function (game) { syncing = false; sync(id, game.version); });
+      }
+      localStorage.removeItem(key(id, "pending"));
+      localStorage.removeItem(key(id, "board"));
+      if (answer.status !== 200) {
+        window.alert(answer.body && answer.body.message ? answer.body.message : String(answer.status));
+      }
+      var done = finish ? post(url.replace(/\/sync$/, "/finish"), {result: finish}) : Promise.resolve(null);
+      return done.then(function () {
+        localStorage.removeItem(key(id, "finish"));
         window.location.reload();
-      })
-      .catch(function () { syncing = false; });
+      });
+    }).catch(function () { syncing = false; });
+  }
+
+  // The odds are worked out on the server: offline, say so instead of failing silently.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("odds-form") || navigator.onLine) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var answer = document.getElementById("odds-result");
+    var note = document.createElement("p");
+    note.className = "invalid";
+    note.setAttribute("role", "alert");
+    note.textContent = form.getAttribute("data-offline-text");
+    answer.replaceChildren(note);
+  }, true);
+
+  // The result of a game finished offline: kept, said on the page, sent with the taps.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var b = board();
+    if (!b || !form.classList || !form.classList.contains("game-finish")) { return; }
+    var id = b.getAttribute("data-game");
+    if (navigator.onLine && !pending(id).length) { return; }
+    event.preventDefault();
+    var result = new FormData(form).get("result");
+    write(key(id, "finish"), result);
+    finishedOffline(form, result);
+    sync(id, parseInt(b.getAttribute("data-version"), 10));
+  }, true);
+
+  function finishedOffline(form, result) {
+    var option = form.querySelector('option[value="' + result + '"]');
+    var note = document.createElement("p");
+    note.className = "game-result";
+    note.setAttribute("data-finished-offline", result);
+    note.textContent = form.getAttribute("data-offline-text").replace("{result}", option ? option.textContent : result);
+    form.replaceWith(note);
   }
 
   document.addEventListener("submit", function (event) {
@@ -212,6 +257,9 @@
     var id = b.getAttribute("data-game");
     if (!pending(id).length) { keepBoard(); } // with taps waiting, the kept board is their base
     redraw(id);
+    var finish = read(key(id, "finish"), null);
+    var form = document.querySelector("form.game-finish");
+    if (finish && form) { finishedOffline(form, finish); }
     sync(id, parseInt(board().getAttribute("data-version"), 10));
   });
 })();

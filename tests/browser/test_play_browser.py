@@ -151,6 +151,7 @@ def test_a_game_goes_on_offline_survives_a_reload_and_syncs_when_back_online(
     before = int(count.get_attribute("data-count"))
     tap(page, page.locator(f'{enemy} [data-model="0"] [data-tap="lose"]'))  # online
     expect(count).to_have_attribute("data-count", str(before - 1))
+    tap(page, page.locator('[data-tap="phase-close_combat"]'))
 
     page.context.set_offline(True)
     page.locator(f'{enemy} [data-model="0"] [data-tap="lose"]').click()
@@ -163,7 +164,11 @@ def test_a_game_goes_on_offline_survives_a_reload_and_syncs_when_back_online(
     expect(page.locator('.vp-side[data-side="1"] .vp')).to_have_text("1")
     expect(page.locator(".game-offline")).to_contain_text("Taps waiting to be sent: 3.")
     game.refresh_from_db()
-    assert game.version == 1  # nothing reached the server
+    assert game.version == 2  # nothing more reached the server
+    page.get_by_role("button", name="Show the odds").click()
+    expect(page.locator("#odds-result [role=alert]")).to_have_text(
+        "The odds need a connection: they are worked out on the server."
+    )
 
     page.reload()
     expect(page.locator(f'{enemy} [data-model="0"] .model-count')).to_have_attribute(
@@ -173,14 +178,22 @@ def test_a_game_goes_on_offline_survives_a_reload_and_syncs_when_back_online(
     expect(page.locator('.vp-side[data-side="1"] .vp')).to_have_text("1")
     screenshot(page, "play-phone-offline", full_page=False)
 
+    page.get_by_label("Result").select_option("second")
+    page.get_by_role("button", name="Finish the game").click()
+    expect(page.locator("[data-finished-offline='second']")).to_contain_text(
+        "The result is sent when you are back online."
+    )
+
     page.context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     expect(page.locator(".game-offline")).to_be_hidden()
-    expect(page.locator('#board[data-version="4"]')).to_be_attached()
+    expect(page.locator('#board[data-version="5"]')).to_be_attached()
     game.refresh_from_db()
     state = game_state(game=game)
     assert state.units[1][target].lost[0] == 2 and state.units[1][target].states == ["fleeing"]
-    assert state.vp == [0, 1]
+    assert state.vp == [0, 1] and state.phase == "close_combat"
+    assert game.result == "second" and game.finished is not None
+    expect(page.locator(".game-result")).to_contain_text("Finished:")
     expect(page.locator(f'{enemy} [data-model="0"] .model-count')).to_have_attribute(
         "data-count", str(before - 2)
     )
