@@ -197,3 +197,30 @@ def test_a_game_goes_on_offline_survives_a_reload_and_syncs_when_back_online(
     expect(page.locator(f'{enemy} [data-model="0"] .model-count')).to_have_attribute(
         "data-count", str(before - 2)
     )
+
+
+@pytest.mark.parametrize("language", ["pl", "cs", "ru"])
+def test_the_board_fits_a_phone_in_every_language(live_server, browser: Browser, example_links, language):
+    """The longest words (Russian states, Czech phases) still fit 390 px; the page is in the
+    reader's language."""
+    from tests.browser.test_i18n_browser import signed_in_context
+
+    page = signed_in_context(
+        browser, live_server.url, make_user("player"), language, viewport=PHONE
+    ).new_page()
+    page.goto(f"{live_server.url}/games/")
+    page.locator("#first-link").fill(live_server.url + example_links["wh40k9"])
+    page.locator("#second-link").fill(live_server.url + example_links["wh40k9"])
+    page.locator(".game-start button[type=submit]").click()
+    expect(page.locator("#board")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    expect(page.locator('[data-tap="phase-fight"]')).not_to_have_text("Fight")
+    assert page.evaluate(WIDER_THAN_THE_PHONE) == []
+    tap(page, page.locator('[data-tap="phase-fight"]'))
+    page.locator(".odds-form button[type=submit]").click()
+    htmx_idle(page)
+    expect(page.locator("#odds-result .odds-direction")).to_have_count(2)
+    assert page.evaluate(WIDER_THAN_THE_PHONE) == []
+    screenshot(page, f"play-phone-{language}", full_page=False)
+    page.locator("#odds-result").scroll_into_view_if_needed()
+    screenshot(page, f"play-phone-{language}-odds", full_page=False)
