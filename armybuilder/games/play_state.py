@@ -205,9 +205,10 @@ def check_action(
     return {"op": "undo"}
 
 
-def _apply(
+def apply_action(
     state: GameState, action: Mapping[str, Any], armies: Sequence[Mapping[str, Any]], play: PlayRules
 ) -> None:
+    """Change `state` by one checked tap (never an undo: that needs the replay)."""
     op = action["op"]
     if op in ("lose", "wound"):
         unit = state.units[action["side"]][action["unit"]]
@@ -258,5 +259,5 @@ def replay(
     """The state after `actions` (already checked), from the start of the game."""
     state = initial_state(armies, play)
     for i in effective_taps(actions):
-        _apply(state, actions[i], armies, play)
+        apply_action(state, actions[i], armies, play)
     return state

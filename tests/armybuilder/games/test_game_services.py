@@ -251,3 +251,42 @@ def test_a_sync_from_an_older_version_is_a_conflict_and_keeps_nothing(examples, 
         services.game_sync(game=game, base=0, actions=[{"op": "vp", "side": 1, "delta": 1}])
     game, state = services.game_sync(game=game, base=1, actions=[{"op": "vp", "side": 1, "delta": 1}])
     assert state.vp == [1, 1] and game.version == 2
+    many = [{"op": "lose", "side": 1, "unit": largest_unit(game, 1), "model": 0}] * 3 + [
+        {"op": "state", "side": 0, "unit": 0, "state": "shaken", "on": True},
+        {"op": "undo"},
+        {"op": "vp", "side": 0, "delta": 5},
+    ]
+    game, state = services.game_sync(game=game, base=2, actions=many)
+    assert state.as_dict() == services.game_state(game=game).as_dict()  # one tap at a time = the replay
+    assert state.units[1][largest_unit(game, 1)].lost[0] == 3 and state.vp == [6, 1]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_unit_with_casualties_and_a_wound_can_still_be_estimated(examples, player, system):
+    """Survivors below a unit's minimum size, or with a damaged model split off, are still units
+    the estimate accepts: every unit of the example list, down a model and a wound, is a target."""
+    game = start(player, examples[system])
+    play = get_system(system).play
+    for i, entry in enumerate(game.armies[1]["units"]):
+        for j, model in enumerate(entry["unit"]["models"]):
+            if model["count"] > 1:
+                game, _ = services.game_act(
+                    game=game, action={"op": "lose", "side": 1, "unit": i, "model": j}
+                )
+            if model_wounds(model, play.wounds_field) > 1:
+                game, _ = services.game_act(
+                    game=game, action={"op": "wound", "side": 1, "unit": i, "model": j}
+                )
+    attacker = largest_unit(game, 0)
+    for phase in (p for p in play.phases if p.modes):
+        game, _ = services.game_act(game=game, action={"op": "phase", "value": phase.key})
+        for mode in phase.modes:
+            for i in range(len(game.armies[1]["units"])):
+                answer = services.game_odds(
+                    game=game, user=player, attacker=[0, attacker], defender=[1, i], mode=mode
+                )
+                assert [d["status"] for d in answer["directions"]] == ["done", "done"], (
+                    mode,
+                    game.armies[1]["units"][i]["name"],
+                    [d["reason"] for d in answer["directions"]],
+                )
