@@ -94,6 +94,16 @@ class GameSyncRequestSerializer(serializers.Serializer):
     actions = GameActionSerializer(many=True, help_text="The client's taps since then, in order.")
 
 
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class ObjectField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field({"type": "array", "items": {"type": "object", "additionalProperties": True}})
+class ObjectListField(serializers.JSONField):
+    pass
+
+
 class OddsRequestSerializer(serializers.Serializer):
     attacker = serializers.ListField(
         child=serializers.IntegerField(min_value=0),
@@ -112,20 +122,16 @@ class OddsRequestSerializer(serializers.Serializer):
         max_length=16,
         help_text="An attack mode the current phase allows (default: its first).",
     )
+    situation = ObjectField(
+        required=False,
+        help_text="The attacker's situation: fields of the system's situation schema "
+        "(`/api/v1/systems/{key}/situation-schema`), defaults for the rest; the blow back is asked "
+        "in the mode alone.",
+    )
 
 
 class GameFinishRequestSerializer(serializers.Serializer):
     result = serializers.ChoiceField(choices=Game.Result.values)
-
-
-@extend_schema_field({"type": "object", "additionalProperties": True})
-class ObjectField(serializers.JSONField):
-    pass
-
-
-@extend_schema_field({"type": "array", "items": {"type": "object", "additionalProperties": True}})
-class ObjectListField(serializers.JSONField):
-    pass
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -341,6 +347,7 @@ class GameOddsView(APIView):
                 attacker=data["attacker"],
                 defender=data["defender"],
                 mode=data.get("mode"),
+                situation=data.get("situation"),
             )
         except GameActionError as exc:
             raise _refused(exc) from None

@@ -23,7 +23,12 @@ from django.utils.translation import gettext as _
 from armybuilder.api.throttling import SharedCacheThrottle
 from armybuilder.estimates import compute
 from armybuilder.estimates.bounds import matchup_cost
-from armybuilder.estimates.inputs import EstimateRequestError, estimable_in_list, unit_vs_unit_inputs
+from armybuilder.estimates.inputs import (
+    EstimateRequestError,
+    estimable_in_list,
+    situation_clean,
+    unit_vs_unit_inputs,
+)
 from armybuilder.estimates.services import QueueUnavailable, estimate_request
 from armybuilder.estimates.sources import ListSource, list_source
 from armybuilder.games.models import Game
@@ -321,7 +326,7 @@ def _direction(
     user: AbstractBaseUser,
     attacker: tuple[int, int],
     defender: tuple[int, int],
-    mode: str,
+    situation: Mapping[str, Any],
 ) -> dict[str, Any]:
     side_a, unit_a = attacker
     side_d, unit_d = defender
@@ -343,7 +348,7 @@ def _direction(
     a = unit_as_it_stands(game=game, state=state, side=side_a, unit=unit_a)
     d = unit_as_it_stands(game=game, state=state, side=side_d, unit=unit_d)
     try:
-        key, inputs = unit_vs_unit_inputs(attacker=a, defender=d, situation={"mode": mode})
+        key, inputs = unit_vs_unit_inputs(attacker=a, defender=d, situation=situation)
     except EstimateRequestError as exc:
         answer["reason"] = " ".join(m for messages in exc.errors.values() for m in messages)
         return answer
@@ -372,12 +377,21 @@ def _direction(
 
 
 def game_odds(
-    *, game: Game, user: AbstractBaseUser, attacker: Any, defender: Any, mode: str | None = None
+    *,
+    game: Game,
+    user: AbstractBaseUser,
+    attacker: Any,
+    defender: Any,
+    mode: str | None = None,
+    situation: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The exact odds of a fight as it stands: `attacker` (side, unit) on `defender` and back,
     in `mode` (default: the first the phase allows), with the survivors as they are now and the
-    system's second-stage figures. Cheap fights (the system's cost model) are answered here;
-    others are queued as estimate jobs and named by their id. Rated per account and minute."""
+    system's second-stage figures. `situation` (fields of the system's situation schema, say a
+    charge or cover) is the attacker's; the blow back is asked in the mode alone, since the
+    situation's fields speak of the attacker. Cheap fights (the system's cost model) are
+    answered here; others are queued as estimate jobs and named by their id. Rated per account
+    and minute."""
     state = game_state(game=game)
     a, d = _unit_ref(game, attacker, "attacker"), _unit_ref(game, defender, "defender")
     if a[0] == d[0]:
@@ -392,10 +406,19 @@ def game_odds(
         raise GameActionError(
             {"mode": [_("This phase allows only: %(modes)s.") % {"modes": ", ".join(modes)}]}
         )
+    if situation is not None and not isinstance(situation, Mapping):
+        raise GameActionError({"situation": [_("Must be an object.")]})
+    try:
+        asked = situation_clean({**(situation or {}), "mode": chosen}, system=get_system(game.system))
+    except EstimateRequestError as exc:
+        raise GameActionError(exc.errors) from None
     throttle = GameOddsThrottle()
     if not throttle.allow_ident(f"user{user.pk}"):
         raise OddsLimited(throttle.wait())
-    directions = [_direction(game, state, user, a, d, chosen), _direction(game, state, user, d, a, chosen)]
+    directions = [
+        _direction(game, state, user, a, d, asked),
+        _direction(game, state, user, d, a, {"mode": chosen}),
+    ]
     with transaction.atomic():
         locked = _locked(game)
         if len(locked.actions) < MAX_ACTIONS:
@@ -406,6 +429,7 @@ def game_odds(
                         "attacker": list(a),
                         "defender": list(d),
                         "mode": chosen,
+                        "situation": asked,
                         "figures": [
                             {
                                 "status": x["status"],

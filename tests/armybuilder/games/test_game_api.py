@@ -86,3 +86,19 @@ def test_too_many_odds_are_a_429_with_retry_after(examples, player, settings):
     assert client.post(f"/api/v1/games/{game['id']}/odds", body, format="json").status_code == 200
     limited = client.post(f"/api/v1/games/{game['id']}/odds", body, format="json")
     assert limited.status_code == 429 and int(limited["Retry-After"]) >= 1
+
+
+def test_the_odds_take_the_attackers_situation_and_refuse_a_field_the_system_lacks(examples, player):
+    client = token_client(player)
+    game = started(client, examples)
+    url = f"/api/v1/games/{game['id']}/odds"
+    body = {"attacker": [0, 0], "defender": [1, 1], "mode": "melee", "situation": {"charging": True}}
+    odds = client.post(url, body, format="json")
+    assert odds.status_code == 200, odds.json()
+    forward, back = odds.json()["directions"]
+    assert (
+        forward["result"]["situation"]["charging"] is True
+        and back["result"]["situation"]["charging"] is False
+    )
+    wrong = client.post(url, {**body, "situation": {"flying": True}}, format="json")
+    assert wrong.status_code == 400 and list(wrong.json()["details"]) == ["situation.flying"]
