@@ -23,6 +23,7 @@ LINKS: list[tuple[str, Any, str]] = [
     ("lists:mine", _("My lists"), MEMBERS),
     ("lists:gallery", _("Gallery"), EVERYONE),
     ("estimates:list", _("Estimates"), EVERYONE),
+    ("games:list", _("Play"), MEMBERS),
 ]
 
 

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "armybuilder",
     "armybuilder.estimates",
+    "armybuilder.games",
     "rules",
 ]
 
@@ -228,6 +229,9 @@ ESTIMATE_WORKER_MEMORY_MB = env.int("ESTIMATE_WORKER_MEMORY_MB", default=1024)
 # (`estimates/bounds.py`) and room for the job's own results. Past it the job fails with the
 # same message, so the bound holds even where a cost model under-predicts. 0: no per-job limit.
 ESTIMATE_JOB_MEMORY_MB = env.int("ESTIMATE_JOB_MEMORY_MB", default=400)
+# Play mode answers the odds of a fight in the request when the system's cost model predicts
+# at most this many seconds per direction; a costlier fight is queued as an estimate job.
+GAME_ODDS_INLINE_SECONDS = env.float("GAME_ODDS_INLINE_SECONDS", default=0.25)
 # A publish while Redis is down fails in about a second, not after a retry loop: the
 # request answers 503 instead of hanging a web worker.
 CELERY_BROKER_TRANSPORT_OPTIONS.update({"socket_connect_timeout": 1, "socket_timeout": 3,
@@ -367,6 +371,8 @@ REST_FRAMEWORK = {
         # (`armybuilder/lists/import_jobs.py`).
         "list_import": env.str("LIST_IMPORT_RATE", default="60/hour"),
         "page": env.str("PAGE_RATE", default="600/min"),
+        # The odds of a fight asked in play mode, per account (`armybuilder/games/services.py`).
+        "game_odds": env.str("GAME_ODDS_RATE", default="30/min"),
     },
     # 0: the client IP is REMOTE_ADDR (X-Forwarded-For is forgeable); set it behind proxies.
     "NUM_PROXIES": env.int("API_NUM_PROXIES", default=0),

@@ -19,6 +19,7 @@ urlpatterns = [
     path("accounts/", include("armybuilder.accounts.urls")),
     path("lists/", include("armybuilder.lists.urls")),
     path("estimates/", include("armybuilder.estimates.urls")),
+    path("games/", include("armybuilder.games.urls")),
     path("catalogue/", include("rules.urls")),
 ]
 

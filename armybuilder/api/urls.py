@@ -29,6 +29,7 @@ from armybuilder.api.list_units import ListUnitViewSet
 from armybuilder.api.lists import ArmyListViewSet
 from armybuilder.api.points import PriceView
 from armybuilder.api.shared import TOKEN_PATTERN, SharedListViewSet
+from armybuilder.games import api as games_api
 
 app_name = "api"
 
@@ -101,6 +102,7 @@ urlpatterns = [
             name="shared-export-rosz"),
     path("", include(estimates.urlpatterns)),
     path("", include(battlescribe.urlpatterns)),
+    path("", include(games_api.urlpatterns)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # Both viewers from our static files (drf-spectacular-sidecar, pinned). Swagger UI
     # runs under the site's Content-Security-Policy (its start-up script is a separate request);

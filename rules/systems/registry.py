@@ -169,6 +169,10 @@ class GameSystem:
     #: Profile and weapon field → the `id` of the formula page's section that prices it
     #: (`{"quality": "morale"}`): the designer links each such input to its explanation.
     formula_anchors: Mapping[str, str] = field(default_factory=dict)
+    #: What play at the table tracks of this system (`rules.systems.play.PlayRules`: its per-unit
+    #: states, its phases and the attack modes each allows, the profile field holding a model's
+    #: wounds); None: the system cannot be played in play mode (`armybuilder/games/`).
+    play: Any = None
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

@@ -14,6 +14,7 @@ from points.catalogue.i18n import gettext_noop
 from rules.systems.aos1.battlescribe import MAPPING as BATTLESCRIBE
 from rules.systems.aos1.combat import SITUATION_SCHEMA, attack, situation_errors, unit_wounds
 from rules.systems.aos1.compute_cost import estimate_cost
+from rules.systems.aos1.play import PLAY
 from rules.systems.aos1.reference_targets import REFERENCE_TARGETS
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
@@ -108,6 +109,7 @@ SYSTEM = register_catalogue_system(
     battlescribe=BATTLESCRIBE,
     # Battleshock follows the enemy's attacks (§2.10): the chance comes from the gauntlet's
     # melee attacks on the unit (`combat.battleshock_holds` says what holding is).
+    play=PLAY,
     combat_chances=(
         CombatChance(
             key="p_holds",

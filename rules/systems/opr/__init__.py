@@ -15,6 +15,7 @@ from points.catalogue.i18n import gettext_noop
 from points.opr import price, validate
 from points.opr.army_structure import GROUP_OPTIONS, OPTION_KEYS
 from rules.systems.opr import army_forge
+from rules.systems.opr.play import PLAY
 from rules.systems.opr.reference_targets import REFERENCE_TARGETS
 from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.opr.unit_format import parse_army, parse_unit, unit_schema
@@ -125,6 +126,7 @@ SYSTEM = register(
         structure_option_groups=GROUP_OPTIONS,
         foreign_units={"army_forge": army_forge},
         # The melee's winner counts both sides' wounds: from the unit's own attacks.
+        play=PLAY,
         combat_chances=(
             CombatChance(
                 key="p_attacker_wins_melee",

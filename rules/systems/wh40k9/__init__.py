@@ -20,6 +20,7 @@ from rules.systems.registry import CombatChance
 from rules.systems.wh40k9.abilities import ABILITIES, KEYWORDS, WEAPON_ABILITIES
 from rules.systems.wh40k9.battlescribe import MAPPING as BATTLESCRIBE
 from rules.systems.wh40k9.estimate import attack, estimate_cost
+from rules.systems.wh40k9.play import PLAY
 from rules.systems.wh40k9.reference_targets import REFERENCE_TARGETS
 from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
 
@@ -161,6 +162,7 @@ SYSTEM = register_catalogue_system(
     group_kind_title=GROUP_KIND_TITLE,
     battlescribe=BATTLESCRIBE,
     # The Morale test follows the enemy's attacks: from the gauntlet's melee attacks on the unit.
+    play=PLAY,
     combat_chances=(
         CombatChance(
             key="p_morale_failed",

@@ -15,6 +15,7 @@ from points.catalogue.i18n import gettext_noop
 from points.whfb6.composition import MAGIC_ITEM_ALLOWANCE, OPTION_KEYS, validate
 from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.fantasy_combat.estimate import COMBAT_CHANCES, attack, estimate_cost
+from rules.systems.fantasy_combat.play import FANTASY_PLAY
 from rules.systems.fantasy_combat.reference_targets import reference_targets
 from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
 from rules.systems.fantasy_combat.variants import WHFB6
@@ -40,5 +41,6 @@ SYSTEM = register_catalogue_system(
     situation_errors=situation_errors,
     reference_targets=reference_targets("whfb6"),
     battlescribe=BATTLESCRIBE,
+    play=FANTASY_PLAY,
     combat_chances=COMBAT_CHANCES,
 )

@@ -167,3 +167,58 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
     opponents = GauntletSettingsRequest(reference=False, lists=[], locks=[locked.parsed.token])
     chosen = lists_gauntlet_update.sync_detailed(army_list.id, client=app, if_match=etag, body=opponents)
     assert chosen.status_code == 200 and chosen.parsed.settings.locks == [locked.parsed.token]
+
+
+def test_the_generated_client_plays_a_short_game(live_server: Any, owner: Any, shared_list: Any,
+                                                 tmp_path: Path) -> None:
+    """Issue 44: the client generated from the schema starts a game of a list against a share
+    link, taps a casualty, a state and a victory point, undoes one, syncs a tap made offline,
+    asks the odds with the survivors and finishes the game."""
+    generate_client(live_server.url, tmp_path)
+    from armyclient import AuthenticatedClient, Client
+    from armyclient.api.auth import auth_token_create
+    from armyclient.api.games import (
+        games_actions_create,
+        games_create,
+        games_finish_create,
+        games_list,
+        games_odds_create,
+        games_retrieve,
+        games_sync_create,
+    )
+    from armyclient.models import (
+        CredentialsRequest,
+        GameActionRequest,
+        GameCreateRequestRequest,
+        GameFinishRequestRequest,
+        GameSyncRequestRequest,
+        OddsRequestRequest,
+    )
+
+    anonymous = Client(base_url=live_server.url, raise_on_unexpected_status=True)
+    token = auth_token_create.sync(client=anonymous,
+                                   body=CredentialsRequest(username="owner", password=PASSWORD))
+    app = AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token",
+                              raise_on_unexpected_status=True)
+    link = f"{live_server.url}/lists/shared/{shared_list.share_token}/"
+    game = games_create.sync(client=app, body=GameCreateRequestRequest.from_dict({
+        "first": {"list": shared_list.pk}, "second": {"link": link}}))
+    assert game.state["battle_round"] == 1 and len(game.armies) == 2
+    for tap in ({"op": "lose", "side": 1, "unit": 0, "model": 0},
+                {"op": "state", "side": 1, "unit": 0, "state": "shaken", "on": True},
+                {"op": "vp", "side": 0, "delta": 1}, {"op": "vp", "side": 0, "delta": 1}, {"op": "undo"}):
+        game = games_actions_create.sync(game.id, client=app, body=GameActionRequest.from_dict(tap))
+    assert game.state["vp"] == [1, 0] and game.state["units"][1][0]["states"] == ["shaken"]
+    game = games_sync_create.sync(game.id, client=app, body=GameSyncRequestRequest.from_dict(
+        {"seen": game.version, "actions": [{"op": "battle_round", "value": "2"}]}))
+    assert game.state["battle_round"] == 2 and game.version == 6
+    odds = games_odds_create.sync(game.id, client=app, body=OddsRequestRequest.from_dict(
+        {"attacker": [0, 1], "defender": [1, 0], "mode": "shooting"}))
+    assert [d["status"] for d in odds.directions] == ["done", "done"]
+    forward = odds.directions[0]
+    assert forward["result"]["expected"]["kills"] == forward["summary"]["expected_kills"]
+    finished = games_finish_create.sync(game.id, client=app, body=GameFinishRequestRequest.from_dict(
+        {"result": "draw"}))
+    assert finished.result == "draw" and finished.finished is not None
+    assert games_retrieve.sync(game.id, client=app).actions[-1]["op"] == "odds"
+    assert [g.id for g in games_list.sync(client=app).results] == [game.id]

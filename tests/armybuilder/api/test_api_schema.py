@@ -43,6 +43,9 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/lists/{list_id}/export/rosz"),
     ("get", "/api/v1/lists/{list_id}/export/army-forge"), ("get", "/api/v1/shared/{token}/export/army-forge"),
     ("get", "/api/v1/shared/{token}/export/rosz"),
+    ("get", "/api/v1/games"), ("post", "/api/v1/games"), ("get", "/api/v1/games/{game_id}"),
+    ("post", "/api/v1/games/{game_id}/actions"), ("post", "/api/v1/games/{game_id}/sync"),
+    ("post", "/api/v1/games/{game_id}/odds"), ("post", "/api/v1/games/{game_id}/finish"),
 }
 
 
