@@ -71,6 +71,13 @@ def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = Non
         for key in _PLAYER_KEYS:
             if getattr(unit, key, ""):
                 entry[key] = getattr(unit, key)
+        if unit.catalogue_ref and unit.available_options is not None and not unit.selection:
+            # beside the unit in full, the catalogue unit and options it was built from, so an
+            # import where that catalogue unit is visible keeps its options editable
+            entry["catalogue_unit"] = unit.catalogue_ref
+            entry["options"] = [
+                key for key, count in sorted((unit.chosen_options or {}).items()) for _n in range(int(count))
+            ]
     return written
 
 
@@ -133,6 +140,37 @@ def _catalogue_unit(
     return template
 
 
+def _reference_unit(
+    *,
+    user: AbstractBaseUser,
+    army_list: ArmyList,
+    entry: Mapping[str, Any],
+    path: str,
+    templates: dict[str, UnitTemplate | None],
+) -> ListUnit:
+    """The unsaved unit a `catalogue_unit` entry names, its options applied; `ArmyListError`."""
+    template = _catalogue_unit(
+        user=user,
+        system=army_list.system,
+        reference=entry["catalogue_unit"],
+        path=f"{path}.catalogue_unit",
+        templates=templates,
+    )
+    keys = entry.get("options", [])
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise ArmyListError([(f"{path}.options", _("Must be a list of option keys."))])
+    return build_list_unit(
+        army_list=army_list,
+        base_data=template.data,
+        menu=option_menu(template),
+        chosen=dict(Counter(keys)),
+        position=0,
+        template=template,
+        catalogue_ref=catalogue_ref(template),
+        error_prefix=f"{path}.",
+    )
+
+
 def _entry_units(
     *,
     user: AbstractBaseUser,
@@ -152,30 +190,41 @@ def _entry_units(
             (f"{path}.count", _("Must be a whole number from 1 to %(max)d.") % {"max": MAX_ENTRY_COUNT})
         )
     has_unit, has_reference = "unit" in entry, "catalogue_unit" in entry
-    if has_unit == has_reference:
-        errors.append(
-            (
-                path,
-                _("Give either “unit” (written out in full) or “catalogue_unit”, not both.")
-                if has_unit
-                else _("Give “unit” (written out in full) or “catalogue_unit”."),
-            )
-        )
+    if not has_unit and not has_reference:
+        errors.append((path, _("Give “unit” (written out in full) or “catalogue_unit”.")))
+    if has_unit and not has_reference and "options" in entry:
+        message = _("Options go with “catalogue_unit”; a unit in full already has its upgrades.")
+        errors.append((f"{path}.options", message))
+    if has_unit and has_reference:  # a reference beside the unit must still be well formed
+        reference, keys = entry["catalogue_unit"], entry.get("options", [])
+        if not isinstance(reference, str) or reference.count("/") != 1:
+            message = _("Write a catalogue unit as “<faction-slug>/<unit-slug>”.")
+            errors.append((f"{path}.catalogue_unit", message))
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            errors.append((f"{path}.options", _("Must be a list of option keys.")))
     if errors:
         return [], errors
     system_key = army_list.system.key
     try:
-        if has_unit:
+        built = None
+        if has_reference:
+            try:
+                built = _reference_unit(
+                    user=user, army_list=army_list, entry=entry, path=path, templates=templates
+                )
+            except ArmyListError:
+                if not has_unit:
+                    raise
+            # Our export writes both: the unit in full (the file stands on its own) and the
+            # catalogue unit and options it was built from, which keep it editable here. The
+            # reference counts only where it still builds exactly that unit (a player who cannot
+            # see that catalogue unit, or a catalogue changed since, gets the unit as written).
+            if built is not None and has_unit and built.data != entry["unit"]:
+                built = None
+        if built is None:
             unit = entry["unit"]
             if not isinstance(unit, Mapping):
                 return [], [(f"{path}.unit", _("Must be an object."))]
-            if "options" in entry:
-                return [], [
-                    (
-                        f"{path}.options",
-                        _("Options go with “catalogue_unit”; a unit in full already has its upgrades."),
-                    )
-                ]
             try:
                 get_system(system_key).price(unit)
             except UnitFormatError as exc:
@@ -183,27 +232,6 @@ def _entry_units(
                     (f"{path}.unit.{e.path}" if e.path else f"{path}.unit", e.message) for e in exc.errors
                 ]
             built = build_list_unit(army_list=army_list, base_data=dict(unit), menu=[], chosen={}, position=0)
-        else:
-            template = _catalogue_unit(
-                user=user,
-                system=army_list.system,
-                reference=entry["catalogue_unit"],
-                path=f"{path}.catalogue_unit",
-                templates=templates,
-            )
-            keys = entry.get("options", [])
-            if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-                return [], [(f"{path}.options", _("Must be a list of option keys."))]
-            built = build_list_unit(
-                army_list=army_list,
-                base_data=template.data,
-                menu=option_menu(template),
-                chosen=dict(Counter(keys)),
-                position=0,
-                template=template,
-                catalogue_ref=catalogue_ref(template),
-                error_prefix=f"{path}.",
-            )
     except ArmyListError as exc:
         return [], exc.errors
     limits = {
