@@ -42,6 +42,10 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/lists/{list_id}/export/rosz"),
     ("get", "/api/v1/lists/{list_id}/export/army-forge"), ("get", "/api/v1/shared/{token}/export/army-forge"),
     ("get", "/api/v1/shared/{token}/export/rosz"),
+    # what the pages do (issue 36.5): gallery, compare, undo, clearing options, the points audit
+    ("get", "/api/v1/gallery"), ("get", "/api/v1/lists/compare"), ("post", "/api/v1/lists/{list_id}/undo"),
+    ("post", "/api/v1/lists/{list_id}/units/{unit_id}/clear"),
+    ("get", "/api/v1/lists/{list_id}/audit"), ("get", "/api/v1/lists/{list_id}/audit/{unit_id}"),
 }
 
 
