@@ -75,6 +75,7 @@ def test_export_writes_the_list_with_every_unit_in_full():
         "name": "Patrol",
         "points_limit": 1000,
         "options": {},
+        "faction": faction.slug,
         "units": [{"unit": INFANTRY, "count": 1, "catalogue_unit": army_list.units.get().catalogue_ref,
                    "options": []}],
     }
