@@ -107,8 +107,9 @@ def army_file_schema() -> dict[str, Any]:
                 "type": "object", "additionalProperties": True,
                 "properties": {
                     "unit": unit_format_schema(), "count": {"type": "integer", "minimum": 1},
-                    "catalogue_unit": {"type": "string", "description": "`<faction-slug>/<unit-slug>`. Beside "
-                                       "`unit` (our export), it counts where it builds exactly that unit."},
+                    "catalogue_unit": {
+                        "type": "string", "description": "`<faction-slug>/<unit-slug>`. Beside `unit` (our "
+                        "export), it counts where it builds exactly that unit."},
                     "options": {},
                     "selection": {"type": "object", "description": "A roster list's unit as its BattleScribe "
                                   "selection tree (`{entry, number, children}`)."}}}},

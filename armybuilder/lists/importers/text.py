@@ -199,6 +199,56 @@ def _options(template: UnitTemplate, pieces: list[tuple[int, str]], left_out: li
     return [key for key, count in chosen.items() for _ in range(count)]
 
 
+def _engine_tree(
+    template: UnitTemplate, pieces: list[tuple[int, str]], left_out: list[str], context: Context
+) -> dict[str, Any] | None:
+    """For a unit of a faction imported with its BattleScribe source: the roster engine's
+    selection tree of the unit with what the text names taken, matched against the engine's own
+    menu by label (containers before what they hold: a few passes), so the import rebuilds it
+    in the engine as from a .rosz; None when the faction has no source (or the unit no entry)."""
+    from armybuilder.lists import roster_units
+    from armybuilder.lists.errors import ArmyListError
+    from armybuilder.models import ArmyList
+    from rules.battlescribe.list_roster import ListRosterError, tree_of
+    from rules.battlescribe_lists import faction_source
+
+    faction = template.faction
+    if not faction_source(faction.pk):
+        return None
+    stub = ArmyList(owner=context.user, system=faction.system, faction=faction, name="", points_limit=1)
+    try:
+        roster = roster_units.roster_of(stub, [])
+        option = roster.root_option(template.slug)
+        if option is None:
+            return None
+        index = roster.add_unit(option)
+        waiting = [(line, *_counted(piece)) for line, piece in pieces]
+        for _pass in range(4):
+            matched = []
+            for item in waiting:
+                line, count, name = item
+                entry = next((e for e in roster.menu(index) if _key(e.label) == _key(name)), None)
+                if entry is None:
+                    continue
+                matched.append(item)
+                if entry.count != count:
+                    roster.set_counts(index, {entry.key: min(count, entry.maximum)})
+            waiting = [item for item in waiting if item not in matched]
+            if not matched:
+                break
+    except (ArmyListError, ListRosterError) as exc:
+        left_out.append(f"{template.name}: {exc}")  # the engine's message, translated
+        return None
+    own = _own_names(template)
+    for line, _count, name in waiting:
+        if _key(name) not in own:
+            left_out.append(
+                _("line %(line)d: %(unit)s: “%(text)s” not understood; left out")
+                % {"line": line, "unit": template.name, "text": name}
+            )
+    return tree_of(roster.unit(index))
+
+
 class TextList:
     key = "text"
     label = "Text (ours, BattleScribe, Army Forge)"
@@ -251,9 +301,16 @@ class TextList:
         def close() -> None:
             if current is not None:
                 template, pieces, first = current
-                keys = _options(template, pieces, imported.left_out)
+                reported: list[str] = []
+                tree = _engine_tree(template, pieces, reported, context)
+                # the unit format's keys too: the trees are used only when every unit has one
+                unmatched: list[str] = []
+                keys = _options(template, pieces, unmatched)
+                imported.left_out.extend(unmatched if tree is None else reported)
                 for entry in entries[first:]:  # copies of one line ("2x Squad") share its options
                     entry["options"] = list(keys)
+                    if tree is not None:
+                        entry["selection"] = tree
                     if notes:
                         entry["notes"] = "\n".join(notes)[:UNIT_NOTES_MAX_LENGTH]
 
@@ -360,6 +417,13 @@ class TextList:
         imported.list_faction = faction
         imported.source_total = sum(u.source_points or 0 for u in imported.units)
         total = imported.source_total
+        if faction is not None and entries and all("selection" in e for e in entries):
+            # units of a faction imported with its source: the engine rebuilds them from the trees
+            imported.roster_trees = [e.pop("selection") for e in entries]
+            for entry in entries:  # what the units carry is in their trees
+                entry["options"] = []
+        for entry in entries:
+            entry.pop("selection", None)
         imported.list_data = {
             "format": 1,
             "system": imported.system_key,

@@ -189,14 +189,7 @@ def _applies(kind: str, fmt: Format) -> bool:
     return not (fmt.names_only and kind in UNCATALOGUED)
 
 
-#: Pairs that do not round-trip yet (issue 36, left open): a list of the roster engine in text
-#: has its options read against the unit format's menu of the imported units, not the engine's.
-NOT_YET = {("roster-import", f) for f in ("text", "markdown", "secret")}
-PAIRS = [
-    pytest.param(k, f, id=f"{k}-{f}", marks=[pytest.mark.xfail(strict=True, reason="issue 36: open")]
-                 if (k, f) in NOT_YET else [])
-    for k in KINDS for f in FORMATS if _applies(k, FORMATS[f])
-]
+PAIRS = [pytest.param(k, f, id=f"{k}-{f}") for k in KINDS for f in FORMATS if _applies(k, FORMATS[f])]
 UNCARRIED = [(k, f) for k in KINDS for f in FORMATS if FORMATS[f].names_only and k in UNCATALOGUED]
 
 
