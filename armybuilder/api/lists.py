@@ -22,7 +22,7 @@ from armybuilder.api import list_cache
 from armybuilder.api.filters import checked_text
 from armybuilder.api.permissions import IsListOwnerOrReadOnly
 from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag
-from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES
+from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES, error
 from armybuilder.api.serializers import (
     ArmyListCreateSerializer,
     ArmyListSerializer,
@@ -208,7 +208,8 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
 
     @extend_schema(tags=TAGS, summary="Undo the last removal of a unit or clearing of its options",
                    request=None, parameters=[IF_MATCH, ETAG_HEADER],
-                   responses={200: ArmyListSerializer, **STALE_RESPONSES},
+                   responses={200: ArmyListSerializer, 400: error("There is nothing to undo (`undo`)."),
+                              **STALE_RESPONSES},
                    description="What the editor's Undo does: a removed unit returns to its place with its "
                                "options, name and notes; cleared options come back. A 400 on `undo` when "
                                "there is nothing to undo. Answers with the whole list.")
