@@ -100,12 +100,19 @@ def army_file_schema() -> dict[str, Any]:
             "system": {"type": "string"}, "name": {"type": "string"},
             "points_limit": {"type": "integer"},
             "options": {"type": "object", "additionalProperties": {"type": "boolean"}},
+            "faction": {"type": "string", "description": "The slug of the faction whose units the list "
+                        "adds; an import where it is visible keeps it (optional)."},
+            "roster_force": {"type": "string", "description": "A roster list's BattleScribe force entry."},
             "units": {"type": "array", "items": {
                 "type": "object", "additionalProperties": True,
                 "properties": {
                     "unit": unit_format_schema(), "count": {"type": "integer", "minimum": 1},
-                    "catalogue_unit": {"type": "string", "description": "`<faction-slug>/<unit-slug>`"},
-                    "options": {}}}},
+                    "catalogue_unit": {
+                        "type": "string", "description": "`<faction-slug>/<unit-slug>`. Beside `unit` (our "
+                        "export), it counts where it builds exactly that unit."},
+                    "options": {},
+                    "selection": {"type": "object", "description": "A roster list's unit as its BattleScribe "
+                                  "selection tree (`{entry, number, children}`)."}}}},
         },
     }
 

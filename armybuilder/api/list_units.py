@@ -27,6 +27,7 @@ from armybuilder.api.serializers import (
 from armybuilder.lists.selectors import army_list_unit_choice, army_list_unit_get
 from armybuilder.lists.services import (
     army_list_add_unit,
+    army_list_unit_clear_options,
     army_list_unit_duplicate,
     army_list_unit_move,
     army_list_unit_remove,
@@ -128,3 +129,13 @@ class ListUnitViewSet(ListLookupMixin, viewsets.GenericViewSet):
         army_list = unit.army_list
         army_list_unit_duplicate(list_unit=unit, expected_version=expected_version(request, army_list))
         return list_response(request, army_list, status_code=status.HTTP_201_CREATED)
+
+    @extend_schema(tags=TAGS, summary="Clear a unit's options (back to how it comes)", request=None,
+                   parameters=[IF_MATCH, ETAG_HEADER], responses=WRITE_RESPONSES,
+                   description="Every option at its minimum, as the editor's Clear does; "
+                               "`POST /lists/{list_id}/undo` brings them back. Answers with the whole list.")
+    def clear_options(self, request: Request, list_id: int, unit_id: int) -> Response:
+        unit = self.get_unit()
+        army_list = unit.army_list
+        army_list_unit_clear_options(list_unit=unit, expected_version=expected_version(request, army_list))
+        return list_response(request, army_list)

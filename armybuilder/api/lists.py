@@ -22,7 +22,7 @@ from armybuilder.api import list_cache
 from armybuilder.api.filters import checked_text
 from armybuilder.api.permissions import IsListOwnerOrReadOnly
 from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag
-from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES
+from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES, error
 from armybuilder.api.serializers import (
     ArmyListCreateSerializer,
     ArmyListSerializer,
@@ -42,7 +42,13 @@ from armybuilder.lists.audit import army_list_audit
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
-from armybuilder.lists.services import army_list_create, army_list_delete, army_list_fork, army_list_update
+from armybuilder.lists.services import (
+    army_list_create,
+    army_list_delete,
+    army_list_fork,
+    army_list_undo,
+    army_list_update,
+)
 from armybuilder.lists.sharing import army_list_share, army_list_unshare
 from armybuilder.models import POINTS_LIMIT_MAX, ArmyList, ListUnit
 from rules.models import Faction, GameSystem
@@ -209,6 +215,18 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         formula's, the difference, and the rules the formula did not price; the list's totals.
         404 for a list whose game system has no published formula."""
         return Response(ListAuditSerializer(army_list_audit(army_list=self.get_list())).data)
+
+    @extend_schema(tags=TAGS, summary="Undo the last removal of a unit or clearing of its options",
+                   request=None, parameters=[IF_MATCH, ETAG_HEADER],
+                   responses={200: ArmyListSerializer, 400: error("There is nothing to undo (`undo`)."),
+                              **STALE_RESPONSES},
+                   description="What the editor's Undo does: a removed unit returns to its place with its "
+                               "options, name and notes; cleared options come back. A 400 on `undo` when "
+                               "there is nothing to undo. Answers with the whole list.")
+    def undo(self, request: Request, list_id: int) -> Response:
+        army_list = self.get_list()
+        army_list_undo(army_list=army_list, expected_version=expected_version(request, army_list))
+        return list_response(request, army_list)
 
     @extend_schema(tags=TAGS, summary="Fork a list into a private copy of your own", request=None,
                    responses={201: ArmyListSerializer}, parameters=[ETAG_HEADER])

@@ -17,6 +17,7 @@ from rest_framework.routers import SimpleRouter
 from rest_framework.views import APIView
 
 from armybuilder.api import battlescribe, estimates
+from armybuilder.api.audit import UnitAuditView
 from armybuilder.api.auth import TokenView
 from armybuilder.api.catalogue import FactionViewSet, GameSystemViewSet, SpecialRuleViewSet, UnitViewSet
 from armybuilder.api.exports import (
@@ -25,6 +26,7 @@ from armybuilder.api.exports import (
     ListImportViewSet,
     SharedExportViewSet,
 )
+from armybuilder.api.gallery import CompareView, GalleryView
 from armybuilder.api.list_units import ListUnitViewSet
 from armybuilder.api.lists import ArmyListViewSet
 from armybuilder.api.points import PriceView
@@ -64,6 +66,8 @@ urlpatterns = [
     path("points/price", PriceView.as_view(), name="points-price"),
     path("", include(catalogue.urls)),
     path("lists", lists({"get": "list", "post": "create"}), name="list-list"),
+    path("gallery", GalleryView.as_view(), name="gallery"),
+    path("lists/compare", CompareView.as_view(), name="list-compare"),
     path("lists/import", ListImportViewSet.as_view({"post": "create"}), name="list-import"),
     path("lists/imports/<slug:job_id>", ListImportJobView.as_view(), name="list-import-job"),
     path("lists/<int:list_id>", lists({"get": "retrieve", "put": "update", "patch": "partial_update",
@@ -71,6 +75,8 @@ urlpatterns = [
     path("lists/<int:list_id>/validate", lists({"get": "validate"}), name="list-validate"),
     path("lists/<int:list_id>/audit", lists({"get": "audit"}), name="list-audit"),
     path("lists/<int:list_id>/fork", lists({"post": "fork"}), name="list-fork"),
+    path("lists/<int:list_id>/undo", lists({"post": "undo"}), name="list-undo"),
+    path("lists/<int:list_id>/audit/<int:unit_id>", UnitAuditView.as_view(), name="list-audit-unit"),
     path("lists/<int:list_id>/share", lists({"post": "share", "delete": "unshare"}), name="list-share"),
     path("lists/<int:list_id>/locks", lists({"get": "locks", "post": "lock"}), name="list-locks"),
     path("lists/<int:list_id>/gauntlet", lists({"get": "gauntlet", "put": "set_gauntlet"}),
@@ -80,6 +86,8 @@ urlpatterns = [
          units({"get": "retrieve", "patch": "partial_update", "delete": "destroy"}), name="list-unit-detail"),
     path("lists/<int:list_id>/units/<int:unit_id>/duplicate", units({"post": "duplicate"}),
          name="list-unit-duplicate"),
+    path("lists/<int:list_id>/units/<int:unit_id>/clear", units({"post": "clear_options"}),
+         name="list-unit-clear"),
     path("lists/<int:list_id>/export/pdf", exports({"get": "pdf"}), name="list-export-pdf"),
     path("lists/<int:list_id>/export/text", exports({"get": "text"}), name="list-export-text"),
     path("lists/<int:list_id>/export/json", exports({"get": "json"}), name="list-export-json"),

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from armybuilder.lists import selectors
@@ -23,10 +24,12 @@ from rules.source_language import localized_breakdown
 from rules.systems.registry import GameSystem, get_system
 
 
-def _audited(army_list: ArmyList) -> GameSystem:
+def audited_system(army_list: ArmyList) -> GameSystem:
+    """The engine that audits `army_list`; `Http404` saying why for a system priced from its book."""
     engine = get_system(army_list.system.key)
     if not engine.formula_priced:
-        raise Http404
+        raise Http404(_("This game system prices units from its book: there is no formula to audit them "
+                        "against."))
     return engine
 
 
@@ -43,7 +46,7 @@ class ListAudit:
 def army_list_audit(*, army_list: ArmyList) -> ListAudit:
     """The audit of `army_list` (the page and the API); `Http404` for a system without a formula.
     Each row's `ref` is its list unit and `link` the page of its breakdown."""
-    engine = _audited(army_list)
+    engine = audited_system(army_list)
     rows = [
         audit_row(
             engine,
@@ -74,7 +77,7 @@ def list_audit(request: HttpRequest, list_id: int) -> HttpResponse:
 def list_unit_breakdown(request: HttpRequest, list_id: int, unit_id: int) -> HttpResponse:
     """One unit of the list priced by the formula, term by term, beside its book price."""
     army_list = readable_list(request, list_id, None)
-    engine = _audited(army_list)
+    engine = audited_system(army_list)
     unit = next((u for u in selectors.army_list_units(army_list=army_list) if u.pk == unit_id), None)
     if unit is None:
         raise Http404

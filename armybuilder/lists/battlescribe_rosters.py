@@ -19,9 +19,15 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from armybuilder.lists.errors import ArmyListError
-from armybuilder.lists.services import army_list_add_unit, army_list_create, army_list_import_roster
+from armybuilder.lists.services import (
+    army_list_add_unit,
+    army_list_create,
+    army_list_import_roster,
+    catalogue_ref,
+)
 from armybuilder.models import ArmyList
 from rules.battlescribe.roster_reader import RosterSelection, read_roster
+from rules.battlescribe.roster_writer import stable_id
 from rules.battlescribe.to_units import slug
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.battlescribe_lists import faction_source
@@ -56,14 +62,43 @@ def _match(candidates: list[UnitTemplate], selection: RosterSelection) -> UnitTe
     ids = entry_ids(selection.entry_id)
     for wanted_id in ids:
         for unit in candidates:
-            if (unit.data or {}).get("battlescribe_id") == wanted_id:
+            # an imported unit's BattleScribe id, or the id our own export gives a bundled unit
+            # (`armybuilder.roster.battlescribe`: derived from its catalogue reference)
+            data = unit.data or {}
+            if data.get("battlescribe_id") == wanted_id or (
+                not data.get("battlescribe_id") and stable_id(catalogue_ref(unit)) == wanted_id
+            ):
                 return unit
     wanted = selection.name.strip().lower()
     return next((u for u in candidates if u.name.strip().lower() == wanted), None)
 
 
+def _written_ids(options: dict[str, Any]) -> dict[str, str]:
+    """{entry id: option key} of the ids our own export writes for a bundled unit's options
+    (`armybuilder.roster.battlescribe`: an option's id derives from its key)."""
+    return {stable_id(key): key for key in options}
+
+
+def _model_option(options: dict[str, Any], models: dict[str, int], name: str) -> tuple[str, int] | None:
+    """(key, models per take) of the option that adds models of the profile `name`: an imported
+    unit's `more-<model>`, else the add-models option aimed at that profile (one naming no
+    profile adds to the first, `rules.options._targets`)."""
+    key = f"more-{slug(name, 70)}"
+    if key in options:
+        return key, 1
+    first = next(iter(models), None)
+    for option in options.values():
+        payload = option.payload or {}
+        if option.kind != "add_models" or payload.get("model"):
+            continue
+        if (option.applies_to or first) == name:
+            return option.key, max(int(payload.get("count", 1) or 1), 1)
+    return None
+
+
 def _options(template: UnitTemplate, selection: RosterSelection, differences: list[str]) -> dict[str, int]:
     options = {o.key: o for o in template.options.all()}
+    written = _written_ids(options)
     chosen: dict[str, int] = {}
     data = template.data or {}
     models = {m["name"]: int(m["count"]) for m in data.get("models", [])}
@@ -85,10 +120,11 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
             taken[name] = taken.get(name, 0) + child.number * per.get(name, 1)
     for name, number in taken.items():
         extra = number - models[name]
-        key = f"more-{slug(name, 70)}"
-        step = per.get(name, 1)
-        if extra > 0 and key in options and extra % step == 0:
-            chosen[key] = extra // step
+        found = _model_option(options, models, name)
+        key, step = found if found else ("", 1)
+        step *= per.get(name, 1)
+        if extra > 0 and key and extra % step == 0:
+            chosen[key] = chosen.get(key, 0) + extra // step
         elif extra != 0:
             differences.append(
                 _("%(unit)s: %(n)s × %(model)s cannot be matched to the unit's size")
@@ -104,10 +140,11 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
     for child in selection.walk():
         if model_of(child) is not None:
             continue
-        keys = [f"opt-{slug(part, 60)}" for part in entry_ids(child.entry_id)]
+        parts = entry_ids(child.entry_id)
+        keys = [f"opt-{slug(part, 60)}" for part in parts] + [written.get(part, "") for part in parts]
         key = next((k for k in keys if k in options), "")
         if key:
-            chosen[key] = chosen.get(key, 0) + child.number
+            chosen[key] = chosen.get(key, 0) + _takes(options[key], child)
         elif own_points(child) and child.name.strip().lower() not in included:
             differences.append(
                 _("%(unit)s: selection “%(name)s” has no matching option; left out")
@@ -126,6 +163,16 @@ def declared_total_message(declared: Fraction, counted: Fraction) -> str:
         "The roster states a total of %(declared)s pts, but its selections cost %(counted)s pts; "
         "the list is priced from its selections."
     ) % {"declared": shown(declared), "counted": shown(counted)}
+
+
+def _takes(option: Any, child: RosterSelection) -> int:
+    """How many times `child` takes `option`: its number, or for an option adding models of a
+    profile of their own (our export writes one model selection of all of them) its models
+    divided by the models one take adds."""
+    model = (option.payload or {}).get("model") if option.kind == "add_models" else None
+    if isinstance(model, dict) and child.type == "model":
+        return max(child.number // max(int(model.get("count", 1) or 1), 1), 1)
+    return child.number
 
 
 @transaction.atomic

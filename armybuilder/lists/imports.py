@@ -141,8 +141,13 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
     roster = roster_units.roster_from_trees(army_list, trees)
     army_list.roster_force = roster.force_entry_id
     units = roster_units.units_from_roster(army_list, roster)
+    entries = (imported.list_data or {}).get("units") or []
     for unit in units:
         imported.units[unit._roster_index].formula_points = unit.points  # type: ignore[attr-defined]
+        entry = entries[unit._roster_index] if unit._roster_index < len(entries) else {}  # type: ignore[attr-defined]
+        for key in ("custom_name", "notes", "group"):  # our own file's words for the unit
+            if isinstance(entry, dict) and isinstance(entry.get(key), str):
+                setattr(unit, key, entry[key].strip())
     kept = {unit._roster_index for unit in units}  # type: ignore[attr-defined]
     for index, row in enumerate(imported.units):
         if index not in kept:

@@ -47,15 +47,23 @@ from armybuilder.models import (
 )
 from points.shared_format import FORMAT_VERSION, UnitFormatError
 from rules.models import Faction, GameSystem, UnitTemplate
-from rules.selectors import units_visible_to
+from rules.selectors import factions_visible_to, units_visible_to
 from rules.systems.registry import get_system
 
 #: Most times one entry may be repeated (`count`), as the published army schema allows.
 MAX_ENTRY_COUNT = 100
-_TOP_LEVEL_KEYS = {"format", "system", "name", "points_limit", "options", "settings", "groups", "units"}
+_TOP_LEVEL_KEYS = {
+    "format", "system", "name", "points_limit", "options", "settings", "groups", "units",
+    "faction", "roster_force",
+}
 #: A unit's name, notes and group as the player wrote them (`ListUnit`), optional in a file.
 _PLAYER_KEYS = ("custom_name", "notes", "group")
-_ENTRY_KEYS = {"unit", "catalogue_unit", "options", "count", *_PLAYER_KEYS}
+#: `selection`: a unit of a roster list's BattleScribe selection tree (`{"entry", "number",
+#: "children"}`), so an import where the faction has its source rebuilds it in the engine.
+_ENTRY_KEYS = {"unit", "catalogue_unit", "options", "count", "selection", *_PLAYER_KEYS}
+#: Most selections one unit's tree in a file may hold (`rules.battlescribe.list_roster` bounds
+#: what a list stores the same way).
+MAX_TREE_NODES = 2000
 
 
 def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = None) -> dict[str, Any]:
@@ -66,11 +74,26 @@ def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = Non
     if units is None:
         units = list_units_in_order(army_list)
     written = copy.deepcopy(army_dict(army_list=army_list, units=units))
+    # the faction (its slug) whose units the list adds, and a roster list's force: an import
+    # that can see the faction keeps both
+    if army_list.faction_id is not None:
+        written["faction"] = army_list.faction.slug
+    if army_list.roster_force:
+        written["roster_force"] = army_list.roster_force
     # The player's own words travel with the unit (left out when empty, as before).
     for entry, unit in zip(written["units"], units, strict=True):
         for key in _PLAYER_KEYS:
             if getattr(unit, key, ""):
                 entry[key] = getattr(unit, key)
+        if unit.selection:  # a unit of the roster engine: its selection tree, as a .rosz has it
+            entry["selection"] = copy.deepcopy(unit.selection)
+        elif unit.catalogue_ref and unit.available_options is not None:
+            # beside the unit in full, the catalogue unit and options it was built from, so an
+            # import where that catalogue unit is visible keeps its options editable
+            entry["catalogue_unit"] = unit.catalogue_ref
+            entry["options"] = [
+                key for key, count in sorted((unit.chosen_options or {}).items()) for _n in range(int(count))
+            ]
     return written
 
 
@@ -93,6 +116,45 @@ def _nul_errors(value: Any, path: str = "", depth: int = 0) -> list[tuple[str, s
     if isinstance(value, list):
         return [e for i, item in enumerate(value) for e in _nul_errors(item, f"{path}[{i}]", depth + 1)]
     return []
+
+
+def file_faction(*, user: AbstractBaseUser, system: GameSystem, slug: Any) -> Faction | None:
+    """The faction a file names (`faction`: its slug) if `user` can see it in `system`, else
+    None: a file from another install, or of a faction the reader has not imported, stands on
+    its own units."""
+    if not isinstance(slug, str) or not slug or len(slug) > 200:
+        return None
+    return (
+        factions_visible_to(user=user)
+        .filter(system=system, slug=slug)
+        .order_by(F("owner_id").asc(nulls_first=True))
+        .first()
+    )
+
+
+def selection_errors(tree: Any, path: str) -> list[tuple[str, str]]:
+    """Problems of a unit's selection tree in a file (`{"entry", "number", "children"}`),
+    each with its path; at most `MAX_TREE_NODES` selections."""
+    errors: list[tuple[str, str]] = []
+    pending, seen = [(tree, path)], 0
+    while pending and not errors:
+        node, where = pending.pop()
+        seen += 1
+        if seen > MAX_TREE_NODES:
+            return [(path, _("A unit holds more selections than a list may store."))]
+        if not isinstance(node, Mapping) or not isinstance(node.get("entry"), str):
+            errors.append((where, _("Must be an object with an “entry”.")))
+            continue
+        number = node.get("number", 1)
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 < number <= 100_000:
+            message = _("Must be a whole number from 1 to %(max)d.") % {"max": 100_000}
+            errors.append((f"{where}.number", message))
+        children = node.get("children", [])
+        if not isinstance(children, list):
+            errors.append((f"{where}.children", _("Must be a list.")))
+            continue
+        pending += [(child, f"{where}.children[{i}]") for i, child in enumerate(children)]
+    return errors
 
 
 def _envelope_errors(data: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -133,6 +195,37 @@ def _catalogue_unit(
     return template
 
 
+def _reference_unit(
+    *,
+    user: AbstractBaseUser,
+    army_list: ArmyList,
+    entry: Mapping[str, Any],
+    path: str,
+    templates: dict[str, UnitTemplate | None],
+) -> ListUnit:
+    """The unsaved unit a `catalogue_unit` entry names, its options applied; `ArmyListError`."""
+    template = _catalogue_unit(
+        user=user,
+        system=army_list.system,
+        reference=entry["catalogue_unit"],
+        path=f"{path}.catalogue_unit",
+        templates=templates,
+    )
+    keys = entry.get("options", [])
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise ArmyListError([(f"{path}.options", _("Must be a list of option keys."))])
+    return build_list_unit(
+        army_list=army_list,
+        base_data=template.data,
+        menu=option_menu(template),
+        chosen=dict(Counter(keys)),
+        position=0,
+        template=template,
+        catalogue_ref=catalogue_ref(template),
+        error_prefix=f"{path}.",
+    )
+
+
 def _entry_units(
     *,
     user: AbstractBaseUser,
@@ -152,30 +245,43 @@ def _entry_units(
             (f"{path}.count", _("Must be a whole number from 1 to %(max)d.") % {"max": MAX_ENTRY_COUNT})
         )
     has_unit, has_reference = "unit" in entry, "catalogue_unit" in entry
-    if has_unit == has_reference:
-        errors.append(
-            (
-                path,
-                _("Give either “unit” (written out in full) or “catalogue_unit”, not both.")
-                if has_unit
-                else _("Give “unit” (written out in full) or “catalogue_unit”."),
-            )
-        )
+    if not has_unit and not has_reference:
+        errors.append((path, _("Give “unit” (written out in full) or “catalogue_unit”.")))
+    if has_unit and not has_reference and "options" in entry:
+        message = _("Options go with “catalogue_unit”; a unit in full already has its upgrades.")
+        errors.append((f"{path}.options", message))
+    if has_unit and has_reference:  # a reference beside the unit must still be well formed
+        reference, keys = entry["catalogue_unit"], entry.get("options", [])
+        if not isinstance(reference, str) or reference.count("/") != 1:
+            message = _("Write a catalogue unit as “<faction-slug>/<unit-slug>”.")
+            errors.append((f"{path}.catalogue_unit", message))
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            errors.append((f"{path}.options", _("Must be a list of option keys.")))
+    if "selection" in entry:
+        errors += selection_errors(entry["selection"], f"{path}.selection")
     if errors:
         return [], errors
     system_key = army_list.system.key
     try:
-        if has_unit:
+        built = None
+        if has_reference:
+            try:
+                built = _reference_unit(
+                    user=user, army_list=army_list, entry=entry, path=path, templates=templates
+                )
+            except ArmyListError:
+                if not has_unit:
+                    raise
+            # Our export writes both: the unit in full (the file stands on its own) and the
+            # catalogue unit and options it was built from, which keep it editable here. The
+            # reference counts only where it still builds exactly that unit (a player who cannot
+            # see that catalogue unit, or a catalogue changed since, gets the unit as written).
+            if built is not None and has_unit and built.data != entry["unit"]:
+                built = None
+        if built is None:
             unit = entry["unit"]
             if not isinstance(unit, Mapping):
                 return [], [(f"{path}.unit", _("Must be an object."))]
-            if "options" in entry:
-                return [], [
-                    (
-                        f"{path}.options",
-                        _("Options go with “catalogue_unit”; a unit in full already has its upgrades."),
-                    )
-                ]
             try:
                 get_system(system_key).price(unit)
             except UnitFormatError as exc:
@@ -183,27 +289,6 @@ def _entry_units(
                     (f"{path}.unit.{e.path}" if e.path else f"{path}.unit", e.message) for e in exc.errors
                 ]
             built = build_list_unit(army_list=army_list, base_data=dict(unit), menu=[], chosen={}, position=0)
-        else:
-            template = _catalogue_unit(
-                user=user,
-                system=army_list.system,
-                reference=entry["catalogue_unit"],
-                path=f"{path}.catalogue_unit",
-                templates=templates,
-            )
-            keys = entry.get("options", [])
-            if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-                return [], [(f"{path}.options", _("Must be a list of option keys."))]
-            built = build_list_unit(
-                army_list=army_list,
-                base_data=template.data,
-                menu=option_menu(template),
-                chosen=dict(Counter(keys)),
-                position=0,
-                template=template,
-                catalogue_ref=catalogue_ref(template),
-                error_prefix=f"{path}.",
-            )
     except ArmyListError as exc:
         return [], exc.errors
     limits = {
@@ -260,6 +345,8 @@ def _imported_list(
             errors += exc.errors
         if faction is not None and faction.system_id != system_row.pk:
             errors.append(("faction", _("This faction belongs to another game system.")))
+        if faction is None:  # none chosen: the one the file names, where the reader can see it
+            faction = file_faction(user=user, system=system_row, slug=data.get("faction"))
         cleaned["groups"], group_errors = _clean_group_kinds(data.get("groups"), system_key=system_row.key)
         errors += group_errors
     entries = data.get("units", [])

@@ -38,8 +38,11 @@ def _upgrades(unit: ListUnit) -> list[dict]:
     upgrades = []
     for key, count in (unit.chosen_options or {}).items():
         option = menu.get(key)
-        if not option or not count or option.get("kind") == "add_models":
+        if not option or not count:
             continue
+        new_model = (option.get("payload") or {}).get("model") if option.get("kind") == "add_models" else None
+        if option.get("kind") == "add_models" and not isinstance(new_model, dict):
+            continue  # more models of a profile the unit has: counted in its model selection (`_models`)
         cost = option.get("cost")
         if cost is None:
             cost = (unit.option_points or {}).get(key, 0)
@@ -47,14 +50,14 @@ def _upgrades(unit: ListUnit) -> list[dict]:
             # a per-model option: one take costs its cost for every model it covers
             cost = int(recorded[key]["cost"]) * int(recorded[key]["count"]) // int(count)
         entry_id = key.removeprefix(OPTION_PREFIX) if key.startswith(OPTION_PREFIX) else stable_id(key)
-        upgrades.append(
-            {
-                "name": str(option.get("label") or key),
-                "entry_id": entry_id,
-                "count": int(count),
-                "points": cost,
-            }
-        )
+        upgrade = {"name": str(option.get("label") or key), "entry_id": entry_id, "count": int(count),
+                   "points": cost}
+        if new_model is not None:
+            # a model of a profile of its own (a champion, a standard bearer): a model selection of
+            # the option's entry, one model per model it adds, as BattleScribe counts them
+            upgrade.update(name=str(new_model.get("name") or upgrade["name"]), type="model",
+                           number=int(count) * int(new_model.get("count", 1) or 1))
+        upgrades.append(upgrade)
     return upgrades
 
 
@@ -68,8 +71,13 @@ def _models(unit: ListUnit) -> list[dict]:
     counts = {str(m.get("name", "")): int(m.get("count", 1)) for m in base}
     for option in unit.available_options or []:
         taken = int((unit.chosen_options or {}).get(str(option["key"]), 0))
-        if taken and option.get("kind") == "add_models" and str(option.get("applies_to")) in counts:
-            counts[str(option["applies_to"])] += taken * int((option.get("payload") or {}).get("count", 1))
+        payload = option.get("payload") or {}
+        if not taken or option.get("kind") != "add_models" or payload.get("model"):
+            continue
+        # an option naming no profile adds to the first (`rules.options._targets`)
+        target = str(option.get("applies_to") or next(iter(counts), ""))
+        if target in counts:
+            counts[target] += taken * int(payload.get("count", 1))
     return [{"name": name, "count": count} for name, count in counts.items()]
 
 

@@ -231,7 +231,8 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
         return "\n".join(lines) + "\n"
     if style == "secret":
         lines = [heading, _("(Units hidden: click each black bar to reveal it.)"), ""]
-        lines += _body(units, partial(_secret_line, points=points), lambda name: name)
+        # a group's heading as in plain text: a bare name would read as a unit nobody hid
+        lines += _body(units, partial(_secret_line, points=points), lambda name: f"== {name} ==")
         return "\n".join([*lines, "", total_line, *violations]) + "\n"
     body = _body(units, partial(unit_line, points=points), lambda name: f"== {name} ==")
     lines = [heading, "", *body, "", total_line, *violations]

@@ -35,7 +35,8 @@ class RosterUnit:
     points: int
     power: int | None
     models: Sequence[Mapping[str, Any]]  # {name, count}
-    #: options taken: {name, entry_id, count, points (each)}
+    #: options taken: {name, entry_id, count, points (each)}, and for an option that adds models
+    #: of a profile of their own `type` "model" and `number` (the models its selection stands for)
     upgrades: Sequence[Mapping[str, Any]] = field(default_factory=list)
     categories: Sequence[str] = field(default_factory=list)
     #: BattleScribe entry ids of the unit's model entries by model name (imported units)
@@ -142,8 +143,8 @@ def roster_xml(doc: RosterDocument) -> bytes:
                 id=stable_id("upgrade", str(index), str(upgrade["entry_id"])),
                 name=str(upgrade["name"]),
                 entryId=str(upgrade["entry_id"]),
-                number=str(int(upgrade["count"])),
-                type="upgrade",
+                number=str(int(upgrade.get("number") or upgrade["count"])),
+                type=str(upgrade.get("type") or "upgrade"),
             )
             _costs(child, upgrade.get("points", 0) * int(upgrade["count"]), None, doc)
         # a selection's costs are its own; BattleScribe totals the tree (upgrades are priced above)

@@ -19,6 +19,9 @@ from armybuilder.lists.importers.base import (
     ReportUnit,
     Source,
 )
+from armybuilder.lists.interchange import file_faction, selection_errors
+from rules.battlescribe_lists import faction_source
+from rules.models import GameSystem
 
 
 def _row(entry: Any) -> ReportUnit:
@@ -54,6 +57,7 @@ class OurListFile:
             raise ImportProblem([("", _("A list must be a JSON object."))])
         imported = Imported(format=self.key, list_data=dict(data), list_faction=context.faction)
         imported.system_key = data.get("system") if isinstance(data.get("system"), str) else None
+        self._roster(imported, data, context)
         for entry in data.get("units") if isinstance(data.get("units"), list) else []:
             count = entry.get("count", 1) if isinstance(entry, Mapping) else 1
             copies = count if type(count) is int and 1 <= count <= 100 else 1
@@ -61,3 +65,26 @@ class OurListFile:
             if len(imported.units) > MAX_SOURCE_UNITS:
                 break  # the list import refuses the list; it says why
         return imported
+
+    def _roster(self, imported: Imported, data: Mapping[str, Any], context: Context) -> None:
+        """A roster list of ours (every unit with its selection tree, one entry per unit) of a
+        faction the reader can see: the engine rebuilds it from the trees, as from a .rosz
+        (`imports.import_source`); otherwise its units in full are imported."""
+        entries = data.get("units")
+        if not isinstance(entries, list) or not entries or not all(
+            isinstance(e, Mapping) and isinstance(e.get("selection"), Mapping) and e.get("count", 1) == 1
+            for e in entries
+        ):
+            return
+        if any(selection_errors(e["selection"], f"units[{i}].selection") for i, e in enumerate(entries)):
+            return  # the list import reports them
+        system = GameSystem.objects.filter(key=imported.system_key or "").first()
+        faction = imported.list_faction
+        if faction is None and system is not None:
+            faction = file_faction(user=context.user, system=system, slug=data.get("faction"))
+        if faction is None or not faction_source(faction.pk):
+            return
+        imported.list_faction = faction
+        imported.roster_trees = [dict(e["selection"]) for e in entries]
+        force = data.get("roster_force")
+        imported.roster_force = force if isinstance(force, str) and len(force) <= 64 else ""

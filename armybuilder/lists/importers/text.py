@@ -17,9 +17,12 @@ and every part of a line, that matches nothing is reported with its line number.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from armybuilder.lists.importers.base import (
@@ -32,7 +35,7 @@ from armybuilder.lists.importers.base import (
 )
 from armybuilder.lists.services import catalogue_ref
 from armybuilder.lists.unit_options import option_menu
-from armybuilder.models import POINTS_LIMIT_MAX
+from armybuilder.models import POINTS_LIMIT_MAX, UNIT_NOTES_MAX_LENGTH
 from rules.models import Faction, GameSystem, UnitTemplate
 from rules.selectors import factions_visible_to, units_visible_to
 
@@ -53,6 +56,12 @@ _UNIT_LINE = re.compile(
     r"\s*(?::\s*(?P<details>.*))?$",
     re.IGNORECASE,
 )
+#: Our own export's unit line for a system without points: "Hammer Wardens, 10 models: …"
+#: (any language), read only where it names a unit of the catalogue.
+_SIZED_LINE = re.compile(
+    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>[^\[\]|,:]+?)\s*,\s*(?P<models>\d+)\s+[^\W\d_]+\.?"
+    r"\s*(?::\s*(?P<details>.*))?$"
+)
 _HEADER = re.compile(
     r"^(\+\+.*\+\+|\+ .* \+|==.*==|__.*__|#.*|total\b.*|violation\b.*|notes?:.*|\(.*\))$", re.I
 )
@@ -62,13 +71,40 @@ _STAT = r"[^\W\d_]{1,12}\s?(?:\d[\d.]*\+?|[-–—]|\d?D\d+(?:\+\d+)?\+?|\d+\"?)
 _STATS = re.compile(r"^(?:[^:]{1,80} ×\d+:\s*)?" + _STAT + r"(?:\s+" + _STAT + r")*$")
 
 
-def _without_stats(details: str) -> str:
+@functools.cache
+def _notes_prefixes() -> tuple[str, ...]:
+    """How our text export starts a unit's notes ("Notes: ", "Uwagi: ", …), in every interface
+    language, lower-cased: the export writes the reader's language, the import reads them all."""
+    prefixes = {"notes:"}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            prefixes.add(_("Notes: %(notes)s").split("%(notes)s")[0].strip().lower())
+    return tuple(sorted(p for p in prefixes if p))
+
+
+def _notes_start(line: str) -> str | None:
+    """The text after "Notes:" when `line` starts a unit's notes in our export, else None."""
+    lowered = line.lower()
+    for prefix in _notes_prefixes():
+        if lowered.startswith(prefix):
+            return line[len(prefix):].strip()
+    return None
+
+
+def _without_stats(details: str) -> tuple[str, list[str]]:
     """A unit line's details without the stat lines and notes our secret export runs into it
-    (`… — Q4+ D5+ T1 — Notes: …`, one spoiler per unit)."""
+    (`… — Q4+ D5+ T1 — Notes: first line — second line`, one spoiler per unit), and the notes'
+    lines (the notes come last: every part after "Notes:" is one of their lines)."""
     parts = details.split(" — ")
-    kept = [parts[0]] + [part for part in parts[1:]
-                         if not (_STATS.match(part.strip()) or part.strip().lower().startswith("notes"))]
-    return " — ".join(kept)
+    kept, notes = [parts[0]], []
+    for part in parts[1:]:
+        if notes:
+            notes.append(part.strip())
+        elif (start := _notes_start(part.strip())) is not None:
+            notes.append(start)
+        elif not _STATS.match(part.strip()):
+            kept.append(part)
+    return " — ".join(kept), [line for line in notes if line]
 
 
 _COUNT = re.compile(r"^(?P<n>\d+)\s*[x×]\s*(?P<rest>.+)$", re.I)
@@ -163,6 +199,56 @@ def _options(template: UnitTemplate, pieces: list[tuple[int, str]], left_out: li
     return [key for key, count in chosen.items() for _ in range(count)]
 
 
+def _engine_tree(
+    template: UnitTemplate, pieces: list[tuple[int, str]], left_out: list[str], context: Context
+) -> dict[str, Any] | None:
+    """For a unit of a faction imported with its BattleScribe source: the roster engine's
+    selection tree of the unit with what the text names taken, matched against the engine's own
+    menu by label (containers before what they hold: a few passes), so the import rebuilds it
+    in the engine as from a .rosz; None when the faction has no source (or the unit no entry)."""
+    from armybuilder.lists import roster_units
+    from armybuilder.lists.errors import ArmyListError
+    from armybuilder.models import ArmyList
+    from rules.battlescribe.list_roster import ListRosterError, tree_of
+    from rules.battlescribe_lists import faction_source
+
+    faction = template.faction
+    if not faction_source(faction.pk):
+        return None
+    stub = ArmyList(owner=context.user, system=faction.system, faction=faction, name="", points_limit=1)
+    try:
+        roster = roster_units.roster_of(stub, [])
+        option = roster.root_option(template.slug)
+        if option is None:
+            return None
+        index = roster.add_unit(option)
+        waiting = [(line, *_counted(piece)) for line, piece in pieces]
+        for _pass in range(4):
+            matched = []
+            for item in waiting:
+                line, count, name = item
+                entry = next((e for e in roster.menu(index) if _key(e.label) == _key(name)), None)
+                if entry is None:
+                    continue
+                matched.append(item)
+                if entry.count != count:
+                    roster.set_counts(index, {entry.key: min(count, entry.maximum)})
+            waiting = [item for item in waiting if item not in matched]
+            if not matched:
+                break
+    except (ArmyListError, ListRosterError) as exc:
+        left_out.append(f"{template.name}: {exc}")  # the engine's message, translated
+        return None
+    own = _own_names(template)
+    for line, _count, name in waiting:
+        if _key(name) not in own:
+            left_out.append(
+                _("line %(line)d: %(unit)s: “%(text)s” not understood; left out")
+                % {"line": line, "unit": template.name, "text": name}
+            )
+    return tree_of(roster.unit(index))
+
+
 class TextList:
     key = "text"
     label = "Text (ours, BattleScribe, Army Forge)"
@@ -172,7 +258,10 @@ class TextList:
             text = source.text
         except ImportProblem:
             return False
-        return any(_UNIT_LINE.match(_clean(line)) for line in text.splitlines()[:200])
+        return any(
+            _UNIT_LINE.match(_clean(line)) or (not line[:1].isspace() and _SIZED_LINE.match(_clean(line)))
+            for line in text.splitlines()[:200]
+        )
 
     def _scope(
         self, text: str, context: Context
@@ -206,23 +295,52 @@ class TextList:
         current: tuple[UnitTemplate, list[tuple[int, str]], int] | None = None
         systems: set[str] = set()
         heading_done = False
+        #: the notes of the current unit, line by line, once a "Notes:" line started them
+        notes: list[str] | None = None
 
         def close() -> None:
             if current is not None:
                 template, pieces, first = current
-                keys = _options(template, pieces, imported.left_out)
+                reported: list[str] = []
+                tree = _engine_tree(template, pieces, reported, context)
+                # the unit format's keys too: the trees are used only when every unit has one
+                unmatched: list[str] = []
+                keys = _options(template, pieces, unmatched)
+                imported.left_out.extend(unmatched if tree is None else reported)
                 for entry in entries[first:]:  # copies of one line ("2x Squad") share its options
                     entry["options"] = list(keys)
+                    if tree is not None:
+                        entry["selection"] = tree
+                    if notes:
+                        entry["notes"] = "\n".join(notes)[:UNIT_NOTES_MAX_LENGTH]
 
         for number, raw in enumerate(lines, start=1):
             line = _clean(raw[:MAX_LINE])
             if not line:  # a blank line ends what the unit above carries
                 close()
-                current = None
+                current, notes = None, None
                 continue
             if current is not None and _STATS.match(line.strip("`").strip()):
                 continue
+            if current is not None and raw[:1].isspace():
+                # what our export writes under a unit besides its stats: its notes ("Notes: …",
+                # then each further line indented; in Markdown each line a bullet in italics)
+                start = _notes_start(line)
+                if start is not None:
+                    notes = [start] if start else []
+                    continue
+                italic = len(line) > 2 and line[0] == line[-1] == "_" and raw.lstrip().startswith("- ")
+                if italic:
+                    notes = [*(notes or []), line[1:-1].strip()]
+                    continue
+                if notes is not None:
+                    notes.append(line)
+                    continue
             match = _UNIT_LINE.match(line)
+            if match is None and not raw[:1].isspace():
+                sized = _SIZED_LINE.match(line)
+                named = sized and catalogue.find(sized["name"], *_pieces(sized["details"] or "")[:1])
+                match = sized if named is not None else None
             is_heading = (
                 not heading_done
                 and (" — " in line or line.startswith("++"))
@@ -242,8 +360,10 @@ class TextList:
                     )
                 continue
             close()
-            current = None
-            details = _pieces(_without_stats(match["details"] or ""))
+            current, notes = None, None
+            details_text, secret_notes = _without_stats(match["details"] or "")
+            details = _pieces(details_text)
+            notes = secret_notes or None
             template = catalogue.find(match["name"], *(details[:1]))
             if template is None:
                 imported.left_out.append(
@@ -263,11 +383,14 @@ class TextList:
                 raise ImportProblem(
                     [("", _("At most %(max)d units can be imported at once.") % {"max": MAX_SOURCE_UNITS})]
                 )
-            points = float(match["pts"] or match["pts2"])
-            points = int(points) if points.is_integer() else points
+            groups = match.groupdict()
+            written = groups.get("pts") or groups.get("pts2")
+            points: int | float | None = float(written) if written else None  # None: a list without points
+            if isinstance(points, float) and points.is_integer():
+                points = int(points)
             size = (
                 int(match["size"])
-                if match["size"]
+                if groups.get("size")
                 else sum(int(m.get("count", 1)) for m in (template.data or {}).get("models", []))
             )
             systems.add(template.faction.system.key)
@@ -278,7 +401,8 @@ class TextList:
                     entry["custom_name"] = match["name"].strip()[:100]
                 entries.append(entry)
                 imported.units.append(
-                    ReportUnit(match["name"].strip(), size, points / copies if copies > 1 else points)
+                    ReportUnit(match["name"].strip(), size,
+                               points / copies if copies > 1 and points is not None else points)
                 )
             current = (template, [(number, piece) for piece in details], first)
         close()
@@ -293,6 +417,13 @@ class TextList:
         imported.list_faction = faction
         imported.source_total = sum(u.source_points or 0 for u in imported.units)
         total = imported.source_total
+        if faction is not None and entries and all("selection" in e for e in entries):
+            # units of a faction imported with its source: the engine rebuilds them from the trees
+            imported.roster_trees = [e.pop("selection") for e in entries]
+            for entry in entries:  # what the units carry is in their trees
+                entry["options"] = []
+        for entry in entries:
+            entry.pop("selection", None)
         imported.list_data = {
             "format": 1,
             "system": imported.system_key,

@@ -458,12 +458,30 @@ def write_unit(unit: Mapping[str, Any], *, points: int, selection_id: str) -> di
     loadout: dict[str, dict[str, Any]] = {}
     rules: list[dict[str, Any]] = []
     seen_rules: set[str] = set()
+    size = sum(int(m.get("count", 1)) for m in models)
+    # Army Forge's rules are the whole unit's; a rule only some models have (a Vox Officer's
+    # Radio among Signallers) is an item those models carry, as Army Forge writes an upgrade:
+    # written as a rule of the unit, reading it back would give it to every model.
+    holders: dict[str, int] = {}
+    for model in models:
+        for written in dict.fromkeys(model.get("rules") or []):
+            holders[written] = holders.get(written, 0) + int(model.get("count", 1))
     for model in models:
         count = int(model.get("count", 1))
         for written in model.get("rules") or []:
-            if written not in seen_rules:
-                seen_rules.add(written)
+            if written in seen_rules:
+                continue
+            seen_rules.add(written)
+            if holders[written] >= size:
                 rules.append(_rule_object(written))
+            else:
+                loadout[f"item:{written}"] = {
+                    "type": "ArmyBookItem",
+                    "name": written,
+                    "count": holders[written],
+                    "content": [_rule_object(written)],
+                    "label": written,
+                }
         toughness = int(model.get("toughness", 1) or 1)
         if toughness > 1 and "Tough" not in seen_rules:
             seen_rules.add("Tough")
@@ -652,6 +670,12 @@ def list_schema() -> dict[str, Any]:
         "type": {"type": "string", "enum": ["ArmyBookWeapon"]}, "name": {"type": "string"},
         "range": {"type": "integer"}, "attacks": {"type": "integer"}, "count": {"type": "integer"},
         "label": {"type": "string"}, "specialRules": {"type": "array", "items": rule}}}
+    # a rule only some of the unit's models have, carried as an item by that many models
+    item = {"type": "object", "required": ["type", "name", "count", "content"], "properties": {
+        "type": {"type": "string", "enum": ["ArmyBookItem"]}, "name": {"type": "string"},
+        "count": {"type": "integer"}, "label": {"type": "string"},
+        "content": {"type": "array", "items": rule}}}
+    kit = {"oneOf": [weapon, item]}
     unit = {"type": "object",
             "required": ["id", "selectionId", "name", "size", "quality", "defense", "cost", "loadout",
                          "rules", "selectedUpgrades", "joinToUnit", "combined"],
@@ -662,8 +686,8 @@ def list_schema() -> dict[str, Any]:
                 "cost": {"type": "integer", "description": "Our price of the unit."},
                 "rules": {"type": "array", "items": rule},
                 "specialRules": {"type": "array", "items": rule},
-                "loadout": {"type": "array", "items": weapon},
-                "equipment": {"type": "array", "items": weapon},
+                "loadout": {"type": "array", "items": kit},
+                "equipment": {"type": "array", "items": kit},
                 "selectedUpgrades": {"type": "array", "items": {"type": "object"}},
                 "joinToUnit": {"type": "string", "nullable": True}, "combined": {"type": "boolean"}}}
     return {"type": "object", "title": "ArmyForgeList",

@@ -73,14 +73,21 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
         lists_imports_retrieve,
         shared_export_card_retrieve,
     )
-    from armyclient.api.list_units import lists_units_create
+    from armyclient.api.list_units import lists_units_clear_create, lists_units_create
     from armyclient.api.lists import (
+        gallery_list,
+        lists_audit_retrieve,
+        lists_audit_unit_retrieve,
+        lists_compare_retrieve,
         lists_create,
         lists_gauntlet_retrieve,
         lists_gauntlet_update,
         lists_locks_create,
         lists_locks_list,
+        lists_partial_update,
+        lists_retrieve,
         lists_share_create,
+        lists_undo_create,
         lists_validate_retrieve,
     )
     from armyclient.api.shared_lists import shared_retrieve
@@ -91,6 +98,7 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
         EstimateRequest,
         GauntletSettingsRequest,
         ListUnitAddRequest,
+        PatchedArmyListWriteRequest,
     )
 
     assert client_pkg.__name__ == "armyclient"
@@ -115,6 +123,24 @@ def test_the_generated_client_runs_the_mobile_flow(live_server: Any, celery_work
         etag = added.headers["ETag"]
     report = lists_validate_retrieve.sync(army_list.id, client=app)
     assert report.total_points == sum(unit.points for unit in catalogue[:2])
+
+    # what the editor, the gallery, compare and the audit pages do (issue 36.5)
+    first_unit = lists_retrieve.sync(army_list.id, client=app).units[0]
+    cleared = lists_units_clear_create.sync_detailed(army_list.id, first_unit.id, client=app, if_match=etag)
+    assert cleared.status_code == 200 and cleared.parsed.units[0].options.to_dict() == {}
+    undone = lists_undo_create.sync_detailed(army_list.id, client=app, if_match=cleared.headers["ETag"])
+    assert undone.status_code == 200 and undone.parsed.total_points == report.total_points
+    public = lists_partial_update.sync_detailed(army_list.id, client=app, if_match=undone.headers["ETag"],
+                                                body=PatchedArmyListWriteRequest(is_public=True))
+    etag = public.headers["ETag"]
+    gallery = gallery_list.sync(client=anonymous, search="Generated").results
+    assert [row.id for row in gallery] == [army_list.id]
+    compared = lists_compare_retrieve.sync(client=app, a=army_list.id, b=army_list.id)
+    assert [side.army_list.name for side in compared.lists] == ["Generated", "Generated"]
+    audit = lists_audit_retrieve.sync(army_list.id, client=app)
+    assert [row.formula for row in audit.units] == [unit.points for unit in catalogue[:2]]
+    breakdown = lists_audit_unit_retrieve.sync(army_list.id, first_unit.id, client=app)
+    assert breakdown.row.formula == catalogue[0].points
 
     asked = estimates_create.sync_detailed(client=app, body=EstimateRequest.from_dict({
         "kind": "unit_vs_unit", "attacker": opr_unit("Shooters"),

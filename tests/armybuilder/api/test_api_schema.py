@@ -46,6 +46,10 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/games"), ("post", "/api/v1/games"), ("get", "/api/v1/games/{game_id}"),
     ("post", "/api/v1/games/{game_id}/actions"), ("post", "/api/v1/games/{game_id}/sync"),
     ("post", "/api/v1/games/{game_id}/odds"), ("post", "/api/v1/games/{game_id}/finish"),
+    # what the pages do (issue 36.5): gallery, compare, undo, clearing options, the points audit
+    ("get", "/api/v1/gallery"), ("get", "/api/v1/lists/compare"), ("post", "/api/v1/lists/{list_id}/undo"),
+    ("post", "/api/v1/lists/{list_id}/units/{unit_id}/clear"),
+    ("get", "/api/v1/lists/{list_id}/audit"), ("get", "/api/v1/lists/{list_id}/audit/{unit_id}"),
 }
 
 

@@ -75,7 +75,9 @@ def test_export_writes_the_list_with_every_unit_in_full():
         "name": "Patrol",
         "points_limit": 1000,
         "options": {},
-        "units": [{"unit": INFANTRY, "count": 1}],
+        "faction": faction.slug,
+        "units": [{"unit": INFANTRY, "count": 1, "catalogue_unit": army_list.units.get().catalogue_ref,
+                   "options": []}],
     }
 
 
@@ -145,6 +147,32 @@ def test_catalogue_references_with_options_import_as_editable_units(bundled_cata
     assert all(u.template_id == template.pk and u.chosen_options == {option.key: 1} for u in units)
     exported = army_list_to_dict(army_list=army_list)
     assert [entry["unit"] for entry in exported["units"]] == [units[0].data, units[1].data]
+    # the export names the catalogue unit and its options beside the unit in full
+    assert [(e["catalogue_unit"], e["options"]) for e in exported["units"]] == [
+        (f"{template.faction.slug}/{template.slug}", [option.key])
+    ] * 2
+
+
+def test_a_reference_that_no_longer_builds_the_unit_written_leaves_the_unit_in_full(bundled_catalogue):
+    """Our export writes the unit in full and the reference it came from: where the catalogue
+    unit is not visible, or builds another unit now, the unit as written is imported, without
+    options to edit, at its own price."""
+    template = next(t for t in bundled_catalogue if t.faction.system.key == "opr" and t.options.exists())
+    user = make_user()
+    army_list = army_list_import(user=user, data={
+        "format": 1, "system": "opr", "name": "By reference", "points_limit": 2000,
+        "units": [{"catalogue_unit": f"{template.faction.slug}/{template.slug}", "options": []}],
+    })
+    written = army_list_to_dict(army_list=army_list)
+    changed = copy.deepcopy(written)
+    changed["units"][0]["unit"]["models"][0]["quality"] = 2  # not what the catalogue builds
+    missing = copy.deepcopy(written)
+    missing["units"][0]["catalogue_unit"] = f"{template.faction.slug}/no-such-unit"
+    for data, kept in ((written, True), (changed, False), (missing, False)):
+        unit = ListUnit.objects.get(army_list=army_list_import(user=user, data=data))
+        assert unit.data == data["units"][0]["unit"]
+        assert (unit.template_id == template.pk, bool(unit.available_options)) == (kept, kept)
+        assert unit.points == get_system("opr").price(unit.data)["points"]
 
 
 def test_import_reports_every_problem_with_its_path_and_creates_nothing():
@@ -182,7 +210,11 @@ def test_import_reports_every_problem_with_its_path_and_creates_nothing():
         ({**document(), "format": 2}, "format"),
         ({**document(), "units": {"a": 1}}, "units"),
         ({**document(), "options": {"bogus": True}}, "options.bogus"),
-        ({**document(), "units": [{"unit": INFANTRY, "catalogue_unit": "a/b"}]}, "units[0]"),
+        ({**document(), "units": [{"unit": INFANTRY, "catalogue_unit": 7}]}, "units[0].catalogue_unit"),
+        ({**document(), "units": [{"unit": INFANTRY, "catalogue_unit": "a/b", "options": "x"}]},
+         "units[0].options"),
+        ({**document(), "units": [{"catalogue_unit": "a/b"}]}, "units[0].catalogue_unit"),
+        ({**document(), "units": [{"count": 1}]}, "units[0]"),
         ({**document(), "units": ["infantry"]}, "units[0]"),
         ({**document(), "name": "nul\x00name"}, "name"),
     ],
