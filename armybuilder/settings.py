@@ -49,6 +49,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Right after the language is known: an address too long is refused before other work.
+    "armybuilder.request_line.RequestLineMiddleware",
     # After LocaleMiddleware: a signed-in player's saved language wins (accounts/language.py).
     "armybuilder.accounts.language.AccountLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -99,6 +99,10 @@ def test_every_kind_of_page_answers_under_the_production_configuration(productio
     icons = [icon["src"] for icon in manifest["icons"]]
     assert all(re.fullmatch(r"/static/icons/icon-[a-z0-9-]+\.[0-9a-f]{12}\.png", src) for src in icons), icons
     assert [fetch(production + src)[0] for src in icons] == [200, 200, 200]
+    # A long address reaches the app (gunicorn.conf.py's limit_request_line) and gets the API's 414.
+    status, headers, body = fetch(production + "/api/v1/systems?q=" + "a" * 6000)
+    assert (status, headers["Content-Type"]) == (414, "application/json")
+    assert json.loads(body)["code"] == "uri_too_long"
     status, headers, body = fetch(production + "/api/v1/schema/")
     assert status == 200 and b"openapi: 3" in body
 
