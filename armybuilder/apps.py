@@ -7,5 +7,12 @@ class ArmybuilderConfig(AppConfig):
     verbose_name = _("Army builder")
 
     def ready(self) -> None:
-        # Connects the login signal that restores a player's saved interface language.
+        # `language` connects the login signal that restores a player's saved interface language.
+        from armybuilder import jobs
         from armybuilder.accounts import language  # noqa: F401
+        from rules.import_queue import provide_durable_jobs
+
+        # The durable background jobs: every kind's runner, and the store the catalogue imports
+        # of the `rules` layer keep their jobs in.
+        jobs.register_kinds()
+        provide_durable_jobs(jobs.Store())

@@ -308,8 +308,7 @@ CELERY_TASK_ROUTES = {
     "jobs.reconcile": {"queue": "control"},
     "estimates.measure_machine": {"queue": "control"},
     "roster.render_pdf": {"queue": "pdf"},
-    "rules.import_battlescribe": {"queue": "pdf"},
-    "lists.import_list": {"queue": "pdf"},
+    "jobs.run": {"queue": "pdf"},
 }
 
 LOGGING = {
