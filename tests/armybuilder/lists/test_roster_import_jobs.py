@@ -77,11 +77,18 @@ def test_the_worker_imports_the_rosters_the_page_and_the_api_queued(
     editor = client.get(end["HX-Redirect"])
     assert [str(m) for m in editor.context["messages"]] == ["Roster imported as a list."]
 
-    # A file that is not a roster: the roster form again, naming the file.
+    # A file that cannot even be unzipped: refused in the request (issue 38: every size and
+    # shape limit of an upload is checked there), the roster form again, naming the file.
+    refused = client.post(reverse("lists:import_rosz"),
+                          {"system": "wh40k9", "file": SimpleUploadedFile("x.rosz", b"PKnot a zip")})
+    assert refused.status_code == 400
+    assert refused.context["errors"] == ["x.rosz: not a readable zip archive (File is not a zip file)"]
+    assert refused.context["chosen"] == "wh40k9"
+    # A readable file that is not a roster: the job fails, and the roster form names the file.
     posted = client.post(reverse("lists:import_rosz"),
-                         {"system": "wh40k9", "file": SimpleUploadedFile("x.rosz", b"PKnot a zip")})
+                         {"system": "wh40k9", "file": SimpleUploadedFile("x.ros", b"<roster")})
     failed = page_result(client, posted)
-    assert failed.context["errors"] == ["x.rosz: not a readable zip archive (File is not a zip file)"]
+    assert failed.context["errors"][0].startswith("x.ros: line 1, column ")
     assert failed.context["chosen"] == "wh40k9"
 
     # The API: 202 at the list import job, then the list and the roster's units.
