@@ -104,7 +104,9 @@ def job_create(*, kind: Kind, owner_id: int, language: str, request: dict[str, A
                inputs: Sequence[Upload] = ()) -> BackgroundJob:
     """Store the job and its input, then send it to the workers; the job, queued.
 
-    Raises `JobsUnavailable` (nothing is kept) when the database or the broker is down."""
+    Raises `JobsUnavailable` (nothing is kept) when the database or the broker is down. Call it
+    outside a transaction: a worker reads the row as soon as the message arrives (a row not yet
+    committed then is skipped by that delivery, and sent again by the reconciliation)."""
     job_id = uuid.uuid4().hex
     try:
         with transaction.atomic():
