@@ -16,3 +16,8 @@ def post_worker_init(worker: object) -> None:
 #: that waits as told and polls again on the same connection never races the server closing
 #: it ("connection reset by peer"); gunicorn's default is exactly 2 s.
 keepalive = 5
+
+#: Bytes of a request line gunicorn reads (its largest setting; its default is 4094). Lines past
+#: 4094 bytes reach the app, which answers them with a 414 in the API's JSON error shape
+#: (`armybuilder/request_line.py`) instead of gunicorn's HTML page.
+limit_request_line = 8190

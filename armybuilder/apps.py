@@ -7,7 +7,8 @@ class ArmybuilderConfig(AppConfig):
     verbose_name = _("Army builder")
 
     def ready(self) -> None:
-        # Connects the login signal that restores a player's saved interface language.
+        # `language` connects the login signal that restores a player's saved interface language.
+        from armybuilder import jobs
         from armybuilder.accounts import language  # noqa: F401
 
         # A faction's BattleScribe data re-imported: its lists are re-priced once, with a report.
@@ -15,3 +16,9 @@ class ArmybuilderConfig(AppConfig):
         from rules.signals import source_updated
 
         source_updated.connect(reprice_faction_lists, dispatch_uid="reprice-faction-lists")
+        from rules.import_queue import provide_durable_jobs
+
+        # The durable background jobs: every kind's runner, and the store the catalogue imports
+        # of the `rules` layer keep their jobs in.
+        jobs.register_kinds()
+        provide_durable_jobs(jobs.Store())

@@ -275,3 +275,7 @@ class ListUnit(models.Model):
             return None
         army_list = self.army_list
         return army_list.faction if ArmyList.faction.is_cached(army_list) else None
+
+
+# The background jobs' rows live in their own module (`armybuilder.jobs` reads and writes them).
+from armybuilder.job_rows import BackgroundJob, JobInput  # noqa: E402, F401

@@ -22,7 +22,7 @@ from pathlib import Path
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
-from django.templatetags.static import static
+from django.templatetags.static import PrefixNode, static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -84,11 +84,19 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return response
 
 
+def static_prefix() -> str:
+    """Where the static files are served from (`/static/`), as the worker compares paths.
+
+    Not `static("")`: with the manifest storage every production deployment uses, `static()`
+    looks the name up in `staticfiles.json`, where "" has no entry, and `/sw.js` answered 500."""
+    return PrefixNode.handle_simple("STATIC_URL")
+
+
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """`/sw.js` (at the root, so its scope is the whole site); checked for updates on every load."""
     context = {"release": release_id(), "enabled": settings.SERVICE_WORKER_ENABLED,
-               "static_prefix": static(""), "header": OFFLINE_COPY_HEADER}
+               "static_prefix": static_prefix(), "header": OFFLINE_COPY_HEADER}
     response = HttpResponse(render_to_string("offline/sw.js", context),
                             content_type="application/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"

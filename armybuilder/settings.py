@@ -50,6 +50,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Right after the language is known: an address too long is refused before other work.
+    "armybuilder.request_line.RequestLineMiddleware",
     # After LocaleMiddleware: a signed-in player's saved language wins (accounts/language.py).
     "armybuilder.accounts.language.AccountLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -310,8 +312,7 @@ CELERY_TASK_ROUTES = {
     "jobs.reconcile": {"queue": "control"},
     "estimates.measure_machine": {"queue": "control"},
     "roster.render_pdf": {"queue": "pdf"},
-    "rules.import_battlescribe": {"queue": "pdf"},
-    "lists.import_list": {"queue": "pdf"},
+    "jobs.run": {"queue": "pdf"},
 }
 
 LOGGING = {

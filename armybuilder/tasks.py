@@ -2,7 +2,8 @@
 
 from celery import shared_task
 
-import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded lazily)
+import armybuilder.celery  # the app these tasks bind to, loaded lazily
+import armybuilder.jobs  # noqa: F401  (`jobs.run`, every durable background job's task)
 
 
 @shared_task(name="armybuilder.ping")

@@ -33,6 +33,7 @@ from rules.battlescribe.xml_reader import (
     MAX_FILE_BYTES,
     MAX_FILES,
     MAX_TOTAL_XML_BYTES,
+    MAX_XML_BYTES,
     BattleScribeError,
     SourceFile,
     parse,
@@ -80,7 +81,37 @@ def read_uploads(uploads: Sequence[Any]) -> list[SourceFile]:
         sources.append(SourceFile(upload.name, upload.read(MAX_FILE_BYTES + 1)))
     if errors:
         raise BattleScribeError(errors)
+    check_expanded_sizes(sources)
     return sources
+
+
+def check_expanded_sizes(sources: Sequence[SourceFile]) -> None:
+    """Refuse, in the request, what the worker would refuse for its size: a zip member above
+    `MAX_XML_BYTES` or compressed beyond `MAX_ZIP_RATIO`, a plain file above `MAX_XML_BYTES`, and
+    files expanding to more than `MAX_TOTAL_XML_BYTES` together. Each message names the limit.
+
+    Before, two 32 MB files passed the request, were stored and queued, and the worker refused
+    them (20 MB of XML at most): an upload nothing could import still took space and a job.
+    Unzipping is bounded (`xml_bytes` stops at the caps) and cheap beside parsing."""
+    errors: list[str] = []
+    total = 0
+    for source in sources:
+        try:
+            size = len(xml_bytes(source))
+        except BattleScribeError as exc:
+            errors += exc.errors
+            continue
+        if size > MAX_XML_BYTES:
+            errors.append(f"{source.name}: the file is {size} bytes of XML; "
+                          f"the limit is {MAX_XML_BYTES} bytes")
+            continue
+        total += size
+        if total > MAX_TOTAL_XML_BYTES:
+            errors.append(f"{source.name}: the files of one import expand to more than "
+                          f"{MAX_TOTAL_XML_BYTES} bytes of XML")
+            break
+    if errors:
+        raise BattleScribeError(errors)
 
 
 @dataclass

@@ -5,10 +5,11 @@ write; a few players uploading at once slowed every page. Now the upload request
 stores the files and queues one job:
 
 - `queue_import` counts the upload against the account's `battlescribe_import` rate (in the
-  shared throttle cache, like every other rate), stores the files and the job's state in the
-  job cache (Redis, `PDF_CACHE`, beside the PDFs) for `JOB_SECONDS`, and queues `run_import`
-  on the `pdf` queue, the worker for file work (never in front of estimates);
-- `run_import` (the worker) imports through `rules.battlescribe_import.import_files`, the same
+  shared throttle cache, like every other rate) and stores the files and the job as a durable
+  job (`rules.import_queue.durable_jobs`, which `armybuilder.jobs` provides: a Postgres row, a
+  row per file, a broker message holding only the job's id), queued on the `pdf` queue, the
+  worker for file work (never in front of estimates);
+- `run_catalogue_import` (the worker) imports through `rules.battlescribe_import.import_files`, the same
   service the admin command uses, bounded in entries (`MAX_IMPORT_ENTRIES`) and time, and
   stores the summary (units, report, warnings) or the errors, each naming file and element;
 - `import_state` is what the upload page polls (htmx) and the API answers (202 with
@@ -19,35 +20,33 @@ A worker lost mid-import hands the job back to the queue (`acks_late`). Importin
 again would update the same rows (no duplicate), but a redelivery after the commit would parse
 the files again and write them over whatever the account imported since; so the import and its
 receipt commit together (`rules.import_receipts`), and a delivery that finds the receipt
-finishes from it. With the queue or its cache down the caller gets `ImportUnavailable` (a 503),
-never a hung request.
+finishes from it. With the database or the queue down the caller gets `ImportUnavailable` (a
+503), never a hung request; a database error on the worker is retried, and a lost message or
+worker is sent again by the durable jobs' reconciliation.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.core.cache import BaseCache, caches
-from django.utils import translation
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.catalogue_files import CatalogueFileError
-from rules.import_queue import ImportThrottled, ImportUnavailable, wait_before
+from rules.import_queue import ImportThrottled, ImportUnavailable, JobFailed, durable_jobs, wait_before
 from rules.import_receipts import CATALOGUE_IMPORT, receipt_of, receipt_record, saved_once
 
 logger = logging.getLogger(__name__)
 
-#: How long a job's files and result are kept (the page and the API can show it until then).
-JOB_SECONDS = 3600
+#: The kind of durable job a catalogue import is.
+KIND = "catalogue_import"
 #: Seconds a client waits between polls.
 RETRY_AFTER = 2
 #: Stored in English, translated when shown.
@@ -76,24 +75,13 @@ class ImportJob:
         return self.state in ("done", "failed")
 
 
-def cache() -> BaseCache:
-    return caches[settings.PDF_CACHE]
-
-
-def _state_key(job_id: str) -> str:
-    return f"bs-import:{job_id}"
-
-
-def _files_key(job_id: str) -> str:
-    return f"bs-import:{job_id}:files"
-
-
-
-
 def queue_import(*, system_key: str, files: list[SourceFile], owner_id: int, language: str) -> ImportJob:
-    """Store `files` and queue their import into `owner_id`'s own factions; the job, queued.
+    """Store `files` and queue their import into `owner_id`'s own factions as a durable job
+    (`rules.import_queue.durable_jobs`: a Postgres row and a row per file; the broker's message
+    holds only the job's id); the job, queued.
 
-    Raises `ImportThrottled` past the account's rate, `ImportUnavailable` with the queue down.
+    Raises `ImportThrottled` past the account's rate, `ImportUnavailable` with the database or
+    the queue down (nothing was stored then).
     """
     try:
         wait = wait_before("battlescribe_import", owner_id)
@@ -101,79 +89,53 @@ def queue_import(*, system_key: str, files: list[SourceFile], owner_id: int, lan
         raise ImportUnavailable(str(exc)) from exc
     if wait is not None:
         raise ImportThrottled(wait)
-    job_id = uuid.uuid4().hex
-    state = {"state": "queued", "owner": owner_id, "system": system_key, "since": time.time(),
-             "language": language}
-    store = cache()
-    try:
-        store.set_many({_files_key(job_id): [(f.name, f.data) for f in files], _state_key(job_id): state},
-                       timeout=JOB_SECONDS)
-        run_import.apply_async((job_id,), retry=False)
-    except Exception as exc:
-        logger.warning("could not queue the import %s: %s", job_id, exc)
-        try:
-            store.delete_many([_files_key(job_id), _state_key(job_id)])
-        except Exception:  # the cache is down too; the entries expire on their own
-            logger.warning("could not clear the import job %s", job_id)
-        raise ImportUnavailable(str(exc)) from exc
-    found = import_state(job_id=job_id, owner_id=owner_id)  # eager mode (tests) ran it already
-    return found if found is not None else ImportJob(id=job_id, state="queued", system=system_key)
+    job = durable_jobs().create(kind=KIND, owner_id=owner_id, language=language,
+                                request={"system": system_key}, files=[(f.name, f.data) for f in files])
+    return _as_import(job)
 
 
 def import_state(*, job_id: str, owner_id: int) -> ImportJob | None:
-    """The job as its owner sees it; None when it is unknown, expired or someone else's.
+    """The job as its owner sees it; None when it is unknown, deleted or someone else's.
 
-    Raises `ImportUnavailable` with the cache down."""
-    try:
-        state = cache().get(_state_key(job_id))
-    except Exception as exc:
-        logger.warning("could not read the import %s: %s", job_id, exc)
-        raise ImportUnavailable(str(exc)) from exc
-    if not isinstance(state, dict) or state.get("owner") != owner_id:
-        return None
-    since = state.get("since")
-    elapsed = max(0.0, time.time() - since) if isinstance(since, int | float) else 0.0
-    return ImportJob(id=job_id, state=state.get("state", "queued"), system=state.get("system", ""),
-                     summary=state.get("summary"), errors=list(state.get("errors") or []),
-                     elapsed=round(elapsed, 1))
+    Raises `ImportUnavailable` with the database down."""
+    job = durable_jobs().of(job_id=job_id, owner_id=owner_id, kind=KIND)
+    return None if job is None else _as_import(job)
 
 
-@shared_task(name="rules.import_battlescribe", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
-             time_limit=settings.BATTLESCRIBE_IMPORT_TIME_LIMIT + 10,
-             soft_time_limit=settings.BATTLESCRIBE_IMPORT_TIME_LIMIT)
-def run_import(job_id: str) -> str:
-    """Import the job's files (on the worker); "done", "failed" or "skipped" (the job expired)."""
-    from django.contrib.auth import get_user_model
+def _as_import(job: Any) -> ImportJob:
+    errors = [str(error) for error in job.errors or []]
+    if job.state == "failed" and not errors:
+        errors = [job.reason or FAILED]
+    end = job.finished or timezone.now()
+    return ImportJob(id=job.id, state=job.state, system=job.request.get("system", ""),
+                     summary=job.result if job.state == "done" else None, errors=errors,
+                     elapsed=round(max(0.0, (end - job.created).total_seconds()), 1))
 
-    store = cache()
-    state = store.get(_state_key(job_id))
-    if not isinstance(state, dict):
-        return "skipped"
-    if state.get("state") in ("done", "failed"):
-        return "skipped"  # redelivered after it finished
-    saved = receipt_of(kind=CATALOGUE_IMPORT, job_id=job_id)
+
+def run_catalogue_import(job: Any, inputs: list[Any]) -> dict[str, Any]:
+    """Import the job's files (on the worker, the durable jobs' task): the summary, or
+    `JobFailed` with the errors, each naming its file and element. A database error is left to
+    the task, which retries the job."""
+    saved = receipt_of(kind=CATALOGUE_IMPORT, job_id=job.id)
     if saved is not None:  # a delivery before this one imported it and died before storing the outcome
-        return _finish(job_id, state, summary=saved)
-    stored = store.get(_files_key(job_id))
-    if stored is None:
-        return _finish(job_id, state, errors=[FILES_GONE])
-    store.set(_state_key(job_id), {**state, "state": "running"}, timeout=JOB_SECONDS)
-    owner = get_user_model().objects.filter(pk=state["owner"]).first()
-    if owner is None:
-        return _finish(job_id, state, errors=[FAILED])
-    files = [SourceFile(name, data) for name, data in stored]
-    with translation.override(state.get("language") or settings.LANGUAGE_CODE):
+        return saved
+    if not inputs:
+        raise JobFailed([FILES_GONE])
+    files = [SourceFile(row.name, bytes(row.data)) for row in inputs]
+    system_key = job.request["system"]
+    with translation.override(job.language or settings.LANGUAGE_CODE):
         try:
-            summary = saved_once(kind=CATALOGUE_IMPORT, job_id=job_id,
-                                 save=lambda: _import_with_receipt(job_id, state["system"], files, owner))
+            return saved_once(kind=CATALOGUE_IMPORT, job_id=job.id,
+                              save=lambda: _import_with_receipt(job.id, system_key, files, job.owner))
         except (BattleScribeError, CatalogueFileError) as exc:
-            return _finish(job_id, state, errors=[str(error) for error in exc.errors])
+            raise JobFailed([str(error) for error in exc.errors]) from None
         except SoftTimeLimitExceeded:
-            return _finish(job_id, state, errors=[TOO_LONG])
+            raise JobFailed([TOO_LONG]) from None
+        except (OperationalError, InterfaceError):
+            raise  # the database went away: the task retries the job
         except Exception:
-            logger.exception("BattleScribe import %s failed", job_id)
-            return _finish(job_id, state, errors=[FAILED])
-    return _finish(job_id, state, summary=summary)
+            logger.exception("BattleScribe import %s failed", job.id)
+            raise JobFailed([FAILED]) from None
 
 
 def _import_with_receipt(job_id: str, system_key: str, files: list[SourceFile], owner: Any) -> dict[str, Any]:
@@ -191,15 +153,5 @@ def _import_with_receipt(job_id: str, system_key: str, files: list[SourceFile], 
     return kept["summary"]
 
 
-def _finish(job_id: str, state: dict[str, Any], *, summary: dict[str, Any] | None = None,
-            errors: list[str] | None = None) -> str:
-    """Store the outcome and drop the files (nothing else reads them)."""
-    outcome = "failed" if errors else "done"
-    store = cache()
-    store.set(_state_key(job_id), {**state, "state": outcome, "summary": summary, "errors": errors or []},
-              timeout=JOB_SECONDS)
-    store.delete(_files_key(job_id))
-    return outcome
-
-
-__all__ = ["ImportJob", "ImportThrottled", "ImportUnavailable", "import_state", "queue_import", "run_import"]
+__all__ = ["ImportJob", "ImportThrottled", "ImportUnavailable", "import_state", "queue_import",
+           "run_catalogue_import"]

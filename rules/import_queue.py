@@ -11,6 +11,8 @@ The rate is DRF's own setting (`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope]`
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.core.cache import caches
@@ -20,6 +22,43 @@ _PERIOD_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 class ImportUnavailable(Exception):
     """The job queue or its cache is down; nothing was queued."""
+
+
+class JobFailed(Exception):
+    """What a job's runner raises for a job that cannot be done: `errors` (plain data, stored
+    as they are) are shown to its owner."""
+
+    def __init__(self, errors: list[Any]) -> None:
+        super().__init__(errors)
+        self.errors = errors
+
+
+class DurableJobs(Protocol):
+    """Where import jobs are kept: one durable row per job (`armybuilder.jobs`, which provides
+    it when the apps are ready; this layer may not import it). A job has `id`, `state`,
+    `request`, `result`, `errors`, `reason`, `created` and `finished`."""
+
+    def create(self, *, kind: str, owner_id: int, language: str, request: dict[str, Any],
+               files: Sequence[tuple[str, bytes]]) -> Any:
+        """Store the job and its files and send it; raises `ImportUnavailable` (nothing kept)."""
+
+    def of(self, *, job_id: str, owner_id: int, kind: str) -> Any | None:
+        """The owner's job of `kind`, or None; raises `ImportUnavailable` with the database down."""
+
+
+_durable: DurableJobs | None = None
+
+
+def provide_durable_jobs(store: DurableJobs) -> None:
+    global _durable
+    _durable = store
+
+
+def durable_jobs() -> DurableJobs:
+    """The job store (`armybuilder.jobs`); set when the apps are ready."""
+    if _durable is None:
+        raise RuntimeError("no durable job store: armybuilder's app config provides it")
+    return _durable
 
 
 class ImportThrottled(Exception):

@@ -30,9 +30,20 @@ from armybuilder.api.renderers import FileExportMixin
 from armybuilder.api.schema import error, unit_format_schema
 from armybuilder.lists import import_jobs
 from armybuilder.lists.army_forge_export import list_army_forge
+from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import FORMATS
 from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
 from armybuilder.lists.imports import import_input_of
+from armybuilder.lists.interchange import MAX_ENTRY_COUNT, army_file_problems
+from armybuilder.models import (
+    LIST_NAME_MAX_LENGTH,
+    MAX_UNITS_PER_LIST,
+    POINTS_LIMIT_MAX,
+    POINTS_LIMIT_MIN,
+    UNIT_GROUP_MAX_LENGTH,
+    UNIT_NAME_MAX_LENGTH,
+    UNIT_NOTES_MAX_LENGTH,
+)
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster import views as roster
 from armybuilder.roster.battlescribe import list_rosz
@@ -91,28 +102,37 @@ TEXT = {(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The 
 
 
 def army_file_schema() -> dict[str, Any]:
-    """An army list file (`shared/spec/unit-format.md`, "An army list")."""
+    """An army list file (`shared/spec/unit-format.md`, "An army list"): the fields, bounds and
+    entry shape the request checks (`interchange.army_file_problems`) before it answers 202."""
     return {
         "type": "object", "title": "ArmyListFile", "required": ["system", "name", "points_limit", "units"],
-        "additionalProperties": True,
+        "additionalProperties": False,
         "properties": {
             "format": {"type": "integer", "enum": [1]},
-            "system": {"type": "string"}, "name": {"type": "string"},
-            "points_limit": {"type": "integer"},
+            "system": {"type": "string", "enum": sorted(system.key for system in all_systems())},
+            "name": {"type": "string", "minLength": 1, "maxLength": LIST_NAME_MAX_LENGTH, "pattern": r"\S"},
+            "points_limit": {"type": "integer", "minimum": POINTS_LIMIT_MIN, "maximum": POINTS_LIMIT_MAX},
             "options": {"type": "object", "additionalProperties": {"type": "boolean"}},
             "faction": {"type": "string", "description": "The slug of the faction whose units the list "
                         "adds; an import where it is visible keeps it (optional)."},
             "roster_force": {"type": "string", "description": "A roster list's BattleScribe force entry."},
-            "units": {"type": "array", "items": {
-                "type": "object", "additionalProperties": True,
+            "settings": {"type": "object"},
+            "groups": {"type": "object"},
+            "units": {"type": "array", "maxItems": MAX_UNITS_PER_LIST, "items": {
+                "type": "object", "additionalProperties": False,
                 "properties": {
-                    "unit": unit_format_schema(), "count": {"type": "integer", "minimum": 1},
+                    "unit": unit_format_schema(),
+                    "count": {"type": "integer", "minimum": 1, "maximum": MAX_ENTRY_COUNT},
                     "catalogue_unit": {
                         "type": "string", "description": "`<faction-slug>/<unit-slug>`. Beside `unit` (our "
                         "export), it counts where it builds exactly that unit."},
-                    "options": {},
+                    "options": {"type": "array", "items": {"type": "string"}},
                     "selection": {"type": "object", "description": "A roster list's unit as its BattleScribe "
-                                  "selection tree (`{entry, number, children}`)."}}}},
+                                  "selection tree (`{entry, number, children}`)."},
+                    "custom_name": {"type": "string", "maxLength": UNIT_NAME_MAX_LENGTH},
+                    "notes": {"type": "string", "maxLength": UNIT_NOTES_MAX_LENGTH},
+                    "group": {"type": "string", "maxLength": UNIT_GROUP_MAX_LENGTH}},
+                "anyOf": [{"required": ["unit"]}, {"required": ["catalogue_unit"]}]}},
         },
     }
 
@@ -348,6 +368,9 @@ class ListImportViewSet(viewsets.ViewSet):
             return self._any_format(request)
         if not isinstance(request.data, dict):
             raise exceptions.ValidationError({"non_field_errors": ["A list file is a JSON object."]})
+        problems = army_file_problems(request.data)  # in the request: a body the worker would refuse
+        if problems:
+            raise ArmyListError(problems)
         return self._queue(request, mode="api_json", text=json.dumps(request.data))
 
     def _any_format(self, request: Request) -> Response:

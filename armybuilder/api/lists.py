@@ -308,9 +308,10 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
     def set_gauntlet(self, request: Request, list_id: int) -> Response:
         """Not a change of the list: its version and ETag stay as they are."""
         army_list = self.get_list()
-        expected_version(request, army_list)  # 428 without If-Match, 412 for another version
+        # The body first, as every other write: a malformed request is a 400 whatever its If-Match says.
         chosen = GauntletSettingsSerializer(data=request.data)
         chosen.is_valid(raise_exception=True)
+        expected_version(request, army_list)  # 428 without If-Match, 412 for another version
         allowed = {choice.pk for choice in opponent_choices(army_list)}
         unknown = [pk for pk in chosen.validated_data["lists"] if pk not in allowed]
         if unknown:

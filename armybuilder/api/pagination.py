@@ -13,12 +13,16 @@ class PageNumberPagination(pagination.PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+    #: Highest page number asked for (no collection comes near 200 million rows); past it, a 400
+    #: naming `page`, not a database offset computed from any 19-digit number.
+    max_page = 1_000_000
 
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         """`page` and `page_size` with their bounds, which the query check enforces."""
         return [
             {"name": self.page_query_param, "in": "query", "required": False,
-             "description": "A page number, from 1.", "schema": {"type": "integer", "minimum": 1}},
+             "description": f"A page number, from 1 to {self.max_page}.",
+             "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page}},
             {"name": self.page_size_query_param, "in": "query", "required": False,
              "description": f"Results per page, at most {self.max_page_size}.",
              "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page_size}},

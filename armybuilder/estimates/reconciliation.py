@@ -231,6 +231,11 @@ def _row_attempts_used(pk: str, rows: list[str]) -> int:
 def reconcile() -> dict[str, int]:
     """The beat entry point: first the import receipts past their jobs' lifetime are pruned
     (`rules.import_receipts`; that needs only the database, so a broker outage does not stop
-    it), then the estimate jobs are reconciled."""
+    it), then the durable background jobs (`armybuilder.jobs`: imports) and the estimate jobs
+    are reconciled."""
+    from armybuilder.jobs import reconcile_pass
+
     pruned = import_receipts_prune()
-    return {**jobs_reconcile().__dict__, "receipts_pruned": pruned}
+    background = reconcile_pass()
+    return {**jobs_reconcile().__dict__, "receipts_pruned": pruned,
+            **{f"background_{name}": count for name, count in background.__dict__.items()}}

@@ -7,9 +7,9 @@ is cheap (form fields, sizes, an empty box, a JSON body that parses) and store t
 worker does the rest, exactly as the request did before:
 
 - `queue_list_import` counts the import against the account's `list_import` rate (the shared
-  throttle cache, like every other rate), stores the input and the job's state in the job
-  cache (Redis, `PDF_CACHE`) for `JOB_SECONDS`, and queues `run_list_import` on the `pdf`
-  queue (file work, never in front of estimates);
+  throttle cache, like every other rate) and stores the input and the job as a durable job
+  (`armybuilder.jobs`: a Postgres row and its input rows; the broker's message holds only the
+  job's id), queued on the `pdf` queue (file work, never in front of estimates);
 - `run_list_import` (the worker) reads the input as the page or the API did: our JSON file
   straight into a list, any other format through `imports.import_source` (a report of each
   unit's price in the source beside ours), an Army Forge link fetched first, a BattleScribe
@@ -24,28 +24,27 @@ worker does the rest, exactly as the request did before:
 - `list_import_state` is what the page polls (htmx) and the API answers (202 with `Location`
   and `Retry-After` while queued or running). A job is only ever shown to its own account.
 
-With the queue or its cache down the caller gets `ImportUnavailable` (a 503), never a hung
-request; nothing was stored then.
+With the database or the queue down the caller gets `ImportUnavailable` (a 503), never a hung
+request; nothing was stored then. A database error on the worker is retried, a lost message or
+worker is sent again by the reconciliation (`armybuilder.jobs`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.core.cache import BaseCache, caches
-from django.db import transaction
-from django.utils import translation
+from django.db import InterfaceError, OperationalError, transaction
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from armybuilder import jobs
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import IMPORTERS, ImportProblem, Source
 from armybuilder.untrusted_json import JsonTooDeep, loads_bounded, storage_problems
@@ -55,8 +54,10 @@ from rules.import_receipts import LIST_IMPORT, receipt_of, receipt_record, saved
 
 logger = logging.getLogger(__name__)
 
-#: How long a job's input and outcome are kept (the page and the API can show it until then).
-JOB_SECONDS = 3600
+#: The kind of durable job (`armybuilder.jobs`) a list import is.
+KIND = "list_import"
+#: Stored in English, translated when shown.
+FAILED = gettext_noop("The import failed; nothing was saved.")
 #: Seconds a client waits between polls.
 RETRY_AFTER = 2
 #: What the worker is asked to do with the input.
@@ -98,20 +99,6 @@ class ListImportJob:
         return self.mode == "roster"
 
 
-def cache() -> BaseCache:
-    return caches[settings.PDF_CACHE]
-
-
-def _state_key(job_id: str) -> str:
-    return f"list-import:{job_id}"
-
-
-def _input_key(job_id: str) -> str:
-    return f"list-import:{job_id}:input"
-
-
-
-
 def queue_list_import(
     *,
     owner_id: int,
@@ -126,9 +113,10 @@ def queue_list_import(
     dry_run: bool = False,
 ) -> ListImportJob:
     """Store the input (an uploaded file's `data`, or `text`: pasted, a link, or the API's JSON
-    body) and queue its import for `owner_id`; the job, queued.
+    body) in a durable job (`armybuilder.jobs`) and queue its import for `owner_id`; the job.
 
-    Raises `ImportThrottled` past the account's rate, `ImportUnavailable` with the queue down.
+    Raises `ImportThrottled` past the account's rate, `ImportUnavailable` with the database or
+    the queue down (nothing was stored then).
     """
     assert mode in MODES
     try:
@@ -137,25 +125,15 @@ def queue_list_import(
         raise ImportUnavailable(str(exc)) from exc
     if wait is not None:
         raise ImportThrottled(wait)
-    job_id = uuid.uuid4().hex
     asked = {"format": format, "system": system_key or "", "faction": faction_id, "dry_run": dry_run,
              "name": name, "text": text if data is None and mode == "page" else ""}
-    state = {"state": "queued", "owner": owner_id, "mode": mode, "since": time.time(), "language": language,
-             "request": asked}
-    store = cache()
     try:
-        store.set_many({_input_key(job_id): {"name": name, "data": data, "text": text},
-                        _state_key(job_id): state}, timeout=JOB_SECONDS)
-        run_list_import.apply_async((job_id,), retry=False)
-    except Exception as exc:
-        logger.warning("could not queue the list import %s: %s", job_id, exc)
-        try:
-            store.delete_many([_input_key(job_id), _state_key(job_id)])
-        except Exception:  # the cache is down too; the entries expire on their own
-            logger.warning("could not clear the list import job %s", job_id)
+        job = jobs.job_create(kind=KIND, owner_id=owner_id, language=language,
+                              request={"mode": mode, "asked": asked},
+                              inputs=[jobs.Upload(name=name, data=data, text=text)])
+    except jobs.JobsUnavailable as exc:
         raise ImportUnavailable(str(exc)) from exc
-    found = list_import_state(job_id=job_id, owner_id=owner_id)  # eager mode (tests) ran it already
-    return found if found is not None else ListImportJob(id=job_id, state="queued", mode=mode, request=asked)
+    return _as_import(job)
 
 
 def queue_roster_import(*, owner_id: int, language: str, source: SourceFile,
@@ -170,57 +148,52 @@ def queue_roster_import(*, owner_id: int, language: str, source: SourceFile,
 
 
 def list_import_state(*, job_id: str, owner_id: int) -> ListImportJob | None:
-    """The job as its owner sees it; None when it is unknown, expired or someone else's.
+    """The job as its owner sees it; None when it is unknown, deleted or someone else's.
 
-    Raises `ImportUnavailable` with the cache down."""
+    Raises `ImportUnavailable` with the database down."""
     try:
-        state = cache().get(_state_key(job_id))
-    except Exception as exc:
+        job = jobs.job_of(job_id=job_id, owner_id=owner_id, kind=KIND)
+    except jobs.JobsUnavailable as exc:
         logger.warning("could not read the list import %s: %s", job_id, exc)
         raise ImportUnavailable(str(exc)) from exc
-    if not isinstance(state, dict) or state.get("owner") != owner_id:
-        return None
-    since = state.get("since")
-    elapsed = max(0.0, time.time() - since) if isinstance(since, int | float) else 0.0
-    return ListImportJob(id=job_id, state=state.get("state", "queued"), mode=state.get("mode", "page"),
-                         request=dict(state.get("request") or {}), result=state.get("result"),
-                         errors=[(str(p), str(m)) for p, m in state.get("errors") or []],
-                         elapsed=round(elapsed, 1))
+    return None if job is None else _as_import(job)
 
 
-@shared_task(name="lists.import_list", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
-             time_limit=settings.LIST_IMPORT_TIME_LIMIT + 10, soft_time_limit=settings.LIST_IMPORT_TIME_LIMIT)
-def run_list_import(job_id: str) -> str:
-    """Import the job's input (on the worker); "done", "failed" or "skipped" (the job expired
-    or already ended)."""
-    from django.contrib.auth import get_user_model
+def _as_import(job: Any) -> ListImportJob:
+    errors = [(str(p), str(m)) for p, m in job.errors or []]
+    if job.state == "failed" and not errors:
+        errors = [("", _(job.reason or FAILED))]
+    end = job.finished or timezone.now()
+    return ListImportJob(id=job.pk, state=job.state, mode=job.request.get("mode", "page"),
+                         request=dict(job.request.get("asked") or {}), result=job.result, errors=errors,
+                         elapsed=round(max(0.0, (end - job.created).total_seconds()), 1))
 
-    store = cache()
-    state = store.get(_state_key(job_id))
-    if not isinstance(state, dict) or state.get("state") in ("done", "failed"):
-        return "skipped"
-    saved = receipt_of(kind=LIST_IMPORT, job_id=job_id)
+
+def run_list_import(job: Any, inputs: list[Any]) -> dict[str, Any]:
+    """Import the job's input (on the worker, `armybuilder.jobs.run_job`): the outcome, or
+    `JobFailed` with the problems, each naming its line or field, in the uploader's language.
+    A database error is left to the job task, which retries it."""
+    saved = receipt_of(kind=LIST_IMPORT, job_id=job.pk)
     if saved is not None:  # a delivery before this one saved it and died before storing the outcome
-        return _finish(job_id, state, result=saved)
-    with translation.override(state.get("language") or settings.LANGUAGE_CODE):
-        given = store.get(_input_key(job_id))
-        if given is None:
-            return _finish(job_id, state, errors=[("", _("The list is no longer kept; import it again."))])
-        store.set(_state_key(job_id), {**state, "state": "running"}, timeout=JOB_SECONDS)
-        owner = get_user_model().objects.filter(pk=state["owner"]).first()
-        if owner is None:
-            return _finish(job_id, state, errors=[("", _("The import failed; nothing was saved."))])
+        return saved
+    mode, asked = job.request["mode"], job.request["asked"]
+    with translation.override(job.language or settings.LANGUAGE_CODE):
+        if not inputs:
+            raise jobs.JobFailed([("", _("The list is no longer kept; import it again."))])
+        given = {"name": inputs[0].name, "text": inputs[0].text,
+                 "data": bytes(inputs[0].data) if inputs[0].data is not None else None}
         try:
-            result = _import(owner, state["mode"], state["request"], given, job_id=job_id)
+            return _import(job.owner, mode, asked, given, job_id=job.pk)
         except ArmyListError as exc:
-            return _finish(job_id, state, errors=[(str(p), str(m)) for p, m in exc.errors])
+            raise jobs.JobFailed([(str(p), str(m)) for p, m in exc.errors]) from None
         except SoftTimeLimitExceeded:
-            return _finish(job_id, state, errors=[
-                ("", _("The import took too long; nothing was saved. Try a shorter list."))])
+            raise jobs.JobFailed([
+                ("", _("The import took too long; nothing was saved. Try a shorter list."))]) from None
+        except (OperationalError, InterfaceError):
+            raise  # the database went away: the task retries the job
         except Exception:
-            logger.exception("list import %s failed", job_id)
-            return _finish(job_id, state, errors=[("", _("The import failed; nothing was saved."))])
-    return _finish(job_id, state, result=result)
+            logger.exception("list import %s failed", job.pk)
+            raise jobs.JobFailed([("", _(FAILED))]) from None
 
 
 def _import(owner: Any, mode: str, asked: dict[str, Any], given: dict[str, Any], *,
@@ -316,17 +289,6 @@ def _any_format(owner: Any, mode: str, asked: dict[str, Any], source: Source, fa
     return result
 
 
-def _finish(job_id: str, state: dict[str, Any], *, result: dict[str, Any] | None = None,
-            errors: list[tuple[str, str]] | None = None) -> str:
-    """Store the outcome and drop the input (nothing else reads it)."""
-    outcome = "failed" if errors else "done"
-    store = cache()
-    store.set(_state_key(job_id), {**state, "state": outcome, "result": result, "errors": errors or []},
-              timeout=JOB_SECONDS)
-    store.delete(_input_key(job_id))
-    return outcome
-
-
 def _our_json(text: str) -> Any:
     """Our JSON list file read from `text`; `ImportProblem` naming what stops it."""
     data, errors = json_file_errors(text)
@@ -369,3 +331,6 @@ def is_our_json(source: Source, chosen: str) -> bool:
 
 __all__ = ["ImportThrottled", "ImportUnavailable", "ListImportJob", "list_import_state", "queue_list_import",
            "queue_roster_import", "run_list_import"]
+
+
+jobs.register(KIND, run_list_import, soft_time_limit=settings.LIST_IMPORT_TIME_LIMIT)

@@ -226,18 +226,11 @@ def _reference_unit(
     )
 
 
-def _entry_units(
-    *,
-    user: AbstractBaseUser,
-    army_list: ArmyList,
-    entry: Any,
-    index: int,
-    templates: dict[str, UnitTemplate | None],
-) -> tuple[list[ListUnit], list[tuple[str, str]]]:
-    """The unsaved list units one entry stands for (`count` copies), or its errors."""
-    path = f"units[{index}]"
+def _entry_shape_errors(entry: Any, path: str) -> list[tuple[str, str]]:
+    """What is wrong with the shape of one unit entry (its fields, its count), before any unit
+    in it is read."""
     if not isinstance(entry, Mapping):
-        return [], [(path, _("Each unit entry must be an object."))]
+        return [(path, _("Each unit entry must be an object."))]
     errors = [(f"{path}.{key}", _("Unknown field.")) for key in entry if key not in _ENTRY_KEYS]
     count = entry.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_ENTRY_COUNT:
@@ -259,8 +252,63 @@ def _entry_units(
             errors.append((f"{path}.options", _("Must be a list of option keys.")))
     if "selection" in entry:
         errors += selection_errors(entry["selection"], f"{path}.selection")
+    return errors
+
+
+def army_file_problems(data: Any) -> list[tuple[str, str]]:
+    """What the request can tell at once is wrong with a list file: its fields, the game system,
+    the name and points limit, the number of units and each entry's shape (no unit is read).
+
+    The API checks this before it answers 202 (the schema's contract, issue 38): a body the
+    worker would refuse for its shape is a 400 in the request, not a job that fails later.
+    `_imported_list` on the worker checks all of it again, and the units."""
+    if not isinstance(data, Mapping):
+        return [("", _("A list must be a JSON object."))]
+    errors = _nul_errors(data)
+    if errors:
+        return errors
+    errors = _envelope_errors(data)
+    if "system" in data:
+        key = data["system"]
+        known = isinstance(key, str) and GameSystem.objects.filter(key=key).exists()
+        try:
+            get_system(key if isinstance(key, str) else "")
+        except KeyError:
+            known = False
+        if not known:
+            errors.append(("system", _("Unknown game system.")))
+    for key, check in (("name", clean_list_name), ("points_limit", clean_points_limit)):
+        if key in data:
+            try:
+                check(data[key])
+            except ArmyListError as exc:
+                errors += exc.errors
+    entries = data.get("units", [])
+    if not isinstance(entries, list):
+        return [*errors, ("units", _("Must be a list."))]
+    if len(entries) > MAX_UNITS_PER_LIST:
+        errors.append(("units", _("A list has at most %(limit)d units.") % {"limit": MAX_UNITS_PER_LIST}))
+    for index, entry in enumerate(entries[:MAX_UNITS_PER_LIST]):
+        errors += _entry_shape_errors(entry, f"units[{index}]")
+    return errors
+
+
+def _entry_units(
+    *,
+    user: AbstractBaseUser,
+    army_list: ArmyList,
+    entry: Any,
+    index: int,
+    templates: dict[str, UnitTemplate | None],
+) -> tuple[list[ListUnit], list[tuple[str, str]]]:
+    """The unsaved list units one entry stands for (`count` copies), or its errors."""
+    path = f"units[{index}]"
+    errors = _entry_shape_errors(entry, path)
+    has_reference = "catalogue_unit" in entry
     if errors:
         return [], errors
+    count = entry.get("count", 1)
+    has_unit = "unit" in entry
     system_key = army_list.system.key
     try:
         built = None

@@ -27,6 +27,10 @@ MAX_XML_BYTES = 16 * 1024 * 1024
 MAX_TOTAL_XML_BYTES = 20 * 1024 * 1024
 #: Largest decompressed/compressed ratio of a zip member (real catalogues compress ~10×).
 MAX_ZIP_RATIO = 100
+#: Deepest nesting of elements a file may have. The 240 public catalogues, game systems and
+#: rosters read for issue 38 nest at most 21 deep; the readers walk entries recursively, and a
+#: file nested 200,000 deep ended in a RecursionError the import could only call "failed".
+MAX_XML_DEPTH = 200
 #: Most files one import may take.
 MAX_FILES = 64
 #: XML files inside a BattleScribe zip carry these suffixes.
@@ -115,7 +119,7 @@ def parse(source: SourceFile, text: bytes | None = None) -> Element:
     external references are refused."""
     text = xml_bytes(source) if text is None else text
     try:
-        return fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        root = fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as exc:
         raise BattleScribeError(
             [
@@ -128,3 +132,20 @@ def parse(source: SourceFile, text: bytes | None = None) -> Element:
         raise BattleScribeError(
             [f"{source.name}: line {line}, column {column}: malformed XML ({exc})"]
         ) from None
+    if _deeper_than(root, MAX_XML_DEPTH):
+        raise BattleScribeError(
+            [f"{source.name}: elements nest deeper than the limit of {MAX_XML_DEPTH} levels"]
+        )
+    return root
+
+
+def _deeper_than(root: Element, limit: int) -> bool:
+    """Whether any element lies more than `limit` levels below the root (walked without
+    recursion, so the check itself never overflows the stack)."""
+    stack = [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in element)
+    return False

@@ -33,8 +33,7 @@ def test_every_queue_has_its_own_workers_and_beat_schedules_onto_the_control_que
     assert settings.CELERY_TASK_ROUTES == {"jobs.reconcile": {"queue": "control"},
                                            "estimates.measure_machine": {"queue": "control"},
                                            "roster.render_pdf": {"queue": "pdf"},
-                                           "rules.import_battlescribe": {"queue": "pdf"},
-                                           "lists.import_list": {"queue": "pdf"}}
+                                           "jobs.run": {"queue": "pdf"}}
     assert {entry["options"]["queue"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} == {"control"}
 
 

@@ -14,9 +14,11 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from armybuilder import jobs
+from armybuilder.jobs import run_job
 from armybuilder.lists import import_jobs
 from armybuilder.lists.services import army_list_create
-from armybuilder.models import ArmyList
+from armybuilder.models import ArmyList, BackgroundJob, JobInput
 from rules import battlescribe_jobs
 from rules.battlescribe.xml_reader import SourceFile
 from rules.import_receipts import (
@@ -34,11 +36,14 @@ from tests.factories.list_imports import api_result
 from tests.rules.battlescribe.files import FILES, GRIMDARK
 
 
-def as_if_the_worker_died_before_finishing(store: Any, state_key: str, input_key: str, given: Any) -> None:
-    """The job cache as a delivery that died after its commit left it: running, its input kept."""
-    state = store.get(state_key)
-    store.set_many({state_key: {**state, "state": "running", "result": None, "errors": []}, input_key: given},
-                   timeout=3600)
+def as_if_the_worker_died_before_finishing(job_id: str, *, text: str = "",
+                                           files: tuple[tuple[str, bytes], ...] = ()) -> None:
+    """The job's rows as a delivery that died after its commit left them: running, input kept."""
+    BackgroundJob.objects.filter(pk=job_id).update(state="running", result=None, errors=[], finished=None)
+    if text:
+        JobInput.objects.create(job_id=job_id, position=0, name="text", text=text)
+    for position, (name, data) in enumerate(files):
+        JobInput.objects.create(job_id=job_id, position=position, name=name, data=data)
 
 
 @pytest.mark.django_db
@@ -55,15 +60,13 @@ def test_a_redelivered_list_import_finishes_from_its_receipt(inline_pdf_renders:
     assert receipt.result == {"saved": True, "list_id": army_list.pk, "list_name": "Kept once",
                               "direct": True}
 
-    as_if_the_worker_died_before_finishing(import_jobs.cache(), f"list-import:{first['id']}",
-                                           f"list-import:{first['id']}:input",
-                                           {"name": "text", "data": None, "text": our_file(2, "Kept once")})
-    assert import_jobs.run_list_import(first["id"]) == "done"
+    as_if_the_worker_died_before_finishing(first["id"], text=our_file(2, "Kept once"))
+    assert run_job.apply((first["id"],)).get() == "done"  # the message delivered again
 
     assert list(ArmyList.objects.filter(owner=user).values_list("pk", flat=True)) == [army_list.pk]
     again = import_jobs.list_import_state(job_id=first["id"], owner_id=user.pk)
     assert (again.state, again.result) == ("done", receipt.result)
-    assert import_jobs.cache().get(f"list-import:{first['id']}:input") is None  # dropped as on any finish
+    assert not JobInput.objects.filter(job_id=first["id"]).exists()  # dropped as on any finish
 
 
 @pytest.mark.django_db
@@ -119,8 +122,8 @@ def test_receipts_are_pruned_after_a_jobs_lifetime_by_the_reconciliation() -> No
 
 
 def test_receipts_outlive_the_jobs_that_read_them() -> None:
-    """A job's state is kept `JOB_SECONDS`; past it a redelivery is skipped, receipt or not."""
-    assert KEEP_SECONDS >= import_jobs.JOB_SECONDS and KEEP_SECONDS >= battlescribe_jobs.JOB_SECONDS
+    """A job's state is kept for a time; past it a redelivery is skipped, receipt or not."""
+    assert KEEP_SECONDS >= jobs.KEEP_SECONDS
 
 
 def test_the_dying_seam_is_off_unless_its_file_exists(settings: Any, tmp_path: Any) -> None:
@@ -146,9 +149,8 @@ def test_a_redelivered_catalogue_import_finishes_from_its_receipt(inline_pdf_ren
     faction = Faction.objects.get(owner=user, slug="bs-cat-marines")
     UnitTemplate.objects.filter(faction=faction, name="Captain").update(name="Captain (newer import)")
 
-    as_if_the_worker_died_before_finishing(battlescribe_jobs.cache(), f"bs-import:{job.id}",
-                                           f"bs-import:{job.id}:files", [(f.name, f.data) for f in files])
-    assert battlescribe_jobs.run_import(job.id) == "done"
+    as_if_the_worker_died_before_finishing(job.id, files=tuple((f.name, f.data) for f in files))
+    assert run_job.apply((job.id,)).get() == "done"  # the message delivered again
 
     assert battlescribe_jobs.import_state(job_id=job.id, owner_id=user.pk).summary == job.summary
     assert UnitTemplate.objects.filter(faction=faction, name="Captain (newer import)").count() == 1

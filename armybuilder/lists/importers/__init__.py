@@ -38,6 +38,8 @@ def importer_for(source: Source, format: str = "auto") -> Importer:
     for importer in IMPORTERS:
         if importer.detect(source):
             return importer
+    if source.json_refusal is not None:
+        raise ImportProblem([(source.name, source.json_refusal)])
     raise ImportProblem(
         [
             (

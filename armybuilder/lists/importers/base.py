@@ -41,6 +41,7 @@ class Source:
     _text: str | None = None
     _json: Any = None
     _json_read: bool = False
+    _json_refusal: str | None = None
 
     @classmethod
     def of_text(cls, text: str, name: str = "text") -> Source:
@@ -65,9 +66,23 @@ class Source:
             if stripped in (b"{", b"["):
                 try:
                     self._json = loads_bounded(self.text)
-                except (ValueError, JsonTooDeep, ImportProblem):
-                    self._json = None
+                except JsonTooDeep:
+                    self._json_refusal = str(_("The JSON is nested too deeply."))
+                except json.JSONDecodeError:
+                    pass  # not JSON: another format may read it
+                except ValueError as exc:  # JSON we refuse: a number too long, NaN, Infinity
+                    self._json_refusal = str(exc)
+                except ImportProblem:
+                    pass  # not UTF-8
         return self._json
+
+    @property
+    def json_refusal(self) -> str | None:
+        """Why this JSON document was refused when it parses as JSON but holds what we never
+        read (a 31-digit number, NaN, nesting too deep); None otherwise. No importer detects a
+        refused document, and this, not "not a list in any format", is what its player is told."""
+        self.json  # noqa: B018 - reads the document once
+        return self._json_refusal
 
     def json_or_error(self) -> Any:
         try:

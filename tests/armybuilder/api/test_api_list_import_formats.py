@@ -154,7 +154,7 @@ def test_share_link_is_fetched_from_army_forge(client, army_forge):
         ("{base}/share?id=moved", "Army Forge answered with a redirect"),
         ("{base}/share?id=huge", "Army Forge's answer is larger than 4096 bytes."),
         ("{base}/share?id=gone", "Army Forge answered 404"),
-        ("{base}/share?id=slow", "Army Forge could not be reached"),
+        ("{base}/share?id=slow", "Army Forge took longer than 0.5 s to send the list"),
         ("{base}/share?name=x", "This Army Forge link has no list id"),
     ],
 )

@@ -1,0 +1,73 @@
+"""The rows of a background job (`armybuilder.jobs`): the job, and its uploaded input.
+
+A Postgres row per job, not a job-cache entry: a Redis restart lost every import's state and
+input (404s, jobs "queued" for good), and uploads of up to 64 MB sat in Redis. The input is
+kept in `JobInput` rows until the job ends; the broker's message holds only the job's id.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class BackgroundJob(models.Model):
+    """One job of any kind (`kind`: `list_import`, `catalogue_import`), its owner, its state,
+    what was asked (`request`: small parameters; the input itself is in `JobInput`), its
+    outcome (`result`, or `errors` and `reason`) and where it runs."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    id = models.CharField(primary_key=True, max_length=32, editable=False)
+    kind = models.CharField(max_length=32)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="background_jobs")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    language = models.CharField(max_length=16, blank=True)
+    request = models.JSONField(default=dict)
+    result = models.JSONField(null=True, blank=True)
+    errors = models.JSONField(default=list)
+    #: Why the job failed when no error of its input says it (the worker lost, never started).
+    reason = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: The Celery worker (node name) that started the latest attempt: its heartbeat tells
+    #: whether the job is still running (`armybuilder.worker_heartbeat`).
+    worker = models.CharField(max_length=255, blank=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    #: When the job was last seen alive (sent, started, held by a worker).
+    touched = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "background job"
+        indexes = [models.Index(fields=["state", "kind"], name="background_job_state_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.id} ({self.state})"
+
+    @property
+    def finished_state(self) -> bool:
+        return self.state in (self.State.DONE, self.State.FAILED)
+
+
+class JobInput(models.Model):
+    """One uploaded file (or pasted text) of a job, kept until the job ends."""
+
+    job = models.ForeignKey(BackgroundJob, on_delete=models.CASCADE, related_name="inputs")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=255)
+    data = models.BinaryField(null=True)
+    text = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = "job input"
+        ordering = ["position"]
+        constraints = [models.UniqueConstraint(fields=["job", "position"], name="job_input_position_once")]
+
+    def __str__(self) -> str:
+        return f"{self.name} of job {self.job_id}"

@@ -1,0 +1,332 @@
+"""Durable background jobs: one Postgres row per job, whatever its kind, and one reconciliation.
+
+The import jobs kept their state and their input only in the job cache (Redis), so the fault
+runs of issue 38 lost them: a Redis restart answered 404 for every import (one whose list was
+saved included) and dropped the queued ones with their input; a 5-second Postgres stop failed
+the running import ("The import failed", the catch-all took the `OperationalError`) and left
+the ones behind it "queued" for good; a killed worker's import showed "running" for the
+broker's whole visibility timeout (10 min). Now:
+
+- `job_create` writes the job (`BackgroundJob`: owner, kind, state, what was asked) and its
+  input (`JobInput` rows: the uploaded files or pasted text) in one transaction, then sends a
+  message holding only the job's id (task id = job id). A broker that is down deletes the
+  row again and raises `JobsUnavailable` (a 503: nothing was stored);
+- the task (`run_job`) starts the row (`job_start`: running, an attempt counted, the worker's
+  node name recorded), reads the input from the rows, and ends it (`job_finish`: the result,
+  or the errors; the input rows are deleted). A database error anywhere is retried with
+  backoff (`DB_RETRY_DELAYS`), not called a failure;
+- `jobs_reconcile` (Celery beat's `jobs.reconcile`, every `RECONCILE_INTERVAL` seconds) looks
+  at every unfinished job not touched for `ESTIMATE_ORPHAN_GRACE` seconds: a queued one whose
+  message neither the broker nor a live worker holds is sent again (the input is in Postgres,
+  so a Redis restart loses nothing); a running one whose worker's heartbeat is stale
+  (`armybuilder.worker_heartbeat`, 5 s) or which no live worker holds is sent again, or failed
+  with `WORKER_LOST` after `MAX_ATTEMPTS` starts; finished jobs past `KEEP_SECONDS` are
+  deleted. A killed worker's job is sent again within one interval plus the heartbeat's 5 s,
+  not after the broker's visibility timeout; its old message, redelivered later, finds the job
+  finished and does nothing, and the import receipts (`rules.import_receipts`) keep two
+  deliveries from saving twice.
+
+Each kind registers what its worker does (`register`): the task reads the job and calls it.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+import armybuilder.celery  # noqa: F401  (the app `run_job` binds to: its broker and routes)
+from armybuilder.job_rows import BackgroundJob, JobInput
+from rules.import_queue import ImportUnavailable
+from rules.import_queue import JobFailed as RulesJobFailed
+
+logger = logging.getLogger(__name__)
+
+#: A finished job (its state and outcome) is kept this long for its owner to read.
+KEEP_SECONDS = 3600
+#: Starts of one job before the reconciliation fails it instead of sending it again.
+MAX_ATTEMPTS = 3
+#: Seconds between the retries of a task that met a database error (then it is left to the
+#: reconciliation, which sends it again while attempts remain).
+DB_RETRY_DELAYS = (1, 2, 4, 8, 15, 30, 30, 30)
+#: Seconds past its hard time limit after which a running job no live worker holds is lost.
+OVERDUE_SECONDS = 30
+#: The broker queue the job tasks are routed to (`CELERY_TASK_ROUTES`).
+QUEUE = "pdf"
+#: Stored in English, translated when shown.
+WORKER_LOST = gettext_noop("The worker running this job stopped each time it was tried; nothing was saved.")
+
+Kind = str
+Runner = Callable[[BackgroundJob, list[JobInput]], dict[str, Any]]
+
+#: Per kind: what its worker does, and its (soft, hard) time limits in seconds.
+_runners: dict[Kind, Runner] = {}
+_limits: dict[Kind, tuple[float, float]] = {}
+
+
+class JobsUnavailable(ImportUnavailable):
+    """The database or the broker cannot take or show a job right now; nothing was stored."""
+
+
+#: What a runner raises for a job that cannot be done (its `errors` are shown to its owner);
+#: declared beside the import queue, whose catalogue runner (`rules.battlescribe_jobs`) raises it.
+JobFailed = RulesJobFailed
+
+
+def register(kind: Kind, runner: Runner, *, soft_time_limit: float) -> None:
+    """`runner(job, inputs)` does a job of `kind` on the worker and returns its result (plain
+    JSON data), or raises `JobFailed`; past `soft_time_limit` seconds Celery raises
+    `SoftTimeLimitExceeded` in it (and kills it 10 s later). It must save at most once however
+    often it is called for the same job (`rules.import_receipts`)."""
+    _runners[kind] = runner
+    _limits[kind] = (soft_time_limit, soft_time_limit + 10)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One input of a job: a file's bytes (`data`) or pasted text."""
+
+    name: str
+    data: bytes | None = None
+    text: str = ""
+
+
+def job_create(*, kind: Kind, owner_id: int, language: str, request: dict[str, Any],
+               inputs: Sequence[Upload] = ()) -> BackgroundJob:
+    """Store the job and its input, then send it to the workers; the job, queued.
+
+    Raises `JobsUnavailable` (nothing is kept) when the database or the broker is down. Call it
+    outside a transaction: a worker reads the row as soon as the message arrives (a row not yet
+    committed then is skipped by that delivery, and sent again by the reconciliation)."""
+    job_id = uuid.uuid4().hex
+    try:
+        with transaction.atomic():
+            job = BackgroundJob.objects.create(id=job_id, kind=kind, owner_id=owner_id, language=language,
+                                               request=request, touched=timezone.now())
+            JobInput.objects.bulk_create([
+                JobInput(job=job, position=index, name=upload.name[:255], data=upload.data, text=upload.text)
+                for index, upload in enumerate(inputs)])
+    except DatabaseError as exc:
+        raise JobsUnavailable(str(exc)) from exc
+    try:
+        job_send(job_id, kind)
+    except Exception as exc:  # kombu's OperationalError, redis' ConnectionError/TimeoutError
+        logger.warning("could not queue the %s job %s: %s", kind, job_id, exc)
+        try:
+            BackgroundJob.objects.filter(pk=job_id).delete()
+        except DatabaseError:
+            logger.warning("could not delete the unsent job %s", job_id)
+        raise JobsUnavailable(str(exc)) from exc
+    job.refresh_from_db()  # eager mode (tests) ran it already
+    return job
+
+
+def job_send(job_id: str, kind: Kind) -> None:
+    """Publish the job's message (its id only, a few hundred bytes in the broker), with its
+    kind's time limits, failing within seconds when the broker is down."""
+    if kind not in _limits:
+        register_kinds()
+    soft, hard = _limits[kind]
+    run_job.apply_async((job_id,), task_id=job_id, retry=False, soft_time_limit=soft, time_limit=hard)
+
+
+def job_of(*, job_id: str, owner_id: int, kind: Kind | None = None) -> BackgroundJob | None:
+    """The job as its owner sees it; None when it is unknown, deleted or someone else's.
+
+    Raises `JobsUnavailable` with the database down."""
+    try:
+        found = BackgroundJob.objects.filter(pk=job_id, owner_id=owner_id)
+        if kind is not None:
+            found = found.filter(kind=kind)
+        return found.first()
+    except DatabaseError as exc:
+        raise JobsUnavailable(str(exc)) from exc
+
+
+def job_start(job_id: str, *, worker: str) -> BackgroundJob | None:
+    """Mark the job running on `worker` (an attempt counted); None when it has finished (a
+    message delivered again after the job ended) or no longer exists."""
+    with transaction.atomic():
+        job = BackgroundJob.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.finished_state:
+            return None
+        now = timezone.now()
+        job.state, job.attempts, job.worker = BackgroundJob.State.RUNNING, job.attempts + 1, worker
+        job.started = job.touched = now
+        job.save(update_fields=["state", "attempts", "worker", "started", "touched"])
+    return job
+
+
+def job_finish(job_id: str, *, result: dict[str, Any] | None = None, errors: list[Any] | None = None,
+               reason: str = "") -> str:
+    """Store the outcome ("done" with `result`, or "failed" with `errors` or `reason`) and delete
+    the input; the state written. A finished job is left as it is."""
+    state = BackgroundJob.State.FAILED if errors or reason else BackgroundJob.State.DONE
+    with transaction.atomic():
+        updated = BackgroundJob.objects.filter(pk=job_id).exclude(
+            state__in=[BackgroundJob.State.DONE, BackgroundJob.State.FAILED]).update(
+            state=state, result=result, errors=errors or [], reason=reason, finished=timezone.now(),
+            touched=timezone.now())
+        if updated:
+            JobInput.objects.filter(job_id=job_id).delete()
+    return state
+
+
+def job_inputs(job: BackgroundJob) -> list[JobInput]:
+    return list(JobInput.objects.filter(job=job))
+
+
+def _retry_delay(retries: int) -> int | None:
+    return DB_RETRY_DELAYS[retries] if retries < len(DB_RETRY_DELAYS) else None
+
+
+@shared_task(bind=True, name="jobs.run", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
+             max_retries=len(DB_RETRY_DELAYS))
+def run_job(self: Any, job_id: str) -> str:
+    """Run the job on this worker: "done", "failed", or "skipped" (finished or gone). A database
+    error is retried with backoff (`DB_RETRY_DELAYS`); past them the reconciliation sends the job
+    again while it has attempts left."""
+    try:
+        return _run(job_id, worker=self.request.hostname or "")
+    except (OperationalError, InterfaceError) as exc:
+        delay = _retry_delay(self.request.retries)
+        logger.warning("job %s met a database error (%s); retry in %s s", job_id, exc, delay)
+        if delay is None:
+            raise
+        raise self.retry(exc=exc, countdown=delay) from None
+
+
+def _run(job_id: str, *, worker: str) -> str:
+    # Celery's Django fixup closes a connection a database restart broke before each task.
+    job = job_start(job_id, worker=worker)
+    if job is None:
+        return "skipped"
+    from armybuilder.estimates.tasks import hold_for_tests
+
+    hold_for_tests("job")  # fault tests only: the job holds here while their file exists
+    runner = _runners.get(job.kind)
+    if runner is None:
+        register_kinds()
+        runner = _runners[job.kind]
+    try:
+        result = runner(job, job_inputs(job))
+    except JobFailed as exc:
+        return job_finish(job_id, errors=exc.errors)
+    return job_finish(job_id, result=result)
+
+
+def register_kinds() -> None:
+    """Register the kinds (`armybuilder.apps` does it when the apps are ready)."""
+    import armybuilder.lists.import_jobs  # noqa: F401  (registers the list imports)
+    from rules import battlescribe_jobs
+
+    register(battlescribe_jobs.KIND, battlescribe_jobs.run_catalogue_import,
+             soft_time_limit=settings.BATTLESCRIBE_IMPORT_TIME_LIMIT)
+
+
+class Store:
+    """The job store the import queue of the `rules` layer uses (`rules.import_queue.DurableJobs`)."""
+
+    def create(self, *, kind: str, owner_id: int, language: str, request: dict[str, Any],
+               files: Sequence[tuple[str, bytes]]) -> BackgroundJob:
+        return job_create(kind=kind, owner_id=owner_id, language=language, request=request,
+                          inputs=[Upload(name=name, data=data) for name, data in files])
+
+    def of(self, *, job_id: str, owner_id: int, kind: str) -> BackgroundJob | None:
+        return job_of(job_id=job_id, owner_id=owner_id, kind=kind)
+
+
+@dataclass(frozen=True)
+class JobsReconciled:
+    """What one pass changed (for the log and the tests)."""
+
+    resent_queued: int = 0
+    resent_running: int = 0
+    failed_lost: int = 0
+    deleted: int = 0
+
+
+def jobs_reconcile(*, held: set[str] | None, workers_alive: bool, live_workers: set[str] | None = None,
+                   now: Any = None) -> JobsReconciled:
+    """One pass over the unfinished jobs (see the module docstring).
+
+    `held`: the task ids the broker's queue or a live worker holds (None: unknown, the broker is
+    down); `workers_alive`: some worker answered; `live_workers`: the node names with a fresh
+    heartbeat (None: unknown)."""
+    now = now or timezone.now()
+    counts = dict.fromkeys(JobsReconciled.__dataclass_fields__, 0)
+    grace = now - timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
+    unfinished = BackgroundJob.objects.filter(
+        state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING], touched__lt=grace)
+    for job in unfinished.only("pk", "kind", "state", "attempts", "worker", "started"):
+        if held is not None and job.pk in held:
+            if job.state == BackgroundJob.State.QUEUED and not workers_alive:
+                continue  # queued, but no worker to take it: nothing to do yet
+            if job.state == BackgroundJob.State.QUEUED or live_workers is None or job.worker in live_workers:
+                BackgroundJob.objects.filter(pk=job.pk, state=job.state).update(touched=now)
+                continue
+        if job.state == BackgroundJob.State.QUEUED:
+            if held is None:
+                continue  # the broker cannot be read: whether the message is there is unknown
+            if BackgroundJob.objects.filter(pk=job.pk, state=job.state).update(touched=now):
+                job_send(job.pk, job.kind)  # its message is gone (Redis restarted): send it again
+                counts["resent_queued"] += 1
+            continue
+        # Lost: its worker stopped beating (killed, hung, gone); or, where no heartbeat can be
+        # read, no answering worker holds it; or a live worker dropped it (its database retries
+        # ran out) and it is past its time limit. A worker busy in a solo pool answers no
+        # inspection but beats, so a beating worker's job is never taken for lost early.
+        worker_gone = live_workers is not None and job.worker not in live_workers
+        unheld = held is not None and workers_alive and job.pk not in held
+        overdue = job.started is not None and job.started < now - timedelta(
+            seconds=_limits.get(job.kind, (0, 600))[1] + OVERDUE_SECONDS)
+        if not (worker_gone or (unheld and (live_workers is None or overdue))):
+            continue
+        if job.attempts >= MAX_ATTEMPTS:
+            if BackgroundJob.objects.filter(pk=job.pk, state=job.state).exists():
+                job_finish(job.pk, reason=WORKER_LOST)
+                counts["failed_lost"] += 1
+            continue
+        if BackgroundJob.objects.filter(pk=job.pk, state=BackgroundJob.State.RUNNING).update(
+                state=BackgroundJob.State.QUEUED, touched=now):
+            job_send(job.pk, job.kind)
+            counts["resent_running"] += 1
+    _, deleted = BackgroundJob.objects.filter(
+        state__in=[BackgroundJob.State.DONE, BackgroundJob.State.FAILED],
+        finished__lt=now - timedelta(seconds=KEEP_SECONDS)).delete()
+    counts["deleted"] = deleted.get(BackgroundJob._meta.label, 0)
+    outcome = JobsReconciled(**counts)
+    if outcome != JobsReconciled():
+        logger.warning("reconcile background jobs: %s", outcome)
+    return outcome
+
+
+def reconcile_pass() -> JobsReconciled:
+    """`jobs_reconcile` with what the broker, the workers and their heartbeats say now."""
+    from armybuilder import worker_heartbeat
+    from armybuilder.estimates.reconciliation import live_task_ids, queued_task_ids
+
+    grace = timezone.now() - timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
+    if not BackgroundJob.objects.filter(state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING],
+                                        touched__lt=grace).exists():
+        return jobs_reconcile(held=None, workers_alive=False)  # nothing to look for: only the pruning
+    try:
+        queued = queued_task_ids((QUEUE,))
+        live = live_task_ids()
+    except Exception as exc:
+        logger.warning("reconcile background jobs: the broker cannot be read: %s", exc)
+        return jobs_reconcile(held=None, workers_alive=False)
+    try:
+        beating = {beat.hostname for beat in worker_heartbeat.fresh_beats()}
+    except Exception:
+        beating = None
+    return jobs_reconcile(held=queued | (live or set()), workers_alive=live is not None, live_workers=beating)
