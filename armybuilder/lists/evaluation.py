@@ -59,9 +59,9 @@ def list_settings(army_list: ArmyList) -> dict[str, Any]:
 def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
     """The list as an army in the interchange format, each unit written out in full.
 
-    A roster's selections that field no models (its configuration: battle size, a dynasty)
+    A roster's configuration rows (`roster_units.is_configuration`: battle size, a dynasty)
     are the engine's alone: the system's rules see the units."""
-    units = [unit for unit in units if not unit.selection or (unit.data or {}).get("models")]
+    units = roster_units.fielded(units)
     army: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "system": army_list.system.key,

@@ -59,15 +59,18 @@ _ENTRY_KEYS = {"unit", "catalogue_unit", "options", "count", *_PLAYER_KEYS}
 
 
 def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = None) -> dict[str, Any]:
-    """The list in the interchange format, each unit written out in full (one entry per unit).
+    """The list in the interchange format, each unit written out in full (one entry per unit
+    that fields models: a roster's configuration rows are not units).
 
     Pass `units` (in order) when the caller already has them, to save a query.
     """
     if units is None:
         units = list_units_in_order(army_list)
     written = copy.deepcopy(army_dict(army_list=army_list, units=units))
-    # The player's own words travel with the unit (left out when empty, as before).
-    for entry, unit in zip(written["units"], units, strict=True):
+    # The player's own words travel with the unit (left out when empty, as before). The file
+    # holds the units that field models (`army_dict`); a roster's configuration rows are the
+    # engine's, which brings them back when the file is read into the same faction.
+    for entry, unit in zip(written["units"], roster_units.fielded(units), strict=True):
         for key in _PLAYER_KEYS:
             if getattr(unit, key, ""):
                 entry[key] = getattr(unit, key)

@@ -37,6 +37,26 @@ REFRESHED_FIELDS = (
 )
 
 
+def is_configuration(unit: ListUnit) -> bool:
+    """Whether a list unit is one of its roster's configuration selections (a battle size, a
+    detachment's command cost, a game type, an allegiance): a selection that fields no models.
+
+    Such a row belongs to the roster (the engine builds it, costs it and checks its limits, and
+    the `.rosz` writes it back) but it is not a unit of the army: the system's rules, the
+    interchange file, the estimates and every "N units" never see it."""
+    return bool(unit.selection) and not (unit.data or {}).get("models")
+
+
+def fielded(units: Sequence[ListUnit]) -> list[ListUnit]:
+    """The units of `units` that field models, in order (every row but the configuration)."""
+    return [unit for unit in units if not is_configuration(unit)]
+
+
+def configuration(units: Sequence[ListUnit]) -> list[ListUnit]:
+    """The roster's configuration rows of `units`, in order (`is_configuration`)."""
+    return [unit for unit in units if is_configuration(unit)]
+
+
 def is_roster_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
     """Whether the list's units are built by the roster engine (see the module's docstring)."""
     if army_list.faction_id is None or any(not unit.selection for unit in units):

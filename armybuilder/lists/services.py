@@ -233,7 +233,7 @@ def save_list_change(
     if units is not None:
         evaluation = evaluate_units(army_list=locked, units=units, reprice=False)
         locked.total_points = evaluation.total_points
-        locked.unit_count = len(units)
+        locked.unit_count = len(roster_units.fielded(units))  # configuration rows are not units
         locked.violations = evaluation.violations
         locked.violation_count = len(evaluation.violations)
         locked.is_valid = evaluation.is_valid
@@ -463,7 +463,7 @@ def copy_army_list(source: ArmyList, units: list[ListUnit], **row: Any) -> ArmyL
         settings=dict(source.settings),
         group_kinds=dict(source.group_kinds or {}),
         total_points=source.total_points,
-        unit_count=len(units),
+        unit_count=len(roster_units.fielded(units)),
         violations=list(source.violations),
         violation_count=source.violation_count,
         is_valid=source.is_valid,

@@ -109,7 +109,10 @@ def test_the_editor_row_of_a_points_only_selection_has_no_estimate(court, client
     html = client.get(reverse("lists:detail", args=[army_list.pk])).content.decode()
     size_row = html[html.index(f'id="unit-{size.pk}"'):html.index(f'id="unit-{lord.pk}"')]
     lord_row = html[html.index(f'id="unit-{lord.pk}"'):]
-    assert "cannot be estimated" in size_row and "estimate-link" not in size_row
+    # the battle size is the roster's configuration, shown as such and never as a unit
+    assert "Roster configuration: part of the force, not a unit of the army." in size_row
+    assert "is-configuration" in size_row and "estimate-link" not in size_row
+    assert "model" not in size_row.split('class="unit-summary')[1].split("</p>")[0]
     assert f'id="gauntlet-unit-{size.pk}"' not in size_row
     assert "estimate-link" in lord_row and f'id="gauntlet-unit-{lord.pk}"' in lord_row
 
