@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from armybuilder.lists import selectors
@@ -23,7 +24,8 @@ from rules.systems.registry import GameSystem, get_system
 def _audited(army_list: ArmyList) -> GameSystem:
     engine = get_system(army_list.system.key)
     if not engine.formula_priced:
-        raise Http404
+        raise Http404(_("This game system prices units from its book, not by a formula: "
+                        "there is nothing to audit."))
     return engine
 
 

@@ -61,6 +61,7 @@ def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, An
 
     A roster's configuration rows (`roster_units.is_configuration`: battle size, a dynasty)
     are the engine's alone: the system's rules see the units."""
+    decided = roster_units.roster_settings(army_list, units)  # the roster's, over the stored ones
     units = roster_units.fielded(units)
     army: dict[str, Any] = {
         "format": FORMAT_VERSION,
@@ -69,7 +70,7 @@ def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, An
         "points_limit": army_list.points_limit,
         "options": dict(army_list.structure_options),
     }
-    settings = list_settings(army_list)
+    settings = {**list_settings(army_list), **decided}
     if settings:
         army["settings"] = settings
     kinds = get_system(army_list.system.key).group_kinds

@@ -231,6 +231,12 @@ def save_list_change(
         locked.undo = dict(undo or {})
         fields.append("undo")
     if units is not None:
+        # Settings the roster's configuration decides (a battle size) follow the roster: one source.
+        decided = roster_units.roster_settings(locked, units)
+        stored = locked.settings if isinstance(locked.settings, Mapping) else {}
+        if any(stored.get(key) != value for key, value in decided.items()):
+            locked.settings = {**stored, **decided}
+            fields.append("settings")
         evaluation = evaluate_units(army_list=locked, units=units, reprice=False)
         locked.total_points = evaluation.total_points
         locked.unit_count = len(roster_units.fielded(units))  # configuration rows are not units

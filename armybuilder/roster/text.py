@@ -32,7 +32,13 @@ from django.utils.translation import ngettext
 from armybuilder.lists import roster_units
 from armybuilder.lists.evaluation import army_summary, group_heading
 from armybuilder.models import ArmyList, ListUnit
-from armybuilder.roster.describe import chosen_upgrades, counted, model_count, weapon_counts
+from armybuilder.roster.describe import (
+    chosen_upgrades,
+    configuration_line,
+    counted,
+    model_count,
+    weapon_counts,
+)
 from points.catalogue.i18n import translated_again
 from rules.source_language import decimal_text
 from rules.systems.profile_fields import ENVELOPE_FIELDS
@@ -242,20 +248,6 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
     body = _body(units, partial(unit_line, points=points), lambda name: f"== {name} ==")
     lines = [heading, *config, "", *body, "", total_line, *violations]
     return "\n".join(lines) + "\n"
-
-
-def configuration_line(units: Sequence[ListUnit]) -> str:
-    """"(Configuration: Battle Size (Strike Force), Detachment Command Cost)" for a roster's
-    configuration rows (`roster_units.is_configuration`), each with the options it has taken;
-    empty when the list has none."""
-    rows = []
-    for unit in roster_units.configuration(units):
-        chosen = unit.chosen_options or {}
-        options = unit.available_options or []
-        taken = [str(o.get("label", "")).strip() for o in options if chosen.get(o.get("key"))]
-        rows.append(f"{unit.name} ({', '.join(taken)})" if taken else unit.name)
-    # In brackets: a line the text importer passes over, as it does our "(Units hidden …)".
-    return _("(Configuration: %(rows)s)") % {"rows": ", ".join(rows)} if rows else ""
 
 
 def _written_name(list_unit: ListUnit) -> str:

@@ -132,12 +132,16 @@ class Imported:
     #: exactly (`imports.import_source`); None when the units are matched to the catalogue.
     roster_trees: list[dict[str, Any]] | None = None
     roster_force: str = ""
+    #: The roster's configuration selections (battle size, allegiance) by name: kept with the
+    #: roster and reported on their own line, never as units.
+    configuration: list[str] = field(default_factory=list)
 
     def report(self) -> dict[str, Any]:
         return {
             "format": self.format,
             "source_total": self.source_total,
             "units": [u.as_dict() for u in self.units],
+            "configuration": list(self.configuration),
             "left_out": list(self.left_out),
         }
 
