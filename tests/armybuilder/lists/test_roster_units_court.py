@@ -143,9 +143,11 @@ def test_the_generic_import_of_a_ros_rebuilds_it_in_the_engine(court):
     assert [u.selection for u in after] == [u.selection for u in before]
     assert [u.points for u in after] == [u.points for u in before] == [0, 80, 91]
     report = outcome.imported.report()
+    # the roster's Battle Size is its configuration, reported as such and never as a unit
     assert [(u["name"], u["source_points"], u["formula_points"]) for u in report["units"]] == [
-        ("Battle Size", 0, 0), ("Court Lord", 75, 80), ("Court Guard", 91, 91)
+        ("Court Lord", 75, 80), ("Court Guard", 91, 91)
     ]
+    assert report["configuration"] == ["Battle Size"]
     assert report["left_out"] == []
     assert back.total_points == army_list.total_points == 171
     # the Warlord the roster selected counts for the system's rule after the import too
