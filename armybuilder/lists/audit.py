@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from armybuilder.lists import selectors
+from armybuilder.lists.errors import NotApplicable
 from armybuilder.models import ArmyList
 from armybuilder.roster.views import readable_list
 from rules.points_audit import audit_row, audit_total
@@ -24,7 +25,7 @@ from rules.systems.registry import GameSystem, get_system
 def _audited(army_list: ArmyList) -> GameSystem:
     engine = get_system(army_list.system.key)
     if not engine.formula_priced:
-        raise Http404(_("This game system prices units from its book, not by a formula: "
+        raise NotApplicable(_("This game system prices units from its book, not by a formula: "
                         "there is nothing to audit."))
     return engine
 

@@ -25,12 +25,19 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.test import Client
+from django.urls import reverse
 
 from armybuilder.lists import roster_units
 from armybuilder.lists.interchange import army_list_to_dict
 from armybuilder.models import ArmyList
 from tests.armybuilder.every_list.kinds import KINDS, Built, World
-from tests.armybuilder.every_list.operations import OPERATIONS, Cell, Operation
+from tests.armybuilder.every_list.operations import (
+    OPERATIONS,
+    Cell,
+    Operation,
+    formula_priced,
+    writes_army_forge,
+)
 from tests.factories.army_lists import token_client
 
 
@@ -115,3 +122,26 @@ def test_configuration_rows_are_the_rosters_not_units(db: None, built: dict[str,
     answer = cell.api_call("get", f"shared/{cell.token}").json()
     assert answer["unit_count"] == len(fielded)
     assert sum(u.points for u in units) == cell.army_list.total_points
+
+
+#: Features that apply to some lists only: (the predicate, the link the editor offers them by).
+PARTIAL_FEATURES = {
+    "points audit": (formula_priced, "lists:audit"),
+    "Army Forge export": (writes_army_forge, "lists:export_army_forge"),
+}
+
+
+@pytest.mark.parametrize("feature", list(PARTIAL_FEATURES))
+@pytest.mark.parametrize("kind", [name for name in KINDS if name != "locked_snapshot"])
+def test_a_feature_is_offered_where_it_applies_and_refused_with_a_reason_elsewhere(
+    db: None, built: dict[str, Built], kind: str, feature: str
+) -> None:
+    cell = _cell(built[kind])
+    applies, route = PARTIAL_FEATURES[feature]
+    editor = cell.get("lists:detail", cell.list_id).content.decode()
+    link = reverse(route, args=[cell.list_id])
+    assert (f'href="{link}"' in editor) == applies(cell), (kind, feature)
+    if not applies(cell) and route == "lists:export_army_forge":
+        answer = cell.api_call("get", f"lists/{cell.list_id}/export/army-forge")
+        assert answer.status_code == 404
+        assert answer.json()["message"] == "Army Forge has no lists of this game system."
