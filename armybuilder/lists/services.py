@@ -415,6 +415,14 @@ def army_list_update(
             changed.append(attribute)
         except ArmyListError as exc:
             errors += exc.errors
+    if isinstance(settings, Mapping) and settings:
+        # What the roster's configuration decides (a battle size) is changed there, not here.
+        decided = roster_units.roster_settings(locked, list_units_in_order(locked))
+        errors += [
+            (f"settings.{key}", _("Chosen in the roster's configuration, above the units."))
+            for key, value in settings.items()
+            if key in decided and value != decided[key]
+        ]
     if errors:
         raise ArmyListError(errors)
     if roster_force is not None and roster_force != locked.roster_force:

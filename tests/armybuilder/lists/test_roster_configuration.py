@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from armybuilder.lists import roster_units, services
+from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.forms import SETTING_PREFIX, ArmyListSettingsForm
 from armybuilder.lists.interchange import army_list_to_dict
 from armybuilder.roster.text import army_list_text
@@ -105,3 +106,19 @@ def test_the_import_command_reads_a_roster_with_configuration(patrol, tmp_path):
     assert [(u["name"], u["formula_points"], u["source_points"]) for u in printed["report"]["units"]] == [
         ("Overlord", 85, 85)
     ]
+
+
+def test_a_setting_the_roster_decides_is_refused_elsewhere(patrol):
+    """The API and the services refuse another battle size than the roster's, naming the field."""
+    _owner, army_list = patrol
+    with pytest.raises(ArmyListError) as refused:
+        services.army_list_update(
+            army_list=army_list, expected_version=army_list.version, settings={"battle_size": "onslaught"}
+        )
+    assert refused.value.errors == [
+        ("settings.battle_size", "Chosen in the roster's configuration, above the units.")
+    ]
+    # the same value is no change of it, and is accepted
+    services.army_list_update(
+        army_list=army_list, expected_version=army_list.version, settings={"battle_size": "strike_force"}
+    )
