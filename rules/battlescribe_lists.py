@@ -209,8 +209,30 @@ def unit_costs(
     given = selection_rules(roster.unit(index), mapping, roster.data)
     if given and isinstance(data.get("models"), list):
         data["models"] = _with_rules(data["models"], given)
+    data[CONFIGURATION_FIELD] = is_configuration_selection(roster.unit(index), data)
     points = _whole(costs.get(points_type, 0.0)) if points_type else 0
     return max(points, 0), data
+
+
+#: The unit-data field saying a roster selection is configuration, not a unit (`unit_costs`).
+CONFIGURATION_FIELD = "battlescribe_configuration"
+
+
+def is_configuration_selection(sel: Selection, data: Mapping[str, Any]) -> bool:
+    """Whether a root selection of a roster is its configuration (Battle Size, Detachment Command
+    Cost, Dynasty Choice, an AoS Allegiance): nothing in it is a model — no selection of type
+    "model" at any depth — and the unit it maps to has no model profile. A unit whose models
+    the catalogue leaves without a profile ("Lieutenants": model selections, points only) or
+    that is a model itself (a vehicle) is a unit."""
+    if isinstance(data.get("models"), list) and data["models"]:
+        return False
+    stack = [sel]
+    while stack:
+        node = stack.pop()
+        if node.option.type == "model":
+            return False
+        stack.extend(node.children)
+    return True
 
 
 def selection_rules(

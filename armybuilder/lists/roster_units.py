@@ -23,7 +23,14 @@ from django.utils.translation import gettext as _
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.models import UNIT_NAME_MAX_LENGTH, ArmyList, ListUnit
 from rules.battlescribe.list_roster import ListRoster, ListRosterError, size_keys, tree_of
-from rules.battlescribe_lists import cost_fields, faction_source, force_choices, list_roster, unit_costs
+from rules.battlescribe_lists import (
+    CONFIGURATION_FIELD,
+    cost_fields,
+    faction_source,
+    force_choices,
+    list_roster,
+    unit_costs,
+)
 from rules.systems.registry import get_system
 
 #: The fields `refresh_units` may change on a unit.
@@ -40,12 +47,18 @@ REFRESHED_FIELDS = (
 
 def is_configuration(unit: ListUnit) -> bool:
     """Whether a list unit is one of its roster's configuration selections (a battle size, a
-    detachment's command cost, a game type, an allegiance): a selection that fields no models.
+    detachment's command cost, a game type, an allegiance): a selection that fields no models
+    (`rules.battlescribe_lists.is_configuration_selection`).
 
     Such a row belongs to the roster (the engine builds it, costs it and checks its limits, and
     the `.rosz` writes it back) but it is not a unit of the army: the system's rules, the
     interchange file, the estimates and every "N units" never see it."""
-    return bool(unit.selection) and not (unit.data or {}).get("models")
+    if not unit.selection:
+        return False
+    data = unit.data or {}
+    if CONFIGURATION_FIELD in data:  # what the engine found in the selection tree (`unit_costs`)
+        return data[CONFIGURATION_FIELD] is True
+    return not data.get("models")  # a row the engine has not refreshed since
 
 
 def fielded(units: Sequence[ListUnit]) -> list[ListUnit]:

@@ -44,6 +44,7 @@ BATTLESCRIBE_SHAPES: dict[str, tuple[str, tuple[str, ...], list[tuple[str, dict[
         [
             ("Overlord", {"Hyperphase Glaive": 1, "Warlord": 1}),
             ("Warriors", {"Warrior": 15}),
+            ("Crypt Stalkers", {"Crypt Stalker": 2}),
         ],
     ),
     # AoS (BSData v1.50.9): an Allegiance of type unit with no models, one per force.

@@ -50,8 +50,9 @@ def choose(army_list, row_name, label):
     row.army_list = army_list
     key = next(o["key"] for o in row.available_options if o["label"].startswith(label))
     group = {o["key"]: 0 for o in row.available_options}
-    return services.army_list_unit_set_options(list_unit=row, options={**group, key: 1},
-                                               expected_version=army_list.version)
+    return services.army_list_unit_set_options(
+        list_unit=row, options={**group, key: 1}, expected_version=army_list.version
+    )
 
 
 def test_the_configuration_rows_are_the_rosters_and_not_units(patrol, client):
@@ -122,3 +123,21 @@ def test_a_setting_the_roster_decides_is_refused_elsewhere(patrol):
     services.army_list_update(
         army_list=army_list, expected_version=army_list.version, settings={"battle_size": "strike_force"}
     )
+
+
+def test_a_unit_whose_models_have_no_profile_is_a_unit_not_configuration(patrol):
+    """Crypt Stalkers field model selections the catalogue gives no profile (points only, as
+    BSData's "Lieutenants"): a unit, counted and exported, unlike the Battle Size."""
+    _owner, army_list = patrol
+    stalkers = UnitTemplate.objects.get(faction=army_list.faction, name="Crypt Stalkers")
+    services.army_list_add_unit(
+        army_list=army_list, unit=stalkers, options={}, expected_version=army_list.version
+    )
+    army_list.refresh_from_db()
+    units = list(army_list.units.order_by("position"))
+    assert [u.name for u in roster_units.fielded(units)] == ["Overlord", "Crypt Stalkers"]
+    assert (army_list.unit_count, army_list.total_points) == (2, 85 + 30)
+    assert [e["unit"]["name"] for e in army_list_to_dict(army_list=army_list)["units"]] == [
+        "Overlord",
+        "Crypt Stalkers",
+    ]
