@@ -13,7 +13,7 @@ the others and the peak memory is that catalogue's alone. Printed per catalogue:
   offers no unit of its own and is refused for it);
 - units imported / root units BattleScribe offers. The second figure is counted here from the
   XML, independently of the importer: the catalogue's root selection entries and root entry
-  links whose entry is of type `unit` or `model` and not hidden, plus those of the catalogues
+  links whose entry is of type `unit`, `model` or `upgrade` and not hidden, plus those of the catalogues
   it links with `importRootEntries="true"` (BattleScribe's "add unit" menu). An offered unit
   counts as imported when a unit of the catalogue's faction carries its BattleScribe id;
 - CPU seconds of the import (user + system of the forked process, Django start-up excluded),
@@ -53,7 +53,9 @@ CPU_TARGET_S = 3.0
 WRITE_TARGET_S = 6.0
 MEMORY_TARGET_MB = 300.0
 TIMEOUT_S = 300.0
-UNIT_TYPES = ("unit", "model")
+#: Root entry types BattleScribe offers (an `upgrade` at the root: AoS battalions, 1st-edition
+#: Grand Alliance warscrolls).
+UNIT_TYPES = ("unit", "model", "upgrade")
 
 
 def _local(tag: str) -> str:

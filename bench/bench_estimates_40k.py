@@ -8,7 +8,8 @@ means; the 20 × 20 list-vs-list job within `TARGET_MATRIX_SECONDS` (1 s).
 
 1. The side-by-side table of the tests (`tests/rules/systems/wh40k9/wh40k9_comparison.py`: 8 weapons ×
    5 targets with re-rolls, Feel No Pain, invulnerable saves, D3/D6 damage, dice shots,
-   exploding 6s, AP on 6s). Each profile is timed on its own, `--rounds` rounds; a round
+   exploding 6s, AP on 6s), and 4 weapons of random shots and damage (D6, 2D6, 3D3 shots;
+   2, D3, D6 damage) against the same targets. Each profile is timed on its own, `--rounds` rounds; a round
    runs every profile on this engine, then every profile on warhammer-stats, in a shuffled
    order (a run of warhammer-stats just before one of ours evicts the CPU caches and
    doubles our time, which a worker serving requests one after another does not see; the
@@ -62,6 +63,8 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
+from math import comb
 from pathlib import Path
 from typing import Any
 
@@ -87,12 +90,23 @@ from rules.systems.registry import get_system  # noqa: E402
 from tests.rules.systems.wh40k9.wh40k9_comparison import (  # noqa: E402
     KNOWN_DIFFERENCES,
     TARGETS,
-    WEAPONS,
+    Weapon,
     clear_engine_caches,
     clear_warhammer_stats_caches,
     differences,
     engine_units,
     warhammer_stats_attack,
+)
+from tests.rules.systems.wh40k9.wh40k9_comparison import WEAPONS as TABLE_WEAPONS  # noqa: E402
+
+#: The tests' table, and weapons of random shots and damage beside it (issue 42: D6, 2D6 and
+#: 3D3 shots, D3 and D6 damage), described the same way to both engines.
+WEAPONS = (
+    *TABLE_WEAPONS,
+    Weapon("heavy flamer D6 shots", "D6", 3, 5, -1, "1"),
+    Weapon("storm cannon 2D6 shots D2", "2D6", 3, 6, -1, "2"),
+    Weapon("tri-cannon 3D3 shots D3", "3D3", 3, 7, -2, "D3"),
+    Weapon("demolisher D6 shots D6", "D6", 3, 10, -3, "D6"),
 )
 
 #: What psycopg calls to write a result into `Estimate.result` (Django's JSONField hands it
@@ -112,6 +126,43 @@ def _timed(run: Callable[[], Any]) -> tuple[float, Any]:
 def agree(a: float, b: float) -> bool:
     """The tests' rule: within 1e-3 of the larger."""
     return abs(a - b) <= 1e-3 * max(abs(a), abs(b)) + 1e-9
+
+
+def _dice_pmf(text: str) -> dict[int, Fraction]:
+    """P(n) of "D6", "2D6", "3D3" or a number, in fractions."""
+    if "D" not in text:
+        return {int(text): Fraction(1)}
+    count, sides = text.split("D")
+    out = {0: Fraction(1)}
+    for _ in range(int(count or 1)):
+        step: dict[int, Fraction] = {}
+        for total, p in out.items():
+            for face in range(1, int(sides) + 1):
+                step[total + face] = step.get(total + face, Fraction(0)) + p / int(sides)
+        out = step
+    return out
+
+
+def enumerated_kills(weapon: Any, target: Any) -> Fraction | None:
+    """The mean kills of a weapon of fixed damage and no abilities on a target without Feel No
+    Pain, by enumeration in fractions (an oracle independent of both engines, for a profile
+    where the two disagree): each shot is an unsaved wound with p = P(hit)·P(wound)·P(not
+    saved), a model falls to every ceil(W / D) of them. None where that does not hold."""
+    if weapon.abilities or not weapon.d.isdigit() or target.fnp:
+        return None
+    hit = Fraction(7 - weapon.bs, 6)
+    s, t = weapon.s, target.t
+    needed = 2 if s >= 2 * t else 3 if s > t else 4 if s == t else 6 if 2 * s <= t else 5
+    wound = Fraction(7 - needed, 6)
+    save = min(target.sv - weapon.ap, target.inv or 7)
+    unsaved = Fraction(1) if save > 6 else Fraction(save - 1, 6)
+    p = hit * wound * unsaved
+    per_model = -(-target.w // int(weapon.d))
+    total = Fraction(0)
+    for shots, p_shots in _dice_pmf(weapon.shots).items():
+        total += p_shots * sum(comb(shots, n) * p**n * (1 - p) ** (shots - n) * (n // per_model)
+                               for n in range(shots + 1))
+    return total
 
 
 def request_text(weapon: Any, target: Any, round_: int) -> str:
@@ -212,6 +263,9 @@ def table(rounds: int) -> list[str]:
                 continue
             if metric in named and named[metric] in KNOWN_DIFFERENCES:
                 verdicts.append(f"{metric}: {named[metric]}")
+            elif metric == "kills" and (exact := enumerated_kills(weapon, target)) is not None \
+                    and abs(a - float(exact)) <= 1e-12:
+                verdicts.append(f"kills: enumeration {float(exact):.6f} agrees with this engine")
             else:
                 verdicts.append(f"{metric}: UNEXPLAINED")
                 missed.append(f"{weapon.key} vs {target.key}: {metric} differs ({a:.6f} vs {b:.6f})")

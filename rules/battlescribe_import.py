@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from rules.battlescribe.catalogue import Document, document_from_root
 from rules.battlescribe.collections_pause import fewer_collections
+from rules.battlescribe.editions import edition_errors
 from rules.battlescribe.report import group_warnings
 from rules.battlescribe.to_units import map_documents
 from rules.battlescribe.xml_reader import (
@@ -42,6 +43,7 @@ from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_
 from rules.catalogue_sync import CataloguePlan, SyncReport, write_catalogue
 from rules.models import Faction, GameSystem
 from rules.selectors import rule_base_name, rule_lookup_key
+from rules.signals import source_updated
 from rules.systems.registry import get_system
 
 #: Largest whole upload request (several files); larger requests are refused unread.
@@ -90,6 +92,9 @@ class ImportResult:
     warnings: list[str] = field(default_factory=list)
     report: SyncReport | None = None
     factions: list[Faction] = field(default_factory=list)
+    #: Lists re-priced because their faction's data changed: `{"list_id", "list", "old_total",
+    #: "new_total", "changes": [{"unit", "old", "new", "removed_options", "gone"}]}`.
+    repriced: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """`{"system", "factions": [{"name", "units": [{"name", "points", "power", "models"}]}],
@@ -126,6 +131,8 @@ class ImportResult:
                 {k: g[k] for k in ("kind", "count", "names", "text")} for g in group_warnings(self.warnings)
             ],
             "warnings": self.warnings,
+            # Lists re-priced with the new data, and what changed in each.
+            "repriced_lists": self.repriced,
         }
 
 
@@ -179,6 +186,9 @@ def parse_import(
                 break
     if errors:
         raise BattleScribeError(errors)
+    wrong_edition = edition_errors(documents, system_key)
+    if wrong_edition:
+        raise BattleScribeError(wrong_edition)
     entries = entry_count(documents)
     max_entries = MAX_IMPORT_ENTRIES if max_entries is None else max_entries
     if entries > max_entries:
@@ -287,7 +297,15 @@ def import_files(
                 system__key=system_key, owner_id=owner_id, slug__in=[p.slug for p in result.plans]
             ).order_by("name")
         )
-        keep_sources(result.factions, system_source, catalogue_sources)
+        changed = keep_sources(result.factions, system_source, catalogue_sources)
+        if changed:
+            # Every list of a faction whose data changed is re-priced once, now, so it shows one
+            # total everywhere; what changed is reported with the import.
+            for _receiver, reports in source_updated.send(sender=None, factions=changed):
+                result.repriced += list(reports or [])
+            if owner_id is not None:
+                # Other players' lists (of a shared faction) are re-priced too, not shown here.
+                result.repriced = [r for r in result.repriced if r.get("owner_id") == owner_id]
         if within is not None:
             within(result)
     return result

@@ -74,12 +74,15 @@ def _needed(catalogue_id: str, catalogues: Mapping[str, dict[str, Any]]) -> list
 
 def keep_sources(
     factions: Sequence[Faction], system: dict[str, Any] | None, catalogues: Mapping[str, dict[str, Any]]
-) -> None:
-    """Store, for each imported faction (slug `bs-<catalogue id>`), what the engine needs."""
+) -> list[Faction]:
+    """Store, for each imported faction (slug `bs-<catalogue id>`), what the engine needs.
+    Returns the factions whose kept source changed (a re-import at another revision): their
+    lists are re-priced with it (`rules.signals.source_updated`)."""
     from rules.battlescribe.to_units import slug
 
+    changed: list[Faction] = []
     if system is None:
-        return
+        return changed
     by_slug = {f"bs-{slug(cid, 60)}": cid for cid in catalogues}
     for faction in factions:
         cid = by_slug.get(faction.slug)
@@ -92,10 +95,14 @@ def keep_sources(
             BattleScribeSource.objects.filter(faction=faction).delete()
             continue
         digest = hashlib.sha256(json.dumps([system, needed], sort_keys=True).encode()).hexdigest()
+        before = BattleScribeSource.objects.filter(faction=faction).values_list("digest", flat=True).first()
         BattleScribeSource.objects.update_or_create(
             faction=faction,
             defaults={"catalogue_id": cid, "game_system": system, "catalogues": needed, "digest": digest},
         )
+        if before is not None and before != digest:
+            changed.append(faction)
+    return changed
 
 
 def _offers_a_force(system: Mapping[str, Any], catalogues: Sequence[Mapping[str, Any]]) -> bool:
@@ -160,13 +167,33 @@ def list_roster(
         return None
     source_id, digest, catalogue_id = found
     data = game_data(source_id, digest)
-    # The list's points limit is checked by the product in its own words; a catalogue's default
-    # limits (often 0) are not the army's.
+    # A catalogue's default limits (often 0) are not the army's: every cost type is unlimited
+    # but points, whose limit is the list's. The data reads it (`limit::<costTypeId>` sets WHFB
+    # slot limits by the army's size); going over it is reported by the product in its own
+    # words, so the engine's own "over the limit" error for it is left out (`quiet_limits`).
     limits = {c.id: -1.0 for c in data.cost_types}
-    del points_limit
+    points_type, _fields = cost_fields(data, system_key)
+    quiet: tuple[str, ...] = ()
+    if points_type is not None:
+        quiet = (points_type,)
+        if points_limit is not None and points_limit >= 0:
+            limits[points_type] = float(points_limit)
     return ListRoster(
-        data, catalogue_id=catalogue_id, force_entry_id=force_entry_id, trees=trees, cost_limits=limits
+        data,
+        catalogue_id=catalogue_id,
+        force_entry_id=force_entry_id,
+        trees=trees,
+        cost_limits=limits,
+        quiet_limits=quiet,
     )
+
+
+def data_stated_rules(system_key: str) -> tuple[str, ...]:
+    """The system's optional rules that BattleScribe data states itself (`data_rules` of its
+    mapping): a list built by the roster engine gets the data's errors for them, not the
+    system's as well."""
+    mapping = get_system(system_key).battlescribe
+    return tuple(mapping.data_rules) if mapping is not None else ()
 
 
 def cost_fields(data: GameData, system_key: str) -> tuple[str | None, dict[str, str]]:
@@ -325,6 +352,38 @@ def model_counts(sel: Selection, sized: Mapping[str, tuple[str, int]] | None = N
 
 def _whole(value: float) -> int:
     return round(value)
+
+
+def entering_points(faction_id: int | None, force_entry_id: str, system_key: str) -> dict[str, int]:
+    """{unit slug (`bs-<entry id>`): points} of each root entry of the faction's catalogue as it enters a new
+    list: selected by the roster engine in a new force, with what BattleScribe selects with it
+    (and nothing it does not: a weapon group without a default is left for the player). The
+    "Add a unit" menu shows these, so a unit costs in the menu what it costs once added
+    (Goblin Wolf Riders were 60 in the menu, priced with the import's cheapest weapon, and
+    50 in the list). Computed once per process, force and data (the engine's data is cached
+    by digest; a large 40k faction takes a couple of CPU seconds once); {} without a source."""
+    from rules.battlescribe.to_units import slug
+
+    found = faction_source(faction_id)
+    if found is None:
+        return {}
+    data = game_data(found[0], found[1])
+    cache = data.__dict__.setdefault("_entering_points", {})
+    if force_entry_id in cache:
+        return cache[force_entry_id]
+    points_type, _fields = cost_fields(data, system_key)
+    prices: dict[str, int] = {}
+    if points_type is not None:
+        roster = ListRoster(
+            data,
+            catalogue_id=found[2],
+            force_entry_id=force_entry_id,
+            trees=[],
+            cost_limits={c.id: -1.0 for c in data.cost_types},
+        )
+        prices = {f"bs-{slug(k, 60)}": v for k, v in roster.entering_points(points_type).items()}
+    cache[force_entry_id] = prices
+    return prices
 
 
 def force_choices(faction_id: int | None) -> list[tuple[str, str]]:

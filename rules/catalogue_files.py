@@ -156,6 +156,20 @@ FACTION_SCHEMA = {
                 "version": {"type": "string", "maxLength": 32},
                 "description": _TEXT,
                 "reference": {"type": "boolean"},
+                # the army's own rules, kept as text (the system's price does not count them)
+                "rules": {
+                    "type": "array",
+                    "maxItems": 300,
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "text"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "name": {"type": "string", "minLength": 1, "maxLength": 100},
+                            "text": {"type": "string", "maxLength": 4000},
+                        },
+                    },
+                },
             },
         },
         "weapons": {
@@ -436,6 +450,7 @@ class _FactionReader:
                 "description": str(meta.get("description", "")).strip(),
                 "is_reference": bool(meta.get("reference", False)),
                 "translations": self.translations(),
+                "rules": [{"name": r["name"], "text": r["text"].strip()} for r in meta.get("rules") or ()],
             },
         )
         seen: set[str] = set()

@@ -66,6 +66,10 @@ class Faction(models.Model):
     #: file (its name, a unit's name, an option's label or group) → {language: text}. Lists
     #: store the English text, so saved lists, exports and imports never depend on these.
     translations = models.JSONField(_("translations"), default=dict, blank=True)
+    #: The army's own rules as its source writes them, `[{"name", "text"}]`: those the system's
+    #: price does not count (an Army Forge book's army rules), kept so a player can read what
+    #: the units' rules written as text mean. The system's own rules are `SpecialRule`s.
+    rules = models.JSONField(_("army rules"), default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

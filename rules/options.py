@@ -79,6 +79,8 @@ ADD_RULE = "add_rule"
 ADD_MODELS = "add_models"
 ADD_ITEM = "add_item"
 KINDS = (REPLACE_WEAPON, ADD_WEAPON, ADD_RULE, ADD_MODELS, ADD_ITEM)
+#: An option as `apply_options` reads it: the catalogue's option fields, in this order.
+OPTION_FIELDS = ("key", "group", "label", "kind", "applies_to", "payload", "min_count", "max_count", "cost")
 
 #: The unit-level list where options with a catalogue cost are recorded.
 UPGRADES_FIELD = "upgrades"
@@ -506,9 +508,13 @@ def _add_models(unit: dict, option: Mapping, count: int) -> None:
 
 
 def _add_item(unit: dict, option: Mapping, count: int) -> None:
-    item = (option.get("payload") or {}).get("item") or {}
+    """The item on the models that took it; an option with a cost names itself on the item
+    (`priced_by`), so pricing counts the upgrade's cost, not the item's `points` as well."""
+    item = dict((option.get("payload") or {}).get("item") or {})
+    if option.get("cost") is not None:
+        item["priced_by"] = str(option["key"])
     for model in _changed_models(unit, option, count, str(item.get("name") or option["key"])):
-        model.setdefault("items", []).append(copy.deepcopy(dict(item)))
+        model.setdefault("items", []).append(copy.deepcopy(item))
 
 
 _APPLY: dict[str, Callable[[dict, Mapping, int], None]] = {

@@ -6,6 +6,10 @@ also carry the price its source printed — Army Forge's cost, kept by the impor
 list, with exact arithmetic (Fractions; a source may print halves). A unit without a book
 price (bundled and homebrew units: their book *is* the formula) shows no gap. No other tool
 shows this: Army Forge keeps its own calculator private.
+
+Part of a gap is explained, not hidden: a rule the formula does not price (Army Forge's army
+rules, Impact, Bane, …) is kept on the unit as text (`extra.text_rules`), and each row names
+those rules, so its formula price reads "without" them.
 """
 
 from __future__ import annotations
@@ -30,6 +34,15 @@ def book_points(unit: Mapping[str, Any]) -> Fraction | None:
         return None
 
 
+def unpriced_rules(unit: Mapping[str, Any]) -> tuple[str, ...]:
+    """The unit's rules the formula does not price (`extra.text_rules`), as its source wrote them."""
+    extra = unit.get("extra") if isinstance(unit, Mapping) else None
+    written = extra.get("text_rules") if isinstance(extra, Mapping) else None
+    if not isinstance(written, list):
+        return ()
+    return tuple(str(rule) for rule in written if isinstance(rule, str) and rule.strip())
+
+
 def _number(value: Fraction | None) -> int | float | None:
     if value is None:
         return None
@@ -38,7 +51,8 @@ def _number(value: Fraction | None) -> int | float | None:
 
 @dataclass(frozen=True)
 class AuditRow:
-    """One unit: its book price, the formula's, and formula − book (positive: the book is cheap)."""
+    """One unit: its book price, the formula's, and formula − book (positive: the book is cheap);
+    `unpriced`: the rules the formula price is without (kept on the unit as text)."""
 
     name: str
     models: int
@@ -46,6 +60,7 @@ class AuditRow:
     formula: int
     ref: Any = None  # what the row is about (a unit template or a list unit)
     link: str = ""  # where its formula breakdown is shown
+    unpriced: tuple[str, ...] = ()
 
     @property
     def gap(self) -> Fraction | None:
@@ -72,7 +87,10 @@ def audit_row(
     """The audit of one unit dict (`formula`: its points when the caller has them already)."""
     models = sum(int(m.get("count", 0) or 0) for m in unit.get("models") or [] if isinstance(m, Mapping))
     points = unit_points(system, unit) if formula is None else formula
-    return AuditRow(name=name, models=models, book=book_points(unit), formula=int(points), ref=ref, link=link)
+    return AuditRow(
+        name=name, models=models, book=book_points(unit), formula=int(points), ref=ref, link=link,
+        unpriced=unpriced_rules(unit),
+    )
 
 
 @dataclass(frozen=True)
@@ -105,6 +123,17 @@ def audit_total(rows: Iterable[AuditRow]) -> AuditTotal:
         audited=len(priced),
         units=len(rows),
     )
+
+
+def unpriced_names(rows: Iterable[AuditRow]) -> list[str]:
+    """Every rule the rows' formula prices are without, by name (its value dropped), each once."""
+    names: list[str] = []
+    for row in rows:
+        for written in row.unpriced:
+            name = written.split("(", 1)[0].strip()
+            if name and name not in names:
+                names.append(name)
+    return names
 
 
 def by_gap(rows: Iterable[AuditRow]) -> list[AuditRow]:

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from points.shared_format import UnitFormatError
 from rules.models import SpecialRule, UnitTemplate
 from rules.options import option_point_deltas
+from rules.points_audit import unpriced_rules
 from rules.selectors import special_rule_for
 from rules.systems.profile_fields import ENVELOPE_FIELDS, UNIT_FORMAT_WEAPON_FIELDS
 from rules.systems.registry import get_system
@@ -90,6 +91,8 @@ class UnitCard:
     profile_missing: bool = False
     #: Its abilities kept as text ({name, text}: an import's warscroll abilities and rules).
     abilities: list[tuple[str, str]] = field(default_factory=list)
+    #: Its rules kept as text because the formula does not price them (an Army Forge import's).
+    text_rules: tuple[str, ...] = ()
 
     @property
     def model_count(self) -> int:
@@ -289,4 +292,5 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
             for a in data.get("abilities") or ()
             if isinstance(a, Mapping) and a.get("name") and "text" in a
         ],
+        text_rules=unpriced_rules(data),
     )

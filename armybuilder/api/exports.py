@@ -208,6 +208,10 @@ class ImportReportUnitSerializer(serializers.Serializer):
     size = serializers.IntegerField(help_text="Models in the unit.")
     source_points = serializers.FloatField(allow_null=True, help_text="The price the source states.")
     formula_points = serializers.IntegerField(allow_null=True, help_text="Our price (the system's formula).")
+    unpriced = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="The unit's rules the formula does not price, as the source writes them: kept on the "
+                  "unit as text, and `formula_points` is its price without them.")
 
 
 class ListImportReportSerializer(serializers.Serializer):
@@ -217,6 +221,9 @@ class ListImportReportSerializer(serializers.Serializer):
     configuration = serializers.ListField(
         child=serializers.CharField(),
         help_text="The roster's configuration selections (battle size, allegiance): kept, never units.")
+    unpriced_rules = serializers.ListField(
+        child=serializers.CharField(), required=False,
+        help_text="Every rule the formula does not price, by name, each once (kept on the units as text).")
     left_out = serializers.ListField(child=serializers.CharField(), help_text="What was not understood.")
 
 

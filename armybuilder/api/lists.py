@@ -31,12 +31,14 @@ from armybuilder.api.serializers import (
     EvaluationSerializer,
     GauntletSerializer,
     GauntletSettingsSerializer,
+    ListAuditSerializer,
     ListUnitSerializer,
     LockSerializer,
     ShareSerializer,
 )
 from armybuilder.estimates.gauntlet_live import gauntlet_settings, gauntlet_state, opponent_choices
 from armybuilder.estimates.gauntlet_text import unit_sentences
+from armybuilder.lists.audit import army_list_audit
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
 from armybuilder.lists.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
@@ -199,6 +201,14 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
             "unit_points": {str(pk): points for pk, points in evaluation.unit_points.items()},
             "violations": evaluation.violations,
         }).data)
+
+    @extend_schema(tags=TAGS, summary="The points audit: each unit's book price beside the formula's",
+                   responses={200: ListAuditSerializer})
+    def audit(self, request: Request, list_id: int) -> Response:
+        """Each unit's book price (Army Forge's, for an imported unit) beside the published
+        formula's, the difference, and the rules the formula did not price; the list's totals.
+        404 for a list whose game system has no published formula."""
+        return Response(ListAuditSerializer(army_list_audit(army_list=self.get_list())).data)
 
     @extend_schema(tags=TAGS, summary="Fork a list into a private copy of your own", request=None,
                    responses={201: ArmyListSerializer}, parameters=[ETAG_HEADER])

@@ -456,6 +456,40 @@ class EvaluationSerializer(serializers.Serializer):
     violations = ViolationSerializer(many=True)
 
 
+class AuditUnitSerializer(serializers.Serializer):
+    """One unit of the points audit: its book price beside the formula's."""
+
+    id = serializers.IntegerField(source="ref.pk", help_text="The list unit's id.")
+    name = serializers.CharField()
+    models = serializers.IntegerField()
+    book = serializers.FloatField(source="book_number", allow_null=True,
+                                  help_text="The price its source printed (an Army Forge book or list); "
+                                            "null for a unit made here.")
+    formula = serializers.IntegerField(help_text="The published formula's price.")
+    gap = serializers.FloatField(source="gap_number", allow_null=True, help_text="formula − book.")
+    unpriced = serializers.ListField(child=serializers.CharField(),
+                                     help_text="The unit's rules the formula does not price (kept on it as "
+                                               "text): `formula` is its price without them.")
+
+
+class AuditTotalSerializer(serializers.Serializer):
+    book = serializers.FloatField(source="book_number", help_text="The units with a book price, summed.")
+    formula = serializers.IntegerField(help_text="The same units' formula prices, summed.")
+    gap = serializers.FloatField(source="gap_number")
+    audited = serializers.IntegerField(help_text="Units with a book price.")
+    units = serializers.IntegerField()
+
+
+class ListAuditSerializer(serializers.Serializer):
+    """The points audit of a list priced by a published formula: each unit's book price beside
+    the formula's and the rules the formula did not price, so the gap is explained."""
+
+    units = AuditUnitSerializer(many=True, source="rows")
+    total = AuditTotalSerializer()
+    unpriced_rules = serializers.ListField(child=serializers.CharField(), source="unpriced",
+                                           help_text="Every rule the formula does not price, by name, once.")
+
+
 class LockSerializer(serializers.Serializer):
     """A locked version of a list: frozen as it was at `locked_at`, read at `url` by anyone with it."""
 

@@ -68,6 +68,7 @@ urlpatterns = [
     path("lists/<int:list_id>", lists({"get": "retrieve", "put": "update", "patch": "partial_update",
                                        "delete": "destroy"}), name="list-detail"),
     path("lists/<int:list_id>/validate", lists({"get": "validate"}), name="list-validate"),
+    path("lists/<int:list_id>/audit", lists({"get": "audit"}), name="list-audit"),
     path("lists/<int:list_id>/fork", lists({"post": "fork"}), name="list-fork"),
     path("lists/<int:list_id>/share", lists({"post": "share", "delete": "unshare"}), name="list-share"),
     path("lists/<int:list_id>/locks", lists({"get": "locks", "post": "lock"}), name="list-locks"),

@@ -228,9 +228,19 @@ def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], di
     return inputs, sorted(key for key in todo if key not in cached), todo
 
 
-def parts_for(missing: int) -> int:
-    """How many parts a job of `missing` matchups is split into (1: no fan-out)."""
-    return max(1, min(MAX_PARTS, -(-missing // PART_SIZE)))
+#: Predicted seconds (of this machine) past which a job's matchups are split in two and more,
+#: whatever their number: an edit's new matchups (about a second of one worker's CPU) are
+#: computed by two free worker processes at once, not one after the other (issue 42). A part
+#: is one more task to queue and read the list for (a few ms), well below this.
+PART_SECONDS = 0.5
+
+
+def parts_for(missing: int, seconds: float = 0.0) -> int:
+    """How many parts a job of `missing` matchups, predicted to take `seconds` in all, is split
+    into (1: no fan-out): one per `PART_SIZE` matchups or per `PART_SECONDS`, whichever gives
+    more, at most `MAX_PARTS`."""
+    by_seconds = int(seconds // PART_SECONDS)
+    return max(1, min(MAX_PARTS, max(-(-missing // PART_SIZE), by_seconds)))
 
 
 #: Predicted seconds of the matchups priced in this process by matchup key (None: past a
@@ -296,7 +306,8 @@ def balanced_parts(inputs: GauntletInputs, seconds: Mapping[str, float], parts: 
 
 def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], list[list[str]]]:
     """Price every missing matchup once, store those past a limit as left out at once, and deal
-    the others into parts of equal predicted seconds (one part below `PART_SIZE` matchups)."""
+    the others into parts of equal predicted seconds (one part below `PART_SIZE` matchups and
+    `PART_SECONDS`)."""
     inputs, missing, todo = missing_matchups(army_list)
     prices = {key: matchup_seconds(inputs.system, key, todo[key][0].data, todo[key][1].data, todo[key][2])
               for key in missing}
@@ -304,7 +315,9 @@ def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], 
     if refused:
         job_cache().set_many(refused, timeout=MATCHUP_SECONDS)
     seconds = {key: price for key, price in prices.items() if price is not None}
-    return inputs, todo, balanced_parts(inputs, seconds, parts_for(len(seconds))) if seconds else []
+    if not seconds:
+        return inputs, todo, []
+    return inputs, todo, balanced_parts(inputs, seconds, parts_for(len(seconds), sum(seconds.values())))
 
 
 def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -> int:

@@ -1,11 +1,14 @@
-"""The points audit of a list (pages): each unit's book price beside the formula's, the
-whole list's, and each unit's formula breakdown one click away (`rules.points_audit`).
+"""The points audit of a list (pages and `GET /api/v1/lists/{id}/audit`): each unit's book price
+beside the formula's, the rules its formula price is without, the whole list's, and each unit's
+formula breakdown one click away (`rules.points_audit`).
 
 Only for a system priced by a published formula (`GameSystem.formula_priced`); any other
 system answers 404, as there is no formula to audit against.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -17,7 +20,7 @@ from armybuilder.lists import selectors
 from armybuilder.lists.errors import NotApplicable
 from armybuilder.models import ArmyList
 from armybuilder.roster.views import readable_list
-from rules.points_audit import audit_row, audit_total
+from rules.points_audit import AuditRow, AuditTotal, audit_row, audit_total, unpriced_names
 from rules.source_language import localized_breakdown
 from rules.systems.registry import GameSystem, get_system
 
@@ -30,10 +33,19 @@ def _audited(army_list: ArmyList) -> GameSystem:
     return engine
 
 
-@require_GET
-def list_audit(request: HttpRequest, list_id: int) -> HttpResponse:
-    """Every unit of the list: book, formula and the difference; the list's totals."""
-    army_list = readable_list(request, list_id, None)
+@dataclass(frozen=True)
+class ListAudit:
+    """A list's audit: a row per unit (in list order), the totals, and every rule the formula
+    prices are without (by name, each once)."""
+
+    rows: list[AuditRow]
+    total: AuditTotal
+    unpriced: list[str]
+
+
+def army_list_audit(*, army_list: ArmyList) -> ListAudit:
+    """The audit of `army_list` (the page and the API); `Http404` for a system without a formula.
+    Each row's `ref` is its list unit and `link` the page of its breakdown."""
     engine = _audited(army_list)
     rows = [
         audit_row(
@@ -46,10 +58,18 @@ def list_audit(request: HttpRequest, list_id: int) -> HttpResponse:
         )
         for unit in selectors.army_list_units(army_list=army_list)
     ]
+    return ListAudit(rows=rows, total=audit_total(rows), unpriced=unpriced_names(rows))
+
+
+@require_GET
+def list_audit(request: HttpRequest, list_id: int) -> HttpResponse:
+    """Every unit of the list: book, formula and the difference; the list's totals."""
+    army_list = readable_list(request, list_id, None)
+    audit = army_list_audit(army_list=army_list)
     return render(
         request,
         "armybuilder/list_audit.html",
-        {"army_list": army_list, "rows": rows, "total": audit_total(rows)},
+        {"army_list": army_list, "rows": audit.rows, "total": audit.total, "unpriced": audit.unpriced},
     )
 
 

@@ -116,6 +116,18 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
     return chosen
 
 
+def declared_total_message(declared: Fraction, counted: Fraction) -> str:
+    """The roster states a total its selections do not add up to: said, never silently taken."""
+
+    def shown(value: Fraction) -> int | float:
+        return int(value) if value.denominator == 1 else float(value)
+
+    return _(
+        "The roster states a total of %(declared)s pts, but its selections cost %(counted)s pts; "
+        "the list is priced from its selections."
+    ) % {"declared": shown(declared), "counted": shown(counted)}
+
+
 @transaction.atomic
 def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: SourceFile) -> RosterImport:
     """Create a list of `owner` from the roster in `source`; raises `BattleScribeError` for bad files."""
@@ -136,6 +148,9 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
         points_limit=roster.points_limit or DEFAULT_POINTS_LIMIT,
     )
     result = RosterImport(army_list=army_list)
+    difference = roster.declared_difference()
+    if difference is not None:
+        result.differences.append(declared_total_message(*difference))
     if faction is not None and faction_source(faction.pk) and len(roster.trees) == len(roster.units):
         return _engine_import(result, roster, source)
     for selection in roster.units:

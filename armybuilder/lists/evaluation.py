@@ -154,7 +154,9 @@ def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: b
         points = {unit.pk: unit_points(system_key=army_list.system.key, unit=unit.data) for unit in units}
     else:
         points = {unit.pk: unit.points for unit in units}
-    found += get_system(army_list.system.key).validate(army_dict(army_list=army_list, units=units))
+    army = army_dict(army_list=army_list, units=units)
+    army["options"] = roster_units.structure_options(army_list, units)
+    found += get_system(army_list.system.key).validate(army)
     # Each message keeps its English original (`message_record`), so that a list saved by a
     # Polish player shows its violations in Czech to a Czech reader.
     violations = [{**v, **message_record(v.get("message", ""))} for v in found]

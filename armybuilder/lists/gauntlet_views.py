@@ -38,9 +38,26 @@ def _token_of(link: str) -> str:
     return parts[-1][:TOKEN_MAX] if parts else ""
 
 
-def panel_context(army_list: ArmyList) -> dict[str, Any]:
+#: The delays of the panel's polls while it computes, in milliseconds: the n-th poll after an
+#: edit waits `POLL_DELAYS_MS[n]` (the last one from then on). The edited unit's matchups take
+#: about a second of one worker's CPU, so a short first wait finds them soon after they are
+#: done, where a fixed 1 s poll added up to a second to every wait (issue 42); a long
+#: computation soon falls back to one request a second. A poll is a plain short request: no
+#: connection is held open on gunicorn's sync workers.
+POLL_DELAYS_MS = (150, 200, 250, 300, 400, 500, 650, 800, 1000)
+
+
+def poll_number(request: HttpRequest) -> int:
+    """Which poll of the panel this request is (`?poll=n`, bounded; 0 when absent or bad)."""
+    value = request.GET.get("poll", "")
+    return min(int(value), len(POLL_DELAYS_MS) - 1) if value.isdigit() and len(value) < 4 else 0
+
+
+def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
     """The panel's context, and each unit row's gauntlet figures (`unit_rows`, swapped into the
-    editor's rows out of band by the same response: one request for the panel and every row)."""
+    editor's rows out of band by the same response: one request for the panel and every row).
+    `poll` is the number of this request among the polls of one computation: the next poll
+    (`next_poll`) waits `poll_delay_ms`."""
     state = gauntlet_state(army_list)
     chosen = gauntlet_settings(army_list)
     system = get_system(army_list.system.key)
@@ -50,7 +67,8 @@ def panel_context(army_list: ArmyList) -> dict[str, Any]:
     per_model = worth_unit == "models"
     context: dict[str, Any] = {"army_list": army_list, "state": state, "chosen": chosen,
                                "choices": opponent_choices(army_list), "max_lists": MAX_OPPONENT_LISTS,
-                               "per_model": per_model}
+                               "per_model": per_model, "next_poll": min(poll + 1, len(POLL_DELAYS_MS) - 1),
+                               "poll_delay_ms": POLL_DELAYS_MS[poll]}
     figures = figure_rows(list(state.unit_figures.values()), system=system, per_model=per_model)
     shown = dict(zip(state.unit_figures, figures, strict=True))
     context["unit_rows"] = [{"id": unit_id, "figures": shown.get(unit_id),
@@ -82,6 +100,7 @@ def gauntlet_panel(request: HttpRequest, list_id: int) -> HttpResponse:
         ArmyList.objects.filter(pk=army_list.pk).update(gauntlet=army_list.gauntlet)
         if not request.htmx:
             return HttpResponseRedirect(reverse("lists:detail", args=[army_list.pk]) + "#gauntlet")
-    response = render(request, "armybuilder/_gauntlet_panel.html", panel_context(army_list))
+    context = panel_context(army_list, poll=poll_number(request))
+    response = render(request, "armybuilder/_gauntlet_panel.html", context)
     response["Cache-Control"] = "no-store"
     return response

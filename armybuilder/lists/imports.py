@@ -210,5 +210,6 @@ def import_report_rows(outcome: ImportOutcome) -> dict[str, Any]:
         "source_total": source_total,
         "formula_total": total,
         "gap": total - source_total if total is not None and source_total is not None else None,
+        "unpriced_rules": outcome.imported.unpriced_rules(),
         "left_out": outcome.imported.left_out,
     }

@@ -26,11 +26,14 @@ from rules.battlescribe.list_roster import ListRoster, ListRosterError, size_key
 from rules.battlescribe_lists import (
     CONFIGURATION_FIELD,
     cost_fields,
+    data_stated_rules,
+    entering_points,
     faction_source,
     force_choices,
     list_roster,
     unit_costs,
 )
+from rules.models import UnitTemplate
 from rules.systems.registry import get_system
 
 #: The fields `refresh_units` may change on a unit.
@@ -100,6 +103,36 @@ def is_roster_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
         cached = faction_source(army_list.faction_id) or ()
         army_list._roster_source = cached  # type: ignore[attr-defined]
     return bool(cached)
+
+
+def structure_options(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
+    """The list's switches of its system's optional rules, for the system's validation: on a
+    roster list, the rules the catalogue's data states itself are off (the engine reports
+    them in the data's figures; the system's chart would say the same thing twice)."""
+    options = dict(army_list.structure_options)
+    if is_roster_list(army_list, units):
+        options.update(dict.fromkeys(data_stated_rules(army_list.system.key), False))
+    return options
+
+
+def with_menu_points(army_list: ArmyList, templates: Sequence[UnitTemplate]) -> Sequence[UnitTemplate]:
+    """`templates` (the "Add a unit" menu), those of a faction imported with its source priced
+    as they enter the list (`rules.battlescribe_lists.entering_points`): the import prices a
+    unit at its smallest legal size, BattleScribe adds it with what it selects by itself."""
+    if army_list.faction_id is None or not faction_source(army_list.faction_id):
+        return templates
+    try:
+        prices = entering_points(army_list.faction_id, army_list.roster_force, army_list.system.key)
+    except ListRosterError:
+        return templates
+    for template in templates:
+        if template.faction_id != army_list.faction_id:
+            continue
+        base, _dash, number = template.slug.rpartition("-")
+        found = prices.get(template.slug, prices.get(base) if number.isdigit() else None)
+        if found is not None:
+            template.points = found
+    return templates
 
 
 def roster_of(army_list: ArmyList, units: Sequence[ListUnit]) -> ListRoster:
@@ -176,7 +209,10 @@ def add_unit(
     if option is None:
         raise ArmyListError([("unit", _("This unit cannot be taken in this list's catalogue."))])
     added = new_units(army_list, roster, len(units))
-    index = roster.add_unit(option)
+    try:
+        index = roster.add_unit(option)
+    except ListRosterError as exc:
+        raise ArmyListError([("unit", str(exc))]) from None
     unit.position = index
     unit.selection = tree_of(roster.unit(index))
     all_units = [*units, *added, unit]
@@ -316,8 +352,8 @@ def as_roster_units(army_list: ArmyList, units: list[ListUnit]) -> list[ListUnit
         option = roster.root_option(unit.template.slug)
         if option is None:
             return units
-        index = roster.add_unit(option)
         try:
+            index = roster.add_unit(option)
             roster.set_counts(index, unit.chosen_options or {}, size_keys(unit.template.data or {}))
         except ListRosterError as exc:
             raise ArmyListError([("units", f"{unit.name}: {exc}")]) from None

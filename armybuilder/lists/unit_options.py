@@ -21,13 +21,17 @@ from django.utils.translation import gettext as _
 
 from armybuilder.lists.errors import ArmyListError
 from rules.models import UnitTemplate, UpgradeOption
-from rules.options import OptionError, apply_options, count_steps, next_price, option_point_deltas
+from rules.options import (
+    OPTION_FIELDS,
+    OptionError,
+    apply_options,
+    count_steps,
+    next_price,
+    option_point_deltas,
+)
 
 #: How long the price of each option of a unit is remembered (it only changes with the engine).
 OPTION_PRICES_CACHE_SECONDS = 24 * 3600
-
-#: The fields of `rules.models.UpgradeOption` that `apply_options` and the picker read.
-OPTION_FIELDS = ("key", "group", "label", "kind", "applies_to", "payload", "min_count", "max_count", "cost")
 
 
 def option_menu(template: UnitTemplate) -> list[dict[str, Any]]:

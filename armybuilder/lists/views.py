@@ -103,7 +103,9 @@ def _page_context(
         ],
     }
     if can_edit:
-        context["unit_choices"] = list(selectors.army_list_unit_choices(army_list=army_list))
+        context["unit_choices"] = roster_units.with_menu_points(
+            army_list, list(selectors.army_list_unit_choices(army_list=army_list))
+        )
         context["settings_form"] = settings_form or ArmyListSettingsForm(army_list=army_list)
         context["force_form"] = force_form or _force_form(army_list)
         if army_list.share_token:

@@ -22,6 +22,7 @@ from armybuilder.lists import roster_units
 from armybuilder.lists.evaluation import group_heading, unit_summary
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, configuration_line, model_count
+from rules.points_audit import unpriced_rules
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
 from rules.source_language import rule_display_name, rule_text, rule_text_language
 from rules.systems.registry import get_system
@@ -264,7 +265,8 @@ def _rule_names(unit: Mapping[str, Any]) -> list[str]:
 
 
 def _extras(unit: Mapping[str, Any]) -> list[str]:
-    """Auras, orders and items, one line each ("Sergeant: aura Fast to friends, 6\"")."""
+    """Auras, orders and items, one line each ("Sergeant: aura Fast to friends, 6\""), and the
+    rules kept on the unit as text (an import's rules the formula does not price)."""
     lines = []
     for model in unit.get("models") or []:
         for kind, label in (("auras", _("aura")), ("orders", _("order"))):
@@ -275,6 +277,9 @@ def _extras(unit: Mapping[str, Any]) -> list[str]:
                 )
         for item in model.get("items") or []:
             lines.append(f"{model.get('name')}: {item.get('name')}")
+    kept = unpriced_rules(unit)
+    if kept:
+        lines.append(gettext("Not priced by the formula: %(rules)s") % {"rules": ", ".join(kept)})
     return lines
 
 

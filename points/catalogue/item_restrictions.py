@@ -7,6 +7,11 @@ An item names the rule its bearer needs in one of two ways:
 - the common wordings of imported data (BattleScribe catalogues put the restriction in the
   entry's name, "Spider Banner (Goblin BSB only)", or its text), read by `text_requirement`.
 
+An item's kind can also say it: a magic banner (kind `banner`) is carried by a standard bearer
+(000_whfb6.md §14: "magic banners only for standard bearers whom the army list allows"), so
+a character carrying one needs the battle standard rule whatever the item's name says
+(`KIND_REQUIREMENTS`; a unit's own standard bearer, not a character, is left to its army list).
+
 Each system says which of its rules a wording means (`REQUIREMENT_WORDS` of its
 composition module): "Battle Standard Bearer" is the rule "Battle Standard" in WHFB 6th and
 "Army Battle Standard" in the Russian rules; "Warlord" is 40k's. A model breaks the
@@ -33,6 +38,10 @@ WORDINGS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+#: Who an item is for, by its kind, when the bearer is a character: (kind, requirement key).
+KIND_REQUIREMENTS: dict[str, str] = {"banner": "battle_standard"}
+
+
 def text_requirement(text: str) -> str | None:
     """The requirement key an item's name or text states ("(Goblin BSB only)" → battle_standard)."""
     for pattern, key in WORDINGS:
@@ -45,14 +54,19 @@ def _rules(model: Mapping[str, Any]) -> set[str]:
     return {str(rule).split("(")[0].strip().lower() for rule in model.get("rules") or []}
 
 
-def required_rule(item: Mapping[str, Any], words: Mapping[str, str]) -> str | None:
+def required_rule(
+    item: Mapping[str, Any], words: Mapping[str, str], model: Mapping[str, Any] | None = None
+) -> str | None:
     """The rule the bearer of `item` needs: its `requires_rule`, else what its name, text or
-    description says, as this system names the rule (`words`: requirement key → rule)."""
+    description says, else (on a character `model`) what its kind says, as this system names
+    the rule (`words`: requirement key → rule)."""
     given = item.get("requires_rule")
     if given:
         return str(given)
     text = " ".join(str(item.get(key) or "") for key in ("name", "text", "description"))
     key = text_requirement(text)
+    if key is None and model is not None and model.get("character"):
+        key = KIND_REQUIREMENTS.get(str(item.get("kind") or "").lower())
     return words.get(key) if key else None
 
 
@@ -64,7 +78,7 @@ def item_restriction_violations(army: Mapping[str, Any], words: Mapping[str, str
         for item in model.get("items") or []:
             if not isinstance(item, Mapping):
                 continue
-            rule = required_rule(item, words)
+            rule = required_rule(item, words, model)
             if rule is None or rule.lower() in have:
                 continue
             found.append(

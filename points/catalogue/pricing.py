@@ -5,10 +5,16 @@ model costs what its book says (`points` on each model profile of the unit forma
 upgrade costs what its option says (the unit's `upgrades`, written there by
 `rules.options.apply_options`). A unit costs
 
-    Σ model points × count  +  Σ upgrade cost × times taken
+    Σ model points × count  +  Σ upgrade cost × times taken  +  Σ item points × count
 
 rounded half-up once, like the OPR engine (`shared/spec/opr-points.md` §1, "Decision
 (rounding)"). Where a source prints no points at all the bundled data says so and carries 0.
+
+An item (equipment, a magic item) with `points` on a model profile costs that much per model
+of the profile, unless the unit's `upgrades` already price it: an item an option added names
+that option (`priced_by`, written by `rules.options`), and its cost is the upgrade's, not
+counted twice. Data written before items named their option (no item of the unit names one)
+counts an item as priced by an upgrade that costs exactly the item's points (`item_lines`).
 """
 
 from __future__ import annotations
@@ -34,6 +40,34 @@ def exact_text(value: Fraction) -> str:
     if Fraction(repr(as_float)) == value:
         return repr(as_float)
     return f"{value.numerator}/{value.denominator}"
+
+
+#: The item field naming the upgrade (option key) that priced the item (`rules.options`).
+PRICED_BY = "priced_by"
+
+
+def item_lines(unit: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The items whose own `points` the unit's price adds (module docstring): per model profile
+    and item, `{model, name, count, points_each, total}` with exact values as Fractions."""
+    upgrades = [u for u in unit.get("upgrades", []) if isinstance(u, Mapping)]
+    keys = {str(u.get("key")) for u in upgrades}
+    items = [
+        (model, item)
+        for model in unit["models"]
+        for item in model.get("items") or []
+        if isinstance(item, Mapping) and item.get("points") not in (None, 0, "0")
+    ]
+    legacy = upgrades and not any(PRICED_BY in item for _model, item in items)
+    legacy_costs = {Fraction(str(u.get("cost", 0))) for u in upgrades} if legacy else set()
+    lines = []
+    for model, item in items:
+        each = Fraction(str(item["points"]))
+        if str(item.get(PRICED_BY, "")) in keys or each in legacy_costs:
+            continue
+        count = int(model["count"])
+        lines.append({"model": model["name"], "name": item.get("name", ""), "count": count,
+                      "points_each": each, "total": each * count})
+    return lines
 
 
 def price_from_catalogue(
@@ -76,6 +110,8 @@ def price_from_catalogue(
             }
         )
         total += cost
+    items = item_lines(unit)
+    total += sum((line["total"] for line in items), Fraction(0))
     breakdown: dict[str, Any] = {
         "system": system_key,
         "name": unit["name"],
@@ -86,6 +122,11 @@ def price_from_catalogue(
         "models": models,
         "upgrades": upgrades,
     }
+    if items:
+        breakdown["items"] = [
+            {**line, "points_each": exact_text(line["points_each"]), "total": exact_text(line["total"])}
+            for line in items
+        ]
     if unit.get("points_in_source") is False:
         breakdown["points_in_source"] = False  # the data's own mark: the source prints no points
     if extras is not None:

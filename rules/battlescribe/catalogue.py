@@ -129,6 +129,9 @@ class Entry:
     info_links: list[InfoLink] = field(default_factory=list)
     categories: list[tuple[str, bool]] = field(default_factory=list)  # (category id, primary)
     children: list[Entry] = field(default_factory=list)
+    #: `import="false"`: a root entry of a catalogue another links with `importRootEntries`
+    #: that stays in its own catalogue (BattleScribe does not offer it in the linking one).
+    imported: bool = True
 
 
 @dataclass
@@ -141,6 +144,8 @@ class Document:
     revision: str
     file: str
     game_system_id: str = ""
+    #: The game system revision a catalogue was written for (`gameSystemRevision`).
+    game_system_revision: str = ""
     library: bool = False
     cost_types: dict[str, str] = field(default_factory=dict)
     profile_types: dict[str, tuple[str, list[str]]] = field(default_factory=dict)
@@ -299,6 +304,7 @@ class _Reader:
             hidden=_flag(element, "hidden"),
             target_id=element.get("targetId", ""),
             default_id=element.get("defaultSelectionEntryId", ""),
+            imported=element.get("import", "true").lower() != "false",
         )
         if not entry.id:
             raise self.fail(path, "the element has no id")
@@ -358,6 +364,9 @@ class _Reader:
             revision=root.get("revision", ""),
             file=self.file,
             game_system_id=root.get("gameSystemId", root.get("id", "") if kind == GAME_SYSTEM else ""),
+            game_system_revision=root.get(
+                "gameSystemRevision", root.get("revision", "") if kind == GAME_SYSTEM else ""
+            ),
             library=_flag(root, "library"),
         )
         if not doc.id or not doc.name:

@@ -116,10 +116,12 @@ class Index:
         self._resolved[id(entry)] = merged
         return merged
 
-    def root_entries(self, doc: Document) -> list[Entry]:
+    def root_entries(self, doc: Document, resolve: bool = True) -> list[Entry]:
         """The entries a player picks from in `doc`: its own roots and those of the catalogues it
         links with `importRootEntries` (and they link so, in turn); links without it only lend
-        their shared entries (Ultramarines' link to Space Marines)."""
+        their shared entries (Ultramarines' link to Space Marines). With `resolve` false the
+        links are returned as they are, for the caller to resolve one by one (one link to
+        nothing then leaves out that entry alone, not the whole catalogue)."""
         roots = list(doc.entries)
         by_id = {d.id: d for d in self.documents}
         seen, todo = {doc.id}, list(doc.root_imports)
@@ -129,9 +131,11 @@ class Index:
                 continue
             seen.add(target)
             known = {id(e) for e in roots}
-            roots += [e for e in by_id[target].entries if id(e) not in known]
+            # A linked catalogue's root entries marked import="false" stay in it (Inquisition's
+            # "Acolytes" are not offered in Adeptus Astra Telepathica), as in BattleScribe.
+            roots += [e for e in by_id[target].entries if id(e) not in known and e.imported]
             todo += by_id[target].root_imports
-        return [self.resolve(e) for e in roots]
+        return [self.resolve(e) for e in roots] if resolve else roots
 
     def ids(self, entry: Entry) -> set[str]:
         """The ids a condition's `childId` may use for `entry`: its own, its target's, its categories."""

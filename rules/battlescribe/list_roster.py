@@ -16,7 +16,7 @@ shape stays the same.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +112,14 @@ def force_entries(data: GameData, catalogue_id: str) -> list[Definition]:
     return out
 
 
+def slug_is_of(unit_slug: str, entry_id: str) -> bool:
+    """Whether an imported unit's slug (`bs-<entry id>`, `-<n>` after it for a second unit of
+    the same entry) is of the root entry `entry_id`."""
+    base = f"bs-{slug(entry_id, 60)}"
+    suffix = unit_slug[len(base) + 1 :]
+    return unit_slug == base or (unit_slug.startswith(base + "-") and suffix.isdigit())
+
+
 class ListRoster:
     """A roster of one force holding a list's units, rebuilt from their stored trees."""
 
@@ -123,11 +131,15 @@ class ListRoster:
         force_entry_id: str,
         trees: Sequence[Mapping[str, Any]],
         cost_limits: Mapping[str, float] | None = None,
+        quiet_limits: Collection[str] = (),
     ):
         self.data = data
         self.roster = Roster(data)
         for type_id, limit in (cost_limits or {}).items():
             self.roster.cost_limits[type_id] = limit
+        #: Cost types whose limit the product checks itself (the list's points limit): the
+        #: engine's error for going over them would say the same thing twice.
+        self.quiet_limits = frozenset(quiet_limits)
         choices = force_entries(data, catalogue_id)
         if not choices:
             raise ListRosterError(_("This catalogue has no force to build a list in."))
@@ -178,14 +190,33 @@ class ListRoster:
     def root_option(self, unit_slug: str) -> Option | None:
         """The root entry an imported unit (its template's slug, `bs-<entry id>`) came from."""
         for option in _flatten(self.force.root_options()):
-            base = f"bs-{slug(option.defn.id, 60)}"
-            suffix = unit_slug[len(base) + 1 :]
-            if unit_slug == base or (unit_slug.startswith(base + "-") and suffix.isdigit()):
+            if slug_is_of(unit_slug, option.defn.id):
                 return option
         return None
 
+    def entering_points(self, points_type: str) -> dict[str, int]:
+        """{root entry id: points, rounded as a unit's} of each root entry the force shows,
+        each selected alone (with what comes with it) and taken away again."""
+        prices: dict[str, int] = {}
+        ctx = self.force.context()
+        for option in _flatten(self.force.root_options()):
+            if option.defn.id in prices or effective(option, ctx).hidden:
+                continue
+            try:
+                sel = self.roster.select_entry(self.force, option.key)
+            except EngineError:
+                continue
+            prices[option.defn.id] = max(round(sel.cost(points_type)), 0)
+            self.roster.deselect_all(sel)
+        return prices
+
     def add_unit(self, option: Option) -> int:
-        """Select `option` at the root of the force (required children come with it)."""
+        """Select `option` at the root of the force (required children come with it). An entry
+        BattleScribe hides here (always, or while its conditions hold) is not offered there,
+        so it is refused here too rather than added for its points."""
+        if effective(option, self.force.context()).hidden:
+            message = _("%(unit)s is not available in this list: BattleScribe hides it here.")
+            raise ListRosterError(message % {"unit": option.name})
         sel = self.roster.select_entry(self.force, option.key)
         self.units.append(sel)
         return len(self.units) - 1
@@ -351,6 +382,8 @@ class ListRoster:
         names = _Names(self.data)
         out = []
         for error in self.errors():
+            if error.source.startswith("costLimits/") and error.field in self.quiet_limits:
+                continue
             out.append(
                 {
                     "rule": "catalogue",

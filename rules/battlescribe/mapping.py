@@ -96,6 +96,15 @@ class BattleScribeMapping:
     #: `read(name, text)` -> (model fields, structured abilities) that an ability's text says
     #: about the model itself (40k: "a 4+ invulnerable save"); None: abilities stay text.
     ability_reader: Callable[[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
+    #: The system's optional army rules (structure option keys) that the BattleScribe data states
+    #: itself as constraints (WHFB 6th: "slot_chart", the game system's Lords/Core/Special/Rare
+    #: limits by points): off on a list the roster engine builds, so one limit is reported
+    #: once, in the data's own figures (`rules.battlescribe_lists.data_stated_rules`).
+    data_rules: tuple[str, ...] = ()
+    #: The editions of BattleScribe game systems this system's rules are for (keys of
+    #: `rules.battlescribe.editions.EDITIONS`): data of another known edition is refused by the
+    #: import, with the reason; a game system of no known edition is imported as before.
+    editions: tuple[str, ...] = ()
 
     def is_model_type(self, name: str) -> bool:
         return norm(name) in {norm(n) for n in self.model_profile_types}

@@ -51,6 +51,21 @@ class Roster:
     force_entry_ids: list[str] = field(default_factory=list)
     #: The BattleScribe selection tree of each unit (`{"entry", "number", "children"}`), in order.
     trees: list[dict] = field(default_factory=list)
+    #: The points total the roster states (its own `costs`), None when it states none. A file
+    #: edited by hand or saved by another tool may state a total its selections do not add up
+    #: to (480 stated, 65 selected): the importers report the difference.
+    declared_points: Fraction | None = None
+
+    @property
+    def selections_points(self) -> Fraction:
+        """The points of the roster's selections (every unit's whole tree)."""
+        return sum((unit.points for unit in self.units), Fraction(0))
+
+    def declared_difference(self) -> tuple[Fraction, Fraction] | None:
+        """(stated total, selections' total) when the roster states a total they do not make."""
+        if self.declared_points is None or self.declared_points == self.selections_points:
+            return None
+        return self.declared_points, self.selections_points
 
 
 def _list(element: Element, name: str) -> list[Element]:
@@ -119,6 +134,8 @@ class _Reader:
             game_system_name=root.get("gameSystemName", ""),
             points_limit=limit,
         )
+        if any(c.get("name", "").strip().lower() in POINTS_NAMES for c in _list(root, "costs")):
+            roster.declared_points = self.costs(root, "roster")[0]
         for force in _list(root, "forces"):
             self.force(force, roster, "roster/force")
         return roster
@@ -223,6 +240,10 @@ class _JsonReader:
             game_system_name=str(root.get("gameSystemName", "")),
             points_limit=limit,
         )
+        stated = self._items(root.get("costs"), "roster.costs")
+        names = [str(c.get("name", "")).strip().lower() for c in stated if isinstance(c, Mapping)]
+        if any(name in POINTS_NAMES for name in names):
+            roster.declared_points = self.costs(root, "roster")[0]
         for index, force in enumerate(self._items(root.get("forces"), "roster.forces")):
             self.force(force, roster, f"roster.forces[{index}]", 0)
         return roster

@@ -152,6 +152,26 @@ class Mapped:
     warnings: list[str] = field(default_factory=list)
 
 
+#: Root entry types BattleScribe offers in a force's "add" menu. An `upgrade` at the root is an
+#: entry a player adds like a unit: AoS battalions (BSData/age-of-sigmar), and every warscroll of
+#: the 1st-edition "Grand Alliance: Death" catalogue; imported as a unit of one model (without
+#: characteristics when it has no model profile).
+ROOT_TYPES = ("unit", "model", "upgrade", "")
+
+
+def never_shown(entry: Entry) -> bool:
+    """Whether BattleScribe never shows `entry`: hidden, and none of its own modifiers (a link's
+    and its target's) can set `hidden` false. The 40k game system's "Aegis Defence Line" link
+    and Tyranids' "Tyranid Shrikes" (BSData/wh40k-9e) are such entries: BattleScribe offers
+    them in no roster, so they are no unit a player can add either."""
+    if not entry.hidden:
+        return False
+    return not any(
+        m.field == "hidden" and m.type == "set" and m.value.strip().lower() == "false"
+        for m in entry.modifiers
+    )
+
+
 class UnitMapper:
     """Maps the root entries of each catalogue of `index` onto units of one system."""
 
@@ -525,8 +545,11 @@ class UnitMapper:
 
     def unit(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
         where = self._where = entry.path
-        if entry.type not in ("unit", "model"):
-            self.warn(where, f"a root entry of type {entry.type or 'upgrade'!r} is not a unit; not imported")
+        if never_shown(entry):
+            self.warn(where, "hidden in BattleScribe and no modifier shows it; not offered")
+            return None
+        if entry.type not in ROOT_TYPES:
+            self.warn(where, f"a root entry of type {entry.type!r} is not a unit; not imported")
             return None
         try:
             root = self.pricer.tree(entry)
@@ -1503,7 +1526,16 @@ def map_documents(
             continue
         used: set[str] = set()
         units = []
-        for entry in index.root_entries(doc):
+        for link in index.root_entries(doc, resolve=False):
+            try:
+                entry = index.resolve(link)
+            except BattleScribeError as exc:
+                # A root link to nothing (Adeptus Astra Telepathica's "Astropath" at BSData
+                # wh40k-9e v9.1.10): that entry is left out, the catalogue's other units import.
+                prefix = f"{link.path}: "
+                reasons = [e[len(prefix) :] if e.startswith(prefix) else e for e in exc.errors]
+                mapper.warn(link.path, "left out: " + "; ".join(reasons))
+                continue
             unit = mapper.unit_or_warning(entry, used)
             if unit is not None:
                 units.append(unit)

@@ -129,6 +129,9 @@ def envelope(
                         "kind": {"type": "string"},
                         "unique": {"type": "boolean"},
                         "bound_spell": {"type": "boolean"},
+                        # Points per model carrying it, added to the unit's price unless an
+                        # upgrade of the unit prices it (`points.catalogue.pricing`).
+                        "points": {"type": "number", "minimum": 0, "maximum": 10000},
                         "requires_rule": {
                             "type": "string",
                             "description": "Only a model with this rule may carry it (e.g. Battle Standard)",

@@ -1,6 +1,7 @@
 // The editor's gauntlet panel (armybuilder/lists/gauntlet_views.py) follows the list: every
 // change the editor saves swaps the totals in out of band, and then the panel is asked again
-// (debounced, so a burst of clicks asks once). The panel polls by itself while it computes,
+// (debounced by 150 ms, so a burst of clicks asks once). The panel polls by itself while it
+// computes, soon at first and less often as it goes on (`gauntlet_views.POLL_DELAYS_MS`),
 // and each of its answers fills the unit rows' figures out of band (one request for all rows).
 // A unit row the editor re-renders (a new unit, a move, a rename) comes back waiting for its
 // figures, so any swap that leaves a waiting row asks the panel again too.
@@ -13,7 +14,7 @@
     clearTimeout(timer);
     timer = setTimeout(function () {
       window.htmx.ajax("GET", section.getAttribute("data-url"), {target: "#gauntlet-panel", swap: "outerHTML"});
-    }, 300);
+    }, 150);
   }
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail && event.detail.target && event.detail.target.id === "list-totals") { refresh(); }

@@ -63,11 +63,13 @@ def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, vi
     for index in range(2):  # the new unit's row filled by the panel's answers too
         expect(row_figures.nth(index)).to_have_attribute("data-state", "ready", timeout=30_000)
         check_row_figures(row_figures.nth(index), declared, per_wound=per_wound)
-    # Every row is filled by the panel's requests, never by one of its own (the text to paste
-    # follows the list with requests of its own, `list_export.js`).
+    # Every row is filled by the panel's requests (its polls name their number, `?poll=n`),
+    # never by one of its own (the text to paste follows the list with requests of its own,
+    # `list_export.js`).
     panel_url = f"{live_server.url}/lists/{army_list.pk}/gauntlet/"
     fetched = [url for url in fetched if "/roster.txt" not in url]
-    assert fetched and set(fetched) == {panel_url}, fetched
+    assert fetched and {url.split("?poll=")[0] for url in fetched} == {panel_url}, fetched
+    assert all(re.fullmatch(r"(\?poll=\d)?", url[len(panel_url):]) for url in fetched), fetched
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= (viewport or {"width": 1280})["width"], "the panel must not widen the page"
     suffix = "-phone" if viewport else ""

@@ -208,7 +208,10 @@ def test_catalogue_costs_are_recorded_as_upgrades_and_items_go_to_the_model():
     )
     result = apply_options(squad(), [sword], {"sword": 1})
     assert result["upgrades"] == [{"key": "sword", "label": "sword", "count": 1, "cost": 20}]
-    assert result["models"][1]["items"] == [{"name": "Sword of Might", "kind": "weapon"}]
+    # The item names the upgrade that priced it, so its own points are not counted again.
+    assert result["models"][1]["items"] == [
+        {"name": "Sword of Might", "kind": "weapon", "priced_by": "sword"}
+    ]
 
 
 def test_point_deltas_are_the_engines_price_differences():

@@ -59,12 +59,26 @@ def _units(payload: Mapping[str, Any], key: str) -> list[Any]:
     return units
 
 
+def _is_save_file(data: Any) -> bool:
+    """Army Forge's own save file (its "Export" of a list, `saveVersion`): each unit is only an id
+    in the army book and the ids of its chosen upgrades, with no profile, weapon or cost, so it
+    cannot be read without that book; the share JSON can."""
+    return (
+        isinstance(data, Mapping)
+        and "saveVersion" in data
+        and isinstance(data.get("list"), Mapping)
+        and isinstance(data["list"].get("units"), list)
+    )
+
+
 class ArmyForgeList:
     key = "army_forge_list"
     label = "Army Forge list (share JSON)"
 
     def detect(self, source: Source) -> bool:
         data = source.json
+        if _is_save_file(data):
+            return True  # read to say what to do instead
         if not isinstance(data, Mapping) or not isinstance(data.get("units"), list):
             return False
         units = [u for u in data["units"] if isinstance(u, Mapping)]
@@ -78,6 +92,19 @@ class ArmyForgeList:
         data = source.json_or_error()
         if not isinstance(data, Mapping):
             raise ImportProblem([("", _("An Army Forge list is a JSON object."))])
+        if _is_save_file(data):
+            raise ImportProblem(
+                [
+                    (
+                        source.name,
+                        _(
+                            "This is an Army Forge save file: it names its units only by their ids "
+                            "in the army book. In Army Forge, share the list and import its link (or "
+                            "the JSON the share link gives)."
+                        ),
+                    )
+                ]
+            )
         system = army_forge_system(context)
         reader = system.foreign_units[FORMAT]
         entries = _units(data, "units")
@@ -101,19 +128,26 @@ class ArmyForgeList:
         if errors:
             raise ImportProblem(errors)
         list_entries = []
+        # a joined hero and its host share a group, whichever comes first (Army Forge writes
+        # the hero before the unit it joins)
+        groups = {
+            id(host.unit): host.unit["name"][:UNIT_GROUP_MAX_LENGTH]
+            for entry, unit in read
+            if (host := by_selection.get(str(entry.get("joinToUnit") or ""))) is not None and host is not unit
+        }
         for entry, unit in read:
             host = by_selection.get(str(entry.get("joinToUnit") or ""))
             list_entry: dict[str, Any] = {"unit": unit.unit, "count": 1}
             if host is not None and host is not unit:
-                group = host.unit["name"][:UNIT_GROUP_MAX_LENGTH]
-                list_entry["group"] = group
-                for other_entry in list_entries:
-                    if other_entry["unit"] is host.unit:
-                        other_entry["group"] = group
+                list_entry["group"] = groups[id(host.unit)]
+            elif id(unit.unit) in groups:
+                list_entry["group"] = groups[id(unit.unit)]
             if str(entry.get("customName") or "").strip() and entry.get("name"):
                 list_entry["notes"] = str(entry["name"])[:200]
             list_entries.append(list_entry)
-            imported.units.append(ReportUnit(unit.unit["name"], unit.size, unit.source_points))
+            imported.units.append(
+                ReportUnit(unit.unit["name"], unit.size, unit.source_points, unpriced=list(unit.unpriced))
+            )
             imported.left_out += unit.left_out
         imported.source_total = sum(u.source_points for u in imported.units)
         limit = data.get("pointsLimit")
@@ -127,6 +161,16 @@ class ArmyForgeList:
             "units": list_entries,
         }
         return imported
+
+
+def _army_rules(book: Mapping[str, Any], unpriced: list[str]) -> list[dict[str, str]]:
+    """The faction's rule list: each rule the formula does not price that the book's units carry
+    (`unpriced`, by name), with the text the book gives it in `specialRules` (empty without)."""
+    texts: dict[str, str] = {}
+    for rule in book.get("specialRules") or []:
+        if isinstance(rule, Mapping) and str(rule.get("name") or "").strip():
+            texts.setdefault(str(rule["name"]).strip(), str(rule.get("description") or "").strip())
+    return [{"name": name[:100], "text": texts.get(name, "")[:4000]} for name in unpriced[:300]]
 
 
 class ArmyForgeBook:
@@ -176,7 +220,9 @@ class ArmyForgeBook:
             units.append(
                 {"slug": slug, "name": unit.unit["name"], "role": "hero" if hero else "infantry", **body}
             )
-            imported.units.append(ReportUnit(unit.unit["name"], unit.size, unit.source_points))
+            imported.units.append(
+                ReportUnit(unit.unit["name"], unit.size, unit.source_points, unpriced=list(unit.unpriced))
+            )
             imported.left_out += unit.left_out + [
                 _("%(item)s: upgrade not imported") % {"item": s} for s in skipped
             ]
@@ -186,13 +232,14 @@ class ArmyForgeBook:
             raise ImportProblem([("units", _("The army book has no units."))])
         imported.source_total = sum(u.source_points for u in imported.units)
         version = str(data.get("versionString") or data.get("version") or "")[:32]
-        imported.faction_data = {
-            "faction": {
-                "slug": f"af-{ident}",
-                "name": name[:120],
-                "version": version,
-                "description": _("Imported from Army Forge."),
-            },
-            "units": units,
+        faction: dict[str, Any] = {
+            "slug": f"af-{ident}",
+            "name": name[:120],
+            "version": version,
+            "description": _("Imported from Army Forge."),
         }
+        army_rules = _army_rules(data, imported.unpriced_rules())
+        if army_rules:
+            faction["rules"] = army_rules
+        imported.faction_data = {"faction": faction, "units": units}
         return imported

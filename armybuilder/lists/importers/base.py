@@ -96,12 +96,15 @@ class Context:
 
 @dataclass
 class ReportUnit:
-    """One unit entry of the source, in its order: `formula_points` is filled after pricing."""
+    """One unit entry of the source, in its order: `formula_points` is filled after pricing;
+    `unpriced` are the unit's rules the formula does not price (kept on it as text), so its
+    formula price reads "without" them."""
 
     name: str
     size: int
     source_points: int | float | None
     formula_points: int | None = None
+    unpriced: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -109,6 +112,7 @@ class ReportUnit:
             "size": self.size,
             "source_points": self.source_points,
             "formula_points": self.formula_points,
+            "unpriced": list(self.unpriced),
         }
 
 
@@ -136,12 +140,24 @@ class Imported:
     #: roster and reported on their own line, never as units.
     configuration: list[str] = field(default_factory=list)
 
+    def unpriced_rules(self) -> list[str]:
+        """Every rule the formula does not price, by name (its value dropped), each once in the
+        order met: what the formula's prices are "without"."""
+        names: list[str] = []
+        for unit in self.units:
+            for written in unit.unpriced:
+                name = written.split("(", 1)[0].strip()
+                if name and name not in names:
+                    names.append(name)
+        return names
+
     def report(self) -> dict[str, Any]:
         return {
             "format": self.format,
             "source_total": self.source_total,
             "units": [u.as_dict() for u in self.units],
             "configuration": list(self.configuration),
+            "unpriced_rules": self.unpriced_rules(),
             "left_out": list(self.left_out),
         }
 

@@ -16,7 +16,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from armybuilder.lists.battlescribe_rosters import DEFAULT_POINTS_LIMIT, match_unit, matched_options
+from armybuilder.lists.battlescribe_rosters import (
+    DEFAULT_POINTS_LIMIT,
+    declared_total_message,
+    match_unit,
+    matched_options,
+)
 from armybuilder.lists.importers.base import (
     MAX_SOURCE_UNITS,
     Context,
@@ -98,6 +103,11 @@ def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported
             imported.templates[catalogue_ref(template)] = template
             imported.units.append(ReportUnit(selection.name, models // number or models, _points(each)))
     imported.source_total = _points(sum((u.points for u in roster.units), Fraction(0)))
+    difference = roster.declared_difference()
+    if difference is not None:
+        # The total as the source states it, and what its selections add up to.
+        imported.source_total = _points(difference[0])
+        imported.left_out.append(declared_total_message(*difference))
     limit = roster.points_limit if roster.points_limit and roster.points_limit <= POINTS_LIMIT_MAX else None
     imported.list_data = {
         "format": 1,

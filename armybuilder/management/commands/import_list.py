@@ -4,8 +4,9 @@ Imports a list (or an Army Forge army book, as a private faction) from any forma
 through the same service as the Import page and `POST /api/v1/lists/import`
 (`armybuilder.lists.imports.import_source`). With `--json` it prints one object:
 `{"list": <our list file>}` or `{"faction": …}`, and `"report"` (`source_total`, `units` with
-`name`, `size`, `source_points`, `formula_points`, and `left_out`). Bad input: exit status 2
-with the errors as JSON on stderr, each naming its line or field; nothing is saved.
+`name`, `size`, `source_points`, `formula_points` and `unpriced`, then `unpriced_rules` and
+`left_out`). Bad input: exit status 2 with the errors as JSON on stderr, each naming its line
+or field; nothing is saved.
 
 `--user` names the account that owns the new list (required unless `--dry-run`; a dry run
 without it reads as a new account with no factions of its own, and saves nothing).
@@ -101,9 +102,13 @@ class Command(BaseCommand):
             f"source total {report['source_total']}"
         )
         for unit in report["units"]:
+            without = f" (without {', '.join(unit['unpriced'])})" if unit.get("unpriced") else ""
             self.stdout.write(
                 f"  {unit['name']} [{unit['size']}]: source {unit['source_points']}, "
-                f"ours {unit['formula_points']}"
+                f"ours {unit['formula_points']}{without}"
             )
+        if report.get("unpriced_rules"):
+            rules = report["unpriced_rules"]
+            self.stdout.write(f"  {len(rules)} rules not priced by the formula: {', '.join(rules)}")
         for line in report["left_out"]:
             self.stdout.write(f"  left out: {line}")

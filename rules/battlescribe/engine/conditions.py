@@ -20,6 +20,20 @@ _COMPARE = {
     "notEqualTo": lambda a, b: a != b,
 }
 _TYPE_IDS = {"model", "unit", "upgrade", "unit-group", "mount", "crew"}
+#: A query field `limit::<costTypeId>` reads the roster's limit of that cost type, not a sum of
+#: costs: the data sets slot limits by the army's size with it (Ergofarg's WHFB 6th game system
+#: gives Lords, Heroes, Core, Special and Rare per 1,000 pts this way, BSData/whfb 8th too).
+LIMIT_PREFIX = "limit::"
+#: The value BattleScribe writes for a cost type without a limit (`defaultCostLimit="-1.0"`).
+NO_LIMIT = -1.0
+
+
+def cost_limit(roster, cost_type_id: str) -> float:
+    """The roster's limit of `cost_type_id` (its points limit), `NO_LIMIT` when it has none.
+    Scope, childId and the include flags do not apply: the limit is the roster's. Setting a
+    limit clears the evaluation cache (`Roster.set_cost_limit`), so the value is not cached."""
+    value = roster.cost_limits.get(cost_type_id)
+    return NO_LIMIT if value is None else float(value)
 
 
 def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> bool:
@@ -159,6 +173,8 @@ def query(
     percent: bool = False,
 ) -> float:
     """The number (of selections, forces or points) a condition, repeat or constraint tests."""
+    if field.startswith(LIMIT_PREFIX):
+        return cost_limit(ctx.roster, field[len(LIMIT_PREFIX) :])
     container = scope_container(ctx, scope)
     if container is None:
         return 0.0

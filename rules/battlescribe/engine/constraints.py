@@ -6,7 +6,7 @@ from .conditions import candidates, matching, read_bucket, scope_container
 from .errors import ValidationError
 from .evalcache import MISSING
 from .model import Constraint, Option
-from .modifiers import effective
+from .modifiers import effective, link_constraint_values
 from .roster import Context, Force, Roster, Selection, unit_blocks, units_by_block
 
 
@@ -288,7 +288,9 @@ class Validator:
             category = data.categories.get(link.target_id)
             name = (category.name if category else "") or link.name
             constraints = list(link.constraints)
+            limits = link_constraint_values(link, force) if constraints else {}
             for c in constraints:
+                limit = limits.get(c.id, c.value)
                 members, _ = matching(force, True, False, link.target_id, True)
                 if c.field != "selections" or c.percent_value:
                     read_bucket(force)
@@ -303,17 +305,17 @@ class Validator:
                         else float(sum(s.number for s in force.descendants()))
                     )
                     value = value / total * 100.0 if total else 0.0
-                if _violated(c.type, value, c.value):
+                if _violated(c.type, value, limit):
                     self.add(
                         ValidationError(
                             "category",
                             link.target_id,
                             f"{link.id}/{c.id}",
-                            _message(c.type, name, c.value, value),
+                            _message(c.type, name, limit, value),
                             entry_name=name,
                             owner_name=name,
                             constraint_type=c.type,
-                            limit=c.value,
+                            limit=limit,
                             actual=value,
                             field=c.field,
                         )

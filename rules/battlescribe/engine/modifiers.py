@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .conditions import guards_hold, repeat_times
-from .model import Option
+from .model import CategoryLink, Option
 from .roster import Context
 
 
@@ -78,6 +78,37 @@ def _effective(option: Option, ctx: Context, key) -> Effective:
                 continue
         _apply(eff, mod.type, mod.field, mod.value, times)
     return eff
+
+
+def link_constraint_values(link: CategoryLink, force) -> dict[str, float]:
+    """{constraint id: limit} of a force entry's category link after the link's own modifiers,
+    read in the force's context. Game systems set a force's slot limits this way (Ergofarg's
+    WHFB 6th: Lords, Core, Special and Rare by the roster's points limit); BattleScribe applies
+    them as it does an entry's."""
+    if not link.modifiers:
+        return {c.id: c.value for c in link.constraints}
+    ctx = force.context()
+    key = ("link-eff", id(link), id(force))
+    return ctx.roster.cache.get(key, lambda: _link_constraint_values(link, ctx))
+
+
+def _link_constraint_values(link: CategoryLink, ctx: Context) -> dict[str, float]:
+    eff = Effective(
+        name=link.name,
+        hidden=link.hidden,
+        costs={},
+        constraint_values={c.id: c.value for c in link.constraints},
+    )
+    for mod in link.modifiers:
+        if mod.field not in eff.constraint_values or not guards_hold(ctx, mod.guards):
+            continue
+        times = 1
+        if mod.repeats:
+            times = sum(repeat_times(ctx, r) for r in mod.repeats)
+            if times <= 0:
+                continue
+        _apply(eff, mod.type, mod.field, mod.value, times)
+    return eff.constraint_values
 
 
 def categories(option: Option, ctx: Context) -> tuple[tuple[str, bool], ...]:

@@ -4,6 +4,11 @@ Prints JSON on stdout: `total`, `points_limit`, `valid` (no violations), the poi
 unit, and `violations` (rule, unit, message, numbers). A list with violations is valid
 input (exit 0; it is marked invalid). Invalid input exits with status 2 and
 `{"errors": [{"path", "message"}]}` on stderr.
+
+A unit may be written out in full (`unit`) or be a reference into the public catalogue
+(`catalogue_unit` with its `options`), as the interchange format allows; references are
+resolved from the loaded catalogue (`rules.list_entries`) before the system prices and
+validates the list, so both shapes give the same points and violations.
 """
 
 from __future__ import annotations
@@ -13,13 +18,14 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from points.shared_format import UnitFormatError
+from rules.list_entries import units_in_full
 from rules.management.commands.price import system_of
 from rules.management.json_input import InputError, fail, print_json, read_json
 from rules.systems.registry import get_system
 
 
 class Command(BaseCommand):
-    requires_system_checks: list[str] = []  # pure computation: no models, no database
+    requires_system_checks: list[str] = []  # no checks: a list in full touches no database
     help = "Validate an army list (unit-format JSON; '-' reads stdin): total points and violations as JSON."
 
     def add_arguments(self, parser) -> None:
@@ -32,6 +38,15 @@ class Command(BaseCommand):
                 system = get_system(system_of(document))
             except KeyError as exc:
                 raise InputError([{"path": "system", "message": str(exc.args[0])}]) from None
+            if not isinstance(document, dict):
+                raise InputError([{"path": "", "message": "a list must be a JSON object"}])
+            document, problems = units_in_full(document, system_key=system.key)
+            if problems:  # with the list's own errors (points_limit, name…), every one at once
+                try:
+                    system.validate({**document, "units": []})
+                except UnitFormatError as exc:
+                    problems = exc.to_dict()["errors"] + problems
+                raise InputError(problems)
             violations = system.validate(document)
             units = []
             for entry in document["units"]:

@@ -26,6 +26,7 @@ from typing import Any
 from rules.battlescribe.mapping import BattleScribeMapping
 
 MAPPING = BattleScribeMapping(
+    editions=("aos-1",),
     model_profile_types=("Unit",),
     weapon_profile_types=("Weapon",),
     characteristics={"Move": "move", "Wounds": "wounds", "Save": "save", "Bravery": "bravery"},

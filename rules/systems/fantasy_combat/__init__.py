@@ -6,8 +6,11 @@ models in base contact), `blows` (one die, hit to unsaved wound), `wound_track` 
 by a unit, die by die), `combat` (shooting, strike order), `resolution` (combat result, break
 test), `situation` (schema, checks), `estimate` (the registry's `attack`).
 
-Decisions (where the specs leave a case open; each is written where it is implemented):
-- who fights — how the units line up and which models touch (`frontage`);
+Decisions (where the specs leave a case open; each is written where it is implemented, and
+gathered in the repository's `docs/rules/fantasy.md`):
+- who fights — how the units line up (the most models of both sides in contact) and which
+  models touch (`frontage`);
+- the battle standard's own unit re-rolls its failed break test (`resolution`);
 - bases of the troop types the specs do not size (`tables.BASES`);
 - a Stubborn unit using its General's Ld tests it unmodified; the result names the Ld and the
   modifier each break test used (`resolution`);
@@ -49,7 +52,9 @@ Each model (one row per model type; command models may be their own rows) has:
   morning_star (+1 S first round), halberd (+1 S), spear (fights in two ranks), cavalry_spear
   (+1 S charging), lance (+2 S charging), pistol (S4, armour piercing first round) — §12.1 —
   or missile, thrown (no move/long-range penalty), move_or_fire, spell. Without `kind` it is
-  read from the name ("Great Weapon", "Halberd", "Spear", …) or the range. A great weapon's
+  read from the name ("Great Weapon", "Halberd", "Spear", …) or the range. A spear is the
+  carrier's (§12.1): on a mounted model (cavalry, chariot, ridden monster, a `mount`, or a row
+  of a unit with a chariot or a ridden monster) it is a cavalry_spear. A great weapon's
   or halberd's own bonus applies when `strength` is "user"; "+N" or a number replaces it.
   Rules "Multiple Wounds(D3)", "No Armour Save", "Fight in Ranks", "Armour Piercing",
   "Multiple Shots(2)" on a weapon are read as the structured fields.

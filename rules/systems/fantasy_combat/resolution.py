@@ -212,8 +212,12 @@ def resolve(
         diff = np.where(diff == 0, 1 if situation.attacker_musician else -1, diff)
 
     fear_breaks = variants.fear_auto_break or situation.fear_auto_break
-    test_a = break_test(attacker, situation.attacker_general_ld, situation.attacker_battle_standard, variants)
-    test_d = break_test(defender, situation.defender_general_ld, situation.defender_battle_standard, variants)
+    # §9.2 / RU #44: units within 12" of the battle standard re-roll a failed break test — the
+    # bearer's own unit is one of them, so carrying it gives the re-roll as well as the +1.
+    test_a = break_test(attacker, situation.attacker_general_ld,
+                        situation.attacker_battle_standard or situation.attacker_army_standard, variants)
+    test_d = break_test(defender, situation.defender_general_ld,
+                        situation.defender_battle_standard or situation.defender_army_standard, variants)
     destroyed_d = np.broadcast_to(alive_d == 0, diff.shape)
     destroyed_a = np.broadcast_to(alive_a == 0, diff.shape)
     p_break_d = np.where(

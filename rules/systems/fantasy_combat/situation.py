@@ -85,11 +85,17 @@ PROPERTIES: dict[str, dict[str, Any]] = {
     "defender_standard": _bool(_("Defender has a standard"), _("+1 combat result (§9.1)")),
     "attacker_army_standard": _bool(
         _("Attacker carries the army battle standard"),
-        _("+1 combat result; WHFB: one standard bonus per side (§9.1, §11.5); RU: +2 with a unit standard"),
+        _(
+            "+1 combat result, and its unit re-rolls a failed break test (§9.2); WHFB: one standard "
+            "bonus per side (§9.1, §11.5); RU: +2 with a unit standard"
+        ),
     ),
     "defender_army_standard": _bool(
         _("Defender carries the army battle standard"),
-        _("+1 combat result; WHFB: one standard bonus per side (§9.1, §11.5); RU: +2 with a unit standard"),
+        _(
+            "+1 combat result, and its unit re-rolls a failed break test (§9.2); WHFB: one standard "
+            "bonus per side (§9.1, §11.5); RU: +2 with a unit standard"
+        ),
     ),
     "attacker_musician": _bool(_("Attacker has a musician"), _("Wins a drawn combat by 1 (§9.1)")),
     "defender_musician": _bool(_("Defender has a musician"), _("Wins a drawn combat by 1 (§9.1)")),

@@ -43,6 +43,10 @@ _NAME_KINDS = {
     "spear": "spear",
     "pistol": "pistol",
 }
+#: §12.1: a spear's kind depends on who carries it — "Spear (infantry)" fights in two ranks,
+#: "Spear (cavalry, chariots, monster riders)" gives +1 S in the first round when charging.
+#: The troop types that carry a spear as the latter (a model with a mount does too).
+MOUNTED_SPEAR_TROOP_TYPES = frozenset({"cavalry", "chariot", "ridden_monster"})
 _RULE = re.compile(r"^\s*(?P<name>[^()]+?)\s*(?:\((?P<value>[^)]*)\))?\s*$")
 
 
@@ -169,7 +173,9 @@ def _int(value: Any) -> int | None:
     return None if value is None or value == "-" else int(value)
 
 
-def _weapon(data: Mapping[str, Any], rules: dict[str, str]) -> Weapon:
+def _weapon(data: Mapping[str, Any], rules: dict[str, str], *, mounted: bool = False) -> Weapon:
+    """One weapon; its kind is given (`kind`) or read from its name, and a spear's kind is then
+    the carrier's (§12.1): a spear of a mounted model is a cavalry spear, whatever its name."""
     name = str(data.get("name", "Weapon"))
     weapon_range = int(data.get("range") or 0)
     kind = data.get("kind")
@@ -181,6 +187,8 @@ def _weapon(data: Mapping[str, Any], rules: dict[str, str]) -> Weapon:
     own = rule_map(data.get("rules"))
     if "fight in ranks" in own and kind == "hand_weapon":
         kind = "spear"
+    if kind == "spear" and mounted:
+        kind = "cavalry_spear"
     strength = data.get("strength", "user")
     fixed, bonus = None, 0
     if isinstance(strength, int | float):
@@ -243,8 +251,10 @@ def _base(data: Mapping[str, Any], troop_type: str, mounted: bool) -> tuple[int,
     return width, depth
 
 
-def read_model(data: Mapping[str, Any]) -> Model:
-    """A unit-format model dict as a `Model` (kit turned into the armour save of §7.1)."""
+def read_model(data: Mapping[str, Any], *, rides: bool = False) -> Model:
+    """A unit-format model dict as a `Model` (kit turned into the armour save of §7.1).
+    `rides`: the model rides in a chariot or on a monster of its unit (its crew), so its
+    spears are cavalry spears (§12.1)."""
     rules = rule_map(data.get("rules"))
     troop_type = str(data.get("troop_type") or "infantry")
     effects: dict[str, int] = {}
@@ -316,7 +326,11 @@ def read_model(data: Mapping[str, Any]) -> Model:
         troop_type=troop_type,
         character=bool(data.get("character", False)),
         rules=rules,
-        weapons=tuple(_weapon(w, rules) for w in data.get("weapons") or () if isinstance(w, Mapping)),
+        weapons=tuple(
+            _weapon(w, rules, mounted=rides or mounted or troop_type in MOUNTED_SPEAR_TROOP_TYPES)
+            for w in data.get("weapons") or ()
+            if isinstance(w, Mapping)
+        ),
         mount=mount,
         unit_strength=_unit_strength(data, troop_type, wounds, mounted),
         item_effects=effects,
@@ -389,10 +403,12 @@ def _defence_key(model: Model) -> tuple:
 def read_unit(data: Mapping[str, Any]) -> Unit:
     """A unit-format unit dict as a `Unit`; ValueError names the problem if nothing can be hit."""
     models_data = [m for m in data.get("models") or () if isinstance(m, Mapping)]
+    # §12.1: a chariot's or a ridden monster's crew carry spears as riders do.
+    rides = any(str(m.get("troop_type") or "") in ("chariot", "ridden_monster") for m in models_data)
     read = []
     for index, model in enumerate(models_data):
         try:
-            read.append(read_model(model))
+            read.append(read_model(model, rides=rides))
         except (TypeError, ValueError, KeyError) as exc:
             raise ValueError(f"models[{index}]: {exc}") from None
     models = tuple(read)

@@ -12,6 +12,9 @@ From the seed (`shared/seeds/002_34142349ecacaf12.txt`):
   melee, i.e. dealt at least as many wounds as its opponent, takes no test at all. For each
   failed test it becomes exhausted, pinned or destroyed" (`regroup_tests`).
 - Fearless ("Nieustraszony"): one regroup test fewer.
+- Fear(X) ("Strach"): "this model counts as having dealt +X wounds when checking who won
+  the melee" (`fear_bonus`): in melee only, it adds to the wounds each side compares, and so
+  decides both who won and who takes the regroup tests; it adds no wounds to anything else.
 
 Decisions (the seed is terse; each is one named constant or function):
 - `REGROUP_STATES`: k failed tests put the unit in the k-th state of the seed's list — one
@@ -24,6 +27,10 @@ Decisions (the seed is terse; each is one named constant or function):
   destroyed by them (`RECKLESS_IGNORES_REGROUP_STATES`).
 - Counter ("Kontra", striking before the charger) is not modelled: the charger strikes first.
 - "Wounds dealt" are the wounds the opponent took (Deadly's lost excess does not count).
+- Fear(X) counts X for each model with it that fought: every model of the charger (it
+  strikes first, so all its models fought) and every defender model that survived the charge
+  (the ones that strike back). A model destroyed before it struck counts nothing. See the
+  repository's `docs/rules/opr.md`.
 
 Everything is exact: the first stage's distribution over the defender's states is split by
 the surviving models, each survivor group strikes back exactly (`resolve_attack`), and the
@@ -111,6 +118,15 @@ def failed_tests(tests: int, p_pass: float) -> PMF:
 def _unit_rule(unit: Unit, rule: str) -> bool:
     """A morale rule counts when every model has it (as the combat engine reads unit rules)."""
     return all(model.has(rule) for model in unit.models)
+
+
+def fear_bonus(unit: Unit, alive: Sequence[int] | None = None) -> int:
+    """Seed, "Strach(X)": the wounds a unit counts as having dealt on top of its real ones when
+    checking who won the melee — X for each of its models with Fear(X) that fought (`alive`:
+    the models left per profile; None: all of them). Decision in the module docstring."""
+    counts = [model.count for model in unit.models] if alive is None else list(alive)
+    return sum(int(n) * (model.value_of("Fear") or 0)
+               for model, n in zip(unit.models, counts, strict=True) if model.has("Fear"))
 
 
 def morale_quality(unit: Unit) -> int:
@@ -219,6 +235,7 @@ def second_stage(
     attacker_pass = quality_pass(morale_quality(attacker))
     defender_pass = quality_pass(morale_quality(defender))
     attacker_models = sum(model.count for model in attacker.models)
+    attacker_fear = fear_bonus(attacker)  # the charger's models all struck (it strikes first)
 
     defender_failed = np.zeros(len(REGROUP_STATES))
     attacker_failed = np.zeros(len(REGROUP_STATES))
@@ -261,9 +278,12 @@ def second_stage(
         counter_kills[: len(kills_pmf)] += mass * kills_pmf
 
         dealt = dealt_by_attacker[idx].astype(np.int64)
+        # Who won compares the wounds dealt plus each side's Fear: the attacker won when the
+        # counter dealt at most `score` wounds, the defender when it dealt at least `score`.
+        score = dealt + (attacker_fear - fear_bonus(defender, alive))
         # Σ over the counter's states as cumulative sums by wounds, looked up per first-stage state.
-        p_attacker_won = at_most[np.minimum(dealt, len(at_most) - 1)]
-        p_defender_won = 1 - np.where(dealt > 0, at_most[np.minimum(dealt - 1, len(at_most) - 1)], 0.0)
+        p_attacker_won = np.where(score >= 0, at_most[np.clip(score, 0, len(at_most) - 1)], 0.0)
+        p_defender_won = 1 - np.where(score > 0, at_most[np.clip(score - 1, 0, len(at_most) - 1)], 0.0)
         p_attacker_wins += float(p @ p_attacker_won)
         p_defender_wins += float(p @ p_defender_won)
         if any(alive):  # a destroyed defender takes no regroup test
@@ -276,10 +296,11 @@ def second_stage(
             defender_failed[0] += float(p @ (1 - p_lost))
         else:
             defender_failed[0] += mass
-        # The charger: tests only when it took wounds, dealt fewer than it took and still stands.
+        # The charger: tests only when it took wounds, lost the melee (the counter's wounds above
+        # `score`) and still stands.
         testing = 0.0
         for half, more_than in zip((False, True), more_than_by_half, strict=True):
-            share = float(p @ more_than[np.minimum(dealt, len(more_than) - 1)])
+            share = float(p @ more_than[np.clip(score, 0, len(more_than) - 1)])
             if share:
                 n = regroup_tests(took_wounds=True, won_melee=False, half_strength=half, melee=True,
                                   fearless=attacker_fearless)

@@ -9,19 +9,26 @@ the loadout is dealt out model by model: what every model carries goes to all, t
 order to the next models (4 Rifles and 1 Plasma Gun in a unit of 5 are four riflemen and one
 gunner), and identical models become one profile.
 
-A rule the points engine does not price (`points.opr.rule_names`) is not dropped silently:
-it stays on the unit as text (`extra.text_rules`) and is listed in `left_out`. The book price
-is kept as `extra.source_points`, so the points audit can set it beside the formula's.
+Rules are read where Army Forge writes them and as it means them (`read_rule`): its official
+names for our rules (Strider is Agile, `points/opr/OLD_OPR.md`) become ours, a model rule it
+writes on a weapon (Counter) goes to the models carrying the weapon, and Tough(X) of an item or
+mount adds to the unit's own. A rule the points engine does not price (`points.opr.rule_names`)
+is not dropped silently and does not refuse the unit: it stays on the unit as text
+(`extra.text_rules`), and the import report and the points audit name it beside the formula's
+price. The book price is kept as `extra.source_points`, so the audit can set it beside the
+formula's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from points.catalogue.i18n import gettext_noop
-from points.opr.rule_names import canonical_name, is_ap, is_order, is_tough
+from points.opr.rule_names import BY_NAME, canonical_name, is_ap, is_tough
+from points.opr.tables import AP_RANGE
+from rules.systems.opr.unit_format.reader import EXCLUSIVE_RULES
 
 #: Army Forge's name for the source, as written into `extra.source`.
 SOURCE = "Army Forge"
@@ -31,17 +38,23 @@ GAME_SYSTEM = "gf"
 ARMY_ID = "army-builder"
 MAX_SIZE = 1000
 MAX_LOADOUT = 50
+_EXCLUSIVE = tuple(frozenset(pair) for pair in EXCLUSIVE_RULES)
 
 
 @dataclass
 class ReadUnit:
-    """One Army Forge unit in our format, with what could not be carried over."""
+    """One Army Forge unit in our format, with what could not be carried over.
+
+    `unpriced` are the rules the formula does not price, as Army Forge writes them (each once,
+    in the order met): they stay on the unit as text (`extra.text_rules`), and the import
+    report and the points audit name them beside the formula's price."""
 
     unit: dict[str, Any]
     size: int
     source_points: int
     left_out: list[str] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
+    unpriced: list[str] = field(default_factory=list)
 
 
 def _int(value: Any) -> int | None:
@@ -76,60 +89,157 @@ def _rules_of(entry: Mapping[str, Any]) -> list[Any]:
     return list(found) if isinstance(found, list) else []
 
 
-def _priced(written: str) -> bool:
-    name = written.split("(", 1)[0].strip()
-    return bool(name) and (canonical_name(name) is not None or is_tough(name) or is_order(name))
+RuleKind = Literal["tough", "ap", "model", "weapon", "text"]
+
+
+@dataclass(frozen=True)
+class ReadRule:
+    """How one rule Army Forge writes reads here, wherever Army Forge put it.
+
+    `kind`: `tough` (Tough(X): toughness, `value`), `ap` (a weapon's AP, `value`), `model` or
+    `weapon` (a rule the formula prices, at the level the formula prices it, `written` in our
+    canonical English form: Army Forge's Strider is our Agile, `points/opr/OLD_OPR.md`), or
+    `text` (a rule the formula does not price, or a value it cannot take: kept as text)."""
+
+    kind: RuleKind
+    written: str
+    value: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.written.split("(", 1)[0].strip()
+
+
+def read_rule(rule: Any) -> ReadRule | None:
+    """One Army Forge rule (`{name, rating}` or text) as it reads here; None for an empty one."""
+    written = _written_rule(rule)
+    if not written:
+        return None
+    name, _, rest = written.partition("(")
+    name, raw = name.strip(), rest.rstrip(") ").strip() if rest else None
+    value = _int(raw) if raw else None
+    if is_tough(name):
+        return ReadRule("tough", written, value) if value is not None and 1 <= value <= 100 else ReadRule(
+            "text", written
+        )
+    if is_ap(name):
+        low, high = AP_RANGE
+        return ReadRule("ap", written, value) if value is not None and low <= value <= high else ReadRule(
+            "text", written
+        )
+    canonical = canonical_name(name)
+    spec = BY_NAME.get(canonical) if canonical else None
+    if spec is None:
+        return ReadRule("text", written)
+    if spec.value_range is None:
+        return ReadRule(spec.level, spec.name) if raw is None else ReadRule("text", written)
+    low, high = spec.value_range
+    if value is None or not low <= value <= high:
+        return ReadRule("text", written)
+    return ReadRule(spec.level, f"{spec.name}({value})", value)
 
 
 @dataclass
 class _Kit:
-    """What one line of the loadout gives a model: a weapon or the rules of an item."""
+    """What one line of the loadout gives each model that carries it: weapons (a weapon, or
+    those a mount brings), model rules (of an item or mount, or a model rule Army Forge writes
+    on a weapon, like Counter), and Tough, which adds to the model's own (a hero's Tough(3) on
+    a mount with Tough(12) is Tough(15): `tough_of`)."""
 
     count: int
-    weapon: dict[str, Any] | None = None
+    weapons: tuple[dict[str, Any], ...] = ()
     rules: tuple[str, ...] = ()
+    tough: int = 0
+
+
+def tough_of(own: int, kits: list[_Kit]) -> int:
+    """A model's toughness: its own Tough(X) plus the Tough(X) of each item or mount it
+    carries, as Army Forge adds them (a model with no Tough at all has toughness 1)."""
+    return max(1, own + sum(kit.tough for kit in kits))
+
+
+class _Unpriced:
+    """The rules of one unit the formula does not price, each once, as Army Forge writes them."""
+
+    def __init__(self) -> None:
+        self.rules: list[str] = []
+
+    def add(self, written: str) -> None:
+        if written and written not in self.rules:
+            self.rules.append(written[:100])
 
 
 def _weapon(
-    entry: Mapping[str, Any], where: str, unit_name: str, left_out: list[str], errors: list[tuple[str, str]]
-) -> dict[str, Any] | None:
+    entry: Mapping[str, Any], where: str, errors: list[tuple[str, str]], unpriced: _Unpriced
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """A weapon, and the model rules Army Forge wrote on it (they go to the model carrying it)."""
     name = str(entry.get("name") or "").strip() or "Weapon"
     attacks = _int(entry.get("attacks"))
     weapon_range = _int(entry.get("range", 0) or 0)
     if attacks is None or not 0 <= attacks <= 100:
         errors.append((f"{where}.attacks", gettext_noop("Must be a whole number from 0 to 100.")))
-        return None
+        return None, []
     if weapon_range is None or not 0 <= weapon_range <= 120:
         errors.append((f"{where}.range", gettext_noop("Must be a whole number of inches from 0 to 120.")))
-        return None
+        return None, []
     weapon: dict[str, Any] = {"name": name[:200], "range": weapon_range, "attacks": attacks}
-    rules = []
+    rules: list[str] = []
+    model_rules: list[str] = []
     for rule in _rules_of(entry):
-        written = _written_rule(rule)
-        if not written:
+        read = read_rule(rule)
+        if read is None:
             continue
-        if is_ap(written.split("(", 1)[0]):
-            ap = _int(written.split("(", 1)[1].rstrip(")")) if "(" in written else None
-            if ap is None or not -1 <= ap <= 5:
-                errors.append(
-                    (f"{where}.specialRules", gettext_noop("AP must be a whole number from -1 to 5."))
-                )
-                return None
-            weapon["ap"] = ap
-        elif _priced(written):
-            rules.append(written)
+        if read.kind == "ap":
+            weapon["ap"] = read.value
+        elif read.kind == "weapon":
+            if all(r.split("(", 1)[0] != read.name for r in rules):
+                rules.append(read.written)
+        elif read.kind == "model":
+            model_rules.append(read.written)
         else:
-            left_out.append(f"{unit_name}: {name}: {written}")
+            unpriced.add(read.written if read.kind == "text" else _written_rule(rule))
     if rules:
         weapon["rules"] = rules[:50]
-    return weapon
+    return weapon, model_rules
+
+
+def _is_weapon(entry: Mapping[str, Any]) -> bool:
+    kind = str(entry.get("type") or "")
+    return kind == "ArmyBookWeapon" or (kind not in ("ArmyBookItem", "ArmyBookRule") and "attacks" in entry)
+
+
+def _item_kit(
+    entry: Mapping[str, Any], count: int, where: str, errors: list[tuple[str, str]], unpriced: _Unpriced
+) -> _Kit:
+    """An item or a mount: the weapons, rules and Tough of its content, for each carrier."""
+    weapons: list[dict[str, Any]] = []
+    rules: list[str] = []
+    tough = 0
+    content = entry.get("content")
+    for index, part in enumerate(content if isinstance(content, list) else []):
+        if isinstance(part, Mapping) and _is_weapon(part):
+            weapon, moved = _weapon(part, f"{where}.content[{index}]", errors, unpriced)
+            if weapon is not None:
+                weapons.append(weapon)
+            rules += moved
+            continue
+        read = read_rule(part)
+        if read is None:
+            continue
+        if read.kind == "tough":
+            tough += read.value or 0
+        elif read.kind == "model":
+            rules.append(read.written)
+        else:
+            unpriced.add(_written_rule(part) if read.kind != "text" else read.written)
+    return _Kit(count=count, weapons=tuple(weapons), rules=tuple(rules), tough=tough)
 
 
 def _kits(
-    loadout: list[Any], path: str, unit_name: str, left_out: list[str], errors: list[tuple[str, str]]
-) -> tuple[list[_Kit], list[str]]:
-    """Each loadout line as a kit, and the rules of items we cannot price (kept as text)."""
-    kits, text_rules = [], []
+    loadout: list[Any], path: str, errors: list[tuple[str, str]], unpriced: _Unpriced
+) -> list[_Kit]:
+    """Each loadout line as a kit; the rules of items we cannot price are kept as text."""
+    kits = []
     for index, entry in enumerate(loadout[:MAX_LOADOUT]):
         where = f"{path}[{index}]"
         if not isinstance(entry, Mapping):
@@ -143,36 +253,65 @@ def _kits(
             continue
         kind = str(entry.get("type") or "")
         if kind == "ArmyBookItem" or ("attacks" not in entry and "content" in entry):
-            rules = []
-            for rule in entry.get("content") or []:
-                written = _written_rule(rule)
-                if not written:
-                    continue
-                if _priced(written):
-                    rules.append(written)
-                else:
-                    text_rules.append(written)
-                    left_out.append(f"{unit_name}: {entry.get('name', '')}: {written}")
-            if rules:
-                kits.append(_Kit(count=count, rules=tuple(rules)))
+            kits.append(_item_kit(entry, count, where, errors, unpriced))
         elif kind == "ArmyBookRule":
-            written = _written_rule(entry)
-            if _priced(written):
-                kits.append(_Kit(count=count, rules=(written,)))
-            elif written:
-                text_rules.append(written)
-                left_out.append(f"{unit_name}: {written}")
+            read = read_rule(entry)
+            if read is None:
+                continue
+            if read.kind == "tough":
+                kits.append(_Kit(count=count, tough=read.value or 0))
+            elif read.kind == "model":
+                kits.append(_Kit(count=count, rules=(read.written,)))
+            else:
+                unpriced.add(_written_rule(entry) if read.kind != "text" else read.written)
         else:
-            weapon = _weapon(entry, where, unit_name, left_out, errors)
+            weapon, moved = _weapon(entry, where, errors, unpriced)
             if weapon is not None:
-                kits.append(_Kit(count=count, weapon=weapon))
-    return kits, text_rules
+                kits.append(_Kit(count=count, weapons=(weapon,), rules=tuple(moved)))
+    return kits
+
+
+def _rule_name(written: str) -> str:
+    return written.split("(", 1)[0].strip()
+
+
+def _merged_rules(own: list[str], kits: list[_Kit], unpriced: _Unpriced) -> list[str]:
+    """A model's rules: its own, then those its kits bring, each rule once. A rule met again
+    with a value keeps the higher one (a hero with Fear(1) on a Fear(2) mount causes Fear(2));
+    one that contradicts a rule the model has (Fast beside Slow) is kept as text, since which
+    one Army Forge meant to win is not written down."""
+    rules: list[str] = []
+    for written in [*own, *(r for kit in kits for r in kit.rules)]:
+        name = _rule_name(written)
+        same = next((i for i, r in enumerate(rules) if _rule_name(r) == name), None)
+        if same is not None:
+            if _rule_value(written) > _rule_value(rules[same]):
+                rules[same] = written
+            continue
+        if any({name, _rule_name(r)} in _EXCLUSIVE for r in rules):
+            unpriced.add(written)
+            continue
+        rules.append(written)
+    return rules
+
+
+def _rule_value(written: str) -> int:
+    _, _, rest = written.partition("(")
+    return _int(rest.rstrip(") ")) or 0
 
 
 def _models(
-    name: str, size: int, quality: int, defence: int, rules: list[str], kits: list[_Kit], toughness: int = 1
+    name: str,
+    size: int,
+    quality: int,
+    defence: int,
+    rules: list[str],
+    kits: list[_Kit],
+    toughness: int,
+    unpriced: _Unpriced,
 ) -> list[dict[str, Any]]:
-    """Deal the kits out over `size` models and merge identical models into profiles."""
+    """Deal the kits out over `size` models and merge identical models into profiles.
+    `toughness` is the unit's own Tough(X) (0 without one)."""
     carried: list[list[_Kit]] = [[] for _ in range(size)]
     cursor = 0
     for kit in kits:
@@ -185,15 +324,16 @@ def _models(
     profiles: list[dict[str, Any]] = []
     keys: dict[str, dict[str, Any]] = {}
     for kit_list in carried:
-        weapons = [dict(k.weapon) for k in kit_list if k.weapon is not None]
-        model_rules = list(rules) + [r for k in kit_list for r in k.rules if r not in rules]
-        key = repr((weapons, model_rules))
+        weapons = [dict(w) for k in kit_list for w in k.weapons]
+        model_rules = _merged_rules(rules, kit_list, unpriced)
+        model_toughness = tough_of(toughness, kit_list)
+        key = repr((weapons, model_rules, model_toughness))
         if key in keys:
             keys[key]["count"] += 1
             continue
         profile: dict[str, Any] = {"name": name, "count": 1, "quality": quality, "defence": defence}
-        if toughness > 1:
-            profile["toughness"] = toughness
+        if model_toughness > 1:
+            profile["toughness"] = model_toughness
         if model_rules:
             profile["rules"] = model_rules[:50]
         if weapons:
@@ -219,10 +359,27 @@ def upgrade_cost(upgrade: Any, unit_id: Any) -> int:
     return _int(option.get("cost")) or 0
 
 
+def _loadout_of(entry: Mapping[str, Any]) -> tuple[str, Any]:
+    """Where a unit's gear is: a list's `loadout` (after its upgrades; older lists call it
+    `equipment`), or an army book's `weapons` (and `items`)."""
+    for key in ("loadout", "equipment"):
+        if entry.get(key) is not None:
+            return key, entry[key]
+    weapons, items = entry.get("weapons"), entry.get("items")
+    if isinstance(weapons, list) and isinstance(items, list):
+        return "weapons", weapons + items
+    return "weapons", weapons if weapons is not None else []
+
+
 def read_unit(entry: Any, path: str) -> ReadUnit:
-    """One Army Forge unit (list or army book) as an OPR unit dict; errors name the field."""
+    """One Army Forge unit (list or army book) as an OPR unit dict; errors name the field.
+
+    Rules are read where Army Forge puts them (`read_rule`): a model rule written on a weapon
+    (Counter) goes to the models carrying it, Tough(X) of an item or mount adds to the unit's
+    own, and a rule the formula does not price stays on the unit as text (`unpriced`)."""
     errors: list[tuple[str, str]] = []
     left_out: list[str] = []
+    unpriced = _Unpriced()
     if not isinstance(entry, Mapping):
         return ReadUnit({}, 0, 0, errors=[(path, gettext_noop("Each unit must be an object."))])
     name = str(entry.get("customName") or entry.get("name") or "").strip()[:200]
@@ -245,46 +402,39 @@ def read_unit(entry: Any, path: str) -> ReadUnit:
         errors.append((f"{path}.selectedUpgrades", gettext_noop("Must be a list.")))
         upgrades = []
     source_points = cost + sum(upgrade_cost(u, entry.get("id")) for u in upgrades)
-    rules, text_rules = [], []
-    toughness = 1
+    rules: list[str] = []
+    toughness = 0
     for rule in _rules_of(entry)[:50]:
-        written = _written_rule(rule)
-        if not written:
+        read = read_rule(rule)
+        if read is None:
             continue
-        if is_tough(written.split("(", 1)[0]) and "(" in written:
-            value = _int(written.split("(", 1)[1].rstrip(") "))
-            if value is None or not 1 <= value <= 100:
-                errors.append((f"{path}.rules", gettext_noop("Tough must be a whole number from 1 to 100.")))
-            else:
-                toughness = value  # Army Forge's Tough(X) is our model's toughness
-        elif _priced(written):
-            rules.append(written)
-        else:
-            text_rules.append(written)
-            left_out.append(f"{name}: {written}")
-    loadout = entry.get("loadout")
-    if loadout is None:
-        loadout = entry.get("equipment") or []
+        if read.kind == "tough":
+            toughness += read.value or 0  # Army Forge's Tough(X) is our model's toughness
+        elif read.kind == "model":
+            rules.append(read.written)
+        else:  # a weapon rule on the unit names no weapon: the formula cannot place it
+            unpriced.add(_written_rule(rule) if read.kind != "text" else read.written)
+    key, loadout = _loadout_of(entry)
     if not isinstance(loadout, list):
-        errors.append((f"{path}.loadout", gettext_noop("Must be a list.")))
+        errors.append((f"{path}.{key}", gettext_noop("Must be a list.")))
         loadout = []
-    key = "loadout" if "loadout" in entry else "equipment"
-    kits, item_rules = _kits(loadout, f"{path}.{key}", name, left_out, errors)
+    kits = _kits(loadout, f"{path}.{key}", errors, unpriced)
     if errors or size is None or quality is None or defence is None:
         return ReadUnit({}, 0, source_points, left_out, errors)
+    models = _models(name, size, quality, defence, rules, kits, toughness, unpriced)
     unit: dict[str, Any] = {
         "format": 1,
         "system": "opr",
         "name": name,
-        "models": _models(name, size, quality, defence, rules, kits, toughness),
+        "models": models,
         "extra": {"source": SOURCE, "source_points": source_points},
     }
-    if text_rules or item_rules:
-        unit["extra"]["text_rules"] = text_rules + item_rules
+    if unpriced.rules:
+        unit["extra"]["text_rules"] = list(unpriced.rules)
     for ident in ("id", "selectionId"):
         if isinstance(entry.get(ident), str | int):
             unit["extra"][f"army_forge_{ident.lower()}"] = str(entry[ident])[:64]
-    return ReadUnit(unit, size, source_points, left_out, errors)
+    return ReadUnit(unit, size, source_points, left_out, errors, list(unpriced.rules))
 
 
 def merge_combined(host: ReadUnit, joined: ReadUnit) -> None:
@@ -294,11 +444,15 @@ def merge_combined(host: ReadUnit, joined: ReadUnit) -> None:
     host.source_points += joined.source_points
     host.unit["extra"]["source_points"] = host.source_points
     host.left_out += joined.left_out
+    host.unpriced += [r for r in joined.unpriced if r not in host.unpriced]
+    if host.unpriced:
+        host.unit["extra"]["text_rules"] = list(host.unpriced)
 
 
 def write_unit(unit: Mapping[str, Any], *, points: int, selection_id: str) -> dict[str, Any]:
     """One unit of ours in Army Forge's share-JSON unit shape (`quality`/`defense` of its first
-    model, the loadout summed over its models, the rules of every model, our price as `cost`)."""
+    model, the loadout summed over its models, the rules of every model and those kept as text,
+    our price as `cost`)."""
     models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
     first = models[0] if models else {}
     loadout: dict[str, dict[str, Any]] = {}
@@ -331,6 +485,11 @@ def write_unit(unit: Mapping[str, Any], *, points: int, selection_id: str) -> di
                 "specialRules": special,
                 "label": weapon["name"],
             }
+    extra = unit.get("extra") if isinstance(unit.get("extra"), Mapping) else {}
+    for written in extra.get("text_rules") or []:  # the rules we keep as text go back as Army Forge's
+        if isinstance(written, str) and written not in seen_rules:
+            seen_rules.add(written)
+            rules.append(_rule_object(written))
     return {
         "armyId": ARMY_ID,
         "id": selection_id,
@@ -394,6 +553,19 @@ def _slug(text: str) -> str:
     return "-".join(part for part in cleaned.split("-") if part)[:40] or "option"
 
 
+def _option_key(written: str, options: list[dict[str, Any]]) -> str:
+    """An option's key: at most 60 characters of slug (cut on a word, never ending in a hyphen),
+    unique among the unit's options."""
+    key = "-".join(part for part in written[:60].split("-") if part) or "option"
+    taken = {o["key"] for o in options}
+    number = 2
+    unique = key
+    while unique in taken:
+        unique = f"{key[:55].rstrip('-')}-{number}"
+        number += 1
+    return unique
+
+
 def read_options(
     entry: Mapping[str, Any], packages: Mapping[str, Any], unit: Mapping[str, Any], path: str
 ) -> tuple[list[dict[str, Any]], list[str]]:
@@ -427,23 +599,28 @@ def read_options(
                 weapons, rules, problems = [], [], []
                 for g_index, gain in enumerate(gains):
                     where = f"{path}.sections[{s_index}].options[{o_index}].gains[{g_index}]"
-                    if str(gain.get("type")) == "ArmyBookWeapon" or "attacks" in gain:
-                        weapon = _weapon(gain, where, name, [], problems)
+                    if _is_weapon(gain):
+                        weapon, moved = _weapon(gain, where, problems, _Unpriced())
                         if weapon is not None:
                             weapons.append(weapon)
-                    elif _priced(_written_rule(gain)) and not is_tough(_written_rule(gain).split("(")[0]):
-                        rules.append(_written_rule(gain))
+                        if moved:
+                            problems.append((where, "a model rule on a weapon"))
+                        continue
+                    read = read_rule(gain)
+                    if read is not None and read.kind == "model":
+                        rules.append(read.written)
                     else:
                         problems.append((where, "not priced"))
                 option_label = str(option.get("label") or label)[:200]
-                key = f"{_slug(str(package_id))}-{s_index}-{o_index}-{_slug(option_label)}"[:60]
+                written_key = f"{_slug(str(package_id))}-{s_index}-{o_index}-{_slug(option_label)}"
+                key = _option_key(written_key, options)
                 common: dict[str, Any] = {
                     "key": key,
                     "label": option_label,
                     "group": label[:120],
                     "max": max(1, min(int(most), 1000)),
                 }
-                if problems or not (weapons or rules):
+                if problems or not (weapons or rules) or most > size:  # "replace 2x" on 1 model
                     left_out.append(f"{name}: {label}: {option_label}")
                 elif (
                     variant == "replace"

@@ -13,6 +13,7 @@ from typing import Any
 from rules.battlescribe.mapping import BattleScribeMapping, UnitCost
 
 MAPPING = BattleScribeMapping(
+    editions=("wh40k-9",),
     model_profile_types=("Unit",),
     weapon_profile_types=("Weapon",),
     characteristics={

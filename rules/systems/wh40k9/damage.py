@@ -36,9 +36,12 @@ from rules.systems.wh40k9.saves import p_unsaved
 DENSE_STATES = 160
 #: Up to this many states a fixed number of attacks is a matrix power (`apply_attacks`).
 SQUARING_STATES = 24
-#: Largest defending unit, in total wounds (Σ count × W), so a state matrix stays small
-#: enough that every accepted input computes in well under 2 s (see `estimate`).
-MAX_DEFENDER_WOUNDS = 400
+#: Largest defending unit, in total wounds (Σ count × W): a bound of sanity only. The states
+#: an attack works on are cut at what it can reach (`estimate.reach`), so a big unit costs its
+#: per-model lists and the morale table (kills × models), which the cost model prices
+#: (`estimate.estimate_cost`: 200,000 one-wound models shot by ten guns take ~0.07 s and
+#: 52 MB); it was 400 wounds, which refused a horde of 401 that computes in a millisecond.
+MAX_DEFENDER_WOUNDS = 1_000_000
 
 
 @dataclass(frozen=True)

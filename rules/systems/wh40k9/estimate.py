@@ -12,7 +12,8 @@ so the state distribution after the batch is Σ_n P(n attacks)·v·Mⁿ — exac
 Morale and Combat Attrition (`morale`) follow as extra outcomes.
 
 Input limits (every accepted input < 2 s, a few MB): the defender has at most
-`damage.MAX_DEFENDER_WOUNDS` wounds in all, a batch at most
+`damage.MAX_DEFENDER_WOUNDS` wounds in all (a bound of sanity: the cost model refuses
+what is costly before it), a batch at most
 `attacks.MAX_ATTACKS_PER_BATCH` attacks, a unit at most `MAX_BATCHES` weapon batches, and
 the whole attack at most `MAX_COST` band passes (`estimated_cost`, checked before any).
 """
@@ -208,6 +209,8 @@ def work_features(batches: list[Batch], groups: list[ModelGroup]) -> dict[str, f
     width = max(g.wounds for g in groups) + 4
     out = {"batches": float(len(batches)), "passes": 0.0, "pass_cells": 0.0, "products": 0.0,
            "product_cells": 0.0, "models": float(sum(g.count for g in groups)), "states": float(states)}
+    # The morale table (`morale.morale_losses`): a row per kill count the states reach, a column per model.
+    out["morale_cells"] = min(out["states"], out["models"] + 1) * out["models"]
     for batch in batches:
         hits = 1 + sum(int(a.get("hits", 1)) for a in of_type(batch.abilities, "extra_hits"))
         events = 2 + sum(len(dice_pmf(a.get("amount", 1))) for a in of_type(batch.abilities, "mortal_wounds"))
@@ -234,10 +237,12 @@ def work_features(batches: list[Batch], groups: list[ModelGroup]) -> dict[str, f
 #: (`armybuilder.estimates.machine_speed`): fitted by least squares on relative error against
 #: 360 accepted inputs of `bench/bench_cost_models.py`'s sweep (seeds 11–13; CPU seconds, best of
 #: three, divided by the machine factor measured in the same process), checked on seed 1, and
-#: rounded up by about 30%. The engine's own refusal stays `MAX_COST` band passes.
+#: rounded up by about 30%; the morale table's cells (6–11 ns each, measured on defenders of
+#: 20,000–200,000 models, where it is most of the work) were added since. The engine's own
+#: refusal stays `MAX_COST` band passes.
 SECONDS_FIXED = 5.4e-5
 SECONDS_PER = {"batches": 6.7e-5, "passes": 1e-7, "pass_cells": 1.9e-9, "products": 9.1e-7,
-               "product_cells": 5e-11, "models": 1.5e-7, "states": 1.0e-6}
+               "product_cells": 5e-11, "models": 1.5e-7, "states": 1.0e-6, "morale_cells": 1.2e-8}
 #: Bytes: the result's lists (per model, per state), a batch's step and its tables, and the
 #: joint tables of kills × models (morale) and the dense matrix (states²).
 BYTES_FIXED = 4 * 1024
@@ -261,7 +266,7 @@ def estimate_cost(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any],
     seconds = SECONDS_FIXED + sum(SECONDS_PER[key] * work[key] for key in SECONDS_PER)
     size = (BYTES_FIXED + sum(BYTES_PER[key] * work[key] for key in BYTES_PER)
             + (BYTES_PER_STATE_PAIR * work["states"] ** 2 if work["products"] else 0)
-            + BYTES_PER_MODEL_PAIR * min(work["states"], work["models"] + 1) * work["models"])
+            + BYTES_PER_MODEL_PAIR * work["morale_cells"])
     return seconds, int(size)
 
 

@@ -67,7 +67,10 @@ def morale_losses(kills: PMF, *, models: int, leadership: int) -> np.ndarray:
     rows = spread[:, :columns]
     rows[:, 0] = failing * np.power([5 / 6] * whole + [2 / 3] * (n - whole), after)  # … nobody flees
     j = np.arange(1.0, columns)
-    ratios = np.divide(np.subtract.outer(after + 1.0, j), j, out=rows[:, 1:])  # P(j) / P(j − 1) …
+    # P(j) / P(j − 1) …, written into the table itself: no temporary of the table's size
+    # (its memory is the estimate's largest for a big defending unit, `estimate.BYTES_PER_MODEL_PAIR`).
+    ratios = np.subtract.outer(after + 1.0, j, out=rows[:, 1:])
+    np.divide(ratios, j, out=ratios)
     ratios[:whole] *= 1 / 5  # … times p / (1 − p): a 1, or
     ratios[whole:] *= 2 / 4  # 1–2 below Half-strength
     np.multiply.accumulate(rows, axis=1, out=rows)  # (past j = after the ratio is 0: the rest stays 0)

@@ -23,6 +23,7 @@ EXPECTED_OPERATIONS = {
     ("get", "/api/v1/lists/{list_id}"), ("put", "/api/v1/lists/{list_id}"),
     ("patch", "/api/v1/lists/{list_id}"), ("delete", "/api/v1/lists/{list_id}"),
     ("get", "/api/v1/lists/{list_id}/validate"), ("post", "/api/v1/lists/{list_id}/fork"),
+    ("get", "/api/v1/lists/{list_id}/audit"),
     ("post", "/api/v1/lists/{list_id}/share"), ("delete", "/api/v1/lists/{list_id}/share"),
     ("get", "/api/v1/lists/{list_id}/units"), ("post", "/api/v1/lists/{list_id}/units"),
     ("get", "/api/v1/lists/{list_id}/units/{unit_id}"), ("patch", "/api/v1/lists/{list_id}/units/{unit_id}"),

@@ -154,15 +154,34 @@ def test_the_api_estimates_a_catalogue_unit_against_a_reference_target(client, f
 def test_an_attack_past_the_40k_engine_limits_is_refused_before_a_job_is_queued(client):
     """Issue 16: the engine's own limit (total defender wounds) is a 400 naming it, no row stored."""
     horde = copy.deepcopy(WH40K.reference_targets["geq-10"])
-    horde["models"][0]["count"] = 500  # 500 wounds: past `damage.MAX_DEFENDER_WOUNDS`
+    # Six rows of 1,000 models of 200 wounds (the unit format's largest): 1,200,000 wounds,
+    # past `damage.MAX_DEFENDER_WOUNDS`.
+    horde["models"] = [{**horde["models"][0], "name": f"Row {i}", "count": 1000, "w": 200} for i in range(6)]
     body = {"kind": "unit_vs_unit", "attacker": intercessors(), "defender": horde,
             "situation": {"mode": "shooting", "range_inches": 12}}
     before = Estimate.objects.count()
     refused = client.post("/api/v1/estimates", body, content_type="application/json")
     assert refused.status_code == 400, refused.json()
     [message] = refused.json()["details"]["defender"]
-    assert "400" in message and "wounds" in message
+    assert "1000000" in message and "wounds" in message
     assert Estimate.objects.count() == before
+
+
+def test_a_horde_past_the_old_400_wound_limit_is_estimated(client):
+    """Issue 42: a defender of 1,000 one-wound models (the old limit refused anything past 400
+    wounds, though it computes in milliseconds) is accepted, and its job answers what the
+    engine answers."""
+    horde = copy.deepcopy(WH40K.reference_targets["geq-10"])
+    horde["models"][0]["count"] = 1000
+    situation = {"mode": "shooting", "range_inches": 12}
+    body = {"kind": "unit_vs_unit", "attacker": intercessors(), "defender": horde, "situation": situation}
+    created = client.post("/api/v1/estimates", body, content_type="application/json")
+    assert created.status_code == 202, created.json()
+    run_estimate(created.json()["id"])
+    result = client.get(created["Location"]).json()["result"]
+    direct = WH40K.attack(intercessors(), horde, {**situation, "range_inches": 12.0})
+    assert result["expected"] == pytest.approx(direct["expected"], abs=1e-12)
+    assert len(result["kills_distribution"]) == len(direct["kills_distribution"])
 
 
 def _list(owner: Any, faction: Faction, name: str, units: list[dict[str, Any]]) -> Any:

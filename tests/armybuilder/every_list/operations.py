@@ -261,6 +261,9 @@ OPERATIONS: list[Operation] = [
     Operation("api list", lambda c: c.api_call("get", f"lists/{c.list_id}")),
     Operation("api my lists", lambda c: c.api_call("get", "lists"), address=NO_LIST),
     Operation("api validate", lambda c: c.api_call("get", f"lists/{c.list_id}/validate")),
+    Operation(
+        "api points audit", lambda c: c.api_call("get", f"lists/{c.list_id}/audit"), applies=formula_priced
+    ),
     Operation("api locks", lambda c: c.api_call("get", f"lists/{c.list_id}/locks")),
     Operation("api gauntlet", lambda c: c.api_call("get", f"lists/{c.list_id}/gauntlet")),
     Operation("api units", lambda c: c.api_call("get", f"lists/{c.list_id}/units")),

@@ -145,3 +145,9 @@ def test_a_feature_is_offered_where_it_applies_and_refused_with_a_reason_elsewhe
         answer = cell.api_call("get", f"lists/{cell.list_id}/export/army-forge")
         assert answer.status_code == 404
         assert answer.json()["message"] == "Army Forge has no lists of this game system."
+    if not applies(cell) and route == "lists:audit":
+        answer = cell.api_call("get", f"lists/{cell.list_id}/audit")
+        assert answer.status_code == 404
+        assert answer.json()["message"] == (
+            "This game system prices units from its book, not by a formula: there is nothing to audit."
+        )

@@ -129,6 +129,32 @@ def test_differences_are_reported(army):
     ]
 
 
+def test_a_declared_total_its_selections_do_not_make_is_reported(army):
+    """Issue 40: the roster says 480 pts, its one Captain costs 90 in the file."""
+    user, system, _list = army
+    ros = (
+        b'<roster id="r" name="Odd" battleScribeVersion="2.03" gameSystemId="g" gameSystemName="G" '
+        b'gameSystemRevision="1" xmlns="http://www.battlescribe.net/schema/rosterSchema">'
+        b'<costs><cost name="pts" typeId="p" value="480.0"/>'
+        b'<cost name=" PL" typeId="pl" value="9.0"/></costs>'
+        b'<forces><force id="f" name="F" entryId="x" catalogueId="c" catalogueRevision="1" '
+        b'catalogueName="Test Marines">'
+        b'<selections><selection id="s1" name="Captain" entryId="se-captain" number="1" type="model">'
+        b'<costs><cost name="pts" typeId="p" value="90.0"/></costs></selection>'
+        b"</selections></force></forces></roster>"
+    )
+    result = roster_import(owner=user, system=system, source=SourceFile("odd.ros", ros))
+    assert result.differences == [
+        "The roster states a total of 480 pts, but its selections cost 90 pts; the list is priced "
+        "from its selections.",
+        "Captain: 80 pts here, 90.0 in the roster",
+    ]
+    # a total that its selections make is not mentioned
+    same = ros.replace(b'value="480.0"', b'value="90.0"')
+    result = roster_import(owner=user, system=system, source=SourceFile("same.ros", same))
+    assert result.differences == ["Captain: 80 pts here, 90.0 in the roster"]
+
+
 def test_hostile_roster_refused(army):
     user, system, _list = army
     with pytest.raises(BattleScribeError) as caught:

@@ -4,6 +4,8 @@ the pure measurement, opponents chosen per list, and the panel's states."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import caches
 from django.urls import reverse
@@ -83,7 +85,9 @@ def test_the_panel_polls_while_computing_and_only_the_owner_sees_it(client, army
     url = reverse("lists:gauntlet", args=[army.pk])
     first = client.get(url).content.decode()
     # Celery runs inline here: the job ran during the first request, the second finds it all.
-    assert 'data-state="computing"' in first and 'hx-trigger="every 1s"' in first
+    # Issue 42: a short first poll, no fixed second between the work's end and the panel's.
+    assert 'data-state="computing"' in first and 'hx-trigger="load delay:150ms"' in first
+    assert f'hx-get="{url}?poll=1"' in first
     second = client.get(url).content.decode()
     assert 'data-state="ready"' in second and "hx-trigger" not in second.split("<h2")[0]
     client.force_login(make_user("stranger"))
@@ -108,6 +112,8 @@ def test_a_large_gauntlet_is_dealt_into_parts_of_equal_predicted_cost_that_cover
     from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
 
     assert parts_for(1) == 1 and parts_for(PART_SIZE) == 1 and parts_for(PART_SIZE + 1) == 2
+    # Issue 42: a few matchups of a second or more in all are split over the free workers too.
+    assert parts_for(120, 0.49) == 1 and parts_for(120, 1.0) == 2 and parts_for(120, 1e6) == 8
     brutes = make_unit(faction=army.faction, data=BRUTES, with_options=False)
     army.refresh_from_db()
     services.army_list_add_unit(army_list=army, unit=brutes, options={}, expected_version=army.version)
@@ -115,7 +121,7 @@ def test_a_large_gauntlet_is_dealt_into_parts_of_equal_predicted_cost_that_cover
     missing = missing_matchups(army)[1]
     monkeypatch.setattr(gauntlet_live, "PART_SIZE", len(missing) // 3)  # a small gauntlet fans out too
     _inputs, _todo, parts = plan_missing(army)
-    assert len(parts) == gauntlet_live.parts_for(len(missing)) >= 3
+    assert len(parts) == gauntlet_live.parts_for(len(missing), sum(known_prices(missing).values())) >= 3
     assert sorted(key for part in parts for key in part) == missing
     seconds = known_prices(missing)
     loads = [sum(seconds[key] for key in part) for part in parts]
@@ -185,3 +191,21 @@ def test_a_system_without_points_shows_figures_per_model_and_per_wound(client):
     assert "Offence per model" in row and "Offence per wound" in row and "Durability per wound" in row
     assert 'data-chance="p_holds"' in row and "Attacked by the gauntlet&#x27;s melee units" in row
     assert "Per wound, " in row
+
+
+def test_the_polls_wait_longer_as_a_computation_goes_on(client, army):
+    """Each poll names the next (`?poll=n`) and waits its `POLL_DELAYS_MS` entry: 150 ms at
+    first, then longer, never past 1 s; a bad or huge number is read as the first poll. (No
+    worker consumes the queued job here: the panel stays computing.)"""
+    from armybuilder.lists import gauntlet_views
+
+    client.force_login(army.owner)
+    url = reverse("lists:gauntlet", args=[army.pk])
+    seen = []
+    for poll in ("", "1", "4", "8", "999999", "x"):
+        page = client.get(f"{url}?poll={poll}").content.decode()
+        head = page.split("<h2")[0]
+        assert 'data-state="computing"' in head
+        seen.append((re.search(r'delay:(\d+)ms', head).group(1), re.search(r'poll=(\d+)', head).group(1)))
+    assert seen == [("150", "1"), ("200", "2"), ("400", "5"), ("1000", "8"), ("150", "1"), ("150", "1")]
+    assert gauntlet_views.POLL_DELAYS_MS[-1] == 1000

@@ -47,7 +47,9 @@ def test_pasted_army_forge_json_imports_and_shows_the_report(client, player):
     ]
     assert report["formula_total"] == army_list.total_points
     assert report["gap"] == army_list.total_points - 520
-    assert "Captain Vell: Battle Standard: Banner of Cinders" in page
+    # the rules the formula does not price are kept as text and named, not left out
+    assert "2 rules not priced by the formula: Ember Oath, Banner of Cinders" in page
+    assert "formula price without: Banner of Cinders" in page
 
 
 def test_check_saves_nothing(client, player):

@@ -77,8 +77,11 @@ def test_army_forge_list_imports_with_its_report(player):
     assert captain.group == "Ember Wardens" and units[0].group == "Ember Wardens"
     assert captain.data["models"][0]["rules"] == ["Hero", "Furious"]
     assert captain.data["models"][0]["toughness"] == 3
-    assert "Captain Vell: Battle Standard: Banner of Cinders" in report["left_out"]
-    assert "Ember Wardens: Ember Oath" in report["left_out"]
+    # rules the formula does not price stay on the unit as text and are named, not left out
+    assert captain.data["extra"]["text_rules"] == ["Banner of Cinders"]
+    assert [u["unpriced"] for u in report["units"]] == [["Ember Oath"], ["Banner of Cinders"], []]
+    assert report["unpriced_rules"] == ["Ember Oath", "Banner of Cinders"]
+    assert report["left_out"] == []
 
 
 def test_army_forge_list_errors_name_the_field_and_save_nothing(player):
@@ -106,10 +109,10 @@ def test_army_forge_book_becomes_a_private_faction(player):
         ("Ember Wardens", 100, formula(units["Ember Wardens"].data)),
         ("Ember Captain", 70, formula(units["Ember Captain"].data)),
     ]
-    assert report["left_out"] == [
-        "Ember Wardens: Take one banner: Banner of Cinders: upgrade not imported",
-        "Ember Captain: Ember Oath",
-    ]
+    assert report["left_out"] == ["Ember Wardens: Take one banner: Banner of Cinders: upgrade not imported"]
+    assert [u["unpriced"] for u in report["units"]] == [[], ["Ember Oath"]]
+    assert report["unpriced_rules"] == ["Ember Oath"]
+    assert units["Ember Captain"].data["extra"]["text_rules"] == ["Ember Oath"]
     options = {o.label: o for o in units["Ember Wardens"].options.all()}
     assert sorted(options) == ["Furious", 'Plasma Gun (24", A1, AP(4))']
     plasma = options['Plasma Gun (24", A1, AP(4))']

@@ -106,6 +106,23 @@ def test_new_recruit_json_with_nested_forces_sums_every_depth(marines):
     assert [u.points for u in list_units_in_order(imported)] == ours
 
 
+def test_a_stated_total_the_selections_do_not_make_is_the_source_total_and_reported(marines):
+    """Issue 40: the roster's own total (480) against what its selections cost."""
+    user, army_list = marines
+    roster = as_new_recruit(rosz_xml(army_list))
+    ours = [u.points for u in list_units_in_order(army_list)]
+    points = next(c for c in roster["roster"]["costs"] if c["name"] == "pts")
+    assert float(points["value"]) == sum(ours)
+    points["value"] = "480.0"
+    source = Source.of_text(json.dumps(roster), name="roster.json")
+    report = import_source(user=user, source=source, system_key="wh40k9", dry_run=True).imported.report()
+    assert report["source_total"] == 480
+    assert report["left_out"] == [
+        f"The roster states a total of 480 pts, but its selections cost {sum(ours)} pts; the list is "
+        "priced from its selections."
+    ]
+
+
 def test_new_recruit_bad_cost_names_the_field(marines):
     user, army_list = marines
     roster = as_new_recruit(rosz_xml(army_list))

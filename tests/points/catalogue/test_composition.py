@@ -104,6 +104,22 @@ def give_items(*items: dict) -> Callable[[dict], None]:
     return change
 
 
+def items_for_own_points(*items: dict) -> Callable[[dict], None]:
+    """Give the first model `items` and drop its own points: the items' inline points are part
+    of the unit's price (`points.catalogue.pricing`), so the army's total hardly moves."""
+    give = give_items(*items)
+
+    def change(unit: dict) -> None:
+        give(unit)
+        unit["models"][0]["points"] = 0
+
+    return change
+
+
+def blade(points: int) -> dict:
+    return {"name": "Blade", "kind": "weapon", "points": points}
+
+
 WHFB = whfb_units()
 WAR_BANNER = {"name": "War Banner", "kind": "banner", "points": 25, "requires_rule": "Battle Standard"}
 WHFB_CASES = {
@@ -209,8 +225,8 @@ RU_CASES = {
         army("ru_whfb", RU),
     ),
     "magic_item_points": (
-        army("ru_whfb", changed(RU, 0, give_items({"name": "Blade", "kind": "weapon", "points": 101}))),
-        army("ru_whfb", changed(RU, 0, give_items({"name": "Blade", "kind": "weapon", "points": 100}))),
+        army("ru_whfb", changed(RU, 0, items_for_own_points(blade(101)))),
+        army("ru_whfb", changed(RU, 0, items_for_own_points(blade(100)))),
     ),
     "unit_size": (
         army(

@@ -88,3 +88,23 @@ def test_bundled_catalogue_items_carry_their_restriction_into_the_option():
     }
     assert payloads["War Banner"]["requires_rule"] == "Battle Standard"
     assert payloads["Banner of the North Wind"]["requires_rule"] == "Army Battle Standard"
+
+
+@pytest.mark.parametrize(
+    ("system", "rule"), [("whfb6", "Battle Standard"), ("ru_whfb", "Army Battle Standard")]
+)
+def test_a_magic_banner_on_a_hero_who_bears_no_standard_is_reported_by_its_kind(system, rule):
+    """000_whfb6.md §14 "Magic banners: only standard bearers whom the army list allows a magic
+    standard" (RU: the same core rule): a banner-kind item whose name says nothing of who may
+    carry it, on a hero without the battle standard, is reported; the bearer may carry it, and
+    so may a unit's own standard bearer (not a character)."""
+    banner = {"name": "Banner of Swiftness", "kind": "banner", "points": 15}
+    broken = restrictions(system, hero("Captain", ["General"], [banner]))
+    assert [(v["model"], v["message"]) for v in broken] == [
+        ("Captain", f"Captain carries Banner of Swiftness, which only a model with “{rule}” may carry.")
+    ]
+    assert restrictions(system, hero("Bearer", [rule], [banner])) == []
+    standard_bearer = {"name": "Standard Bearer", "count": 1, "points": 6, "rules": ["Standard Bearer"],
+                       "items": [banner]}
+    assert restrictions(system, standard_bearer) == []
+    assert restrictions(system, hero("Captain", ["General"], [{**banner, "kind": "talisman"}])) == []

@@ -137,3 +137,59 @@ def test_validate_bad_list(write):
     army = {"name": "Patrol", "points_limit": -5, "units": [{"unit": {**INFANTRY_JSON, "models": []}}]}
     errors = errors_of(manage("validate", write("list.json", army)))
     assert {e["path"] for e in errors} == {"points_limit", "units[0].unit.models"}
+
+
+@pytest.mark.django_db
+def test_validate_resolves_catalogue_unit_entries_like_units_in_full(tmp_path):
+    """The interchange format's `catalogue_unit` entries (`<faction>/<unit>` with option keys)
+    are resolved from the loaded catalogue, so `validate` prices and checks them as it does the
+    same units written out in full — no KeyError 'unit'. The bundled Vellmark Captain with the
+    Battle Standard (25) and the War Banner (25, `shared/spec/systems/000_whfb6.md` §14) costs
+    his 50 + 25 + 25 = 100; a bad reference is named by its path."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from rules.models import UnitTemplate
+    from rules.options import apply_options
+
+    call_command("load_catalogue", verbosity=0)
+    captain = UnitTemplate.objects.get(
+        faction__slug="vellmark-freeholds", slug="captain", faction__owner__isnull=True
+    )
+    menu = [{f: getattr(o, f) for f in ("key", "group", "label", "kind", "applies_to", "payload", "min_count",
+                                          "max_count", "cost")} for o in captain.options.all()]
+    in_full = apply_options(captain.data, menu, {"battle-standard": 1, "war-banner": 1})
+    base = {"format": 1, "system": "whfb6", "name": "Muster", "points_limit": 2000}
+    outputs = []
+    for units in (
+        [{"catalogue_unit": "vellmark-freeholds/captain", "options": ["battle-standard", "war-banner"]}],
+        [{"unit": in_full}],
+    ):
+        path = tmp_path / "list.json"
+        path.write_text(json.dumps({**base, "units": units}), encoding="utf-8")
+        out = StringIO()
+        call_command("validate", str(path), stdout=out)
+        outputs.append(json.loads(out.getvalue()))
+    assert outputs[0] == outputs[1]
+    assert outputs[0]["units"] == [
+        {"name": "Vellmark Captain", "count": 1, "points_each": 100, "points": 100}
+    ]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**base, "units": [{"catalogue_unit": "vellmark-freeholds/nobody"},
+                                                  {"catalogue_unit": "vellmark-freeholds/captain",
+                                                   "options": ["no-such"]}]}), encoding="utf-8")
+    err = StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("validate", str(bad), stdout=StringIO(), stderr=err)
+    assert exit_info.value.code == 2
+    paths = {e["path"] for e in json.loads(err.getvalue())["errors"]}
+    assert paths == {"units[0].catalogue_unit", "units[1].options.no-such"}
+
+
+def test_validate_reports_a_bad_entry_with_the_lists_own_errors(write):
+    """An entry that is neither a unit in full nor a reference, beside a bad points limit:
+    both errors at once, exit 2, and no database touched (the entry is refused first)."""
+    army = {"name": "Patrol", "points_limit": -5, "units": [{"count": 2}, "not an entry"]}
+    errors = errors_of(manage("validate", write("list.json", army)))
+    assert {e["path"] for e in errors} == {"points_limit", "units[0]", "units[1]"}

@@ -5,6 +5,8 @@ Pure tests (no database): units and armies in the unit format, through `get_syst
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from points.shared_format import UnitFormatError
@@ -260,3 +262,32 @@ def test_ru_and_aos_check_what_their_sources_give():
     assert get_system("aos1").validate(army("aos1", aos_unit, limit=100)) == []
     # The sheet has no points (§3): a points limit is never checked, whatever the warscrolls carry.
     assert get_system("aos1").validate(army("aos1", aos_unit, limit=99)) == []
+
+
+def test_a_magic_items_inline_points_are_added_to_the_units_price():
+    """A unit written out in full prices what it carries: the models' points plus each item's
+    own `points` per model carrying it (000_whfb6.md §14: the Sword of Might costs 20 pts in
+    the item list). 2 Ogres at 35 and a Boss row at 0 carrying a 20-pt sword: 70 + 20 = 90; a
+    1-pt item on a row of 3 costs 3. An item an option added (`priced_by`, its cost in
+    `upgrades`) is not counted twice, nor an item of data written before items named their
+    option when an upgrade costs exactly its points."""
+    unit = ogres(points=35)
+    unit["models"].append({**unit["models"][0], "name": "Boss", "count": 1, "points": 0,
+                           "items": [{"name": "Sword of Might", "kind": "weapon", "points": 20}]})
+    unit["models"][0]["count"] = 2
+    breakdown = get_system("whfb6").price(unit)
+    assert (breakdown["points"], breakdown["exact"]) == (90, "90")
+    assert breakdown["items"] == [
+        {"model": "Boss", "name": "Sword of Might", "count": 1, "points_each": "20", "total": "20"}
+    ]
+    optioned = copy.deepcopy(unit)
+    optioned["models"][1]["items"][0]["priced_by"] = "sword-of-might"
+    optioned["upgrades"] = [{"key": "sword-of-might", "label": "Sword of Might", "count": 1, "cost": 20}]
+    assert get_system("whfb6").price(optioned)["points"] == 90
+    assert "items" not in get_system("whfb6").price(optioned)
+    legacy = copy.deepcopy(optioned)
+    del legacy["models"][1]["items"][0]["priced_by"]
+    assert get_system("whfb6").price(legacy)["points"] == 90
+    three = ogres(points=35)
+    three["models"][0]["items"] = [{"name": "Shield", "kind": "mundane", "points": 1}]
+    assert get_system("whfb6").price(three)["points"] == 3 * 35 + 3 * 1

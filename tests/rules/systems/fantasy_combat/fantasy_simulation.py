@@ -6,7 +6,8 @@ independently of the engine: it imports nothing from it and rolls every die. It 
 the subset of the unit format the Monte-Carlo tests use: one model group per unit, an
 optional mount, `save` as a number, `ward`, `regeneration`, the rules Hatred, Killing
 Blow, Poisoned Attacks, Always Strikes First, Stubborn, Unbreakable, Fear, and the weapon
-kinds great_weapon, lance, halberd, spear.
+kinds great_weapon, lance, halberd, spear (named "Spear" or given as the kind; §12.1: on foot
+two ranks, on cavalry +1 S in the first round when charging).
 """
 
 from __future__ import annotations
@@ -77,19 +78,20 @@ def _rectangles(count, width, base, facing_down):
     return out
 
 
-def _touch(a, b):
-    return a[0] <= b[1] and b[0] <= a[1] and a[2] <= b[3] and b[2] <= a[3]
-
-
 def contact(attacker, defender, a_width, d_width, facing):
     """§6.2 who fights, by plane geometry: both units laid out model by model, the attacker's
-    front centred on the defender's front, rear, or side of its full ranks; a model fights when
-    its base touches an enemy base (a corner is enough). Returns (attackers, defenders)."""
+    front facing the defender's front, rear, or side of its full ranks; a model fights when
+    its base touches an enemy base (a corner is enough). The charge brings as many models into
+    contact as possible (§5, the repository's docs/rules/fantasy.md): the attacker is slid along
+    that face to every place where one of its base edges meets a defender's base edge, and the
+    place with the most models of both sides in contact, then the most attackers, is kept.
+    Returns (attackers, defenders)."""
     am, dm = _model(attacker), _model(defender)
     a_base = BASES[am.get("troop_type", "infantry")]
     d_base = BASES[dm.get("troop_type", "infantry")]
     d = _rectangles(dm["count"], d_width, d_base, facing_down=False)  # front edge at y = 0, body below
     a = _rectangles(am["count"], a_width, a_base, facing_down=True)  # front at y = 0, body above
+    axis = 0  # the attacker slides along x (front, rear) or y (flank)
     if facing == "rear":
         bottom = min(r[2] for r in d)
         a = [(x0, x1, bottom - y1, bottom - y0, r) for x0, x1, y0, y1, r in a]  # mirrored below
@@ -100,9 +102,19 @@ def contact(attacker, defender, a_width, d_width, facing):
         middle = -full * d_base[1] / 2
         # the attacker's front (x along its rank) turned to face −x, centred on the full ranks' side
         a = [(right + y0, right + y1, middle + x0, middle + x1, r) for x0, x1, y0, y1, r in a]
-    attackers = sum(1 for m in a if any(_touch(m, e) for e in d))
-    defenders = sum(1 for e in d if any(_touch(e, m) for m in a))
-    return attackers, defenders
+        axis = 2
+    a_arr = np.array([r[:4] for r in a], dtype=float)
+    d_arr = np.array([r[:4] for r in d], dtype=float)
+    shifts = np.unique(d_arr[:, axis : axis + 2].reshape(-1, 1) - a_arr[:, axis : axis + 2].reshape(1, -1))
+    moved = np.repeat(a_arr[None, :, :], len(shifts), axis=0)
+    moved[:, :, axis] += shifts[:, None]
+    moved[:, :, axis + 1] += shifts[:, None]
+    m, e = moved[:, :, None, :], d_arr[None, None, :, :]
+    touch = (m[..., 0] <= e[..., 1]) & (e[..., 0] <= m[..., 1])  # x overlaps or touches
+    touch &= (m[..., 2] <= e[..., 3]) & (e[..., 2] <= m[..., 3])  # and so does y
+    attackers, defenders = touch.any(axis=2).sum(axis=1), touch.any(axis=1).sum(axis=1)
+    best = max(range(len(shifts)), key=lambda k: (attackers[k] + defenders[k], attackers[k]))
+    return int(attackers[best]), int(defenders[best])
 
 
 def _roll(rng):
@@ -161,6 +173,8 @@ def _strike(rng, striker, attacks_each, profile, weapon_kind, target, first_roun
     s = profile["s"] + BONUS.get(weapon_kind, 0)
     if weapon_kind == "lance" and first_round and striker.charging:
         s += 2
+    if weapon_kind == "cavalry_spear" and first_round and striker.charging:
+        s += 1
     if striker.ru and "devastating charge" in rules and first_round and striker.charging:
         s += 1
     tm = target.model
@@ -236,9 +250,12 @@ def melee_round(attacker, defender, situation, rng, ru=False) -> Trial:
     for side, fighter, enemy in ((0, a, d), (1, d, a)):
         model = fighter.model
         kind = next(
-            (w.get("kind", "hand_weapon") for w in model.get("weapons", []) if w.get("range", 0) == 0),
+            (w.get("kind") or ("spear" if "spear" in w.get("name", "").lower() else "hand_weapon")
+             for w in model.get("weapons", []) if w.get("range", 0) == 0),
             "hand_weapon",
         )
+        if kind == "spear" and (model.get("troop_type") == "cavalry" or model.get("mount")):
+            kind = "cavalry_spear"  # §12.1 "Kopí (jízda …)": +1 S charging, one rank
         profiles = [(model, kind)] + ([(model["mount"], "hand_weapon")] if model.get("mount") else [])
         for profile, weapon_kind in profiles:
             rules = _rules(profile)
@@ -298,7 +315,9 @@ def _loser_breaks(rng, loser, winner, diff, loser_us, winner_us, situation, side
     if not ru and {"fear", "terror"} & _rules(winner) and winner_us > loser_us and not fearless:
         return True
     ld = max(loser["ld"], situation.get(f"{side}_general_ld", 0))
-    return _break(rng, ld, diff, _rules(loser), situation.get(f"{side}_battle_standard", False), ru)
+    # §9.2 / RU #44: units within 12" of the battle standard re-roll — its bearer's unit too.
+    reroll = situation.get(f"{side}_battle_standard", False) or situation.get(f"{side}_army_standard", False)
+    return _break(rng, ld, diff, _rules(loser), reroll, ru)
 
 
 def shooting(attacker, defender, situation, rng) -> int:

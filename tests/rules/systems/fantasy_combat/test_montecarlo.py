@@ -203,11 +203,12 @@ def test_who_fights_follows_the_formations_front_flank_and_rear(facing):
     situation = {"mode": "melee", "round": 2, "flank": facing, "attacker_width": 6, "defender_width": 4}
     result = check_melee(swordsmen, spearmen, situation)
     fighting = {o["key"]: o["value"] for o in result["outcomes"] if o["kind"] == "number"}
-    # 6 × 20 mm against 4 × 20 mm (front), 4 full ranks' side (flank), a rear rank of 3 (rear)
+    # 6 × 20 mm against 4 × 20 mm (front), 4 full ranks' side (flank), a rear rank of 3 (rear):
+    # lined up on a base edge for the most contact, 3 face to face and 2 at the corners (rear)
     assert (fighting["attacker_fighting"], fighting["defender_fighting"]) == {
         "front": (6, 4),
         "flank": (6, 4),
-        "rear": (4, 3),
+        "rear": (5, 3),
     }[facing]
 
 
@@ -251,6 +252,33 @@ def test_russian_fear_does_not_break_automatically_and_army_standards_stack():
     situation = {"mode": "melee", "round": 2, "attacker_standard": True, "attacker_army_standard": True}
     check_melee(ogres, elves, situation, variants=RU_WHFB, ru=True)
     check_melee(ogres, elves, situation)
+
+
+@pytest.mark.parametrize("ru", [False, True], ids=["whfb6", "ru_whfb"])
+def test_the_unit_carrying_the_battle_standard_re_rolls_its_break_test(ru):
+    """§9.2 "units within 12" may re-roll a failed break test" (RU #44 the same): the bearer's
+    unit is within 12" of him, so a beaten unit with the army battle standard re-rolls, with no
+    "near the battle standard" switch; the simulation rolls the blows, the result and the test."""
+    swords = unit("Swords", 15, ws=4, s=4, i=4, save=5, ld=8)
+    bearers = unit("Bearers", 10, save=5, ld=7)
+    situation = {"mode": "melee", "charging": True, "defender_army_standard": True}
+    result = check_melee(swords, bearers, situation, **({"variants": RU_WHFB, "ru": True} if ru else {}))
+    plain = attack(swords, bearers, {**situation, "defender_army_standard": False},
+                   variants=RU_WHFB if ru else WHFB6)
+    breaks = {o["key"]: o["value"] for o in result["outcomes"]}["p_defender_breaks"]
+    assert breaks < {o["key"]: o["value"] for o in plain["outcomes"]}["p_defender_breaks"]
+
+
+@pytest.mark.parametrize("charging", [True, False], ids=["charging", "charged"])
+def test_cavalry_spears_strike_harder_on_the_charge_and_never_from_the_second_rank(charging):
+    """§12.1: a cavalry model's "Spear" is the cavalry spear: +1 S in the first round when
+    charging, no second rank. Ten knights five wide against twenty spearmen five wide."""
+    knights = unit("Knights", 10, ws=4, s=3, i=3, save=3, troop_type="cavalry",
+                   weapons=[{"name": "Spear", "range": 0}])
+    men = unit("Men", 20, save=6, ld=7)
+    situation = {"mode": "melee", "round": 1, "charging": charging}
+    result = check_melee(knights, men, situation)
+    assert result["weapons"][0]["expected"]["attacks"] == pytest.approx(5, abs=1e-12)
 
 
 def test_russian_tables_may_play_the_fear_auto_break():

@@ -151,3 +151,34 @@ def test_shooting_modifiers(situation, target_rules, weapon, hit):
     result = attack(shooter, target, {"mode": "shooting", **situation}, variants=WHFB6)
     shots = weapon.get("shots", 1)
     assert result["expected"]["hits"] == pytest.approx(float(shots * hit), abs=1e-15)
+
+
+def test_a_spear_is_a_cavalry_spear_on_a_mounted_model_whatever_its_name():
+    """§12.1 (seed: "Kopí (pěchota)" fights in 2 ranks; "Kopí (jízda, válečné vozy, jezdci na
+    monstrech)" +1 S in the first round, only when charging): the kind comes from the carrier's
+    troop type, not from the weapon's name. Five S3 knights with a weapon named "Spear", all
+    five in contact, against T3 with no save: charging, 5 attacks wounding on S4 (2/3 after the
+    1/2 to hit); not charging, 5 attacks on S3 (1/2) — never a second rank. Chariot crews
+    carry spears the same way; infantry still fight in two ranks (10 attacks)."""
+    spear = [{"name": "Spear", "range": 0}]
+    knights = unit("Knights", 10, troop_type="cavalry", weapons=spear)
+    target = unit("Target", 20, **TARGET)
+    charge = first_weapon(knights, target, {"mode": "melee", "fighting_models": 5, "charging": True})
+    assert charge["attacks"] == 5
+    assert charge["wounds"] == pytest.approx(float(5 * F(1, 2) * F(2, 3)), abs=1e-12)
+    standing = first_weapon(knights, target, {"mode": "melee", "fighting_models": 5})
+    assert standing["attacks"] == 5
+    assert standing["wounds"] == pytest.approx(float(5 * F(1, 2) * F(1, 2)), abs=1e-12)
+    chariot = {
+        "format": 1,
+        "system": "whfb6",
+        "name": "Chariot",
+        "models": [
+            {"name": "Crew", "count": 2, "ws": 3, "s": 3, "i": 3, "a": 1, "weapons": spear},
+            {"name": "Chariot", "count": 1, "troop_type": "chariot", "s": 5, "t": 4, "w": 3, "ws": None},
+        ],
+    }
+    crew = first_weapon(chariot, target, {"mode": "melee", "charging": True})
+    assert crew["wounds"] / crew["attacks"] == pytest.approx(float(F(1, 2) * F(2, 3)), abs=1e-12)
+    foot = unit("Spearmen", 20, weapons=spear)
+    assert first_weapon(foot, target, {"mode": "melee", "fighting_models": 5})["attacks"] == 10

@@ -47,10 +47,36 @@ def test_twenty_against_twenty_five_wide_fight_with_five_each_way():
     assert explicit["weapons"][0]["expected"]["attacks"] == 20
 
 
+def test_the_charge_brings_the_most_models_into_contact():
+    """§6.2 ("corner to corner is enough") and the charge bringing "as many models into contact
+    as possible": 8 men (160 mm) charging 3 men (60 mm) line up on a base edge, three face to
+    face and one more at each end corner to corner — 5 fight, not the 4 that centring the two
+    fronts gives; 5 attacks of A1 go in, and all 3 defenders strike back."""
+    eight, three = unit("Eight", 8), unit("Three", 3)
+    got = contact(read_unit(eight), read_unit(three), attacker_width=8, defender_width=3, facing="front")
+    assert (got.attacker, got.defender) == (5, 3)
+    result = attack(eight, three, {"mode": "melee", "round": 2, "attacker_width": 8, "defender_width": 3},
+                    variants=WHFB6)
+    assert result["weapons"][0]["expected"]["attacks"] == 5
+    assert outcome(result, "attacker_fighting")["value"] == 5
+    assert outcome(result, "defender_fighting")["value"] == 3
+
+
+def test_the_flank_charge_slides_along_the_side_too():
+    """§6.2: 5 knights (25 mm each, 125 mm) on the side of 3 ranks of men (3 × 20 mm = 60 mm):
+    lined up on an edge, the side's three men and four knights touch (two face to face, two at
+    the corners: 4 × 25 = 100 mm cannot all reach a 60 mm side plus its two corners)."""
+    knights = read_unit(unit("Knights", 5, troop_type="cavalry"))
+    men = read_unit(unit("Men", 15))
+    got = contact(knights, men, attacker_width=5, defender_width=5, facing="flank")
+    assert (got.attacker, got.defender) == (4, 3)
+
+
 def test_cavalry_against_infantry_touches_with_the_corners():
-    """§6.2 corner to corner counts, §3.1 cavalry bases 25 mm wide: 5 knights (125 mm) centred
-    on 4 infantry (80 mm): the outer knights overlap the ends by 2.5 mm, so all 5 fight; 2 men
-    (40 mm) centred on 4 (80 mm) touch the outer two only at a corner, so all 4 fight."""
+    """§6.2 corner to corner counts, §3.1 cavalry bases 25 mm wide: 5 knights (125 mm) on
+    4 infantry (80 mm): lined up on an edge, three overlap and the outer two touch the ends, so
+    all 5 fight; 2 men (40 mm) on 4 (80 mm) line up on the middle two and touch the outer two
+    at a corner, so all 4 fight."""
     knights = unit("Knights", 5, troop_type="cavalry")
     men = read_unit(unit("Men", 12))
     got = contact(read_unit(knights), men, attacker_width=5, defender_width=4, facing="front")
@@ -60,11 +86,13 @@ def test_cavalry_against_infantry_touches_with_the_corners():
 
 
 def test_a_base_given_in_the_unit_overrides_the_troop_type():
-    """§6.2 uses the real bases: a model's `base` (mm) replaces the table's; a bad one is named."""
+    """§6.2 uses the real bases: a model's `base` (mm) replaces the table's; a bad one is named.
+    Five 40 mm bases against five 20 mm (100 mm): lined up on an edge, three overlap the front
+    and a fourth touches its end at a corner — 4 fight, all 5 defenders."""
     wide = unit("Wide", 5, base="40x40")
     men = read_unit(unit("Men", 10))
     got = contact(read_unit(wide), men, attacker_width=5, defender_width=5, facing="front")
-    assert (got.attacker, got.defender) == (3, 5)
+    assert (got.attacker, got.defender) == (4, 5)
     with pytest.raises(ValueError, match=r"models\[0\]: base: 'big' is not a base size"):
         read_unit(unit("Bad", 5, base="big"))
 
@@ -144,3 +172,19 @@ def test_the_unit_format_takes_a_base_and_names_a_bad_one():
     with pytest.raises(UnitFormatError) as refused:
         whfb.price({**unit("Ogres", 3, base="huge", points=35), "system": "whfb6"})
     assert "models[0].base" in str(refused.value)
+
+
+@pytest.mark.parametrize("variants", [WHFB6, RU_WHFB], ids=["whfb6", "ru_whfb"])
+def test_the_battle_standards_own_unit_re_rolls_its_failed_break_test(variants):
+    """§9.2 "units within 12" may re-roll a failed break test" (RU #44: "если отряд находится в
+    12” от знаменосца армии можно еще раз попытаться пройти проваленный тест на Разгром"): the
+    bearer's own unit is within 12" of him. No blows either way, so by hand: 20 attackers five
+    wide score ranks +3 and outnumber +1; the 5 defenders carry the battle standard, +1. They
+    lose by 3 and test Ld 7 − 3 = 4: 2D6 > 4 fails 30/36 = 5/6, and with the re-roll
+    (5/6)² = 25/36 — without the "near the battle standard" switch."""
+    attackers, defenders = unit("Block", 20, a=0), unit("Bearer's unit", 5, a=0, ld=7)
+    situation = {"mode": "melee", "round": 2, "defender_army_standard": True}
+    result = attack(attackers, defenders, situation, variants=variants)
+    assert outcome(result, "p_defender_breaks")["value"] == pytest.approx(25 / 36, abs=1e-12)
+    near = attack(attackers, defenders, {**situation, "defender_battle_standard": True}, variants=variants)
+    assert outcome(near, "p_defender_breaks")["value"] == pytest.approx(25 / 36, abs=1e-12)

@@ -236,6 +236,8 @@ class SimulatedSecondStage:
     defender_destroyed: np.ndarray
     attacker_destroyed: np.ndarray
     counter_attacked: np.ndarray  # seed "Szarża": it struck back, so it is exhausted
+    attacker_won: np.ndarray | None = None  # seed "Przegrupowanie", with Fear ("Strach")
+    defender_won: np.ndarray | None = None
 
 
 def _every_model_has(unit: Mapping[str, Any], rule: str) -> bool:
@@ -247,6 +249,14 @@ def _tests(took: np.ndarray, won: np.ndarray, half: np.ndarray, melee: bool, fea
     for a unit that took no wounds or dealt at least as many as it took."""
     count = 1 + half.astype(int) + int(melee) - int(fearless)
     return np.where(took & ~won, np.maximum(count, 0), 0)
+
+
+def _fear(unit: Mapping[str, Any], alive: np.ndarray) -> np.ndarray:
+    """Seed, "Strach(X)": each model with Fear(X) "counts as having dealt +X wounds when checking
+    who won the melee"; per trial, X summed over the models that fought (`alive`: trials ×
+    profiles), as the repository's docs/rules/opr.md decides."""
+    per_model = np.array([rule_values(m).get("Fear", 0) for m in unit["models"]])
+    return alive @ per_model
 
 
 def _half(unit: Mapping[str, Any], alive: np.ndarray, wounds: np.ndarray) -> np.ndarray:
@@ -296,10 +306,15 @@ def simulate_second_stage(attacker: Any, defender: Any, situation: Any, attacker
     dealt_by_attacker = first.wounds
     defender_destroyed = first.alive.sum(axis=1) == 0
     attacker_destroyed = attacker_alive.sum(axis=1) == 0
-    defender_tests = _tests(dealt_by_attacker > 0, melee & (dealt_by_defender >= dealt_by_attacker),
+    # Who won the melee: the wounds dealt plus Fear — all the charger's models struck, and the
+    # defender's models that survived the charge struck back.
+    attacker_score = dealt_by_attacker + (
+        _fear(attacker, np.tile([m["count"] for m in attacker["models"]], (trials, 1))) if melee else 0)
+    defender_score = dealt_by_defender + (_fear(defender, first.alive) if melee else 0)
+    defender_tests = _tests(dealt_by_attacker > 0, melee & (defender_score >= attacker_score),
                             _half(defender, first.alive, dealt_by_attacker), melee,
                             _every_model_has(defender, "Fearless"))
-    attacker_tests = _tests(dealt_by_defender > 0, dealt_by_attacker >= dealt_by_defender,
+    attacker_tests = _tests(dealt_by_defender > 0, attacker_score >= defender_score,
                             _half(attacker, attacker_alive, dealt_by_defender), melee,
                             _every_model_has(attacker, "Fearless"))
     defender_tests[defender_destroyed] = 0
@@ -312,4 +327,6 @@ def simulate_second_stage(attacker: Any, defender: Any, situation: Any, attacker
         defender_destroyed=defender_destroyed,
         attacker_destroyed=attacker_destroyed,
         counter_attacked=counter_attacked,
+        attacker_won=melee & (attacker_score >= defender_score),
+        defender_won=melee & (defender_score >= attacker_score),
     )

@@ -153,6 +153,14 @@ CASES = {
         unit(model("Trooper", count=5, q=4, d=4, t=1, weapons=[melee(attacks=1)]),
              model("Hero", count=1, q=3, d=3, t=3, rules_=["Hero"], weapons=[melee(attacks=3, ap=1)])),
         CHARGE),
+    "charge: Fear(2) monster against a squad": (
+        unit(model("Monster", count=1, q=4, d=4, t=6, rules_=["Fear(2)"], weapons=[melee(attacks=3, ap=1)])),
+        unit(model("Target", count=5, q=4, d=4, t=1, weapons=[melee(attacks=1)])),
+        CHARGE),
+    "charge: a squad against Fear(1) defenders": (
+        unit(model(count=5, q=4, d=4, t=1, weapons=[melee(attacks=2)])),
+        unit(model("Ghoul", count=4, q=5, d=5, t=1, rules_=["Fear(1)"], weapons=[melee(attacks=1)])),
+        CHARGE),
     "shooting: regroup only": (
         unit(model(count=10, weapons=[weapon(attacks=2)])),
         unit(model("Target", count=6, q=4, d=4, t=1)),
@@ -180,8 +188,8 @@ def test_monte_carlo_second_stage_matches_the_exact_distributions(case):
         assert distribution_problems(sim.dealt_by_defender, exact.counter_wounds) == []
         p = exact.p_defender_counter_exhausted
         assert abs(sim.counter_attacked.mean() - p) <= 5 * np.sqrt(p * (1 - p) / trials) + 1e-9
-        for simulated, p in ((sim.dealt_by_attacker >= sim.dealt_by_defender, exact.p_attacker_wins),
-                             (sim.dealt_by_defender >= sim.dealt_by_attacker, exact.p_defender_wins)):
+        for simulated, p in ((sim.attacker_won, exact.p_attacker_wins),
+                             (sim.defender_won, exact.p_defender_wins)):
             assert abs(simulated.mean() - p) <= 5 * np.sqrt(p * (1 - p) / trials) + 1e-9
 
 
@@ -209,3 +217,29 @@ def test_a_batch_shares_counter_attacks_and_gives_exactly_the_same_second_stage(
             assert getattr(one, name) == getattr(other, name)
         for name in ("counter_wounds", "counter_kills", "defender_failed", "attacker_failed"):
             assert getattr(one, name).tolist() == getattr(other, name).tolist()
+
+
+def test_fear_counts_as_wounds_dealt_when_checking_who_won_the_melee():
+    """Seed, "Strach(X)": "this model counts as having dealt +X wounds when checking who won the
+    melee". The small charge above with Fear(1) on the Champion, by hand: the charger deals
+    k ~ Bin(2, 1/4) (9/16, 6/16, 1/16) and the 2 − k Guards left strike back j ~ Bin(2 − k, 1/4).
+    The attacker wins when j ≤ k + 1: for k = 0 unless both Guards wound (1 − 1/16), always for
+    k ≥ 1 — 9/16 · 15/16 + 7/16 = 247/256 (193/256 without Fear). The defender wins when
+    j ≥ k + 1: only k = 0, j ≥ 1 — 9/16 · 7/16 = 63/256. Fear changes nothing when shooting."""
+    feared = unit(model("Champion", count=1, q=4, d=4, t=3, rules_=["Fear(1)"], weapons=[melee(attacks=2)]))
+    result = attack(unit_to_dict(feared), unit_to_dict(PAIR), {"mode": "melee", "charging": True})
+    by_key = {o["key"]: o["value"] for o in result["outcomes"]}
+    assert by_key["p_attacker_wins_melee"] == pytest.approx(247 / 256, abs=1e-12)
+    assert by_key["p_defender_wins_melee"] == pytest.approx(63 / 256, abs=1e-12)
+    plain = attack(unit_to_dict(CHARGER), unit_to_dict(PAIR), {"mode": "shooting"})
+    shot = attack(unit_to_dict(feared), unit_to_dict(PAIR), {"mode": "shooting"})
+    assert [o["value"] for o in shot["outcomes"]] == [o["value"] for o in plain["outcomes"]]
+
+
+def test_fear_counts_for_each_model_that_fought():
+    """Decision (docs/rules/opr.md): X for each model with Fear(X) that fought — all the
+    charger's models, and the defender's models that survived the charge."""
+    ghouls = unit(model("Ghoul", count=3, rules_=["Fear(2)"]), model("Boss", count=1, rules_=["Hero"]))
+    assert aftermath.fear_bonus(ghouls) == 6
+    assert aftermath.fear_bonus(ghouls, (1, 1)) == 2
+    assert aftermath.fear_bonus(ghouls, (0, 1)) == 0

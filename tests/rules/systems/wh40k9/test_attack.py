@@ -456,8 +456,24 @@ def test_the_cost_is_known_before_computing():
 
 
 def test_too_big_a_defender_is_refused_with_the_limit():
-    with pytest.raises(ValueError, match="at most 400"):
-        attack(unit(model(weapons=[gun()])), defenders([(401, 1, 4, None, None, 0)]), {})
+    with pytest.raises(ValueError, match="at most 1000000"):
+        attack(unit(model(weapons=[gun()])), defenders([(1_000_001, 1, 4, None, None, 0)]), {})
+
+
+def test_a_horde_past_the_old_limit_is_priced_and_computed():
+    """Issue 42: 401 wounds were refused though they compute in a millisecond; now the cost
+    model judges a big unit by what it costs (its per-model lists and the morale table of kill
+    counts × models), and 20,000 one-wound models shot by one gun are within it and exact:
+    the kills are the same as against 20 models (the gun cannot reach more)."""
+    from rules.systems.wh40k9.estimate import estimate_cost
+
+    shooter = unit(model(weapons=[gun()]))
+    seconds, size = estimate_cost(shooter, defenders([(20_000, 1, 4, None, None, 0)]), {})
+    assert seconds < 2 and size < 300 * 2**20
+    horde = attack(shooter, defenders([(20_000, 1, 4, None, None, 0)]), {})
+    few = attack(shooter, defenders([(20, 1, 4, None, None, 0)]), {})
+    assert horde["expected"]["kills"] == pytest.approx(few["expected"]["kills"], abs=1e-12)
+    assert len(horde["kills_distribution"]) == 20_001
 
 
 def test_morale_and_attrition_agree_with_literal_games():

@@ -1,0 +1,168 @@
+"""Corpus bench of the Army Forge import: every army book and list of a folder, the real path.
+
+    .venv/bin/python -m armybuilder.launcher exec python bench/bench_army_forge_corpus.py DIR \
+        [--glob PATTERN] [--limit N] [--json OUT] [--verbose]
+
+Every `*.json` file under DIR (those whose path matches `--glob`; an identical file counted
+once; the archives' `_index.json`/`index.json`/`manifest.json` listings skipped) is imported
+through the one entry point (`armybuilder.lists.imports.import_source`, a dry run: detect,
+read, check with the catalogue loader or the list checks, price; nothing saved) in a fresh
+test database with the bundled catalogue (`--write`: saved as the Import page saves it, each
+in a transaction rolled back afterwards, so the database's own limits are checked too).
+Printed per file:
+
+- status: `ok` (imported), `refused` (an `ImportProblem`: a clear refusal, with its first
+  messages), `CRASH` (any other exception: a bug);
+- the format read, the units, the rules the formula does not price (kept as text), the
+  source's total beside the formula's, and the wall seconds.
+
+Then the totals: files, imported, refused, units, the rules left unpriced (each with the
+number of units that carry it, most common first), the book and formula totals and the load
+average. Exit 0 when no file crashed or was refused. `--json OUT` writes every row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import fnmatch
+import hashlib
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+
+SKIPPED_NAMES = ("_index.json", "index.json", "manifest.json")  # the archives' listings
+
+
+def corpus(folder: Path, pattern: str | None) -> list[Path]:
+    """The files to import: JSON under `folder`, matching `pattern`, each content once."""
+    seen: set[str] = set()
+    files = []
+    for path in sorted(folder.rglob("*.json")):
+        if path.name in SKIPPED_NAMES or (pattern and not fnmatch.fnmatch(str(path), pattern)):
+            continue
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        if digest in seen:
+            continue
+        seen.add(digest)
+        files.append(path)
+    return files
+
+
+class _RolledBack(Exception):
+    pass
+
+
+def import_one(path: Path, user, *, write: bool = False) -> dict:
+    from django.db import transaction
+
+    from armybuilder.lists.importers import ImportProblem, Source
+    from armybuilder.lists.imports import import_report_rows, import_source
+
+    row: dict = {"file": str(path)}
+    started = time.perf_counter()
+    outcome = None
+    try:
+        source = Source(name=path.name, data=path.read_bytes())
+        if not write:
+            outcome = import_source(user=user, source=source, dry_run=True)
+        else:  # saved as the Import page saves it, then rolled back so the next starts clean
+            try:
+                with transaction.atomic():
+                    outcome = import_source(user=user, source=source)
+                    raise _RolledBack
+            except _RolledBack:
+                pass
+    except ImportProblem as exc:
+        row.update(status="refused", errors=[f"{w}: {m}" for w, m in exc.errors])
+    except Exception:  # a crash is what the bench is there to find
+        row.update(status="CRASH", errors=traceback.format_exc().splitlines()[-3:])
+    else:
+        report = import_report_rows(outcome)
+        row.update(
+            status="ok",
+            format=report["format"],
+            units=len(report["units"]),
+            source_total=report["source_total"],
+            formula_total=report["formula_total"],
+            unpriced=report["unpriced_rules"],
+            unpriced_by_unit={u["name"]: u["unpriced"] for u in report["units"] if u["unpriced"]},
+        )
+    row["seconds"] = round(time.perf_counter() - started, 3)
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--glob", default=None, help="Only the paths matching this pattern.")
+    parser.add_argument("--limit", type=int, default=0, help="At most this many files.")
+    parser.add_argument("--json", type=Path, default=None, help="Write every row to this file.")
+    parser.add_argument("--verbose", action="store_true", help="Print each unit's unpriced rules.")
+    parser.add_argument("--write", action="store_true",
+                        help="Save each import (then roll it back) instead of a dry run.")
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    files = corpus(args.folder, args.glob)
+    if args.limit:
+        files = files[: args.limit]
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    rows = []
+    try:
+        call_command("load_catalogue", verbosity=0)
+        user = get_user_model().objects.create_user("bench-army-forge", is_active=False)
+        for path in files:
+            row = import_one(path, user, write=args.write)
+            rows.append(row)
+            where = path.relative_to(args.folder)
+            if row["status"] == "ok":
+                print(
+                    f"ok       {where} [{row['format']}]: {row['units']} units, book {row['source_total']}, "
+                    f"formula {row['formula_total']}, unpriced {len(row['unpriced'])}, {row['seconds']} s",
+                    flush=True,
+                )
+                if args.verbose:
+                    for name, rules in row["unpriced_by_unit"].items():
+                        print(f"           {name}: {', '.join(rules)}")
+            else:
+                print(f"{row['status']:8} {where}: {' | '.join(row['errors'][:3])}", flush=True)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+    imported = [r for r in rows if r["status"] == "ok"]
+    rules: collections.Counter[str] = collections.Counter()
+    for row in imported:
+        for unit_rules in row["unpriced_by_unit"].values():
+            rules.update(set(unit_rules))
+    book = sum(r["source_total"] or 0 for r in imported)
+    formula = sum(r["formula_total"] or 0 for r in imported)
+    by_status = collections.Counter(r["status"] for r in rows)
+    print()
+    print(f"files {len(rows)}: " + ", ".join(f"{k} {v}" for k, v in sorted(by_status.items())))
+    print(f"units {sum(r['units'] for r in imported)}; book total {book}, formula total {formula}"
+          + (f" (formula/book {formula / book:.3f})" if book else ""))
+    print(f"rules not priced by the formula: {len(rules)} distinct; most common (units carrying it):")
+    print("  " + ", ".join(f"{name} {count}" for name, count in rules.most_common(40)))
+    print(f"seconds: total {sum(r['seconds'] for r in rows):.1f}, slowest "
+          f"{max((r['seconds'] for r in rows), default=0):.2f}; load average {os.getloadavg()[0]:.2f}")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "unpriced": rules.most_common()}, indent=1))
+    return 0 if by_status.get("ok", 0) == len(rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
