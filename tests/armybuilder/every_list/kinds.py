@@ -81,11 +81,11 @@ class World:
     def make(cls) -> World:
         call_command("load_catalogue", verbosity=0)
         world = cls(owner=make_user("matrix-player"))
-        for key, (system_key, names, _units) in BATTLESCRIBE_SHAPES.items():
+        for key, (system_key, names, units) in BATTLESCRIBE_SHAPES.items():
             files = [SourceFile(name, (FILES / name).read_bytes()) for name in names]
-            world.imported[key] = import_files(
-                system_key=system_key, files=files, owner=world.owner
-            ).factions[0]
+            factions = import_files(system_key=system_key, files=files, owner=world.owner).factions
+            # the catalogue's faction (the game system's root entries make a faction of their own)
+            world.imported[key] = next(f for f in factions if f.units.filter(name=units[0][0]).exists())
         return world
 
 

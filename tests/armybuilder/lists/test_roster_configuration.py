@@ -34,7 +34,8 @@ def patrol():
     call_command("load_catalogue", verbosity=0)
     owner = make_user()
     files = [SourceFile(n, (FILES / n).read_bytes()) for n in ("nine.gst", "nine_dynasty.cat")]
-    faction = import_files(system_key="wh40k9", files=files, owner=owner).factions[0]
+    factions = import_files(system_key="wh40k9", files=files, owner=owner).factions
+    faction = next(f for f in factions if f.name == "Test Dynasties")
     army_list = make_list(owner=owner, faction=faction, points_limit=1000)
     overlord = UnitTemplate.objects.get(faction=faction, name="Overlord")
     services.army_list_add_unit(
