@@ -26,6 +26,7 @@ from rules.battlescribe.list_roster import ListRoster, force_entries
 from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping
 from rules.battlescribe.xml_reader import SourceFile, local_name, parse, xml_bytes
 from rules.models import BattleScribeSource, Faction
+from rules.systems.profile_fields import ENVELOPE_FIELDS
 from rules.systems.registry import get_system
 
 #: How many factions' engine data one process keeps loaded (a large 40k faction is ~20 MB).
@@ -236,8 +237,32 @@ def unit_costs(
     given = selection_rules(roster.unit(index), mapping, roster.data)
     if given and isinstance(data.get("models"), list):
         data["models"] = _with_rules(data["models"], given)
+    data[CONFIGURATION_FIELD] = is_configuration_selection(roster.unit(index), data)
     points = _whole(costs.get(points_type, 0.0)) if points_type else 0
     return max(points, 0), data
+
+
+#: The unit-data field saying a roster selection is configuration, not a unit (`unit_costs`).
+CONFIGURATION_FIELD = "battlescribe_configuration"
+
+
+def is_configuration_selection(sel: Selection, data: Mapping[str, Any]) -> bool:
+    """Whether a root selection of a roster is its configuration (Battle Size, Detachment Command
+    Cost, Dynasty Choice, an AoS Allegiance): nothing in it is a model — no selection of type
+    "model" at any depth — and no model of the unit it maps to has a profile (a field beyond
+    the unit format's envelope: the importer gives such an entry a bare model of its name). A
+    unit whose models the catalogue leaves without a profile ("Lieutenants": model selections,
+    points only), a model itself (a vehicle) or a unit with its profile on it (AoS) is a unit."""
+    models = data.get("models") if isinstance(data.get("models"), list) else []
+    if any(isinstance(m, Mapping) and set(m) - set(ENVELOPE_FIELDS) for m in models):
+        return False
+    stack = [sel]
+    while stack:
+        node = stack.pop()
+        if node.option.type == "model":
+            return False
+        stack.extend(node.children)
+    return True
 
 
 def selection_rules(

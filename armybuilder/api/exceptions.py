@@ -21,7 +21,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from armybuilder.lists.errors import ArmyListError, StaleListError
+from armybuilder.lists.errors import ArmyListError, NotApplicable, StaleListError
 from points.shared_format import UnitFormatError
 
 NON_FIELD = api_settings.NON_FIELD_ERRORS_KEY
@@ -134,6 +134,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         exc = exceptions.ValidationError(unit_format_details(exc))
     elif isinstance(exc, StaleListError):
         exc = Conflict()
+    elif isinstance(exc, NotApplicable):
+        exc = exceptions.NotFound(str(exc))
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

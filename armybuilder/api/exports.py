@@ -245,6 +245,9 @@ class ListImportReportSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=list(FORMATS[1:]), help_text="The format that was read.")
     source_total = serializers.FloatField(allow_null=True, help_text="The total as the source states it.")
     units = ImportReportUnitSerializer(many=True, help_text="One per unit entry of the source, in its order.")
+    configuration = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The roster's configuration selections (battle size, allegiance): kept, never units.")
     unpriced_rules = serializers.ListField(
         child=serializers.CharField(), required=False,
         help_text="Every rule the formula does not price, by name, each once (kept on the units as text).")

@@ -25,6 +25,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.interchange import army_list_to_dict
 from armybuilder.lists.selectors import (
     army_list_by_share_token,
@@ -119,7 +120,8 @@ def list_unit_source(*, user: User, unit_id: Any, list_id: Any = None,
     if army_list is None or pk is None:
         return None
     unit = army_list_unit_get(army_list=army_list, unit_id=pk)
-    return _list_unit_source(army_list, unit) if unit else None
+    # A roster's configuration row (a battle size) fields no models: there is nothing to estimate.
+    return _list_unit_source(army_list, unit) if unit and not roster_units.is_configuration(unit) else None
 
 
 def reference_source(*, system_key: str, slug: str) -> UnitSource | None:
@@ -137,8 +139,10 @@ def reference_source(*, system_key: str, slug: str) -> UnitSource | None:
 def _list_source(army_list: ArmyList) -> ListSource:
     units = army_list_units(army_list=army_list)
     written = army_list_to_dict(army_list=army_list, units=units)["units"]
+    # The export writes the units that field models, a roster's configuration rows left out.
+    fielded = roster_units.fielded(units)
     return ListSource(f"list:{army_list.pk}", army_list.name, army_list.system.key, army_list.name,
-                      [(unit.name, entry["unit"]) for unit, entry in zip(units, written, strict=True)],
+                      [(unit.name, entry["unit"]) for unit, entry in zip(fielded, written, strict=True)],
                       list_id=army_list.pk)
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from armybuilder.lists import selectors
+from armybuilder.lists import roster_units, selectors
+from armybuilder.lists.errors import NotApplicable
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.views import readable_list
 from rules.systems.registry import get_system
@@ -30,7 +32,7 @@ def army_forge_document(*, army_list: ArmyList, units: list[ListUnit]) -> dict[s
         list_id=f"army-builder-{army_list.pk}",
         name=army_list.name,
         points_limit=army_list.points_limit if army_list.points_sized else None,
-        units=[(u.data or {}, u.points, u.custom_name, f"unit-{u.pk}") for u in units],
+        units=[(u.data or {}, u.points, u.custom_name, f"unit-{u.pk}") for u in roster_units.fielded(units)],
     )
 
 
@@ -45,7 +47,7 @@ def list_army_forge(
             army_list=army_list, units=selectors.army_list_units(army_list=army_list)
         )
     except LookupError:
-        raise Http404 from None
+        raise NotApplicable(_("Army Forge has no lists of this game system.")) from None
     response = HttpResponse(
         json.dumps(document, ensure_ascii=False, indent=2), content_type="application/json"
     )

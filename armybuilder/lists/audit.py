@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from armybuilder.lists import selectors
+from armybuilder.lists.errors import NotApplicable
 from armybuilder.models import ArmyList
 from armybuilder.roster.views import readable_list
 from rules.points_audit import AuditRow, AuditTotal, audit_row, audit_total, unpriced_names
@@ -25,11 +26,11 @@ from rules.systems.registry import GameSystem, get_system
 
 
 def audited_system(army_list: ArmyList) -> GameSystem:
-    """The engine that audits `army_list`; `Http404` saying why for a system priced from its book."""
+    """The engine that audits `army_list`; `NotApplicable` (a 404) saying why for a system priced from its book."""
     engine = get_system(army_list.system.key)
     if not engine.formula_priced:
-        raise Http404(_("This game system prices units from its book: there is no formula to audit them "
-                        "against."))
+        raise NotApplicable(_("This game system prices units from its book: there is no formula to audit them "
+                              "against."))
     return engine
 
 

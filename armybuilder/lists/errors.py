@@ -2,12 +2,15 @@
 
 Both carry plain data (field paths and messages, version numbers) and nothing about HTTP,
 so that the htmx views and the REST API translate them the same way: `ArmyListError` to
-400 with every message, `StaleListError` to 409 with a way to reload.
+400 with every message, `StaleListError` to 409 with a way to reload. `NotApplicable` (a
+feature that does not apply to a list) is a 404 by nature, with a message the API shows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from django.http import Http404
 
 
 class ArmyListError(Exception):
@@ -44,3 +47,10 @@ class StaleListError(Exception):
         self.expected_version = expected_version
         self.current_version = current_version
         super().__init__(f"the list is at version {current_version}, not {expected_version}")
+
+
+class NotApplicable(Http404):
+    """A feature that does not apply to this list (the points audit of a list whose system has
+    no formula, an Army Forge export of a system Army Forge lacks): 404 on a page, and in the
+    API a 404 whose message says why (a bare `Http404` answers "Not found." there, as its
+    message may name a model)."""

@@ -59,9 +59,10 @@ def list_settings(army_list: ArmyList) -> dict[str, Any]:
 def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
     """The list as an army in the interchange format, each unit written out in full.
 
-    A roster's selections that field no models (its configuration: battle size, a dynasty)
+    A roster's configuration rows (`roster_units.is_configuration`: battle size, a dynasty)
     are the engine's alone: the system's rules see the units."""
-    units = [unit for unit in units if not unit.selection or (unit.data or {}).get("models")]
+    decided = roster_units.roster_settings(army_list, units)  # the roster's, over the stored ones
+    units = roster_units.fielded(units)
     army: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "system": army_list.system.key,
@@ -69,7 +70,7 @@ def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, An
         "points_limit": army_list.points_limit,
         "options": dict(army_list.structure_options),
     }
-    settings = list_settings(army_list)
+    settings = {**list_settings(army_list), **decided}
     if settings:
         army["settings"] = settings
     kinds = get_system(army_list.system.key).group_kinds

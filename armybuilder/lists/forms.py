@@ -17,6 +17,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.option_consequences import pick_one_groups
 from armybuilder.models import LIST_NAME_MAX_LENGTH, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN, ArmyList
@@ -169,6 +170,13 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
             del self.fields["points_limit"]
         self.add_structure_fields(system_key=army_list.system.key, current=army_list.structure_options)
         self.add_setting_fields(system_key=army_list.system.key, current=army_list.settings)
+        # What the roster's configuration decides (a battle size) is changed there, not here.
+        decided = roster_units.roster_settings(army_list, list(army_list.units.order_by("position")))
+        for key, value in decided.items():
+            if SETTING_PREFIX + key in self.fields:
+                field = self.fields[SETTING_PREFIX + key]
+                field.initial, field.disabled = value, True
+                field.help_text = _("Chosen in the roster's configuration, above the units.")
 
 
 class RosterForceForm(forms.Form):

@@ -160,6 +160,10 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
             imported.left_out.append(
                 _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
             )
+    # The roster's configuration (battle size, detachment cost) is reported as such, not as units.
+    rows = {unit._roster_index for unit in roster_units.configuration(units)}  # type: ignore[attr-defined]
+    imported.configuration = [row.name for index, row in enumerate(imported.units) if index in rows]
+    imported.units = [row for index, row in enumerate(imported.units) if index not in rows]
     return units
 
 

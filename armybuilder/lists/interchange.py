@@ -67,7 +67,8 @@ MAX_TREE_NODES = 2000
 
 
 def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = None) -> dict[str, Any]:
-    """The list in the interchange format, each unit written out in full (one entry per unit).
+    """The list in the interchange format, each unit written out in full (one entry per unit
+    that fields models: a roster's configuration rows are not units).
 
     Pass `units` (in order) when the caller already has them, to save a query.
     """
@@ -80,8 +81,10 @@ def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = Non
         written["faction"] = army_list.faction.slug
     if army_list.roster_force:
         written["roster_force"] = army_list.roster_force
-    # The player's own words travel with the unit (left out when empty, as before).
-    for entry, unit in zip(written["units"], units, strict=True):
+    # The player's own words travel with the unit (left out when empty, as before). The file
+    # holds the units that field models (`army_dict`); a roster's configuration rows are the
+    # engine's, which brings them back when the file is read into the same faction.
+    for entry, unit in zip(written["units"], roster_units.fielded(units), strict=True):
         for key in _PLAYER_KEYS:
             if getattr(unit, key, ""):
                 entry[key] = getattr(unit, key)

@@ -24,6 +24,7 @@ from armybuilder.lists.errors import ArmyListError
 from armybuilder.models import UNIT_NAME_MAX_LENGTH, ArmyList, ListUnit
 from rules.battlescribe.list_roster import ListRoster, ListRosterError, size_keys, tree_of
 from rules.battlescribe_lists import (
+    CONFIGURATION_FIELD,
     cost_fields,
     data_stated_rules,
     entering_points,
@@ -33,6 +34,7 @@ from rules.battlescribe_lists import (
     unit_costs,
 )
 from rules.models import UnitTemplate
+from rules.systems.registry import get_system
 
 #: The fields `refresh_units` may change on a unit.
 REFRESHED_FIELDS = (
@@ -44,6 +46,52 @@ REFRESHED_FIELDS = (
     "data",
     "name",
 )
+
+
+def is_configuration(unit: ListUnit) -> bool:
+    """Whether a list unit is one of its roster's configuration selections (a battle size, a
+    detachment's command cost, a game type, an allegiance): a selection that fields no models
+    (`rules.battlescribe_lists.is_configuration_selection`).
+
+    Such a row belongs to the roster (the engine builds it, costs it and checks its limits, and
+    the `.rosz` writes it back) but it is not a unit of the army: the system's rules, the
+    interchange file, the estimates and every "N units" never see it."""
+    if not unit.selection:
+        return False
+    data = unit.data or {}
+    if CONFIGURATION_FIELD in data:  # what the engine found in the selection tree (`unit_costs`)
+        return data[CONFIGURATION_FIELD] is True
+    return not data.get("models")  # a row the engine has not refreshed since
+
+
+def fielded(units: Sequence[ListUnit]) -> list[ListUnit]:
+    """The units of `units` that field models, in order (every row but the configuration)."""
+    return [unit for unit in units if not is_configuration(unit)]
+
+
+def configuration(units: Sequence[ListUnit]) -> list[ListUnit]:
+    """The roster's configuration rows of `units`, in order (`is_configuration`)."""
+    return [unit for unit in units if is_configuration(unit)]
+
+
+def roster_settings(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
+    """The list settings the roster's configuration decides (the system's BattleScribe mapping,
+    `roster_settings`: 40k's battle size from the roster's "Battle Size"); empty for a list the
+    engine does not build. In such a list the roster is the one source of these settings: the
+    services store them with every change, the army is checked and exported with them, and the
+    settings form does not offer them."""
+    rows = configuration(units)
+    if not rows or not is_roster_list(army_list, units):
+        return {}
+    mapping = get_system(army_list.system.key).battlescribe
+    if mapping is None or not mapping.roster_settings:
+        return {}
+    names = []
+    for row in rows:
+        chosen = row.chosen_options or {}
+        taken = [o for o in row.available_options or [] if chosen.get(o.get("key"))]
+        names += [row.name, *(str(o.get("label", "")) for o in taken)]
+    return mapping.roster_setting_values(names)
 
 
 def is_roster_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:

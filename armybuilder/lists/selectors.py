@@ -205,7 +205,8 @@ def army_list_unit_get_for_edit(
     related = [f"army_list__{name}" for name in _OWN_LIST_RELATED]
     unit = (
         ListUnit.objects.select_related(*related)
-        .filter(army_list__owner=user, army_list_id=list_id, pk=unit_id)
+        # Never a unit of a locked version: nothing may change it, its owner included.
+        .filter(army_list__owner=user, army_list_id=list_id, pk=unit_id, army_list__locked_at__isnull=True)
         .first()
     )
     if unit is not None:

@@ -231,9 +231,15 @@ def save_list_change(
         locked.undo = dict(undo or {})
         fields.append("undo")
     if units is not None:
+        # Settings the roster's configuration decides (a battle size) follow the roster: one source.
+        decided = roster_units.roster_settings(locked, units)
+        stored = locked.settings if isinstance(locked.settings, Mapping) else {}
+        if any(stored.get(key) != value for key, value in decided.items()):
+            locked.settings = {**stored, **decided}
+            fields.append("settings")
         evaluation = evaluate_units(army_list=locked, units=units, reprice=False)
         locked.total_points = evaluation.total_points
-        locked.unit_count = len(units)
+        locked.unit_count = len(roster_units.fielded(units))  # configuration rows are not units
         locked.violations = evaluation.violations
         locked.violation_count = len(evaluation.violations)
         locked.is_valid = evaluation.is_valid
@@ -409,6 +415,14 @@ def army_list_update(
             changed.append(attribute)
         except ArmyListError as exc:
             errors += exc.errors
+    if isinstance(settings, Mapping) and settings:
+        # What the roster's configuration decides (a battle size) is changed there, not here.
+        decided = roster_units.roster_settings(locked, list_units_in_order(locked))
+        errors += [
+            (f"settings.{key}", _("Chosen in the roster's configuration, above the units."))
+            for key, value in settings.items()
+            if key in decided and value != decided[key]
+        ]
     if errors:
         raise ArmyListError(errors)
     if roster_force is not None and roster_force != locked.roster_force:
@@ -463,7 +477,7 @@ def copy_army_list(source: ArmyList, units: list[ListUnit], **row: Any) -> ArmyL
         settings=dict(source.settings),
         group_kinds=dict(source.group_kinds or {}),
         total_points=source.total_points,
-        unit_count=len(units),
+        unit_count=len(roster_units.fielded(units)),
         violations=list(source.violations),
         violation_count=source.violation_count,
         is_valid=source.is_valid,

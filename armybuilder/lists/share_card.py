@@ -25,6 +25,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.evaluation import army_summary
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import model_count
@@ -78,12 +79,12 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, wid
 
 
 def card_lines(army_list: ArmyList, units: Sequence[ListUnit]) -> list[CardLine]:
-    """The unit lines of the card, in list order."""
+    """The unit lines of the card, in list order (a roster's configuration rows are not units)."""
     pointed = army_list.points_sized
     return [
         CardLine(name=unit.display_name, size=model_count(unit.data),
                  cost=(_("%(points)d pts") % {"points": unit.points}) if pointed else "")
-        for unit in units
+        for unit in roster_units.fielded(units)
     ]
 
 
@@ -95,7 +96,8 @@ def headline(army_list: ArmyList, units: Sequence[ListUnit]) -> str:
                                                        "limit": army_list.points_limit})
     parts.extend(f"{row['label']} {row['value']}" for row in army_summary(army_list=army_list, units=units)
                  if not row.get("detail"))
-    parts.append(ngettext("%(count)d unit", "%(count)d units", len(units)) % {"count": len(units)})
+    count = len(roster_units.fielded(units))  # a roster's configuration rows are not units
+    parts.append(ngettext("%(count)d unit", "%(count)d units", count) % {"count": count})
     return " · ".join(parts)
 
 

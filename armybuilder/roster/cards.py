@@ -18,9 +18,10 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.evaluation import group_heading, unit_summary
 from armybuilder.models import ArmyList, ListUnit
-from armybuilder.roster.describe import chosen_upgrades, model_count
+from armybuilder.roster.describe import chosen_upgrades, configuration_line, model_count
 from rules.points_audit import unpriced_rules
 from rules.selectors import rule_base_name, special_rule_for, special_rules_by_name
 from rules.source_language import rule_display_name, rule_text, rule_text_language
@@ -216,10 +217,14 @@ class Roster:
     army_list: ArmyList
     cards: list[Card]
     system_name: str
+    #: The roster's configuration rows on one line (`describe.configuration_line`), never cards.
+    configuration: str = ""
+    #: Their points, which count in the total as in the list's.
+    configuration_points: int = 0
 
     @property
     def total_points(self) -> int:
-        return sum(card.points for card in self.cards)
+        return sum(card.points for card in self.cards) + self.configuration_points
 
     @property
     def total_models(self) -> int:
@@ -284,7 +289,8 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     schema = system.profile_schema or {}
     rules_by_name = special_rules_by_name(system=army_list.system)
     cards = []
-    for number, list_unit in enumerate(units, start=1):
+    rows = roster_units.configuration(units)  # a battle size, an allegiance: the roster's, not cards
+    for number, list_unit in enumerate(roster_units.fielded(units), start=1):
         unit = list_unit.data
         models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
         columns = profile_columns(schema, models)
@@ -331,7 +337,8 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 figures=unit_summary(army_list=army_list, unit=list_unit),
             )
         )
-    return Roster(army_list=army_list, cards=cards, system_name=gettext(army_list.system.name))
+    return Roster(army_list=army_list, cards=cards, system_name=gettext(army_list.system.name),
+                  configuration=configuration_line(rows), configuration_points=sum(u.points for u in rows))
 
 
 def _shown(written: Any, rules_by_name: dict[str, Any], army_list: ArmyList) -> str:

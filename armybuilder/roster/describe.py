@@ -6,9 +6,12 @@ They read only the envelope every system shares (`models[]` with `count`, `weapo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from armybuilder.lists import roster_units
 from armybuilder.models import ListUnit
 
 
@@ -49,3 +52,17 @@ def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> 
             label = (list_unit.option_text(written) if in_reader_language else written) or option["key"]
             labels.append(counted(label, count))
     return labels
+
+
+def configuration_line(units: Sequence[ListUnit]) -> str:
+    """"(Configuration: Battle Size (Strike Force), Detachment Command Cost)" for a roster's
+    configuration rows (`roster_units.is_configuration`), each with the options it has taken;
+    empty when the list has none."""
+    rows = []
+    for unit in roster_units.configuration(units):
+        chosen = unit.chosen_options or {}
+        options = unit.available_options or []
+        taken = [str(o.get("label", "")).strip() for o in options if chosen.get(o.get("key"))]
+        rows.append(f"{unit.name} ({', '.join(taken)})" if taken else unit.name)
+    # In brackets: a line the text importer passes over, as it does our "(Units hidden …)".
+    return _("(Configuration: %(rows)s)") % {"rows": ", ".join(rows)} if rows else ""

@@ -29,9 +29,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.evaluation import army_summary, group_heading
 from armybuilder.models import ArmyList, ListUnit
-from armybuilder.roster.describe import chosen_upgrades, counted, model_count, weapon_counts
+from armybuilder.roster.describe import (
+    chosen_upgrades,
+    configuration_line,
+    counted,
+    model_count,
+    weapon_counts,
+)
 from points.catalogue.i18n import translated_again
 from rules.source_language import decimal_text
 from rules.systems.profile_fields import ENVELOPE_FIELDS
@@ -196,6 +203,10 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
     where = f"{army_list.faction.name} ({system_name})" if army_list.faction else system_name
     total = sum(unit.points for unit in units)
     points = army_list.points_sized
+    # A roster's configuration rows (battle size, detachment cost) are written on one line of
+    # their own, never as units; their points stay in the total.
+    settings_line = configuration_line(units)
+    units = roster_units.fielded(units)
     if points:
         numbers = {"name": army_list.name, "where": where, "total": total, "limit": army_list.points_limit}
         heading = _("%(name)s — %(where)s, %(total)d/%(limit)d pts") % numbers
@@ -217,25 +228,26 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
         _("Violation: %(message)s") % {"message": translated_again(violation, number=decimal_text)}
         for violation in army_list.violations
     ]
+    config = [settings_line] if settings_line else []
     if style == "compact":
         line = " · ".join(
             _("%(name)s %(points)d") % {"name": _written_name(unit), "points": unit.points} if points
             else _written_name(unit)
             for unit in units
         )
-        return "\n".join([heading, line, total_line, *violations]) + "\n"
+        return "\n".join([heading, *config, line, total_line, *violations]) + "\n"
     if style == "markdown":
-        lines = [f"**{_markdown(heading)}**", ""]
+        lines = [f"**{_markdown(heading)}**", *[_markdown(c) for c in config], ""]
         lines += _body(units, partial(_markdown_line, points=points), lambda name: f"__{_markdown(name)}__")
         lines += ["", f"**{_markdown(total_line)}**", *[f"> {_markdown(v)}" for v in violations]]
         return "\n".join(lines) + "\n"
     if style == "secret":
-        lines = [heading, _("(Units hidden: click each black bar to reveal it.)"), ""]
+        lines = [heading, *config, _("(Units hidden: click each black bar to reveal it.)"), ""]
         # a group's heading as in plain text: a bare name would read as a unit nobody hid
         lines += _body(units, partial(_secret_line, points=points), lambda name: f"== {name} ==")
         return "\n".join([*lines, "", total_line, *violations]) + "\n"
     body = _body(units, partial(unit_line, points=points), lambda name: f"== {name} ==")
-    lines = [heading, "", *body, "", total_line, *violations]
+    lines = [heading, *config, "", *body, "", total_line, *violations]
     return "\n".join(lines) + "\n"
 
 

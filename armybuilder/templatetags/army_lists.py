@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
+from armybuilder.lists import roster_units
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.lists.forms import OPTION_PREFIX, pick_input_name
 from armybuilder.lists.option_consequences import option_consequences, pick_one_groups
@@ -37,6 +38,13 @@ def model_count(unit: dict[str, Any]) -> int:
 @register.filter
 def weapon_summary(unit: dict[str, Any]) -> str:
     return describe.weapon_summary(unit)
+
+
+@register.filter
+def is_configuration(list_unit: ListUnit) -> bool:
+    """Whether the row is one of its roster's configuration selections (a battle size, an
+    allegiance): shown as the roster's, never as a unit (`roster_units.is_configuration`)."""
+    return roster_units.is_configuration(list_unit)
 
 
 @register.filter

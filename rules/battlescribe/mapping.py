@@ -16,7 +16,7 @@ profile schema's field keys, titles and descriptions (`to_units.field_names`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +88,11 @@ class BattleScribeMapping:
     #: so the system's own army rules see what a roster of the engine selected
     #: (`rules.battlescribe_lists.selection_rules`).
     rule_selections: tuple[str, ...] = ()
+    #: List settings a roster's configuration decides (40k: the battle size): setting key ->
+    #: {words a selection's name holds, case-insensitive: the setting's value}. In a list built
+    #: by the roster engine the configuration is the one source of the setting
+    #: (`roster_setting_values`); the list's form does not offer it there.
+    roster_settings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     #: `read(name, text)` -> (model fields, structured abilities) that an ability's text says
     #: about the model itself (40k: "a 4+ invulnerable save"); None: abilities stay text.
     ability_reader: Callable[[str, str], tuple[dict[str, Any], list[dict[str, Any]]]] | None = None
@@ -132,6 +137,19 @@ class BattleScribeMapping:
             key = norm(name)
             memo[name] = next((rule for rule in self.rule_selections if norm(rule) == key), None)
         return memo[name]
+
+    def roster_setting_values(self, names: Iterable[str]) -> dict[str, str]:
+        """The list settings (`roster_settings`) that selections of these names decide: for each
+        setting, the value of the first of its words found in a name ("3. Strike Force (101-200
+        Total PL / 1001-2000 Points)" holds "strike force")."""
+        found: dict[str, str] = {}
+        lowered = [name.casefold() for name in names]
+        for key, table in self.roster_settings.items():
+            for words, value in table.items():
+                if any(words.casefold() in name for name in lowered):
+                    found[key] = value
+                    break
+        return found
 
     def unit_cost(self, cost_type_name: str) -> UnitCost | None:
         key = norm(cost_type_name)

@@ -54,9 +54,9 @@ def test_warlord_estimate_links_and_text_follow_the_roster(live_server, browser,
 
     size = page.locator(".unit-row", has_text="Battle Size")
     lord = page.locator(".unit-row", has_text="Court Lord")
-    # the battle size has no profile: no "Estimate", the card's words instead
+    # the battle size is the roster's configuration: no "Estimate", and it says what it is
     expect(size.locator(".unit-estimate a")).to_have_count(0)
-    expect(size.locator(".unit-estimate")).to_contain_text("cannot be estimated")
+    expect(size.locator(".unit-configuration")).to_contain_text("Roster configuration")
     expect(lord.locator(".unit-estimate a", has_text="Estimate")).to_have_count(1)
 
     text = page.locator("#export-text")
@@ -75,7 +75,7 @@ def test_warlord_estimate_links_and_text_follow_the_roster(live_server, browser,
     expect(page.locator(".unit-row", has_text="Court Guard")).to_have_count(1)
     # the text follows the list without a reload: fetched again once it is in view
     text.scroll_into_view_if_needed()
-    expect(text).to_have_value(re.compile(r"Court Guard[\s\S]*Total: 145/500 pts, 3 units"))
+    expect(text).to_have_value(re.compile(r"Court Guard[\s\S]*Total: 145/500 pts, 2 units"))
     assert len(fetched) == 1, fetched  # once for the change, not once per settle
     page.locator("#text-format").select_option("compact")
     expect(text).to_have_value(re.compile("Court Guard"))

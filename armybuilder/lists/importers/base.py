@@ -151,6 +151,9 @@ class Imported:
     #: exactly (`imports.import_source`); None when the units are matched to the catalogue.
     roster_trees: list[dict[str, Any]] | None = None
     roster_force: str = ""
+    #: The roster's configuration selections (battle size, allegiance) by name: kept with the
+    #: roster and reported on their own line, never as units.
+    configuration: list[str] = field(default_factory=list)
 
     def unpriced_rules(self) -> list[str]:
         """Every rule the formula does not price, by name (its value dropped), each once in the
@@ -168,6 +171,7 @@ class Imported:
             "format": self.format,
             "source_total": self.source_total,
             "units": [u.as_dict() for u in self.units],
+            "configuration": list(self.configuration),
             "unpriced_rules": self.unpriced_rules(),
             "left_out": list(self.left_out),
         }

@@ -50,6 +50,16 @@ MAPPING = BattleScribeMapping(
     # The "Warlord" upgrade of BSData/wh40k-9e (and its category "Warlord") makes its model the
     # army's Warlord, the rule the army check counts (`points.wh40k9.battle_size`).
     rule_selections=("Warlord",),
+    # The roster's "Battle Size" configuration ("3. Strike Force (101-200 Total PL / …)") is the
+    # list's battle size (`points.wh40k9.battle_size`): one setting, decided by the roster.
+    roster_settings={
+        "battle_size": {
+            "combat patrol": "combat_patrol",
+            "incursion": "incursion",
+            "strike force": "strike_force",
+            "onslaught": "onslaught",
+        }
+    },
     table_healthiest="highest",
     dash_values={"a": 0},
     ability_reader=lambda name, text: read_ability(name, text),

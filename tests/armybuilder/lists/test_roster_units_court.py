@@ -109,7 +109,10 @@ def test_the_editor_row_of_a_points_only_selection_has_no_estimate(court, client
     html = client.get(reverse("lists:detail", args=[army_list.pk])).content.decode()
     size_row = html[html.index(f'id="unit-{size.pk}"'):html.index(f'id="unit-{lord.pk}"')]
     lord_row = html[html.index(f'id="unit-{lord.pk}"'):]
-    assert "cannot be estimated" in size_row and "estimate-link" not in size_row
+    # the battle size is the roster's configuration, shown as such and never as a unit
+    assert "Roster configuration: part of the force, not a unit of the army." in size_row
+    assert "is-configuration" in size_row and "estimate-link" not in size_row
+    assert "model" not in size_row.split('class="unit-summary')[1].split("</p>")[0]
     assert f'id="gauntlet-unit-{size.pk}"' not in size_row
     assert "estimate-link" in lord_row and f'id="gauntlet-unit-{lord.pk}"' in lord_row
 
@@ -140,9 +143,11 @@ def test_the_generic_import_of_a_ros_rebuilds_it_in_the_engine(court):
     assert [u.selection for u in after] == [u.selection for u in before]
     assert [u.points for u in after] == [u.points for u in before] == [0, 80, 91]
     report = outcome.imported.report()
+    # the roster's Battle Size is its configuration, reported as such and never as a unit
     assert [(u["name"], u["source_points"], u["formula_points"]) for u in report["units"]] == [
-        ("Battle Size", 0, 0), ("Court Lord", 75, 80), ("Court Guard", 91, 91)
+        ("Court Lord", 75, 80), ("Court Guard", 91, 91)
     ]
+    assert report["configuration"] == ["Battle Size"]
     # the file still states the total of before the edit (issue 40: said, never taken)
     assert report["left_out"] == [
         "The roster states a total of 171 pts, but its selections cost 166 pts; the list is priced "
