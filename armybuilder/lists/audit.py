@@ -26,11 +26,13 @@ from rules.systems.registry import GameSystem, get_system
 
 
 def audited_system(army_list: ArmyList) -> GameSystem:
-    """The engine that audits `army_list`; `NotApplicable` (a 404) saying why for a system priced from its book."""
+    """The engine that audits `army_list`; `NotApplicable` (a 404 that says why) for a system
+    priced from its book."""
     engine = get_system(army_list.system.key)
     if not engine.formula_priced:
-        raise NotApplicable(_("This game system prices units from its book: there is no formula to audit them "
-                              "against."))
+        raise NotApplicable(
+            _("This game system prices units from its book: there is no formula to audit them against.")
+        )
     return engine
 
 
