@@ -221,13 +221,17 @@ def _refused_row(request: HttpRequest, army_list: ArmyList, list_unit: ListUnit,
 @login_required
 @require_GET
 def my_lists(request: HttpRequest) -> HttpResponse:
+    """The player's own lists. The plain index (no search, first page) is the installed app's
+    start page (`offline.manifest`), so the service worker keeps it like the lists it links
+    to: launched without a connection, the app opens on it instead of the browser's error."""
     search = request.GET.get("q", "")[:100]
     page = Paginator(selectors.army_lists_owned_by(user=request.user, search=search), LISTS_PER_PAGE)
-    return render(
+    response = render(
         request,
         "armybuilder/lists_mine.html",
         {"page": page.get_page(request.GET.get("page")), "search": search},
     )
+    return offline.mark_offline_copy(response) if not request.GET else response
 
 
 def _optional_int(request: HttpRequest, field: str, errors: list[tuple[str, str]]) -> int | None:
