@@ -390,7 +390,9 @@ def detail(request: HttpRequest, list_id: int) -> HttpResponse:
     """The editor for the owner; a read-only page for anyone else who may read the list."""
     army_list = selectors.army_list_get_for_user(user=request.user, list_id=list_id)
     if army_list is None:
-        raise Http404
+        # Still a 404, but a page that says why a list may not open here (a guest's list lives
+        # only in the browser that built it) and what to do, not a bare "Not found".
+        return render(request, "armybuilder/list_missing.html", status=404)
     can_edit = request.user.is_authenticated and army_list.owner_id == request.user.pk
     response = render(
         request, "armybuilder/list_detail.html", _page_context(request, army_list, can_edit=can_edit)
