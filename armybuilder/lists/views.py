@@ -111,6 +111,10 @@ def _page_context(
                 reverse("lists:shared", args=[army_list.share_token])
             )
         context["locks"] = locks.army_list_locks(army_list=army_list)
+        # Just locked ("Lock and share"): the link to send, first in the sharing panel.
+        just_locked = request.GET.get("locked", "")[:100]
+        if any(locked.share_token == just_locked for locked in context["locks"]):
+            context["locked_url"] = request.build_absolute_uri(reverse("lists:shared", args=[just_locked]))
     if army_list.is_public or army_list.share_token:
         # Link previews (OpenGraph, Twitter cards): a pasted link unfurls with the share card.
         card = (reverse("lists:shared_card", args=[army_list.share_token]) if army_list.share_token
@@ -560,7 +564,9 @@ def lock(request: HttpRequest, list_id: int) -> HttpResponse:
         locked = locks.army_list_lock(army_list=army_list, expected_version=version)
         message = _("Locked: this version will never change. Its fingerprint is %(fingerprint)s.")
         messages.success(request, message % {"fingerprint": locked.fingerprint})
-        return HttpResponseRedirect(_editor_url(army_list, "sharing"))
+        # Back to the editor's sharing panel with the new version's link ready to send.
+        url = reverse("lists:detail", args=[army_list.pk])
+        return HttpResponseRedirect(f"{url}?{urlencode({'locked': locked.share_token})}#sharing")
 
     return _change(request, army_list, action)
 

@@ -41,4 +41,6 @@ SYSTEM = register_catalogue_system(
     reference_targets=reference_targets("whfb6"),
     battlescribe=BATTLESCRIBE,
     combat_chances=COMBAT_CHANCES,
+    # The slot chart (points.whfb6.composition) allows a Lord from 2,000 pts: the usual game.
+    default_points_limit=2000,
 )
