@@ -102,14 +102,20 @@ class ReportUnit:
     size: int
     source_points: int | float | None
     formula_points: int | None = None
+    #: Which line of a pasted text it was read from, and as which catalogue unit ("line 3:
+    #: read as Concord Wardens"); "" for formats read by structure, not by line.
+    read_as: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "name": self.name,
             "size": self.size,
             "source_points": self.source_points,
             "formula_points": self.formula_points,
         }
+        if self.read_as:
+            shown["read_as"] = self.read_as
+        return shown
 
 
 @dataclass
