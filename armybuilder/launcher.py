@@ -114,6 +114,30 @@ def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([PYTHON, str(ROOT / "manage.py"), *args], env=env, check=True, cwd=ROOT)
 
 
+#: Seconds between the "still working" lines of a long step (`with_progress`).
+PROGRESS_EVERY = 15.0
+
+
+def with_progress(argv: list[str], env: dict[str, str], *, doing: str, every: float = PROGRESS_EVERY) -> None:
+    """Run `argv` to the end (raising on failure like `manage`), saying what it does when it
+    starts, every `every` seconds while it runs, and how long it took.
+
+    The first `DEBUG=false` start compresses every static file, about five minutes in which
+    the launcher printed nothing and looked hung (issue 43, item 9)."""
+    started = time.monotonic()
+    log(f"{doing}…")
+    process = subprocess.Popen(argv, env=env, cwd=ROOT)
+    while True:
+        try:
+            code = process.wait(timeout=every)
+            break
+        except subprocess.TimeoutExpired:
+            log(f"still {doing} ({time.monotonic() - started:.0f} s so far)")
+    if code != 0:
+        raise subprocess.CalledProcessError(code, argv)
+    log(f"done {doing} in {time.monotonic() - started:.0f} s")
+
+
 def has_command(env: dict[str, str], name: str) -> bool:
     out = subprocess.run([PYTHON, str(ROOT / "manage.py"), "help", "--commands"], env=env,
                          capture_output=True, text=True, cwd=ROOT)
@@ -145,7 +169,9 @@ def run_app(env: dict[str, str]) -> int:
     if not debug_on(env):
         # With DEBUG off the pages name hashed static files from the manifest, which only
         # collectstatic writes: without it every page answered 500.
-        manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+        # The first run compresses every file (minutes); later runs only what changed.
+        with_progress([PYTHON, str(ROOT / "manage.py"), "collectstatic", "--noinput", "--verbosity", "1"],
+                      env, doing="collecting and compressing the static files (minutes on the first start)")
     if has_command(env, "load_catalogue"):
         manage(env, "load_catalogue")
     if has_command(env, "load_example_lists"):

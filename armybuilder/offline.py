@@ -1,9 +1,10 @@
 """Installable and readable offline: the web app manifest and the service worker.
 
 At the table the connection is often bad. The service worker keeps the pages of the
-player's own saved lists — the editor page, the printable roster and the PDF — for reading
-offline, and nothing else: a response is kept only when the server marks it with
-`X-Offline-Copy` (`mark_offline_copy`), which the list views do for the owner's own list.
+player's own saved lists — the editor page, the printable roster and the PDF — and the index
+of them the installed app starts on (`/lists/`), for reading offline, and nothing else: a
+response is kept only when the server marks it with `X-Offline-Copy` (`mark_offline_copy`),
+which the list views do for the owner's own lists.
 Every request still goes to the network first, so a player online always sees the list as
 it is; the copy is used only when the network fails, with a banner saying how old it is.
 
@@ -35,7 +36,8 @@ ICON_SIZES = (192, 512)
 
 
 def mark_offline_copy(response: HttpResponse) -> HttpResponse:
-    """Let the service worker keep `response` (a page of the player's own list) for offline use."""
+    """Let the service worker keep `response` (a page of the player's own list, or the index of
+    their lists) for offline use."""
     if response.status_code == 200:
         response[OFFLINE_COPY_HEADER] = "own-list"
     return response

@@ -1,9 +1,13 @@
-"""Building before signing up: a visitor's lists live in their session.
+"""Building before signing up: a visitor's lists live in their browser for `GUEST_DAYS` days.
 
-A visitor who creates a list without an account gets a guest account, logged in for this
-browser session only: a `User` named `guest-<random>` with no usable password, so nobody can
-log into it and it ends with the session. Every list page then works for them as it does
-for a player (the lists have an owner, as always), the header says "Guest" with a sign-up
+A visitor who creates a list without an account gets a guest account, logged in in this
+browser for `GUEST_DAYS` days from its start, across browser restarts (issue 43: a session
+cookie lost the list when the browser closed): a `User` named `guest-<random>` with no usable
+password, so nobody can log into it. The browser's credential is Django's session cookie —
+an unguessable server-side key, HttpOnly, Secure under HTTPS — expiring on a fixed date, the
+day `delete_stale_guests` may delete the guest: the cookie never outlives the account.
+Every list page then works for them as it does for a player (the lists have an owner, as
+always), the editor says until when the list is kept, the header says "Guest" with a sign-up
 link, and on signing up or logging in `guest_hand_over` gives the guest's lists to the
 account and deletes the guest.
 
@@ -14,6 +18,7 @@ for a guest.
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.contrib.auth import login
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -25,6 +30,10 @@ from armybuilder.estimates.models import Estimate
 from armybuilder.models import ArmyList
 
 GUEST_PREFIX = "guest-"
+#: How long a guest's lists are kept in the browser that built them (Army Forge keeps a
+#: visitor's lists in the browser's storage too): weeks, so a list built one evening is there
+#: at the game the next weekend; signing up keeps them everywhere and for good.
+GUEST_DAYS = 28
 
 
 def is_guest(user: AbstractBaseUser | AnonymousUser | None) -> bool:
@@ -37,13 +46,19 @@ def is_guest(user: AbstractBaseUser | AnonymousUser | None) -> bool:
     )
 
 
+def guest_kept_until(guest: User) -> datetime:
+    """When the guest's browser forgets the guest, and `delete_stale_guests` may delete it."""
+    return guest.date_joined + timedelta(days=GUEST_DAYS)
+
+
 def guest_start(request: HttpRequest) -> User:
-    """Log the visitor in as a new guest for this browser session, and return the guest."""
+    """Log the visitor in as a new guest in this browser for `GUEST_DAYS` days, and return it."""
     guest = User(username=GUEST_PREFIX + secrets.token_hex(8))
     guest.set_unusable_password()
     guest.save()
     login(request, guest, backend="django.contrib.auth.backends.ModelBackend")
-    request.session.set_expiry(0)  # ends when the browser closes, as the lists of a visitor do
+    # A fixed date, not an age renewed by each save: the cookie ends when the account may go.
+    request.session.set_expiry(guest_kept_until(guest))
     return guest
 
 

@@ -42,23 +42,30 @@ def unit_sentences(row: Mapping[str, Any], *, system: GameSystem, per_model: boo
     unit = row["name"]
     offence = {"unit": unit, "value": number(row["offence_per_point"], 2),
                "best": row["best_target"], "worst": row["worst_target"]}
+    # Whose points: "destroys 0.07 of its points" read as the unit's own (issue 43), so each
+    # figure says what is counted on each side, the enemy's and this unit's.
     if per_model:
-        sentences = [_("Against the gauntlet, %(unit)s slays %(value)s enemy models per model a turn; "
-                       "best against %(best)s, worst against %(worst)s.") % offence]
+        sentences = [_("Against the gauntlet, %(unit)s slays %(value)s enemy models a turn for every model "
+                       "in it; best against %(best)s, worst against %(worst)s.") % offence]
     else:
-        sentences = [_("Against the gauntlet, %(unit)s destroys %(value)s of its points a turn; "
-                       "best against %(best)s, worst against %(worst)s.") % offence]
+        sentences = [_("Against the gauntlet, %(unit)s destroys %(value)s enemy points a turn for every "
+                       "point it costs; best against %(best)s, worst against %(worst)s.") % offence]
     durability = row.get("durability_per_point")
     if durability is None:
         sentences.append(_("The gauntlet's attacks destroy none of %(unit)s in a turn.") % {"unit": unit})
     elif per_model:
-        sentences.append(_("To destroy %(unit)s in a turn, the gauntlet needs %(value)s of its models "
-                           "for each model of this unit; higher is tougher.")
+        sentences.append(_("To destroy %(unit)s in a turn, the gauntlet's units need %(value)s of their "
+                           "models for every model in it; higher is tougher.")
                          % {"unit": unit, "value": number(durability, 1)})
     else:
-        sentences.append(_("To destroy %(unit)s in a turn, the gauntlet needs %(value)s of its points "
-                           "for each point of this unit; higher is tougher.")
+        sentences.append(_("To destroy %(unit)s in a turn, the gauntlet's units need %(value)s of their "
+                           "points for every point it costs; higher is tougher.")
                          % {"unit": unit, "value": number(durability, 1)})
+    if any((row.get(key) or 0) > LARGEST_SHOWN for key in ("durability_per_point", "durability_per_wound")):
+        sentences.append(_("“>%(largest)s” means more than %(largest)s: the gauntlet's attacks hardly harm "
+                           "%(unit)s in a turn (a lone character, or a unit they can barely wound), so the "
+                           "figure says only that it is very hard to destroy.")
+                         % {"unit": unit, "largest": LARGEST_SHOWN})
     if row.get("offence_per_wound") is not None:
         wounds = {"unit": unit, "offence": number(row["offence_per_wound"], 2)}
         if row.get("durability_per_wound") is None:

@@ -121,12 +121,14 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
     faction = forms.ModelChoiceField(
         queryset=Faction.objects.none(), label=gettext_lazy("Faction"), empty_label=None
     )
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=LIST_NAME_MAX_LENGTH, strip=True)
+    #: Optional: a newcomer need not invent a name before seeing a unit; left empty, the list
+    #: is named after its faction and size (`clean_name`), and can be renamed at any time.
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=LIST_NAME_MAX_LENGTH, strip=True,
+                           required=False)
     points_limit = forms.IntegerField(
         label=gettext_lazy("Points limit"),
         min_value=POINTS_LIMIT_MIN,
         max_value=POINTS_LIMIT_MAX,
-        initial=1000,
     )
     is_public = forms.BooleanField(label=gettext_lazy("Show it in the public gallery"), required=False)
 
@@ -134,6 +136,10 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
         kwargs.setdefault("label_suffix", "")  # checkbox labels stand after their boxes: no colons
         super().__init__(*args, **kwargs)
         self.system = system
+        # The system's own first game size (`GameSystem.default_points_limit`): WHFB's chart
+        # allows no Lord below 2,000 pts, so a newcomer's first Lord is legal from the start.
+        self.fields["points_limit"].initial = get_system(system.key).default_points_limit
+        self.fields["name"].help_text = _("Optional: left empty, the list is named after its faction.")
         self.fields["faction"].queryset = (
             factions_visible_to(user=user)
             .filter(system=system, is_reference=False)  # a rulebook's example profiles carry no points
@@ -144,6 +150,17 @@ class ArmyListCreateForm(StructureOptionsMixin, forms.Form):
             del self.fields["points_limit"]
         self.add_structure_fields(system_key=system.key, current=None)
         self.add_setting_fields(system_key=system.key, current=None)
+
+    def clean(self) -> dict[str, Any]:
+        """A list left unnamed is named after its faction and size ("Ashen Concord, 1000 pts")."""
+        cleaned = super().clean()
+        faction = cleaned.get("faction")
+        if not cleaned.get("name") and faction is not None:
+            points = cleaned.get("points_limit")
+            name = (_("%(faction)s, %(points)s pts") % {"faction": faction.shown_name, "points": points}
+                    if points is not None else faction.shown_name)
+            cleaned["name"] = name[:LIST_NAME_MAX_LENGTH]
+        return cleaned
 
 
 class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):

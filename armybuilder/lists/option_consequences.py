@@ -4,8 +4,8 @@ For each option of a list unit, the unit is built with the player's current choi
 option (in a pick-one group: that option instead of the one taken) and validated by the list's
 game system as an army of that unit alone, under the list's points limit, structure rules and
 settings. The violations about the unit that the current choice does not already have are the
-option's consequences: "weapons cost 87 pts before halving, over 5× its base cost (85.8)" is
-shown beside the OPR upgrade that causes it, not discovered after the click.
+option's consequences: "its weapons are worth 87 pts, and the rules allow at most 5× the
+model's own cost (85.8 pts)" is shown beside the OPR upgrade that causes it, not discovered after the click.
 
 Results are cached by content (unit, menu, choice, list rules) and stored language-neutral —
 each message with its English original and arguments (`message_record`) — so the picker

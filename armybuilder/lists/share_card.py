@@ -78,11 +78,20 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, wid
     return text[:low].rstrip() + "…"
 
 
+def card_line_name(unit: ListUnit) -> str:
+    """A unit's name on the card: the player's own name with the catalogue's beside it ("Da
+    Boyz (Boyz)"), as the roster prints it, so an opponent can tell what the unit is."""
+    catalogue = unit.catalogue_name
+    if unit.custom_name and unit.custom_name != catalogue:
+        return f"{unit.custom_name} ({catalogue})"
+    return catalogue
+
+
 def card_lines(army_list: ArmyList, units: Sequence[ListUnit]) -> list[CardLine]:
     """The unit lines of the card, in list order (a roster's configuration rows are not units)."""
     pointed = army_list.points_sized
     return [
-        CardLine(name=unit.display_name, size=model_count(unit.data),
+        CardLine(name=card_line_name(unit), size=model_count(unit.data),
                  cost=(_("%(points)d pts") % {"points": unit.points}) if pointed else "")
         for unit in roster_units.fielded(units)
     ]

@@ -48,6 +48,16 @@ def list_link(army_list: ArmyList, *, site: str) -> ListLink:
     return ListLink(url=url, caption=caption)
 
 
+#: Light modules around the code: the four the QR standard asks for. With two, and the page's
+#: CSS squeezing a fixed-size drawing, phone readers lost the code's edge (issue 43).
+QR_QUIET_ZONE = 4
+
+
 def qr_svg(url: str) -> str:
-    """An inline SVG QR code of `url` (error correction M: readable from a creased sheet)."""
-    return segno.make(url, error="m", micro=False).svg_inline(scale=3, border=2, dark="#000", light="#fff")
+    """An inline SVG QR code of `url` (error correction M: readable from a creased sheet).
+
+    Drawn one unit per module with a `viewBox` and no fixed size, so the page's and the PDF's
+    CSS scale the whole code, quiet zone included, instead of cropping a 123-px drawing."""
+    return segno.make(url, error="m", micro=False).svg_inline(
+        scale=1, border=QR_QUIET_ZONE, dark="#000", light="#fff", omitsize=True
+    )

@@ -113,6 +113,10 @@ def _page_context(
                 reverse("lists:shared", args=[army_list.share_token])
             )
         context["locks"] = locks.army_list_locks(army_list=army_list)
+        # Just locked ("Lock and share"): the link to send, first in the sharing panel.
+        just_locked = request.GET.get("locked", "")[:100]
+        if any(locked.share_token == just_locked for locked in context["locks"]):
+            context["locked_url"] = request.build_absolute_uri(reverse("lists:shared", args=[just_locked]))
     if army_list.is_public or army_list.share_token:
         # Link previews (OpenGraph, Twitter cards): a pasted link unfurls with the share card.
         card = (reverse("lists:shared_card", args=[army_list.share_token]) if army_list.share_token
@@ -223,13 +227,17 @@ def _refused_row(request: HttpRequest, army_list: ArmyList, list_unit: ListUnit,
 @login_required
 @require_GET
 def my_lists(request: HttpRequest) -> HttpResponse:
+    """The player's own lists. The plain index (no search, first page) is the installed app's
+    start page (`offline.manifest`), so the service worker keeps it like the lists it links
+    to: launched without a connection, the app opens on it instead of the browser's error."""
     search = request.GET.get("q", "")[:100]
     page = Paginator(selectors.army_lists_owned_by(user=request.user, search=search), LISTS_PER_PAGE)
-    return render(
+    response = render(
         request,
         "armybuilder/lists_mine.html",
         {"page": page.get_page(request.GET.get("page")), "search": search},
     )
+    return offline.mark_offline_copy(response) if not request.GET else response
 
 
 def _optional_int(request: HttpRequest, field: str, errors: list[tuple[str, str]]) -> int | None:
@@ -388,7 +396,9 @@ def detail(request: HttpRequest, list_id: int) -> HttpResponse:
     """The editor for the owner; a read-only page for anyone else who may read the list."""
     army_list = selectors.army_list_get_for_user(user=request.user, list_id=list_id)
     if army_list is None:
-        raise Http404
+        # Still a 404, but a page that says why a list may not open here (a guest's list lives
+        # only in the browser that built it) and what to do, not a bare "Not found".
+        return render(request, "armybuilder/list_missing.html", status=404)
     can_edit = request.user.is_authenticated and army_list.owner_id == request.user.pk
     response = render(
         request, "armybuilder/list_detail.html", _page_context(request, army_list, can_edit=can_edit)
@@ -556,7 +566,9 @@ def lock(request: HttpRequest, list_id: int) -> HttpResponse:
         locked = locks.army_list_lock(army_list=army_list, expected_version=version)
         message = _("Locked: this version will never change. Its fingerprint is %(fingerprint)s.")
         messages.success(request, message % {"fingerprint": locked.fingerprint})
-        return HttpResponseRedirect(_editor_url(army_list, "sharing"))
+        # Back to the editor's sharing panel with the new version's link ready to send.
+        url = reverse("lists:detail", args=[army_list.pk])
+        return HttpResponseRedirect(f"{url}?{urlencode({'locked': locked.share_token})}#sharing")
 
     return _change(request, army_list, action)
 

@@ -41,6 +41,42 @@ class Row:
     sub: bool = False
 
 
+#: A cell longer than this holds text ("Rapid Fire 1", an ability's sentence), not a figure.
+TEXT_LENGTH = 6
+
+
+@dataclass(frozen=True)
+class StackedRow:
+    """A table row and, for a phone, the line stacked under it: the row's text cells with
+    their column's name, then its rules (`Card.profile_stacked`, `Card.weapon_stacked`)."""
+
+    row: Row
+    line: list[tuple[str, str]]
+
+
+def text_columns(columns: Sequence[Column], rows: Sequence[Row]) -> frozenset[int]:
+    """The indices of `columns` whose cells hold text in some row: on a phone they leave the
+    table for the row's stacked line, where a sentence reads across the card."""
+    return frozenset(
+        index for index in range(len(columns))
+        if any(index < len(row.cells) and len(row.cells[index]) > TEXT_LENGTH for row in rows)
+    )
+
+
+def stacked_rows(columns: Sequence[Column], rows: Sequence[Row]) -> list[StackedRow]:
+    """Each row of a table with its phone line (see `StackedRow`); an empty line for a row
+    with no text and no rules."""
+    texts = text_columns(columns, rows)
+    stacked = []
+    for row in rows:
+        line = [(columns[index].title, value) for index, value in enumerate(row.cells)
+                if index in texts and value not in ("", "-")]
+        if row.rules:
+            line.append((str(_("Rules")), ", ".join(row.rules)))
+        stacked.append(StackedRow(row, line))
+    return stacked
+
+
 @dataclass(frozen=True)
 class RuleText:
     name: str
@@ -72,6 +108,31 @@ class Card:
     def profile_rows(self) -> list[Row]:
         """The profile table's rows, by the name every variant of the card template reads."""
         return self.profiles
+
+    @property
+    def profile_text_columns(self) -> frozenset[int]:
+        return text_columns(self.profile_columns, self.profiles)
+
+    @property
+    def profile_stacked(self) -> list[StackedRow]:
+        return stacked_rows(self.profile_columns, self.profiles)
+
+    @property
+    def profile_phone_span(self) -> int:
+        """The columns the profile table keeps on a phone: name, count and the figures."""
+        return 2 + len(self.profile_columns) - len(self.profile_text_columns)
+
+    @property
+    def weapon_phone_span(self) -> int:
+        return 2 + len(self.weapon_columns) - len(self.weapon_text_columns)
+
+    @property
+    def weapon_text_columns(self) -> frozenset[int]:
+        return text_columns(self.weapon_columns, self.weapons)
+
+    @property
+    def weapon_stacked(self) -> list[StackedRow]:
+        return stacked_rows(self.weapon_columns, self.weapons)
 
     @property
     def pdf_narrow(self) -> list[PdfTable]:

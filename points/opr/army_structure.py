@@ -303,9 +303,12 @@ def check_unit_balance(army: Army, priced: ArmyPrice) -> list[Violation]:
             low = tables.BALANCE_MIN_RATIO * m.base_cost
             high = tables.BALANCE_MAX_RATIO * m.base_cost
             if under:
+                # In a player's words (issue 43): what the model carries against what it is,
+                # not "before halving" and "base cost", the formula's terms.
                 message = _(
-                    "{unit}: {model}'s weapons cost {weapons} pts before halving, "
-                    "under {ratio}× its base cost ({bound})"
+                    "{unit}: {model} carries too little weaponry for what it is: its weapons are "
+                    "worth {weapons} pts, and the rules ask for at least {ratio}× the model's own cost "
+                    "({bound} pts)"
                 ).format(
                     unit=entry.breakdown.name,
                     model=m.name,
@@ -326,8 +329,9 @@ def check_unit_balance(army: Army, priced: ArmyPrice) -> list[Violation]:
                 )
             else:
                 message = _(
-                    "{unit}: {model}'s weapons cost {weapons} pts before halving, "
-                    "over {ratio}× its base cost ({bound})"
+                    "{unit}: {model} carries too much weaponry for what it is: its weapons are "
+                    "worth {weapons} pts, and the rules allow at most {ratio}× the model's own cost "
+                    "({bound} pts)"
                 ).format(
                     unit=entry.breakdown.name,
                     model=m.name,

@@ -112,6 +112,9 @@ class GameSystem:
     #: any number of models"): pages, forms, exports and the API neither ask for nor show a
     #: points limit or points left, and `army_summary` says what sizes the list instead.
     points_sized: bool = True
+    #: The points limit a new list's form starts with: a game size whose army-composition rules
+    #: let a newcomer field what the faction's first units are (WHFB 6th: no Lord below 2,000).
+    default_points_limit: int = 1000
     #: Figures of one unit that players read beside its points (WHFB: each character's magic
     #: items used / allowed): `unit_summary(army_dict, unit_dict)` -> `[{"key", "label",
     #: "value", "limit"?, "model"?}]`, cheap (no pricing); the army is given because a limit

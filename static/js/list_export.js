@@ -75,6 +75,28 @@
     load();
   }
 
+  // A "Copy the link" button (`data-copy` names the field it copies; the status beside it says
+  // whether it worked): the locked version's link after "Lock and share".
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+    if (!button) { return; }
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    var status = button.parentNode.querySelector(".copy-status");
+    if (!field) { return; }
+    function done(ok) {
+      if (status) { status.textContent = button.getAttribute(ok ? "data-copied" : "data-failed"); }
+    }
+    function fallback() {
+      field.select();
+      done(document.execCommand("copy"));
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(function () { done(true); }, fallback);
+    } else {
+      fallback();
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.querySelector(".text-export");
     if (box) {

@@ -72,3 +72,20 @@ def test_run_with_debug_off_collects_static_files_and_serves_the_home_page(monke
 def test_debug_on_is_read_as_django_environ_reads_it():
     assert launcher.debug_on({"DEBUG": "true"}) and launcher.debug_on({"DEBUG": "1"})
     assert not launcher.debug_on({"DEBUG": "false"}) and not launcher.debug_on({})
+
+
+def test_a_long_step_says_what_it_does_while_it_runs(capfd):
+    """Issue 43, item 9: the first DEBUG=false start compressed static files for minutes in
+    silence; a long step now says what it does, that it is still at it, and when it is done."""
+    import subprocess
+    import sys
+
+    launcher.with_progress([sys.executable, "-c", "import time; time.sleep(1.0)"], dict(os.environ),
+                           doing="compressing", every=0.2)
+    lines = [line for line in capfd.readouterr().err.splitlines() if line.startswith("[launcher]")]
+    assert lines[0] == "[launcher] compressing…"
+    assert len([line for line in lines if line.startswith("[launcher] still compressing (")]) >= 3
+    assert lines[-1].startswith("[launcher] done compressing in ")
+    with pytest.raises(subprocess.CalledProcessError):
+        launcher.with_progress([sys.executable, "-c", "raise SystemExit(3)"], dict(os.environ),
+                               doing="failing", every=0.2)

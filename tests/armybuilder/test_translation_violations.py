@@ -109,7 +109,8 @@ def test_a_translated_argument_is_translated_again_with_its_message():
             army, lambda unit: {"exact": 309}, maxima={"core": 25}, minima={}
         )
         stored = {**violation, **message_record(violation["message"])}
-    assert stored["message"] == "Выбор Основные стоит 309 очк. — больше 25% лимита (250 очк.)."
+    # Issue 43, item 10: it reads naturally ("Выбор Основные стоит" did not).
+    assert stored["message"] == "Отряды категории «Основные» стоят 309 очк. — больше 25% лимита (250 очк.)."
     with translation.override("en"):
         assert translated_again(stored) == "Core choices cost 309 pts, over 25% of the limit (250 pts)."
     with translation.override("pl"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from django.core.management import call_command
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.factories.army_lists import PASSWORD
 
@@ -87,3 +87,25 @@ def htmx_idle(page: Page) -> None:
     page.wait_for_function(
         "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
     )
+
+
+def open_unit_options(page: Page, row: Locator) -> Locator:
+    """Open a unit row's "Upgrades, name and notes" and return its `<details>`, once it is open
+    with nothing of htmx in flight.
+
+    Issue 43, item 12: under load the gauntlet's figures arrive while a test opens the row.
+    They bring a `<summary>` of their own ("What these figures mean") ahead of the options' in
+    the row, and they move the rows as they land; a click on the row's first `<summary>` then
+    opened the figures' explanation, or landed beside the options, which stayed closed. So:
+    the options' own `<summary>`, clicked only while they are closed and htmx is idle, and the
+    open state checked after anything that was in flight has settled."""
+    details = row.locator("details.unit-options")
+    for _attempt in range(3):
+        htmx_idle(page)
+        if details.get_attribute("open") is None:
+            details.locator(":scope > summary").click()
+        htmx_idle(page)
+        if details.get_attribute("open") is not None:
+            break
+    expect(details).to_have_attribute("open", "")
+    return details

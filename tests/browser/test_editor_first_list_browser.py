@@ -87,3 +87,26 @@ def test_violations_saved_by_a_russian_player_read_in_english(live_server, brows
     assert any(text.startswith("Core choices cost 0 pts, under") for text in texts), texts
     shown.first.scroll_into_view_if_needed()
     screenshot(page, f"violations-english-{'phone' if viewport == PHONE else 'desktop'}", full_page=False)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_newcomers_first_whfb_list_needs_no_name_and_takes_a_lord(live_server, browser, viewport):
+    """Issue 43, item 11: the name may be left empty (the list is named after its faction and
+    size), and WHFB's form starts at 2,000 pts, where the slot chart allows the first Lord."""
+    _player()
+    where = "phone" if viewport == PHONE else "desktop"
+    page = browser.new_context(viewport=viewport).new_page()
+    login(page, live_server.url, "player")
+    page.goto(f"{live_server.url}/lists/new/?system=whfb6")
+    page.get_by_label("Faction").select_option(label="Vellmark Freeholds (original sample army)")
+    expect(page.get_by_role("spinbutton", name="Points limit")).to_have_value("2000")
+    expect(page.get_by_label("Name")).to_have_value("")
+    expect(page.get_by_text("Optional: left empty, the list is named after its faction.")).to_be_visible()
+    page.get_by_role("button", name="Create the list").click()
+    page.wait_for_url(re.compile(r"/lists/\d+/"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Vellmark Freeholds (original sample army), 2000 pts")
+    page.locator('button.add-unit[data-unit="margrave"]').click()
+    expect(page.locator("#unit-rows .unit-row")).to_have_count(1)
+    expect(page.locator("#list-summary")).not_to_contain_text("Lord")
+    screenshot(page, f"first-whfb-list-lord-{where}", full_page=False)

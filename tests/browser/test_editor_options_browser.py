@@ -26,8 +26,9 @@ def test_an_option_shows_what_it_breaks_and_pick_one_groups_are_radios(live_serv
     autogun = veterans.get_by_label(re.compile("Rotary Autogun"))
     expect(autogun).to_have_attribute("type", "radio")
     expect(autogun).to_have_accessible_description(re.compile(
-        r"^Taking it breaks a rule: Ashguard Veterans: Ashguard \(Rotary Autogun\)'s weapons cost 87 pts "
-        r"before halving, over 5× its base cost \(85\.8\)$"
+        r"^Taking it breaks a rule: Ashguard Veterans: Ashguard \(Rotary Autogun\) carries too much weaponry "
+        r"for what it is: its weapons are worth 87 pts, and the rules allow at most 5× the model's own cost "
+        r"\(85\.8 pts\)$"
     ))
     expect(veterans.get_by_label("None of these")).to_be_checked()
     autogun.scroll_into_view_if_needed()
@@ -36,7 +37,7 @@ def test_an_option_shows_what_it_breaks_and_pick_one_groups_are_radios(live_serv
     # Taking it anyway: the list says the same thing, and the radio is the one checked.
     autogun.check()
     expect(page.locator('#violations li[data-rule="unit_balance"]')).to_contain_text(
-        "Ashguard (Rotary Autogun)'s weapons cost 87 pts before halving"
+        "Ashguard (Rotary Autogun) carries too much weaponry for what it is: its weapons are worth 87 pts"
     )
     veterans = page.locator("#unit-rows .unit-row").first
     expect(veterans.get_by_label(re.compile("Rotary Autogun"))).to_be_checked()

@@ -68,4 +68,18 @@ def test_an_eight_by_eight_heat_map_is_a_compact_grid_with_totals_and_a_verdict(
         height = page.evaluate("document.documentElement.scrollHeight")
         assert height < 3000, height  # it was 7,493 px with three long labels in every cell
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    # A cell's details without a mouse pointer (issue 43, item 6): a tap or click, or the
+    # keyboard's focus, writes them under the grid.
+    grid = page.locator(".matrix").first
+    detail = grid.locator(".heat-detail")
+    expect(detail).to_have_text("Tap or focus a cell to read its details here.")
+    tapped = grid.locator("td.heat").nth(1)
+    tapped.click()
+    expect(detail).to_have_text(re.compile(
+        r"^.+ → .+: \d+\.\d\d models killed, \d+\.\d points destroyed, [<>]?\d+(\.\d)?% to destroy"))
+    assert detail.inner_text() == tapped.get_attribute("data-detail")
+    focused = grid.locator("td.heat").nth(2)
+    focused.focus()
+    expect(detail).to_have_text(focused.get_attribute("data-detail"))
+    expect(focused).to_have_class(re.compile(r"\bis-shown\b"))
     screenshot(page, f"estimate-heatmap-8x8-{'phone' if viewport is PHONE else 'laptop'}")

@@ -96,3 +96,30 @@ def test_our_json_file_goes_to_the_editor(live_server, browser, celery_worker_pr
     expect(page).to_have_url(re.compile(r"/lists/\d+/$"), timeout=90_000)
     expect(page.get_by_text("List imported.")).to_be_visible()
     assert ArmyList.objects.get(name="Straight in").units.count() == 1
+
+
+@pytest.mark.parametrize(
+    "name, viewport", [("desktop", {"width": 1366, "height": 900}), ("phone", {"width": 390, "height": 844})]
+)
+def test_a_hand_typed_list_is_reported_line_by_line(
+    live_server, browser, name, viewport, celery_worker_process
+):
+    """Issue 43, item 8: names typed by hand are read line by line, each as a catalogue unit or
+    said not to be one (it was a single "not a list in any format we read")."""
+    from django.contrib.auth.models import User
+
+    call_command("load_catalogue", verbosity=0)
+    User.objects.create_user("importer", email="importer@example.com", password=PASSWORD)
+    page = signed_in(browser, live_server.url, viewport)
+    page.goto(f"{live_server.url}/lists/import/")
+    page.get_by_label("List, text or Army Forge share link").fill(
+        "Warden-Captain\n10 Concord Wardens\nDragon of Doom")
+    page.get_by_role("button", name="Check without saving").click()
+    table = page.locator("table.import-report")
+    expect(table).to_be_visible(timeout=90_000)
+    expect(table.locator(".import-read-as")).to_have_text(
+        ["line 1: read as Warden-Captain", "line 2: read as Concord Wardens"])
+    expect(page.locator(".import-left-out li")).to_have_text(
+        ["line 3: no unit “Dragon of Doom” in the faction; left out"])
+    screenshot(page, f"list-import-hand-typed-{name}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]

@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import PHONE, editor_page
+from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -94,3 +94,29 @@ def test_the_kill_switch_unregisters_the_worker_and_deletes_its_copies(live_serv
     page.reload()
     expect(page.locator('meta[name="service-worker"]')).to_have_count(0)
     assert page.evaluate("navigator.serviceWorker.getRegistrations().then(all => all.length)") == 0
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_installed_app_opens_offline_on_its_start_page(live_server, browser, viewport):
+    """Issue 43, item 2: the app's start page (the manifest's `start_url`, "My lists") is kept
+    like the lists, so launching the installed app without a connection opens it, with the
+    offline banner, and from it the kept list."""
+    page, army_list = editor_page(live_server, browser, viewport=viewport, units=("concord-wardens",))
+    base = live_server.url
+    start = page.request.get(f"{base}/manifest.webmanifest").json()["start_url"]
+    assert start == reverse("lists:mine")
+    controlled(page)
+    page.goto(f"{base}{start}")
+    page.goto(f"{base}{start}?q=Ridge")  # a search is not the start page: never kept
+    assert {start, f"/lists/{army_list.pk}/"} <= set(kept_paths(page))
+    assert all(not path.startswith(f"{start}?") for path in kept_paths(page))
+
+    page.goto(f"{base}{start}")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("h1")).to_have_text("My lists")
+    expect(page.locator("#offline-banner")).to_contain_text("Offline copy from")
+    screenshot(page, f"offline-start-page-{'phone' if viewport == PHONE else 'desktop'}")
+    page.get_by_role("link", name=army_list.name, exact=True).click()
+    expect(page.locator("#unit-rows .unit-row")).to_have_count(1)
+    expect(page.locator("#offline-banner")).to_be_visible()

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser
 from armybuilder.lists.examples import EXAMPLES_USERNAME
 from armybuilder.models import ArmyList
 from rules.systems.registry import all_systems
-from tests.browser.artifacts import screenshot
+from tests.browser.artifacts import SCREENSHOTS, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,16 +37,48 @@ def example_lists() -> dict[str, ArmyList]:
     return lists
 
 
+#: Cards whose tables scroll sideways inside their card (a scroller a phone hides).
+SCROLLING_TABLES = """() => [...document.querySelectorAll('.unit-card .table-scroll')]
+    .filter(box => box.scrollWidth > box.clientWidth + 1)
+    .map(box => box.closest('.unit-card').querySelector('h2').textContent.trim())"""
+
+#: Each shown cell of the cards' Rules columns and stacked lines: its text and how wide it is
+#: against its card.
+RULES_LINES = """() => [...document.querySelectorAll('.unit-card td')]
+    .filter(cell => cell.offsetParent !== null && cell.textContent.trim()
+            && (cell.closest('tr.rules-row') || cell.classList.contains('rules-col')))
+    .map(cell => ({text: cell.textContent.trim(), stacked: !!cell.closest('tr.rules-row'),
+                   share: cell.getBoundingClientRect().width
+                          / cell.closest('.unit-card').getBoundingClientRect().width}))"""
+
+
+def screenshot_path(name: str):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / f"{name}.png"
+
+
 def test_every_systems_roster_fits_a_phone(live_server: object, browser: Browser, example_lists) -> None:
+    """On a phone a profile stacks: each row's rules on a line of their own across the card
+    (issue 43, item 4: WHFB's Rules column was one letter wide, in a hidden sideways scroller)."""
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    widths = {}
+    widths, scrolling, narrow = {}, {}, {}
     for key, army_list in sorted(example_lists.items()):
         page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
         assert page.locator(".unit-card").count() == army_list.unit_count, key
         widths[key] = page.evaluate("() => document.documentElement.scrollWidth")
+        scrolling[key] = page.evaluate(SCROLLING_TABLES)
+        for number, title in enumerate(scrolling[key]):  # what the player would see, to look at
+            card = page.locator(".unit-card", has=page.get_by_role("heading", name=title))
+            card.screenshot(path=str(screenshot_path(f"roster-phone-{key}-scrolling-{number}")))
+        lines = page.evaluate(RULES_LINES)
+        assert lines and all(line["stacked"] for line in lines), (key, lines)
+        assert any("Rules: " in line["text"] for line in lines), key
+        narrow[key] = [line["text"] for line in lines if line["share"] < 0.9]
         page.locator(".unit-card").first.scroll_into_view_if_needed()
         screenshot(page, f"roster-phone-{key}", full_page=False)
     assert widths == {key: 390 for key in example_lists}
+    assert scrolling == {key: [] for key in example_lists}
+    assert narrow == {key: [] for key in example_lists}
 
 
 def test_printed_in_two_columns_no_table_sticks_out_of_its_card(
@@ -71,6 +103,9 @@ def test_the_roster_on_desktop_screen_keeps_cards_side_by_side(
         page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
         assert page.evaluate("() => document.documentElement.scrollWidth") == 1366, key
         assert page.evaluate(TABLES_OUTSIDE_CARDS) == [], key
+        # Where there is room, a row's rules keep their column; no line of their own.
+        lines = page.evaluate(RULES_LINES)
+        assert lines and not any(line["stacked"] for line in lines), key
         screenshot(page, f"roster-desktop-{key}", full_page=False)
 
 

@@ -28,6 +28,15 @@ def test_lock_and_share_then_edit_the_list(live_server, browser, viewport):
     fingerprint = history.locator("code").inner_text()
     assert re.fullmatch(r"[0-9A-F]{4}(-[0-9A-F]{4}){3}", fingerprint)
     locked_url = history.locator("a").get_attribute("href")
+    # Issue 43, item 11: the link to send comes back at once, ready to copy.
+    link = page.locator("#lock-url")
+    expect(link).to_be_visible()
+    expect(link).to_have_value(base + locked_url)
+    expect(page.locator("#lock-link")).to_contain_text("Send this link to your opponent")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    page.get_by_role("button", name="Copy the link").click()
+    expect(page.locator("#lock-link .copy-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == base + locked_url
     screenshot(page, "share-lock-history" + ("-phone" if viewport else ""), full_page=False)
 
     add_unit(page, "warden-captain")  # the list changes; the locked version must not

@@ -22,6 +22,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
+from tests.browser.editor_helpers import htmx_idle, open_unit_options
 from tests.factories.army_lists import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -91,6 +92,7 @@ def add_unit(page: Page, slug: str) -> None:
     rows = page.locator("#unit-rows > li").count()
     page.locator(f'button.add-unit[data-unit="{slug}"]').click()
     expect(page.locator("#unit-rows > li")).to_have_count(rows + 1)
+    htmx_idle(page)  # the new row swapped in and settled, the totals with it
 
 
 @pytest.mark.worker
@@ -125,11 +127,14 @@ def test_a_new_player_builds_prints_and_estimates_a_valid_list_in_each_system(
     for slug in recipe.units:
         add_unit(page, slug)
     for index, label in recipe.ticks:
+        # The state each step needs, not time: the options open and htmx idle before the tick
+        # (the gauntlet's figures land in the rows meanwhile), the row saved and swapped after.
         row = page.locator("#unit-rows > li").nth(index)
-        row.locator("summary").first.click()
-        box = row.get_by_label(re.compile(re.escape(label)))
+        options = open_unit_options(page, row)
+        box = options.get_by_label(re.compile(re.escape(label)))
         box.check()
         expect(page.locator("#unit-rows > li").nth(index).locator(".unit-upgrades")).to_contain_text(label)
+        htmx_idle(page)
 
     expect(page.locator("#list-valid")).to_be_visible()
     expect(page.locator("#violations")).to_have_count(0)

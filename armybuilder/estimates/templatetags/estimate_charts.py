@@ -120,6 +120,7 @@ def _direction(*, title: str, corner: str, best_note: str, rows: Sequence[str], 
             + (percent(extra["value"]) if extra["kind"] == "probability" else number(extra["value"], 2))
             for extra in extra_outcomes(cell, labels))
         return {**cell, "headline": value, "text": number(value, places), "title": title + extras,
+                "column": columns[j],
                 "shade": heat_step(value or 0.0, best_overall), "best": is_best(i, j),
                 "top": value is not None and best_overall > 0 and value == best_overall}
 

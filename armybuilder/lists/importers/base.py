@@ -120,15 +120,21 @@ class ReportUnit:
     source_points: int | float | None
     formula_points: int | None = None
     unpriced: list[str] = field(default_factory=list)
+    #: Which line of a pasted text it was read from, and as which catalogue unit ("line 3:
+    #: read as Concord Wardens"); "" for formats read by structure, not by line.
+    read_as: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "name": self.name,
             "size": self.size,
             "source_points": self.source_points,
             "formula_points": self.formula_points,
             "unpriced": list(self.unpriced),
         }
+        if self.read_as:
+            shown["read_as"] = self.read_as
+        return shown
 
 
 @dataclass

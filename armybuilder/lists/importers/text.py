@@ -108,6 +108,10 @@ def _without_stats(details: str) -> tuple[str, list[str]]:
 
 
 _COUNT = re.compile(r"^(?P<n>\d+)\s*[x×]\s*(?P<rest>.+)$", re.I)
+#: A hand-typed unit line: a unit's name, perhaps its copies ("2x Wardens") or its size ("10
+#: Concord Wardens"), no price (the catalogue's is used).
+_HAND_LINE = re.compile(r"^(?:(?P<mult>\d+)\s*[x×]\s*|(?P<size>\d+)\s+)?(?P<name>[^\[\]|:]{2,100}?)\s*$",
+                        re.I)
 
 
 def _clean(line: str) -> str:
@@ -254,14 +258,18 @@ class TextList:
     label = "Text (ours, BattleScribe, Army Forge)"
 
     def detect(self, source: Source) -> bool:
+        """Any text with a unit line; or, last of the importers, any plain text (a hand-typed
+        list of names), which `read` then answers line by line."""
         try:
             text = source.text
         except ImportProblem:
             return False
-        return any(
-            _UNIT_LINE.match(_clean(line)) or (not line[:1].isspace() and _SIZED_LINE.match(_clean(line)))
-            for line in text.splitlines()[:200]
-        )
+        raw_lines = text.splitlines()[:200]
+        if any(_UNIT_LINE.match(_clean(line)) or (not line[:1].isspace() and _SIZED_LINE.match(_clean(line)))
+               for line in raw_lines):
+            return True
+        lines = [_clean(line) for line in raw_lines]
+        return not text.lstrip().startswith(("{", "[", "<")) and any(_HAND_LINE.match(line) for line in lines)
 
     def _scope(
         self, text: str, context: Context
@@ -297,6 +305,10 @@ class TextList:
         heading_done = False
         #: the notes of the current unit, line by line, once a "Notes:" line started them
         notes: list[str] | None = None
+        unit_lines: list[int] = []  # the line numbers units were read from
+        # No line with a price: a list typed by hand, one unit name a line ("10 Concord Wardens").
+        # Only then is a bare name a unit (in an export, "Created with BattleScribe" is not).
+        hand_typed = not any(_UNIT_LINE.match(_clean(raw[:MAX_LINE])) for raw in lines)
 
         def close() -> None:
             if current is not None:
@@ -353,11 +365,32 @@ class TextList:
             if match is None:
                 if current is not None:
                     current[1].extend((number, piece) for piece in _pieces(line))
-                else:
+                    continue
+                hand = _HAND_LINE.match(line) if hand_typed else None
+                template = catalogue.find(hand["name"]) if hand else None
+                if template is None:
                     imported.left_out.append(
-                        _("line %(line)d: “%(text)s” not understood; left out")
-                        % {"line": number, "text": line[:120]}
+                        (_("line %(line)d: no unit “%(name)s” in the faction; left out")
+                         % {"line": number, "name": hand["name"].strip()}) if hand else
+                        (_("line %(line)d: “%(text)s” not understood; left out")
+                         % {"line": number, "text": line[:120]})
                     )
+                    continue
+                # A hand-typed unit: its name alone, at the catalogue's price and options.
+                copies = int(hand["mult"] or 1)
+                if len(entries) + copies > MAX_SOURCE_UNITS:
+                    too_many = _("At most %(max)d units can be imported at once.") % {"max": MAX_SOURCE_UNITS}
+                    raise ImportProblem([("", too_many)])
+                size = int(hand["size"]) if hand["size"] else sum(
+                    int(m.get("count", 1)) for m in (template.data or {}).get("models", []))
+                systems.add(template.faction.system.key)
+                read_as = _("line %(line)d: read as %(unit)s") % {"line": number, "unit": template.name}
+                unit_lines.append(number)
+                for _copy in range(copies):
+                    entry = {"catalogue_unit": catalogue_ref(template), "options": []}
+                    imported.templates[catalogue_ref(template)] = template
+                    entries.append(entry)
+                    imported.units.append(ReportUnit(hand["name"].strip(), size, None, read_as=read_as))
                 continue
             close()
             current, notes = None, None
@@ -379,6 +412,7 @@ class TextList:
                 details = details[1:]
             copies = int(match["mult"] or 1)
             first = len(entries)
+            unit_lines.append(number)
             if len(entries) + copies > MAX_SOURCE_UNITS:
                 raise ImportProblem(
                     [("", _("At most %(max)d units can be imported at once.") % {"max": MAX_SOURCE_UNITS})]
@@ -402,7 +436,9 @@ class TextList:
                 entries.append(entry)
                 imported.units.append(
                     ReportUnit(match["name"].strip(), size,
-                               points / copies if copies > 1 and points is not None else points)
+                               points / copies if copies > 1 and points is not None else points,
+                               read_as=_("line %(line)d: read as %(unit)s")
+                               % {"line": number, "unit": template.name})
                 )
             current = (template, [(number, piece) for piece in details], first)
         close()
@@ -416,7 +452,6 @@ class TextList:
         imported.system_key = system.key if system is not None else systems.pop()
         imported.list_faction = faction
         imported.source_total = sum(u.source_points or 0 for u in imported.units)
-        total = imported.source_total
         if faction is not None and entries and all("selection" in e for e in entries):
             # units of a faction imported with its source: the engine rebuilds them from the trees
             imported.roster_trees = [e.pop("selection") for e in entries]
@@ -424,10 +459,21 @@ class TextList:
                 entry["options"] = []
         for entry in entries:
             entry.pop("selection", None)
+        # A hand-typed unit has no price in the source: its catalogue price counts towards the
+        # limit the new list gets (a list of names alone got a limit of 1 pt).
+        total = imported.source_total + sum(
+            (imported.templates[entry["catalogue_unit"]].points or 0)
+            for entry, unit in zip(entries, imported.units, strict=True) if unit.source_points is None
+        )
+        if all(unit.source_points is None for unit in imported.units):
+            imported.source_total = None  # the source prices nothing: no total to compare
+        # A hand-typed list may start with a unit, not a heading: the list is not named after it.
+        first_is_unit = bool(unit_lines) and not any(line.strip() for line in lines[:unit_lines[0] - 1])
+        heading = "" if first_is_unit else (lines[0].split(" — ")[0].strip("+ *") if lines else "")
         imported.list_data = {
             "format": 1,
             "system": imported.system_key,
-            "name": (lines[0].split(" — ")[0].strip("+ *") if lines else "")[:100] or _("Imported list"),
+            "name": heading[:100] or _("Imported list"),
             "points_limit": min(max(int(total), 1), POINTS_LIMIT_MAX),
             "units": entries,
         }

@@ -43,4 +43,6 @@ SYSTEM = register_catalogue_system(
     battlescribe=BATTLESCRIBE,
     play=FANTASY_PLAY,
     combat_chances=COMBAT_CHANCES,
+    # The slot chart (points.whfb6.composition) allows a Lord from 2,000 pts: the usual game.
+    default_points_limit=2000,
 )

@@ -22,10 +22,10 @@ def test_every_figure_of_a_unit_is_one_sentence_in_the_systems_words():
     """The issue's example, then durability, then each declared chance."""
     sentences = unit_sentences(row(), system=get_system("whfb6"), per_model=False)
     assert sentences == [
-        "Against the gauntlet, Wardens destroys 0.42 of its points a turn; best against Horde, "
-        "worst against Tank.",
-        "To destroy Wardens in a turn, the gauntlet needs 3.1 of its points for each point of this unit; "
-        "higher is tougher.",
+        "Against the gauntlet, Wardens destroys 0.42 enemy points a turn for every point it costs; "
+        "best against Horde, worst against Tank.",
+        "To destroy Wardens in a turn, the gauntlet's units need 3.1 of their points for every point it "
+        "costs; higher is tougher.",
         "In combat with the gauntlet's units, Wardens wins the combat 46% of the time.",
         "In combat with the gauntlet's units, Wardens breaks or is destroyed <1% of the time.",
     ]
@@ -35,7 +35,8 @@ def test_per_wound_figures_and_an_untouchable_unit_are_said_plainly():
     figures = row(durability_per_point=None, offence_per_wound=0.25, durability_per_wound=None,
                   combat_chances=[{"key": "p_holds", "label": "Holds", "side": "attacked", "value": 1.0}])
     sentences = unit_sentences(figures, system=get_system("aos1"), per_model=True)
-    assert sentences[0].startswith("Against the gauntlet, Wardens slays 0.42 enemy models per model a turn")
+    assert sentences[0].startswith("Against the gauntlet, Wardens slays 0.42 enemy models a turn for every "
+                                   "model in it;")
     assert sentences[1] == "The gauntlet's attacks destroy none of Wardens in a turn."
     assert sentences[2] == ("Per wound, Wardens inflicts 0.25 wounds a turn for each wound of its own, "
                             "and the gauntlet's attacks take none of its wounds.")
@@ -56,4 +57,10 @@ def test_bars_are_against_the_lists_best_and_huge_figures_read_as_more_than():
     assert [r["offence_per_point_bar"] for r in shown] == [100, 47]
     assert [r["durability_per_point_bar"] for r in shown] == [100, 50]
     assert [r["durability_per_point_text"] for r in shown] == [">999", "499.5"]
+    # What ">999" means is said, for that unit only (issue 43, item 5).
+    assert shown[0]["sentences"][2] == (
+        "“>999” means more than 999: the gauntlet's attacks hardly harm Wardens in a turn (a lone "
+        "character, or a unit they can barely wound), so the figure says only that it is very hard to "
+        "destroy.")
+    assert not any("means more than" in sentence for sentence in shown[1]["sentences"])
     assert number(None, 1) == "—" and percent(0.9999) == ">99%" and percent(0.0) == "0%"

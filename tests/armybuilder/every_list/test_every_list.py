@@ -149,5 +149,5 @@ def test_a_feature_is_offered_where_it_applies_and_refused_with_a_reason_elsewhe
         answer = cell.api_call("get", f"lists/{cell.list_id}/audit")
         assert answer.status_code == 404
         assert answer.json()["message"] == (
-            "This game system prices units from its book, not by a formula: there is nothing to audit."
+            "This game system prices units from its book: there is no formula to audit them against."
         )

@@ -46,8 +46,14 @@ def test_detect_picks_the_format(name, key):
 
 def test_detect_refuses_what_no_importer_reads():
     with pytest.raises(ImportProblem) as caught:
-        importer_for(Source.of_text("hello there\nnothing here"))
+        importer_for(Source.of_text('{"hello": "there", "nothing": "here"}'))
     assert caught.value.errors[0][0] == "text"
+
+
+def test_plain_text_goes_to_the_text_reader_which_answers_line_by_line():
+    """Issue 43, item 8: a hand-typed list is read (or refused) line by line by the text
+    reader, not refused whole as "not a list in any format we read"."""
+    assert importer_for(Source.of_text("Warden-Captain\n10 Concord Wardens")).key == "text"
 
 
 def test_army_forge_list_imports_with_its_report(player):

@@ -191,3 +191,38 @@ def test_text_with_no_unit_line_says_what_one_looks_like(db, django_user_model):
     with pytest.raises(ImportProblem) as caught:
         import_source(user=user, source=Source.of_text("just words\nmore words"), format="text")
     assert caught.value.errors[0][1].startswith("No line names a unit of the faction")
+
+
+def test_a_hand_typed_list_says_line_by_line_what_it_read(db, django_user_model):
+    """Issue 43, item 8: unit names typed by hand, no prices, were "not a list in any format we
+    read"; each line is now read as a catalogue unit (at its catalogue price) or said not to be."""
+    call_command("load_catalogue", verbosity=0)
+    user = django_user_model.objects.create_user("p", password="a-long-test-password")
+    text = "Warden-Captain\n10 Concord Wardens\n2x Dune Outriders\nDragon of Doom\n"
+    source = Source.of_text(text)
+    outcome = import_source(user=user, source=source, system_key="opr", dry_run=True)
+    report = outcome.imported.report()
+    assert [(u["name"], u["size"], u["source_points"], u["read_as"]) for u in report["units"]] == [
+        ("Warden-Captain", 1, None, "line 1: read as Warden-Captain"),
+        ("Concord Wardens", 10, None, "line 2: read as Concord Wardens"),
+        ("Dune Outriders", 3, None, "line 3: read as Dune Outriders"),
+        ("Dune Outriders", 3, None, "line 3: read as Dune Outriders"),
+    ]
+    assert report["left_out"] == ["line 4: no unit “Dragon of Doom” in the faction; left out"]
+    assert outcome.imported.source_total is None
+    data = outcome.imported.list_data
+    assert data["name"] == "Imported list"
+    templates = outcome.imported.templates
+    assert data["points_limit"] == sum(templates[e["catalogue_unit"]].points for e in data["units"])
+
+
+def test_a_text_naming_no_known_unit_says_so_for_each_line(db, django_user_model):
+    call_command("load_catalogue", verbosity=0)
+    user = django_user_model.objects.create_user("p", password="a-long-test-password")
+    with pytest.raises(ImportProblem) as caught:
+        import_source(user=user, source=Source.of_text("Big Dragon\n\n3 Goblins\n"), system_key="opr")
+    assert [message for _field, message in caught.value.errors] == [
+        "No line names a unit of the faction (a unit line looks like “Name [120 pts]”).",
+        "line 1: no unit “Big Dragon” in the faction; left out",
+        "line 3: no unit “Goblins” in the faction; left out",
+    ]

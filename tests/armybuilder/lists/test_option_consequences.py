@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 AUTOGUN = (
-    "Ashguard Veterans: Ashguard (Rotary Autogun)'s weapons cost 87 pts before halving, "
-    "over 5× its base cost (85.8)"
+    "Ashguard Veterans: Ashguard (Rotary Autogun) carries too much weaponry for what it is: its weapons are "
+    "worth 87 pts, and the rules allow at most 5× the model's own cost (85.8 pts)"
 )
 
 
@@ -60,7 +60,8 @@ def test_an_option_that_breaks_unit_balance_carries_the_message_before_it_is_tak
     assert autogun["rule"] == "unit_balance" and autogun["message"] == AUTOGUN
     # Stored language-neutral: the English original and its arguments travel with it.
     assert autogun["message_id"] == (
-        "{unit}: {model}'s weapons cost {weapons} pts before halving, over {ratio}× its base cost ({bound})"
+        "{unit}: {model} carries too much weaponry for what it is: its weapons are worth {weapons} pts, "
+        "and the rules allow at most {ratio}× the model's own cost ({bound} pts)"
     )
 
 

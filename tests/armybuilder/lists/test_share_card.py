@@ -95,3 +95,16 @@ def test_api_serves_the_card_of_a_shared_list_without_an_account(army):
     response = APIClient().get(f"/api/v1/shared/{token}/export/card", HTTP_ACCEPT="image/png")
     assert response.status_code == 200 and response["Content-Type"] == "image/png"
     assert decoded(response.content).size == (WIDTH, HEIGHT)
+
+
+def test_a_renamed_unit_shows_its_catalogue_name_beside_its_own(army):
+    """Issue 43, item 11: "Da Boyz" alone told an opponent nothing; the roster's form, the
+    player's name with the catalogue's in brackets, goes on the card too."""
+    from armybuilder.lists.share_card import card_lines
+
+    first, *_rest = army_list_units(army_list=army)
+    catalogue = first.catalogue_name
+    first.custom_name = "Da Boyz"
+    first.save(update_fields=["custom_name"])
+    names = [line.name for line in card_lines(army, army_list_units(army_list=army))]
+    assert names == [f"Da Boyz ({catalogue})", catalogue, catalogue]

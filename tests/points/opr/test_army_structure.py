@@ -160,14 +160,15 @@ def test_weapons_under_base_cost():
         m.weapon_cost_before_halving,
         m.base_cost,
     )
-    assert v.message == "Guards: Soldier's weapons cost 3.6 pts before halving, under 1× its base cost (35)"
+    assert v.message == ("Guards: Soldier carries too little weaponry for what it is: its weapons are worth "
+                         "3.6 pts, and the rules ask for at least 1× the model's own cost (35 pts)")
 
 
 def test_weapons_over_five_times_base_cost():
     """§7.4: a model's weapons cost at most 5× its base cost."""
     u = unit(model("Gunner", 5, 2, 6, 1, weapons=[weapon("Cannon", 36, 3, 4, "Blast(3)")]), name="Gunners")
     [v] = [v for v in validate(army(u, limit=5000)) if v.rule == "unit_balance"]
-    assert v.check == "weapons_over_base" and "over 5× its base cost (24)" in v.message
+    assert v.check == "weapons_over_base" and "at most 5× the model's own cost (24 pts)" in v.message
 
 
 def test_balance_uses_cost_before_halving():
