@@ -41,7 +41,13 @@ from armybuilder.estimates.gauntlet_text import unit_sentences
 from armybuilder.lists.audit import army_list_audit
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
-from armybuilder.lists.selectors import army_list_get_for_user, army_list_units, army_lists_owned_by
+from armybuilder.lists.selectors import (
+    API_READ_UNITS_UNREAD,
+    API_READ_UNREAD,
+    army_list_get_for_user,
+    army_list_units,
+    army_lists_owned_by,
+)
 from armybuilder.lists.services import (
     army_list_create,
     army_list_delete,
@@ -68,8 +74,9 @@ def units_data(army_list: ArmyList, units: list[ListUnit] | None = None) -> list
 
 
 def _representation(army_list: ArmyList) -> dict[str, Any]:
-    """The list as `ArmyListSerializer` gives it, its units read once (one query)."""
-    units = army_list_units(army_list=army_list)
+    """The list as `ArmyListSerializer` gives it, its units read once (one query, without the
+    columns it never shows)."""
+    units = army_list_units(army_list=army_list, unread=API_READ_UNITS_UNREAD)
     context = {"units": units_data(army_list, units), "list_units": units}
     return ArmyListSerializer(army_list, context=context).data
 
@@ -108,8 +115,10 @@ class ListLookupMixin:
     request: Request
     kwargs: dict[str, Any]
 
-    def get_list(self) -> ArmyList:
-        army_list = army_list_get_for_user(user=self.request.user, list_id=self.kwargs["list_id"])
+    def get_list(self, unread: tuple[str, ...] = ()) -> ArmyList:
+        """`unread`: columns of the list the caller never reads (see `army_list_get_for_user`)."""
+        army_list = army_list_get_for_user(user=self.request.user, list_id=self.kwargs["list_id"],
+                                           unread=unread)
         if army_list is None:
             raise exceptions.NotFound(_("No such list."))
         self.check_object_permissions(self.request, army_list)  # type: ignore[attr-defined]
@@ -161,7 +170,7 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
                    responses={200: ArmyListSerializer, **NOT_MODIFIED})
     def retrieve(self, request: Request, list_id: int) -> Response:
         """The list with its units, their options and points as saved (nothing is re-priced)."""
-        return list_response(request, self.get_list())
+        return list_response(request, self.get_list(unread=API_READ_UNREAD))
 
     @extend_schema(tags=TAGS, summary="Replace a list's settings", request=ArmyListWriteSerializer,
                    parameters=[IF_MATCH, ETAG_HEADER], responses={200: ArmyListSerializer, **STALE_RESPONSES})

@@ -262,10 +262,13 @@ def roster_force_choices(army_list: ArmyList) -> list[tuple[str, str]]:
     return force_choices(army_list.faction_id)
 
 
-def current_force(army_list: ArmyList) -> str:
+def current_force(army_list: ArmyList, choices_given: Sequence[tuple[str, str]] | None = None) -> str:
     """The force the list is built in: the stored one, else the catalogue's first (as the
-    engine takes it); empty when the faction has no source."""
-    choices = [entry_id for entry_id, _name in roster_force_choices(army_list)]
+    engine takes it); empty when the faction has no source. `choices_given`: the list's
+    `roster_force_choices`, when the caller has them already (they cost a query)."""
+    if choices_given is None:
+        choices_given = roster_force_choices(army_list)
+    choices = [entry_id for entry_id, _name in choices_given]
     if army_list.roster_force in choices:
         return army_list.roster_force
     return choices[0] if choices else ""

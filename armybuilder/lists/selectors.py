@@ -153,9 +153,13 @@ def army_lists_compared(
 
 
 def army_list_get_for_user(
-    *, user: AbstractBaseUser | AnonymousUser, list_id: int, for_edit: bool = False
+    *, user: AbstractBaseUser | AnonymousUser, list_id: int, for_edit: bool = False,
+    unread: Sequence[str] = (),
 ) -> ArmyList | None:
-    """The list if `user` may read it (or, with `for_edit`, change it); otherwise `None`."""
+    """The list if `user` may read it (or, with `for_edit`, change it); otherwise `None`.
+
+    `unread`: columns of a list only read (not `for_edit`) that the caller never looks at, left
+    out of the query (reading one later costs a query)."""
     if not 0 < list_id <= _MAX_ID:
         return None
     if for_edit:
@@ -167,7 +171,14 @@ def army_list_get_for_user(
         if army_list is not None:
             army_list.owner = user
         return army_list
-    return army_lists_visible_to(user=user).filter(pk=list_id).first()
+    return army_lists_visible_to(user=user).defer(*unread).filter(pk=list_id).first()
+
+
+#: What the API's read of a list never shows of it: the undo snapshot (a copy of the units it
+#: would restore) and the gauntlet's results, the largest documents of a list's row.
+API_READ_UNREAD = ("undo", "gauntlet")
+#: The same of a list's units: the unit before its options.
+API_READ_UNITS_UNREAD = ("base_data",)
 
 
 def army_list_by_share_token(*, token: str) -> ArmyList | None:

@@ -309,6 +309,26 @@ def test_the_fast_unit_representation_is_what_drf_would_give(private_list: ArmyL
         assert list(fast) == list(ListUnitSerializer().fields)
 
 
+def test_the_fast_list_representation_is_what_drf_would_give(private_list: ArmyList, owner: Any) -> None:
+    """`ArmyListSerializer.to_representation` skips DRF's field machinery; the output must not
+    differ from the generic one (summary's rule included: no points limit shown unsized)."""
+    from rest_framework import serializers
+
+    from armybuilder.api.lists import units_data
+    from armybuilder.api.serializers import ArmyListSerializer
+    from armybuilder.lists.services import army_list_update
+
+    army_list_update(army_list=private_list, expected_version=private_list.version, points_limit=10)
+    private_list.refresh_from_db()
+    assert private_list.violations  # over its limit: the violations are rendered too
+    units = list(private_list.units.order_by("position"))
+    context = {"units": units_data(private_list, units), "list_units": units}
+    fast = ArmyListSerializer(private_list, context=context).data
+    generic = serializers.Serializer.to_representation(ArmyListSerializer(context=context), private_list)
+    assert fast == generic
+    assert list(fast) == list(ArmyListSerializer().fields)
+
+
 def test_listing_your_lists_costs_the_same_queries_at_any_count_and_reads_no_documents(
         owner_client: Any, owner: Any, faction: Faction) -> None:
     """A page of lists reads each list's summary only: not its undo snapshot, gauntlet,
