@@ -15,8 +15,10 @@ of the same lists are simulated with `--trials` trials each by numpy Monte-Carlo
   one vectorised draw per step. They do *less* than the exact engine (no combat result, break
   test or battleshock), so the ratio printed for them is a lower bound.
 Prints per system: exact ms per matchup, Monte-Carlo ms per matchup, their ratio and the
-target (≥ 100×), then the load average. Times are CPU seconds of this process: the machine is
-shared. Exit status 0 when every target is met.
+target (≥ 100×); then OPR's exact engine (the whole attack, caches cleared) against icepool
+computing the same wounds PMF on four spec cases (target ≥ 20×), then the load average.
+Times are CPU seconds of this process: the machine is shared. Exit status 0 when every
+target is met.
 """
 
 from __future__ import annotations
@@ -176,6 +178,63 @@ def systems(seed: int) -> list[tuple[str, list, list, dict, Callable]]:
     ]
 
 
+#: OPR vs icepool: (models, attacks, quality, weapon rules, defender models, defence,
+#: toughness); each spelled out for icepool from `shared/spec/opr-combat.md` as the tests do.
+ICEPOOL_CASES = [
+    (10, 1, 4, [], 10, 4, 1),
+    (3, 1, 4, ["Blast(3)"], 2, 5, 3),
+    (20, 3, 3, [], 20, 4, 1),
+    (10, 2, 4, [], 10, 5, 2),
+]
+TARGET_ICEPOOL = 20.0
+
+
+def opr_vs_icepool(rounds: int) -> tuple[float, float]:
+    """CPU seconds per case: the exact OPR engine (the whole attack, caches cleared each time)
+    and icepool computing the same wounds PMF; the PMFs are checked equal first."""
+    from rules.systems.opr import combat
+    from rules.systems.opr.estimate import estimate
+    from rules.systems.opr.situation import Situation
+    from tests.factories.opr_combat_units import model, priced, unit, weapon
+    from tests.rules.dice.icepool_oracle import as_pmf, die_from_faces
+
+    def by_icepool(models: int, attacks: int, quality: int, rules: list[str], count: int, defence: int,
+                   toughness: int) -> np.ndarray:
+        hit = [1 if face >= quality or face == 6 else 0 for face in range(1, 7)]  # a 1 misses, a 6 hits
+        hit[0] = 0
+        blast = next((int(r[6:-1]) for r in rules if r.startswith("Blast(")), 1)
+        hits = (models * attacks) @ die_from_faces(hit)
+        if blast > 1:
+            hits = hits.map(lambda h: h * min(blast, count))
+        fails = [1 if (face == 1 or face < defence) and face != 6 else 0 for face in range(1, 7)]
+        wounds = (hits @ die_from_faces(fails)).map(lambda w: min(w, count * toughness))
+        return as_pmf(wounds, length=count * toughness + 1)
+
+    def exact(models: int, attacks: int, quality: int, rules: list[str], count: int, defence: int,
+              toughness: int) -> np.ndarray:
+        combat.WOUNDS_CACHE.clear()
+        combat.SPACES.clear()
+        attacker = unit(model(count=models, q=quality, weapons=[weapon(attacks=attacks, rules_=rules)]))
+        defender = unit(model(count=count, d=defence, t=toughness))
+        result = estimate(attacker, defender, Situation(), prices=priced(100.0, 10.0))
+        return np.array(result["wounds_distribution"])
+
+    cases = ICEPOOL_CASES
+    for case in cases:
+        expected, found = by_icepool(*case), exact(*case)
+        assert np.allclose(found[: len(expected)], expected, atol=1e-12), case
+    start = CLOCK()
+    for _ in range(rounds):
+        for case in cases:
+            exact(*case)
+    exact_seconds = (CLOCK() - start) / (rounds * len(cases))
+    start = CLOCK()
+    for _ in range(rounds):
+        for case in cases:
+            by_icepool(*case)
+    return exact_seconds, (CLOCK() - start) / (rounds * len(cases))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=100_000)
@@ -191,6 +250,12 @@ def main() -> int:
         print(f"{key:6} exact {exact * 1000:7.3f} ms/matchup ({len(list_a)}×{len(list_b)} both ways, cold)  "
               f"MC {args.trials} trials {mc * 1000:8.1f} ms/matchup  ratio {ratio:7.1f}×  "
               f"target ≥ {TARGET_RATIO:.0f}× {'met' if ratio >= TARGET_RATIO else 'MISSED'}")
+    exact, pool = opr_vs_icepool(5)
+    ratio = pool / exact
+    met &= ratio >= TARGET_ICEPOOL
+    verdict = "met" if ratio >= TARGET_ICEPOOL else "MISSED"
+    print(f"opr vs icepool (same wounds PMF): exact {exact * 1000:.3f} ms, icepool {pool * 1000:.3f} ms  "
+          f"ratio {ratio:.1f}×  target ≥ {TARGET_ICEPOOL:.0f}× {verdict}")
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs); CPU seconds")
     return 0 if met else 1
