@@ -8,7 +8,7 @@ so nothing in this module knows a rule of any game.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.matchups import matchup_matrix
@@ -105,8 +105,42 @@ def outcome_fields(cells: list[list[dict[str, Any]]]) -> list[str]:
     return fields
 
 
-def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Mapping[str, Any],
-                 labels: dict[str, Any]) -> Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]]:
+class PreparedUnit:
+    """One unit of a job as its system's `attack` takes it, read once per job: its canonical
+    JSON (`key`, what tells two copies of a unit apart) and `prepared`
+    (`GameSystem.prepare_unit` of the dict, or the dict itself), so that no matchup parses,
+    prices or serialises a unit again."""
+
+    __slots__ = ("key", "prepared")
+
+    def __init__(self, key: str, prepared: Any) -> None:
+        self.key = key
+        self.prepared = prepared
+
+
+def prepare_units(system_key: str, units: Sequence[Mapping[str, Any]],
+                  known: dict[str, Any] | None = None) -> list[PreparedUnit]:
+    """`units` (unit-format dicts) prepared for `attack`, each distinct unit once (`known`:
+    key -> prepared, shared between the two lists of a job)."""
+    prepare = get_system(system_key).prepare_unit
+    known = {} if known is None else known
+    found = []
+    for unit in units:
+        key = _canonical(unit)
+        if key not in known:
+            known[key] = prepare(unit) if prepare is not None else unit
+        found.append(PreparedUnit(key, known[key]))
+    return found
+
+
+def prepare_situation(system_key: str, situation: Mapping[str, Any] | None) -> Any:
+    """The job's situation as `attack` takes it, read once (`GameSystem.prepare_situation`)."""
+    prepare = get_system(system_key).prepare_situation
+    return prepare(situation or {}) if prepare is not None else (situation or {})
+
+
+def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Any,
+                 labels: dict[str, Any]) -> Callable[[PreparedUnit, PreparedUnit], dict[str, Any]]:
     """`attack` as a matrix cell, computed once per distinct pair of units.
 
     Lists repeat units (three identical squads), and the matrix would otherwise compute the
@@ -114,10 +148,10 @@ def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Mapping[st
     """
     cells: dict[tuple[str, str], dict[str, Any]] = {}
 
-    def cell(attacker: Mapping[str, Any], defender: Mapping[str, Any]) -> dict[str, Any]:
-        key = (_canonical(attacker["unit"]), _canonical(defender["unit"]))
+    def cell(attacker: PreparedUnit, defender: PreparedUnit) -> dict[str, Any]:
+        key = (attacker.key, defender.key)
         if key not in cells:
-            cells[key] = matrix_cell(attack(attacker["unit"], defender["unit"], situation), labels)
+            cells[key] = matrix_cell(attack(attacker.prepared, defender.prepared, situation), labels)
         return dict(cells[key])
 
     return cell
@@ -140,8 +174,11 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     list_a, list_b = inputs["list_a"], inputs["list_b"]
     units_a, units_b = list_a["units"], list_b["units"]
     labels: dict[str, Any] = {}
-    cell = _remembering(attack, inputs.get("situation") or {}, labels)
+    cell = _remembering(attack, prepare_situation(system_key, inputs.get("situation")), labels)
     half = len(units_a) * len(units_b)
+    known: dict[str, Any] = {}
+    prepared_a = prepare_units(system_key, [u["unit"] for u in units_a], known)
+    prepared_b = prepare_units(system_key, [u["unit"] for u in units_b], known)
 
     def progress(offset: int) -> ProgressCallback:
         def report(done: int, _total: int) -> None:
@@ -149,8 +186,8 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
                 on_progress(offset + done, 2 * half)
         return report
 
-    a_vs_b = matchup_matrix(units_a, units_b, cell, on_progress=progress(0))
-    b_vs_a = matchup_matrix(units_b, units_a, cell, on_progress=progress(half))
+    a_vs_b = matchup_matrix(prepared_a, prepared_b, cell, on_progress=progress(0))
+    b_vs_a = matchup_matrix(prepared_b, prepared_a, cell, on_progress=progress(half))
     return {
         "list_a": {"name": list_a.get("name", "A"), "units": [u["name"] for u in units_a]},
         "list_b": {"name": list_b.get("name", "B"), "units": [u["name"] for u in units_b]},

@@ -56,7 +56,7 @@ from django.utils import timezone
 
 import armybuilder.celery  # noqa: F401  (the app the subtasks bind to)
 from armybuilder.celery import memory_bound
-from armybuilder.estimates.compute import matrix_cell, outcome_fields
+from armybuilder.estimates.compute import matrix_cell, outcome_fields, prepare_situation, prepare_units
 from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit, process_cpu_seconds
 from armybuilder.estimates.models import Estimate
 from rules.systems.registry import get_system
@@ -284,20 +284,17 @@ def _rows_cells(system_key: str, attackers: list[Mapping[str, Any]], defenders: 
     in the part), each cell as the one-worker job keeps it (`compute.matrix_cell`: the common
     figures and the system's one-figure outcomes, whose labels go into `labels`)."""
     attack = get_system(system_key).attack
-
-    def key(unit: Mapping[str, Any]) -> str:
-        return json.dumps(unit, sort_keys=True, separators=(",", ":"))
-
-    defender_keys = [key(defender) for defender in defenders]
+    known: dict[str, Any] = {}  # each distinct unit prepared once for the part (`prepare_units`)
+    prepared_defenders = prepare_units(system_key, defenders, known)
+    prepared = prepare_situation(system_key, situation)
     done: dict[tuple[str, str], dict[str, Any]] = {}
     rows = []
-    for attacker in attackers:
-        attacker_key = key(attacker)
+    for attacker in prepare_units(system_key, attackers, known):
         cells = []
-        for defender, defender_key in zip(defenders, defender_keys, strict=True):
-            pair = (attacker_key, defender_key)
+        for defender in prepared_defenders:
+            pair = (attacker.key, defender.key)
             if pair not in done:
-                done[pair] = matrix_cell(attack(attacker, defender, situation), labels)
+                done[pair] = matrix_cell(attack(attacker.prepared, defender.prepared, prepared), labels)
             cells.append(dict(done[pair]))
         rows.append(cells)
     return rows

@@ -142,10 +142,37 @@ def matchup_figures(system: GameSystem, attacker: Mapping[str, Any], defender: M
             "p_destroyed": float(result.get("p_destroyed") or 0.0), "chances": chances}
 
 
+class _Prepared:
+    """Units and situations as the system's `attack` takes them (`GameSystem.prepare_unit`,
+    `prepare_situation`), each read once per gauntlet and only when a matchup is computed
+    (a matchup found in the cache reads nothing)."""
+
+    def __init__(self, system: GameSystem) -> None:
+        self.system = system
+        self.units: dict[str, Any] = {}
+        self.situations: dict[str, Any] = {}
+
+    def unit(self, unit: GauntletUnit) -> Any:
+        if self.system.prepare_unit is None:
+            return unit.data
+        if unit.digest not in self.units:
+            self.units[unit.digest] = self.system.prepare_unit(unit.data)
+        return self.units[unit.digest]
+
+    def situation(self, situation: Situation, digest: str) -> Any:
+        if self.system.prepare_situation is None:
+            return situation
+        if digest not in self.situations:
+            self.situations[digest] = self.system.prepare_situation(situation)
+        return self.situations[digest]
+
+
 def _matchup(system: GameSystem, attacker: GauntletUnit, defender: GauntletUnit, situation: Situation,
-             cached: MatchupCache, situation_digest: str) -> Matchup:
+             cached: MatchupCache, situation_digest: str, prepared: _Prepared | None = None) -> Matchup:
+    ready = prepared or _Prepared(system)
     figures = cached(matchup_key(system.key, attacker, defender, situation_digest),
-                     lambda: matchup_figures(system, attacker.data, defender.data, situation))
+                     lambda: matchup_figures(system, ready.unit(attacker), ready.unit(defender),
+                                             ready.situation(situation, situation_digest)))
     return {"attacker": attacker.name, "defender": defender.name, "situation": dict(situation), **figures}
 
 
@@ -187,14 +214,15 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
     attacking: dict[tuple[int, int], list[dict[str, Any]]] = {}
     attacked: dict[tuple[int, int], list[dict[str, Any]]] = {}
     digests = {mode: content_digest(situation) for mode, situation in situations.items()}
+    prepared = _Prepared(system)
     count_wounds = system.unit_wounds if per_wound and system.unit_wounds else None
     own_wounds = [float(count_wounds(u.data)) for u in units] if count_wounds else []
     enemy_wounds = [float(count_wounds(e.data)) for e in enemies] if count_wounds else []
     for i, unit in enumerate(units):
         for j, enemy in enumerate(enemies):
             for mode, situation in situations.items():
-                forward = _matchup(system, unit, enemy, situation, cached, digests[mode])
-                backward = _matchup(system, enemy, unit, situation, cached, digests[mode])
+                forward = _matchup(system, unit, enemy, situation, cached, digests[mode], prepared)
+                backward = _matchup(system, enemy, unit, situation, cached, digests[mode], prepared)
                 report.matchups += [forward, backward]
                 dealt[i, j, mode] = destroyed(forward, enemy, points=points)
                 taken[i, j, mode] = destroyed(backward, unit, points=points)

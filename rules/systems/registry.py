@@ -74,6 +74,12 @@ class GameSystem:
     price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     validate: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]]
     attack: Callable[..., Mapping[str, Any]] | None = None
+    #: `prepare_unit(unit_dict)` -> what `attack` takes in the dict's place (OPR: the parsed
+    #: unit), done once per distinct unit of a list-vs-list job rather than in every matchup;
+    #: `attack` must give exactly the same result on either. None: `attack` takes the dict.
+    prepare_unit: Callable[[Mapping[str, Any]], Any] | None = None
+    #: `prepare_situation(situation_dict)` -> the same for the job's one situation.
+    prepare_situation: Callable[[Mapping[str, Any]], Any] | None = None
     description: str = ""
     #: The optional army-structure rules a list can switch on or off: key -> label.
     structure_options: Mapping[str, str] = field(default_factory=dict)

@@ -12,7 +12,13 @@ from typing import Any
 from points.aos1.composition import LIST_SETTINGS_SCHEMA, OPTION_KEYS, army_summary, validate
 from points.catalogue.i18n import gettext_noop
 from rules.systems.aos1.battlescribe import MAPPING as BATTLESCRIBE
-from rules.systems.aos1.combat import SITUATION_SCHEMA, attack, situation_errors, unit_wounds
+from rules.systems.aos1.combat import (
+    SITUATION_SCHEMA,
+    attack,
+    prepare_situation,
+    situation_errors,
+    unit_wounds,
+)
 from rules.systems.aos1.compute_cost import estimate_cost
 from rules.systems.aos1.play import PLAY
 from rules.systems.aos1.reference_targets import REFERENCE_TARGETS
@@ -99,6 +105,7 @@ SYSTEM = register_catalogue_system(
     validate=validate,
     structure_options=OPTION_KEYS,
     attack=attack,
+    prepare_situation=prepare_situation,
     estimate_cost=estimate_cost,
     situation_schema=SITUATION_SCHEMA,
     situation_errors=situation_errors,

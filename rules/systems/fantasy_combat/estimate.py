@@ -248,8 +248,19 @@ def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int,
     )
 
 
-def _sides(attacker: Mapping[str, Any], defender: Mapping[str, Any], sit: Situation) -> tuple:
-    units = (read_unit(attacker), read_unit(defender))
+def prepare_unit(unit: Mapping[str, Any]) -> Unit:
+    """The registry's `prepare_unit`: a unit-format dict read once per job (`attack` takes the
+    `Unit` as it is)."""
+    return read_unit(unit)
+
+
+def prepare_situation(situation: Mapping[str, Any] | None, *, variants: Variants) -> Situation:
+    """The registry's `prepare_situation`: the job's situation read once."""
+    return Situation.from_dict(situation, variants)
+
+
+def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Unit, sit: Situation) -> tuple:
+    units = tuple(unit if isinstance(unit, Unit) else read_unit(unit) for unit in (attacker, defender))
     tracks = tuple(WoundTrack(u.pool_models, u.wounds_per_model) for u in units)
     fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
@@ -266,13 +277,14 @@ def _sides(attacker: Mapping[str, Any], defender: Mapping[str, Any], sit: Situat
 
 
 def attack(
-    attacker: Mapping[str, Any],
-    defender: Mapping[str, Any],
+    attacker: Mapping[str, Any] | Unit,
+    defender: Mapping[str, Any] | Unit,
     situation: Mapping[str, Any] | None,
     *,
     variants: Variants,
 ) -> dict[str, Any]:
-    """What `attacker` does to `defender` (unit-format dicts) in `situation`, exactly.
+    """What `attacker` does to `defender` (unit-format dicts, or units read by `prepare_unit`)
+    in `situation`, exactly.
 
     Shooting: the attacker's shots. Close combat: one round, both sides striking in order,
     then combat resolution and break tests. ValueError names a bad field."""

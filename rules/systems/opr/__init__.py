@@ -77,6 +77,18 @@ def attack(attacker: Any, defender: Any, situation: Any = None) -> dict[str, Any
     return exact_attack(attacker, defender, situation)
 
 
+def prepare_unit(unit: Mapping[str, Any]) -> Any:
+    """A unit-format dict parsed once per job (`attack` takes the parsed unit as it is)."""
+    return parse_unit(unit)
+
+
+def prepare_situation(situation: Mapping[str, Any]) -> Any:
+    """The job's situation dict read once (`attack` takes the `Situation` as it is)."""
+    from rules.systems.opr.situation import Situation
+
+    return Situation.from_dict(situation or {})
+
+
 def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
                   situation: Mapping[str, Any]) -> tuple[float, int]:
     """Predicted (seconds, bytes) of one `attack` (`rules.systems.opr.compute_cost`), imported
@@ -113,6 +125,8 @@ SYSTEM = register(
         points=unit_points_of_dict,
         validate=validate_army_dict,
         attack=attack,
+        prepare_unit=prepare_unit,
+        prepare_situation=prepare_situation,
         estimate_cost=estimate_cost,
         clear_caches=clear_caches,
         reference_targets=REFERENCE_TARGETS,

@@ -14,7 +14,13 @@ from points.catalogue.fantasy_army import magic_item_summary
 from points.catalogue.i18n import gettext_noop
 from points.whfb6.composition import MAGIC_ITEM_ALLOWANCE, OPTION_KEYS, validate
 from rules.systems.catalogue_system import register_catalogue_system
-from rules.systems.fantasy_combat.estimate import COMBAT_CHANCES, attack, estimate_cost
+from rules.systems.fantasy_combat.estimate import (
+    COMBAT_CHANCES,
+    attack,
+    estimate_cost,
+    prepare_situation,
+    prepare_unit,
+)
 from rules.systems.fantasy_combat.play import FANTASY_PLAY
 from rules.systems.fantasy_combat.reference_targets import reference_targets
 from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
@@ -36,6 +42,8 @@ SYSTEM = register_catalogue_system(
     structure_options=OPTION_KEYS,
     unit_summary=partial(magic_item_summary, MAGIC_ITEM_ALLOWANCE),
     attack=partial(attack, variants=WHFB6),
+    prepare_unit=prepare_unit,
+    prepare_situation=partial(prepare_situation, variants=WHFB6),
     estimate_cost=partial(estimate_cost, variants=WHFB6),
     situation_schema=situation_schema(WHFB6),
     situation_errors=situation_errors,

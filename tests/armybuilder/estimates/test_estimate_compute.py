@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from armybuilder.estimates.compute import abilities_not_used, unit_vs_unit
 
 
@@ -36,3 +38,34 @@ def test_without_a_report_from_the_system_an_ability_read_into_fields_counts_as_
     assert abilities_not_used({"abilities": TEXTS}) == ["Trampling Charge"]
     assert abilities_not_used({"abilities": TEXTS}, ["Frenzy"]) == ["Sigil", "Trampling Charge"]
     assert abilities_not_used({"name": "No text"}) == []
+
+
+
+@pytest.mark.parametrize(("system_key", "situation"), [
+    ("opr", {"mode": "shooting", "second_stage": True}),
+    ("opr", {"mode": "melee", "charging": True}),
+    ("whfb6", {"mode": "melee", "charging": True}),
+    ("ru_whfb", {"mode": "melee", "charging": True}),
+    ("aos1", {"mode": "melee"}),
+])
+def test_a_list_job_reads_each_unit_once_and_gives_exactly_each_matchup_s_figures(system_key, situation):
+    """Units and the situation are prepared once per job (`GameSystem.prepare_unit`); every
+    cell is still exactly what `attack` gives on the unit-format dicts, one matchup at a time."""
+    from armybuilder.estimates.compute import list_vs_list, matrix_cell
+    from rules.systems.registry import get_system
+
+    system = get_system(system_key)
+    units = [{"name": name, "unit": unit} for name, unit in system.reference_targets.items()]
+    inputs = {"list_a": {"name": "A", "units": units[:3]},
+              "list_b": {"name": "B", "units": units[1:] + units[:1]}, "situation": situation}
+    result = list_vs_list(system_key, inputs)
+
+    def one(attacker: dict, defender: dict) -> dict:
+        return matrix_cell(system.attack(attacker["unit"], defender["unit"], situation))
+
+    for i, attacker in enumerate(inputs["list_a"]["units"]):
+        for j, defender in enumerate(inputs["list_b"]["units"]):
+            assert result["a_vs_b"][i][j] == one(attacker, defender)
+    for j, attacker in enumerate(inputs["list_b"]["units"]):
+        for i, defender in enumerate(inputs["list_a"]["units"]):
+            assert result["b_vs_a"][j][i] == one(attacker, defender)
