@@ -122,6 +122,7 @@ _COMMON = {
     "404": "Not found, or not visible to you.",
     "406": "The Accept header asks for a media type this endpoint does not give.",
     "413": "The request body is too large.",
+    "414": "The address (path and query string) is longer than 4094 bytes.",
     "415": "The body is not `application/json`.",
     "429": "Too many requests; retry after `Retry-After` seconds.",
 }
@@ -142,6 +143,7 @@ class ApiAutoSchema(AutoSchema):
         if has_body or query or self._get_filter_parameters() or self._get_pagination_parameters() \
                 or self._get_format_parameters():
             codes.append("400")  # a query parameter the schema forbids is a 400 (`query_checks.py`)
+            codes.append("414")  # so is an address too long for the server (`request_line.py`)
         if not public or self.method not in permissions.SAFE_METHODS:
             codes.append("403")
         if "{" in self.path or self._is_list_view():

@@ -246,7 +246,7 @@ def _entry_shape_errors(entry: Any, path: str) -> list[tuple[str, str]]:
     if has_unit and not has_reference and "options" in entry:
         message = _("Options go with “catalogue_unit”; a unit in full already has its upgrades.")
         errors.append((f"{path}.options", message))
-    if has_unit and has_reference:  # a reference beside the unit must still be well formed
+    if has_reference:  # a reference (alone or beside the unit) must be well formed
         reference, keys = entry["catalogue_unit"], entry.get("options", [])
         if not isinstance(reference, str) or reference.count("/") != 1:
             message = _("Write a catalogue unit as “<faction-slug>/<unit-slug>”.")

@@ -37,9 +37,10 @@ def queued_imports() -> list[bytes]:
       "units": [{"count": 0, "catalogue_unit": "a/b"}]},
      {"units[0].count": ["Must be a whole number from 1 to 100."]}),
     ({"system": "opr", "name": "Ridge", "points_limit": 100,
-      "units": [{"catalogue_unit": "a/b", "unit": {}}, 7]},
-     {"units[0]": ["Give either “unit” (written out in full) or “catalogue_unit”, not both."],
-      "units[1]": ["Each unit entry must be an object."]}),
+      "units": [{"catalogue_unit": "a/b", "options": "x"}, 7, {}]},
+     {"units[0].options": ["Must be a list of option keys."],
+      "units[1]": ["Each unit entry must be an object."],
+      "units[2]": ["Give “unit” (written out in full) or “catalogue_unit”."]}),
 ])
 def test_an_import_body_the_schema_forbids_is_refused_before_any_job(owner_client: Any, opr: Any, body: dict,
                                                                    details: dict):
