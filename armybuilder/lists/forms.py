@@ -188,7 +188,9 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
         self.add_structure_fields(system_key=army_list.system.key, current=army_list.structure_options)
         self.add_setting_fields(system_key=army_list.system.key, current=army_list.settings)
         # What the roster's configuration decides (a battle size) is changed there, not here.
-        decided = roster_units.roster_settings(army_list, list(army_list.units.order_by("position")))
+        # (Only a system whose roster decides a setting reads the list's units for it.)
+        decided = roster_units.roster_settings(army_list, list(army_list.units.order_by("position"))) \
+            if roster_units.roster_decides_settings(army_list) else {}
         for key, value in decided.items():
             if SETTING_PREFIX + key in self.fields:
                 field = self.fields[SETTING_PREFIX + key]

@@ -74,6 +74,12 @@ def configuration(units: Sequence[ListUnit]) -> list[ListUnit]:
     return [unit for unit in units if is_configuration(unit)]
 
 
+def roster_decides_settings(army_list: ArmyList) -> bool:
+    """Whether the list's system lets a roster's configuration decide list settings (no query)."""
+    mapping = get_system(army_list.system.key).battlescribe
+    return army_list.faction_id is not None and mapping is not None and bool(mapping.roster_settings)
+
+
 def roster_settings(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
     """The list settings the roster's configuration decides (the system's BattleScribe mapping,
     `roster_settings`: 40k's battle size from the roster's "Battle Size"); empty for a list the
