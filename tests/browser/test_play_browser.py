@@ -126,7 +126,11 @@ def test_the_board_on_a_desktop(live_server, browser: Browser, example_links):
     login(page, live_server.url, "player")
     start_game(page, live_server.url, example_links["wh40k9"])
     armies = page.locator(".game-army")
+    expect(armies).to_have_count(2)  # the board laid out (a box is None until it is)
+    expect(armies.nth(0)).to_be_visible()
+    expect(armies.nth(1)).to_be_visible()
     first, second = armies.nth(0).bounding_box(), armies.nth(1).bounding_box()
+    assert first is not None and second is not None
     assert first["y"] == second["y"] and second["x"] > first["x"] + first["width"]  # side by side
     screenshot(page, "play-desktop-wh40k9")
 
