@@ -387,7 +387,12 @@ class Roster:
             eff = effective(option, ctx)
             minimum = 0
             for c in option.constraints:
-                if c.type == "min" and c.field == "selections" and not c.percent_value:
+                if (
+                    c.type == "min"
+                    and c.field == "selections"
+                    and not c.percent_value
+                    and (c.scope == "parent" or (parent.is_force and c.scope == "force"))
+                ):
                     minimum = max(minimum, int(eff.constraint_values.get(c.id, c.value)))
             if minimum <= 0:
                 if option.is_group:
