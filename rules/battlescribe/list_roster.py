@@ -227,15 +227,18 @@ class ListRoster:
         groups = [o for o in sel.option.children() if o.is_group]
         while groups:
             group = groups.pop(0)
+            nested = [o for o in group.children() if o.is_group]
+            if not nested and not any(c.type == "min" for c in group.constraints):
+                continue  # most groups: nothing required, no effective values to work out
             eff = effective(group, ctx)
             if eff.hidden:
                 continue
-            groups += [o for o in group.children() if o.is_group]
+            groups += nested
             low, _high = _limits(group, eff.constraint_values)
-            members = [o for o in group.children() if not o.is_group and not effective(o, ctx).hidden]
             ids = {id(o) for o in group.selectable()}
-            if low <= 0 or not members or any(id(s.option) in ids for s in sel.children):
+            if low <= 0 or any(id(s.option) in ids for s in sel.children):
                 continue
+            members = [o for o in group.children() if not o.is_group and not effective(o, ctx).hidden]
             best: tuple[float, Option] | None = None
             for member in members:
                 try:
