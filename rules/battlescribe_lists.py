@@ -359,23 +359,40 @@ def _whole(value: float) -> int:
 
 def entering_points(faction_id: int | None, force_entry_id: str, system_key: str) -> dict[str, int]:
     """{unit slug (`bs-<entry id>`): points} of each root entry of the faction's catalogue as it enters a new
-    list: selected by the roster engine in a new force, with what BattleScribe selects with it
-    (and nothing it does not: a weapon group without a default is left for the player). The
-    "Add a unit" menu shows these, so a unit costs in the menu what it costs once added
+    list: selected by the roster engine in a new force, with what BattleScribe selects with it.
+    The "Add a unit" menu shows these, so a unit costs in the menu what it costs once added
     (Goblin Wolf Riders were 60 in the menu, priced with the import's cheapest weapon, and
-    50 in the list). Computed once per process, force and data (the engine's data is cached
-    by digest; a large 40k faction takes a couple of CPU seconds once); {} without a source."""
+    50 in the list). A choice BattleScribe leaves empty (a group that needs a selection and
+    names no default) is priced at its cheapest member and the unit is named in
+    `entering_from` (shown "from N pts"): a unit is never offered at 0 pts for lacking it.
+    Computed once per process, force and data (the engine's data is cached by digest; a
+    large 40k faction takes a couple of CPU seconds once); {} without a source."""
+    return _entering(faction_id, force_entry_id, system_key)[0]
+
+
+def entering_from(faction_id: int | None, force_entry_id: str, system_key: str) -> set[str]:
+    """Unit slugs whose `entering_points` include choices BattleScribe leaves empty when it adds
+    the unit (a group that needs a selection and names no default): the price of the cheapest
+    legal unit, shown "from N pts" (Leman Russ Battle Tanks enter at 0 pts with an error)."""
+    return _entering(faction_id, force_entry_id, system_key)[1]
+
+
+def _entering(
+    faction_id: int | None, force_entry_id: str, system_key: str
+) -> tuple[dict[str, int], set[str]]:
     from rules.battlescribe.to_units import slug
 
     found = faction_source(faction_id)
     if found is None:
-        return {}
+        return {}, set()
     data = game_data(found[0], found[1])
     cache = data.__dict__.setdefault("_entering_points", {})
-    if force_entry_id in cache:
-        return cache[force_entry_id]
+    key = (found[2], force_entry_id)
+    if key in cache:
+        return cache[key]
     points_type, _fields = cost_fields(data, system_key)
     prices: dict[str, int] = {}
+    completed: set[str] = set()
     if points_type is not None:
         roster = ListRoster(
             data,
@@ -385,8 +402,9 @@ def entering_points(faction_id: int | None, force_entry_id: str, system_key: str
             cost_limits={c.id: -1.0 for c in data.cost_types},
         )
         prices = {f"bs-{slug(k, 60)}": v for k, v in roster.entering_points(points_type).items()}
-    cache[force_entry_id] = prices
-    return prices
+        completed = {f"bs-{slug(k, 60)}" for k in roster.completed}
+    cache[key] = (prices, completed)
+    return prices, completed
 
 
 def force_choices(faction_id: int | None) -> list[tuple[str, str]]:

@@ -273,6 +273,9 @@ class RosterImportSerializer(serializers.Serializer):
 
     name = serializers.CharField(help_text="The new list's name (the roster's).")
     units = RosterUnitSerializer(many=True)
+    configuration = RosterUnitSerializer(many=True, required=False, help_text=(
+        "The roster's configuration selections (battle size, allegiance, …): priced and kept with "
+        "the roster, not units of the army."))
     differences = serializers.ListField(child=serializers.CharField(),
                                         help_text="Unmatched selections, other points.")
 

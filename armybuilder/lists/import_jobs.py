@@ -264,7 +264,8 @@ def _roster(owner: Any, asked: dict[str, Any], given: dict[str, Any]) -> dict[st
         raise ImportProblem([("file", str(error)) for error in exc.errors]) from None
     return {"saved": True, "direct": True, "list_id": imported.army_list.pk,
             "list_name": imported.army_list.name,
-            "roster": {"units": imported.units, "differences": [str(d) for d in imported.differences]}}
+            "roster": {"units": imported.units, "configuration": imported.configuration,
+                       "differences": [str(d) for d in imported.differences]}}
 
 
 def _any_format(owner: Any, mode: str, asked: dict[str, Any], source: Source, faction: Any) -> dict[str, Any]:

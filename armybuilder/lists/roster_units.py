@@ -27,6 +27,7 @@ from rules.battlescribe_lists import (
     CONFIGURATION_FIELD,
     cost_fields,
     data_stated_rules,
+    entering_from,
     entering_points,
     faction_source,
     force_choices,
@@ -129,15 +130,18 @@ def with_menu_points(army_list: ArmyList, templates: Sequence[UnitTemplate]) -> 
         return templates
     try:
         prices = entering_points(army_list.faction_id, army_list.roster_force, army_list.system.key)
+        froms = entering_from(army_list.faction_id, army_list.roster_force, army_list.system.key)
     except ListRosterError:
         return templates
     for template in templates:
         if template.faction_id != army_list.faction_id:
             continue
         base, _dash, number = template.slug.rpartition("-")
-        found = prices.get(template.slug, prices.get(base) if number.isdigit() else None)
+        key = template.slug if template.slug in prices or not number.isdigit() else base
+        found = prices.get(key)
         if found is not None:
             template.points = found
+            template.points_from = key in froms  # the price of its cheapest legal completion
     return templates
 
 

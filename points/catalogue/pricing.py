@@ -32,6 +32,14 @@ def round_half_up(value: Fraction) -> int:
     return int((value + Fraction(1, 2)).__floor__())
 
 
+def _exact(value: Any) -> Fraction:
+    """A written number (int, decimal string, float) exactly; an int without parsing text
+    (pricing every option of an import builds hundreds of thousands of these)."""
+    if type(value) is int:
+        return Fraction(value)
+    return Fraction(str(value))
+
+
 def exact_text(value: Fraction) -> str:
     """An exact value as a short decimal string when it terminates, else "p/q"."""
     if value.denominator == 1:
@@ -61,7 +69,7 @@ def item_lines(unit: Mapping[str, Any]) -> list[dict[str, Any]]:
     legacy_costs = {Fraction(str(u.get("cost", 0))) for u in upgrades} if legacy else set()
     lines = []
     for model, item in items:
-        each = Fraction(str(item["points"]))
+        each = _exact(item["points"])
         if str(item.get(PRICED_BY, "")) in keys or each in legacy_costs:
             continue
         count = int(model["count"])
@@ -86,7 +94,7 @@ def price_from_catalogue(
     models = []
     total = Fraction(0)
     for model in unit["models"]:
-        each = Fraction(str(model.get("points", 0)))
+        each = _exact(model.get("points", 0))
         count = int(model["count"])
         models.append(
             {
@@ -99,7 +107,7 @@ def price_from_catalogue(
         total += each * count
     upgrades = []
     for upgrade in unit.get("upgrades", []):
-        cost = Fraction(int(upgrade["cost"])) * int(upgrade["count"])
+        cost = Fraction(int(upgrade["cost"]) * int(upgrade["count"]))
         upgrades.append(
             {
                 "key": upgrade["key"],

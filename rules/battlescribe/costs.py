@@ -182,14 +182,20 @@ class Pricer:
             if known is not None and known[0] == self._version:
                 return known[1]
         start = below or root
-        total = Fraction(0)
+        # Fraction arithmetic is the import's main cost: most selections cost 0 and nearly all
+        # others a whole number, summed as ints; only a fractional cost is added as a Fraction.
+        whole, part = 0, _ZERO
         stack = [(start, start.count)]
         while stack:
             node, n = stack.pop()
             own = self.cost(node, cost_type, root)
-            if own:  # Fraction arithmetic is the import's main cost; most selections cost 0
-                total += own * n
+            if own:
+                if own.denominator == 1:
+                    whole += own.numerator * n
+                else:
+                    part += own * n
             stack += [(child, n * child.count) for child in node.children]
+        total = part + whole
         if below is None:
             if len(self._totals) > 4096:
                 self._totals.clear()

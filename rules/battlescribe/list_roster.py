@@ -198,6 +198,8 @@ class ListRoster:
         """{root entry id: points, rounded as a unit's} of each root entry the force shows,
         each selected alone (with what comes with it) and taken away again."""
         prices: dict[str, int] = {}
+        #: Root entries whose price includes choices BattleScribe leaves to the player ("from").
+        self.completed: set[str] = set()
         ctx = self.force.context()
         for option in _flatten(self.force.root_options()):
             if option.defn.id in prices or effective(option, ctx).hidden:
@@ -206,9 +208,54 @@ class ListRoster:
                 sel = self.roster.select_entry(self.force, option.key)
             except EngineError:
                 continue
+            if self._fill_required(sel, sel, points_type, depth=0):
+                self.completed.add(option.defn.id)
             prices[option.defn.id] = max(round(sel.cost(points_type)), 0)
             self.roster.deselect_all(sel)
         return prices
+
+    def _fill_required(self, root: Selection, sel: Selection, points_type: str, depth: int) -> bool:
+        """Take, under `sel`, the cheapest member of each group that needs a selection and names
+        no default: BattleScribe adds such a unit with the choice left empty (Leman Russ Battle
+        Tanks: "Leman Russ" needs 1 of several tanks, 0 pts with an error), and a menu price of
+        0 is not what the unit costs; it costs at least its cheapest legal completion. Whether
+        anything was taken."""
+        if depth > _FILL_DEPTH:
+            return False
+        taken = False
+        ctx = Context(self.roster, self.force, sel, None)
+        groups = [o for o in sel.option.children() if o.is_group]
+        while groups:
+            group = groups.pop(0)
+            nested = [o for o in group.children() if o.is_group]
+            if not nested and not any(c.type == "min" for c in group.constraints):
+                continue  # most groups: nothing required, no effective values to work out
+            eff = effective(group, ctx)
+            if eff.hidden:
+                continue
+            groups += nested
+            low, _high = _limits(group, eff.constraint_values)
+            ids = {id(o) for o in group.selectable()}
+            if low <= 0 or any(id(s.option) in ids for s in sel.children):
+                continue
+            members = [o for o in group.children() if not o.is_group and not effective(o, ctx).hidden]
+            best: tuple[float, Option] | None = None
+            for member in members:
+                try:
+                    probe = self.roster.select_child(sel, member.key)
+                except EngineError:
+                    continue
+                cost = root.cost(points_type)
+                self.roster.deselect_all(probe)
+                if best is None or cost < best[0]:
+                    best = (cost, member)
+            if best is None:
+                continue
+            for _taken in range(low):
+                child = self.roster.select_child(sel, best[1].key)
+            self._fill_required(root, child, points_type, depth + 1)
+            taken = True
+        return taken
 
     def add_unit(self, option: Option) -> int:
         """Select `option` at the root of the force (required children come with it). An entry
@@ -392,6 +439,10 @@ class ListRoster:
                 }
             )
         return out
+
+
+#: How deep `ListRoster._fill_required` completes choices (a unit, its models, their gear).
+_FILL_DEPTH = 3
 
 
 def _limits(option: Option, values: Mapping[str, float]) -> tuple[int, int | None]:

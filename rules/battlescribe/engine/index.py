@@ -14,9 +14,19 @@ if TYPE_CHECKING:
 _TYPE_IDS = {"model", "unit", "upgrade", "unit-group", "mount", "crew"}
 
 
-def static_ids(sel: Selection, shared: bool) -> set[str]:
-    """The ids a query counts `sel` under, apart from categories changed by modifiers."""
+def static_ids(sel: Selection, shared: bool) -> frozenset[str]:
+    """The ids a query counts `sel` under, apart from categories changed by modifiers.
+
+    They depend on the option alone, and every change of a roster asks for them for each
+    selection of the changed subtree, so they are kept on the option once found."""
     option = sel.option
+    known = option._static_ids
+    if known is None:
+        known = option._static_ids = (_option_ids(option, False), _option_ids(option, True))
+    return known[1] if shared else known[0]
+
+
+def _option_ids(option, shared: bool) -> frozenset[str]:
     ids = {option.key, *(link.target_id for link in option.category_links)}
     if option.type in _TYPE_IDS:
         ids.add(option.type)
@@ -30,7 +40,7 @@ def static_ids(sel: Selection, shared: bool) -> set[str]:
         if shared:
             ids.add(group.defn.id)
         group = group.group
-    return ids
+    return frozenset(ids)
 
 
 def change_buckets(force_id: int, sel: Selection) -> set:

@@ -500,6 +500,7 @@ class Option:
 
     __slots__ = (
         "_children",
+        "_static_ids",
         "base_id",
         "category_links",
         "collective",
@@ -536,6 +537,8 @@ class Option:
         self.group = group
         self.parent = parent
         self._children: list[Option] | None = None
+        #: (ids, shared ids) a query counts a selection of this option under (`index.static_ids`).
+        self._static_ids: tuple[frozenset[str], frozenset[str]] | None = None
         defs = [defn] if link is None else [defn, link]
         self.constraints = [c for d in defs for c in d.constraints]
         if link is not None and link.constraints and defn.constraints:

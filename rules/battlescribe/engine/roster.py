@@ -386,8 +386,17 @@ class Roster:
         for option in options:
             eff = effective(option, ctx)
             minimum = 0
+            # A child is auto-selected for a minimum per parent only: a force- or roster-wide
+            # one (Chaos Knights' hidden "Character (Traitoris Lance)", 1 per force) is not
+            # taken under every unit. A root entry's minimum of any scope is (40k's Game Type,
+            # 1 per roster): BattleScribe selects the default root entries with a new force.
             for c in option.constraints:
-                if c.type == "min" and c.field == "selections" and not c.percent_value:
+                if (
+                    c.type == "min"
+                    and c.field == "selections"
+                    and not c.percent_value
+                    and (c.scope == "parent" or parent.is_force)
+                ):
                     minimum = max(minimum, int(eff.constraint_values.get(c.id, c.value)))
             if minimum <= 0:
                 if option.is_group:

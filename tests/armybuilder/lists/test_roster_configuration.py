@@ -142,3 +142,19 @@ def test_a_unit_whose_models_have_no_profile_is_a_unit_not_configuration(patrol)
         "Overlord",
         "Crypt Stalkers",
     ]
+
+
+def test_the_roster_upload_reports_configuration_apart_from_the_units(patrol):
+    """The roster upload (page and `POST /battlescribe/rosters`) lists the units beside the
+    roster's prices, and the configuration selections on their own: "5 units" for one Overlord
+    was the defect (issue 36.4)."""
+    from armybuilder.lists.battlescribe_rosters import roster_import
+    from rules.battlescribe.xml_reader import SourceFile as Upload
+
+    owner, army_list = patrol
+    xml = roster_units.roster_file(army_list, list(army_list.units.order_by("position")))
+    result = roster_import(owner=owner, system=army_list.system, source=Upload("patrol.ros", xml))
+    assert [(u["name"], u["points"], u["roster_points"]) for u in result.units] == [("Overlord", 85, 85.0)]
+    assert sorted(row["name"] for row in result.configuration) == sorted(CONFIGURATION)
+    assert roster_units.fielded(list(result.army_list.units.all())) == [
+        u for u in result.army_list.units.all() if u.name == "Overlord"]

@@ -79,16 +79,18 @@ def test_an_upgrade_at_the_root_is_added_for_its_points(imported):
     assert army_list.total_points == 25
 
 
-def test_the_add_a_unit_price_is_the_price_the_unit_enters_at(imported, client):
-    """The import prices Wolf Riders with a weapon (its smallest legal unit, 60); BattleScribe
-    adds them without one (the group has no default), for 50, and says a weapon is needed."""
+def test_a_choice_battlescribe_leaves_empty_is_priced_from_its_cheapest_completion(imported, client):
+    """BattleScribe adds Wolf Riders without a weapon (the group needs one and names no
+    default): 50 pts and an error. The menu does not offer them for 50 as if that were the unit,
+    nor for 0 as Leman Russ Battle Tanks were: "from 60 pts", with the cheapest weapon, the
+    price of the smallest legal unit, which is also the import's."""
     owner, result = imported
     faction = result.factions[0]
     template = UnitTemplate.objects.get(faction=faction, slug="bs-bd-riders")
     assert template.points == 60
     army_list = make_list(owner=owner, faction=faction, points_limit=2000)
     menu = roster_units.with_menu_points(army_list, [template])
-    assert menu[0].points == 50
+    assert (menu[0].points, menu[0].points_from) == (60, True)
     riders = add(army_list, faction, "bs-bd-riders")
     assert riders.points == 50
     army_list.refresh_from_db()
@@ -96,4 +98,7 @@ def test_the_add_a_unit_price_is_the_price_the_unit_enters_at(imported, client):
     client.force_login(owner)
     page = client.get(reverse("lists:detail", args=[army_list.pk])).content.decode()
     row = page[page.index('data-unit="bs-bd-riders"') :]
-    assert row[: row.index("</form>")].count("50 pts") == 1
+    assert row[: row.index("</form>")].count("from 60 pts") == 1
+    spears = UnitTemplate.objects.get(faction=faction, slug="bs-bd-spears")
+    (menu_spears,) = roster_units.with_menu_points(army_list, [spears])
+    assert menu_spears.points_from is False  # entered whole: its plain price

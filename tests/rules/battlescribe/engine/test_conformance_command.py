@@ -29,13 +29,14 @@ def test_own_specs_all_pass_and_json_is_one_object():
     text, code = run(str(SPECS), "--json")
     assert code == 0
     assert json.loads(text) == {
-        "total": 20,
-        "passed": 20,
+        "total": 21,
+        "passed": 21,
         "failed": [],
         "by_category": {
             "gamedata/entry": {"total": 1, "passed": 1},
             "gamedata/export": {"total": 1, "passed": 1},
             "gamedata/validation": {"total": 1, "passed": 1},
+            "roster/auto-select": {"total": 1, "passed": 1},
             "roster/constraint": {"total": 5, "passed": 5},
             "roster/cost": {"total": 3, "passed": 3},
             "roster/force": {"total": 1, "passed": 1},
