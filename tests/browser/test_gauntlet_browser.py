@@ -98,4 +98,12 @@ def check_row_figures(figures, declared: list[str], *, per_wound: bool) -> None:
     for index, key in enumerate(declared):
         expect(chances.nth(index)).to_have_attribute("data-chance", key)
         expect(chances.nth(index).locator(".gauntlet-value")).to_have_text(re.compile(r"^(<1|>99|\d{1,3})%$"))
-    expect(figures.locator(".gauntlet-explained li")).to_have_count(2 + int(per_wound) + len(declared))
+    # A durability past 999 reads ">999", and one more sentence says what that means (issue 43).
+    durabilities = figures.locator('[data-figure^="durability"] .gauntlet-value')
+    expect(durabilities).to_have_count(1 + int(per_wound))
+    for index in range(1 + int(per_wound)):
+        expect(durabilities.nth(index)).to_have_text(re.compile(r"^(\d+\.\d|>999|—)$"))
+    beyond = int(any(text == ">999" for text in durabilities.all_text_contents()))
+    explained = figures.locator(".gauntlet-explained li")
+    expect(explained).to_have_count(2 + int(per_wound) + len(declared) + beyond)
+    expect(explained.filter(has_text="“>999” means more than 999")).to_have_count(beyond)

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from armybuilder.estimates.gauntlet import measure
 from armybuilder.estimates.gauntlet_live import compute_missing, gauntlet_inputs, gauntlet_state
+from armybuilder.estimates.gauntlet_text import number
 from armybuilder.lists import services
 from armybuilder.lists.locks import army_list_lock
 from armybuilder.models import ArmyList
@@ -149,7 +150,10 @@ def test_the_panel_fills_every_unit_row_out_of_band(client, army):
     assert report["best_target"] in row and report["worst_target"] in row
     assert 'data-chance="p_attacker_wins_melee"' in row and "Wins the melee" in row
     assert "Against the gauntlet, Infantry destroys" in row
-    assert "To destroy Infantry in a turn, the gauntlet needs" in row
+    # Issue 43: the durability says whose points it counts, the gauntlet's and the unit's.
+    durability = number(report["durability_per_point"], 1)
+    assert (f"To destroy Infantry in a turn, the gauntlet&#x27;s units need {durability} of their points "
+            "for every point it costs; higher is tougher.") in row
     assert "In melee with the gauntlet&#x27;s units, Infantry wins" in row
     # The editor renders the row waiting for them (and asks nothing per unit).
     editor = client.get(reverse("lists:detail", args=[army.pk])).content.decode()
