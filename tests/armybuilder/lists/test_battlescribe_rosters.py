@@ -184,6 +184,7 @@ def test_api_roster_import_and_export(army, inline_pdf_renders, django_user_mode
         "name": "Round trip",
         "units": [{"name": "Tactical Squad", "points": 127, "roster_points": 127.0},
                   {"name": "Captain", "points": 110, "roster_points": 110.0}],
+        "configuration": [],
         "differences": [],
     }
     assert result["report"] is None and result["list_file"] is None
