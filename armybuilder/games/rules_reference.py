@@ -43,6 +43,14 @@ def _add(found: dict[str, dict[str, Any]], key: str, name: str, text: str, lang:
         entry["units"].append(unit)
 
 
+def _add_abilities(found: dict[str, dict[str, Any]], abilities: Any, unit: str) -> None:
+    """A unit's or model's abilities (name and their own text) into `found`."""
+    for ability in abilities or ():
+        if isinstance(ability, Mapping) and ability.get("name"):
+            name = str(ability["name"])
+            _add(found, rule_lookup_key(name), name, str(ability.get("text") or ""), "", unit)
+
+
 def game_rules_reference(*, game: Game) -> list[dict[str, Any]]:
     """Sections (`kind`, `title`, `entries` of `name`, `text`, `lang`, `units`) of the rules the
     two armies use, each sorted by name; a section with no entry is left out. Three queries."""
@@ -59,16 +67,7 @@ def game_rules_reference(*, game: Game) -> list[dict[str, Any]]:
     abilities: dict[str, dict[str, Any]] = {}
     gear: dict[str, dict[str, Any]] = {}
     for unit_name, unit in _units(game):
-        for ability in unit.get("abilities") or ():
-            if isinstance(ability, Mapping) and ability.get("name"):
-                _add(
-                    abilities,
-                    rule_lookup_key(str(ability["name"])),
-                    str(ability["name"]),
-                    str(ability.get("text") or ""),
-                    "",
-                    unit_name,
-                )
+        _add_abilities(abilities, unit.get("abilities"), unit_name)
         for model in _models(unit):
             written = [str(r) for r in model.get("rules") or ()]
             written += [
@@ -89,16 +88,7 @@ def game_rules_reference(*, game: Game) -> list[dict[str, Any]]:
                     rule_text_language(rule) if rule else "",
                     unit_name,
                 )
-            for ability in model.get("abilities") or ():
-                if isinstance(ability, Mapping) and ability.get("name"):
-                    _add(
-                        abilities,
-                        rule_lookup_key(str(ability["name"])),
-                        str(ability["name"]),
-                        str(ability.get("text") or ""),
-                        "",
-                        unit_name,
-                    )
+            _add_abilities(abilities, model.get("abilities"), unit_name)
             for item in model.get("items") or ():
                 if not isinstance(item, Mapping) or not item.get("name"):
                     continue

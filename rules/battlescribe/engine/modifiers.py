@@ -68,8 +68,15 @@ def _effective(option: Option, ctx: Context, key) -> Effective:
     )
     # An entry whose conditions read itself again sees its unmodified values (no recursion).
     ctx.roster.cache.put_partial(key, eff)
-    for mod in option.modifiers:
-        if not guards_hold(ctx, mod.guards):
+    _apply_modifiers(eff, option.modifiers, ctx)
+    return eff
+
+
+def _apply_modifiers(eff: Effective, modifiers, ctx: Context, *, fields=None) -> None:
+    """Apply each modifier whose guards hold, as many times as its repeats say (once without
+    any), to `eff`; only those changing one of `fields` when given."""
+    for mod in modifiers:
+        if (fields is not None and mod.field not in fields) or not guards_hold(ctx, mod.guards):
             continue
         times = 1
         if mod.repeats:
@@ -77,7 +84,6 @@ def _effective(option: Option, ctx: Context, key) -> Effective:
             if times <= 0:
                 continue
         _apply(eff, mod.type, mod.field, mod.value, times)
-    return eff
 
 
 def link_constraint_values(link: CategoryLink, force) -> dict[str, float]:
@@ -99,15 +105,7 @@ def _link_constraint_values(link: CategoryLink, ctx: Context) -> dict[str, float
         costs={},
         constraint_values={c.id: c.value for c in link.constraints},
     )
-    for mod in link.modifiers:
-        if mod.field not in eff.constraint_values or not guards_hold(ctx, mod.guards):
-            continue
-        times = 1
-        if mod.repeats:
-            times = sum(repeat_times(ctx, r) for r in mod.repeats)
-            if times <= 0:
-                continue
-        _apply(eff, mod.type, mod.field, mod.value, times)
+    _apply_modifiers(eff, link.modifiers, ctx, fields=set(eff.constraint_values))
     return eff.constraint_values
 
 
