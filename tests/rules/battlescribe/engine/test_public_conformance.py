@@ -24,6 +24,8 @@ KNOWN_FAILURES = {
 MINIMUM_PASSED = 474
 
 
+@pytest.mark.expected_skip(
+    "the public suite is third-party data and never committed; BATTLESCRIBE_SPEC_DIR names a checkout")
 def test_public_suite_still_passes_what_it_passed():
     folder = os.environ.get("BATTLESCRIBE_SPEC_DIR", "")
     if not folder or not Path(folder).is_dir():
