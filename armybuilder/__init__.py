@@ -1,4 +1,4 @@
-"""The Django project and the army-list product (see shared/DESIGN.md).
+"""The Django project and the army-list product (see `DESIGN.md`).
 
 The Celery app is *not* imported here: every Django process would pay for Celery,
 kombu and Redis clients, including `manage.py price`, which needs none of them. It is created

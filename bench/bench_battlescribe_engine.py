@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/bench_battlescribe_engine.py [--selections 2000] [--rounds 30] [--data DIR]
 
-Loads the real BSData wh40k-9e game system and Necrons catalogue (default
-/work/corpora/BSData+wh40k-9e; never in git), builds one "Unbound Army" force by selecting
+Loads the real BSData wh40k-9e game system and Necrons catalogue (`--data`: a checkout of
+the BSData wh40k-9e repository, kept outside git), builds one "Unbound Army" force by selecting
 each visible unit in turn (with everything the catalogue auto-selects) until the roster holds
 at least --selections selections, then times three operations a player does — select a unit,
 change a model count, remove a unit — each followed by what the editor reads after an edit:

@@ -8,7 +8,7 @@ every matchup both ways) with the engine's caches cleared; its CPU seconds divid
 matchups it computed are the exact engine's time per matchup. Beside it, `--sample` matchups
 of the same lists are simulated with `--trials` trials each by numpy Monte-Carlo:
 - OPR: `tests/rules/systems/opr/opr_simulation.py`, the vectorised simulator written from
-  `shared/spec/opr-combat.md` that the tests use as their oracle (the whole attack);
+  `docs/rules/opr-combat.md` that the tests use as their oracle (the whole attack);
 - WHFB 6th (the bench_estimates_fantasy lists) and AoS 1st (the catalogue units of
   `tests.factories.cost_inputs`): written here from the specs, the attacker's blows only
   (hit, wound, save, ward for WHFB; attacks, hit, wound, save with rend, damage for AoS),
@@ -179,7 +179,7 @@ def systems(seed: int) -> list[tuple[str, list, list, dict, Callable]]:
 
 
 #: OPR vs icepool: (models, attacks, quality, weapon rules, defender models, defence,
-#: toughness); each spelled out for icepool from `shared/spec/opr-combat.md` as the tests do.
+#: toughness); each spelled out for icepool from `docs/rules/opr-combat.md` as the tests do.
 ICEPOOL_CASES = [
     (10, 1, 4, [], 10, 4, 1),
     (3, 1, 4, ["Blast(3)"], 2, 5, 3),

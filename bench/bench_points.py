@@ -15,7 +15,7 @@ have not priced before.
 Beside it, in the same run and on the same texts, interleaved round by round so that both see
 the same machine load:
 - baseline: `tests/points/opr/opr_reference.py`, a plain `Fraction` implementation of the cost formula
-  written from `shared/spec/opr-points.md` independently of the engine (no caches, no
+  written from `docs/rules/opr-points.md` independently of the engine (no caches, no
   validation), from the same JSON text (`json.loads` included); every total it gives is checked
   equal to the engine's, exactly;
 - cold: the real path with the vocabulary caches cleared too (a process's first unit), and

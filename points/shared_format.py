@@ -1,7 +1,7 @@
 """What every system's unit format shares: the envelope's version and its errors.
 
 `FORMAT_VERSION` is the `format` field of every unit and list document, whatever its system
-(`shared/spec/unit-format.md`). The errors say every problem of a document, each with the
+(`docs/unit-format.md`). The errors say every problem of a document, each with the
 path of its field. Callers show all of them at once
 (`models[1].weapons[0].ap: must be between -1 and 5`), so a user fixes a file in one pass;
 the command line prints `UnitFormatError.to_dict()` as JSON.

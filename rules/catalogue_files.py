@@ -6,7 +6,7 @@ The catalogue is readable YAML inside each system's package, `rules/systems/<key
     rules.yaml            the system's special rules (English and source-language names, text)
     equipment.yaml        equipment and magic items (Warhammer Fantasy style systems)
     factions/<slug>.yaml  a faction: its named weapons and its units, each unit in the unit
-                          format of `shared/spec/unit-format.md` plus its upgrade options
+                          format of `docs/unit-format.md` plus its upgrade options
 
 `read_catalogue()` (or `read_catalogue(data_dir)` for a folder with one sub-folder per
 system key) parses and checks EVERY file first (its shape, then its meaning:

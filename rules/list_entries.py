@@ -1,6 +1,6 @@
 """A list file's unit entries as units written out in full, for the command-line tools.
 
-An army list in the interchange format (`shared/spec/unit-format.md`, "An army list") gives
+An army list in the interchange format (`docs/unit-format.md`, "An army list") gives
 each unit either in full (`{"unit": {...}, "count": n}`) or as a reference into the bundled
 catalogue (`{"catalogue_unit": "<faction-slug>/<unit-slug>", "options": [keys], "count": n}`).
 A system's `validate` and `price` read units in full, so `manage.py validate` resolves the

@@ -1,7 +1,7 @@
 """The catalogue in Postgres: game systems, factions, unit templates and their options.
 
 A unit template stores its models in the interchange format of
-`shared/spec/unit-format.md` (`data`, a JSON object validated against the system's profile
+`docs/unit-format.md` (`data`, a JSON object validated against the system's profile
 schema when it is loaded or saved through a service), because that one shape is what the
 points engine, the dice engine, list export and the API consume. Relational columns are
 kept for what is queried, filtered or constrained: slugs, names, ownership, points.

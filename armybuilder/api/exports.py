@@ -102,7 +102,7 @@ TEXT = {(200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The 
 
 
 def army_file_schema() -> dict[str, Any]:
-    """An army list file (`shared/spec/unit-format.md`, "An army list"): the fields, bounds and
+    """An army list file (`docs/unit-format.md`, "An army list"): the fields, bounds and
     entry shape the request checks (`interchange.army_file_problems`) before it answers 202."""
     return {
         "type": "object", "title": "ArmyListFile", "required": ["system", "name", "points_limit", "units"],

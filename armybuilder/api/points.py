@@ -61,7 +61,7 @@ class PriceView(APIView):
                               "(`models[1].weapons[0].ap`) with its message.")},
         examples=[OpenApiExample("A unit", value=EXAMPLE_UNIT, request_only=True)],
         summary="Price a unit",
-        description="Prices a unit in the interchange format (`shared/spec/unit-format.md`) with its "
+        description="Prices a unit in the interchange format (`docs/unit-format.md`) with its "
                     "game system's rules and returns the full breakdown. All errors are reported at once.",
     )
     def post(self, request: Request) -> Response:

@@ -92,7 +92,7 @@ STALE_RESPONSES = {
 }
 
 def unit_format_schema() -> dict[str, Any]:
-    """The envelope of a unit in the interchange format (`shared/spec/unit-format.md`).
+    """The envelope of a unit in the interchange format (`docs/unit-format.md`).
 
     A model's profile fields depend on the system; the exact JSON Schema of one model is
     each system's `profile_schema` (`GET /api/v1/systems/{key}`), and the engine checks it.

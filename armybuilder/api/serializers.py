@@ -201,7 +201,7 @@ class PriceBreakdownSerializer(serializers.Serializer):
     """The system's full breakdown of a unit's cost; the fields beyond these depend on the system.
 
     For the OPR-style system: the exact value, the rounded points, and per model the base,
-    weapon and ability terms with warrior/shooter classification (`shared/spec/opr-points.md`).
+    weapon and ability terms with warrior/shooter classification (`docs/rules/opr-points.md`).
     """
 
     points = serializers.IntegerField(help_text="The unit's points, rounded once.")

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from armybuilder.estimates.machine_speed import machine_factor
 from rules.systems.registry import GameSystem, get_system
 
-#: What one matchup may cost (`shared/DESIGN.md`: "< 2 s and < 300 MB").
+#: What one matchup may cost (`DESIGN.md`: "< 2 s and < 300 MB").
 MAX_MATCHUP_SECONDS = 2.0
 MAX_MATCHUP_BYTES = 300 * 1024 * 1024
 #: What one list-vs-list job may cost in total, as a share of the task's soft time limit: even

@@ -7,7 +7,7 @@ stored answer is reused):
     unit vs unit:  {"attacker": <unit>, "defender": <unit>, "situation": <situation>}
     list vs list:  {"list_a": {"name", "units": [{"name", "unit"}]}, "list_b": ..., "situation": ...}
 
-Every unit is in the unit format (`shared/spec/unit-format.md`), written out in full, and
+Every unit is in the unit format (`docs/unit-format.md`), written out in full, and
 the situation has every field of the game system's `situation_schema` (the registry) with
 plain JSON values (a `number` always a float: 12 and 12.0 must not hash differently). The
 system is known before the situation is checked: it is the units' (or the lists').

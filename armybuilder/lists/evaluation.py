@@ -1,7 +1,7 @@
 """What a list is worth and what is wrong with it: points and violations, from the registry.
 
 The list's game system (`rules.systems.registry`) prices each unit and validates the whole
-army; this module only turns list rows into the army shape of `shared/spec/unit-format.md`
+army; this module only turns list rows into the army shape of `docs/unit-format.md`
 and the answer into an `ArmyEvaluation`. It never looks at which system a list uses.
 """
 

@@ -1,4 +1,4 @@
-"""A list in the interchange format (`shared/spec/unit-format.md`, "An army list"): export
+"""A list in the interchange format (`docs/unit-format.md`, "An army list"): export
 and import.
 
 Export writes every unit out in full, so the file stands on its own (no catalogue needed

@@ -1,7 +1,7 @@
 """Short descriptions of a unit of a list, shared by the editor rows, rosters and text export.
 
 They read only the envelope every system shares (`models[]` with `count`, `weapons[]`,
-`rules[]`; `shared/spec/unit-format.md`), so they work for every game system.
+`rules[]`; `docs/unit-format.md`), so they work for every game system.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The army rules of the AoS 1st edition rules sheet (`shared/spec/systems/003_aos.md` §3).
+"""The army rules of the AoS 1st edition rules sheet (`docs/rules/aos1.md` §3).
 
 The sheet has no points and no limits: "you can use any number of models from your
 collection"; "about 100 models per side takes an evening". So an AoS list is sized by

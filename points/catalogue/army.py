@@ -2,7 +2,7 @@
 
 Each system's composition rules (`points/whfb6/`, `points/wh40k9/`, `points/aos1/`,
 `points/ru_whfb/`) start from these: the army's units written out in full (the army shape
-of `shared/spec/unit-format.md`), the always-on points limit, and violation dicts with the
+of `docs/unit-format.md`), the always-on points limit, and violation dicts with the
 same keys as the OPR engine's (`rule`, `check`, `unit`, `model`, `message`, `value`, `limit`),
 so pages and the API show every system's violations the same way.
 """

@@ -8,7 +8,7 @@ An item names the rule its bearer needs in one of two ways:
   entry's name, "Spider Banner (Goblin BSB only)", or its text), read by `text_requirement`.
 
 An item's kind can also say it: a magic banner (kind `banner`) is carried by a standard bearer
-(000_whfb6.md §14: "magic banners only for standard bearers whom the army list allows"), so
+(docs/rules/whfb6.md §14: "magic banners only for standard bearers whom the army list allows"), so
 a character carrying one needs the battle standard rule whatever the item's name says
 (`KIND_REQUIREMENTS`; a unit's own standard bearer, not a character, is left to its army list).
 

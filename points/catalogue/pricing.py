@@ -7,7 +7,7 @@ upgrade costs what its option says (the unit's `upgrades`, written there by
 
     Σ model points × count  +  Σ upgrade cost × times taken  +  Σ item points × count
 
-rounded half-up once, like the OPR engine (`shared/spec/opr-points.md` §1, "Decision
+rounded half-up once, like the OPR engine (`docs/rules/opr-points.md` §1, "Decision
 (rounding)"). Where a source prints no points at all the bundled data says so and carries 0.
 
 An item (equipment, a magic item) with `points` on a model profile costs that much per model

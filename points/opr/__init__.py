@@ -1,4 +1,4 @@
-"""The OPR-style points engine (`shared/spec/opr-points.md`): pure Python, exact arithmetic.
+"""The OPR-style points engine (`docs/rules/opr-points.md`): pure Python, exact arithmetic.
 
     from points.opr import price, validate
     price(unit).points        # 143 for the spec's Infantry example

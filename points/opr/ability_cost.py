@@ -1,4 +1,4 @@
-"""The cost of a model's abilities (opr-points.md §6), one named line per ability.
+"""The cost of a model's abilities (docs/rules/opr-points.md §6), one named line per ability.
 
 Four kinds of price:
 - per toughness: the table value × the model's (priced) toughness (Stealth 2 × T3 = 6);

@@ -1,4 +1,4 @@
-"""Plain-data shape of an army list in the interchange format (`shared/spec/unit-format.md`).
+"""Plain-data shape of an army list in the interchange format (`docs/unit-format.md`).
 
 An army is a name, a points limit, the list's switches for the optional army-structure
 rules, and its units (each with how many times it is taken). Like `points.opr.unit`, this is the

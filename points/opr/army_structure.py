@@ -1,4 +1,4 @@
-"""Army-structure rules of an OPR list (opr-points.md §7), each switchable per list.
+"""Army-structure rules of an OPR list (docs/rules/opr-points.md §7), each switchable per list.
 
 A violation names the unit, the rule and the numbers ("Heavy Tank costs 812 pts, over 35%
 of 2000 (700)"). A list with violations can still be saved; it is marked invalid. The

@@ -1,6 +1,6 @@
 """The priced unit, term by term: what the UI, the API and the command line show.
 
-Every number a user sees can be traced to a row of `shared/spec/opr-points.md`: a unit is
+Every number a user sees can be traced to a row of `docs/rules/opr-points.md`: a unit is
 models, a model is base cost (morale × defence × toughness) plus weapons plus abilities, a
 weapon is attacks × 2 × range × hit chance × multipliers. These frozen dataclasses hold the
 exact values (Fractions); `to_dict()` turns them into JSON-ready data where every exact

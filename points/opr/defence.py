@@ -1,4 +1,4 @@
-"""The defence modifier (opr-points.md §3): the Defence's base value plus each row that applies.
+"""The defence modifier (docs/rules/opr-points.md §3): the Defence's base value plus each row that applies.
 
 Delicate lowers it, Resistant, Regeneration and Spearhead raise it; the rows add to the base
 (they do not multiply), so a model with several of them pays for each.

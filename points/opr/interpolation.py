@@ -1,6 +1,6 @@
 """Piecewise-linear lookup in the spec's tables, exactly.
 
-Three Decisions of opr-points.md make table columns into lines: toughness (§4), weapon range
+Three Decisions of docs/rules/opr-points.md make table columns into lines: toughness (§4), weapon range
 (§5) and the X of Blast/Deadly (§5). All three interpolate linearly between listed points,
 clamp below the first point and continue a straight line above the last; this module is
 that one rule, written once, with Fractions so that T7 is exactly 29/3.

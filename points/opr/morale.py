@@ -1,4 +1,4 @@
-"""The morale modifier (opr-points.md §2): how much a model's Quality is worth.
+"""The morale modifier (docs/rules/opr-points.md §2): how much a model's Quality is worth.
 
     morale modifier = 1.3 − (Q − 1)/10 × m
 

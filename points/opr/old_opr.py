@@ -1,4 +1,4 @@
-"""Names from official OPR army lists ("old OPR", opr-points.md §8) mapped to our rules.
+"""Names from official OPR army lists ("old OPR", docs/rules/opr-points.md §8) mapped to our rules.
 
 The seed says units written for official OPR work with this formula (costing about 10% more
 there than here), so the importer accepts the official names for the *same* abilities.

@@ -1,7 +1,7 @@
 """The rule vocabulary of the OPR-style system: canonical English names, Polish aliases.
 
 The project uses the English names everywhere (code, API, UI); the Polish names of
-`shared/spec/opr-points.md` (and the seed's own spellings, typos included) are accepted on
+`docs/rules/opr-points.md` (and the seed's own spellings, typos included) are accepted on
 input so that data written in Polish imports. Lookup is case-insensitive and tolerates
 missing diacritics, spaces, hyphens and underscores: "lock on", "LOCK-ON" and "Lock-On" are
 one rule, "Zracy" is "Żrący" (Corrosive).
@@ -43,7 +43,7 @@ MAX_RULE_VALUE = 100
 _M: RuleLevel = "model"
 _W: RuleLevel = "weapon"
 
-#: Every rule of opr-points.md, with the Polish aliases of the spec and of the seed.
+#: Every rule of docs/rules/opr-points.md, with the Polish aliases of the spec and of the seed.
 RULES: tuple[RuleSpec, ...] = (
     # §2 quality
     RuleSpec("Fearless", _M, aliases=("Nieustraszony", "Nieustraszone")),

@@ -1,6 +1,6 @@
-"""Every table of the OPR cost formula, as data (`shared/spec/opr-points.md`).
+"""Every table of the OPR cost formula, as data (`docs/rules/opr-points.md`).
 
-The numbers are the seed's (`shared/seeds/002_34142349ecacaf12.txt`), unchanged, as exact
+The numbers are seed 002's (`docs/rules/opr-points.md`), unchanged, as exact
 `Fraction`s built from their decimal text, so `1.33` is 133/100 and not a binary float.
 Each **Decision** of the spec is a named constant here (or a named function in the module
 that applies it, pointing back here), so that a decision can be changed in one place.

@@ -1,4 +1,4 @@
-"""The toughness modifier (opr-points.md §4), and which toughness a model is priced with.
+"""The toughness modifier (docs/rules/opr-points.md §4), and which toughness a model is priced with.
 
 The table lists T 1, 2, 3, 6, 9, 12 and "+5 per +3"; the spec's Decision interpolates
 linearly between listed points and continues the line above 12. A Massive model (one made

@@ -1,4 +1,4 @@
-"""Plain-data shape of a unit in the interchange format (`shared/spec/unit-format.md`).
+"""Plain-data shape of a unit in the interchange format (`docs/unit-format.md`).
 
 OPR's unit in the points engine, the dice engine, list import and export, the API and
 the command line: passed around as these frozen dataclasses, so
@@ -27,7 +27,7 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Weapon:
-    """A weapon profile. `range` 0 means a melee weapon (unit-format.md)."""
+    """A weapon profile. `range` 0 means a melee weapon (docs/unit-format.md)."""
 
     name: str
     range: int
@@ -64,7 +64,7 @@ class Part:
     """One element of a Massive model (a tank's hull, a monster's heads).
 
     The points engine prices a Massive model with the sum of its parts' toughness instead
-    of its own (opr-points.md §4); the dice engine keeps using `Model.toughness`.
+    of its own (docs/rules/opr-points.md §4); the dice engine keeps using `Model.toughness`.
     """
 
     name: str

@@ -1,4 +1,4 @@
-"""The cost of a unit (opr-points.md §1): the answer to "why does this unit cost 143?".
+"""The cost of a unit (docs/rules/opr-points.md §1): the answer to "why does this unit cost 143?".
 
     unit cost  = Σ model cost × count
     model cost = base cost + weapon cost + ability cost

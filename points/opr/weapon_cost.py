@@ -1,4 +1,4 @@
-"""The cost of one weapon for one model (opr-points.md §5), before and after halving.
+"""The cost of one weapon for one model (docs/rules/opr-points.md §5), before and after halving.
 
     weapon cost = attacks × 2 × range modifier × hit chance × ability modifiers
 

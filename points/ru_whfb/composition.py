@@ -1,4 +1,4 @@
-"""The army rules chapter 7 of the Russian WHFB house rules gives (`shared/spec/systems/004_ru.md` §3).
+"""The army rules chapter 7 of the Russian WHFB house rules gives (`docs/rules/ru_whfb.md` §3).
 
 The chapter has no points, no percentages and no slot limits ([NOT IN SOURCE]); it names
 one General ("usually the strongest character") and one Army Battle Standard Bearer. So

@@ -1,10 +1,10 @@
-"""The army rules of the 40k 9th edition core booklet (`shared/spec/systems/001_40k.md` §7).
+"""The army rules of the 40k 9th edition core booklet (`docs/rules/wh40k9.md` §7).
 
 The booklet sizes battles by Power Level, not points, and its *Only War* table gives the
 COMBINED Power Level of both armies (§7.2, §13 item 21): Combat Patrol 50, Incursion 100,
 Strike Force 200, Onslaught 300. **Decision:** one army's share is half of that (25, 50,
 100, 150), which is what a list is checked against; above Onslaught the game is
-Apocalypse, below 15 combined it is Kill Team. The points limits of Appendix B are
+Apocalypse, below 15 combined it is Kill Team. The matched-play points limits are
 [NOT IN SOURCE] and are not used; the bundled units carry 0 points.
 
 Checks (each switchable per list except the points limit):

@@ -1,9 +1,8 @@
 """Detachments of 9th-edition matched play: [EXTERNAL] data, not rules of the core booklet.
 
-The Czech core booklet has no detachments and no battlefield roles (`001_40k.md`, "No
-Detachments and no Force Organisation chart"). Appendix B of the spec quotes the commonly
-cited slot limits from outside the source and asks that they be stored "as data, not code";
-so they are below, marked [EXTERNAL], and the check is a switch a list can turn off.
+The Czech core booklet has no detachments and no battlefield roles (`docs/rules/wh40k9.md`
+§7.5). The commonly cited slot limits come from outside the seed and are kept as data, not
+code: they are below, marked [EXTERNAL], and the check is a switch a list can turn off.
 
 - A list's unit groups may each be given a kind (`GameSystem.group_kinds`: Patrol, Battalion,
   Brigade); the army dict carries `groups` ({group name: kind}) and each unit entry its `group`.
@@ -23,7 +22,7 @@ from typing import Any
 from points.catalogue.army import rule_on, violation
 from points.catalogue.i18n import _, gettext_noop
 
-#: [EXTERNAL] The 9th-edition battlefield roles (Appendix B), key -> label.
+#: [EXTERNAL] The 9th-edition battlefield roles (docs/rules/wh40k9.md §7.5), key -> label.
 BATTLEFIELD_ROLES: dict[str, str] = {
     "hq": gettext_noop("HQ"),
     "troops": gettext_noop("Troops"),
@@ -32,7 +31,7 @@ BATTLEFIELD_ROLES: dict[str, str] = {
     "heavy_support": gettext_noop("Heavy Support"),
     "flyer": gettext_noop("Flyer"),
 }
-#: [EXTERNAL] Slot limits (min, max) by detachment (Appendix B, "commonly cited", unverified).
+#: [EXTERNAL] Slot limits (min, max) by detachment ("commonly cited", unverified; docs/rules/wh40k9.md §7.5).
 DETACHMENT_SLOTS: dict[str, dict[str, tuple[int, int]]] = {
     "patrol": {"hq": (1, 2), "troops": (1, 3), "elites": (0, 2), "fast_attack": (0, 2),
                "heavy_support": (0, 2), "flyer": (0, 2)},

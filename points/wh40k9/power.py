@@ -1,4 +1,4 @@
-"""Power Rating of a unit and Power Level of an army (`shared/spec/systems/001_40k.md` §1.1, §7.1).
+"""Power Rating of a unit and Power Level of an army (`docs/rules/wh40k9.md` §1.1, §7.1).
 
 A datasheet prints a Power Rating that may rise with the unit's size ("If this unit
 contains 6 or more models, its Power Rating is increased to 10"). In the unit format the

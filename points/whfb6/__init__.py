@@ -1,5 +1,5 @@
 """Warhammer Fantasy Battle 6th edition: the army rules its rules digest gives (pure Python).
 
 Points are catalogue points (`points.catalogue.pricing`); `composition.validate` checks
-the army (`shared/spec/systems/000_whfb6.md` §13).
+the army (`docs/rules/whfb6.md` §13).
 """

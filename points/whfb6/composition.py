@@ -1,4 +1,4 @@
-"""The army rules the WHFB 6th edition digest contains (`shared/spec/systems/000_whfb6.md` §13).
+"""The army rules the WHFB 6th edition digest contains (`docs/rules/whfb6.md` §13).
 
 The digest has no army-composition chart (no Lords/Heroes/Core/Special/Rare, no
 percentages): the slot chart in §13 is marked [EXTERNAL, UNVERIFIED] and is deliberately

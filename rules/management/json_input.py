@@ -1,6 +1,6 @@
 """Reading a JSON file for a management command, and failing the way the contract says.
 
-unit-format.md: every command prints JSON on stdout; invalid input (a missing file, bad
+docs/unit-format.md: every command prints JSON on stdout; invalid input (a missing file, bad
 JSON, schema errors) exits with status 2 and the error list as JSON on stderr, never a
 traceback.
 """
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-#: Exit status for invalid input (unit-format.md, "Command line").
+#: Exit status for invalid input (docs/unit-format.md, "Command line").
 INVALID_INPUT_STATUS = 2
 #: Files larger than this are refused before parsing (no real unit or list comes close).
 MAX_INPUT_BYTES = 10 * 1024 * 1024

@@ -1,6 +1,6 @@
 """The Warhammer Fantasy profile (M WS BS S T W I A Ld, armour and ward saves), shared by the
-WHFB 6th edition digest (`shared/spec/systems/000_whfb6.md` §2, §7, §12) and the Russian
-house rules (`004_ru.md` §1.1–1.2), which use the same characteristics.
+WHFB 6th edition digest (`docs/rules/whfb6.md` §2, §7, §12) and the Russian
+house rules (`docs/rules/ru_whfb.md` §1.1–1.2), which use the same characteristics.
 
 Beyond the printed profile, a model may carry the kit the armour save is built from
 (§7.1), regeneration, a mount's own attacks, and weapons with the structured special rules
@@ -13,7 +13,7 @@ from typing import Any
 from points.catalogue.i18n import gettext_noop
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
 
-#: Troop types of the Unit Strength table (000_whfb6.md §3.1, 004_ru.md §1.3).
+#: Troop types of the Unit Strength table (docs/rules/whfb6.md §3.1, docs/rules/ru_whfb.md §1.3).
 TROOP_TYPES = (
     "infantry",
     "cavalry",
@@ -124,7 +124,7 @@ MOUNT: dict[str, Any] = {
 EXTRA: dict[str, Any] = {
     "character": {
         "title": "Character",
-        "description": "A Lord, Hero or Wizard (000_whfb6.md §11)",
+        "description": "A Lord, Hero or Wizard",
         "type": "boolean",
     },
     "troop_type": {"title": "Type", "description": "Unit Strength type", "enum": list(TROOP_TYPES)},
@@ -214,7 +214,7 @@ LABELS = (
     gettext_noop("Ward"),
     gettext_noop("Ward (special) save, never modified"),
     gettext_noop("Character"),
-    gettext_noop("A Lord, Hero or Wizard (000_whfb6.md §11)"),
+    gettext_noop("A Lord, Hero or Wizard"),
     gettext_noop("Unit Strength type"),
     gettext_noop("Wizard"),
     gettext_noop("Wizard level (0: not a wizard)"),

@@ -17,7 +17,7 @@ from points.catalogue.i18n import gettext_noop
 
 #: Envelope fields of a model: not characteristics, never shown as profile columns.
 ENVELOPE_FIELDS = ("name", "count", "points", "rules", "weapons", "items", "min_count", "max_count")
-#: The weapon fields every unit-format weapon has (`shared/spec/unit-format.md`), in display
+#: The weapon fields every unit-format weapon has (`docs/unit-format.md`), in display
 #: order: used where a system's schema does not describe its weapons. Stored units lose key
 #: order (Postgres jsonb), so columns are always ordered from a schema, never from the data.
 UNIT_FORMAT_WEAPON_FIELDS: dict[str, dict[str, Any]] = {

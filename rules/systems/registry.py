@@ -1,4 +1,4 @@
-"""The one seam for game systems (`shared/DESIGN.md`, "One seam for game systems").
+"""The one seam for game systems (`DESIGN.md`, "One seam for game systems").
 
 Views, the API, exports and jobs ask this registry for a system and call its methods;
 they never branch on a system's name. A system is one package under `rules/systems/`
@@ -52,7 +52,7 @@ class GameSystem:
       Ld a break test used, but would crowd a heat map);
     - `reference_targets`: typical enemy units to estimate against;
     - `situation_schema`: JSON Schema of the situation `attack` takes (the estimates
-      contract, `shared/HELPERS.md`): an object without additional properties, each
+      contract, `docs/estimates.md`): an object without additional properties, each
       property with a `title` (English label, translated on display), a `default`, an
       optional `description`, and of type boolean, integer/number with `minimum`/`maximum`,
       or string with `enum` (optional `x-enum-labels`). Every system that can attack has at

@@ -2,7 +2,7 @@
 
 `golden/roster_forum.txt` is what `test_roster_exports` compares the text export with; its
 numbers are written here once more, by an independent path (plain Fractions from the numbers
-printed in `shared/spec/opr-points.md`), so a wrong golden file cannot pass unnoticed.
+printed in `docs/rules/opr-points.md`), so a wrong golden file cannot pass unnoticed.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def _half_up(value: Fraction) -> int:
 
 
 def test_golden_points_follow_from_the_spec_terms():
-    """The golden file's "[176 pts]", "[200 pts]" and "376/750", derived here from opr-points.md's
+    """The golden file's "[176 pts]", "[200 pts]" and "376/750", derived here from docs/rules/opr-points.md's
     own numbers (not from the engine): §9 Infantry plus a Plasma Gun and two extra troopers.
 
     Infantry, 12 × (Q4 D5 T1): base = 5 × morale 1.0 × defence 1 × toughness 1 = 5 each → 60;

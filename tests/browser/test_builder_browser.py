@@ -2,7 +2,7 @@
 
 A new player signs up, creates a 1000-point OPR list, adds four units and an upgrade and
 watches the total change in place; a sixth unit breaks "at most 1 unit per full 200
-points" (opr-points.md §7.1) and removing one clears it. The list is shared; the link is
+points" (docs/rules/opr-points.md §7, rule 1) and removing one clears it. The list is shared; the link is
 read-only when logged out; a second player forks it; the print roster renders.
 Screenshots of each step are kept in `artifacts/screenshots/`.
 """

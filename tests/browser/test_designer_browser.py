@@ -1,7 +1,7 @@
 """The unit designer in real Chromium: the total follows every change without a page reload.
 
 Issue 4: open the designer, change Quality from 4 to 3, add a weapon rule, and see the
-total become the points engine's value each time (opr-points.md), in place. The designer
+total become the points engine's value each time (docs/rules/opr-points.md), in place. The designer
 and a catalogue card are also captured on a phone-sized screen.
 """
 

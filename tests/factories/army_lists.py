@@ -1,6 +1,6 @@
 """Factories for the army-list tests: players, an OPR faction with options, lists.
 
-The units are the worked examples of `shared/spec/opr-points.md` §9 (Infantry 143 pts,
+The units are the worked examples of `docs/rules/opr-points.md` §9 (Infantry 143 pts,
 Brutes 200 pts), so expected points are known exactly without the bundled catalogue.
 """
 

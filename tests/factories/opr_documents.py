@@ -1,4 +1,4 @@
-"""OPR units in the interchange format (`shared/spec/unit-format.md`): the JSON-ready dicts the
+"""OPR units in the interchange format (`docs/unit-format.md`): the JSON-ready dicts the
 API, the catalogue and the estimate requests take, one model profile each.
 
 `opr_unit` is the one builder of such a unit for every test (API, lists, estimates, pages);

@@ -69,14 +69,16 @@ def army(
 
 
 def infantry() -> Unit:
-    """opr-points.md §9 "Infantry": 10 × (Q4, D5, T1; Rifle 24" A1; Knife melee A1) = 143 points."""
+    """docs/rules/opr-points.md §9 "Infantry": 10 × (Q4, D5, T1; Rifle 24" A1; Knife melee A1) = 143
+    points."""
     return unit(
         model("Infantry", 10, 4, 5, 1, weapons=[weapon("Rifle", 24, 1), melee("Knife", 1)]), name="Infantry"
     )
 
 
 def brutes() -> Unit:
-    """opr-points.md §9 "Brutes": 3 × (Q3, D4, T3, Fearless, Furious; Great Axe melee A3 AP2 Rending),
+    """docs/rules/opr-points.md §9 "Brutes": 3 × (Q3, D4, T3, Fearless, Furious; Great Axe melee A3 AP2
+    Rending),
     200 points."""
     axe = melee("Great Axe", 3, 2, "Rending")
     return unit(model("Brute", 3, 3, 4, 3, rule_names=["Fearless", "Furious"], weapons=[axe]), name="Brutes")
@@ -102,7 +104,7 @@ INFANTRY_JSON = {
     ],
 }
 
-#: The example unit of shared/spec/unit-format.md, verbatim.
+#: The example unit of docs/unit-format.md, verbatim.
 VETERAN_SQUAD_JSON = {
     "format": 1,
     "system": "opr",

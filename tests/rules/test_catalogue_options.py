@@ -18,7 +18,7 @@ PLASMA = {"name": "Plasma Gun", "range": 18, "attacks": 1, "ap": 2, "rules": ["O
 
 
 def squad() -> dict:
-    """The spec's Infantry example (opr-points.md §9): 10 × Q4 D5 T1, Rifle and Knife; 143 pts."""
+    """The spec's Infantry example (docs/rules/opr-points.md §9): 10 × Q4 D5 T1, Rifle and Knife; 143 pts."""
     return {
         "format": 1,
         "system": "opr",
@@ -215,7 +215,7 @@ def test_catalogue_costs_are_recorded_as_upgrades_and_items_go_to_the_model():
 
 
 def test_point_deltas_are_the_engines_price_differences():
-    """opr-points.md §9: the Infantry squad costs 143; each delta is the engine's difference."""
+    """docs/rules/opr-points.md §9: the Infantry squad costs 143; each delta is the engine's difference."""
     options = [
         option(
             "plasma", "replace_weapon", {"replace": "Rifle", "with": PLASMA}, applies_to="Trooper", high=2

@@ -36,7 +36,7 @@ def rival():
 
 
 def infantry_post(**changes: str) -> dict[str, str]:
-    """The designer's inputs for the spec's Infantry example (opr-points.md §9: 143 pts)."""
+    """The designer's inputs for the spec's Infantry example (docs/rules/opr-points.md §9: 143 pts)."""
     post = {
         "system": "opr",
         "name": "Infantry",
@@ -341,7 +341,7 @@ def form_post(html: str) -> dict[str, list[str]]:
 def test_a_copied_datasheet_round_trips_through_the_form_with_its_power_and_profiles(
     client, catalogue, player
 ):
-    """001_40k.md §1.2: fields without an input (Power Rating, keywords) survive a save."""
+    """docs/rules/wh40k9.md §1.2: fields without an input (Power Rating, keywords) survive a save."""
     squad = UnitTemplate.objects.get(slug="assault-intercessor-squad")
     html = client.get(reverse("rules:designer") + f"?from={squad.pk}").content.decode()
     post = form_post(html)

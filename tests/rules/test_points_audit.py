@@ -37,7 +37,7 @@ def test_book_price_is_read_exactly():
 
 
 def test_gap_is_formula_minus_book_for_each_unit_and_the_list():
-    """opr-points.md: the formula's points are the engine's; the gap is formula − book."""
+    """docs/rules/opr-points.md: the formula's points are the engine's; the gap is formula − book."""
     system = get_system("opr")
     formula = price(parse_unit(UNIT)).points
     cheap = audit_row(system, name="A", unit=with_book(formula - 10))

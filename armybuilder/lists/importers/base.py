@@ -1,7 +1,7 @@
 """What every importer is: `detect` a source, `read` it into our list (or faction) and a report.
 
 An importer turns one format of another tool into the interchange format
-(`shared/spec/unit-format.md`, "An army list") — units written out in full, or
+(`docs/unit-format.md`, "An army list") — units written out in full, or
 `catalogue_unit` references with option keys — or, for an army book, into a faction in the
 shape of the bundled YAML. It never writes: `armybuilder.lists.imports` checks the result
 through the same import and catalogue loader as our own files and saves it in one

@@ -1,4 +1,4 @@
-"""Our own list file (the interchange format, `shared/spec/unit-format.md`, "An army list").
+"""Our own list file (the interchange format, `docs/unit-format.md`, "An army list").
 
 The file goes to the list import as written (`armybuilder.lists.interchange`, which checks every
 field); this importer only lists its units for the report, one row per copy (`count`).

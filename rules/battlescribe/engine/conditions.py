@@ -37,7 +37,8 @@ def cost_limit(roster, cost_type_id: str) -> float:
 
 
 def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> bool:
-    """Whether `sel` is counted by a query naming `child_id` (docs/shared-flag-semantics.md)."""
+    """Whether `sel` is counted by a query naming `child_id` (docs/battlescribe.md, "Counting
+    selections")."""
     if child_id is None:
         return False  # a query without childId counts nothing in BattleScribe
     if child_id == "any":
@@ -300,7 +301,7 @@ def guards_hold(ctx: Context, guards) -> bool:
 
 
 def repeat_times(ctx: Context, repeat: Repeat) -> int:
-    """How many times a repeating modifier applies (docs/cost-field-repeat-algorithm.md)."""
+    """How many times a repeating modifier applies (`docs/battlescribe.md`, "Repeating modifiers")."""
     if repeat.value <= 0:
         return 0
     count = query(

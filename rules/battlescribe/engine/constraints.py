@@ -68,7 +68,7 @@ def _constraint_count(container, option: Option, c: Constraint) -> tuple[float, 
     if c.percent_value:
         return ((value / total * 100.0) if total else 0.0), first
     if c.scope == "parent" and not container.is_force and _per_model(option):
-        value /= max(container.number, 1)  # collective: per model (docs/collective-flag.md)
+        value /= max(container.number, 1)  # collective: per model (docs/battlescribe.md)
     return value, first
 
 
@@ -195,7 +195,7 @@ class Validator:
     def _selection_checks(self: Validator, sel: Selection, force_categories: set) -> None:
         sel_eff = sel.effective()
         # BattleScribe reaches root selections through the force's categories only
-        # (docs/hidden-validation-analysis.md): a root selection in none of them is never
+        # (`docs/battlescribe.md`, "Hidden entries"): a root selection in none of them is never
         # checked for being hidden.
         reachable = not sel.parent.is_force or any(cid in force_categories for cid, _ in sel_eff.categories)
         if sel_eff.hidden and reachable:
@@ -331,7 +331,7 @@ class Validator:
     def _option(self, option: Option, ctx: Context, parent) -> None:
         eff = effective(option, ctx)
         if eff.hidden:
-            return  # a hidden entry's constraints are skipped (docs/hidden-validation-analysis.md)
+            return  # a hidden entry's constraints are skipped (docs/battlescribe.md)
         uncategorised = False
         if parent.is_force:
             # BattleScribe reaches root entries through the force's categories: the
@@ -343,7 +343,7 @@ class Validator:
                 continue
             limit = eff.constraint_values.get(c.id, c.value)
             if c.field == "forces":
-                # On a selection entry the count of forces is always 0 (docs/constraint-field-forces.md).
+                # On a selection entry the count of forces is always 0 (docs/battlescribe.md).
                 value = 0.0
                 if _violated(c.type, value, limit):
                     self.add(

@@ -3,7 +3,7 @@
 Input is the neutral dict shape of the conformance suite (camelCase keys, child lists under
 plural keys); `xmlform.element_to_dict` turns .gst/.cat XML into the same shape. Links are
 not copied: an `Option` pairs a link (or none) with its target definition and a composite
-id (`link::target`, see the suite's docs/entry-id-construction.md), and options are built
+id (`link::target`, `docs/battlescribe.md`, "Entry ids"), and options are built
 lazily and cached, so a catalogue of thousands of entries loads in one pass.
 """
 

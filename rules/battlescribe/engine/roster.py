@@ -346,7 +346,7 @@ class Roster:
         option = self.find_option(parent.option.selectable(), entry_id)
         if option.collective and not parent.parent.is_force and not is_duplicate(option):
             # BattleScribe replicates a collective child onto every sibling instance of the
-            # parent (docs/collective-flag.md, "Selection").
+            # parent (`docs/battlescribe.md`, "Collective entries").
             made = None
             for sibling in [s for s in parent.parent.children if s.option is parent.option]:
                 sel = self._add_or_increment(option, sibling, sibling.number)

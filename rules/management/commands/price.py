@@ -32,7 +32,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
-            "unit_file", help="a unit in the interchange format (unit-format.md), or - for stdin"
+            "unit_file", help="a unit in the interchange format (docs/unit-format.md), or - for stdin"
         )
 
     def handle(self, *args: Any, **options: Any) -> None:

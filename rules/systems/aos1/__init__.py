@@ -1,4 +1,4 @@
-"""Warhammer: Age of Sigmar, 1st edition (`shared/spec/systems/003_aos.md`, Polish rules sheet).
+"""Warhammer: Age of Sigmar, 1st edition (`docs/rules/aos1.md`, Polish rules sheet).
 
 The sheet defines the warscroll characteristics but contains no warscrolls and no points
 (those came later, with the General's Handbook). Catalogue points (0 where unknown), the
@@ -26,7 +26,7 @@ from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.profile_fields import characteristic, dice_value, envelope, roll_target
 from rules.systems.registry import CombatChance
 
-#: Warscroll characteristics (003_aos.md §1.1): headed as rosters abbreviate them ("Bv"), with
+#: Warscroll characteristics (docs/rules/aos1.md §1.1): headed as rosters abbreviate them ("Bv"), with
 #: the warscroll's full names (`x-long`) where a heading is explained.
 PROFILE: dict[str, Any] = {
     "move": characteristic("M", "Inches", maximum=30, nullable=False, long="Move"),
@@ -38,7 +38,7 @@ PROFILE: dict[str, Any] = {
     "bravery": characteristic("Bv", "Used in battleshock tests", minimum=1, maximum=10, long="Bravery"),
 }
 
-#: Weapon profile (003_aos.md §1.2): missile or melee, to-hit and to-wound targets, Rend ≤ 0.
+#: Weapon profile (docs/rules/aos1.md §1.2): missile or melee, to-hit and to-wound targets, Rend ≤ 0.
 WEAPON: dict[str, Any] = {
     "type": {"title": "Type", "enum": ["missile", "melee"]},
     "range": {"title": "Range", "description": "Inches", "type": "integer", "minimum": 0, "maximum": 60},

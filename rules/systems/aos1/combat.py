@@ -1,4 +1,4 @@
-"""Age of Sigmar 1st edition attacks, exactly (`shared/spec/systems/003_aos.md` §2).
+"""Age of Sigmar 1st edition attacks, exactly (`docs/rules/aos1.md` §2).
 
 Hit → wound → save with Rend (§2.3), damage pooled over the whole attack and allocated with
 spill-over (§2.4: a model keeps taking damage until slain, so models slain = ⌊pool / W⌋),

@@ -1,5 +1,5 @@
-"""Exact Warhammer Fantasy combat maths, shared by WHFB 6th (`000_whfb6.md`) and the Russian
-house rules (`004_ru.md`), whose differences are the switches of `variants.Variants`.
+"""Exact Warhammer Fantasy combat maths, shared by WHFB 6th (`docs/rules/whfb6.md`) and the Russian
+house rules (`docs/rules/ru_whfb.md`), whose differences are the switches of `variants.Variants`.
 
 Modules: `tables` (the printed tables), `units` (reading unit dicts), `frontage` (who fights:
 models in base contact), `blows` (one die, hit to unsaved wound), `wound_track` (wounds lost

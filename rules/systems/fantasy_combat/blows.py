@@ -4,7 +4,7 @@ An attack (a shot, a blow, an impact or breath hit) ends in one of three ways: n
 Killing Blow that slays the model it lands on (`p_slay`), or an unsaved wound that takes
 `damage` wounds (Multiple Wounds, doubled against Flammable) off the model, each of
 which regeneration may still undo (`regeneration_fails`, WHFB §7.3). Each function below is
-one rule and cites its section of `000_whfb6.md` (WHFB) or `004_ru.md` (RU).
+one rule and cites its section of `docs/rules/whfb6.md` (WHFB) or `docs/rules/ru_whfb.md` (RU).
 
 Known simplification: §7.3 says a model that loses any wound to a flaming attack cannot
 regenerate for the rest of the battle, "not even normal wounds"; here only the flaming

@@ -1,7 +1,7 @@
 """The registry's `attack(attacker, defender, situation)` for WHFB 6th and the RU house rules.
 
 Turns the exact distributions of `combat` and `resolution` into the estimates contract's
-result (HELPERS.md, "The estimates contract"): expectations, the kills distribution of the
+result (`docs/estimates.md`): expectations, the kills distribution of the
 defender's rank and file, and the system's extra `outcomes` (combat result, win/draw,
 break chances; panic after shooting).
 """

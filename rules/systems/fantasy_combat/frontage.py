@@ -1,4 +1,4 @@
-"""Who fights (`000_whfb6.md` §6.2, §12.3; the RU chapter uses the core rule): the models
+"""Who fights (`docs/rules/whfb6.md` §6.2, §12.3; the RU chapter uses the core rule): the models
 whose bases touch an enemy base, derived from the two units' frontages, ranks and bases.
 
 **Decision** (the spec says "corner to corner is enough" and that a charge brings "as many

@@ -1,4 +1,5 @@
-"""Combat resolution and the break test (`000_whfb6.md` §9.1, §9.2, §10.3; `004_ru.md` §2.6).
+"""Combat resolution and the break test (`docs/rules/whfb6.md` §9.1, §9.2, §10.3; `docs/rules/ru_whfb.md`
+§2.6).
 
 Everything is computed per cell of the joint distribution of (attacker's wounds lost,
 defender's wounds lost) after the round, so the bonuses that depend on the survivors

@@ -193,7 +193,7 @@ WORDS: dict[str, dict[str, Any]] = {
     },
 }
 
-#: RU only (004_ru.md §4 #1): a monster may breathe in close combat, 2D6 automatic hits.
+#: RU only (docs/rules/ru_whfb.md §4 #1): a monster may breathe in close combat, 2D6 automatic hits.
 BREATH_PROPERTY = {
     "breath_weapon": _bool(_("Use the breath weapon"), _("Close combat: 2D6 automatic hits (RU #1)"))
 }
@@ -204,7 +204,7 @@ MAX_WORK = 400_000_000
 MAX_POOL_WOUNDS = 1_000
 
 
-#: RU only (004_ru.md #8: Fear only sets WS 1): a table that plays the 6th-edition auto-break.
+#: RU only (docs/rules/ru_whfb.md #8: Fear only sets WS 1): a table that plays the 6th-edition auto-break.
 FEAR_BREAK_PROPERTY = {
     "fear_auto_break": _bool(
         _("Fear breaks outnumbered losers"),

@@ -1,8 +1,8 @@
-"""The Warhammer Fantasy tables as exact probabilities (`000_whfb6.md` §5.3, §6.3, §6.5, §7.1, §18.2).
+"""The Warhammer Fantasy tables as exact probabilities (`docs/rules/whfb6.md` §5.3, §6.3, §6.5, §7.1, §18.2).
 
 Every chance is a `Fraction` so that tests can compare table rows exactly; the engine
 turns them into floats once per attack profile. The Russian house rules print none of
-these tables (`004_ru.md` §2.1, **[NOT IN SOURCE]**), so they use the same functions;
+these tables (`docs/rules/ru_whfb.md` §2.1, **[NOT IN SOURCE]**), so they use the same functions;
 `RU_TABLES_IN_SOURCE` records that in data.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-#: Which of the core tables the Russian chapter itself prints (none: 004_ru.md §0, §2.1).
+#: Which of the core tables the Russian chapter itself prints (none: docs/rules/ru_whfb.md §0, §2.1).
 RU_TABLES_IN_SOURCE: dict[str, bool] = {
     "bs_to_hit": False,
     "ws_to_hit": False,

@@ -158,7 +158,7 @@ class Model:
         return self.troop_type in ("infantry", "character", "cavalry")
 
 
-#: Magic items (000_whfb6.md §14) the engine understands by name: name -> effects.
+#: Magic items (docs/rules/whfb6.md §14) the engine understands by name: name -> effects.
 ITEM_EFFECTS: dict[str, dict[str, int]] = {
     "sword of striking": {"to_hit": 1},
     "sword of battle": {"attacks": 1},

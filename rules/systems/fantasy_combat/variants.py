@@ -1,8 +1,8 @@
 """The rule switches that tell Warhammer Fantasy 6th edition from the Russian house rules.
 
 One engine (`rules.systems.fantasy_combat`) runs both systems; every place the Russian
-chapter (`004_ru.md`) changes the maths is a switch here, named after its rule and off
-for WHFB 6th (`000_whfb6.md`). Tables the Russian chapter does not print are WHFB's
+chapter (`docs/rules/ru_whfb.md`) changes the maths is a switch here, named after its rule and off
+for WHFB 6th (`docs/rules/whfb6.md`). Tables the Russian chapter does not print are WHFB's
 (`tables.RU_TABLES_IN_SOURCE`).
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Variants:
-    """Switches, each citing the rule it implements (RU row numbers of 004_ru.md §4)."""
+    """Switches, each citing the rule it implements (RU row numbers of docs/rules/ru_whfb.md §4)."""
 
     key: str
     #: RU #18: a poisoned natural-6 hit wounds with no armour save (WHFB §8.3: saves apply).

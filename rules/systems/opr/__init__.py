@@ -1,9 +1,9 @@
-"""The OPR-style system (`shared/spec/opr-points.md`) in the game-system registry.
+"""The OPR-style system (`docs/rules/opr-points.md`) in the game-system registry.
 
 Pricing and validation are the points engine's (`points.opr`), reading the unit format
 (`rules.systems.opr.unit_format`); the profile schema is the model part of the published unit schema,
 so the registry and the parser cannot disagree about ranges. `attack` is the exact dice
-engine of `opr-combat.md` (`rules.systems.opr.estimate`).
+engine of `docs/rules/opr-combat.md` (`rules.systems.opr.estimate`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""OPR's second stage (`shared/spec/opr-combat.md`, "Outputs"): the defender strikes back in
+"""OPR's second stage (`docs/rules/opr-combat.md`, "Outputs"): the defender strikes back in
 melee, then both units take the seed's regroup ("Przegrupowanie") test.
 
-From the seed (`shared/seeds/002_34142349ecacaf12.txt`):
+From seed 002 (`docs/rules/opr-combat.md`):
 - Charge: "then the defenders may move up to 3" towards the charger and counter-attack, but
   they are then exhausted" (`counter_attack`): the defender's surviving models fight back with
   their melee weapons, and a defender that counter-attacked is exhausted

@@ -4,7 +4,7 @@ Army Forge (OPR's own list builder) describes a unit in its share JSON (`/api/tt
 its army books (`/api/army-books/<id>`) as one profile — `quality`, `defense`, `size` — with
 a `loadout` (or `equipment`) whose `count`s are totals over the unit, `rules` (or
 `specialRules`) of `{name, rating}`, and the `cost` its own (private) calculator gave it.
-Our unit format (`shared/spec/unit-format.md`) gives each model profile its own weapons, so
+Our unit format (`docs/unit-format.md`) gives each model profile its own weapons, so
 the loadout is dealt out model by model: what every model carries goes to all, the rest in
 order to the next models (4 Rifles and 1 Plasma Gun in a unit of 5 are four riflemen and one
 gunner), and identical models become one profile.

@@ -1,4 +1,4 @@
-"""The OPR attack sequence (`shared/spec/opr-combat.md`), exactly, one rule per function.
+"""The OPR attack sequence (`docs/rules/opr-combat.md`), exactly, one rule per function.
 
 Read top to bottom it is the spec's "Sequence": which weapons attack (§1), the quality
 test (§2), extra hits (§3), Blast (§4), the defence test (§5), wounds and Deadly (§6),

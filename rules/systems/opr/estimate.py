@@ -1,7 +1,7 @@
-"""The expected-damage estimate of `shared/spec/opr-combat.md` ("Outputs") as JSON-ready data.
+"""The expected-damage estimate of `docs/rules/opr-combat.md` ("Outputs") as JSON-ready data.
 
 `estimate` turns the exact outcome of `combat.resolve_attack` into the result shape of
-`shared/spec/unit-format.md` (used by the `estimate` command, the API and the jobs);
+`docs/unit-format.md` (used by the `estimate` command, the API and the jobs);
 `attack` is the system's entry in the registry (units and situation as plain dicts or
 dataclasses); `estimate_matrix` is list against list.
 """
@@ -86,7 +86,7 @@ def estimate(
     *,
     prices: Pricing = points_engine_prices,
 ) -> dict[str, Any]:
-    """What `attacker` does to `defender` in `situation`, exactly (unit-format.md's result)."""
+    """What `attacker` does to `defender` in `situation`, exactly (docs/unit-format.md's result)."""
     attacker_prices = prices(attacker)
     defender_prices = prices(defender)
     outcome = resolve_attack(attacker, defender, situation, defender_prices.model_costs)

@@ -1,5 +1,5 @@
 """Play at the table for OPR (`rules.systems.play`): a unit is shaken (it fails a morale test
-and must spend its next activation idle, `shared/spec/opr-combat.md`) or destroyed; a round is
+and must spend its next activation idle, `docs/rules/opr-combat.md`) or destroyed; a round is
 the players' alternating activations, each of which may shoot or fight in melee."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Standard targets for OPR estimates: "what does my unit do to a typical ...?"
 
 One of each body type the points spec names as typical in its toughness table
-(`opr-points.md` §4): plain infantry, armoured elites, a monster, a light vehicle and a
+(`docs/rules/opr-points.md` §4): plain infantry, armoured elites, a monster, a light vehicle and a
 battle tank. They are written for this project in the unit format and priced by the
 points engine like any unit.
 """

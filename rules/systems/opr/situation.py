@@ -1,4 +1,4 @@
-"""The situation of an OPR attack: the flags of `shared/spec/opr-combat.md`, "Inputs"."""
+"""The situation of an OPR attack: the flags of `docs/rules/opr-combat.md`, "Inputs"."""
 
 from __future__ import annotations
 
@@ -143,7 +143,8 @@ SITUATION_SCHEMA: dict[str, Any] = {
 
 
 def situation_errors(situation: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Cross-field checks after the schema: a charge is a melee attack (`opr-combat.md`, Inputs)."""
+    """Cross-field checks after the schema: a charge is a melee attack (`docs/rules/opr-combat.md`,
+    Inputs)."""
     if situation.get("charging") and situation.get("mode") != "melee":
         return {"charging": [gettext_noop("A charge is a melee attack: choose melee.")]}
     return {}

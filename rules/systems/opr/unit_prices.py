@@ -26,7 +26,7 @@ Pricing = Callable[[Unit], UnitPrices]
 
 @lru_cache(maxsize=4096)
 def points_engine_prices(unit: Unit) -> UnitPrices:
-    """Prices from the OPR cost formula (`points.opr.price`, `shared/spec/opr-points.md`)."""
+    """Prices from the OPR cost formula (`points.opr.price`, `docs/rules/opr-points.md`)."""
     from points.opr import price  # imported late: the points engine is a separate package
 
     breakdown = price(unit)

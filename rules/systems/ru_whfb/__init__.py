@@ -1,4 +1,4 @@
-"""Russian Warhammer Fantasy house rules (`shared/spec/systems/004_ru.md`, chapter 7 of a fan rulebook).
+"""Russian Warhammer Fantasy house rules (`docs/rules/ru_whfb.md`, chapter 7 of a fan rulebook).
 
 Mostly WFB 8th edition with house rules. The chapter holds special rules only: no profiles,
 no points, no composition limits. Catalogue points, the Warhammer Fantasy profile,

@@ -1,4 +1,4 @@
-"""Warhammer 40,000, 9th edition (`shared/spec/systems/001_40k.md`, Czech core rules booklet).
+"""Warhammer 40,000, 9th edition (`docs/rules/wh40k9.md`, Czech core rules booklet).
 
 Catalogue points (the booklet prints none: bundled units carry 0 and say so) plus the
 Power Rating each price reports, the datasheet profile below, and the booklet's army rules
@@ -24,7 +24,7 @@ from rules.systems.wh40k9.play import PLAY
 from rules.systems.wh40k9.reference_targets import REFERENCE_TARGETS
 from rules.systems.wh40k9.situation import SITUATION_SCHEMA, situation_errors
 
-#: Datasheet characteristics (001_40k.md §1.1 item 4).
+#: Datasheet characteristics (docs/rules/wh40k9.md §1.1 item 4).
 PROFILE: dict[str, Any] = {
     "m": {
         "title": "M",
@@ -82,7 +82,7 @@ _SHOOTING = {
     "d": dice_value("D", "Damage", long="Damage"),
     "abilities": WEAPON_ABILITIES,
 }
-#: Weapon profile (001_40k.md §1.1 item 7); a weapon with several profiles lists them.
+#: Weapon profile (docs/rules/wh40k9.md §1.1 item 7); a weapon with several profiles lists them.
 WEAPON: dict[str, Any] = {
     **_SHOOTING,
     "profile": {"title": "Profile used", "description": "The profile this weapon always uses (its name)",

@@ -1,4 +1,4 @@
-"""Abilities as data: the structured rules the attack sequence reads (001_40k.md §12.1,
+"""Abilities as data: the structured rules the attack sequence reads (docs/rules/wh40k9.md §12.1,
 "Effects / modifiers model").
 
 A model profile and a weapon (or one of its profiles) may carry `abilities`: a list whose

@@ -1,4 +1,4 @@
-"""Which weapons attack, and how many attacks each makes (001_40k.md §3, §4, §5 "Melee-
+"""Which weapons attack, and how many attacks each makes (docs/rules/wh40k9.md §3, §4, §5 "Melee-
 specific facts", §6.3).
 
 The attacker's models are grouped by profile; each group's weapons become *batches*: one

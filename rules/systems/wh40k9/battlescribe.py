@@ -82,7 +82,7 @@ _OTHERS = re.compile(r"\bwithin\b|\bfriendly\b|\benemy unit\b|\baura\b|mortal wo
 
 def read_ability(name: str, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(model fields, structured abilities) a datasheet ability's text says about the model
-    itself, in the common wordings of BSData/wh40k-9e (001_40k.md §12.1): "a 4+ invulnerable
+    itself, in the common wordings of BSData/wh40k-9e (docs/rules/wh40k9.md §12.1): "a 4+ invulnerable
     save" (`invuln`), "each time this model would lose a wound, roll one D6: on a 5+ that
     wound is not lost" (`feel_no_pain`), "each time this model makes an attack, re-roll a hit
     roll of 1" (`reroll`) or "add 1 to that attack's hit roll" (`modifier`). An ability that

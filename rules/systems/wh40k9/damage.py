@@ -1,5 +1,5 @@
 """Steps 3–5: allocation, saves, damage, Feel No Pain and mortal wounds, as a Markov chain
-over the defending unit (001_40k.md §5 Steps 3–5, "Mortal wounds", "Ignoring wounds").
+over the defending unit (docs/rules/wh40k9.md §5 Steps 3–5, "Mortal wounds", "Ignoring wounds").
 
 The defender allocates each attack to one model, and once a model has lost wounds (or had
 attacks allocated) every next attack must go to it (§5 Step 3), so damage falls on one

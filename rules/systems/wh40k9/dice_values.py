@@ -1,6 +1,6 @@
 """Numbers that may be dice: a weapon's shots ("Heavy D6"), A, D ("D3", "2D6", "D6+1").
 
-001_40k.md §1.4: random characteristics are rolled when they are needed, so each use is
+docs/rules/wh40k9.md §1.4: random characteristics are rolled when they are needed, so each use is
 an independent roll; §13 item 25: damage is rolled per attack. Every value here is a PMF
 on the dice core (`rules.dice.pmf`), exact.
 """

@@ -1,4 +1,4 @@
-"""The exact 40k attack of one unit on another (001_40k.md §3–§5, §8.7) as the registry's
+"""The exact 40k attack of one unit on another (docs/rules/wh40k9.md §3–§5, §8.7) as the registry's
 `attack(attacker, defender, situation)`, JSON-ready (the estimates contract).
 
 Per weapon batch (`attacks`), in the order the attacker lists them (the order is the

@@ -1,4 +1,4 @@
-"""Step 1, the hit roll (001_40k.md §5 Step 1, §3 weapon types, §6.1, §6.4).
+"""Step 1, the hit roll (docs/rules/wh40k9.md §5 Step 1, §3 weapon types, §6.1, §6.4).
 
 Per attack: the PMF of hits it scores (0, 1, or 1 + extra hits on an unmodified 6), the
 chance of the hit-roll trigger (mortal wounds on a 6 to hit) and of keeping an unmodified

@@ -1,4 +1,4 @@
-"""The Morale phase after the attack: Morale test, then Combat Attrition (001_40k.md §8.7, §6.6).
+"""The Morale phase after the attack: Morale test, then Combat Attrition (docs/rules/wh40k9.md §8.7, §6.6).
 
 A unit that lost k ≥ 1 models this turn rolls D6 + k; it fails when that exceeds its
 highest Ld, but an unmodified 1 always passes. On a failure one model flees, then each

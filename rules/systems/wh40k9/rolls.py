@@ -1,4 +1,4 @@
-"""One D6 roll of the attack sequence with its modifiers, re-rolls and 6s (001_40k.md §5, §6.4).
+"""One D6 roll of the attack sequence with its modifiers, re-rolls and 6s (docs/rules/wh40k9.md §5, §6.4).
 
 A roll succeeds when it is not an unmodified 1 and either is an unmodified 6 or the
 modified result reaches the target; modifiers together are capped at ±1 (§5 Steps 1–2).

@@ -1,4 +1,4 @@
-"""Step 4, the saving throw (001_40k.md §5 Step 4, "Invulnerable saves", §6.1).
+"""Step 4, the saving throw (docs/rules/wh40k9.md §5 Step 4, "Invulnerable saves", §6.1).
 
 The armour save is modified by AP (no cap, an unmodified 1 fails, no automatic 6); the
 invulnerable save never is; the defender uses the better of the two.

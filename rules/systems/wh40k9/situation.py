@@ -1,4 +1,4 @@
-"""The situation of a 40k attack (001_40k.md §3, §4, §12.3 "Inputs"), as the JSON Schema the
+"""The situation of a 40k attack (docs/rules/wh40k9.md §3, §4, §12.3 "Inputs"), as the JSON Schema the
 product layer builds its form, API body and command options from (the estimates contract
 in `rules.systems.registry`). Half range is derived from `range_inches` per weapon.
 
@@ -6,7 +6,7 @@ The modifiers players set on every query (re-rolls, ±1 to wound, Feel No Pain, 
 on top of the units' own abilities: `situation_abilities` turns them into the same structured
 abilities a datasheet carries, so they combine by the same rules (the better re-roll, the
 ±1 cap, the better Feel No Pain). **Decision** on cover: the summary has no cover rules
-(001_40k.md §0); the field is the Core Book's light cover, +1 to armour saves (never to
+(docs/rules/wh40k9.md §0); the field is the Core Book's light cover, +1 to armour saves (never to
 invulnerable saves) against ranged attacks.
 """
 

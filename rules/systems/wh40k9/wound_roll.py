@@ -1,4 +1,4 @@
-"""Step 2, the wound roll (001_40k.md §5 Step 2, §6.1, §6.4): S against T, ±1 capped,
+"""Step 2, the wound roll (docs/rules/wh40k9.md §5 Step 2, §6.1, §6.4): S against T, ±1 capped,
 natural 1 fails and 6 wounds, re-rolls, and the 6s that add AP or mortal wounds."""
 
 from __future__ import annotations

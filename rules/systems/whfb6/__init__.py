@@ -1,4 +1,4 @@
-"""Warhammer Fantasy Battle, 6th edition (`shared/spec/systems/000_whfb6.md`, Czech digest).
+"""Warhammer Fantasy Battle, 6th edition (`docs/rules/whfb6.md`, Czech digest).
 
 Catalogue points (the digest prints points only for the ten common magic items), the
 Warhammer Fantasy profile, the army rules the digest contains (`points.whfb6`), and the

@@ -21,7 +21,7 @@ def test_price_answers_the_systems_full_breakdown(anonymous_client: APIClient, d
 
 
 def test_price_accepts_rule_aliases_of_the_spec(anonymous_client: APIClient, db: None) -> None:
-    """opr-points.md accepts the Polish names of rules as aliases of the English ones."""
+    """docs/rules/opr-points.md accepts the Polish names of rules as aliases of the English ones."""
     english = anonymous_client.post("/api/v1/points/price", opr_unit("A", rules=["Fearless"]), format="json")
     polish = anonymous_client.post("/api/v1/points/price", opr_unit("A", rules=["Nieustraszony"]),
                                    format="json")

@@ -1,4 +1,4 @@
-"""`python manage.py estimate` (unit-format.md, "Command line"): JSON out, status 2 and JSON
+"""`python manage.py estimate` (docs/unit-format.md, "Command line"): JSON out, status 2 and JSON
 errors for bad input, never a traceback. Run as a real process, like a user would."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def test_opr_registers_the_exact_attack():
 
 
 def test_estimate_prints_the_result_as_json(tmp_path):
-    """The unit-format.md example: 10 rifles (143 pts, 14.3 a model) against D4 troopers."""
+    """The docs/unit-format.md example: 10 rifles (143 pts, 14.3 a model) against D4 troopers."""
     run = estimate(tmp_path, INFANTRY, TARGETS)
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)

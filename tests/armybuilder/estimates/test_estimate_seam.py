@@ -142,7 +142,8 @@ def test_the_command_takes_the_toy_situation(tmp_path, toy_system):
 
 
 def test_nothing_in_the_product_layer_names_a_system_or_a_situation_field():
-    """THE SEAM (HELPERS.md): the product layer reads every system-specific word from the registry."""
+    """THE SEAM (DESIGN.md, "One seam for game systems"): the product layer reads every system-specific
+    word from the registry."""
     product = [ROOT / "armybuilder" / "estimates", ROOT / "armybuilder" / "api" / "estimates.py",
                ROOT / "rules" / "management" / "commands" / "estimate.py", ROOT / "templates" / "estimates"]
     words = set()

@@ -43,7 +43,7 @@ def player(db, client, django_user_model):
 
 def test_a_v353_army_book_with_rules_we_do_not_price_becomes_a_faction(player):
     """Strider is our Agile (points/opr/OLD_OPR.md); Melee Evasion, Wild Veil and Bane are
-    priced by no row of opr-points.md, so they are kept as text and named, not refused."""
+    priced by no row of docs/rules/opr-points.md, so they are kept as text and named, not refused."""
     outcome = import_source(user=player, source=fixture("army_forge_book_v353.json"))
     faction = Faction.objects.get(owner=player)
     units = {u.name: u for u in faction.units.all()}

@@ -1,7 +1,7 @@
 """40k 9th detachments: groups with a kind, declared by the system (`GameSystem.group_kinds`).
 
-The core booklet has no detachments; the slot limits are [EXTERNAL] data (001_40k.md,
-Appendix B), switched by "detachments". Each check has a failing and a passing army; the
+The core booklet has no detachments; the slot limits are [EXTERNAL] data (docs/rules/wh40k9.md
+§7.5), switched by "detachments". Each check has a failing and a passing army; the
 editor's group form, the roster, the text export, the JSON export and import, the API and the
 example list carry the kinds. Systems without group kinds keep free groups (no kind menu).
 """

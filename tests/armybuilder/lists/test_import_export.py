@@ -1,4 +1,4 @@
-"""JSON export and import in the interchange format (`shared/spec/unit-format.md`).
+"""JSON export and import in the interchange format (`docs/unit-format.md`).
 
 Export writes each unit in full; import checks everything, reports every problem with its
 field path, and creates nothing unless the whole document is valid.

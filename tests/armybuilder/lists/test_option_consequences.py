@@ -1,6 +1,6 @@
 """Options say what they would break before they are taken; pick-one groups are radio buttons
 (issue 30, item 9). The rules are the list's own: OPR §7.4 (a model's weapons cost 1× to 5×
-its base cost, before halving — `shared/spec/opr-points.md`)."""
+its base cost, before halving — `docs/rules/opr-points.md`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The list services: creating, adding, options, duplicating, moving, removing, forking.
 
-Points are the worked examples of `opr-points.md` §9 (Infantry 143, Brutes 200).
+Points are the worked examples of `docs/rules/opr-points.md` §9 (Infantry 143, Brutes 200).
 """
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def test_duplicate_move_and_remove_keep_positions_contiguous(owner, faction, inf
 
 
 def test_going_over_the_limit_is_a_violation_and_coming_back_clears_it(owner, faction, infantry):
-    """opr-points.md §7.6: the army total must not exceed the points limit (always on)."""
+    """docs/rules/opr-points.md §7, rule 6: the army total must not exceed the points limit (always on)."""
     all_off = dict.fromkeys(get_system("opr").structure_options, False)
     army_list = make_list(
         owner=owner, faction=faction, points_limit=300, units=[infantry, infantry], structure_options=all_off

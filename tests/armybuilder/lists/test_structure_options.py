@@ -17,7 +17,8 @@ def test_opr_offers_one_switch_per_rule_and_no_group_switch():
 
 
 def test_group_key_from_the_unit_format_expands_to_its_rules():
-    """unit-format.md's `"army_structure": true` switches rules 1 and 2 of opr-points.md §7."""
+    """docs/unit-format.md's `"army_structure": true` switches rules 1 and 2 of docs/rules/opr-points.md
+    §7."""
     assert clean_structure_options({"army_structure": False}, system_key="opr") == {
         "max_units_per_200": False, "unit_cost_bounds": False}
 

@@ -206,7 +206,7 @@ RU = whfb_units("ru_whfb", bsb="Army Battle Standard")
 SPIDER_BANNER = {"name": "Spider Banner (Goblin BSB only)", "kind": "banner"}
 RU_CASES = {
     "points_limit": (army("ru_whfb", RU, limit=600), army("ru_whfb", RU)),
-    # 004_ru.md #44: an imported "(… BSB only)" banner is the Army Battle Standard's
+    # docs/rules/ru_whfb.md #44: an imported "(… BSB only)" banner is the Army Battle Standard's
     "item_restrictions": (
         army("ru_whfb", changed(RU, 0, give_items(SPIDER_BANNER))),
         army("ru_whfb", changed(RU, 1, give_items(SPIDER_BANNER))),
@@ -300,7 +300,7 @@ def warscroll(name: str, count: int, *, rules=(), **fields) -> dict:
 
 AOS = [warscroll("Lord", 1, rules=["General"]), warscroll("Warriors", 20)]
 BATTALION = warscroll("Shield-wall battalion", 1, battalion={"requires": [{"unit": "Warriors", "min": 2}]})
-#: AoS has no points (003_aos.md §3, `points_sized=False`): no points-limit case.
+#: AoS has no points (docs/rules/aos1.md §3, `points_sized=False`): no points-limit case.
 AOS_CASES = {
     "model_limit": (
         army("aos1", AOS, settings={"model_limit": 20}),
@@ -344,7 +344,7 @@ def test_a_rule_switched_off_is_not_checked(system: str, rule: str):
 
 
 def test_the_6th_edition_slot_chart_rows():
-    """[EXTERNAL] 000_whfb6.md §13: <2000, 2000-2999, 3000-3999, then +1000 each."""
+    """[EXTERNAL] docs/rules/whfb6.md §13: <2000, 2000-2999, 3000-3999, then +1000 each."""
     assert slot_chart(1999) == {"characters": 3, "lord": 0, "core": 2, "special": 3, "rare": 1}
     assert slot_chart(2000) == {"characters": 4, "lord": 1, "core": 3, "special": 4, "rare": 2}
     assert slot_chart(3000) == {"characters": 6, "lord": 2, "core": 4, "special": 5, "rare": 3}

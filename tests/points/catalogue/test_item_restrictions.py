@@ -1,5 +1,5 @@
 """Items one kind of model only may carry, enforced as violations naming item and model, in
-WHFB 6th (§11.5: the Battle Standard Bearer), the Russian rules (004_ru.md §3, #44: the Army
+WHFB 6th (§11.5: the Battle Standard Bearer), the Russian rules (docs/rules/ru_whfb.md §3, #44: the Army
 Battle Standard Bearer) and 40k (§7.3: the Warlord); for bundled data (the structured
 `requires_rule`) and imported data (the wordings BattleScribe catalogues use)."""
 
@@ -40,7 +40,7 @@ def test_whfb_a_battle_standard_item_needs_the_battle_standard_bearer():
 
 
 def test_russian_rules_read_an_imported_bsb_only_banner_as_the_army_battle_standard():
-    """004_ru.md #44: the Army Battle Standard Bearer; an imported name "(… BSB only)"."""
+    """docs/rules/ru_whfb.md #44: the Army Battle Standard Bearer; an imported name "(… BSB only)"."""
     imported = {"name": "AB - Spider Banner (Goblin BSB only)", "kind": "mundane"}
     broken = restrictions("ru_whfb", hero("Boss", ["General"], [imported]))
     assert [v["model"] for v in broken] == ["Boss"]
@@ -49,7 +49,7 @@ def test_russian_rules_read_an_imported_bsb_only_banner_as_the_army_battle_stand
 
 
 def test_40k_a_warlord_only_relic_on_another_model():
-    """001_40k.md §7.3: the Warlord; an imported relic whose name says "Warlord only"."""
+    """docs/rules/wh40k9.md §7.3: the Warlord; an imported relic whose name says "Warlord only"."""
     relic = {"name": "Blade of Triumph (Warlord only)", "kind": "relic"}
     sergeant = {"name": "Sergeant", "count": 1, "points": 0, "m": 6, "ws": 3, "bs": 3, "s": 4, "t": 4, "w": 2,
                 "a": 3, "ld": 8, "sv": 3, "rules": [], "items": [relic]}
@@ -94,7 +94,7 @@ def test_bundled_catalogue_items_carry_their_restriction_into_the_option():
     ("system", "rule"), [("whfb6", "Battle Standard"), ("ru_whfb", "Army Battle Standard")]
 )
 def test_a_magic_banner_on_a_hero_who_bears_no_standard_is_reported_by_its_kind(system, rule):
-    """000_whfb6.md §14 "Magic banners: only standard bearers whom the army list allows a magic
+    """docs/rules/whfb6.md §14 "Magic banners: only standard bearers whom the army list allows a magic
     standard" (RU: the same core rule): a banner-kind item whose name says nothing of who may
     carry it, on a hero without the battle standard, is reported; the bearer may carry it, and
     so may a unit's own standard bearer (not a character)."""

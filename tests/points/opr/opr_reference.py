@@ -2,10 +2,10 @@
 of the points engine's tests (`tests/rules/systems/opr/unit_format/test_fast_path.py`) and the
 baseline of `bench/bench_points.py`.
 
-Written from `shared/spec/opr-points.md` (the seed's tables, translated), independently of the
+Written from `docs/rules/opr-points.md` (the seed's tables, translated), independently of the
 points engine in `points/opr/`: it imports nothing from the project, caches nothing and uses
 `fractions.Fraction` for every value, step by step, as a straightforward implementation of the
-spec would. It reads a unit-format dict (`shared/spec/unit-format.md`) with English rule names
+spec would. It reads a unit-format dict (`docs/unit-format.md`) with English rule names
 and does not validate it. `bench/bench_points.py` times the real path against it (target:
 "≥ 5× faster than a plain Fraction implementation") and checks that both give the same exact
 total for every unit it times.

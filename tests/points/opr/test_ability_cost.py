@@ -1,4 +1,5 @@
-"""Ability cost, opr-points.md §6 (seed: "Koszt zdolności pasywnych w tabeli należy zapłacić za każdy punkt
+"""Ability cost, docs/rules/opr-points.md §6 (seed: "Koszt zdolności pasywnych w tabeli należy zapłacić za
+każdy punkt
 wytrzymałości", the aura and order columns, and "Bohater", "Transport(X)", "Strach(X)", "Mag(X)", …)."""
 
 from fractions import Fraction

@@ -1,4 +1,5 @@
-"""Army structure, opr-points.md §7 (seed "Zasady Opcjonalne": Struktura armii, Balans jednostek, Znaczniki
+"""Army structure, docs/rules/opr-points.md §7 (seed "Zasady Opcjonalne": Struktura armii, Balans
+jednostek, Znaczniki
 zdolności; Bohater), each rule switchable per list, the points limit always on."""
 
 from fractions import Fraction
@@ -37,7 +38,7 @@ def test_option_keys_one_per_rule():
 
 
 def test_army_structure_key_switches_rules_one_and_two():
-    """unit-format.md's `army_structure` key is the seed's "Struktura armii": rules 1 and 2 together;
+    """docs/unit-format.md's `army_structure` key is the seed's "Struktura armii": rules 1 and 2 together;
     a one-rule key given alongside it wins."""
     off = enabled_rules({"army_structure": False})
     assert not off["max_units_per_200"] and not off["unit_cost_bounds"] and off["unit_balance"]

@@ -1,4 +1,5 @@
-"""Defence modifier, opr-points.md §3: the base value plus each row that applies (seed: "Modyfikator
+"""Defence modifier, docs/rules/opr-points.md §3: the base value plus each row that applies (seed:
+"Modyfikator
 obrony")."""
 
 from fractions import Fraction

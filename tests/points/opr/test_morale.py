@@ -1,4 +1,5 @@
-"""Morale modifier, opr-points.md §2 (seed: "Modyfikator morale wynosi 1,3 − (jakość − 1)/10 × mnożniki")."""
+"""Morale modifier, docs/rules/opr-points.md §2 (seed: "Modyfikator morale wynosi 1,3 − (jakość − 1)/10 ×
+mnożniki")."""
 
 from fractions import Fraction
 

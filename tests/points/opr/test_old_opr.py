@@ -1,4 +1,5 @@
-"""Old OPR import tolerance, opr-points.md §8 (seed "Stare OPR"): official names for the same abilities."""
+"""Old OPR import tolerance, docs/rules/opr-points.md §8 (seed "Stare OPR"): official names for the same
+abilities."""
 
 from pathlib import Path
 

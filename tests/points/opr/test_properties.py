@@ -1,4 +1,4 @@
-"""Properties of the cost formula that hold for every unit (hypothesis), opr-points.md §1–§6."""
+"""Properties of the cost formula that hold for every unit (hypothesis), docs/rules/opr-points.md §1–§6."""
 
 from dataclasses import replace
 from fractions import Fraction

@@ -1,4 +1,4 @@
-"""Toughness modifier, opr-points.md §4 (seed "Modyfikator wytrzymałości", "Masywny")."""
+"""Toughness modifier, docs/rules/opr-points.md §4 (seed "Modyfikator wytrzymałości", "Masywny")."""
 
 from fractions import Fraction
 

@@ -1,4 +1,5 @@
-"""Unit cost, opr-points.md §1: Σ model cost, models may differ; exact until the unit total, rounded once."""
+"""Unit cost, docs/rules/opr-points.md §1: Σ model cost, models may differ; exact until the unit total,
+rounded once."""
 
 import json
 from fractions import Fraction

@@ -1,4 +1,4 @@
-"""Weapon cost, opr-points.md §5: attacks × 2 × range modifier × hit chance × ability modifiers.
+"""Weapon cost, docs/rules/opr-points.md §5: attacks × 2 × range modifier × hit chance × ability modifiers.
 
 Seed: "Koszt broni wynosi: liczba ataków * 2 * modyfikator zasięgu * szansa trafienia *
 modyfikatory zdolności."

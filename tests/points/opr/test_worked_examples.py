@@ -1,4 +1,4 @@
-"""The two worked examples of opr-points.md §9, which the points engine must reproduce."""
+"""The two worked examples of docs/rules/opr-points.md §9, which the points engine must reproduce."""
 
 from fractions import Fraction
 
@@ -38,7 +38,7 @@ def test_brutes_cost_200_points():
 
 
 def test_infantry_from_its_json_form():
-    """§9 Infantry, read from the unit format (unit-format.md) rather than built in code."""
+    """§9 Infantry, read from the unit format (docs/unit-format.md) rather than built in code."""
     b = price(parse_unit(INFANTRY_JSON))
     assert b.points == 143
     assert b.to_dict()["exact"] == "143"

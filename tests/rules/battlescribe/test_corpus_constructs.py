@@ -137,7 +137,7 @@ def test_warscroll_profiles_in_2_01_attributes_import(mortal):
 
 
 def test_move_written_star_reads_the_first_row_of_the_damage_table(mortal):
-    """003_aos.md §1.1: a monster's characteristics marked * are on its damage table; the
+    """docs/rules/aos1.md §1.1: a monster's characteristics marked * are on its damage table; the
     unwounded row (0-3 wounds suffered) gives Move 10"."""
     _result, units = mortal
     wyrm = units["Cave Wyrm"].values["data"]
@@ -298,7 +298,7 @@ def test_the_importer_names_no_system_and_no_system_field():
     ],
 )
 def test_40k_ability_wordings_read_for_the_estimates(text, fields, found):
-    """001_40k.md §12.1 (abilities as data): the common BSData/wh40k-9e wordings."""
+    """docs/rules/wh40k9.md §12.1 (abilities as data): the common BSData/wh40k-9e wordings."""
     from rules.systems.wh40k9.battlescribe import read_ability
 
     assert read_ability("X", text) == (fields, found)

@@ -1,4 +1,5 @@
-"""`manage.py price` and `manage.py validate` (unit-format.md "Command line"): JSON on stdout; invalid input
+"""`manage.py price` and `manage.py validate` (docs/unit-format.md "Command line"): JSON on stdout;
+invalid input
 exits 2 with `{"errors": [...]}` on stderr, never a traceback.
 
 Run as real subprocesses, so they check the exit status and streams a user sees. The settings need a
@@ -144,7 +145,7 @@ def test_validate_resolves_catalogue_unit_entries_like_units_in_full(tmp_path):
     """The interchange format's `catalogue_unit` entries (`<faction>/<unit>` with option keys)
     are resolved from the loaded catalogue, so `validate` prices and checks them as it does the
     same units written out in full — no KeyError 'unit'. The bundled Vellmark Captain with the
-    Battle Standard (25) and the War Banner (25, `shared/spec/systems/000_whfb6.md` §14) costs
+    Battle Standard (25) and the War Banner (25, `docs/rules/whfb6.md` §14) costs
     his 50 + 25 + 25 = 100; a bad reference is named by its path."""
     from io import StringIO
 

@@ -102,7 +102,7 @@ def test_invalid_profiles_raise_the_unit_format_error_with_field_paths():
 
 
 def intercessors(count: int = 4, *, warlord: bool = False) -> dict:
-    """The booklet's Assault Intercessor Squad (001_40k.md §1.2): 5 Power, 10 with 6+ models."""
+    """The booklet's Assault Intercessor Squad (docs/rules/wh40k9.md §1.2): 5 Power, 10 with 6+ models."""
     sergeant_rules = ["Warlord"] if warlord else []
     return {
         "format": 1,
@@ -149,7 +149,8 @@ def intercessors(count: int = 4, *, warlord: bool = False) -> dict:
 
 
 def test_a_40k_price_reports_the_power_rating_for_the_units_size():
-    """001_40k.md §1.2: "If this unit contains 6 or more models, its Power Rating is increased to 10"."""
+    """docs/rules/wh40k9.md §1.2: "If this unit contains 6 or more models, its Power Rating is increased
+    to 10"."""
     assert get_system("wh40k9").price(intercessors(4))["power"] == 5
     assert get_system("wh40k9").price(intercessors(5))["power"] == 10
 
@@ -171,7 +172,7 @@ def rules_broken(violations) -> list[str]:
 
 
 def test_40k_power_level_must_fit_half_the_combined_battle_size():
-    """001_40k.md §7.2: Combat Patrol is 50 Power Level for BOTH armies, so 25 for one list."""
+    """docs/rules/wh40k9.md §7.2: Combat Patrol is 50 Power Level for BOTH armies, so 25 for one list."""
     validate = get_system("wh40k9").validate
     squads = [intercessors(9, warlord=i == 0) for i in range(3)]  # 3 × 10 Power
     assert rules_broken(validate(army("wh40k9", *squads, battle_size="combat_patrol"))) == ["battle_size"]
@@ -194,7 +195,7 @@ def test_40k_warlord_and_unit_sizes():
 
 
 def test_whfb_general_battle_standard_and_magic_items():
-    """000_whfb6.md §11.5, §13, §14.1."""
+    """docs/rules/whfb6.md §11.5, §13, §14.1."""
     validate = get_system("whfb6").validate
     hero = {
         "name": "Captain",
@@ -266,7 +267,7 @@ def test_ru_and_aos_check_what_their_sources_give():
 
 def test_a_magic_items_inline_points_are_added_to_the_units_price():
     """A unit written out in full prices what it carries: the models' points plus each item's
-    own `points` per model carrying it (000_whfb6.md §14: the Sword of Might costs 20 pts in
+    own `points` per model carrying it (docs/rules/whfb6.md §14: the Sword of Might costs 20 pts in
     the item list). 2 Ogres at 35 and a Boss row at 0 carrying a 20-pt sword: 70 + 20 = 90; a
     1-pt item on a row of 3 costs 3. An item an option added (`priced_by`, its cost in
     `upgrades`) is not counted twice, nor an item of data written before items named their

@@ -1,4 +1,4 @@
-"""THE SEAM (`shared/DESIGN.md`, "One seam for game systems"): the product layer — every module
+"""THE SEAM (`DESIGN.md`, "One seam for game systems"): the product layer — every module
 under `armybuilder/`, every template, and the catalogue's pages, designer and unit cards in
 `rules/` — names no game system and no system's own field; it reads them from the registry
 (`rules/systems/registry.py`).
@@ -27,7 +27,7 @@ SHARED_WORDS = {
     *ENVELOPE_FIELDS,
     *UNIT_FORMAT_WEAPON_FIELDS,
     "models", "mode", "type", "kind", "profile", "profiles", "keywords", "abilities",
-    # The estimate contract's expected figures (`shared/HELPERS.md`): every `attack` reports them.
+    # The estimate contract's expected figures (`docs/estimates.md`): every `attack` reports them.
     "attacks", "hits", "wounds", "damage", "kills",
 }
 #: (file, word): why the file may write the word although a system's field has that name.

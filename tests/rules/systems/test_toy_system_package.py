@@ -1,5 +1,5 @@
 """A system package dropped into `rules/systems/` is a system of the whole product, with no other
-change (`shared/DESIGN.md`, "A system declares what the product shows of it"; the registry
+change (`DESIGN.md`, "A system declares what the product shows of it"; the registry
 discovers packages, no list is kept by hand).
 
 The test writes a package `rules/systems/toydarts/` that registers the toy system of
@@ -32,7 +32,7 @@ from tests.factories.army_lists import make_faction, make_list, make_user
 pytestmark = pytest.mark.serial
 
 PACKAGE_DIR = Path(__file__).resolve().parents[3] / "rules" / "systems" / KEY
-PACKAGE_SOURCE = '''"""Written by tests/rules/test_toy_system_package.py, removed when it ends."""
+PACKAGE_SOURCE = '''"""Written by tests/rules/systems/test_toy_system_package.py, removed when it ends."""
 
 from rules.systems.registry import register
 from tests.armybuilder.estimates.toy_system import make_system

@@ -1,4 +1,4 @@
-"""The unit interchange format (`shared/spec/unit-format.md`): JSON Schema, reader, writer.
+"""The unit interchange format (`docs/unit-format.md`): JSON Schema, reader, writer.
 
     parse_unit(data) -> Unit          parse_army(data) -> Army
     unit_to_dict(unit) -> dict        army_to_dict(army) -> dict

@@ -1,4 +1,4 @@
-"""Age of Sigmar 1st edition attacks (`003_aos.md` §2): exact against icepool, Monte-Carlo,
+"""Age of Sigmar 1st edition attacks (`docs/rules/aos1.md` §2): exact against icepool, Monte-Carlo,
 and the spec's worked numbers."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A Monte-Carlo simulation of WHFB 6th shooting and one close-combat round with combat
 resolution and the break test: the test oracle for `rules.systems.fantasy_combat`.
 
-Written from `shared/spec/systems/000_whfb6.md` (and the RU switches of `004_ru.md`)
+Written from `docs/rules/whfb6.md` (and the RU switches of `docs/rules/ru_whfb.md`)
 independently of the engine: it imports nothing from it and rolls every die. It handles
 the subset of the unit format the Monte-Carlo tests use: one model group per unit, an
 optional mount, `save` as a number, `ward`, `regeneration`, the rules Hatred, Killing

@@ -100,7 +100,7 @@ def test_multiple_wounds_d3_excess_lost_and_regeneration_per_wound():
 
 
 def test_ru_regeneration_is_one_roll_per_unsaved_attack_and_flaming_doubles_on_flammable():
-    """004_ru.md §1.2: regeneration is a third save (one roll per attack, whatever its wounds);
+    """docs/rules/ru_whfb.md §1.2: regeneration is a third save (one roll per attack, whatever its wounds);
     RU #11, #12: flaming attacks allow no armour save and no regeneration, and double wounds
     against Flammable (here: the regenerating trolls are not flammable, the mummies are)."""
     regen_outcome = icepool.map(
@@ -199,7 +199,7 @@ def test_impact_hits_are_a_random_number_of_automatic_hits():
 
 
 def test_ru_breath_weapon_in_combat_is_two_d6_automatic_hits():
-    """004_ru.md #1: 2D6 automatic hits at the breath's S4: wounds T3 on 3+, no save here."""
+    """docs/rules/ru_whfb.md #1: 2D6 automatic hits at the breath's S4: wounds T3 on 3+, no save here."""
     per_hit = icepool.map(lambda wnd: int(wnd >= 3), d6)
     dragon = unit("Dragon", 1, ws=6, s=6, t=6, w=6, a=0, troop_type="monster", rules=["Breath Weapon(4)"])
     target = unit("Men", 15, a=0)

@@ -1,6 +1,6 @@
 """The exact fantasy engine against an independent Monte-Carlo simulation, rule by rule and
-end to end: strike order, return blows, combat result and break tests (`000_whfb6.md` §5,
-§6, §7, §8, §9; RU switches of `004_ru.md`)."""
+end to end: strike order, return blows, combat result and break tests (`docs/rules/whfb6.md` §5,
+§6, §7, §8, §9; RU switches of `docs/rules/ru_whfb.md`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """One WHFB 6th rule at a time through the engine's `attack`, with the exact value the spec
-gives by hand (`000_whfb6.md` §5.4, §6, §7.1, §8.6, §8.7, §12). Defenders have no attacks
+gives by hand (`docs/rules/whfb6.md` §5.4, §6, §7.1, §8.6, §8.7, §12). Defenders have no attacks
 unless the rule is about strike order."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every printed row of the WHFB 6th tables (`000_whfb6.md` §5.3, §6.3, §6.5, §7.1, §18.2),
+"""Every printed row of the WHFB 6th tables (`docs/rules/whfb6.md` §5.3, §6.3, §6.5, §7.1, §18.2),
 copied here literally and compared with the engine's table functions."""
 
 from __future__ import annotations
@@ -156,5 +156,5 @@ def test_two_d6_cumulative_row(x, ways):
 
 
 def test_russian_chapter_prints_none_of_the_core_tables():
-    """004_ru.md §2.1: the core tables are [NOT IN SOURCE]; recorded in data."""
+    """docs/rules/ru_whfb.md §2.1: the core tables are [NOT IN SOURCE]; recorded in data."""
     assert RU_TABLES_IN_SOURCE and not any(RU_TABLES_IN_SOURCE.values())

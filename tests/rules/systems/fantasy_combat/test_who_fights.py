@@ -1,5 +1,5 @@
-"""Who fights and how the break test is taken in the fantasy engine (`000_whfb6.md` §6.2,
-§9.2, §10.8, §12.3; `004_ru.md` §2.6): the derived models in base contact against plane
+"""Who fights and how the break test is taken in the fantasy engine (`docs/rules/whfb6.md` §6.2,
+§9.2, §10.8, §12.3; `docs/rules/ru_whfb.md` §2.6): the derived models in base contact against plane
 geometry written from the spec, and the break test's Ld reported in the result."""
 
 from __future__ import annotations

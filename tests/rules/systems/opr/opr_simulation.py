@@ -1,7 +1,7 @@
 """A Monte-Carlo simulation of the OPR attack sequence: the test oracle (and the benchmark's
-reference), written from `shared/spec/opr-combat.md` independently of the exact engine.
+reference), written from `docs/rules/opr-combat.md` independently of the exact engine.
 
-It reads the units as plain unit-format dicts (`shared/spec/unit-format.md`) and the
+It reads the units as plain unit-format dicts (`docs/unit-format.md`) and the
 situation as its plain dict, with its own reading of rule names ("Blast(3)" → Blast 3), so
 no rule lookup, parser or situation logic of the engine is shared with the oracle. It rolls
 dice: each attack's die (as counts of each face among the attack dice), each hit's defence
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 FACES = np.arange(1, 7)
-#: The situation the spec assumes when nothing is said (opr-combat.md, "Inputs").
+#: The situation the spec assumes when nothing is said (docs/rules/opr-combat.md, "Inputs").
 DEFAULT_SITUATION = {
     "mode": "shooting", "charging": False, "attacker_moved": False, "defender_in_cover": False,
     "range_inches": 12.0, "defender_activated": False, "enemies_within_12": False,

@@ -1,5 +1,5 @@
 """OPR's second stage (`rules/systems/opr/aftermath.py`): the counter-attack and the seed's
-regroup test ("Przegrupowanie", `shared/seeds/002_34142349ecacaf12.txt`), exact.
+regroup test ("Przegrupowanie", seed 002, `docs/rules/opr-combat.md`), exact.
 
 Checked three ways: each counting rule of the seed on its own; a small charge worked out by
 hand with fractions; and Monte-Carlo runs of an independent simulation

@@ -73,7 +73,7 @@ def test_a_hero_on_a_mount_adds_its_tough_and_brings_its_weapons_and_rules():
     assert read.unpriced == ["Armor(2)"] and read.unit["extra"]["text_rules"] == ["Armor(2)"]
     assert read.source_points == 280
     # base 5 × 1.1 × 1.33 × T15 23 = 168.245; spear 3×2×0.6×4×1.5 = 21.6, stomp 28.8;
-    # Fear(2) 1.5 and Counter 2 × 15 = 30 (opr-points.md §6): 250.145
+    # Fear(2) 1.5 and Counter 2 × 15 = 30 (docs/rules/opr-points.md §6): 250.145
     assert price(parse_unit(read.unit)).points == 250
 
 

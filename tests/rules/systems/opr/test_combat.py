@@ -1,6 +1,6 @@
 """The OPR attack sequence end to end: the spec's checks, and exactness against icepool.
 
-The icepool oracles spell each case out by hand from `shared/spec/opr-combat.md` (which
+The icepool oracles spell each case out by hand from `docs/rules/opr-combat.md` (which
 faces hit, how many hits a 6 gives, which defence faces fail), then let icepool compute the
 exact rational distribution; the engine must agree to 1e-12.
 """
@@ -33,7 +33,8 @@ def run(attacker, defender, situation=SHOOT, costs=None, points=100.0):
 
 
 def test_ten_q4_attacks_against_d4_t1_kill_binomial_10_quarter():
-    """opr-combat.md: P(hit) = 1/2, P(fail defence) = 1/2 → expected wounds 2.5, kills ~ B(10, 1/4)."""
+    """docs/rules/opr-combat.md: P(hit) = 1/2, P(fail defence) = 1/2 → expected wounds 2.5, kills ~ B(10,
+    1/4)."""
     attacker = unit(model(q=4, weapons=[weapon(attacks=1)]))
     defender = unit(model(d=4, t=1, count=10))
     result = run(attacker, defender)

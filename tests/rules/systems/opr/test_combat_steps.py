@@ -1,4 +1,4 @@
-"""Each step of the OPR attack sequence on its own: which faces do what (opr-combat.md)."""
+"""Each step of the OPR attack sequence on its own: which faces do what (docs/rules/opr-combat.md)."""
 
 from __future__ import annotations
 

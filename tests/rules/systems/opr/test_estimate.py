@@ -1,4 +1,4 @@
-"""The estimate result (unit-format.md's shape), the registry adapter and the matchup matrix."""
+"""The estimate result (docs/unit-format.md's shape), the registry adapter and the matchup matrix."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def test_the_result_has_the_documented_shape_and_is_json_ready():
 
 
 def test_points_efficiency_is_expected_points_destroyed_per_100_points_of_the_attacker():
-    """unit-format.md's example: 2.5 kills of 14.3-point models by a 143-point unit: 35.75, 25.0."""
+    """docs/unit-format.md's example: 2.5 kills of 14.3-point models by a 143-point unit: 35.75, 25.0."""
     result = estimate(INFANTRY, TARGETS, Situation(), prices=priced(143, 14.3))
     assert result["expected_points_destroyed"] == pytest.approx(35.75, abs=1e-9)
     assert result["points_efficiency"] == pytest.approx(25.0, abs=1e-9)

@@ -1,4 +1,4 @@
-"""Monte-Carlo cross-checks: one per rule of opr-combat.md, the simulation (written
+"""Monte-Carlo cross-checks: one per rule of docs/rules/opr-combat.md, the simulation (written
 independently in `opr_simulation.py`, reading the units as plain unit-format dicts) against
 the exact engine's whole distributions of kills and wounds, not only their means.
 

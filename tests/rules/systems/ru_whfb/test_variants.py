@@ -1,4 +1,4 @@
-"""Each Russian house rule (`004_ru.md` §4) as one switch on the WHFB 6th engine: switched on
+"""Each Russian house rule (`docs/rules/ru_whfb.md` §4) as one switch on the WHFB 6th engine: switched on
 alone, it changes exactly what its rule says and nothing else."""
 
 from __future__ import annotations

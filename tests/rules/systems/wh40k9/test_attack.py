@@ -1,4 +1,4 @@
-"""The 40k attack sequence (001_40k.md §3–§5, §8.7): each step exact against icepool
+"""The 40k attack sequence (docs/rules/wh40k9.md §3–§5, §8.7): each step exact against icepool
 (1e-12), whole small attacks exact against a literal enumeration on icepool's fractions,
 and every rule against literal games with random dice (Monte-Carlo)."""
 
@@ -650,7 +650,7 @@ def test_situation_fields_are_checked_and_described():
 
 def test_reference_targets_cost_our_stated_points():
     """Points efficiency against a reference target means something: the targets carry this
-    project's own points, stated in their names (the booklet prints none, 001_40k.md §0)."""
+    project's own points, stated in their names (the booklet prints none, docs/rules/wh40k9.md §0)."""
     targets = get_system("wh40k9").reference_targets
     points = {key: sum(m["points"] * m["count"] for m in t["models"]) for key, t in targets.items()}
     assert points == {"geq-10": 60, "meq-5": 100, "teq-5": 200, "vehicle": 140, "monster": 200}

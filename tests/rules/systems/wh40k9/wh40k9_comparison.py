@@ -229,20 +229,22 @@ def clear_engine_caches() -> list[str]:
 
 #: Where the two engines read the rules differently: the rule and the spec line.
 KNOWN_DIFFERENCES = {
-    "damage_definition": "001_40k.md §5 Step 5 ('excess damage from a single normal attack is lost'): "
+    "damage_definition": "docs/rules/wh40k9.md §5 Step 5 ('excess damage from a single normal attack "
+    "is lost'): "
     "this engine's `damage` is the wounds the unit actually loses (cut at the current model's "
     "remaining wounds); warhammer-stats' total damage cuts each attack's damage at the model's "
     "full W only.",
-    "fnp": "001_40k.md §5 'Ignoring wounds' with Step 5: each point of damage is a wound the model "
+    "fnp": "docs/rules/wh40k9.md §5 'Ignoring wounds' with Step 5: each point of damage is a wound the model "
     "would lose and gets its own Feel No Pain roll until the model dies (a D6 on a W2 model is "
     "rolled point by point); warhammer-stats first cuts the damage to W, then rolls.",
-    "six_trigger": "001_40k.md §5 Step 2 and §6.4 ('unmodified 6' judged on the wound roll): a 6 is "
+    "six_trigger": "docs/rules/wh40k9.md §5 Step 2 and §6.4 ('unmodified 6' judged on the wound roll): "
+    "a 6 is "
     "1/6 of all wound rolls, i.e. 1/4 of the successful 3+ rolls; warhammer-stats applies the extra "
     "AP to 1/6 of the successful wounds.",
-    "exploding_dependence": "001_40k.md §5 Step 1 with the `extra_hits` ability: the 6 that scores "
+    "exploding_dependence": "docs/rules/wh40k9.md §5 Step 1 with the `extra_hits` ability: the 6 that scores "
     "an extra hit is itself a hit, so the two counts are dependent (checked exactly against icepool "
-    "in test_wh40k9_attack.py); warhammer-stats convolves them as independent, which keeps the "
-    "mean damage but changes the kills on multi-wound models.",
+    "in tests/rules/systems/wh40k9/test_attack.py); warhammer-stats convolves them as independent, "
+    "which keeps the mean damage but changes the kills on multi-wound models.",
 }
 
 

@@ -1,5 +1,5 @@
 """Two independent resolvers of a 40k attack for the engine's tests, written the literal way
-(one die after another, 001_40k.md §5), from a small scenario description:
+(one die after another, docs/rules/wh40k9.md §5), from a small scenario description:
 
 - `exact_kills`: enumerates every die with `icepool`'s exact fractions (small cases);
 - `simulate`: rolls real random dice (Monte-Carlo, any size).

@@ -1,4 +1,4 @@
-"""Reading and writing the unit format (shared/spec/unit-format.md): all errors at once, with field paths."""
+"""Reading and writing the unit format (docs/unit-format.md): all errors at once, with field paths."""
 
 import copy
 import math
@@ -36,7 +36,7 @@ def with_change(path_setter, base=INFANTRY_JSON):
 
 
 def test_spec_example_unit_parses():
-    """unit-format.md's Veteran Squad parses: two profiles, Fear(1), a Rending blade, an aura."""
+    """docs/unit-format.md's Veteran Squad parses: two profiles, Fear(1), a Rending blade, an aura."""
     u = parse_unit(VETERAN_SQUAD_JSON)
     veteran, sergeant = u.models
     assert veteran.rules == (Rule("Fearless"), Rule("Fear", 1))
@@ -46,7 +46,8 @@ def test_spec_example_unit_parses():
 
 
 def test_polish_aliases_any_case_with_or_without_diacritics():
-    """unit-format.md: rule names accept the English names and the Polish aliases of opr-points.md."""
+    """docs/unit-format.md: rule names accept the English names and the Polish aliases of
+    docs/rules/opr-points.md."""
     doc = with_change(
         lambda d: d["models"][0].update(rules=["NIEUSTRASZONY", "zwiadowca", "Strach(2)", "Niewrazliwy"])
     )
@@ -134,7 +135,8 @@ def test_round_trip_of_any_valid_unit(u):
 
 
 def test_army_round_trip_and_options():
-    """unit-format.md army list: points_limit, options, units with counts; army_to_dict is the inverse."""
+    """docs/unit-format.md army list: points_limit, options, units with counts; army_to_dict is the
+    inverse."""
     doc = {
         "format": 1,
         "system": "opr",
@@ -150,7 +152,8 @@ def test_army_round_trip_and_options():
 
 
 def test_catalogue_reference_needs_a_resolver():
-    """unit-format.md: a list entry may reference the catalogue; the pure core needs a resolver for it."""
+    """docs/unit-format.md: a list entry may reference the catalogue; the pure core needs a resolver for
+    it."""
     doc = {
         "name": "L",
         "points_limit": 500,
@@ -355,14 +358,15 @@ def test_catalogue_resolver_errors_become_field_errors():
     ],
 )
 def test_invalid_field_is_reported_with_its_path(change, path, message):
-    """unit-format.md: out-of-range numbers, wrong types, unknown names… each an error naming its field."""
+    """docs/unit-format.md: out-of-range numbers, wrong types, unknown names… each an error naming its
+    field."""
     errors = errors_of(with_change(change))
     assert path in errors, errors
     assert errors[path].startswith(message), errors[path]
 
 
 def test_all_errors_are_reported_at_once():
-    """unit-format.md: errors are "reported all at once with the path of each field"."""
+    """docs/unit-format.md: errors are "reported all at once with the path of each field"."""
     doc = with_change(lambda d: d["models"][0].update(quality=9, defence=1, rules=["Bogus"]))
     doc["models"][0]["weapons"][0]["ap"] = 7
     doc["models"].append(
@@ -488,7 +492,7 @@ def test_non_string_keys_and_odd_values_are_errors():
     ],
 )
 def test_invalid_army_field_is_reported_with_its_path(document, path, message):
-    """unit-format.md army list: the same error paths, prefixed by the entry (`units[0].unit.…`)."""
+    """docs/unit-format.md army list: the same error paths, prefixed by the entry (`units[0].unit.…`)."""
     errors = errors_of(document, parse_army)
     assert path in errors, errors
     assert errors[path].startswith(message), errors[path]

@@ -1,4 +1,5 @@
-"""The published JSON Schemas of the unit format (unit-format.md: "documented by a JSON Schema the project
+"""The published JSON Schemas of the unit format (docs/unit-format.md: "documented by a JSON Schema the
+project
 publishes, and validates against")."""
 
 import json
@@ -20,7 +21,7 @@ def test_schema_files_are_valid_json_schemas():
 
 
 def test_spec_examples_validate():
-    """unit-format.md's example unit (and the §9 Infantry) satisfy the published schema."""
+    """docs/unit-format.md's example unit (and the §9 Infantry) satisfy the published schema."""
     assert schema_errors(VETERAN_SQUAD_JSON, "unit") == []
     assert schema_errors(INFANTRY_JSON, "unit") == []
     army = {
@@ -35,7 +36,7 @@ def test_spec_examples_validate():
 
 
 def test_schema_states_the_profile_ranges():
-    """unit-format.md: Q and D 2–6, toughness ≥ 1, ap −1..5, range 0 = melee."""
+    """docs/unit-format.md: Q and D 2–6, toughness ≥ 1, ap −1..5, range 0 = melee."""
     model = unit_schema()["$defs"]["model"]["properties"]
     assert (model["quality"]["minimum"], model["quality"]["maximum"]) == (2, 6)
     assert (model["defence"]["minimum"], model["defence"]["maximum"]) == (2, 6)
