@@ -8,7 +8,7 @@ class ArmybuilderConfig(AppConfig):
 
     def ready(self) -> None:
         # `language` connects the login signal that restores a player's saved interface language.
-        from armybuilder import jobs
+        from armybuilder import job_kinds, jobs
         from armybuilder.accounts import language  # noqa: F401
 
         # A faction's BattleScribe data re-imported: its lists are re-priced once, with a report.
@@ -20,5 +20,5 @@ class ArmybuilderConfig(AppConfig):
 
         # The durable background jobs: every kind's runner, and the store the catalogue imports
         # of the `rules` layer keep their jobs in.
-        jobs.register_kinds()
+        job_kinds.register_kinds()
         provide_durable_jobs(jobs.Store())

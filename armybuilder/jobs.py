@@ -45,6 +45,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import armybuilder.celery  # noqa: F401  (the app `run_job` binds to: its broker and routes)
+from armybuilder.fault_holds import hold_for_tests
 from armybuilder.job_rows import BackgroundJob, JobInput
 from rules.import_queue import ImportUnavailable
 from rules.import_queue import JobFailed as RulesJobFailed
@@ -133,9 +134,7 @@ def job_create(*, kind: Kind, owner_id: int, language: str, request: dict[str, A
 def job_send(job_id: str, kind: Kind) -> None:
     """Publish the job's message (its id only, a few hundred bytes in the broker), with its
     kind's time limits, failing within seconds when the broker is down."""
-    if kind not in _limits:
-        register_kinds()
-    soft, hard = _limits[kind]
+    soft, hard = _limits[kind]  # every kind registers when the apps are ready (`job_kinds`)
     run_job.apply_async((job_id,), task_id=job_id, retry=False, soft_time_limit=soft, time_limit=hard)
 
 
@@ -210,27 +209,13 @@ def _run(job_id: str, *, worker: str) -> str:
     job = job_start(job_id, worker=worker)
     if job is None:
         return "skipped"
-    from armybuilder.estimates.tasks import hold_for_tests
-
     hold_for_tests("job")  # fault tests only: the job holds here while their file exists
-    runner = _runners.get(job.kind)
-    if runner is None:
-        register_kinds()
-        runner = _runners[job.kind]
+    runner = _runners[job.kind]  # every kind registers when the apps are ready (`job_kinds`)
     try:
         result = runner(job, job_inputs(job))
     except JobFailed as exc:
         return job_finish(job_id, errors=exc.errors)
     return job_finish(job_id, result=result)
-
-
-def register_kinds() -> None:
-    """Register the kinds (`armybuilder.apps` does it when the apps are ready)."""
-    import armybuilder.lists.import_jobs  # noqa: F401  (registers the list imports)
-    from rules import battlescribe_jobs
-
-    register(battlescribe_jobs.KIND, battlescribe_jobs.run_catalogue_import,
-             soft_time_limit=settings.BATTLESCRIBE_IMPORT_TIME_LIMIT)
 
 
 class Store:
@@ -313,7 +298,7 @@ def jobs_reconcile(*, held: set[str] | None, workers_alive: bool, live_workers: 
 def reconcile_pass() -> JobsReconciled:
     """`jobs_reconcile` with what the broker, the workers and their heartbeats say now."""
     from armybuilder import worker_heartbeat
-    from armybuilder.estimates.reconciliation import live_task_ids, queued_task_ids
+    from armybuilder.broker_tasks import live_task_ids, queued_task_ids
 
     grace = timezone.now() - timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
     if not BackgroundJob.objects.filter(state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING],

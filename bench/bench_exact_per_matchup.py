@@ -63,8 +63,7 @@ def exact_per_matchup(system_key: str, list_a: list, list_b: list, situation: di
     system = get_system(system_key)
     inputs = {"list_a": _side("A", list_a), "list_b": _side("B", list_b), "situation": situation}
     list_vs_list(system_key, {**inputs, "list_a": _side("A", list_a[:1]), "list_b": _side("B", list_b[:1])})
-    if system.clear_caches:
-        system.clear_caches()
+    system.clear_caches()
     start = CLOCK()
     result = list_vs_list(system_key, inputs)
     seconds = CLOCK() - start

@@ -8,6 +8,10 @@
                    package (`rules.systems.<key>`, `points.<key>`) itself
 
 Imports inside functions and under `TYPE_CHECKING` count: a lazy import is still a dependency.
+
+And no two modules import each other, directly or lazily: the piece both need lives in a module
+both import (`armybuilder/estimates/request_errors.py`, `armybuilder/broker_tasks.py`). Here
+an import under `if TYPE_CHECKING:` does not count, as it never runs (an annotation).
 """
 
 from __future__ import annotations
@@ -57,6 +61,86 @@ def imported_names(path: Path) -> Iterator[tuple[int, str]]:
             yield node.lineno, name
             for alias in node.names:  # `from points import opr` imports points.opr
                 yield node.lineno, f"{name}.{alias.name}"
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """Ids of the import nodes under `if TYPE_CHECKING:` (never run)."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            found |= {id(n) for stmt in node.body for n in ast.walk(stmt)
+                      if isinstance(n, (ast.Import, ast.ImportFrom))}
+    return found
+
+
+def module_graph(root: Path | None = None) -> dict[str, set[str]]:
+    """Module -> the modules of the three layers it imports when it runs (at the top, inside a
+    function or a branch; not under `TYPE_CHECKING`). `from package import name` imports the
+    module `package.name` when there is one, else the package."""
+    root = root or ROOT
+    paths = {}
+    for layer in LAYERS:
+        for path in sorted(p for p in (root / layer).rglob("*.py") if "__pycache__" not in p.parts):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def known(name: str) -> str | None:
+        parts = name.split(".")
+        while parts and ".".join(parts) not in paths:
+            parts.pop()
+        return ".".join(parts) or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        skipped = _type_checking_only(tree)
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
+            if isinstance(node, ast.Import):
+                found |= {m for alias in node.names if (m := known(alias.name))}
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    up = package[: len(package) - (node.level - 1)]
+                    base = ".".join([*up, *filter(None, [node.module])])
+                else:
+                    base = node.module or ""
+                for alias in node.names:
+                    target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else known(base)
+                    if target:
+                        found.add(target)
+        graph[name] = found - {name}
+    return graph
+
+
+def mutual_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every pair of modules each of which imports the other."""
+    return sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets
+                   if a in graph.get(b, ())})
+
+
+def test_no_two_modules_import_each_other():
+    assert mutual_imports(module_graph()) == []
+
+
+def test_the_pair_check_sees_a_lazy_import_back_and_ignores_type_checking(tmp_path):
+    """The check must be able to fail: `a` imports `b` at the top and `b` imports `a` inside a
+    function (found); `c` names `a` only under `TYPE_CHECKING` (not found)."""
+    package = tmp_path / "rules"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from rules import b\nfrom .c import thing\n")
+    (package / "b.py").write_text("def f():\n    from .a import x\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from rules.a import y\n"
+    )
+    for layer in ("points", "armybuilder"):
+        (tmp_path / layer).mkdir()
+    graph = module_graph(tmp_path)
+    assert graph["rules.a"] == {"rules.b", "rules.c"} and graph["rules.c"] == set()
+    assert mutual_imports(graph) == [("rules.a", "rules.b")]
 
 
 def system_packages() -> set[str]:

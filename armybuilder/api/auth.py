@@ -6,6 +6,8 @@ the next `POST` issues a fresh one. The browser needs none of this: its session 
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.authtoken.models import Token
@@ -17,8 +19,28 @@ from rest_framework.views import APIView
 from armybuilder.api.exceptions import ServiceUnavailable
 from armybuilder.api.schema import error
 from armybuilder.api.serializers import CredentialsSerializer, TokenSerializer
-from armybuilder.api.throttling import LoginThrottle, PerIPThrottle, PerUserThrottle
-from armybuilder.login_limits import LoginStoreDown, login_failed
+from armybuilder.api.throttling import PerIPThrottle, PerUserThrottle, SharedCacheThrottle
+from armybuilder.login_limits import LoginAttemptThrottle, LoginStoreDown, login_failed
+
+
+class LoginThrottle(SharedCacheThrottle):
+    """Password attempts for a token, refused while the address (or the address and username)
+    is over its count of failed attempts, shared with the HTML login forms
+    (`armybuilder.login_limits`; the view counts a failure); fails closed (503)."""
+
+    scope = "login"
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        if request.method != "POST":
+            return True
+        data = request.data if isinstance(request.data, dict) else {}
+        counter = LoginAttemptThrottle()
+        try:
+            wait = counter.blocked(address=self.get_ident(request), username=str(data.get("username") or ""))
+        except LoginStoreDown:
+            raise ServiceUnavailable("Signing in is not possible right now; try again in a minute.") from None
+        self.window_ends = counter.window_ends
+        return wait is None
 
 
 class TokenView(APIView):

@@ -333,7 +333,7 @@ class SituationSchemaView(APIView):
             system = get_system(key)
         except KeyError:
             raise exceptions.NotFound("No game system with this key.") from None
-        if system.attack is None:
+        if not system.can_attack:
             raise exceptions.NotFound("This game system has no damage estimates yet.")
         return Response(SituationSchemaSerializer(
             {"system": system.key, "name": system.name, "schema": system.situation_schema}).data)

@@ -36,7 +36,8 @@ from armybuilder.api.serializers import (
     LockSerializer,
     ShareSerializer,
 )
-from armybuilder.estimates.gauntlet_live import gauntlet_settings, gauntlet_state, opponent_choices
+from armybuilder.estimates.gauntlet_live import gauntlet_settings, opponent_choices
+from armybuilder.estimates.gauntlet_panel import gauntlet_state
 from armybuilder.estimates.gauntlet_text import unit_sentences
 from armybuilder.lists.audit import army_list_audit
 from armybuilder.lists.evaluation import army_list_evaluate

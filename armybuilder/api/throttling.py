@@ -115,29 +115,6 @@ class PerIPThrottle(SharedCacheThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class LoginThrottle(SharedCacheThrottle):
-    """Password attempts for a token, refused while the address (or the address and username)
-    is over its count of failed attempts, shared with the HTML login forms
-    (`armybuilder.login_limits`; the view counts a failure); fails closed (503)."""
-
-    scope = "login"
-
-    def allow_request(self, request: Request, view: Any) -> bool:
-        if request.method != "POST":
-            return True
-        from armybuilder.api.exceptions import ServiceUnavailable
-        from armybuilder.login_limits import LoginAttemptThrottle, LoginStoreDown
-
-        data = request.data if isinstance(request.data, dict) else {}
-        counter = LoginAttemptThrottle()
-        try:
-            wait = counter.blocked(address=self.get_ident(request), username=str(data.get("username") or ""))
-        except LoginStoreDown:
-            raise ServiceUnavailable("Signing in is not possible right now; try again in a minute.") from None
-        self.window_ends = counter.window_ends
-        return wait is None
-
-
 class EstimateThrottle(SharedCacheThrottle):
     """Creating an expected-damage job (`estimates` rate, lower: each job is CPU on a worker)."""
 

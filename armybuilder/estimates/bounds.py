@@ -10,10 +10,10 @@ computes, the system predicts the seconds and bytes of each matchup, and inputs 
 
 The prediction is the system's own `GameSystem.estimate_cost(attacker, defender, situation)
 -> (seconds, bytes)` (each system's own cost module, checked against measurement within 3×).
-A system without one gets `generic_cost`, a documented conservative bound: it prices every
-matchup as a dense allocation machine would, (defender models + 1)² states walked once per
-attack die of the attacker (GENERIC_* below), so only small units pass until the system
-supplies its own model.
+A system without one gets the default, `rules/systems/generic_cost.py`, a documented
+conservative bound: it prices every matchup as a dense allocation machine would, (defender
+models + 1)² states walked once per attack die of the attacker, so only small units pass until
+the system supplies its own model.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.machine_speed import machine_factor
+from armybuilder.estimates.request_errors import EstimateRequestError
+from rules.systems.generic_cost import positive_count
 from rules.systems.registry import GameSystem, get_system
 
 #: What one matchup may cost (`DESIGN.md`: "< 2 s and < 300 MB").
@@ -35,27 +37,6 @@ MAX_MATCHUP_BYTES = 300 * 1024 * 1024
 #: one worker alone finishes all its rows (`fanout`) before the job counts as abandoned, with
 #: room for the cost model's error.
 JOB_SHARE_OF_SOFT_LIMIT = 0.5
-#: The generic bound: seconds and bytes per (defender state × attack die) of a dense machine.
-GENERIC_SECONDS_PER_CELL = 1e-7
-GENERIC_BYTES_PER_STATE = 1024
-GENERIC_ATTACKS_PER_WEAPON = 6
-
-
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
-
-
-def generic_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
-                 situation: Mapping[str, Any]) -> tuple[float, int]:
-    """The conservative (seconds, bytes) of a system without `estimate_cost`: only the unit
-    format's shared shape is read (models with a `count` and a `weapons` list)."""
-    models = [m for m in defender.get("models") or [] if isinstance(m, Mapping)]
-    states = (sum(_count(m.get("count")) for m in models) + 1) ** 2
-    dice = sum(_count(m.get("count")) * len(m.get("weapons") or []) * GENERIC_ATTACKS_PER_WEAPON
-               for m in attacker.get("models") or [] if isinstance(m, Mapping))
-    return GENERIC_SECONDS_PER_CELL * states * max(1, dice), GENERIC_BYTES_PER_STATE * states
-
-
 def matchup_cost(system: GameSystem, attacker: Mapping[str, Any], defender: Mapping[str, Any],
                  situation: Mapping[str, Any]) -> tuple[float, int]:
     """Predicted (seconds, bytes) of `system.attack(attacker, defender, situation)`.
@@ -64,8 +45,7 @@ def matchup_cost(system: GameSystem, attacker: Mapping[str, Any], defender: Mapp
     this machine's (`machine_speed.machine_factor`). A system's `estimate_cost` may instead
     raise ValueError naming a limit of its own engine (40k: attacks per batch, total wounds);
     the request is then refused with that message."""
-    cost = getattr(system, "estimate_cost", None) or generic_cost
-    seconds, size = cost(attacker, defender, situation)
+    seconds, size = system.estimate_cost(attacker, defender, situation)
     return float(seconds) * machine_factor(), int(size)
 
 
@@ -81,8 +61,6 @@ def over_limit(seconds: float, size: int) -> str | None:
 
 
 def _request_error(errors: Mapping[str, Sequence[str]]) -> Exception:
-    from armybuilder.estimates.inputs import EstimateRequestError  # inputs calls this module
-
     return EstimateRequestError(errors)
 
 
@@ -159,8 +137,8 @@ SCREEN_OPPONENTS = 2
 def _weight(unit: Mapping[str, Any]) -> tuple[int, int]:
     """How large a unit is by the unit format's shared shape: (models, models × weapons)."""
     models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
-    return (sum(_count(m.get("count")) for m in models),
-            sum(_count(m.get("count")) * len(m.get("weapons") or []) for m in models))
+    return (sum(positive_count(m.get("count")) for m in models),
+            sum(positive_count(m.get("count")) * len(m.get("weapons") or []) for m in models))
 
 
 def _largest(units: Mapping[str, tuple[int, Mapping[str, Any]]]) -> list[str]:

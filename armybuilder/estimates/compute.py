@@ -33,7 +33,7 @@ def _attack_function(system_key: str) -> Callable[..., Mapping[str, Any]]:
         system = get_system(system_key)
     except KeyError as exc:
         raise EstimateInputError(str(exc.args[0])) from None
-    if system.attack is None:
+    if not system.can_attack:
         raise EstimateInputError(f"{system.name} has no expected-damage calculation yet")
     return system.attack
 
@@ -128,7 +128,7 @@ def prepare_units(system_key: str, units: Sequence[Mapping[str, Any]],
     for unit in units:
         key = _canonical(unit)
         if key not in known:
-            known[key] = prepare(unit) if prepare is not None else unit
+            known[key] = prepare(unit)
         found.append(PreparedUnit(key, known[key]))
     return found
 
@@ -136,7 +136,7 @@ def prepare_units(system_key: str, units: Sequence[Mapping[str, Any]],
 def prepare_situation(system_key: str, situation: Mapping[str, Any] | None) -> Any:
     """The job's situation as `attack` takes it, read once (`GameSystem.prepare_situation`)."""
     prepare = get_system(system_key).prepare_situation
-    return prepare(situation or {}) if prepare is not None else (situation or {})
+    return prepare(situation or {})
 
 
 def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Any,

@@ -58,7 +58,9 @@ import armybuilder.celery  # noqa: F401  (the app the subtasks bind to)
 from armybuilder.celery import memory_bound
 from armybuilder.estimates.compute import matrix_cell, outcome_fields, prepare_situation, prepare_units
 from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit, process_cpu_seconds
+from armybuilder.estimates.failures import CPU_TOO_LONG, GAVE_UP, MAX_ATTEMPTS, OUT_OF_MEMORY, TOO_LONG
 from armybuilder.estimates.models import Estimate
+from armybuilder.fault_holds import hold_for_tests
 from rules.systems.registry import get_system
 
 #: Bookkeeping keys live this long (seconds): longer than any job may run.
@@ -255,8 +257,6 @@ def start(estimate: Estimate, costs: Mapping[tuple[str, str], float] | None = No
     store.set(_key(estimate_id, "total"), len(rows_of(estimate.inputs)), ex=KEY_TTL)
     if priced:
         store.set(_key(estimate_id, "priced"), "1", ex=KEY_TTL)
-    from armybuilder.estimates.tasks import hold_for_tests
-
     hold_for_tests("fanned_out")
     sent = {row.decode() for row in store.smembers(_key(estimate_id, "rows_sent"))}
     unsent = [row for row in row_names(estimate.inputs) if row not in sent]
@@ -372,15 +372,6 @@ def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
     and computes the rows it had not stored; a part sent twice computes nothing the second
     time. Rows already done are skipped; when they all are, the job may still need writing
     (a retry after a database error that came after the last part's rows were stored)."""
-    from armybuilder.estimates.tasks import (
-        CPU_TOO_LONG,
-        GAVE_UP,
-        MAX_ATTEMPTS,
-        OUT_OF_MEMORY,
-        TOO_LONG,
-        hold_for_tests,
-    )
-
     store = _redis()
     pipe = store.pipeline(transaction=False)
     for row in rows:

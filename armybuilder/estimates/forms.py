@@ -18,7 +18,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.estimates.inputs import EstimateRequestError, situation_clean, situation_properties
+from armybuilder.estimates.inputs import situation_clean, situation_properties
+from armybuilder.estimates.request_errors import EstimateRequestError
 from armybuilder.estimates.sources import Choices
 from rules.systems.registry import GameSystem
 

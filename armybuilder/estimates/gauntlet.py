@@ -129,7 +129,7 @@ def no_cache(key: str, compute: Callable[[], Matchup]) -> Matchup:
 def matchup_figures(system: GameSystem, attacker: Mapping[str, Any], defender: Mapping[str, Any],
                     situation: Situation) -> Matchup:
     """The figures of one matchup the gauntlet keeps, from the system's exact `attack`."""
-    assert system.attack is not None
+    assert system.can_attack
     result = system.attack(attacker, defender, situation)
     # The system's own one-figure chances (WHFB: wins the combat, breaks), whatever they are.
     chances = [{"key": str(extra["key"]), "label": str(extra.get("label") or extra["key"]),
@@ -153,15 +153,11 @@ class _Prepared:
         self.situations: dict[str, Any] = {}
 
     def unit(self, unit: GauntletUnit) -> Any:
-        if self.system.prepare_unit is None:
-            return unit.data
         if unit.digest not in self.units:
             self.units[unit.digest] = self.system.prepare_unit(unit.data)
         return self.units[unit.digest]
 
     def situation(self, situation: Situation, digest: str) -> Any:
-        if self.system.prepare_situation is None:
-            return situation
         if digest not in self.situations:
             self.situations[digest] = self.system.prepare_situation(situation)
         return self.situations[digest]
@@ -203,7 +199,7 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
         enemies = [GauntletUnit(e.name, e.data, float(model_count(e.data)), e.digest) for e in enemies]
         opponents = [Opponent(o.name, enemies[start:start + len(o.units)])
                      for o, start in zip(opponents, _starts(opponents), strict=True)]
-    per_wound = not points and system.unit_wounds is not None
+    per_wound = not points and system.counts_wounds
     report = Gauntlet(worth_unit="points" if points else "models")
     # (attacker index, defender index, mode) -> worth destroyed, both directions (and wounds).
     dealt: dict[tuple[int, int, str], float] = {}
@@ -215,7 +211,7 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
     attacked: dict[tuple[int, int], list[dict[str, Any]]] = {}
     digests = {mode: content_digest(situation) for mode, situation in situations.items()}
     prepared = _Prepared(system)
-    count_wounds = system.unit_wounds if per_wound and system.unit_wounds else None
+    count_wounds = system.unit_wounds if per_wound else None
     own_wounds = [float(count_wounds(u.data)) for u in units] if count_wounds else []
     enemy_wounds = [float(count_wounds(e.data)) for e in enemies] if count_wounds else []
     for i, unit in enumerate(units):

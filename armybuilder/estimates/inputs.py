@@ -26,21 +26,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.bounds import check_list_vs_list, check_unit_vs_unit
+from armybuilder.estimates.request_errors import EstimateRequestError
 from points.shared_format import UnitFormatError
 from rules.systems.registry import GameSystem, get_system
 
 #: Matchups one list-vs-list job may compute (both directions), so that a job ends well
 #: inside the worker's time limit (a matchup takes a few milliseconds).
 MAX_MATCHUPS = 20_000
-
-
-class EstimateRequestError(ValueError):
-    """The request cannot become a job; `errors` maps each field path to its messages."""
-
-    def __init__(self, errors: Mapping[str, Sequence[str]]):
-        self.errors = {path: list(messages) for path, messages in errors.items()}
-        super().__init__("; ".join(f"{path}: {m}" if path else m
-                                   for path, messages in self.errors.items() for m in messages))
 
 
 def _join(path: str, child: str) -> str:
@@ -131,7 +123,7 @@ def situation_clean(data: Any, *, system: GameSystem, path: str = "situation") -
             errors[field] = [problem]
         else:
             situation[key] = _normalised(spec, value)
-    if not errors and system.situation_errors is not None:
+    if not errors:
         for key, messages in system.situation_errors(dict(situation)).items():
             errors.setdefault(_join(path, key), []).extend(_(message) for message in messages)
     if errors:
@@ -147,7 +139,7 @@ def estimating_system(key: Any, *, path: str) -> GameSystem:
         system = get_system(key)
     except KeyError:
         raise EstimateRequestError({path: [_("Unknown game system “%(key)s”.") % {"key": key}]}) from None
-    if system.attack is None:
+    if not system.can_attack:
         raise EstimateRequestError({path: [_("There are no damage estimates for %(system)s yet.")
                                            % {"system": _(system.name)}]})
     return system
@@ -179,7 +171,7 @@ def unit_check(unit: Any, *, path: str) -> GameSystem:
               "to roll with).") % {"name": str(unit.get("name") or "")}]})
     system = estimating_system(unit.get("system"), path=_join(path, "system"))
     try:
-        (system.check_unit or system.price)(unit)
+        system.check(unit)
     except UnitFormatError as exc:
         errors = _grouped((_join(path, e.path), e.message) for e in exc.errors)
         raise EstimateRequestError(errors or {path: [str(exc)]}) from None

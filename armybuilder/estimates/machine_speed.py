@@ -77,8 +77,7 @@ def reference_workload() -> list[tuple[str, dict[str, Any], dict[str, Any], dict
 def clear_engine_caches() -> None:
     """Empty every cache the engines keep between matchups, so a run pays its whole cost."""
     for system in all_systems():
-        if system.clear_caches is not None:
-            system.clear_caches()
+        system.clear_caches()
 
 
 def workload_seconds(rounds: int = ROUNDS) -> float:

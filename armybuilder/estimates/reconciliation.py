@@ -33,10 +33,8 @@ no worker answers at all, no running work is sent again (it cannot be told lost 
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -45,18 +43,16 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from armybuilder.broker_tasks import live_task_ids, queued_task_ids
+from armybuilder.estimates.failures import GAVE_UP, MAX_ATTEMPTS
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.selectors import NEVER_STARTED, STALE_GRACE, WORKER_LOST, estimate_queued_limit
 from rules.import_receipts import import_receipts_prune
 
 logger = logging.getLogger(__name__)
 
-#: How long to wait for workers to say which tasks they hold.
-INSPECT_TIMEOUT = 3.0
 #: The pause between the two looks that must both miss a row before it is sent again.
 CONFIRM_DELAY = 0.5
-#: The broker queues whose messages hold job work (`CELERY_TASK_ROUTES`).
-WORK_QUEUES = ("celery",)
 
 
 @dataclass(frozen=True)
@@ -76,44 +72,6 @@ def orphan_grace() -> timedelta:
     return timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
 
 
-def live_task_ids() -> set[str] | None:
-    """Ids of the tasks the live workers hold (running, reserved, or waiting for the countdown
-    of a retry), `None` when no worker answered."""
-    from armybuilder.celery import app
-
-    try:
-        inspect = app.control.inspect(timeout=INSPECT_TIMEOUT)
-        active = inspect.active()
-        reserved = inspect.reserved() if active else None
-        scheduled = inspect.scheduled() if active else None
-    except Exception as exc:  # the broker is down: nothing can be said about the workers
-        logger.warning("reconcile: cannot ask the workers: %s", exc)
-        raise
-    if not active:
-        return None
-    ids = {str(task.get("id")) for replies in (active, reserved or {}) for tasks in replies.values()
-           for task in tasks or []}
-    ids |= {str((entry.get("request") or {}).get("id")) for tasks in (scheduled or {}).values()
-            for entry in tasks or []}
-    return ids
-
-
-def queued_task_ids(queues: Iterable[str] = WORK_QUEUES) -> set[str]:
-    """Ids of the task messages waiting in the broker's queues (Redis lists), including those
-    scheduled for a retry (a countdown parks them in the worker, which `live_task_ids` holds)."""
-    from armybuilder.estimates.fanout import _redis
-
-    store = _redis()
-    ids: set[str] = set()
-    for queue in queues:
-        for raw in store.lrange(queue, 0, -1):
-            try:
-                ids.add(str(json.loads(raw)["headers"]["id"]))
-            except (ValueError, KeyError, TypeError):
-                continue
-    return ids
-
-
 def _snapshot() -> tuple[set[str], bool]:
     """Every task id the broker queues or a live worker holds, read in that order (a message
     moving from the queue to a worker in between is seen in the second place), and whether
@@ -131,7 +89,6 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) ->
     """
     from armybuilder.estimates import fanout
     from armybuilder.estimates.services import send_job
-    from armybuilder.estimates.tasks import GAVE_UP, MAX_ATTEMPTS
 
     now = timezone.now()
     counts = dict.fromkeys(Reconciled.__dataclass_fields__, 0)

@@ -26,27 +26,18 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext_noop
 
 import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded lazily)
 from armybuilder.celery import memory_bound
 from armybuilder.estimates import fanout
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
 from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit, process_cpu_seconds
+from armybuilder.estimates.failures import CPU_TOO_LONG, GAVE_UP, MAX_ATTEMPTS, OUT_OF_MEMORY, TOO_LONG
 from armybuilder.estimates.models import Estimate
+from armybuilder.fault_holds import hold_for_tests
 
 logger = logging.getLogger(__name__)
 
-MAX_ATTEMPTS = 3
-#: Errors stored in English and translated when shown (`{% translate estimate.error %}`).
-GAVE_UP = gettext_noop("The job was given up: the worker running it was lost on every attempt.")
-TOO_LONG = gettext_noop("The computation took longer than the time limit.")
-#: A job that runs out of the worker's memory limit fails once, visibly, not retried.
-OUT_OF_MEMORY = gettext_noop("The computation needed more memory than a worker may use; it was not retried. "
-                             "Estimate smaller units or lists.")
-#: A job past its CPU seconds (`ESTIMATE_CPU_SECONDS`) fails once, visibly, not retried.
-CPU_TOO_LONG = gettext_noop("The computation used more CPU time than a job may use; it was not retried. "
-                             "Estimate smaller units or lists.")
 #: Progress is written at most this often (seconds), so a fast job does not hammer Postgres.
 PROGRESS_INTERVAL = 0.25
 
@@ -162,22 +153,6 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         return "failed"
     _finish(estimate, result=result, compute_ms=(time.perf_counter() - started) * 1000)
     return "done"
-
-
-def hold_for_tests(stage: str) -> None:
-    """Fault tests only (`ESTIMATE_TEST_HOLD_FILE` names a file; never set in production):
-    at the stage `ESTIMATE_TEST_HOLD_AT` names ("start": the job has just started; "fanned_out":
-    its fan-out marker is set and no row is sent yet; "row": a row is about to compute), write
-    `<file>.reached`, then wait while `<file>` exists, so a test can kill the worker at that
-    very point. Bounded by the soft time limit."""
-    hold = settings.ESTIMATE_TEST_HOLD_FILE
-    if not hold or stage != settings.ESTIMATE_TEST_HOLD_AT:
-        return
-    from pathlib import Path
-
-    Path(f"{hold}.reached").write_text("running")
-    while Path(hold).exists():
-        time.sleep(0.05)
 
 
 def _finish(estimate: Estimate, *, result: dict | None = None, error: str = "",

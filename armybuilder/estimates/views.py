@@ -67,7 +67,7 @@ def _source(request: HttpRequest) -> sources.UnitSource | sources.ListSource | N
 
 def _supports_estimates(system_key: str) -> bool:
     try:
-        return get_system(system_key).attack is not None
+        return get_system(system_key).can_attack
     except KeyError:
         return False
 

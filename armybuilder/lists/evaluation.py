@@ -106,8 +106,6 @@ def group_heading(army_list: ArmyList, name: str) -> str:
 def army_summary(*, army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str, Any]]:
     """The army-wide figures the list's system reports besides points (40k: Power Level)."""
     summarise = get_system(army_list.system.key).army_summary
-    if summarise is None:
-        return []
     return [dict(row) for row in summarise(army_dict(army_list=army_list, units=units))]
 
 
@@ -119,8 +117,6 @@ def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]
     never depend on the other units, so a unit card re-rendered alone costs no query.
     """
     summarise = get_system(army_list.system.key).unit_summary
-    if summarise is None:
-        return []
     army = army_dict(army_list=army_list, units=())
     return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
 

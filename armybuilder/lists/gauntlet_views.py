@@ -20,9 +20,9 @@ from django.views.decorators.http import require_http_methods
 from armybuilder.estimates.gauntlet_live import (
     MAX_OPPONENT_LISTS,
     gauntlet_settings,
-    gauntlet_state,
     opponent_choices,
 )
+from armybuilder.estimates.gauntlet_panel import gauntlet_state
 from armybuilder.estimates.gauntlet_text import figure_rows
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList

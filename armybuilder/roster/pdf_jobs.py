@@ -288,7 +288,7 @@ def roster_pdf_html(*, army_list: ArmyList, paper: str, options: Mapping[str, st
 
     from armybuilder.lists import selectors
     from armybuilder.roster.cards import build_roster
-    from armybuilder.roster.views import PAPER_LABELS, PAPER_SIZES, print_options
+    from armybuilder.roster.print_options import PAPER_LABELS, PAPER_SIZES, print_options
 
     units = selectors.army_list_units(army_list=army_list)
     return render_to_string("armybuilder/roster/roster_pdf.html", {

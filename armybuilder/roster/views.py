@@ -4,7 +4,6 @@ through its share link: the print page, its PDF, the forum text and the JSON fil
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,7 +12,6 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from armybuilder import offline
@@ -25,11 +23,8 @@ from armybuilder.models import ArmyList
 from armybuilder.roster import pdf_jobs
 from armybuilder.roster.cards import build_roster
 from armybuilder.roster.pdf import collector_paused
+from armybuilder.roster.print_options import PAPER_LABELS, PAPER_SIZES, PRINT_OPTIONS, print_options
 from armybuilder.roster.text import TEXT_STYLES, army_list_text
-
-#: Paper sizes the roster offers, by the `paper` query parameter: the CSS `@page` size.
-PAPER_SIZES = {"a4": "A4", "letter": "letter"}
-PAPER_LABELS = {"a4": "A4", "letter": gettext_lazy("Letter")}
 
 
 def readable_list(request: HttpRequest, list_id: int | None, token: str | None) -> ArmyList:
@@ -50,24 +45,6 @@ def own_list(request: HttpRequest, army_list: ArmyList, token: str | None) -> bo
 
 def _filename(army_list: ArmyList, extension: str) -> str:
     return f"{slugify(army_list.name) or 'army-list'}.{extension}"
-
-
-#: Print options of the roster (query parameters), each with its choices; the first is the default.
-#: Two columns and the rules printed once at the end fit an 11-unit OPR list on two A4 pages.
-PRINT_OPTIONS = {
-    "columns": {"2": gettext_lazy("Two columns"), "1": gettext_lazy("One column")},
-    "rules": {"reference": gettext_lazy("With the rules reference"),
-              "none": gettext_lazy("Without rule texts")},
-    "layout": {"cards": gettext_lazy("Unit cards"), "table": gettext_lazy("One table")},
-}
-
-
-def print_options(query: Mapping[str, str]) -> dict[str, str]:
-    """The roster's print options from the query string; an unknown value falls back to the default."""
-    return {
-        name: value if (value := str(query.get(name, ""))) in choices else next(iter(choices))
-        for name, choices in PRINT_OPTIONS.items()
-    }
 
 
 def _roster_html(request: HttpRequest, army_list: ArmyList, *, token: str | None, for_pdf: bool) -> str:

@@ -141,7 +141,7 @@ def option_groups(
 def list_summary(army_list: ArmyList) -> list[dict[str, Any]]:
     """The army-wide figures the list's system reports besides points (40k: Power Level),
     each `{key, label, value, limit?}`; empty for systems without any (no query then)."""
-    if get_system(army_list.system.key).army_summary is None:
+    if not get_system(army_list.system.key).summarises_army:
         return []
     units = list(army_list.units.order_by("position"))
     rows = army_summary(army_list=army_list, units=units)

@@ -13,8 +13,10 @@ import importlib
 import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from rules.systems.generic_cost import generic_cost
 
 #: The package whose sub-packages are the systems (each imported once, lazily).
 SYSTEMS_PACKAGE = "rules.systems"
@@ -39,6 +41,35 @@ class CombatChance:
     sentence: str
 
 
+def no_attack(attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Any) -> Mapping[str, Any]:
+    """`attack` of a system without estimates (`GameSystem.can_attack` is False): never called."""
+    raise NotImplementedError("this game system has no damage estimates")
+
+
+def as_given(value: Any) -> Any:
+    """`prepare_unit` / `prepare_situation` of a system whose `attack` takes the dicts as they are."""
+    return value
+
+
+def no_situation_errors(situation: Mapping[str, Any]) -> dict[str, list[str]]:
+    """`situation_errors` of a system whose situation has no checks across its fields."""
+    return {}
+
+
+def no_caches() -> None:
+    """`clear_caches` of an engine that keeps nothing between matchups."""
+
+
+def no_figures(*_args: Any) -> list[Mapping[str, Any]]:
+    """`army_summary` / `unit_summary` of a system that reports no figures besides points."""
+    return []
+
+
+def no_unit_wounds(unit: Mapping[str, Any]) -> None:
+    """`unit_wounds` of a system whose gauntlet is measured per model or point, not per wound."""
+    return None
+
+
 @dataclass(frozen=True)
 class GameSystem:
     """Everything the product needs to know to support one game system.
@@ -46,7 +77,8 @@ class GameSystem:
     - `profile_schema`: JSON Schema of one model's profile fields in the unit format;
     - `price(unit_dict)` -> a JSON-ready breakdown with at least `points` (int) and `exact`;
     - `validate(army_dict)` -> a list of violation dicts (`rule`, `unit`, `message`);
-    - `attack(attacker, defender, situation)` -> an exact outcome (None if not supported); its
+    - `attack(attacker, defender, situation)` -> an exact outcome (`can_attack` says whether
+      the system has one); its
       `outcomes` entries of kind probability or number also go into list-vs-list matrix cells,
       unless the entry says `"matrix": false` (a figure that explains one matchup, such as the
       Ld a break test used, but would crowd a heat map);
@@ -73,13 +105,13 @@ class GameSystem:
     profile_schema: Mapping[str, Any]
     price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     validate: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]]
-    attack: Callable[..., Mapping[str, Any]] | None = None
+    attack: Callable[..., Mapping[str, Any]] = no_attack
     #: `prepare_unit(unit_dict)` -> what `attack` takes in the dict's place (OPR: the parsed
     #: unit), done once per distinct unit of a list-vs-list job rather than in every matchup;
-    #: `attack` must give exactly the same result on either. None: `attack` takes the dict.
-    prepare_unit: Callable[[Mapping[str, Any]], Any] | None = None
+    #: `attack` must give exactly the same result on either. Default: the dict as it is.
+    prepare_unit: Callable[[Mapping[str, Any]], Any] = as_given
     #: `prepare_situation(situation_dict)` -> the same for the job's one situation.
-    prepare_situation: Callable[[Mapping[str, Any]], Any] | None = None
+    prepare_situation: Callable[[Mapping[str, Any]], Any] = as_given
     description: str = ""
     #: The optional army-structure rules a list can switch on or off: key -> label.
     structure_options: Mapping[str, str] = field(default_factory=dict)
@@ -91,18 +123,19 @@ class GameSystem:
     #: JSON Schema of the situation of an attack (see above); empty for a system without `attack`.
     situation_schema: Mapping[str, Any] = field(default_factory=dict)
     #: Cross-field checks of a complete situation: field name -> messages.
-    situation_errors: Callable[[dict[str, Any]], dict[str, list[str]]] | None = None
+    situation_errors: Callable[[dict[str, Any]], dict[str, list[str]]] = no_situation_errors
     #: `check_unit(unit)`: raises `points.shared_format.UnitFormatError` for a unit `price` refuses,
     #: without pricing it, for a check that has no use for the price (an estimate request,
-    #: `armybuilder.estimates.inputs.unit_check`); None: `price` is the check.
+    #: `armybuilder.estimates.inputs.unit_check`); None: `price` is the check (call `check`).
     check_unit: Callable[[Mapping[str, Any]], None] | None = None
     #: Predicted (seconds, bytes) of one `attack(attacker, defender, situation)`, checked before
-    #: a job is queued (`armybuilder.estimates.bounds`); None: the generic conservative bound.
-    estimate_cost: Callable[..., tuple[float, int]] | None = None
+    #: a job is queued (`armybuilder.estimates.bounds`). Default: the generic conservative bound
+    #: (`rules/systems/generic_cost.py`).
+    estimate_cost: Callable[..., tuple[float, int]] = generic_cost
     #: Empties the caches the engine keeps between matchups (a cold run pays its whole cost: the
-    #: machine-speed measurement of `armybuilder.estimates.machine_speed`, the cost-model benches);
-    #: None: the engine keeps none that outlive a matchup.
-    clear_caches: Callable[[], None] | None = None
+    #: machine-speed measurement of `armybuilder.estimates.machine_speed`, the cost-model benches).
+    #: Default: nothing to empty (the engine keeps nothing that outlives a matchup).
+    clear_caches: Callable[[], None] = no_caches
     #: JSON Schema object of the system's own per-list parameters (40k battle size, AoS
     #: allegiance, ...): every property has a `title` and a `default`, and is a boolean, a
     #: bounded integer or a string `enum` (optional `x-enum-labels`). The list form, the API
@@ -113,7 +146,8 @@ class GameSystem:
     #: `army_summary(army_dict)` -> `[{"key", "label", "value", "limit"?, "over"?, "detail"?}]`,
     #: cheap (no pricing); `over` marks a figure past its bounds, `detail` a line for the
     #: list's rules panel and the roster rather than the editor's totals bar (40k detachments).
-    army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
+    #: Default: no figures (`summarises_army` is then False, and nothing is asked).
+    army_summary: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]] = no_figures
     #: Whether a list of this system is sized by a points limit. False (AoS 1st: "no points,
     #: any number of models"): pages, forms, exports and the API neither ask for nor show a
     #: points limit or points left, and `army_summary` says what sizes the list instead.
@@ -125,7 +159,7 @@ class GameSystem:
     #: items used / allowed): `unit_summary(army_dict, unit_dict)` -> `[{"key", "label",
     #: "value", "limit"?, "model"?}]`, cheap (no pricing); the army is given because a limit
     #: may depend on the list's switches. Shown on the unit card, the roster and the API.
-    unit_summary: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Mapping[str, Any]]] | None = None
+    unit_summary: Callable[[Mapping[str, Any], Mapping[str, Any]], list[Mapping[str, Any]]] = no_figures
     #: Kinds a group of units can be (40k 9th: Patrol, Battalion, Brigade detachments), key ->
     #: label; `group_kind_title` names the choice ("Detachment"). A list records each group's
     #: kind (`ArmyList.group_kinds`); the army dict then carries `groups` ({name: kind}) and
@@ -135,13 +169,46 @@ class GameSystem:
     group_kind_title: str = ""
     #: The rounded points of a unit dict alone, the same number as `price(unit)["points"]` but
     #: without building the JSON breakdown (the list editor prices a unit once per
-    #: option to show what each adds); None: `unit_points` reads `price`. Same errors as `price`.
+    #: option to show what each adds); None: read from `price` (call `unit_points`). Same errors
+    #: as `price`.
     points: Callable[[Mapping[str, Any]], int] | None = None
     #: Readers and writers of other tools' unit shapes for this system, by format key
     #: ("army_forge": a module with `read_unit(entry, path)`, `merge_combined(host, joined)`
     #: and `write_unit(unit, points=, selection_id=)`). The importers and exports ask for a
     #: format here and never name a system.
     foreign_units: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        """A behaviour given as None (`replace(system, attack=None)`) is the default one, so no
+        caller ever tests a field for None."""
+        for spec in fields(self):
+            if getattr(self, spec.name) is None and spec.default in _BEHAVIOUR_DEFAULTS:
+                object.__setattr__(self, spec.name, spec.default)
+
+    @property
+    def can_attack(self) -> bool:
+        """Whether the system estimates damage (it declares an `attack`)."""
+        return self.attack is not no_attack
+
+    @property
+    def summarises_army(self) -> bool:
+        """Whether the system reports army-wide figures besides points (`army_summary`)."""
+        return self.army_summary is not no_figures
+
+    @property
+    def counts_wounds(self) -> bool:
+        """Whether the gauntlet also measures this system per wound (`unit_wounds`)."""
+        return self.unit_wounds is not no_unit_wounds
+
+    def check(self, unit: Mapping[str, Any]) -> None:
+        """Raise `UnitFormatError` for a unit `price` would refuse (`check_unit`, else `price`)."""
+        (self.check_unit or self.price)(unit)
+
+    def unit_points(self, unit: Mapping[str, Any]) -> int:
+        """The rounded points of `unit` (`points` where declared, else `price`)."""
+        if self.points is not None:
+            return int(self.points(unit))
+        return int(self.price(unit)["points"])
 
     @property
     def formula_priced(self) -> bool:
@@ -170,7 +237,8 @@ class GameSystem:
     #: `unit_wounds(unit_dict)` -> the damage that slays every model of a unit (the sum of its
     #: models' wounds). A system without points that declares it has its gauntlet measured per
     #: wound as well as per model (AoS 1st), from the estimates contract's expected `damage`.
-    unit_wounds: Callable[[Mapping[str, Any]], int] | None = None
+    #: Default: none (`counts_wounds` is False).
+    unit_wounds: Callable[[Mapping[str, Any]], int | None] = no_unit_wounds
     #: Template of a page that explains the system's points formula in a player's words, one
     #: section per factor, each with an `id` (the designer and the breakdown link to them).
     #: "": the system has no formula page (priced from its catalogue).
@@ -184,11 +252,14 @@ class GameSystem:
     play: Any = None
 
 
+#: The default behaviours a field falls back to when given as None.
+_BEHAVIOUR_DEFAULTS = (no_attack, as_given, no_situation_errors, no_caches, no_figures, no_unit_wounds,
+                       generic_cost)
+
+
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:
-    """The rounded points of `unit` as `system` prices it (its `points`, else its `price`)."""
-    if system.points is not None:
-        return int(system.points(unit))
-    return int(system.price(unit)["points"])
+    """The rounded points of `unit` as `system` prices it (`GameSystem.unit_points`)."""
+    return system.unit_points(unit)
 
 
 _REGISTRY: dict[str, GameSystem] = {}

@@ -13,7 +13,7 @@ import redis
 from django.utils import timezone
 
 from armybuilder import jobs
-from armybuilder.estimates.reconciliation import queued_task_ids
+from armybuilder.broker_tasks import queued_task_ids
 from armybuilder.lists.import_jobs import list_import_state
 from armybuilder.models import BackgroundJob, JobInput
 from tests.factories.army_lists import make_user

@@ -42,7 +42,7 @@ def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, vi
     from rules.systems.registry import get_system
 
     declared = [chance.key for chance in get_system(system).combat_chances]
-    per_wound = get_system(system).unit_wounds is not None
+    per_wound = get_system(system).counts_wounds
     fetched: list[str] = []  # what htmx asks for with GET (the add itself is a POST)
     page.on("request", lambda request: fetched.append(request.url)
             if request.resource_type in ("xhr", "fetch") and request.method == "GET" else None)

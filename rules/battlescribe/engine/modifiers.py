@@ -4,10 +4,13 @@ catalogue's `set`/`increment`/`decrement`/`append`/… modifiers whose condition
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .conditions import guards_hold, repeat_times
 from .model import CategoryLink, Option
-from .roster import Context
+
+if TYPE_CHECKING:  # the roster calls this module; a context is only an annotation here
+    from .roster import Context
 
 
 @dataclass

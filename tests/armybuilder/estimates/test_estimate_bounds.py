@@ -16,6 +16,7 @@ from armybuilder.estimates.inputs import (
     unit_vs_unit_inputs,
 )
 from armybuilder.estimates.models import Estimate
+from rules.systems import generic_cost
 from rules.systems.registry import get_system
 from tests.factories.opr_documents import RIFLE, opr_unit
 
@@ -65,8 +66,8 @@ def test_a_system_without_a_cost_model_gets_the_generic_bound():
     generic = replace(get_system("opr"), estimate_cost=None)
     seconds, size = bounds.matchup_cost(generic, opr_unit("A", count=10, weapons=[RIFLE, RIFLE]),
                                         opr_unit("D", count=99), {})
-    assert seconds == pytest.approx(bounds.GENERIC_SECONDS_PER_CELL * 100**2 * 10 * 2 * 6)
-    assert size == bounds.GENERIC_BYTES_PER_STATE * 100**2
+    assert seconds == pytest.approx(generic_cost.GENERIC_SECONDS_PER_CELL * 100**2 * 10 * 2 * 6)
+    assert size == generic_cost.GENERIC_BYTES_PER_STATE * 100**2
     assert bounds.over_limit(seconds, size) is None
     assert bounds.over_limit(*bounds.matchup_cost(generic, opr_unit("A", count=100, weapons=[RIFLE] * 4),
                                                   opr_unit("D", count=1000), {})) is not None

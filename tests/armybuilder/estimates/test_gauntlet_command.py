@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from rules.systems.registry import all_systems, get_system
 
-SYSTEMS = [system.key for system in all_systems() if system.attack is not None]
+SYSTEMS = [system.key for system in all_systems() if system.can_attack]
 
 
 def list_file(tmp_path: Path, system_key: str, name: str, units: list[dict]) -> Path:

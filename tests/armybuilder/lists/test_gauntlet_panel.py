@@ -11,7 +11,8 @@ from django.core.cache import caches
 from django.urls import reverse
 
 from armybuilder.estimates.gauntlet import measure
-from armybuilder.estimates.gauntlet_live import compute_missing, gauntlet_inputs, gauntlet_state
+from armybuilder.estimates.gauntlet_live import compute_missing, gauntlet_inputs
+from armybuilder.estimates.gauntlet_panel import gauntlet_state
 from armybuilder.estimates.gauntlet_text import number
 from armybuilder.lists import services
 from armybuilder.lists.locks import army_list_lock

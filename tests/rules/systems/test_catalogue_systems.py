@@ -17,7 +17,7 @@ def test_every_seed_system_is_registered_in_order_with_its_attack_sequence():
     assert [s.key for s in all_systems()] == ["opr", "whfb6", "wh40k9", "aos1", "ru_whfb"]
     for key in ("whfb6", "wh40k9", "aos1", "ru_whfb"):
         system = get_system(key)
-        assert system.attack is not None  # issue 10 (40k), issue 11 (WHFB, RU, AoS)
+        assert system.can_attack  # issue 10 (40k), issue 11 (WHFB, RU, AoS)
         assert system.profile_schema["type"] == "object" and "points" in system.profile_schema["properties"]
 
 

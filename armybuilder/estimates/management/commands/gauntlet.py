@@ -17,7 +17,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from armybuilder.estimates.bounds import matchup_cost, over_limit
 from armybuilder.estimates.gauntlet import MODES, GauntletUnit, Opponent, measure, unit_worth
-from armybuilder.estimates.inputs import EstimateRequestError, situation_clean
+from armybuilder.estimates.inputs import situation_clean
+from armybuilder.estimates.request_errors import EstimateRequestError
 from points.shared_format import UnitFormatError
 from rules.management.json_input import InputError, fail, print_json, read_json
 from rules.systems.registry import GameSystem, get_system
@@ -79,7 +80,7 @@ class Command(BaseCommand):
             system = get_system(str(documents["list"].get("system")))
         except (KeyError, AttributeError):
             fail(self.stderr, [{"path": "list.system", "message": "no such game system"}])
-        if system.attack is None:
+        if not system.can_attack:
             fail(self.stderr, [{"path": "list.system", "message": f"{system.name} has no estimate yet"}])
 
         units, errors = list_units(system, documents["list"], "list")

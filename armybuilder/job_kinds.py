@@ -1,0 +1,20 @@
+"""Every kind of durable background job with its runner: registered with `armybuilder.jobs` when
+the Django apps are ready (`armybuilder.apps`), in the web process and on every worker alike.
+The job model knows no kind itself, so a kind's module may use it without a circular import.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from armybuilder import jobs
+
+
+def register_kinds() -> None:
+    """Register the list imports (`armybuilder.lists.import_jobs`, on import) and the catalogue
+    imports of the `rules` layer (`rules.battlescribe_jobs`)."""
+    import armybuilder.lists.import_jobs  # noqa: F401  (registers the list imports)
+    from rules import battlescribe_jobs
+
+    jobs.register(battlescribe_jobs.KIND, battlescribe_jobs.run_catalogue_import,
+                  soft_time_limit=settings.BATTLESCRIBE_IMPORT_TIME_LIMIT)
