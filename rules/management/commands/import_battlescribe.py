@@ -3,8 +3,9 @@
 Imports a game system (.gst/.gstz) and catalogues (.cat/.catz) into the public catalogue of
 `KEY`, in one transaction, updating a previous import of the same catalogues in place.
 `--dry-run` parses, maps and prices everything without a database and writes nothing;
-`--json` prints `{"system", "factions": [{"name", "units": [{"name", "points", "power",
-"models"}]}], "errors", "warnings"}` with each unit at its minimum size. Bad input exits with
+`--json` prints `{"system", "factions": [{"name", "units": [{"name", "points", "models", and
+the figures the system's price reports (`GameSystem.price_figures`)}]}], "errors", "warnings"}`
+with each unit at its minimum size. Bad input exits with
 status 2 and the errors (each naming the file and element).
 """
 
@@ -19,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from rules.battlescribe.xml_reader import MAX_FILE_BYTES, BattleScribeError, SourceFile
 from rules.catalogue_files import CatalogueFileError
 from rules.management.json_input import INVALID_INPUT_STATUS
+from rules.systems.registry import get_system
 
 
 def read_sources(paths: list[str]) -> list[SourceFile]:
@@ -67,14 +69,16 @@ class Command(BaseCommand):
             self.fail(system_key, exc.errors, as_json=options["json"])
             return
         summary = result.summary()
+        system = get_system(system_key)
         if options["json"]:
             self.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2))
             return
         for faction in summary["factions"]:
             self.stdout.write(f"{faction['name']}: {len(faction['units'])} units")
             for unit in faction["units"]:
-                power = f", {unit['power']} PL" if unit["power"] is not None else ""
-                self.stdout.write(f"  {unit['name']}: {unit['points']} pts{power}, {unit['models']} models")
+                figures = "".join(f", {unit[key]} {label}" for key, label in system.price_figures.items()
+                                  if unit.get(key) is not None)
+                self.stdout.write(f"  {unit['name']}: {unit['points']} pts{figures}, {unit['models']} models")
         for group in summary["report"]:
             self.stdout.write(f"report: {group['text']}")
         for warning in summary["warnings"]:

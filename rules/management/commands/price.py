@@ -2,8 +2,9 @@
 
 Prints JSON on stdout: `points` (int), `exact` (decimal string), `category` (warrior or
 shooter), `models` (per model: base, weapon and ability terms) and every term behind them.
-The unit's `system` picks the game system from the registry (default "opr"). Invalid input
-exits with status 2 and `{"errors": [{"path", "message"}]}` on stderr.
+The unit's `system` picks the game system from the registry; a document that names none is
+refused (the command never assumes a system). Invalid input exits with status 2 and
+`{"errors": [{"path", "message"}]}` on stderr.
 """
 
 from __future__ import annotations
@@ -14,16 +15,22 @@ from django.core.management.base import BaseCommand
 
 from points.shared_format import UnitFormatError
 from rules.management.json_input import InputError, fail, print_json, read_json
-from rules.systems.registry import get_system
+from rules.systems.registry import all_systems, get_system
 
-DEFAULT_SYSTEM = "opr"
+
+def system_named(document: Any) -> str | None:
+    """The `system` key a document names (the registry's key), None when it names none."""
+    if isinstance(document, dict) and isinstance(document.get("system"), str) and document["system"]:
+        return document["system"]
+    return None
 
 
 def system_of(document: Any) -> str:
-    """The `system` key of a document (the registry's key), "opr" when absent."""
-    if isinstance(document, dict) and isinstance(document.get("system"), str):
-        return document["system"]
-    return DEFAULT_SYSTEM
+    """The `system` key of a document; InputError on `system` when the document names none."""
+    if (key := system_named(document)) is not None:
+        return key
+    known = ", ".join(system.key for system in all_systems())
+    raise InputError([{"path": "system", "message": f"name the game system by its key (one of: {known})"}])
 
 
 class Command(BaseCommand):

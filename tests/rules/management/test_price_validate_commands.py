@@ -135,9 +135,21 @@ def test_validate_prints_total_and_violations(write):
 
 def test_validate_bad_list(write):
     """An invalid list: exit 2 with the errors and their paths inside the list."""
-    army = {"name": "Patrol", "points_limit": -5, "units": [{"unit": {**INFANTRY_JSON, "models": []}}]}
+    army = {"system": "opr", "name": "Patrol", "points_limit": -5,
+            "units": [{"unit": {**INFANTRY_JSON, "models": []}}]}
     errors = errors_of(manage("validate", write("list.json", army)))
     assert {e["path"] for e in errors} == {"points_limit", "units[0].unit.models"}
+
+
+def test_a_document_naming_no_system_is_refused_on_system(write):
+    """The commands never assume a game system: a list or a unit without `system` exits 2 with
+    the error on `system`, naming the registry's keys."""
+    army = {"name": "Patrol", "points_limit": 500, "units": [{"unit": INFANTRY_JSON}]}
+    [error] = errors_of(manage("validate", write("list.json", army)))
+    assert error["path"] == "system" and "opr" in error["message"] and "wh40k9" in error["message"]
+    unit = {key: value for key, value in INFANTRY_JSON.items() if key != "system"}
+    [error] = errors_of(manage("price", write("unit.json", unit)))
+    assert error["path"] == "system"
 
 
 @pytest.mark.django_db
@@ -191,6 +203,6 @@ def test_validate_resolves_catalogue_unit_entries_like_units_in_full(tmp_path):
 def test_validate_reports_a_bad_entry_with_the_lists_own_errors(write):
     """An entry that is neither a unit in full nor a reference, beside a bad points limit:
     both errors at once, exit 2, and no database touched (the entry is refused first)."""
-    army = {"name": "Patrol", "points_limit": -5, "units": [{"count": 2}, "not an entry"]}
+    army = {"system": "opr", "name": "Patrol", "points_limit": -5, "units": [{"count": 2}, "not an entry"]}
     errors = errors_of(manage("validate", write("list.json", army)))
     assert {e["path"] for e in errors} == {"points_limit", "units[0]", "units[1]"}

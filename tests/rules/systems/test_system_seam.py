@@ -1,6 +1,7 @@
 """THE SEAM (`DESIGN.md`, "One seam for game systems"): the product layer — every module
-under `armybuilder/`, every template, and the catalogue's pages, designer and unit cards in
-`rules/` — names no game system and no system's own field; it reads them from the registry
+under `armybuilder/`, every template, the catalogue's pages, designer and unit cards in
+`rules/`, and every management command (`price`, `validate`, `import_battlescribe`, …) — names no
+game system and no system's own field; it reads them from the registry
 (`rules/systems/registry.py`).
 
 The words looked for are each registered system's key and the properties of its profile schema
@@ -18,7 +19,7 @@ import re
 from pathlib import Path
 
 from rules.systems.profile_fields import ENVELOPE_FIELDS, UNIT_FORMAT_WEAPON_FIELDS
-from rules.systems.registry import all_systems
+from rules.systems.registry import all_systems, get_system
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -35,13 +36,14 @@ ALLOWED = {
     ("templates/rules/_designer_form.html", "save"): "the designer's Save button (action=save)",
     ("rules/views.py", "save"): "the designer's Save button (action=save)",
 }
-#: The product modules of the `rules` app (pages, forms, cards, options, selectors). Not here: the
-#: catalogue's data model and loader (equipment kinds such as "armour" are catalogue data), the
-#: systems themselves (`rules/systems/`) and the BattleScribe importer, which maps cost types.
+#: The product modules of the `rules` app (pages, forms, cards, options, selectors, the command
+#: line). Not here: the catalogue's data model and loader (equipment kinds such as "armour" are
+#: catalogue data), the systems themselves (`rules/systems/`) and the BattleScribe importer,
+#: which maps cost types.
 RULES_PRODUCT = (
     "views.py", "designer_form.py", "unit_cards.py", "battlescribe_views.py", "selectors.py",
     "services.py", "options.py", "unit_validation.py", "source_language.py", "list_settings.py",
-    "matchups.py", "urls.py", "battlescribe_urls.py", "templatetags",
+    "matchups.py", "urls.py", "battlescribe_urls.py", "templatetags", "management",
 )
 
 
@@ -128,6 +130,14 @@ def test_the_scanner_finds_a_named_field_and_ignores_docstrings():
     assert template_names('{{ unit.power }} {# .quality #}', {"power", "quality"}) == {"power"}
 
 
+def test_the_command_line_is_in_the_product_layer():
+    """Every management command is scanned, those of `rules` and of the product alike."""
+    scanned = {path.relative_to(ROOT).as_posix() for path in product_files()}
+    commands = {path.relative_to(ROOT).as_posix() for layer in ("points", "rules", "armybuilder")
+                for path in (ROOT / layer).glob("**/management/commands/*.py")}
+    assert "rules/management/commands/price.py" in commands and commands <= scanned
+
+
 def test_nothing_in_the_product_layer_names_a_system_or_its_fields():
     words = system_words()
     offending = []
@@ -137,3 +147,26 @@ def test_nothing_in_the_product_layer_names_a_system_or_its_fields():
         rel = path.relative_to(ROOT).as_posix()
         offending += [(rel, word) for word in sorted(named) if (rel, word) not in ALLOWED]
     assert offending == []
+
+
+def test_a_system_declaring_only_price_and_validate_has_every_behaviour():
+    """`GameSystem` defaults instead of None: a system that declares nothing else can still be
+    asked everything (no summaries, no estimates, the generic cost bound, nothing to clear), and
+    a behaviour given as None is the default one, so no caller tests a field for None."""
+    from dataclasses import replace
+
+    from rules.systems.generic_cost import generic_cost
+    from rules.systems.registry import GameSystem, no_attack
+
+    unit = {"format": 1, "system": "bare", "name": "U", "models": [{"name": "M", "count": 3, "weapons": []}]}
+    bare = GameSystem(key="bare", name="Bare", source_language="en", profile_schema={},
+                      price=lambda u: {"points": 7, "exact": "7"}, validate=lambda army: [])
+    assert not bare.can_attack and not bare.summarises_army and not bare.counts_wounds
+    assert bare.army_summary({}) == [] and bare.unit_summary({}, unit) == []
+    assert bare.prepare_unit(unit) is unit and bare.situation_errors({"mode": "melee"}) == {}
+    assert bare.estimate_cost(unit, unit, {}) == generic_cost(unit, unit, {})
+    assert bare.clear_caches() is None and bare.unit_points(unit) == 7 and bare.check(unit) is None
+    opr = get_system("opr")
+    assert opr.can_attack and replace(opr, attack=None).attack is no_attack
+    assert replace(opr, estimate_cost=None).estimate_cost is generic_cost
+

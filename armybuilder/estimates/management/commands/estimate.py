@@ -20,9 +20,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from armybuilder.estimates.inputs import EstimateRequestError, situation_clean, situation_properties
+from armybuilder.estimates.inputs import situation_clean, situation_properties
+from armybuilder.estimates.request_errors import EstimateRequestError
 from points.shared_format import UnitFormatError
-from rules.management.commands.price import system_of
+from rules.management.commands.price import system_named
 from rules.management.json_input import InputError, fail, print_json, read_json
 from rules.systems.registry import GameSystem, all_systems, get_system
 
@@ -110,17 +111,19 @@ class Command(BaseCommand):
         if errors:
             fail(self.stderr, errors)
 
-        key = options["system"] or system_of(documents["attacker"])
         path = "system" if options["system"] else "attacker.system"
+        key = options["system"] or system_named(documents["attacker"])
+        if key is None:
+            fail(self.stderr, [{"path": path, "message": "name the game system by its key (or --system)"}])
         try:
             system = get_system(key)
         except KeyError as exc:
             fail(self.stderr, [{"path": path, "message": str(exc.args[0])}])
-        if system.attack is None:
+        if not system.can_attack:
             fail(self.stderr, [{"path": path, "message": f"{system.name} has no estimate yet"}])
 
         for role in ("attacker", "defender"):  # report both files' and the situation's problems at once
-            if system_of(documents[role]) != system.key:
+            if system_named(documents[role]) != system.key:
                 errors.append({"path": f"{role}.system", "message": f"not a unit of {system.name}"})
                 continue
             try:
