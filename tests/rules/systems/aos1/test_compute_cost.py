@@ -10,10 +10,11 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from armybuilder.estimates.bounds import generic_cost, over_limit
+from armybuilder.estimates.bounds import over_limit
 from rules.systems.aos1 import combat
 from rules.systems.aos1.combat import Situation, _losses, attack, battleshock_fled
 from rules.systems.aos1.compute_cost import attack_work, estimate_cost
+from rules.systems.generic_cost import generic_cost
 from tests.rules.systems.aos1.test_combat import unit, weapon
 
 MELEE = {"mode": "melee"}
