@@ -27,8 +27,10 @@ middleware, session, view, services, queries, templates), with production settin
 from __future__ import annotations
 
 import argparse
+import cProfile
 import io
 import os
+import pstats
 import re
 import secrets
 import statistics
@@ -151,8 +153,15 @@ def count_of(unit: ListUnit) -> dict[str, int] | None:
     return None
 
 
-def run(client: Client, army_list: ArmyList, templates: list[int], rounds: int) -> dict[str, list[float]]:
-    """CPU ms of each timed click (the first 3 rounds warm up and are not counted)."""
+def run(
+    client: Client,
+    army_list: ArmyList,
+    templates: list[int],
+    rounds: int,
+    profile: cProfile.Profile | None = None,
+) -> dict[str, list[float]]:
+    """CPU ms of each timed click (the first 3 rounds warm up and are not counted); with
+    `profile`, the timed clicks are profiled into it as well (the times then include its cost)."""
     cpu: dict[str, list[float]] = {name: [] for name in CLICKS}
     add_url = reverse("lists:unit_add", args=[army_list.pk])
     headers = {"HTTP_HX_REQUEST": "true"}
@@ -161,7 +170,11 @@ def run(client: Client, army_list: ArmyList, templates: list[int], rounds: int) 
     def post(name: str | None, url: str, data: dict[str, str]) -> str:
         cache.clear()
         start = time.process_time()
+        if profile is not None and name is not None:
+            profile.enable()
         response = client.post(url, data, HTTP_X_LIST_VERSION=str(version[0]), **headers)
+        if profile is not None and name is not None:
+            profile.disable()
         spent = (time.process_time() - start) * 1000
         body = response.content.decode()
         if response.status_code != 200:
@@ -205,6 +218,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=Path("/tmp/data/wh40k-9e"))
     parser.add_argument("--rows", type=int, nargs="+", default=[20, 60])
     parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--profile", action="store_true", help="profile the engine's clicks (top 30 printed)")
     args = parser.parse_args()
     if not (args.data / "Necrons.cat").exists():
         raise SystemExit(f"{args.data}: no Necrons.cat (fetch BSData/wh40k-9e and copy it there)")
@@ -228,7 +242,11 @@ def main() -> int:
         for rows in args.rows:
             for label, faction in (("bundled", bundled), ("engine", necrons)):
                 army_list, templates = build_list(user, faction, rows, f"{label} {rows}")
-                results[(label, rows)] = run(client, army_list, templates, args.rounds)
+                profile = cProfile.Profile() if args.profile and label == "engine" else None
+                results[(label, rows)] = run(client, army_list, templates, args.rounds, profile)
+                if profile is not None:
+                    print(f"engine clicks at {rows} rows, by own time:")
+                    pstats.Stats(profile).sort_stats("tottime").print_stats(30)
         load_after = os.getloadavg()
         print(
             f"editor clicks, CPU ms in process ({args.rounds} rounds each, cold Django cache), "

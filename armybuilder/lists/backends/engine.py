@@ -113,6 +113,7 @@ class EngineBackend:
         unit.selection = tree_of(roster.unit(index))
         all_units = [*units, *added, unit]
         if options:
+            engine_units.check_counts(options)
             try:
                 engine_units.apply_counts(roster, index, unit, options)
             except ListRosterError as exc:
