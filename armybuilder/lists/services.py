@@ -27,7 +27,14 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from armybuilder.lists.backends import ListBackend, backend_for, backend_for_change, engine_units, rows
+from armybuilder.lists.backends import (
+    ListBackend,
+    backend_for,
+    backend_for_change,
+    engine_units,
+    roster_cache,
+    rows,
+)
 from armybuilder.lists.backends.unit_format import build_list_unit as build_list_unit  # re-exported
 from armybuilder.lists.backends.unit_format import catalogue_ref as catalogue_ref  # re-exported
 from armybuilder.lists.errors import ArmyListError, StaleListError
@@ -510,12 +517,21 @@ def _lock_for_change(
     *, army_list: ArmyList, expected_version: int | None
 ) -> tuple[ArmyList, list[ListUnit], ListBackend]:
     """The list locked at `expected_version`, its rows in order and its backend: the state the
-    backend kept from the list's last change when it has it (no row read), else the rows read
-    (`backend_for_change`)."""
-    locked = lock_list(army_list=army_list, expected_version=expected_version)
-    units, backend = backend_for_change(
-        locked, lambda whole: list_units_in_order(locked, for_evaluation=not whole)
-    )
+    backend kept from the list's last change when it has it (the lock reads the version, no
+    row), else the rows read with the lock in one query (`lock_list_and_units`), whole ones
+    after it when the backend needs them (`backend_for_change`)."""
+    kept = roster_cache.peek(army_list.pk)
+    if expected_version is not None and kept is not None and kept.version == expected_version:
+        locked = lock_list(army_list=army_list, expected_version=expected_version)  # the version only
+
+        def read(whole: bool) -> list[ListUnit]:
+            return list_units_in_order(locked, for_evaluation=not whole)
+    else:
+        locked, first = lock_list_and_units(army_list=army_list, expected_version=expected_version)
+
+        def read(whole: bool) -> list[ListUnit]:
+            return list_units_in_order(locked) if whole else first
+    units, backend = backend_for_change(locked, read)
     return locked, units, backend
 
 
