@@ -17,8 +17,9 @@ from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from armybuilder.api.filters import MAX_ID
+from armybuilder.lists.backends import current_force
+from armybuilder.lists.backends import force_choices as roster_force_choices
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
-from armybuilder.lists.roster_units import current_force, roster_force_choices
 from armybuilder.lists.unit_options import option_points_now
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,

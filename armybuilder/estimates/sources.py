@@ -25,7 +25,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.interchange import army_list_to_dict
 from armybuilder.lists.selectors import (
     army_list_by_share_token,
@@ -121,7 +121,7 @@ def list_unit_source(*, user: User, unit_id: Any, list_id: Any = None,
         return None
     unit = army_list_unit_get(army_list=army_list, unit_id=pk)
     # A roster's configuration row (a battle size) fields no models: there is nothing to estimate.
-    return _list_unit_source(army_list, unit) if unit and not roster_units.is_configuration(unit) else None
+    return _list_unit_source(army_list, unit) if unit and not list_rows.is_configuration(unit) else None
 
 
 def reference_source(*, system_key: str, slug: str) -> UnitSource | None:
@@ -140,7 +140,7 @@ def _list_source(army_list: ArmyList) -> ListSource:
     units = army_list_units(army_list=army_list)
     written = army_list_to_dict(army_list=army_list, units=units)["units"]
     # The export writes the units that field models, a roster's configuration rows left out.
-    fielded = roster_units.fielded(units)
+    fielded = list_rows.fielded(units)
     return ListSource(f"list:{army_list.pk}", army_list.name, army_list.system.key, army_list.name,
                       [(unit.name, entry["unit"]) for unit, entry in zip(fielded, written, strict=True)],
                       list_id=army_list.pk)

@@ -14,7 +14,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from armybuilder.lists import roster_units, selectors
+from armybuilder.lists import selectors
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.errors import NotApplicable
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.views import readable_list
@@ -32,7 +33,7 @@ def army_forge_document(*, army_list: ArmyList, units: list[ListUnit]) -> dict[s
         list_id=f"army-builder-{army_list.pk}",
         name=army_list.name,
         points_limit=army_list.points_limit if army_list.points_sized else None,
-        units=[(u.data or {}, u.points, u.custom_name, f"unit-{u.pk}") for u in roster_units.fielded(units)],
+        units=[(u.data or {}, u.points, u.custom_name, f"unit-{u.pk}") for u in list_rows.fielded(units)],
     )
 
 

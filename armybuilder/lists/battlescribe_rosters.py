@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.services import (
     army_list_add_unit,
@@ -44,7 +44,7 @@ class RosterImport:
     units: list[dict[str, Any]] = field(default_factory=list)  # {name, points, roster_points}
     differences: list[str] = field(default_factory=list)
     #: The roster's configuration selections (battle size, allegiance, …), in the same shape:
-    #: priced and kept with the roster, but not units of the army (`roster_units.is_configuration`).
+    #: priced and kept with the roster, but not units of the army (`backends.rows.is_configuration`).
     configuration: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -263,7 +263,7 @@ def _engine_import(result: RosterImport, roster: Any, source: SourceFile) -> Ros
     for unit in units:
         selection = roster.units[unit._roster_index]  # which of the file's units it is
         theirs = selection.points
-        rows = result.configuration if roster_units.is_configuration(unit) else result.units
+        rows = result.configuration if list_rows.is_configuration(unit) else result.units
         rows.append({"name": unit.name, "points": unit.points, "roster_points": float(theirs)})
         if Fraction(unit.points) != theirs:
             result.differences.append(

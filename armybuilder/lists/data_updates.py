@@ -16,10 +16,10 @@ from typing import Any
 
 from django.db import transaction
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import backend_for
 from armybuilder.lists.errors import ArmyListError
-from armybuilder.lists.services import lock_list_and_units, save_list_change
-from armybuilder.models import ArmyList, ListUnit
+from armybuilder.lists.services import list_units_in_order, lock_list, save_list_change
+from armybuilder.models import ArmyList
 from rules.models import Faction
 
 
@@ -38,10 +38,13 @@ def reprice_faction_lists(
 
 @transaction.atomic
 def reprice_list(army_list: ArmyList) -> dict[str, Any] | None:
-    """Re-price one roster list with its faction's current data; what changed, or None."""
-    locked, units = lock_list_and_units(army_list=army_list, expected_version=None)
-    if not units or not roster_units.is_roster_list(locked, units):
+    """Re-price one list with its faction's current data (its backend's `reprice`); what
+    changed, or None (nothing changed, or a list with no source to re-price from)."""
+    locked = lock_list(army_list=army_list, expected_version=None)
+    units = list_units_in_order(locked)
+    if not units:
         return None
+    backend = backend_for(locked, units)
     before = {
         unit.pk: (
             unit.name,
@@ -53,7 +56,7 @@ def reprice_list(army_list: ArmyList) -> dict[str, Any] | None:
     }
     old_total = locked.total_points
     try:
-        roster = roster_units.roster_of(locked, units)
+        gone = backend.reprice(units)
     except ArmyListError as exc:
         return {
             "list_id": locked.pk,
@@ -64,14 +67,13 @@ def reprice_list(army_list: ArmyList) -> dict[str, Any] | None:
             "changes": [],
             "error": "; ".join(message for _path, message in exc.errors),
         }
-    changed = roster_units.refresh_units(locked, roster, units)
-    if changed:
-        ListUnit.objects.bulk_update(changed, roster_units.REFRESHED_FIELDS)
-    save_list_change(locked=locked, caller=army_list, units=units)
+    if gone is None:
+        return None
+    save_list_change(locked=locked, caller=army_list, units=units, backend=backend)
     changes = []
     for index, unit in enumerate(units):
         name, old, chosen, labels = before[unit.pk]
-        if roster.units[index] is None:
+        if index in gone:
             changes.append({"unit": name, "old": old, "new": None, "removed_options": [], "gone": True})
             continue
         removed = [labels.get(key, key) for key in chosen if key not in (unit.chosen_options or {})]

@@ -7,20 +7,19 @@ and the answer into an `ArmyEvaluation`. It never looks at which system a list u
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import ListBackend, backend_for
+from armybuilder.lists.backends.unit_format import unit_points as unit_points  # re-exported
 from armybuilder.models import ArmyList, ListUnit
 from points.catalogue.i18n import message_record
 from points.shared_format import FORMAT_VERSION
 from rules.list_settings import settings_defaults
 from rules.systems.registry import get_system
-from rules.systems.registry import unit_points as registry_unit_points
 
 
 @dataclass(frozen=True)
@@ -56,13 +55,16 @@ def list_settings(army_list: ArmyList) -> dict[str, Any]:
     return {**known, **{key: value for key, value in stored.items() if key in known}}
 
 
-def army_dict(*, army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
+def army_dict(
+    *, army_list: ArmyList, units: Sequence[ListUnit], backend: ListBackend | None = None
+) -> dict[str, Any]:
     """The list as an army in the interchange format, each unit written out in full.
 
-    A roster's configuration rows (`roster_units.is_configuration`: battle size, a dynasty)
+    A roster's configuration rows (`backends.rows.is_configuration`: battle size, a dynasty)
     are the engine's alone: the system's rules see the units."""
-    decided = roster_units.roster_settings(army_list, units)  # the roster's, over the stored ones
-    units = roster_units.fielded(units)
+    backend = backend or backend_for(army_list, units)
+    decided = backend.decided_settings(units)  # the roster's, over the stored ones
+    units = backend.fielded(units)
     army: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "system": army_list.system.key,
@@ -121,38 +123,22 @@ def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]
     return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
 
 
-def unit_points(*, system_key: str, unit: Mapping[str, Any]) -> int:
-    """The rounded points of one unit (interchange format), as its system prices it."""
-    return registry_unit_points(get_system(system_key), unit)
-
-
-def evaluate_units(*, army_list: ArmyList, units: Sequence[ListUnit], reprice: bool) -> ArmyEvaluation:
-    """Evaluate `units` as the content of `army_list`.
+def evaluate_units(
+    *, army_list: ArmyList, units: Sequence[ListUnit], reprice: bool, backend: ListBackend | None = None
+) -> ArmyEvaluation:
+    """Evaluate `units` as the content of `army_list`, through the list's backend (`backend`,
+    when the caller has it: the one that made the change holds the state it made it in).
 
     With `reprice` false the units' cached `points` are trusted (the services price a unit
     whenever its data changes, so re-pricing 25 untouched units on every click would only
-    cost time); the army is validated by its system either way.
+    cost time); the backend's own checks (a roster's errors) and the system's validation run
+    either way.
     """
-    found = []
-    if roster_units.is_roster_list(army_list, units) and units:
-        # A roster of an imported catalogue: the engine prices it and reports its errors (the
-        # units' points are the engine's, written by every change), then the system's rules.
-        if reprice:
-            roster = roster_units.roster_of(army_list, units)
-            fresh = [copy.copy(unit) for unit in units]
-            roster_units.refresh_units(army_list, roster, fresh)
-            points = {unit.pk: unit.points for unit in fresh}
-            found = roster.violations()
-        else:
-            points = {unit.pk: unit.points for unit in units}
-            found = roster_units.violations(army_list, units)
-    elif reprice:
-        points = {unit.pk: unit_points(system_key=army_list.system.key, unit=unit.data) for unit in units}
-    else:
-        points = {unit.pk: unit.points for unit in units}
-    army = army_dict(army_list=army_list, units=units)
-    army["options"] = roster_units.structure_options(army_list, units)
-    found += get_system(army_list.system.key).validate(army)
+    backend = backend or backend_for(army_list, units)
+    points, found = backend.evaluate(units, reprice=reprice)
+    army = army_dict(army_list=army_list, units=units, backend=backend)
+    army["options"] = backend.structure_options(units)
+    found = [*found, *get_system(army_list.system.key).validate(army)]
     # Each message keeps its English original (`message_record`), so that a list saved by a
     # Polish player shows its violations in Czech to a Czech reader.
     violations = [{**v, **message_record(v.get("message", ""))} for v in found]

@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from armybuilder.lists import roster_units
+from armybuilder.lists import backends
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.option_consequences import pick_one_groups
 from armybuilder.models import LIST_NAME_MAX_LENGTH, POINTS_LIMIT_MAX, POINTS_LIMIT_MIN, ArmyList
@@ -189,8 +189,7 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
         self.add_setting_fields(system_key=army_list.system.key, current=army_list.settings)
         # What the roster's configuration decides (a battle size) is changed there, not here.
         # (Only a system whose roster decides a setting reads the list's units for it.)
-        decided = roster_units.roster_settings(army_list, list(army_list.units.order_by("position"))) \
-            if roster_units.roster_decides_settings(army_list) else {}
+        decided = backends.decided_settings(army_list)
         for key, value in decided.items():
             if SETTING_PREFIX + key in self.fields:
                 field = self.fields[SETTING_PREFIX + key]
@@ -200,7 +199,7 @@ class ArmyListSettingsForm(StructureOptionsMixin, forms.Form):
 
 class RosterForceForm(forms.Form):
     """The force (detachment) a list of a faction imported with its BattleScribe catalogue is
-    built in: one of the catalogue's forces (`choices`, from `roster_units.roster_force_choices`)."""
+    built in: one of the catalogue's forces (`choices`, from `backends.force_choices`)."""
 
     roster_force = forms.ChoiceField(
         label=gettext_lazy("Force"),

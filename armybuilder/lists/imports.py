@@ -17,7 +17,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import engine_units
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import Context, Imported, ImportProblem, Source, importer_for
 from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
@@ -138,9 +139,9 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
         limit = {"limit": MAX_UNITS_PER_LIST}
         raise ImportProblem([("units", _("A list has at most %(limit)d units.") % limit)])
     army_list.roster_force = imported.roster_force
-    roster = roster_units.roster_from_trees(army_list, trees)
+    roster = engine_units.roster_from_trees(army_list, trees)
     army_list.roster_force = roster.force_entry_id
-    units = roster_units.units_from_roster(army_list, roster)
+    units = engine_units.units_from_roster(army_list, roster)
     entries = (imported.list_data or {}).get("units") or []
     for unit in units:
         imported.units[unit._roster_index].formula_points = unit.points  # type: ignore[attr-defined]
@@ -161,7 +162,7 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
                 _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
             )
     # The roster's configuration (battle size, detachment cost) is reported as such, not as units.
-    rows = {unit._roster_index for unit in roster_units.configuration(units)}  # type: ignore[attr-defined]
+    rows = {unit._roster_index for unit in list_rows.configuration(units)}  # type: ignore[attr-defined]
     imported.configuration = [row.name for index, row in enumerate(imported.units) if index in rows]
     imported.units = [row for index, row in enumerate(imported.units) if index not in rows]
     return units

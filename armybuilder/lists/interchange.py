@@ -21,7 +21,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from armybuilder.lists import roster_units
+from armybuilder.lists import backends
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.evaluation import army_dict
 from armybuilder.lists.services import (
@@ -84,7 +85,7 @@ def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = Non
     # The player's own words travel with the unit (left out when empty, as before). The file
     # holds the units that field models (`army_dict`); a roster's configuration rows are the
     # engine's, which brings them back when the file is read into the same faction.
-    for entry, unit in zip(written["units"], roster_units.fielded(units), strict=True):
+    for entry, unit in zip(written["units"], list_rows.fielded(units), strict=True):
         for key in _PLAYER_KEYS:
             if getattr(unit, key, ""):
                 entry[key] = getattr(unit, key)
@@ -431,7 +432,7 @@ def _imported_list(
     if not errors:
         # A list of a faction imported with its BattleScribe source is a roster of the engine.
         try:
-            units = roster_units.as_roster_units(army_list, units)
+            units = backends.units_for_import(army_list, units)
         except ArmyListError as exc:
             errors += exc.errors
     if len(entries) > MAX_UNITS_PER_LIST or len(units) > MAX_UNITS_PER_LIST:

@@ -66,7 +66,7 @@ def option_consequences(*, army_list: ArmyList, list_unit: ListUnit) -> dict[str
     on this unit. Options that cannot be taken from the current choice are left out."""
     menu = list(list_unit.available_options or [])
     if not menu or len(menu) > MAX_OPTIONS_CHECKED or list_unit.selection:
-        # A unit of a roster (`roster_units`) is not made by applying its menu to its data:
+        # A unit of a roster (`backends.engine_units`) is not made by applying its menu to its data:
         # the engine answers for it, and its errors show as soon as an option is taken.
         return {}
     army = {

@@ -26,16 +26,22 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import (
+    ListBackend,
+    backend_for,
+    backend_for_change,
+    engine_units,
+    roster_cache,
+    rows,
+)
+from armybuilder.lists.backends.unit_format import build_list_unit as build_list_unit  # re-exported
+from armybuilder.lists.backends.unit_format import catalogue_ref as catalogue_ref  # re-exported
 from armybuilder.lists.errors import ArmyListError, StaleListError
-from armybuilder.lists.evaluation import evaluate_units, list_settings, unit_points
+from armybuilder.lists.evaluation import evaluate_units, list_settings
 from armybuilder.lists.text_safety import has_bidi_control
-from armybuilder.lists.unit_options import option_menu, option_prices, resolve_options
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
-    MAX_UNITS_PER_LIST,
     POINTS_LIMIT_MAX,
     POINTS_LIMIT_MIN,
     UNIT_GROUP_MAX_LENGTH,
@@ -49,6 +55,8 @@ from rules.models import Faction, GameSystem, UnitTemplate
 from rules.selectors import factions_visible_to
 from rules.systems.registry import get_system
 
+#: The fields of a unit a change of its options may write (copied to the caller's object).
+SAVED_UNIT_FIELDS = engine_units.REFRESHED_FIELDS
 #: The evaluation cached on a list, refreshed by every change to its units or limits.
 _CACHE_FIELDS = ("total_points", "unit_count", "violations", "violation_count", "is_valid")
 
@@ -156,20 +164,7 @@ def _check_faction(*, owner: AbstractBaseUser, system: GameSystem, faction: Fact
 
 
 def _check_room(*, current: int, adding: int) -> None:
-    if current + adding > MAX_UNITS_PER_LIST:
-        raise ArmyListError(
-            [
-                (
-                    "units",
-                    ngettext(
-                        "A list has at most %(limit)d unit.",
-                        "A list has at most %(limit)d units.",
-                        MAX_UNITS_PER_LIST,
-                    )
-                    % {"limit": MAX_UNITS_PER_LIST},
-                )
-            ]
-        )
+    rows.check_room(current=current, adding=adding)
 
 
 # ----------------------------------------------------------------------------- the version check
@@ -216,6 +211,7 @@ def save_list_change(
     units: Sequence[ListUnit] | None,
     changed_fields: Iterable[str] = (),
     undo: Mapping[str, Any] | None = None,
+    backend: ListBackend | None = None,
 ) -> ArmyList:
     """Save `changed_fields` and bump the version, if no one else changed the list meanwhile.
 
@@ -223,7 +219,8 @@ def save_list_change(
     the cached total, validity and violations are saved too; `None` means the change does
     not touch what the list is worth (a share link, say). Raises `StaleListError` when the
     list is no longer at `locked.version` (the surrounding transaction then rolls back the
-    change). The new state is copied to the caller's object.
+    change). The new state is copied to the caller's object. `backend`: the list's backend
+    that made the change (it holds the state it made it in, `armybuilder.lists.backends`).
     """
     fields = ["updated", *changed_fields]
     # Only the change just made can be undone: any other change forgets the previous one.
@@ -232,14 +229,15 @@ def save_list_change(
         fields.append("undo")
     if units is not None:
         # Settings the roster's configuration decides (a battle size) follow the roster: one source.
-        decided = roster_units.roster_settings(locked, units)
+        backend = backend or backend_for(locked, units)
+        decided = backend.decided_settings(units)
         stored = locked.settings if isinstance(locked.settings, Mapping) else {}
         if any(stored.get(key) != value for key, value in decided.items()):
             locked.settings = {**stored, **decided}
             fields.append("settings")
-        evaluation = evaluate_units(army_list=locked, units=units, reprice=False)
+        evaluation = evaluate_units(army_list=locked, units=units, reprice=False, backend=backend)
         locked.total_points = evaluation.total_points
-        locked.unit_count = len(roster_units.fielded(units))  # configuration rows are not units
+        locked.unit_count = len(backend.fielded(units))  # configuration rows are not units
         locked.violations = evaluation.violations
         locked.violation_count = len(evaluation.violations)
         locked.is_valid = evaluation.is_valid
@@ -253,6 +251,8 @@ def save_list_change(
         current = ArmyList.objects.filter(pk=locked.pk).values_list("version", flat=True).first()
         raise StaleListError(expected_version=locked.version, current_version=current or 0)
     locked.version += 1
+    if backend is not None and units is not None:
+        backend.saved(units, locked.version)
     for name in (*fields, "version", "system"):
         setattr(caller, name, getattr(locked, name))
     return locked
@@ -417,7 +417,8 @@ def army_list_update(
             errors += exc.errors
     if isinstance(settings, Mapping) and settings:
         # What the roster's configuration decides (a battle size) is changed there, not here.
-        decided = roster_units.roster_settings(locked, list_units_in_order(locked))
+        whole = list_units_in_order(locked)
+        decided = backend_for(locked, whole).decided_settings(whole)
         errors += [
             (f"settings.{key}", _("Chosen in the roster's configuration, above the units."))
             for key, value in settings.items()
@@ -427,13 +428,12 @@ def army_list_update(
         raise ArmyListError(errors)
     if roster_force is not None and roster_force != locked.roster_force:
         units = list_units_in_order(locked)
-        if not roster_units.is_roster_list(locked, units):
-            raise ArmyListError(
-                [("roster_force", _("This list's faction has no forces to choose from."))]
-            )
-        _save_roster_units(roster_units.set_force(army_list=locked, units=units, force_entry_id=roster_force))
+        backend = backend_for(locked, units)
+        backend.set_force(units=units, force_entry_id=roster_force)
         changed.append("roster_force")
-        return save_list_change(locked=locked, caller=army_list, units=units, changed_fields=changed)
+        return save_list_change(
+            locked=locked, caller=army_list, units=units, changed_fields=changed, backend=backend
+        )
     units = list_units_in_order(locked, for_evaluation=True)
     return save_list_change(locked=locked, caller=army_list, units=units, changed_fields=changed)
 
@@ -477,7 +477,7 @@ def copy_army_list(source: ArmyList, units: list[ListUnit], **row: Any) -> ArmyL
         settings=dict(source.settings),
         group_kinds=dict(source.group_kinds or {}),
         total_points=source.total_points,
-        unit_count=len(roster_units.fielded(units)),
+        unit_count=len(rows.fielded(units)),
         violations=list(source.violations),
         violation_count=source.violation_count,
         is_valid=source.is_valid,
@@ -506,53 +506,33 @@ def copy_list_unit(unit: ListUnit, *, army_list: ArmyList, position: int) -> Lis
         custom_name=unit.custom_name,
         notes=unit.notes,
         group=unit.group,
-        selection=roster_units.copied_tree(unit),
+        selection=copy.deepcopy(unit.selection or {}),
     )
 
 
 # ----------------------------------------------------------------------------- units
 
 
-def build_list_unit(
-    *,
-    army_list: ArmyList,
-    base_data: Mapping[str, Any],
-    menu: Sequence[Mapping[str, Any]],
-    chosen: Mapping[str, int],
-    position: int,
-    template: UnitTemplate | None = None,
-    catalogue_ref: str = "",
-    error_prefix: str = "",
-    option_points: Mapping[str, int] | None = None,
-) -> ListUnit:
-    """An unsaved unit of `army_list`: options applied and checked, priced, ready to insert.
+def _lock_for_change(
+    *, army_list: ArmyList, expected_version: int | None
+) -> tuple[ArmyList, list[ListUnit], ListBackend]:
+    """The list locked at `expected_version`, its rows in order and its backend: the state the
+    backend kept from the list's last change when it has it (the lock reads the version, no
+    row), else the rows read with the lock in one query (`lock_list_and_units`), whole ones
+    after it when the backend needs them (`backend_for_change`)."""
+    kept = roster_cache.peek(army_list.pk)
+    if expected_version is not None and kept is not None and kept.version == expected_version:
+        locked = lock_list(army_list=army_list, expected_version=expected_version)  # the version only
 
-    Shared by adding, changing options and importing; error paths start with `error_prefix`.
-    `option_points` (what each option adds) is computed unless the caller already has it.
-    """
-    data, chosen = resolve_options(base_data=base_data, menu=menu, chosen=chosen, prefix=error_prefix)
-    name = str(data.get("name") or (template.name if template else "")).strip()[:UNIT_NAME_MAX_LENGTH]
-    system_key = army_list.system.key
-    return ListUnit(
-        army_list=army_list,
-        template=template,
-        catalogue_ref=catalogue_ref,
-        name=name or _("Unnamed unit"),
-        base_data=dict(base_data),
-        available_options=list(menu),
-        chosen_options=chosen,
-        data=data,
-        option_points=dict(option_points)
-        if option_points is not None
-        else option_prices(system_key=system_key, base_data=base_data, menu=menu),
-        position=position,
-        points=unit_points(system_key=system_key, unit=data),
-    )
+        def read(whole: bool) -> list[ListUnit]:
+            return list_units_in_order(locked, for_evaluation=not whole)
+    else:
+        locked, first = lock_list_and_units(army_list=army_list, expected_version=expected_version)
 
-
-def catalogue_ref(template: UnitTemplate) -> str:
-    """`<faction-slug>/<unit-slug>`, how the interchange format names a catalogue unit."""
-    return f"{template.faction.slug}/{template.slug}"
+        def read(whole: bool) -> list[ListUnit]:
+            return list_units_in_order(locked) if whole else first
+    units, backend = backend_for_change(locked, read)
+    return locked, units, backend
 
 
 @transaction.atomic
@@ -566,67 +546,16 @@ def army_list_add_unit(
     """Add a catalogue or homebrew unit at the end of the list, with `options` taken.
 
     `unit` must be of the list's game system and visible to the list's owner (the caller
-    picks it from `army_list_unit_choices`). Options not given start at their minimum.
+    picks it from `army_list_unit_choices`). Options not given start at their minimum. The
+    list's backend makes the change (a roster's first unit brings what its force requires).
     """
-    locked, units = lock_list_and_units(army_list=army_list, expected_version=expected_version)
+    locked, units, backend = _lock_for_change(army_list=army_list, expected_version=expected_version)
     if unit.faction.system_id != locked.system_id:
         raise ArmyListError([("unit", _("This unit belongs to another game system."))])
     _check_room(current=len(units), adding=1)
-    if roster_units.is_roster_list(locked, units):
-        return _add_roster_unit(locked=locked, caller=army_list, units=units, template=unit, options=options)
-    menu = option_menu(unit)
-    added = build_list_unit(
-        army_list=locked,
-        base_data=unit.data,
-        menu=menu,
-        chosen=options or {},
-        position=len(units),
-        template=unit,
-        catalogue_ref=catalogue_ref(unit),
-    )
-    added.save()
-    save_list_change(locked=locked, caller=army_list, units=[*units, added])
+    all_units, added = backend.add_unit(units=units, template=unit, options=options)
+    save_list_change(locked=locked, caller=army_list, units=all_units, backend=backend)
     return added
-
-
-def _add_roster_unit(
-    *,
-    locked: ArmyList,
-    caller: ArmyList,
-    units: list[ListUnit],
-    template: UnitTemplate,
-    options: Mapping[str, int] | None,
-) -> ListUnit:
-    """`army_list_add_unit` for a roster list: the engine selects the unit (and, in a new
-    roster, what its force requires); every unit the change touched is saved."""
-    units = list_units_in_order(locked)  # the whole units: their menus may change too
-    unit = ListUnit(
-        army_list=locked,
-        template=template,
-        catalogue_ref=catalogue_ref(template),
-        name=template.name[:UNIT_NAME_MAX_LENGTH],
-        base_data=dict(template.data),
-        position=len(units),
-    )
-    all_units, added = roster_units.add_unit(
-        army_list=locked, units=units, template_slug=template.slug, unit=unit
-    )
-    _check_room(current=len(units), adding=len(added))
-    if options:
-        unit.pk = -1  # found by identity below, before it is saved
-        roster_units.set_options(army_list=locked, units=all_units, unit=unit, counts=options)
-        unit.pk = None
-    ListUnit.objects.bulk_create(added)
-    _save_roster_units(units)
-    save_list_change(locked=locked, caller=caller, units=all_units)
-    return unit
-
-
-def _save_roster_units(units: Sequence[ListUnit]) -> None:
-    """Save what the engine wrote on units already in the database (a change to one unit can
-    show or hide options of another, so all of them, in one statement)."""
-    if units:
-        ListUnit.objects.bulk_update(list(units), list(roster_units.REFRESHED_FIELDS))
 
 
 @transaction.atomic
@@ -641,9 +570,9 @@ def army_list_import_roster(
         raise ArmyListError([("units", _("A roster is imported into an empty list."))])
     _check_room(current=0, adding=len(trees))
     locked.roster_force = force_entry_id
-    roster = roster_units.roster_from_trees(locked, trees)
+    roster = engine_units.roster_from_trees(locked, trees)
     locked.roster_force = roster.force_entry_id
-    added = roster_units.units_from_roster(locked, roster)
+    added = engine_units.units_from_roster(locked, roster)
     ListUnit.objects.bulk_create(added)
     save_list_change(locked=locked, caller=army_list, units=added, changed_fields=("roster_force",))
     return added, list(roster.dropped)
@@ -659,34 +588,12 @@ def army_list_unit_set_options(
     `rules.options.apply_options`; every violated limit is reported, nothing is saved.
     """
     army_list = list_unit.army_list
-    locked, units = lock_list_and_units(army_list=army_list, expected_version=expected_version)
-    if roster_units.is_roster_list(locked, units):
-        units = list_units_in_order(locked)
-        current = next((u for u in units if u.pk == list_unit.pk), None)
-        if current is None:
-            raise ListUnit.DoesNotExist
-        roster_units.set_options(army_list=locked, units=units, unit=current, counts=options)
-        _save_roster_units(units)
-        for attribute in roster_units.REFRESHED_FIELDS:
-            setattr(list_unit, attribute, getattr(current, attribute))
-        save_list_change(locked=locked, caller=army_list, units=units)
-        return list_unit
+    locked, units, backend = _lock_for_change(army_list=army_list, expected_version=expected_version)
     current = _current(list_unit, locked=locked, expected_version=expected_version)
-    rebuilt = build_list_unit(
-        army_list=locked,
-        base_data=current.base_data,
-        menu=current.available_options,
-        chosen=options,
-        position=current.position,
-        option_points=current.option_points,
-    )
-    changed = ("data", "chosen_options", "points", "name")
-    for attribute in changed:
-        setattr(current, attribute, getattr(rebuilt, attribute))
-        setattr(list_unit, attribute, getattr(rebuilt, attribute))
-    current.save(update_fields=changed)
-    units = [current if u.pk == current.pk else u for u in units]
-    save_list_change(locked=locked, caller=army_list, units=units)
+    units, saved = backend.set_options(units=units, unit=current, options=options)
+    for attribute in SAVED_UNIT_FIELDS:
+        setattr(list_unit, attribute, getattr(saved, attribute))
+    save_list_change(locked=locked, caller=army_list, units=units, backend=backend)
     return list_unit
 
 
@@ -745,17 +652,15 @@ def army_list_unit_move(
 def army_list_unit_remove(*, list_unit: ListUnit, expected_version: int | None) -> None:
     """Remove the unit; the units after it move up one place."""
     army_list = list_unit.army_list
-    locked = lock_list(army_list=army_list, expected_version=expected_version)
-    units = list_units_in_order(locked, for_evaluation=True)
+    locked, units, backend = _lock_for_change(army_list=army_list, expected_version=expected_version)
     removing = next((u for u in units if u.pk == list_unit.pk), None)
     if removing is None:
         raise ListUnit.DoesNotExist
     kept = ListUnit.objects.get(pk=removing.pk)
+    position = removing.position
+    remaining = backend.remove_unit(units=units, unit=removing)
     removing.delete()
-    ListUnit.objects.filter(army_list=locked, position__gt=removing.position).update(
-        position=F("position") - 1
-    )
-    remaining = [u for u in units if u is not removing]
+    ListUnit.objects.filter(army_list=locked, position__gt=position).update(position=F("position") - 1)
     for index, u in enumerate(remaining):
         u.position = index
     save_list_change(
@@ -763,6 +668,7 @@ def army_list_unit_remove(*, list_unit: ListUnit, expected_version: int | None) 
         caller=army_list,
         units=remaining,
         undo={"action": "remove", "name": kept.display_name, "unit": _unit_snapshot(kept)},
+        backend=backend,
     )
 
 

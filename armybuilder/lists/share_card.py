@@ -25,7 +25,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.evaluation import army_summary
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import model_count
@@ -93,7 +93,7 @@ def card_lines(army_list: ArmyList, units: Sequence[ListUnit]) -> list[CardLine]
     return [
         CardLine(name=card_line_name(unit), size=model_count(unit.data),
                  cost=(_("%(points)d pts") % {"points": unit.points}) if pointed else "")
-        for unit in roster_units.fielded(units)
+        for unit in list_rows.fielded(units)
     ]
 
 
@@ -105,7 +105,7 @@ def headline(army_list: ArmyList, units: Sequence[ListUnit]) -> str:
                                                        "limit": army_list.points_limit})
     parts.extend(f"{row['label']} {row['value']}" for row in army_summary(army_list=army_list, units=units)
                  if not row.get("detail"))
-    count = len(roster_units.fielded(units))  # a roster's configuration rows are not units
+    count = len(list_rows.fielded(units))  # a roster's configuration rows are not units
     parts.append(ngettext("%(count)d unit", "%(count)d units", count) % {"count": count})
     return " · ".join(parts)
 

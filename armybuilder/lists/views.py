@@ -28,7 +28,7 @@ from django_htmx.http import reswap, retarget
 
 from armybuilder import offline
 from armybuilder.accounts.guests import guest_start, is_guest
-from armybuilder.lists import import_jobs, locks, roster_units, selectors, services, sharing
+from armybuilder.lists import backends, import_jobs, locks, selectors, services, sharing
 from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.forms import (
     SETTING_PREFIX,
@@ -103,8 +103,8 @@ def _page_context(
         ],
     }
     if can_edit:
-        context["unit_choices"] = roster_units.with_menu_points(
-            army_list, list(selectors.army_list_unit_choices(army_list=army_list))
+        context["unit_choices"] = backends.backend_for(army_list, units).unit_choices(
+            list(selectors.army_list_unit_choices(army_list=army_list))
         )
         context["settings_form"] = settings_form or ArmyListSettingsForm(army_list=army_list)
         context["force_form"] = force_form or _force_form(army_list)
@@ -458,10 +458,10 @@ def update(request: HttpRequest, list_id: int) -> HttpResponse:
 
 def _force_form(army_list: ArmyList, data: Any = None) -> RosterForceForm | None:
     """The force picker of a list whose faction has forces to choose from, else None."""
-    choices = roster_units.roster_force_choices(army_list)
+    choices = backends.force_choices(army_list)
     if not choices:
         return None
-    return RosterForceForm(data, choices=choices, current=roster_units.current_force(army_list))
+    return RosterForceForm(data, choices=choices, current=backends.current_force(army_list))
 
 
 @login_required

@@ -19,10 +19,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from armybuilder.lists import import_jobs, roster_units, selectors
+from armybuilder.lists import import_jobs, selectors
+from armybuilder.lists.backends import backend_for
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.views import readable_list
-from rules.battlescribe.roster_writer import RosterDocument, RosterUnit, roster_rosz, rosz_of, stable_id
+from rules.battlescribe.roster_writer import RosterDocument, RosterUnit, rosz_of, stable_id
 from rules.battlescribe.xml_reader import BattleScribeError
 from rules.battlescribe_import import read_uploads
 from rules.models import GameSystem
@@ -147,11 +148,8 @@ def list_rosz(request: HttpRequest, list_id: int | None = None, token: str | Non
     army_list = readable_list(request, list_id, token)
     units = list(selectors.army_list_units(army_list=army_list))
     name = slugify(army_list.name) or "army-list"
-    if roster_units.is_roster_list(army_list, units) and units:
-        # A roster of the engine is written as itself, selection for selection.
-        body = rosz_of(roster_units.roster_file(army_list, units), f"{name}.ros")
-    else:
-        body = roster_rosz(roster_document(army_list=army_list, units=units), f"{name}.ros")
+    # A roster of the engine is written as itself, selection for selection (the backend's).
+    body = rosz_of(backend_for(army_list, units).roster_xml(units), f"{name}.ros")
     response = HttpResponse(body, content_type="application/octet-stream")
     response["Content-Disposition"] = f'attachment; filename="{name}.rosz"'
     return response

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.evaluation import group_heading, unit_summary
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import chosen_upgrades, configuration_line, model_count
@@ -350,8 +350,8 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     schema = system.profile_schema or {}
     rules_by_name = special_rules_by_name(system=army_list.system)
     cards = []
-    rows = roster_units.configuration(units)  # a battle size, an allegiance: the roster's, not cards
-    for number, list_unit in enumerate(roster_units.fielded(units), start=1):
+    rows = list_rows.configuration(units)  # a battle size, an allegiance: the roster's, not cards
+    for number, list_unit in enumerate(list_rows.fielded(units), start=1):
         unit = list_unit.data
         models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
         columns = profile_columns(schema, models)

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.models import ListUnit
 
 
@@ -56,10 +56,10 @@ def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> 
 
 def configuration_line(units: Sequence[ListUnit]) -> str:
     """"(Configuration: Battle Size (Strike Force), Detachment Command Cost)" for a roster's
-    configuration rows (`roster_units.is_configuration`), each with the options it has taken;
+    configuration rows (`backends.rows.is_configuration`), each with the options it has taken;
     empty when the list has none."""
     rows = []
-    for unit in roster_units.configuration(units):
+    for unit in list_rows.configuration(units):
         chosen = unit.chosen_options or {}
         options = unit.available_options or []
         taken = [str(o.get("label", "")).strip() for o in options if chosen.get(o.get("key"))]

@@ -29,7 +29,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.evaluation import army_summary, group_heading
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.describe import (
@@ -206,7 +206,7 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
     # A roster's configuration rows (battle size, detachment cost) are written on one line of
     # their own, never as units; their points stay in the total.
     settings_line = configuration_line(units)
-    units = roster_units.fielded(units)
+    units = list_rows.fielded(units)
     if points:
         numbers = {"name": army_list.name, "where": where, "total": total, "limit": army_list.points_limit}
         heading = _("%(name)s — %(where)s, %(total)d/%(limit)d pts") % numbers

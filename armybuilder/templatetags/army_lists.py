@@ -8,7 +8,8 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext as _
 
-from armybuilder.lists import roster_units
+from armybuilder.lists import backends
+from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.evaluation import army_summary, group_kinds_of, list_settings, unit_summary
 from armybuilder.lists.forms import OPTION_PREFIX, pick_input_name
 from armybuilder.lists.option_consequences import option_consequences, pick_one_groups
@@ -43,8 +44,8 @@ def weapon_summary(unit: dict[str, Any]) -> str:
 @register.filter
 def is_configuration(list_unit: ListUnit) -> bool:
     """Whether the row is one of its roster's configuration selections (a battle size, an
-    allegiance): shown as the roster's, never as a unit (`roster_units.is_configuration`)."""
-    return roster_units.is_configuration(list_unit)
+    allegiance): shown as the roster's, never as a unit (`backends.rows.is_configuration`)."""
+    return list_rows.is_configuration(list_unit)
 
 
 @register.filter
@@ -143,7 +144,7 @@ def list_summary(army_list: ArmyList) -> list[dict[str, Any]]:
     each `{key, label, value, limit?}`; empty for systems without any (no query then)."""
     if not get_system(army_list.system.key).summarises_army:
         return []
-    units = list(army_list.units.order_by("position"))
+    units = backends.units_in_order(army_list)
     rows = army_summary(army_list=army_list, units=units)
     return [{**row, "label": str(row.get("label", ""))} for row in rows]
 

@@ -210,7 +210,7 @@ def _engine_tree(
     selection tree of the unit with what the text names taken, matched against the engine's own
     menu by label (containers before what they hold: a few passes), so the import rebuilds it
     in the engine as from a .rosz; None when the faction has no source (or the unit no entry)."""
-    from armybuilder.lists import roster_units
+    from armybuilder.lists.backends import engine_units
     from armybuilder.lists.errors import ArmyListError
     from armybuilder.models import ArmyList
     from rules.battlescribe.list_roster import ListRosterError, tree_of
@@ -221,7 +221,7 @@ def _engine_tree(
         return None
     stub = ArmyList(owner=context.user, system=faction.system, faction=faction, name="", points_limit=1)
     try:
-        roster = roster_units.roster_of(stub, [])
+        roster = engine_units.roster_of(stub, [])
         option = roster.root_option(template.slug)
         if option is None:
             return None

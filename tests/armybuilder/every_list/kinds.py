@@ -20,7 +20,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from armybuilder.accounts.guests import GUEST_PREFIX
-from armybuilder.lists import locks, roster_units, selectors, services
+from armybuilder.lists import locks, selectors, services
+from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import Source
 from armybuilder.lists.imports import import_source

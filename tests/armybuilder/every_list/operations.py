@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.models import ArmyList, ListUnit
 from rules.systems.registry import get_system
 from tests.armybuilder.every_list.kinds import Built

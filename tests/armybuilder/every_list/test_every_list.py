@@ -27,7 +27,7 @@ from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from armybuilder.lists import roster_units
+from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.lists.interchange import army_list_to_dict
 from armybuilder.models import ArmyList
 from tests.armybuilder.every_list.kinds import KINDS, Built, World

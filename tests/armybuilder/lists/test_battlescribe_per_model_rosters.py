@@ -11,7 +11,8 @@ import pytest
 from django.core.management import call_command
 from lxml import etree
 
-from armybuilder.lists import roster_units, selectors
+from armybuilder.lists import selectors
+from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.lists.battlescribe_rosters import roster_import
 from armybuilder.lists.services import army_list_add_unit, army_list_create
 from rules.battlescribe.roster_writer import rosz_of

@@ -12,7 +12,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from armybuilder.lists import roster_units, services
+from armybuilder.lists import services
+from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.forms import SETTING_PREFIX, ArmyListSettingsForm
 from armybuilder.lists.interchange import army_list_to_dict

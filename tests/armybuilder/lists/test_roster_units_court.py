@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from armybuilder.estimates.gauntlet_live import gauntlet_inputs
 from armybuilder.estimates.templatetags.estimate_links import list_unit_estimable
-from armybuilder.lists import roster_units, services
+from armybuilder.lists import services
+from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.lists.importers import Source
 from armybuilder.lists.imports import import_source
 from armybuilder.lists.services import list_units_in_order

@@ -9,7 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from armybuilder.lists import roster_units, services
+from armybuilder.lists import services
+from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.lists.errors import ArmyListError
 from rules.battlescribe_import import import_files
 from rules.models import UnitTemplate

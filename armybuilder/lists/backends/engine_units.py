@@ -20,11 +20,15 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+# What a row of a roster is, as `backends.rows` answers it for every list.
+from armybuilder.lists.backends.rows import configuration
+from armybuilder.lists.backends.rows import fielded as fielded
+from armybuilder.lists.backends.rows import is_configuration as is_configuration
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.models import UNIT_NAME_MAX_LENGTH, ArmyList, ListUnit
+from rules.battlescribe.engine.roster import Selection
 from rules.battlescribe.list_roster import ListRoster, ListRosterError, size_keys, tree_of
 from rules.battlescribe_lists import (
-    CONFIGURATION_FIELD,
     cost_fields,
     data_stated_rules,
     entering_from,
@@ -49,38 +53,6 @@ REFRESHED_FIELDS = (
 )
 
 
-def is_configuration(unit: ListUnit) -> bool:
-    """Whether a list unit is one of its roster's configuration selections (a battle size, a
-    detachment's command cost, a game type, an allegiance): a selection that fields no models
-    (`rules.battlescribe_lists.is_configuration_selection`).
-
-    Such a row belongs to the roster (the engine builds it, costs it and checks its limits, and
-    the `.rosz` writes it back) but it is not a unit of the army: the system's rules, the
-    interchange file, the estimates and every "N units" never see it."""
-    if not unit.selection:
-        return False
-    data = unit.data or {}
-    if CONFIGURATION_FIELD in data:  # what the engine found in the selection tree (`unit_costs`)
-        return data[CONFIGURATION_FIELD] is True
-    return not data.get("models")  # a row the engine has not refreshed since
-
-
-def fielded(units: Sequence[ListUnit]) -> list[ListUnit]:
-    """The units of `units` that field models, in order (every row but the configuration)."""
-    return [unit for unit in units if not is_configuration(unit)]
-
-
-def configuration(units: Sequence[ListUnit]) -> list[ListUnit]:
-    """The roster's configuration rows of `units`, in order (`is_configuration`)."""
-    return [unit for unit in units if is_configuration(unit)]
-
-
-def roster_decides_settings(army_list: ArmyList) -> bool:
-    """Whether the list's system lets a roster's configuration decide list settings (no query)."""
-    mapping = get_system(army_list.system.key).battlescribe
-    return army_list.faction_id is not None and mapping is not None and bool(mapping.roster_settings)
-
-
 def roster_settings(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
     """The list settings the roster's configuration decides (the system's BattleScribe mapping,
     `roster_settings`: 40k's battle size from the roster's "Battle Size"); empty for a list the
@@ -88,7 +60,7 @@ def roster_settings(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str,
     services store them with every change, the army is checked and exported with them, and the
     settings form does not offer them."""
     rows = configuration(units)
-    if not rows or not is_roster_list(army_list, units):
+    if not rows:
         return {}
     mapping = get_system(army_list.system.key).battlescribe
     if mapping is None or not mapping.roster_settings:
@@ -101,8 +73,9 @@ def roster_settings(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str,
     return mapping.roster_setting_values(names)
 
 
-def is_roster_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
-    """Whether the list's units are built by the roster engine (see the module's docstring)."""
+def is_engine_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
+    """Whether the list's units are built by the roster engine (see the module's docstring);
+    only `armybuilder.lists.backends.backend_for` asks."""
     if army_list.faction_id is None or any(not unit.selection for unit in units):
         return False
     cached = getattr(army_list, "_roster_source", None)
@@ -117,8 +90,7 @@ def structure_options(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[st
     roster list, the rules the catalogue's data states itself are off (the engine reports
     them in the data's figures; the system's chart would say the same thing twice)."""
     options = dict(army_list.structure_options)
-    if is_roster_list(army_list, units):
-        options.update(dict.fromkeys(data_stated_rules(army_list.system.key), False))
+    options.update(dict.fromkeys(data_stated_rules(army_list.system.key), False))
     return options
 
 
@@ -164,28 +136,76 @@ def roster_of(army_list: ArmyList, units: Sequence[ListUnit]) -> ListRoster:
     return roster
 
 
-def refresh_units(army_list: ArmyList, roster: ListRoster, units: Sequence[ListUnit]) -> list[ListUnit]:
-    """Write the engine's answer into each unit; returns the units that changed (unsaved)."""
+def refresh_units(
+    army_list: ArmyList, roster: ListRoster, units: Sequence[ListUnit], fields: set[str] | None = None
+) -> list[ListUnit]:
+    """Write the engine's answer into each unit; returns the units that changed (unsaved), and
+    adds to `fields` the names of the fields that changed on any of them.
+
+    Each unit's answer is a value of the roster's evaluation cache (`row_answer`): it records
+    what it read (the unit's selections, the modified values of its entries, the queries their
+    conditions count), so after one operation only the answers of the units it touched are
+    worked out again; a unit whose answer is the one it already holds is passed over."""
     system_key = army_list.system.key
-    points_type, _fields = cost_fields(roster.data, system_key)
     changed = []
     for index, unit in enumerate(units):
-        if roster.units[index] is None:
+        sel = roster.units[index]
+        if sel is None:
             continue  # its entry left the catalogue: the unit keeps what it had
-        before = {name: getattr(unit, name) for name in REFRESHED_FIELDS}
-        menu = roster.menu(index)
-        sel = roster.unit(index)
-        unit.selection = tree_of(sel)
-        unit.available_options = [entry.as_dict(points_type) for entry in menu]
-        unit.chosen_options = {entry.key: entry.count for entry in menu if entry.count}
-        unit.option_points = {
-            entry.key: round(entry.costs.get(points_type, 0.0)) if points_type else 0 for entry in menu
+        answer = row_answer(roster, index, system_key, unit.base_data)
+        if getattr(unit, "_engine_answer", None) is answer:
+            continue
+        tree, menu, chosen, option_points, points, data, name = answer
+        after = {
+            "selection": tree,
+            "available_options": menu,
+            "chosen_options": chosen,
+            "option_points": option_points,
+            "points": points,
+            "data": data,
+            "name": (name or unit.name or _("Unnamed unit"))[:UNIT_NAME_MAX_LENGTH],
         }
-        unit.points, unit.data = unit_costs(roster, index, system_key, unit.base_data)
-        unit.name = (sel.name or unit.name or _("Unnamed unit"))[:UNIT_NAME_MAX_LENGTH]
-        if any(getattr(unit, name) != value for name, value in before.items()):
+        moved = [name for name, value in after.items() if getattr(unit, name) != value]
+        # Each row gets its own copy: the answer stays the cache's, whatever a caller does to a row.
+        for field_name in moved:
+            setattr(unit, field_name, copy.deepcopy(after[field_name]))
+        unit._engine_answer = answer  # type: ignore[attr-defined]
+        if moved:
             changed.append(unit)
+            if fields is not None:
+                fields.update(moved)
     return changed
+
+
+def row_answer(roster: ListRoster, index: int, system_key: str, base_data: Mapping[str, Any]) -> tuple:
+    """(tree, menu, chosen, option points, points, data, name) the engine gives the roster's
+    unit `index` (whose unit-format data is `base_data`), kept in the roster's evaluation cache
+    until something it read changes."""
+    sel = roster.unit(index)
+    return roster.roster.cache.get(
+        ("list-row", id(sel), id(base_data), system_key),
+        lambda: _row_answer(roster, index, sel, system_key, base_data),
+        (sel.bucket,),
+        lazy=True,
+    )
+
+
+def _row_answer(
+    roster: ListRoster, index: int, sel: Selection, system_key: str, base_data: Mapping[str, Any]
+) -> tuple:
+    # `sel` is held by the cached value, so its id (part of the key) is never another's.
+    points_type, _fields = cost_fields(roster.data, system_key)
+    menu = roster.menu(index)
+    points, data = unit_costs(roster, index, system_key, base_data)
+    return (
+        tree_of(sel),
+        [entry.as_dict(points_type) for entry in menu],
+        {entry.key: entry.count for entry in menu if entry.count},
+        {entry.key: round(entry.costs.get(points_type, 0.0)) if points_type else 0 for entry in menu},
+        points,
+        data,
+        sel.name,
+    )
 
 
 def new_units(army_list: ArmyList, roster: ListRoster, have: int) -> list[ListUnit]:
@@ -206,38 +226,8 @@ def new_units(army_list: ArmyList, roster: ListRoster, have: int) -> list[ListUn
     return out
 
 
-def add_unit(
-    *, army_list: ArmyList, units: list[ListUnit], template_slug: str, unit: ListUnit
-) -> tuple[list[ListUnit], list[ListUnit]]:
-    """Add `unit` (unsaved, made from the template `template_slug`) to the roster.
-
-    Returns (every unit of the list in order, the unsaved new ones). A roster's first unit
-    brings what the force requires with it, before it.
-    """
-    roster = roster_of(army_list, units)
-    option = roster.root_option(template_slug)
-    if option is None:
-        raise ArmyListError([("unit", _("This unit cannot be taken in this list's catalogue."))])
-    added = new_units(army_list, roster, len(units))
-    try:
-        index = roster.add_unit(option)
-    except ListRosterError as exc:
-        raise ArmyListError([("unit", str(exc))]) from None
-    unit.position = index
-    unit.selection = tree_of(roster.unit(index))
-    all_units = [*units, *added, unit]
-    refresh_units(army_list, roster, all_units)
-    return all_units, [*added, unit]
-
-
-def set_options(
-    *, army_list: ArmyList, units: Sequence[ListUnit], unit: ListUnit, counts: Mapping[str, int]
-) -> list[ListUnit]:
-    """Apply the picker's `{option key: count}` to `unit` through the engine; an empty choice
-    takes the unit back to how it comes. Returns the units that changed (unsaved)."""
-    index = next((i for i, u in enumerate(units) if u.pk == unit.pk), None)
-    if index is None:
-        raise ListUnit.DoesNotExist
+def check_counts(counts: Mapping[str, int]) -> None:
+    """Refuse counts that are not whole numbers from 0 (each named `options.<key>`)."""
     errors = [
         (f"options.{key}", _("Must be a whole number from 0."))
         for key, count in counts.items()
@@ -245,18 +235,18 @@ def set_options(
     ]
     if errors:
         raise ArmyListError(errors)
-    roster = roster_of(army_list, units)
-    try:
-        if counts:
-            data = unit.template.data if unit.template else unit.base_data
-            roster.set_counts(index, counts, size_keys(data or {}))
-        else:
-            option = roster.unit(index).option
-            roster.roster.deselect_all(roster.unit(index))
-            roster.units[index] = roster.roster.select_entry(roster.force, option.key)
-    except ListRosterError as exc:
-        raise ArmyListError([("options", str(exc))]) from None
-    return refresh_units(army_list, roster, units)
+
+
+def apply_counts(roster: ListRoster, index: int, unit: ListUnit, counts: Mapping[str, int]) -> None:
+    """Apply the picker's `{option key: count}` to the roster's unit `index` (the list's `unit`);
+    an empty choice takes the unit back to how it comes. Raises `ListRosterError`."""
+    if counts:
+        data = unit.template.data if unit.template else unit.base_data
+        roster.set_counts(index, counts, size_keys(data or {}))
+        return
+    option = roster.unit(index).option
+    roster.roster.deselect_all(roster.unit(index))
+    roster.units[index] = roster.roster.select_entry(roster.force, option.key)
 
 
 def set_force(*, army_list: ArmyList, units: Sequence[ListUnit], force_entry_id: str) -> list[ListUnit]:
@@ -282,15 +272,6 @@ def current_force(army_list: ArmyList, choices_given: Sequence[tuple[str, str]] 
     if army_list.roster_force in choices:
         return army_list.roster_force
     return choices[0] if choices else ""
-
-
-def violations(army_list: ArmyList, units: Sequence[ListUnit]) -> list[dict[str, Any]]:
-    """The roster's errors as the list's violations (each message in a player's words)."""
-    return roster_of(army_list, units).violations()
-
-
-def copied_tree(unit: ListUnit) -> dict[str, Any]:
-    return copy.deepcopy(unit.selection or {})
 
 
 def roster_from_trees(army_list: ArmyList, trees: Sequence[Mapping[str, Any]]) -> ListRoster:
