@@ -3,7 +3,7 @@
 Nothing here knows a game system: characteristics are matched to the fields of the target
 system's profile schema by name (a field's key, its `title` such as "WS" or "Sv", or the
 first words of its `description` such as "Weapon Skill"), and each value is converted to
-whatever that field's JSON Schema accepts ("3+" -> 3, "6"" -> 6, "-" -> null, "D3").
+whatever that field's JSON Schema accepts ("3+" -> 3, '6"' -> 6, "-" -> null, "D3").
 
 A root entry of type `unit` becomes a unit whose `model` children are its model profiles;
 a root `model` entry is a one-model unit. The unit is written at its smallest legal selection
@@ -14,6 +14,11 @@ default become "replace the default" options priced by the difference; an option
 BattleScribe scales with the unit's size ("+2 pts per model") is priced per model
 (`per_model_option`), so it costs the same in a list at any size. Anything that has no
 place in the unit format is kept as text (`abilities`, `notes`) and reported as a warning.
+
+`UnitMapper` holds one import's state (the index, the system's mapping, the pricer, the unit
+being mapped) and the walk over a catalogue's root entries; each part of a unit is read by the
+methods of its own module, which the mapper combines: `profiles`, `abilities`, `sizes`,
+`options` and `costs` (`values` converts one characteristic, `limits` bounds the work).
 """
 
 from __future__ import annotations
