@@ -84,7 +84,7 @@ def forked(system_key: str, files: list[Path], doc_id: str) -> dict:
     return json.loads(text) if text else {"status": "CRASH", "units": {}, "errors": ["no output"]}
 
 
-def dump(folder: Path, system_key: str, pattern: str) -> dict:
+def dump(folder: Path, system_key: str, pattern: str, out_path: Path) -> dict:
     import django
 
     django.setup()
@@ -104,6 +104,8 @@ def dump(folder: Path, system_key: str, pattern: str) -> dict:
             files.insert(0, systems[doc.system_id].path)
         out[doc.path.name] = forked(system_key, files, doc.id)
         print(doc.path.name, out[doc.path.name]["status"], len(out[doc.path.name]["units"]), flush=True)
+        # Written after each catalogue: a long run stopped half-way keeps what it found.
+        out_path.write_text(json.dumps(out, default=str, sort_keys=True, indent=0))
     return out
 
 
@@ -147,8 +149,7 @@ def main() -> int:
     if args.diff:
         before, after = (json.loads(Path(p).read_text()) for p in args.diff)
         return diff(before, after)
-    out = dump(Path(args.folder), args.system, args.glob)
-    Path(args.out).write_text(json.dumps(out, default=str, sort_keys=True, indent=0))
+    dump(Path(args.folder), args.system, args.glob, Path(args.out))
     return 0
 
 
