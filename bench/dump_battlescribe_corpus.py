@@ -10,6 +10,11 @@ models' counts and ranges, and the whole unit record. Each catalogue is imported
 system and the catalogues it links (`bench_battlescribe_corpus.closure`), in a forked process.
 `--diff` prints the figures (catalogues, units, identical, differing) and each difference: which
 of price, options, sizes or the rest of the record changed.
+
+Issue 39 (the import split into `rules.battlescribe.units`), before against after: Ergofarg WHFB
+6th (whfb6) 16 catalogues, 402 units; BSData/whfb 8th (ru_whfb, `--glob '*8thBRB*'`) 20 catalogues
+(9 refused both times), 435 units; BSData/warhammer-age-of-sigmar v1.50.9 (aos1) 62 catalogues,
+1,088 units; BSData/wh40k-9e (wh40k9) 52 catalogues, 4,152 units: 6,077 units, all identical.
 """
 
 from __future__ import annotations
