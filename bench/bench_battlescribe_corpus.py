@@ -145,7 +145,7 @@ def run_one(
 ) -> dict:
     """In the forked child: the real import of `files` (dry run, or `write`: into Postgres, in
     one transaction, as the upload page does); what it gave for `doc_id`."""
-    from rules.battlescribe.to_units import slug
+    from rules.battlescribe.units import slug
     from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
     from rules.battlescribe_import import import_files, parse_import
     from rules.catalogue_files import CatalogueFileError

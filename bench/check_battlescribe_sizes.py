@@ -63,7 +63,7 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
     from rules.battlescribe.catalogue import read_document
     from rules.battlescribe.costs import Pricer
     from rules.battlescribe.entries import Index
-    from rules.battlescribe.to_units import slug
+    from rules.battlescribe.units import slug
     from rules.battlescribe.xml_reader import SourceFile
     from rules.battlescribe_import import parse_import
     from rules.options import OptionError, apply_options

@@ -1,7 +1,7 @@
 """Importing BattleScribe data into the catalogue (service): parse, map, check, write.
 
 One path into the catalogue whatever the source: the BattleScribe files are mapped onto
-factions in the shape of the bundled YAML files (`rules.battlescribe.to_units`), checked by
+factions in the shape of the bundled YAML files (`rules.battlescribe.units`), checked by
 the catalogue loader's own reader (`rules.catalogue_files.read_faction_data`: every unit
 priced by its system, every option applied) and written by the loader's writer
 (`rules.catalogue_sync.write_catalogue`) in one transaction. A faction's slug comes from the
@@ -28,7 +28,7 @@ from rules.battlescribe.catalogue import Document, document_from_root
 from rules.battlescribe.collections_pause import fewer_collections
 from rules.battlescribe.editions import edition_errors
 from rules.battlescribe.report import group_warnings
-from rules.battlescribe.to_units import map_documents
+from rules.battlescribe.units import map_documents
 from rules.battlescribe.xml_reader import (
     MAX_FILE_BYTES,
     MAX_FILES,
@@ -128,8 +128,9 @@ class ImportResult:
     repriced: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
-        """`{"system", "factions": [{"name", "units": [{"name", "points", "power", "models"}]}],
-        "report": [{"kind", "count", "names", "text"}], "warnings", "errors"}`."""
+        """`{"system", "factions": [{"name", "units": [{"name", "points", "models", and each
+        figure the system's price reports besides points (40k: its Power)}]}], "report": [{"kind",
+        "count", "names", "text"}], "warnings", "errors"}`."""
         system = get_system(self.system)
         factions = []
         for plan in self.plans:
@@ -140,7 +141,7 @@ class ImportResult:
                     {
                         "name": unit.values["name"],
                         "points": breakdown.get("points"),
-                        "power": breakdown.get("power"),
+                        **{key: breakdown.get(key) for key in system.price_figures},
                         "models": sum(int(m["count"]) for m in unit.values["data"]["models"]),
                     }
                 )

@@ -37,6 +37,7 @@ from rules.selectors import rule_base_name, rule_lookup_key
 from rules.systems.package_data import catalogue_dir
 from rules.systems.registry import GameSystem, all_systems
 from rules.systems.unit_schema import field_path
+from rules.unit_roles import ROLES
 
 RULES_FILE = "rules.yaml"
 #: The rules texts in the system's source language: `texts: {rule key: text}`.
@@ -45,18 +46,6 @@ EQUIPMENT_FILE = "equipment.yaml"
 FACTIONS_DIR = "factions"
 #: Keys of a unit entry that describe the catalogue row, not the unit itself.
 UNIT_ROW_KEYS = ("slug", "role", "description", "options")
-ROLES = (
-    "hero",
-    "infantry",
-    "elite",
-    "cavalry",
-    "monster",
-    "vehicle",
-    "transport",
-    "aircraft",
-    "artillery",
-    "other",
-)
 SCOPES = ("model", "weapon", "other")
 EQUIPMENT_KINDS = ("weapon", "armour", "talisman", "arcane", "enchanted", "banner", "mundane")
 

@@ -309,7 +309,7 @@ def report_catalogue(
         out.problems = list(exc.errors[:5])
         result = None
     if result is not None:
-        from rules.battlescribe.to_units import slug
+        from rules.battlescribe.units import slug
 
         faction_slug = f"bs-{slug(info.id, 60)}"
         for plan in result.plans:

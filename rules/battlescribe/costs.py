@@ -1,4 +1,4 @@
-"""Cost types and a unit's smallest legal selection, priced the way BattleScribe prices it.
+"""A unit's smallest legal selection, priced the way BattleScribe prices it.
 
 A unit at its minimum holds every child entry at its `min` constraint (scope `parent`, field
 `selections`, after modifiers) and, for a selection-entry group with a minimum, the group's
@@ -16,24 +16,10 @@ from rules.battlescribe.catalogue import Entry, number
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.modifiers import Evaluator
 
-POINTS_NAMES = ("pts", "points", "pt", "point", "pkt", "body")
-POWER_NAMES = ("pl", "power", "power level", "power rating")
 #: Most selections one unit tree may hold (a guard against absurd minimums).
 MAX_TREE_NODES = 5000
 #: A minimum above this is treated as a data error.
 MAX_MIN = 1000
-
-
-def cost_type_ids(cost_types: Mapping[str, str]) -> tuple[str | None, str | None]:
-    """(points cost type id, power cost type id) by their names (" PL" counts as power)."""
-    points = power = None
-    for type_id, name in cost_types.items():
-        key = name.strip().lower()
-        if points is None and key in POINTS_NAMES:
-            points = type_id
-        elif power is None and key in POWER_NAMES:
-            power = type_id
-    return points, power
 
 
 _ZERO = Fraction(0)

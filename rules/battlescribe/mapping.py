@@ -1,7 +1,7 @@
 """How one game system's BattleScribe data maps onto its unit format (`BattleScribeMapping`).
 
 Each system declares its own in its package (`rules/systems/<key>/battlescribe.py`) and its
-registry entry carries it (`GameSystem.battlescribe`), so the importer (`to_units`) names no
+registry entry carries it (`GameSystem.battlescribe`), so the importer (`units`) names no
 system and no system's field: it asks the mapping which profile types are a model's profile
 and which are weapons, what each characteristic is called in that system's data (community
 files spell "Movement", "Mv" and "M" for one field), which cost type is the points and which
@@ -10,7 +10,7 @@ items go, and how a characteristic that varies with wounds ("*", see the damage 
 random one ("2D6\"") is read.
 
 A system without a mapping is imported by best match alone: characteristics matched to its
-profile schema's field keys, titles and descriptions (`to_units.field_names`).
+profile schema's field keys, titles and descriptions (`units.values.field_names`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ class UnitCost:
     """A cost type besides points that a unit reports as a unit field (40k: PL -> Power Rating).
 
     `field` takes the cost at the unit's smallest size; `steps_field` (optional) the sizes at
-    which it changes (`[{"min_models": n, "<steps_key>": value}]`)."""
+    which it changes (`[{"<steps_models_key>": n, "<steps_key>": value}]`: from n models on,
+    the cost is value)."""
 
     names: tuple[str, ...]
     field: str
@@ -40,7 +41,15 @@ class UnitCost:
     key: str = ""
     steps_field: str = ""
     steps_key: str = ""
+    #: The key of a step's model count (`steps_field`).
+    steps_models_key: str = ""
 
+
+#: Names of the cost type that is the points in any system's data ("pts"; Polish "pkt", Czech
+#: "body"): the one list both the catalogue import and a roster's reader ask (`is_points`), so
+#: a file whose points are named otherwise is not read as costing 0 by one of them. A system
+#: declares its own narrower list in its mapping (`points_cost_types`).
+POINTS_COST_TYPES: tuple[str, ...] = ("pts", "points", "pt", "point", "pkt", "body")
 
 #: Names whose rule (`BattleScribeMapping.rule_of_selection`) one mapping remembers.
 RULE_MEMO_SIZE = 20_000
@@ -57,7 +66,7 @@ class BattleScribeMapping:
     #: Characteristic name -> field of a weapon.
     weapon_characteristics: Mapping[str, str] = field(default_factory=dict)
     #: Names of the cost type that is the points ("pts").
-    points_cost_types: tuple[str, ...] = ("pts", "points", "pt", "point", "pkt", "body")
+    points_cost_types: tuple[str, ...] = POINTS_COST_TYPES
     #: Other cost types a unit reports.
     unit_costs: tuple[UnitCost, ...] = ()
     #: The unit field taking the army slot named by the entry's primary category ("" none).
@@ -81,7 +90,7 @@ class BattleScribeMapping:
     #: and the written value kept as text.
     random_fields: tuple[str, ...] = ()
     #: Whether a selection named "<N> <name>" stands for N models (AoS 1st data sizes its units
-    #: this way: "Bestigors" takes 1-3 of "10 Bestigors"); see `to_units.UnitMapper.size_by_name`.
+    #: this way: "Bestigors" takes 1-3 of "10 Bestigors"); see `units.sizes.SizeReading.size_by_name`.
     sized_by_name: bool = False
     #: Names of selections or categories that stand for a rule of the same name on the model
     #: that carries them (40k: "Warlord", an upgrade and a category of the game system's data),
@@ -121,7 +130,14 @@ class BattleScribeMapping:
         return any(norm(n) in key for n in self.crew_tables)
 
     def is_points(self, cost_type_name: str) -> bool:
-        return norm(cost_type_name) in {norm(n) for n in self.points_cost_types}
+        """Whether a cost type of this name is the points (`points_cost_types`, or the common
+        `POINTS_COST_TYPES` when the system names none)."""
+        return norm(cost_type_name) in {norm(n) for n in self.points_cost_types or POINTS_COST_TYPES}
+
+    def points_type(self, cost_types: Mapping[str, str]) -> str | None:
+        """The id of the points cost type among `cost_types` ({id: name}, in the data's order),
+        else None."""
+        return next((type_id for type_id, name in cost_types.items() if self.is_points(name)), None)
 
     def rule_of_selection(self, name: str) -> str | None:
         """The rule a selection or category of this name stands for (`rule_selections`), else None.

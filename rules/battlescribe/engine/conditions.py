@@ -19,7 +19,8 @@ _COMPARE = {
     "equalTo": lambda a, b: a == b,
     "notEqualTo": lambda a, b: a != b,
 }
-_TYPE_IDS = {"model", "unit", "upgrade", "unit-group", "mount", "crew"}
+#: The entry types of the format, which a condition may name as its child id ("any model").
+ENTRY_TYPES = frozenset({"model", "unit", "upgrade", "unit-group", "mount", "crew"})
 #: A query field `limit::<costTypeId>` reads the roster's limit of that cost type, not a sum of
 #: costs: the data sets slot limits by the army's size with it (Ergofarg's WHFB 6th game system
 #: gives Lords, Heroes, Core, Special and Rare per 1,000 pts this way, BSData/whfb 8th too).
@@ -52,7 +53,7 @@ def selection_matches(sel: Selection, child_id: str | None, shared: bool) -> boo
         and child_id in (option.defn.id, option.link.id)
     ):
         return True
-    if child_id in _TYPE_IDS:
+    if child_id in ENTRY_TYPES:
         return option.type == child_id
     if sel.has_category(child_id):
         return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .conditions import ENTRY_TYPES
 from .gamedata import DataFiles, DataNode
 
 #: Scopes a query may name besides an entry id.
@@ -37,7 +38,7 @@ UNIQUE_KINDS = frozenset(
 #: Fields a constraint, condition or repeat may count besides a cost type id.
 QUERY_FIELDS = frozenset({"selections", "forces", "associations"})
 #: Child ids a condition may name besides an entry id.
-CHILD_KEYWORDS = frozenset({"any", "model", "unit", "upgrade", "mount", "crew", "unit-group"})
+CHILD_KEYWORDS = frozenset({"any", *ENTRY_TYPES})
 #: Fields a modifier may change besides a cost type, constraint or characteristic type id.
 MODIFIER_FIELDS = frozenset(
     {

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .conditions import selection_matches
+from .conditions import ENTRY_TYPES, selection_matches
 
 if TYPE_CHECKING:
     from .roster import Selection
-
-_TYPE_IDS = {"model", "unit", "upgrade", "unit-group", "mount", "crew"}
 
 
 def static_ids(sel: Selection, shared: bool) -> frozenset[str]:
@@ -28,7 +26,7 @@ def static_ids(sel: Selection, shared: bool) -> frozenset[str]:
 
 def _option_ids(option, shared: bool) -> frozenset[str]:
     ids = {option.key, *(link.target_id for link in option.category_links)}
-    if option.type in _TYPE_IDS:
+    if option.type in ENTRY_TYPES:
         ids.add(option.type)
     if shared:
         ids.add(option.defn.id)

@@ -36,6 +36,10 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
+#: Modifier types raising a value to a power (the format's own words).
+POWER_MODIFIERS = ("power", "exponent", "cumulative-power")
+
+
 def _arith(kind: str, current: float, operand: float) -> float:
     if kind in ("increment", "add", "cumulative-add"):
         return current + operand
@@ -47,7 +51,7 @@ def _arith(kind: str, current: float, operand: float) -> float:
         return current / operand if operand else current
     if kind == "modulo":
         return current % operand if operand else current
-    if kind in ("power", "exponent", "cumulative-power"):
+    if kind in POWER_MODIFIERS:
         return current**operand
     return operand
 

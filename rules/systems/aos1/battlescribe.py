@@ -12,7 +12,7 @@ Unit sizes: the data has few model entries. A unit's models are counted in the n
 selection that sizes it ("Bestigors" takes 1 to 3 of the upgrade "10 Bestigors"; "Gutter
 Runners" 1 to 4 of the model "5 Gutter Runners"): N models per selection, the smallest unit
 N x its minimum selections, growing N at a time up to N x its maximum
-(`sized_by_name`, `rules.battlescribe.to_units.UnitMapper.size_by_name`). A unit without such
+(`sized_by_name`, `rules.battlescribe.units.sizes.SizeReading.size_by_name`). A unit without such
 a selection is one model (heroes, monsters, war machines). Every size costs what BattleScribe
 charges for it: where the data makes the largest unit cheaper (Bestigors: 140 a selection, 60
 off at 3, so 30 are 360; Plague Monks: 10 off each of 4 selections) the unit's add-models option

@@ -44,6 +44,7 @@ MAPPING = BattleScribeMapping(
             key="power",
             steps_field="power_rating_rules",
             steps_key="power",
+            steps_models_key="min_models",
         ),
     ),
     varying_tables=("Wound Track",),

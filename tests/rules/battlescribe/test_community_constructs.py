@@ -34,11 +34,11 @@ def test_points_only_units_import_at_minimum_size(realm):
             "slug": "bs-rl-cat-undead",
             "units": [
                 # 10 × 8 + 1 per 5 models (a modifierGroup with a repeat) = 82
-                {"name": "Bone Guard", "points": 82, "power": None, "models": 10},
+                {"name": "Bone Guard", "points": 82, "models": 10},
                 # 120 − 5 (modifierGroup: when it has the BSB) + 25 (required link to the .gst) = 140
-                {"name": "Bone Lord", "points": 140, "power": None, "models": 1},
+                {"name": "Bone Lord", "points": 140, "models": 1},
                 # the machine (a required upgrade) at 30
-                {"name": "Bone Thrower", "points": 30, "power": None, "models": 1},
+                {"name": "Bone Thrower", "points": 30, "models": 1},
             ],
         }
     ]
@@ -122,7 +122,7 @@ def test_nested_repeats_multiply():
     )
     files = [source("realm.gst"), type(source("realm.gst"))("realm_undead.cat", text)]
     units = parse_import(system_key="whfb6", files=files).summary()["factions"][0]["units"]
-    assert units[0] == {"name": "Bone Guard", "points": 86, "power": None, "models": 10}
+    assert units[0] == {"name": "Bone Guard", "points": 86, "models": 10}
 
 
 def test_roster_export_ids_are_kept(realm):

@@ -325,7 +325,7 @@ def test_a_battlescribe_1_file_is_refused_with_a_clear_reason():
 
 def test_a_random_value_in_a_damage_table_reads_as_its_average():
     """AoS Gigantic Chaos Spawn: Move "*" and "3D6\"" in the table's first row."""
-    from rules.battlescribe.to_units import UnitMapper
+    from rules.battlescribe.units import UnitMapper
 
     move = get_system("aos1").profile_schema["properties"]["move"]
     table = (["Wounds Suffered", "Move"], ["0-3", '3D6"'])

@@ -2,7 +2,9 @@
 under `armybuilder/`, every template, the catalogue's pages, designer and unit cards in
 `rules/`, and every management command (`price`, `validate`, `import_battlescribe`, …) — names no
 game system and no system's own field; it reads them from the registry
-(`rules/systems/registry.py`).
+(`rules/systems/registry.py`). Nor does the BattleScribe import (`rules/battlescribe/`, the roster
+engine and `rules/battlescribe_import.py`): what a system's data means is its mapping's
+(`rules/systems/<key>/battlescribe.py`).
 
 The words looked for are each registered system's key and the properties of its profile schema
 (models, weapons, unit fields), its list-settings schema, its situation schema and the figures
@@ -18,6 +20,8 @@ import ast
 import re
 from pathlib import Path
 
+from rules.battlescribe.engine.conditions import ENTRY_TYPES
+from rules.battlescribe.engine.modifiers import POWER_MODIFIERS
 from rules.systems.profile_fields import ENVELOPE_FIELDS, UNIT_FORMAT_WEAPON_FIELDS
 from rules.systems.registry import all_systems, get_system
 
@@ -31,6 +35,12 @@ SHARED_WORDS = {
     # The estimate contract's expected figures (`docs/estimates.md`): every `attack` reports them.
     "attacks", "hits", "wounds", "damage", "kills",
 }
+#: Words of the BattleScribe format itself, which its reader writes whatever the system: entry
+#: types ("mount") and modifier types ("power", raising a value to a power).
+BATTLESCRIBE_WORDS = {*ENTRY_TYPES, *POWER_MODIFIERS}
+#: The BattleScribe modules of the list side (a roster read, written or kept as a list's): they
+#: join this check with the one list interface (issue 39), which rewrites them.
+BATTLESCRIBE_LIST_SIDE = ("roster_reader.py", "roster_writer.py", "list_roster.py", "list_roster_xml.py")
 #: (file, word): why the file may write the word although a system's field has that name.
 ALLOWED = {
     ("templates/rules/_designer_form.html", "save"): "the designer's Save button (action=save)",
@@ -79,6 +89,13 @@ def product_files() -> list[Path]:
         python += sorted(path.rglob("*.py")) if path.is_dir() else [path]
     templates = list((ROOT / "templates").rglob("*.html"))
     return sorted(python + templates)
+
+
+def battlescribe_import_files() -> list[Path]:
+    """The BattleScribe import: its package (engine included) and the module saving an import."""
+    folder = ROOT / "rules" / "battlescribe"
+    files = [p for p in folder.rglob("*.py") if p.name not in BATTLESCRIBE_LIST_SIDE or p.parent != folder]
+    return sorted([*files, ROOT / "rules" / "battlescribe_import.py"])
 
 
 def python_names(source: str) -> set[str]:
@@ -170,3 +187,19 @@ def test_a_system_declaring_only_price_and_validate_has_every_behaviour():
     assert opr.can_attack and replace(opr, attack=None).attack is no_attack
     assert replace(opr, estimate_cost=None).estimate_cost is generic_cost
 
+
+def test_the_battlescribe_import_names_no_system_or_its_fields():
+    """A system's BattleScribe knowledge (cost types, characteristic names, the sizes its Power
+    changes at) is its mapping's; the importer and the engine read it from there."""
+    words = set(system_words()) - BATTLESCRIBE_WORDS
+    offending = []
+    for path in battlescribe_import_files():
+        named = python_names(path.read_text(encoding="utf-8")) & words
+        offending += [(path.relative_to(ROOT).as_posix(), word) for word in sorted(named)]
+    assert offending == []
+
+
+def test_the_battlescribe_check_reads_the_importer_and_the_engine():
+    names = {p.relative_to(ROOT).as_posix() for p in battlescribe_import_files()}
+    assert {"rules/battlescribe/units/mapper.py", "rules/battlescribe/engine/conditions.py",
+            "rules/battlescribe_import.py"} <= names

@@ -130,7 +130,7 @@ def test_unmappable_things_are_warned_and_kept(grim):
 def test_fantasy_system_per_model_costs_and_upgrade_options():
     result = parse_import(system_key="whfb6", files=sources(*OLDWORLD))
     assert result.summary()["factions"][0]["units"] == [
-        {"name": "Spearmen", "points": 65, "power": None, "models": 11}
+        {"name": "Spearmen", "points": 65, "models": 11}
     ]
     unit = result.plans[0].units[0]
     spearman = unit.values["data"]["models"][0]

@@ -1,0 +1,162 @@
+"""Every imported unit of a folder of BattleScribe catalogues, as JSON, to compare two versions of
+the import (issue 39: one BattleScribe model, proved by identical prices and options).
+
+    .venv/bin/python bench/dump_battlescribe_corpus.py DIR --system KEY [--glob PATTERN] --out FILE
+    .venv/bin/python bench/dump_battlescribe_corpus.py --diff BEFORE.json AFTER.json
+
+The dump is `{catalogue file: {"status", "units": {"<battlescribe id> <name>": {"price", "options",
+"sizes", "data"}}}}`: the system's price breakdown of the unit as imported, its options, its
+models' counts and ranges, and the whole unit record. Each catalogue is imported with its game
+system and the catalogues it links (`bench_battlescribe_corpus.closure`), in a forked process.
+`--diff` prints the figures (catalogues, units, identical, differing) and each difference: which
+of price, options, sizes or the rest of the record changed.
+
+Issue 39 (the import split into `rules.battlescribe.units`), before against after: Ergofarg WHFB
+6th (whfb6) 16 catalogues, 402 units; BSData/whfb 8th (ru_whfb, `--glob '*8thBRB*'`) 20 catalogues
+(9 refused both times), 435 units; BSData/warhammer-age-of-sigmar v1.50.9 (aos1) 62 catalogues,
+1,088 units; BSData/wh40k-9e (wh40k9) 52 catalogues, 4,152 units: 6,077 units, all identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+
+
+def dump_one(system_key: str, files: list[Path], doc_id: str) -> dict:
+    """The units the import makes of `doc_id`'s catalogue (run in a forked child)."""
+    from rules.battlescribe.units import slug
+    from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
+    from rules.battlescribe_import import parse_import
+    from rules.catalogue_files import CatalogueFileError
+    from rules.systems.registry import get_system
+
+    system = get_system(system_key)
+    sources = [SourceFile(p.name, p.read_bytes()) for p in files]
+    try:
+        result = parse_import(system_key=system_key, files=sources)
+    except (BattleScribeError, CatalogueFileError) as exc:
+        return {"status": "refused", "units": {}, "errors": [str(e) for e in exc.errors[:5]]}
+    except Exception as exc:
+        return {"status": "CRASH", "units": {}, "errors": [f"{type(exc).__name__}: {exc}"[:300]]}
+    faction_slug = f"bs-{slug(doc_id, 60)}"
+    units: dict[str, dict] = {}
+    for plan in result.plans:
+        if plan.slug != faction_slug:
+            continue
+        for unit in plan.units:
+            data = unit.values["data"]
+            key = f"{data.get('battlescribe_id', '')} {unit.values['name']}"
+            while key in units:
+                key += "'"
+            units[key] = {
+                "price": system.price(data),
+                "options": [{"key": o.key, **o.values} for o in unit.options],
+                "sizes": [
+                    {k: m.get(k) for k in ("name", "count", "min_count", "max_count")}
+                    for m in data.get("models", [])
+                ],
+                "data": unit.values,
+            }
+    return {"status": "ok", "units": units, "warnings": len(result.warnings)}
+
+
+def forked(system_key: str, files: list[Path], doc_id: str) -> dict:
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_fd)
+        try:
+            out = dump_one(system_key, files, doc_id)
+        except BaseException as exc:
+            out = {"status": "CRASH", "units": {}, "errors": [repr(exc)[:300]]}
+        with os.fdopen(write_fd, "w") as pipe:
+            json.dump(out, pipe, default=str, sort_keys=True)
+        os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        text = pipe.read()
+    os.waitpid(pid, 0)
+    return json.loads(text) if text else {"status": "CRASH", "units": {}, "errors": ["no output"]}
+
+
+def dump(folder: Path, system_key: str, pattern: str, out_path: Path) -> dict:
+    import django
+
+    django.setup()
+    from bench_battlescribe_corpus import Doc, closure
+
+    from rules.battlescribe_import import parse_import  # noqa: F401 - imported once, before forking
+
+    docs = [Doc(p) for p in sorted(folder.iterdir()) if p.suffix in (".cat", ".gst")]
+    by_id = {d.id: d for d in docs}
+    systems = {d.id: d for d in docs if d.kind == "gameSystem"}
+    out: dict[str, dict] = {}
+    for doc in docs:
+        if doc.kind != "catalogue" or not fnmatch.fnmatch(doc.path.name, pattern):
+            continue
+        files = [d.path for d in closure(doc, by_id)]
+        if doc.system_id in systems:
+            files.insert(0, systems[doc.system_id].path)
+        out[doc.path.name] = forked(system_key, files, doc.id)
+        print(doc.path.name, out[doc.path.name]["status"], len(out[doc.path.name]["units"]), flush=True)
+        # Written after each catalogue: a long run stopped half-way keeps what it found.
+        out_path.write_text(json.dumps(out, default=str, sort_keys=True, indent=0))
+    return out
+
+
+def diff(before: dict, after: dict) -> int:
+    catalogues = sorted(set(before) | set(after))
+    units = identical = 0
+    differing: list[str] = []
+    for name in catalogues:
+        b, a = before.get(name, {}), after.get(name, {})
+        if b.get("status") != a.get("status"):
+            differing.append(f"{name}: status {b.get('status')} -> {a.get('status')}")
+        bu, au = b.get("units", {}), a.get("units", {})
+        for key in sorted(set(bu) | set(au)):
+            units += 1
+            if key not in bu or key not in au:
+                differing.append(f"{name}: {key}: {'only after' if key in au else 'only before'}")
+                continue
+            if bu[key] == au[key]:
+                identical += 1
+                continue
+            parts = [p for p in ("price", "options", "sizes", "data") if bu[key][p] != au[key][p]]
+            detail = ""
+            if "price" in parts:
+                detail = f" ({bu[key]['price'].get('points')} -> {au[key]['price'].get('points')})"
+            differing.append(f"{name}: {key}: {', '.join(parts)} differ{detail}")
+    differ = units - identical
+    print(f"catalogues {len(catalogues)}, units {units}, identical {identical}, differing {differ}")
+    for line in differing:
+        print("  " + line)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", nargs="?")
+    parser.add_argument("--system")
+    parser.add_argument("--glob", default="*")
+    parser.add_argument("--out")
+    parser.add_argument("--diff", nargs=2)
+    args = parser.parse_args()
+    if args.diff:
+        before, after = (json.loads(Path(p).read_text()) for p in args.diff)
+        return diff(before, after)
+    dump(Path(args.folder), args.system, args.glob, Path(args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""A unit's costs: whole points, the system's other unit costs (40k's Power) at the smallest size and
+at each size where they change, and the check that the unit's price in the system equals
+BattleScribe's.
+
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rules.battlescribe.catalogue import Entry
+from rules.battlescribe.entries import Node
+from rules.battlescribe.units.limits import (
+    MAX_SIZE_SWEEP,
+)
+
+
+class CostReading:
+    """A unit's costs of a unit being mapped (a part of `UnitMapper`)."""
+
+    def power(
+        self,
+        entry: Entry,
+        root: Node,
+        unit: dict[str, Any],
+        growth: list[tuple[Node, int]],
+        options: list[dict[str, Any]],
+    ) -> None:
+        """The system's other unit costs (40k Power) at the minimum and the size steps where
+        they change; points checked per size: where BattleScribe's price of a larger size is
+        not the per-model one (AoS chariots priced on the unit, a modifier adding the price of
+        each model), `price_sizes` moves the model's price onto its add-models option."""
+        for cost, type_id in self.unit_costs:
+            unit[cost.field] = self.integer(self.pricer.total(root, type_id), entry.path)
+        if not growth:
+            return
+        if len(growth) > 1 and self.unit_costs:
+            self.warn(entry.path, "several model profiles can grow; cost steps follow the first only")
+        node, high = growth[0]
+        base_models = sum(m["count"] for m in unit["models"])
+        base_points = self.pricer.total(root, self.points_id)
+        per_model = self.pricer.total(root, self.points_id, below=node) / node.count
+        steps: dict[str, list[dict[str, Any]]] = {c.field: [] for c, _t in self.unit_costs}
+        last = {c.field: unit.get(c.field) for c, _t in self.unit_costs}
+        for n in range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1):
+            tree = self.pricer.tree(entry, {node.entry.id: n})
+            for cost, type_id in self.unit_costs:
+                if not cost.steps_field:
+                    continue
+                value = self.integer(self.pricer.total(tree, type_id), entry.path)
+                if value != last[cost.field]:
+                    steps[cost.field].append(
+                        {cost.steps_models_key: base_models + n - node.count, cost.steps_key: value}
+                    )
+                    last[cost.field] = value
+            if self.catalogue_points:
+                points = self.pricer.total(tree, self.points_id)
+                if points != base_points + per_model * (n - node.count):
+                    if self.price_sizes(entry, root, unit, node, high, options):
+                        break
+                    self.warn(
+                        entry.path,
+                        f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
+                        f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
+                    )
+                    break
+        for cost, _type_id in self.unit_costs:
+            if cost.steps_field and steps[cost.field]:
+                unit[cost.steps_field] = steps[cost.field]
+
+    def integer(self, value: Fraction, where: str) -> int:
+        if value.denominator != 1:
+            self.warn(
+                where, f"cost {float(value)} rounded to {round(value)} (options and fixed costs are whole)"
+            )
+        return round(value)
+
+    def checked(self, unit: dict[str, Any], expected: Fraction | None, where: str) -> dict[str, Any] | None:
+        data = {k: v for k, v in unit.items() if k not in ("slug", "role", "options")}
+        data.update({"format": 1, "system": self.system_key})
+        try:
+            breakdown = self.price(data)
+        except Exception as exc:  # the system's own validation: report, never half-import
+            problems = getattr(exc, "errors", None) or [exc]
+            text = "; ".join(f"{getattr(p, 'path', '')}: {getattr(p, 'message', p)}" for p in problems)
+            self.warn(where, f"does not fit the system's unit format ({text}); not imported")
+            return None
+        if expected is not None and Fraction(breakdown["exact"]) != expected:
+            self.warn(
+                where, f"priced {breakdown['exact']} here but {expected} by BattleScribe at minimum size"
+            )
+        return unit
+
+    def unmapped_modifiers(self, root: Node) -> list[str]:
+        """Warn about modifiers that change what the unit format cannot hold (names, visibility...)."""
+        kept: list[str] = []
+        for node in root.walk():
+            entries = [node.entry, *(self.index.resolve(c) for c in node.entry.children)]
+            for entry in entries:
+                constraint_ids = {c.id for c in entry.constraints}
+                for m in entry.modifiers:
+                    if m.field not in self.index.cost_types and m.field not in constraint_ids:
+                        kept.append(f"{entry.name}: modifier {m.type} {m.field} {m.value!r}")
+                        self.warn(
+                            m.path,
+                            f"a {m.type!r} modifier of {m.field!r} ({m.value!r}) is not applied; "
+                            "kept as text",
+                        )
+        return kept
+

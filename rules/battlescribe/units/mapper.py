@@ -1,0 +1,401 @@
+"""Mapping BattleScribe entries onto our unit format through a system's profile schema.
+
+Nothing here knows a game system: characteristics are matched to the fields of the target
+system's profile schema by name (a field's key, its `title` such as "WS" or "Sv", or the
+first words of its `description` such as "Weapon Skill"), and each value is converted to
+whatever that field's JSON Schema accepts ("3+" -> 3, '6"' -> 6, "-" -> null, "D3").
+
+A root entry of type `unit` becomes a unit whose `model` children are its model profiles;
+a root `model` entry is a one-model unit. The unit is written at its smallest legal selection
+with its default entries taken (their weapons on the models, their costs in the model's
+per-model points or the unit's fixed `upgrades`), so its price equals BattleScribe's.
+Optional entries become upgrade options with their limits; alternatives of a group with a
+default become "replace the default" options priced by the difference; an option whose price
+BattleScribe scales with the unit's size ("+2 pts per model") is priced per model
+(`per_model_option`), so it costs the same in a list at any size. Anything that has no
+place in the unit format is kept as text (`abilities`, `notes`) and reported as a warning.
+
+`UnitMapper` holds one import's state (the index, the system's mapping, the pricer, the unit
+being mapped) and the walk over a catalogue's root entries; each part of a unit is read by the
+methods of its own module, which the mapper combines: `profiles`, `abilities`, `sizes`,
+`options` and `costs` (`values` converts one characteristic, `limits` bounds the work).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from rules.battlescribe.catalogue import CATALOGUE, Document, Entry
+from rules.battlescribe.costs import Pricer
+from rules.battlescribe.entries import GROUP, Index, Node
+from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping, norm
+from rules.battlescribe.units.abilities import AbilityReading
+from rules.battlescribe.units.costs import CostReading
+from rules.battlescribe.units.options import OptionReading
+from rules.battlescribe.units.profiles import ProfileReading
+from rules.battlescribe.units.sizes import SizeReading
+from rules.battlescribe.units.values import field_names, slug
+from rules.battlescribe.xml_reader import BattleScribeError
+from rules.unit_roles import role_named_by
+
+
+@dataclass
+class Mapped:
+    """What one import produced: faction dicts (loader format), unit summaries, warnings."""
+
+    factions: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+#: Root entry types BattleScribe offers in a force's "add" menu. An `upgrade` at the root is an
+#: entry a player adds like a unit: AoS battalions (BSData/age-of-sigmar), and every warscroll of
+#: the 1st-edition "Grand Alliance: Death" catalogue; imported as a unit of one model (without
+#: characteristics when it has no model profile).
+ROOT_TYPES = ("unit", "model", "upgrade", "")
+
+
+def never_shown(entry: Entry) -> bool:
+    """Whether BattleScribe never shows `entry`: hidden, and none of its own modifiers (a link's
+    and its target's) can set `hidden` false. The 40k game system's "Aegis Defence Line" link
+    and Tyranids' "Tyranid Shrikes" (BSData/wh40k-9e) are such entries: BattleScribe offers
+    them in no roster, so they are no unit a player can add either."""
+    if not entry.hidden:
+        return False
+    return not any(
+        m.field == "hidden" and m.type == "set" and m.value.strip().lower() == "false"
+        for m in entry.modifiers
+    )
+
+
+class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, CostReading):
+    """Maps the root entries of each catalogue of `index` onto units of one system."""
+
+    def __init__(
+        self,
+        index: Index,
+        *,
+        system_key: str,
+        profile_schema: Mapping[str, Any],
+        price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+        known_rule: Callable[[str], bool],
+        mapping: BattleScribeMapping = DEFAULT,
+    ):
+        self.index = index
+        self.mapping = mapping
+        self.system_key = system_key
+        self.properties = dict(profile_schema.get("properties") or {})
+        self.weapon_properties = dict(
+            ((profile_schema.get("$defs") or {}).get("weapon") or {}).get("properties") or {}
+        )
+        self.price = price
+        self.known_rule = known_rule
+        self.catalogue_points = "points" in self.properties
+        #: The characteristics a model must have (the system's schema): a model of the data
+        #: lacking one has no complete profile.
+        self.required = [
+            k
+            for k in profile_schema.get("required") or ()
+            if k in self.properties and k not in ("name", "count")
+        ]
+        self.unit_fields = dict(profile_schema.get("x-unit-fields") or {})
+        self.model_fields = {
+            k: v
+            for k, v in field_names(self.properties).items()
+            if v in (profile_schema.get("x-profile") or [])
+        }
+        self.model_fields.update(
+            {norm(k): v for k, v in mapping.characteristics.items() if v in self.properties}
+        )
+        self.weapon_fields = {
+            k: v
+            for k, v in field_names(self.weapon_properties).items()
+            if v not in ("name", "profiles", "rules")
+        }
+        self.weapon_fields.update(
+            {norm(k): v for k, v in mapping.weapon_characteristics.items() if v in self.weapon_properties}
+        )
+        weapon_schema = (profile_schema.get("$defs") or {}).get("weapon") or {"type": "object"}
+        self.weapon_validator = Draft202012Validator(weapon_schema)
+        self.warnings: list[str] = []
+        self.pricer = Pricer(index, self.warn)
+        self.points_id = mapping.points_type(index.cost_types)
+        #: (what the unit reports, cost type id) for each other cost type the system maps.
+        self.unit_costs = [
+            (found, type_id)
+            for type_id, name in index.cost_types.items()
+            if type_id != self.points_id and (found := mapping.unit_cost(name)) is not None
+        ]
+        self.model_type, self.weapon_types = self._profile_types()
+        #: The model type and the catalogues' own variants of it: a type holding every one of
+        #: its characteristics and more (wh40k-9e Titan Legions' "Unit (Titan)", + Void Shields).
+        self.model_types = {self.model_type} - {None}
+        if self.model_type is not None:
+            base = {norm(c) for c in self.index.profile_types[self.model_type][1]}
+            self.model_types |= {
+                t
+                for t, (_name, chars) in self.index.profile_types.items()
+                if base and base < {norm(c) for c in chars}
+            }
+        self.table_types = {
+            type_id for type_id, (name, _chars) in index.profile_types.items() if mapping.is_table_type(name)
+        }
+
+    def warn(self, path: str, message: str) -> None:
+        line = f"{path}: {message}"
+        if line not in self._seen:
+            self._seen.add(line)
+            self.warnings.append(line)
+
+    _seen: set[str] = set()
+
+    def categories(self, entry: Entry) -> tuple[list[str], str]:
+        names, role = [], "other"
+        primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
+        for category_id, _primary in entry.categories:
+            name = self.index.categories.get(category_id)
+            if name and name not in names:
+                names.append(name)
+        if primary:
+            role = role_named_by(self.index.categories.get(primary[0], ""))
+        return names, role
+
+    def slot(self, entry: Entry) -> str | None:
+        """The system's army slot (`x-unit-fields.slot`, e.g. WHFB Core/Special/Rare/Hero/Lord)
+        named by the entry's primary category ("Heroes" is `hero`), or None."""
+        if not self.mapping.slot_field:
+            return None
+        values = [str(v) for v in (self.unit_fields.get(self.mapping.slot_field) or {}).get("enum") or []]
+        primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
+        if not values or not primary:
+            return None
+        name = norm(self.index.categories.get(primary[0], ""))
+        found = next((v for v in values if name and (name.startswith(norm(v)) or norm(v) == name)), None)
+        if found is None:
+            self.warn(entry.path, f"category {name!r} is none of the army slots {values}; no slot set")
+        return found
+
+    def model_entries(self, entry: Entry) -> list[Entry]:
+        found = []
+        for child in (self.index.resolve(c) for c in entry.children):
+            if child.kind == GROUP:
+                found += self.model_entries(child)
+            elif child.type == "model":
+                found.append(child)
+        return found
+
+    _where = ""
+
+    def unit_or_warning(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
+        """`unit(entry)`, or None with a warning naming the entry when it cannot be read: one
+        unit BattleScribe data describes in a way this importer cannot follow (a broken link,
+        a cycle, a number that is not one) is left out, and the rest of the catalogue imports."""
+        try:
+            return self.unit(entry, used_slugs)
+        except BattleScribeError as exc:
+            self.warn(entry.path, "left out: " + "; ".join(exc.errors))
+        except (RecursionError, ValueError, ArithmeticError, KeyError, TypeError) as exc:
+            self.warn(entry.path, f"left out: it cannot be read ({type(exc).__name__}: {exc})")
+        return None
+
+    def unit(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
+        where = self._where = entry.path
+        if never_shown(entry):
+            self.warn(where, "hidden in BattleScribe and no modifier shows it; not offered")
+            return None
+        if entry.type not in ROOT_TYPES:
+            self.warn(where, f"a root entry of type {entry.type!r} is not a unit; not imported")
+            return None
+        try:
+            root = self.pricer.tree(entry)
+        except OverflowError:
+            self.warn(where, "the smallest selection of this unit is too large to import; skipped")
+            return None
+        keywords, role = self.categories(entry)
+        abilities: list[dict[str, str]] = []
+        notes: list[str] = self.unmapped_modifiers(root)
+        model_nodes = [n for n in root.children if n.entry.type == "model"] if entry.type == "unit" else []
+        unit_profiles = self.profiles_of(entry)
+        models: list[dict[str, Any]] = []
+        options: list[dict[str, Any]] = []
+        growth: list[tuple[Node, int]] = []
+        holders = model_nodes or [root]
+        self._unit_entry, self._growth, self._sized, self._model_max = entry, growth, {}, {}
+        self._unprofiled: list[str] = []
+        self._table = None
+        for node in holders:
+            model = self.model(node, root, unit_profiles, abilities, notes, options, growth)
+            if model is None:
+                return None
+            models.append(model)
+        for entry_model in self.model_entries(entry):
+            if entry.type == "unit" and entry_model.id not in {n.entry.id for n in model_nodes}:
+                self.warn(
+                    entry_model.path,
+                    "a model that is not taken at the minimum size; not imported as a profile",
+                )
+        self._names = {id(n): m["name"] for m, n in zip(models, holders, strict=True)}
+        if model_nodes:  # the unit's own profiles, rules and non-model selections
+            self.collect_text(entry, abilities, notes)
+            for rule_name, text in self.rules_of(entry):
+                self.add_rule(models, None, rule_name, text, abilities)
+            fixed = self.pricer.total(root, self.points_id) - sum(
+                (self.pricer.total(root, self.points_id, below=n) for n in model_nodes), Fraction(0)
+            )
+            for child in root.children:
+                if child.entry.type != "model":
+                    self.mandatory(child, models[0], abilities, notes, where)
+            self.options_for(entry, root, root, None, options, notes)
+        else:
+            fixed = Fraction(0)
+        sizes: dict[str, tuple[int, str]] = {}
+        if self.mapping.sized_by_name:
+            sizes, resized_fixed = self.size_by_name(entry, root, models, holders, options)
+            if resized_fixed is not None:
+                fixed = resized_fixed
+        unit: dict[str, Any] = {
+            "slug": self.unique(f"bs-{slug(entry.target_id or entry.id, 60)}", used_slugs),
+            "name": entry.name[:120] or "Unit",
+            "role": role,
+            "models": models,
+            "keywords": keywords,
+            "battlescribe_id": entry.target_id or entry.id,
+        }
+        slot = self.slot(entry)
+        if slot is not None:
+            unit[self.mapping.slot_field] = slot
+        # What a roster export needs for BattleScribe to recognise the unit (`roster_writer`).
+        if self.index.system is not None:
+            unit["battlescribe_system_id"] = self.index.system.id
+            if self.index.system.force_entries:  # a roster's force must name one of these
+                force_id, force_name = self.index.system.force_entries[0]
+                unit["battlescribe_force"] = {"id": force_id, "name": force_name}
+        unit["battlescribe_cost_types"] = {
+            k: v
+            for k, v in (("points", self.points_id), *((c.key or c.field, t) for c, t in self.unit_costs))
+            if v is not None
+        }
+        category_ids = {
+            self.index.categories[c]: c for c, _p in entry.categories if c in self.index.categories
+        }
+        if category_ids:
+            unit["battlescribe_categories"] = category_ids
+        if model_nodes:
+            unit["battlescribe_models"] = {
+                m["name"]: n.entry.target_id or n.entry.id for m, n in zip(models, model_nodes, strict=True)
+            }
+        if sizes:  # a roster export writes count / N selections of the size entry
+            unit.setdefault("battlescribe_models", {}).update({k: v[1] for k, v in sizes.items()})
+            unit["battlescribe_per_selection"] = {k: v[0] for k, v in sizes.items()}
+        if abilities:
+            unit["abilities"] = abilities
+        if self._unprofiled:
+            unit["profile_in_source"] = False
+            self.warn(where, "no complete profile in the data; imported, but it cannot be estimated")
+        if notes:
+            unit["notes"] = notes
+        if self.catalogue_points and fixed:
+            unit["upgrades"] = [
+                {"key": "unit", "label": "Unit", "count": 1, "cost": self.integer(fixed, where)}
+            ]
+        self.read_abilities(models, abilities, where)
+        self.power(entry, root, unit, growth, options)
+        self.fix_replacements(models, options, where)
+        keys: set[str] = set()
+        for option in options:
+            option["key"] = self.unique(option["key"][:76], keys)
+        unit["options"] = options
+        expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
+        return self.checked(unit, expected, where)
+
+    def unique(self, base: str, used: set[str]) -> str:
+        candidate, n = base, 2
+        while candidate in used:
+            candidate, n = f"{base[:74]}-{n}", n + 1
+        used.add(candidate)
+        return candidate
+
+    _unit_entry: Entry | None = None
+
+    _growth: list[tuple[Node, int]] = []
+
+    _sized: dict[int, Node] = {}
+
+    _names: dict[int, str] = {}
+
+    #: {id(model node): the most models of it the unit can have}, for per-model maxima.
+    _model_max: dict[int, int] = {}
+
+
+def map_documents(
+    documents: list[Document],
+    *,
+    system_key: str,
+    profile_schema: Mapping[str, Any],
+    price: Callable[[Mapping[str, Any]], Mapping[str, Any]],
+    known_rule: Callable[[str], bool],
+    mapping: BattleScribeMapping | None = None,
+) -> Mapped:
+    """Every catalogue (and the game system's own root entries) as a faction in loader format."""
+    index = Index(documents)
+    mapper = UnitMapper(
+        index,
+        system_key=system_key,
+        profile_schema=profile_schema,
+        price=price,
+        known_rule=known_rule,
+        mapping=mapping or DEFAULT,
+    )
+    if mapper.model_type is None:
+        mapper.warn(
+            index.system.file if index.system else "import",
+            "no profile type matches the system's model characteristics; units cannot be mapped",
+        )
+    for type_id, name in index.cost_types.items():
+        if type_id != mapper.points_id and type_id not in {t for _c, t in mapper.unit_costs}:
+            where = index.system.file if index.system else "import"
+            mapper.warn(where, f"cost type {name!r} is not imported")
+    result = Mapped()
+    # A catalogue another uploaded catalogue links to is that one's library (Space Marines for
+    # Ultramarines): its units come in through the catalogues that import its root entries,
+    # not as a faction of its own, unless nothing uploaded links to it.
+    linked = {target for doc in documents for target in doc.catalogue_links}
+    for doc in documents:
+        if doc.kind == CATALOGUE and ((doc.library and not doc.entries) or doc.id in linked):
+            continue
+        used: set[str] = set()
+        units = []
+        for link in index.root_entries(doc, resolve=False):
+            try:
+                entry = index.resolve(link)
+            except BattleScribeError as exc:
+                # A root link to nothing (Adeptus Astra Telepathica's "Astropath" at BSData
+                # wh40k-9e v9.1.10): that entry is left out, the catalogue's other units import.
+                prefix = f"{link.path}: "
+                reasons = [e[len(prefix) :] if e.startswith(prefix) else e for e in exc.errors]
+                mapper.warn(link.path, "left out: " + "; ".join(reasons))
+                continue
+            unit = mapper.unit_or_warning(entry, used)
+            if unit is not None:
+                units.append(unit)
+        if not units:
+            if doc.kind == CATALOGUE:
+                mapper.warn(doc.file, "no importable units in this catalogue")
+            continue
+        result.factions.append(
+            {
+                "faction": {
+                    "slug": f"bs-{slug(doc.id, 60)}",
+                    "name": doc.name[:120],
+                    "version": f"rev {doc.revision}"[:32],
+                    "description": f"Imported from BattleScribe ({doc.file}, revision {doc.revision}).",
+                },
+                "units": units,
+            }
+        )
+    result.warnings = mapper.warnings
+    return result
