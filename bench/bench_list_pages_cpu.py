@@ -12,6 +12,8 @@ database's own time is not in it):
 
 - **cold**: Django's cache is cleared before each request (no rendered fragment kept), so
   the page is rendered whole;
+- **edited**: the page after a player's edit of one unit (its notes, a different unit each
+  round), as the editor is asked after a change: one row or card is new, the rest as before;
 - **warm**: the same page asked again, as a player reloading it or opening it again;
 
 and the growth exponent k = log(t[large] / t[small]) / log(large / small) between each pair
@@ -40,6 +42,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
+MODES = ("cold", "edited", "warm")
 
 
 def run_side(root: Path, args: argparse.Namespace) -> dict:
@@ -55,7 +58,7 @@ def run_side(root: Path, args: argparse.Namespace) -> dict:
 def report(label: str, figures: dict, sizes: list[int]) -> None:
     print(f"  {label}")
     for page in ("editor", "roster"):
-        for mode in ("cold", "warm"):
+        for mode in MODES:
             row = figures[page][mode]
             cells = "  ".join(f"{size:>3} units {row[str(size)]:7.1f} ms" for size in sizes)
             ks = "  ".join(
@@ -89,7 +92,7 @@ def compare(args: argparse.Namespace) -> int:
     for label, runs in sides.items():
         merged[label] = {
             page: {mode: {str(size): statistics.median(run[page][mode][str(size)] for run in runs)
-                          for size in args.sizes} for mode in ("cold", "warm")}
+                          for size in args.sizes} for mode in MODES}
             for page in ("editor", "roster")}
         report(label, merged[label], args.sizes)
     if args.baseline and 50 in args.sizes:
@@ -98,7 +101,7 @@ def compare(args: argparse.Namespace) -> int:
             base = merged[f"commit {commit}"]
             for page in ("editor", "roster"):
                 ratios = "  ".join(f"{mode} {now[page][mode]['50'] / base[page][mode]['50']:.2f}×"
-                                   for mode in ("cold", "warm"))
+                                   for mode in MODES)
                 print(f"  this tree / commit {commit}, {page} at 50 units: {ratios}")
     return 0
 
@@ -131,6 +134,7 @@ def measure(args: argparse.Namespace) -> int:
     from django.urls import reverse
 
     from armybuilder.lists import services
+    from armybuilder.models import ArmyList, ListUnit
     from rules.models import Faction
 
     setup_test_environment()
@@ -143,23 +147,34 @@ def measure(args: argparse.Namespace) -> int:
         user = get_user_model().objects.create_user("pages", password=secrets.token_urlsafe(12))
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(user)
-        figures: dict = {"editor": {"cold": {}, "warm": {}}, "roster": {"cold": {}, "warm": {}}}
+        figures: dict = {page: {mode: {} for mode in MODES} for page in ("editor", "roster")}
         for size in args.sizes:
             army_list = services.army_list_create(owner=user, system=faction.system, faction=faction,
                                                   name=f"Pages {size}", points_limit=100000)
             for number in range(size):
                 services.army_list_add_unit(army_list=army_list, unit=templates[number % len(templates)],
                                             expected_version=army_list.version)
+            def edit(army_list: ArmyList, round_: int) -> None:
+                """A player's edit of one unit (its notes), the list's version moving on."""
+                army_list.refresh_from_db()
+                units = list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
+                unit = units[(round_ * 7) % len(units)]
+                services.army_list_unit_set_details(list_unit=unit, custom_name=unit.custom_name,
+                                                    notes=f"edit {time.monotonic_ns()}", group=unit.group,
+                                                    expected_version=army_list.version)
+
             pages = {"editor": reverse("lists:detail", args=[army_list.pk]),
                      "roster": reverse("lists:roster", args=[army_list.pk])}
             for page, url in pages.items():
                 if client.get(url).status_code != 200:
                     raise SystemExit(f"{url}: not 200")
-                for mode in ("cold", "warm"):
+                for mode in MODES:
                     times = []
-                    for _ in range(args.rounds):
+                    for round_ in range(args.rounds):
                         if mode == "cold":
                             cache.clear()
+                        elif mode == "edited":
+                            edit(army_list, round_)
                         started = time.process_time()
                         response = client.get(url)
                         times.append((time.process_time() - started) * 1000)
