@@ -76,8 +76,11 @@ def unit_row(context: Context, unit: ListUnit) -> SafeString:
                                           via_token=context.get("via_token")),
                          unit_content(unit))
     version = VERSION_INPUT.format(army_list.version)
+    # Only an editable row has forms: a read-only one never asks for the token (asking sets
+    # the CSRF cookie, which a shared list's page does not send).
+    editable = bool(context.get("can_edit"))
     return mark_safe(cached_fragment(kind="unit-row", key=key, context=context, render=render,
-                                     per_request=[("version", version)], uses_csrf=True))
+                                     per_request=[("version", version)], uses_csrf=editable))
 
 
 @register.simple_tag(takes_context=True)
