@@ -21,6 +21,7 @@ at once.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -51,9 +52,17 @@ def templates_digest(names: tuple[str, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
+def _plain(value: Any) -> Any:
+    """A dataclass by its fields (no deep copy, unlike `dataclasses.asdict`), anything else
+    JSON cannot write by its `str` (a lazy translation, a date)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: getattr(value, field.name) for field in dataclasses.fields(value)}
+    return str(value)
+
+
 def content_digest(*parts: Any) -> str:
-    """A short digest of `parts` (JSON-able data; anything else by its `str`)."""
-    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    """A digest of `parts`: JSON-able data and dataclasses (by their fields, nested)."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=_plain)
     return hashlib.sha1(text.encode()).hexdigest()
 
 

@@ -10,7 +10,6 @@ open editor, a refused change's errors) is rendered and never kept.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django import template
@@ -91,6 +90,5 @@ def roster_card(context: Context, card: Any, variant: str) -> SafeString:
     render = _render(UNIT_CARD, card=card, variant=variant)
     roster = context.get("roster")
     points_sized = roster.points_sized if roster is not None else None
-    key = content_digest(templates_digest(UNIT_CARD_TEMPLATES), variant, points_sized, get_language(),
-                         dataclasses.asdict(card))
+    key = content_digest(templates_digest(UNIT_CARD_TEMPLATES), variant, points_sized, get_language(), card)
     return mark_safe(cached_fragment(kind="roster-card", key=key, context=context, render=render))
