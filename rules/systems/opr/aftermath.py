@@ -209,9 +209,11 @@ def _shooting_sums(sums: _Sums, states: np.ndarray, alive: np.ndarray, dealt: np
     sums.counter_wounds[0] += mass
     sums.counter_kills[0] += mass
     sums.p_attacker_wins += mass  # nothing struck back: the attacker "won"
-    tests = np.where(dealt[live] > 0, 1 + half[live].astype(np.int64) - int(fearless), 0).clip(min=0)
-    for n in np.unique(tests[standing]).tolist():
-        sums.defender_failed += float(p[standing & (tests == n)].sum()) * failed_tests(n, p_pass)
+    tests = np.maximum(np.where(dealt[live] > 0, 1 + half[live].astype(np.int64) - int(fearless), 0), 0)
+    # P(standing and taking n tests), for each n at once
+    for n, share in enumerate(np.bincount(tests[standing], weights=p[standing]).tolist()):
+        if share:
+            sums.defender_failed += share * failed_tests(n, p_pass)
     sums.defender_failed[0] += float(p[~standing].sum())
     sums.attacker_failed[0] += mass
 
