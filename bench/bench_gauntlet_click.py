@@ -30,6 +30,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The page's scripts (htmx, the editor's and the panel's) from the static folders, as
+# `bench_builder` serves them: without collectstatic, gunicorn finds them there.
+os.environ["WHITENOISE_USE_FINDERS"] = "true"
 
 import bench_load  # sets the environment up, and Django with it
 
@@ -62,7 +65,8 @@ def build(units: int) -> tuple[object, object]:
                                               points_limit=100000)
         for number in range(units):
             template = templates[(offset + number) % len(templates)]
-            services.army_list_add_unit(army_list=army_list, unit=template, expected_version=army_list.version)
+            services.army_list_add_unit(army_list=army_list, unit=template,
+                                        expected_version=army_list.version)
         return army_list
 
     opponents = [make(f"Opponent {i}", 3 + 5 * i) for i in range(3)]
