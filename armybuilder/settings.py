@@ -329,7 +329,10 @@ LOGGING = {
 # its session; every error is one JSON shape; rates are per user, per IP and per scope.
 API_THROTTLE_CACHE = "api-throttle"
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Per process. It keeps the list pages' rendered unit rows and cards (`fragment_cache`,
+    # a few KiB each): 2,000 entries hold ten 200-unit lists, about 15 MB (Django's default
+    # of 300 would evict a long list's rows before its next page).
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "OPTIONS": {"MAX_ENTRIES": 2000}},
     # Shared by every web process, so a rate is per user/IP and not per gunicorn worker.
     API_THROTTLE_CACHE: {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",

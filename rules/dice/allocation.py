@@ -60,21 +60,10 @@ class AllocationSpace:
             if sorted(placement.order) != sorted(groups) or placement.damage < 1:
                 raise ValueError(f"{placement} must order every group once and do at least 1 damage")
 
-        self.states: list[State] = [(self.counts, -1, 0)]
-        self.index: dict[State, int] = {self.states[0]: 0}
-        successors: dict[Placement, list[int]] = {p: [] for p in self.placements}
-        queue = deque([0])
-        while queue:
-            current = queue.popleft()
-            for placement in self.placements:
-                following = self._step(self.states[current], placement)
-                if following not in self.index:
-                    self.index[following] = len(self.states)
-                    self.states.append(following)
-                    queue.append(self.index[following])
-        for placement in self.placements:
-            successors[placement] = [self.index[self._step(s, placement)] for s in self.states]
-        self._successor = {p: np.array(s, dtype=np.int64) for p, s in successors.items()}
+        if len(self.toughness) == 1 and len(self.placements) == 1:
+            self._build_chain(self.placements[0])
+        else:
+            self._build_reachable()
         self._paths: dict[Placement, IntArray] = {}
         self._targets: dict[tuple[int, ...], IntArray] = {}
 
@@ -88,6 +77,42 @@ class AllocationSpace:
         self.destroyed = self.models_alive == 0
         self.total_models = sum(self.counts)
         self.total_wounds = sum(t * c for t, c in zip(self.toughness, self.counts, strict=True))
+
+    def _build_reachable(self) -> None:
+        """Every state reachable from the untouched unit, breadth first, and each one's successor
+        under each placement."""
+        self.states: list[State] = [(self.counts, -1, 0)]
+        self.index: dict[State, int] = {self.states[0]: 0}
+        queue = deque([0])
+        while queue:
+            current = queue.popleft()
+            for placement in self.placements:
+                following = self._step(self.states[current], placement)
+                if following not in self.index:
+                    self.index[following] = len(self.states)
+                    self.states.append(following)
+                    queue.append(self.index[following])
+        self._successor = {p: np.array([self.index[self._step(s, p)] for s in self.states], dtype=np.int64)
+                           for p in self.placements}
+
+    def _build_chain(self, placement: Placement) -> None:
+        """`_build_reachable` for one group of models and one placement (most units, one weapon's
+        damage): the states form one chain — each model fresh, then damaged by `damage` at a
+        time until it dies — so they are listed in the order the breadth-first walk finds them,
+        each one's successor the next (the destroyed unit its own)."""
+        (toughness,), (count,) = self.toughness, self.counts
+        damages = range(placement.damage, toughness, placement.damage)  # a living model's damage
+        states: list[State] = []
+        for alive in range(count, 0, -1):
+            models = (alive,)
+            states.append((models, -1, 0))
+            states.extend((models, 0, damage) for damage in damages)
+        states.append(((0,), -1, 0))
+        self.states = states
+        self.index = {state: i for i, state in enumerate(states)}
+        successor = np.arange(1, len(states) + 1, dtype=np.int64)
+        successor[-1] = len(states) - 1
+        self._successor = {placement: successor}
 
     def __len__(self) -> int:
         return len(self.states)

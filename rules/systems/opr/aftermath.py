@@ -195,24 +195,26 @@ class _Sums:
     p_attacker_wins: float = 0.0
 
 
-def _shooting_group(sums: _Sums, p: np.ndarray, dealt: np.ndarray, half: np.ndarray, alive: bool,
-                    fearless: bool, p_pass: float) -> None:
-    """One group of the defender's states after shooting: no counter-attack, so the charger is
-    untouched (no wounds, no test) and the defender tests as it took wounds. The same sums, in
-    the same order, as the melee path gives with a counter-attack of nothing, leaving out only
-    its terms that are exactly zero (x + 0.0 is x): a third of the numpy calls."""
+def _shooting_sums(sums: _Sums, states: np.ndarray, alive: np.ndarray, dealt: np.ndarray, half: np.ndarray,
+                   fearless: bool, p_pass: float) -> None:
+    """The defender's states after shooting, all at once: no counter-attack, so the charger is
+    untouched (no wounds, no test, it "won") and the defender tests as it took wounds; a
+    destroyed defender takes no test. The melee path's sums with a counter-attack of nothing,
+    its terms that are exactly zero left out, over every state in one numpy pass per number
+    of tests (the states need no grouping by survivors: nothing strikes back)."""
+    live = states > 0
+    p = states[live]
+    standing = alive[live].any(axis=1)
     mass = float(p.sum())
     sums.counter_wounds[0] += mass
     sums.counter_kills[0] += mass
-    sums.p_attacker_wins += float(p @ np.ones(len(p)))  # nothing struck back: the attacker "won"
-    if alive:
-        tests = np.where(dealt > 0, 1 + half.astype(np.int64) - int(fearless), 0).clip(min=0)
-        p_lost = np.ones(len(p))
-        for n in np.unique(tests).tolist():
-            chosen = tests == n
-            sums.defender_failed += float(p[chosen] @ p_lost[chosen]) * failed_tests(n, p_pass)
-    else:
-        sums.defender_failed[0] += mass
+    sums.p_attacker_wins += mass  # nothing struck back: the attacker "won"
+    tests = np.maximum(np.where(dealt[live] > 0, 1 + half[live].astype(np.int64) - int(fearless), 0), 0)
+    # P(standing and taking n tests), for each n at once
+    for n, share in enumerate(np.bincount(tests[standing], weights=p[standing]).tolist()):
+        if share:
+            sums.defender_failed += share * failed_tests(n, p_pass)
+    sums.defender_failed[0] += float(p[~standing].sum())
     sums.attacker_failed[0] += mass
 
 
@@ -244,6 +246,15 @@ def second_stage(
     p_attacker_wins = p_defender_wins = p_countered = 0.0
     stage_sums = _Sums(defender_failed, attacker_failed, counter_wounds, counter_kills)
 
+    if not melee:
+        _shooting_sums(stage_sums, states, space.alive, dealt_by_attacker, defender_half, defender_fearless,
+                       defender_pass)
+        return SecondStage(
+            p_attacker_wins=stage_sums.p_attacker_wins, p_defender_wins=0.0, counter_wounds=counter_wounds,
+            counter_kills=counter_kills, defender_failed=defender_failed, attacker_failed=attacker_failed,
+            defender_reckless=_unit_rule(defender, "Reckless"),
+            attacker_reckless=_unit_rule(attacker, "Reckless"), p_defender_counter_exhausted=0.0)
+
     groups: dict[tuple[int, ...], list[int]] = {}
     for index in np.nonzero(states > 0)[0].tolist():
         groups.setdefault(tuple(space.alive[index].tolist()), []).append(index)
@@ -258,10 +269,6 @@ def second_stage(
     for alive, indices in groups.items():
         idx = np.array(indices)
         p = states[idx]
-        if not melee:
-            _shooting_group(stage_sums, p, dealt_by_attacker[idx].astype(np.int64), defender_half[idx],
-                            any(alive), defender_fearless, defender_pass)
-            continue
         striking = survivors(defender, alive)  # in melee: the models that strike back
         if any(m.is_melee for model in striking.models for m in model.weapons):
             p_countered += float(p.sum())  # it fought back, so it is exhausted (seed, "Szarża")
@@ -307,7 +314,6 @@ def second_stage(
                 attacker_failed += share * failed_tests(n, attacker_pass)
                 testing += share
         attacker_failed[0] += mass - testing
-    p_attacker_wins += stage_sums.p_attacker_wins  # 0.0 in melee, where the groups add it here
     return SecondStage(
         p_attacker_wins=p_attacker_wins,
         p_defender_wins=p_defender_wins,

@@ -65,7 +65,8 @@ from rules.systems.opr.unit_prices import points_engine_prices
 #: - dense_states / dense_cells: the small-unit path (`AllocationSpace`: per state and
 #:   placement in Python, per cell in numpy);
 #: - second_stage: the regroup tables; survivor_groups: the per-group loop of
-#:   `aftermath.second_stage` (after shooting only the terms that are not zero: cheap);
+#:   `aftermath.second_stage` (after shooting there is no loop, one pass over every state:
+#:   still counted per group, the safe side);
 #:   counter_groups: a melee group's extra work around its counter-attack (whose own work is
 #:   counted by kind, once per group);
 #: - estimate, outcome_models, priced_weapons: pricing both units and writing the result.

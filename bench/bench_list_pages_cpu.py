@@ -1,0 +1,204 @@
+"""Server CPU of a list's editor and roster pages by list size, cold and warm, optionally
+side by side with an earlier commit (issue 42: "pages back under their old cost").
+
+    ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_list_pages_cpu.py \
+        [--sizes 10 50 200] [--rounds 7] [--baseline b94a3b1]
+
+The run creates a database of its own (`bench_list_pages_<pid>`, dropped at the end), loads
+the bundled catalogue and makes one OPR list per size (the faction's units in turn), then
+asks each page through Django's full stack as the list's owner, with production settings
+(no DEBUG), and prints the median CPU milliseconds of this process per request (the
+database's own time is not in it):
+
+- **cold**: Django's cache is cleared before each request (no rendered fragment kept), so
+  the page is rendered whole;
+- **edited**: the page after a player's edit of one unit (its notes, a different unit each
+  round), as the editor is asked after a change: one row or card is new, the rest as before;
+- **warm**: the same page asked again, as a player reloading it or opening it again;
+
+and the growth exponent k = log(t[large] / t[small]) / log(large / small) between each pair
+of sizes (k ≤ 1: the page grows no faster than the list).
+
+`--baseline COMMIT...` first runs this same script on each commit's code (`git archive` into
+a temporary folder, its own database), then on this tree, and again in that order
+`--repeat` times, so a load change on a shared machine falls on both; the figures of each
+side are the medians over its runs. Targets (issue 42): at 50 units, editor and roster at
+most the 2026-11-26 commit's (`b94a3b1`), and k ≤ 1 from 50 to 200 units, warm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+MODES = ("cold", "edited", "warm")
+
+
+def run_side(root: Path, args: argparse.Namespace) -> dict:
+    """This script on the code at `root`, in a process of its own; its figures as JSON."""
+    command = [sys.executable, str(HERE), "--measure", "--root", str(root), "--rounds", str(args.rounds),
+               "--sizes", *map(str, args.sizes)]
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{root}: exit {done.returncode}\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def report(label: str, figures: dict, sizes: list[int]) -> None:
+    print(f"  {label}")
+    for page in ("editor", "roster"):
+        for mode in MODES:
+            row = figures[page][mode]
+            cells = "  ".join(f"{size:>3} units {row[str(size)]:7.1f} ms" for size in sizes)
+            ks = "  ".join(
+                f"k {a}->{b} {math.log(row[str(b)] / row[str(a)]) / math.log(b / a):4.2f}"
+                for a, b in itertools.pairwise(sizes))
+            print(f"    {page:<6} {mode}: {cells}   {ks}")
+
+
+def compare(args: argparse.Namespace) -> int:
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as folder:
+        roots = {}
+        for commit in args.baseline:
+            tree = Path(folder) / commit
+            tree.mkdir()
+            archive = subprocess.run(["git", "archive", commit], cwd=root, capture_output=True, check=True)
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+            (tree / ".venv").symlink_to((root / ".venv").resolve())
+            roots[f"commit {commit}"] = tree
+        roots["this tree"] = root
+        sides: dict[str, list[dict]] = {label: [] for label in roots}
+        load_before = os.getloadavg()
+        for _ in range(args.repeat):
+            for label, tree in roots.items():
+                sides[label].append(run_side(tree, args))
+        load_after = os.getloadavg()
+    print(f"list pages, server CPU per request in process (median of {args.rounds} requests, "
+          f"{args.repeat} run(s) per side), {os.cpu_count()} CPUs, "
+          f"load average {load_before[0]:.2f} -> {load_after[0]:.2f}")
+    merged = {}
+    for label, runs in sides.items():
+        merged[label] = {
+            page: {mode: {str(size): statistics.median(run[page][mode][str(size)] for run in runs)
+                          for size in args.sizes} for mode in MODES}
+            for page in ("editor", "roster")}
+        report(label, merged[label], args.sizes)
+    if args.baseline and 50 in args.sizes:
+        now = merged["this tree"]
+        for commit in args.baseline:
+            base = merged[f"commit {commit}"]
+            for page in ("editor", "roster"):
+                ratios = "  ".join(f"{mode} {now[page][mode]['50'] / base[page][mode]['50']:.2f}×"
+                                   for mode in MODES)
+                print(f"  this tree / commit {commit}, {page} at 50 units: {ratios}")
+    return 0
+
+
+def measure(args: argparse.Namespace) -> int:
+    """Build the lists and time the pages in this process (the code at `--root`)."""
+    root = Path(args.root)
+    sys.path.insert(0, str(root))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+    os.environ["DEBUG"] = "false"
+    os.environ["HTTPS"] = "false"
+    os.environ["STATIC_MANIFEST"] = "false"
+    os.environ["LOG_LEVEL"] = "ERROR"
+    os.environ["PAGE_RATE"] = "100000000/min"
+    os.environ["TEST_DATABASE_NAME"] = f"bench_list_pages_{os.getpid()}"
+    os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
+    import io
+    import warnings
+
+    import django
+
+    warnings.filterwarnings("ignore")
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.urls import reverse
+
+    from armybuilder.lists import services
+    from armybuilder.models import ArmyList, ListUnit
+    from rules.models import Faction
+
+    # No `setup_test_environment`: its instrumented template rendering sends a signal per
+    # template, on which the test client copies the context: a cost per rendered template
+    # that production does not pay, and that would favour the side rendering fewer of them.
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+        faction = (Faction.objects.filter(system__key="opr", owner__isnull=True)
+                   .prefetch_related("units").order_by("pk").first())
+        templates = list(faction.units.all())
+        user = get_user_model().objects.create_user("pages", password=secrets.token_urlsafe(12))
+        client = Client(HTTP_HOST="127.0.0.1")
+        client.force_login(user)
+        figures: dict = {page: {mode: {} for mode in MODES} for page in ("editor", "roster")}
+        for size in args.sizes:
+            army_list = services.army_list_create(owner=user, system=faction.system, faction=faction,
+                                                  name=f"Pages {size}", points_limit=100000)
+            for number in range(size):
+                services.army_list_add_unit(army_list=army_list, unit=templates[number % len(templates)],
+                                            expected_version=army_list.version)
+            def edit(army_list: ArmyList, round_: int) -> None:
+                """A player's edit of one unit (its notes), the list's version moving on."""
+                army_list.refresh_from_db()
+                units = list(ListUnit.objects.filter(army_list=army_list).order_by("position"))
+                unit = units[(round_ * 7) % len(units)]
+                services.army_list_unit_set_details(list_unit=unit, custom_name=unit.custom_name,
+                                                    notes=f"edit {time.monotonic_ns()}", group=unit.group,
+                                                    expected_version=army_list.version)
+
+            pages = {"editor": reverse("lists:detail", args=[army_list.pk]),
+                     "roster": reverse("lists:roster", args=[army_list.pk])}
+            for page, url in pages.items():
+                if client.get(url).status_code != 200:
+                    raise SystemExit(f"{url}: not 200")
+                for mode in MODES:
+                    times = []
+                    for round_ in range(args.rounds):
+                        if mode == "cold":
+                            cache.clear()
+                        elif mode == "edited":
+                            edit(army_list, round_)
+                        started = time.process_time()
+                        response = client.get(url)
+                        times.append((time.process_time() - started) * 1000)
+                        assert response.status_code == 200
+                    figures[page][mode][str(size)] = statistics.median(times)
+        print(json.dumps(figures))
+        return 0
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 50, 200])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--baseline", nargs="*", default=[],
+                        help="commits to run side by side (b94a3b1: the 2026-11-26 figures)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per side, alternating")
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--root", default=str(HERE.parent.parent), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    return measure(args) if args.measure else compare(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
