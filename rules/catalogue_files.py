@@ -594,14 +594,21 @@ class _FactionReader:
                 self.error(f"{where}.key", f"duplicate option key {written['key']!r}")
                 continue
             keys.add(written["key"])
-            option = self.read_option(where, written, position=index)
+            option = self.read_option(where, written, position=index, unit=data)
             if option is not None and self.check_option(where, data, option):
                 unit.options.append(OptionPlan(key=written["key"], values=option))
         return unit
 
-    def read_option(self, path: str, written: Mapping[str, Any], *, position: int) -> dict[str, Any] | None:
+    def read_option(
+        self, path: str, written: Mapping[str, Any], *, position: int, unit: Mapping[str, Any] | None = None
+    ) -> dict[str, Any] | None:
         payload = copy.deepcopy(dict(written["payload"]))
         kind = written["kind"]
+        if kind == "add_models" and isinstance(payload.get("model"), Mapping):
+            model = self.added_model(f"{path}.payload.model", payload["model"], unit or {})
+            if model is None:
+                return None
+            payload["model"] = model
         required = {
             "replace_weapon": ("replace", "with"),
             "add_weapon": ("weapon",),
@@ -660,6 +667,34 @@ class _FactionReader:
             "cost": cost,
             "position": position,
         }
+
+    def added_model(
+        self, path: str, written: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        """The model an `add_models` option adds, its weapons resolved like a unit's.
+
+        A command model (champion, standard bearer, musician) is written `like: <model>`: the
+        unit's model of that name (profile, points, weapons, items and rules), with the fields
+        written beside `like` in place of its own, and `rules` added to its own, one of it. So
+        it carries the kit and rules of the models it leads; the data cannot forget a weapon's
+        rule or an armour on one of them (issue 43, item 6)."""
+        model = dict(written)
+        like = model.pop("like", None)
+        if like is not None:
+            peers = [m for m in unit.get("models") or [] if isinstance(m, Mapping) and m.get("name") == like]
+            if not peers:
+                self.error(f"{path}.like", f"no model {like!r} in this unit")
+                return None
+            base = copy.deepcopy(dict(peers[0]))
+            own = list(base.get("rules") or [])
+            rules = [*own, *(rule for rule in model.pop("rules", []) if rule not in own)]
+            model = {**base, "count": 1, **model, **({"rules": rules} if rules else {})}
+        if isinstance(model.get("weapons"), list):
+            weapons = [self.weapon(f"{path}.weapons[{i}]", w) for i, w in enumerate(model["weapons"])]
+            if None in weapons:
+                return None
+            model["weapons"] = weapons
+        return model
 
     def costs_by_count(self, path: str, payload: Mapping[str, Any], cost: Any, high: int) -> bool:
         """Whether an option's prices by count (`rules.options`, "Prices by count") can be
