@@ -465,14 +465,8 @@ class _FactionReader:
         return faction
 
     def translatable_texts(self) -> set[str]:
-        """The texts a player reads of the faction, which `translations` may translate: its
-        name, each unit's name, each option's label and group."""
-        texts = {str(self.data["faction"]["name"])}
-        for entry in self.data["units"]:
-            texts.add(str(entry["name"]))
-            for option in entry.get("options") or ():
-                texts.update(str(option[k]) for k in ("label", "group") if option.get(k))
-        return texts
+        """`translatable_texts` of this file."""
+        return translatable_texts(self.data)
 
     def translations(self) -> dict[str, dict[str, str]]:
         """The file's `translations` of texts the file has. A key no text matches any more (a
@@ -729,6 +723,46 @@ class _FactionReader:
             return False
         self.check_payload_rules(f"{path}.payload", option["payload"])
         return self.price(f"{path} (taken {count}×)", changed) is not None
+
+
+def translatable_texts(data: Mapping[str, Any]) -> set[str]:
+    """The texts a player reads of a faction file (`data`, as written), which its
+    `translations` may translate: its name, each unit's name, each option's label and group,
+    and the names of its models, weapons (and their alternative profiles) and the items its
+    models carry, wherever the file writes them (a unit's models, the file's `weapons`, what
+    an option adds). A command model written `like: <model>` is named by its own `name`."""
+    texts = {str(data["faction"]["name"])}
+
+    def weapon(written: Any) -> None:
+        if isinstance(written, Mapping):
+            texts.update(str(w["name"]) for w in (written, *(written.get("profiles") or ()))
+                         if isinstance(w, Mapping) and w.get("name"))
+
+    def model(written: Any) -> None:
+        if not isinstance(written, Mapping):
+            return
+        if written.get("name"):
+            texts.add(str(written["name"]))
+        for each in written.get("weapons") or ():
+            weapon(each)
+        items = written.get("items") or ()
+        texts.update(str(i["name"]) for i in items if isinstance(i, Mapping) and i.get("name"))
+
+    for each in (data.get("weapons") or {}).values():
+        weapon(each)
+    for entry in data["units"]:
+        texts.add(str(entry["name"]))
+        for each in entry.get("models") or ():
+            model(each)
+        for option in entry.get("options") or ():
+            texts.update(str(option[k]) for k in ("label", "group") if option.get(k))
+            payload = option.get("payload") or {}
+            model(payload.get("model"))
+            replacements = payload.get("with")
+            replacements = replacements if isinstance(replacements, list) else [replacements]
+            for each in [*replacements, payload.get("weapon")]:
+                weapon(each)
+    return texts
 
 
 def system_rule_names(system_key: str) -> set[str]:
