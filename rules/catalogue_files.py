@@ -454,14 +454,8 @@ class _FactionReader:
         return faction
 
     def translatable_texts(self) -> set[str]:
-        """The texts a player reads of the faction, which `translations` may translate: its
-        name, each unit's name, each option's label and group."""
-        texts = {str(self.data["faction"]["name"])}
-        for entry in self.data["units"]:
-            texts.add(str(entry["name"]))
-            for option in entry.get("options") or ():
-                texts.update(str(option[k]) for k in ("label", "group") if option.get(k))
-        return texts
+        """`translatable_texts` of this file."""
+        return translatable_texts(self.data)
 
     def translations(self) -> dict[str, dict[str, str]]:
         """The file's `translations` of texts the file has. A key no text matches any more (a
@@ -583,14 +577,21 @@ class _FactionReader:
                 self.error(f"{where}.key", f"duplicate option key {written['key']!r}")
                 continue
             keys.add(written["key"])
-            option = self.read_option(where, written, position=index)
+            option = self.read_option(where, written, position=index, unit=data)
             if option is not None and self.check_option(where, data, option):
                 unit.options.append(OptionPlan(key=written["key"], values=option))
         return unit
 
-    def read_option(self, path: str, written: Mapping[str, Any], *, position: int) -> dict[str, Any] | None:
+    def read_option(
+        self, path: str, written: Mapping[str, Any], *, position: int, unit: Mapping[str, Any] | None = None
+    ) -> dict[str, Any] | None:
         payload = copy.deepcopy(dict(written["payload"]))
         kind = written["kind"]
+        if kind == "add_models" and isinstance(payload.get("model"), Mapping):
+            model = self.added_model(f"{path}.payload.model", payload["model"], unit or {})
+            if model is None:
+                return None
+            payload["model"] = model
         required = {
             "replace_weapon": ("replace", "with"),
             "add_weapon": ("weapon",),
@@ -650,6 +651,34 @@ class _FactionReader:
             "position": position,
         }
 
+    def added_model(
+        self, path: str, written: Mapping[str, Any], unit: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        """The model an `add_models` option adds, its weapons resolved like a unit's.
+
+        A command model (champion, standard bearer, musician) is written `like: <model>`: the
+        unit's model of that name (profile, points, weapons, items and rules), with the fields
+        written beside `like` in place of its own, and `rules` added to its own, one of it. So
+        it carries the kit and rules of the models it leads; the data cannot forget a weapon's
+        rule or an armour on one of them (issue 43, item 6)."""
+        model = dict(written)
+        like = model.pop("like", None)
+        if like is not None:
+            peers = [m for m in unit.get("models") or [] if isinstance(m, Mapping) and m.get("name") == like]
+            if not peers:
+                self.error(f"{path}.like", f"no model {like!r} in this unit")
+                return None
+            base = copy.deepcopy(dict(peers[0]))
+            own = list(base.get("rules") or [])
+            rules = [*own, *(rule for rule in model.pop("rules", []) if rule not in own)]
+            model = {**base, "count": 1, **model, **({"rules": rules} if rules else {})}
+        if isinstance(model.get("weapons"), list):
+            weapons = [self.weapon(f"{path}.weapons[{i}]", w) for i, w in enumerate(model["weapons"])]
+            if None in weapons:
+                return None
+            model["weapons"] = weapons
+        return model
+
     def costs_by_count(self, path: str, payload: Mapping[str, Any], cost: Any, high: int) -> bool:
         """Whether an option's prices by count (`rules.options`, "Prices by count") can be
         applied: one whole number per count up to `max`, the first one the option's cost."""
@@ -683,6 +712,46 @@ class _FactionReader:
             return False
         self.check_payload_rules(f"{path}.payload", option["payload"])
         return self.price(f"{path} (taken {count}×)", changed) is not None
+
+
+def translatable_texts(data: Mapping[str, Any]) -> set[str]:
+    """The texts a player reads of a faction file (`data`, as written), which its
+    `translations` may translate: its name, each unit's name, each option's label and group,
+    and the names of its models, weapons (and their alternative profiles) and the items its
+    models carry, wherever the file writes them (a unit's models, the file's `weapons`, what
+    an option adds). A command model written `like: <model>` is named by its own `name`."""
+    texts = {str(data["faction"]["name"])}
+
+    def weapon(written: Any) -> None:
+        if isinstance(written, Mapping):
+            texts.update(str(w["name"]) for w in (written, *(written.get("profiles") or ()))
+                         if isinstance(w, Mapping) and w.get("name"))
+
+    def model(written: Any) -> None:
+        if not isinstance(written, Mapping):
+            return
+        if written.get("name"):
+            texts.add(str(written["name"]))
+        for each in written.get("weapons") or ():
+            weapon(each)
+        items = written.get("items") or ()
+        texts.update(str(i["name"]) for i in items if isinstance(i, Mapping) and i.get("name"))
+
+    for each in (data.get("weapons") or {}).values():
+        weapon(each)
+    for entry in data["units"]:
+        texts.add(str(entry["name"]))
+        for each in entry.get("models") or ():
+            model(each)
+        for option in entry.get("options") or ():
+            texts.update(str(option[k]) for k in ("label", "group") if option.get(k))
+            payload = option.get("payload") or {}
+            model(payload.get("model"))
+            replacements = payload.get("with")
+            replacements = replacements if isinstance(replacements, list) else [replacements]
+            for each in [*replacements, payload.get("weapon")]:
+                weapon(each)
+    return texts
 
 
 def system_rule_names(system_key: str) -> set[str]:

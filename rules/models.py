@@ -9,6 +9,8 @@ kept for what is queried, filtered or constrained: slugs, names, ownership, poin
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -98,16 +100,32 @@ class Faction(models.Model):
         return self.owner_id is not None
 
     def in_reader_language(self, text: str) -> str:
-        """`text` (this faction's name, a unit's name, an option's label or group, as its file
-        writes it) in the current request's language where the bundled catalogue translates it;
-        else as written (imported and homebrew factions are the player's own words)."""
+        """`text` (this faction's name, a unit's name, an option's label or group, a model's,
+        weapon's or item's name, as its file writes it) in the current request's language where
+        the bundled catalogue translates it; else as written (imported and homebrew factions
+        are the player's own words). A profile an option split off is named after the upgrade,
+        "Ashguard (Rotary Autogun)": each part is translated on its own."""
+        table = self.translations or {}
+        if not table or not text:
+            return text
         language = (translation.get_language() or "").split("-")[0]
-        return str((self.translations or {}).get(text, {}).get(language) or text)
+        found = table.get(text, {}).get(language)
+        if found:
+            return str(found)
+        upgraded = _UPGRADED_PROFILE.fullmatch(text)
+        if upgraded is None:
+            return text
+        head, parts = upgraded.group(1), upgraded.group(2).split(", ")
+        return f"{self.in_reader_language(head)} ({', '.join(self.in_reader_language(p) for p in parts)})"
 
     @property
     def shown_name(self) -> str:
         """The faction's name in the reader's language (`in_reader_language`)."""
         return self.in_reader_language(self.name)
+
+
+#: A model profile an option split off (`rules.options._split`): "Warden (Slag Lance)".
+_UPGRADED_PROFILE = re.compile(r"(.+?) \((.+)\)")
 
 
 class SpecialRule(models.Model):

@@ -20,7 +20,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from points.shared_format import UnitFormatError
-from rules.models import SpecialRule, UnitTemplate
+from rules.models import Faction, SpecialRule, UnitTemplate
 from rules.options import option_point_deltas
 from rules.points_audit import unpriced_rules
 from rules.selectors import special_rule_for
@@ -227,8 +227,17 @@ def _option_deltas(system_key: str, data: Mapping[str, Any], options: list[dict[
     return dict(found)
 
 
-def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, SpecialRule]) -> UnitCard:
-    """The card of `unit`, priced by its system (`system_key` from the unit's faction)."""
+def unit_card(
+    unit: UnitTemplate,
+    *,
+    system_key: str,
+    known_rules: Mapping[str, SpecialRule],
+    faction: Faction | None = None,
+) -> UnitCard:
+    """The card of `unit`, priced by its system (`system_key` from the unit's faction). Given
+    the unit's `faction`, its models and weapons are named in the reader's language where the
+    bundled faction translates them (the catalogue's pages; the API keeps the data's names)."""
+    shown = faction.in_reader_language if faction is not None else str
     system = get_system(system_key)
     data = unit.data or {}
     models = [m for m in data.get("models") or [] if isinstance(m, Mapping)]
@@ -244,7 +253,7 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
     deltas = _option_deltas(system_key, data, options) if breakdown is not None and options else {}
     weapon_rows = [
         CardRow(
-            f"– {weapon.get('name')}" if sub else str(weapon.get("name")),
+            ("– " if sub else "") + shown(str(weapon.get("name"))),
             [cell(weapon.get(c.key), c) for c in w_columns],
             [] if sub else _rules(weapon.get("rules"), known_rules, f"rt-{unit.pk}-w{i}"),
             count=None if sub else count,
@@ -263,7 +272,7 @@ def unit_card(unit: UnitTemplate, *, system_key: str, known_rules: Mapping[str, 
         profile_columns=columns,
         models=[
             CardRow(
-                str(m.get("name")),
+                shown(str(m.get("name"))),
                 [cell(m.get(c.key), c) for c in columns],
                 _rules(m.get("rules"), known_rules, f"rt-{unit.pk}-m{i}"),
                 count=int(m.get("count", 1)),

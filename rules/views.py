@@ -104,7 +104,7 @@ def faction_detail(request: HttpRequest, system_key: str, faction_slug: str) -> 
 
     def cards() -> list[Any]:
         """Built only when the grid is rendered (a cache miss): the template calls it."""
-        return [unit_card(unit, system_key=system.key, known_rules=known) for unit in units]
+        return [unit_card(unit, system_key=system.key, known_rules=known, faction=faction) for unit in units]
 
     audit = None
     engine = get_system(system.key)
@@ -140,7 +140,8 @@ def unit_detail(request: HttpRequest, system_key: str, faction_slug: str, unit_s
         selectors.faction_for_page(user=request.user, system=system, slug=faction_slug)
     )
     unit = get_object_or_404(selectors.faction_units(faction=faction), slug=unit_slug)
-    card = unit_card(unit, system_key=system.key, known_rules=selectors.special_rules_by_name(system=system))
+    card = unit_card(unit, system_key=system.key, known_rules=selectors.special_rules_by_name(system=system),
+                     faction=faction)
     engine = get_system(system.key)
     breakdown = audit = None
     if engine.formula_priced:  # the formula's breakdown, and the audit against a book price

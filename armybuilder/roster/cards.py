@@ -9,7 +9,7 @@ profile schema, so the roster prints a unit exactly as its catalogue card does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -325,19 +325,21 @@ def _rule_names(unit: Mapping[str, Any]) -> list[str]:
     return list(names)
 
 
-def _extras(unit: Mapping[str, Any]) -> list[str]:
+def _extras(unit: Mapping[str, Any], shown: Callable[[str], str] = str) -> list[str]:
     """Auras, orders and items, one line each ("Sergeant: aura Fast to friends, 6\""), and the
-    rules kept on the unit as text (an import's rules the formula does not price)."""
+    rules kept on the unit as text (an import's rules the formula does not price); model and
+    item names as `shown` gives them (the reader's language)."""
     lines = []
     for model in unit.get("models") or []:
+        name = shown(str(model.get("name") or ""))
         for kind, label in (("auras", _("aura")), ("orders", _("order"))):
             for aura in model.get(kind) or []:
                 lines.append(
-                    f"{model.get('name')}: {label} {aura.get('grants')} → {aura.get('to', '')}, "
+                    f"{name}: {label} {aura.get('grants')} → {aura.get('to', '')}, "
                     f'{aura.get("range", "")}"'
                 )
         for item in model.get("items") or []:
-            lines.append(f"{model.get('name')}: {item.get('name')}")
+            lines.append(f"{name}: {shown(str(item.get('name') or ''))}")
     kept = unpriced_rules(unit)
     if kept:
         lines.append(gettext("Not priced by the formula: %(rules)s") % {"rules": ", ".join(kept)})
@@ -353,6 +355,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     rows = list_rows.configuration(units)  # a battle size, an allegiance: the roster's, not cards
     for number, list_unit in enumerate(list_rows.fielded(units), start=1):
         unit = list_unit.data
+        named = list_unit.option_text  # a bundled army's names in the reader's language
         models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
         columns = profile_columns(schema, models)
         w_columns = weapon_columns(schema, all_weapons(models))
@@ -374,7 +377,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 profile_columns=columns,
                 profiles=[
                     Row(
-                        name=str(m.get("name") or ""),
+                        name=named(str(m.get("name") or "")),
                         count=int(m.get("count") or 0),
                         cells=[cell(m.get(c.key), c) for c in columns],
                         rules=[_shown(r, rules_by_name, army_list) for r in m.get("rules") or []],
@@ -384,7 +387,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                 weapon_columns=w_columns,
                 weapons=[
                     Row(
-                        name=f"– {w.get('name') or ''}" if sub else str(w.get("name") or ""),
+                        name=("– " if sub else "") + named(str(w.get("name") or "")),
                         count=count,
                         cells=[cell(w.get(c.key), c) for c in w_columns],
                         rules=[_shown(r, rules_by_name, army_list) for r in w.get("rules") or []],
@@ -393,7 +396,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
                     for w, count, sub in weapon_lines(models)
                 ],
                 rules=sorted(rules, key=lambda r: rule_base_name(r.name).casefold()),
-                extras=_extras(unit),
+                extras=_extras(unit, named),
                 upgrades=chosen_upgrades(list_unit),
                 figures=unit_summary(army_list=army_list, unit=list_unit),
             )

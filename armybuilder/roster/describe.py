@@ -6,7 +6,7 @@ They read only the envelope every system shares (`models[]` with `count`, `weapo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -35,9 +35,10 @@ def counted(name: str, count: int) -> str:
     return f"{count}x {name}" if count != 1 else name
 
 
-def weapon_summary(unit: Mapping[str, Any]) -> str:
-    """`"4x Rifle, 4x Blade, Plasma Gun"`."""
-    return ", ".join(counted(name, count) for name, count in weapon_counts(unit))
+def weapon_summary(unit: Mapping[str, Any], shown: Callable[[str], str] = str) -> str:
+    """`"4x Rifle, 4x Blade, Plasma Gun"`, each name as `shown` gives it (the reader's
+    language: `ListUnit.option_text`)."""
+    return ", ".join(counted(shown(name), count) for name, count in weapon_counts(unit))
 
 
 def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> list[str]:

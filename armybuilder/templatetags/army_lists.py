@@ -37,8 +37,10 @@ def model_count(unit: dict[str, Any]) -> int:
 
 
 @register.filter
-def weapon_summary(unit: dict[str, Any]) -> str:
-    return describe.weapon_summary(unit)
+def weapon_summary(list_unit: ListUnit) -> str:
+    """The unit's weapons with how many carry each, named in the reader's language where its
+    bundled faction translates them."""
+    return describe.weapon_summary(list_unit.data or {}, list_unit.option_text)
 
 
 @register.filter

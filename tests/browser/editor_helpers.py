@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from django.core.management import call_command
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -24,14 +25,19 @@ def editor_page(
     name: str = "Ridge Patrol",
     points_limit: int = 1000,
     units: tuple[str, ...] = (),
+    prepare: Callable[[], object] | None = None,
 ):
-    """Log a new player in and open the editor of a new list; returns (page, army_list)."""
+    """Log a new player in and open the editor of a new list; returns (page, army_list).
+    `prepare` runs once the catalogue is loaded, before the units are added (a test's own
+    option on a bundled unit)."""
     from django.contrib.auth.models import User
 
     from armybuilder.lists import services
     from rules.models import Faction, UnitTemplate
 
     call_command("load_catalogue", verbosity=0)
+    if prepare is not None:
+        prepare()
     user = User.objects.filter(username=username).first() or User.objects.create_user(
         username, email=f"{username}@example.com", password=PASSWORD
     )

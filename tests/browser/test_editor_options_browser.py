@@ -1,6 +1,7 @@
 """Upgrade options as a player meets them, in Chromium (issue 30, item 9): an option that
 would break the list's own rules says so before it is ticked, in words; a pick-one group is
-radio buttons."""
+radio buttons. The option that breaks a rule is the test's own: every bundled one keeps it
+(`tests/rules/test_catalogue_samples.py`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
 from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page
+from tests.factories.catalogue_options import add_overweight_heavy_weapon
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,16 +21,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_an_option_shows_what_it_breaks_and_pick_one_groups_are_radios(live_server, browser, viewport):
     page, _ = editor_page(
         live_server, browser, viewport=viewport, points_limit=2000,
-        units=("ashguard-veterans", "warden-captain"),
+        units=("ashguard-veterans", "warden-captain"), prepare=add_overweight_heavy_weapon,
     )
     veterans = page.locator("#unit-rows .unit-row").first
     veterans.locator("summary").click()
-    autogun = veterans.get_by_label(re.compile("Rotary Autogun"))
+    autogun = veterans.get_by_label(re.compile("Overcharged Autogun"))
     expect(autogun).to_have_attribute("type", "radio")
     expect(autogun).to_have_accessible_description(re.compile(
-        r"^Taking it breaks a rule: Ashguard Veterans: Ashguard \(Rotary Autogun\) carries too much weaponry "
-        r"for what it is: its weapons are worth 87 pts, and the rules allow at most 5× the model's own cost "
-        r"\(85\.8 pts\)$"
+        r"^Taking it breaks a rule: Ashguard Veterans: Ashguard \(Overcharged Autogun\) carries too much "
+        r"weaponry for what it is: its weapons are worth 87 pts, and the rules allow at most 5× the model's "
+        r"own cost \(85\.8 pts\)$"
     ))
     expect(veterans.get_by_label("None of these")).to_be_checked()
     autogun.scroll_into_view_if_needed()
@@ -37,10 +39,11 @@ def test_an_option_shows_what_it_breaks_and_pick_one_groups_are_radios(live_serv
     # Taking it anyway: the list says the same thing, and the radio is the one checked.
     autogun.check()
     expect(page.locator('#violations li[data-rule="unit_balance"]')).to_contain_text(
-        "Ashguard (Rotary Autogun) carries too much weaponry for what it is: its weapons are worth 87 pts"
+        "Ashguard (Overcharged Autogun) carries too much weaponry for what it is: "
+        "its weapons are worth 87 pts"
     )
     veterans = page.locator("#unit-rows .unit-row").first
-    expect(veterans.get_by_label(re.compile("Rotary Autogun"))).to_be_checked()
+    expect(veterans.get_by_label(re.compile("Overcharged Autogun"))).to_be_checked()
     # Switching to the other radio replaces it (one heavy weapon at most).
     veterans.get_by_label("None of these").check()
     expect(page.locator('#violations li[data-rule="unit_balance"]')).to_have_count(0)

@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 from rules.catalogue_files import read_catalogue
+from rules.options import apply_options
 from rules.systems.registry import all_systems, get_system
 
 
@@ -104,3 +105,27 @@ def test_every_opr_unit_passes_every_default_structure_rule_at_its_default_size(
                 "units": [{"unit": unit.values["data"], "count": 1}],
             }
             assert opr.validate(army) == [], unit.slug
+
+
+def test_every_bundled_opr_option_keeps_each_models_weapons_within_1x_to_5x_its_base_cost(plan):
+    """`shared/spec/opr-points.md` §7.4: a model's weapon cost, before the warrior/shooter
+    halving, is between 1× and 5× its base cost. Each option of our own OPR armies, taken alone
+    once and at its most, leaves every model of the unit inside those bounds (issue 43, item 7:
+    eight of them did not, so the editor warned against the army's own upgrades)."""
+    opr = get_system("opr")
+    broken, checked = [], 0
+    for faction in factions(plan, "opr"):
+        for unit in faction.units:
+            menu = [{"key": o.key, **o.values} for o in unit.options]
+            for option in menu:
+                for count in sorted({1, int(option.get("max_count") or 1)}):
+                    data = apply_options(unit.values["data"], menu, {option["key"]: count})
+                    army = {"format": 1, "system": "opr", "name": "One unit", "points_limit": 100_000,
+                            "units": [{"unit": data, "count": 1}]}
+                    broken += [
+                        f"{unit.slug}/{option['key']}×{count}: {v['message']}"
+                        for v in opr.validate(army) if v["rule"] == "unit_balance"
+                    ]
+                checked += 1
+    assert checked >= 49
+    assert broken == []

@@ -18,7 +18,7 @@ from armybuilder.lists import selectors
 from armybuilder.lists.examples import EXAMPLES_USERNAME
 from armybuilder.models import ArmyList
 from armybuilder.roster.cards import build_roster
-from rules.catalogue_files import bundled_catalogue_dirs, read_catalogue
+from rules.catalogue_files import bundled_catalogue_dirs, translatable_texts
 from rules.models import Faction
 from tests.rules.test_catalogue_loader import data_dir, edit_yaml, load  # noqa: F401  (fixture)
 
@@ -27,36 +27,44 @@ pytestmark = pytest.mark.django_db
 LANGUAGES = ("pl", "cs", "ru")
 
 
-def test_every_bundled_faction_unit_and_option_text_is_translated():
-    plan = read_catalogue()
+def _faction_files():
+    for folder in bundled_catalogue_dirs().values():
+        for file in sorted((folder / "factions").glob("*.yaml")):
+            yield file, yaml.safe_load(file.read_text(encoding="utf-8"))
+
+
+def test_every_bundled_faction_unit_option_model_weapon_and_item_text_is_translated():
+    """Every text a player reads of our own armies (`catalogue_files.translatable_texts`: the
+    faction's, units' and options' texts and, since issue 43, the names of models, weapons and
+    items) has Polish, Czech and Russian beside the English."""
     untranslated = []
-    for faction in plan.factions:
-        texts = {faction.values["name"]}
-        for unit in faction.units:
-            texts.add(unit.values["name"])
-            for option in unit.options:
-                texts.update(t for t in (option.values["label"], option.values.get("group")) if t)
-        translations = faction.values["translations"]
+    for file, data in _faction_files():
+        translations = data.get("translations") or {}
         untranslated += [
-            f"{faction.system_key}/{faction.slug}: {text} [{language}]"
-            for text in sorted(texts) for language in LANGUAGES
-            if not translations.get(text, {}).get(language)
+            f"{file.name}: {text} [{language}]"
+            for text in sorted(translatable_texts(data)) for language in LANGUAGES
+            if not (translations.get(text) or {}).get(language)
         ]
     assert untranslated == []
+
+
+def test_model_and_weapon_names_are_among_the_texts_to_translate():
+    [(_, concord)] = [(f, d) for f, d in _faction_files() if f.name == "ashen-concord.yaml"]
+    texts = translatable_texts(concord)
+    assert {"Warden", "Warden Sergeant", "Ash Rifle", "Pyre Thrower", "Magma Gun"} <= texts
+    [(_, vellmark)] = [(f, d) for f, d in _faction_files() if f.name == "vellmark-freeholds.yaml"]
+    assert {"Sergeant", "Spearman", "Spear", "Light Armour", "Barded Destrier"} <= (
+        translatable_texts(vellmark)
+    )
 
 
 def test_no_bundled_translation_is_of_a_text_its_file_no_longer_has():
     """A stale key (a unit renamed, an option removed) would be dropped by the loader; the
     bundled files keep none."""
     stale = []
-    for folder in bundled_catalogue_dirs().values():
-        for file in sorted((folder / "factions").glob("*.yaml")):
-            data = yaml.safe_load(file.read_text(encoding="utf-8"))
-            texts = {data["faction"]["name"]}
-            for unit in data["units"]:
-                texts.add(unit["name"])
-                texts.update(o[k] for o in unit.get("options") or () for k in ("label", "group") if o.get(k))
-            stale += [f"{file.name}: {key}" for key in data.get("translations") or {} if key not in texts]
+    for file, data in _faction_files():
+        texts = translatable_texts(data)
+        stale += [f"{file.name}: {key}" for key in data.get("translations") or {} if key not in texts]
     assert stale == []
 
 
@@ -78,8 +86,13 @@ def test_a_faction_speaks_the_readers_language_and_keeps_its_english():
         assert concord.in_reader_language("Something a player wrote") == "Something a player wrote"
     with translation.override("ru"):
         assert concord.in_reader_language("Concord Wardens") == "Стражи Конкордата"
+    with translation.override("cs"):
+        # A profile an option split off is translated part by part.
+        assert concord.in_reader_language("Warden (Pyre Thrower)") == "Strážce (Hranicomet)"
+        assert concord.in_reader_language("Warden (Something else)") == "Strážce (Something else)"
     with translation.override("en"):
         assert concord.shown_name == concord.name == "Ashen Concord"
+        assert concord.in_reader_language("Warden (Pyre Thrower)") == "Warden (Pyre Thrower)"
     homebrew = Faction(name="Ashen Concord", translations={})
     with translation.override("pl"):
         assert homebrew.shown_name == "Ashen Concord"
@@ -121,3 +134,45 @@ def test_the_editor_and_the_roster_translate_while_the_list_keeps_english_names(
     assert exported.status_code == 200
     assert "Margrave of the Vellmark" in exported.content.decode()
     assert "Маркграф" not in exported.content.decode()
+
+
+@pytest.mark.parametrize(("language", "spearman", "spear", "armour"), [
+    ("pl", "Włócznik", "Włócznia", "Lekki pancerz"),
+    ("cs", "Kopiník", "Kopí", "Lehká zbroj"),
+    ("ru", "Копейщик", "Копьё", "Лёгкая броня"),
+])
+def test_the_roster_and_the_editor_name_models_and_weapons_in_the_readers_language(
+    language, spearman, spear, armour
+):
+    """Issue 43, item 10: the sample armies' model and weapon names were English in pl/cs/ru.
+    The text export, which the importer reads back, keeps the English."""
+    call_command("load_catalogue", stdout=io.StringIO())
+    call_command("load_example_lists", stdout=io.StringIO())
+    army_list = ArmyList.objects.select_related("system", "faction").get(
+        owner__username=EXAMPLES_USERNAME, system__key="whfb6")
+    units = selectors.army_list_units(army_list=army_list)
+    with translation.override(language):
+        card = next(c for c in build_roster(army_list=army_list, units=units).cards
+                    if c.name == army_list.faction.in_reader_language("Freeholder Spearmen"))
+    assert spearman in [row.name for row in card.profiles]
+    assert [row.name for row in card.weapons] == [spear]
+    assert f"{spearman}: {armour}" in card.extras
+    client = Client()
+    roster = client.get(reverse("lists:roster", args=[army_list.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    assert f">{spearman}</th>" in roster.content.decode()
+    client.force_login(army_list.owner)
+    editor = client.get(reverse("lists:detail", args=[army_list.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    assert f"23x {spear}" in editor.content.decode()
+    text = client.get(reverse("lists:roster_text", args=[army_list.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    assert "23x Spear" in text.content.decode() and spear not in text.content.decode()
+
+
+@pytest.mark.parametrize(("language", "warden", "rifle"), [
+    ("pl", "Strażnik", "Popielny Karabin"), ("cs", "Strážce", "Popelavá puška"),
+    ("ru", "Страж", "Пепельная винтовка"),
+])
+def test_the_catalogue_card_names_models_and_weapons_in_the_readers_language(language, warden, rifle):
+    load()
+    page = Client().get("/catalogue/opr/ashen-concord/concord-wardens/", HTTP_ACCEPT_LANGUAGE=language)
+    html = page.content.decode()
+    assert f'<th scope="row">{warden}</th>' in html and f'<th scope="row">{rifle}</th>' in html

@@ -49,12 +49,15 @@ def test_the_command_takes_the_army_battle_standard_and_reports_who_fought(tmp_p
 
 
 @pytest.mark.django_db
-def test_a_pointed_attacker_against_a_reference_target_says_the_target_has_no_points():
-    """A 90-point unit against a reference target (no points): the sentence names the target,
-    not the attacker, as the side without points."""
+def test_a_pointed_attacker_against_a_target_without_points_says_the_target_has_none():
+    """A 90-point unit against a target without points (the reference spearmen as a digest
+    example prints them, `points: 0`): the sentence names the target, not the attacker, as the
+    side without points."""
     whfb = get_system("whfb6")
     attacker = {**unit("Swordsmen", 15, points=6), "system": "whfb6"}
-    result = whfb.attack(attacker, whfb.reference_targets["spearmen-20"], {"mode": "melee"})
+    spearmen = whfb.reference_targets["spearmen-20"]
+    unpriced = {**spearmen, "models": [{**spearmen["models"][0], "points": 0}]}
+    result = whfb.attack(attacker, unpriced, {"mode": "melee"})
     assert result["attacker_points"] == 90 and result["points_efficiency"] is None
     estimate = SimpleNamespace(status="done", kind="unit_vs_unit", result=result, points_sized=True,
                                pk="00000000-0000-0000-0000-000000000000", system="whfb6", inputs={})
@@ -75,3 +78,13 @@ def test_figures_that_explain_one_matchup_stay_out_of_the_heat_map_cells():
     assert "p_win_combat" in cell and "p_defender_breaks" in cell
     assert not [key for key in cell if "fighting" in key or "break_ld" in key]
     assert not [key for key in labels if "fighting" in key or "break_ld" in key]
+
+
+def test_a_pointed_attacker_against_a_reference_target_has_a_points_efficiency():
+    """Issue 43: the reference targets carry our points, so a WHFB estimate against one says
+    how many of the target's points a point of the attacker destroys."""
+    whfb = get_system("whfb6")
+    attacker = {**unit("Swordsmen", 15, points=6), "system": "whfb6"}
+    result = whfb.attack(attacker, whfb.reference_targets["spearmen-20"], {"mode": "melee"})
+    assert result["attacker_points"] == 90 and result["defender_points"] == 120
+    assert result["points_efficiency"] > 0

@@ -110,17 +110,19 @@ def test_bad_input_names_the_file_and_field(tmp_path, capsys):
 
 def test_fantasy_units_report_their_chances_in_combat(tmp_path):
     """WHFB 6th: the chance to win the combat and to break, averaged over the gauntlet's units by
-    their worth (models here: the reference targets have no points, so the gauntlet counts models)."""
+    their worth (points: the reference targets carry ours, issue 43)."""
+    from armybuilder.estimates.gauntlet import unit_worth
     from armybuilder.estimates.inputs import situation_clean
 
     system = get_system("whfb6")
     targets = list(system.reference_targets.values())
     report = run("gauntlet", str(list_file(tmp_path, "whfb6", "Mine", targets[:1])), "--json")
-    assert report["worth_unit"] == "models"
+    assert report["worth_unit"] == "points"
     chances = {row["key"]: row["value"] for row in report["units"][0]["melee_chances"]}
     assert {"p_win_combat", "p_attacker_breaks"} <= set(chances)
     melee = situation_clean({"mode": "melee"}, system=system)
-    weights = [sum(model["count"] for model in target["models"]) for target in targets]
+    weights = [unit_worth(system, target) for target in targets]
+    assert weights == [120.0, 140.0, 130.0, 160.0, 300.0]
     wins = [next(o["value"] for o in system.attack(targets[0], target, melee)["outcomes"]
                  if o["key"] == "p_win_combat") for target in targets]
     expected = sum(w * p for w, p in zip(weights, wins, strict=True)) / sum(weights)

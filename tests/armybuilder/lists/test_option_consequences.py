@@ -1,6 +1,8 @@
 """Options say what they would break before they are taken; pick-one groups are radio buttons
 (issue 30, item 9). The rules are the list's own: OPR §7.4 (a model's weapons cost 1× to 5×
-its base cost, before halving — `docs/rules/opr-points.md`)."""
+its base cost, before halving — `docs/rules/opr-points.md`). Every bundled option keeps it
+(`tests/rules/test_catalogue_samples.py`), so the option that breaks it is the test's own
+(`add_overweight_heavy_weapon`)."""
 
 from __future__ import annotations
 
@@ -18,19 +20,21 @@ from armybuilder.lists.option_consequences import option_consequences, pick_one_
 from armybuilder.models import ListUnit
 from rules.models import Faction, UnitTemplate
 from tests.factories.army_lists import make_user
+from tests.factories.catalogue_options import add_overweight_heavy_weapon
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 AUTOGUN = (
-    "Ashguard Veterans: Ashguard (Rotary Autogun) carries too much weaponry for what it is: its weapons are "
-    "worth 87 pts, and the rules allow at most 5× the model's own cost (85.8 pts)"
+    "Ashguard Veterans: Ashguard (Overcharged Autogun) carries too much weaponry for what it is: "
+    "its weapons are worth 87 pts, and the rules allow at most 5× the model's own cost (85.8 pts)"
 )
 
 
 @pytest.fixture
 def editor():
     call_command("load_catalogue", verbosity=0)
+    add_overweight_heavy_weapon()
     owner = make_user()
     faction = Faction.objects.get(system__key="opr", slug="ashen-concord", owner__isnull=True)
     army_list = services.army_list_create(
@@ -55,8 +59,8 @@ def test_an_option_that_breaks_unit_balance_carries_the_message_before_it_is_tak
     army_list, add, _client = editor
     veterans = add("ashguard-veterans")
     found = option_consequences(army_list=army_list, list_unit=veterans)
-    assert sorted(found) == ["magma-cannon", "rotary-autogun"]
-    [autogun] = found["rotary-autogun"]
+    assert sorted(found) == ["overcharged-autogun"]
+    [autogun] = found["overcharged-autogun"]
     assert autogun["rule"] == "unit_balance" and autogun["message"] == AUTOGUN
     # Stored language-neutral: the English original and its arguments travel with it.
     assert autogun["message_id"] == (
@@ -69,7 +73,7 @@ def test_the_picker_shows_the_consequence_in_the_readers_language(editor):
     army_list, add, client = editor
     veterans = add("ashguard-veterans")
     html = client.get(reverse("lists:detail", args=[army_list.pk])).content.decode()
-    option_id = f"unit-{veterans.pk}-option-rotary-autogun"
+    option_id = f"unit-{veterans.pk}-option-overcharged-autogun"
     assert f'aria-describedby="{option_id}-consequence"' in html
     pattern = rf'<p class="option-consequence" id="{option_id}-consequence">(.*?)</p>'
     consequence = re.search(pattern, html, re.S)

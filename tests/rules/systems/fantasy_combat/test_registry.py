@@ -230,3 +230,41 @@ def test_malformed_units_are_refused_naming_the_model(model, message):
     target = get_system("whfb6").reference_targets["orcs-20"]
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
         attack({"name": "Bad", "models": [model]}, target, {}, variants=WHFB6)
+
+
+@pytest.mark.parametrize("key", ["whfb6", "ru_whfb"])
+def test_reference_targets_carry_our_points_priced_as_the_bundled_armies_price(key):
+    """Issue 43: the fantasy reference targets carried no points, so a WHFB gauntlet counted
+    models and a 60-pt hero could not be set against a 195-pt troll. Each target's model now
+    costs what the bundled model of the same kit costs (`BUNDLED_PEERS`), its name says so, and
+    the system prices it as any unit of its lists."""
+    from rules.catalogue_files import read_catalogue
+    from rules.systems.fantasy_combat.reference_targets import BUNDLED_PEERS, POINTS
+
+    system = get_system(key)
+    assert system.points_sized
+    for slug, target in system.reference_targets.items():
+        [model] = target["models"]
+        assert model["points"] == POINTS[key][slug] > 0
+        assert system.price(target)["points"] == model["points"] * model["count"]
+        assert f"our {model['points']} pts" in target["name"]
+    bundled = {
+        (faction.slug, unit.slug, model["name"]): model["points"]
+        for faction in read_catalogue().factions if faction.system_key == key
+        for unit in faction.units for model in unit.values["data"]["models"]
+    }
+    assert BUNDLED_PEERS[key]
+    for slug, peer in BUNDLED_PEERS[key].items():
+        assert POINTS[key][slug] == bundled[peer], (slug, peer)
+
+
+@pytest.mark.parametrize("key", ["opr", "whfb6", "ru_whfb", "wh40k9"])
+def test_a_gauntlet_of_a_points_system_counts_points_against_its_reference_targets(key):
+    """Every system that prices its lists prices its reference targets, so its gauntlet counts
+    points (`gauntlet.by_points`), never models."""
+    from armybuilder.estimates.gauntlet import GauntletUnit, by_points, unit_worth
+
+    system = get_system(key)
+    targets = [GauntletUnit(t["name"], t, unit_worth(system, t)) for t in system.reference_targets.values()]
+    assert all(target.worth > 0 for target in targets)
+    assert by_points(system, targets)
