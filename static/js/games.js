@@ -197,17 +197,23 @@
     answer.replaceChildren(note);
   }
 
-  function askQueuedOdds(id) {
+  // `loading`: the page has just loaded; a copy the service worker kept (the network failed
+  // for it) waits for the "online" event rather than trust navigator.onLine.
+  function askQueuedOdds(id, loading) {
     var queued = read(key(id, "odds"), null);
     var b = board();
     var form = b && b.querySelector("form.odds-form");
+    if (loading && document.body.hasAttribute("data-offline-copy")) { return; }
     if (!queued || !form || !navigator.onLine || pending(id).length) { return; }
     localStorage.removeItem(key(id, "odds"));
     fetch(form.getAttribute("action"), {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": csrf(), "HX-Request": "true"},
       body: new URLSearchParams(queued).toString()
-    }).then(function (response) { return response.text(); }).then(function (html) {
+    }).then(function (response) {
+      if (response.status >= 500) { throw new Error(String(response.status)); }
+      return response.text();
+    }).then(function (html) {
       var answer = document.getElementById("odds-result");
       answer.innerHTML = html;
       if (window.htmx) { window.htmx.process(answer); }
@@ -285,7 +291,7 @@
     if (!b) { return; }
     oddsOffline(b);
     sync(b.getAttribute("data-game"), parseInt(b.getAttribute("data-version"), 10));
-    askQueuedOdds(b.getAttribute("data-game"));  // with taps waiting, after the reload their sync makes
+    askQueuedOdds(b.getAttribute("data-game"));  // with taps waiting: on the reload after their sync
   });
   window.addEventListener("offline", function () {
     var b = board();
@@ -304,6 +310,6 @@
     oddsOffline(board());
     oddsWaiting(id);
     sync(id, parseInt(board().getAttribute("data-version"), 10));
-    askQueuedOdds(id);
+    askQueuedOdds(id, true);
   });
 })();
