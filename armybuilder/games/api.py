@@ -204,7 +204,8 @@ class OddsSerializer(serializers.Serializer):
     directions = ObjectListField(
         help_text="Each way of the fight: attacker, defender, status (`done`, `queued`, "
         "`running`, `refused`), reason, result (the estimate), summary, "
-        "estimate (the job's id when it runs on the worker)."
+        "estimate (the job's id when it runs on the worker), situation (the one estimated: "
+        "the one asked, with what the units' marked states set, such as a shaken defender)."
     )
 
 

@@ -320,6 +320,22 @@ def _summary(result: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def situation_of_states(
+    *, game: Game, state: GameState, attacker: tuple[int, int], defender: tuple[int, int], mode: str
+) -> dict[str, Any]:
+    """The situation fields the two units' marked states set (the system's play declaration:
+    a shaken defender that cannot strike back, a defender below Half-strength, a unit that
+    charged), keeping only fields of the system's situation schema. They override the fields
+    a player asked: the marks on the board are the game as it stands."""
+    fields = game_play_rules(game).situation_of(
+        attacker_states=state.units[attacker[0]][attacker[1]].states,
+        defender_states=state.units[defender[0]][defender[1]].states,
+        mode=mode,
+    )
+    known = (get_system(game.system).situation_schema or {}).get("properties") or {}
+    return {key: value for key, value in fields.items() if key in known}
+
+
 def _direction(
     game: Game,
     state: GameState,
@@ -338,6 +354,7 @@ def _direction(
         "result": None,
         "summary": None,
         "estimate": None,
+        "situation": dict(situation),
     }
     reason = _why_not(game, state, side_a, unit_a, attacking=True) or _why_not(
         game, state, side_d, unit_d, attacking=False
@@ -347,6 +364,11 @@ def _direction(
         return answer
     a = unit_as_it_stands(game=game, state=state, side=side_a, unit=unit_a)
     d = unit_as_it_stands(game=game, state=state, side=side_d, unit=unit_d)
+    marked = situation_of_states(
+        game=game, state=state, attacker=attacker, defender=defender, mode=str(situation.get("mode", ""))
+    )
+    situation = {**situation, **marked}
+    answer["situation"] = situation
     try:
         key, inputs = unit_vs_unit_inputs(attacker=a, defender=d, situation=situation)
     except EstimateRequestError as exc:
@@ -363,14 +385,14 @@ def _direction(
         except MemoryError:
             answer["reason"] = _("This fight needs more memory than one estimate may use.")
             return answer
-        answer.update(status="done", result=result, summary=_summary(result))
+        answer.update(status="done", result=result, summary=_summary(result), situation=inputs["situation"])
         return answer
     try:
         estimate = estimate_request(kind="unit_vs_unit", system=key, inputs=inputs, user=user)
     except QueueUnavailable as exc:
         answer["reason"] = _(str(exc))
         return answer
-    answer.update(status=estimate.status, estimate=str(estimate.pk))
+    answer.update(status=estimate.status, estimate=str(estimate.pk), situation=inputs["situation"])
     if estimate.status == estimate.Status.DONE and estimate.result:
         answer.update(result=estimate.result, summary=_summary(estimate.result))
     return answer
@@ -436,6 +458,7 @@ def game_odds(
                                 "summary": x["summary"],
                                 "reason": x["reason"],
                                 "estimate": x["estimate"],
+                                "situation": x["situation"],
                             }
                             for x in directions
                         ],
@@ -452,3 +475,38 @@ def game_odds(
         "phase": state.phase,
         "directions": directions,
     }
+
+
+def odds_job_direction(*, game: Game, user: AbstractBaseUser, estimate_id: str) -> dict[str, Any] | None:
+    """One way of an odds asked of this game that runs on the worker, as it stands now: the
+    direction as the odds gave it (attacker, defender, the situation), with the job's status
+    and, once it is done, its summary; failed: the job's reason. None: no odds of this game
+    named that job, or the player may not read it. The play page polls this until it is done."""
+    from armybuilder.estimates.selectors import estimate_get
+
+    for action in reversed(game.actions):
+        if action.get("op") != "odds":
+            continue
+        for index, figures in enumerate(action.get("figures") or ()):
+            if figures.get("estimate") != str(estimate_id):
+                continue
+            estimate = estimate_get(estimate_id=estimate_id, user=user)
+            if estimate is None:
+                return None
+            a, d = (action["attacker"], action["defender"])[:: 1 if index == 0 else -1]
+            direction: dict[str, Any] = {
+                "attacker": {"side": a[0], "unit": a[1], "name": game.armies[a[0]]["units"][a[1]]["name"]},
+                "defender": {"side": d[0], "unit": d[1], "name": game.armies[d[0]]["units"][d[1]]["name"]},
+                "status": estimate.status,
+                "reason": "",
+                "result": None,
+                "summary": None,
+                "estimate": str(estimate.pk),
+                "situation": figures.get("situation") or {},
+            }
+            if estimate.status == estimate.Status.DONE and estimate.result:
+                direction.update(result=estimate.result, summary=_summary(estimate.result))
+            elif estimate.status == estimate.Status.FAILED:
+                direction["reason"] = estimate.error or _("The worker could not work these odds out.")
+            return direction
+    return None

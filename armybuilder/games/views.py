@@ -174,6 +174,18 @@ def odds(request: HttpRequest, game_id: Any) -> HttpResponse:
 
 
 @login_required
+@require_GET
+def odds_job(request: HttpRequest, game_id: Any, estimate_id: Any) -> HttpResponse:
+    """One way of a fight worked out on the worker, as it stands: the play page polls this
+    fragment (htmx) until the figures replace the pending state."""
+    game = _game(request, game_id)
+    direction = services.odds_job_direction(game=game, user=request.user, estimate_id=str(estimate_id))
+    if direction is None:
+        raise Http404(_("No such odds in this game."))
+    return render(request, "games/_odds_direction.html", {"d": direction, "game": game})
+
+
+@login_required
 @require_POST
 def finish(request: HttpRequest, game_id: Any) -> HttpResponse:
     game = _game(request, game_id)

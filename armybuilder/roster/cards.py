@@ -280,6 +280,8 @@ class Roster:
     system_name: str
     #: The roster's configuration rows on one line (`describe.configuration_line`), never cards.
     configuration: str = ""
+    #: The fielded units as (name, unit dict), for the optional glossary page.
+    units: tuple[tuple[str, Mapping[str, Any]], ...] = ()
     #: Their points, which count in the total as in the list's.
     configuration_points: int = 0
 
@@ -304,6 +306,14 @@ class Roster:
             for rule in card.rules:
                 seen.setdefault(rule.name, rule)
         return sorted(seen.values(), key=lambda rule: rule_base_name(rule.name).casefold())
+
+    def glossary(self) -> list[dict[str, Any]]:
+        """The glossary page: every special rule, ability and item the list uses, with its
+        text, by the phase it matters in — the play mode's rules reference of this one list
+        (`armybuilder.games.rules_reference`). Three queries; asked only when it is printed."""
+        from armybuilder.games.rules_reference import rules_reference
+
+        return rules_reference(system_key=self.army_list.system.key, units=self.units)
 
     @property
     def groups(self) -> list[tuple[str, list[Card]]]:
@@ -353,7 +363,8 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
     rules_by_name = special_rules_by_name(system=army_list.system)
     cards = []
     rows = list_rows.configuration(units)  # a battle size, an allegiance: the roster's, not cards
-    for number, list_unit in enumerate(list_rows.fielded(units), start=1):
+    fielded = list(list_rows.fielded(units))
+    for number, list_unit in enumerate(fielded, start=1):
         unit = list_unit.data
         named = list_unit.option_text  # a bundled army's names in the reader's language
         models = [m for m in unit.get("models") or [] if isinstance(m, Mapping)]
@@ -402,7 +413,8 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
             )
         )
     return Roster(army_list=army_list, cards=cards, system_name=gettext(army_list.system.name),
-                  configuration=configuration_line(rows), configuration_points=sum(u.points for u in rows))
+                  configuration=configuration_line(rows), configuration_points=sum(u.points for u in rows),
+                  units=tuple((u.display_name, u.data) for u in fielded))
 
 
 def _shown(written: Any, rules_by_name: dict[str, Any], army_list: ArmyList) -> str:

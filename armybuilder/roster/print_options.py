@@ -20,6 +20,8 @@ PRINT_OPTIONS = {
     "rules": {"reference": gettext_lazy("With the rules reference"),
               "none": gettext_lazy("Without rule texts")},
     "layout": {"cards": gettext_lazy("Unit cards"), "table": gettext_lazy("One table")},
+    "glossary": {"none": gettext_lazy("Without a glossary page"),
+                 "page": gettext_lazy("With a glossary page")},
 }
 
 

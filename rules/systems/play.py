@@ -12,8 +12,10 @@ Pure Python (no Django): labels are English, marked with `gettext_noop`, transla
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rules.systems.messages import gettext_noop
@@ -32,6 +34,20 @@ class PlayState:
     label: str
     can_attack: bool = True
     out_of_play: bool = False
+    #: Fields of the system's situation schema this state sets when the unit attacks (OPR
+    #: pinned: it counts as having moved) ...
+    attacking: Mapping[str, Any] = field(default_factory=dict)
+    #: ... and when it is attacked (OPR shaken: it cannot strike back; 40k below Half-strength:
+    #: its Combat Attrition flees on 1–2). The odds of a game feed them into the situation.
+    defending: Mapping[str, Any] = field(default_factory=dict)
+    #: The attack modes the effects hold in (a charge is melee); empty: every mode.
+    modes: tuple[str, ...] = ()
+
+    def effects(self, *, attacking: bool, mode: str) -> dict[str, Any]:
+        """The situation fields this state sets for a unit in that role, in that mode."""
+        if self.modes and mode not in self.modes:
+            return {}
+        return dict(self.attacking if attacking else self.defending)
 
 
 @dataclass(frozen=True)
@@ -42,6 +58,16 @@ class PlayPhase:
     key: str
     label: str
     modes: tuple[str, ...] = ()
+    #: English words and phrases that, in a rule's text (or name), say it matters in this
+    #: phase ("Fight phase", "charge"): the rules reference groups a game's rules by phase
+    #: from them. Whole words, any case; empty: no rule is placed in this phase by its text.
+    rule_words: tuple[str, ...] = ()
+
+    def mentions(self, text: str) -> int:
+        """How often `text` (English) names this phase's business (`rule_words`)."""
+        if not self.rule_words or not text:
+            return 0
+        return len(_words_pattern(self.rule_words).findall(text))
 
 
 @dataclass(frozen=True)
@@ -58,6 +84,34 @@ class PlayRules:
 
     def phase(self, key: str) -> PlayPhase | None:
         return next((phase for phase in self.phases if phase.key == key), None)
+
+    def phases_of(self, *texts: str) -> list[str]:
+        """The keys of the phases whose words the texts (a rule's name and English text) use,
+        the phase named most first (then in turn order): the rule matters there first. Empty:
+        the data ties the rule to no phase (it matters in any)."""
+        joined = "\n".join(t for t in texts if t)
+        hits = {phase.key: phase.mentions(joined) for phase in self.phases}
+        order = {phase.key: i for i, phase in enumerate(self.phases)}
+        return sorted((key for key, n in hits.items() if n), key=lambda key: (-hits[key], order[key]))
+
+    def situation_of(
+        self, *, attacker_states: Sequence[str], defender_states: Sequence[str], mode: str
+    ) -> dict[str, Any]:
+        """The situation fields the two units' marked states set for an attack in `mode`: what
+        a game as it stands adds to the situation a player asked (unknown keys are ignored)."""
+        fields: dict[str, Any] = {}
+        for keys, attacking in ((attacker_states, True), (defender_states, False)):
+            for key in keys:
+                state = self.state(key)
+                if state is not None:
+                    fields.update(state.effects(attacking=attacking, mode=mode))
+        return fields
+
+
+@lru_cache(maxsize=64)
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def model_wounds(model: Mapping[str, Any], wounds_field: str) -> int:

@@ -131,6 +131,7 @@
     } else if (!navigator.onLine && line) {
       status(b, line.getAttribute("data-offline-text"));
     }
+    oddsOffline(b);
   }
 
   function csrf() {
@@ -176,18 +177,61 @@
     }).catch(function () { syncing = false; });
   }
 
-  // The odds are worked out on the server: offline, say so instead of failing silently.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.classList || !form.classList.contains("odds-form") || navigator.onLine) { return; }
-    event.preventDefault();
-    event.stopImmediatePropagation();
+  // The odds are worked out on the server. Offline, the odds section says so; odds asked
+  // offline are kept ("game:<id>:odds") and asked once the phone is online again and its
+  // waiting taps are sent (so they are the odds of the survivors as tapped).
+  function oddsOffline(b) {
+    var line = b && b.querySelector(".odds-offline");
+    if (line) { line.hidden = navigator.onLine; }
+  }
+
+  function oddsWaiting(id) {
+    var queued = read(key(id, "odds"), null);
+    var form = board() && board().querySelector("form.odds-form");
     var answer = document.getElementById("odds-result");
+    if (!queued || !form || !answer) { return; }
     var note = document.createElement("p");
-    note.className = "invalid";
-    note.setAttribute("role", "alert");
+    note.className = "odds-queued";
+    note.setAttribute("role", "status");
     note.textContent = form.getAttribute("data-offline-text");
     answer.replaceChildren(note);
+  }
+
+  // `loading`: the page has just loaded; a copy the service worker kept (the network failed
+  // for it) waits for the "online" event rather than trust navigator.onLine.
+  function askQueuedOdds(id, loading) {
+    var queued = read(key(id, "odds"), null);
+    var b = board();
+    var form = b && b.querySelector("form.odds-form");
+    if (loading && document.body.hasAttribute("data-offline-copy")) { return; }
+    if (!queued || !form || !navigator.onLine || pending(id).length) { return; }
+    localStorage.removeItem(key(id, "odds"));
+    fetch(form.getAttribute("action"), {
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/x-www-form-urlencoded", "X-CSRFToken": csrf(), "HX-Request": "true"},
+      body: new URLSearchParams(queued).toString()
+    }).then(function (response) {
+      if (response.status >= 500) { throw new Error(String(response.status)); }
+      return response.text();
+    }).then(function (html) {
+      var answer = document.getElementById("odds-result");
+      answer.innerHTML = html;
+      if (window.htmx) { window.htmx.process(answer); }
+    }).catch(function () { write(key(id, "odds"), queued); oddsWaiting(id); });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var b = board();
+    if (!b || !form.classList || !form.classList.contains("odds-form") || navigator.onLine) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    var asked = {};
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "csrfmiddlewaretoken") { asked[name] = value; }
+    });
+    write(key(b.getAttribute("data-game"), "odds"), asked);
+    oddsWaiting(b.getAttribute("data-game"));
   }, true);
 
   // The result of a game finished offline: kept, said on the page, sent with the taps.
@@ -244,11 +288,14 @@
 
   window.addEventListener("online", function () {
     var b = board();
-    if (b) { sync(b.getAttribute("data-game"), parseInt(b.getAttribute("data-version"), 10)); }
+    if (!b) { return; }
+    oddsOffline(b);
+    sync(b.getAttribute("data-game"), parseInt(b.getAttribute("data-version"), 10));
+    askQueuedOdds(b.getAttribute("data-game"));  // with taps waiting: on the reload after their sync
   });
   window.addEventListener("offline", function () {
     var b = board();
-    if (b) { redraw(b.getAttribute("data-game")); }
+    if (b) { redraw(b.getAttribute("data-game")); oddsOffline(board()); }
   });
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -260,6 +307,9 @@
     var finish = read(key(id, "finish"), null);
     var form = document.querySelector("form.game-finish");
     if (finish && form) { finishedOffline(form, finish); }
+    oddsOffline(board());
+    oddsWaiting(id);
     sync(id, parseInt(board().getAttribute("data-version"), 10));
+    askQueuedOdds(id, true);
   });
 })();

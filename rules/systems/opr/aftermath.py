@@ -26,6 +26,9 @@ Decisions (the seed is terse; each is one named constant or function):
   not define: a Reckless unit's failures are reported, and it is never exhausted, pinned or
   destroyed by them (`RECKLESS_IGNORES_REGROUP_STATES`).
 - Counter ("Kontra", striking before the charger) is not modelled: the charger strikes first.
+- An exhausted defender ("Wyczerpana: ... Nie może atakować", `Situation.defender_exhausted`)
+  does not counter-attack: the charger takes no wounds back, and the melee is won on the
+  charger's wounds (and Fear) alone; the regroup tests are taken as ever.
 - "Wounds dealt" are the wounds the opponent took (Deadly's lost excess does not count).
 - Fear(X) counts X for each model with it that fought: every model of the charger (it
   strikes first, so all its models fought) and every defender model that survived the charge
@@ -270,9 +273,10 @@ def second_stage(
         idx = np.array(indices)
         p = states[idx]
         striking = survivors(defender, alive)  # in melee: the models that strike back
-        if any(m.is_melee for model in striking.models for m in model.weapons):
+        strikes_back = any(alive) and not situation.defender_exhausted
+        if strikes_back and any(m.is_melee for model in striking.models for m in model.weapons):
             p_countered += float(p.sum())  # it fought back, so it is exhausted (seed, "Szarża")
-        if any(alive):
+        if strikes_back:
             wounds_pmf, at_most, kills_pmf, more_than_by_half = shared(
                 ("opr.counter_attack", HashOnce(striking), attacker_key, counter, costs),
                 partial(counter_attack, striking, attacker, counter, costs))
@@ -287,7 +291,7 @@ def second_stage(
         dealt = dealt_by_attacker[idx].astype(np.int64)
         # Who won compares the wounds dealt plus each side's Fear: the attacker won when the
         # counter dealt at most `score` wounds, the defender when it dealt at least `score`.
-        score = dealt + (attacker_fear - fear_bonus(defender, alive))
+        score = dealt + (attacker_fear - (fear_bonus(defender, alive) if strikes_back else 0))
         # Σ over the counter's states as cumulative sums by wounds, looked up per first-stage state.
         p_attacker_won = np.where(score >= 0, at_most[np.clip(score, 0, len(at_most) - 1)], 0.0)
         p_defender_won = 1 - np.where(score > 0, at_most[np.clip(score - 1, 0, len(at_most) - 1)], 0.0)

@@ -29,6 +29,9 @@ class Situation:
       defender itself counts through `range_inches` and melee).
     - `second_stage`: also work out the defender's counter-attack (melee) and both units'
       regroup tests (`rules.systems.opr.aftermath`).
+    - `defender_exhausted`: the defender is exhausted (shaken) from a failed regroup test or an
+      earlier counter-attack: seed 002, "Wyczerpana": it "cannot attack", so it does not
+      counter-attack a charge (the regroup tests are taken as ever).
     """
 
     mode: Mode = "shooting"
@@ -39,6 +42,7 @@ class Situation:
     defender_activated: bool = False
     enemies_within_12: bool = False
     second_stage: bool = True
+    defender_exhausted: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in ("shooting", "melee"):
@@ -137,6 +141,14 @@ SITUATION_SCHEMA: dict[str, Any] = {
             "description": gettext_noop("In melee the defender strikes back; then both units take "
                                         "the regroup test: who wins the melee, who is shaken or routed."),
             "x-text": gettext_noop("with counter-attack and regroup"),
+        },
+        "defender_exhausted": {
+            "type": "boolean", "default": False,
+            "title": gettext_noop("The defender is exhausted (shaken)"),
+            "description": gettext_noop("An exhausted unit cannot attack: it does not counter-attack "
+                                        "a charge."),
+            "x-text": gettext_noop("the defender is exhausted"),
+            "x-command-aliases": [{"flag": "--defender-exhausted", "value": True}],
         },
     },
 }

@@ -345,7 +345,8 @@ def _result(attacker: Mapping[str, Any], defender_unit: Mapping[str, Any], situa
     kills = defender.kills(v)
     leadership = max(g.leadership for g in groups)
     possible = int(defender.dead[-1]) + 1  # more kills than the last worked-on state's: P = 0
-    morale = morale_losses(kills[:possible], models=defender.models, leadership=leadership)
+    morale = morale_losses(kills[:possible], models=defender.models, leadership=leadership,
+                           below_half=bool(situation.get("defender_below_half")))
     fled_mean, lost_mean = (morale @ np.arange(defender.models + 1)).tolist()
     fled, lost = morale.tolist()
     kills_list = kills.tolist()

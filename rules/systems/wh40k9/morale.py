@@ -6,6 +6,11 @@ remaining model rolls a D6, −1 if the unit is below Half-strength (fewer than 
 starting models; the modified result is at least 1), and flees on a 1. The estimate
 assumes the attack's kills are the unit's only losses this turn and that its highest Ld
 survives (models are allocated cheapest first, `damage`).
+
+Half-strength counts against the unit's starting models. The estimate starts from the models
+the defender has now, so a unit that was already below Half-strength before the attack (a game
+in progress: the play mode's survivors) says so with the situation's `defender_below_half`:
+then every Combat Attrition die flees on 1–2, whatever the attack kills.
 """
 
 from __future__ import annotations
@@ -35,12 +40,13 @@ def attrition(remaining: int, *, below_half: bool) -> PMF:
     return out
 
 
-def morale_losses(kills: PMF, *, models: int, leadership: int) -> np.ndarray:
+def morale_losses(kills: PMF, *, models: int, leadership: int, below_half: bool = False) -> np.ndarray:
     """Two rows, (P(f models flee), P(n models lost in all: killed plus fled)), over the kills
     distribution (index k = P(k killed); entries past its end are 0), every kill count at
     once: row k of a matrix is the Combat Attrition of the models left after k kills and
     one fled, a binomial built by the ratio of its successive terms. One array, so that the
-    result reads both rows' means and lists in one pass each."""
+    result reads both rows' means and lists in one pass each. `below_half`: the unit was
+    below Half-strength before the attack (every row flees on 1–2)."""
     table = np.zeros((2, models + 1))
     fled, lost = table
     size = min(len(kills), models + 1)
@@ -58,7 +64,7 @@ def morale_losses(kills: PMF, *, models: int, leadership: int) -> np.ndarray:
     # Row i: k = first + i kills, a failed test, then Combat Attrition among `after` = models − k − 1;
     # the first `whole` rows are not below Half-strength (2·after ≥ models): a 1 flees, else 1–2.
     top = models - first - 1
-    whole = min(n, max(0, top - (models + 1) // 2 + 1))
+    whole = 0 if below_half else min(n, max(0, top - (models + 1) // 2 + 1))
     after = np.arange(top, top - n, -1.0)
     columns = top + 1
     # rows[i, j]: P(k kills, a failed test, then j more flee), a binomial in j built by the ratio

@@ -120,6 +120,13 @@ SITUATION_SCHEMA: dict[str, Any] = {
             "x-text": gettext_noop("defender's Feel No Pain %(value)s+"),
             "x-text-when": {"defender_feel_no_pain": [1, 2, 3, 4, 5, 6]},
         },
+        "defender_below_half": {
+            "type": "boolean", "default": False,
+            "title": gettext_noop("The defender is already below Half-strength"),
+            "description": gettext_noop("Fewer than half its starting models before this attack: its "
+                                        "Combat Attrition tests flee on 1–2 (§8.7)."),
+            "x-text": gettext_noop("the defender below Half-strength"),
+        },
         "cover": {
             "type": "boolean", "default": False, "title": gettext_noop("The target is in cover"),
             "description": gettext_noop("Shooting: +1 to the target's armour saving throws, never to "

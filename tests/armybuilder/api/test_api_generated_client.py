@@ -240,7 +240,7 @@ def test_the_generated_client_plays_a_short_game(live_server: Any, owner: Any, s
     assert game.state["battle_round"] == 2 and game.version == 6
     odds = games_odds_create.sync(game.id, client=app, body=OddsRequestRequest.from_dict(
         {"attacker": [0, 1], "defender": [1, 0], "mode": "shooting"}))
-    assert [d["status"] for d in odds.directions] == ["done", "done"]
+    assert [d["status"] for d in odds.directions] == ["done", "refused"]  # a shaken unit cannot attack
     forward = odds.directions[0]
     assert forward["result"]["expected"]["kills"] == forward["summary"]["expected_kills"]
     finished = games_finish_create.sync(game.id, client=app, body=GameFinishRequestRequest.from_dict(

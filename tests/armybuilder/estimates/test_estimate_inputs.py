@@ -30,7 +30,7 @@ def test_a_missing_situation_is_shooting_at_12_inches_with_every_flag_off_but_th
     assert situation_clean(None, system=OPR) == default_situation(system=OPR) == {
         "mode": "shooting", "charging": False, "attacker_moved": False, "defender_in_cover": False,
         "defender_activated": False, "enemies_within_12": False, "range_inches": 12.0,
-        "second_stage": True}
+        "second_stage": True, "defender_exhausted": False}
 
 
 def test_the_range_is_always_a_float_so_12_and_12_0_are_one_question():

@@ -88,7 +88,7 @@ def test_posting_the_form_creates_a_job_and_redirects_to_its_page(client, vetera
     assert estimate.inputs["situation"] == {
         "mode": "shooting", "range_inches": 18.0, "defender_in_cover": True, "charging": False,
         "attacker_moved": False, "defender_activated": False, "enemies_within_12": False,
-        "second_stage": False}  # an unticked box: the form posts it off
+        "second_stage": False, "defender_exhausted": False}  # an unticked box: the form posts it off
     assert str(estimate.pk) in client.session[SESSION_KEY]
 
 

@@ -23,7 +23,7 @@ def test_a_game_is_started_tapped_synced_and_finished(examples, player):
     game = started(client, examples)
     url = f"/api/v1/games/{game['id']}"
     assert game["state"]["battle_round"] == 1 and game["play"]["phases"][0]["key"] == "activations"
-    assert [s["key"] for s in game["play"]["states"]] == ["shaken", "destroyed"]
+    assert [s["key"] for s in game["play"]["states"]] == ["shaken", "pinned", "charged", "destroyed"]
     tapped = client.post(f"{url}/actions", {"op": "lose", "side": 1, "unit": 1, "model": 0}, format="json")
     assert tapped.status_code == 200 and tapped.json()["state"]["units"][1][1]["lost"][0] == 1
     synced = client.post(
@@ -48,7 +48,9 @@ def test_a_game_is_started_tapped_synced_and_finished(examples, player):
         f"{url}/odds", {"attacker": [0, 0], "defender": [1, 1], "mode": "melee"}, format="json"
     )
     assert odds.status_code == 200
-    assert [d["status"] for d in odds.json()["directions"]] == ["done", "done"]
+    # The shaken unit cannot attack (seed 002, "Wyczerpana"), and does not strike back.
+    assert [d["status"] for d in odds.json()["directions"]] == ["done", "refused"]
+    assert odds.json()["directions"][0]["situation"]["defender_exhausted"] is True
     finished = client.post(f"{url}/finish", {"result": "first"}, format="json")
     assert finished.status_code == 200 and finished.json()["result"] == "first"
     assert client.get("/api/v1/games").json()["results"][0]["id"] == game["id"]
