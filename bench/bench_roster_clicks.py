@@ -1,7 +1,7 @@
 """Benchmark of the editor's clicks on a list of an imported BattleScribe faction (issue 39).
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_roster_clicks.py \
-        [--data /tmp/data/wh40k-9e] [--rows 20 60] [--rounds 20]
+        [--data DIR]  (DIR: a checkout of BSData/wh40k-9e) [--rows 20 60] [--rounds 20]
 
 A click on a list of an imported faction is answered by the roster engine. This bench measures
 the three clicks a player makes most on such a list — add a unit, tick an option, change a

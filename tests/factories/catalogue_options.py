@@ -14,7 +14,7 @@ def add_overweight_heavy_weapon(
     *, faction: str = "ashen-concord", unit: str = "ashguard-veterans"
 ) -> UpgradeOption:
     """Offer the Ashguard Veterans (of a loaded catalogue) one more heavy weapon, which breaks
-    OPR §7.4 (`shared/spec/opr-points.md`): a model's weapons at most 5× its base cost. It
+    OPR §7.4 (`docs/rules/opr-points.md`): a model's weapons at most 5× its base cost. It
     joins the unit's pick-one "Heavy weapon" group, after the bundled options."""
     template = UnitTemplate.objects.get(faction__slug=faction, faction__owner__isnull=True, slug=unit)
     return UpgradeOption.objects.create(

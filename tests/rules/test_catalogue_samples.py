@@ -108,10 +108,11 @@ def test_every_opr_unit_passes_every_default_structure_rule_at_its_default_size(
 
 
 def test_every_bundled_opr_option_keeps_each_models_weapons_within_1x_to_5x_its_base_cost(plan):
-    """`shared/spec/opr-points.md` §7.4: a model's weapon cost, before the warrior/shooter
-    halving, is between 1× and 5× its base cost. Each option of our own OPR armies, taken alone
-    once and at its most, leaves every model of the unit inside those bounds (issue 43, item 7:
-    eight of them did not, so the editor warned against the army's own upgrades)."""
+    """`docs/rules/opr-points.md` §7, rule 4 (unit balance; the seed's §7.4): a model's weapon
+    cost, before the warrior/shooter halving, is between 1× and 5× its base cost. Each option of
+    our own OPR armies, taken alone once and at its most, leaves every model of the unit inside
+    those bounds (issue 43, item 7: eight of them did not, so the editor warned against the
+    army's own upgrades)."""
     opr = get_system("opr")
     broken, checked = [], 0
     for faction in factions(plan, "opr"):

@@ -79,7 +79,7 @@ class ProfileReading:
                 values[key] = self.mapping.dash_values[key]
                 continue
             if key == "range" and text.strip().lower() == "melee":
-                text = "0"  # the unit format's melee weapon (`shared/spec/unit-format.md`)
+                text = "0"  # the unit format's melee weapon (`docs/unit-format.md`)
             ok, value = convert(text, properties[key])
             if ok and value is not ABSENT:
                 values[key] = value

@@ -1,5 +1,5 @@
 """Play at the table for Warhammer 40,000 9th edition (`rules.systems.play`): a unit below half
-strength (its Combat Attrition flees on 1–2, 001_40k.md §8.7, whatever the next attack
+strength (its Combat Attrition flees on 1–2, `docs/rules/wh40k9.md` §8.7, whatever the next attack
 kills), battle-shocked, or that charged this turn (its charge abilities work in the Fight
 phase), and the phases of a turn (Command, Movement, Psychic, Shooting, Charge, Fight,
 Morale); shooting attacks in the Shooting phase, melee in the Fight phase."""

@@ -81,7 +81,7 @@ def test_an_opr_unit_that_charged_fights_charging_in_melee_only(player):
 
 
 def test_a_40k_unit_below_half_strength_loses_more_models_to_combat_attrition(player):
-    """001_40k.md §8.7: one BS3+ S4 AP0 shot at T4 Sv3+ kills with 2/3 · 1/2 · 1/3 = 1/9; a lost
+    """`docs/rules/wh40k9.md` §8.7: one BS3+ S4 AP0 shot at T4 Sv3+ kills with 2/3 · 1/2 · 1/3 = 1/9; a lost
     model makes the Morale test (D6 + 1 > Ld 6: a 6, 1/6); on a failure one flees and the other
     two roll Combat Attrition, fleeing on a 1 (2 of 4 starting models are not below half) — or on
     1–2 when the unit is marked below Half-strength. Expected fled: 1/9 · 1/6 · (1 + 2/6) = 2/81,
