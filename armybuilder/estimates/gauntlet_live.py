@@ -6,9 +6,9 @@ A list keeps its gauntlet (`ArmyList.gauntlet`): the system's reference targets 
 opponent shared. Every matchup is cached in the shared job cache under the content of its two
 units and its situation (`gauntlet.matchup_key`), so after a change only the changed unit's
 rows and columns are missing. The web request never computes: it reads what is cached in one
-round trip and, if anything is missing, queues one job per list version and gauntlet (the
-worker computes the missing matchups, checking each against the estimate bounds) and shows the
-progress; the panel polls until the whole table is there.
+round trip and, if anything is missing, queues one durable job per list content and gauntlet
+(`gauntlet_tasks`: a Postgres row; the worker computes the missing matchups, checking each
+against the estimate bounds) and shows the progress; the panel polls until the whole table is there.
 """
 
 from __future__ import annotations
@@ -51,8 +51,6 @@ MAX_OPPONENT_LISTS = 3
 MAX_MATCHUPS = 10_000
 #: How long a computed matchup is kept (its key changes with its content, never its meaning).
 MATCHUP_SECONDS = 7 * 24 * 3600
-#: How long a queued job blocks queuing the same job again.
-JOB_MARKER_SECONDS = 120
 
 
 def job_cache() -> Any:
@@ -156,7 +154,8 @@ def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
 
 
 def job_key(army_list: ArmyList, inputs: GauntletInputs) -> str:
-    """One queued job per list and content of its gauntlet."""
+    """What a gauntlet job makes, and its lock (`gauntlet_tasks`): one unfinished job per list
+    and content of its gauntlet."""
     content = canonical([[u.data for u in inputs.units],
                          [[u.data for u in o.units] for o in inputs.opponents], inputs.situations])
     return f"gauntlet-job:{army_list.pk}:{hashlib.sha256(content.encode()).hexdigest()[:24]}"
@@ -180,8 +179,9 @@ class GauntletState:
 
 
 def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
-    """The panel's state: every matchup read from the cache in one round trip; a job queued for
-    the missing ones (once per list version and gauntlet)."""
+    """The panel's state: every matchup read from the cache in one round trip; a durable job
+    queued for the missing ones (`gauntlet_tasks.gauntlet_queue`: none while one of this list
+    content is unfinished)."""
     inputs = gauntlet_inputs(army_list)
     pairs = inputs.pairs()
     if len(pairs) > MAX_MATCHUPS:
@@ -190,10 +190,10 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     keys = set(ordered)
     found = job_cache().get_many(list(keys)) if keys else {}
     if len(found) < len(keys):
-        if queue and job_cache().add(job_key(army_list, inputs), 1, timeout=JOB_MARKER_SECONDS):
-            from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
+        if queue:
+            from armybuilder.estimates.gauntlet_tasks import gauntlet_queue
 
-            measure_gauntlet.delay(army_list.pk)
+            gauntlet_queue(army_list, job_key(army_list, inputs))
         complete = [i for i, needed in enumerate(inputs.unit_keys(ordered)) if needed <= found.keys()]
         partial = measure(inputs.system, [inputs.units[i] for i in complete], inputs.opponents,
                           inputs.situations, cached=lambda key, compute: found[key],
