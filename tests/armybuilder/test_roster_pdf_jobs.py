@@ -250,8 +250,8 @@ def test_one_render_per_list_at_a_time_whatever_the_variant(client, fresh_rates)
     (render,) = BackgroundJob.objects.filter(kind=pdf_jobs.KIND)  # nothing queued for the letter variant
     assert render.lock == pdf_jobs.list_lock_key(army_list=army_list)
     jobs.job_finish(render.pk, result={}, outputs=[jobs.Upload(name=pdf_jobs.PDF_NAME, data=b"%PDF-1.7 a4")])
-    assert pdf_jobs.pdf_request(army_list=army_list, paper="letter", language="pl", requester="ip:1").state == \
-        "pending"
+    letter = pdf_jobs.pdf_request(army_list=army_list, paper="letter", language="pl", requester="ip:1")
+    assert letter.state == "pending"
     assert BackgroundJob.objects.filter(kind=pdf_jobs.KIND).count() == 2
     ready = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:1")
     assert (ready.state, ready.pdf) == ("ready", b"%PDF-1.7 a4")
