@@ -385,23 +385,20 @@ def _prune(now: Any) -> int:
     return total
 
 
-def reconcile_pass() -> JobsReconciled:
-    """`jobs_reconcile` with what the broker, the workers and their heartbeats say now."""
-    from armybuilder import worker_heartbeat
-    from armybuilder.estimates.reconciliation import live_task_ids, queued_task_ids
-
+def needs_a_look() -> bool:
+    """Whether some unfinished job is past the grace, so where its work is must be looked at."""
     grace = timezone.now() - timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
-    if not BackgroundJob.objects.filter(state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING],
-                                        touched__lt=grace).exists():
-        return jobs_reconcile(held=None, workers_alive=False)  # nothing to look for: only the pruning
-    try:
-        queued = queued_task_ids(sorted(queues()))
-        live = live_task_ids()
-    except Exception as exc:
-        logger.warning("reconcile background jobs: the broker cannot be read: %s", exc)
-        return jobs_reconcile(held=None, workers_alive=False)
-    try:
-        beating = {beat.hostname for beat in worker_heartbeat.fresh_beats()}
-    except Exception:
-        beating = None
-    return jobs_reconcile(held=queued | (live or set()), workers_alive=live is not None, live_workers=beating)
+    return BackgroundJob.objects.filter(state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING],
+                                        touched__lt=grace).exists()
+
+
+def reconcile_pass(seen: Any = None) -> JobsReconciled:
+    """`jobs_reconcile` with what the broker, the workers and their heartbeats say (`seen`, the
+    reconciliation's one look at them, `estimates.reconciliation.Look`; taken here when not given)."""
+    from armybuilder.estimates.reconciliation import look
+
+    if seen is None:
+        if not needs_a_look():
+            return jobs_reconcile(held=None, workers_alive=False)  # nothing to look for: only the pruning
+        seen = look()
+    return jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, live_workers=seen.live_workers)

@@ -1,4 +1,4 @@
-"""Periodic reconciliation: a job's state follows its work.
+"""Periodic reconciliation, one for every kind of job: a job's state follows its work.
 
 A job strands when the thing that was to finish it vanished: the broker lost its message
 (Redis restarted without the queue), or the worker running it died (a SIGKILL, an OOM, a
@@ -8,7 +8,11 @@ worker of its own consumes, so the schedule never waits behind thousands of rows
 
 Each pass looks at where every unfinished job's work really is: the messages in the broker's
 queues, the tasks the live workers hold (active or reserved, asked through Celery's control
-channel) and, for a fanned-out job, its rows done (`fanout`). Then:
+channel) and, for a fanned-out job, its rows done (`fanout`). One look (`look`: every work
+queue read once, the workers asked once, their heartbeats read once) serves every kind of job:
+the estimates here (their `Estimate` rows, fanned out by rows) and the durable background jobs
+(`armybuilder.jobs`: list, roster and catalogue imports, roster PDFs, the gauntlet and its
+parts), which apply the same rules to it. Then:
 
 - a queued job whose message is queued or held is alive; one whose message is gone (Redis
   restarted) is sent again;
@@ -55,8 +59,38 @@ logger = logging.getLogger(__name__)
 INSPECT_TIMEOUT = 3.0
 #: The pause between the two looks that must both miss a row before it is sent again.
 CONFIRM_DELAY = 0.5
-#: The broker queues whose messages hold job work (`CELERY_TASK_ROUTES`).
+#: The broker queues whose messages hold estimate work (`CELERY_TASK_ROUTES`).
 WORK_QUEUES = ("celery",)
+
+
+@dataclass(frozen=True)
+class Look:
+    """Where the work of every job is, seen once per pass: the task ids the broker's queues or a
+    live worker hold (`held`, None when the broker cannot be read), whether any worker answered,
+    and the node names with a fresh heartbeat (None when they cannot be read)."""
+
+    held: set[str] | None
+    workers_alive: bool
+    live_workers: set[str] | None
+
+
+def look() -> Look:
+    """One look at every work queue (the estimates' and every durable kind's), the workers and
+    their heartbeats: the queues first, then the workers (a message moving from a queue to a
+    worker in between is seen in the second place)."""
+    from armybuilder import jobs, worker_heartbeat
+
+    try:
+        queued = queued_task_ids(sorted(set(WORK_QUEUES) | jobs.queues()))
+        live = live_task_ids()
+    except Exception as exc:
+        logger.warning("reconcile: the broker cannot be read: %s", exc)
+        return Look(held=None, workers_alive=False, live_workers=None)
+    try:
+        beating: set[str] | None = {beat.hostname for beat in worker_heartbeat.fresh_beats()}
+    except Exception:
+        beating = None
+    return Look(held=queued | (live or set()), workers_alive=live is not None, live_workers=beating)
 
 
 @dataclass(frozen=True)
@@ -123,11 +157,14 @@ def _snapshot() -> tuple[set[str], bool]:
     return queued | (live or set()), live is not None
 
 
-def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) -> Reconciled:
+def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True,
+                   workers_alive: bool | None = None) -> Reconciled:
     """One pass over the unfinished estimate jobs (see the module docstring).
 
     `held` is the set of task ids the broker queues or live workers hold (`_snapshot()` when
     `ask_workers`); with `ask_workers=False` and no `held` only the time bounds apply.
+    `workers_alive` says whether any worker answered when `held` was read (default: it was
+    read, so some did).
     """
     from armybuilder.estimates import fanout
     from armybuilder.estimates.services import send_job
@@ -141,7 +178,7 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) ->
         Q(status=Estimate.Status.QUEUED, created__lt=now - grace)
         | Q(status=Estimate.Status.RUNNING, started__lt=now - grace))
         .only("pk", "status", "attempts", "inputs", "kind", "started"))
-    workers_alive = held is not None
+    workers_alive = held is not None if workers_alive is None else workers_alive
     if candidates and ask_workers and held is None:
         held, workers_alive = _snapshot()
     if candidates and held is not None:
@@ -229,13 +266,24 @@ def _row_attempts_used(pk: str, rows: list[str]) -> int:
 
 @shared_task(name="jobs.reconcile", ignore_result=True)
 def reconcile() -> dict[str, int]:
-    """The beat entry point: first the import receipts past their jobs' lifetime are pruned
-    (`rules.import_receipts`; that needs only the database, so a broker outage does not stop
-    it), then the durable background jobs (`armybuilder.jobs`: imports) and the estimate jobs
-    are reconciled."""
-    from armybuilder.jobs import reconcile_pass
+    """The beat entry point, the one reconciliation of every kind of job: first the import
+    receipts past their jobs' lifetime are pruned (`rules.import_receipts`; that needs only the
+    database, so a broker outage does not stop it); then, when some job of any kind is past its
+    grace, one `look` at the queues, the workers and their heartbeats, applied to the durable
+    background jobs (`armybuilder.jobs`) and to the estimate jobs alike."""
+    from armybuilder.jobs import needs_a_look, reconcile_pass
 
     pruned = import_receipts_prune()
-    background = reconcile_pass()
-    return {**jobs_reconcile().__dict__, "receipts_pruned": pruned,
+    grace = timezone.now() - orphan_grace()
+    estimates_waiting = Estimate.objects.filter(
+        Q(status=Estimate.Status.QUEUED, created__lt=grace)
+        | Q(status=Estimate.Status.RUNNING, started__lt=grace)).exists()
+    seen = look() if estimates_waiting or needs_a_look() else Look(held=None, workers_alive=False,
+                                                                   live_workers=None)
+    background = reconcile_pass(seen)
+    if seen.held is None:  # nothing to look for, or the broker cannot be read: only the time bounds
+        estimates = jobs_reconcile(ask_workers=False)
+    else:
+        estimates = jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive)
+    return {**estimates.__dict__, "receipts_pruned": pruned,
             **{f"background_{name}": count for name, count in background.__dict__.items()}}
