@@ -143,14 +143,16 @@ class Made:
 
 
 def job_create(*, kind: Kind, owner_id: int | None, language: str, request: dict[str, Any],
-               inputs: Sequence[Upload] = (), key: str = "", lock: str = "") -> BackgroundJob:
+               inputs: Sequence[Upload] = (), key: str = "", lock: str = "",
+               job_id: str | None = None) -> BackgroundJob:
     """Store the job and its input, then send it to the workers; the job, queued.
 
     Raises `JobBusy` when an unfinished job holds `lock`, `JobsUnavailable` (nothing is kept)
     when the database or the broker is down. Call it outside a transaction: a worker reads the
     row as soon as the message arrives (a row not yet committed then is skipped by that
-    delivery, and sent again by the reconciliation)."""
-    job_id = uuid.uuid4().hex
+    delivery, and sent again by the reconciliation). `job_id` is given only for a job an older
+    release queued under that id (`armybuilder.job_aliases`)."""
+    job_id = job_id or uuid.uuid4().hex
     try:
         with transaction.atomic():
             job = BackgroundJob.objects.create(id=job_id, kind=kind, owner_id=owner_id, language=language,

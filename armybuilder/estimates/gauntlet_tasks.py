@@ -17,7 +17,7 @@ the panel's next look, which queues a job for it). Every job is idempotent: what
 never computed again.
 
 `gauntlet.measure` and `gauntlet.measure_part` were the previous release's tasks; a message of
-theirs still queued after a deploy is turned into the job it now is.
+theirs still queued after a deploy is turned into the job it now is (`armybuilder.job_aliases`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import shared_task
 from django.conf import settings
 
 import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded lazily)
@@ -33,8 +32,6 @@ from armybuilder import jobs
 from armybuilder.estimates.gauntlet_live import (
     compute_matchups,
     compute_missing,
-    gauntlet_inputs,
-    job_key,
     known_prices,
     plan_missing,
     remember_prices,
@@ -105,25 +102,3 @@ def run_gauntlet_part(job: BackgroundJob, inputs: list[Any]) -> dict[str, Any]:
 
 jobs.register(KIND, run_gauntlet, soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT, queue=QUEUE)
 jobs.register(PART, run_gauntlet_part, soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT, queue=QUEUE)
-
-
-@shared_task(name="gauntlet.measure", ignore_result=True)
-def measure_gauntlet(list_id: int) -> str:
-    """The previous release's message for a list's gauntlet, still queued after a deploy:
-    queued again as the durable job it now is; its id, or "skipped"."""
-    army_list = ArmyList.objects.select_related("system").filter(pk=list_id).first()
-    if army_list is None:
-        return "skipped"
-    return gauntlet_queue(army_list, job_key(army_list, gauntlet_inputs(army_list))) or "skipped"
-
-
-@shared_task(name="gauntlet.measure_part", ignore_result=True)
-def measure_gauntlet_part(list_id: int, keys: list[str], prices: dict[str, float | None]) -> str:
-    """The previous release's message for one part of a gauntlet, still queued after a deploy:
-    stored as the part job it now is; its id, or "skipped"."""
-    army_list = ArmyList.objects.select_related("system").filter(pk=list_id).first()
-    if army_list is None:
-        return "skipped"
-    key = job_key(army_list, gauntlet_inputs(army_list))
-    return jobs.job_create(kind=PART, owner_id=army_list.owner_id, language="", key=key,
-                           request={"list": list_id, "keys": list(keys), "prices": dict(prices)}).pk

@@ -46,7 +46,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import BaseCache, caches
@@ -356,28 +355,6 @@ def run_render(job: BackgroundJob, inputs: list[Any]) -> jobs.Made:
 
 jobs.register(KIND, run_render, soft_time_limit=settings.PDF_TIME_LIMIT,
               keep_seconds=settings.PDF_CACHE_SECONDS)
-
-
-@shared_task(name="roster.render_pdf", ignore_result=True)
-def render_pdf(list_id: int, version: int, paper: str, language: str,
-               options: Mapping[str, str] | None = None) -> str:
-    """The previous release's message (a render by its arguments), still queued after a deploy:
-    queued again as the durable job it now is (`pdf_request`'s render, unless one of this list
-    already runs); the job's id, or "skipped" (the list is gone, or one runs)."""
-    army_list = ArmyList.objects.filter(pk=list_id).first()
-    if army_list is None:
-        return "skipped"
-    options = dict(options or {})
-    try:
-        job = jobs.job_create(
-            kind=KIND, owner_id=army_list.owner_id, language=language,
-            key=pdf_key(army_list=army_list, paper=paper, language=language, options=options),
-            lock=list_lock_key(army_list=army_list),
-            request={"list": army_list.pk, "version": army_list.version, "paper": paper, "options": options,
-                     "requester": ""})
-    except jobs.JobBusy:
-        return "skipped"
-    return job.pk
 
 
 def requester_of(request: Any) -> str:
