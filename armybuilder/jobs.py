@@ -403,4 +403,5 @@ def reconcile_pass(seen: Any = None) -> JobsReconciled:
         if not needs_a_look():
             return jobs_reconcile(held=None, workers_alive=False)  # nothing to look for: only the pruning
         seen = look()
-    return jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, live_workers=seen.live_workers)
+    return jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, live_workers=seen.live_workers,
+                          now=seen.taken_at)

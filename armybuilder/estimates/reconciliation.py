@@ -43,6 +43,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -72,25 +73,42 @@ class Look:
     held: set[str] | None
     workers_alive: bool
     live_workers: set[str] | None
+    #: When the look began (before the queues were read): only a job older than the grace then
+    #: is judged by it. Asking the workers takes seconds; a job queued meanwhile is in neither
+    #: what was read nor what the workers said, and must not be taken for lost.
+    taken_at: Any = None
 
 
 def look() -> Look:
     """One look at every work queue (the estimates' and every durable kind's), the workers and
     their heartbeats: the queues first, then the workers (a message moving from a queue to a
     worker in between is seen in the second place)."""
+    from celery import current_task
+
     from armybuilder import jobs, worker_heartbeat
 
+    answered: set[str] = set()
+    taken_at = timezone.now()
     try:
         queued = queued_task_ids(sorted(set(WORK_QUEUES) | jobs.queues()))
-        live = live_task_ids()
+        live = live_task_ids(answered)
     except Exception as exc:
         logger.warning("reconcile: the broker cannot be read: %s", exc)
-        return Look(held=None, workers_alive=False, live_workers=None)
+        return Look(held=None, workers_alive=False, live_workers=None, taken_at=taken_at)
     try:
         beating: set[str] | None = {beat.hostname for beat in worker_heartbeat.fresh_beats()}
     except Exception:
         beating = None
-    return Look(held=queued | (live or set()), workers_alive=live is not None, live_workers=beating)
+    me = getattr(getattr(current_task, "request", None), "hostname", None)
+    silent = (beating or set()) - answered - {me}
+    if live is not None and silent:
+        # A worker that beats but did not answer in time (busy on a loaded machine, or a solo
+        # pool at work) holds tasks no one can see: sending anything again now could run it
+        # twice. Only what the heartbeats tell (a worker that stopped beating) is acted on.
+        logger.warning("reconcile: %s did not answer; nothing held is taken for lost", sorted(silent))
+        return Look(held=None, workers_alive=False, live_workers=beating, taken_at=taken_at)
+    return Look(held=queued | (live or set()), workers_alive=live is not None, live_workers=beating,
+                taken_at=taken_at)
 
 
 @dataclass(frozen=True)
@@ -110,9 +128,10 @@ def orphan_grace() -> timedelta:
     return timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
 
 
-def live_task_ids() -> set[str] | None:
+def live_task_ids(answered: set[str] | None = None) -> set[str] | None:
     """Ids of the tasks the live workers hold (running, reserved, or waiting for the countdown
-    of a retry), `None` when no worker answered."""
+    of a retry), `None` when no worker answered; the node names that answered are added to
+    `answered` when given."""
     from armybuilder.celery import app
 
     try:
@@ -125,6 +144,8 @@ def live_task_ids() -> set[str] | None:
         raise
     if not active:
         return None
+    if answered is not None:
+        answered.update(active)
     ids = {str(task.get("id")) for replies in (active, reserved or {}) for tasks in replies.values()
            for task in tasks or []}
     ids |= {str((entry.get("request") or {}).get("id")) for tasks in (scheduled or {}).values()
@@ -158,19 +179,20 @@ def _snapshot() -> tuple[set[str], bool]:
 
 
 def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True,
-                   workers_alive: bool | None = None) -> Reconciled:
+                   workers_alive: bool | None = None, seen_at: Any = None) -> Reconciled:
     """One pass over the unfinished estimate jobs (see the module docstring).
 
     `held` is the set of task ids the broker queues or live workers hold (`_snapshot()` when
     `ask_workers`); with `ask_workers=False` and no `held` only the time bounds apply.
     `workers_alive` says whether any worker answered when `held` was read (default: it was
-    read, so some did).
+    read, so some did); `seen_at`, when `held` was read (the candidates are the jobs past the
+    grace then; default: now, and `held` read after they are listed).
     """
     from armybuilder.estimates import fanout
     from armybuilder.estimates.services import send_job
     from armybuilder.estimates.tasks import GAVE_UP, MAX_ATTEMPTS
 
-    now = timezone.now()
+    now = seen_at or timezone.now()
     counts = dict.fromkeys(Reconciled.__dataclass_fields__, 0)
     # A job younger than the grace is left alone: its worker may not report it yet.
     grace = orphan_grace()
@@ -284,6 +306,6 @@ def reconcile() -> dict[str, int]:
     if seen.held is None:  # nothing to look for, or the broker cannot be read: only the time bounds
         estimates = jobs_reconcile(ask_workers=False)
     else:
-        estimates = jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive)
+        estimates = jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, seen_at=seen.taken_at)
     return {**estimates.__dict__, "receipts_pruned": pruned,
             **{f"background_{name}": count for name, count in background.__dict__.items()}}
