@@ -11,9 +11,12 @@ from armybuilder import jobs
 
 
 def register_kinds() -> None:
-    """Register the list imports (`armybuilder.lists.import_jobs`, on import) and the catalogue
-    imports of the `rules` layer (`rules.battlescribe_jobs`)."""
+    """Register the list imports (`armybuilder.lists.import_jobs`), the gauntlet's measurements
+    (`armybuilder.estimates.gauntlet_tasks`) and the roster PDFs (`armybuilder.roster.pdf_jobs`),
+    each on import, and the catalogue imports of the `rules` layer (`rules.battlescribe_jobs`)."""
+    import armybuilder.estimates.gauntlet_tasks  # noqa: F401  (registers the gauntlet's jobs)
     import armybuilder.lists.import_jobs  # noqa: F401  (registers the list imports)
+    import armybuilder.roster.pdf_jobs  # noqa: F401  (registers the roster PDFs)
     from rules import battlescribe_jobs
 
     jobs.register(battlescribe_jobs.KIND, battlescribe_jobs.run_catalogue_import,

@@ -1,8 +1,9 @@
-"""The rows of a background job (`armybuilder.jobs`): the job, and its uploaded input.
+"""The rows of a background job (`armybuilder.jobs`): the job, its input and its output files.
 
 A Postgres row per job, not a job-cache entry: a Redis restart lost every import's state and
 input (404s, jobs "queued" for good), and uploads of up to 64 MB sat in Redis. The input is
-kept in `JobInput` rows until the job ends; the broker's message holds only the job's id.
+kept in `JobInput` rows until the job ends; a file the job makes (a roster's PDF) is a
+`JobOutput` row kept as long as the job; the broker's message holds only the job's id.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from django.db import models
 
 
 class BackgroundJob(models.Model):
-    """One job of any kind (`kind`: `list_import`, `catalogue_import`), its owner, its state,
-    what was asked (`request`: small parameters; the input itself is in `JobInput`), its
-    outcome (`result`, or `errors` and `reason`) and where it runs."""
+    """One job of any kind (`kind`: `list_import`, `catalogue_import`, `roster_pdf`, `gauntlet`,
+    `gauntlet_part`), its owner (none for a PDF asked through a share link), its state, what
+    was asked (`request`: small parameters; the input itself is in `JobInput`), what it makes
+    (`key`: the PDF or gauntlet it is for, so a request finds it), its outcome (`result` and
+    `JobOutput` files, or `errors` and `reason`) and where it runs."""
 
     class State(models.TextChoices):
         QUEUED = "queued"
@@ -24,7 +27,7 @@ class BackgroundJob(models.Model):
 
     id = models.CharField(primary_key=True, max_length=32, editable=False)
     kind = models.CharField(max_length=32)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True,
                               related_name="background_jobs")
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     language = models.CharField(max_length=16, blank=True)
@@ -33,6 +36,12 @@ class BackgroundJob(models.Model):
     errors = models.JSONField(default=list)
     #: Why the job failed when no error of its input says it (the worker lost, never started).
     reason = models.TextField(blank=True)
+    #: What the job makes, for a request that looks for it (the PDF's variant, the gauntlet's
+    #: content); "" for a job only its id names (an import).
+    key = models.CharField(max_length=255, blank=True, db_index=True)
+    #: At most one unfinished job holds a lock (a constraint): one PDF render per list, one
+    #: gauntlet job per list and content. "" holds none.
+    lock = models.CharField(max_length=255, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     #: The Celery worker (node name) that started the latest attempt: its heartbeat tells
     #: whether the job is still running (`armybuilder.worker_heartbeat`).
@@ -46,6 +55,9 @@ class BackgroundJob(models.Model):
     class Meta:
         verbose_name = "background job"
         indexes = [models.Index(fields=["state", "kind"], name="background_job_state_kind")]
+        constraints = [models.UniqueConstraint(
+            fields=["lock"], condition=models.Q(state__in=["queued", "running"]) & ~models.Q(lock=""),
+            name="background_job_one_unfinished_per_lock")]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id} ({self.state})"
@@ -68,6 +80,21 @@ class JobInput(models.Model):
         verbose_name = "job input"
         ordering = ["position"]
         constraints = [models.UniqueConstraint(fields=["job", "position"], name="job_input_position_once")]
+
+    def __str__(self) -> str:
+        return f"{self.name} of job {self.job_id}"
+
+
+class JobOutput(models.Model):
+    """A file a job made (a roster's PDF), kept as long as its job."""
+
+    job = models.ForeignKey(BackgroundJob, on_delete=models.CASCADE, related_name="outputs")
+    name = models.CharField(max_length=255)
+    data = models.BinaryField()
+
+    class Meta:
+        verbose_name = "job output"
+        constraints = [models.UniqueConstraint(fields=["job", "name"], name="job_output_name_once")]
 
     def __str__(self) -> str:
         return f"{self.name} of job {self.job_id}"

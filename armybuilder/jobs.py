@@ -27,6 +27,12 @@ broker's whole visibility timeout (10 min). Now:
   deliveries from saving twice.
 
 Each kind registers what its worker does (`register`): the task reads the job and calls it.
+A kind also says which broker queue its messages go to (file work on `pdf`, the gauntlet's
+matchups on `celery` beside the estimates) and how long its finished jobs are kept (a roster's
+PDF, a `JobOutput` row, is served from its job for `PDF_CACHE_SECONDS`). A job that names what it
+makes (`key`) can be found by it, and one that holds a `lock` is the only unfinished job with
+that lock (a Postgres constraint: one PDF render per list, one gauntlet job per list content),
+so two requests at once never queue the same work twice.
 """
 
 from __future__ import annotations
@@ -40,13 +46,13 @@ from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 import armybuilder.celery  # noqa: F401  (the app `run_job` binds to: its broker and routes)
 from armybuilder.fault_holds import hold_for_tests
-from armybuilder.job_rows import BackgroundJob, JobInput
+from armybuilder.job_rows import BackgroundJob, JobInput, JobOutput
 from rules.import_queue import ImportUnavailable
 from rules.import_queue import JobFailed as RulesJobFailed
 
@@ -67,15 +73,22 @@ QUEUE = "pdf"
 WORKER_LOST = gettext_noop("The worker running this job stopped each time it was tried; nothing was saved.")
 
 Kind = str
-Runner = Callable[[BackgroundJob, list[JobInput]], dict[str, Any]]
+Runner = Callable[[BackgroundJob, list[JobInput]], "dict[str, Any] | Made"]
 
-#: Per kind: what its worker does, and its (soft, hard) time limits in seconds.
+#: Per kind: what its worker does, its (soft, hard) time limits in seconds, its broker queue,
+#: and the seconds a finished job is kept.
 _runners: dict[Kind, Runner] = {}
 _limits: dict[Kind, tuple[float, float]] = {}
+_queues: dict[Kind, str] = {}
+_keep: dict[Kind, float] = {}
 
 
 class JobsUnavailable(ImportUnavailable):
     """The database or the broker cannot take or show a job right now; nothing was stored."""
+
+
+class JobBusy(Exception):
+    """Another unfinished job holds the lock this one asked for; nothing was stored."""
 
 
 #: What a runner raises for a job that cannot be done (its `errors` are shown to its owner);
@@ -83,13 +96,33 @@ class JobsUnavailable(ImportUnavailable):
 JobFailed = RulesJobFailed
 
 
-def register(kind: Kind, runner: Runner, *, soft_time_limit: float) -> None:
+class JobRefused(Exception):
+    """What a runner raises for a job that fails for one reason (`reason`: stored in English,
+    translated when shown), where no error of its input says it (a PDF too large to keep)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def register(kind: Kind, runner: Runner, *, soft_time_limit: float, queue: str = QUEUE,
+             keep_seconds: float = KEEP_SECONDS) -> None:
     """`runner(job, inputs)` does a job of `kind` on the worker and returns its result (plain
-    JSON data), or raises `JobFailed`; past `soft_time_limit` seconds Celery raises
-    `SoftTimeLimitExceeded` in it (and kills it 10 s later). It must save at most once however
-    often it is called for the same job (`rules.import_receipts`)."""
+    JSON data, or `Made`: the result and the files it made), or raises `JobFailed`; past
+    `soft_time_limit` seconds Celery raises `SoftTimeLimitExceeded` in it (and kills it 10 s
+    later). It must save at most once however often it is called for the same job
+    (`rules.import_receipts`), or be idempotent. Its messages go to `queue`; its finished jobs
+    are kept `keep_seconds`."""
     _runners[kind] = runner
     _limits[kind] = (soft_time_limit, soft_time_limit + 10)
+    _queues[kind] = queue
+    _keep[kind] = keep_seconds
+
+
+def queues() -> set[str]:
+    """The broker queues the registered kinds' messages go to (every kind registers when the apps
+    are ready, `job_kinds`)."""
+    return set(_queues.values())
 
 
 @dataclass(frozen=True)
@@ -101,21 +134,37 @@ class Upload:
     text: str = ""
 
 
-def job_create(*, kind: Kind, owner_id: int, language: str, request: dict[str, Any],
-               inputs: Sequence[Upload] = ()) -> BackgroundJob:
+@dataclass(frozen=True)
+class Made:
+    """What a runner returns when its job made files: the result and the files (`JobOutput`)."""
+
+    result: dict[str, Any]
+    outputs: Sequence[Upload] = ()
+
+
+def job_create(*, kind: Kind, owner_id: int | None, language: str, request: dict[str, Any],
+               inputs: Sequence[Upload] = (), key: str = "", lock: str = "",
+               job_id: str | None = None) -> BackgroundJob:
     """Store the job and its input, then send it to the workers; the job, queued.
 
-    Raises `JobsUnavailable` (nothing is kept) when the database or the broker is down. Call it
-    outside a transaction: a worker reads the row as soon as the message arrives (a row not yet
-    committed then is skipped by that delivery, and sent again by the reconciliation)."""
-    job_id = uuid.uuid4().hex
+    Raises `JobBusy` when an unfinished job holds `lock`, `JobsUnavailable` (nothing is kept)
+    when the database or the broker is down. Call it outside a transaction: a worker reads the
+    row as soon as the message arrives (a row not yet committed then is skipped by that
+    delivery, and sent again by the reconciliation). `job_id` is given only for a job an older
+    release queued under that id (`armybuilder.job_aliases`)."""
+    job_id = job_id or uuid.uuid4().hex
     try:
         with transaction.atomic():
             job = BackgroundJob.objects.create(id=job_id, kind=kind, owner_id=owner_id, language=language,
-                                               request=request, touched=timezone.now())
+                                               request=request, touched=timezone.now(), key=key[:255],
+                                               lock=lock[:255])
             JobInput.objects.bulk_create([
                 JobInput(job=job, position=index, name=upload.name[:255], data=upload.data, text=upload.text)
                 for index, upload in enumerate(inputs)])
+    except IntegrityError as exc:
+        if lock and "background_job_one_unfinished_per_lock" in str(exc):
+            raise JobBusy(lock) from exc
+        raise JobsUnavailable(str(exc)) from exc
     except DatabaseError as exc:
         raise JobsUnavailable(str(exc)) from exc
     try:
@@ -135,7 +184,8 @@ def job_send(job_id: str, kind: Kind) -> None:
     """Publish the job's message (its id only, a few hundred bytes in the broker), with its
     kind's time limits, failing within seconds when the broker is down."""
     soft, hard = _limits[kind]  # every kind registers when the apps are ready (`job_kinds`)
-    run_job.apply_async((job_id,), task_id=job_id, retry=False, soft_time_limit=soft, time_limit=hard)
+    run_job.apply_async((job_id,), task_id=job_id, retry=False, soft_time_limit=soft, time_limit=hard,
+                        queue=_queues[kind])
 
 
 def job_of(*, job_id: str, owner_id: int, kind: Kind | None = None) -> BackgroundJob | None:
@@ -166,9 +216,10 @@ def job_start(job_id: str, *, worker: str) -> BackgroundJob | None:
 
 
 def job_finish(job_id: str, *, result: dict[str, Any] | None = None, errors: list[Any] | None = None,
-               reason: str = "") -> str:
-    """Store the outcome ("done" with `result`, or "failed" with `errors` or `reason`) and delete
-    the input; the state written. A finished job is left as it is."""
+               reason: str = "", outputs: Sequence[Upload] = ()) -> str:
+    """Store the outcome ("done" with `result` and the files made, `outputs`, or "failed" with
+    `errors` or `reason`) and delete the input; the state written. A finished job is left as it
+    is (the state returned is then what it holds)."""
     state = BackgroundJob.State.FAILED if errors or reason else BackgroundJob.State.DONE
     with transaction.atomic():
         updated = BackgroundJob.objects.filter(pk=job_id).exclude(
@@ -177,7 +228,15 @@ def job_finish(job_id: str, *, result: dict[str, Any] | None = None, errors: lis
             touched=timezone.now())
         if updated:
             JobInput.objects.filter(job_id=job_id).delete()
+            JobOutput.objects.bulk_create([
+                JobOutput(job_id=job_id, name=made.name[:255], data=made.data or b"") for made in outputs])
     return state
+
+
+def job_output(job_id: str, name: str) -> bytes | None:
+    """The file `name` a finished job made, or None."""
+    data = JobOutput.objects.filter(job_id=job_id, name=name).values_list("data", flat=True).first()
+    return bytes(data) if data is not None else None
 
 
 def job_inputs(job: BackgroundJob) -> list[JobInput]:
@@ -215,6 +274,10 @@ def _run(job_id: str, *, worker: str) -> str:
         result = runner(job, job_inputs(job))
     except JobFailed as exc:
         return job_finish(job_id, errors=exc.errors)
+    except JobRefused as exc:
+        return job_finish(job_id, reason=exc.reason)
+    if isinstance(result, Made):
+        return job_finish(job_id, result=result.result, outputs=result.outputs)
     return job_finish(job_id, result=result)
 
 
@@ -285,33 +348,42 @@ def jobs_reconcile(*, held: set[str] | None, workers_alive: bool, live_workers: 
                 state=BackgroundJob.State.QUEUED, touched=now):
             job_send(job.pk, job.kind)
             counts["resent_running"] += 1
-    _, deleted = BackgroundJob.objects.filter(
-        state__in=[BackgroundJob.State.DONE, BackgroundJob.State.FAILED],
-        finished__lt=now - timedelta(seconds=KEEP_SECONDS)).delete()
-    counts["deleted"] = deleted.get(BackgroundJob._meta.label, 0)
+    counts["deleted"] = _prune(now)
     outcome = JobsReconciled(**counts)
     if outcome != JobsReconciled():
         logger.warning("reconcile background jobs: %s", outcome)
     return outcome
 
 
-def reconcile_pass() -> JobsReconciled:
-    """`jobs_reconcile` with what the broker, the workers and their heartbeats say now."""
-    from armybuilder import worker_heartbeat
-    from armybuilder.broker_tasks import live_task_ids, queued_task_ids
+def _prune(now: Any) -> int:
+    """Delete the finished jobs past their kind's keeping time (`register`); how many."""
+    ended = BackgroundJob.objects.filter(state__in=[BackgroundJob.State.DONE, BackgroundJob.State.FAILED])
+    kept_longer = {kind: seconds for kind, seconds in _keep.items() if seconds != KEEP_SECONDS}
+    batches = [ended.filter(finished__lt=now - timedelta(seconds=KEEP_SECONDS)).exclude(kind__in=kept_longer)]
+    batches += [ended.filter(kind=kind, finished__lt=now - timedelta(seconds=seconds))
+                for kind, seconds in kept_longer.items()]
+    total = 0
+    for batch in batches:
+        _, deleted = batch.delete()
+        total += deleted.get(BackgroundJob._meta.label, 0)
+    return total
 
+
+def needs_a_look() -> bool:
+    """Whether some unfinished job is past the grace, so where its work is must be looked at."""
     grace = timezone.now() - timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
-    if not BackgroundJob.objects.filter(state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING],
-                                        touched__lt=grace).exists():
-        return jobs_reconcile(held=None, workers_alive=False)  # nothing to look for: only the pruning
-    try:
-        queued = queued_task_ids((QUEUE,))
-        live = live_task_ids()
-    except Exception as exc:
-        logger.warning("reconcile background jobs: the broker cannot be read: %s", exc)
-        return jobs_reconcile(held=None, workers_alive=False)
-    try:
-        beating = {beat.hostname for beat in worker_heartbeat.fresh_beats()}
-    except Exception:
-        beating = None
-    return jobs_reconcile(held=queued | (live or set()), workers_alive=live is not None, live_workers=beating)
+    return BackgroundJob.objects.filter(state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING],
+                                        touched__lt=grace).exists()
+
+
+def reconcile_pass(seen: Any = None) -> JobsReconciled:
+    """`jobs_reconcile` with what the broker, the workers and their heartbeats say (`seen`, the
+    reconciliation's one look at them, `broker_tasks.Look`; taken here when not given)."""
+    from armybuilder.broker_tasks import look
+
+    if seen is None:
+        if not needs_a_look():
+            return jobs_reconcile(held=None, workers_alive=False)  # nothing to look for: only the pruning
+        seen = look(sorted(queues()))
+    return jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, live_workers=seen.live_workers,
+                          now=seen.taken_at)

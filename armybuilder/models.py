@@ -278,4 +278,4 @@ class ListUnit(models.Model):
 
 
 # The background jobs' rows live in their own module (`armybuilder.jobs` reads and writes them).
-from armybuilder.job_rows import BackgroundJob, JobInput  # noqa: E402, F401
+from armybuilder.job_rows import BackgroundJob, JobInput, JobOutput  # noqa: E402, F401

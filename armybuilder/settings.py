@@ -266,7 +266,9 @@ ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
 CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.estimates.machine_speed",
                   "armybuilder.roster.pdf_jobs",
-                  "rules.battlescribe_jobs", "armybuilder.lists.import_jobs"]
+                  "rules.battlescribe_jobs", "armybuilder.lists.import_jobs",
+                  # The previous releases' task names, still run after a deploy.
+                  "armybuilder.job_aliases", "armybuilder.estimates.gauntlet_tasks"]
 # A BattleScribe catalogue import on the worker (`rules/battlescribe_jobs.py`) stops after this
 # many seconds (its entries are bounded too: `MAX_IMPORT_ENTRIES`).
 BATTLESCRIBE_IMPORT_TIME_LIMIT = env.int("BATTLESCRIBE_IMPORT_TIME_LIMIT", default=120)

@@ -8,7 +8,7 @@ Redis, on the real code path with the production settings' timeouts:
 - the estimate job's publish (`armybuilder.estimates.services.send_job`, Celery's Redis broker);
 - an API rate limit's counter (`armybuilder.api.throttling.PerIPThrottle.allow_request`, which
   lets the request through when the store is down);
-- the PDF job store (`armybuilder.roster.pdf_jobs.cache().get`).
+- the job cache (render progress, gauntlet matchups: `armybuilder.roster.pdf_jobs.cache().get`).
 Each is timed (wall clock: the cost is waiting, not computing) with the server up, the
 baseline, then with it stopped. Printed: both best-of-`--rounds` times, their ratio, and the
 time with Redis down against the `BUDGET_SECONDS` a request may spend before its 503 (the
@@ -80,7 +80,7 @@ def paths(server: RedisServer) -> list[tuple[str, Callable[[], object]]]:
 
     return [("estimate publish (Celery broker)", lambda: send_job(str(uuid.uuid4()))),
             ("API rate-limit counter", throttle),
-            ("PDF job store", pdf_store)]
+            ("job cache (PDF progress, matchups)", pdf_store)]
 
 
 def main() -> int:

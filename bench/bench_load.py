@@ -181,23 +181,33 @@ class Recorder:
         self.latencies: dict[str, list[float]] = defaultdict(list)
         self.errors: list[str] = []
         self.retries = 0
+        #: Per connection sent again: what failed, the seconds its client's connection had been
+        #: idle (since that client's previous answer: past gunicorn's keep-alive, 5 s, the server
+        #: had closed it; below the client's own expiry, 1 s, something else did) and the seconds
+        #: the failed try took (the server closing a connection fails at once).
+        self.resets: list[dict[str, object]] = []
 
     async def call(self, client: httpx.AsyncClient, kind: str, method: str, path: str,
                    ok: tuple[int, ...] = (200,), **kwargs: object) -> httpx.Response | None:
         started = time.perf_counter()
+        idle = started - getattr(client, "last_done", started)
         try:
             try:
                 response = await client.request(method, path, **kwargs)
-            except (httpx.ReadError, httpx.RemoteProtocolError):
+            except (httpx.ReadError, httpx.RemoteProtocolError) as exc:
                 # A kept-alive connection the server closed as the request went out (its
                 # keep-alive ran out while this starved client still held it): nothing was
                 # read, so browsers send it again on a new connection; so does this client,
                 # once, and counts it (`retries`), the round trip including both tries.
                 self.retries += 1
+                failed_in = round(time.perf_counter() - started, 3)
+                self.resets.append({"error": f"{type(exc).__name__}: {exc}"[:120], "path": f"{method} {path}",
+                                    "idle_s": round(idle, 2), "try_s": failed_in})
                 response = await client.request(method, path, **kwargs)
         except httpx.HTTPError as exc:
             self.errors.append(f"{method} {path}: {type(exc).__name__}")
             return None
+        client.last_done = time.perf_counter()  # type: ignore[attr-defined]
         self.latencies[kind].append((time.perf_counter() - started) * 1000)
         if response.status_code not in ok:
             self.errors.append(f"{method} {path}: HTTP {response.status_code} {response.text[:120]!r}")
@@ -300,6 +310,7 @@ def drive(plan_path: str) -> int:
     Path(plan_path).write_text(json.dumps({
         "latencies": record.latencies, "errors": record.errors, "elapsed": elapsed, "driver_cpu": cpu,
         "warmup_requests": sum(len(found) for found in warm.latencies.values()), "retries": record.retries,
+        "resets": record.resets,
         "load_before": load_before, "load_after": os.getloadavg()}))
     return 0
 
@@ -397,6 +408,9 @@ def main() -> int:
         print(f"  10 PDFs asked at once: PDF answers max {burst['pdf_max_ms']:.0f} ms "
               f"({burst['pdf_statuses']}); meanwhile pages max {burst['page_max_ms']:.0f} ms, "
               f"/healthz {burst['health_status']} in {burst['health_ms']:.0f} ms")
+        for reset in result.get("resets", []):
+            print(f"  sent again: {reset['path']} after {reset['idle_s']} s idle, the try failed in "
+                  f"{reset['try_s']} s: {reset['error']}")
         for error in errors[:10]:
             print(f"  error: {error}")
         if "baseline" in summary:

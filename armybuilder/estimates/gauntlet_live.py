@@ -6,9 +6,9 @@ A list keeps its gauntlet (`ArmyList.gauntlet`): the system's reference targets 
 opponent shared. Every matchup is cached in the shared job cache under the content of its two
 units and its situation (`gauntlet.matchup_key`), so after a change only the changed unit's
 rows and columns are missing. The web request never computes: it reads what is cached in one
-round trip and, if anything is missing, queues one job per list version and gauntlet (the
-worker computes the missing matchups, checking each against the estimate bounds) and shows the
-progress; the panel polls until the whole table is there.
+round trip and, if anything is missing, queues one durable job per list content and gauntlet
+(`gauntlet_tasks`: a Postgres row; the worker computes the missing matchups, checking each
+against the estimate bounds) and shows the progress; the panel polls until the whole table is there.
 """
 
 from __future__ import annotations
@@ -49,8 +49,6 @@ MAX_OPPONENT_LISTS = 3
 MAX_MATCHUPS = 10_000
 #: How long a computed matchup is kept (its key changes with its content, never its meaning).
 MATCHUP_SECONDS = 7 * 24 * 3600
-#: How long a queued job blocks queuing the same job again.
-JOB_MARKER_SECONDS = 120
 
 
 def job_cache() -> Any:
@@ -154,7 +152,8 @@ def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
 
 
 def job_key(army_list: ArmyList, inputs: GauntletInputs) -> str:
-    """One queued job per list and content of its gauntlet."""
+    """What a gauntlet job makes, and its lock (`gauntlet_tasks`): one unfinished job per list
+    and content of its gauntlet."""
     content = canonical([[u.data for u in inputs.units],
                          [[u.data for u in o.units] for o in inputs.opponents], inputs.situations])
     return f"gauntlet-job:{army_list.pk}:{hashlib.sha256(content.encode()).hexdigest()[:24]}"

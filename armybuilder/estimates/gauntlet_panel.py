@@ -10,13 +10,12 @@ from typing import Any
 
 from armybuilder.estimates.gauntlet import Gauntlet, measure
 from armybuilder.estimates.gauntlet_live import (
-    JOB_MARKER_SECONDS,
     MAX_MATCHUPS,
     gauntlet_inputs,
     job_cache,
     job_key,
 )
-from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
+from armybuilder.estimates.gauntlet_tasks import gauntlet_queue
 from armybuilder.models import ArmyList
 
 
@@ -38,8 +37,9 @@ class GauntletState:
 
 
 def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
-    """The panel's state: every matchup read from the cache in one round trip; a job queued for
-    the missing ones (once per list version and gauntlet)."""
+    """The panel's state: every matchup read from the cache in one round trip; a durable job
+    queued for the missing ones (`gauntlet_tasks.gauntlet_queue`: none while one of this list
+    content is unfinished)."""
     inputs = gauntlet_inputs(army_list)
     pairs = inputs.pairs()
     if len(pairs) > MAX_MATCHUPS:
@@ -48,8 +48,8 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     keys = set(ordered)
     found = job_cache().get_many(list(keys)) if keys else {}
     if len(found) < len(keys):
-        if queue and job_cache().add(job_key(army_list, inputs), 1, timeout=JOB_MARKER_SECONDS):
-            measure_gauntlet.delay(army_list.pk)
+        if queue:
+            gauntlet_queue(army_list, job_key(army_list, inputs))
         complete = [i for i, needed in enumerate(inputs.unit_keys(ordered)) if needed <= found.keys()]
         partial = measure(inputs.system, [inputs.units[i] for i in complete], inputs.opponents,
                           inputs.situations, cached=lambda key, compute: found[key],

@@ -1,4 +1,4 @@
-"""Periodic reconciliation: a job's state follows its work.
+"""Periodic reconciliation, one for every kind of job: a job's state follows its work.
 
 A job strands when the thing that was to finish it vanished: the broker lost its message
 (Redis restarted without the queue), or the worker running it died (a SIGKILL, an OOM, a
@@ -8,7 +8,11 @@ worker of its own consumes, so the schedule never waits behind thousands of rows
 
 Each pass looks at where every unfinished job's work really is: the messages in the broker's
 queues, the tasks the live workers hold (active or reserved, asked through Celery's control
-channel) and, for a fanned-out job, its rows done (`fanout`). Then:
+channel) and, for a fanned-out job, its rows done (`fanout`). One look (`look`: every work
+queue read once, the workers asked once, their heartbeats read once) serves every kind of job:
+the estimates here (their `Estimate` rows, fanned out by rows) and the durable background jobs
+(`armybuilder.jobs`: list, roster and catalogue imports, roster PDFs, the gauntlet and its
+parts), which apply the same rules to it. Then:
 
 - a queued job whose message is queued or held is alive; one whose message is gone (Redis
   restarted) is sent again;
@@ -37,13 +41,14 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from armybuilder.broker_tasks import live_task_ids, queued_task_ids
+from armybuilder.broker_tasks import WORK_QUEUES, Look, live_task_ids, look, queued_task_ids
 from armybuilder.estimates.failures import GAVE_UP, MAX_ATTEMPTS
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.selectors import NEVER_STARTED, STALE_GRACE, WORKER_LOST, estimate_queued_limit
@@ -81,16 +86,20 @@ def _snapshot() -> tuple[set[str], bool]:
     return queued | (live or set()), live is not None
 
 
-def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) -> Reconciled:
+def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True,
+                   workers_alive: bool | None = None, seen_at: Any = None) -> Reconciled:
     """One pass over the unfinished estimate jobs (see the module docstring).
 
     `held` is the set of task ids the broker queues or live workers hold (`_snapshot()` when
     `ask_workers`); with `ask_workers=False` and no `held` only the time bounds apply.
+    `workers_alive` says whether any worker answered when `held` was read (default: it was
+    read, so some did); `seen_at`, when `held` was read (the candidates are the jobs past the
+    grace then; default: now, and `held` read after they are listed).
     """
     from armybuilder.estimates import fanout
     from armybuilder.estimates.services import send_job
 
-    now = timezone.now()
+    now = seen_at or timezone.now()
     counts = dict.fromkeys(Reconciled.__dataclass_fields__, 0)
     # A job younger than the grace is left alone: its worker may not report it yet.
     grace = orphan_grace()
@@ -98,7 +107,7 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True) ->
         Q(status=Estimate.Status.QUEUED, created__lt=now - grace)
         | Q(status=Estimate.Status.RUNNING, started__lt=now - grace))
         .only("pk", "status", "attempts", "inputs", "kind", "started"))
-    workers_alive = held is not None
+    workers_alive = held is not None if workers_alive is None else workers_alive
     if candidates and ask_workers and held is None:
         held, workers_alive = _snapshot()
     if candidates and held is not None:
@@ -186,13 +195,25 @@ def _row_attempts_used(pk: str, rows: list[str]) -> int:
 
 @shared_task(name="jobs.reconcile", ignore_result=True)
 def reconcile() -> dict[str, int]:
-    """The beat entry point: first the import receipts past their jobs' lifetime are pruned
-    (`rules.import_receipts`; that needs only the database, so a broker outage does not stop
-    it), then the durable background jobs (`armybuilder.jobs`: imports) and the estimate jobs
-    are reconciled."""
-    from armybuilder.jobs import reconcile_pass
+    """The beat entry point, the one reconciliation of every kind of job: first the import
+    receipts past their jobs' lifetime are pruned (`rules.import_receipts`; that needs only the
+    database, so a broker outage does not stop it); then, when some job of any kind is past its
+    grace, one `look` at the queues, the workers and their heartbeats, applied to the durable
+    background jobs (`armybuilder.jobs`) and to the estimate jobs alike."""
+    from armybuilder.jobs import needs_a_look, queues, reconcile_pass
 
     pruned = import_receipts_prune()
-    background = reconcile_pass()
-    return {**jobs_reconcile().__dict__, "receipts_pruned": pruned,
+    grace = timezone.now() - orphan_grace()
+    estimates_waiting = Estimate.objects.filter(
+        Q(status=Estimate.Status.QUEUED, created__lt=grace)
+        | Q(status=Estimate.Status.RUNNING, started__lt=grace)).exists()
+    work_queues = sorted(set(WORK_QUEUES) | queues())
+    seen = look(work_queues) if estimates_waiting or needs_a_look() else Look(held=None, workers_alive=False,
+                                                                   live_workers=None)
+    background = reconcile_pass(seen)
+    if seen.held is None:  # nothing to look for, or the broker cannot be read: only the time bounds
+        estimates = jobs_reconcile(ask_workers=False)
+    else:
+        estimates = jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, seen_at=seen.taken_at)
+    return {**estimates.__dict__, "receipts_pruned": pruned,
             **{f"background_{name}": count for name, count in background.__dict__.items()}}

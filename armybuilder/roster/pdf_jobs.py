@@ -1,4 +1,5 @@
-"""Roster PDFs rendered by a Celery worker into a cache keyed by the list's version.
+"""Roster PDFs rendered by a Celery worker as durable jobs (`armybuilder.jobs`), found by the
+list's version.
 
 Rendering a long roster takes seconds of CPU; done in the web process it let three
 anonymous requests through a share link block every gunicorn worker.
@@ -7,26 +8,32 @@ Now a page never waits on a PDF:
 - `pdf_request` answers at once: the bytes when this version of the list is already
   rendered (in that paper size and language), otherwise it queues one render and says
   "pending" (the page polls, the API answers 202 with `Retry-After`);
+- a render is a job row (kind `roster_pdf`, `key`: list, version, paper, language and print
+  options) and its PDF a `JobOutput` row in Postgres, kept `PDF_CACHE_SECONDS`; the broker's
+  message holds only the job's id. So a Redis restart loses no PDF and no queued render (the
+  reconciliation sends a lost message again), and a worker killed mid-render has its job sent
+  again within a minute;
 - only one render per list is in flight at a time, whatever its version, paper, language or
-  print options (a lock per list, with a time bound, `PDF_TIME_LIMIT`; a worker
-  lost mid-render lets it expire and the next request queues again: nothing strands); a
-  request for another variant meanwhile is told "pending" and queues when it polls after
-  the lock is free. The render takes the list as it is when it runs, so a list edited while
-  its PDF is asked for costs one render at a time, not one per edit;
-- a version of a list is rendered in at most `PDF_RENDERS_PER_VERSION` variants: past that a
-  request is refused like a rate (`PdfThrottled`) until the list changes;
+  print options (the job's `lock`, a Postgres constraint); a request for another variant
+  meanwhile is told "pending" and queues when it polls after the render ended. The render
+  takes the list as it is when it runs, so a list edited while its PDF is asked for costs one
+  render at a time, not one per edit;
+- a version of a list is rendered in at most `PDF_RENDERS_PER_VERSION` variants (its job rows
+  counted): past that a request is refused like a rate (`PdfThrottled`) until the list changes;
 - starting a render counts against the `pdf` rate, per account or per client address
   (share links are anonymous), in the same shared counters as the API's throttles;
 - the worker renders under a CPU-time limit (`PDF_CPU_SECONDS`, the estimates' `cpu_limit`: a loaded server
   slows a render without killing it), a wall-clock backstop, and refuses PDFs larger than
-  `PDF_MAX_BYTES`; renders run on their own queue (`pdf`) so they never delay estimates;
-- the in-flight marker carries the render's progress: its stage (`STAGES`: queued, building
-  the roster's HTML, laying out pages, writing the PDF), the pages laid out so far (counted
-  from WeasyPrint's own per-page announcements) and when it was queued. The waiting page and
-  the API's 202 show it; nothing is estimated, since a render's length is not known ahead.
+  `PDF_MAX_BYTES`; renders run on their own queue (`pdf`) so they never delay estimates; a
+  failure is the job's `reason`, shown for `FAILURE_TTL` seconds (then asking again renders again);
+- the render's progress is written to the job cache (Redis: progress only, never the state):
+  its stage (`STAGES`: queued, building the roster's HTML, laying out pages, writing the PDF)
+  and the pages laid out so far (counted from WeasyPrint's own per-page announcements). The
+  waiting page and the API's 202 show it with the seconds since the job was queued; nothing is
+  estimated, since a render's length is not known ahead.
 
-The cache is Redis (`PDF_CACHE`); when it or the broker is down the caller gets
-`QueueUnavailable` (a 503), never a hung request.
+When the database or the broker is down the caller gets `PdfUnavailable` (a 503), never a
+hung request.
 """
 
 from __future__ import annotations
@@ -36,17 +43,19 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.cache import BaseCache, caches
-from django.utils import translation
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
+from armybuilder import jobs
 from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit
-from armybuilder.models import ArmyList
+from armybuilder.models import ArmyList, BackgroundJob
 
 logger = logging.getLogger(__name__)
 
@@ -108,49 +117,57 @@ class PdfState:
         return STAGES.get(self.stage, STAGES["queued"])
 
 
-def _pending_state(marker: Any) -> PdfState:
-    """The state a request reports from a render's in-flight marker."""
-    if not isinstance(marker, dict):
-        return PdfState("pending")
-    stage = marker.get("stage") if marker.get("stage") in STAGES else "queued"
-    since = marker.get("since")
-    elapsed = max(0.0, time.time() - since) if isinstance(since, int | float) else 0.0
-    pages = marker.get("pages") if isinstance(marker.get("pages"), int) else 0
+#: The kind of durable job (`armybuilder.jobs`) a render is, and the name of its PDF (`JobOutput`).
+KIND = "roster_pdf"
+PDF_NAME = "roster.pdf"
+_UNFINISHED = (BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING)
+
+
+def _pending_state(job: BackgroundJob) -> PdfState:
+    """The state a request reports of an unfinished render: queued, or the stage and pages its
+    worker wrote to the job cache (`RenderProgress`), with the seconds since it was queued."""
+    elapsed = max(0.0, (timezone.now() - job.created).total_seconds())
+    stage, pages = "queued", 0
+    if job.state == BackgroundJob.State.RUNNING:
+        try:
+            marker = cache().get(progress_key(job.pk))
+        except Exception:  # the cache is down: the progress is lost, not the render
+            marker = None
+        if isinstance(marker, dict):
+            stage = marker.get("stage") if marker.get("stage") in STAGES else "queued"
+            pages = marker.get("pages") if isinstance(marker.get("pages"), int) else 0
     return PdfState("pending", stage=stage, pages=pages, elapsed=round(elapsed, 1))
 
 
 def cache() -> BaseCache:
+    """The job cache the render's progress is written to."""
     return caches[settings.PDF_CACHE]
+
+
+def progress_key(job_id: str) -> str:
+    """The job cache's entry of a render's progress (stage, pages)."""
+    return f"pdf-progress:{job_id}"
 
 
 def _printed(options: Mapping[str, str] | None) -> str:
     return ",".join(f"{name}={value}" for name, value in sorted((options or {}).items()))
 
 
+def version_prefix(*, army_list: ArmyList) -> str:
+    """What the keys of every rendering of this version of the list start with."""
+    return f"pdf:{army_list.pk}:{army_list.version}:{army_list.created.timestamp():.6f}:"
+
+
 def pdf_key(*, army_list: ArmyList, paper: str, language: str,
             options: Mapping[str, str] | None = None) -> str:
-    """The cache key of one rendering: list, version (and creation time, so that a reused
-    id can never serve another list's PDF), paper size, language and print options."""
-    return (f"pdf:{army_list.pk}:{army_list.version}:{army_list.created.timestamp():.6f}:{paper}:{language}"
-            f":{_printed(options)}")
-
-
-def pending_key(*, army_list: ArmyList, paper: str, language: str,
-                options: Mapping[str, str] | None = None) -> str:
-    """The in-flight marker of a list's render: one per list, paper, language and print
-    options (at most 8 of those), whatever its version."""
-    return (f"pdf-pending:{army_list.pk}:{army_list.created.timestamp():.6f}:{paper}:{language}"
-            f":{_printed(options)}")
+    """The key of one rendering (its job's `key`): list, version (and creation time, so that a
+    reused id can never serve another list's PDF), paper size, language and print options."""
+    return f"{version_prefix(army_list=army_list)}{paper}:{language}:{_printed(options)}"
 
 
 def list_lock_key(*, army_list: ArmyList) -> str:
-    """The lock held while any render of this list runs (one at a time per list)."""
+    """The lock the render of this list holds (one at a time per list: the job's `lock`)."""
     return f"pdf-list:{army_list.pk}:{army_list.created.timestamp():.6f}"
-
-
-def version_count_key(*, army_list: ArmyList) -> str:
-    """The count of renders queued for this version of the list."""
-    return f"pdf-version-renders:{army_list.pk}:{army_list.version}:{army_list.created.timestamp():.6f}"
 
 
 def _allow_render(ident: str) -> float | None:
@@ -161,82 +178,65 @@ def _allow_render(ident: str) -> float | None:
     return None if throttle.allow_ident(ident) else throttle.wait()
 
 
+def _latest(key: str) -> BackgroundJob | None:
+    return BackgroundJob.objects.filter(kind=KIND, key=key).order_by("-created").first()
+
+
+def _finished_state(job: BackgroundJob) -> PdfState | None:
+    """A finished render's state: ready (its PDF read from its row), or failed while the failure
+    is recent (`FAILURE_TTL`); None when it is to be rendered again."""
+    if job.state == BackgroundJob.State.DONE:
+        pdf = jobs.job_output(job.pk, PDF_NAME)
+        return PdfState("ready", pdf=pdf) if pdf is not None else None
+    if job.finished is not None and job.finished > timezone.now() - timedelta(seconds=FAILURE_TTL):
+        return PdfState("failed", error=job.reason or RENDER_FAILED)
+    return None
+
+
 def pdf_request(*, army_list: ArmyList, paper: str, language: str, requester: str,
                 options: Mapping[str, str] | None = None) -> PdfState:
     """The PDF of this version of the list, or the state of its render (queued if needed).
 
     `requester` identifies the caller for the rate limit (`user:7` or `ip:1.2.3.4`).
-    Raises `PdfUnavailable` (queue/cache down) or `PdfThrottled`.
+    Raises `PdfUnavailable` (database or queue down) or `PdfThrottled`.
     """
     options = dict(options or {})
     key = pdf_key(army_list=army_list, paper=paper, language=language, options=options)
-    pending = pending_key(army_list=army_list, paper=paper, language=language, options=options)
-    store = cache()
-    try:
-        found = store.get_many([key, key + ":state", pending])
-    except Exception as exc:
-        raise PdfUnavailable(str(exc)) from exc
-    if found.get(key) is not None:
-        return PdfState("ready", pdf=found[key])
-    state = found.get(key + ":state")
-    if isinstance(state, dict) and state.get("state") == "failed":
-        return PdfState("failed", error=state.get("error", RENDER_FAILED))
-    if found.get(pending) is not None:
-        return _pending_state(found[pending])
-    bound = settings.PDF_TIME_LIMIT + 5
     lock = list_lock_key(army_list=army_list)
     try:
-        if not store.add(lock, pending, timeout=bound):
+        job = _latest(key)
+        if job is not None:
+            if job.state in _UNFINISHED:
+                return _pending_state(job)
+            finished = _finished_state(job)
+            if finished is not None:
+                return finished
+        if BackgroundJob.objects.filter(lock=lock, state__in=_UNFINISHED).exists():
             return PdfState("pending")  # another render of this list runs: this one waits its turn
-    except Exception as exc:
+        this_version = version_prefix(army_list=army_list)
+        renders = BackgroundJob.objects.filter(kind=KIND, key__startswith=this_version).count()
+        if renders >= settings.PDF_RENDERS_PER_VERSION:
+            raise PdfThrottled(float(settings.PDF_CACHE_SECONDS))
+    except DatabaseError as exc:
         raise PdfUnavailable(str(exc)) from exc
     try:
-        refusal = _refuse_render(store, army_list=army_list, requester=requester)
+        wait = _allow_render(requester)
     except Exception as exc:  # the counter store is down: no render is queued uncounted
-        _release(store, lock, pending)
         raise PdfUnavailable(str(exc)) from exc
-    if refusal is not None:
-        _release(store, lock, pending)
-        raise PdfThrottled(refusal)
+    if wait is not None:
+        raise PdfThrottled(wait)
     try:
-        if not store.add(pending, {"state": "pending", "stage": "queued", "since": time.time(), "pages": 0},
-                         timeout=bound):
-            return _pending_state(store.get(pending))  # another request queued it meanwhile
-        render_pdf.apply_async((army_list.pk, army_list.version, paper, language, options), retry=False,
-                               expires=bound)
-    except Exception as exc:
-        try:
-            store.delete_many([pending, lock])
-        except Exception:  # the cache is down too; the marker expires on its own
-            logger.warning("could not clear the PDF marker %s", key)
+        job = jobs.job_create(
+            kind=KIND, owner_id=army_list.owner_id, language=language, key=key, lock=lock,
+            request={"list": army_list.pk, "version": army_list.version, "paper": paper,
+                     "options": options, "requester": requester})
+    except jobs.JobBusy:
+        return PdfState("pending")  # another request queued a render of this list meanwhile
+    except jobs.JobsUnavailable as exc:
         raise PdfUnavailable(str(exc)) from exc
-    if render_pdf.app.conf.task_always_eager:  # rendered inline (tests, or a deployment without a worker)
-        rendered = store.get(key)
-        if rendered is not None:
-            return PdfState("ready", pdf=rendered)
-    return PdfState("pending")
-
-
-def _refuse_render(store: BaseCache, *, army_list: ArmyList, requester: str) -> float | None:
-    """None when a render may be queued now (counting it), else the seconds to wait: past the
-    renders this version may have (`PDF_RENDERS_PER_VERSION`), or the caller's `pdf` rate."""
-    counter = version_count_key(army_list=army_list)
-    store.add(counter, 0, timeout=settings.PDF_CACHE_SECONDS)
-    if store.get(counter, 0) >= settings.PDF_RENDERS_PER_VERSION:
-        return float(settings.PDF_CACHE_SECONDS)
-    wait = _allow_render(requester)
-    if wait is None:
-        store.incr(counter)
-    return wait
-
-
-def _release(store: BaseCache, lock: str, pending: str) -> None:
-    """Free the list's render lock if this render (its marker key) holds it."""
-    try:
-        if store.get(lock) == pending:
-            store.delete(lock)
-    except Exception:  # the cache is down; the lock expires on its own
-        logger.warning("could not free the PDF lock %s", lock)
+    if job.finished_state:  # rendered inline (tests, or a deployment without a worker)
+        return _finished_state(job) or PdfState("failed", error=job.reason or RENDER_FAILED)
+    return _pending_state(job)
 
 
 class RenderProgress(logging.Handler):
@@ -321,52 +321,40 @@ def roster_pdf_bytes(*, army_list: ArmyList, paper: str, options: Mapping[str, s
             announcer.removeHandler(progress)
 
 
-@shared_task(name="roster.render_pdf", acks_late=True, reject_on_worker_lost=True, ignore_result=True,
-             time_limit=settings.PDF_TIME_LIMIT + 5, soft_time_limit=settings.PDF_TIME_LIMIT)
-def render_pdf(list_id: int, version: int, paper: str, language: str,
-               options: Mapping[str, str] | None = None) -> str:
-    """Render the list as it is now into the cache (`version` is the one asked for, for the
-    log); "done", "failed" or "skipped" (the list is gone)."""
-    army_list = ArmyList.objects.select_related("system", "faction", "owner").filter(pk=list_id).first()
+def run_render(job: BackgroundJob, inputs: list[Any]) -> jobs.Made:
+    """The worker's part of a render job: the list as it is now, rendered in the job's paper,
+    language and print options; the PDF as the job's output. Raises `JobRefused` with the
+    reason (too long, too large, the render failed, the list is gone)."""
+    asked = job.request
+    army_list = (ArmyList.objects.select_related("system", "faction", "owner")
+                 .filter(pk=asked.get("list")).first())
     if army_list is None:
-        return "skipped"  # the in-flight marker expires on its own
-    key = pdf_key(army_list=army_list, paper=paper, language=language, options=options)
-    pending = pending_key(army_list=army_list, paper=paper, language=language, options=options)
-    try:
-        return _render_into(army_list, key, pending, paper, language, options)
-    finally:
-        cache().delete(pending)
-        _release(cache(), list_lock_key(army_list=army_list), pending)
-
-
-def _render_into(army_list: ArmyList, key: str, pending: str, paper: str, language: str,
-                 options: Mapping[str, str] | None) -> str:
-    list_id, version = army_list.pk, army_list.version
+        raise jobs.JobRefused(RENDER_FAILED)
+    paper, language, options = asked.get("paper", "a4"), job.language or "en", asked.get("options") or {}
     started = time.perf_counter()
-    try:
-        marker = cache().get(pending)
-    except Exception:
-        marker = None
-    since = marker.get("since") if isinstance(marker, dict) else None
-    progress = RenderProgress(pending, since=since if isinstance(since, int | float) else time.time(),
-                              bound=settings.PDF_TIME_LIMIT + 5)
+    progress = RenderProgress(progress_key(job.pk), since=time.time(), bound=settings.PDF_TIME_LIMIT + 5)
     try:
         with translation.override(language), cpu_time_limit(settings.PDF_CPU_SECONDS):
             pdf = roster_pdf_bytes(army_list=army_list, paper=paper, options=options, progress=progress)
     except (SoftTimeLimitExceeded, CpuTimeExceeded):
-        cache().set(key + ":state", {"state": "failed", "error": TOO_LONG}, timeout=FAILURE_TTL)
-        return "failed"
+        raise jobs.JobRefused(TOO_LONG) from None
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: retried by the job task, not called a failed render
     except Exception:
-        logger.exception("PDF of list %s failed", list_id)
-        cache().set(key + ":state", {"state": "failed", "error": RENDER_FAILED}, timeout=FAILURE_TTL)
-        return "failed"
+        logger.exception("PDF of list %s failed", army_list.pk)
+        raise jobs.JobRefused(RENDER_FAILED) from None
+    # The progress is left to expire (`RenderProgress`'s bound): cleared before the job's row
+    # is finished, a poll in between would see the render go back to "queued".
     if len(pdf) > settings.PDF_MAX_BYTES:
-        cache().set(key + ":state", {"state": "failed", "error": TOO_LARGE}, timeout=FAILURE_TTL)
-        return "failed"
-    cache().set(key, pdf, timeout=settings.PDF_CACHE_SECONDS)
-    logger.info("PDF of list %s v%s (%s units) in %.2f s", list_id, version, army_list.units.count(),
-                time.perf_counter() - started)
-    return "done"
+        raise jobs.JobRefused(TOO_LARGE)
+    logger.info("PDF of list %s v%s (%s units) in %.2f s", army_list.pk, army_list.version,
+                army_list.units.count(), time.perf_counter() - started)
+    return jobs.Made(result={"bytes": len(pdf), "version": army_list.version},
+                     outputs=[jobs.Upload(name=PDF_NAME, data=pdf)])
+
+
+jobs.register(KIND, run_render, soft_time_limit=settings.PDF_TIME_LIMIT,
+              keep_seconds=settings.PDF_CACHE_SECONDS)
 
 
 def requester_of(request: Any) -> str:

@@ -1,5 +1,5 @@
-"""Roster PDFs are rendered by the worker into a cache keyed by list version; pages never
-wait on them."""
+"""Roster PDFs are rendered by the worker as durable jobs (a Postgres row, the PDF a row of its
+output) found by the list's version; pages never wait on them."""
 
 from __future__ import annotations
 
@@ -79,26 +79,43 @@ def test_renders_are_rate_limited_per_address_through_share_links(client, fresh_
     assert again.status_code == 202
 
 
-def test_with_the_job_store_down_the_pdf_is_a_quick_503(client, settings) -> None:
-    """Quick because the store is tried once per request, not retried: counted, not timed
-    (`bench/bench_faults.py` times it)."""
-    from tests.redis_server import connection_attempts, free_port
+def test_with_the_queue_down_the_pdf_is_a_quick_503_and_nothing_is_stored(client, fresh_rates) -> None:
+    """Quick because the broker is tried once per request, not retried: counted, not timed
+    (`bench/bench_faults.py` times it). The job's row is not kept: asking again queues it."""
+    from armybuilder.models import BackgroundJob
+    from tests.redis_server import connection_attempts, free_port, point_celery_at
 
     port = free_port()
-    settings.CACHES = {**settings.CACHES, settings.PDF_CACHE: {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
-        "LOCATION": f"redis://127.0.0.1:{port}/0", "OPTIONS": {"socket_connect_timeout": 1}}}
     army_list = big_list(1)
     token = army_list_share(army_list=army_list, expected_version=army_list.version)
 
-    with connection_attempts(port) as attempts:
+    with point_celery_at(f"redis://127.0.0.1:{port}/0"), connection_attempts(port) as attempts:
         response = client.get(reverse("lists:shared_roster_pdf", args=[token]))
-    api = client.get(f"/api/v1/shared/{token}/export/pdf")
+        api = client.get(f"/api/v1/shared/{token}/export/pdf")
 
     assert response.status_code == 503
-    assert attempts == [port]  # one try at the store, then the answer: no retry loop to wait through
+    assert attempts[:1] == [port] and len(attempts) <= 2  # one try per request: no retry loop to wait through
     assert api.status_code == 503 and api.json()["code"] == "unavailable"
+    assert not BackgroundJob.objects.exists()
+    assert client.get(reverse("lists:shared_roster_pdf", args=[token])).status_code == 202
 
+
+def test_a_rendered_pdf_is_served_from_postgres_with_redis_gone(client, fresh_rates, settings,
+                                                                inline_pdf_renders) -> None:
+    """The PDF is the job's output row: the job cache (progress only) being down costs nothing."""
+    from tests.redis_server import free_port
+
+    army_list = big_list(2)
+    token = army_list_share(army_list=army_list, expected_version=army_list.version)
+    url = reverse("lists:shared_roster_pdf", args=[token])
+    rendered = client.get(url)
+    settings.CACHES = {**settings.CACHES, settings.PDF_CACHE: {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": f"redis://127.0.0.1:{free_port()}/0", "OPTIONS": {"socket_connect_timeout": 1}}}
+    again = client.get(url)
+
+    assert rendered.status_code == 200 and rendered.content.startswith(b"%PDF-")
+    assert again.status_code == 200 and again.content == rendered.content
 
 def test_an_edit_while_a_render_is_in_flight_queues_no_second_render(client, fresh_rates) -> None:
     from armybuilder.lists import services
@@ -183,16 +200,21 @@ def test_the_waiting_page_shows_the_stage_and_polls_with_htmx(client, fresh_rate
 
 
 def test_progress_written_by_the_render_is_what_a_request_reads(client, fresh_rates) -> None:
-    """The handler counts WeasyPrint's page announcements into the marker, only from its own
-    thread, and a request reads them back as the pending state."""
+    """The handler counts WeasyPrint's page announcements into the job cache, only from its own
+    thread, and a request reads them back as the running job's pending state."""
     import logging
     import threading
+    from datetime import timedelta
+
+    from armybuilder import jobs
+    from armybuilder.models import BackgroundJob
 
     army_list = big_list(30)
-    key = pdf_jobs.pending_key(army_list=army_list, paper="a4", language="en")
-    queued = time.time() - 3
-    pdf_jobs.cache().set(key, {"state": "pending", "stage": "queued", "since": queued, "pages": 0}, 60)
-    progress = pdf_jobs.RenderProgress(key, since=queued, bound=60, interval=0)
+    queued = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:1")
+    job = BackgroundJob.objects.get(kind=pdf_jobs.KIND)
+    BackgroundJob.objects.filter(pk=job.pk).update(created=job.created - timedelta(seconds=3))
+    jobs.job_start(job.pk, worker="test@host")
+    progress = pdf_jobs.RenderProgress(pdf_jobs.progress_key(job.pk), since=time.time(), bound=60, interval=0)
     announcer = logging.getLogger("weasyprint.progress")
     other = threading.Thread(target=announcer.info, args=("Step 5 - Creating layout - Page %d", 99))
     announcer.addHandler(progress)
@@ -206,30 +228,33 @@ def test_progress_written_by_the_render_is_what_a_request_reads(client, fresh_ra
     pdf = pdf_jobs.roster_pdf_bytes(army_list=army_list, paper="a4", progress=progress)
     state = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:1")
 
+    assert (queued.state, queued.stage) == ("pending", "queued")
     assert pdf.startswith(b"%PDF-")
     assert state.state == "pending" and state.stage == "writing" and state.pages >= 2
     assert 3 <= state.elapsed < 60
-    pdf_jobs.cache().delete(key)
+    pdf_jobs.cache().delete(pdf_jobs.progress_key(job.pk))
 
 
 def test_one_render_per_list_at_a_time_whatever_the_variant(client, fresh_rates) -> None:
     """While one variant of a list renders, another variant (paper, language) is told
-    "pending" and queues nothing; it queues once the lock is free."""
+    "pending" and queues nothing; it queues once that render has ended."""
+    from armybuilder import jobs
+    from armybuilder.models import BackgroundJob
+
     army_list = big_list(1)
-    lock = pdf_jobs.list_lock_key(army_list=army_list)
-    store = pdf_jobs.cache()
-    a4_marker = pdf_jobs.pending_key(army_list=army_list, paper="a4", language="en")
-    letter_marker = pdf_jobs.pending_key(army_list=army_list, paper="letter", language="pl")
-    try:
-        store.set(lock, a4_marker, 60)  # the A4 render holds the list
+    a4 = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:1")
 
-        waiting = pdf_jobs.pdf_request(army_list=army_list, paper="letter", language="pl", requester="ip:1")
+    waiting = pdf_jobs.pdf_request(army_list=army_list, paper="letter", language="pl", requester="ip:1")
 
-        assert waiting.state == "pending"
-        assert store.get(letter_marker) is None  # nothing queued for the letter variant
-        assert store.get(pdf_jobs.version_count_key(army_list=army_list)) is None
-    finally:
-        store.delete_many([lock, a4_marker, letter_marker])
+    assert (a4.state, waiting.state) == ("pending", "pending")
+    (render,) = BackgroundJob.objects.filter(kind=pdf_jobs.KIND)  # nothing queued for the letter variant
+    assert render.lock == pdf_jobs.list_lock_key(army_list=army_list)
+    jobs.job_finish(render.pk, result={}, outputs=[jobs.Upload(name=pdf_jobs.PDF_NAME, data=b"%PDF-1.7 a4")])
+    letter = pdf_jobs.pdf_request(army_list=army_list, paper="letter", language="pl", requester="ip:1")
+    assert letter.state == "pending"
+    assert BackgroundJob.objects.filter(kind=pdf_jobs.KIND).count() == 2
+    ready = pdf_jobs.pdf_request(army_list=army_list, paper="a4", language="en", requester="ip:1")
+    assert (ready.state, ready.pdf) == ("ready", b"%PDF-1.7 a4")
 
 
 def test_a_version_is_rendered_in_a_bounded_number_of_variants(fresh_rates, inline_pdf_renders) -> None:

@@ -111,7 +111,8 @@ def test_a_large_gauntlet_is_dealt_into_parts_of_equal_predicted_cost_that_cover
         parts_for,
         plan_missing,
     )
-    from armybuilder.estimates.gauntlet_tasks import measure_gauntlet
+    from armybuilder.estimates.gauntlet_tasks import PART, gauntlet_queue
+    from armybuilder.models import BackgroundJob
 
     assert parts_for(1) == 1 and parts_for(PART_SIZE) == 1 and parts_for(PART_SIZE + 1) == 2
     # Issue 42: a few matchups of a second or more in all are split over the free workers too.
@@ -128,8 +129,11 @@ def test_a_large_gauntlet_is_dealt_into_parts_of_equal_predicted_cost_that_cover
     seconds = known_prices(missing)
     loads = [sum(seconds[key] for key in part) for part in parts]
     assert max(loads) - min(loads) <= max(seconds.values())
-    measure_gauntlet.delay(army.pk)
+    job_id = gauntlet_queue(army, gauntlet_live.job_key(army, gauntlet_inputs(army)))
     assert missing_matchups(army)[1] == []
+    job = BackgroundJob.objects.get(pk=job_id)  # a durable job, its parts jobs of their own
+    assert (job.state, job.result["parts"]) == ("done", len(parts))
+    assert BackgroundJob.objects.filter(kind=PART, key=job.key, state="done").count() == len(parts) - 1
     fanned_out = gauntlet_state(army, queue=False)
     inputs = gauntlet_inputs(army)
     plain = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations)
