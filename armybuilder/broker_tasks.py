@@ -80,7 +80,6 @@ def look(queues: Iterable[str]) -> Look:
     their heartbeats: the queues first, then the workers (a message moving from a queue to a
     worker in between is seen in the second place)."""
     from celery import current_task
-
     from django.utils import timezone
 
     from armybuilder import worker_heartbeat

@@ -14,8 +14,8 @@ def register_kinds() -> None:
     """Register the list imports (`armybuilder.lists.import_jobs`), the gauntlet's measurements
     (`armybuilder.estimates.gauntlet_tasks`) and the roster PDFs (`armybuilder.roster.pdf_jobs`),
     each on import, and the catalogue imports of the `rules` layer (`rules.battlescribe_jobs`)."""
-    import armybuilder.estimates.gauntlet_tasks  # noqa: F401  (registers the gauntlet's jobs)
-    import armybuilder.lists.import_jobs  # noqa: F401  (registers the list imports)
+    import armybuilder.estimates.gauntlet_tasks
+    import armybuilder.lists.import_jobs
     import armybuilder.roster.pdf_jobs  # noqa: F401  (registers the roster PDFs)
     from rules import battlescribe_jobs
 
