@@ -18,7 +18,7 @@ from django.core.cache import caches
 from django.core.management import call_command
 
 from armybuilder.celery import app
-from armybuilder.estimates.gauntlet_live import gauntlet_state
+from armybuilder.estimates.gauntlet_panel import gauntlet_state
 from armybuilder.job_aliases import old_list_import
 from armybuilder.models import ArmyList, BackgroundJob
 from armybuilder.roster import pdf_jobs

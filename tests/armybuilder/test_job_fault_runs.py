@@ -26,7 +26,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from armybuilder.estimates.gauntlet_live import gauntlet_inputs, gauntlet_state, job_key
+from armybuilder.estimates.gauntlet_live import gauntlet_inputs, job_key
+from armybuilder.estimates.gauntlet_panel import gauntlet_state
 from armybuilder.estimates.gauntlet_tasks import gauntlet_queue
 from armybuilder.lists.import_jobs import queue_roster_import
 from armybuilder.models import ArmyList, BackgroundJob
