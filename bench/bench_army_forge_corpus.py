@@ -14,9 +14,10 @@ Printed per file:
 - status: `ok` (imported), `refused` (an `ImportProblem`: a clear refusal, with its first
   messages), `CRASH` (any other exception: a bug);
 - the format read, the units, the rules the formula does not price (kept as text), the
-  source's total beside the formula's, and the wall seconds.
+  source's total beside the formula's, the lines the report left out (of them, the book
+  upgrades not imported as options), and the wall seconds.
 
-Then the totals: files, imported, refused, units, the rules left unpriced (each with the
+Then the totals: files, imported, refused, units, the lines left out, the rules left unpriced (each with the
 number of units that carry it, most common first), the book and formula totals and the load
 average. Exit 0 when no file crashed or was refused. `--json OUT` writes every row.
 """
@@ -39,6 +40,8 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
 
 SKIPPED_NAMES = ("_index.json", "index.json", "manifest.json")  # the archives' listings
+#: How the book import's report ends an upgrade section it could not express as an option.
+UPGRADE_LEFT_OUT = "upgrade not imported"
 
 
 def corpus(folder: Path, pattern: str | None) -> list[Path]:
@@ -94,6 +97,8 @@ def import_one(path: Path, user, *, write: bool = False) -> dict:
             formula_total=report["formula_total"],
             unpriced=report["unpriced_rules"],
             unpriced_by_unit={u["name"]: u["unpriced"] for u in report["units"] if u["unpriced"]},
+            left_out=len(report["left_out"]),
+            upgrades_left_out=sum(1 for line in report["left_out"] if line.endswith(UPGRADE_LEFT_OUT)),
         )
     row["seconds"] = round(time.perf_counter() - started, 3)
     return row
@@ -132,7 +137,8 @@ def main() -> int:
             if row["status"] == "ok":
                 print(
                     f"ok       {where} [{row['format']}]: {row['units']} units, book {row['source_total']}, "
-                    f"formula {row['formula_total']}, unpriced {len(row['unpriced'])}, {row['seconds']} s",
+                    f"formula {row['formula_total']}, unpriced {len(row['unpriced'])}, "
+                    f"left out {row['left_out']} ({row['upgrades_left_out']} upgrades), {row['seconds']} s",
                     flush=True,
                 )
                 if args.verbose:
@@ -155,6 +161,8 @@ def main() -> int:
     print(f"files {len(rows)}: " + ", ".join(f"{k} {v}" for k, v in sorted(by_status.items())))
     print(f"units {sum(r['units'] for r in imported)}; book total {book}, formula total {formula}"
           + (f" (formula/book {formula / book:.3f})" if book else ""))
+    print(f"left out: {sum(r['left_out'] for r in imported)} lines, of which "
+          f"{sum(r['upgrades_left_out'] for r in imported)} '{UPGRADE_LEFT_OUT}'")
     print(f"rules not priced by the formula: {len(rules)} distinct; most common (units carrying it):")
     print("  " + ", ".join(f"{name} {count}" for name, count in rules.most_common(40)))
     print(f"seconds: total {sum(r['seconds'] for r in rows):.1f}, slowest "
