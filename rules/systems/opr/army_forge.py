@@ -28,6 +28,16 @@ from typing import Any, Literal
 from points.catalogue.i18n import gettext_noop
 from points.opr.rule_names import BY_NAME, canonical_name, is_ap, is_tough
 from points.opr.tables import AP_RANGE
+
+# A save file's units are read against their army book (asked through `foreign_units`).
+from rules.systems.opr.army_forge_upgrades import (  # noqa: F401 (Book, resolve_unit: for the importer)
+    SYSTEM_IDS,
+    Book,
+    book_system,
+    resolve_unit,
+    same_name,
+    target_of,
+)
 from rules.systems.opr.unit_format.reader import EXCLUSIVE_RULES
 
 #: Army Forge's name for the source, as written into `extra.source`.
