@@ -69,11 +69,11 @@ def test_a_v353_army_book_with_rules_we_do_not_price_becomes_a_faction(player):
         ("Thorn Spear Wardens", 150, formula(wardens), ["Wild Veil", "Bane"]),
     ]
     assert report["unpriced_rules"] == ["Melee Evasion", "Wild Veil", "Bane"]
-    assert report["left_out"] == [
-        "Thorn Spear Wardens: Upgrade with one: Great Stag (Impact(2), Tough(3)): upgrade not imported"
-    ]
+    assert report["left_out"] == []
     options = list(units["Thorn Spear Wardens"].options.values_list("label", "kind"))
-    assert options == [('Longbow (24", A1)', "replace_weapon")]
+    assert options == [
+        ('Longbow (24", A1)', "replace_weapon"), ("Great Stag (Impact(2), Tough(3))", "add_item"),
+    ]
     # the faction's rule list: each unpriced rule with the book's text
     assert faction.rules == [
         {"name": "Melee Evasion",
@@ -82,6 +82,29 @@ def test_a_v353_army_book_with_rules_we_do_not_price_becomes_a_faction(player):
         {"name": "Bane",
          "text": "Ignores Regeneration, and the target must re-roll unmodified defense results of 6."},
     ]
+
+
+def test_a_mount_of_the_book_is_an_option_the_formula_prices(player):
+    """Army Forge's Great Stag (Impact(2), Tough(3)) taken by a Warden: the model gains Tough(3)
+    (it had none, so toughness 3), the formula prices that, and Impact(2), which no price
+    reads, is kept on the unit as text and named as unpriced."""
+    from armybuilder.lists.services import army_list_add_unit, army_list_create
+    from rules.models import GameSystem
+
+    import_source(user=player, source=fixture("army_forge_book_v353.json"))
+    faction = Faction.objects.get(owner=player)
+    wardens = faction.units.get(name="Thorn Spear Wardens")
+    stag = wardens.options.get(kind="add_item")
+    assert stag.payload == {"item": {"name": "Great Stag (Impact(2), Tough(3))",
+                                     "gives": {"toughness": 3, "text_rules": ["Impact(2)"]}}}
+    army_list = army_list_create(owner=player, system=GameSystem.objects.get(key="opr"), faction=faction,
+                                 name="Grove", points_limit=1000)
+    unit = army_list_add_unit(army_list=army_list, unit=wardens, options={stag.key: 1},
+                              expected_version=army_list.version)
+    mounted = [m for m in unit.data["models"] if m.get("toughness")]
+    assert [(m["count"], m["toughness"]) for m in mounted] == [(1, 3)]
+    assert unit.data["extra"]["text_rules"] == ["Wild Veil", "Bane", "Impact(2)"]
+    assert unit.points == formula(unit.data) > formula(wardens.data)
 
 
 def test_the_faction_page_lists_the_army_rules_and_the_audit_names_them(client, player):
