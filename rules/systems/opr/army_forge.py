@@ -647,6 +647,7 @@ def read_options(
     name = str(unit.get("name", ""))
     carried = {str(w.get("name")) for m in unit.get("models") or [] for w in m.get("weapons") or []}
     size = sum(int(m.get("count", 1)) for m in unit.get("models") or [])
+    own_rules = {_rule_name(str(r)) for m in unit.get("models") or [] for r in m.get("rules") or []}
     for package_id in entry.get("upgrades") or []:
         package = packages.get(str(package_id))
         if not isinstance(package, Mapping):
@@ -671,7 +672,10 @@ def read_options(
                 problems: list[tuple[str, str]] = []
                 where = f"{path}.sections[{s_index}].options[{o_index}]"
                 weapons, kit, text, has_item = _gains_kit(gains, where, problems)
-                rules = list(kit.rules)
+                # a rule contradicting one the unit has (Fast on a Slow unit) is kept as text, since
+                # which one Army Forge meant to win is not written down (as `_merged_rules`)
+                rules = [r for r in kit.rules if not any({_rule_name(r), o} in _EXCLUSIVE for o in own_rules)]
+                text = [*text, *(r for r in kit.rules if r not in rules)]
                 option_label = str(option.get("label") or label)[:200]
                 written_key = f"{_slug(str(package_id))}-{s_index}-{o_index}-{_slug(option_label)}"
                 key = _option_key(written_key, options)
