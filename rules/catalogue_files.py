@@ -537,6 +537,13 @@ class _FactionReader:
                 f"{path}.rule", f"unknown rule {payload['rule']!r} (not in {self.system.key}/rules.yaml)"
             )
         weapons = [*(payload.get("with") or []), payload.get("weapon")]
+        gives = payload["item"].get("gives") if isinstance(payload.get("item"), Mapping) else None
+        if isinstance(gives, Mapping):  # an item that gives rules and weapons (Army Forge's)
+            weapons += list(gives.get("weapons") or [])
+            for rule in gives.get("rules") or []:
+                if not self.known_rule(str(rule)):
+                    known = f"{self.system.key}/rules.yaml"
+                    self.error(f"{path}.item.gives", f"unknown rule {rule!r} (not in {known})")
         if isinstance(payload.get("model"), Mapping):
             self.check_rules(f"{path}.model", {"models": [payload["model"]]})
         for weapon in (w for w in weapons if isinstance(w, Mapping)):

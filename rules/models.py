@@ -357,6 +357,33 @@ class BattleScribeSource(models.Model):
         return f"{self.faction} ({self.catalogue_id})"
 
 
+class ArmyForgeBook(models.Model):
+    """The Army Forge army book an imported faction was made from, as Army Forge published it.
+
+    Army Forge's own save file names each unit only by its id in the book and each upgrade by
+    the uids of its section and option; reading it needs the book (its units' base gear and its
+    upgrade packages), which the faction's units alone do not keep. Matched by the book's `uid`
+    and Army Forge's game system (the same book differs per system: Firefight's units are
+    single models). Kept in its own table so that reading a faction never loads the book.
+    """
+
+    faction = models.OneToOneField(
+        Faction, on_delete=models.CASCADE, related_name="army_forge_book", verbose_name=_("faction")
+    )
+    uid = models.CharField(_("army book id"), max_length=64, db_index=True)
+    #: Army Forge's key of the book's game system (gf, gff, aof, aofs, …); empty when unknown.
+    game_system = models.CharField(_("Army Forge game system"), max_length=16, blank=True)
+    version = models.CharField(_("version"), max_length=32, blank=True)
+    book = models.JSONField(_("army book"), default=dict)
+
+    class Meta:
+        verbose_name = _("Army Forge army book")
+        verbose_name_plural = _("Army Forge army books")
+
+    def __str__(self) -> str:
+        return f"{self.faction} ({self.uid} {self.version})"
+
+
 class ImportReceipt(models.Model):
     """What an import job saved, written in the same transaction as the rows it saved
     (`rules.import_receipts`).

@@ -15,7 +15,10 @@ What an option does, by `kind` (its `payload`):
   ``{"rule": "Rending", "weapon": "Blade"}`` (a rule on that weapon)
 - ``add_models``     ``{"count": 1}`` (more models of the `applies_to` profile) or
   ``{"model": {model}}`` (a new profile, e.g. a heavy-weapon team; its `count` is per take)
-- ``add_item``       ``{"item": {"name": ..., "kind": ..., ...}}`` (equipment, magic items)
+- ``add_item``       ``{"item": {"name": ..., "kind": ..., ...}}`` (equipment, magic items), or
+  ``{"item": {"name": ..., "gives": {"toughness": 3, "rules": [...], "weapons": [...],
+  "text_rules": [...]}}}``: an item or mount of a formula-priced book (Army Forge's), which
+  the models that take it carry as what it gives (`_give`), so the formula prices it
 
 Decisions (one place each, so they can be changed):
 
@@ -465,12 +468,22 @@ def _replace_weapon(unit: dict, option: Mapping, count: int) -> None:
             weapons.extend(copy.deepcopy(new_weapons))
             continue
         weapons[at : at + 1] = copy.deepcopy(new_weapons)
+    _keep_text(unit, payload)
 
 
 def _add_weapon(unit: dict, option: Mapping, count: int) -> None:
     weapon = (option.get("payload") or {}).get("weapon") or {}
     for model in _changed_models(unit, option, count, str(weapon.get("name") or option["key"])):
         model.setdefault("weapons", []).append(copy.deepcopy(weapon))
+    _keep_text(unit, option.get("payload") or {})
+
+
+def _keep_text(unit: dict, payload: Mapping) -> None:
+    """The rules an option brings that no price reads (`text_rules`: an Army Forge weapon's
+    Bane), kept as text on the unit (`extra.text_rules`), each once."""
+    if payload.get("text_rules"):
+        kept = unit.setdefault("extra", {}).setdefault("text_rules", [])
+        kept.extend(r for r in payload["text_rules"] if r not in kept)
 
 
 def _add_rule(unit: dict, option: Mapping, count: int) -> None:
@@ -509,12 +522,44 @@ def _add_models(unit: dict, option: Mapping, count: int) -> None:
 
 def _add_item(unit: dict, option: Mapping, count: int) -> None:
     """The item on the models that took it; an option with a cost names itself on the item
-    (`priced_by`), so pricing counts the upgrade's cost, not the item's `points` as well."""
+    (`priced_by`), so pricing counts the upgrade's cost, not the item's `points` as well. An
+    item that says what it `gives` is carried as that (`_give`)."""
     item = dict((option.get("payload") or {}).get("item") or {})
     if option.get("cost") is not None:
         item["priced_by"] = str(option["key"])
     for model in _changed_models(unit, option, count, str(item.get("name") or option["key"])):
-        model.setdefault("items", []).append(copy.deepcopy(item))
+        if isinstance(item.get("gives"), Mapping):
+            _give(unit, model, item["gives"])
+        else:
+            model.setdefault("items", []).append(copy.deepcopy(item))
+
+
+def _rule_value(written: str) -> int:
+    _, _, rest = written.partition("(")
+    digits = rest.rstrip(") ").strip()
+    return int(digits) if digits.lstrip("-").isdigit() else 0
+
+
+def _give(unit: dict, model: dict, gives: Mapping) -> None:
+    """An item or mount as Army Forge means it (its Tough(X) adds to the model's own, a hero's
+    Tough(3) on a Tough(12) mount is 15; no Tough of its own counts as none), its rules joined
+    to the model's (a rule met again keeps the higher value), its weapons carried, and the rules
+    no price reads kept as text on the unit (`extra.text_rules`)."""
+    tough = int(gives.get("toughness") or 0)
+    if tough:
+        own = int(model.get("toughness", 1) or 1)
+        model["toughness"] = max(1, min(100, (own if own > 1 else 0) + tough))
+    rules = model.setdefault("rules", []) if gives.get("rules") else model.get("rules", [])
+    for written in gives.get("rules") or []:
+        name = str(written).split("(", 1)[0].strip()
+        same = next((i for i, r in enumerate(rules) if str(r).split("(", 1)[0].strip() == name), None)
+        if same is None:
+            rules.append(str(written))
+        elif _rule_value(str(written)) > _rule_value(str(rules[same])):
+            rules[same] = str(written)
+    if gives.get("weapons"):
+        model.setdefault("weapons", []).extend(copy.deepcopy(list(gives["weapons"])))
+    _keep_text(unit, gives)
 
 
 _APPLY: dict[str, Callable[[dict, Mapping, int], None]] = {

@@ -230,6 +230,7 @@ class ImportForm(forms.Form):
         "new_recruit": gettext_lazy("New Recruit roster (JSON)"),
         "army_forge_book": gettext_lazy("Army Forge army book (JSON)"),
         "army_forge_list": gettext_lazy("Army Forge list (share JSON)"),
+        "army_forge_save": gettext_lazy("Army Forge save file (JSON, or a .zip with its army books)"),
         "battlescribe": gettext_lazy("BattleScribe roster (.ros, .rosz)"),
         "text": gettext_lazy("Text (ours, BattleScribe, Army Forge)"),
     }

@@ -25,6 +25,7 @@ from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
 from armybuilder.lists.importers.fetch import fetch_army_forge, looks_like_link
 from armybuilder.lists.interchange import army_list_build, army_list_save_built, army_list_to_dict
 from armybuilder.models import MAX_UNITS_PER_LIST, ArmyList, ListUnit
+from rules.army_forge_books import keep_book
 from rules.catalogue_files import CatalogueFileError, FactionPlan, read_faction_data
 from rules.catalogue_sync import CataloguePlan, write_catalogue
 from rules.models import Faction, GameSystem
@@ -98,9 +99,11 @@ def import_source(
                 raise ImportProblem([("system", _("Unknown game system."))])
             with transaction.atomic():
                 write_catalogue(CataloguePlan(factions=[outcome.faction_plan]))
-            outcome.faction = Faction.objects.get(
-                system__key=imported.system_key, owner_id=user.pk, slug=outcome.faction_plan.slug
-            )
+                outcome.faction = Faction.objects.get(
+                    system__key=imported.system_key, owner_id=user.pk, slug=outcome.faction_plan.slug
+                )
+                if imported.source_book is not None:
+                    keep_book(faction=outcome.faction, book=imported.source_book)
             outcome.saved = True
         return outcome
     assert imported.list_data is not None

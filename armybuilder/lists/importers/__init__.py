@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from armybuilder.lists.importers.army_forge import ArmyForgeBook, ArmyForgeList
+from armybuilder.lists.importers.army_forge_save import ArmyForgeSave
 from armybuilder.lists.importers.base import Context, Imported, Importer, ImportProblem, Source
 from armybuilder.lists.importers.ours import OurListFile
 from armybuilder.lists.importers.roster import BattleScribeRoster, NewRecruitRoster
@@ -18,6 +19,7 @@ from armybuilder.lists.importers.text import TextList
 IMPORTERS: tuple[Importer, ...] = (
     OurListFile(),
     NewRecruitRoster(),
+    ArmyForgeSave(),
     ArmyForgeBook(),
     ArmyForgeList(),
     BattleScribeRoster(),

@@ -59,26 +59,12 @@ def _units(payload: Mapping[str, Any], key: str) -> list[Any]:
     return units
 
 
-def _is_save_file(data: Any) -> bool:
-    """Army Forge's own save file (its "Export" of a list, `saveVersion`): each unit is only an id
-    in the army book and the ids of its chosen upgrades, with no profile, weapon or cost, so it
-    cannot be read without that book; the share JSON can."""
-    return (
-        isinstance(data, Mapping)
-        and "saveVersion" in data
-        and isinstance(data.get("list"), Mapping)
-        and isinstance(data["list"].get("units"), list)
-    )
-
-
 class ArmyForgeList:
     key = "army_forge_list"
     label = "Army Forge list (share JSON)"
 
     def detect(self, source: Source) -> bool:
         data = source.json
-        if _is_save_file(data):
-            return True  # read to say what to do instead
         if not isinstance(data, Mapping) or not isinstance(data.get("units"), list):
             return False
         units = [u for u in data["units"] if isinstance(u, Mapping)]
@@ -92,75 +78,76 @@ class ArmyForgeList:
         data = source.json_or_error()
         if not isinstance(data, Mapping):
             raise ImportProblem([("", _("An Army Forge list is a JSON object."))])
-        if _is_save_file(data):
-            raise ImportProblem(
-                [
-                    (
-                        source.name,
-                        _(
-                            "This is an Army Forge save file: it names its units only by their ids "
-                            "in the army book. In Army Forge, share the list and import its link (or "
-                            "the JSON the share link gives)."
-                        ),
-                    )
-                ]
-            )
         system = army_forge_system(context)
-        reader = system.foreign_units[FORMAT]
-        entries = _units(data, "units")
         imported = Imported(format=self.key, system_key=system.key)
-        errors: list[tuple[str, str]] = []
-        read: list[tuple[Mapping[str, Any], Any]] = []
-        by_selection: dict[str, Any] = {}
-        for index, entry in enumerate(entries):
-            unit = reader.read_unit(entry, f"units[{index}]")
-            errors += _errors(unit.errors)
-            if unit.errors:
-                continue
-            selection = str(entry.get("selectionId") or "")
-            host = by_selection.get(str(entry.get("joinToUnit") or ""))
-            if entry.get("combined") and host is not None:
-                reader.merge_combined(host, unit)  # one unit on the table, one entry here
-                continue
-            if selection:
-                by_selection[selection] = unit
-            read.append((entry, unit))
-        if errors:
-            raise ImportProblem(errors)
-        list_entries = []
-        # a joined hero and its host share a group, whichever comes first (Army Forge writes
-        # the hero before the unit it joins)
-        groups = {
-            id(host.unit): host.unit["name"][:UNIT_GROUP_MAX_LENGTH]
-            for entry, unit in read
-            if (host := by_selection.get(str(entry.get("joinToUnit") or ""))) is not None and host is not unit
-        }
-        for entry, unit in read:
-            host = by_selection.get(str(entry.get("joinToUnit") or ""))
-            list_entry: dict[str, Any] = {"unit": unit.unit, "count": 1}
-            if host is not None and host is not unit:
-                list_entry["group"] = groups[id(host.unit)]
-            elif id(unit.unit) in groups:
-                list_entry["group"] = groups[id(unit.unit)]
-            if str(entry.get("customName") or "").strip() and entry.get("name"):
-                list_entry["notes"] = str(entry["name"])[:200]
-            list_entries.append(list_entry)
-            imported.units.append(
-                ReportUnit(unit.unit["name"], unit.size, unit.source_points, unpriced=list(unit.unpriced))
-            )
-            imported.left_out += unit.left_out
-        imported.source_total = sum(u.source_points for u in imported.units)
-        limit = data.get("pointsLimit")
-        limit = limit if isinstance(limit, int) and 0 < limit <= POINTS_LIMIT_MAX else None
-        name = str(data.get("name") or "").strip() or _("Army Forge list")
-        imported.list_data = {
-            "format": 1,
-            "system": system.key,
-            "name": name[:100],
-            "points_limit": limit or min(max(imported.source_total, 1), POINTS_LIMIT_MAX),
-            "units": list_entries,
-        }
+        read_list(data, _units(data, "units"), system, imported)
         return imported
+
+
+def read_list(
+    data: Mapping[str, Any],
+    entries: list[Any],
+    system: GameSystem,
+    imported: Imported,
+    *,
+    path: str = "units",
+) -> None:
+    """Army Forge's list units (`entries`, the share JSON's shape) into `imported`: its list
+    (combined units merged, joined heroes grouped with their hosts), report rows and source
+    total; `ImportProblem` naming each field that cannot be read. `data` gives the list's name
+    and points limit."""
+    reader = system.foreign_units[FORMAT]
+    errors: list[tuple[str, str]] = []
+    read: list[tuple[Mapping[str, Any], Any]] = []
+    by_selection: dict[str, Any] = {}
+    for index, entry in enumerate(entries):
+        unit = reader.read_unit(entry, f"{path}[{index}]")
+        errors += _errors(unit.errors)
+        if unit.errors:
+            continue
+        selection = str(entry.get("selectionId") or "")
+        host = by_selection.get(str(entry.get("joinToUnit") or ""))
+        if entry.get("combined") and host is not None:
+            reader.merge_combined(host, unit)  # one unit on the table, one entry here
+            continue
+        if selection:
+            by_selection[selection] = unit
+        read.append((entry, unit))
+    if errors:
+        raise ImportProblem(errors)
+    list_entries = []
+    # a joined hero and its host share a group, whichever comes first (Army Forge writes
+    # the hero before the unit it joins)
+    groups = {
+        id(host.unit): host.unit["name"][:UNIT_GROUP_MAX_LENGTH]
+        for entry, unit in read
+        if (host := by_selection.get(str(entry.get("joinToUnit") or ""))) is not None and host is not unit
+    }
+    for entry, unit in read:
+        host = by_selection.get(str(entry.get("joinToUnit") or ""))
+        list_entry: dict[str, Any] = {"unit": unit.unit, "count": 1}
+        if host is not None and host is not unit:
+            list_entry["group"] = groups[id(host.unit)]
+        elif id(unit.unit) in groups:
+            list_entry["group"] = groups[id(unit.unit)]
+        if str(entry.get("customName") or "").strip() and entry.get("name"):
+            list_entry["notes"] = str(entry["name"])[:200]
+        list_entries.append(list_entry)
+        imported.units.append(
+            ReportUnit(unit.unit["name"], unit.size, unit.source_points, unpriced=list(unit.unpriced))
+        )
+        imported.left_out += unit.left_out
+    imported.source_total = sum(u.source_points for u in imported.units)
+    limit = data.get("pointsLimit")
+    limit = limit if isinstance(limit, int) and 0 < limit <= POINTS_LIMIT_MAX else None
+    name = str(data.get("name") or "").strip() or _("Army Forge list")
+    imported.list_data = {
+        "format": 1,
+        "system": system.key,
+        "name": name[:100],
+        "points_limit": limit or min(max(imported.source_total, 1), POINTS_LIMIT_MAX),
+        "units": list_entries,
+    }
 
 
 def _army_rules(book: Mapping[str, Any], unpriced: list[str]) -> list[dict[str, str]]:
@@ -193,6 +180,11 @@ class ArmyForgeBook:
         if not name:
             raise ImportProblem([("name", _("This field is required."))])
         ident = "".join(c for c in str(data.get("uid") or name).lower() if c.isalnum())[:40] or "book"
+        # The same book differs per Army Forge game system (Firefight's units are single
+        # models): each system's is a faction of its own; Grimdark Future's keeps the plain slug.
+        book_system = reader.book_system(data)
+        if book_system not in ("", "gf"):
+            ident = f"{ident}-{book_system}"
         imported = Imported(format=self.key, system_key=system.key)
         errors: list[tuple[str, str]] = []
         units = []
@@ -242,4 +234,5 @@ class ArmyForgeBook:
         if army_rules:
             faction["rules"] = army_rules
         imported.faction_data = {"faction": faction, "units": units}
+        imported.source_book = dict(data)  # its save files name units and upgrades by id in it
         return imported

@@ -150,6 +150,9 @@ class Imported:
     source_total: int | float | None = None
     units: list[ReportUnit] = field(default_factory=list)
     left_out: list[str] = field(default_factory=list)
+    #: The source a faction was made from, kept beside it so files that refer to it can be read
+    #: (an Army Forge army book, for its save files: `rules.army_forge_books`).
+    source_book: dict[str, Any] | None = None
     #: Catalogue units the importer already read (with their options), by reference.
     templates: dict[str, Any] = field(default_factory=dict)
     #: A BattleScribe roster of a faction imported with its source: the selection tree of each

@@ -134,7 +134,10 @@ def payload_url(link: str) -> str:
     root = settings.ARMY_FORGE_URL.rstrip("/")
     book = _BOOK.search(parts.path)
     if book:
-        return f"{root}/api/army-books/{quote(book['id'])}"
+        # the book of one game system (`?gameSystem=3`: Firefight's units are single models)
+        number = (parse_qs(parts.query).get("gameSystem") or [""])[0]
+        system = f"?gameSystem={number}" if number.isdigit() and len(number) <= 3 else ""
+        return f"{root}/api/army-books/{quote(book['id'])}{system}"
     ident = (parse_qs(parts.query).get("id") or [""])[0]
     if not _ID.match(ident):
         raise ImportProblem([("url", _("This Army Forge link has no list id (…/share?id=…)."))])

@@ -28,6 +28,16 @@ from typing import Any, Literal
 from points.catalogue.i18n import gettext_noop
 from points.opr.rule_names import BY_NAME, canonical_name, is_ap, is_tough
 from points.opr.tables import AP_RANGE
+
+# A save file's units are read against their army book (asked through `foreign_units`).
+from rules.systems.opr.army_forge_upgrades import (  # noqa: F401 (Book, resolve_unit: for the importer)
+    SYSTEM_IDS,
+    Book,
+    book_system,
+    resolve_unit,
+    same_name,
+    target_of,
+)
 from rules.systems.opr.unit_format.reader import EXCLUSIVE_RULES
 
 #: Army Forge's name for the source, as written into `extra.source`.
@@ -584,18 +594,60 @@ def _option_key(written: str, options: list[dict[str, Any]]) -> str:
     return unique
 
 
+def _gains_kit(
+    gains: list[Mapping[str, Any]], where: str, problems: list[tuple[str, str]]
+) -> tuple[list[dict[str, Any]], _Kit, list[str], bool]:
+    """What an option's gains give one model: (its weapons, a kit of the model rules and Tough
+    of its items and rules, the rules no price reads, whether any gain is an item)."""
+    weapons: list[dict[str, Any]] = []
+    rules: list[str] = []
+    tough = 0
+    unpriced = _Unpriced()
+    has_item = False
+    for g_index, gain in enumerate(gains):
+        at = f"{where}.gains[{g_index}]"
+        times = max(1, min(_int(gain.get("count", 1)) or 1, 10))
+        if _is_weapon(gain):
+            weapon, moved = _weapon(gain, at, problems, unpriced)
+            if weapon is not None:
+                weapons += [dict(weapon) for _ in range(times)]
+            rules += moved
+            continue
+        if str(gain.get("type") or "") == "ArmyBookItem" or "content" in gain:
+            has_item = True
+            kit = _item_kit(gain, 1, at, problems, unpriced)
+            weapons += [dict(w) for w in kit.weapons for _ in range(times)]
+            rules += kit.rules
+            tough += kit.tough * times
+            continue
+        read = read_rule(gain)
+        if read is None:
+            continue
+        if read.kind == "tough":
+            tough += read.value or 0
+        elif read.kind == "model":
+            rules.append(read.written)
+        else:
+            unpriced.add(read.written if read.kind == "text" else _written_rule(gain))
+    return weapons, _Kit(count=1, rules=tuple(dict.fromkeys(rules)), tough=tough), unpriced.rules, has_item
+
+
 def read_options(
     entry: Mapping[str, Any], packages: Mapping[str, Any], unit: Mapping[str, Any], path: str
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The upgrade sections of an army book unit (`upgrades`: its packages' uids) as catalogue
     options: a weapon swapped for weapons (`replace_weapon`), a weapon or a priced rule gained
-    (`add_weapon`, `add_rule`). A section we cannot express that way is listed in `left_out`,
-    never approximated."""
+    (`add_weapon`, `add_rule`), and an item, a mount or any other bundle of gains as Army Forge
+    means it (`add_item` with what it `gives`, `rules.options`: its Tough added to the model's
+    own, its rules and weapons carried, the rules no price reads kept as the unit's text). A
+    section we cannot express that way (a swap that also brings rules or items) is listed in
+    `left_out`, never approximated."""
     options: list[dict[str, Any]] = []
     left_out: list[str] = []
     name = str(unit.get("name", ""))
     carried = {str(w.get("name")) for m in unit.get("models") or [] for w in m.get("weapons") or []}
     size = sum(int(m.get("count", 1)) for m in unit.get("models") or [])
+    own_rules = {_rule_name(str(r)) for m in unit.get("models") or [] for r in m.get("rules") or []}
     for package_id in entry.get("upgrades") or []:
         package = packages.get(str(package_id))
         if not isinstance(package, Mapping):
@@ -605,7 +657,10 @@ def read_options(
                 continue
             label = str(section.get("label") or "").strip() or "Upgrade"
             variant = str(section.get("variant") or "")
-            targets = [str(t) for t in section.get("targets") or []]
+            targets = [target_of(str(t)) for t in section.get("targets") or []]
+            # the weapon the unit carries under the target's name ("Rifles" is its Rifle)
+            target = next((c for c in sorted(carried) if len(targets) == 1 and targets[0][1] == 1
+                           and same_name(c, targets[0][0])), None)
             affects = section.get("affects") if isinstance(section.get("affects"), Mapping) else {}
             every = affects.get("type") == "all" or section.get("model") is True
             most = _int(affects.get("value")) if affects.get("type") == "exactly" else None
@@ -614,21 +669,13 @@ def read_options(
                 if not isinstance(option, Mapping):
                     continue
                 gains = [g for g in option.get("gains") or [] if isinstance(g, Mapping)]
-                weapons, rules, problems = [], [], []
-                for g_index, gain in enumerate(gains):
-                    where = f"{path}.sections[{s_index}].options[{o_index}].gains[{g_index}]"
-                    if _is_weapon(gain):
-                        weapon, moved = _weapon(gain, where, problems, _Unpriced())
-                        if weapon is not None:
-                            weapons.append(weapon)
-                        if moved:
-                            problems.append((where, "a model rule on a weapon"))
-                        continue
-                    read = read_rule(gain)
-                    if read is not None and read.kind == "model":
-                        rules.append(read.written)
-                    else:
-                        problems.append((where, "not priced"))
+                problems: list[tuple[str, str]] = []
+                where = f"{path}.sections[{s_index}].options[{o_index}]"
+                weapons, kit, text, has_item = _gains_kit(gains, where, problems)
+                # a rule contradicting one the unit has (Fast on a Slow unit) is kept as text, since
+                # which one Army Forge meant to win is not written down (as `_merged_rules`)
+                rules = [r for r in kit.rules if not any({_rule_name(r), o} in _EXCLUSIVE for o in own_rules)]
+                text = [*text, *(r for r in kit.rules if r not in rules)]
                 option_label = str(option.get("label") or label)[:200]
                 written_key = f"{_slug(str(package_id))}-{s_index}-{o_index}-{_slug(option_label)}"
                 key = _option_key(written_key, options)
@@ -638,26 +685,40 @@ def read_options(
                     "group": label[:120],
                     "max": max(1, min(int(most), 1000)),
                 }
-                if problems or not (weapons or rules) or most > size:  # "replace 2x" on 1 model
+                plain = not (has_item or kit.tough)
+                gives_nothing = not (weapons or rules or kit.tough or text)
+                if problems or gives_nothing or most > size:  # "replace 2x" on 1 model
                     left_out.append(f"{name}: {label}: {option_label}")
-                elif (
-                    variant == "replace"
-                    and len(targets) == 1
-                    and targets[0] in carried
-                    and weapons
-                    and not rules
-                ):
-                    payload: dict[str, Any] = {"replace": targets[0], "with": weapons}
+                elif variant == "replace" and target is not None and weapons and not rules and plain:
+                    payload: dict[str, Any] = {"replace": target, "with": weapons}
                     if every:
                         payload["all"] = True
+                    if text:  # the new weapons' rules no price reads, kept as the unit's text
+                        payload["text_rules"] = text[:50]
                     options.append({**common, "kind": "replace_weapon", "payload": payload})
-                elif variant != "replace" and len(weapons) == 1 and not rules:
-                    payload = {"weapon": weapons[0], **({"all": True} if every else {})}
-                    options.append({**common, "kind": "add_weapon", "payload": payload})
-                elif variant != "replace" and len(rules) == 1 and not weapons:
-                    options.append({**common, "kind": "add_rule", "payload": {"rule": rules[0]}, "max": 1})
-                else:
+                elif variant == "replace":
                     left_out.append(f"{name}: {label}: {option_label}")
+                elif plain and len(weapons) == 1 and not rules:
+                    payload = {"weapon": weapons[0], **({"all": True} if every else {})}
+                    if text:
+                        payload["text_rules"] = text[:50]
+                    options.append({**common, "kind": "add_weapon", "payload": payload})
+                elif plain and len(rules) == 1 and not weapons and not text:
+                    options.append({**common, "kind": "add_rule", "payload": {"rule": rules[0]}, "max": 1})
+                else:  # an item, a mount, or several gains at once: what Army Forge means by it
+                    gives: dict[str, Any] = {}
+                    if kit.tough:
+                        gives["toughness"] = kit.tough
+                    if rules:
+                        gives["rules"] = rules[:50]
+                    if weapons:
+                        gives["weapons"] = weapons[:50]
+                    if text:
+                        gives["text_rules"] = text[:50]
+                    payload = {"item": {"name": option_label, "gives": gives}}
+                    if every:
+                        payload["all"] = True
+                    options.append({**common, "kind": "add_item", "payload": payload})
     return options, left_out
 
 

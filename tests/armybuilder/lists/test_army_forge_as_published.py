@@ -5,8 +5,10 @@ beside the formula's price, on the faction's rule list and in the points audit."
 
 from __future__ import annotations
 
+import collections
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -67,11 +69,11 @@ def test_a_v353_army_book_with_rules_we_do_not_price_becomes_a_faction(player):
         ("Thorn Spear Wardens", 150, formula(wardens), ["Wild Veil", "Bane"]),
     ]
     assert report["unpriced_rules"] == ["Melee Evasion", "Wild Veil", "Bane"]
-    assert report["left_out"] == [
-        "Thorn Spear Wardens: Upgrade with one: Great Stag (Impact(2), Tough(3)): upgrade not imported"
-    ]
+    assert report["left_out"] == []
     options = list(units["Thorn Spear Wardens"].options.values_list("label", "kind"))
-    assert options == [('Longbow (24", A1)', "replace_weapon")]
+    assert options == [
+        ('Longbow (24", A1)', "replace_weapon"), ("Great Stag (Impact(2), Tough(3))", "add_item"),
+    ]
     # the faction's rule list: each unpriced rule with the book's text
     assert faction.rules == [
         {"name": "Melee Evasion",
@@ -80,6 +82,29 @@ def test_a_v353_army_book_with_rules_we_do_not_price_becomes_a_faction(player):
         {"name": "Bane",
          "text": "Ignores Regeneration, and the target must re-roll unmodified defense results of 6."},
     ]
+
+
+def test_a_mount_of_the_book_is_an_option_the_formula_prices(player):
+    """Army Forge's Great Stag (Impact(2), Tough(3)) taken by a Warden: the model gains Tough(3)
+    (it had none, so toughness 3), the formula prices that, and Impact(2), which no price
+    reads, is kept on the unit as text and named as unpriced."""
+    from armybuilder.lists.services import army_list_add_unit, army_list_create
+    from rules.models import GameSystem
+
+    import_source(user=player, source=fixture("army_forge_book_v353.json"))
+    faction = Faction.objects.get(owner=player)
+    wardens = faction.units.get(name="Thorn Spear Wardens")
+    stag = wardens.options.get(kind="add_item")
+    assert stag.payload == {"item": {"name": "Great Stag (Impact(2), Tough(3))",
+                                     "gives": {"toughness": 3, "text_rules": ["Impact(2)"]}}}
+    army_list = army_list_create(owner=player, system=GameSystem.objects.get(key="opr"), faction=faction,
+                                 name="Grove", points_limit=1000)
+    unit = army_list_add_unit(army_list=army_list, unit=wardens, options={stag.key: 1},
+                              expected_version=army_list.version)
+    mounted = [m for m in unit.data["models"] if m.get("toughness")]
+    assert [(m["count"], m["toughness"]) for m in mounted] == [(1, 3)]
+    assert unit.data["extra"]["text_rules"] == ["Wild Veil", "Bane", "Impact(2)"]
+    assert unit.points == formula(unit.data) > formula(wardens.data)
 
 
 def test_the_faction_page_lists_the_army_rules_and_the_audit_names_them(client, player):
@@ -183,13 +208,101 @@ def test_the_command_prints_what_the_formula_price_is_without(player):
     assert "  2 rules not priced by the formula: Armor, Undead" in lines
 
 
-def test_an_army_forge_save_file_is_refused_with_what_to_do(player):
-    save = {"gameSystem": "gf", "armyId": "abc", "saveVersion": 3, "listPoints": 750,
-            "list": {"id": "x", "name": "my list", "units": [{"id": "u1", "selectionId": "s1"}]}}
+def _zipped(*names: str) -> Source:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in names:
+            archive.writestr(name, (FIXTURES / name).read_bytes())
+    return Source(name="vanguard.zip", data=buffer.getvalue())
+
+
+def _units(outcome) -> list[tuple]:
+    return [(u.name, u.group, u.points, u.data["models"], u.data["extra"].get("text_rules"))
+            for u in list_units_in_order(outcome.army_list)]
+
+
+def test_a_save_file_without_its_book_names_the_book_and_how_to_bring_it(player):
     with pytest.raises(ImportProblem) as caught:
-        import_source(user=player, source=Source(name="save.json", data=json.dumps(save).encode()))
+        import_source(user=player, source=fixture("army_forge_save.json"))
     assert caught.value.errors == [(
-        "save.json",
-        "This is an Army Forge save file: it names its units only by their ids in the army book. "
-        "In Army Forge, share the list and import its link (or the JSON the share link gives).",
+        "army_forge_save.json",
+        "This Army Forge save file lists its units by their ids in the army book “Ember Pact” "
+        "(emberPact0001), version 3.5.1, which is not in your catalogue. Import that army book first "
+        "(paste https://army-forge.onepagerules.com/api/army-books/emberPact0001?gameSystem=2 on the "
+        "Import page, or upload its JSON), or upload a .zip holding the save file and the book; then "
+        "import the save file again.",
     )]
+
+
+def test_a_save_file_reads_its_units_against_the_book_in_the_catalogue(player):
+    """The save file names units and upgrades by id only: the book imported before gives the
+    profiles, the gear after each upgrade (a pistol replaced, one rifle of five replaced, all
+    rifles of the combined twin replaced) and the costs; the hero's drake adds Tough(3) to his
+    own, Flying and its claws, and Impact stays as text."""
+    import_source(user=player, source=fixture("army_forge_save_book.json"))
+    outcome = import_source(user=player, source=fixture("army_forge_save.json"))
+    assert outcome.saved and outcome.imported.format == "army_forge_save"
+    captain, guard = list_units_in_order(outcome.army_list)
+    assert captain.data["models"] == [
+        {"name": "Ember Captain", "count": 1, "quality": 3, "defence": 4, "toughness": 6,
+         "rules": ["Hero", "Flying"],
+         "weapons": [{"name": "CCW", "range": 0, "attacks": 2},
+                     {"name": "Plasma Pistol", "range": 12, "attacks": 1, "ap": 4},
+                     {"name": "Drake Claws", "range": 0, "attacks": 3, "ap": 1}]},
+    ]
+    assert captain.data["extra"]["text_rules"] == ["Impact(3)"]
+    assert sum(m["count"] for m in guard.data["models"]) == 10  # the combined twin merged into its unit
+    carried = collections.Counter(
+        w["name"] for m in guard.data["models"] for w in m.get("weapons", []) for _ in range(m["count"]))
+    assert carried == {"Rifle": 4, "Heavy Gun": 1, "Flamer": 5, "CCW": 10}
+    assert sum(m["count"] for m in guard.data["models"] if "Fearless" in m.get("rules", [])) == 1
+    assert (captain.group, guard.group) == ("Ember Guard", "Ember Guard")
+    report = import_report_rows(outcome)
+    assert [(u["name"], u["size"], u["source_points"], u["unpriced"]) for u in report["units"]] == [
+        ("Ember Captain", 1, 135, ["Impact(3)"]),
+        ("Ember Guard", 10, 230, []),
+    ]
+    assert report["source_total"] == 365  # the save file's own listPoints
+    assert report["formula_total"] == captain.points + guard.points
+    assert report["left_out"] == []
+    assert outcome.army_list.name == "Ember vanguard" and outcome.army_list.points_limit == 500
+
+
+def test_a_save_file_uploaded_with_its_book_in_a_zip_imports_alike(player):
+    import_source(user=player, source=fixture("army_forge_save_book.json"))
+    from_catalogue = _units(import_source(user=player, source=fixture("army_forge_save.json")))
+    other = type(player).objects.create_user("newcomer", password="a-long-test-password")
+    outcome = import_source(user=other, source=_zipped("army_forge_save.json", "army_forge_save_book.json"))
+    assert outcome.imported.format == "army_forge_save"
+    assert _units(outcome) == from_catalogue
+    assert not Faction.objects.filter(owner=other).exists()  # the book is read, not imported
+
+
+def test_a_save_file_of_another_version_leaves_out_what_the_book_no_longer_has(player):
+    """A unit or an upgrade the kept version of the book does not have is named, not guessed."""
+    import_source(user=player, source=fixture("army_forge_save_book.json"))
+    save = json.loads((FIXTURES / "army_forge_save.json").read_text())
+    save["armyVersions"][0]["version"] = "3.4.0"
+    save["list"]["units"].append({"id": "gone01", "armyId": "emberPact0001", "selectionId": "s9",
+                                  "selectedUpgrades": []})
+    save["list"]["units"][0]["selectedUpgrades"].append({"upgradeId": "sX", "optionId": "oX"})
+    outcome = import_source(user=player, source=Source(name="old.json", data=json.dumps(save).encode()),
+                            dry_run=True)
+    assert outcome.imported.left_out == [
+        "Ember Captain: an upgrade (option oX) that version 3.5.1 of Ember Pact does not have",
+        "a unit (id gone01) that version 3.5.1 of Ember Pact does not have",
+    ]
+    assert [u.name for u in outcome.imported.units] == ["Ember Captain", "Ember Guard"]
+
+
+def test_a_save_file_finds_the_book_of_its_own_game_system(player):
+    """The same book differs per game system (Firefight's units are single models): a Grimdark
+    Future save file is not read against the Firefight book."""
+    book = json.loads((FIXTURES / "army_forge_save_book.json").read_text())
+    book.update(gameSystemKey="GFF", gameSystemId=3, gameSystemSlug="grimdark-future-firefight")
+    import_source(user=player, source=Source(name="gff.json", data=json.dumps(book).encode()))
+    assert Faction.objects.get(owner=player).slug == "af-emberpact0001-gff"
+    with pytest.raises(ImportProblem):
+        import_source(user=player, source=fixture("army_forge_save.json"), dry_run=True)
+    import_source(user=player, source=fixture("army_forge_save_book.json"))
+    assert import_source(user=player, source=fixture("army_forge_save.json"), dry_run=True).imported.units

@@ -115,12 +115,17 @@ def test_army_forge_book_becomes_a_private_faction(player):
         ("Ember Wardens", 100, formula(units["Ember Wardens"].data)),
         ("Ember Captain", 70, formula(units["Ember Captain"].data)),
     ]
-    assert report["left_out"] == ["Ember Wardens: Take one banner: Banner of Cinders: upgrade not imported"]
+    assert report["left_out"] == []
     assert [u["unpriced"] for u in report["units"]] == [[], ["Ember Oath"]]
     assert report["unpriced_rules"] == ["Ember Oath"]
     assert units["Ember Captain"].data["extra"]["text_rules"] == ["Ember Oath"]
     options = {o.label: o for o in units["Ember Wardens"].options.all()}
-    assert sorted(options) == ["Furious", 'Plasma Gun (24", A1, AP(4))']
+    assert sorted(options) == ["Banner of Cinders", "Furious", 'Plasma Gun (24", A1, AP(4))']
+    # an item of a rule no price reads: carried as Army Forge means it, the rule kept as text
+    banner = options["Banner of Cinders"]
+    gives = {"text_rules": ["Banner of Cinders"]}
+    assert (banner.kind, banner.max_count, banner.payload) == (
+        "add_item", 1, {"item": {"name": "Banner of Cinders", "gives": gives}})
     plasma = options['Plasma Gun (24", A1, AP(4))']
     assert (plasma.kind, plasma.max_count, plasma.payload["replace"]) == ("replace_weapon", 1, "Rifle")
     assert plasma.payload["with"] == [{"name": "Plasma Gun", "range": 24, "attacks": 1, "ap": 4}]

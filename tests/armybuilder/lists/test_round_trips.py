@@ -18,6 +18,8 @@ with every unit reported as left out, never as something else (`test_a_format_th
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -111,6 +113,16 @@ def _from_army_forge(user: Any) -> ImportOutcome:
     return import_source(user=user, source=Source(name="army_forge_list.json", data=data))
 
 
+def _from_army_forge_save(user: Any) -> ImportOutcome:
+    """Army Forge's own save file (units by id), uploaded in a zip with its army book: the book
+    is read, not imported, so the units come from no catalogue of the player's."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in ("army_forge_save.json", "army_forge_save_book.json"):
+            archive.writestr(name, (IMPORTS / name).read_bytes())
+    return import_source(user=user, source=Source(name="vanguard.zip", data=buffer.getvalue()))
+
+
 FORUM_TEXT = """Ridge line — Ashen Concord
 Concord Wardens [146 pts]: Up to two Wardens replace their Ash Rifle with a Pyre Thrower
 Signal Corps [91 pts]: Add a Signaller
@@ -134,12 +146,14 @@ KINDS: dict[str, Callable[[Any], ArmyList]] = {
     # the Army Forge file has two rules no price reads ("Ember Oath", "Banner of Cinders"):
     # kept on the units as text, and named as not priced when it is first imported (issue 41)
     "army-forge-import": _imported(_from_army_forge, unpriced=2),
+    # its hero's mount brings Impact(3), which no price reads
+    "army-forge-save-import": _imported(_from_army_forge_save, unpriced=1),
     "text-import": _imported(_from_text),
     "roster-import": _from_roster,
 }
 #: Kinds whose units come from no catalogue (written in full): a format that only names
 #: catalogue units cannot bring them back.
-UNCATALOGUED = {"army-forge-import"}
+UNCATALOGUED = {"army-forge-import", "army-forge-save-import"}
 
 
 # ----------------------------------------------------------------------------- formats
@@ -179,7 +193,8 @@ FORMATS = {
 
 
 def _system_key(kind: str) -> str:
-    return {"army-forge-import": "opr", "text-import": "opr", "roster-import": "whfb6"}.get(
+    return {"army-forge-import": "opr", "army-forge-save-import": "opr", "text-import": "opr",
+            "roster-import": "whfb6"}.get(
         kind, kind.removeprefix("bundled-")
     )
 

@@ -140,6 +140,26 @@ def test_an_option_for_more_models_than_the_unit_has_is_left_out():
     assert (options, left_out) == ([], ["Leader: Replace 2x Heavy Club: Heavy Great Weapon (A6, AP(2))"])
 
 
+def test_an_item_whose_rule_contradicts_the_units_keeps_that_rule_as_text():
+    """Army Forge's Halflings: a Slow unit may take an item giving Fast; which of the two wins
+    is not written down, so Fast is kept as text (the book is not refused), the rest priced."""
+    from rules.systems.opr.army_forge import read_options
+
+    unit = {"name": "Riders", "models": [{"name": "Riders", "count": 3, "quality": 4, "defence": 5,
+                                          "rules": ["Slow"]}]}
+    section = {"label": "Upgrade with", "variant": "upgrade",
+               "options": [{"label": "Ponies (Fast, Tough(+3))", "gains": [
+                   {"type": "ArmyBookItem", "name": "Ponies", "count": 1, "content": [
+                       {"type": "ArmyBookRule", "name": "Fast"},
+                       {"type": "ArmyBookRule", "name": "Tough", "rating": 3}]}]}]}
+    options, left_out = read_options({"upgrades": ["p"]}, {"p": {"sections": [section]}}, unit, "units[0]")
+    assert left_out == []
+    gives = {"toughness": 3, "text_rules": ["Fast"]}
+    assert [(o["kind"], o["payload"]) for o in options] == [
+        ("add_item", {"item": {"name": "Ponies (Fast, Tough(+3))", "gives": gives}}),
+    ]
+
+
 def test_rules_kept_as_text_go_out_in_the_export_and_come_back():
     """Our Army Forge export writes the rules we keep as text, so reading it back keeps them."""
     from rules.systems.opr.army_forge import write_unit
