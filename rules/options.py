@@ -541,14 +541,11 @@ def _rule_value(written: str) -> int:
 
 
 def _give(unit: dict, model: dict, gives: Mapping) -> None:
-    """An item or mount as Army Forge means it (its Tough(X) adds to the model's own, a hero's
-    Tough(3) on a Tough(12) mount is 15; no Tough of its own counts as none), its rules joined
-    to the model's (a rule met again keeps the higher value), its weapons carried, and the rules
-    no price reads kept as text on the unit (`extra.text_rules`)."""
-    tough = int(gives.get("toughness") or 0)
-    if tough:
-        own = int(model.get("toughness", 1) or 1)
-        model["toughness"] = max(1, min(100, (own if own > 1 else 0) + tough))
+    """An item or mount as Army Forge means it: its profile gains as the unit's system applies
+    them (`GameSystem.item_gains`), its rules joined to the model's (a rule met again keeps the
+    higher value), its weapons carried, and the rules no price reads kept as text on the unit
+    (`extra.text_rules`)."""
+    get_system(str(unit.get("system") or "")).item_gains(model, gives)
     rules = model.setdefault("rules", []) if gives.get("rules") else model.get("rules", [])
     for written in gives.get("rules") or []:
         name = str(written).split("(", 1)[0].strip()

@@ -65,6 +65,10 @@ def no_figures(*_args: Any) -> list[Mapping[str, Any]]:
     return []
 
 
+def no_profile_gains(model: dict[str, Any], gives: Mapping[str, Any]) -> None:
+    """An item's profile gains for a system whose items give none (only rules and weapons)."""
+
+
 def no_unit_wounds(unit: Mapping[str, Any]) -> None:
     """`unit_wounds` of a system whose gauntlet is measured per model or point, not per wound."""
     return None
@@ -250,11 +254,16 @@ class GameSystem:
     #: states, its phases and the attack modes each allows, the profile field holding a model's
     #: wounds); None: the system cannot be played in play mode (`armybuilder/games/`).
     play: Any = None
+    #: `item_gains(model, gives)`: what an item or mount gives a model's profile, applied in place
+    #: (`rules.options`' `add_item` with `gives`; OPR: its Tough(X) adds to the model's own).
+    #: Rules and weapons an item gives are the same for every system and are not this hook's.
+    #: Default: the profile is unchanged.
+    item_gains: Callable[[dict[str, Any], Mapping[str, Any]], None] = no_profile_gains
 
 
 #: The default behaviours a field falls back to when given as None.
 _BEHAVIOUR_DEFAULTS = (no_attack, as_given, no_situation_errors, no_caches, no_figures, no_unit_wounds,
-                       generic_cost)
+                       generic_cost, no_profile_gains)
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

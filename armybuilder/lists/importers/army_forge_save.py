@@ -52,7 +52,7 @@ def _is_book(data: Any) -> bool:
 class _Upload:
     """What one upload holds: the save file and the books beside it (each `(name, JSON)`)."""
 
-    save: Mapping[str, Any]
+    save_file: Mapping[str, Any]
     books: list[tuple[str, Mapping[str, Any]]]
 
 
@@ -91,14 +91,14 @@ def _archive_json(source: Source) -> list[tuple[str, Any]]:
 def _upload(source: Source) -> _Upload | None:
     """The save file (and books) `source` holds, or None when it holds no save file."""
     if is_save_file(source.json):
-        return _Upload(save=source.json, books=[])
+        return _Upload(save_file=source.json, books=[])
     if not source.data.startswith(b"PK"):
         return None
     files = _archive_json(source)
     saves = [data for _name, data in files if is_save_file(data)]
     if len(saves) != 1:
         return None
-    return _Upload(save=saves[0], books=[(name, data) for name, data in files if _is_book(data)])
+    return _Upload(save_file=saves[0], books=[(name, data) for name, data in files if _is_book(data)])
 
 
 def _book_link(uid: str, game_system: str, numbers: Mapping[str, int]) -> str:
@@ -125,7 +125,7 @@ class ArmyForgeSave:
                 "This is not an Army Forge save file (nor a .zip holding one and its army books)."))])
         system = army_forge_system(context)
         reader = system.foreign_units[FORMAT]
-        save = upload.save
+        save = upload.save_file
         listed = save["list"]
         game_system = str(save.get("gameSystem") or listed.get("gameSystem") or "").lower()
         entries = _units(listed, "units")

@@ -111,6 +111,16 @@ def clear_caches() -> None:
     clear_points_caches()
 
 
+def item_gains(model: dict[str, Any], gives: Mapping[str, Any]) -> None:
+    """An item's or mount's Tough(X) adds to the model's own (a hero's Tough(3) on a Tough(12)
+    mount is 15); a model without Tough of its own (toughness 1) counts as having none, as Army
+    Forge reads it (`docs/rules/opr-points.md` §4)."""
+    tough = int(gives.get("toughness") or 0)
+    if tough:
+        own = int(model.get("toughness", 1) or 1)
+        model["toughness"] = max(1, min(100, (own if own > 1 else 0) + tough))
+
+
 SYSTEM = register(
     GameSystem(
         key="opr",
@@ -139,6 +149,7 @@ SYSTEM = register(
         structure_options=OPTION_KEYS,
         structure_option_groups=GROUP_OPTIONS,
         foreign_units={"army_forge": army_forge},
+        item_gains=item_gains,
         # The melee's winner counts both sides' wounds: from the unit's own attacks.
         play=PLAY,
         combat_chances=(

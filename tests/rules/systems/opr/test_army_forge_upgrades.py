@@ -96,8 +96,9 @@ def test_a_saved_unit_becomes_the_share_json_unit_with_its_costs():
 def test_a_mount_adds_its_tough_to_the_heros_own_and_keeps_its_unpriced_rules_as_text():
     """A Tough(3) hero on a Tough(12) mount has toughness 15 (Army Forge adds them); the mount's
     Fear(2) beats the hero's Fear(1); Impact(6), which no price reads, is kept as text."""
-    hero = {"name": "Lord", "models": [{"name": "Lord", "count": 1, "quality": 3, "defence": 4,
-                                         "toughness": 3, "rules": ["Hero", "Fear(1)"]}]}
+    hero = {"system": "opr", "name": "Lord",
+            "models": [{"name": "Lord", "count": 1, "quality": 3, "defence": 4, "toughness": 3,
+                        "rules": ["Hero", "Fear(1)"]}]}
     mount = {"key": "sphinx", "kind": "add_item", "label": "War Sphinx", "max_count": 1, "payload": {
         "item": {"name": "War Sphinx", "gives": {
             "toughness": 12, "rules": ["Fear(2)", "Flying"], "text_rules": ["Impact(6)"],
