@@ -116,10 +116,12 @@ def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]
     character's magic items used / allowed), labels as text; empty for systems without any.
 
     The system gets the list's settings and switches without its units: a unit's figures
-    never depend on the other units, so a unit card re-rendered alone costs no query.
+    never depend on the other units, so a unit card re-rendered alone costs no query (the
+    backend is the unit's own: a unit without a selection tree is never the engine's, which
+    needs no look at the faction's source).
     """
     summarise = get_system(army_list.system.key).unit_summary
-    army = army_dict(army_list=army_list, units=())
+    army = army_dict(army_list=army_list, units=(), backend=backend_for(army_list, (unit,)))
     return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
 
 
