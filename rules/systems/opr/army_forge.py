@@ -178,6 +178,25 @@ class _Unpriced:
         if written and written not in self.rules:
             self.rules.append(written[:100])
 
+    def add_read(self, read: ReadRule, rule: Any) -> None:
+        """A rule read as no price reads it: a text rule as read, any other as Army Forge wrote it."""
+        self.add(read.written if read.kind == "text" else _written_rule(rule))
+
+
+def _model_rule(rule: Any, rules: list[str], unpriced: _Unpriced) -> int:
+    """A rule on a model, item or gain: its Tough(X) is returned (Army Forge adds them up), a
+    model rule joins `rules`, and any other is kept as one the formula does not price."""
+    read = read_rule(rule)
+    if read is None:
+        return 0
+    if read.kind == "tough":
+        return read.value or 0
+    if read.kind == "model":
+        rules.append(read.written)
+    else:  # a weapon rule here names no weapon: the formula cannot place it
+        unpriced.add_read(read, rule)
+    return 0
+
 
 def _weapon(
     entry: Mapping[str, Any], where: str, errors: list[tuple[str, str]], unpriced: _Unpriced
@@ -207,7 +226,7 @@ def _weapon(
         elif read.kind == "model":
             model_rules.append(read.written)
         else:
-            unpriced.add(read.written if read.kind == "text" else _written_rule(rule))
+            unpriced.add_read(read, rule)
     if rules:
         weapon["rules"] = rules[:50]
     return weapon, model_rules
@@ -233,15 +252,7 @@ def _item_kit(
                 weapons.append(weapon)
             rules += moved
             continue
-        read = read_rule(part)
-        if read is None:
-            continue
-        if read.kind == "tough":
-            tough += read.value or 0
-        elif read.kind == "model":
-            rules.append(read.written)
-        else:
-            unpriced.add(_written_rule(part) if read.kind != "text" else read.written)
+        tough += _model_rule(part, rules, unpriced)
     return _Kit(count=count, weapons=tuple(weapons), rules=tuple(rules), tough=tough)
 
 
@@ -273,7 +284,7 @@ def _kits(
             elif read.kind == "model":
                 kits.append(_Kit(count=count, rules=(read.written,)))
             else:
-                unpriced.add(_written_rule(entry) if read.kind != "text" else read.written)
+                unpriced.add_read(read, entry)
         else:
             weapon, moved = _weapon(entry, where, errors, unpriced)
             if weapon is not None:
@@ -415,15 +426,7 @@ def read_unit(entry: Any, path: str) -> ReadUnit:
     rules: list[str] = []
     toughness = 0
     for rule in _rules_of(entry)[:50]:
-        read = read_rule(rule)
-        if read is None:
-            continue
-        if read.kind == "tough":
-            toughness += read.value or 0  # Army Forge's Tough(X) is our model's toughness
-        elif read.kind == "model":
-            rules.append(read.written)
-        else:  # a weapon rule on the unit names no weapon: the formula cannot place it
-            unpriced.add(_written_rule(rule) if read.kind != "text" else read.written)
+        toughness += _model_rule(rule, rules, unpriced)  # Army Forge's Tough(X) is our toughness
     key, loadout = _loadout_of(entry)
     if not isinstance(loadout, list):
         errors.append((f"{path}.{key}", gettext_noop("Must be a list.")))
@@ -620,15 +623,7 @@ def _gains_kit(
             rules += kit.rules
             tough += kit.tough * times
             continue
-        read = read_rule(gain)
-        if read is None:
-            continue
-        if read.kind == "tough":
-            tough += read.value or 0
-        elif read.kind == "model":
-            rules.append(read.written)
-        else:
-            unpriced.add(read.written if read.kind == "text" else _written_rule(gain))
+        tough += _model_rule(gain, rules, unpriced)
     return weapons, _Kit(count=1, rules=tuple(dict.fromkeys(rules)), tough=tough), unpriced.rules, has_item
 
 
