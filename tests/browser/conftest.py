@@ -13,7 +13,16 @@ import pytest
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+#: How long an `expect(...)` waits for the state it asks for. Playwright's 5 s default is a
+#: wall-clock bound in disguise: on CI's loaded 2-core machine (xdist, a Celery worker and the
+#: gauntlet's matchups all busy) an editor click was once answered after more than 5 s and the
+#: row count was read as a failure (whfb6 in `test_systems_browser`). A passing expectation
+#: returns as soon as its state holds, so the longer bound costs nothing but a failing test's
+#: time; it still ends a wait for a state that never comes.
+STATE_WAIT_MS = 30_000
+expect.set_options(timeout=STATE_WAIT_MS)
 
 CHROMIUM = "/usr/bin/chromium"
 #: Headless, no sandbox (root in CI), and none of Chromium's calls home, which this
