@@ -50,7 +50,7 @@ def sources(user):
     from armybuilder.lists.services import army_list_add_unit, army_list_create, list_units_in_order
     from armybuilder.roster.battlescribe import roster_document
     from armybuilder.roster.text import army_list_text
-    from rules.battlescribe.roster_writer import roster_rosz, roster_xml
+    from rules.battlescribe.unit_roster import roster_rosz, roster_xml
     from rules.models import Faction
 
     faction = Faction.objects.filter(system__key="opr", owner=None).order_by("slug").first()

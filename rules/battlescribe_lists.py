@@ -79,7 +79,7 @@ def keep_sources(
     """Store, for each imported faction (slug `bs-<catalogue id>`), what the engine needs.
     Returns the factions whose kept source changed (a re-import at another revision): their
     lists are re-priced with it (`rules.signals.source_updated`)."""
-    from rules.battlescribe.to_units import slug
+    from rules.battlescribe.units import slug
 
     changed: list[Faction] = []
     if system is None:
@@ -380,7 +380,7 @@ def entering_from(faction_id: int | None, force_entry_id: str, system_key: str) 
 def _entering(
     faction_id: int | None, force_entry_id: str, system_key: str
 ) -> tuple[dict[str, int], set[str]]:
-    from rules.battlescribe.to_units import slug
+    from rules.battlescribe.units import slug
 
     found = faction_source(faction_id)
     if found is None:

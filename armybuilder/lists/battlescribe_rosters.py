@@ -24,12 +24,12 @@ from armybuilder.lists.services import (
     army_list_add_unit,
     army_list_create,
     army_list_import_roster,
+    army_list_unit_set_details,
     catalogue_ref,
 )
-from armybuilder.models import ArmyList
-from rules.battlescribe.roster_reader import RosterSelection, read_roster
-from rules.battlescribe.roster_writer import stable_id
-from rules.battlescribe.to_units import slug
+from armybuilder.models import UNIT_NAME_MAX_LENGTH, UNIT_NOTES_MAX_LENGTH, ArmyList
+from rules.battlescribe.engine.roster_xml import FileSelection, RosterFile, read_roster_file, stable_id
+from rules.battlescribe.units import slug
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.battlescribe_lists import faction_source
 from rules.models import GameSystem, UnitTemplate
@@ -57,12 +57,16 @@ def entry_ids(entry_id: str) -> list[str]:
     return [part for part in reversed(entry_id.split("::")) if part]
 
 
-def own_points(selection: RosterSelection) -> Fraction:
-    """A selection's own cost, without what it holds (a free "Magic Items" container costs 0)."""
-    return selection.points - sum((c.points for c in selection.children), Fraction(0))
+def player_words(selection: FileSelection) -> dict[str, str]:
+    """The unit's custom name and notes as the roster gives them (`customName`, `customNotes`)."""
+    words = {
+        "custom_name": selection.custom_name.strip()[:UNIT_NAME_MAX_LENGTH],
+        "notes": selection.custom_notes.strip()[:UNIT_NOTES_MAX_LENGTH],
+    }
+    return {key: value for key, value in words.items() if value}
 
 
-def _match(candidates: list[UnitTemplate], selection: RosterSelection) -> UnitTemplate | None:
+def _match(candidates: list[UnitTemplate], selection: FileSelection) -> UnitTemplate | None:
     ids = entry_ids(selection.entry_id)
     for wanted_id in ids:
         for unit in candidates:
@@ -100,7 +104,7 @@ def _model_option(options: dict[str, Any], models: dict[str, int], name: str) ->
     return None
 
 
-def _options(template: UnitTemplate, selection: RosterSelection, differences: list[str]) -> dict[str, int]:
+def _options(template: UnitTemplate, selection: FileSelection, differences: list[str]) -> dict[str, int]:
     options = {o.key: o for o in template.options.all()}
     written = _written_ids(options)
     chosen: dict[str, int] = {}
@@ -110,7 +114,7 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
     per = {str(k): int(v) for k, v in (data.get("battlescribe_per_selection") or {}).items()}
     sized = {str(v): str(k) for k, v in (data.get("battlescribe_models") or {}).items() if str(k) in per}
 
-    def model_of(child: RosterSelection) -> str | None:
+    def model_of(child: FileSelection) -> str | None:
         found = next((sized[i] for i in entry_ids(child.entry_id) if i in sized), None)
         if found is not None:
             return found
@@ -118,7 +122,7 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
 
     # BattleScribe may keep one selection per model ("Marine" ×1 five times) or one with a number
     taken: dict[str, int] = {}
-    for child in selection.children:
+    for child in selection.selections:
         name = model_of(child)
         if name is not None:
             taken[name] = taken.get(name, 0) + child.number * per.get(name, 1)
@@ -149,7 +153,7 @@ def _options(template: UnitTemplate, selection: RosterSelection, differences: li
         key = next((k for k in keys if k in options), "")
         if key:
             chosen[key] = chosen.get(key, 0) + _takes(options[key], child)
-        elif own_points(child) and child.name.strip().lower() not in included:
+        elif child.own_points() and child.name.strip().lower() not in included:
             differences.append(
                 _("%(unit)s: selection “%(name)s” has no matching option; left out")
                 % {"unit": selection.name, "name": child.name}
@@ -169,7 +173,7 @@ def declared_total_message(declared: Fraction, counted: Fraction) -> str:
     ) % {"declared": shown(declared), "counted": shown(counted)}
 
 
-def _takes(option: Any, child: RosterSelection) -> int:
+def _takes(option: Any, child: FileSelection) -> int:
     """How many times `child` takes `option`: its number, or for an option adding models of a
     profile of their own (our export writes one model selection of all of them) its models
     divided by the models one take adds."""
@@ -182,7 +186,7 @@ def _takes(option: Any, child: RosterSelection) -> int:
 @transaction.atomic
 def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: SourceFile) -> RosterImport:
     """Create a list of `owner` from the roster in `source`; raises `BattleScribeError` for bad files."""
-    roster = read_roster(source)
+    roster = read_roster_file(source)
     candidates = list(
         units_visible_to(user=owner)
         .filter(faction__system=system)
@@ -202,7 +206,7 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
     difference = roster.declared_difference()
     if difference is not None:
         result.differences.append(declared_total_message(*difference))
-    if faction is not None and faction_source(faction.pk) and len(roster.trees) == len(roster.units):
+    if faction is not None and faction_source(faction.pk):
         return _engine_import(result, roster, source)
     for selection in roster.units:
         template = _match(candidates, selection)
@@ -222,6 +226,12 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
                 raise BattleScribeError(
                     [f"{source.name}: {selection.name}: {path}: {message}" for path, message in exc.errors]
                 ) from None
+            words = player_words(selection)
+            if words:
+                added = army_list_unit_set_details(
+                    list_unit=added, custom_name=words.get("custom_name", ""), notes=words.get("notes", ""),
+                    group="", expected_version=None,
+                )
             army_list.refresh_from_db()
             each = selection.points / max(selection.number, 1)
             result.units.append({"name": added.name, "points": added.points, "roster_points": float(each)})
@@ -237,7 +247,7 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
     return result
 
 
-def _engine_import(result: RosterImport, roster: Any, source: SourceFile) -> RosterImport:
+def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile) -> RosterImport:
     """A roster of a faction imported with its source: the engine rebuilds it selection for
     selection; units it cannot rebuild and costs that differ from the file's are reported."""
     try:
@@ -245,6 +255,7 @@ def _engine_import(result: RosterImport, roster: Any, source: SourceFile) -> Ros
             army_list=result.army_list,
             trees=roster.trees,
             force_entry_id=next(iter(roster.force_entry_ids), ""),
+            details=[player_words(selection) for selection in roster.units],
         )
     except ArmyListError as exc:
         raise BattleScribeError([f"{source.name}: {message}" for _path, message in exc.errors]) from None
@@ -277,7 +288,7 @@ def _engine_import(result: RosterImport, roster: Any, source: SourceFile) -> Ros
 #: The matching above, for the roster importer of `armybuilder.lists.importers.roster`.
 match_unit = _match
 matched_options = _options
-def _wrong_system_message(*, source: SourceFile, roster: Any, system: GameSystem) -> str:
+def _wrong_system_message(*, source: SourceFile, roster: RosterFile, system: GameSystem) -> str:
     values = {"file": source.name, "system": _(system.name), "roster_system": roster.game_system_name}
     if roster.game_system_name:
         return _(

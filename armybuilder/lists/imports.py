@@ -148,7 +148,10 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
     entries = (imported.list_data or {}).get("units") or []
     for unit in units:
         imported.units[unit._roster_index].formula_points = unit.points  # type: ignore[attr-defined]
-        entry = entries[unit._roster_index] if unit._roster_index < len(entries) else {}  # type: ignore[attr-defined]
+        index = unit._roster_index  # type: ignore[attr-defined]
+        entry = entries[index] if index < len(entries) else {}
+        if index < len(imported.roster_details):
+            entry = {**imported.roster_details[index], **(entry if isinstance(entry, dict) else {})}
         for key in ("custom_name", "notes", "group"):  # our own file's words for the unit
             if isinstance(entry, dict) and isinstance(entry.get(key), str):
                 setattr(unit, key, entry[key].strip())

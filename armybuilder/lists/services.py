@@ -560,11 +560,16 @@ def army_list_add_unit(
 
 @transaction.atomic
 def army_list_import_roster(
-    *, army_list: ArmyList, trees: Sequence[Mapping[str, Any]], force_entry_id: str
+    *,
+    army_list: ArmyList,
+    trees: Sequence[Mapping[str, Any]],
+    force_entry_id: str,
+    details: Sequence[Mapping[str, str]] = (),
 ) -> tuple[list[ListUnit], list[str]]:
     """Fill an empty list of an imported faction with a BattleScribe roster's units, rebuilt by
-    the roster engine selection for selection; returns (the units, entry ids left out because
-    the catalogue no longer has them)."""
+    the roster engine selection for selection, each with the player's words `details` gives
+    for its tree (`{"custom_name", "notes"}`, in the order of `trees`); returns (the units,
+    entry ids left out because the catalogue no longer has them)."""
     locked, units = lock_list_and_units(army_list=army_list, expected_version=None)
     if units:
         raise ArmyListError([("units", _("A roster is imported into an empty list."))])
@@ -573,6 +578,10 @@ def army_list_import_roster(
     roster = engine_units.roster_from_trees(locked, trees)
     locked.roster_force = roster.force_entry_id
     added = engine_units.units_from_roster(locked, roster)
+    for unit in added:
+        index = unit._roster_index  # type: ignore[attr-defined]
+        words = details[index] if index < len(details) else {}
+        unit.custom_name, unit.notes = words.get("custom_name", ""), words.get("notes", "")
     ListUnit.objects.bulk_create(added)
     save_list_change(locked=locked, caller=army_list, units=added, changed_fields=("roster_force",))
     return added, list(roster.dropped)

@@ -1,9 +1,10 @@
 """BattleScribe rosters: any list exported as a .rosz (beside the PDF, text and JSON exports),
 and the page that imports a .ros/.rosz as a new list (`armybuilder.lists.battlescribe_rosters`).
 
-The list's units are described for `rules.battlescribe.roster_writer`: their names, model
-counts, options taken with their costs, points and (where the system reports it) Power, as
-the list stores them. Units imported from BattleScribe carry their entry ids, so the file
+The list's units are described for `rules.battlescribe.unit_roster`, which makes them a roster
+file for the one roster writer: their names, the player's names and notes for them, model
+counts, options taken with their costs, points and (where the system reports it) its second
+cost, as the list stores them. Units imported from BattleScribe carry their entry ids, so the file
 opens in BattleScribe against the same catalogue; the system is never named here.
 """
 
@@ -23,7 +24,8 @@ from armybuilder.lists import import_jobs, selectors
 from armybuilder.lists.backends import backend_for
 from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster.views import readable_list
-from rules.battlescribe.roster_writer import RosterDocument, RosterUnit, rosz_of, stable_id
+from rules.battlescribe.engine.roster_xml import rosz_of, stable_id
+from rules.battlescribe.unit_roster import RosterDocument, RosterUnit
 from rules.battlescribe.xml_reader import BattleScribeError
 from rules.battlescribe_import import read_uploads
 from rules.models import GameSystem
@@ -112,6 +114,8 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
                     for k, v in (data.get("battlescribe_per_selection") or {}).items()
                     if int(v) >= 1
                 },
+                custom_name=unit.custom_name,
+                notes=unit.notes,
             )
         )
     # A list of an imported faction names the BattleScribe game system, catalogue and cost types

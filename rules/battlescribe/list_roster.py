@@ -26,7 +26,7 @@ from rules.battlescribe.engine.errors import EngineError, ValidationError
 from rules.battlescribe.engine.model import Constraint, Definition, GameData, Option
 from rules.battlescribe.engine.modifiers import effective
 from rules.battlescribe.engine.roster import Context, Force, Roster, Selection, is_duplicate
-from rules.battlescribe.to_units import slug
+from rules.battlescribe.units import slug
 
 #: Largest count the picker offers for an option without a maximum.
 UNLIMITED = 100
@@ -38,9 +38,23 @@ class ListRosterError(Exception):
     """A stored list the catalogue cannot rebuild, or a change the roster cannot make."""
 
 
+#: What starts every key of the picker (a letter first: safe as an HTML id).
+KEY_PREFIX = "sel"
+
+
 def option_key(path: Sequence[str]) -> str:
     """The picker's key of the option at `path` (instance steps of the unit, then the entry)."""
-    return "bs" + hashlib.sha1("/".join(path).encode()).hexdigest()[:12]
+    return KEY_PREFIX + _path_hash(path)
+
+
+def _path_hash(path: Sequence[str]) -> str:
+    return hashlib.sha1("/".join(path).encode()).hexdigest()[:12]
+
+
+def _earlier_key(key: str, entry_key: str) -> bool:
+    """Whether `key` is the picker's key of the same option before its prefix changed (two
+    letters, then the same hash), as a client or a saved list may still send it."""
+    return len(key) == 14 and key[:2].isalpha() and key[2:] == entry_key.removeprefix(KEY_PREFIX)
 
 
 def tree_of(sel: Selection) -> dict[str, Any]:
@@ -372,6 +386,9 @@ class ListRoster:
     def _matching_key(entry: MenuEntry, counts: Mapping[str, int], sized: Mapping[str, str]) -> str | None:
         if entry.key in counts:
             return entry.key
+        earlier = next((key for key in counts if _earlier_key(key, entry.key)), None)
+        if earlier is not None:
+            return earlier
         option = entry.option
         ids = [option.defn.id, *([option.link.id] if option.link is not None else [])]
         for key, entry_id in sized.items():

@@ -283,7 +283,7 @@ def roster_from_trees(army_list: ArmyList, trees: Sequence[Mapping[str, Any]]) -
 def units_from_roster(army_list: ArmyList, roster: ListRoster) -> list[ListUnit]:
     """Unsaved list units for every unit of `roster` the catalogue still has, in order; each
     names the imported unit it came from where the import mapped one."""
-    from rules.battlescribe.to_units import slug
+    from rules.battlescribe.units import slug
     from rules.models import UnitTemplate
 
     templates = {t.slug: t for t in UnitTemplate.objects.filter(faction_id=army_list.faction_id)}
@@ -316,18 +316,26 @@ def units_from_roster(army_list: ArmyList, roster: ListRoster) -> list[ListUnit]
 
 
 def roster_file(army_list: ArmyList, units: Sequence[ListUnit]) -> bytes:
-    """The list as BattleScribe roster XML, written from the engine's roster."""
-    from rules.battlescribe.list_roster_xml import roster_xml
+    """The list as BattleScribe roster XML, written from the engine's roster by the one roster
+    writer, each unit with the player's name and notes for it."""
+    from rules.battlescribe.engine.roster_xml import roster_bytes, roster_file_of, stable_id
     from rules.battlescribe_lists import revisions
 
     roster = roster_of(army_list, units)
     points_type, _fields = cost_fields(roster.data, army_list.system.key)
-    return roster_xml(
-        roster,
-        name=army_list.name,
-        points_limit=army_list.points_limit if army_list.points_sized else None,
-        points_type=points_type,
-        revisions=revisions(roster),
+    for unit, sel in zip(units, roster.units, strict=False):
+        if sel is not None:
+            sel.custom_name, sel.custom_notes = unit.custom_name, unit.notes
+    limit = army_list.points_limit if army_list.points_sized else None
+    return roster_bytes(
+        roster_file_of(
+            roster.roster,
+            roster_id=stable_id("roster", army_list.name, roster.data.id),
+            name=army_list.name,
+            revisions=revisions(roster),
+            cost_limits={points_type: limit} if limit is not None and points_type else {},
+            stable_ids=True,
+        )
     )
 
 

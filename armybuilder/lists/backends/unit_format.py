@@ -104,7 +104,7 @@ class UnitFormatBackend:
 
     def roster_xml(self, units: Sequence[ListUnit]) -> bytes:
         from armybuilder.roster.battlescribe import roster_document
-        from rules.battlescribe.roster_writer import roster_xml
+        from rules.battlescribe.unit_roster import roster_xml
 
         return roster_xml(roster_document(army_list=self.army_list, units=list(units)))
 

@@ -160,6 +160,9 @@ class Imported:
     #: exactly (`imports.import_source`); None when the units are matched to the catalogue.
     roster_trees: list[dict[str, Any]] | None = None
     roster_force: str = ""
+    #: The player's words for each unit of `roster_trees` the file gives apart from the list's
+    #: entries (a roster's custom names and notes): `{"custom_name", "notes"}`, in the same order.
+    roster_details: list[dict[str, str]] = field(default_factory=list)
     #: The roster's configuration selections (battle size, allegiance) by name: kept with the
     #: roster and reported on their own line, never as units.
     configuration: list[str] = field(default_factory=list)

@@ -1,6 +1,7 @@
 """BattleScribe rosters (.ros, zipped .rosz) and New Recruit JSON rosters: one reader.
 
-Both are BattleScribe's roster schema (`rules.battlescribe.roster_reader`): forces may nest,
+Both are BattleScribe's roster schema, read by the one roster reader
+(`rules.battlescribe.engine.roster_xml`): forces may nest,
 and a selection records only its own cost, so a unit's source points sum its selections at
 every depth. Each unit is matched to a catalogue unit the player can see in the chosen system
 (by BattleScribe entry id, else by name) and its selections to that unit's options, exactly
@@ -21,6 +22,7 @@ from armybuilder.lists.battlescribe_rosters import (
     declared_total_message,
     match_unit,
     matched_options,
+    player_words,
 )
 from armybuilder.lists.importers.base import (
     MAX_SOURCE_UNITS,
@@ -32,7 +34,7 @@ from armybuilder.lists.importers.base import (
 )
 from armybuilder.lists.services import catalogue_ref
 from armybuilder.models import POINTS_LIMIT_MAX
-from rules.battlescribe.roster_reader import Roster, read_roster, read_roster_json
+from rules.battlescribe.engine.roster_xml import RosterFile, read_roster_file, read_roster_json
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.battlescribe_lists import faction_source
 from rules.models import GameSystem
@@ -43,7 +45,7 @@ def _points(value: Fraction) -> int | float:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def _system(context: Context, roster: Roster) -> GameSystem:
+def _system(context: Context, roster: RosterFile) -> GameSystem:
     if context.system_key:
         system = GameSystem.objects.filter(key=context.system_key).first()
         if system is None:
@@ -56,7 +58,7 @@ def _system(context: Context, roster: Roster) -> GameSystem:
     raise ImportProblem([("system", _("Choose the game system of this roster."))])
 
 
-def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported:
+def roster_to_list(roster: RosterFile, context: Context, *, format: str) -> Imported:
     """The roster as a list of catalogue references, with its report."""
     if len(roster.units) > MAX_SOURCE_UNITS:
         raise ImportProblem(
@@ -75,11 +77,12 @@ def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported
     )
     entries: list[dict[str, Any]] = []
     faction = imported.list_faction
-    if faction is not None and faction_source(faction.pk) and len(roster.trees) == len(roster.units):
+    if faction is not None and faction_source(faction.pk):
         # The faction was imported with its BattleScribe source: the roster engine rebuilds the
         # roster selection for selection (as the roster upload does), nothing is matched.
-        imported.roster_trees = [dict(tree) for tree in roster.trees]
+        imported.roster_trees = roster.trees
         imported.roster_force = next(iter(roster.force_entry_ids), "")
+        imported.roster_details = [player_words(selection) for selection in roster.units]
         for selection in roster.units:
             models = sum(c.number for c in [selection, *selection.walk()] if c.type == "model")
             imported.units.append(ReportUnit(selection.name, models, _points(selection.points)))
@@ -99,7 +102,8 @@ def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported
             int(m.get("count", 1)) for m in (template.data or {}).get("models", [])
         )
         for _copy in range(number):
-            entries.append({"catalogue_unit": catalogue_ref(template), "options": keys})
+            entry = {"catalogue_unit": catalogue_ref(template), "options": keys}
+            entries.append({**entry, **player_words(selection)})
             imported.templates[catalogue_ref(template)] = template
             imported.units.append(ReportUnit(selection.name, models // number or models, _points(each)))
     imported.source_total = _points(sum((u.points for u in roster.units), Fraction(0)))
@@ -129,7 +133,7 @@ class BattleScribeRoster:
 
     def read(self, source: Source, context: Context) -> Imported:
         try:
-            roster = read_roster(SourceFile(name=source.name, data=source.data))
+            roster = read_roster_file(SourceFile(name=source.name, data=source.data))
         except BattleScribeError as exc:
             raise ImportProblem([("", message) for message in exc.errors]) from None
         return roster_to_list(roster, context, format=self.key)

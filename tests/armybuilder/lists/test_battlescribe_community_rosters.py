@@ -15,7 +15,7 @@ from lxml import etree
 from armybuilder.lists import selectors
 from armybuilder.lists.battlescribe_rosters import entry_ids, roster_import
 from armybuilder.roster.battlescribe import roster_document
-from rules.battlescribe.roster_writer import roster_rosz
+from rules.battlescribe.unit_roster import roster_rosz
 from rules.models import BattleScribeSource, GameSystem
 from tests.rules.battlescribe.files import FILES, source
 

@@ -15,7 +15,7 @@ from armybuilder.lists import selectors
 from armybuilder.lists.backends import engine_units as roster_units
 from armybuilder.lists.battlescribe_rosters import roster_import
 from armybuilder.lists.services import army_list_add_unit, army_list_create
-from rules.battlescribe.roster_writer import rosz_of
+from rules.battlescribe.engine.roster_xml import rosz_of
 from rules.battlescribe.xml_reader import SourceFile
 from rules.models import Faction, GameSystem
 from tests.rules.battlescribe.files import FILES

@@ -16,7 +16,7 @@ from armybuilder.lists.services import army_list_add_unit, army_list_create, lis
 from armybuilder.models import ArmyList
 from armybuilder.roster.battlescribe import roster_document
 from armybuilder.roster.text import army_list_text
-from rules.battlescribe.roster_writer import roster_rosz, roster_xml
+from rules.battlescribe.unit_roster import roster_rosz, roster_xml
 from rules.models import BattleScribeSource, Faction, GameSystem
 from tests.rules.battlescribe.files import FILES, GRIMDARK
 

@@ -331,8 +331,8 @@ def test_every_option_of_every_bundled_unit_comes_back_from_our_rosz():
     from armybuilder.lists.services import build_list_unit, catalogue_ref
     from armybuilder.lists.unit_options import option_menu
     from armybuilder.roster.battlescribe import roster_document
-    from rules.battlescribe.roster_reader import read_roster
-    from rules.battlescribe.roster_writer import roster_xml
+    from rules.battlescribe.engine.roster_xml import read_roster_file
+    from rules.battlescribe.unit_roster import roster_xml
     from rules.battlescribe.xml_reader import SourceFile
 
     user = make_user()
@@ -352,7 +352,7 @@ def test_every_option_of_every_bundled_unit_comes_back_from_our_rosz():
             except ArmyListError:
                 continue  # not a choice on its own (a group's minimum, a model it needs)
             document = roster_document(army_list=army_list, units=[unit])
-            roster = read_roster(SourceFile("one.ros", roster_xml(document)))
+            roster = read_roster_file(SourceFile("one.ros", roster_xml(document)))
             (selection,) = roster.units
             assert match_unit(templates, selection) == template
             differences: list[str] = []

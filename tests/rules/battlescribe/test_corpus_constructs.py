@@ -459,7 +459,7 @@ def test_ability_texts_in_common_wordings_become_structured_abilities_and_the_re
 
 def test_a_roster_of_a_unit_sized_by_name_writes_selections_not_models():
     """20 Bloodhorns are 2 selections of '10 Bloodhorns' in the BattleScribe roster."""
-    from rules.battlescribe.roster_writer import RosterDocument, RosterUnit, roster_xml
+    from rules.battlescribe.unit_roster import RosterDocument, RosterUnit, roster_xml
 
     unit = RosterUnit(
         name="Bloodhorns",

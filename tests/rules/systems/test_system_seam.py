@@ -38,9 +38,6 @@ SHARED_WORDS = {
 #: Words of the BattleScribe format itself, which its reader writes whatever the system: entry
 #: types ("mount") and modifier types ("power", raising a value to a power).
 BATTLESCRIBE_WORDS = {*ENTRY_TYPES, *POWER_MODIFIERS}
-#: The BattleScribe modules of the list side (a roster read, written or kept as a list's): they
-#: join this check with the one list interface (issue 39), which rewrites them.
-BATTLESCRIBE_LIST_SIDE = ("roster_reader.py", "roster_writer.py", "list_roster.py", "list_roster_xml.py")
 #: (file, word): why the file may write the word although a system's field has that name.
 ALLOWED = {
     ("templates/rules/_designer_form.html", "save"): "the designer's Save button (action=save)",
@@ -93,8 +90,7 @@ def product_files() -> list[Path]:
 
 def battlescribe_import_files() -> list[Path]:
     """The BattleScribe import: its package (engine included) and the module saving an import."""
-    folder = ROOT / "rules" / "battlescribe"
-    files = [p for p in folder.rglob("*.py") if p.name not in BATTLESCRIBE_LIST_SIDE or p.parent != folder]
+    files = (ROOT / "rules" / "battlescribe").rglob("*.py")
     return sorted([*files, ROOT / "rules" / "battlescribe_import.py"])
 
 
@@ -202,4 +198,5 @@ def test_the_battlescribe_import_names_no_system_or_its_fields():
 def test_the_battlescribe_check_reads_the_importer_and_the_engine():
     names = {p.relative_to(ROOT).as_posix() for p in battlescribe_import_files()}
     assert {"rules/battlescribe/units/mapper.py", "rules/battlescribe/engine/conditions.py",
-            "rules/battlescribe_import.py"} <= names
+            "rules/battlescribe/engine/roster_xml.py", "rules/battlescribe/unit_roster.py",
+            "rules/battlescribe/list_roster.py", "rules/battlescribe_import.py"} <= names

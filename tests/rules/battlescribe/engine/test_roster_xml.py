@@ -30,8 +30,11 @@ def test_a_roster_round_trips_through_the_engine():
             ROSTER.format(name="Troll", entry="se-troll", number="1"),
             "selection 'Troll' names an unknown entry",
         ),
-        (ROSTER.format(name="Wolf", entry="se-wolf", number="many"), "selection 'Wolf' has no whole number"),
-        ("<catalogue/>", "not a roster"),
+        (
+            ROSTER.format(name="Wolf", entry="se-wolf", number="many"),
+            r"roster/force\[@name=''\]/selection\[@name='Wolf'\]@number: not a whole number",
+        ),
+        ("<catalogue/>", "catalogue: not a BattleScribe roster"),
     ],
 )
 def test_bad_rosters_are_refused_naming_the_file_and_selection(text, message):
