@@ -23,7 +23,7 @@ from rules.battlescribe.engine.model import GameData
 from rules.battlescribe.engine.roster import Selection
 from rules.battlescribe.engine.xmlform import element_to_dict
 from rules.battlescribe.list_roster import ListRoster, force_entries
-from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping
+from rules.battlescribe.mapping import BattleScribeMapping
 from rules.battlescribe.xml_reader import SourceFile, local_name, parse, xml_bytes
 from rules.models import BattleScribeSource, Faction
 from rules.systems.profile_fields import ENVELOPE_FIELDS
@@ -193,13 +193,12 @@ def data_stated_rules(system_key: str) -> tuple[str, ...]:
     """The system's optional rules that BattleScribe data states itself (`data_rules` of its
     mapping): a list built by the roster engine gets the data's errors for them, not the
     system's as well."""
-    mapping = get_system(system_key).battlescribe
-    return tuple(mapping.data_rules) if mapping is not None else ()
+    return tuple(get_system(system_key).battlescribe.data_rules)
 
 
 def cost_fields(data: GameData, system_key: str) -> tuple[str | None, dict[str, str]]:
     """(points cost type id, {cost type id: unit field}) by the system's BattleScribe mapping."""
-    mapping: BattleScribeMapping = get_system(system_key).battlescribe or DEFAULT
+    mapping: BattleScribeMapping = get_system(system_key).battlescribe
     points, fields = None, {}
     for cost_type in data.cost_types:
         if points is None and mapping.is_points(cost_type.name):
@@ -217,7 +216,7 @@ def unit_costs(
     """(points, unit data) of the roster's unit `index`: the engine's points, rounded once, and
     the unit's data with the engine's other costs in the fields the system reads them from."""
     points_type, fields = cost_fields(roster.data, system_key)
-    mapping = get_system(system_key).battlescribe or DEFAULT
+    mapping = get_system(system_key).battlescribe
     costs = roster.costs(index)
     data = dict(base_data)
     for type_id, name in fields.items():

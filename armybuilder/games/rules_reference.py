@@ -137,12 +137,12 @@ def _by_phase(
 ) -> list[dict[str, Any]]:
     """The entries of each kind placed under the phase their English text names most."""
     play = get_system(system_key).play
-    phases = list(play.phases) if play is not None else []
+    phases = list(play.phases)
     labels = {phase.key: _(phase.label) for phase in phases}
     placed: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for kind, _title, found in kinds:
         for entry in found.values():
-            named = play.phases_of(entry["name"], entry.pop("english")) if play is not None else []
+            named = play.phases_of(entry["name"], entry.pop("english"))
             entry["also"] = [labels[key] for key in named[1:]]
             placed.setdefault(named[0] if named else "", {}).setdefault(kind, []).append(entry)
     sections = []

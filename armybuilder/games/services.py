@@ -131,7 +131,7 @@ def _army(source: ListSource) -> dict[str, Any]:
 
 def playable_system(key: str) -> GameSystem:
     system = get_system(key)
-    if system.play is None:
+    if not system.playable:
         raise GameStartError(
             {"first": [_("%(system)s cannot be played in play mode yet.") % {"system": _(system.name)}]}
         )

@@ -94,7 +94,7 @@ def edition_errors(documents: Sequence[Document], system_key: str) -> list[str]:
         return []
     doc, edition, revision = found
     system = get_system(system_key)
-    accepted = tuple(system.battlescribe.editions) if system.battlescribe is not None else ()
+    accepted = tuple(system.battlescribe.editions)
     if edition.key in accepted:
         return []
     takes = ", ".join(BY_KEY[key].name for key in accepted if key in BY_KEY)
@@ -110,7 +110,7 @@ def edition_errors(documents: Sequence[Document], system_key: str) -> list[str]:
         "takes %(accepted)s data only."
     ) % args
     other = next(
-        (s for s in all_systems() if s.battlescribe is not None and edition.key in s.battlescribe.editions),
+        (s for s in all_systems() if edition.key in s.battlescribe.editions),
         None,
     )
     if other is not None:

@@ -108,6 +108,10 @@ class PlayRules:
         return fields
 
 
+#: What a system that cannot be played in play mode declares: no states, no phases.
+NO_PLAY = PlayRules(states=(), phases=(), wounds_field="")
+
+
 @lru_cache(maxsize=64)
 def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     alternatives = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))

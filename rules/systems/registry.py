@@ -16,7 +16,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from rules.battlescribe.mapping import DEFAULT as NO_BATTLESCRIBE_MAPPING
+from rules.battlescribe.mapping import BattleScribeMapping
 from rules.systems.generic_cost import generic_cost
+from rules.systems.play import NO_PLAY, PlayRules
 
 #: The package whose sub-packages are the systems (each imported once, lazily).
 SYSTEMS_PACKAGE = "rules.systems"
@@ -200,6 +203,16 @@ class GameSystem:
         return self.army_summary is not no_figures
 
     @property
+    def playable(self) -> bool:
+        """Whether a game of this system can be played in play mode (it declares `play`)."""
+        return self.play is not NO_PLAY
+
+    @property
+    def maps_battlescribe(self) -> bool:
+        """Whether the system declares how BattleScribe data maps onto it (`battlescribe`)."""
+        return self.battlescribe is not NO_BATTLESCRIBE_MAPPING
+
+    @property
     def counts_wounds(self) -> bool:
         """Whether the gauntlet also measures this system per wound (`unit_wounds`)."""
         return self.unit_wounds is not no_unit_wounds
@@ -222,8 +235,9 @@ class GameSystem:
     #: How BattleScribe data maps onto this system's unit format (a
     #: `rules.battlescribe.mapping.BattleScribeMapping`, declared in the system's package as
     #: `battlescribe.MAPPING`): its profile and cost types, characteristic spellings, slot and
-    #: item fields. None: imported by best match against `profile_schema` alone.
-    battlescribe: Any = None
+    #: item fields. Default: the mapping of no BattleScribe data (`mapping.DEFAULT`: no cost or
+    #: profile types of its own, no editions), imported by best match against `profile_schema`.
+    battlescribe: BattleScribeMapping = NO_BATTLESCRIBE_MAPPING
     #: Place in every list of systems (home page, catalogue, forms): lower first, then by key.
     order: int = 100
     #: Figures besides points that `price` reports and the product shows beside them (40k:
@@ -252,8 +266,9 @@ class GameSystem:
     formula_anchors: Mapping[str, str] = field(default_factory=dict)
     #: What play at the table tracks of this system (`rules.systems.play.PlayRules`: its per-unit
     #: states, its phases and the attack modes each allows, the profile field holding a model's
-    #: wounds); None: the system cannot be played in play mode (`armybuilder/games/`).
-    play: Any = None
+    #: wounds). Default: `NO_PLAY` (no states, no phases): the system cannot be played in play
+    #: mode (`armybuilder/games/`), `playable` is False.
+    play: PlayRules = NO_PLAY
     #: `item_gains(model, gives)`: what an item or mount gives a model's profile, applied in place
     #: (`rules.options`' `add_item` with `gives`; OPR: its Tough(X) adds to the model's own).
     #: Rules and weapons an item gives are the same for every system and are not this hook's.
@@ -263,7 +278,7 @@ class GameSystem:
 
 #: The default behaviours a field falls back to when given as None.
 _BEHAVIOUR_DEFAULTS = (no_attack, as_given, no_situation_errors, no_caches, no_figures, no_unit_wounds,
-                       generic_cost, no_profile_gains)
+                       generic_cost, no_profile_gains, NO_BATTLESCRIBE_MAPPING, NO_PLAY)
 
 
 def unit_points(system: GameSystem, unit: Mapping[str, Any]) -> int:

@@ -64,7 +64,7 @@ def decided_settings(army_list: ArmyList) -> dict[str, object]:
     """The list settings the list's own rows decide (`ListBackend.decided_settings`); no query
     for a list whose system lets no roster decide a setting."""
     mapping = get_system(army_list.system.key).battlescribe
-    if army_list.faction_id is None or mapping is None or not mapping.roster_settings:
+    if army_list.faction_id is None or not mapping.roster_settings:
         return {}
     units = list(army_list.units.order_by("position"))
     return backend_for(army_list, units).decided_settings(units)

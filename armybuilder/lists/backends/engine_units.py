@@ -63,7 +63,7 @@ def roster_settings(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str,
     if not rows:
         return {}
     mapping = get_system(army_list.system.key).battlescribe
-    if mapping is None or not mapping.roster_settings:
+    if not mapping.roster_settings:
         return {}
     names = []
     for row in rows:
