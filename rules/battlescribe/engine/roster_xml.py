@@ -26,6 +26,7 @@ from xml.etree.ElementTree import Element
 from xml.sax.saxutils import escape
 
 from ..catalogue import number as exact_number
+from ..mapping import POINTS_COST_TYPES, norm
 from ..xml_reader import BattleScribeError, SourceFile, local_name, parse
 from .errors import EngineError
 from .gamedata_xml import java_double
@@ -36,8 +37,9 @@ NAMESPACE = "http://www.battlescribe.net/schema/rosterSchema"
 BATTLESCRIBE_VERSION = "2.03"
 #: The entry id BattleScribe gives a force's category of selections without one.
 UNCATEGORISED = "(No Category)"
-#: Cost names a roster's points go by, whatever its cost type's id (any case, trimmed).
-POINTS_NAMES = ("pts", "points", "pt", "point")
+#: Cost names a roster's points go by, whatever its cost type's id: the one list the importer
+#: and the engine read points by (`mapping.POINTS_COST_TYPES`), compared as `mapping.norm` does.
+POINTS_NAMES = frozenset(norm(name) for name in POINTS_COST_TYPES)
 #: Most selections a roster may hold (a real roster has a few hundred).
 MAX_SELECTIONS = 20000
 #: Deepest nesting of forces and of selections a JSON roster may have (XML's depth is the
@@ -168,14 +170,14 @@ class RosterFile:
         """The points limit the roster states (None: none, or a negative one: no limit)."""
         limit = None
         for cost in self.cost_limits:
-            if cost.name.strip().lower() in POINTS_NAMES:
+            if norm(cost.name) in POINTS_NAMES:
                 limit = int(cost.value) if cost.value >= 0 else None
         return limit
 
     @property
     def declared_points(self) -> Fraction | None:
         """The points total the roster states (its own costs), None when it states none."""
-        if not any(cost.name.strip().lower() in POINTS_NAMES for cost in self.costs):
+        if not any(norm(cost.name) in POINTS_NAMES for cost in self.costs):
             return None
         return _points(self.costs)
 
@@ -194,7 +196,7 @@ class RosterFile:
 
 
 def _points(costs: list[FileCost]) -> Fraction:
-    return sum((Fraction(c.value) for c in costs if c.name.strip().lower() in POINTS_NAMES), Fraction(0))
+    return sum((Fraction(c.value) for c in costs if norm(c.name) in POINTS_NAMES), Fraction(0))
 
 
 # -- reading XML -------------------------------------------------------------------------------

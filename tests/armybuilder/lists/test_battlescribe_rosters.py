@@ -354,3 +354,35 @@ def test_roster_imports_count_against_the_list_import_rate_and_say_when_the_queu
         assert answer.status_code == 503
     assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
     assert not BackgroundJob.objects.exists()
+
+
+def test_an_engine_list_carries_custom_names_and_notes_through_its_rosz(client, army):
+    """A list of a faction imported with its source is written by the engine: each selection
+    keeps the unit's name and notes (`customName`, `<customNotes>`), and both imports of the
+    file rebuild the same selections with them."""
+    from armybuilder.lists.importers import Source
+    from armybuilder.lists.imports import import_source
+    from armybuilder.lists.services import army_list_unit_set_details, list_units_in_order
+
+    user, system, army_list = army
+    tactical, captain = list_units_in_order(army_list)
+    army_list_unit_set_details(list_unit=tactical, custom_name="Red squad", notes="Left & right",
+                               group="", expected_version=None)
+    army_list_unit_set_details(list_unit=captain, custom_name="", notes="Warlord", group="",
+                               expected_version=None)
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    document = etree.fromstring(rosz_member(exported))
+    SCHEMA.assertValid(document)
+    ns = {"bs": "http://www.battlescribe.net/schema/rosterSchema"}
+    units = document.findall("bs:forces/bs:force/bs:selections/bs:selection", ns)
+    assert [(u.get("customName"), u.findtext("bs:customNotes", None, ns)) for u in units] == [
+        ("Red squad", "Left & right"), (None, "Warlord")]
+    uploaded = roster_import(owner=user, system=system, source=SourceFile("round-trip.rosz", exported))
+    source = Source(name="round-trip.rosz", data=exported)
+    paged = import_source(user=user, source=source, system_key=system.key)
+    before = list_units_in_order(army_list)
+    for imported in (uploaded.army_list, paged.army_list):
+        after = list_units_in_order(imported)
+        assert [(u.custom_name, u.notes) for u in after] == [("Red squad", "Left & right"), ("", "Warlord")]
+        assert [(u.selection, u.points) for u in after] == [(u.selection, u.points) for u in before]
+    assert uploaded.differences == []

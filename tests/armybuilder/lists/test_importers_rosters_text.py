@@ -226,3 +226,36 @@ def test_a_text_naming_no_known_unit_says_so_for_each_line(db, django_user_model
         "line 1: no unit “Big Dragon” in the faction; left out",
         "line 3: no unit “Goblins” in the faction; left out",
     ]
+
+
+def _name_units(army_list: ArmyList) -> list[tuple[str, str]]:
+    """Give the list's units a player's name and notes (as the editor does); returns them."""
+    from armybuilder.lists.services import army_list_unit_set_details
+
+    words = [("Red squad", "Holds the left\nflank"), ("", "Warlord")]
+    for unit, (name, notes) in zip(list_units_in_order(army_list), words, strict=True):
+        army_list_unit_set_details(list_unit=unit, custom_name=name, notes=notes, group="",
+                                   expected_version=None)
+    return words
+
+
+def test_a_rosz_export_carries_custom_names_and_notes_back_into_the_imported_list(marines):
+    """A unit's name and notes are BattleScribe's `customName` and `<customNotes>` in the
+    export, and both imports of a roster (the Import page, the roster upload) give them back."""
+    from armybuilder.lists.battlescribe_rosters import roster_import
+    from rules.battlescribe.xml_reader import SourceFile
+
+    user, army_list = marines
+    words = _name_units(army_list)
+    xml = rosz_xml(army_list).decode()
+    assert 'customName="Red squad"' in xml and "<customNotes>Holds the left\nflank</customNotes>" in xml
+    outcome = import_source(user=user, source=Source(name="named.rosz", data=list_rosz(army_list)),
+                            system_key="wh40k9")
+    uploaded = roster_import(owner=user, system=army_list.system,
+                             source=SourceFile("named.rosz", list_rosz(army_list)))
+    ours = [u.points for u in list_units_in_order(army_list)]
+    for imported in (outcome.army_list, uploaded.army_list):
+        units = list_units_in_order(imported)
+        assert [(u.custom_name, u.notes) for u in units] == words
+        assert [u.points for u in units] == ours
+    assert uploaded.differences == []

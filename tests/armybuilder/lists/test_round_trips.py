@@ -9,8 +9,9 @@ in each style that carries units), read back by the one import every way in uses
 (`armybuilder.lists.imports.import_source`: the Import page, the API and `import_list`).
 
 A format carries what its shape can hold, and the test compares exactly that (`CARRIES`):
-`.rosz` and Army Forge JSON have no notes; Army Forge JSON has no options, only what they
-give the models (their weapons and rules, compared model by model). The pairs that cannot
+Army Forge JSON has no notes (a `.rosz` has them: BattleScribe's `customName` and
+`<customNotes>`) and no options, only what they give the models (their weapons and rules,
+compared model by model). The pairs that cannot
 round-trip are not skipped silently: a list whose units come from no catalogue (Army Forge
 units) written in a format that only names catalogue units (text, `.rosz`) must come back
 with every unit reported as left out, never as something else (`test_a_format_that_only_names_units…`).
@@ -183,7 +184,7 @@ class Format:
 
 FORMATS = {
     "json": Format("lists:export_json", filename="list.json"),
-    "rosz": Format("lists:export_rosz", filename="list.rosz", player_words=False, names_only=True),
+    "rosz": Format("lists:export_rosz", filename="list.rosz", names_only=True),
     "army-forge": Format("lists:export_army_forge", filename="list.army-forge.json", player_words=False,
                          options=False, army_forge=True),
     "text": Format("lists:roster_text", "?format=plain", "list.txt", names_only=True),
