@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from xml.etree.ElementTree import Element
 
+from rules.battlescribe.engine.model import Modifier, parse_modifiers
+from rules.battlescribe.engine.xmlform import element_to_dict
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile, local_name, parse
 
 GAME_SYSTEM, CATALOGUE, ROSTER = "gameSystem", "catalogue", "roster"
@@ -62,48 +64,6 @@ class Constraint:
     value: Fraction
     percent: bool = False
     shared: bool = True
-
-
-@dataclass
-class Condition:
-    type: str
-    field: str
-    scope: str
-    value: Fraction
-    child_id: str
-    include_children: bool = False
-
-
-@dataclass
-class ConditionGroup:
-    type: str  # and | or
-    conditions: list[Condition] = field(default_factory=list)
-    groups: list[ConditionGroup] = field(default_factory=list)
-
-
-@dataclass
-class Repeat:
-    field: str
-    scope: str
-    value: Fraction
-    repeats: int
-    child_id: str
-    round_up: bool = False
-    include_children: bool = False
-
-
-@dataclass
-class Modifier:
-    type: str  # set | increment | decrement | ...
-    field: str
-    value: str
-    path: str
-    conditions: list[Condition] = field(default_factory=list)
-    groups: list[ConditionGroup] = field(default_factory=list)
-    repeats: list[Repeat] = field(default_factory=list)
-    #: Repeats of the enclosing `modifierGroup`s, outermost first: the modifier applies
-    #: (own repeats) × (each group's repeats) times.
-    outer_repeats: list[list[Repeat]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -221,75 +181,19 @@ class _Reader:
             hidden=_flag(element, "hidden"),
         )
 
-    def condition(self, element: Element, path: str) -> Condition:
-        return Condition(
-            type=element.get("type", ""),
-            field=element.get("field", ""),
-            scope=element.get("scope", ""),
-            value=self.num(element, "value", path),
-            child_id=element.get("childId", ""),
-            include_children=_flag(element, "includeChildSelections"),
-        )
-
-    def condition_group(self, element: Element, path: str) -> ConditionGroup:
-        return ConditionGroup(
-            type=element.get("type", "and"),
-            conditions=[self.condition(c, f"{path}/condition") for c in _children(element, "conditions")],
-            groups=[
-                self.condition_group(g, f"{path}/conditionGroup")
-                for g in _children(element, "conditionGroups")
-            ],
-        )
-
-    def repeats(self, element: Element, path: str) -> list[Repeat]:
-        return [
-            Repeat(
-                field=r.get("field", ""),
-                scope=r.get("scope", ""),
-                value=self.num(r, "value", f"{path}/repeat", Fraction(1)),
-                repeats=int(self.num(r, "repeats", f"{path}/repeat", Fraction(1))),
-                child_id=r.get("childId", ""),
-                round_up=_flag(r, "roundUp"),
-                include_children=_flag(r, "includeChildSelections"),
-            )
-            for r in _children(element, "repeats")
-        ]
-
-    def modifier(self, element: Element, path: str) -> Modifier:
-        return Modifier(
-            type=element.get("type", ""),
-            field=element.get("field", ""),
-            value=element.get("value", ""),
-            path=path,
-            conditions=[self.condition(c, f"{path}/condition") for c in _children(element, "conditions")],
-            groups=[
-                self.condition_group(g, f"{path}/conditionGroup")
-                for g in _children(element, "conditionGroups")
-            ],
-            repeats=self.repeats(element, path),
-        )
-
-    def modifiers(self, element: Element, path: str, depth: int = 0) -> list[Modifier]:
-        """The element's modifiers, then those of its `modifierGroups` (BattleScribe 2.03, used by
-        community data for "these cost changes all apply when..."): a group's conditions and
-        condition groups are added to each modifier it holds, and its repeats multiply theirs."""
-        found = [self.modifier(m, f"{path}/modifier") for m in _children(element, "modifiers")]
-        if depth > 16:
-            raise self.fail(path, "modifier groups nest deeper than 16")
-        for group in _children(element, "modifierGroups"):
-            here = f"{path}/modifierGroup"
-            conditions = [self.condition(c, f"{here}/condition") for c in _children(group, "conditions")]
-            groups = [
-                self.condition_group(g, f"{here}/conditionGroup") for g in _children(group, "conditionGroups")
-            ]
-            repeats = self.repeats(group, here)
-            for m in self.modifiers(group, here, depth + 1):
-                m.conditions = [*conditions, *m.conditions]
-                m.groups = [*groups, *m.groups]
-                if repeats:
-                    m.outer_repeats = [repeats, *m.outer_repeats]
-                found.append(m)
-        return found
+    def modifiers(self, element: Element, path: str) -> list[Modifier]:
+        """The element's modifiers and those of its `modifierGroups`, read by the roster engine's
+        model (`engine.model.parse_modifiers`): a group's conditions guard each modifier it holds
+        and its repeats join theirs. A number that is not one is refused here, naming where."""
+        raw: dict = {}
+        for child in element:
+            name = local_name(child.tag)
+            if name in ("modifiers", "modifierGroups"):
+                for query in child.iter():
+                    if local_name(query.tag) in ("condition", "repeat"):
+                        self.num(query, "value", f"{path}/modifier/{local_name(query.tag)}")
+                raw[name] = [element_to_dict(m) for m in child]
+        return parse_modifiers(raw) if raw else []
 
     def entry(self, element: Element, parent_path: str) -> Entry:
         kind = local_name(element.tag)

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from rules.battlescribe.catalogue import Entry, number
 from rules.battlescribe.entries import GROUP, Index, Node
-from rules.battlescribe.modifiers import Evaluator
+from rules.battlescribe.evaluation import Evaluator
 
 #: Most selections one unit tree may hold (a guard against absurd minimums).
 MAX_TREE_NODES = 5000

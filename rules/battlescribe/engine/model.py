@@ -69,7 +69,11 @@ class Modifier:
     value: str
     #: (conditions, condition groups) that must all hold: the modifier's own and its groups'.
     guards: list[tuple[list[Condition], list[ConditionGroup]]]
+    #: Every repeat of the modifier and of its modifier groups.
     repeats: list[Repeat]
+    #: The same repeats by level, outermost group first, levels without repeats left out: each
+    #: level's steps are summed, and the levels multiply (`conditions.modifier_times`).
+    repeat_levels: list[list[Repeat]] = field(default_factory=list)
 
 
 @dataclass
@@ -169,13 +173,15 @@ def parse_repeat(raw: dict) -> Repeat:
     )
 
 
-def parse_modifiers(raw: dict, guards=(), repeats=()) -> list[Modifier]:
-    """The modifiers of `raw` and of its modifier groups, each carrying its groups' guards."""
+def parse_modifiers(raw: dict, guards=(), repeats=(), levels=()) -> list[Modifier]:
+    """The modifiers of `raw` and of its modifier groups, each carrying its groups' guards and
+    repeats."""
     out: list[Modifier] = []
     for m in raw.get("modifiers") or []:
         value = m.get("value", "")
         if isinstance(value, bool):
             value = "true" if value else "false"
+        own = [parse_repeat(r) for r in m.get("repeats") or []]
         out.append(
             Modifier(
                 type=m.get("type", "set"),
@@ -188,7 +194,8 @@ def parse_modifiers(raw: dict, guards=(), repeats=()) -> list[Modifier]:
                         [parse_condition_group(g) for g in m.get("conditionGroups") or []],
                     ),
                 ],
-                repeats=[*repeats, *(parse_repeat(r) for r in m.get("repeats") or [])],
+                repeats=[*repeats, *own],
+                repeat_levels=[*levels, own] if own else list(levels),
             )
         )
     for group in raw.get("modifierGroups") or []:
@@ -197,7 +204,14 @@ def parse_modifiers(raw: dict, guards=(), repeats=()) -> list[Modifier]:
             [parse_condition_group(g) for g in group.get("conditionGroups") or []],
         )
         group_repeats = [parse_repeat(r) for r in group.get("repeats") or []]
-        out.extend(parse_modifiers(group, [*guards, guard], [*repeats, *group_repeats]))
+        out.extend(
+            parse_modifiers(
+                group,
+                [*guards, guard],
+                [*repeats, *group_repeats],
+                [*levels, group_repeats] if group_repeats else levels,
+            )
+        )
     return out
 
 

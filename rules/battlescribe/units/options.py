@@ -193,11 +193,13 @@ class OptionReading:
                 group_static(sub) for sub in g.groups
             )
 
+        conditions = [c for own, _groups in m.guards for c in own]
+        groups = [g for _own, own_groups in m.guards for g in own_groups]
         return (
-            bool(m.conditions or m.groups)
+            bool(conditions or groups)
             and not m.repeats
-            and all(c.type in STATIC_CONDITIONS for c in m.conditions)
-            and all(group_static(g) for g in m.groups)
+            and all(c.type in STATIC_CONDITIONS for c in conditions)
+            and all(group_static(g) for g in groups)
         )
 
     def offered(self, entry: Entry, node: Node | None = None, root: Node | None = None) -> bool:
