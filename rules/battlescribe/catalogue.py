@@ -12,11 +12,27 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from xml.etree.ElementTree import Element
 
-from rules.battlescribe.engine.model import Modifier, parse_modifiers
+from rules.battlescribe.engine.model import (
+    Constraint,
+    Modifier,
+    parse_constraints,
+    parse_costs,
+    parse_modifiers,
+)
 from rules.battlescribe.engine.xmlform import element_to_dict
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile, local_name, parse
 
 GAME_SYSTEM, CATALOGUE, ROSTER = "gameSystem", "catalogue", "roster"
+
+
+def exact(value: float) -> Fraction:
+    """A number the engine read as a float, as the exact number the data wrote (7.5, 0.1)."""
+    return Fraction(value).limit_denominator(1_000_000)
+
+
+def shown(value: float) -> str:
+    """A number of the engine's model as the data's notes show it ("3", "2.5")."""
+    return str(exact(value))
 
 
 def number(text: str | None, default: Fraction = Fraction(0)) -> Fraction:
@@ -53,17 +69,6 @@ class InfoLink:
     name: str
     target_id: str
     type: str
-
-
-@dataclass
-class Constraint:
-    id: str
-    type: str  # min | max
-    field: str  # selections | a cost type id | forces
-    scope: str  # parent | force | roster | ...
-    value: Fraction
-    percent: bool = False
-    shared: bool = True
 
 
 @dataclass(eq=False)
@@ -214,21 +219,15 @@ class _Reader:
             raise self.fail(path, "the element has no id")
         if kind == "entryLink" and not entry.target_id:
             raise self.fail(path, "the entry link has no targetId")
+        raw = {
+            name: [element_to_dict(c) for c in _children(element, name)] for name in ("costs", "constraints")
+        }
         for cost in _children(element, "costs"):
-            type_id = cost.get("typeId") or cost.get("costTypeId", "")  # 2.01: costTypeId
-            entry.costs[type_id] = self.num(cost, "value", f"{path}/cost")
+            self.num(cost, "value", f"{path}/cost")
         for c in _children(element, "constraints"):
-            entry.constraints.append(
-                Constraint(
-                    id=c.get("id", ""),
-                    type=c.get("type", ""),
-                    field=c.get("field", ""),
-                    scope=c.get("scope", ""),
-                    value=self.num(c, "value", f"{path}/constraint"),
-                    percent=_flag(c, "percentValue"),
-                    shared=c.get("shared", "true").lower() == "true",
-                )
-            )
+            self.num(c, "value", f"{path}/constraint")
+        entry.costs = {type_id: exact(value) for type_id, value in parse_costs(raw).items()}
+        entry.constraints = parse_constraints(raw, entry.id)
         entry.modifiers = self.modifiers(element, path)
         entry.profiles = [self.profile(p, path) for p in _children(element, "profiles")]
         entry.rules = [self.rule(r) for r in _children(element, "rules")]

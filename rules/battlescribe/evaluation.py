@@ -19,10 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from rules.battlescribe.engine.conditions import guards_hold, modifier_times
+from rules.battlescribe.catalogue import exact as catalogue_exact
+from rules.battlescribe.engine.conditions import guards_hold, modifier_times, selection_matches
 from rules.battlescribe.engine.evalcache import MISSING
 from rules.battlescribe.engine.model import Modifier
-from rules.battlescribe.engine.modifiers import Effective, _apply
+from rules.battlescribe.engine.modifiers import Effective, apply_modifier
 from rules.battlescribe.entries import Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
 
@@ -130,8 +131,6 @@ class _SelectionIndex:
         self.volatile: dict = {}
 
     def lookup(self, child_id, shared, is_category) -> list[_Selection]:
-        from rules.battlescribe.engine.conditions import selection_matches
-
         return [s for s in self.all if selection_matches(s, child_id, shared)]
 
 
@@ -292,7 +291,7 @@ class Evaluator:
             times = modifier_times(ctx, m)
             if times <= 0:
                 continue
-            _apply(eff, m.type, field, m.value, times)
+            apply_modifier(eff, m.type, field, m.value, times)
         return exact(eff.costs[field])
 
     @staticmethod
@@ -304,4 +303,4 @@ def exact(value: float) -> Fraction:
     """A float the engine computed as the exact number the data wrote (7.5, 0.1)."""
     if value != value or value in (float("inf"), float("-inf")):
         raise BattleScribeError([f"a modifier gives {value}, not a number"])
-    return Fraction(value).limit_denominator(1_000_000)
+    return catalogue_exact(value)

@@ -233,6 +233,11 @@ def parse_constraints(raw: dict, owner_id: str) -> list[Constraint]:
     ]
 
 
+def parse_costs(raw: dict) -> dict[str, float]:
+    """{cost type id: value} of an entry's `costs` (a later cost of one type replaces the first)."""
+    return {str(cost.get("typeId", "")): _num(cost.get("value")) for cost in raw.get("costs") or []}
+
+
 def parse_category_link(raw: dict) -> CategoryLink:
     link_id = str(raw.get("id") or raw.get("targetId", ""))
     return CategoryLink(
@@ -258,9 +263,7 @@ def parse_definition(raw: dict, kind: str, catalogue_id: str = "") -> Definition
     children: list[Definition] = []
     for key, child_kind in _CHILD_KEYS:
         children.extend(parse_definition(c, child_kind, catalogue_id) for c in raw.get(key) or [])
-    costs: dict[str, float] = {}
-    for cost in raw.get("costs") or []:
-        costs[str(cost.get("typeId", ""))] = _num(cost.get("value"))
+    costs = parse_costs(raw)
     return Definition(
         kind=kind,
         id=def_id,
@@ -493,7 +496,7 @@ class GameData:
         return self._options[key]
 
 
-def _merged_constraints(
+def merged_constraints(
     own: list[Constraint], linked: list[Constraint], modified: set[str]
 ) -> list[Constraint]:
     """A link's constraints merged into its target's: a link limit of the same type and field
@@ -557,7 +560,7 @@ class Option:
         self.constraints = [c for d in defs for c in d.constraints]
         if link is not None and link.constraints and defn.constraints:
             modified = {m.field for d in defs for m in d.modifiers}
-            self.constraints = _merged_constraints(defn.constraints, link.constraints, modified)
+            self.constraints = merged_constraints(defn.constraints, link.constraints, modified)
         self.modifiers = [m for d in defs for m in d.modifiers]
         costs = dict(defn.costs)
         if link is not None:

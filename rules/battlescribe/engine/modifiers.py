@@ -88,7 +88,7 @@ def _apply_modifiers(eff: Effective, modifiers, ctx: Context, *, fields=None) ->
         times = modifier_times(ctx, mod)
         if times <= 0:
             continue
-        _apply(eff, mod.type, mod.field, mod.value, times)
+        apply_modifier(eff, mod.type, mod.field, mod.value, times)
 
 
 def link_constraint_values(link: CategoryLink, force) -> dict[str, float]:
@@ -141,7 +141,7 @@ def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ..
         times = modifier_times(ctx, mod)
         if times <= 0:
             continue
-        _apply(eff, mod.type, mod.field, mod.value, times)
+        apply_modifier(eff, mod.type, mod.field, mod.value, times)
     return tuple(eff.categories)
 
 
@@ -150,7 +150,7 @@ def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ..
 MAX_REPEATS = 1000
 
 
-def _apply(eff: Effective, kind: str, field_name: str, value: str, times: int) -> None:
+def apply_modifier(eff: Effective, kind: str, field_name: str, value: str, times: int) -> None:
     times = min(times, MAX_REPEATS) if field_name in ("name",) else times
     operand = _number(value)
     if field_name == "hidden":

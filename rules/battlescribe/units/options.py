@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules.battlescribe.catalogue import Entry
+from rules.battlescribe.catalogue import Entry, shown
 from rules.battlescribe.entries import GROUP, Node
 from rules.battlescribe.units.limits import (
     MAX_OPTION_COUNT,
@@ -233,10 +233,9 @@ class OptionReading:
         for c in entry.constraints:
             if c.field in self.index.cost_types:
                 name = self.index.cost_types[c.field]
-                notes.append(f"{entry.name}: {c.type} {c.value} {name.strip()} per {c.scope}")
-                self.warn(
-                    entry.path, f"limit {c.type} {c.value} {name.strip()} per {c.scope} is kept as text"
-                )
+                notes.append(f"{entry.name}: {c.type} {shown(c.value)} {name.strip()} per {c.scope}")
+                limit = f"{c.type} {shown(c.value)} {name.strip()} per {c.scope}"
+                self.warn(entry.path, f"limit {limit} is kept as text")
 
     def options_for(
         self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list, group: str = ""

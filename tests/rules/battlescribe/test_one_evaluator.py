@@ -123,13 +123,53 @@ UNITS = {
 }
 
 
+def _limit(limit_id: str, kind: str, value: int) -> str:
+    return (
+        f'<constraint field="selections" scope="parent" value="{value}.0" percentValue="false" '
+        f'shared="true" includeChildSelections="false" includeChildForces="false" id="{limit_id}" '
+        f'type="{kind}"/>'
+    )
+
+
+#: A unit whose model is a link to a shared model entry taken at least 3 times; the link says at
+#: least 1. BattleScribe keeps the target's limit with the link's value (1 model, 10 pts); the
+#: importer's own reading took the larger of both minimums (3 models, 30 pts).
+LINKED = f"""
+    <selectionEntry id="link-lowers-min" name="link-lowers-min" hidden="false" collective="false"
+        import="true" type="unit">
+      <categoryLinks>
+        <categoryLink id="llm-core" name="Core" hidden="false" targetId="cat-core" primary="true"/>
+      </categoryLinks>
+      <entryLinks>
+        <entryLink id="llm-link" name="Champion" hidden="false" collective="false" import="true"
+            targetId="shared-champion" type="selectionEntry">
+          <constraints>{_limit("llm-min", "min", 1)}</constraints>
+        </entryLink>
+      </entryLinks>
+      <costs><cost name="pts" typeId="{PTS}" value="0.0"/></costs>
+    </selectionEntry>"""
+SHARED = f"""
+    <selectionEntry id="shared-champion" name="Champion" hidden="false" collective="false" import="true"
+        type="model">
+      <profiles>
+        <profile id="champion-profile" name="Champion" hidden="false" typeId="pt-profile" typeName="Profile">
+          <characteristics><characteristic name="Movement" typeId="ct-m">4</characteristic></characteristics>
+        </profile>
+      </profiles>
+      <constraints>{_limit("champion-min", "min", 3)}{_limit("champion-max", "max", 5)}</constraints>
+      <costs><cost name="pts" typeId="{PTS}" value="10.0"/></costs>
+    </selectionEntry>"""
+
+
 def _catalogue() -> str:
     units = "".join(_unit(key, modifiers, own) for key, (modifiers, own, _points) in UNITS.items())
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <catalogue id="cat-one" name="One Evaluator Army" revision="1" battleScribeVersion="2.03" library="false"
     gameSystemId="sys-one" gameSystemRevision="1" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
-  <selectionEntries>{units}
+  <selectionEntries>{units}{LINKED}
   </selectionEntries>
+  <sharedSelectionEntries>{SHARED}
+  </sharedSelectionEntries>
 </catalogue>
 """
 
@@ -157,3 +197,8 @@ def test_the_import_prices_a_unit_as_the_roster_engine_does(files, imported, uni
     expected = UNITS[unit_id][2]
     assert engine_points(files, unit_id) == expected
     assert imported[unit_id] == expected
+
+
+def test_a_links_limit_replaces_its_targets_as_in_the_roster_engine(files, imported):
+    assert engine_points(files, "link-lowers-min") == 10
+    assert imported["link-lowers-min"] == 10
