@@ -12,9 +12,27 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from xml.etree.ElementTree import Element
 
+from rules.battlescribe.engine.model import (
+    Constraint,
+    Modifier,
+    parse_constraints,
+    parse_costs,
+    parse_modifiers,
+)
+from rules.battlescribe.engine.xmlform import element_to_dict
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile, local_name, parse
 
 GAME_SYSTEM, CATALOGUE, ROSTER = "gameSystem", "catalogue", "roster"
+
+
+def exact(value: float) -> Fraction:
+    """A number the engine read as a float, as the exact number the data wrote (7.5, 0.1)."""
+    return Fraction(value).limit_denominator(1_000_000)
+
+
+def shown(value: float) -> str:
+    """A number of the engine's model as the data's notes show it ("3", "2.5")."""
+    return str(exact(value))
 
 
 def number(text: str | None, default: Fraction = Fraction(0)) -> Fraction:
@@ -51,59 +69,6 @@ class InfoLink:
     name: str
     target_id: str
     type: str
-
-
-@dataclass
-class Constraint:
-    id: str
-    type: str  # min | max
-    field: str  # selections | a cost type id | forces
-    scope: str  # parent | force | roster | ...
-    value: Fraction
-    percent: bool = False
-    shared: bool = True
-
-
-@dataclass
-class Condition:
-    type: str
-    field: str
-    scope: str
-    value: Fraction
-    child_id: str
-    include_children: bool = False
-
-
-@dataclass
-class ConditionGroup:
-    type: str  # and | or
-    conditions: list[Condition] = field(default_factory=list)
-    groups: list[ConditionGroup] = field(default_factory=list)
-
-
-@dataclass
-class Repeat:
-    field: str
-    scope: str
-    value: Fraction
-    repeats: int
-    child_id: str
-    round_up: bool = False
-    include_children: bool = False
-
-
-@dataclass
-class Modifier:
-    type: str  # set | increment | decrement | ...
-    field: str
-    value: str
-    path: str
-    conditions: list[Condition] = field(default_factory=list)
-    groups: list[ConditionGroup] = field(default_factory=list)
-    repeats: list[Repeat] = field(default_factory=list)
-    #: Repeats of the enclosing `modifierGroup`s, outermost first: the modifier applies
-    #: (own repeats) × (each group's repeats) times.
-    outer_repeats: list[list[Repeat]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -221,75 +186,19 @@ class _Reader:
             hidden=_flag(element, "hidden"),
         )
 
-    def condition(self, element: Element, path: str) -> Condition:
-        return Condition(
-            type=element.get("type", ""),
-            field=element.get("field", ""),
-            scope=element.get("scope", ""),
-            value=self.num(element, "value", path),
-            child_id=element.get("childId", ""),
-            include_children=_flag(element, "includeChildSelections"),
-        )
-
-    def condition_group(self, element: Element, path: str) -> ConditionGroup:
-        return ConditionGroup(
-            type=element.get("type", "and"),
-            conditions=[self.condition(c, f"{path}/condition") for c in _children(element, "conditions")],
-            groups=[
-                self.condition_group(g, f"{path}/conditionGroup")
-                for g in _children(element, "conditionGroups")
-            ],
-        )
-
-    def repeats(self, element: Element, path: str) -> list[Repeat]:
-        return [
-            Repeat(
-                field=r.get("field", ""),
-                scope=r.get("scope", ""),
-                value=self.num(r, "value", f"{path}/repeat", Fraction(1)),
-                repeats=int(self.num(r, "repeats", f"{path}/repeat", Fraction(1))),
-                child_id=r.get("childId", ""),
-                round_up=_flag(r, "roundUp"),
-                include_children=_flag(r, "includeChildSelections"),
-            )
-            for r in _children(element, "repeats")
-        ]
-
-    def modifier(self, element: Element, path: str) -> Modifier:
-        return Modifier(
-            type=element.get("type", ""),
-            field=element.get("field", ""),
-            value=element.get("value", ""),
-            path=path,
-            conditions=[self.condition(c, f"{path}/condition") for c in _children(element, "conditions")],
-            groups=[
-                self.condition_group(g, f"{path}/conditionGroup")
-                for g in _children(element, "conditionGroups")
-            ],
-            repeats=self.repeats(element, path),
-        )
-
-    def modifiers(self, element: Element, path: str, depth: int = 0) -> list[Modifier]:
-        """The element's modifiers, then those of its `modifierGroups` (BattleScribe 2.03, used by
-        community data for "these cost changes all apply when..."): a group's conditions and
-        condition groups are added to each modifier it holds, and its repeats multiply theirs."""
-        found = [self.modifier(m, f"{path}/modifier") for m in _children(element, "modifiers")]
-        if depth > 16:
-            raise self.fail(path, "modifier groups nest deeper than 16")
-        for group in _children(element, "modifierGroups"):
-            here = f"{path}/modifierGroup"
-            conditions = [self.condition(c, f"{here}/condition") for c in _children(group, "conditions")]
-            groups = [
-                self.condition_group(g, f"{here}/conditionGroup") for g in _children(group, "conditionGroups")
-            ]
-            repeats = self.repeats(group, here)
-            for m in self.modifiers(group, here, depth + 1):
-                m.conditions = [*conditions, *m.conditions]
-                m.groups = [*groups, *m.groups]
-                if repeats:
-                    m.outer_repeats = [repeats, *m.outer_repeats]
-                found.append(m)
-        return found
+    def modifiers(self, element: Element, path: str) -> list[Modifier]:
+        """The element's modifiers and those of its `modifierGroups`, read by the roster engine's
+        model (`engine.model.parse_modifiers`): a group's conditions guard each modifier it holds
+        and its repeats join theirs. A number that is not one is refused here, naming where."""
+        raw: dict = {}
+        for child in element:
+            name = local_name(child.tag)
+            if name in ("modifiers", "modifierGroups"):
+                for query in child.iter():
+                    if local_name(query.tag) in ("condition", "repeat"):
+                        self.num(query, "value", f"{path}/modifier/{local_name(query.tag)}")
+                raw[name] = [element_to_dict(m) for m in child]
+        return parse_modifiers(raw) if raw else []
 
     def entry(self, element: Element, parent_path: str) -> Entry:
         kind = local_name(element.tag)
@@ -310,21 +219,15 @@ class _Reader:
             raise self.fail(path, "the element has no id")
         if kind == "entryLink" and not entry.target_id:
             raise self.fail(path, "the entry link has no targetId")
+        raw = {
+            name: [element_to_dict(c) for c in _children(element, name)] for name in ("costs", "constraints")
+        }
         for cost in _children(element, "costs"):
-            type_id = cost.get("typeId") or cost.get("costTypeId", "")  # 2.01: costTypeId
-            entry.costs[type_id] = self.num(cost, "value", f"{path}/cost")
+            self.num(cost, "value", f"{path}/cost")
         for c in _children(element, "constraints"):
-            entry.constraints.append(
-                Constraint(
-                    id=c.get("id", ""),
-                    type=c.get("type", ""),
-                    field=c.get("field", ""),
-                    scope=c.get("scope", ""),
-                    value=self.num(c, "value", f"{path}/constraint"),
-                    percent=_flag(c, "percentValue"),
-                    shared=c.get("shared", "true").lower() == "true",
-                )
-            )
+            self.num(c, "value", f"{path}/constraint")
+        entry.costs = {type_id: exact(value) for type_id, value in parse_costs(raw).items()}
+        entry.constraints = parse_constraints(raw, entry.id)
         entry.modifiers = self.modifiers(element, path)
         entry.profiles = [self.profile(p, path) for p in _children(element, "profiles")]
         entry.rules = [self.rule(r) for r in _children(element, "rules")]

@@ -12,9 +12,9 @@ import itertools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from rules.battlescribe.catalogue import Entry, number
+from rules.battlescribe.catalogue import Entry, exact, number, shown
 from rules.battlescribe.entries import GROUP, Index, Node
-from rules.battlescribe.modifiers import Evaluator
+from rules.battlescribe.evaluation import Evaluator
 
 #: Most selections one unit tree may hold (a guard against absurd minimums).
 MAX_TREE_NODES = 5000
@@ -44,11 +44,11 @@ class Pricer:
         """The entry's `min`/`max` selections per parent after modifiers (None: no such limit)."""
         found = None
         for c in entry.constraints:
-            if c.percent and c.type == kind:
-                self.warn(entry.path, f"a {kind} of {c.value} % is not supported; ignored")
-            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent:
+            if c.percent_value and c.type == kind:
+                self.warn(entry.path, f"a {kind} of {shown(c.value)} % is not supported; ignored")
+            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent_value:
                 continue
-            value = c.value
+            value = exact(c.value)
             if root is not None:
                 value = self.evaluator.value(value, c.id, entry.modifiers, None, parent, root)
                 if parent is not None and parent.entry is not entry:
@@ -69,9 +69,9 @@ class Pricer:
         `increment` added (a repeated increment counted once). None: no such limit."""
         best = None
         for c in entry.constraints:
-            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent:
+            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent_value:
                 continue
-            value, raised = c.value, c.value
+            value = raised = exact(c.value)
             for m in entry.modifiers:
                 if m.field != c.id:
                     continue

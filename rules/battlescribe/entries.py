@@ -21,6 +21,7 @@ from rules.battlescribe.catalogue import (
     Profile,
     Rule,
 )
+from rules.battlescribe.engine.model import merged_constraints
 from rules.battlescribe.xml_reader import BattleScribeError
 
 #: Deepest nesting of links followed (guards against cycles of links).
@@ -106,7 +107,16 @@ class Index:
         merged.path = entry.path
         merged.hidden = entry.hidden or target.hidden
         merged.costs = {**target.costs, **entry.costs}
-        merged.constraints = [*target.constraints, *entry.constraints]
+        # A link's limit of a target's type and field replaces the target's value, as the roster
+        # engine merges them (`engine.model.merged_constraints`).
+        merged.constraints = target.constraints
+        if entry.constraints:
+            modified = {m.field for m in (*target.modifiers, *entry.modifiers)}
+            merged.constraints = (
+                merged_constraints(target.constraints, entry.constraints, modified)
+                if target.constraints
+                else list(entry.constraints)
+            )
         merged.modifiers = [*target.modifiers, *entry.modifiers]
         merged.categories = [*target.categories, *entry.categories]
         merged.profiles = [*target.profiles, *entry.profiles]

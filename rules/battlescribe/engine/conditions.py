@@ -318,3 +318,16 @@ def repeat_times(ctx: Context, repeat: Repeat) -> int:
     steps = count / repeat.value
     steps = math.ceil(steps) if repeat.round_up else math.floor(steps + 1e-9)
     return int(steps) * max(repeat.repeats, 0)
+
+
+def modifier_times(ctx: Context, mod) -> int:
+    """How many times a modifier applies: once without repeats; else, at each level (the
+    modifier's own repeats, each enclosing modifier group's) the sum of its repeats' steps, and
+    the levels multiplied: a group repeating its contents 2 times, around a modifier repeating
+    3 times, applies it 6 times (`docs/battlescribe.md`, "Repeating modifiers")."""
+    if not mod.repeats:
+        return 1
+    times = 1
+    for level in mod.repeat_levels or [mod.repeats]:
+        times *= sum(repeat_times(ctx, r) for r in level)
+    return times

@@ -3,7 +3,7 @@ after their modifiers (description, name, characteristics, hidden); hidden ones 
 
 from __future__ import annotations
 
-from .conditions import guards_hold, repeat_times
+from .conditions import guards_hold, modifier_times
 from .model import parse_modifiers
 from .roster import Selection
 
@@ -52,11 +52,9 @@ def _modified(raw: dict, extra_modifier_sources: list[dict], sel: Selection) -> 
         for mod in parse_modifiers(source):
             if not guards_hold(ctx, mod.guards):
                 continue
-            times = 1
-            if mod.repeats:
-                times = sum(repeat_times(ctx, r) for r in mod.repeats)
-                if times <= 0:
-                    continue
+            times = modifier_times(ctx, mod)
+            if times <= 0:
+                continue
             if mod.field == "hidden":
                 item["hidden"] = mod.value.strip().lower() == "true" if mod.type == "set" else True
             elif mod.field in ("name", "description", "page"):

@@ -69,7 +69,11 @@ class Modifier:
     value: str
     #: (conditions, condition groups) that must all hold: the modifier's own and its groups'.
     guards: list[tuple[list[Condition], list[ConditionGroup]]]
+    #: Every repeat of the modifier and of its modifier groups.
     repeats: list[Repeat]
+    #: The same repeats by level, outermost group first, levels without repeats left out: each
+    #: level's steps are summed, and the levels multiply (`conditions.modifier_times`).
+    repeat_levels: list[list[Repeat]] = field(default_factory=list)
 
 
 @dataclass
@@ -169,13 +173,15 @@ def parse_repeat(raw: dict) -> Repeat:
     )
 
 
-def parse_modifiers(raw: dict, guards=(), repeats=()) -> list[Modifier]:
-    """The modifiers of `raw` and of its modifier groups, each carrying its groups' guards."""
+def parse_modifiers(raw: dict, guards=(), repeats=(), levels=()) -> list[Modifier]:
+    """The modifiers of `raw` and of its modifier groups, each carrying its groups' guards and
+    repeats."""
     out: list[Modifier] = []
     for m in raw.get("modifiers") or []:
         value = m.get("value", "")
         if isinstance(value, bool):
             value = "true" if value else "false"
+        own = [parse_repeat(r) for r in m.get("repeats") or []]
         out.append(
             Modifier(
                 type=m.get("type", "set"),
@@ -188,7 +194,8 @@ def parse_modifiers(raw: dict, guards=(), repeats=()) -> list[Modifier]:
                         [parse_condition_group(g) for g in m.get("conditionGroups") or []],
                     ),
                 ],
-                repeats=[*repeats, *(parse_repeat(r) for r in m.get("repeats") or [])],
+                repeats=[*repeats, *own],
+                repeat_levels=[*levels, own] if own else list(levels),
             )
         )
     for group in raw.get("modifierGroups") or []:
@@ -197,7 +204,14 @@ def parse_modifiers(raw: dict, guards=(), repeats=()) -> list[Modifier]:
             [parse_condition_group(g) for g in group.get("conditionGroups") or []],
         )
         group_repeats = [parse_repeat(r) for r in group.get("repeats") or []]
-        out.extend(parse_modifiers(group, [*guards, guard], [*repeats, *group_repeats]))
+        out.extend(
+            parse_modifiers(
+                group,
+                [*guards, guard],
+                [*repeats, *group_repeats],
+                [*levels, group_repeats] if group_repeats else levels,
+            )
+        )
     return out
 
 
@@ -217,6 +231,11 @@ def parse_constraints(raw: dict, owner_id: str) -> list[Constraint]:
         )
         for c in raw.get("constraints") or []
     ]
+
+
+def parse_costs(raw: dict) -> dict[str, float]:
+    """{cost type id: value} of an entry's `costs` (a later cost of one type replaces the first)."""
+    return {str(cost.get("typeId", "")): _num(cost.get("value")) for cost in raw.get("costs") or []}
 
 
 def parse_category_link(raw: dict) -> CategoryLink:
@@ -244,9 +263,7 @@ def parse_definition(raw: dict, kind: str, catalogue_id: str = "") -> Definition
     children: list[Definition] = []
     for key, child_kind in _CHILD_KEYS:
         children.extend(parse_definition(c, child_kind, catalogue_id) for c in raw.get(key) or [])
-    costs: dict[str, float] = {}
-    for cost in raw.get("costs") or []:
-        costs[str(cost.get("typeId", ""))] = _num(cost.get("value"))
+    costs = parse_costs(raw)
     return Definition(
         kind=kind,
         id=def_id,
@@ -479,7 +496,7 @@ class GameData:
         return self._options[key]
 
 
-def _merged_constraints(
+def merged_constraints(
     own: list[Constraint], linked: list[Constraint], modified: set[str]
 ) -> list[Constraint]:
     """A link's constraints merged into its target's: a link limit of the same type and field
@@ -543,7 +560,7 @@ class Option:
         self.constraints = [c for d in defs for c in d.constraints]
         if link is not None and link.constraints and defn.constraints:
             modified = {m.field for d in defs for m in d.modifiers}
-            self.constraints = _merged_constraints(defn.constraints, link.constraints, modified)
+            self.constraints = merged_constraints(defn.constraints, link.constraints, modified)
         self.modifiers = [m for d in defs for m in d.modifiers]
         costs = dict(defn.costs)
         if link is not None:

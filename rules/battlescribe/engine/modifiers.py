@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .conditions import guards_hold, repeat_times
+from .conditions import guards_hold, modifier_times
 from .model import CategoryLink, Option
 
 if TYPE_CHECKING:  # the roster calls this module; a context is only an annotation here
@@ -85,12 +85,10 @@ def _apply_modifiers(eff: Effective, modifiers, ctx: Context, *, fields=None) ->
     for mod in modifiers:
         if (fields is not None and mod.field not in fields) or not guards_hold(ctx, mod.guards):
             continue
-        times = 1
-        if mod.repeats:
-            times = sum(repeat_times(ctx, r) for r in mod.repeats)
-            if times <= 0:
-                continue
-        _apply(eff, mod.type, mod.field, mod.value, times)
+        times = modifier_times(ctx, mod)
+        if times <= 0:
+            continue
+        apply_modifier(eff, mod.type, mod.field, mod.value, times)
 
 
 def link_constraint_values(link: CategoryLink, force) -> dict[str, float]:
@@ -140,12 +138,10 @@ def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ..
     for mod in mods:
         if not guards_hold(ctx, mod.guards):
             continue
-        times = 1
-        if mod.repeats:
-            times = sum(repeat_times(ctx, r) for r in mod.repeats)
-            if times <= 0:
-                continue
-        _apply(eff, mod.type, mod.field, mod.value, times)
+        times = modifier_times(ctx, mod)
+        if times <= 0:
+            continue
+        apply_modifier(eff, mod.type, mod.field, mod.value, times)
     return tuple(eff.categories)
 
 
@@ -154,7 +150,7 @@ def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ..
 MAX_REPEATS = 1000
 
 
-def _apply(eff: Effective, kind: str, field_name: str, value: str, times: int) -> None:
+def apply_modifier(eff: Effective, kind: str, field_name: str, value: str, times: int) -> None:
     times = min(times, MAX_REPEATS) if field_name in ("name",) else times
     operand = _number(value)
     if field_name == "hidden":

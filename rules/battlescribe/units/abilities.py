@@ -11,7 +11,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from rules.battlescribe.catalogue import Entry
+from rules.battlescribe.catalogue import Entry, shown
 
 
 class AbilityReading:
@@ -113,8 +113,8 @@ class AbilityReading:
             abilities.append({"name": profile.name, "text": text})
         for c in entry.constraints:
             if c.scope not in ("parent",) and c.field == "selections":
-                notes.append(f"{entry.name}: {c.type} {c.value} per {c.scope}")
-                self.warn(entry.path, f"limit {c.type} {c.value} per {c.scope} is kept as text")
+                notes.append(f"{entry.name}: {c.type} {shown(c.value)} per {c.scope}")
+                self.warn(entry.path, f"limit {c.type} {shown(c.value)} per {c.scope} is kept as text")
 
     def add_rule(self, models, model, name: str, text: str, abilities: list) -> None:
         if self.known_rule(name):

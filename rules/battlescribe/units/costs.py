@@ -104,7 +104,7 @@ class CostReading:
                     if m.field not in self.index.cost_types and m.field not in constraint_ids:
                         kept.append(f"{entry.name}: modifier {m.type} {m.field} {m.value!r}")
                         self.warn(
-                            m.path,
+                            f"{entry.path}/modifier",
                             f"a {m.type!r} modifier of {m.field!r} ({m.value!r}) is not applied; "
                             "kept as text",
                         )

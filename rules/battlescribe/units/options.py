@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from rules.battlescribe.catalogue import Entry
+from rules.battlescribe.catalogue import Entry, shown
 from rules.battlescribe.entries import GROUP, Node
 from rules.battlescribe.units.limits import (
     MAX_OPTION_COUNT,
@@ -193,11 +193,13 @@ class OptionReading:
                 group_static(sub) for sub in g.groups
             )
 
+        conditions = [c for own, _groups in m.guards for c in own]
+        groups = [g for _own, own_groups in m.guards for g in own_groups]
         return (
-            bool(m.conditions or m.groups)
+            bool(conditions or groups)
             and not m.repeats
-            and all(c.type in STATIC_CONDITIONS for c in m.conditions)
-            and all(group_static(g) for g in m.groups)
+            and all(c.type in STATIC_CONDITIONS for c in conditions)
+            and all(group_static(g) for g in groups)
         )
 
     def offered(self, entry: Entry, node: Node | None = None, root: Node | None = None) -> bool:
@@ -231,10 +233,9 @@ class OptionReading:
         for c in entry.constraints:
             if c.field in self.index.cost_types:
                 name = self.index.cost_types[c.field]
-                notes.append(f"{entry.name}: {c.type} {c.value} {name.strip()} per {c.scope}")
-                self.warn(
-                    entry.path, f"limit {c.type} {c.value} {name.strip()} per {c.scope} is kept as text"
-                )
+                notes.append(f"{entry.name}: {c.type} {shown(c.value)} {name.strip()} per {c.scope}")
+                limit = f"{c.type} {shown(c.value)} {name.strip()} per {c.scope}"
+                self.warn(entry.path, f"limit {limit} is kept as text")
 
     def options_for(
         self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list, group: str = ""

@@ -104,10 +104,11 @@ def test_modifier_groups_pass_their_conditions_and_repeats_on():
     doc = read_document(source("realm_undead.cat"))
     guard, lord, _thrower = doc.entries
     (per_five,) = guard.modifiers
-    assert (per_five.type, per_five.field, per_five.repeats) == ("increment", "c0st-pts0-0000-0001", [])
-    assert [(r.value, r.child_id) for r in per_five.outer_repeats[0]] == [(5, "model")]
+    assert (per_five.type, per_five.field) == ("increment", "c0st-pts0-0000-0001")
+    assert [[(r.value, r.child_id) for r in level] for level in per_five.repeat_levels] == [[(5, "model")]]
     (discount,) = lord.modifiers
-    assert [(c.type, c.child_id) for c in discount.conditions] == [("atLeast", "rl-bsb")]
+    conditions = [c for own, _groups in discount.guards for c in own]
+    assert [(c.type, c.child_id) for c in conditions] == [("atLeast", "rl-bsb")]
 
 
 def test_nested_repeats_multiply():
@@ -116,7 +117,7 @@ def test_nested_repeats_multiply():
     text = source("realm_undead.cat").data.replace(
         b'<modifier type="increment" field="c0st-pts0-0000-0001" value="1.0"/>',
         b'<modifier type="increment" field="c0st-pts0-0000-0001" value="1.0"><repeats>'
-        b'<repeat field="selections" scope="parent" value="10.0" childId="model" repeats="3"/>'
+        b'<repeat field="selections" scope="self" value="10.0" childId="model" repeats="3"/>'
         b"</repeats></modifier>",
         1,
     )
