@@ -106,6 +106,24 @@ def compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def profile_page(client, url: str, label: str, cache) -> None:
+    """cProfile of one cold request of `url`, the costliest functions to stderr (`--profile`)."""
+    import cProfile
+    import io
+    import pstats
+
+    cache.clear()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    client.get(url)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(25)
+    print(f"=== profile: {label}\n{out.getvalue()}", file=sys.stderr)
+
+
 def measure(args: argparse.Namespace) -> int:
     """Build the lists and time the pages in this process (the code at `--root`)."""
     root = Path(args.root)
@@ -181,6 +199,8 @@ def measure(args: argparse.Namespace) -> int:
                         times.append((time.process_time() - started) * 1000)
                         assert response.status_code == 200
                     figures[page][mode][str(size)] = statistics.median(times)
+                if args.profile:
+                    profile_page(client, url, f"{page} at {size} units, cold", cache)
         print(json.dumps(figures))
         return 0
     finally:
@@ -194,10 +214,12 @@ def main() -> int:
     parser.add_argument("--baseline", nargs="*", default=[],
                         help="commits to run side by side (b94a3b1: the 2026-11-26 figures)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per side, alternating")
+    parser.add_argument("--profile", action="store_true",
+                        help="only this tree, in this process: print a cProfile of each cold page to stderr")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--root", default=str(HERE.parent.parent), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    return measure(args) if args.measure else compare(args)
+    return measure(args) if args.measure or args.profile else compare(args)
 
 
 if __name__ == "__main__":

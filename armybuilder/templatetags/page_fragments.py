@@ -27,7 +27,7 @@ UNIT_ROW = "armybuilder/_unit_row.html"
 UNIT_ROW_TEMPLATES = (UNIT_ROW, "armybuilder/_unit_group_badge.html", "armybuilder/_unit_gauntlet.html",
                       "armybuilder/_option_consequence.html", "estimates/_link.html")
 UNIT_CARD = "rules/_unit_card.html"
-UNIT_CARD_TEMPLATES = (UNIT_CARD, "rules/_column_heading.html", "rules/_stacked_line.html",
+UNIT_CARD_TEMPLATES = (UNIT_CARD, "rules/_column_heading.html",
                        "rules/_rule.html")
 #: Context of a row that belongs to one request only (`lists.views`' fragments): never kept.
 ONE_REQUEST_STATE = ("is_new", "open", "details_open", "option_errors", "submitted", "detail_values",
