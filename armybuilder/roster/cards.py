@@ -15,6 +15,8 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -50,13 +52,33 @@ class StackedRow:
     """A table row as the roster's card prints it: each cell with its class (`cells`: "num" or
     "text", and "rules-col" for a column of text), the rules on one line, and, for a phone, the
     line stacked under it: the row's text cells with their column's name, then its rules
-    (`Card.profile_stacked`, `Card.weapon_stacked`). Worked out once here, so the template
-    prints strings instead of testing each cell."""
+    (`Card.profile_stacked`, `Card.weapon_stacked`).
+
+    The cells and the phone line are also kept as markup (`cells_html`, `line_html`): a card
+    is mostly cells, and a template prints a row's worth of them as one string far cheaper
+    than a loop of tags per cell (the roster page is half cells)."""
 
     row: Row
     line: list[tuple[str, str]]
     cells: list[tuple[str, str]] = field(default_factory=list)
     rules: str = ""
+    #: The columns the row's phone line spans.
+    span: int = 0
+
+    @property
+    def cells_html(self) -> SafeString:
+        """`<td class="...">value</td>` for each cell."""
+        return format_html_join("", '<td class="{}">{}</td>', self.cells)
+
+    @property
+    def line_html(self) -> SafeString:
+        """The phone line as a table row spanning `span` columns (hidden where the table has
+        room for its text and Rules columns); empty when the row has none."""
+        if not self.line:
+            return mark_safe("")
+        field_html = '<span class="stacked-field"><span class="rules-row-label">{}:</span> {}</span>'
+        fields = format_html_join(" · ", field_html, self.line)
+        return format_html('<tr class="rules-row"><td colspan="{}">{}</td></tr>', self.span, fields)
 
 
 def text_columns(columns: Sequence[Column], rows: Sequence[Row]) -> frozenset[int]:
@@ -75,9 +97,16 @@ def cell_class(value: str, text_column: bool) -> str:
     return f"{kind} rules-col" if text_column else kind
 
 
-def column_heads(columns: Sequence[Column], texts: frozenset[int]) -> list[tuple[Column, str]]:
-    """Each column with its heading's class on the roster's card."""
-    return [(column, "num rules-col" if index in texts else "num") for index, column in enumerate(columns)]
+def column_heads(columns: Sequence[Column], texts: frozenset[int]) -> SafeString:
+    """The roster card's column headings (`<th>`), each with its class and, when the schema
+    gives a full name, the short heading in an `<abbr>` of it."""
+    heads = []
+    for index, column in enumerate(columns):
+        css = "num rules-col" if index in texts else "num"
+        short, title = str(column.short), str(column.title)
+        heading = format_html('<abbr title="{}">{}</abbr>', title, short) if short != title else short
+        heads.append(format_html('<th scope="col" class="{}">{}</th>', css, heading))
+    return mark_safe("".join(heads))
 
 
 def stacked_rows(columns: Sequence[Column], rows: Sequence[Row],
@@ -85,6 +114,7 @@ def stacked_rows(columns: Sequence[Column], rows: Sequence[Row],
     """Each row of a table with its cells' classes and its phone line (see `StackedRow`); an
     empty line for a row with no text and no rules."""
     texts = text_columns(columns, rows) if texts is None else texts
+    span = 2 + len(columns) - len(texts)
     stacked = []
     for row in rows:
         line = [(columns[index].title, value) for index, value in enumerate(row.cells)
@@ -93,7 +123,7 @@ def stacked_rows(columns: Sequence[Column], rows: Sequence[Row],
         if row.rules:
             line.append((str(_("Rules")), rules))
         cells = [(value, cell_class(value, index in texts)) for index, value in enumerate(row.cells)]
-        stacked.append(StackedRow(row, line, cells, rules))
+        stacked.append(StackedRow(row, line, cells, rules, span))
     return stacked
 
 
@@ -136,7 +166,7 @@ class Card:
         return text_columns(self.profile_columns, self.profiles)
 
     @cached_property
-    def profile_heads(self) -> list[tuple[Column, str]]:
+    def profile_heads(self) -> SafeString:
         return column_heads(self.profile_columns, self.profile_text_columns)
 
     @cached_property
@@ -157,7 +187,7 @@ class Card:
         return text_columns(self.weapon_columns, self.weapons)
 
     @cached_property
-    def weapon_heads(self) -> list[tuple[Column, str]]:
+    def weapon_heads(self) -> SafeString:
         return column_heads(self.weapon_columns, self.weapon_text_columns)
 
     @cached_property
