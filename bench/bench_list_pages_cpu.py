@@ -22,8 +22,10 @@ of sizes (k ≤ 1: the page grows no faster than the list).
 `--baseline COMMIT...` first runs this same script on each commit's code (`git archive` into
 a temporary folder, its own database), then on this tree, and again in that order
 `--repeat` times, so a load change on a shared machine falls on both; the figures of each
-side are the medians over its runs. Targets (issue 42): at 50 units, editor and roster at
-most the 2026-11-26 commit's (`b94a3b1`), and k ≤ 1 from 50 to 200 units, warm.
+side are the medians over its runs. Targets (issue 42), printed with the figures, exit status 1
+when one is missed: at 50 units, editor and roster at most the 2026-11-26 commit's (`b94a3b1`)
+in every mode, and k ≤ 1 from the smallest size to the largest (10 to 200 by default), every
+mode.
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve()
 MODES = ("cold", "edited", "warm")
+#: Issue 42's targets: each page at 50 units at most the baseline commit's CPU (every mode), and
+#: growing no faster than the list from the smallest size to the largest (k ≤ 1).
+TARGET_RATIO = 1.0
+TARGET_K = 1.0
 
 
 def run_side(root: Path, args: argparse.Namespace) -> dict:
@@ -95,15 +101,47 @@ def compare(args: argparse.Namespace) -> int:
                           for size in args.sizes} for mode in MODES}
             for page in ("editor", "roster")}
         report(label, merged[label], args.sizes)
+    now = merged["this tree"]
+    missed = []
     if args.baseline and 50 in args.sizes:
-        now = merged["this tree"]
         for commit in args.baseline:
             base = merged[f"commit {commit}"]
             for page in ("editor", "roster"):
-                ratios = "  ".join(f"{mode} {now[page][mode]['50'] / base[page][mode]['50']:.2f}×"
-                                   for mode in MODES)
-                print(f"  this tree / commit {commit}, {page} at 50 units: {ratios}")
-    return 0
+                ratios = {mode: now[page][mode]["50"] / base[page][mode]["50"] for mode in MODES}
+                shown = "  ".join(f"{mode} {ratio:.2f}×" for mode, ratio in ratios.items())
+                print(f"  this tree / commit {commit}, {page} at 50 units: {shown}   "
+                      f"target ≤ {TARGET_RATIO:.2f}× every mode")
+                missed += [f"{page} {mode} at 50 units {ratio:.2f}× commit {commit}"
+                           for mode, ratio in ratios.items() if ratio > TARGET_RATIO]
+    small, large = min(args.sizes), max(args.sizes)
+    if small < large:
+        for page in ("editor", "roster"):
+            row = now[page]
+            ks = {mode: math.log(row[mode][str(large)] / row[mode][str(small)]) / math.log(large / small)
+                  for mode in MODES}
+            shown = "  ".join(f"{mode} {k:.2f}" for mode, k in ks.items())
+            print(f"  this tree, {page} k {small}->{large} units: {shown}   target k ≤ {TARGET_K:.2f}")
+            missed += [f"{page} {mode} k {k:.2f}" for mode, k in ks.items() if k > TARGET_K]
+    print("  targets: " + ("met" if not missed else "MISSED: " + "; ".join(missed)))
+    return 1 if missed else 0
+
+
+def profile_page(client, url: str, label: str, cache) -> None:
+    """cProfile of one cold request of `url`, the costliest functions to stderr (`--profile`)."""
+    import cProfile
+    import io
+    import pstats
+
+    cache.clear()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    client.get(url)
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out)
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(25)
+    print(f"=== profile: {label}\n{out.getvalue()}", file=sys.stderr)
 
 
 def measure(args: argparse.Namespace) -> int:
@@ -181,6 +219,8 @@ def measure(args: argparse.Namespace) -> int:
                         times.append((time.process_time() - started) * 1000)
                         assert response.status_code == 200
                     figures[page][mode][str(size)] = statistics.median(times)
+                if args.profile:
+                    profile_page(client, url, f"{page} at {size} units, cold", cache)
         print(json.dumps(figures))
         return 0
     finally:
@@ -194,10 +234,12 @@ def main() -> int:
     parser.add_argument("--baseline", nargs="*", default=[],
                         help="commits to run side by side (b94a3b1: the 2026-11-26 figures)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per side, alternating")
+    parser.add_argument("--profile", action="store_true",
+                        help="only this tree, in this process: print a cProfile of each cold page to stderr")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--root", default=str(HERE.parent.parent), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    return measure(args) if args.measure else compare(args)
+    return measure(args) if args.measure or args.profile else compare(args)
 
 
 if __name__ == "__main__":

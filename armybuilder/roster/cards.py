@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -47,11 +49,36 @@ TEXT_LENGTH = 6
 
 @dataclass(frozen=True)
 class StackedRow:
-    """A table row and, for a phone, the line stacked under it: the row's text cells with
-    their column's name, then its rules (`Card.profile_stacked`, `Card.weapon_stacked`)."""
+    """A table row as the roster's card prints it: each cell with its class (`cells`: "num" or
+    "text", and "rules-col" for a column of text), the rules on one line, and, for a phone, the
+    line stacked under it: the row's text cells with their column's name, then its rules
+    (`Card.profile_stacked`, `Card.weapon_stacked`).
+
+    The cells and the phone line are also kept as markup (`cells_html`, `line_html`): a card
+    is mostly cells, and a template prints a row's worth of them as one string far cheaper
+    than a loop of tags per cell (the roster page is half cells)."""
 
     row: Row
     line: list[tuple[str, str]]
+    cells: list[tuple[str, str]] = field(default_factory=list)
+    rules: str = ""
+    #: The columns the row's phone line spans.
+    span: int = 0
+
+    @property
+    def cells_html(self) -> SafeString:
+        """`<td class="...">value</td>` for each cell."""
+        return format_html_join("", '<td class="{}">{}</td>', self.cells)
+
+    @property
+    def line_html(self) -> SafeString:
+        """The phone line as a table row spanning `span` columns (hidden where the table has
+        room for its text and Rules columns); empty when the row has none."""
+        if not self.line:
+            return mark_safe("")
+        field_html = '<span class="stacked-field"><span class="rules-row-label">{}:</span> {}</span>'
+        fields = format_html_join(" · ", field_html, self.line)
+        return format_html('<tr class="rules-row"><td colspan="{}">{}</td></tr>', self.span, fields)
 
 
 def text_columns(columns: Sequence[Column], rows: Sequence[Row]) -> frozenset[int]:
@@ -63,17 +90,40 @@ def text_columns(columns: Sequence[Column], rows: Sequence[Row]) -> frozenset[in
     )
 
 
-def stacked_rows(columns: Sequence[Column], rows: Sequence[Row]) -> list[StackedRow]:
-    """Each row of a table with its phone line (see `StackedRow`); an empty line for a row
-    with no text and no rules."""
-    texts = text_columns(columns, rows)
+def cell_class(value: str, text_column: bool) -> str:
+    """A roster cell's class: "text" for text, "num" for a figure, and "rules-col" in a column
+    of text (hidden on a phone, where the stacked line prints it)."""
+    kind = "text" if len(value) > TEXT_LENGTH else "num"
+    return f"{kind} rules-col" if text_column else kind
+
+
+def column_heads(columns: Sequence[Column], texts: frozenset[int]) -> SafeString:
+    """The roster card's column headings (`<th>`), each with its class and, when the schema
+    gives a full name, the short heading in an `<abbr>` of it."""
+    heads = []
+    for index, column in enumerate(columns):
+        css = "num rules-col" if index in texts else "num"
+        short, title = str(column.short), str(column.title)
+        heading = format_html('<abbr title="{}">{}</abbr>', title, short) if short != title else short
+        heads.append(format_html('<th scope="col" class="{}">{}</th>', css, heading))
+    return mark_safe("".join(heads))
+
+
+def stacked_rows(columns: Sequence[Column], rows: Sequence[Row],
+                 texts: frozenset[int] | None = None) -> list[StackedRow]:
+    """Each row of a table with its cells' classes and its phone line (see `StackedRow`); an
+    empty line for a row with no text and no rules."""
+    texts = text_columns(columns, rows) if texts is None else texts
+    span = 2 + len(columns) - len(texts)
     stacked = []
     for row in rows:
         line = [(columns[index].title, value) for index, value in enumerate(row.cells)
                 if index in texts and value not in ("", "-")]
+        rules = ", ".join(row.rules)
         if row.rules:
-            line.append((str(_("Rules")), ", ".join(row.rules)))
-        stacked.append(StackedRow(row, line))
+            line.append((str(_("Rules")), rules))
+        cells = [(value, cell_class(value, index in texts)) for index, value in enumerate(row.cells)]
+        stacked.append(StackedRow(row, line, cells, rules, span))
     return stacked
 
 
@@ -109,30 +159,40 @@ class Card:
         """The profile table's rows, by the name every variant of the card template reads."""
         return self.profiles
 
-    @property
+    # What the roster's card prints is worked out once per card (cached: the template reads
+    # these per cell); they are derived, so not fields: a card's content is its fields.
+    @cached_property
     def profile_text_columns(self) -> frozenset[int]:
         return text_columns(self.profile_columns, self.profiles)
 
-    @property
-    def profile_stacked(self) -> list[StackedRow]:
-        return stacked_rows(self.profile_columns, self.profiles)
+    @cached_property
+    def profile_heads(self) -> SafeString:
+        return column_heads(self.profile_columns, self.profile_text_columns)
 
-    @property
+    @cached_property
+    def profile_stacked(self) -> list[StackedRow]:
+        return stacked_rows(self.profile_columns, self.profiles, self.profile_text_columns)
+
+    @cached_property
     def profile_phone_span(self) -> int:
         """The columns the profile table keeps on a phone: name, count and the figures."""
         return 2 + len(self.profile_columns) - len(self.profile_text_columns)
 
-    @property
+    @cached_property
     def weapon_phone_span(self) -> int:
         return 2 + len(self.weapon_columns) - len(self.weapon_text_columns)
 
-    @property
+    @cached_property
     def weapon_text_columns(self) -> frozenset[int]:
         return text_columns(self.weapon_columns, self.weapons)
 
-    @property
+    @cached_property
+    def weapon_heads(self) -> SafeString:
+        return column_heads(self.weapon_columns, self.weapon_text_columns)
+
+    @cached_property
     def weapon_stacked(self) -> list[StackedRow]:
-        return stacked_rows(self.weapon_columns, self.weapons)
+        return stacked_rows(self.weapon_columns, self.weapons, self.weapon_text_columns)
 
     @property
     def pdf_narrow(self) -> list[PdfTable]:
