@@ -305,7 +305,23 @@ def balanced_parts(groups: Sequence[Sequence[str]], seconds: Mapping[str, float]
         load, index = heapq.heappop(heap)
         dealt[index] += keys
         heapq.heappush(heap, (load + weight, index))
-    return [part for part in dealt if part]
+    # Each part computes its matchups in the order of `groups` (the first unit's first), and the
+    # part holding the first unit's comes first (the job computes it itself, at once).
+    rank = {key: order for order, keys in reversed(list(enumerate(groups))) for key in keys}
+    ordered = [sorted(part, key=lambda key: rank.get(key, len(groups))) for part in dealt if part]
+    return sorted(ordered, key=lambda part: rank.get(part[0], len(groups)))
+
+
+def first_the_edited(groups: Sequence[Sequence[str]], missing: set[str]) -> list[Sequence[str]]:
+    """The units' matchup keys in the order they are computed: first the units none of whose
+    matchups are cached (content no job has seen: the unit just edited, or added), then those
+    with the fewest missing (the rows the panel shows soonest); the list's order otherwise."""
+    def order(item: tuple[int, Sequence[str]]) -> tuple[bool, int, int]:
+        index, keys = item
+        absent = sum(1 for key in keys if key in missing)
+        return absent < len(keys), absent, index
+
+    return [keys for _index, keys in sorted(enumerate(groups), key=order)]
 
 
 def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], list[list[str]]]:
@@ -324,6 +340,7 @@ def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], 
     seconds = {key: price for key, price in prices.items() if price is not None}
     if not seconds:
         return inputs, todo, []
+    groups = first_the_edited(groups, set(missing))
     return inputs, todo, balanced_parts(groups, seconds, parts_for(len(seconds), sum(seconds.values())))
 
 
