@@ -18,9 +18,12 @@ different model count, so no two units share a cached matchup), in a database of
    painting are not in it);
 3. the independent baseline, in the same run: the same gauntlet measured directly in this
    process (the system's `attack` on every pair, no cache, no Celery).
-Targets: an edit's panel current within 1 s p95; the full recomputation's
-worker CPU within `FULL_CPU_RATIO_TARGET` of the direct measurement's (wall time printed).
-Prints each figure against its target and the ratios; the exit status follows the targets.
+Targets: an edit's panel current within 1 s p95; the full recomputation within
+`FULL_CPU_TARGET_S` CPU seconds of the worker (all its pool processes), and that CPU within
+`FULL_CPU_RATIO_TARGET` of the direct measurement's (wall time printed: on a quiet 2-core
+machine with two worker processes it is about half the CPU). Also printed: the CPU of one
+panel poll, computing and finished (the web side of every poll, `gauntlet_panel`). Prints
+each figure against its target and the ratios; the exit status follows the targets.
 """
 
 from __future__ import annotations
@@ -69,6 +72,15 @@ EDIT_P95_TARGET = 1.0
 #: wall-clock target of 10 s was below the ~19 s of CPU the 4,800 matchups take on this
 #: 2-core machine: no worker count could meet it.)
 FULL_CPU_RATIO_TARGET = 1.3
+#: The full recomputation of the 4,800 matchups in CPU seconds of the worker, whatever its
+#: processes: measured 17–19 s directly in one process on this 2-core machine (2026-11-29, the
+#: exact engines as they are), so 24 s leaves Celery, pricing and the cache 30% and is met on a
+#: 2-core machine in about 12 s of wall time with both cores free. It is CPU, not wall time: a
+#: machine shared with other work meets it too, later.
+FULL_CPU_TARGET_S = 24.0
+#: One poll of the panel while nothing changed: a cache read and the template (CPU of this
+#: process, which serves the requests itself).
+POLL_CPU_TARGET_S = 0.05
 
 
 def make_list(owner: object, name: str, offset: int) -> ArmyList:
@@ -168,6 +180,10 @@ PANEL_POLL = re.compile(
 DEBOUNCE_SECONDS = 0.15
 
 
+#: CPU seconds of each panel request the edits made, by the state it answered.
+POLL_CPU: dict[str, list[float]] = {}
+
+
 def until_current_as_the_page(client: Client, url: str, limit: float = 120.0) -> float:
     """Seconds from a saved change until the panel is complete, asked the page's own way: the
     editor's debounce, then the panel, then each poll after the delay its answer names (what
@@ -175,8 +191,11 @@ def until_current_as_the_page(client: Client, url: str, limit: float = 120.0) ->
     started = time.perf_counter()
     time.sleep(DEBOUNCE_SECONDS)
     while time.perf_counter() - started < limit:
+        cpu = time.process_time()
         page = client.get(url).content.decode()
-        if PANEL_READY.search(page):
+        ready = PANEL_READY.search(page)
+        POLL_CPU.setdefault("ready" if ready else "computing", []).append(time.process_time() - cpu)
+        if ready:
             return time.perf_counter() - started
         poll = PANEL_POLL.search(page)
         if poll is None:
@@ -194,6 +213,16 @@ def until_ready(client: Client, url: str, limit: float = 120.0) -> float:
             return time.perf_counter() - started
         time.sleep(0.05)
     raise SystemExit(f"the panel was not complete after {limit:.0f} s")
+
+
+def poll_cpu_seconds(client: Client, url: str, polls: int = 10) -> float:
+    """The median CPU seconds of one panel request of a finished gauntlet (this process serves it)."""
+    seconds = []
+    for _ in range(polls):
+        started = time.process_time()
+        client.get(url)
+        seconds.append(time.process_time() - started)
+    return statistics.median(seconds)
 
 
 def main() -> int:
@@ -238,7 +267,9 @@ def main() -> int:
                 worker_cpu, own_cpu = session_cpu(worker.pid) - worker_cpu, time.process_time() - own_cpu
                 full_cpu[processes] = worker_cpu
                 print(f"1. full recomputation, {processes} worker process(es): {full[processes]:.2f} s wall "
-                      f"(vs direct {full[processes] / direct:.2f}); CPU: worker {worker_cpu:.2f} s = "
+                      f"(vs direct {full[processes] / direct:.2f}); CPU: worker {worker_cpu:.2f} s, target "
+                      f"<= {FULL_CPU_TARGET_S:g} s: ratio {worker_cpu / FULL_CPU_TARGET_S:.2f} "
+                      f"({'met' if worker_cpu <= FULL_CPU_TARGET_S else 'MISSED'}); "
                       f"{worker_cpu / direct:.2f}x the direct measurement (target <= "
                       f"{FULL_CPU_RATIO_TARGET:g}x), panel requests {own_cpu:.2f} s; "
                       f"load average {os.getloadavg()[0]:.1f}")
@@ -248,6 +279,10 @@ def main() -> int:
             first, *rest = sorted(full)
             for processes in rest:
                 print(f"   speed-up with {processes} processes: {full[first] / full[processes]:.2f}x")
+
+        poll_cpu = poll_cpu_seconds(client, url)
+        print(f"   one panel poll, the gauntlet finished: {1000 * poll_cpu:.1f} ms CPU (target <= "
+              f"{1000 * POLL_CPU_TARGET_S:.0f} ms: ratio {poll_cpu / POLL_CPU_TARGET_S:.2f})")
 
         edit_processes = max(args.processes)  # an edit's matchups are split over the free processes
         worker = start_worker(edit_processes)
@@ -275,8 +310,12 @@ def main() -> int:
               f"(target {EDIT_P95_TARGET:.0f} s: ratio {p95 / EDIT_P95_TARGET:.2f}); worker CPU per edit: "
               f"p50 {statistics.median(edit_cpu):.2f} s, max {max(edit_cpu):.2f} s; "
               f"load average {os.getloadavg()[0]:.1f}")
+        print("   CPU of one panel poll after an edit: " + ", ".join(
+            f"{state} p50 {1000 * statistics.median(cpu):.1f} ms ({len(cpu)} polls)"
+            for state, cpu in sorted(POLL_CPU.items())))
         print("   the edits: " + "; ".join(changes))
-        met = p95 <= EDIT_P95_TARGET and max(full_cpu.values()) <= FULL_CPU_RATIO_TARGET * direct
+        met = (p95 <= EDIT_P95_TARGET and max(full_cpu.values()) <= FULL_CPU_RATIO_TARGET * direct
+               and max(full_cpu.values()) <= FULL_CPU_TARGET_S and poll_cpu <= POLL_CPU_TARGET_S)
         return 0 if met else 1
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)

@@ -164,11 +164,14 @@ class _Prepared:
 
 
 def _matchup(system: GameSystem, attacker: GauntletUnit, defender: GauntletUnit, situation: Situation,
-             cached: MatchupCache, situation_digest: str, prepared: _Prepared | None = None) -> Matchup:
+             cached: MatchupCache, situation_digest: str, prepared: _Prepared | None = None,
+             left_out: set[str] | None = None) -> Matchup:
     ready = prepared or _Prepared(system)
-    figures = cached(matchup_key(system.key, attacker, defender, situation_digest),
-                     lambda: matchup_figures(system, ready.unit(attacker), ready.unit(defender),
-                                             ready.situation(situation, situation_digest)))
+    key = matchup_key(system.key, attacker, defender, situation_digest)
+    figures = cached(key, lambda: matchup_figures(system, ready.unit(attacker), ready.unit(defender),
+                                                  ready.situation(situation, situation_digest)))
+    if left_out is not None and figures.get("left_out"):
+        left_out.add(key)
     return {"attacker": attacker.name, "defender": defender.name, "situation": dict(situation), **figures}
 
 
@@ -186,6 +189,21 @@ def destroyed(matchup: Matchup, defender: GauntletUnit, *, points: bool) -> floa
     return min(matchup["expected_kills"], float(model_count(defender.data)))
 
 
+@dataclass(frozen=True)
+class UnitMeasure:
+    """What one unit of a list measures against the whole gauntlet: its report row, and per
+    enemy unit (in the gauntlet's order) the worth it destroys and the worth of it destroyed
+    in a turn, each in the better mode. A unit's figures need only its own matchups, so a
+    caller may keep this per unit content (`gauntlet_panel`) and `combine` the list's report
+    from it without reading a matchup again; `left_out` are the keys of its matchups past the
+    estimate limits."""
+
+    row: dict[str, Any]
+    dealt: tuple[float, ...]
+    taken: tuple[float, ...]
+    left_out: frozenset[str] = frozenset()
+
+
 def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequence[Opponent],
             situations: Mapping[str, Situation], *, cached: MatchupCache = no_cache,
             count_points: bool | None = None) -> Gauntlet:
@@ -194,83 +212,110 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
     (a caller measuring some units of a list decides it for the whole list)."""
     enemies = [enemy for opponent in opponents for enemy in opponent.units]
     points = by_points(system, [*units, *enemies]) if count_points is None else count_points
-    if not points:  # count models on both sides
-        units = [GauntletUnit(u.name, u.data, float(model_count(u.data)), u.digest) for u in units]
-        enemies = [GauntletUnit(e.name, e.data, float(model_count(e.data)), e.digest) for e in enemies]
-        opponents = [Opponent(o.name, enemies[start:start + len(o.units)])
-                     for o, start in zip(opponents, _starts(opponents), strict=True)]
+    matchups: list[Matchup] = []
+    measures = [measure_unit(system, unit, enemies, situations, cached=cached, points=points, into=matchups)
+                for unit in units]
+    report = combine(units, opponents, measures, points=points)
+    report.matchups = matchups
+    return report
+
+
+def as_counted(unit: GauntletUnit, *, points: bool) -> GauntletUnit:
+    """The unit as the gauntlet counts it: worth its points, or its models."""
+    return unit if points else GauntletUnit(unit.name, unit.data, float(model_count(unit.data)), unit.digest)
+
+
+def measure_unit(system: GameSystem, unit: GauntletUnit, enemies: Sequence[GauntletUnit],
+                 situations: Mapping[str, Situation], *, cached: MatchupCache, points: bool,
+                 into: list[Matchup] | None = None) -> UnitMeasure:
+    """One unit of the list against every enemy unit in each mode (`measure`'s row of it);
+    the matchups it reads are appended to `into` when given."""
+    unit = as_counted(unit, points=points)
+    enemies = [as_counted(enemy, points=points) for enemy in enemies]
     per_wound = not points and system.counts_wounds
-    report = Gauntlet(worth_unit="points" if points else "models")
-    # (attacker index, defender index, mode) -> worth destroyed, both directions (and wounds).
-    dealt: dict[tuple[int, int, str], float] = {}
-    taken: dict[tuple[int, int, str], float] = {}
-    dealt_wounds: dict[tuple[int, int, str], float] = {}
-    taken_wounds: dict[tuple[int, int, str], float] = {}
-    # (unit index, enemy index) -> the melee matchups' chances: its own attacks, and theirs on it.
-    attacking: dict[tuple[int, int], list[dict[str, Any]]] = {}
-    attacked: dict[tuple[int, int], list[dict[str, Any]]] = {}
     digests = {mode: content_digest(situation) for mode, situation in situations.items()}
     prepared = _Prepared(system)
     count_wounds = system.unit_wounds if per_wound else None
-    own_wounds = [float(count_wounds(u.data)) for u in units] if count_wounds else []
+    own_wounds = float(count_wounds(unit.data)) if count_wounds else 0.0
     enemy_wounds = [float(count_wounds(e.data)) for e in enemies] if count_wounds else []
-    for i, unit in enumerate(units):
-        for j, enemy in enumerate(enemies):
-            for mode, situation in situations.items():
-                forward = _matchup(system, unit, enemy, situation, cached, digests[mode], prepared)
-                backward = _matchup(system, enemy, unit, situation, cached, digests[mode], prepared)
-                report.matchups += [forward, backward]
-                dealt[i, j, mode] = destroyed(forward, enemy, points=points)
-                taken[i, j, mode] = destroyed(backward, unit, points=points)
-                if per_wound:
-                    dealt_wounds[i, j, mode] = min(forward.get("expected_damage", 0.0), enemy_wounds[j])
-                    taken_wounds[i, j, mode] = min(backward.get("expected_damage", 0.0), own_wounds[i])
-                if situation.get("mode") == "melee":
-                    attacking[i, j] = forward.get("chances") or []
-                    attacked[i, j] = backward.get("chances") or []
+    # (enemy index, mode) -> worth destroyed, both directions (and wounds).
+    dealt: dict[tuple[int, str], float] = {}
+    taken: dict[tuple[int, str], float] = {}
+    dealt_wounds: dict[tuple[int, str], float] = {}
+    taken_wounds: dict[tuple[int, str], float] = {}
+    # enemy index -> the melee matchups' chances: its own attacks, and theirs on it.
+    attacking: dict[int, list[dict[str, Any]]] = {}
+    attacked: dict[int, list[dict[str, Any]]] = {}
+    left_out: set[str] = set()
+    for j, enemy in enumerate(enemies):
+        for mode, situation in situations.items():
+            forward = _matchup(system, unit, enemy, situation, cached, digests[mode], prepared, left_out)
+            backward = _matchup(system, enemy, unit, situation, cached, digests[mode], prepared, left_out)
+            if into is not None:
+                into += [forward, backward]
+            dealt[j, mode] = destroyed(forward, enemy, points=points)
+            taken[j, mode] = destroyed(backward, unit, points=points)
+            if per_wound:
+                dealt_wounds[j, mode] = min(forward.get("expected_damage", 0.0), enemy_wounds[j])
+                taken_wounds[j, mode] = min(backward.get("expected_damage", 0.0), own_wounds)
+            if situation.get("mode") == "melee":
+                attacking[j] = forward.get("chances") or []
+                attacked[j] = backward.get("chances") or []
 
-    for i, unit in enumerate(units):
+    own = unit.worth or 1.0
+    best_dealt = tuple(max(dealt[j, mode] for mode in situations) for j in range(len(enemies)))
+    best_taken = tuple(max(taken[j, mode] for mode in situations) for j in range(len(enemies)))
+    per_target = [value / own for value in best_dealt]
+    by_mode = {mode: _weighted([dealt[j, mode] / own for j in range(len(enemies))], enemies)
+               for mode in situations}
+    best = max(range(len(enemies)), key=lambda j: per_target[j], default=None)
+    worst = min(range(len(enemies)), key=lambda j: per_target[j], default=None)
+    enemy_worths = [e.worth for e in enemies]
+    row: dict[str, Any] = {
+        "name": unit.name,
+        "points": unit.worth,
+        "offence_per_point": _weighted(per_target, enemies),
+        "offence_by_mode": by_mode,
+        "durability_per_point": _durability(unit.worth, enemy_worths, best_taken),
+        "best_target": enemies[best].name if best is not None else None,
+        "worst_target": enemies[worst].name if worst is not None else None,
+        "melee_chances": _mean_chances([attacking.get(j, []) for j in range(len(enemies))], enemies),
+        "combat_chances": _declared_chances(system, attacking, attacked, enemies),
+    }
+    if per_wound:
+        per_own = [max(dealt_wounds[j, mode] for mode in situations) / (own_wounds or 1.0)
+                   for j in range(len(enemies))]
+        row["wounds"] = own_wounds
+        row["offence_per_wound"] = _mean(per_own, enemy_wounds)
+        row["durability_per_wound"] = _durability(
+            own_wounds, enemy_wounds, [max(taken_wounds[j, mode] for mode in situations)
+                                       for j in range(len(enemies))])
+    return UnitMeasure(row=row, dealt=best_dealt, taken=best_taken, left_out=frozenset(left_out))
+
+
+def combine(units: Sequence[GauntletUnit], opponents: Sequence[Opponent], measures: Sequence[UnitMeasure],
+            *, points: bool) -> Gauntlet:
+    """The list's report from its units' measures (`measure_unit`, one per unit of `units`, in
+    order): their rows, every (unit, target) pairing, and the trade against each opponent."""
+    units = [as_counted(unit, points=points) for unit in units]
+    enemies = [as_counted(enemy, points=points) for opponent in opponents for enemy in opponent.units]
+    report = Gauntlet(worth_unit="points" if points else "models")
+    for unit, measured in zip(units, measures, strict=True):
         own = unit.worth or 1.0
-        per_target = [max(dealt[i, j, mode] for mode in situations) / own for j in range(len(enemies))]
-        by_mode = {mode: _weighted([dealt[i, j, mode] / own for j in range(len(enemies))], enemies)
-                   for mode in situations}
-        report.pairings += [{"unit": unit.name, "target": enemies[j].name, "per_point": per_target[j]}
-                            for j in range(len(enemies))]
-        best = max(range(len(enemies)), key=lambda j: per_target[j], default=None)
-        worst = min(range(len(enemies)), key=lambda j: per_target[j], default=None)
-        row: dict[str, Any] = {
-            "name": unit.name,
-            "points": unit.worth,
-            "offence_per_point": _weighted(per_target, enemies),
-            "offence_by_mode": by_mode,
-            "durability_per_point": _durability(i, unit.worth, [e.worth for e in enemies], taken, situations),
-            "best_target": enemies[best].name if best is not None else None,
-            "worst_target": enemies[worst].name if worst is not None else None,
-            "melee_chances": _mean_chances([attacking.get((i, j), []) for j in range(len(enemies))], enemies),
-            "combat_chances": _declared_chances(system, i, attacking, attacked, enemies),
-        }
-        if per_wound:
-            per_own = [max(dealt_wounds[i, j, mode] for mode in situations) / (own_wounds[i] or 1.0)
-                       for j in range(len(enemies))]
-            row["wounds"] = own_wounds[i]
-            row["offence_per_wound"] = _mean(per_own, enemy_wounds)
-            row["durability_per_wound"] = _durability(i, own_wounds[i], enemy_wounds, taken_wounds,
-                                                      situations)
-        report.units.append(row)
-
+        report.units.append(measured.row)
+        report.pairings += [{"unit": unit.name, "target": enemy.name, "per_point": value / own}
+                            for enemy, value in zip(enemies, measured.dealt, strict=True)]
     report.pairings.sort(key=lambda row: row["per_point"], reverse=True)
+    own_weights = sum(unit.worth for unit in units) or 1.0
     start = 0
     for opponent in opponents:
         indices = range(start, start + len(opponent.units))
         start += len(opponent.units)
         weights = sum(enemies[j].worth for j in indices) or 1.0
-        destroyed_per_turn = sum(
-            enemies[j].worth / weights * max(dealt[i, j, mode] for mode in situations)
-            for i in range(len(units)) for j in indices)
-        own_weights = sum(unit.worth for unit in units) or 1.0
-        lost_per_turn = sum(
-            unit.worth / own_weights * max(taken[i, j, mode] for mode in situations)
-            for i, unit in enumerate(units) for j in indices)
+        destroyed_per_turn = sum(enemies[j].worth / weights * measured.dealt[j]
+                                 for measured in measures for j in indices)
+        lost_per_turn = sum(unit.worth / own_weights * measured.taken[j]
+                            for unit, measured in zip(units, measures, strict=True) for j in indices)
         report.opponents.append({
             "name": opponent.name,
             "points": sum(enemies[j].worth for j in indices),
@@ -281,14 +326,12 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
     return report
 
 
-def _durability(i: int, own: float, enemy_worths: Sequence[float],
-                taken: Mapping[tuple[int, int, str], float],
-                situations: Mapping[str, Situation]) -> float | None:
-    """The gauntlet's worth of attacks needed to destroy unit `i`, per its own worth: the
-    gauntlet's worth over the share of the unit its units destroy in one turn each (their
-    better mode); None when they destroy none of it."""
+def _durability(own: float, enemy_worths: Sequence[float], taken: Sequence[float]) -> float | None:
+    """The gauntlet's worth of attacks needed to destroy a unit worth `own`, per its own worth:
+    the gauntlet's worth over the share of the unit its units destroy in one turn each (`taken`,
+    their better mode); None when they destroy none of it."""
     own = own or 1.0
-    share_lost = sum(max(taken[i, j, mode] for mode in situations) / own for j in range(len(enemy_worths)))
+    share_lost = sum(value / own for value in taken)
     return sum(enemy_worths) / share_lost / own if share_lost > 0 else None
 
 
@@ -300,17 +343,17 @@ def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
     return sum(value * weight for value, weight in zip(values, weights, strict=True)) / total
 
 
-def _declared_chances(system: GameSystem, i: int, attacking: Mapping[tuple[int, int], list[dict[str, Any]]],
-                      attacked: Mapping[tuple[int, int], list[dict[str, Any]]],
+def _declared_chances(system: GameSystem, attacking: Mapping[int, list[dict[str, Any]]],
+                      attacked: Mapping[int, list[dict[str, Any]]],
                       enemies: Sequence[GauntletUnit]) -> list[dict[str, Any]]:
-    """The chances the system declares for unit `i`'s fights (`GameSystem.combat_chances`), each
+    """The chances the system declares for a unit's fights (`GameSystem.combat_chances`), each
     averaged over the gauntlet's units that report it, weighted by their worth."""
     rows = []
     for chance in system.combat_chances:
         source = attacking if chance.side == "attacking" else attacked
         values, weights = [], []
         for j, enemy in enumerate(enemies):
-            found = [c["value"] for c in source.get((i, j), []) if c["key"] == chance.key]
+            found = [c["value"] for c in source.get(j, []) if c["key"] == chance.key]
             if found:
                 values.append(found[0])
                 weights.append(enemy.worth)
@@ -342,11 +385,3 @@ def _mean_chances(per_enemy: Sequence[Sequence[Mapping[str, Any]]], enemies: Seq
     return [{"key": row["key"], "label": row["label"], "value": row["value"] / row["weight"]}
             for row in totals.values() if row["weight"] > 0]
 
-
-def _starts(opponents: Sequence[Opponent]) -> list[int]:
-    """Where each opponent's units start in the gauntlet's flat list of enemy units."""
-    starts, at = [], 0
-    for opponent in opponents:
-        starts.append(at)
-        at += len(opponent.units)
-    return starts

@@ -25,6 +25,7 @@ from django.db.models import Q
 
 from armybuilder.estimates.bounds import matchup_cost, over_limit
 from armybuilder.estimates.gauntlet import (
+    CACHE_VERSION,
     MODES,
     GauntletUnit,
     Matchup,
@@ -75,28 +76,54 @@ class GauntletInputs:
         of some of the list's units are measured as the whole list's are."""
         return by_points(self.system, [*self.units, *self.enemies()])
 
-    def unit_keys(self, keys: Sequence[str] | None = None) -> list[set[str]]:
+    def runs(self) -> int:
+        """The matchups one unit of the list needs: both ways against every enemy unit in every mode."""
+        return 2 * len(self.enemies()) * len(self.situations)
+
+    def unit_pairs(self, index: int) -> list[Pair]:
+        """The matchups unit `index` of the list needs, in `gauntlet.measure_unit`'s order."""
+        unit = self.units[index]
+        return [pair for enemy in self.enemies() for situation in self.situations.values()
+                for pair in ((unit, enemy, situation), (enemy, unit, situation))]
+
+    def unit_pair_keys(self, index: int) -> list[str]:
+        """The cache key of each of `unit_pairs(index)`, in the same order."""
+        digests = self._situation_digests()
+        return [matchup_key(self.system.key, attacker, defender, digests[situation["mode"]])
+                for attacker, defender, situation in self.unit_pairs(index)]
+
+    def unit_keys(self) -> list[set[str]]:
         """Per unit of the list, the keys of every matchup its figures need (its attacks on
-        every enemy unit and theirs on it, in every mode): consecutive runs of `pair_keys`
-        (given, when the caller has them already), as `pairs` lists a unit's matchups together."""
-        keys = self.pair_keys() if keys is None else keys
-        run = 2 * len(self.enemies()) * len(self.situations)
-        return [set(keys[i * run:(i + 1) * run]) for i in range(len(self.units))]
+        every enemy unit and theirs on it, in every mode)."""
+        return [set(self.unit_pair_keys(index)) for index in range(len(self.units))]
 
     def pair_keys(self) -> list[str]:
         """The cache key of each of `pairs`, in the same order."""
-        digests = {mode: content_digest(situation) for mode, situation in self.situations.items()}
-        return [matchup_key(self.system.key, attacker, defender, digests[situation["mode"]])
-                for attacker, defender, situation in self.pairs()]
+        return [key for index in range(len(self.units)) for key in self.unit_pair_keys(index)]
 
-    def pairs(self) -> list[tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
-        enemies = self.enemies()
-        return [pair for unit in self.units for enemy in enemies for situation in self.situations.values()
-                for pair in ((unit, enemy, situation), (enemy, unit, situation))]
+    def pairs(self) -> list[Pair]:
+        return [pair for index in range(len(self.units)) for pair in self.unit_pairs(index)]
 
-    def keyed_pairs(self) -> dict[str, tuple[GauntletUnit, GauntletUnit, dict[str, Any]]]:
+    def keyed_pairs(self) -> dict[str, Pair]:
         """Every matchup by its cache key (a pair met twice is one matchup)."""
         return dict(zip(self.pair_keys(), self.pairs(), strict=True))
+
+    def measure_keys(self) -> list[str]:
+        """Per unit of the list, the cache key of its measure (`gauntlet.measure_unit`): what its
+        figures depend on, its own content, name and worth, the content, names, worths and order
+        of every enemy unit, the situations and whether the gauntlet counts points. A unit's
+        measure outlives edits of the other units of its list."""
+        shared = content_digest([CACHE_VERSION, self.system.key, self.counts_points(),
+                                 sorted(self._situation_digests().items()),
+                                 [[enemy.name, enemy.worth, enemy.digest] for enemy in self.enemies()]])
+        return [f"gauntlet-unit:{content_digest([shared, unit.name, unit.worth, unit.digest])}"
+                for unit in self.units]
+
+    def _situation_digests(self) -> dict[str, str]:
+        return {mode: content_digest(situation) for mode, situation in self.situations.items()}
+
+
+Pair = tuple[GauntletUnit, GauntletUnit, dict[str, Any]]
 
 
 def gauntlet_settings(army_list: ArmyList) -> dict[str, Any]:
@@ -122,9 +149,27 @@ def _units_of(system: GameSystem, units: Sequence[ListUnit]) -> list[GauntletUni
             for unit in units if estimable_in_list(unit.data or {})]
 
 
-def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
+def opponent_lists(army_list: ArmyList) -> list[ArmyList]:
+    """The lists of the gauntlet the owner may still read, in the order chosen: their own and
+    public lists chosen from `opponent_choices`, then the locked versions whose links they hold."""
+    chosen = gauntlet_settings(army_list)
+    others: list[ArmyList] = []
+    if chosen["lists"]:  # only a gauntlet with chosen lists needs to know which the owner may use
+        visible = Q(owner_id=army_list.owner_id) | Q(is_public=True)
+        found = {other.pk: other for other in ArmyList.objects.filter(
+            visible, pk__in=chosen["lists"], system_id=army_list.system_id, locked_at__isnull=True)
+            .exclude(pk=army_list.pk)}
+        others = [found[pk] for pk in chosen["lists"] if pk in found]
+    for token in chosen["locks"]:
+        locked = army_list_by_share_token(token=token)
+        if locked is not None and locked.system_id == army_list.system_id:
+            others.append(locked)
+    return others[:MAX_OPPONENT_LISTS]
+
+
+def gauntlet_inputs(army_list: ArmyList, *, others: Sequence[ArmyList] | None = None) -> GauntletInputs:
     """The inputs of the list's gauntlet as it is now (opponents the owner may no longer read
-    are left out)."""
+    are left out); `others` are its `opponent_lists` when the caller has read them already."""
     system = get_system(army_list.system.key)
     chosen = gauntlet_settings(army_list)
     opponents: list[Opponent] = []
@@ -132,15 +177,7 @@ def gauntlet_inputs(army_list: ArmyList) -> GauntletInputs:
         targets = [GauntletUnit(name=str(data.get("name") or key), data=data, worth=unit_worth(system, data))
                    for key, data in system.reference_targets.items()]
         opponents.append(Opponent(name="", units=targets))  # "" = the reference targets
-    others: list[ArmyList] = []
-    if chosen["lists"]:  # only a gauntlet with chosen lists needs to know which the owner may use
-        choices = {choice.pk: choice for choice in opponent_choices(army_list)}
-        others = [choices[pk] for pk in chosen["lists"] if pk in choices]
-    for token in chosen["locks"]:
-        locked = army_list_by_share_token(token=token)
-        if locked is not None and locked.system_id == army_list.system_id:
-            others.append(locked)
-    for other in others[:MAX_OPPONENT_LISTS]:
+    for other in opponent_lists(army_list) if others is None else others:
         opponents.append(Opponent(name=other.name, units=_units_of(system, army_list_units(army_list=other))))
     situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
     own = army_list_units(army_list=army_list)
@@ -167,13 +204,28 @@ MAX_PARTS = 8
 #: bound costs a read of /proc and two system calls, and the panel shows progress as they land.
 BATCH_SIZE = 100
 
-Pair = tuple[GauntletUnit, GauntletUnit, dict[str, Any]]
+def unmeasured_pairs(inputs: GauntletInputs) -> tuple[dict[str, Pair], list[list[str]]]:
+    """Every matchup of the list's units whose measure is not cached (a measured unit's matchups
+    were all there when it was measured), by key, and their keys grouped per unit; nothing when
+    the gauntlet is past `MAX_MATCHUPS` (the panel says so and queues nothing)."""
+    if len(inputs.units) * inputs.runs() > MAX_MATCHUPS:
+        return {}, []
+    measure_keys = inputs.measure_keys()
+    measured = job_cache().get_many(measure_keys) if measure_keys else {}
+    todo: dict[str, Pair] = {}
+    groups: list[list[str]] = []
+    for index, key in enumerate(measure_keys):
+        if key not in measured:
+            keys = inputs.unit_pair_keys(index)
+            todo.update(zip(keys, inputs.unit_pairs(index), strict=True))
+            groups.append(keys)
+    return todo, groups
 
 
 def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], dict[str, Pair]]:
     """The inputs, the keys of the matchups not cached yet (in a stable order), and what each is."""
     inputs = gauntlet_inputs(army_list)
-    todo = dict(list(inputs.keyed_pairs().items())[:MAX_MATCHUPS])
+    todo, _groups = unmeasured_pairs(inputs)
     cached = job_cache().get_many(list(todo)) if todo else {}
     return inputs, sorted(key for key in todo if key not in cached), todo
 
@@ -227,15 +279,17 @@ def remember_prices(prices: Mapping[str, float | None]) -> None:
         _PRICES.popitem(last=False)
 
 
-def balanced_parts(inputs: GauntletInputs, seconds: Mapping[str, float], parts: int) -> list[list[str]]:
+def balanced_parts(groups: Sequence[Sequence[str]], seconds: Mapping[str, float],
+                   parts: int) -> list[list[str]]:
     """The matchups of `seconds` dealt into at most `parts` parts of about equal predicted
     seconds (each largest first onto the lightest part). A list unit's matchups stay together:
     they share inner distributions (the counter-attacks on it) that a part computes once; a
-    unit whose matchups alone outweigh a part's share is dealt matchup by matchup."""
+    unit whose matchups alone outweigh a part's share is dealt matchup by matchup. `groups` are
+    the matchup keys of each unit (`unmeasured_pairs`)."""
     target = sum(seconds.values()) / max(1, parts)
     bundles: list[tuple[float, list[str]]] = []
     placed: set[str] = set()
-    for keys in inputs.unit_keys():
+    for keys in groups:
         mine = sorted(key for key in keys if key in seconds and key not in placed)
         placed.update(mine)
         total = sum(seconds[key] for key in mine)
@@ -251,14 +305,33 @@ def balanced_parts(inputs: GauntletInputs, seconds: Mapping[str, float], parts: 
         load, index = heapq.heappop(heap)
         dealt[index] += keys
         heapq.heappush(heap, (load + weight, index))
-    return [part for part in dealt if part]
+    # Each part computes its matchups in the order of `groups` (the first unit's first), and the
+    # part holding the first unit's comes first (the job computes it itself, at once).
+    rank = {key: order for order, keys in reversed(list(enumerate(groups))) for key in keys}
+    ordered = [sorted(part, key=lambda key: rank.get(key, len(groups))) for part in dealt if part]
+    return sorted(ordered, key=lambda part: rank.get(part[0], len(groups)))
+
+
+def first_the_edited(groups: Sequence[Sequence[str]], missing: set[str]) -> list[Sequence[str]]:
+    """The units' matchup keys in the order they are computed: first the units none of whose
+    matchups are cached (content no job has seen: the unit just edited, or added), then those
+    with the fewest missing (the rows the panel shows soonest); the list's order otherwise."""
+    def order(item: tuple[int, Sequence[str]]) -> tuple[bool, int, int]:
+        index, keys = item
+        absent = sum(1 for key in keys if key in missing)
+        return absent < len(keys), absent, index
+
+    return [keys for _index, keys in sorted(enumerate(groups), key=order)]
 
 
 def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], list[list[str]]]:
     """Price every missing matchup once, store those past a limit as left out at once, and deal
     the others into parts of equal predicted seconds (one part below `PART_SIZE` matchups and
     `PART_SECONDS`)."""
-    inputs, missing, todo = missing_matchups(army_list)
+    inputs = gauntlet_inputs(army_list)
+    todo, groups = unmeasured_pairs(inputs)
+    cached = job_cache().get_many(list(todo)) if todo else {}
+    missing = sorted(key for key in todo if key not in cached)
     prices = {key: matchup_seconds(inputs.system, key, todo[key][0].data, todo[key][1].data, todo[key][2])
               for key in missing}
     refused = {key: dict(LEFT_OUT) for key, price in prices.items() if price is None}
@@ -267,7 +340,8 @@ def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], 
     seconds = {key: price for key, price in prices.items() if price is not None}
     if not seconds:
         return inputs, todo, []
-    return inputs, todo, balanced_parts(inputs, seconds, parts_for(len(seconds), sum(seconds.values())))
+    groups = first_the_edited(groups, set(missing))
+    return inputs, todo, balanced_parts(groups, seconds, parts_for(len(seconds), sum(seconds.values())))
 
 
 def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -> int:
@@ -280,7 +354,7 @@ def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -
         mine = missing
     else:  # a part: its matchups were found missing and priced by the job that planned it
         inputs = gauntlet_inputs(army_list)
-        todo = dict(list(inputs.keyed_pairs().items())[:MAX_MATCHUPS])
+        todo, _groups = unmeasured_pairs(inputs)
         mine = [key for key in keys if key in todo]  # the list changed since: the rest is stale
         cached = job_cache().get_many(mine) if mine else {}  # a part delivered again: only the rest
         mine = [key for key in mine if key not in cached]

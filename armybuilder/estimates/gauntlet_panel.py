@@ -1,22 +1,52 @@
-"""The gauntlet panel's state: every matchup of a list's gauntlet read from the shared cache in
-one round trip, and one job queued (`gauntlet_tasks`) for the matchups still missing. The
-computing itself is `gauntlet_live`'s, which the job calls.
+"""The gauntlet panel's state: the finished report read in one cache round trip, or, while
+matchups are missing, each unit's measure and one job queued (`gauntlet_tasks`) for the rest.
+The computing itself is `gauntlet_live`'s, which the job calls.
+
+Three layers of the shared job cache, each keyed by what it depends on, so that a poll reads
+as little as it can:
+- the finished report (`report_key`: the list's id and version, each opponent list's id and
+  version, the reference targets' content): a poll of a list nobody changed is one query for
+  the opponents' versions and one cache read, whatever the size of the gauntlet;
+- each unit's measure (`GauntletInputs.measure_keys`: the unit's content and every enemy's):
+  after an edit only the edited unit's matchups are read again, and the report is combined
+  from the units' measures (`gauntlet.combine`) without reading a matchup;
+- the matchups themselves (`gauntlet.matchup_key`), which the jobs fill.
+Every list change bumps its version (`armybuilder.lists.services`), so a report is never read
+for content it was not measured on.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
-from armybuilder.estimates.gauntlet import Gauntlet, measure
+from armybuilder.estimates.gauntlet import (
+    CACHE_VERSION,
+    Gauntlet,
+    UnitMeasure,
+    combine,
+    content_digest,
+    measure_unit,
+)
 from armybuilder.estimates.gauntlet_live import (
+    MATCHUP_SECONDS,
     MAX_MATCHUPS,
     gauntlet_inputs,
+    gauntlet_settings,
     job_cache,
     job_key,
+    opponent_lists,
 )
 from armybuilder.estimates.gauntlet_tasks import gauntlet_queue
 from armybuilder.models import ArmyList
+from rules.systems.registry import get_system
+
+#: How long a finished report is kept: it is read by its inputs' versions, which any change moves
+#: on, so this bounds only the room of reports no one asks for again.
+REPORT_SECONDS = 24 * 3600
+#: Bump when what a cached report or state holds changes.
+REPORT_VERSION = "1"
 
 
 @dataclass(frozen=True)
@@ -34,32 +64,79 @@ class GauntletState:
     unit_figures: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: Every unit of the list by `ListUnit` id, in the list's order (with figures or not).
     unit_ids: list[int] = field(default_factory=list)
+    #: The report's cache key (`report_key`) when ready: what its rendered rows may be kept by.
+    key: str = ""
+
+
+@cache
+def _reference_digest(system_key: str) -> str:
+    """The content of a system's reference targets (fixed for the life of a process)."""
+    return content_digest(get_system(system_key).reference_targets)
+
+
+def report_key(army_list: ArmyList, others: list[ArmyList]) -> str:
+    """The cache key of the list's finished report: what it was measured on, by version."""
+    chosen = gauntlet_settings(army_list)
+    system_key = army_list.system.key
+    inputs = [REPORT_VERSION, CACHE_VERSION, army_list.pk, army_list.version, system_key,
+              _reference_digest(system_key) if chosen["reference"] else "",
+              [[other.pk, other.version] for other in others]]
+    return f"gauntlet-report:{army_list.pk}:{content_digest(inputs)}"
+
+
+def _slim(report: Gauntlet) -> Gauntlet:
+    """The report as the panel keeps it: no matchups, and of the pairings only the best and
+    worst three it shows (`Gauntlet.best_pairings`, `worst_pairings` read the same)."""
+    pairings = report.pairings if len(report.pairings) <= 6 else report.pairings[:3] + report.pairings[-3:]
+    return replace(report, matchups=[], pairings=pairings)
 
 
 def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
-    """The panel's state: every matchup read from the cache in one round trip; a durable job
-    queued for the missing ones (`gauntlet_tasks.gauntlet_queue`: none while one of this list
-    content is unfinished)."""
-    inputs = gauntlet_inputs(army_list)
-    pairs = inputs.pairs()
-    if len(pairs) > MAX_MATCHUPS:
-        return GauntletState("too_large", total=len(pairs), unit_ids=inputs.unit_ids)
-    ordered = inputs.pair_keys()
-    keys = set(ordered)
-    found = job_cache().get_many(list(keys)) if keys else {}
-    if len(found) < len(keys):
+    """The panel's state: the finished report from the cache when the list and its opponents
+    are as it was measured on; else each unit's measure, measuring the units whose matchups
+    have all landed, and a durable job queued for the missing ones
+    (`gauntlet_tasks.gauntlet_queue`: none while one of this list content is unfinished)."""
+    others = opponent_lists(army_list)
+    key = report_key(army_list, others)
+    store = job_cache()
+    finished = store.get(key)
+    if isinstance(finished, GauntletState):
+        return finished
+    inputs = gauntlet_inputs(army_list, others=others)
+    runs = inputs.runs()
+    if len(inputs.units) * runs > MAX_MATCHUPS:
+        return GauntletState("too_large", total=len(inputs.units) * runs, unit_ids=inputs.unit_ids)
+    points = inputs.counts_points()
+    measure_keys = inputs.measure_keys()
+    measures: dict[str, UnitMeasure] = store.get_many(measure_keys) if measure_keys else {}
+    unmeasured = [index for index, mkey in enumerate(measure_keys) if mkey not in measures]
+    wanted = {index: inputs.unit_pair_keys(index) for index in unmeasured}
+    needed = {pair for keys in wanted.values() for pair in keys}
+    found = store.get_many(list(needed)) if needed else {}
+    fresh = {measure_keys[index]: measure_unit(inputs.system, inputs.units[index], inputs.enemies(),
+                                               inputs.situations, cached=lambda pair, compute: found[pair],
+                                               points=points)
+             for index in unmeasured if all(pair in found for pair in wanted[index])}
+    if fresh:
+        store.set_many(fresh, timeout=MATCHUP_SECONDS)
+        measures.update(fresh)
+    if len(found) < len(needed):
         if queue:
             gauntlet_queue(army_list, job_key(army_list, inputs))
-        complete = [i for i, needed in enumerate(inputs.unit_keys(ordered)) if needed <= found.keys()]
-        partial = measure(inputs.system, [inputs.units[i] for i in complete], inputs.opponents,
-                          inputs.situations, cached=lambda key, compute: found[key],
-                          count_points=inputs.counts_points())
-        figures = {inputs.unit_ids[i]: row for i, row in zip(complete, partial.units, strict=True)}
-        return GauntletState("computing", done=len(found), total=len(keys), unit_figures=figures,
-                             unit_ids=inputs.unit_ids)
-    report = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations,
-                     cached=lambda key, compute: found[key])
-    left_out = sum(1 for figures in found.values() if figures.get("left_out"))
-    return GauntletState("ready", report=report, done=len(keys), total=len(keys), left_out=left_out,
-                         unit_figures=dict(zip(inputs.unit_ids, report.units, strict=True)),
-                         unit_ids=inputs.unit_ids)
+        # Matchups counted once each, as the jobs compute them: a measured unit's are all there.
+        waiting = {inputs.units[index].digest for index in unmeasured}
+        measured_digests = {unit.digest for unit in inputs.units} - waiting
+        done = runs * len(measured_digests) + len(found)
+        figures = {inputs.unit_ids[index]: measures[mkey].row
+                   for index, mkey in enumerate(measure_keys) if mkey in measures}
+        return GauntletState("computing", done=done, total=done + len(needed) - len(found),
+                             unit_figures=figures, unit_ids=inputs.unit_ids)
+    ordered = [measures[mkey] for mkey in measure_keys]
+    report = combine(inputs.units, inputs.opponents, ordered, points=points)
+    left_out = len(frozenset().union(*(measured.left_out for measured in ordered)))
+    total = runs * len({unit.digest for unit in inputs.units})
+    state = GauntletState("ready", report=_slim(report), done=total, total=total, left_out=left_out,
+                          unit_figures=dict(zip(inputs.unit_ids, report.units, strict=True)),
+                          unit_ids=inputs.unit_ids, key=key)
+    store.set(key, state, timeout=REPORT_SECONDS)
+    return state

@@ -14,19 +14,22 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from armybuilder.estimates.gauntlet import content_digest
 from armybuilder.estimates.gauntlet_live import (
     MAX_OPPONENT_LISTS,
     gauntlet_settings,
+    job_cache,
     opponent_choices,
 )
-from armybuilder.estimates.gauntlet_panel import gauntlet_state
+from armybuilder.estimates.gauntlet_panel import REPORT_SECONDS, GauntletState, gauntlet_state
 from armybuilder.estimates.gauntlet_text import figure_rows
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList
-from rules.systems.registry import get_system
+from rules.systems.registry import GameSystem, get_system
 
 #: Share links of locked versions accepted in the opponents form: their last path segment.
 TOKEN_MAX = 64
@@ -40,11 +43,14 @@ def _token_of(link: str) -> str:
 
 #: The delays of the panel's polls while it computes, in milliseconds: the n-th poll after an
 #: edit waits `POLL_DELAYS_MS[n]` (the last one from then on). The edited unit's matchups take
-#: about a second of one worker's CPU, so a short first wait finds them soon after they are
-#: done, where a fixed 1 s poll added up to a second to every wait (issue 42); a long
-#: computation soon falls back to one request a second. A poll is a plain short request: no
-#: connection is held open on gunicorn's sync workers.
-POLL_DELAYS_MS = (150, 200, 250, 300, 400, 500, 650, 800, 1000)
+#: about a second of one worker's CPU, split over the free worker processes, so the polls stay
+#: within 250 ms of each other for the first 1.7 s (a result is seen at most that long after it
+#: landed, where a fixed 1 s poll added up to a second to every wait, issue 42); a long
+#: computation soon falls back to one request a second. A poll while computing reads the
+#: units' measures and the edited unit's matchups only (`gauntlet_panel`, about 35 ms of CPU
+#: for 20 units against three lists of 20), and is a plain short request: no connection is
+#: held open on gunicorn's sync workers.
+POLL_DELAYS_MS = (150, 150, 200, 200, 250, 250, 250, 300, 400, 500, 650, 800, 1000)
 
 
 def poll_number(request: HttpRequest) -> int:
@@ -69,10 +75,10 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
                                "choices": opponent_choices(army_list), "max_lists": MAX_OPPONENT_LISTS,
                                "per_model": per_model, "next_poll": min(poll + 1, len(POLL_DELAYS_MS) - 1),
                                "poll_delay_ms": POLL_DELAYS_MS[poll]}
-    figures = figure_rows(list(state.unit_figures.values()), system=system, per_model=per_model)
-    shown = dict(zip(state.unit_figures, figures, strict=True))
+    shown = shown_rows(state, system=system, per_model=per_model)
     context["unit_rows"] = [{"id": unit_id, "figures": shown.get(unit_id),
-                             "state": "ready" if unit_id in shown else state.state}
+                             "state": "ready" if unit_id in shown else state.state,
+                             "digest": row_digest(shown.get(unit_id), state.state)}
                             for unit_id in state.unit_ids]
     if state.report is None:
         return context
@@ -81,6 +87,26 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
               for row in sorted(state.report.opponents, key=lambda row: row["ahead_by"], reverse=True)]
     context.update(rows=rows, trades=trades)
     return context
+
+
+def shown_rows(state: GauntletState, *, system: GameSystem, per_model: bool) -> dict[int, dict[str, Any]]:
+    """Each unit's figures as the editor shows them (`gauntlet_text.figure_rows`), by `ListUnit`
+    id; a finished report's are kept with it, per language, so a poll of an unchanged gauntlet
+    renders only the template."""
+    key = f"{state.key}:rows:{get_language()}" if state.key else ""
+    rows = job_cache().get(key) if key else None
+    if rows is None:
+        figures = figure_rows(list(state.unit_figures.values()), system=system, per_model=per_model)
+        rows = dict(zip(state.unit_figures, figures, strict=True))
+        if key:
+            job_cache().set(key, rows, timeout=REPORT_SECONDS)
+    return rows
+
+
+def row_digest(figures: dict[str, Any] | None, state: str) -> str:
+    """A digest of what a unit row shows: the page swaps in only the rows whose digest changed
+    (`static/js/gauntlet.js`), so a poll leaves the rows it did not change as they are."""
+    return content_digest([state if figures is None else "ready", figures])[:16]
 
 
 @login_required

@@ -19,11 +19,20 @@
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail && event.detail.target && event.detail.target.id === "list-totals") { refresh(); }
   });
-  // A row's "What these figures mean" stays open when fresh figures replace it.
+  // Only the rows whose figures changed are swapped: each answer of the panel carries every
+  // row with a digest of what it shows, and a row that shows the same is left as it is (no
+  // repaint, nothing the player reads moves). A row's "What these figures mean" stays open
+  // when fresh figures replace it.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     var fragment = event.detail && event.detail.fragment;
     if (!target || !target.classList || !target.classList.contains("unit-gauntlet") || !fragment) { return; }
+    var incoming = fragment.querySelector ? fragment.querySelector(".unit-gauntlet") : null;
+    var digest = incoming && incoming.getAttribute("data-digest");
+    if (digest && digest === target.getAttribute("data-digest")) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     var fresh = fragment.querySelector("details.gauntlet-explained");
     if (fresh && target.querySelector("details.gauntlet-explained[open]")) { fresh.setAttribute("open", ""); }
   });

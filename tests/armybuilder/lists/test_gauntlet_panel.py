@@ -137,7 +137,12 @@ def test_a_large_gauntlet_is_dealt_into_parts_of_equal_predicted_cost_that_cover
     fanned_out = gauntlet_state(army, queue=False)
     inputs = gauntlet_inputs(army)
     plain = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations)
-    assert fanned_out.state == "ready" and fanned_out.report.matchups == plain.matchups
+    assert fanned_out.state == "ready"
+    assert fanned_out.report.units == plain.units and fanned_out.report.opponents == plain.opponents
+    stored = caches["jobs"].get_many(inputs.pair_keys())
+    shown = ("attacker", "defender", "situation")  # what a report adds to a cached matchup
+    assert [stored[key] for key in inputs.pair_keys()] == [
+        {key: value for key, value in matchup.items() if key not in shown} for matchup in plain.matchups]
 
 
 def test_the_panel_fills_every_unit_row_out_of_band(client, army):
@@ -179,9 +184,14 @@ def test_while_an_edit_computes_the_other_units_keep_their_figures(client, army)
     ready = gauntlet_state(army, queue=False)
     assert ready.unit_figures[first] == state.unit_figures[first]  # a unit's figures are its own
     client.force_login(army.owner)
-    caches["jobs"].delete_many([key for key in gauntlet_inputs(army).unit_keys()[1]][:1])
+    army.refresh_from_db()  # one more unit: the panel's answer has it computing, the others ready
+    more = {**BRUTES, "models": [{**BRUTES["models"][0], "count": BRUTES["models"][0]["count"] + 1}]}
+    scouts = make_unit(faction=army.faction, data=more, with_options=False)
+    services.army_list_add_unit(army_list=army, unit=scouts, options={}, expected_version=army.version)
+    latest = army.units.order_by("-position", "-pk").first().pk
     page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
-    assert 'data-state="computing"' in page.split(f'id="gauntlet-unit-{added}"')[1].split(">")[0]
+    assert 'data-state="computing"' in page.split(f'id="gauntlet-unit-{latest}"')[1].split(">")[0]
+    assert 'data-state="ready"' in page.split(f'id="gauntlet-unit-{added}"')[1].split(">")[0]
     assert 'data-state="ready"' in page.split(f'id="gauntlet-unit-{first}"')[1].split(">")[0]
 
 
@@ -204,8 +214,9 @@ def test_a_system_without_points_shows_figures_per_model_and_per_wound(client):
 
 def test_the_polls_wait_longer_as_a_computation_goes_on(client, army):
     """Each poll names the next (`?poll=n`) and waits its `POLL_DELAYS_MS` entry: 150 ms at
-    first, then longer, never past 1 s; a bad or huge number is read as the first poll. (No
-    worker consumes the queued job here: the panel stays computing.)"""
+    first, at most 250 ms for the first 1.7 s, then longer, never past 1 s; a bad or huge
+    number is read as the first poll. (No worker consumes the queued job here: the panel stays
+    computing.)"""
     from armybuilder.lists import gauntlet_views
 
     client.force_login(army.owner)
@@ -216,5 +227,85 @@ def test_the_polls_wait_longer_as_a_computation_goes_on(client, army):
         head = page.split("<h2")[0]
         assert 'data-state="computing"' in head
         seen.append((re.search(r'delay:(\d+)ms', head).group(1), re.search(r'poll=(\d+)', head).group(1)))
-    assert seen == [("150", "1"), ("200", "2"), ("400", "5"), ("1000", "8"), ("150", "1"), ("150", "1")]
+    assert seen == [("150", "1"), ("150", "2"), ("250", "5"), ("400", "9"), ("150", "1"), ("150", "1")]
     assert gauntlet_views.POLL_DELAYS_MS[-1] == 1000
+
+
+def test_a_poll_of_an_unchanged_gauntlet_reads_the_finished_report_by_its_versions(army):
+    """Issue 42: a poll costs a cache read. The finished report is kept by the list's version and
+    its opponents' versions; with every matchup and unit measure gone it is still read, and a
+    change of the list or of an opponent list moves a version on and measures again."""
+    rival = make_list(owner=army.owner, faction=army.faction, name="Rival",
+                      units=[make_unit(faction=army.faction, data=BRUTES, with_options=False)])
+    ArmyList.objects.filter(pk=army.pk).update(gauntlet={"reference": True, "lists": [rival.pk]})
+    army.refresh_from_db()
+    compute_missing(army)
+    ready = gauntlet_state(army, queue=False)
+    assert ready.state == "ready" and ready.key
+    inputs = gauntlet_inputs(army)
+    caches["jobs"].delete_many(inputs.pair_keys() + inputs.measure_keys())  # only the report is left
+    again = gauntlet_state(army, queue=False)
+    assert again.state == "ready" and again.report.units == ready.report.units and again.key == ready.key
+    # The opponent list changes (its version moves on, this list's does not): measured again.
+    rival.refresh_from_db()
+    services.army_list_add_unit(army_list=rival, unit=make_unit(faction=army.faction), options={},
+                                expected_version=rival.version)
+    army.refresh_from_db()
+    assert gauntlet_state(army, queue=False).state == "computing"
+    compute_missing(army)
+    inputs = gauntlet_inputs(army)
+    plain = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations)
+    assert gauntlet_state(army, queue=False).report.units == plain.units
+
+
+def test_after_an_edit_only_the_edited_units_matchups_are_read_and_computed(army):
+    """A unit's measure is kept by its content and the enemies' (`GauntletInputs.measure_keys`):
+    after another unit is added, the first unit's matchups are neither computed nor read again
+    (here they are gone from the cache), and the report combined from the measures is the one
+    the pure measurement gives."""
+    compute_missing(army)
+    first = gauntlet_state(army, queue=False)
+    brutes = make_unit(faction=army.faction, data=BRUTES, with_options=False)
+    army.refresh_from_db()
+    services.army_list_add_unit(army_list=army, unit=brutes, options={}, expected_version=army.version)
+    army.refresh_from_db()
+    inputs = gauntlet_inputs(army)
+    caches["jobs"].delete_many(inputs.unit_pair_keys(0))  # the first unit's matchups: not needed
+    enemies = len(inputs.enemies())
+    assert compute_missing(army) == 2 * 2 * enemies  # the new unit's only
+    ready = gauntlet_state(army, queue=False)
+    assert ready.state == "ready" and ready.report.units[0] == first.report.units[0]
+    plain = measure(inputs.system, inputs.units, inputs.opponents, inputs.situations)
+    assert ready.report.units == plain.units and ready.report.opponents == plain.opponents
+    assert ready.report.best_pairings() == plain.best_pairings()
+    assert ready.report.worst_pairings() == plain.worst_pairings()
+
+
+def test_each_row_carries_a_digest_of_what_it_shows_and_the_rows_are_kept_per_language(client, army):
+    """The page swaps in only the rows whose digest changed (`gauntlet.js`): a unit the edit did
+    not touch keeps its digest while the edited one computes; the rows in words are kept with
+    the finished report per language."""
+    from django.utils import translation
+
+    from armybuilder.lists.gauntlet_views import panel_context
+
+    compute_missing(army)
+    client.force_login(army.owner)
+    url = reverse("lists:gauntlet", args=[army.pk])
+    unit = army.units.get().pk
+    digest = re.compile(rf'id="gauntlet-unit-{unit}"[^>]*data-digest="(\w+)"')
+    before = digest.search(client.get(url).content.decode()).group(1)
+    assert digest.search(client.get(url).content.decode()).group(1) == before
+    army.refresh_from_db()
+    services.army_list_add_unit(army_list=army, unit=make_unit(faction=army.faction, data=BRUTES,
+                                                               with_options=False),
+                                options={}, expected_version=army.version)
+    page = client.get(url).content.decode()
+    assert 'data-state="computing"' in page.split("<h2")[0]
+    assert digest.search(page).group(1) == before
+    compute_missing(army)
+    army.refresh_from_db()
+    english = panel_context(army)["rows"][0]["sentences"][0]
+    with translation.override("pl"):
+        polish = panel_context(army)["rows"][0]["sentences"][0]
+    assert english.startswith("Against the gauntlet") and polish.startswith("W sprawdzianie")
