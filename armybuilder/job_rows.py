@@ -13,8 +13,8 @@ from django.db import models
 
 
 class BackgroundJob(models.Model):
-    """One job of any kind (`kind`: `list_import`, `catalogue_import`, `roster_pdf`, `gauntlet`,
-    `gauntlet_part`), its owner (none for a PDF asked through a share link), its state, what
+    """One job of any kind (`kind`: `estimate`, `list_import`, `catalogue_import`, `roster_pdf`,
+    `gauntlet`, `gauntlet_part`), its owner (none for a PDF asked through a share link), its state, what
     was asked (`request`: small parameters; the input itself is in `JobInput`), what it makes
     (`key`: the PDF or gauntlet it is for, so a request finds it), its outcome (`result` and
     `JobOutput` files, or `errors` and `reason`) and where it runs."""
@@ -34,6 +34,8 @@ class BackgroundJob(models.Model):
     request = models.JSONField(default=dict)
     result = models.JSONField(null=True, blank=True)
     errors = models.JSONField(default=list)
+    #: How far the job is, from 0 to 1 (written by jobs that can tell: an estimate's matchups).
+    progress = models.FloatField(default=0.0)
     #: Why the job failed when no error of its input says it (the worker lost, never started).
     reason = models.TextField(blank=True)
     #: What the job makes, for a request that looks for it (the PDF's variant, the gauntlet's
@@ -55,9 +57,13 @@ class BackgroundJob(models.Model):
     class Meta:
         verbose_name = "background job"
         indexes = [models.Index(fields=["state", "kind"], name="background_job_state_kind")]
-        constraints = [models.UniqueConstraint(
-            fields=["lock"], condition=models.Q(state__in=["queued", "running"]) & ~models.Q(lock=""),
-            name="background_job_one_unfinished_per_lock")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["lock"], condition=models.Q(state__in=["queued", "running"]) & ~models.Q(lock=""),
+                name="background_job_one_unfinished_per_lock"),
+            models.CheckConstraint(condition=models.Q(progress__gte=0) & models.Q(progress__lte=1),
+                                   name="background_job_progress_between_0_and_1"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.id} ({self.state})"

@@ -27,6 +27,10 @@ broker's whole visibility timeout (10 min). Now:
   deliveries from saving twice.
 
 Each kind registers what its worker does (`register`): the task reads the job and calls it.
+An estimate is a job too (kind `estimate`, `armybuilder.estimates`): its rows of work fan out
+over tasks of their own, so it runs on its own task (`estimates.run`) and its kind is watched by
+a pass of its own (`watch`) given the same look at the broker and the workers; it uses this
+module's state machine (`job_start`, `job_progress`, `job_finish`) and is kept until deleted.
 A kind also says which broker queue its messages go to (file work on `pdf`, the gauntlet's
 matchups on `celery` beside the estimates) and how long its finished jobs are kept (a roster's
 PDF, a `JobOutput` row, is served from its job for `PDF_CACHE_SECONDS`). A job that names what it
@@ -81,6 +85,8 @@ _runners: dict[Kind, Runner] = {}
 _limits: dict[Kind, tuple[float, float]] = {}
 _queues: dict[Kind, str] = {}
 _keep: dict[Kind, float] = {}
+#: Kinds that run on tasks of their own: their pass of the reconciliation (`watch`).
+_watchers: dict[Kind, Callable[[Any], dict[str, int]]] = {}
 
 
 class JobsUnavailable(ImportUnavailable):
@@ -117,6 +123,15 @@ def register(kind: Kind, runner: Runner, *, soft_time_limit: float, queue: str =
     _limits[kind] = (soft_time_limit, soft_time_limit + 10)
     _queues[kind] = queue
     _keep[kind] = keep_seconds
+
+
+def watch(kind: Kind, reconcile: Callable[[Any], dict[str, int]], *, queue: str) -> None:
+    """Jobs of `kind` run on tasks of their own (not `run_job`), whose messages go to `queue`,
+    and are kept until deleted: `reconcile(seen)`, given the reconciliation's look at the broker
+    and the workers (`broker_tasks.Look`), sends again or fails what of them is lost; the pass of
+    the other kinds and the pruning leave them alone."""
+    _watchers[kind] = reconcile
+    _queues[kind] = queue
 
 
 def queues() -> set[str]:
@@ -201,18 +216,39 @@ def job_of(*, job_id: str, owner_id: int, kind: Kind | None = None) -> Backgroun
         raise JobsUnavailable(str(exc)) from exc
 
 
-def job_start(job_id: str, *, worker: str) -> BackgroundJob | None:
-    """Mark the job running on `worker` (an attempt counted); None when it has finished (a
-    message delivered again after the job ended) or no longer exists."""
+def job_start(job_id: str, *, worker: str, attempt: bool = True) -> BackgroundJob | None:
+    """Mark the job running on `worker` (an attempt counted, unless `attempt` is false: a retry
+    after a database error is the same attempt); None when it has finished (a message delivered
+    again after the job ended) or no longer exists."""
     with transaction.atomic():
         job = BackgroundJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None or job.finished_state:
             return None
+        if not attempt and job.state == BackgroundJob.State.RUNNING:
+            return job
         now = timezone.now()
         job.state, job.attempts, job.worker = BackgroundJob.State.RUNNING, job.attempts + 1, worker
         job.started = job.touched = now
-        job.save(update_fields=["state", "attempts", "worker", "started", "touched"])
+        job.progress = 0.0
+        job.save(update_fields=["state", "attempts", "worker", "started", "touched", "progress"])
     return job
+
+
+def job_progress(job_id: str, *, done: float | None = None, add: float | None = None,
+                 below: float = 1.0) -> bool:
+    """Write how far the running job is: `done` (0 to 1), or `add` to what it was, kept under
+    `below` (the parts of a fanned-out job add their shares; only its end makes it 1). Touches
+    the job (a sign of life). False when the job is not running."""
+    from django.db.models import F, Value
+    from django.db.models.functions import Greatest, Least
+
+    now = timezone.now()
+    if add is not None:
+        value: Any = Least(F("progress") + Value(add), Value(below))
+    else:
+        value = Greatest(Value(0.0), Least(Value(float(done or 0.0)), Value(below)))
+    return bool(BackgroundJob.objects.filter(pk=job_id, state=BackgroundJob.State.RUNNING).update(
+        progress=value, touched=now))
 
 
 def job_finish(job_id: str, *, result: dict[str, Any] | None = None, errors: list[Any] | None = None,
@@ -225,7 +261,7 @@ def job_finish(job_id: str, *, result: dict[str, Any] | None = None, errors: lis
         updated = BackgroundJob.objects.filter(pk=job_id).exclude(
             state__in=[BackgroundJob.State.DONE, BackgroundJob.State.FAILED]).update(
             state=state, result=result, errors=errors or [], reason=reason, finished=timezone.now(),
-            touched=timezone.now())
+            touched=timezone.now(), progress=1.0)
         if updated:
             JobInput.objects.filter(job_id=job_id).delete()
             JobOutput.objects.bulk_create([
@@ -314,7 +350,8 @@ def jobs_reconcile(*, held: set[str] | None, workers_alive: bool, live_workers: 
     counts = dict.fromkeys(JobsReconciled.__dataclass_fields__, 0)
     grace = now - timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
     unfinished = BackgroundJob.objects.filter(
-        state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING], touched__lt=grace)
+        state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING], touched__lt=grace).exclude(
+        kind__in=list(_watchers))
     for job in unfinished.only("pk", "kind", "state", "attempts", "worker", "started"):
         if held is not None and job.pk in held:
             if job.state == BackgroundJob.State.QUEUED and not workers_alive:
@@ -357,7 +394,8 @@ def jobs_reconcile(*, held: set[str] | None, workers_alive: bool, live_workers: 
 
 def _prune(now: Any) -> int:
     """Delete the finished jobs past their kind's keeping time (`register`); how many."""
-    ended = BackgroundJob.objects.filter(state__in=[BackgroundJob.State.DONE, BackgroundJob.State.FAILED])
+    ended = BackgroundJob.objects.filter(
+        state__in=[BackgroundJob.State.DONE, BackgroundJob.State.FAILED]).exclude(kind__in=list(_watchers))
     kept_longer = {kind: seconds for kind, seconds in _keep.items() if seconds != KEEP_SECONDS}
     batches = [ended.filter(finished__lt=now - timedelta(seconds=KEEP_SECONDS)).exclude(kind__in=kept_longer)]
     batches += [ended.filter(kind=kind, finished__lt=now - timedelta(seconds=seconds))
@@ -374,6 +412,15 @@ def needs_a_look() -> bool:
     grace = timezone.now() - timedelta(seconds=settings.ESTIMATE_ORPHAN_GRACE)
     return BackgroundJob.objects.filter(state__in=[BackgroundJob.State.QUEUED, BackgroundJob.State.RUNNING],
                                         touched__lt=grace).exists()
+
+
+def watched_pass(seen: Any) -> dict[str, int]:
+    """The passes of the kinds that run on tasks of their own (`watch`), given the same look;
+    what each changed, by name."""
+    counts: dict[str, int] = {}
+    for reconcile in _watchers.values():
+        counts.update(reconcile(seen))
+    return counts
 
 
 def reconcile_pass(seen: Any = None) -> JobsReconciled:

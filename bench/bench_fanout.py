@@ -65,8 +65,9 @@ from armybuilder.estimates import fanout  # noqa: E402
 from armybuilder.estimates.bounds import list_vs_list_costs  # noqa: E402
 from armybuilder.estimates.compute import list_vs_list  # noqa: E402
 from armybuilder.estimates.inputs import army_inputs, list_vs_list_inputs  # noqa: E402
-from armybuilder.estimates.models import Estimate  # noqa: E402
+from armybuilder.estimates.models import JOB_KIND, Estimate  # noqa: E402
 from armybuilder.estimates.services import estimate_request  # noqa: E402
+from armybuilder.job_rows import BackgroundJob  # noqa: E402
 from rules.systems.registry import get_system  # noqa: E402
 from tests.conftest import start_worker, stop_worker, wait_for_worker  # noqa: E402
 from tests.factories.estimate_lists import BLADE, LAUNCHER, RIFLE, opr_unit  # noqa: E402
@@ -101,13 +102,14 @@ def cpu_by_process(worker: psutil.Process) -> dict[int, float]:
 
 def _timed_job(worker: subprocess.Popen, system: str, inputs: dict) -> tuple[float, float, float, int]:
     """One job on this worker, as `run_on_workers` reports it."""
-    Estimate.objects.all().delete()  # the same question must be computed again, not reused
+    # The same question must be computed again, not reused (an estimate goes with its job).
+    BackgroundJob.objects.filter(kind=JOB_KIND).delete()
     cpu_before = cpu_by_process(psutil.Process(worker.pid))
     started = time.perf_counter()
     estimate = estimate_request(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs)
     # Polled by its status alone: reading the whole row (inputs and result JSON) every
     # few milliseconds would take CPU from the workers being measured.
-    status = Estimate.objects.filter(pk=estimate.pk).values_list("status", flat=True)
+    status = BackgroundJob.objects.filter(pk=estimate.job_id).values_list("state", flat=True)
     while status.first() not in (Estimate.Status.DONE, Estimate.Status.FAILED):
         time.sleep(0.01)
     elapsed = time.perf_counter() - started

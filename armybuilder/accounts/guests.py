@@ -27,6 +27,7 @@ from django.db import transaction
 from django.http import HttpRequest
 
 from armybuilder.estimates.models import Estimate
+from armybuilder.job_rows import BackgroundJob
 from armybuilder.models import ArmyList
 
 GUEST_PREFIX = "guest-"
@@ -71,5 +72,6 @@ def guest_hand_over(*, guest: User, user: User) -> int:
         return 0
     moved = ArmyList.objects.filter(owner=guest).update(owner=user)
     Estimate.objects.filter(owner=guest).update(owner=user)
+    BackgroundJob.objects.filter(owner=guest).update(owner=user)  # their jobs (an estimate's among them)
     guest.delete()
     return moved

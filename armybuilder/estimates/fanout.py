@@ -50,8 +50,6 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.db.models import F, Value
-from django.db.models.functions import Least
 from django.utils import timezone
 
 import armybuilder.celery  # noqa: F401  (the app the subtasks bind to)
@@ -59,6 +57,14 @@ from armybuilder.celery import memory_bound
 from armybuilder.estimates.compute import matrix_cell, outcome_fields, prepare_situation, prepare_units
 from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit, process_cpu_seconds
 from armybuilder.estimates.failures import CPU_TOO_LONG, GAVE_UP, MAX_ATTEMPTS, OUT_OF_MEMORY, TOO_LONG
+from armybuilder.estimates.job_state import (
+    RUNNING,
+    estimate_attempt,
+    estimate_fail_if,
+    estimate_finish,
+    estimate_progress,
+    estimate_running,
+)
 from armybuilder.estimates.models import Estimate
 from armybuilder.fault_holds import hold_for_tests
 from rules.systems.registry import get_system
@@ -274,8 +280,7 @@ def missing_rows(estimate: Estimate) -> list[str]:
 
 
 def _fail(estimate_id: str, error: str) -> None:
-    Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).update(
-        status=Estimate.Status.FAILED, error=error, progress=1.0, finished=timezone.now())
+    estimate_fail_if(estimate_id, state=RUNNING, error=error)
 
 
 def _rows_cells(system_key: str, attackers: list[Mapping[str, Any]], defenders: list[Mapping[str, Any]],
@@ -388,15 +393,14 @@ def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
         pipe.expire(_key(estimate_id, "rows_started"), KEY_TTL)
         started = pipe.execute()[:-1]
         if max(started) > 1:  # a redelivery after a lost worker: one more attempt on the job
-            Estimate.objects.filter(pk=estimate_id).update(attempts=F("attempts") + 1)
+            estimate_attempt(estimate_id)
         if max(started) > MAX_ATTEMPTS:
             _fail(estimate_id, GAVE_UP)
             return "failed"
-    job = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).values_list(
-        "system", "inputs").first()
+    job = estimate_running(estimate_id)
     if job is None:
         return "skipped"
-    system_key, inputs = job
+    system_key, inputs = job.system, job.inputs
     pipe = store.pipeline(transaction=False)
     pipe.sadd(_key(estimate_id, "workers"), task.request.hostname or socket.gethostname())
     pipe.expire(_key(estimate_id, "workers"), KEY_TTL)
@@ -452,8 +456,7 @@ def _compute_rows(task: Any, estimate_id: str, rows: list[str]) -> str:
     matchups = 2 * len(inputs["list_a"]["units"]) * len(inputs["list_b"]["units"])
     share = sum(len(cells[row]) for row, new in zip(todo, added, strict=True) if new) / matchups
     if share:
-        Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).update(
-            progress=Least(F("progress") + Value(share), Value(0.999)), touched=timezone.now())
+        estimate_progress(estimate_id, add=share)
     if written[-1] >= len(rows_of(inputs)):
         return assemble(estimate_id)
     return "row done"
@@ -483,7 +486,7 @@ def _price_rows(store: redis.Redis, estimate_id: str, system_key: str, inputs: M
 def assemble(estimate_id: str) -> str:
     """The two matrices from the stored rows, written as the job's result (if it is still
     running and every row is there: "done"; "incomplete" otherwise)."""
-    estimate = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).first()
+    estimate = estimate_running(estimate_id)
     if estimate is None:
         return "failed"
     names = row_names(estimate.inputs)
@@ -502,9 +505,7 @@ def assemble(estimate_id: str) -> str:
         "outcomes": {key: label for row in rows for key, label in row["outcomes"].items()},
     }
     elapsed_ms = (timezone.now() - estimate.started).total_seconds() * 1000 if estimate.started else None
-    updated = Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.RUNNING).update(
-        status=Estimate.Status.DONE, result=result, error="", progress=1.0, finished=timezone.now(),
-        compute_ms=elapsed_ms)
+    updated = estimate_finish(estimate_id, result=result, compute_ms=elapsed_ms)
     if updated:
         _redis().delete(_key(estimate_id, "cells"))  # the result is in Postgres now
     return "done" if updated else "failed"

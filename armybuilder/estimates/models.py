@@ -1,14 +1,32 @@
-"""An estimate job: what was asked, its state while it runs, and the stored answer."""
+"""An estimate: what was asked and the stored answer. Its state is its background job's.
+
+An estimate is a `BackgroundJob` of kind `estimate` (`armybuilder.jobs`): the job row holds its
+state, progress, attempts, times and the reason it failed, written by the one state machine of
+every kind of job and watched by the one reconciliation; this row holds what only an estimate
+has — the question (`kind`, `system`, `inputs` and their hash, by which an identical question
+finds the stored answer) and the answer (`result`, `compute_ms`). The job's id is the
+estimate's UUID without dashes (`job_id_of`), so an estimate's URL and its job name one thing.
+"""
 
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from armybuilder.estimates.result_json import ResultEncoder
+from armybuilder.job_rows import BackgroundJob
+
+#: The kind of an estimate's background job.
+JOB_KIND = "estimate"
+
+
+def job_id_of(estimate_id: Any) -> str:
+    """The id of the background job of the estimate `estimate_id` (its UUID, without dashes)."""
+    return (estimate_id if isinstance(estimate_id, uuid.UUID) else uuid.UUID(str(estimate_id))).hex
 
 
 class Estimate(models.Model):
@@ -23,45 +41,67 @@ class Estimate(models.Model):
         LIST_VS_LIST = "list_vs_list", _("List against list")
 
     class Status(models.TextChoices):
+        """The states of its job (`BackgroundJob.State`), as the pages name them."""
+
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
         DONE = "done", _("Done")
         FAILED = "failed", _("Failed")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    #: Its job: state, progress, attempts, times, and why it failed (`reason`).
+    job = models.OneToOneField(BackgroundJob, on_delete=models.CASCADE, related_name="estimate",
+                               verbose_name=_("job"))
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     system = models.CharField(_("game system"), max_length=32)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="estimates")
     inputs = models.JSONField(_("inputs"))
     inputs_hash = models.CharField(_("hash of the inputs"), max_length=64, db_index=True)
-    status = models.CharField(_("status"), max_length=8, choices=Status.choices, default=Status.QUEUED)
-    progress = models.FloatField(_("progress"), default=0.0)
     #: Written with orjson (`jsontext`): a result is mostly floats, and storing it is part of every job.
     result = models.JSONField(_("result"), null=True, blank=True, encoder=ResultEncoder)
-    error = models.TextField(_("error"), blank=True)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created = models.DateTimeField(auto_now_add=True)
-    started = models.DateTimeField(null=True, blank=True)
-    finished = models.DateTimeField(null=True, blank=True)
-    #: When the job was last seen alive (a row finished, progress written, or the
-    #: reconciliation found its work queued or held by a live worker). The time bounds of a
-    #: queued or running job count from here, so a job waiting behind a backlog is not failed.
-    touched = models.DateTimeField(null=True, blank=True)
     compute_ms = models.FloatField(_("computation time (ms)"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created"]
         verbose_name = _("estimate")
         verbose_name_plural = _("estimates")
-        constraints = [
-            models.CheckConstraint(condition=models.Q(progress__gte=0) & models.Q(progress__lte=1),
-                                   name="estimate_progress_between_0_and_1"),
-        ]
-        indexes = [models.Index(fields=["inputs_hash", "status"], name="estimate_hash_status")]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.id} ({self.status})"
+
+    # What the pages, the API and the tests read of the job, under the names they always had.
+    @property
+    def status(self) -> str:
+        return self.job.state
+
+    def get_status_display(self) -> str:
+        return str(self.Status(self.job.state).label)
+
+    @property
+    def progress(self) -> float:
+        return self.job.progress
+
+    @property
+    def error(self) -> str:
+        return self.job.reason
+
+    @property
+    def attempts(self) -> int:
+        return self.job.attempts
+
+    @property
+    def started(self) -> Any:
+        return self.job.started
+
+    @property
+    def finished(self) -> Any:
+        return self.job.finished
+
+    @property
+    def touched(self) -> Any:
+        return self.job.touched
 
     @property
     def points_sized(self) -> bool:
@@ -76,4 +116,4 @@ class Estimate(models.Model):
 
     @property
     def is_finished(self) -> bool:
-        return self.status in {self.Status.DONE, self.Status.FAILED}
+        return self.job.finished_state

@@ -9,10 +9,11 @@ worker of its own consumes, so the schedule never waits behind thousands of rows
 Each pass looks at where every unfinished job's work really is: the messages in the broker's
 queues, the tasks the live workers hold (active or reserved, asked through Celery's control
 channel) and, for a fanned-out job, its rows done (`fanout`). One look (`look`: every work
-queue read once, the workers asked once, their heartbeats read once) serves every kind of job:
-the estimates here (their `Estimate` rows, fanned out by rows) and the durable background jobs
-(`armybuilder.jobs`: list, roster and catalogue imports, roster PDFs, the gauntlet and its
-parts), which apply the same rules to it. Then:
+queue read once, the workers asked once, their heartbeats read once) serves every kind of job,
+each a `BackgroundJob` row: the estimates here (`watched`, the pass `armybuilder.jobs` gives
+the kind it watches: an estimate's work is fanned out by rows on tasks of its own) and the
+other kinds (`armybuilder.jobs`: list, roster and catalogue imports, roster PDFs, the gauntlet
+and its parts), which apply the same rules to it. Then:
 
 - a queued job whose message is queued or held is alive; one whose message is gone (Redis
   restarted) is sent again;
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -48,10 +50,18 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from armybuilder.broker_tasks import WORK_QUEUES, Look, live_task_ids, look, queued_task_ids
+from armybuilder.broker_tasks import Look, live_task_ids, look, queued_task_ids
 from armybuilder.estimates.failures import GAVE_UP, MAX_ATTEMPTS
-from armybuilder.estimates.models import Estimate
+from armybuilder.estimates.job_state import (
+    QUEUED,
+    RUNNING,
+    estimate_fail_if,
+    estimate_requeue,
+    estimate_touch,
+)
+from armybuilder.estimates.models import JOB_KIND, Estimate
 from armybuilder.estimates.selectors import NEVER_STARTED, STALE_GRACE, WORKER_LOST, estimate_queued_limit
+from armybuilder.job_rows import BackgroundJob
 from rules.import_receipts import import_receipts_prune
 
 logger = logging.getLogger(__name__)
@@ -103,10 +113,10 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True,
     counts = dict.fromkeys(Reconciled.__dataclass_fields__, 0)
     # A job younger than the grace is left alone: its worker may not report it yet.
     grace = orphan_grace()
-    candidates = list(Estimate.objects.filter(
-        Q(status=Estimate.Status.QUEUED, created__lt=now - grace)
-        | Q(status=Estimate.Status.RUNNING, started__lt=now - grace))
-        .only("pk", "status", "attempts", "inputs", "kind", "started"))
+    candidates = list(Estimate.objects.select_related("job").filter(
+        Q(job__state=QUEUED, job__created__lt=now - grace)
+        | Q(job__state=RUNNING, job__started__lt=now - grace))
+        .only("pk", "inputs", "kind", "job__state", "job__attempts", "job__started", "job__created"))
     workers_alive = held is not None if workers_alive is None else workers_alive
     if candidates and ask_workers and held is None:
         held, workers_alive = _snapshot()
@@ -116,18 +126,18 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True,
             pk = str(job.pk)
             fanned = job.kind == Estimate.Kind.LIST_VS_LIST and fanout.is_fanned_out(pk)
             if pk in held:
-                if job.status == Estimate.Status.RUNNING or workers_alive:
-                    _touch(pk)  # a queued message counts only while some worker will take it
+                if job.status == RUNNING or workers_alive:
+                    estimate_touch(pk)  # a queued message counts only while some worker will take it
                 continue
-            if not workers_alive and job.status == Estimate.Status.RUNNING:
+            if not workers_alive and job.status == RUNNING:
                 # No worker answered (none runs, or all were too slow to say): whether its work
                 # is held cannot be told, and sending it again could only duplicate it. Work
                 # lost with the workers is sent again once one answers.
                 continue
-            if job.status == Estimate.Status.QUEUED:
-                if Estimate.objects.filter(pk=pk, status=Estimate.Status.QUEUED).exists():
+            if job.status == QUEUED:
+                if BackgroundJob.objects.filter(pk=job.job_id, state=QUEUED).exists():
                     send_job(pk)  # its message is gone (the broker lost it): send it again
-                    _touch(pk)
+                    estimate_touch(pk)
                     counts["requeued"] += 1
                 continue
             if fanned:
@@ -146,43 +156,39 @@ def jobs_reconcile(*, held: set[str] | None = None, ask_workers: bool = True,
                     lost = [row for row in lost if row not in done_now and row not in still_held]
                 if lost:
                     if _row_attempts_used(pk, lost) >= MAX_ATTEMPTS:
-                        counts["failed_orphans"] += Estimate.objects.filter(
-                            pk=pk, status=Estimate.Status.RUNNING).update(
-                            status=Estimate.Status.FAILED, finished=timezone.now(), error=GAVE_UP)
+                        counts["failed_orphans"] += estimate_fail_if(pk, state=RUNNING, error=GAVE_UP)
                         continue
                     counts["rows_requeued"] += fanout.send_rows(pk, lost)
-                _touch(pk)
+                estimate_touch(pk)
                 continue
             if job.attempts >= MAX_ATTEMPTS:
-                counts["failed_orphans"] += Estimate.objects.filter(
-                    pk=pk, status=Estimate.Status.RUNNING).update(
-                    status=Estimate.Status.FAILED, finished=timezone.now(), error=WORKER_LOST)
+                counts["failed_orphans"] += estimate_fail_if(pk, state=RUNNING, error=WORKER_LOST)
                 continue
             # Back to the queue: the task's start moves it to running again (attempts + 1).
-            if Estimate.objects.filter(pk=pk, status=Estimate.Status.RUNNING).update(
-                    status=Estimate.Status.QUEUED, progress=0.0, touched=timezone.now()):
+            if estimate_requeue(pk):
                 send_job(pk)
                 counts["requeued"] += 1
     # The time bounds, counted from the last sign of life: what no pass vouched for.
     now = timezone.now()
-    counts["failed_queued"] = Estimate.objects.filter(
-        status=Estimate.Status.QUEUED, created__lt=now - estimate_queued_limit()).exclude(
-        touched__gte=now - estimate_queued_limit()).update(
-        status=Estimate.Status.FAILED, finished=now, error=NEVER_STARTED)
+    estimates = BackgroundJob.objects.filter(kind=JOB_KIND)
+    queued_limit = estimate_queued_limit()
+    waited_long = estimates.filter(state=QUEUED, created__lt=now - queued_limit).exclude(
+        touched__gte=now - queued_limit)
+    counts["failed_queued"] = _fail_all(waited_long, state=QUEUED, error=NEVER_STARTED)
     running_limit = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + STALE_GRACE
-    counts["failed_running"] = Estimate.objects.filter(
-        status=Estimate.Status.RUNNING, started__lt=now - running_limit).exclude(
-        touched__gte=now - running_limit).update(
-        status=Estimate.Status.FAILED, finished=now, error=WORKER_LOST)
+    ran_long = estimates.filter(state=RUNNING, started__lt=now - running_limit).exclude(
+        touched__gte=now - running_limit)
+    counts["failed_running"] = _fail_all(ran_long, state=RUNNING, error=WORKER_LOST)
     outcome = Reconciled(**counts)
     if outcome != Reconciled():
         logger.warning("reconcile: %s", outcome)
     return outcome
 
 
-def _touch(pk: str) -> None:
-    Estimate.objects.filter(pk=pk, status__in=[Estimate.Status.QUEUED, Estimate.Status.RUNNING]).update(
-        touched=timezone.now())
+def _fail_all(found: Any, *, state: str, error: str) -> int:
+    """Fail every job `found` that is still in `state`; how many."""
+    return sum(estimate_fail_if(uuid.UUID(job_id), state=state, error=error)
+               for job_id in found.values_list("pk", flat=True))
 
 
 def _row_attempts_used(pk: str, rows: list[str]) -> int:
@@ -200,20 +206,21 @@ def reconcile() -> dict[str, int]:
     database, so a broker outage does not stop it); then, when some job of any kind is past its
     grace, one `look` at the queues, the workers and their heartbeats, applied to the durable
     background jobs (`armybuilder.jobs`) and to the estimate jobs alike."""
-    from armybuilder.jobs import needs_a_look, queues, reconcile_pass
+    from armybuilder.jobs import needs_a_look, queues, reconcile_pass, watched_pass
 
     pruned = import_receipts_prune()
-    grace = timezone.now() - orphan_grace()
-    estimates_waiting = Estimate.objects.filter(
-        Q(status=Estimate.Status.QUEUED, created__lt=grace)
-        | Q(status=Estimate.Status.RUNNING, started__lt=grace)).exists()
-    work_queues = sorted(set(WORK_QUEUES) | queues())
-    seen = look(work_queues) if estimates_waiting or needs_a_look() else Look(held=None, workers_alive=False,
-                                                                   live_workers=None)
+    nothing = Look(held=None, workers_alive=False, live_workers=None)
+    seen = look(sorted(queues())) if needs_a_look() else nothing
     background = reconcile_pass(seen)
-    if seen.held is None:  # nothing to look for, or the broker cannot be read: only the time bounds
-        estimates = jobs_reconcile(ask_workers=False)
-    else:
-        estimates = jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, seen_at=seen.taken_at)
-    return {**estimates.__dict__, "receipts_pruned": pruned,
+    return {**watched_pass(seen), "receipts_pruned": pruned,
             **{f"background_{name}": count for name, count in background.__dict__.items()}}
+
+
+def watched(seen: Look) -> dict[str, int]:
+    """The estimates' pass of the one reconciliation (`armybuilder.jobs.watch`), given its look:
+    with nothing to look for, or the broker unreadable, only the time bounds apply."""
+    if seen.held is None:
+        outcome = jobs_reconcile(ask_workers=False)
+    else:
+        outcome = jobs_reconcile(held=seen.held, workers_alive=seen.workers_alive, seen_at=seen.taken_at)
+    return dict(outcome.__dict__)

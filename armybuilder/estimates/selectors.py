@@ -14,6 +14,7 @@ from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from armybuilder.estimates.job_state import estimate_fail_if
 from armybuilder.estimates.models import Estimate
 
 #: How long past the hard time limit a job may stay "running" before it counts as abandoned.
@@ -44,14 +45,12 @@ def estimate_refresh_stale(*, estimate: Estimate) -> Estimate:
     started = _since(estimate.started, estimate)
     running = estimate.status == Estimate.Status.RUNNING and started is not None
     if running and timezone.now() - started > limit:
-        Estimate.objects.filter(pk=estimate.pk, status=Estimate.Status.RUNNING).update(
-            status=Estimate.Status.FAILED, finished=timezone.now(), error=WORKER_LOST)
-        estimate.refresh_from_db()
+        estimate_fail_if(estimate.pk, state=Estimate.Status.RUNNING, error=WORKER_LOST)
+        estimate.job.refresh_from_db()
     elif (estimate.status == Estimate.Status.QUEUED
           and timezone.now() - _since(estimate.created, estimate) > estimate_queued_limit()):
-        Estimate.objects.filter(pk=estimate.pk, status=Estimate.Status.QUEUED).update(
-            status=Estimate.Status.FAILED, finished=timezone.now(), error=NEVER_STARTED)
-        estimate.refresh_from_db()
+        estimate_fail_if(estimate.pk, state=Estimate.Status.QUEUED, error=NEVER_STARTED)
+        estimate.job.refresh_from_db()
     return estimate
 
 
@@ -103,7 +102,7 @@ def estimate_get(*, estimate_id: Any, user: AbstractBaseUser | AnonymousUser | N
                  remembered: Iterable[Any] = ()) -> Estimate | None:
     """The estimate by id if `user` may read it (`estimate_visible_to`), else `None`."""
     pk = _uuid(estimate_id)
-    estimate = Estimate.objects.filter(pk=pk).first() if pk else None
+    estimate = Estimate.objects.select_related("job").filter(pk=pk).first() if pk else None
     if estimate is None or not estimate_visible_to(estimate=estimate, user=user, remembered=remembered):
         return None
     return estimate_refresh_stale(estimate=estimate)
@@ -126,7 +125,7 @@ def estimates_of(*, user: AbstractBaseUser | AnonymousUser, ids: Iterable[Any] =
     condition = Q(pk__in=known)
     if user.is_authenticated:
         condition |= Q(owner=user)
-    return (Estimate.objects.filter(condition).defer("result", "inputs")
+    return (Estimate.objects.filter(condition).select_related("job").defer("result", "inputs", "job__result")
             .annotate(attacker_name=KT("inputs__attacker__name"), defender_name=KT("inputs__defender__name"),
                       list_a_name=KT("inputs__list_a__name"), list_b_name=KT("inputs__list_b__name"))
             .order_by("-created"))

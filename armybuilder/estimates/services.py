@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,9 +20,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from armybuilder.estimates.compute import ENGINE_VERSION
-from armybuilder.estimates.models import Estimate
+from armybuilder.estimates.job_state import QUEUED, estimate_fail_if
+from armybuilder.estimates.models import JOB_KIND, Estimate, job_id_of
 from armybuilder.estimates.selectors import estimate_can_finish, estimate_refresh_stale
 from armybuilder.estimates.tasks import run_estimate
+from armybuilder.job_rows import BackgroundJob
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +64,20 @@ def _enqueue(estimate_id: str) -> None:
         send_job(estimate_id)
     except Exception:  # kombu's OperationalError, redis' ConnectionError/TimeoutError
         logger.exception("could not queue estimate %s", estimate_id)
-        Estimate.objects.filter(pk=estimate_id, status=Estimate.Status.QUEUED).update(
-            status=Estimate.Status.FAILED, error=QUEUE_DOWN, finished=timezone.now())
+        estimate_fail_if(estimate_id, state=QUEUED, error=QUEUE_DOWN)
+
+
+def estimate_create(*, kind: str, system: str, inputs: Mapping[str, Any],
+                    owner: AbstractBaseUser | None, inputs_hash: str = "") -> Estimate:
+    """The estimate and its job (kind `estimate`, queued), written together; not sent yet.
+    `inputs_hash`: `estimate_inputs_hash` of the question, when the caller has it."""
+    estimate_id = uuid.uuid4()
+    with transaction.atomic():
+        job = BackgroundJob.objects.create(id=job_id_of(estimate_id), kind=JOB_KIND, owner=owner,
+                                           request={"estimate": str(estimate_id)}, touched=timezone.now())
+        return Estimate.objects.create(
+            id=estimate_id, job=job, kind=kind, system=system, inputs=dict(inputs), owner=owner,
+            inputs_hash=inputs_hash or estimate_inputs_hash(kind=kind, system=system, inputs=inputs))
 
 
 def estimate_request(*, kind: str, system: str, inputs: Mapping[str, Any],
@@ -78,15 +93,15 @@ def estimate_request(*, kind: str, system: str, inputs: Mapping[str, Any],
     owner = user if user is not None and user.is_authenticated else None
     # Only the asker's own jobs (or anonymous ones, for an anonymous asker) are reused: a
     # player's job is readable by that player alone (`selectors.estimate_visible_to`).
-    candidates = (Estimate.objects.filter(inputs_hash=digest, kind=kind, system=system, owner=owner)
-                  .exclude(status=Estimate.Status.FAILED).order_by("-created")[:5])
+    candidates = (Estimate.objects.select_related("job")
+                  .filter(inputs_hash=digest, kind=kind, system=system, owner=owner)
+                  .exclude(job__state=Estimate.Status.FAILED).order_by("-created")[:5])
     for existing in candidates:
         existing = estimate_refresh_stale(estimate=existing)
         if existing.status == Estimate.Status.DONE or (
                 existing.status != Estimate.Status.FAILED and estimate_can_finish(estimate=existing)):
             return existing
-    estimate = Estimate.objects.create(kind=kind, system=system, inputs=dict(inputs), inputs_hash=digest,
-                                       owner=owner)
+    estimate = estimate_create(kind=kind, system=system, inputs=inputs, owner=owner, inputs_hash=digest)
     estimate_id = str(estimate.pk)
     if connection.in_atomic_block:
         # Queued once the row is visible to the worker; a failure then marks the row failed.
@@ -96,7 +111,7 @@ def estimate_request(*, kind: str, system: str, inputs: Mapping[str, Any],
         send_job(estimate_id)
     except Exception as exc:  # the broker is down: leave nothing behind, say so
         logger.warning("could not queue estimate %s: %s", estimate_id, exc)
-        Estimate.objects.filter(pk=estimate_id).delete()
+        BackgroundJob.objects.filter(pk=estimate.job_id).delete()  # the estimate with it
         raise QueueUnavailable(QUEUE_DOWN) from exc
     return estimate
 

@@ -24,8 +24,6 @@ from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import connection
-from django.db.models import F
-from django.utils import timezone
 
 import armybuilder.celery  # noqa: F401  (the app these tasks bind to, loaded lazily)
 from armybuilder.celery import memory_bound
@@ -33,6 +31,7 @@ from armybuilder.estimates import fanout
 from armybuilder.estimates.compute import COMPUTATIONS, EstimateInputError
 from armybuilder.estimates.cpu_limit import CpuTimeExceeded, cpu_time_limit, process_cpu_seconds
 from armybuilder.estimates.failures import CPU_TOO_LONG, GAVE_UP, MAX_ATTEMPTS, OUT_OF_MEMORY, TOO_LONG
+from armybuilder.estimates.job_state import estimate_finish, estimate_progress, estimate_start
 from armybuilder.estimates.models import Estimate
 from armybuilder.fault_holds import hold_for_tests
 
@@ -64,14 +63,11 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         uuid.UUID(str(estimate_id))
     except ValueError:
         return "skipped"  # not an estimate's id: nothing to run, nothing to record
-    startable = [Estimate.Status.QUEUED, Estimate.Status.RUNNING]  # RUNNING: a redelivery after a lost worker
-    if task.request.retries == 0:  # a retry after a database error is the same attempt
-        now = timezone.now()
-        Estimate.objects.filter(pk=estimate_id, status__in=startable).update(
-            status=Estimate.Status.RUNNING, attempts=F("attempts") + 1, started=now, touched=now,
-            progress=0.0)
-    estimate = Estimate.objects.filter(pk=estimate_id).first()
-    if estimate is None or estimate.status != Estimate.Status.RUNNING:
+    # A redelivery after a lost worker starts the running job again (an attempt counted); a
+    # retry after a database error is the same attempt.
+    estimate = estimate_start(estimate_id, worker=task.request.hostname or "",
+                              attempt=task.request.retries == 0)
+    if estimate is None:
         return "skipped"
     if estimate.attempts > MAX_ATTEMPTS:
         _finish(estimate, error=GAVE_UP)
@@ -122,8 +118,7 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
         now = time.monotonic()
         if total > 0 and (now - last_write >= PROGRESS_INTERVAL or done == total):
             last_write = now
-            Estimate.objects.filter(pk=estimate_id).update(progress=min(1.0, max(0.0, done / total)),
-                                                           touched=timezone.now())
+            estimate_progress(estimate_id, done=done / total)
 
     started = time.perf_counter()
     try:
@@ -158,6 +153,4 @@ def _run_estimate(task: Any, estimate_id: str) -> str:
 def _finish(estimate: Estimate, *, result: dict | None = None, error: str = "",
             compute_ms: float | None = None) -> None:
     """The job's last write: done with its result, or failed with its error."""
-    Estimate.objects.filter(pk=estimate.pk).update(
-        status=Estimate.Status.FAILED if error else Estimate.Status.DONE,
-        result=result, error=error, progress=1.0, finished=timezone.now(), compute_ms=compute_ms)
+    estimate_finish(estimate.pk, result=result, error=error, compute_ms=compute_ms)

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tests.armybuilder.estimates.test_estimate_result_pages import result
 from tests.browser.artifacts import screenshot
 from tests.browser.editor_helpers import PHONE
+from tests.factories.estimate_rows import stored_estimate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,9 +25,9 @@ def test_a_30_by_30_result_is_read_a_page_of_rows_at_a_time(live_server, browser
     from tests.factories.army_lists import make_user
 
     owner = make_user("reader")
-    estimate = Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system="opr", owner=owner, inputs={},
-                                       inputs_hash="thirty", status=Estimate.Status.DONE, progress=1.0,
-                                       result=result(30, 30))
+    estimate = stored_estimate(kind=Estimate.Kind.LIST_VS_LIST, system="opr", owner=owner, inputs={},
+                               inputs_hash="thirty", status=Estimate.Status.DONE, progress=1.0,
+                               result=result(30, 30))
     client = Client()
     client.force_login(owner)
     context = browser.new_context(viewport=viewport)

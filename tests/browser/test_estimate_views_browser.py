@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
 from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page
+from tests.factories.estimate_rows import estimate_set, stored_estimate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +44,7 @@ def list_vs_list_job(army_list, other):
         situation=None,
     )
     kind = Estimate.Kind.LIST_VS_LIST
-    return Estimate.objects.create(
+    return stored_estimate(
         kind=kind,
         system=system,
         inputs=inputs,
@@ -66,9 +67,8 @@ def test_progress_is_honest_then_counts_matchups(live_server, browser):
     expect(page.locator(".progress-figure")).to_contain_text(re.compile(r"Waiting for \d+ s"))
     screenshot(page, "estimate-progress-queued", full_page=False)
     # Running, 7 of the 18 matchups done (3 × 3, both ways): the bar and the count say so.
-    Estimate.objects.filter(pk=job.pk).update(
-        status=Estimate.Status.RUNNING, started=timezone.now() - timedelta(seconds=5), progress=7 / 18
-    )
+    estimate_set(job.pk, status=Estimate.Status.RUNNING, started=timezone.now() - timedelta(seconds=5),
+                 progress=7 / 18)
     expect(page.locator(".progress-figure")).to_contain_text("7 of 18 matchups", timeout=5000)
     expect(bar).to_have_attribute("value", "7")
     expect(bar).to_have_attribute("max", "18")

@@ -15,6 +15,7 @@ from rules.systems.registry import get_system
 from tests.factories.aos_units import imported_warscroll
 from tests.factories.army_lists import token_client
 from tests.factories.estimate_lists import army_list_of, catalogue_unit, distinct_units
+from tests.factories.estimate_rows import estimate_set
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +65,7 @@ def test_get_shows_the_status_and_then_the_result(api):
 
 def test_a_failed_job_shows_its_error(api):
     created = api.post(URL, UNIT_VS_UNIT, format="json")
-    Estimate.objects.update(status=Estimate.Status.FAILED, error="The worker fell over.")
+    estimate_set(Estimate.objects.get(), status=Estimate.Status.FAILED, error="The worker fell over.")
     body = api.get(created["Location"]).json()
     assert body["status"] == "failed" and body["error"] == "The worker fell over." and body["result"] is None
 

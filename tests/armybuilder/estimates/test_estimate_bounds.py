@@ -18,6 +18,7 @@ from armybuilder.estimates.inputs import (
 from armybuilder.estimates.models import Estimate
 from rules.systems import generic_cost
 from rules.systems.registry import get_system
+from tests.factories.estimate_rows import stored_estimate
 from tests.factories.opr_documents import RIFLE, opr_unit
 
 KINDS = [["Rending"], ["Deadly(3)"], ["Blast(3)"], []]
@@ -163,8 +164,8 @@ def test_a_queued_job_past_a_limit_fails_before_computing(owner):
     from armybuilder.estimates.tasks import run_estimate
 
     inputs = _list_inputs([("Arsenal", heavy_attacker())], [("Horde", mixed_horde())])
-    estimate = Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system="opr", owner=owner,
-                                       inputs=inputs, inputs_hash="past-the-limit")
+    estimate = stored_estimate(kind=Estimate.Kind.LIST_VS_LIST, system="opr", owner=owner,
+                               inputs=inputs, inputs_hash="past-the-limit")
     assert run_estimate(str(estimate.pk)) == "failed"
     estimate.refresh_from_db()
     assert estimate.status == Estimate.Status.FAILED and estimate.result is None

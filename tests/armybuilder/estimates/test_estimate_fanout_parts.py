@@ -22,6 +22,7 @@ from rules.systems.registry import get_system
 from tests.armybuilder.estimates.test_estimate_bounds import heavy_attacker, mixed_horde
 from tests.armybuilder.estimates.test_estimate_worker import as_stored
 from tests.factories.estimate_lists import distinct_units
+from tests.factories.estimate_rows import estimate_set, stored_estimate
 from tests.factories.opr_documents import opr_unit
 
 
@@ -111,9 +112,9 @@ def test_a_part_reads_and_writes_once_whatever_its_rows(monkeypatch):
         system_key="opr", situation={"mode": "shooting", "range_inches": 12},
         list_a=army_inputs(name="A", units=[(u["name"], u) for u in distinct_units("A", 6)]),
         list_b=army_inputs(name="B", units=[(u["name"], u) for u in distinct_units("B", 6)]))
-    estimate = Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs,
-                                       inputs_hash="parts", status=Estimate.Status.RUNNING,
-                                       started=timezone.now())
+    estimate = stored_estimate(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs,
+                               inputs_hash="parts", status=Estimate.Status.RUNNING,
+                               started=timezone.now())
 
     fanout._redis().set(fanout._key(str(estimate.pk), "priced"), "1")  # priced before it fanned out
     one = run_part(estimate, ["a0"], monkeypatch)
@@ -135,9 +136,9 @@ def fanned_out_unpriced(size: int) -> Estimate:
         system_key="opr", situation={"mode": "shooting", "range_inches": 12},
         list_a=army_inputs(name="A", units=[(u["name"], u) for u in distinct_units("A", size)]),
         list_b=army_inputs(name="B", units=[(u["name"], u) for u in distinct_units("B", size)]))
-    return Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs,
-                                   inputs_hash=f"unpriced-{size}", status=Estimate.Status.RUNNING,
-                                   started=timezone.now())
+    return stored_estimate(kind=Estimate.Kind.LIST_VS_LIST, system=system, inputs=inputs,
+                           inputs_hash=f"unpriced-{size}", status=Estimate.Status.RUNNING,
+                           started=timezone.now())
 
 
 @pytest.mark.django_db
@@ -189,7 +190,7 @@ def test_a_part_with_a_matchup_past_the_limit_fails_the_job_naming_the_unit(monk
                                                       ("Scouts", opr_unit("Scouts"))]),
                   list_b=army_inputs(name="B", units=[("Scouts", opr_unit("Scouts")),
                                                       ("Arsenal", heavy_attacker())]))
-    Estimate.objects.filter(pk=estimate.pk).update(inputs=inputs)
+    estimate_set(estimate.pk, inputs=inputs)
     assert run_part(estimate, ["b0"], monkeypatch)[0] == "row done"
     assert run_part(estimate, ["b1"], monkeypatch)[0] == "failed"
     estimate.refresh_from_db()

@@ -18,6 +18,7 @@ from armybuilder.estimates.reconciliation import jobs_reconcile
 from armybuilder.estimates.selectors import NEVER_STARTED, WORKER_LOST
 from armybuilder.estimates.tasks import MAX_ATTEMPTS
 from tests.factories.army_lists import token_client
+from tests.factories.estimate_rows import estimate_set
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 from tests.redis_server import connection_attempts, point_celery_at, running_redis
 
@@ -67,7 +68,7 @@ def test_jobs_lost_with_the_broker_fail_at_their_bound_and_are_not_reused(owner:
         assert queued_messages(server.url(8)) == 0
         # Within the bound the queued job is still the answer to the same question ...
         assert api.post(URL, BODY, format="json").json()["id"] == first["id"]
-        Estimate.objects.filter(pk=first["id"]).update(created=timezone.now() - timedelta(seconds=61))
+        estimate_set(first["id"], created=timezone.now() - timedelta(seconds=61))
 
         outcome = jobs_reconcile(ask_workers=False)
         retried = api.post(URL, BODY, format="json")
@@ -85,16 +86,15 @@ def test_a_running_job_no_live_worker_holds_is_requeued_then_failed_after_its_at
     with running_redis() as server, point_celery_at(server.url(8)):
         job = api.post(URL, BODY, format="json").json()
         redis.Redis.from_url(server.url(8)).delete("celery")
-        Estimate.objects.filter(pk=job["id"]).update(
-            status=Estimate.Status.RUNNING, attempts=1, started=timezone.now() - timedelta(seconds=30))
+        estimate_set(job["id"], status=Estimate.Status.RUNNING, attempts=1,
+                     started=timezone.now() - timedelta(seconds=30))
 
         held_elsewhere = jobs_reconcile(held={job["id"]}, ask_workers=False)
         requeued = jobs_reconcile(held=set(), ask_workers=False)
         sent = queued_messages(server.url(8))
 
-        Estimate.objects.filter(pk=job["id"]).update(
-            status=Estimate.Status.RUNNING, attempts=MAX_ATTEMPTS,
-            started=timezone.now() - timedelta(seconds=30))
+        estimate_set(job["id"], status=Estimate.Status.RUNNING, attempts=MAX_ATTEMPTS,
+                     started=timezone.now() - timedelta(seconds=30))
         given_up = jobs_reconcile(held=set(), ask_workers=False)
 
     assert held_elsewhere.requeued == 0
@@ -112,8 +112,8 @@ def test_with_no_worker_answering_running_work_is_left_alone_not_sent_again(owne
     with running_redis() as server, point_celery_at(server.url(8)):
         job = api.post(URL, BODY, format="json").json()
         redis.Redis.from_url(server.url(8)).delete("celery")
-        Estimate.objects.filter(pk=job["id"]).update(
-            status=Estimate.Status.RUNNING, attempts=1, started=timezone.now() - timedelta(seconds=30))
+        estimate_set(job["id"], status=Estimate.Status.RUNNING, attempts=1,
+                     started=timezone.now() - timedelta(seconds=30))
 
         outcome = jobs_reconcile()  # asks the workers: none answers on this private broker
         sent = queued_messages(server.url(8))

@@ -22,6 +22,7 @@ from armybuilder.estimates.services import QUEUE_DOWN, estimate_inputs_hash, est
 from armybuilder.estimates.tasks import GAVE_UP, MAX_ATTEMPTS, run_estimate
 from rules.systems.registry import get_system
 from tests.factories.estimate_lists import distinct_units
+from tests.factories.estimate_rows import estimate_set, stored_estimate
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_an_identical_request_reuses_the_stored_job_and_makes_no_second_row():
 def test_a_queued_or_running_identical_job_is_reused_too():
     first = ask()
     assert ask().pk == first.pk
-    Estimate.objects.filter(pk=first.pk).update(status=Estimate.Status.RUNNING, started=timezone.now())
+    estimate_set(first.pk, status=Estimate.Status.RUNNING, started=timezone.now())
     assert ask().pk == first.pk
     assert Estimate.objects.count() == 1
 
@@ -63,7 +64,7 @@ def test_a_different_situation_is_a_different_job():
 
 def test_a_failed_job_is_not_reused_asking_again_runs_it_anew():
     first = ask()
-    Estimate.objects.filter(pk=first.pk).update(status=Estimate.Status.FAILED, error="boom")
+    estimate_set(first.pk, status=Estimate.Status.FAILED, error="boom")
     first.refresh_from_db()
 
     again = estimate_retry(estimate=first)
@@ -113,7 +114,7 @@ def test_running_a_job_stores_the_result_of_the_systems_attack():
 def test_a_job_past_max_attempts_is_marked_failed_instead_of_run_again():
     """Each redelivery after a lost worker counts an attempt; past MAX_ATTEMPTS the job gives up."""
     estimate = ask()
-    Estimate.objects.filter(pk=estimate.pk).update(status=Estimate.Status.RUNNING, attempts=MAX_ATTEMPTS)
+    estimate_set(estimate.pk, status=Estimate.Status.RUNNING, attempts=MAX_ATTEMPTS)
 
     assert run_estimate(str(estimate.pk)) == "failed"
 
@@ -126,7 +127,7 @@ def test_a_job_past_max_attempts_is_marked_failed_instead_of_run_again():
 
 def test_a_redelivered_job_under_the_limit_runs_again():
     estimate = ask()
-    Estimate.objects.filter(pk=estimate.pk).update(status=Estimate.Status.RUNNING, attempts=MAX_ATTEMPTS - 1)
+    estimate_set(estimate.pk, status=Estimate.Status.RUNNING, attempts=MAX_ATTEMPTS - 1)
     assert run_estimate(str(estimate.pk)) == "done"
     estimate.refresh_from_db()
     assert (estimate.status, estimate.attempts) == (Estimate.Status.DONE, MAX_ATTEMPTS)
@@ -135,8 +136,8 @@ def test_a_redelivered_job_under_the_limit_runs_again():
 def test_a_job_stuck_running_past_the_time_limit_is_reported_failed_by_the_selector():
     estimate = ask()
     too_long = timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT) + STALE_GRACE + timedelta(seconds=1)
-    Estimate.objects.filter(pk=estimate.pk).update(status=Estimate.Status.RUNNING, attempts=1,
-                                                   started=timezone.now() - too_long)
+    estimate_set(estimate.pk, status=Estimate.Status.RUNNING, attempts=1,
+                 started=timezone.now() - too_long)
 
     seen = estimate_get(estimate_id=estimate.pk)
 
@@ -147,14 +148,14 @@ def test_a_job_stuck_running_past_the_time_limit_is_reported_failed_by_the_selec
 
 def test_a_job_running_within_the_time_limit_stays_running():
     estimate = ask()
-    Estimate.objects.filter(pk=estimate.pk).update(status=Estimate.Status.RUNNING, started=timezone.now())
+    estimate_set(estimate.pk, status=Estimate.Status.RUNNING, started=timezone.now())
     assert estimate_get(estimate_id=estimate.pk).status == Estimate.Status.RUNNING
 
 
 def test_a_stale_running_job_is_not_reused_by_an_identical_request():
     estimate = ask()
-    Estimate.objects.filter(pk=estimate.pk).update(status=Estimate.Status.RUNNING,
-                                                   started=timezone.now() - timedelta(days=1))
+    estimate_set(estimate.pk, status=Estimate.Status.RUNNING,
+                 started=timezone.now() - timedelta(days=1))
     assert ask().pk != estimate.pk
     assert Estimate.objects.get(pk=estimate.pk).status == Estimate.Status.FAILED
 
@@ -169,8 +170,8 @@ def test_a_finished_job_is_not_run_twice_and_an_unknown_id_is_skipped():
 
 
 def test_a_job_the_system_cannot_compute_fails_with_its_error():
-    estimate = Estimate.objects.create(kind=Estimate.Kind.UNIT_VS_UNIT, system="no-such-system",
-                                       inputs={"attacker": {}, "defender": {}}, inputs_hash="x" * 64)
+    estimate = stored_estimate(kind=Estimate.Kind.UNIT_VS_UNIT, system="no-such-system",
+                               inputs={"attacker": {}, "defender": {}}, inputs_hash="x" * 64)
     assert run_estimate(str(estimate.pk)) == "failed"
     estimate.refresh_from_db()
     assert estimate.status == Estimate.Status.FAILED

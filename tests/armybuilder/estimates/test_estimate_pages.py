@@ -25,6 +25,7 @@ from rules.systems.registry import get_system
 from tests.factories.aos_units import aos_catalogue_unit, aos_faction, imported_warscroll
 from tests.factories.army_lists import make_faction
 from tests.factories.estimate_lists import army_list_of, catalogue_unit, distinct_units
+from tests.factories.estimate_rows import estimate_set, stored_estimate
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = pytest.mark.django_db
@@ -212,8 +213,8 @@ def test_the_page_of_a_finished_job_shows_charts_numbers_and_the_distribution_ta
 
 def test_a_failed_job_shows_its_error_and_can_be_tried_again(client, veterans):
     estimate = estimate_from(post_estimate(client, f"unit={veterans.pk}", target="ref:infantry-10"))
-    Estimate.objects.filter(pk=estimate.pk).update(status=Estimate.Status.FAILED,
-                                                   error="The dice rolled away.")
+    estimate_set(estimate.pk, status=Estimate.Status.FAILED,
+                 error="The dice rolled away.")
 
     html = client.get(reverse("estimates:detail", args=[estimate.pk])).content.decode()
     assert "The estimate failed:" in html and "The dice rolled away." in html
@@ -338,9 +339,9 @@ def test_a_private_homebrew_unit_of_another_player_is_a_404(client, owner, other
 def test_your_estimates_lists_your_own_and_this_browsers(client, owner, other, veterans):
     client.force_login(owner)
     mine = estimate_from(post_estimate(client, f"unit={veterans.pk}", target="ref:infantry-10"))
-    theirs = Estimate.objects.create(kind=Estimate.Kind.UNIT_VS_UNIT, system="opr", owner=other,
-                                     inputs={"attacker": {"name": "Hidden"}, "defender": {"name": "X"}},
-                                     inputs_hash="0" * 64)
+    theirs = stored_estimate(kind=Estimate.Kind.UNIT_VS_UNIT, system="opr", owner=other,
+                             inputs={"attacker": {"name": "Hidden"}, "defender": {"name": "X"}},
+                             inputs_hash="0" * 64)
 
     html = client.get(reverse("estimates:list")).content.decode()
 

@@ -13,6 +13,7 @@ from armybuilder.estimates.compute import unit_vs_unit
 from armybuilder.estimates.inputs import unit_vs_unit_inputs
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.result_json import ResultEncoder, result_text
+from tests.factories.estimate_rows import stored_estimate
 from tests.rules.systems.wh40k9.wh40k9_comparison import TARGETS, WEAPONS, engine_units
 
 #: Floats whose shortest forms are awkward: subnormal, tiny, huge, many digits, −0.
@@ -68,7 +69,7 @@ def test_a_40k_result_stored_and_read_back_is_bit_for_bit_the_computed_one():
     attacker, defender = engine_units(WEAPONS[5], TARGETS[4])  # shuriken: 6s, FNP, long tails
     key, inputs = unit_vs_unit_inputs(attacker=attacker, defender=defender, situation={"range_inches": 12})
     result = unit_vs_unit(key, inputs)
-    estimate = Estimate.objects.create(
+    estimate = stored_estimate(
         kind=Estimate.Kind.UNIT_VS_UNIT,
         system=key,
         inputs=inputs,

@@ -10,6 +10,7 @@ from rest_framework.test import APIClient
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.result_pages import API_PAGE_CELLS, PAGE_CELLS, api_result_page, row_page
 from armybuilder.estimates.templatetags.estimate_charts import matrix_directions
+from tests.factories.estimate_rows import stored_estimate
 
 
 def cell(kills: float) -> dict:
@@ -61,9 +62,9 @@ def test_the_api_answers_a_page_of_rows_and_where_it_is():
 
 @pytest.mark.django_db
 def test_the_page_and_the_api_of_a_50_by_50_job_are_bounded(client, owner):
-    estimate = Estimate.objects.create(kind=Estimate.Kind.LIST_VS_LIST, system="opr", owner=owner,
-                                       inputs={}, inputs_hash="big", status=Estimate.Status.DONE,
-                                       progress=1.0, result=result(50, 50))
+    estimate = stored_estimate(kind=Estimate.Kind.LIST_VS_LIST, system="opr", owner=owner,
+                               inputs={}, inputs_hash="big", status=Estimate.Status.DONE,
+                               progress=1.0, result=result(50, 50))
     client.force_login(owner)
     page = client.get(f"/estimates/{estimate.pk}/?rows=2").content.decode()
     assert page.count('class="num heat') == 2 * PAGE_CELLS
