@@ -160,6 +160,9 @@ class Imported:
     #: exactly (`imports.import_source`); None when the units are matched to the catalogue.
     roster_trees: list[dict[str, Any]] | None = None
     roster_force: str = ""
+    #: {entry id: name} of the trees' selections as the source names them, so a selection the
+    #: engine cannot rebuild is reported by name, not id (`dropped_entries`).
+    entry_names: dict[str, str] = field(default_factory=dict)
     #: The roster's configuration selections (battle size, allegiance) by name: kept with the
     #: roster and reported on their own line, never as units.
     configuration: list[str] = field(default_factory=list)

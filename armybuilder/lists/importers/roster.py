@@ -30,6 +30,7 @@ from armybuilder.lists.importers.base import (
     ReportUnit,
     Source,
 )
+from armybuilder.lists.importers.dropped_entries import entry_names
 from armybuilder.lists.services import catalogue_ref
 from armybuilder.models import POINTS_LIMIT_MAX
 from rules.battlescribe.roster_reader import Roster, read_roster, read_roster_json
@@ -80,6 +81,7 @@ def roster_to_list(roster: Roster, context: Context, *, format: str) -> Imported
         # roster selection for selection (as the roster upload does), nothing is matched.
         imported.roster_trees = [dict(tree) for tree in roster.trees]
         imported.roster_force = next(iter(roster.force_entry_ids), "")
+        imported.entry_names = entry_names(roster.units)
         for selection in roster.units:
             models = sum(c.number for c in [selection, *selection.walk()] if c.type == "model")
             imported.units.append(ReportUnit(selection.name, models, _points(selection.points)))
