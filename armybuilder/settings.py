@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "armybuilder.api.query_checks.QueryParameterMiddleware",
     "armybuilder.login_limits.LoginRateLimitMiddleware",
     "armybuilder.page_limits.PageRateLimitMiddleware",
+    # A page's "does not apply to this list" is a page that says why, not a bare 404.
+    "armybuilder.not_applicable.NotApplicableMiddleware",
 ]
 # A failed sign-in on these (or the API's token endpoint) counts against the
 # `login` rate per address and username and the `login_address` rate per address; every POST

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.models import Estimate
+from rules.models import Faction, UnitTemplate
 from rules.systems.registry import get_system
 
 
@@ -107,3 +108,29 @@ def estimate_subtitle(*, estimate: Estimate) -> str:
         return _("Every unit of each list against every unit of the other · %(system)s") % {
             "system": system_name(estimate.system)}
     return _("Expected damage of one attack · %(system)s") % {"system": system_name(estimate.system)}
+
+
+def reader_factions(*, estimate: Estimate) -> dict[str, Faction | None]:
+    """The bundled faction of each side of a unit-vs-unit estimate, `{"attacker", "defender"}`,
+    whose reader-language names (`Faction.in_reader_language`) the result page shows its
+    units', models' and weapons' names in: the job stores them as the engine reads them, in
+    English. A side is found by its unit's name among the system's bundled factions that carry
+    translations (an imported or homebrew faction's names are the player's own words, and a
+    reference target is the system's); none found is None, and the names show as written."""
+    found: dict[str, Faction | None] = {"attacker": None, "defender": None}
+    if estimate.kind != Estimate.Kind.UNIT_VS_UNIT or not isinstance(estimate.inputs, Mapping):
+        return found
+    names = {role: _name(estimate.inputs.get(role), "") for role in found}
+    wanted = {name for name in names.values() if name}
+    if not wanted:
+        return found
+    factions: dict[int, Faction] = {}
+    units = (UnitTemplate.objects
+             .filter(faction__system__key=estimate.system, faction__owner__isnull=True, name__in=wanted)
+             .exclude(faction__translations={}).select_related("faction").order_by("faction__name", "pk"))
+    for unit in units:
+        faction = factions.setdefault(unit.faction_id, unit.faction)  # one object per faction
+        for role, name in names.items():
+            if found[role] is None and name == unit.name:
+                found[role] = faction
+    return found

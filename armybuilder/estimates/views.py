@@ -20,7 +20,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from armybuilder.estimates import sources
-from armybuilder.estimates.describe import estimate_subtitle, estimate_title, situation_text, system_name
+from armybuilder.estimates.describe import (
+    estimate_subtitle,
+    estimate_title,
+    reader_factions,
+    situation_text,
+    system_name,
+)
 from armybuilder.estimates.forms import EstimateForm
 from armybuilder.estimates.inputs import (
     EstimateRequestError,
@@ -154,17 +160,35 @@ def _estimate_or_404(request: HttpRequest, estimate_id: Any) -> Estimate:
     return estimate
 
 
-def _status_context(estimate: Estimate) -> dict[str, Any]:
-    return {"estimate": estimate, "waiting_long": estimate_is_waiting_long(estimate=estimate)}
+def _status_context(estimate: Estimate, factions: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The status fragment's context; a finished answer also has each side's bundled faction
+    (`factions`, `describe.reader_factions`), whose names the reader reads its weapons in."""
+    if factions is None and estimate.is_finished:
+        factions = reader_factions(estimate=estimate)
+    return {"estimate": estimate, "waiting_long": estimate_is_waiting_long(estimate=estimate),
+            "factions": factions or {}}
+
+
+def _title(estimate: Estimate, factions: dict[str, Any] | None) -> str:
+    """The page's title, each unit named in the reader's language where its faction has it."""
+    if not factions or estimate.kind != Estimate.Kind.UNIT_VS_UNIT:
+        return estimate_title(kind=estimate.kind, inputs=estimate.inputs)
+    inputs = estimate.inputs or {}
+    names = tuple(
+        faction.in_reader_language(str(inputs[role]["name"])) if (faction := factions.get(role)) else None
+        for role in ("attacker", "defender")
+    )
+    return estimate_title(kind=estimate.kind, inputs=inputs, names=names)
 
 
 @require_GET
 def detail(request: HttpRequest, estimate_id: Any) -> HttpResponse:
     """The question, then the progress bar (polled) or the answer: charts, numbers, matrix."""
     estimate = _estimate_or_404(request, estimate_id)
+    factions = reader_factions(estimate=estimate)
     return render(request, "estimates/detail.html", {
-        **_status_context(estimate),
-        "title": estimate_title(kind=estimate.kind, inputs=estimate.inputs),
+        **_status_context(estimate, factions),
+        "title": _title(estimate, factions),
         "subtitle": estimate_subtitle(estimate=estimate),
         "situation_text": situation_text(estimate.inputs.get("situation"), system_key=estimate.system),
     })

@@ -250,6 +250,9 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
 def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile) -> RosterImport:
     """A roster of a faction imported with its source: the engine rebuilds it selection for
     selection; units it cannot rebuild and costs that differ from the file's are reported."""
+    # here, not at the top: the importers' package reads this module's helpers as it loads
+    from armybuilder.lists.importers.dropped_entries import dropped_lines, entry_names
+
     try:
         units, dropped = army_list_import_roster(
             army_list=result.army_list,
@@ -259,18 +262,15 @@ def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile)
         )
     except ArmyListError as exc:
         raise BattleScribeError([f"{source.name}: {message}" for _path, message in exc.errors]) from None
-    roots = {tree.get("entry") for tree in roster.trees}
     for index, tree in enumerate(roster.trees):
         if tree.get("entry") in dropped:
             result.differences.append(
                 _("%(unit)s: no such unit in your catalogue of this system; left out")
                 % {"unit": roster.units[index].name}
             )
-    for entry_id in dropped:
-        if entry_id not in roots:
-            result.differences.append(
-                _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
-            )
+    result.differences += dropped_lines(trees=roster.trees, dropped=dropped,
+                                        unit_names=[unit.name for unit in roster.units],
+                                        names=entry_names(roster.units))
     for unit in units:
         selection = roster.units[unit._roster_index]  # which of the file's units it is
         theirs = selection.points

@@ -22,6 +22,7 @@ from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.lists.importers import Context, Imported, ImportProblem, Source, importer_for
 from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
+from armybuilder.lists.importers.dropped_entries import dropped_lines
 from armybuilder.lists.importers.fetch import fetch_army_forge, looks_like_link
 from armybuilder.lists.interchange import army_list_build, army_list_save_built, army_list_to_dict
 from armybuilder.models import MAX_UNITS_PER_LIST, ArmyList, ListUnit
@@ -161,12 +162,8 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
             imported.left_out.append(
                 _("%(unit)s: no such unit in your catalogue of this system; left out") % {"unit": row.name}
             )
-    roots = {tree.get("entry") for tree in trees}
-    for entry_id in roster.dropped:
-        if entry_id not in roots:
-            imported.left_out.append(
-                _("%(entry)s: no such entry in the catalogue any more; left out") % {"entry": entry_id}
-            )
+    imported.left_out += dropped_lines(trees=trees, dropped=roster.dropped, names=imported.entry_names,
+                                       unit_names=[row.name for row in imported.units])
     # The roster's configuration (battle size, detachment cost) is reported as such, not as units.
     rows = {unit._roster_index for unit in list_rows.configuration(units)}  # type: ignore[attr-defined]
     imported.configuration = [row.name for index, row in enumerate(imported.units) if index in rows]

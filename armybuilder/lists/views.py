@@ -29,7 +29,7 @@ from django_htmx.http import reswap, retarget
 from armybuilder import offline
 from armybuilder.accounts.guests import guest_start, is_guest
 from armybuilder.lists import backends, import_jobs, locks, selectors, services, sharing
-from armybuilder.lists.errors import ArmyListError, StaleListError
+from armybuilder.lists.errors import ArmyListError, NotApplicable, StaleListError
 from armybuilder.lists.forms import (
     SETTING_PREFIX,
     ArmyListCreateForm,
@@ -472,7 +472,8 @@ def roster_force(request: HttpRequest, list_id: int) -> HttpResponse:
     army_list = _list_for_edit(request, list_id)
     form = _force_form(army_list, request.POST)
     if form is None:
-        raise Http404
+        raise NotApplicable(_("This list is not built in a BattleScribe force, so it has no other force to "
+                              "move to: forces come with factions imported from BattleScribe data."))
     if not form.is_valid():
         if request.htmx:
             return render(request, "armybuilder/_list_force.html",

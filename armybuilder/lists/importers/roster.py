@@ -32,6 +32,7 @@ from armybuilder.lists.importers.base import (
     ReportUnit,
     Source,
 )
+from armybuilder.lists.importers.dropped_entries import entry_names
 from armybuilder.lists.services import catalogue_ref
 from armybuilder.models import POINTS_LIMIT_MAX
 from rules.battlescribe.engine.roster_xml import RosterFile, read_roster_file, read_roster_json
@@ -83,6 +84,7 @@ def roster_to_list(roster: RosterFile, context: Context, *, format: str) -> Impo
         imported.roster_trees = roster.trees
         imported.roster_force = next(iter(roster.force_entry_ids), "")
         imported.roster_details = [player_words(selection) for selection in roster.units]
+        imported.entry_names = entry_names(roster.units)
         for selection in roster.units:
             models = sum(c.number for c in [selection, *selection.walk()] if c.type == "model")
             imported.units.append(ReportUnit(selection.name, models, _points(selection.points)))
