@@ -58,10 +58,12 @@ def entry_ids(entry_id: str) -> list[str]:
 
 
 def player_words(selection: FileSelection) -> dict[str, str]:
-    """The unit's custom name and notes as the roster gives them (`customName`, `customNotes`)."""
+    """The unit's custom name and notes as the roster gives them (`customName`, `customNotes`),
+    cleaned as the editor cleans them (a name on one line, no NUL) and cut to what a unit holds."""
+    name, notes = selection.custom_name.replace("\x00", ""), selection.custom_notes.replace("\x00", "")
     words = {
-        "custom_name": selection.custom_name.strip()[:UNIT_NAME_MAX_LENGTH],
-        "notes": selection.custom_notes.strip()[:UNIT_NOTES_MAX_LENGTH],
+        "custom_name": " ".join(name.split())[:UNIT_NAME_MAX_LENGTH],
+        "notes": notes.replace("\r\n", "\n").strip()[:UNIT_NOTES_MAX_LENGTH],
     }
     return {key: value for key, value in words.items() if value}
 

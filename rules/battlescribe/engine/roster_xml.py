@@ -2,8 +2,9 @@
 the one reader and the one writer of rosters.
 
 `read_roster_file` (XML, through the hardened reader: no DTDs or entities, size limits) and
-`read_roster_json` read a file into a `RosterFile`, plain data as the file has it: forces,
-selections with their entry ids, numbers, own costs, categories, custom names and notes.
+`read_roster_json` read a file into a `RosterFile` by one reader (the XML is taken in New
+Recruit's shape first), plain data as the file has it: forces, selections with their entry
+ids, numbers, own costs, categories, custom names and notes.
 `roster_text` writes a `RosterFile` as BattleScribe 2.03 does (element and attribute order,
 costs as Java doubles). Between the file and the engine: `load_roster` rebuilds the engine's
 roster from a file exactly as it was saved (matched to the data by entry ids, nothing
@@ -42,9 +43,9 @@ UNCATEGORISED = "(No Category)"
 POINTS_NAMES = frozenset(norm(name) for name in POINTS_COST_TYPES)
 #: Most selections a roster may hold (a real roster has a few hundred).
 MAX_SELECTIONS = 20000
-#: Deepest nesting of forces and of selections a JSON roster may have (XML's depth is the
-#: hardened reader's limit).
-MAX_JSON_FORCE_DEPTH, MAX_JSON_SELECTION_DEPTH = 10, 30
+#: Deepest nesting of forces and of selections a roster may have (real rosters nest selections
+#: a few deep: unit, model, wargear).
+MAX_FORCE_DEPTH, MAX_SELECTION_DEPTH = 10, 30
 
 
 def stable_id(*parts: str) -> str:
@@ -199,109 +200,45 @@ def _points(costs: list[FileCost]) -> Fraction:
     return sum((Fraction(c.value) for c in costs if norm(c.name) in POINTS_NAMES), Fraction(0))
 
 
-# -- reading XML -------------------------------------------------------------------------------
-def _children(element: Element, container: str, tag: str) -> list[Element]:
-    out: list[Element] = []
+# -- reading ------------------------------------------------------------------------------------
+#: A roster's lists and the element each holds, as BattleScribe's XML nests them.
+_LISTS = {"costs": "cost", "costLimits": "costLimit", "forces": "force", "selections": "selection",
+          "categories": "category"}
+
+
+def _as_object(element: Element) -> dict[str, Any]:
+    """An XML element in New Recruit's shape: its attributes as keys, each list of `_LISTS` as an
+    array of objects, `<customNotes>` as text (what the reader below takes of the XML)."""
+    out: dict[str, Any] = dict(element.attrib)
     for child in element:
-        if local_name(child.tag) == container:
-            out.extend(c for c in child if local_name(c.tag) == tag)
+        tag = local_name(child.tag)
+        if tag in _LISTS:
+            out[tag] = [_as_object(item) for item in child if local_name(item.tag) == _LISTS[tag]]
+        elif tag == "customNotes":
+            out[tag] = child.text or ""
     return out
 
 
-def _text(element: Element, tag: str) -> str:
-    return next((child.text or "" for child in element if local_name(child.tag) == tag), "")
-
-
-class _XmlReader:
-    def __init__(self, file: str):
-        self.file = file
-        self.count = 0
-
-    def costs(self, element: Element, container: str, tag: str, path: str) -> list[FileCost]:
-        out = []
-        for cost in _children(element, container, tag):
-            try:
-                value = exact_number(cost.get("value"))
-            except ValueError as exc:
-                raise BattleScribeError([f"{self.file}: {path}/{tag}@value: {exc}"]) from None
-            out.append(FileCost(cost.get("name", ""), cost.get("typeId", ""), value))
-        return out
-
-    @staticmethod
-    def categories(element: Element) -> list[FileCategory]:
-        return [
-            FileCategory(c.get("id", ""), c.get("name", ""), c.get("entryId", ""), c.get("primary") == "true")
-            for c in _children(element, "categories", "category")
-        ]
-
-    def roster(self, root: Element) -> RosterFile:
-        if local_name(root.tag) != "roster":
-            raise BattleScribeError(
-                [f"{self.file}: {local_name(root.tag)}: not a BattleScribe roster (expected <roster>)"]
-            )
-        roster = RosterFile(
-            id=root.get("id", ""),
-            name=root.get("name", ""),
-            game_system_id=root.get("gameSystemId", ""),
-            game_system_name=root.get("gameSystemName", ""),
-            game_system_revision=root.get("gameSystemRevision", "1"),
-            costs=self.costs(root, "costs", "cost", "roster"),
-            cost_limits=self.costs(root, "costLimits", "costLimit", "roster"),
-        )
-        roster.forces = [self.force(f, "roster/force") for f in _children(root, "forces", "force")]
-        return roster
-
-    def force(self, element: Element, path: str) -> FileForce:
-        here = f"{path}[@name={element.get('name', '')!r}]"
-        return FileForce(
-            id=element.get("id", ""),
-            name=element.get("name", ""),
-            entry_id=element.get("entryId", ""),
-            catalogue_id=element.get("catalogueId", ""),
-            catalogue_revision=element.get("catalogueRevision", "1"),
-            catalogue_name=element.get("catalogueName", ""),
-            custom_name=element.get("customName", ""),
-            custom_notes=_text(element, "customNotes"),
-            selections=[self.selection(s, here) for s in _children(element, "selections", "selection")],
-            categories=self.categories(element),
-            forces=[self.force(f, f"{here}/force") for f in _children(element, "forces", "force")],
-        )
-
-    def selection(self, element: Element, path: str) -> FileSelection:
-        self.count += 1
-        if self.count > MAX_SELECTIONS:
-            raise BattleScribeError([f"{self.file}: more than {MAX_SELECTIONS} selections"])
-        name = element.get("name", "")
-        here = f"{path}/selection[@name={name!r}]"
-        try:
-            count = int(element.get("number", "1"))
-        except ValueError:
-            raise BattleScribeError([f"{self.file}: {here}@number: not a whole number"]) from None
-        return FileSelection(
-            id=element.get("id", ""),
-            name=name,
-            entry_id=element.get("entryId", ""),
-            number=count,
-            type=element.get("type", ""),
-            entry_group_id=element.get("entryGroupId", ""),
-            custom_name=element.get("customName", ""),
-            custom_notes=_text(element, "customNotes"),
-            costs=self.costs(element, "costs", "cost", here),
-            categories=self.categories(element),
-            selections=[self.selection(s, here) for s in _children(element, "selections", "selection")],
-        )
-
-
 def read_roster_file(source: SourceFile) -> RosterFile:
-    """Parse a .ros/.rosz; `BattleScribeError` names the file and element of any problem."""
-    return _XmlReader(source.name).roster(parse(source))
+    """Parse a .ros/.rosz; `BattleScribeError` names the file and the place of any problem."""
+    root = parse(source)
+    if local_name(root.tag) != "roster":
+        raise BattleScribeError(
+            [f"{source.name}: {local_name(root.tag)}: not a BattleScribe roster (expected <roster>)"]
+        )
+    return _Reader(source.name).roster({"roster": _as_object(root)})
 
 
-# -- reading New Recruit's JSON ----------------------------------------------------------------
-class _JsonReader:
-    """New Recruit's JSON roster: BattleScribe's roster schema with elements as objects and
-    child lists as arrays (`roster.forces[].selections[].selections[]`, `costs[]` of
-    `{name, typeId, value}`), read into the same `RosterFile` with the same limits."""
+def read_roster_json(data: Any, *, name: str) -> RosterFile:
+    """A New Recruit JSON roster (already parsed); `BattleScribeError` names the file and field."""
+    return _Reader(name).roster(data)
+
+
+class _Reader:
+    """A roster in New Recruit's JSON shape — BattleScribe's roster schema with elements as
+    objects and child lists as arrays (`roster.forces[].selections[].selections[]`, `costs[]`
+    of `{name, typeId, value}`) — read into a `RosterFile` within the limits above; XML comes
+    here in the same shape (`_as_object`)."""
 
     def __init__(self, file: str):
         self.file = file
@@ -358,7 +295,7 @@ class _JsonReader:
         return roster
 
     def force(self, force: Any, path: str, depth: int) -> FileForce:
-        if not isinstance(force, Mapping) or depth > MAX_JSON_FORCE_DEPTH:
+        if not isinstance(force, Mapping) or depth > MAX_FORCE_DEPTH:
             raise BattleScribeError([f"{self.file}: {path}: must be an object"])
         selections = self.items(force.get("selections"), f"{path}.selections")
         forces = self.items(force.get("forces"), f"{path}.forces")
@@ -380,7 +317,7 @@ class _JsonReader:
         self.count += 1
         if self.count > MAX_SELECTIONS:
             raise BattleScribeError([f"{self.file}: more than {MAX_SELECTIONS} selections"])
-        if not isinstance(element, Mapping) or depth > MAX_JSON_SELECTION_DEPTH:
+        if not isinstance(element, Mapping) or depth > MAX_SELECTION_DEPTH:
             raise BattleScribeError([f"{self.file}: {path}: must be an object"])
         count = element.get("number", 1)
         if isinstance(count, bool) or not isinstance(count, int | str) or not str(count).isdigit():
@@ -402,11 +339,6 @@ class _JsonReader:
                 for i, child in enumerate(children)
             ],
         )
-
-
-def read_roster_json(data: Any, *, name: str) -> RosterFile:
-    """A New Recruit JSON roster (already parsed); `BattleScribeError` names the file and field."""
-    return _JsonReader(name).roster(data)
 
 
 # -- writing -------------------------------------------------------------------------------------

@@ -259,3 +259,17 @@ def test_a_rosz_export_carries_custom_names_and_notes_back_into_the_imported_lis
         assert [(u.custom_name, u.notes) for u in units] == words
         assert [u.points for u in units] == ours
     assert uploaded.differences == []
+
+
+def test_a_rosters_custom_name_and_notes_are_cleaned_as_the_editor_cleans_them():
+    """A file's words are the player's words: a name on one line, no NUL (JSON may hold one,
+    Postgres refuses it), both cut to what a unit holds."""
+    from armybuilder.lists.battlescribe_rosters import player_words
+    from armybuilder.models import UNIT_NAME_MAX_LENGTH
+    from rules.battlescribe.engine.roster_xml import FileSelection
+
+    selection = FileSelection(id="s", name="Wolf", entry_id="se-wolf", custom_name=" Old\n\x00Grey ",
+                              custom_notes="First\r\nsecond\x00 ")
+    assert player_words(selection) == {"custom_name": "Old Grey", "notes": "First\nsecond"}
+    selection.custom_name, selection.custom_notes = "x" * 500, "  "
+    assert player_words(selection) == {"custom_name": "x" * UNIT_NAME_MAX_LENGTH}

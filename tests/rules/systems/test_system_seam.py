@@ -182,6 +182,13 @@ def test_a_system_declaring_only_price_and_validate_has_every_behaviour():
     opr = get_system("opr")
     assert opr.can_attack and replace(opr, attack=None).attack is no_attack
     assert replace(opr, estimate_cost=None).estimate_cost is generic_cost
+    # no BattleScribe data and no play mode are objects too: the empty mapping, no states or phases
+    assert not bare.maps_battlescribe and bare.battlescribe.editions == ()
+    assert bare.battlescribe.is_points("pts")
+    assert not bare.playable and bare.play.phases == () and bare.play.phases_of("Shooting phase") == []
+    assert opr.playable and not replace(opr, play=None).playable
+    mapped = get_system("wh40k9")
+    assert mapped.maps_battlescribe and not replace(mapped, battlescribe=None).maps_battlescribe
 
 
 def test_the_battlescribe_import_names_no_system_or_its_fields():

@@ -32,7 +32,7 @@ def test_a_roster_round_trips_through_the_engine():
         ),
         (
             ROSTER.format(name="Wolf", entry="se-wolf", number="many"),
-            r"roster/force\[@name=''\]/selection\[@name='Wolf'\]@number: not a whole number",
+            r"roster.forces\[0\].selections\[0\].number: not a whole number",
         ),
         ("<catalogue/>", "catalogue: not a BattleScribe roster"),
     ],
