@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.battlescribe.engine.constraints import validate
 from rules.battlescribe.engine.roster import Roster
 from rules.battlescribe.engine.xmlform import load_files
 from rules.battlescribe.xml_reader import SourceFile
@@ -26,7 +27,10 @@ GST = f"""<?xml version="1.0" encoding="UTF-8"?>
       <characteristicTypes><characteristicType id="ct-m" name="Movement"/></characteristicTypes>
     </profileType>
   </profileTypes>
-  <categoryEntries><categoryEntry id="cat-core" name="Core" hidden="false"/></categoryEntries>
+  <categoryEntries>
+    <categoryEntry id="cat-core" name="Core" hidden="false"/>
+    <categoryEntry id="cat-wizard" name="Wizard" hidden="false"/>
+  </categoryEntries>
   <forceEntries>
     <forceEntry id="fe-army" name="Army" hidden="false">
       <categoryLinks>
@@ -161,12 +165,94 @@ SHARED = f"""
     </selectionEntry>"""
 
 
+#: Ergofarg's WHFB 6th Dwarfs "Slayers" in small: a group of at least 10 of two entries (a model at
+#: 11 pts, an upgrade at 26) that names no default.
+NO_DEFAULT = f"""
+    <selectionEntry id="no-default" name="no-default" hidden="false" collective="false" import="true"
+        type="unit">
+      <categoryLinks>
+        <categoryLink id="nd-core" name="Core" hidden="false" targetId="cat-core" primary="true"/>
+      </categoryLinks>
+      <selectionEntryGroups>
+        <selectionEntryGroup id="nd-group" name="Slayer unit" hidden="false" collective="false"
+            import="true">
+          <constraints>{_limit("nd-min", "min", 10)}{_limit("nd-max", "max", 30)}</constraints>
+          <selectionEntries>
+            <selectionEntry id="nd-troll" name="Troll Slayer" hidden="false" collective="false"
+                import="true" type="model">
+              <profiles>
+                <profile id="nd-profile" name="Troll Slayer" hidden="false" typeId="pt-profile"
+                    typeName="Profile">
+                  <characteristics>
+                    <characteristic name="Movement" typeId="ct-m">3</characteristic>
+                  </characteristics>
+                </profile>
+              </profiles>
+              <costs><cost name="pts" typeId="{PTS}" value="11.0"/></costs>
+            </selectionEntry>
+            <selectionEntry id="nd-giant" name="Giant Slayer" hidden="false" collective="false"
+                import="true" type="upgrade">
+              <costs><cost name="pts" typeId="{PTS}" value="26.0"/></costs>
+            </selectionEntry>
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <costs><cost name="pts" typeId="{PTS}" value="0.0"/></costs>
+    </selectionEntry>"""
+
+
+#: A unit whose wizard model (the category is on the model, not the unit) may take a spell that is
+#: hidden unless an ancestor is a wizard: BattleScribe looks at every ancestor, so the model's
+#: category shows it; the importer's own evaluator looked at the unit alone and left it out.
+ANCESTOR = f"""
+    <selectionEntry id="ancestor-unit" name="ancestor-unit" hidden="false" collective="false"
+        import="true" type="unit">
+      <categoryLinks>
+        <categoryLink id="au-core" name="Core" hidden="false" targetId="cat-core" primary="true"/>
+      </categoryLinks>
+      <selectionEntries>
+        <selectionEntry id="au-mage" name="Mage" hidden="false" collective="false" import="true"
+            type="model">
+          <profiles>
+            <profile id="au-profile" name="Mage" hidden="false" typeId="pt-profile" typeName="Profile">
+              <characteristics>
+                <characteristic name="Movement" typeId="ct-m">5</characteristic>
+              </characteristics>
+            </profile>
+          </profiles>
+          <categoryLinks>
+            <categoryLink id="au-wizard" name="Wizard" hidden="false" targetId="cat-wizard" primary="false"/>
+          </categoryLinks>
+          <constraints>{_limit("au-min", "min", 1)}{_limit("au-max", "max", 1)}</constraints>
+          <selectionEntries>
+            <selectionEntry id="au-spell" name="Fireball" hidden="false" collective="false" import="true"
+                type="upgrade">
+              <modifiers>
+                <modifier type="set" field="hidden" value="true">
+                  <conditions>
+                    <condition field="selections" scope="ancestor" value="0.0" percentValue="false"
+                      shared="true" includeChildSelections="false" includeChildForces="false"
+                      childId="cat-wizard" type="notInstanceOf"/>
+                  </conditions>
+                </modifier>
+              </modifiers>
+              <constraints>{_limit("au-spell-max", "max", 1)}</constraints>
+              <costs><cost name="pts" typeId="{PTS}" value="15.0"/></costs>
+            </selectionEntry>
+          </selectionEntries>
+          <costs><cost name="pts" typeId="{PTS}" value="50.0"/></costs>
+        </selectionEntry>
+      </selectionEntries>
+      <costs><cost name="pts" typeId="{PTS}" value="0.0"/></costs>
+    </selectionEntry>"""
+
+
 def _catalogue() -> str:
     units = "".join(_unit(key, modifiers, own) for key, (modifiers, own, _points) in UNITS.items())
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <catalogue id="cat-one" name="One Evaluator Army" revision="1" battleScribeVersion="2.03" library="false"
     gameSystemId="sys-one" gameSystemRevision="1" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
-  <selectionEntries>{units}{LINKED}
+  <selectionEntries>{units}{LINKED}{NO_DEFAULT}{ANCESTOR}
   </selectionEntries>
   <sharedSelectionEntries>{SHARED}
   </sharedSelectionEntries>
@@ -180,8 +266,12 @@ def files() -> list[SourceFile]:
 
 
 @pytest.fixture(scope="module")
-def imported(files) -> dict[str, int]:
-    result = parse_import(system_key="whfb6", files=files)
+def result(files):
+    return parse_import(system_key="whfb6", files=files)
+
+
+@pytest.fixture(scope="module")
+def imported(result) -> dict[str, int]:
     (faction,) = result.summary()["factions"]
     return {u["name"]: u["points"] for u in faction["units"]}
 
@@ -202,3 +292,29 @@ def test_the_import_prices_a_unit_as_the_roster_engine_does(files, imported, uni
 def test_a_links_limit_replaces_its_targets_as_in_the_roster_engine(files, imported):
     assert engine_points(files, "link-lowers-min") == 10
     assert imported["link-lowers-min"] == 10
+
+
+def test_a_group_minimum_without_a_default_a_known_difference(files, imported):
+    """The one difference left between the two (Dwarfs "Slayers", 110 on the card and 0 in a
+    list): BattleScribe adds such a unit with nothing chosen in the group, 0 pts and an error
+    until the player picks 10, and the engine does the same; a unit card has no "not chosen
+    yet", so the import shows the smallest legal unit, 10 of the group's first entry (110), and
+    warns that it chose."""
+    roster = Roster(load_files(files[0], files[1:]))
+    force = roster.add_force("fe-army", "cat-one")
+    unit = roster.select_entry(force, "no-default")
+    assert unit.cost(PTS) == 0 and unit.children == []
+    assert any("Slayer unit" in str(e) for e in validate(roster))
+    assert imported["no-default"] == 110
+
+
+def test_an_ancestor_condition_looks_at_every_ancestor(files, result):
+    (plan,) = result.plans
+    (unit,) = [u for u in plan.units if u.values["name"] == "ancestor-unit"]
+    assert [o.values["label"] for o in unit.options] == ["Fireball"]
+    roster = Roster(load_files(files[0], files[1:]))
+    force = roster.add_force("fe-army", "cat-one")
+    mage = roster.select_entry(force, "ancestor-unit").children[0]
+    assert [o.name for o in mage.option.selectable()] == ["Fireball"]
+    spell = roster.select_child(mage, "au-spell")
+    assert not spell.effective().hidden
