@@ -353,12 +353,12 @@ class Roster:
     def total_models(self) -> int:
         return sum(card.models for card in self.cards)
 
-    @property
+    @cached_property
     def points_sized(self) -> bool:
         """Whether the roster shows points (`GameSystem.points_sized`; AoS lists have none)."""
         return get_system(self.army_list.system.key).points_sized
 
-    @property
+    @cached_property
     def rules_reference(self) -> list[RuleText]:
         """Every rule of the list once, by name: printed at the end instead of on each card."""
         seen: dict[str, RuleText] = {}
@@ -375,7 +375,7 @@ class Roster:
 
         return rules_reference(system_key=self.army_list.system.key, units=self.units)
 
-    @property
+    @cached_property
     def groups(self) -> list[tuple[str, list[Card]]]:
         """Cards by the units' groups, in list order; one unnamed group when no unit has one."""
         groups: dict[str, list[Card]] = {}
