@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 
 from armybuilder.fragment_cache import cached_fragment, content_digest, templates_digest
 from armybuilder.models import ArmyList, ListUnit
+from armybuilder.roster.cards import card_content
 
 register = template.Library()
 
@@ -90,7 +91,8 @@ def roster_card(context: Context, card: Any, variant: str) -> SafeString:
     render = _render(UNIT_CARD, card=card, variant=variant)
     roster = context.get("roster")
     points_sized = roster.points_sized if roster is not None else None
-    key = content_digest(templates_digest(UNIT_CARD_TEMPLATES), variant, points_sized, get_language(), card)
+    key = content_digest(templates_digest(UNIT_CARD_TEMPLATES), variant, points_sized, get_language(),
+                         card_content(card))
     return mark_safe(cached_fragment(kind="roster-card", key=key, context=context, render=render))
 
 

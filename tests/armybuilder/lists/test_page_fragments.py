@@ -195,3 +195,28 @@ def test_the_keys_cover_every_stored_field_of_a_unit() -> None:
         "template_id", "catalogue_ref", "name", "custom_name", "notes", "group", "points", "data",
         "base_data", "available_options", "chosen_options", "option_points", "selection"}
     assert len(page_fragments.unit_content(ListUnit(pk=1, army_list_id=1, position=0))) == 14
+
+
+def test_a_cards_key_covers_every_field_of_the_card() -> None:
+    """A new field on `Card` (or its rows, columns, rule texts) must be weighed for the card's key."""
+    import dataclasses
+
+    from armybuilder.roster.cards import CARD_FIELDS, Card, Row, RuleText, card_content
+    from rules.unit_cards import Column
+
+    assert tuple(field.name for field in dataclasses.fields(Card)) == CARD_FIELDS
+    assert {field.name for field in dataclasses.fields(Row)} == {"name", "count", "cells", "rules", "sub"}
+    assert {field.name for field in dataclasses.fields(Column)} == {"key", "short", "title", "roll_target"}
+    assert {field.name for field in dataclasses.fields(RuleText)} == {"name", "text", "lang"}
+    column, row = Column("q", "Q", "Quality"), Row("Warrior", 5, ["4+"], ["Tough(3)"])
+    card = Card(number=1, name="Brutes", points=90, models=5, profile_columns=[column], profiles=[row],
+                weapon_columns=[column], weapons=[row], rules=[RuleText("Tough", "Takes hits.")],
+                extras=["aura"], upgrades=["Banner"], catalogue_name="Brutes", notes="n", group="g",
+                figures=[{"key": "power", "value": 5}])
+    others = {"number": 2, "name": "Other", "points": 91, "models": 6, "profile_columns": [],
+              "profiles": [dataclasses.replace(row, count=4)], "weapon_columns": [Column("q", "Q", "Other")],
+              "weapons": [dataclasses.replace(row, sub=True)], "rules": [RuleText("Tough", "Other.")],
+              "extras": [], "upgrades": [], "catalogue_name": "", "notes": "", "group": "", "figures": []}
+    assert set(others) == set(CARD_FIELDS)
+    for name, value in others.items():
+        assert card_content(dataclasses.replace(card, **{name: value})) != card_content(card), name
