@@ -282,9 +282,9 @@ def test_after_an_edit_only_the_edited_units_matchups_are_read_and_computed(army
 
 
 def test_each_row_carries_a_digest_of_what_it_shows_and_the_rows_are_kept_per_language(client, army):
-    """The page swaps in only the rows whose digest changed (`gauntlet.js`): a unit the edit did
-    not touch keeps its digest while the edited one computes; the rows in words are kept with
-    the finished report per language."""
+    """The page swaps in only the rows whose digest changed (`gauntlet.js`, the table's by
+    `hx-preserve`): a unit the edit did not touch keeps its digest while the edited one
+    computes; the rows in words are kept with the finished report per language."""
     from django.utils import translation
 
     from armybuilder.lists.gauntlet_views import panel_context
@@ -294,8 +294,11 @@ def test_each_row_carries_a_digest_of_what_it_shows_and_the_rows_are_kept_per_la
     url = reverse("lists:gauntlet", args=[army.pk])
     unit = army.units.get().pk
     digest = re.compile(rf'id="gauntlet-unit-{unit}"[^>]*data-digest="(\w+)"')
-    before = digest.search(client.get(url).content.decode()).group(1)
+    ready = client.get(url).content.decode()
+    before = digest.search(ready).group(1)
     assert digest.search(client.get(url).content.decode()).group(1) == before
+    # The panel's table too: a unit's rows are kept by htmx while their id (and digest) stays.
+    assert f'<tbody id="gauntlet-row-{unit}-{before}" hx-preserve="true">' in ready
     army.refresh_from_db()
     services.army_list_add_unit(army_list=army, unit=make_unit(faction=army.faction, data=BRUTES,
                                                                with_options=False),
