@@ -130,9 +130,15 @@ STEPS: list[str] = []
 def jobs_since(clicked: object) -> str:
     """The gauntlet jobs (and parts) the click queued: when each started and finished on the
     worker, in seconds after the click."""
+    from django.db import connection
+
     from armybuilder.models import BackgroundJob
 
-    rows = BackgroundJob.objects.filter(kind__startswith="gauntlet", created__gte=clicked).order_by("created")
+    rows = list(BackgroundJob.objects.filter(kind__startswith="gauntlet", created__gte=clicked)
+                .order_by("created"))
+    # Closed at once: it was opened in Playwright's context, where the end of the run does not
+    # see it, and an open connection keeps the database from being dropped.
+    connection.close()
     def after(moment: object) -> str:
         return f"{(moment - clicked).total_seconds():.2f}"
 
@@ -191,7 +197,6 @@ def main() -> int:
             finally:
                 browser.close()
     finally:
-        connection.close()  # the job rows were read on it: the database is dropped without it
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()
     if len(CLICKS) < 2:
