@@ -33,8 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # The page's scripts (htmx, the editor's and the panel's) from the static folders, as
 # `bench_builder` serves them: without collectstatic, gunicorn finds them there.
 os.environ["WHITENOISE_USE_FINDERS"] = "true"
+# Playwright's sync API runs an event loop in this thread; the bench reads the job rows between
+# clicks (plain synchronous queries, no loop of Django's own), which Django would refuse there.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 import bench_load  # sets the environment up, and Django with it
+from django.utils import timezone
 
 TARGET_P95_S = 1.0
 CHROMIUM = "/usr/bin/chromium"
@@ -105,15 +109,53 @@ def click_next(page: object, taken: set[str]) -> bool:
             details.locator("summary").first.click()
         page.evaluate('document.getElementById("gauntlet-panel").setAttribute("data-bench-before", "")')
         started = time.monotonic()
+        clicked = timezone.now()
+        RESPONSES.clear()
         box.check()
         page.wait_for_function(PANEL_CURRENT, timeout=CLICK_READY_MS, polling="raf")
         page.evaluate("0")  # the wait's own round trip is in the figure either way
         CLICKS.append(time.monotonic() - started)
+        STEPS.append(steps(started) + "; " + jobs_since(clicked))
         return True
     return False
 
 
 CLICKS: list[float] = []
+#: Each response the page received during the current click: (time, method, path).
+RESPONSES: list[tuple[float, str, str]] = []
+#: Per click, where its time went (`steps`).
+STEPS: list[str] = []
+
+
+def jobs_since(clicked: object) -> str:
+    """The gauntlet jobs (and parts) the click queued: when each started and finished on the
+    worker, in seconds after the click."""
+    from django.db import connection
+
+    from armybuilder.models import BackgroundJob
+
+    rows = list(BackgroundJob.objects.filter(kind__startswith="gauntlet", created__gte=clicked)
+                .order_by("created"))
+    # Closed at once: it was opened in Playwright's context, where the end of the run does not
+    # see it, and an open connection keeps the database from being dropped.
+    connection.close()
+    def after(moment: object) -> str:
+        return f"{(moment - clicked).total_seconds():.2f}"
+
+    return "jobs: " + ", ".join(
+        f"{row.kind} {after(row.started)}–{after(row.finished)} s" if row.started and row.finished
+        else f"{row.kind} {row.state}" for row in rows)
+
+
+def steps(started: float) -> str:
+    """Where a click's time went: when the editor's POST was answered, when the panel was
+    first asked, and how many polls it took until the last answer (seconds after the click)."""
+    posts = [at - started for at, method, path in RESPONSES if method == "POST"]
+    panel = [at - started for at, method, path in RESPONSES if method == "GET" and "/gauntlet/" in path]
+    if not posts or not panel:
+        return "no POST or panel request seen"
+    return (f"POST answered {posts[0]:.2f} s, panel asked {len(panel)} times, first answered "
+            f"{panel[0]:.2f} s, last {panel[-1]:.2f} s")
 
 
 def main() -> int:
@@ -139,6 +181,8 @@ def main() -> int:
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 context.add_cookies([{"name": cookie_name, "value": cookie_value, "url": url}])
                 page = context.new_page()
+                page.on("response", lambda response: RESPONSES.append(
+                    (time.monotonic(), response.request.method, response.url.split("?")[0])))
                 started = time.monotonic()
                 page.goto(f"{url}/lists/{own.pk}/")
                 ready = '() => document.querySelector("#gauntlet-panel[data-state=ready]")'
@@ -148,7 +192,7 @@ def main() -> int:
                 load_before = os.getloadavg()
                 taken: set[str] = set()
                 while len(CLICKS) < args.clicks and click_next(page, taken):
-                    print(f"  click {len(CLICKS):2}: {CLICKS[-1]:.2f} s")
+                    print(f"  click {len(CLICKS):2}: {CLICKS[-1]:.2f} s ({STEPS[-1]})")
                 load_after = os.getloadavg()
             finally:
                 browser.close()

@@ -82,7 +82,11 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
                             for unit_id in state.unit_ids]
     if state.report is None:
         return context
-    rows = [shown[unit_id] for unit_id in state.unit_ids]
+    # Each unit's rows of the table carry the digest of what they show in their id: htmx keeps
+    # the element already in the page for an id it meets again (`hx-preserve`), so an answer
+    # swaps in only the rows whose figures changed.
+    rows = [{**shown[unit_id], "unit_id": unit_id, "digest": row_digest(shown[unit_id], "ready")}
+            for unit_id in state.unit_ids]
     trades = [{**row, "name": row["name"] or _("Reference targets")}
               for row in sorted(state.report.opponents, key=lambda row: row["ahead_by"], reverse=True)]
     context.update(rows=rows, trades=trades)

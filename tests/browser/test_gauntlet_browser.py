@@ -77,6 +77,22 @@ def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, vi
     expect(row_figures.first.locator("details.gauntlet-explained")).to_have_attribute("open", "")
     expect(row_figures.first.locator(".gauntlet-explained li").first).to_be_visible()
     expect(row_figures.first.locator(".gauntlet-explained li").first).to_contain_text("Against the gauntlet")
+    # Only the rows whose figures changed are swapped (`gauntlet.js`, each row's digest): the
+    # panel answering again with the same figures leaves every row's element as it was.
+    page.evaluate("""() => {
+      document.querySelectorAll("#unit-rows .unit-gauntlet, #gauntlet-panel table.gauntlet-units tbody")
+        .forEach((row) => { row.dataset.kept = "yes"; });
+      document.getElementById("gauntlet-panel").dataset.asked = "yes";
+      const url = document.getElementById("gauntlet").getAttribute("data-url");
+      return window.htmx.ajax("GET", url, {target: "#gauntlet-panel", swap: "outerHTML"});
+    }""")
+    expect(page.locator("#gauntlet-panel[data-asked]")).to_have_count(0)  # the answer is in
+    expect(panel).to_have_attribute("data-state", "ready")
+    table_rows = panel.locator("table.gauntlet-units tbody")
+    expect(table_rows).to_have_count(2)
+    for index in range(2):
+        expect(row_figures.nth(index)).to_have_attribute("data-kept", "yes")
+        expect(table_rows.nth(index)).to_have_attribute("data-kept", "yes")
     page.locator("#unit-rows .unit-row").first.scroll_into_view_if_needed()
     screenshot(page, f"gauntlet-row-{system}{suffix}", full_page=False)
     panel.scroll_into_view_if_needed()
