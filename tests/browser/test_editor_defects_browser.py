@@ -77,7 +77,7 @@ def test_on_a_desktop_the_totals_never_cover_the_add_unit_buttons(live_server, b
         page.wait_for_timeout(50)
         assert page.evaluate(COVERED_ADD_BUTTONS) == [], f"covered after scrolling to {y}"
     # Every button can be reached and clicked, the last one too, with the page scrolled down.
-    page.locator('button.add-unit[data-unit="ember-hawk"]').click(trial=True, timeout=2000)
+    page.locator('button.add-unit[data-unit="ember-hawk"]').click(trial=True)
     expect(page.locator("#list-total")).to_be_in_viewport()
     screenshot(page, "editor-defect2-desktop-scrolled", full_page=False)
 
