@@ -16,6 +16,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
+from tests.browser.editor_helpers import open_unit_options
 from tests.factories.army_lists import PASSWORD
 
 FOUR_UNITS = ["concord-wardens", "ashguard-veterans", "warden-captain", "magma-mortar-team"]
@@ -89,7 +90,7 @@ def test_build_share_fork_and_print_a_list(live_server, browser):
     # --- an upgrade changes the unit's points and the total in place ----------------------
     wardens = page.locator("#unit-rows > li").first
     before = unit_points(page)[0]
-    wardens.locator("summary").click()
+    open_unit_options(page, wardens)
     wardens.get_by_label(re.compile("Sergeant replaces the Cinder Pistol")).check()
     expect(page.locator("#unit-rows > li").first.locator(".unit-upgrades")).to_contain_text("Arc Carbine")
     after = unit_points(page)[0]

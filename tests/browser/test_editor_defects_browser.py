@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import PHONE, editor_page, htmx_idle, total
+from tests.browser.editor_helpers import PHONE, editor_page, htmx_idle, open_unit_options, total
 from tests.factories.army_lists import ASHEN_CONCORD_ELEVEN as ELEVEN
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_a_refused_option_change_keeps_the_page_and_says_why_beside_the_field(live_server, browser):
     page, _ = editor_page(live_server, browser, units=("concord-wardens",))
     row = page.locator("#unit-rows .unit-row").first
-    row.locator("summary").click()
+    open_unit_options(page, row)
     # The limit of the group is shown before any click.
     expect(row.locator(".option-group").first.locator("legend")).to_contain_text("up to 2 in all")
     expect(row.get_by_label(re.compile("Pyre Thrower"))).to_have_accessible_description(
@@ -77,7 +77,7 @@ def test_on_a_desktop_the_totals_never_cover_the_add_unit_buttons(live_server, b
         page.wait_for_timeout(50)
         assert page.evaluate(COVERED_ADD_BUTTONS) == [], f"covered after scrolling to {y}"
     # Every button can be reached and clicked, the last one too, with the page scrolled down.
-    page.locator('button.add-unit[data-unit="ember-hawk"]').click(trial=True, timeout=2000)
+    page.locator('button.add-unit[data-unit="ember-hawk"]').click(trial=True)
     expect(page.locator("#list-total")).to_be_in_viewport()
     screenshot(page, "editor-defect2-desktop-scrolled", full_page=False)
 
@@ -115,7 +115,7 @@ def test_small_defects_a_new_player_met(live_server, browser):
     heading = page.locator(".choice-faction").last
     expect(heading).to_have_text("player's homebrew")
     # Upgrades save by themselves: no "Save upgrades" button.
-    page.locator("#unit-rows .unit-row").first.locator("summary").click()
+    open_unit_options(page, page.locator("#unit-rows .unit-row").first)
     expect(page.get_by_role("button", name=re.compile("Save upgrades"))).to_have_count(0)
     # The roster prints melee range as "Melee", as the catalogue does.
     page.goto(f"{base}/lists/{army_list.pk}/roster/")
@@ -148,7 +148,7 @@ def test_a_change_made_the_moment_a_row_is_replaced_is_saved(live_server, browse
     silently lost: here the notes change a moment after the name's answer replaced the row."""
     page, army_list = editor_page(live_server, browser, units=("concord-wardens",))
     row = page.locator("#unit-rows .unit-row").first
-    row.locator(".unit-options summary").click()
+    open_unit_options(page, row)
     # Only the swap that brings the renamed row counts: the gauntlet panel swaps in too, and
     # when its swap came first (a slow machine) the notes changed before the rename was sent.
     page.evaluate(
@@ -182,11 +182,11 @@ def test_a_count_typed_while_the_row_is_being_saved_is_kept_and_saved(live_serve
     focus, and is saved when the player moves on."""
     page, army_list = editor_page(live_server, browser, viewport=viewport, units=("concord-wardens",))
     row = page.locator("#unit-rows .unit-row").first
-    row.locator("summary").click()
+    open_unit_options(page, row)
     held = []
     page.route("**/options/", lambda route: held.append(route))
     row.get_by_label(re.compile("Add five Wardens")).check()
-    for _ in range(200):
+    for _ in range(1200):  # until the request is held, as long as any state is waited for (30 s)
         if held:
             break
         page.wait_for_timeout(25)

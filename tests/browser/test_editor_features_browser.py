@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import PHONE, editor_page, htmx_idle, total, unit_points
+from tests.browser.editor_helpers import PHONE, editor_page, htmx_idle, open_unit_options, total, unit_points
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -104,7 +104,7 @@ def test_undo_brings_back_a_removed_unit_and_cleared_upgrades(live_server, brows
 
     # Clearing upgrades can be undone too.
     row = page.locator("#unit-rows .unit-row").first
-    row.locator(".unit-options summary").click()
+    open_unit_options(page, row)
     row.get_by_label(re.compile("Add five Wardens")).check()
     expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).to_contain_text("Add five")
     upgraded = total(page)
@@ -255,7 +255,7 @@ def test_units_reorder_by_drag_and_drop_or_keyboard_and_group_on_the_roster(live
     # Groups: two units in "Vanguard" are printed together under its heading.
     for index in (0, 2):
         row = page.locator("#unit-rows .unit-row").nth(index)
-        row.locator(".unit-options summary").click()
+        open_unit_options(page, row)
         row.get_by_label("Group").fill("Vanguard")
         with page.expect_response(lambda r: "/details/" in r.url):
             row.get_by_label("Group").press("Tab")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page
+from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page, open_unit_options
 from tests.factories.catalogue_options import add_overweight_heavy_weapon
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,7 +24,7 @@ def test_an_option_shows_what_it_breaks_and_pick_one_groups_are_radios(live_serv
         units=("ashguard-veterans", "warden-captain"), prepare=add_overweight_heavy_weapon,
     )
     veterans = page.locator("#unit-rows .unit-row").first
-    veterans.locator("summary").click()
+    open_unit_options(page, veterans)
     autogun = veterans.get_by_label(re.compile("Overcharged Autogun"))
     expect(autogun).to_have_attribute("type", "radio")
     expect(autogun).to_have_accessible_description(re.compile(
@@ -48,7 +48,7 @@ def test_an_option_shows_what_it_breaks_and_pick_one_groups_are_radios(live_serv
     veterans.get_by_label("None of these").check()
     expect(page.locator('#violations li[data-rule="unit_balance"]')).to_have_count(0)
     captain = page.locator("#unit-rows .unit-row").nth(1)
-    captain.locator("summary").click()
+    open_unit_options(page, captain)
     expect(captain.locator('input[type="radio"]')).to_have_count(3)  # none, shield, cloak
     captain.get_by_label(re.compile("Smoke cloak")).check()
     upgrades = page.locator("#unit-rows .unit-row").nth(1).locator(".unit-upgrades")

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page, htmx_idle
+from tests.browser.editor_helpers import DESKTOP, PHONE, editor_page, htmx_idle, open_unit_options
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +26,7 @@ def test_a_refused_option_change_shows_its_message_inside_the_unit(
     if debug:  # django-htmx's debug error handler is on the page, as with bin/run
         expect(page.locator('script[src*="django-htmx.js"]')).to_have_count(1)
     row = page.locator("#unit-rows .unit-row").first
-    row.locator("summary").click()
+    open_unit_options(page, row)
     row.get_by_label(re.compile("Add five Wardens")).check()
     expect(page.locator("#unit-rows .unit-row").first.locator(".unit-upgrades")).to_contain_text("Add five")
     row = page.locator("#unit-rows .unit-row").first
@@ -61,7 +61,7 @@ def test_a_count_typed_out_of_range_is_said_at_once_and_refused_by_the_server(
     army_list.refresh_from_db()
     saved_version = army_list.version
     row = page.locator("#unit-rows .unit-row").first
-    row.locator("summary").click()
+    open_unit_options(page, row)
     field = row.get_by_label(re.compile("Pyre Thrower"))
     field.fill("7")
     # Said while typing, before anything is sent, beside the field.

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PASSWORD, PHONE, login
+from tests.browser.editor_helpers import DESKTOP, PASSWORD, PHONE, login, open_unit_options
 from tests.rules.battlescribe.files import FILES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,7 +49,7 @@ def test_an_imported_faction_is_built_by_the_roster_engine(
     expect(page.locator("#list-total")).to_have_text("60")
     violations = page.locator('#violations li[data-rule="catalogue"]')
     expect(violations).to_have_text(["Patrol Detachment: at least 1 Troops unit needed (now 0)."])
-    lord.locator("summary").click()
+    open_unit_options(page, lord)
     expect(lord.get_by_label(re.compile("Banner of Rage"))).to_have_count(0)  # hidden until the axe
     lord.get_by_label(re.compile("Master-crafted axe")).check()
     banner = page.locator(".unit-row", has_text="Warlord").get_by_label(re.compile("Banner of Rage"))
@@ -64,7 +64,7 @@ def test_an_imported_faction_is_built_by_the_roster_engine(
     expect(page.locator("#list-total")).to_have_text("120")
     expect(violations).to_have_count(0)
     expect(page.locator("#summary-power_level .points")).to_have_text("7")
-    pack.locator("summary").click()
+    open_unit_options(page, pack)
     warriors = pack.get_by_label(re.compile(r"^Warrior"))
     warriors.fill("6")
     warriors.dispatch_event("change")

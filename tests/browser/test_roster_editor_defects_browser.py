@@ -13,7 +13,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PHONE, login
+from tests.browser.editor_helpers import DESKTOP, PHONE, login, open_unit_options
 from tests.factories.army_lists import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -65,7 +65,7 @@ def test_warlord_estimate_links_and_text_follow_the_roster(live_server, browser,
     warlord = page.locator('#violations li[data-rule="warlord"]')
     expect(warlord).to_have_text(["The army has no Warlord: give the rule “Warlord” to one model."])
 
-    lord.locator("summary").click()
+    open_unit_options(page, lord)
     lord.get_by_label(re.compile("^Warlord")).check()
     expect(warlord).to_have_count(0)
 
@@ -116,7 +116,7 @@ def test_an_option_priced_by_count_shows_the_next_takes_price(live_server, brows
     login(page, live_server.url, "player")
     page.goto(f"{live_server.url}/lists/{army_list.pk}/")
     row = page.locator(".unit-row", has_text="Troopers")
-    row.locator("summary").click()
+    open_unit_options(page, row)
     price = row.locator(".option-points")
     expect(price).to_have_text("(+50 pts for the next one)")
     expect(row.locator(".option-steps")).to_have_text("Price by count: ×1 50 · ×2 80 · ×3 140 pts")
