@@ -107,14 +107,11 @@ class AllocationSpace:
         (toughness,), (count,) = self.toughness, self.counts
         per_model = len(range(placement.damage, toughness, placement.damage)) + 1  # fresh, then damaged
         size = count * per_model + 1
-        position = np.arange(size - 1, dtype=np.int64)
-        alive = np.empty(size, dtype=np.int64)
-        alive[:-1] = count - position // per_model
-        alive[-1] = 0
+        position = np.arange(size, dtype=np.int64)  # the last one: every model dead, none damaged
         step = position % per_model
-        self.alive = alive[:, None]
-        self.current = np.append(np.where(step > 0, 0, -1), -1)
-        self.damage = np.append(step * placement.damage, 0)
+        self.alive = (count - position // per_model)[:, None]
+        self.current = np.where(step > 0, 0, -1)
+        self.damage = step * placement.damage
         self._chain = placement
         successor = np.arange(1, size + 1, dtype=np.int64)
         successor[-1] = size - 1
@@ -341,9 +338,9 @@ class StateDistribution:
 def _target_codes(target: IntArray, models_alive: IntArray, total_models: int,
                   cap: int) -> tuple[IntArray, IntArray]:
     """`AllocationSpace.target_codes` of any rows: (sorted distinct codes, each row's index)."""
-    code = np.where(target >= 0, target * (total_models + 1) + np.minimum(models_alive, cap), -1)
-    keys, inverse = np.unique(code, return_inverse=True)
-    return keys, inverse.ravel()
+    code = np.where(target >= 0, target * (total_models + 1) + np.minimum(models_alive, cap), -1) + 1
+    present = np.bincount(code) > 0  # the codes are small integers: counted, not sorted
+    return np.flatnonzero(present) - 1, (np.cumsum(present) - 1)[code]
 
 
 def _next_group(alive: IntArray, current: IntArray, order: IntArray) -> IntArray:
