@@ -40,7 +40,11 @@ class Weapon:
         return self.range == 0
 
     def has(self, rule_name: str) -> bool:
-        return any(r.name == rule_name for r in self.rules)
+        # a loop, not any(): the dice engine asks this many times a matchup, any() is 2x slower
+        for r in self.rules:  # noqa: SIM110
+            if r.name == rule_name:
+                return True
+        return False
 
     def value_of(self, rule_name: str) -> int | None:
         for r in self.rules:
@@ -88,7 +92,11 @@ class Model:
     parts: tuple[Part, ...] = ()
 
     def has(self, rule_name: str) -> bool:
-        return any(r.name == rule_name for r in self.rules)
+        # a loop, not any(): the dice engine asks this many times a matchup, any() is 2x slower
+        for r in self.rules:  # noqa: SIM110
+            if r.name == rule_name:
+                return True
+        return False
 
     def value_of(self, rule_name: str) -> int | None:
         for r in self.rules:

@@ -60,62 +60,88 @@ class AllocationSpace:
             if sorted(placement.order) != sorted(groups) or placement.damage < 1:
                 raise ValueError(f"{placement} must order every group once and do at least 1 damage")
 
+        self._paths: dict[Placement, IntArray] = {}
+        self._targets: dict[tuple[int, ...], IntArray] = {}
+        #: Per (allocation order, cap): `target_codes`, the distinct (target, models alive) pairs.
+        self._codes: dict[tuple[tuple[int, ...], int], tuple[IntArray, IntArray]] = {}
+        self.total_models = sum(self.counts)
+        self.total_wounds = sum(t * c for t, c in zip(self.toughness, self.counts, strict=True))
+        self._chain: Placement | None = None
         if len(self.toughness) == 1 and len(self.placements) == 1:
             self._build_chain(self.placements[0])
         else:
             self._build_reachable()
-        self._paths: dict[Placement, IntArray] = {}
-        self._targets: dict[tuple[int, ...], IntArray] = {}
-
-        self.alive: IntArray = np.array([s[0] for s in self.states], dtype=np.int64)
+            self.alive: IntArray = np.array([s[0] for s in self.states], dtype=np.int64)
+            self.current: IntArray = np.array([s[1] for s in self.states], dtype=np.int64)
+            self.damage: IntArray = np.array([s[2] for s in self.states], dtype=np.int64)
         self.killed: IntArray = np.array(self.counts, dtype=np.int64) - self.alive
         self.models_alive: IntArray = self.alive.sum(axis=1)
         self.models_killed: IntArray = self.killed.sum(axis=1)
-        self.wounds: IntArray = self.killed @ np.array(self.toughness, dtype=np.int64) + np.array(
-            [s[2] for s in self.states], dtype=np.int64
-        )
+        self.wounds: IntArray = self.killed @ np.array(self.toughness, dtype=np.int64) + self.damage
         self.destroyed = self.models_alive == 0
-        self.total_models = sum(self.counts)
-        self.total_wounds = sum(t * c for t, c in zip(self.toughness, self.counts, strict=True))
 
     def _build_reachable(self) -> None:
         """Every state reachable from the untouched unit, breadth first, and each one's successor
         under each placement."""
-        self.states: list[State] = [(self.counts, -1, 0)]
-        self.index: dict[State, int] = {self.states[0]: 0}
+        states: list[State] = [(self.counts, -1, 0)]
+        index: dict[State, int] = {states[0]: 0}
         queue = deque([0])
         while queue:
             current = queue.popleft()
             for placement in self.placements:
-                following = self._step(self.states[current], placement)
-                if following not in self.index:
-                    self.index[following] = len(self.states)
-                    self.states.append(following)
-                    queue.append(self.index[following])
-        self._successor = {p: np.array([self.index[self._step(s, p)] for s in self.states], dtype=np.int64)
+                following = self._step(states[current], placement)
+                if following not in index:
+                    index[following] = len(states)
+                    states.append(following)
+                    queue.append(index[following])
+        self.states, self.index = states, index
+        self._successor = {p: np.array([index[self._step(s, p)] for s in states], dtype=np.int64)
                            for p in self.placements}
 
     def _build_chain(self, placement: Placement) -> None:
         """`_build_reachable` for one group of models and one placement (most units, one weapon's
         damage): the states form one chain — each model fresh, then damaged by `damage` at a
         time until it dies — so they are listed in the order the breadth-first walk finds them,
-        each one's successor the next (the destroyed unit its own)."""
+        each one's successor the next (the destroyed unit its own). Built as arrays: the list of
+        state tuples and their index (`states`, `index`) only when asked for."""
         (toughness,), (count,) = self.toughness, self.counts
-        damages = range(placement.damage, toughness, placement.damage)  # a living model's damage
-        states: list[State] = []
-        for alive in range(count, 0, -1):
-            models = (alive,)
-            states.append((models, -1, 0))
-            states.extend((models, 0, damage) for damage in damages)
-        states.append(((0,), -1, 0))
-        self.states = states
-        self.index = {state: i for i, state in enumerate(states)}
-        successor = np.arange(1, len(states) + 1, dtype=np.int64)
-        successor[-1] = len(states) - 1
+        per_model = len(range(placement.damage, toughness, placement.damage)) + 1  # fresh, then damaged
+        size = count * per_model + 1
+        position = np.arange(size, dtype=np.int64)  # the last one: every model dead, none damaged
+        step = position % per_model
+        self.alive = (count - position // per_model)[:, None]
+        self.current = np.where(step > 0, 0, -1)
+        self.damage = step * placement.damage
+        self._chain = placement
+        successor = np.arange(1, size + 1, dtype=np.int64)
+        successor[-1] = size - 1
         self._successor = {placement: successor}
 
+    @property
+    def states(self) -> list[State]:
+        """Every state as (models alive per group, the damaged model's group or −1, its damage)."""
+        if "_states" not in self.__dict__:
+            self.__dict__["_states"] = [((*alive,), current, damage) for alive, current, damage in zip(
+                self.alive.tolist(), self.current.tolist(), self.damage.tolist(), strict=True)]
+        return self.__dict__["_states"]
+
+    @states.setter
+    def states(self, value: list[State]) -> None:
+        self.__dict__["_states"] = value
+
+    @property
+    def index(self) -> dict[State, int]:
+        """State → its position in `states`."""
+        if "_index" not in self.__dict__:
+            self.__dict__["_index"] = {state: i for i, state in enumerate(self.states)}
+        return self.__dict__["_index"]
+
+    @index.setter
+    def index(self, value: dict[State, int]) -> None:
+        self.__dict__["_index"] = value
+
     def __len__(self) -> int:
-        return len(self.states)
+        return len(self.damage)
 
     def _next_group(self, state: State, order: tuple[int, ...]) -> int:
         alive, current, _ = state
@@ -137,17 +163,27 @@ class AllocationSpace:
 
     def start(self) -> PMF:
         """The unit untouched, with certainty."""
-        dist = np.zeros(len(self.states))
+        dist = np.zeros(len(self))
         dist[0] = 1.0
         return dist
 
     def target(self, placement: Placement) -> IntArray:
         """Per state, the group whose model the next event of `placement` lands on (−1: none left)."""
         if placement.order not in self._targets:
-            self._targets[placement.order] = np.array(
-                [self._next_group(s, placement.order) for s in self.states], dtype=np.int64
-            )
+            self._targets[placement.order] = _next_group(self.alive, self.current,
+                                                         np.asarray(placement.order, dtype=np.int64))
         return self._targets[placement.order]
+
+    def target_codes(self, placement: Placement, cap: int) -> tuple[IntArray, IntArray]:
+        """The distinct (target group, models alive up to `cap`) pairs of the states, coded
+        `group × (total models + 1) + alive` (−1: destroyed), sorted, and each state's index
+        among them: what decides a weapon's odds in a state (the model it meets, and Blast's
+        count), computed once per machine."""
+        key = (placement.order, cap)
+        if key not in self._codes:
+            self._codes[key] = _target_codes(self.target(placement), self.models_alive, self.total_models,
+                                             cap)
+        return self._codes[key]
 
     def max_events(self, damage: int) -> int:
         """Events of `damage` wounds that destroy the unit from any state: more change nothing."""
@@ -158,10 +194,14 @@ class AllocationSpace:
         if placement not in self._paths:
             successor = self._successor[placement]
             steps = self.max_events(placement.damage)
-            paths = np.empty((len(self.states), steps + 1), dtype=np.int64)
-            paths[:, 0] = np.arange(len(self.states))
-            for k in range(1, steps + 1):
-                paths[:, k] = successor[paths[:, k - 1]]
+            if self._chain == placement:  # a chain: k steps on, the destroyed unit last
+                last = len(self) - 1
+                paths = np.minimum(np.arange(len(self))[:, None] + np.arange(steps + 1)[None, :], last)
+            else:
+                paths = np.empty((len(self), steps + 1), dtype=np.int64)
+                paths[:, 0] = np.arange(len(self))
+                for k in range(1, steps + 1):
+                    paths[:, k] = successor[paths[:, k - 1]]
             self._paths[placement] = paths
         return self._paths[placement]
 
@@ -175,7 +215,7 @@ class AllocationSpace:
         if events.shape != paths.shape:
             raise ValueError(f"events must have shape {paths.shape}, not {events.shape}")
         weights = dist[:, None] * events
-        return np.bincount(paths.ravel(), weights=weights.ravel(), minlength=len(self.states))
+        return np.bincount(paths.ravel(), weights=weights.ravel(), minlength=len(self))
 
     def distribution(self, dist: PMF, values: IntArray, length: int) -> PMF:
         """The PMF of a per-state integer (kills, wounds) under the state distribution `dist`."""
@@ -263,6 +303,10 @@ class StateDistribution:
         """Per state, the group whose model the next event of `placement` lands on (−1: none left)."""
         return _next_group(self.alive, self.current, np.asarray(placement.order, dtype=np.int64))
 
+    def target_codes(self, placement: Placement, cap: int) -> tuple[IntArray, IntArray]:
+        """As `AllocationSpace.target_codes`, over the rows held."""
+        return _target_codes(self.target(placement), self.models_alive, self.total_models, cap)
+
     def distribution(self, values: IntArray, length: int) -> npt.NDArray[np.float64]:
         """The PMF of a per-state integer (kills, wounds) under this distribution."""
         return np.bincount(values, weights=self.probs, minlength=length)
@@ -289,6 +333,14 @@ class StateDistribution:
         merged = _merge(self.toughness, self.counts, parts)
         merged.work = self.work + work
         return merged
+
+
+def _target_codes(target: IntArray, models_alive: IntArray, total_models: int,
+                  cap: int) -> tuple[IntArray, IntArray]:
+    """`AllocationSpace.target_codes` of any rows: (sorted distinct codes, each row's index)."""
+    code = np.where(target >= 0, target * (total_models + 1) + np.minimum(models_alive, cap), -1) + 1
+    present = np.bincount(code) > 0  # the codes are small integers: counted, not sorted
+    return np.flatnonzero(present) - 1, (np.cumsum(present) - 1)[code]
 
 
 def _next_group(alive: IntArray, current: IntArray, order: IntArray) -> IntArray:
@@ -399,6 +451,9 @@ class DenseDistribution:
     def target(self, placement: Placement) -> IntArray:
         return self.space.target(placement)
 
+    def target_codes(self, placement: Placement, cap: int) -> tuple[IntArray, IntArray]:
+        return self.space.target_codes(placement, cap)
+
     def distribution(self, values: IntArray, length: int) -> npt.NDArray[np.float64]:
         return self.space.distribution(self.probs, values, length)
 
@@ -406,7 +461,9 @@ class DenseDistribution:
         """As `StateDistribution.resolve`: rows shorter than max_events + 1 are padded with zeros."""
         width = self.space.max_events(placement.damage) + 1
         if events.shape[1] < width:
-            events = np.pad(events, ((0, 0), (0, width - events.shape[1])))
+            padded = np.zeros((events.shape[0], width))
+            padded[:, : events.shape[1]] = events
+            events = padded
         after = DenseDistribution(self.space, self.space.resolve(self.probs, events, placement))
         after.work = self.work + events.size
         return after

@@ -67,6 +67,12 @@ def leadership_fails(ld: int, difference: int, *, stubborn: bool, reroll: bool) 
     return fail * fail if reroll else fail
 
 
+@cache
+def _fail_chance(ld: int, difference: int, stubborn: bool, reroll: bool) -> float:
+    """`leadership_fails` as a float, kept: a few Ld values, differences and flags in all."""
+    return float(leadership_fails(ld, difference, stubborn=stubborn, reroll=reroll))
+
+
 @dataclass(frozen=True)
 class BreakTest:
     """How a side's break test is taken (§9.2, §10.8): the Ld, whose it is, and whether the
@@ -145,12 +151,8 @@ def _break_chance(
     if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
         return np.zeros_like(difference, dtype=float)
     values, where = np.unique(difference, return_inverse=True)
-    table = np.array(
-        [
-            float(leadership_fails(test.leadership, int(d), stubborn=not test.modified, reroll=test.reroll))
-            for d in values
-        ]
-    )
+    table = np.array([_fail_chance(test.leadership, d, not test.modified, test.reroll)
+                      for d in values.tolist()])
     chance = table[where].reshape(difference.shape)
     if fear_breaks and _causes_fear(winner) and not _fearless(loser):
         chance = np.where(winner_us > loser_us, 1.0, chance)  # §9.2, §10.3: auto-break

@@ -26,8 +26,10 @@ RU_TABLES_IN_SOURCE: dict[str, bool] = {
 WS_TABLE_SUSPECT_CELLS: dict[tuple[int, int], int] = {(3, 6): 5, (10, 10): 3}
 
 
+@cache
 def d6_at_least(need: int) -> Fraction:
-    """P(D6 ≥ need) for a single roll, 0 when need > 6 and 1 when need ≤ 1 (§18.1)."""
+    """P(D6 ≥ need) for a single roll, 0 when need > 6 and 1 when need ≤ 1 (§18.1); kept per
+    need (every blow of every matchup asks)."""
     return Fraction(min(6, max(0, 7 - need)), 6)
 
 

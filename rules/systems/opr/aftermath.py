@@ -205,14 +205,15 @@ def _shooting_sums(sums: _Sums, states: np.ndarray, alive: np.ndarray, dealt: np
     destroyed defender takes no test. The melee path's sums with a counter-attack of nothing,
     its terms that are exactly zero left out, over every state in one numpy pass per number
     of tests (the states need no grouping by survivors: nothing strikes back)."""
-    live = states > 0
+    live = np.flatnonzero(states > 0)
     p = states[live]
     standing = alive[live].any(axis=1)
     mass = float(p.sum())
     sums.counter_wounds[0] += mass
     sums.counter_kills[0] += mass
     sums.p_attacker_wins += mass  # nothing struck back: the attacker "won"
-    tests = np.maximum(np.where(dealt[live] > 0, 1 + half[live].astype(np.int64) - int(fearless), 0), 0)
+    # tests per state: none without wounds, else 1 (+1 at half strength, −1 Fearless), never < 0
+    tests = (dealt[live] > 0) * np.maximum(1 + half[live] - int(fearless), 0)
     # P(standing and taking n tests), for each n at once
     for n, share in enumerate(np.bincount(tests[standing], weights=p[standing]).tolist()):
         if share:
@@ -236,11 +237,8 @@ def second_stage(
     dealt_by_attacker = space.wounds
     defender_half = half_strength(defender, space.alive, space.wounds)
     defender_fearless = _unit_rule(defender, "Fearless")
-    attacker_fearless = _unit_rule(attacker, "Fearless")
-    attacker_pass = quality_pass(morale_quality(attacker))
     defender_pass = quality_pass(morale_quality(defender))
     attacker_models = sum(model.count for model in attacker.models)
-    attacker_fear = fear_bonus(attacker)  # the charger's models all struck (it strikes first)
 
     defender_failed = np.zeros(len(REGROUP_STATES))
     attacker_failed = np.zeros(len(REGROUP_STATES))
@@ -258,6 +256,9 @@ def second_stage(
             defender_reckless=_unit_rule(defender, "Reckless"),
             attacker_reckless=_unit_rule(attacker, "Reckless"), p_defender_counter_exhausted=0.0)
 
+    attacker_fearless = _unit_rule(attacker, "Fearless")
+    attacker_pass = quality_pass(morale_quality(attacker))
+    attacker_fear = fear_bonus(attacker)  # the charger's models all struck (it strikes first)
     groups: dict[tuple[int, ...], list[int]] = {}
     for index in np.nonzero(states > 0)[0].tolist():
         groups.setdefault(tuple(space.alive[index].tolist()), []).append(index)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -147,6 +148,7 @@ def quality_modifier(model: Model, weapon: Weapon, defender: Unit, situation: Si
     return bonus - penalty
 
 
+@lru_cache(maxsize=256)
 def quality_test(q: int, modifier: int) -> D6Test:
     """§2: success when d6 + modifiers ≥ Q; a natural 6 always succeeds, a natural 1 always fails."""
     return D6Test(q, modifier, always_succeed=frozenset({NATURAL_SIX}), always_fail=frozenset({NATURAL_ONE}))
@@ -168,9 +170,16 @@ def extra_hits(model: Model, weapon: Weapon, situation: Situation, melee: bool) 
     return extra
 
 
+@lru_cache(maxsize=256)
 def hits_per_attack(test: D6Test, extra: int) -> PMF:
-    """§2–3: one attack scores 0 hits, 1 hit, or 1 + extra hits on a natural 6."""
-    return counts.successes_per_die(test, {NATURAL_SIX: extra})
+    """§2–3: one attack scores 0 hits, 1 hit, or 1 + extra hits on a natural 6 (kept per test
+    and extra hits, read-only: a few dozen in all)."""
+    return _read_only(counts.successes_per_die(test, {NATURAL_SIX: extra}))
+
+
+def _read_only(pmf: PMF) -> PMF:
+    pmf.setflags(write=False)
+    return pmf
 
 
 def blast_factor(weapon: Weapon, models_in_defender: int) -> int:
@@ -223,11 +232,14 @@ def regeneration(target: Model, weapon: Weapon) -> bool:
     return target.has("Regeneration") and not weapon.has("Brutal")
 
 
+@lru_cache(maxsize=512)
 def wound_per_defence_die(test: D6Test, regenerates: bool) -> tuple[PMF, int]:
     """§6–7: a failed defence die is one wound; with Regeneration a natural 6 takes one away
-    (a natural 6 that fails, against Corrosive, both wounds and cancels: net 0)."""
+    (a natural 6 that fails, against Corrosive, both wounds and cancels: net 0). Kept per
+    test (read-only): a few dozen in all."""
     values = [(0 if test.succeeds(f) else 1) - (1 if regenerates and f == NATURAL_SIX else 0) for f in FACES]
-    return value_pmf(values)
+    pmf, low = value_pmf(values)
+    return _read_only(pmf), low
 
 
 def deadly(weapon: Weapon) -> int:
@@ -257,12 +269,20 @@ def _wounds(n_attacks: int, hits: PMF, die: PMF, die_low: int, limit: int) -> PM
     """`wounds`, its trailing impossible counts dropped: a weapon's PMF is as long as the
     wounds it can cause, not as long as the defender's toughness (the allocation walks
     only that many steps)."""
-    per_attack, low = counts.signed_compound(hits, die, die_low)
+    per_attack, low = _per_attack(hits.tobytes(), die.tobytes(), die_low)
     result = pad(counts.clamped_sum(per_attack, low, n_attacks, limit), limit + 1)
     nonzero = np.flatnonzero(result)
     result = result[: int(nonzero[-1]) + 1] if len(nonzero) else result[:1]
     result.setflags(write=False)
     return result
+
+
+@lru_cache(maxsize=1024)
+def _per_attack(hits: bytes, die: bytes, die_low: int) -> tuple[PMF, int]:
+    """One attack's net wounds (`counts.signed_compound` of its hits and their defence dice),
+    kept per pair of PMFs (their bytes): the odds of a few dozen tests, not the inputs."""
+    pmf, low = counts.signed_compound(np.frombuffer(hits), np.frombuffer(die), die_low)
+    return _read_only(pmf), low
 
 
 # §8 Allocation, §9 several weapons ----------------------------------------------------
@@ -314,17 +334,27 @@ class AttackOutcome:
 
     @property
     def kills(self) -> PMF:
-        """P(k models killed), k = 0 … models in the defender."""
-        return self.dist.distribution(self.dist.models_killed, self.dist.total_models + 1)
+        """P(k models killed), k = 0 … models in the defender (computed once, read-only)."""
+        known = self.__dict__
+        if "kills" not in known:
+            known["kills"] = _read_only(self.dist.distribution(self.dist.models_killed,
+                                                               self.dist.total_models + 1))
+        return known["kills"]
 
     @property
     def wounds(self) -> PMF:
         """P(w wounds taken), w = 0 … the defender's total toughness (lost Deadly excess not counted)."""
-        return self.dist.distribution(self.dist.wounds, self.dist.total_wounds + 1)
+        known = self.__dict__
+        if "wounds" not in known:
+            known["wounds"] = _read_only(self.dist.distribution(self.dist.wounds, self.dist.total_wounds + 1))
+        return known["wounds"]
 
     @property
     def p_destroyed(self) -> float:
-        return float(self.dist.probs[self.dist.destroyed].sum())
+        known = self.__dict__
+        if "p_destroyed" not in known:
+            known["p_destroyed"] = float(self.dist.probs[self.dist.destroyed].sum())
+        return known["p_destroyed"]
 
     def expected_points_destroyed(self, model_costs: Sequence[float]) -> float:
         lost = self.dist.killed @ np.asarray(model_costs, dtype=np.float64)
@@ -349,13 +379,9 @@ def resolve_weapon(
     hit_test = quality_test(q, quality_modifier(model, weapon, defender, situation))
     hits = hits_per_attack(hit_test, extra_hits(model, weapon, situation, group.melee))
     limit = dist.max_events(placement.damage)
-    target = dist.target(placement)
     # Blast only sees the models alive up to its X: states that differ beyond that share odds.
-    blast_models = np.minimum(dist.models_alive, weapon.value_of("Blast") or 0)
+    keys, inverse = dist.target_codes(placement, weapon.value_of("Blast") or 0)
     stride = dist.total_models + 1
-    code = np.where(target >= 0, target * stride + blast_models, -1)
-    keys, inverse = np.unique(code, return_inverse=True)
-    inverse = inverse.ravel()
 
     rows: list[PMF] = []
     expected_hits = np.zeros(len(keys))
@@ -369,8 +395,9 @@ def resolve_weapon(
         die = wound_per_defence_die(defence, regeneration(target_model, weapon))
         rows.append(wounds(group.attacks, blasted, die, limit))
         expected_hits[i] = group.attacks * mean(blasted)
-    width = max(len(r) for r in rows)
-    table = np.array([pad(r, width) for r in rows])
+    table = np.zeros((len(rows), max(len(r) for r in rows)))
+    for i, row in enumerate(rows):
+        table[i, : len(row)] = row
     after = dist.resolve(table[inverse], placement)
     p_alive = float(dist.probs[~dist.destroyed].sum())
     outcome = WeaponOutcome(

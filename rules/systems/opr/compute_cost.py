@@ -414,7 +414,8 @@ def survivor_groups(attacker: Unit, defender: Unit, situation: Situation) -> flo
 def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[dict[str, float], int]:
     """(work by kind, bytes) of `aftermath.second_stage`: the regroup tables, then per
     distinct group of survivors a few numpy passes and, in melee, one counter-attack of those
-    survivors against the attacker (at most the whole defender's, `matchup_work`)."""
+    survivors against the attacker (at most the whole defender's, `matchup_work`), unless the
+    defender is exhausted (`Situation.defender_exhausted`: it does not strike back)."""
     if not situation.second_stage:
         return {}, 0
     from rules.systems.opr.aftermath import counter_situation
@@ -423,8 +424,10 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> t
     work = {"second_stage": 1.0, "survivor_groups": groups}
     if not situation.melee:
         return work, SECOND_STAGE_BYTES
-    counter, counter_bytes = matchup_work(defender, attacker, counter_situation(situation))
     work["counter_groups"] = groups
+    if situation.defender_exhausted:  # it does not strike back: each group's sums, no counter-attack
+        return work, SECOND_STAGE_BYTES
+    counter, counter_bytes = matchup_work(defender, attacker, counter_situation(situation))
     for kind, amount in counter.items():
         # the attacker's allocation machine is built once (`combat.SPACES`), then every group uses it
         work[kind] = work.get(kind, 0.0) + amount * (1 if kind in MACHINE_KINDS else groups)

@@ -32,8 +32,11 @@ _TYPE = re.compile(r"^\s*(Melee|Assault|Heavy|Rapid Fire|Grenade|Pistol)\s*(.*)$
 _KINDS = {k.lower(): k for k in ("Melee", "Assault", "Heavy", "Rapid Fire", "Grenade", "Pistol")}
 CLOSE_COMBAT_WEAPON: dict[str, Any] = {"name": "Close combat weapon", "range": 0, "type": "Melee",
                                        "s": "User", "ap": 0, "d": 1}
-#: Every attack count is cut here (no unit of the game comes close); see `estimate.LIMITS`.
-MAX_ATTACKS_PER_BATCH = 1200
+#: A bound of sanity on one batch's attacks; what an attack costs is judged by the cost model
+#: and `estimate.MAX_COST` (band passes: at least 10 an attack, so at most 12,000 attacks pass it
+#: anyway). It was 1,200, which refused hordes that compute in a tenth of a second (issue 42:
+#: 3,000 models × 4 attacks against 200 one-wound models, 0.1–0.3 s).
+MAX_ATTACKS_PER_BATCH = 12_000
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,8 @@ def work_features(batches: list[Batch], groups: list[ModelGroup]) -> dict[str, f
     dense product per attack (states², or log₂ attacks products of states³ when squaring);
     otherwise every attack makes its band passes over the worked-on states. Plus the outcome
     lists, one entry per model and per state."""
-    states = Defender(groups, states=reach(batches) + 1).states
+    # `Defender(groups, states=reach + 1).states`, without building its per-state tables
+    states = min(check_defender(groups) + 1, reach(batches) + 1)
     width = max(g.wounds for g in groups) + 4
     out = {"batches": float(len(batches)), "passes": 0.0, "pass_cells": 0.0, "products": 0.0,
            "product_cells": 0.0, "models": float(sum(g.count for g in groups)), "states": float(states)}

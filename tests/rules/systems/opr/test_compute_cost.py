@@ -102,3 +102,40 @@ def test_inputs_past_the_limit_are_predicted_past_it():
     """32 weapons at 20 models against 150 + 150 mixed models: minutes and gigabytes."""
     seconds, size = matchup_cost(attacker(20, 32), defender(2, 150, 3), Situation())
     assert seconds > 2 or size > 300 * 2**20
+
+
+def test_an_exhausted_defender_is_priced_without_a_counter_attack(monkeypatch):
+    """Issue 42: in melee an exhausted defender does not strike back (seed, "Wyczerpana: ... Nie
+    może atakować"), yet each group of its survivors was priced with a counter-attack: 600
+    Tough(9) monsters charged by 81 Tough(9) models were predicted at ~2 s of the reference
+    machine (refused here) and compute in ~0.05 s. Its second stage is now the per-group sums
+    alone, and the engine indeed resolves no counter-attack."""
+    from rules.systems.opr import aftermath
+    from rules.systems.opr.compute_cost import second_stage_work
+    from rules.systems.opr.unit_format import parse_unit
+
+    def monsters(name: str, count: int, weapons: list[dict]) -> dict:
+        return {"format": 1, "system": "opr", "name": name, "models": [{
+            "name": name, "count": count, "quality": 4, "defence": 4, "toughness": 9, "rules": [],
+            "weapons": weapons}]}
+
+    charger = monsters("Chargers", 81, [
+        {"name": "Maw", "range": 0, "attacks": 4, "ap": 2, "rules": ["Deadly(3)"]},
+        {"name": "Lash", "range": 0, "attacks": 3, "ap": 0, "rules": []}])
+    horde = monsters("Horde", 600, [{"name": "Hand Weapon", "range": 0, "attacks": 1, "ap": 0, "rules": []}])
+    exhausted = Situation.from_dict({"mode": "melee", "defender_exhausted": True})
+    fresh = Situation.from_dict({"mode": "melee"})
+    work, _size = second_stage_work(parse_unit(charger), parse_unit(horde), exhausted)
+    assert set(work) == {"second_stage", "survivor_groups", "counter_groups"}
+    assert "attacks" in second_stage_work(parse_unit(charger), parse_unit(horde), fresh)[0]  # a counter each
+    seconds, _ = estimate_cost(charger, horde, exhausted.as_dict())
+    assert seconds < estimate_cost(charger, horde, fresh.as_dict())[0] / 10
+
+    counters = []
+    real = aftermath.resolve_attack
+    monkeypatch.setattr(aftermath, "resolve_attack", lambda *a, **k: counters.append(1) or real(*a, **k))
+    small_horde = monsters("Horde", 6, horde["models"][0]["weapons"])
+    attack(charger, small_horde, exhausted.as_dict())
+    assert counters == []
+    attack(charger, small_horde, fresh.as_dict())
+    assert counters  # the spy sees a counter-attack when there is one, so its silence above means something

@@ -476,6 +476,27 @@ def test_a_horde_past_the_old_limit_is_priced_and_computed():
     assert len(horde["kills_distribution"]) == 20_001
 
 
+def test_a_horde_of_attackers_past_the_old_cap_is_priced_and_computed():
+    """Issue 42: a batch of more than 1,200 attacks was refused whatever it cost; 3,000 models
+    shooting once each at 20 one-wound models compute in milliseconds. The cost model and
+    `MAX_COST` judge it now, and it is exact: each shot hits, wounds and gets through the 3+
+    save independently (2/3 · 1/2 · 1/3 = 1/9), so the kills are a binomial of 3,000 shots at 1/9
+    capped at the 20 models."""
+    from math import comb
+
+    from rules.systems.wh40k9.estimate import estimate_cost
+
+    shooters = unit(model(count=3000, weapons=[gun()]))
+    targets = defenders([(20, 1, 3, None, None, 0)])
+    seconds, size = estimate_cost(shooters, targets, {})
+    assert seconds < 2 and size < 300 * 2**20
+    kills = attack(shooters, targets, {})["kills_distribution"]
+    p = 1 / 9
+    below = [comb(3000, k) * p**k * (1 - p) ** (3000 - k) for k in range(20)]
+    assert kills[:20] == pytest.approx(below, abs=1e-12)
+    assert kills[20] == pytest.approx(1 - sum(below), abs=1e-12)
+
+
 def test_morale_and_attrition_agree_with_literal_games():
     """Monte-Carlo of §8.7: after k kills, D6 + k against Ld (a 1 passes), one flees, then
     each remaining model flees on a 1 (1–2 below Half-strength)."""
