@@ -15,10 +15,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rules.battlescribe.roster_reader import RosterSelection
+from rules.battlescribe.engine.roster_xml import FileSelection
 
 
-def entry_names(units: Iterable[RosterSelection]) -> dict[str, str]:
+def entry_names(units: Iterable[FileSelection]) -> dict[str, str]:
     """{entry id: the name the file gives its selection} of every selection under `units`
     (the first name met where one entry is selected under several names)."""
     names: dict[str, str] = {}

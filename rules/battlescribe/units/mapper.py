@@ -268,7 +268,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         slot = self.slot(entry)
         if slot is not None:
             unit[self.mapping.slot_field] = slot
-        # What a roster export needs for BattleScribe to recognise the unit (`roster_writer`).
+        # What a roster export needs for BattleScribe to recognise the unit (`engine.roster_xml`).
         if self.index.system is not None:
             unit["battlescribe_system_id"] = self.index.system.id
             if self.index.system.force_entries:  # a roster's force must name one of these
