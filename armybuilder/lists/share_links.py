@@ -10,6 +10,7 @@ anyone, for a list in the public gallery) can open; the sheet says which.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from django.urls import reverse
@@ -53,11 +54,14 @@ def list_link(army_list: ArmyList, *, site: str) -> ListLink:
 QR_QUIET_ZONE = 4
 
 
+@lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     """An inline SVG QR code of `url` (error correction M: readable from a creased sheet).
 
     Drawn one unit per module with a `viewBox` and no fixed size, so the page's and the PDF's
-    CSS scale the whole code, quiet zone included, instead of cropping a 123-px drawing."""
+    CSS scale the whole code, quiet zone included, instead of cropping a 123-px drawing. Kept
+    per URL (a list's link never changes its drawing): drawing it was a few percent of every
+    roster page."""
     return segno.make(url, error="m", micro=False).svg_inline(
         scale=1, border=QR_QUIET_ZONE, dark="#000", light="#fff", omitsize=True
     )

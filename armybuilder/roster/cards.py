@@ -68,7 +68,7 @@ class StackedRow:
     @property
     def cells_html(self) -> SafeString:
         """`<td class="...">value</td>` for each cell."""
-        return format_html_join("", '<td class="{}">{}</td>', self.cells)
+        return format_html_join("", '<td class="{}">{}</td>', ((css, value) for value, css in self.cells))
 
     @property
     def line_html(self) -> SafeString:

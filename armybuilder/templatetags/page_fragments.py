@@ -14,6 +14,7 @@ from typing import Any
 
 from django import template
 from django.template import Context
+from django.urls import get_script_prefix, reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -102,13 +103,16 @@ UNIT_ACTIONS = {"options": "lists:unit_options", "clear": "lists:unit_clear_opti
                 "duplicate": "lists:unit_duplicate", "remove": "lists:unit_remove"}
 #: Stand-ins for the ids in a reversed action: no real id is this long.
 _LIST_ID, _UNIT_ID = 9_876_543_210_123, 9_876_543_210_456
+#: The actions' URLs with the stand-in ids, per script prefix (`_action_patterns`).
+_PATTERNS: dict[str, dict[str, str]] = {}
 
 
 @register.simple_tag
 def unit_refs(army_list: ArmyList, unit: ListUnit) -> dict[str, str]:
     """What a row names its unit by, as text: `id` (the unit's id, in a dozen element ids), the
-    list's `version` (in each form) and the URL of each of its actions (`UNIT_ACTIONS`:
-    `options`, ..., `remove`).
+    list's `version` (in each form), its `name` and `catalogue_name` (`ListUnit.display_name`
+    and `catalogue_name`, each a look-up in the reader's language, asked ten times per row) and
+    the URL of each of its actions (`UNIT_ACTIONS`: `options`, ..., `remove`).
 
     Each action is reversed once per process with stand-in ids, which are then replaced, instead
     of six `{% url %}` tags per row (a 50-unit editor reversed 380 URLs); the id is text, so
@@ -118,12 +122,13 @@ def unit_refs(army_list: ArmyList, unit: ListUnit) -> dict[str, str]:
     refs = {name: pattern.replace(str(_LIST_ID), list_id).replace(str(_UNIT_ID), unit_id)
             for name, pattern in patterns.items()}
     refs["id"], refs["version"] = unit_id, str(army_list.version)
+    refs["catalogue_name"] = unit.catalogue_name
+    refs["name"] = unit.custom_name or refs["catalogue_name"]
     return refs
 
 
 def _action_patterns() -> dict[str, str]:
-    from django.urls import get_script_prefix, reverse
-
+    """Each action's URL with the stand-in ids, reversed once per script prefix."""
     prefix = get_script_prefix()
     found = _PATTERNS.get(prefix)
     if found is None:
@@ -131,5 +136,3 @@ def _action_patterns() -> dict[str, str]:
         _PATTERNS[prefix] = found
     return found
 
-
-_PATTERNS: dict[str, dict[str, str]] = {}

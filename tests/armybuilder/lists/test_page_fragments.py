@@ -220,3 +220,18 @@ def test_a_cards_key_covers_every_field_of_the_card() -> None:
     assert set(others) == set(CARD_FIELDS)
     for name, value in others.items():
         assert card_content(dataclasses.replace(card, **{name: value})) != card_content(card), name
+
+
+def test_a_roster_row_prints_each_cell_in_its_class_and_its_text_again_on_the_phone_line() -> None:
+    """What the roster card's template prints of a row as markup (`StackedRow.cells_html`,
+    `line_html`): the value inside its cell, the class on the cell, both escaped."""
+    from armybuilder.roster.cards import Row, stacked_rows
+    from rules.unit_cards import Column
+
+    columns = [Column("quality", "Q", "Quality"), Column("special", "Sp", "Special")]
+    stacked = stacked_rows(columns, [Row("Warrior", 5, ["4+", "Rapid Fire <1>"], ["Tough(3)"])])[0]
+    assert stacked.cells_html == '<td class="num">4+</td><td class="text rules-col">Rapid Fire &lt;1&gt;</td>'
+    label = '<span class="stacked-field"><span class="rules-row-label">'
+    assert stacked.line_html == (
+        f'<tr class="rules-row"><td colspan="3">{label}Special:</span> Rapid Fire &lt;1&gt;'
+        f'</span> · {label}Rules:</span> Tough(3)</span></td></tr>')
