@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import redis
+from django.conf import settings
 from django.utils import timezone
 
 from armybuilder import jobs
@@ -107,3 +108,32 @@ def test_finished_jobs_are_deleted_after_their_keep_time():
     BackgroundJob.objects.filter(pk=young.pk).update(finished=timezone.now())
     assert jobs.jobs_reconcile(held=set(), workers_alive=True, live_workers=set()).deleted == 1
     assert list(BackgroundJob.objects.values_list("pk", flat=True)) == [young.pk]
+
+
+def test_an_estimates_job_is_left_to_its_own_pass_and_kept_until_deleted(pdf_queue: redis.Redis):
+    """An estimate is a job of a kind `armybuilder.jobs` watches (`job_kinds`): the other kinds'
+    pass neither sends it on `jobs.run` nor prunes it (its answer is kept as long as the estimate);
+    the beat task's one look gives it to the estimates' pass, which sends it again on its own
+    task and queue."""
+    from armybuilder.estimates.models import JOB_KIND, Estimate
+    from armybuilder.estimates.reconciliation import reconcile
+    from tests.factories.estimate_rows import estimate_set, stored_estimate
+
+    long_ago = timezone.now() - timedelta(seconds=jobs.KEEP_SECONDS + 1)
+    answered = stored_estimate(status=Estimate.Status.DONE, finished=long_ago, result={"expected": {}})
+    lost = stored_estimate(inputs_hash="y" * 64)
+    estimate_set(lost, created=timezone.now() - timedelta(days=1))  # queued, its message long gone
+
+    assert jobs.jobs_reconcile(held=set(), workers_alive=True, live_workers=set()) == jobs.JobsReconciled()
+    assert not pdf_queue.llen(jobs.QUEUE) and BackgroundJob.objects.filter(kind=JOB_KIND).count() == 2
+
+    estimates_queue = redis.Redis.from_url(settings.REDIS_URL)
+    estimates_queue.delete("celery")
+    try:
+        outcome = reconcile()
+        assert outcome["requeued"] == 1 and outcome["background_deleted"] == 0
+        assert queued_task_ids(["celery"]) == {str(lost.pk)} and not pdf_queue.llen(jobs.QUEUE)
+    finally:
+        estimates_queue.delete("celery")
+    assert Estimate.objects.get(pk=lost.pk).status == Estimate.Status.QUEUED
+    assert Estimate.objects.get(pk=answered.pk).result == {"expected": {}}
