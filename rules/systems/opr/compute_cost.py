@@ -379,8 +379,11 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
     counts = [m.count for m in defender.models]
     width = len(defender.models) + 4
     # numpy's per-row work grows with the profiles only up to a point (wide rows vectorise);
-    # the memory of a row does not stop growing.
-    time_width = min(len(defender.models), TIME_WIDTH_CAP) + 4
+    # the memory of a row does not stop growing. Past one exact integer per state the merge
+    # hashes whole rows (`allocation._merge`: a product over every column, then a check), and
+    # its work grows with every profile (50 profiles: 3.5× the capped width's).
+    time_width = (min(len(defender.models), TIME_WIDTH_CAP) if _states_fit_one_integer(defender)
+                  else len(defender.models)) + 4
     groups = attacks(attacker, defender, situation.melee, situation.range_inches)
     work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables), "steps": float(steps),
             "cells": float(rows * time_width), "table_entries": float(tables * (reached.destroy + 1))}
@@ -388,6 +391,14 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
     return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width + BYTES_PER_STEP * reached.longest
                      + BYTES_PER_TABLE_ENTRY * work["table_entries"]
                      + BYTES_PER_HIT * _most_events(groups, defender, situation, sum(counts)))
+
+
+def _states_fit_one_integer(defender: Unit) -> bool:
+    """Whether `rules.dice.allocation._merge` codes a state as one integer (else it hashes rows)."""
+    size = len(defender.models) + 1
+    for model in defender.models:
+        size *= model.count + 1
+    return size * max(model.toughness for model in defender.models) < 2**62
 
 
 def seconds_of(work: Mapping[str, float]) -> float:
