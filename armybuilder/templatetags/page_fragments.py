@@ -99,7 +99,7 @@ def roster_card(context: Context, card: Any, variant: str) -> SafeString:
 
 #: The editor's per-unit actions (`armybuilder.lists.urls`), by the name a row reads them.
 UNIT_ACTIONS = {"options": "lists:unit_options", "clear": "lists:unit_clear_options",
-                "details": "lists:unit_details", "move": "lists:unit_move",
+                "details": "lists:unit_details", "reorder": "lists:unit_move",
                 "duplicate": "lists:unit_duplicate", "remove": "lists:unit_remove"}
 #: Stand-ins for the ids in a reversed action: no real id is this long.
 _LIST_ID, _UNIT_ID = 9_876_543_210_123, 9_876_543_210_456
