@@ -15,6 +15,15 @@ Issue 39 (the import split into `rules.battlescribe.units`), before against afte
 6th (whfb6) 16 catalogues, 402 units; BSData/whfb 8th (ru_whfb, `--glob '*8thBRB*'`) 20 catalogues
 (9 refused both times), 435 units; BSData/warhammer-age-of-sigmar v1.50.9 (aos1) 62 catalogues,
 1,088 units; BSData/wh40k-9e (wh40k9) 52 catalogues, 4,152 units: 6,077 units, all identical.
+
+Issue 39 (the import on the engine's evaluator and model), before against after: whfb6 397 of 402
+identical, ru_whfb 435 of 435, aos1 1,014 of 1,088, wh40k9 4,069 of 4,152. Every difference is
+BattleScribe's answer where the importer's own evaluator had another (`tests/rules/battlescribe/
+test_one_evaluator.py` holds one small case of each): an `ancestor` condition looks at every
+ancestor (wh40k9 weapons priced by the model carrying them, War Walkers 55 -> 65 pts; AoS lores
+and artefacts of a battalion's heroes offered), a force- or roster-wide count includes the unit
+itself, a unit's own `parent` scope is its force, and a link's limit replaces its target's
+(Ergofarg's magic banner links "max 50 selections", wh40k9 relics and traits "max 2").
 """
 
 from __future__ import annotations
