@@ -234,10 +234,11 @@ def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], di
 
 #: Predicted seconds (of this machine) past which a job's matchups are split in two and more,
 #: whatever their number: an edit's new matchups (0.4–0.7 s of one worker's CPU for a unit
-#: against three lists of 20, predicted 0.3 s by the cost models' own seconds) are computed by
-#: the free worker processes at once, not one after the other (issue 42). A part is one more
-#: task to queue and read the list for (tens of ms), below this.
-PART_SECONDS = 0.2
+#: against three lists of 20, predicted 0.3 s by the cost models' own seconds, and less on a
+#: machine measured faster than theirs, `ESTIMATE_MACHINE_FACTOR`) are computed by the free
+#: worker processes at once, not one after the other (issue 42). A part is one more task to
+#: queue and read the list for (tens of ms).
+PART_SECONDS = 0.1
 
 
 def parts_for(missing: int, seconds: float = 0.0) -> int:
