@@ -208,7 +208,8 @@ BATCH_SIZE = 100
 
 def unmeasured_pairs(inputs: GauntletInputs) -> tuple[dict[str, Pair], list[list[str]]]:
     """Every matchup of the list's units whose measure is not cached (a measured unit's matchups
-    were all there when it was measured), by key, and their keys grouped per unit; nothing when
+    were all there when it was measured), by key, and their keys grouped per unit, each key in
+    one group once (identical enemy units meet a unit in the same matchup); nothing when
     the gauntlet is past `MAX_MATCHUPS` (the panel says so and queues nothing)."""
     if len(inputs.units) * inputs.runs() > MAX_MATCHUPS:
         return {}, []
@@ -219,8 +220,10 @@ def unmeasured_pairs(inputs: GauntletInputs) -> tuple[dict[str, Pair], list[list
     for index, key in enumerate(measure_keys):
         if key not in measured:
             keys = inputs.unit_pair_keys(index)
+            fresh = [pair for pair in dict.fromkeys(keys) if pair not in todo]  # each matchup once
             todo.update(zip(keys, inputs.unit_pairs(index), strict=True))
-            groups.append(keys)
+            if fresh:
+                groups.append(fresh)
     return todo, groups
 
 
@@ -300,7 +303,7 @@ def balanced_parts(groups: Sequence[Sequence[str]], seconds: Mapping[str, float]
     bundles: list[tuple[float, list[str]]] = []
     placed: set[str] = set()
     for keys in groups:
-        mine = sorted(key for key in keys if key in seconds and key not in placed)
+        mine = sorted({key for key in keys if key in seconds and key not in placed})
         placed.update(mine)
         total = sum(seconds[key] for key in mine)
         if total > target:
