@@ -143,7 +143,8 @@ def jobs_since(clicked: object) -> str:
         return f"{(moment - clicked).total_seconds():.2f}"
 
     return "jobs: " + ", ".join(
-        f"{row.kind} {after(row.started)}–{after(row.finished)} s" if row.started and row.finished
+        f"{row.kind} {after(row.started)}–{after(row.finished)} s {row.result or ''}"
+        if row.started and row.finished
         else f"{row.kind} {row.state}" for row in rows)
 
 

@@ -208,7 +208,8 @@ BATCH_SIZE = 100
 
 def unmeasured_pairs(inputs: GauntletInputs) -> tuple[dict[str, Pair], list[list[str]]]:
     """Every matchup of the list's units whose measure is not cached (a measured unit's matchups
-    were all there when it was measured), by key, and their keys grouped per unit; nothing when
+    were all there when it was measured), by key, and their keys grouped per unit, each key in
+    one group once (identical enemy units meet a unit in the same matchup); nothing when
     the gauntlet is past `MAX_MATCHUPS` (the panel says so and queues nothing)."""
     if len(inputs.units) * inputs.runs() > MAX_MATCHUPS:
         return {}, []
@@ -219,8 +220,10 @@ def unmeasured_pairs(inputs: GauntletInputs) -> tuple[dict[str, Pair], list[list
     for index, key in enumerate(measure_keys):
         if key not in measured:
             keys = inputs.unit_pair_keys(index)
+            fresh = [pair for pair in dict.fromkeys(keys) if pair not in todo]  # each matchup once
             todo.update(zip(keys, inputs.unit_pairs(index), strict=True))
-            groups.append(keys)
+            if fresh:
+                groups.append(fresh)
     return todo, groups
 
 
@@ -232,20 +235,26 @@ def missing_matchups(army_list: ArmyList) -> tuple[GauntletInputs, list[str], di
     return inputs, sorted(key for key in todo if key not in cached), todo
 
 
-#: Predicted seconds (of this machine) past which a job's matchups are split in two and more,
-#: whatever their number: an edit's new matchups (0.4–0.7 s of one worker's CPU for a unit
-#: against three lists of 20, predicted 0.3 s by the cost models' own seconds) are computed by
-#: the free worker processes at once, not one after the other (issue 42). A part is one more
-#: task to queue and read the list for (tens of ms), below this.
-PART_SECONDS = 0.2
+#: Predicted seconds (of this machine) and matchups past which a job's matchups are split over
+#: the free worker processes, not computed one after the other (issue 42): an edit's new
+#: matchups (240 for a unit against three lists of 20: 0.4–0.7 s of one worker's CPU) take two
+#: processes at once. Both, as the predictions alone were no guide: the cost models' seconds
+#: predicted such an edit at 0.3 s, and 0.08 s on a worker that had measured the machine faster
+#: than theirs (`ESTIMATE_MACHINE_FACTOR`). A part is one more task to queue and read the list
+#: for (tens of ms).
+PART_SECONDS = 0.1
+SPLIT_MATCHUPS = 100
 
 
 def parts_for(missing: int, seconds: float = 0.0) -> int:
     """How many parts a job of `missing` matchups, predicted to take `seconds` in all, is split
-    into (1: no fan-out): one per `PART_SIZE` matchups, or one per `PART_SECONDS` begun but no
-    more than the machine's cores (the worker's processes: 2 in docker-compose and `bin/run`;
-    a part past them would only wait for one), whichever gives more, at most `MAX_PARTS`."""
-    by_seconds = min(math.ceil(seconds / PART_SECONDS - 1e-9), os.cpu_count() or 1) if seconds > 0 else 1
+    into (1: no fan-out): one per `PART_SIZE` matchups, or one per `PART_SECONDS` or
+    `SPLIT_MATCHUPS` begun but no more than the machine's cores (the worker's processes: 2 in
+    docker-compose and `bin/run`; a part past them would only wait for one), whichever gives
+    more, at most `MAX_PARTS`."""
+    spread = max(math.ceil(seconds / PART_SECONDS - 1e-9) if seconds > 0 else 1,
+                 -(-missing // SPLIT_MATCHUPS))
+    by_seconds = min(spread, os.cpu_count() or 1)
     return max(1, min(MAX_PARTS, max(-(-missing // PART_SIZE), by_seconds)))
 
 
@@ -294,7 +303,7 @@ def balanced_parts(groups: Sequence[Sequence[str]], seconds: Mapping[str, float]
     bundles: list[tuple[float, list[str]]] = []
     placed: set[str] = set()
     for keys in groups:
-        mine = sorted(key for key in keys if key in seconds and key not in placed)
+        mine = sorted({key for key in keys if key in seconds and key not in placed})
         placed.update(mine)
         total = sum(seconds[key] for key in mine)
         if total > target:

@@ -87,7 +87,9 @@ def run_gauntlet(job: BackgroundJob, inputs: list[Any]) -> dict[str, Any]:
         if keys:
             jobs.job_create(kind=PART, owner_id=job.owner_id, language="", key=job.key,
                             request={"list": army_list.pk, "keys": keys, "prices": known_prices(keys)})
-    return {"computed": compute_matchups(plan.system, todo, parts[0]), "parts": len(parts)}
+    predicted = sum(price or 0.0 for price in known_prices([key for part in parts for key in part]).values())
+    return {"computed": compute_matchups(plan.system, todo, parts[0]), "parts": len(parts),
+            "predicted_seconds": round(predicted, 3)}
 
 
 def run_gauntlet_part(job: BackgroundJob, inputs: list[Any]) -> dict[str, Any]:

@@ -22,3 +22,10 @@ def test_each_part_computes_in_the_groups_order_and_the_edited_units_part_is_the
     for part in parts:
         ranks = [0 if key.startswith("e") else 1 for key in part]
         assert ranks == sorted(ranks)
+
+
+def test_a_matchup_met_twice_is_dealt_once():
+    """Two identical enemy units meet a unit in the same matchup (one key): it is computed once."""
+    parts = balanced_parts([["same", "same", "other"], ["other", "third"]],
+                           {"same": 0.1, "other": 0.1, "third": 0.1}, 2)
+    assert sorted(key for part in parts for key in part) == ["other", "same", "third"]

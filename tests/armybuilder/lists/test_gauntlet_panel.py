@@ -115,12 +115,13 @@ def test_a_large_gauntlet_is_dealt_into_parts_of_equal_predicted_cost_that_cover
     from armybuilder.estimates.gauntlet_tasks import PART, gauntlet_queue
     from armybuilder.models import BackgroundJob
 
-    assert parts_for(1) == 1 and parts_for(PART_SIZE) == 1 and parts_for(PART_SIZE + 1) == 2
-    # Issue 42: a few matchups of more than 0.2 s in all are split over the free worker
-    # processes too (one part each at most: the machine's cores).
+    # Issue 42: more than 0.1 s or 100 matchups in all are split over the free worker
+    # processes (one part each at most: the machine's cores); past that, a part per PART_SIZE.
     cores = min(gauntlet_live.MAX_PARTS, os.cpu_count() or 1)
-    assert parts_for(120, 0.19) == 1 and parts_for(120, 0.3) == min(2, cores)
+    assert parts_for(1) == 1 and parts_for(100, 0.09) == 1
+    assert parts_for(60, 0.15) == min(2, cores) and parts_for(240, 0.08) == min(3, cores)
     assert parts_for(240, 1e6) == cores and parts_for(4800, 1e6) == gauntlet_live.MAX_PARTS
+    assert parts_for(PART_SIZE * 3 + 1) == max(4, cores)
     brutes = make_unit(faction=army.faction, data=BRUTES, with_options=False)
     army.refresh_from_db()
     services.army_list_add_unit(army_list=army, unit=brutes, options={}, expected_version=army.version)
