@@ -61,7 +61,8 @@ def test_a_pointed_attacker_against_a_target_without_points_says_the_target_has_
     assert result["attacker_points"] == 90 and result["points_efficiency"] is None
     estimate = SimpleNamespace(status="done", kind="unit_vs_unit", result=result, points_sized=True,
                                pk="00000000-0000-0000-0000-000000000000", system="whfb6", inputs={})
-    html = render_to_string("estimates/_result.html", {"estimate": estimate})
+    context = {"estimate": estimate, "factions": {"attacker": None, "defender": None}}
+    html = render_to_string("estimates/_result.html", context)
     assert "The target costs no points, so no points are destroyed and there is no efficiency." in html
     assert "The attacker costs no points" not in html
 
