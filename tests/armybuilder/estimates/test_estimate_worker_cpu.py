@@ -27,7 +27,7 @@ HEAVY = dict(LAUNCHER, name="Heavy launcher", rules=["Deadly(3)"])
 
 def job() -> tuple[str, dict]:
     units = {side: [opr_unit(f"{side} {i}", count=10 + 7 * i, quality=3 + i % 3, defence=3 + i % 4,
-                             weapons=[RIFLE, BLADE, LAUNCHER, HEAVY]) for i in range(18)]
+                             weapons=[RIFLE, BLADE, LAUNCHER, HEAVY]) for i in range(30)]
              for side in ("A", "B")}
     return list_vs_list_inputs(
         system_key="opr", situation={"mode": "shooting", "range_inches": 12},
