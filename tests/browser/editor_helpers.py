@@ -26,10 +26,14 @@ def editor_page(
     points_limit: int = 1000,
     units: tuple[str, ...] = (),
     prepare: Callable[[], object] | None = None,
+    before_load: Callable[[Page], object] | None = None,
+    service_workers: str = "allow",
 ):
     """Log a new player in and open the editor of a new list; returns (page, army_list).
     `prepare` runs once the catalogue is loaded, before the units are added (a test's own
-    option on a bundled unit)."""
+    option on a bundled unit); `before_load` gets the page before it opens the editor (a test's
+    routes, which see only what the offline service worker does not answer: `service_workers`
+    "block" keeps it out)."""
     from django.contrib.auth.models import User
 
     from armybuilder.lists import services
@@ -51,9 +55,11 @@ def editor_page(
         services.army_list_add_unit(
             army_list=army_list, unit=template, options={}, expected_version=army_list.version
         )
-    context = browser.new_context(viewport=viewport or DESKTOP)
+    context = browser.new_context(viewport=viewport or DESKTOP, service_workers=service_workers)
     page = context.new_page()
     login(page, live_server.url, username)
+    if before_load is not None:  # a test's own routes, in place before the editor asks anything
+        before_load(page)
     page.goto(f"{live_server.url}/lists/{army_list.pk}/")
     page.wait_for_load_state("load")
     return page, army_list
@@ -80,7 +86,7 @@ def unit_points(page: Page) -> list[int]:
 
 def add_unit(page: Page, slug: str) -> None:
     rows = page.locator("#unit-rows .unit-row").count()
-    page.locator(f'button.add-unit[data-unit="{slug}"]').first.click()
+    click_received(page, page.locator(f'button.add-unit[data-unit="{slug}"]').first)
     expect(page.locator("#unit-rows .unit-row")).to_have_count(rows + 1)
     expect(page.locator("#list-total")).to_have_text(str(sum(unit_points(page))))
 
@@ -93,6 +99,38 @@ def htmx_idle(page: Page) -> None:
     page.wait_for_function(
         "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
     )
+
+
+_CLICK_PROBE = """token => {
+    window.__clickProbes = window.__clickProbes || {};
+    window.__clickProbes[token] = false;
+    document.addEventListener("click", function probe(event) {
+        if (event.target.closest && event.target.closest('[data-click-probe="' + token + '"]')) {
+            window.__clickProbes[token] = true;
+            document.removeEventListener("click", probe, true);
+        }
+    }, true);
+}"""
+
+
+def click_received(page: Page, locator: Locator, *, attempts: int = 3) -> None:
+    """Click `locator` and make sure the click reached it; click again only if it did not.
+
+    Playwright checks what is under the pointer when it presses the button, not when it
+    releases it. If an answer swapped in meanwhile moves the element (under load the press and
+    the release are far apart), the browser sends the click to what the two have in common
+    (caught once: the first Add of a list landed on the side column as the gauntlet's first
+    answer grew above the buttons), and nothing happens, as for a player who would click again.
+    Whether the click arrived is read from the page (a capturing listener), never from time:
+    a click that arrived is never repeated, whatever it did."""
+    for attempt in range(attempts):
+        token = f"probe-{id(locator)}-{attempt}"
+        locator.evaluate("(element, token) => element.setAttribute('data-click-probe', token)", token)
+        page.evaluate(_CLICK_PROBE, token)
+        locator.click()
+        if page.evaluate("token => window.__clickProbes[token]", token):
+            return
+    raise AssertionError(f"{attempts} clicks on {locator} never reached it")
 
 
 def open_unit_options(page: Page, row: Locator) -> Locator:

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import open_unit_options
+from tests.browser.editor_helpers import click_received, open_unit_options
 from tests.factories.army_lists import PASSWORD
 
 FOUR_UNITS = ["concord-wardens", "ashguard-veterans", "warden-captain", "magma-mortar-team"]
@@ -51,7 +51,7 @@ def unit_points(page: Page) -> list[int]:
 
 def add_unit(page: Page, slug: str) -> None:
     rows = page.locator("#unit-rows > li").count()
-    page.locator(f'button.add-unit[data-unit="{slug}"]').click()
+    click_received(page, page.locator(f'button.add-unit[data-unit="{slug}"]'))
     expect(page.locator("#unit-rows > li")).to_have_count(rows + 1)
     expect(page.locator("#list-total")).to_have_text(str(sum(unit_points(page))))
 

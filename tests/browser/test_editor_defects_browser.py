@@ -217,3 +217,37 @@ def test_a_count_typed_while_the_row_is_being_saved_is_kept_and_saved(live_serve
     screenshot(page, shot, full_page=False)
     chosen = army_list.units.get().chosen_options
     assert len([key for key, count in chosen.items() if count]) == 2, chosen
+
+
+ADD_BUTTON_BOXES = """() => [...document.querySelectorAll('button.add-unit')].map(b => {
+  const r = b.getBoundingClientRect();
+  return [b.dataset.unit, Math.round(r.top), Math.round(r.left)];
+})"""
+
+
+@pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
+def test_the_gauntlets_answers_never_move_the_add_unit_buttons(live_server, browser, viewport):
+    """Issue 43, item 12: the gauntlet's answers arrive on their own time and change its height.
+    Above the Add buttons they moved them while a click was pressed (caught under load: the
+    release landed beside the button and the click reached nothing). The panel's first answer
+    is held here until the buttons' places are read, then let through."""
+    held = []
+
+    def hold_the_gauntlet(page):
+        page.route("**/gauntlet/**", lambda route: held.append(route))
+
+    page, _ = editor_page(live_server, browser, viewport=viewport, units=("concord-wardens",),
+                          before_load=hold_the_gauntlet, service_workers="block")
+    expect(page.locator("button.add-unit").first).to_be_visible()
+    for _poll in range(1500):  # until htmx has asked for the panel (routes run as the page waits)
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the gauntlet asked for its panel when the editor loaded"
+    before = page.evaluate(ADD_BUTTON_BOXES)
+    for route in list(held):
+        route.continue_()
+    page.unroute("**/gauntlet/**")  # and the panel's later polls go through as they come
+    expect(page.locator("#gauntlet-panel")).to_have_attribute("data-state", re.compile(r"."))
+    htmx_idle(page)
+    assert page.evaluate(ADD_BUTTON_BOXES) == before

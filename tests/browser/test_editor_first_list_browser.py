@@ -12,7 +12,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PASSWORD, PHONE, login
+from tests.browser.editor_helpers import DESKTOP, PASSWORD, PHONE, click_received, login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -48,7 +48,7 @@ def test_a_new_list_starts_on_a_playable_faction_and_its_units_cost_points(
     page.get_by_label("Name").fill("First game")
     page.get_by_role("button", name="Create the list").click()
     page.wait_for_url(re.compile(r"/lists/\d+/"))
-    page.locator("button.add-unit").first.click()
+    click_received(page, page.locator("button.add-unit").first)
     expect(page.locator("#unit-rows .unit-row")).to_have_count(1)
     assert int(page.locator("#list-total").inner_text()) > 0
     # The catalogue still shows the reference profiles, last and labelled.
@@ -106,7 +106,7 @@ def test_a_newcomers_first_whfb_list_needs_no_name_and_takes_a_lord(live_server,
     page.wait_for_url(re.compile(r"/lists/\d+/"))
     expect(page.get_by_role("heading", level=1)).to_have_text(
         "Vellmark Freeholds (original sample army), 2000 pts")
-    page.locator('button.add-unit[data-unit="margrave"]').click()
+    click_received(page, page.locator('button.add-unit[data-unit="margrave"]'))
     expect(page.locator("#unit-rows .unit-row")).to_have_count(1)
     expect(page.locator("#list-summary")).not_to_contain_text("Lord")
     screenshot(page, f"first-whfb-list-lord-{where}", full_page=False)

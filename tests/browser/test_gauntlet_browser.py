@@ -12,7 +12,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import PHONE, editor_page
+from tests.browser.editor_helpers import PHONE, click_received, editor_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -55,7 +55,7 @@ def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, vi
     expect(row_figures.first).to_have_attribute("data-state", "ready")
     check_row_figures(row_figures.first, declared, per_wound=per_wound)
     row_figures.first.locator("details summary").click()  # read what they mean, then edit
-    page.locator(f'button.add-unit[data-unit="{second}"]').first.click()
+    click_received(page, page.locator(f'button.add-unit[data-unit="{second}"]').first)
     expect(panel.locator("table.gauntlet-units tbody tr[data-unit]")).to_have_count(2, timeout=30_000)
     expect(panel).to_have_attribute("data-state", "ready")
     expect(panel.locator(".gauntlet-sentence").first).to_contain_text("Against the gauntlet")

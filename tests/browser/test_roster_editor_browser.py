@@ -12,7 +12,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PASSWORD, PHONE, login, open_unit_options
+from tests.browser.editor_helpers import DESKTOP, PASSWORD, PHONE, click_received, login, open_unit_options
 from tests.rules.battlescribe.files import FILES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -43,7 +43,7 @@ def test_an_imported_faction_is_built_by_the_roster_engine(
     page.get_by_role("button", name="Create the list").click()
     page.wait_for_url(re.compile(r"/lists/\d+/"))
 
-    page.locator("button.add-unit", has_text="Warlord").click()
+    click_received(page, page.locator("button.add-unit", has_text="Warlord"))
     lord = page.locator(".unit-row", has_text="Warlord")
     expect(lord).to_have_count(1)
     expect(page.locator("#list-total")).to_have_text("60")
@@ -58,7 +58,7 @@ def test_an_imported_faction_is_built_by_the_roster_engine(
     banner.check()
     expect(page.locator("#list-total")).to_have_text("80")
 
-    page.locator("button.add-unit", has_text="Warpack").click()
+    click_received(page, page.locator("button.add-unit", has_text="Warpack"))
     pack = page.locator(".unit-row", has_text="Warpack")
     expect(pack).to_have_count(1)
     expect(page.locator("#list-total")).to_have_text("120")

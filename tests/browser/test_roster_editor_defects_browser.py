@@ -13,7 +13,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import DESKTOP, PHONE, login, open_unit_options
+from tests.browser.editor_helpers import DESKTOP, PHONE, click_received, login, open_unit_options
 from tests.factories.army_lists import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -71,7 +71,7 @@ def test_warlord_estimate_links_and_text_follow_the_roster(live_server, browser,
 
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(request.url) if "/roster.txt" in request.url else None)
-    page.locator("button.add-unit", has_text="Court Guard").click()
+    click_received(page, page.locator("button.add-unit", has_text="Court Guard"))
     expect(page.locator(".unit-row", has_text="Court Guard")).to_have_count(1)
     # the text follows the list without a reload: fetched again once it is in view
     text.scroll_into_view_if_needed()

@@ -22,7 +22,7 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import htmx_idle, open_unit_options
+from tests.browser.editor_helpers import click_received, htmx_idle, open_unit_options
 from tests.factories.army_lists import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -90,7 +90,7 @@ def sign_up(page: Page, base: str, username: str) -> None:
 
 def add_unit(page: Page, slug: str) -> None:
     rows = page.locator("#unit-rows > li").count()
-    page.locator(f'button.add-unit[data-unit="{slug}"]').click()
+    click_received(page, page.locator(f'button.add-unit[data-unit="{slug}"]'))
     expect(page.locator("#unit-rows > li")).to_have_count(rows + 1)
     htmx_idle(page)  # the new row swapped in and settled, the totals with it
 
@@ -132,7 +132,9 @@ def test_a_new_player_builds_prints_and_estimates_a_valid_list_in_each_system(
         row = page.locator("#unit-rows > li").nth(index)
         options = open_unit_options(page, row)
         box = options.get_by_label(re.compile(re.escape(label)))
-        box.check()
+        if not box.is_checked():
+            click_received(page, box)
+        expect(options.get_by_label(re.compile(re.escape(label)))).to_be_checked()
         expect(page.locator("#unit-rows > li").nth(index).locator(".unit-upgrades")).to_contain_text(label)
         htmx_idle(page)
 
