@@ -4,6 +4,10 @@ Only what an import uses is modelled: cost, profile and category types; selectio
 entry groups and entry links with their costs, constraints, modifiers, profiles, rules,
 info links and category links; shared entries, profiles and rules; catalogue links.
 Each element keeps its XML path (`path`) so warnings and errors can point at it.
+
+Costs, constraints, modifiers and profiles are read by the roster engine's model from the
+engine's dict of the element (`engine.xmlform.element_to_dict`, `engine.model.parse_*`): one
+reader of those for an import and a roster (issue 39).
 """
 
 from __future__ import annotations

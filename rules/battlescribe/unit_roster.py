@@ -26,6 +26,7 @@ from rules.battlescribe.engine.roster_xml import (
     rosz_of,
     stable_id,
 )
+from rules.battlescribe.mapping import DEFAULT as DEFAULT_MAPPING
 
 POINTS_TYPE, POWER_TYPE = "points", "power"
 
@@ -69,12 +70,16 @@ class RosterDocument:
     catalogue_revision: str = "1"
     #: the game system's force entry (detachment) the roster's force uses: (id, name)
     force_entry: tuple[str, str] | None = None
+    #: the names of the two cost types, from the system's BattleScribe mapping
+    #: (`BattleScribeMapping.cost_type_name`): the one list of cost-type names per system
+    points_name: str = DEFAULT_MAPPING.cost_type_name(POINTS_TYPE)
+    power_name: str = DEFAULT_MAPPING.cost_type_name(POWER_TYPE)
 
 
 def _costs(points: float, power: float | None, doc: RosterDocument) -> list[FileCost]:
-    costs = [FileCost("pts", doc.points_type, Fraction(points))]
+    costs = [FileCost(doc.points_name, doc.points_type, Fraction(points))]
     if power is not None:
-        costs.append(FileCost(" PL", doc.power_type, Fraction(power)))
+        costs.append(FileCost(doc.power_name, doc.power_type, Fraction(power)))
     return costs
 
 
@@ -90,7 +95,7 @@ def roster_file(doc: RosterDocument) -> RosterFile:
         costs=_costs(total, power_total, doc),
     )
     if doc.points_limit is not None:  # a list sized by models has no points limit to state
-        roster.cost_limits.append(FileCost("pts", doc.points_type, Fraction(doc.points_limit)))
+        roster.cost_limits.append(FileCost(doc.points_name, doc.points_type, Fraction(doc.points_limit)))
     force = FileForce(
         id=stable_id("force", doc.catalogue_id),
         name=doc.force_entry[1] if doc.force_entry else doc.catalogue_name,
