@@ -4,7 +4,8 @@ the one roster writer: what a list of a faction without BattleScribe data export
 The roster holds one force with one selection per unit (type `unit`, or `model` for a
 one-model unit), a `model` selection per model profile (with its count), an `upgrade`
 selection per option taken, the unit's custom name and notes, and the costs BattleScribe
-shows (`pts`, and the system's second cost when the list has it). Units imported from
+shows (the points, and the system's second cost when the list has it), named as the system's
+BattleScribe mapping names them (`RosterDocument.points_name`, `power_name`). Units imported from
 BattleScribe keep their entry ids, so BattleScribe (and our roster reader) recognise them;
 other units get stable ids derived from their names.
 """
