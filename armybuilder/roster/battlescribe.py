@@ -133,7 +133,13 @@ def roster_document(*, army_list: ArmyList, units: list[ListUnit]) -> RosterDocu
         ),
         force_entry=(str(force["id"]), str(force.get("name") or "")) if force.get("id") else None,
         points_type=str(cost_types.get("points") or "points"),
-        **({"power_type": str(cost_types.get(figure) or figure)} if figure else {}),
+        points_name=system.battlescribe.cost_type_name("points"),
+        **(
+            {"power_type": str(cost_types.get(figure) or figure),
+             "power_name": system.battlescribe.cost_type_name(figure)}
+            if figure
+            else {}
+        ),
         catalogue_revision=version.removeprefix("rev ") if version.removeprefix("rev ").isdigit() else "1",
         system_name=army_list.system.name,
         catalogue_id=faction.slug.removeprefix(IMPORTED_PREFIX)

@@ -4,6 +4,10 @@ Only what an import uses is modelled: cost, profile and category types; selectio
 entry groups and entry links with their costs, constraints, modifiers, profiles, rules,
 info links and category links; shared entries, profiles and rules; catalogue links.
 Each element keeps its XML path (`path`) so warnings and errors can point at it.
+
+Costs, constraints, modifiers and profiles are read by the roster engine's model from the
+engine's dict of the element (`engine.xmlform.element_to_dict`, `engine.model.parse_*`): one
+reader of those for an import and a roster (issue 39).
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from xml.etree.ElementTree import Element
 from rules.battlescribe.engine.model import (
     Constraint,
     Modifier,
+    Profile,
     parse_constraints,
     parse_costs,
     parse_modifiers,
+    parse_profile,
 )
 from rules.battlescribe.engine.xmlform import element_to_dict
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile, local_name, parse
@@ -43,16 +49,6 @@ def number(text: str | None, default: Fraction = Fraction(0)) -> Fraction:
         return Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
         raise ValueError(f"{text!r} is not a number") from None
-
-
-@dataclass
-class Profile:
-    id: str
-    name: str
-    type_id: str
-    type_name: str
-    characteristics: list[tuple[str, str, str]]  # (name, type id, value)
-    hidden: bool = False
 
 
 @dataclass
@@ -159,25 +155,6 @@ class _Reader:
         except ValueError as exc:
             raise self.fail(f"{path}@{attribute}", str(exc)) from None
 
-    def profile(self, element: Element, path: str) -> Profile:
-        return Profile(
-            id=element.get("id", ""),
-            name=element.get("name", ""),
-            # BattleScribe 2.01 files (AoS 1st era) write `profileTypeId`/`profileTypeName` and
-            # a characteristic's value in its `value` attribute; 2.02+ `typeId` and the text.
-            type_id=element.get("typeId") or element.get("profileTypeId", ""),
-            type_name=element.get("typeName") or element.get("profileTypeName", ""),
-            characteristics=[
-                (
-                    c.get("name", ""),
-                    c.get("typeId") or c.get("characteristicTypeId", ""),
-                    ((c.text or "").strip() or c.get("value", "").strip()),
-                )
-                for c in _children(element, "characteristics")
-            ],
-            hidden=_flag(element, "hidden"),
-        )
-
     def rule(self, element: Element) -> Rule:
         return Rule(
             id=element.get("id", ""),
@@ -229,7 +206,7 @@ class _Reader:
         entry.costs = {type_id: exact(value) for type_id, value in parse_costs(raw).items()}
         entry.constraints = parse_constraints(raw, entry.id)
         entry.modifiers = self.modifiers(element, path)
-        entry.profiles = [self.profile(p, path) for p in _children(element, "profiles")]
+        entry.profiles = [parse_profile(element_to_dict(p)) for p in _children(element, "profiles")]
         entry.rules = [self.rule(r) for r in _children(element, "rules")]
         entry.info_links = [
             InfoLink(l.get("id", ""), l.get("name", ""), l.get("targetId", ""), l.get("type", ""))
@@ -293,7 +270,7 @@ class _Reader:
             doc.shared_entries += [
                 self.entry(e, f"{self.file}: {kind}/{list_name}") for e in _children(root, list_name)
             ]
-        doc.shared_profiles = [self.profile(p, kind) for p in _children(root, "sharedProfiles")]
+        doc.shared_profiles = [parse_profile(element_to_dict(p)) for p in _children(root, "sharedProfiles")]
         doc.shared_rules = [self.rule(r) for r in _children(root, "sharedRules")]
         return doc
 

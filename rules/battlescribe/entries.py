@@ -18,10 +18,9 @@ from rules.battlescribe.catalogue import (
     GAME_SYSTEM,
     Document,
     Entry,
-    Profile,
     Rule,
 )
-from rules.battlescribe.engine.model import merged_constraints
+from rules.battlescribe.engine.model import Profile, merged_constraints
 from rules.battlescribe.xml_reader import BattleScribeError
 
 #: Deepest nesting of links followed (guards against cycles of links).

@@ -167,6 +167,15 @@ class BattleScribeMapping:
                     break
         return found
 
+    def cost_type_name(self, key: str) -> str:
+        """The cost type name a roster file writes for the price key `key`: the points
+        ("points") are the first of `points_cost_types` ("pts"), another cost is the first name
+        of the unit cost reporting it (40k's "power": "PL"); an unknown key is itself."""
+        if key == "points":
+            return (self.points_cost_types or POINTS_COST_TYPES)[0]
+        cost = next((c for c in self.unit_costs if key in (c.key, c.field)), None)
+        return cost.names[0] if cost is not None and cost.names else key
+
     def unit_cost(self, cost_type_name: str) -> UnitCost | None:
         key = norm(cost_type_name)
         return next((c for c in self.unit_costs if key in {norm(n) for n in c.names}), None)

@@ -4,7 +4,8 @@ the one roster writer: what a list of a faction without BattleScribe data export
 The roster holds one force with one selection per unit (type `unit`, or `model` for a
 one-model unit), a `model` selection per model profile (with its count), an `upgrade`
 selection per option taken, the unit's custom name and notes, and the costs BattleScribe
-shows (`pts`, and the system's second cost when the list has it). Units imported from
+shows (the points, and the system's second cost when the list has it), named as the system's
+BattleScribe mapping names them (`RosterDocument.points_name`, `power_name`). Units imported from
 BattleScribe keep their entry ids, so BattleScribe (and our roster reader) recognise them;
 other units get stable ids derived from their names.
 """
@@ -26,6 +27,7 @@ from rules.battlescribe.engine.roster_xml import (
     rosz_of,
     stable_id,
 )
+from rules.battlescribe.mapping import DEFAULT as DEFAULT_MAPPING
 
 POINTS_TYPE, POWER_TYPE = "points", "power"
 
@@ -69,12 +71,16 @@ class RosterDocument:
     catalogue_revision: str = "1"
     #: the game system's force entry (detachment) the roster's force uses: (id, name)
     force_entry: tuple[str, str] | None = None
+    #: the names of the two cost types, from the system's BattleScribe mapping
+    #: (`BattleScribeMapping.cost_type_name`): the one list of cost-type names per system
+    points_name: str = DEFAULT_MAPPING.cost_type_name(POINTS_TYPE)
+    power_name: str = DEFAULT_MAPPING.cost_type_name(POWER_TYPE)
 
 
 def _costs(points: float, power: float | None, doc: RosterDocument) -> list[FileCost]:
-    costs = [FileCost("pts", doc.points_type, Fraction(points))]
+    costs = [FileCost(doc.points_name, doc.points_type, Fraction(points))]
     if power is not None:
-        costs.append(FileCost(" PL", doc.power_type, Fraction(power)))
+        costs.append(FileCost(doc.power_name, doc.power_type, Fraction(power)))
     return costs
 
 
@@ -90,7 +96,7 @@ def roster_file(doc: RosterDocument) -> RosterFile:
         costs=_costs(total, power_total, doc),
     )
     if doc.points_limit is not None:  # a list sized by models has no points limit to state
-        roster.cost_limits.append(FileCost("pts", doc.points_type, Fraction(doc.points_limit)))
+        roster.cost_limits.append(FileCost(doc.points_name, doc.points_type, Fraction(doc.points_limit)))
     force = FileForce(
         id=stable_id("force", doc.catalogue_id),
         name=doc.force_entry[1] if doc.force_entry else doc.catalogue_name,

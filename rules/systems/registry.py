@@ -244,7 +244,8 @@ class GameSystem:
     #: `{"power": "Power"}`): breakdown key -> English label, translated on display.
     price_figures: Mapping[str, str] = field(default_factory=dict)
     #: The key of `price_figures` a BattleScribe roster export writes as its second cost type
-    #: (BattleScribe's " PL" for 40k's Power); "": the export writes points only.
+    #: (40k's Power), named as the system's mapping names it (`BattleScribeMapping.
+    #: cost_type_name`); "": the export writes points only.
     roster_cost_figure: str = ""
     #: Template that explains `price`'s breakdown term by term in the designer (OPR's formula);
     #: it gets `breakdown` (the `price` dict). "": the generic "count × points each" lines.

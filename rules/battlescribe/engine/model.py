@@ -293,6 +293,37 @@ def parse_definition(raw: dict, kind: str, catalogue_id: str = "") -> Definition
 
 
 @dataclass
+class Profile:
+    """A profile as written: its characteristics as (name, characteristic type id, value).
+
+    The one reader of a profile for the roster engine's model and the catalogue import (which
+    maps a unit's profiles onto the system's fields, `units.profiles`); a roster's shown profile,
+    after modifiers, is `info.collect`'s."""
+
+    id: str
+    name: str
+    type_id: str
+    type_name: str
+    characteristics: list[tuple[str, str, str]]
+    hidden: bool = False
+
+
+def parse_profile(raw: dict) -> Profile:
+    """A profile of the dict shape (`xmlform.element_to_dict`, the suite's YAML)."""
+    return Profile(
+        id=str(raw.get("id", "") or ""),
+        name=str(raw.get("name", "") or ""),
+        type_id=str(raw.get("typeId", "") or ""),
+        type_name=str(raw.get("typeName", "") or ""),
+        characteristics=[
+            (str(c.get("name", "") or ""), str(c.get("typeId", "") or ""), str(c.get("value", "") or ""))
+            for c in raw.get("characteristics") or []
+        ],
+        hidden=_bool(raw.get("hidden", False)),
+    )
+
+
+@dataclass
 class CostType:
     id: str
     name: str

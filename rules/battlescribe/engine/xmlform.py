@@ -21,13 +21,23 @@ _LEGACY_TYPE_IDS = {
     "profile": "profileTypeId",
     "characteristic": "characteristicTypeId",
 }
+#: Their profile's type name, written `profileTypeName` by 2.01 and `typeName` by 2.03.
+_LEGACY_TYPE_NAMES = {"profile": "profileTypeName"}
 
 
 def element_to_dict(element: Element) -> dict:
+    """`element` in the suite's dict shape. A characteristic's value is its text (2.02+), or its
+    `value` attribute in a 2.01 file, under `value`, the key the suite's YAML gives it."""
     out: dict = dict(element.attrib)
-    legacy = _LEGACY_TYPE_IDS.get(local_name(element.tag))
+    tag = local_name(element.tag)
+    legacy = _LEGACY_TYPE_IDS.get(tag)
     if legacy is not None and "typeId" not in out and legacy in out:
         out["typeId"] = out.pop(legacy)
+    legacy_name = _LEGACY_TYPE_NAMES.get(tag)
+    if legacy_name is not None and "typeName" not in out and legacy_name in out:
+        out["typeName"] = out.pop(legacy_name)
+    if tag == "characteristic":
+        out["value"] = (element.text or "").strip() or str(out.get("value", "")).strip()
     for child in element:
         tag = local_name(child.tag)
         if len(child) == 0 and not child.attrib:

@@ -11,7 +11,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from rules.battlescribe.catalogue import Entry, Profile
+from rules.battlescribe.catalogue import Entry
+from rules.battlescribe.engine.model import Profile
 from rules.battlescribe.entries import GROUP
 from rules.battlescribe.mapping import norm, random_average
 from rules.battlescribe.units.values import ABSENT, DASHES, convert

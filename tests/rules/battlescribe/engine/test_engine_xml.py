@@ -94,3 +94,62 @@ def test_incremental_evaluation_matches_a_full_reevaluation_after_each_operation
         incremental = snapshot(roster)
         roster.full_reevaluation()
         assert snapshot(roster) == incremental
+
+
+PROFILE_CAT = b"""<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cat-p" name="Army P" gameSystemId="gs-x" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <sharedProfiles>
+    <profile id="pr-shared" name="Shared Gun" profileTypeId="pt-w" profileTypeName="Weapon">
+      <characteristics>
+        <characteristic name="Range" characteristicTypeId="ch-r" value='18"'/>
+      </characteristics>
+    </profile>
+  </sharedProfiles>
+  <selectionEntries>
+    <selectionEntry id="se-hero" name="Hero" type="unit">
+      <profiles>
+        <profile id="pr-hero" name="Hero" typeId="pt-u" typeName="Unit">
+          <characteristics>
+            <characteristic name="M" typeId="ch-m">
+              6"
+            </characteristic>
+            <characteristic name="Ld" typeId="ch-ld">8</characteristic>
+            <characteristic name="Notes" typeId="ch-n"/>
+          </characteristics>
+        </profile>
+      </profiles>
+      <infoLinks><infoLink id="il-gun" name="Shared Gun" targetId="pr-shared" type="profile"/></infoLinks>
+    </selectionEntry>
+  </selectionEntries>
+</catalogue>"""
+
+
+def test_xml_characteristics_keep_their_values_in_the_engine_model():
+    """A characteristic's value is its text (2.02+) or its `value` attribute (2.01, with the
+    legacy `profileTypeId`/`profileTypeName`): both reach a roster's shown profiles, and the
+    catalogue import reads its profiles from the same model (`engine.model.parse_profile`)."""
+    from rules.battlescribe.catalogue import read_document
+    from rules.battlescribe.engine.info import collect
+    from rules.battlescribe.engine.model import parse_profile
+
+    data = load_files(SourceFile("test.gst", GST), [SourceFile("p.cat", PROFILE_CAT)])
+    roster = Roster(data)
+    hero = roster.select_entry(roster.add_force("fe-det", "cat-p"), "se-hero")
+    _rules, profiles = collect(hero)
+    shown = {
+        p["name"]: (p["typeName"], [(c["name"], c["value"]) for c in p["characteristics"]]) for p in profiles
+    }
+    assert shown == {
+        "Hero": ("Unit", [("M", '6"'), ("Ld", "8"), ("Notes", "")]),
+        "Shared Gun": ("Weapon", [("Range", '18"')]),
+    }
+    doc = read_document(SourceFile("p.cat", PROFILE_CAT))
+    (hero_entry,) = doc.entries
+    assert hero_entry.profiles == [
+        parse_profile({"id": "pr-hero", "name": "Hero", "typeId": "pt-u", "typeName": "Unit",
+                       "characteristics": [{"name": "M", "typeId": "ch-m", "value": '6"'},
+                                           {"name": "Ld", "typeId": "ch-ld", "value": "8"},
+                                           {"name": "Notes", "typeId": "ch-n", "value": ""}]})
+    ]
+    (gun,) = doc.shared_profiles
+    assert (gun.type_id, gun.type_name, gun.characteristics) == ("pt-w", "Weapon", [("Range", "ch-r", '18"')])

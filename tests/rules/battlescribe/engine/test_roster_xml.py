@@ -117,6 +117,32 @@ def test_a_list_of_units_is_written_by_the_same_writer_and_read_back():
     assert roster.points_limit == 1000 and roster.declared_difference() is None
 
 
+def test_a_list_of_units_names_its_cost_types_as_the_systems_mapping_does():
+    """The cost types a list writes are named by the system's BattleScribe mapping (one list of
+    cost-type names per system), not by a literal: 40k's are "pts" and its unit cost's "PL", a
+    system whose points are "pkt" writes "pkt", and the points are read back by that name."""
+    from rules.battlescribe.engine.roster_xml import read_roster_file
+    from rules.battlescribe.mapping import BattleScribeMapping
+    from rules.battlescribe.unit_roster import RosterDocument, RosterUnit, roster_xml
+    from rules.battlescribe.xml_reader import SourceFile
+    from rules.systems.registry import get_system
+
+    wh40k = get_system("wh40k9").battlescribe
+    assert (wh40k.cost_type_name("points"), wh40k.cost_type_name("power")) == ("pts", "PL")
+    polish = BattleScribeMapping(points_cost_types=("pkt",))
+    unit = RosterUnit(name="Wolves", entry_id="w", points=30, power=2, models=[{"name": "Wolf", "count": 3}])
+    doc = RosterDocument(name="L", system_id="sys", system_name="S", catalogue_id="cat",
+                         catalogue_name="C", points_limit=750, units=[unit], with_power=True,
+                         points_name=polish.cost_type_name("points"),
+                         power_name=wh40k.cost_type_name("power"))
+    xml = roster_xml(doc)
+    assert b'<cost name="pkt" typeId="points" value="30.0"/>' in xml
+    assert b'<cost name="PL" typeId="power" value="2.0"/>' in xml
+    assert b" PL" not in xml
+    roster = read_roster_file(SourceFile("l.ros", xml))
+    assert (roster.units[0].points, roster.points_limit) == (30, 750)
+
+
 @pytest.mark.parametrize("cost_name", ["pts", "Points", "pkt", "body"])
 def test_a_rosters_points_are_read_by_the_one_list_of_points_names(cost_name):
     """A roster whose points go by "pkt" or "body" (issue 39: read as 0 points with no limit
