@@ -49,7 +49,9 @@ class _Node:
 class EvalCache:
     def __init__(self) -> None:
         self.nodes: dict = {}
-        self.rdeps: dict = defaultdict(set)
+        #: What read each key or bucket: {key: {reader: None}}, a dict used as a set (the
+        #: collector stops tracking a dict that holds only ids and names, never a set).
+        self.rdeps: dict = defaultdict(dict)
         self.pending: set = set()
         self._stack: list[set] = []
         #: Values computed since creation (the bench reads it to show how much was re-done).
@@ -115,9 +117,9 @@ class EvalCache:
             read = self._stack.pop()
         self.computed += 1
         for dep in old_deps - read:
-            self.rdeps[dep].discard(key)
+            self.rdeps[dep].pop(key, None)
         for dep in read - old_deps:
-            self.rdeps[dep].add(key)
+            self.rdeps[dep][key] = None
         # A tuple of keys, not a set: once the keys in it are found to hold no objects (they are
         # ids and names), the collector stops tracking the tuple; a frozenset it tracks for ever.
         deps = tuple(read)
