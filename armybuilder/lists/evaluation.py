@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from armybuilder.lists.backends import ListBackend, backend_for
 from armybuilder.lists.backends.unit_format import unit_points as unit_points  # re-exported
 from armybuilder.models import ArmyList, ListUnit
+from points.catalogue.army import known_unit_points
 from points.catalogue.i18n import message_record
 from points.shared_format import FORMAT_VERSION
 from rules.list_settings import settings_defaults
@@ -140,7 +141,11 @@ def evaluate_units(
     points, found = backend.evaluate(units, reprice=reprice)
     army = army_dict(army_list=army_list, units=units, backend=backend)
     army["options"] = backend.structure_options(units)
-    found = [*found, *get_system(army_list.system.key).validate(army)]
+    # The points limit is checked against the units' points just found, not by pricing each again.
+    priced = [unit for unit in units if unit.pk is not None and unit.pk in points]
+    known = {id(unit.data): (unit.data, points[unit.pk]) for unit in priced}
+    with known_unit_points(known):
+        found = [*found, *get_system(army_list.system.key).validate(army)]
     # Each message keeps its English original (`message_record`), so that a list saved by a
     # Polish player shows its violations in Czech to a Czech reader.
     violations = [{**v, **message_record(v.get("message", ""))} for v in found]

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from armybuilder.lists import backends
@@ -146,9 +147,18 @@ def list_summary(army_list: ArmyList) -> list[dict[str, Any]]:
     each `{key, label, value, limit?}`; empty for systems without any (no query then)."""
     if not get_system(army_list.system.key).summarises_army:
         return []
+    # An answer shows the figures twice (the totals and the summary), each summing every unit:
+    # worked out once per version of the list (every change of a unit or a setting moves the
+    # version on) and language (the labels).
+    key = (army_list.version, translation.get_language())
+    kept = getattr(army_list, "_summary_rows", None)
+    if kept is not None and kept[0] == key:
+        return [dict(row) for row in kept[1]]
     units = backends.units_in_order(army_list)
-    rows = army_summary(army_list=army_list, units=units)
-    return [{**row, "label": str(row.get("label", ""))} for row in rows]
+    figures = army_summary(army_list=army_list, units=units)
+    rows = [{**row, "label": str(row.get("label", ""))} for row in figures]
+    army_list._summary_rows = (key, rows)  # type: ignore[attr-defined]
+    return [dict(row) for row in rows]
 
 
 @register.simple_tag

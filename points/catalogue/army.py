@@ -10,6 +10,8 @@ so pages and the API show every system's violations the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from points.catalogue.i18n import _
@@ -65,9 +67,35 @@ def rule_on(army: Mapping[str, Any], key: str) -> bool:
     return bool(options.get(key, True))
 
 
+#: {id(unit dict): its rounded points} of the units being validated, when the caller has priced
+#: them already (`known_unit_points`); never read from a document.
+_known_points: ContextVar[Mapping[int, int] | None] = ContextVar("known_unit_points", default=None)
+
+
+@contextmanager
+def known_unit_points(units: Mapping[int, tuple[Mapping[str, Any], int]]) -> Iterator[None]:
+    """Within the block, `army_points` takes each unit's points from `units` ({id(unit dict):
+    (the unit dict, its rounded points)}) instead of pricing it again. A saved list keeps
+    every unit's points, priced when the unit last changed (by the system's price, or by the
+    roster engine for an imported faction's list), so checking its points limit on each
+    click re-priced every unit for nothing: the one cost of a click that grew with the list.
+    The dicts are held by `units`, so an id never stands for another dict meanwhile."""
+    token = _known_points.set({key: points for key, (_unit, points) in units.items()})
+    try:
+        yield
+    finally:
+        _known_points.reset(token)
+
+
 def army_points(army: Mapping[str, Any], price: Price) -> int:
-    """The army total: the sum of rounded unit totals (each copy of an entry counts)."""
-    return sum(int(price(unit)["points"]) for unit in army_units(army))
+    """The army total: the sum of rounded unit totals (each copy of an entry counts), each
+    unit's points those the caller knows (`known_unit_points`), else `price`'s."""
+    known = _known_points.get() or {}
+    total = 0
+    for unit in army_units(army):
+        points = known.get(id(unit))
+        total += int(price(unit)["points"]) if points is None else points
+    return total
 
 
 def points_limit_violations(army: Mapping[str, Any], price: Price) -> list[dict[str, Any]]:

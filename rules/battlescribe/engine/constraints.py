@@ -32,7 +32,7 @@ def constraint_count(ctx: Context, option: Option, c: Constraint) -> tuple[float
     # that entry (reached through different links or units) shares one cached count.
     shared_count = c.shared and (isinstance(container, Roster) or container.is_force)
     key = ("cc", id(container), option.defn.id if shared_count else id(option), c.id, c.owner_id)
-    return ctx.roster.cache.get(key, lambda: _constraint_count(container, option, c))
+    return ctx.roster.cache.get(key, (_constraint_count, container, option, c))
 
 
 def _constraint_count(container, option: Option, c: Constraint) -> tuple[float, Selection | None]:
@@ -180,10 +180,12 @@ class Validator:
                 merged.setdefault(key, error)
         return tuple(merged.items())
 
-    def _part(self, check, *args) -> list[tuple]:
+    def _part(self, check, *args) -> tuple[tuple, ...]:
+        # A tuple: most checks find nothing, and the empty tuple is one shared object, not
+        # one more per cached check for the server's full collections to walk.
         sub = Validator(self.roster)
         check(sub, *args)
-        return list(sub.errors.items())
+        return tuple(sub.errors.items())
 
     @staticmethod
     def _force_checks(self: Validator, force: Force) -> None:
@@ -221,7 +223,7 @@ class Validator:
             if part is MISSING:
                 part = cache.get(
                     key,
-                    lambda o=option: self._part(_check_option, o, ctx, sel),
+                    (Validator._part, self, _check_option, option, ctx, sel),
                     (sel.bucket,) if reads_self else (),
                 )
             for error_key, error in part:

@@ -588,21 +588,27 @@ class Option:
         #: (ids, shared ids) a query counts a selection of this option under (`index.static_ids`).
         self._static_ids: tuple[frozenset[str], frozenset[str]] | None = None
         defs = [defn] if link is None else [defn, link]
-        self.constraints = [c for d in defs for c in d.constraints]
+        # The three sequences are read only, and most are empty: an empty one is the shared
+        # `()`, not a list of its own. Options are made as the rosters reach them, after the
+        # faction's data was set aside from full collections, so each of their objects is one
+        # more that every full collection of the server process walks.
+        constraints = [c for d in defs for c in d.constraints]
         if link is not None and link.constraints and defn.constraints:
             modified = {m.field for d in defs for m in d.modifiers}
-            self.constraints = merged_constraints(defn.constraints, link.constraints, modified)
-        self.modifiers = [m for d in defs for m in d.modifiers]
+            constraints = merged_constraints(defn.constraints, link.constraints, modified)
+        self.constraints = constraints or ()
+        self.modifiers = [m for d in defs for m in d.modifiers] or ()
         costs = dict(defn.costs)
         if link is not None:
             costs.update(link.costs)
         self.costs = costs
-        self.category_links = [c for d in defs for c in d.category_links]
+        category_links = [c for d in defs for c in d.category_links]
         if group is not None:
             # An entry inside a group carries the group's categories too (BattleScribe's
             # selection of a grouped entry lists them).
-            own = {c.target_id for c in self.category_links}
-            self.category_links += [c for c in group.category_links if c.target_id not in own]
+            own = {c.target_id for c in category_links}
+            category_links += [c for c in group.category_links if c.target_id not in own]
+        self.category_links = category_links or ()
         self.hidden = any(d.hidden for d in defs)
         self.collective = any(d.collective for d in defs)
         self.name = defn.name or (link.name if link else "")

@@ -62,7 +62,7 @@ def effective(option: Option, ctx: Context) -> Effective:
     # At the root of a force the entry reads the force only through its queries (which record
     # what they count), so it does not depend on every change in the force.
     own = () if node.is_force else (node.bucket,)
-    return ctx.roster.cache.get(key, lambda: _effective(option, ctx, key), own)
+    return ctx.roster.cache.get(key, (_effective, option, ctx, key), own)
 
 
 def _effective(option: Option, ctx: Context, key) -> Effective:
@@ -120,7 +120,7 @@ def categories(option: Option, ctx: Context) -> tuple[tuple[str, bool], ...]:
     node = ctx.selection if ctx.selection is not None else ctx.parent
     key = ("cat", id(option), id(node))
     own = () if node.is_force else (node.bucket,)
-    return ctx.roster.cache.get(key, lambda: _categories(option, ctx, key), own)
+    return ctx.roster.cache.get(key, (_categories, option, ctx, key), own)
 
 
 def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ...]:

@@ -8,6 +8,7 @@ Engine lists here are of the hand-written test catalogue `slots_court.cat` (as i
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -162,8 +163,12 @@ def test_a_click_writes_only_the_rows_it_changed(court, committed):
         take(committed, army_list, squad, "Guard", 6)
     written = [q["sql"] for q in captured if q["sql"].startswith('UPDATE "armybuilder_listunit"')]
     assert written, [q["sql"][:120] for q in captured]
-    assert all(f"= {squad.pk})" in sql for sql in written)
-    assert not any(f'"id" = {pk})' in sql for sql in written for pk in others)
+    # The rows each UPDATE names (`"id" = 5` of a plain one, `"id" IN (5, 6)` of a bulk one).
+    named = {int(pk) for sql in written for pk in re.findall(r'"id" = (\d+)', sql)}
+    lists = [ids for sql in written for ids in re.findall(r'"id" IN \(([\d, ]+)\)', sql)]
+    named |= {int(pk) for ids in lists for pk in ids.split(",")}
+    assert named == {squad.pk}
+    assert not named & set(others)
 
 
 def test_a_change_made_elsewhere_drops_the_kept_roster(court, committed):

@@ -4,7 +4,7 @@ dirty, passes the dirtiness on, and is recomputed when read."""
 
 from __future__ import annotations
 
-from rules.battlescribe.engine.evalcache import EvalCache
+from rules.battlescribe.engine.evalcache import MISSING, EvalCache
 
 
 class Counted:
@@ -47,3 +47,25 @@ def test_a_lazy_aggregate_waits_to_be_read_and_an_unchanged_value_stops_propagat
     cache.invalidate([("bucket", "b")])
     assert cache.get("report", report, lazy=True) == "total 6"
     assert seen.calls == {"report": 2, "total": 2, "a": 2, "b": 2}
+
+
+def test_a_computation_given_as_a_function_and_its_arguments_is_recomputed_like_a_closure():
+    cache = EvalCache()
+    state = {"n": 2}
+    calls: list[tuple[str, int]] = []
+
+    def scaled(name: str, factor: int) -> int:
+        calls.append((name, factor))
+        cache.read(("bucket", name))
+        return state[name] * factor
+
+    assert cache.get("x3", (scaled, "n", 3)) == 6
+    assert cache.get("x3", (scaled, "n", 3)) == 6  # kept
+    state["n"] = 5
+    cache.invalidate([("bucket", "n")])
+    # The eager value is recomputed by the next read's settle, from the function and arguments
+    # it keeps, before any caller passes them again.
+    assert cache.peek("x3") is MISSING  # dirty
+    assert cache.get("other", lambda: 0) == 0
+    assert cache.peek("x3") == 15
+    assert calls == [("n", 3), ("n", 3)]
