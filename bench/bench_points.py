@@ -281,7 +281,9 @@ def random_unit(rng: random.Random, tag: int, rich: bool = False) -> Unit:
                    exclude: frozenset[str] = frozenset()) -> tuple[Rule, ...]:
         names = [n for n in (*plain, *valued) if n not in exclude and n != "Massive"]
         chosen: list[str] = []
-        for name in rng.sample(names, min(count, len(names))):
+        for name in rng.sample(names, len(names)):
+            if len(chosen) == count:
+                break
             if any(name in pair and (set(pair) - {name}) & set(chosen) for pair in _MODEL_EXCLUSIVE):
                 continue
             chosen.append(name)
