@@ -72,3 +72,20 @@ def test_with_no_entries_every_read_builds_the_list(owner_client: Any, private_l
     assert first == second
     units_queries = [q for q in context.captured_queries if 'FROM "armybuilder_listunit"' in q["sql"]]
     assert len(units_queries) == 1  # the units were read again, once (not again for the summary)
+
+
+def test_an_uncached_read_of_a_list_without_a_battlescribe_source_is_three_queries(
+        owner_client: Any, private_list: ArmyList, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The token, the list row (which says whether its faction has a BattleScribe source) and its
+    units: no query to learn that a faction imported otherwise offers no forces."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(list_cache, "MAX_ENTRIES", 0)
+    url = f"/api/v1/lists/{private_list.pk}"
+    with CaptureQueriesContext(connection) as context:
+        shown = owner_client.get(url).json()
+    assert (shown["roster_force"], shown["roster_forces"]) == ("", [])
+    sources = 'SELECT "rules_battlescribesource"'
+    assert not [q for q in context.captured_queries if q["sql"].startswith(sources)]
+    assert len(context.captured_queries) == 3
