@@ -115,6 +115,7 @@ class Tables:
         self.defence_base = _scaled_row(tables.DEFENCE_BASE, self.defence_denominator)
         self.defence_rows = {name: _scaled_row(row, self.defence_denominator)
                              for name, row in tables.DEFENCE_ROWS.items()}
+        self.defence_row_rules = frozenset(tables.DEFENCE_ROWS)
         # §4 toughness
         self.toughness = Line(tables.TOUGHNESS_POINTS, tables.TOUGHNESS_SLOPE_ABOVE_TABLE)
         self.toughness_ratios = {t: self.toughness.ratio(t) for t in range(1, LISTED_TOUGHNESS + 1)}

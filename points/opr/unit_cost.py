@@ -423,6 +423,11 @@ def price(unit: Unit) -> Breakdown:
     t = scaled_tables.TABLES
     morale_table, morale_rules, toughness_ratios = t.morale, t.morale_rules, t.toughness_ratios
     range_ratios = t.range_ratios
+    # the usual case read inline: no rule of the model or the weapon touches a table's row
+    defence_rules, defence_base = t.defence_row_rules, t.defence_base
+    defence_denominator = t.defence_denominator
+    ap_rules, ap_base, ap_denominator = t.ap_rules, t.ap_base, t.ap_denominator
+    hit_rules, faces = t.hit_rules, tables.HIT_CHANCE_FACES
     fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
     model_count = 0
     for model in unit.models:
@@ -435,7 +440,10 @@ def price(unit: Unit) -> Breakdown:
         if found_morale is None:  # a Quality the unit format refuses (a unit built in code)
             found_morale = _morale_entry(quality, names)[1:]
         morale_n, morale_d = found_morale
-        defence_n, defence_d = defence_ratio(model.defence, names)
+        if defence_rules.isdisjoint(names):
+            defence_n, defence_d = defence_base[model.defence], defence_denominator
+        else:
+            defence_n, defence_d = defence_ratio(model.defence, names)
         priced_toughness = model.toughness
         if model.parts and "Massive" in names:
             priced_toughness = sum([p.toughness for p in model.parts])
@@ -460,6 +468,7 @@ def price(unit: Unit) -> Breakdown:
         # the weapons of all `count` models, by category (an Assault weapon: also as melee)
         model_rules = names & WEAPON_RELEVANT_MODEL_RULES if names else names
         shot_skill = not _SHOT_SKILLS.isdisjoint(model_rules)
+        model_hit = not hit_rules.isdisjoint(model_rules)
         for weapon in model.weapons:
             attacks = weapon.attacks
             if not attacks:
@@ -469,7 +478,11 @@ def price(unit: Unit) -> Breakdown:
             found = known[1] if known is not None and known[0] is rules else _rules_factor(rules, model_rules)
             weapon_names, assault, factor_n, factor_d = found
             weapon_range = weapon.range
-            ap_n, ap_d = ap_ratio(weapon.ap, weapon_names)
+            if ap_rules.isdisjoint(weapon_names):
+                ap_n, ap_d = ap_base[weapon.ap], ap_denominator
+            else:
+                ap_n, ap_d = ap_ratio(weapon.ap, weapon_names)
+            weapon_hit = model_hit or not hit_rules.isdisjoint(weapon_names)
             weapon_n = factor_n * attacks * count * ap_n
             weapon_d = factor_d * ap_d
             for melee in _LINES[weapon_range == 0][assault]:
@@ -482,7 +495,10 @@ def price(unit: Unit) -> Breakdown:
                 if "Reliable" in weapon_names or (shot_skill and not melee):
                     line_quality = weapon_quality(quality, weapon_names, model_rules,
                                                   "melee" if melee else "ranged")[0]
-                hit_n, hit_d = hit_ratio(line_quality, weapon_names, model_rules, not melee, weapon_range)
+                if weapon_hit:
+                    hit_n, hit_d = hit_ratio(line_quality, weapon_names, model_rules, not melee, weapon_range)
+                else:
+                    hit_n, hit_d = faces - line_quality, 1
                 n = weapon_n * range_n * hit_n
                 d = weapon_d * range_d * hit_d
                 common = gcd(n, d)
