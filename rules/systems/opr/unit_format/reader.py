@@ -633,6 +633,7 @@ def _learn_rule(written: Any, level: str) -> tuple[str, Rule | int | Aura] | Non
     known = _FAST_RULES[level]
     if len(known) >= MAX_CACHED_WEAPONS:
         known.clear()
+        known.update(_FIXED_READINGS[level])  # what was learned goes; the vocabulary stays
     known[written] = read
     return read
 

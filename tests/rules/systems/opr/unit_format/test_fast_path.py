@@ -239,3 +239,16 @@ def test_forgetting_what_was_read_leaves_the_state_of_a_new_process():
     reader.clear_caches()
     assert reader._FAST_RULES == reader._FIXED_READINGS
     assert not reader._FAST_WEAPON_RULE_LISTS and not reader._WEAPONS
+
+
+def test_a_full_rule_cache_forgets_what_it_learned_and_keeps_the_vocabulary(monkeypatch):
+    """Past its bound the cache of rule readings starts again from the readings made at import, so
+    a process that has read many odd spellings still reads `Rending` without normalising it."""
+    from rules.systems.opr.unit_format import reader
+
+    reader.clear_caches()
+    monkeypatch.setattr(reader, "MAX_CACHED_WEAPONS", len(reader._FIXED_READINGS["weapon"]) + 2)
+    for x in range(1, 6):
+        reader._learn_rule(f"Blast({x})", "weapon")
+    assert reader._FIXED_READINGS["weapon"].items() <= reader._FAST_RULES["weapon"].items()
+    reader.clear_caches()
