@@ -20,7 +20,7 @@ from points.catalogue.army import known_unit_points
 from points.catalogue.i18n import message_record
 from points.shared_format import FORMAT_VERSION
 from rules.list_settings import settings_defaults
-from rules.systems.registry import get_system
+from rules.systems.registry import get_system, no_figures
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,8 @@ def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]
     needs no look at the faction's source).
     """
     summarise = get_system(army_list.system.key).unit_summary
+    if summarise is no_figures:  # most systems: no army to write out for each unit of a page or read
+        return []
     army = army_dict(army_list=army_list, units=(), backend=backend_for(army_list, (unit,)))
     return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
 

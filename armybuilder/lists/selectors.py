@@ -14,11 +14,11 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import F, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from armybuilder.lists.unit_options import with_upgrade_menu
 from armybuilder.models import SHARE_TOKEN_MAX_LENGTH, ArmyList, ListUnit
-from rules.models import UnitTemplate
+from rules.models import BattleScribeSource, UnitTemplate
 from rules.selectors import units_visible_to
 
 #: Related rows every list page shows (system and faction names, the owner's name).
@@ -171,7 +171,12 @@ def army_list_get_for_user(
         if army_list is not None:
             army_list.owner = user
         return army_list
-    return army_lists_visible_to(user=user).defer(*unread).filter(pk=list_id).first()
+    # Whether the list's faction was imported with its BattleScribe source, answered by the same
+    # query: a read of a list of any other faction (most) asks no second query to learn it has
+    # no forces to offer (`engine_units.roster_force_choices`).
+    has_source = Exists(BattleScribeSource.objects.filter(faction_id=OuterRef("faction_id")))
+    return (army_lists_visible_to(user=user).defer(*unread).filter(pk=list_id)
+            .annotate(has_roster_source=has_source).first())
 
 
 #: What the API's read of a list never shows of it: the undo snapshot (a copy of the units it

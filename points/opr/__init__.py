@@ -8,7 +8,8 @@ Where each part of the formula lives: `tables.py` (every table and Decision), `m
 `defence.py`, `toughness.py`, `weapon_cost.py`, `ability_cost.py`, `unit_cost.py` (the sum,
 the warrior/shooter halving, the rounding), `breakdown.py` (the result, term by term),
 `army_structure.py` (§7), `rule_names.py` and `old_opr.py` (names accepted on input);
-`interpolation.py` and `exact.py` are the exact arithmetic underneath.
+`interpolation.py` and `exact.py` are the exact arithmetic underneath; `scaled_tables.py` holds the
+same tables as integers, made at import, which `price()` reads for its totals.
 """
 
 from points.opr.army_structure import (

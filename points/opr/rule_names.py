@@ -143,8 +143,17 @@ def _lookup() -> dict[str, str]:
     return _build_lookup()
 
 
+#: The canonical name of each name and alias written exactly as `RULES` writes it, made at import
+#: (a dict of some hundred entries, nothing normalised): most rules are written so, and
+#: `canonical_name` then needs neither `normalise` nor the table `_lookup` builds on first use.
+_AS_WRITTEN: dict[str, str] = {written: spec.name for spec in RULES for written in (spec.name, *spec.aliases)}
+
+
 def canonical_name(written: str) -> str | None:
     """The canonical English name for a rule as written (English, Polish or old OPR), or None."""
+    found = _AS_WRITTEN.get(written)
+    if found is not None:
+        return found
     key = normalise(written)
     return _lookup().get(key)
 

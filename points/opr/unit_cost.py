@@ -26,7 +26,7 @@ from math import gcd, lcm
 from numbers import Rational
 from typing import Any, NamedTuple
 
-from points.opr import tables
+from points.opr import scaled_tables, tables
 from points.opr.ability_cost import ability_costs
 from points.opr.breakdown import (
     AbilityCost,
@@ -42,16 +42,23 @@ from points.opr.breakdown import (
 from points.opr.defence import defence
 from points.opr.exact import Ratio, fraction, ratio, ratio_product, ratio_times, ratio_total
 from points.opr.morale import morale
+from points.opr.scaled_tables import (
+    ability_ratio,
+    ap_ratio,
+    defence_ratio,
+    hit_ratio,
+    range_ratio,
+    toughness_ratio,
+    weapon_factor,
+)
 from points.opr.toughness import _toughness, ability_toughness
 from points.opr.unit import Aura, Model, Rule, Unit
 from points.opr.weapon_cost import (
+    WEAPON_RELEVANT_MODEL_RULES,
     LineData,
     WeaponLine,
     WeaponRules,
-    ap_entry,
-    hit_entry,
     line_data,
-    range_entry,
     weapon_context,
     weapon_quality,
     weapon_rules,
@@ -378,13 +385,49 @@ _LINES = {False: {False: (False,), True: (False, True)}, True: {False: (True,), 
 _SHOT_SKILLS = frozenset(tables.SHOT_SKILL_QUALITY)
 
 
+_Factor = tuple[frozenset[str], bool, int, int]
+
+
+def _rules_factor(rules: tuple[Rule, ...], model_rules: frozenset[str]) -> _Factor:
+    """What `price()` needs of a weapon's rules for a model with given weapon rules: their names,
+    whether Assault is among them, and 2 × Π multipliers as (numerator, denominator), from the
+    integer tables (`scaled_tables`), kept by the identity of the rules tuple (see below)."""
+    key = (id(rules), model_rules)
+    known = _FACTORS_BY_IDENTITY.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    names = frozenset([r.name for r in rules])
+    found = (names, tables.ASSAULT_RULE in names, *weapon_factor(rules, model_rules))
+    if len(_FACTORS_BY_IDENTITY) >= _MAX_RULES_BY_IDENTITY:
+        _FACTORS_BY_IDENTITY.clear()
+    _FACTORS_BY_IDENTITY[key] = (rules, found)
+    return found
+
+
+#: `_rules_factor` by the identity of a weapon's rules tuple and the model's weapon rules: the
+#: reader gives every weapon written with the same rules the same tuple, and hashing that tuple
+#: (its `Rule`s are dataclasses, hashed in Python) cost more than the rest of a weapon's lookups.
+#: Each entry holds its tuple, so an id in the table is never reused by another object. A miss
+#: costs a few integer products (no table is built on a miss).
+_FACTORS_BY_IDENTITY: dict[tuple[int, frozenset[str]], tuple[tuple[Rule, ...], _Factor]] = {}
+
+
 def price(unit: Unit) -> Breakdown:
     """Price a unit: the exact total, the rounded points and every term of the formula.
 
-    The totals are computed here, straight from the table lookups in integer arithmetic (what
-    every caller needs); the breakdown of each model (`_compute_profile`, the same lookups kept
-    term by term) is built when `models` is first read.
+    The totals are computed here, straight from the integer tables (`scaled_tables`, made at
+    import: a unit never seen, with stats and rules never seen, needs no table built and no
+    Fraction); the breakdown of each model (`_compute_profile`, the same values kept term by
+    term) is built when `models` is first read.
     """
+    t = scaled_tables.TABLES
+    morale_table, morale_rules, toughness_ratios = t.morale, t.morale_rules, t.toughness_ratios
+    range_ratios = t.range_ratios
+    # the usual case read inline: no rule of the model or the weapon touches a table's row
+    defence_rules, defence_base = t.defence_row_rules, t.defence_base
+    defence_denominator = t.defence_denominator
+    ap_rules, ap_base, ap_denominator = t.ap_rules, t.ap_base, t.ap_denominator
+    hit_rules, faces = t.hit_rules, tables.HIT_CHANCE_FACES
     fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
     model_count = 0
     for model in unit.models:
@@ -393,19 +436,27 @@ def price(unit: Unit) -> Breakdown:
         rules = model.rules
         names = frozenset([r.name for r in rules])
         quality = model.quality
-        _morale, morale_n, morale_d = _morale_entry(quality, names)
-        _defence, defence_n, defence_d = _defence_entry(model.defence, names)
-        parts = ()
+        found_morale = morale_table.get((quality, names & morale_rules))
+        if found_morale is None:  # a Quality the unit format refuses (a unit built in code)
+            found_morale = _morale_entry(quality, names)[1:]
+        morale_n, morale_d = found_morale
+        if defence_rules.isdisjoint(names):
+            defence_n, defence_d = defence_base[model.defence], defence_denominator
+        else:
+            defence_n, defence_d = defence_ratio(model.defence, names)
+        priced_toughness = model.toughness
         if model.parts and "Massive" in names:
-            parts = tuple([(p.name, p.toughness) for p in model.parts])
-        toughness_b, toughness_n, toughness_d = _toughness_entry(model.toughness, parts)
+            priced_toughness = sum([p.toughness for p in model.parts])
+        found_toughness = toughness_ratios.get(priced_toughness)
+        toughness_n, toughness_d = found_toughness if found_toughness is not None \
+            else toughness_ratio(priced_toughness)
         # Σ (base + abilities) × count
         n = _BASE_FACTOR * morale_n * defence_n * toughness_n * count
         d = morale_d * defence_d * toughness_d
         auras, orders = model.auras, model.orders
         if auras or orders or not names.isdisjoint(_ABILITY_RULES):
-            priced_for = ability_toughness(model, toughness_b)
-            ability_n, ability_d = _ability_entry(rules, auras, orders, priced_for)[1]
+            priced_for = priced_toughness if tables.MASSIVE_TOUGHNESS_FOR_ABILITIES else model.toughness
+            ability_n, ability_d = ability_ratio(rules, names, priced_for, auras, orders)
             if ability_n:
                 n = n * ability_d + ability_n * count * d
                 d *= ability_d
@@ -415,34 +466,39 @@ def price(unit: Unit) -> Breakdown:
             common = lcm(fixed_d, d)
             fixed_n, fixed_d = fixed_n * (common // fixed_d) + n * (common // d), common
         # the weapons of all `count` models, by category (an Assault weapon: also as melee)
-        context = weapon_context(quality, names)
-        model_rules = context.model_rules
+        model_rules = names & WEAPON_RELEVANT_MODEL_RULES if names else names
+        shot_skill = not _SHOT_SKILLS.isdisjoint(model_rules)
+        model_hit = not hit_rules.isdisjoint(model_rules)
         for weapon in model.weapons:
-            # `line_data`'s cost, inlined (a call per weapon line was a tenth of pricing a unit)
             attacks = weapon.attacks
             if not attacks:
                 continue  # costs nothing
             rules = weapon.rules
-            known = _RULES_BY_IDENTITY.get((id(rules), model_rules))
-            found = known[1] if known is not None and known[0] is rules else _weapon_rules(rules, model_rules)
-            weapon_names = found.names
+            known = _FACTORS_BY_IDENTITY.get((id(rules), model_rules))
+            found = known[1] if known is not None and known[0] is rules else _rules_factor(rules, model_rules)
+            weapon_names, assault, factor_n, factor_d = found
             weapon_range = weapon.range
-            _ap, ap_n, ap_d = ap_entry(weapon.ap, weapon_names)
-            factor_n, factor_d = found.factor
+            if ap_rules.isdisjoint(weapon_names):
+                ap_n, ap_d = ap_base[weapon.ap], ap_denominator
+            else:
+                ap_n, ap_d = ap_ratio(weapon.ap, weapon_names)
+            weapon_hit = model_hit or not hit_rules.isdisjoint(weapon_names)
             weapon_n = factor_n * attacks * count * ap_n
             weapon_d = factor_d * ap_d
-            for melee in _LINES[weapon_range == 0][found.assault]:
+            for melee in _LINES[weapon_range == 0][assault]:
                 if melee:
-                    category: WeaponCategory = "melee"
-                    _range, range_n, range_d = range_entry(0)
+                    range_n, range_d = range_ratios[0]
                 else:
-                    category = "ranged"
-                    _range, range_n, range_d = range_entry(weapon_range)
+                    found_range = range_ratios.get(weapon_range)
+                    range_n, range_d = found_range if found_range is not None else range_ratio(weapon_range)
                 line_quality = quality
-                if "Reliable" in weapon_names or (not melee and not _SHOT_SKILLS.isdisjoint(model_rules)):
-                    line_quality = weapon_quality(quality, weapon_names, model_rules, category)[0]
-                _hit, hit_n, hit_d = hit_entry(
-                    line_quality, weapon_names, model_rules, category, weapon_range)
+                if "Reliable" in weapon_names or (shot_skill and not melee):
+                    line_quality = weapon_quality(quality, weapon_names, model_rules,
+                                                  "melee" if melee else "ranged")[0]
+                if weapon_hit:
+                    hit_n, hit_d = hit_ratio(line_quality, weapon_names, model_rules, not melee, weapon_range)
+                else:
+                    hit_n, hit_d = faces - line_quality, 1
                 n = weapon_n * range_n * hit_n
                 d = weapon_d * range_d * hit_d
                 common = gcd(n, d)
@@ -499,15 +555,28 @@ def clear_profile_caches() -> None:
     """
 
 
-def clear_caches() -> None:
-    """Forget every cached lookup of the engine (the benchmark's cold baseline, tests)."""
+def forget_learned() -> None:
+    """Forget what pricing units taught `price()` (the weapon factors kept by identity); the
+    tables built at import stay (the reader's warm-up at import, `clear_caches`)."""
+    _RULES_BY_IDENTITY.clear()
+    _FACTORS_BY_IDENTITY.clear()
+
+
+def clear_caches(*, rebuild_tables: bool = True) -> None:
+    """Forget every cached lookup of the engine (the benchmark's cold baseline, tests).
+
+    `rebuild_tables`: make the integer tables (`scaled_tables`) again from `tables`, for a test
+    that flipped a decision; the benchmark's cold state keeps them, as a process that has just
+    started has them (they are built from the code at import, never from an input)."""
     from points.opr import ability_cost as ability_module
     from points.opr import defence as defence_module
     from points.opr import morale as morale_module
     from points.opr import toughness as toughness_module
     from points.opr import weapon_cost as weapon_module
 
-    _RULES_BY_IDENTITY.clear()
+    forget_learned()
+    if rebuild_tables:
+        scaled_tables.build()
     for cached in (_morale_entry, _defence_entry, _toughness_entry, _ability_entry):
         cached.cache_clear()
     morale_module.morale.cache_clear()

@@ -177,3 +177,19 @@ def test_an_aos_list_is_named_by_its_units_not_points_in_the_estimate_target_men
         f"{aos.name} (by examples; Stormwardens of Halcyr (original sample army), 8 units, #{aos.pk})"
     )
     assert f", {opr.total_points}/{opr.points_limit} pts, #{opr.pk})" in _list_label(opr, AnonymousUser())
+
+
+def test_a_system_without_unit_figures_writes_no_army_out_per_unit(examples, monkeypatch):
+    """OPR reports no figure besides points for a unit: reading a list (API, pages) writes its army
+    out for no unit (it was once per unit of every read), and each unit's summary stays empty."""
+    from armybuilder.lists import evaluation
+
+    def refuse(**_kwargs):
+        raise AssertionError("no army is written out for a system without unit figures")
+
+    monkeypatch.setattr(evaluation, "army_dict", refuse)
+    opr = example("opr")
+    assert all(evaluation.unit_summary(army_list=opr, unit=unit) == [] for unit in opr.units.all())
+    monkeypatch.undo()
+    read = signed_in_api().get(f"/api/v1/lists/{opr.pk}").json()
+    assert read["units"] and all(unit["summary"] == [] for unit in read["units"])

@@ -78,11 +78,20 @@ def is_engine_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
     only `armybuilder.lists.backends.backend_for` asks."""
     if army_list.faction_id is None or any(not unit.selection for unit in units):
         return False
+    return bool(_source_of(army_list))
+
+
+def _source_of(army_list: ArmyList) -> tuple[int, str, str] | tuple[()]:
+    """`faction_source` of the list's faction, or (): asked once per list object, and not at all
+    when the list was read with `has_roster_source` (`army_list_get_for_user`) false."""
     cached = getattr(army_list, "_roster_source", None)
     if cached is None:
-        cached = faction_source(army_list.faction_id) or ()
+        if army_list.faction_id is None or getattr(army_list, "has_roster_source", None) is False:
+            cached = ()
+        else:
+            cached = faction_source(army_list.faction_id) or ()
         army_list._roster_source = cached  # type: ignore[attr-defined]
-    return bool(cached)
+    return cached
 
 
 def structure_options(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str, Any]:
@@ -259,6 +268,8 @@ def set_force(*, army_list: ArmyList, units: Sequence[ListUnit], force_entry_id:
 
 def roster_force_choices(army_list: ArmyList) -> list[tuple[str, str]]:
     """(force entry id, name) the list can be built in; [] when its faction has no source."""
+    if not _source_of(army_list):
+        return []
     return force_choices(army_list.faction_id)
 
 

@@ -72,3 +72,68 @@ def test_with_no_entries_every_read_builds_the_list(owner_client: Any, private_l
     assert first == second
     units_queries = [q for q in context.captured_queries if 'FROM "armybuilder_listunit"' in q["sql"]]
     assert len(units_queries) == 1  # the units were read again, once (not again for the summary)
+
+
+def test_an_uncached_read_of_a_list_without_a_battlescribe_source_is_three_queries(
+        owner_client: Any, private_list: ArmyList, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The token, the list row (which says whether its faction has a BattleScribe source) and its
+    units: no query to learn that a faction imported otherwise offers no forces."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(list_cache, "MAX_ENTRIES", 0)
+    url = f"/api/v1/lists/{private_list.pk}"
+    with CaptureQueriesContext(connection) as context:
+        shown = owner_client.get(url).json()
+    assert (shown["roster_force"], shown["roster_forces"]) == ("", [])
+    sources = 'SELECT "rules_battlescribesource"'
+    assert not [q for q in context.captured_queries if q["sql"].startswith(sources)]
+    assert len(context.captured_queries) == 3
+
+
+def test_an_uncached_read_shows_each_units_figures_and_forces_as_computed_in_full(
+        owner: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On lists of every system and on a list of a faction imported with its BattleScribe source,
+    an uncached read shows each unit's figures and the list's forces exactly as the full
+    computation gives them (the army written out per unit for the system's `unit_summary`; the
+    source looked up by its own query), now that neither is done where nothing can come of it."""
+    import io
+
+    from django.core.management import call_command
+    from rest_framework.test import APIClient
+
+    from armybuilder.lists.backends import backend_for
+    from armybuilder.lists.evaluation import army_dict
+    from armybuilder.lists.services import army_list_add_unit, army_list_create
+    from rules.battlescribe_import import import_files
+    from rules.battlescribe_lists import force_choices
+    from rules.systems.registry import get_system
+    from tests.rules.battlescribe.files import sources
+
+    call_command("load_catalogue", stdout=io.StringIO())
+    call_command("load_example_lists", stdout=io.StringIO())
+    faction = import_files(system_key="wh40k9", files=sources("slots.gst", "slots_warband.cat"),
+                           owner=owner).factions[0]
+    imported = army_list_create(owner=owner, system=faction.system, faction=faction, name="BS",
+                                points_limit=500)
+    army_list_add_unit(army_list=imported, unit=UnitTemplate.objects.get(faction=faction, slug="bs-se-lord"),
+                       expected_version=imported.version)
+    monkeypatch.setattr(list_cache, "MAX_ENTRIES", 0)
+    lists = [*ArmyList.objects.filter(owner__username="examples"), imported]
+    assert {army_list.system.key for army_list in lists} >= {"opr", "whfb6", "wh40k9", "aos1", "ru_whfb"}
+    for army_list in lists:
+        api = APIClient()
+        api.force_authenticate(army_list.owner)
+        shown = api.get(f"/api/v1/lists/{army_list.pk}").json()
+        summarise = get_system(army_list.system.key).unit_summary
+        units = {unit.pk: unit for unit in army_list.units.all()}
+        assert shown["units"] and len(shown["units"]) == len(units)
+        for unit in shown["units"]:
+            row = units[unit["id"]]
+            row.army_list = army_list
+            army = army_dict(army_list=army_list, units=(), backend=backend_for(army_list, (row,)))
+            expected = [{**r, "label": str(r.get("label", ""))} for r in summarise(army, row.data)]
+            assert unit["summary"] == expected
+        forces = [{"id": entry_id, "name": name} for entry_id, name in force_choices(army_list.faction_id)]
+        assert shown["roster_forces"] == forces
+        assert bool(forces) == (army_list == imported)

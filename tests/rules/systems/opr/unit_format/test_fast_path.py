@@ -197,3 +197,58 @@ def test_unit_balance_violations_are_unchanged(quality, defence, weapon_range, a
             expected.append((m.name, "weapons_over_base", 5 * m.base_cost))
     found = [(v.model, v.check, v.limit) for v in validate(army) if v.rule == "unit_balance"]
     assert found == expected
+
+
+def test_rules_as_the_tables_write_them_read_as_the_careful_reader_reads_them():
+    """The readings made at import (`_FIXED_READINGS`: every name and alias without a value, at
+    its level) are `_read_rule`'s own, error-free; and so are plain `Name(X)` readings."""
+    from points.catalogue.i18n import language_key
+    from points.opr.rule_names import RULES
+    from rules.systems.opr.unit_format import reader
+
+    for level, readings in reader._FIXED_READINGS.items():
+        for written, reading in readings.items():
+            assert reader._read_rule(written, level, language_key()) == (reading, ())
+    for spec in RULES:
+        if spec.value_range is None:
+            continue
+        low, high = spec.value_range
+        for written_name in (spec.name, *spec.aliases):
+            for x in (low, high, (low + high) // 2):
+                written = f"{written_name}({x})"
+                assert reader._plain_valued_rule(written, spec.level) == \
+                    reader._read_rule(written, spec.level, language_key())[0]
+
+
+@pytest.mark.parametrize("written", ["Blast(0)", "Blast(101)", "Blast( 3)", "Blast(3) ", "Blast(+3)",
+                                     "Blast(3", "Blast()", "Blast(٣)", "blast(3)", "Rending(3)", "Fear(2)"])
+def test_other_spellings_of_a_valued_rule_are_left_to_the_careful_reading(written):
+    """Anything but a name as the tables write it, digits and a bracket (or X out of range, or the
+    wrong level) is not read by `_plain_valued_rule`: `_read_rule` reads it, errors and all."""
+    from rules.systems.opr.unit_format import reader
+
+    assert reader._plain_valued_rule(written, "weapon") is None
+
+
+def test_forgetting_what_was_read_leaves_the_state_of_a_new_process():
+    """`clear_caches` empties what units taught the reader and keeps the vocabulary made at
+    import: the state a benchmark's cold call starts from is a new process's."""
+    from rules.systems.opr.unit_format import reader
+
+    parse_unit(_valid())
+    reader.clear_caches()
+    assert reader._FAST_RULES == reader._FIXED_READINGS
+    assert not reader._FAST_WEAPON_RULE_LISTS and not reader._WEAPONS
+
+
+def test_a_full_rule_cache_forgets_what_it_learned_and_keeps_the_vocabulary(monkeypatch):
+    """Past its bound the cache of rule readings starts again from the readings made at import, so
+    a process that has read many odd spellings still reads `Rending` without normalising it."""
+    from rules.systems.opr.unit_format import reader
+
+    reader.clear_caches()
+    monkeypatch.setattr(reader, "MAX_CACHED_WEAPONS", len(reader._FIXED_READINGS["weapon"]) + 2)
+    for x in range(1, 6):
+        reader._learn_rule(f"Blast({x})", "weapon")
+    assert reader._FIXED_READINGS["weapon"].items() <= reader._FAST_RULES["weapon"].items()
+    reader.clear_caches()
