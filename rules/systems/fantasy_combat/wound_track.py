@@ -15,6 +15,7 @@ side's states, whose surviving models decide how many dice each row throws.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -49,25 +50,19 @@ class WoundTrack:
         dist[:, 0] = 1.0
         return dist
 
+    @staticmethod
+    @lru_cache(maxsize=256)
+    def of(models: int, w: int) -> WoundTrack:
+        """The track of `models` × `w` wounds, built once per shape (its arrays are never
+        written to): a job meets the same unit sizes in every matchup."""
+        track = WoundTrack(models, w)
+        for array in (track.slain, track.alive, track.remaining):
+            array.setflags(write=False)
+        return track
+
     def transition(self, blow: Blow) -> Array:
         """C[s, j] = P(one die takes j more wounds | state s), j = 0 … w."""
-        per_remaining = np.zeros((self.w + 1, self.w + 1))
-        per_remaining[0, 0] = 1.0
-        for r in range(1, self.w + 1):
-            row = per_remaining[r]
-            row[0] += 1.0 - blow.p_slay - blow.p_unsaved
-            row[r] += blow.p_slay
-            for x, p_x in enumerate(blow.damage):
-                if not p_x:
-                    continue
-                lost = min(x, r)
-                q = blow.regeneration_fails
-                if q >= 1.0:
-                    row[lost] += blow.p_unsaved * p_x
-                else:  # §7.3: one regeneration roll per wound lost
-                    for j in range(lost + 1):
-                        row[j] += blow.p_unsaved * p_x * comb(lost, j) * q**j * (1 - q) ** (lost - j)
-        return per_remaining[self.remaining]
+        return _per_remaining(blow, self.w)[self.remaining]
 
     @staticmethod
     def one_die(dist: Array, transition: Array) -> Array:
@@ -90,18 +85,15 @@ class WoundTrack:
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
         if not len(live):
             return out
+        # Most dice first: the rows still throwing at die k are then the block's first rows.
+        live = live[np.argsort(-dice_per_row[live], kind="stable")]
         block = dist[live]
         dice = dice_per_row[live]
+        throwing = np.searchsorted(-dice, -np.arange(1, int(dice[0]) + 1), side="right")
         reach = int(np.flatnonzero(block.any(axis=0)).max()) + 1
-        for k in range(1, int(dice.max()) + 1):
+        for rows in throwing.tolist():
             reach = min(self.size, reach + self.w)
-            rows = dice >= k
-            part = block[:, :reach] if rows.all() else block[rows, :reach]
-            stepped = self.one_die(part, transition[:reach])
-            if rows.all():
-                block[:, :reach] = stepped
-            else:
-                block[np.flatnonzero(rows), :reach] = stepped
+            block[:rows, :reach] = self.one_die(block[:rows, :reach], transition[:reach])
         out[live] = block
         return out
 
@@ -143,3 +135,27 @@ class WoundTrack:
         out = dist.copy()
         out[throwing_rows] = result
         return out
+
+
+@lru_cache(maxsize=1024)
+def _per_remaining(blow: Blow, w: int) -> Array:
+    """P(one die takes j wounds | the current model has r left), r, j = 0 … w: one row per
+    wounds left, shared by every state with that many (kept per blow and W, read-only)."""
+    per_remaining = np.zeros((w + 1, w + 1))
+    per_remaining[0, 0] = 1.0
+    for r in range(1, w + 1):
+        row = per_remaining[r]
+        row[0] += 1.0 - blow.p_slay - blow.p_unsaved
+        row[r] += blow.p_slay
+        for x, p_x in enumerate(blow.damage):
+            if not p_x:
+                continue
+            lost = min(x, r)
+            q = blow.regeneration_fails
+            if q >= 1.0:
+                row[lost] += blow.p_unsaved * p_x
+            else:  # §7.3: one regeneration roll per wound lost
+                for j in range(lost + 1):
+                    row[j] += blow.p_unsaved * p_x * comb(lost, j) * q**j * (1 - q) ** (lost - j)
+    per_remaining.setflags(write=False)
+    return per_remaining
