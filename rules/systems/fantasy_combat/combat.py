@@ -74,8 +74,14 @@ class Side:
     _fighting: dict[bool, dict[int, npt.NDArray[np.int64]]] = field(default_factory=dict)
 
     def fighting(self, in_ranks: bool) -> dict[int, npt.NDArray[np.int64]]:
+        """`_count_fighting`, kept with the unit (a job's unit fights with the same front in
+        many matchups) and with this side."""
         if in_ranks not in self._fighting:
-            self._fighting[in_ranks] = self._count_fighting(in_ranks)
+            key = ("fighting", self.track.size, self.fighting_models, in_ranks)
+            known = self.unit._memo.get(key)
+            if known is None:
+                known = self.unit._memo[key] = self._count_fighting(in_ranks)
+            self._fighting[in_ranks] = known
         return self._fighting[in_ranks]
 
     def _count_fighting(self, in_ranks: bool) -> dict[int, npt.NDArray[np.int64]]:

@@ -261,7 +261,7 @@ def prepare_situation(situation: Mapping[str, Any] | None, *, variants: Variants
 
 def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Unit, sit: Situation) -> tuple:
     units = tuple(unit if isinstance(unit, Unit) else read_unit(unit) for unit in (attacker, defender))
-    tracks = tuple(WoundTrack(u.pool_models, u.wounds_per_model) for u in units)
+    tracks = tuple(WoundTrack.of(u.pool_models, u.wounds_per_model) for u in units)
     fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
         Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a),
@@ -323,7 +323,7 @@ def attack(
     else:
         outcomes += _panic_outcomes(kills, units[DEFENDER], sit)
 
-    points_destroyed = float(sum(p * units[DEFENDER].points_of_losses(k) for k, p in enumerate(kills)))
+    points_destroyed = float(kills @ units[DEFENDER].loss_points())
     attacker_points = units[ATTACKER].points
     defender_points = units[DEFENDER].points
     return {

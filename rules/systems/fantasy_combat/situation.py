@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
 from rules.systems.fantasy_combat.variants import Variants
@@ -298,7 +299,8 @@ class Situation:
         return self.mode == "melee"
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Every field by name (a copy: a job's matchups each put one in their result)."""
+        return dict(_as_dict(self))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, variants: Variants) -> Situation:
@@ -332,3 +334,9 @@ class Situation:
         if problems:
             raise ValueError("; ".join(problems))
         return cls(**values)
+
+
+@cache
+def _as_dict(situation: Situation) -> dict[str, Any]:
+    """`Situation.as_dict`, built once per situation (a job has one; every matchup reports it)."""
+    return {f.name: getattr(situation, f.name) for f in fields(situation)}
