@@ -26,7 +26,7 @@ from rules.systems.fantasy_combat.blows import (
     shooting_hit,
     sixes_only,
 )
-from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_WORK, Situation
+from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_TABLE_CELLS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
 from rules.systems.fantasy_combat.variants import Variants
 from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
@@ -489,22 +489,31 @@ def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
 
 def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
     """Refuse inputs whose exact chain would not fit the time budget (estimates contract);
-    the work it bounds otherwise: a coarse upper bound (every model's dice, every row), kept
-    as the engine's own limit. The cost model counts the work itself (`work_plan.planned`).
+    the work it bounds otherwise: a coarse upper bound (the most dice a striker throws in any
+    state, every row), kept as the engine's own limit. The cost model counts the work itself
+    (`work_plan.planned`).
 
     A die whose effect depends on the state (Killing Blow or Multiple Wounds on multi-wound
     models) costs (W + 1) × states per die; any other batch is one convolution per distinct
-    number of dice (cheap). `MAX_WORK` bounds the first kind's total."""
+    number of dice (cheap). `MAX_WORK` bounds the first kind's total. The dice are those of
+    the models that fight (`Side.fighting`), not the unit's: a deep unit throws the dice of
+    its front, so counting every model refused matchups that cost milliseconds."""
     for name, side in zip(("attacker", "defender"), sides, strict=True):
         if side.track.size - 1 > MAX_POOL_WOUNDS:
             raise ValueError(
                 f"{name}: at most {MAX_POOL_WOUNDS} wounds in the unit's rank and file for an exact estimate"
             )
+    cells = sides[ATTACKER].track.size * sides[DEFENDER].track.size
+    if cells > MAX_TABLE_CELLS:
+        raise ValueError(
+            "models: these units are too large for an exact estimate "
+            f"({cells:.0e} combinations of both units' wounds; the limit is {MAX_TABLE_CELLS:.0e})"
+        )
     work = 0
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
-        models = sum(m.count for m in own.unit.models)
-        dice = models * (s.per_model or len(s.random_count or ()))
+        fighting = own.fighting(s.in_ranks)[s.group]
+        dice = (int(fighting.max()) if len(fighting) else 0) * (s.per_model or len(s.random_count or ()))
         dependent = s.random_count is not None or not (s.transition[:-1] == s.transition[0]).all()
         struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
         rows = own.track.size if struck_before else 1

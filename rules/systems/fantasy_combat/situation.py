@@ -199,10 +199,18 @@ BREATH_PROPERTY = {
     "breath_weapon": _bool(_("Use the breath weapon"), _("Close combat: 2D6 automatic hits (RU #1)"))
 }
 
-#: The most combined wound states (attacker × defender) and die steps one estimate may take:
-#: above this the exact chain would not fit the 2 s budget, and the input is refused.
-MAX_WORK = 400_000_000
-MAX_POOL_WOUNDS = 1_000
+#: The most combined wound states (attacker × defender) and die steps one estimate may take
+#: (`combat.check_size`'s coarse bound: about 5·10⁹ a second): above this the exact chain would
+#: not fit the 2 s budget, and the input is refused. A backstop for callers without the cost
+#: model; on the request path the cost model's finer prediction refuses first.
+MAX_WORK = 20_000_000_000
+#: The engine's own limits for a caller without the cost model (which refuses first on the
+#: request path): wounds of one unit's rank and file, and cells of the joint table of both
+#: units' wound states (3000 × 3000 W1 models: 9 million cells, ~460 MB and ~2 s; the table
+#: and the resolution's tables over it are what grows). A unit of 3000 wounds shot at, or
+#: fought by a small unit, costs milliseconds: the table, not the wounds, is the limit.
+MAX_POOL_WOUNDS = 20_000
+MAX_TABLE_CELLS = 6_000_000
 
 
 #: RU only (docs/rules/ru_whfb.md #8: Fear only sets WS 1): a table that plays the 6th-edition auto-break.
