@@ -13,8 +13,8 @@ units hold:
   only over the states the dice so far can reach: a side that has not been struck yet holds
   one row, so the first blows of a combat are cheap whatever the enemy's size, and the return
   blows pay for every row the first blows reached;
-- an independent die on a long track (`convolved`) transforms every row of the table, one
-  batch per distinct number of dice among them;
+- an independent die (`convolved`) moves every row of the table at once, one batch per
+  distinct number of dice among them (a matrix product on a short track, an FFT on a long one);
 - a random number of dice (impact hits, breath) steps through every count it may take, over
   the rows that throw it, across the whole track;
 - a strike-order roll-off (§6.2) runs the rest of the round twice, once per order.
@@ -113,14 +113,17 @@ def _apply(striker: Striker, sides: Sequence[Side], reach: list[int], work: Coun
         return
     dice = fighting * striker.per_model
     independent = bool((striker.transition[:-1] == striker.transition[0]).all())
-    if independent and size > FFT_FROM_STATES:  # `WoundTrack._throw_independent`: every row
+    if independent:  # `WoundTrack._throw_independent`: every row (an upper bound: it skips
+        # the numbers of dice only rows without probability throw)
         values, rows = np.unique(dice, return_counts=True)
         top = int(values[-1])
-        width = 1 << (size + min(top * w, size - 1) - 1).bit_length()
+        # a matrix product (states × states) on a short track, an FFT of this width on a long one
+        width = size if size <= FFT_FROM_STATES else 1 << (size + min(top * w, size - 1) - 1).bit_length()
         work["batches"] += len(values)
         work["convolutions"] += top
         work["spectrum_cells"] += own.track.size * width
-        work["spectra"] = max(work["spectra"], int(rows.max()) * width)  # one batch at a time
+        matrix = size * size if size <= FFT_FROM_STATES else 0  # `wound_track._dice_matrix`
+        work["spectra"] = max(work["spectra"], int(rows.max()) * width, matrix)  # one batch at a time
         reach[other] = size  # the transform's round-off leaves no state exactly empty
         return
     live = dice[: reach[striker.side]]

@@ -25,7 +25,8 @@ from rules.dice.pmf import fold
 from rules.systems.fantasy_combat.blows import Blow
 
 Array = npt.NDArray[np.float64]
-#: Below this many states, die-by-die stepping beats one FFT convolution per dice count.
+#: Up to this many states, independent dice move a table by one matrix product per dice count
+#: (states²); past it, by one FFT convolution.
 FFT_FROM_STATES = 160
 
 
@@ -79,7 +80,7 @@ class WoundTrack:
 
         Only rows that hold probability and throw dice are touched, and only the states the
         dice can reach (a state only grows, by at most w per die)."""
-        if self.size > FFT_FROM_STATES and (transition[:-1] == transition[0]).all():
+        if (transition[:-1] == transition[0]).all():
             return self._throw_independent(dist, dice_per_row, transition[0])
         out = dist.copy()
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
@@ -101,24 +102,34 @@ class WoundTrack:
         """The same, when a die does the same whatever the state (no Killing Blow or Multiple
         Wounds on multi-wound models): the wounds of n dice are the n-fold convolution of one
         die's, added to the state and folded into "all slain", which absorbs (exact). The
-        n-fold convolutions are built one die at a time over the distinct n in order."""
+        n-fold convolutions are built one die at a time over the distinct n in order, and each
+        is applied to its rows at once: on a short track as one matrix product (state to state,
+        `_dice_matrix`), on a long one by FFT. Either is a handful of array operations per
+        distinct number of dice, where stepping die by die was several per die."""
         last = self.size - 1
         out = np.zeros_like(dist)
         count, done = np.ones(1), 0
-        for n in np.unique(dice_per_row):
-            for _ in range(int(n) - done):
+        # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
+        # other side strikes, one row.
+        for n in np.unique(dice_per_row[dist.any(axis=1)]).tolist():
+            for _ in range(n - done):
                 count = fold(np.convolve(count, per_die), last)
-            done = int(n)
+            done = n
             rows = dice_per_row == n
             block = dist[rows]
-            length = self.size + len(count) - 1
-            width = 1 << (length - 1).bit_length()
-            spread = np.fft.irfft(
-                np.fft.rfft(block, width, axis=1) * np.fft.rfft(count, width), width, axis=1
-            )
-            spread = np.maximum(spread[:, :length], 0.0)
-            spread[:, last] += spread[:, last + 1 :].sum(axis=1)
-            out[rows] = spread[:, : self.size]
+            if not n:
+                out[rows] = block
+            elif self.size <= FFT_FROM_STATES:
+                out[rows] = block @ _dice_matrix(count, self.size)
+            else:
+                length = self.size + len(count) - 1
+                width = 1 << (length - 1).bit_length()
+                spread = np.fft.irfft(
+                    np.fft.rfft(block, width, axis=1) * np.fft.rfft(count, width), width, axis=1
+                )
+                spread = np.maximum(spread[:, :length], 0.0)
+                spread[:, last] += spread[:, last + 1 :].sum(axis=1)
+                out[rows] = spread[:, : self.size]
         return out
 
     def throw_random(
@@ -159,3 +170,29 @@ def _per_remaining(blow: Blow, w: int) -> Array:
                     row[j] += blow.p_unsaved * p_x * comb(lost, j) * q**j * (1 - q) ** (lost - j)
     per_remaining.setflags(write=False)
     return per_remaining
+
+
+def _offsets(size: int) -> npt.NDArray[np.int64]:
+    """D[s, t] = t − s where t ≥ s, else `size` (an index that reads 0): the wounds that take
+    state s to t, kept per track length."""
+    known = _OFFSETS.get(size)
+    if known is None:
+        ahead = np.subtract.outer(np.arange(size), np.arange(size)).T
+        known = _OFFSETS[size] = np.where(ahead >= 0, ahead, size)
+        known.setflags(write=False)
+    return known
+
+
+_OFFSETS: dict[int, npt.NDArray[np.int64]] = {}
+
+
+def _dice_matrix(count: Array, size: int) -> Array:
+    """M[s, t] = P(state s goes to t) when the dice take k wounds with P(count[k]) (folded at
+    the last state): count[t − s] below the last state, and at it every k that reaches it."""
+    last = size - 1
+    padded = np.zeros(size + 1)
+    padded[: len(count)] = count
+    matrix = padded[_offsets(size)]
+    tail = np.cumsum(padded[size::-1])[::-1]  # tail[k] = P(at least k wounds)
+    matrix[:, last] = tail[last - np.arange(size)]
+    return matrix
