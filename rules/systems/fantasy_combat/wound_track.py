@@ -21,7 +21,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from rules.dice.pmf import fold
+from rules.dice.pmf import fold, power
 from rules.systems.fantasy_combat.blows import Blow
 
 Array = npt.NDArray[np.float64]
@@ -111,9 +111,13 @@ class WoundTrack:
         count, done = np.ones(1), 0
         # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
         # other side strikes, one row.
+        bernoulli = np.count_nonzero(per_die) == 2  # no wound or one: the binomial law, written out
         for n in np.unique(dice_per_row[dist.any(axis=1)]).tolist():
-            for _ in range(n - done):
-                count = fold(np.convolve(count, per_die), last)
+            if bernoulli:
+                count = power(np.trim_zeros(per_die, "b"), n, last)
+            else:
+                for _ in range(n - done):
+                    count = fold(np.convolve(count, per_die), last)
             done = n
             rows = dice_per_row == n
             block = dist[rows]
