@@ -162,7 +162,7 @@ def _break_chance(
     if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
         return np.zeros(lost_by.shape)
     table = _losing_table(test.leadership, not test.modified, test.reroll)
-    chance = table[np.clip(lost_by, 0, len(table) - 1)]
+    chance = table[np.minimum(np.maximum(lost_by, 0), len(table) - 1)]
     if fear_breaks and _causes_fear(winner) and not _fearless(loser):
         chance[(lost_by > 0) & (winner_us > loser_us)] = 1.0  # §9.2, §10.3: auto-break
     return chance

@@ -111,10 +111,13 @@ class WoundTrack:
         count, done = np.ones(1), 0
         # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
         # other side strikes, one row.
-        bernoulli = np.count_nonzero(per_die) == 2  # no wound or one: the binomial law, written out
+        outcomes = np.flatnonzero(per_die)
+        bernoulli = len(outcomes) == 2  # no wound or one: the binomial law, written out
+        if bernoulli:
+            per_die = per_die[: outcomes[-1] + 1]
         for n in np.unique(dice_per_row[dist.any(axis=1)]).tolist():
             if bernoulli:
-                count = power(np.trim_zeros(per_die, "b"), n, last)
+                count = power(per_die, n, last)
             else:
                 for _ in range(n - done):
                     count = fold(np.convolve(count, per_die), last)
