@@ -158,7 +158,8 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #:   close combat: its strikers set up, the resolution and the break tests);
 #: - model_groups: reading one model group of either unit;
 #: - the kinds `work_plan.planned` counts (strikers, their throws' steps and cells, the
-#:   convolved throw's batches, convolutions and transforms, the fighters per state);
+#:   convolved throw's batches and convolutions of the rows holding probability, its
+#:   transforms, the fighters per state);
 #: - states: the defender's wound states (its track, the result's lists); defender_models: the
 #:   points of each number of its models lost (one Python call each);
 #: - melee_states: both tracks' states in close combat (one break-test chance per combat
@@ -168,7 +169,7 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 SECONDS_PER: dict[str, float] = {
     "melee": 7.8e-4, "shooting": 2.4e-4, "model_groups": 2.4e-5,
     "strikers": 1.3e-4, "table_cells": 1e-9, "steps": 9.4e-6, "diagonal_steps": 8e-6,
-    "cells": 2e-9, "diagonal_cells": 6.2e-9, "batches": 5e-5, "convolutions": 3e-6,
+    "cells": 2e-9, "diagonal_cells": 6.2e-9, "held_batches": 5e-5, "held_convolutions": 3e-6,
     "spectrum_cells": 2.3e-8, "fighting_cells": 9e-8, "states": 4.7e-8, "melee_states": 2.5e-6,
     "defender_models": 6.5e-7, "pairs": 1.4e-9, "melee_pairs": 1e-7,
 }

@@ -54,11 +54,14 @@ from rules.systems.fantasy_combat.wound_track import FFT_FROM_STATES
 #: - cells / diagonal_cells: (rows × reachable states) those steps touch, and times diagonals;
 #: - batches / convolutions / spectrum_cells: the convolved throw's transforms (one per
 #:   distinct number of dice), its one-die convolutions, and (rows × transform width) summed;
+#: - held_batches / held_convolutions: the same batches and convolutions of the rows that may
+#:   hold probability, the ones the throw really builds (what the cost model prices);
 #: - spectra: the largest (rows × transform width) of one batch (its memory);
 #: - fighting_cells: (states × model groups) of the fighters per state (`Side.fighting`) of
 #:   each side that strikes, once per way of counting them (with a second rank or not).
 KINDS = ("strikers", "table_cells", "steps", "diagonal_steps", "cells", "diagonal_cells",
-         "batches", "convolutions", "spectrum_cells", "spectra", "fighting_cells")
+         "batches", "convolutions", "held_batches", "held_convolutions", "spectrum_cells", "spectra",
+         "fighting_cells")
 
 
 def _diagonals(striker: Striker) -> tuple[int, int]:
@@ -113,10 +116,14 @@ def _apply(striker: Striker, sides: Sequence[Side], reach: list[int], work: Coun
         return
     dice = fighting * striker.per_model
     independent = bool((striker.transition[:-1] == striker.transition[0]).all())
-    if independent:  # `WoundTrack._throw_independent`: every row (an upper bound: it skips
-        # the numbers of dice only rows without probability throw)
+    if independent:  # `WoundTrack._throw_independent`: every row is handed to it
         values, rows = np.unique(dice, return_counts=True)
         top = int(values[-1])
+        # It builds and applies only the numbers of dice of rows that may hold probability (the
+        # first `reach` states of its side: one row when shooting, or before being struck).
+        held = np.unique(dice[: reach[striker.side]])
+        work["held_batches"] += int(np.count_nonzero(held))
+        work["held_convolutions"] += int(held[-1]) if len(held) else 0
         # a matrix product (states × states) on a short track, an FFT of this width on a long one
         width = size if size <= FFT_FROM_STATES else 1 << (size + min(top * w, size - 1) - 1).bit_length()
         work["batches"] += len(values)
