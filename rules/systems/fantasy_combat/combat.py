@@ -437,7 +437,7 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side]) -> Array:
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
     oriented = dist if striker.side == ATTACKER else dist.T
-    fighting = own.fighting(striker.in_ranks)[striker.group]
+    fighting = own.fighting(striker.in_ranks)[striker.group][: oriented.shape[0]]  # shooting: one row
     own_marginal = oriented.sum(axis=1)
     before = float(enemy.track.slain @ oriented.sum(axis=0))
     if striker.random_count is None:
@@ -487,7 +487,7 @@ def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
     return [[s for s in strikers if s.order == key] for key in order]
 
 
-def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
+def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: bool = True) -> int:
     """Refuse inputs whose exact chain would not fit the time budget (estimates contract);
     the work it bounds otherwise: a coarse upper bound (the most dice a striker throws in any
     state, every row), kept as the engine's own limit. The cost model counts the work itself
@@ -503,7 +503,8 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
             raise ValueError(
                 f"{name}: at most {MAX_POOL_WOUNDS} wounds in the unit's rank and file for an exact estimate"
             )
-    cells = sides[ATTACKER].track.size * sides[DEFENDER].track.size
+    # shooting: the attacker loses nothing, so its table is one row
+    cells = (sides[ATTACKER].track.size if melee else 1) * sides[DEFENDER].track.size
     if cells > MAX_TABLE_CELLS:
         raise ValueError(
             "models: these units are too large for an exact estimate "
@@ -539,8 +540,8 @@ def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tu
     """§5: the attacker's shots on the defender; the attacker loses nothing (one row)."""
     strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
-    check_size(sides, strikers)
-    dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+    check_size(sides, strikers, melee=False)
+    dist = np.zeros((1, sides[DEFENDER].track.size))  # the table's one row: the attacker untouched
     dist[0, 0] = 1.0
     for striker in strikers:
         dist = _apply(dist, striker, sides)

@@ -176,8 +176,11 @@ SECONDS_PER: dict[str, float] = {
 #: Bytes of the `tracemalloc` peak per unit of each kind, fitted the same way on the same
 #: inputs (ratios 0.57–1.44): the joint table and the resolution's tables over it, one batch's
 #: spectra (`work_plan`'s `spectra`), the tracks and result lists, the fighters per state.
+#: `melee_pairs` measured again after the resolution was rebuilt from per-state vectors (issue
+#: 42: fewer whole-table temporaries): 48–56 B of peak per cell in all on joint tables of 1–4.5
+#: million cells (68 had predicted 120 B, and refused 4-million-cell combats of 184 MB).
 BYTES_PER: dict[str, float] = {
-    "fixed": 8400, "pairs": 8.8, "melee_pairs": 68, "spectra": 12.2, "states": 53, "melee_states": 77,
+    "fixed": 8400, "pairs": 8.8, "melee_pairs": 30, "spectra": 12.2, "states": 53, "melee_states": 77,
     "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21,
 }
 #: Predictions are this much above the fit, so a job is rather refused than let through
@@ -198,7 +201,7 @@ def matchup_work(
     ValueError names the engine's limit passed."""
     units, tracks, sides = _sides(attacker, defender, sit)
     _, work = planned(sides, sit, variants)
-    pairs = tracks[ATTACKER].size * tracks[DEFENDER].size
+    pairs = (tracks[ATTACKER].size if sit.melee else 1) * tracks[DEFENDER].size  # shooting: one row
     return {
         **work,
         "melee": int(sit.melee),

@@ -96,11 +96,12 @@ def _apply(striker: Striker, sides: Sequence[Side], reach: list[int], work: Coun
     own, enemy = sides[striker.side], sides[1 - striker.side]
     other = 1 - striker.side
     size, w = enemy.track.size, enemy.track.w
-    fighting = own.fighting(striker.in_ranks)[striker.group]
+    rows_in_table = own.track.size if striker.melee else 1  # shooting: the attacker's one row
+    fighting = own.fighting(striker.in_ranks)[striker.group][:rows_in_table]
     diagonals = _diagonals(striker)
     passes, jump = diagonals
     work["strikers"] += 1
-    work["table_cells"] += own.track.size * size
+    work["table_cells"] += rows_in_table * size
     if striker.random_count is not None:  # `throw_random` per distinct number of throwers
         values, rows = np.unique(fighting[fighting > 0], return_counts=True)
         faces = len(striker.random_count) - 1
@@ -128,7 +129,7 @@ def _apply(striker: Striker, sides: Sequence[Side], reach: list[int], work: Coun
         width = size if size <= FFT_FROM_STATES else 1 << (size + min(top * w, size - 1) - 1).bit_length()
         work["batches"] += len(values)
         work["convolutions"] += top
-        work["spectrum_cells"] += own.track.size * width
+        work["spectrum_cells"] += rows_in_table * width
         matrix = size * size if size <= FFT_FROM_STATES else 0  # `wound_track._dice_matrix`
         work["spectra"] = max(work["spectra"], int(rows.max()) * width, matrix)  # one batch at a time
         reach[other] = size  # the transform's round-off leaves no state exactly empty
@@ -166,7 +167,7 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
         strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
         buckets = [[s] for s in strikers]  # `combat.shoot`: one after another
     prepare(strikers, sides)
-    size_check = check_size(sides, strikers)
+    size_check = check_size(sides, strikers, melee=situation.melee)
     work: Counter = Counter({kind: 0 for kind in KINDS})
     _run(buckets, sides, [1, 1], work)
     work["fighting_cells"] = sum(sides[side].track.size * len(sides[side].unit.models)

@@ -122,10 +122,10 @@ def test_every_priced_kind_is_counted():
 
 
 def test_a_convolved_throws_memory_is_one_batch_of_rows():
-    """30 archers at a 200-model horde (201 states, past `FFT_FROM_STATES`): every number of
-    archers left is its own batch (31 of them), each one row transformed at a width of 256
-    (201 states + 30 wounds, to a power of two). The old model held all 31 rows' spectra at
-    once, and over-predicted the memory of such throws about twice."""
+    """30 archers at a 200-model horde (201 states, past `FFT_FROM_STATES`): the shooters lose
+    nothing, so their table is one row (issue 42; it was a row per number of archers left, 31,
+    each its own batch), transformed at a width of 256 (201 states + 30 wounds, to a power of
+    two). An older model held all 31 rows' spectra at once."""
     archers = unit("Archers", 30, weapons=[{"name": "Bow", "range": 24, "strength": 3}])
     counted = work(archers, unit("Horde", 200), {"mode": "shooting", "range_inches": 10})
-    assert (counted["batches"], counted["spectra"], counted["spectrum_cells"]) == (31, 256, 31 * 256)
+    assert (counted["batches"], counted["spectra"], counted["spectrum_cells"]) == (1, 256, 256)
