@@ -252,6 +252,16 @@ def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int,
     )
 
 
+def clear_caches() -> None:
+    """The registry's `clear_caches`: what the engine keeps between matchups (a blow's odds,
+    wound tracks, dice matrices, line-ups), emptied so a bench measures it cold."""
+    from rules.systems.fantasy_combat import blows, frontage, wound_track
+
+    blows._resolved.cache_clear()
+    frontage._contact.cache_clear()
+    wound_track.clear_caches()
+
+
 def prepare_unit(unit: Mapping[str, Any]) -> Unit:
     """The registry's `prepare_unit`: a unit-format dict read once per job (`attack` takes the
     `Unit` as it is)."""

@@ -115,18 +115,23 @@ class WoundTrack:
         bernoulli = len(outcomes) == 2  # no wound or one: the binomial law, written out
         if bernoulli:
             per_die = per_die[: outcomes[-1] + 1]
+        die = per_die.tobytes()
         for n in np.unique(dice_per_row[dist.any(axis=1)]).tolist():
+            rows = dice_per_row == n
+            block = dist[rows]
+            if not n:
+                out[rows] = block
+                continue
+            if bernoulli and self.size <= FFT_FROM_STATES:
+                out[rows] = block @ _binomial_matrix(die, n, self.size)
+                continue
             if bernoulli:
                 count = power(per_die, n, last)
             else:
                 for _ in range(n - done):
                     count = fold(np.convolve(count, per_die), last)
             done = n
-            rows = dice_per_row == n
-            block = dist[rows]
-            if not n:
-                out[rows] = block
-            elif self.size <= FFT_FROM_STATES:
+            if self.size <= FFT_FROM_STATES:
                 out[rows] = block @ _dice_matrix(count, self.size)
             else:
                 length = self.size + len(count) - 1
@@ -203,3 +208,21 @@ def _dice_matrix(count: Array, size: int) -> Array:
     tail = np.cumsum(padded[size::-1])[::-1]  # tail[k] = P(at least k wounds)
     matrix[:, last] = tail[last - np.arange(size)]
     return matrix
+
+
+@lru_cache(maxsize=512)
+def _binomial_matrix(die: bytes, n: int, size: int) -> Array:
+    """`_dice_matrix` of n dice that each take no wound or one (`die`: their PMF's bytes), kept
+    (read-only) per die, n and track length: a job's strikers throw the same few numbers of the
+    same few dice at the same few unit sizes (at most 160² cells each, 512 of them)."""
+    matrix = _dice_matrix(power(np.frombuffer(die), n, size - 1), size)
+    matrix.setflags(write=False)
+    return matrix
+
+
+def clear_caches() -> None:
+    """Empty what this module keeps between matchups (the benches measure an engine cold)."""
+    WoundTrack.of.cache_clear()
+    _per_remaining.cache_clear()
+    _binomial_matrix.cache_clear()
+    _OFFSETS.clear()
