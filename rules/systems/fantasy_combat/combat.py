@@ -129,12 +129,15 @@ def _strength(
     return min(10, strength), ap
 
 
+#: The hand weapon every model has (§12.4), built once.
+HAND_WEAPON = Weapon(
+    "Hand weapon", 0, "hand_weapon", None, 0, 0, (0.0, 1.0), 1, False, False, False, False, False
+)
+
+
 def _melee_weapon(model: Model) -> Weapon:
     """The close-combat weapon a model uses: its first one, else a hand weapon (§12.4)."""
-    return next(
-        (w for w in model.weapons if w.melee),
-        Weapon("Hand weapon", 0, "hand_weapon", None, 0, 0, (0.0, 1.0), 1, False, False, False, False, False),
-    )
+    return next((w for w in model.weapons if w.melee), HAND_WEAPON)
 
 
 def _attacks(model: Model) -> int:
@@ -206,6 +209,8 @@ def failed_fear(unit: Unit, enemy: Unit, situation: Situation, side: int) -> boo
     """The situation says this side failed a fear test, and the enemy does cause fear (§10.3,
     RU #8); fear-causers and units immune to psychology are never afraid."""
     failed = situation.attacker_failed_fear if side == ATTACKER else situation.defender_failed_fear
+    if not failed:
+        return False
     causes = enemy.has("fear") or enemy.has("causes fear") or enemy.has("terror")
     immune = (
         unit.has("fear") or unit.has("terror") or unit.has("immune to psychology") or unit.has("unbreakable")

@@ -116,7 +116,13 @@ class WoundTrack:
         if bernoulli:
             per_die = per_die[: outcomes[-1] + 1]
         die = per_die.tobytes()
-        for n in np.unique(dice_per_row[dist.any(axis=1)]).tolist():
+        held = np.flatnonzero(dist.any(axis=1))
+        if len(held) == 1 and bernoulli and self.size <= FFT_FROM_STATES:  # one row: shooting, a first strike
+            row = int(held[0])
+            n = int(dice_per_row[row])
+            out[row] = dist[row] @ _binomial_matrix(die, n, self.size) if n else dist[row]
+            return out
+        for n in np.unique(dice_per_row[held]).tolist():
             rows = dice_per_row == n
             block = dist[rows]
             if not n:
