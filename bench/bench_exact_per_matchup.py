@@ -9,8 +9,9 @@ matchups it computed are the exact engine's time per matchup. Beside it, `--samp
 of the same lists are simulated with `--trials` trials each by numpy Monte-Carlo:
 - OPR: `tests/rules/systems/opr/opr_simulation.py`, the vectorised simulator written from
   `docs/rules/opr-combat.md` that the tests use as their oracle (the whole attack);
-- WHFB 6th (the bench_estimates_fantasy lists) and AoS 1st (the catalogue units of
-  `tests.factories.cost_inputs`): written here from the specs, the attacker's blows only
+- WHFB 6th and the RU house rules (the bench_estimates_fantasy lists) and AoS 1st (the
+  catalogue units of `tests.factories.cost_inputs`): written here from the specs, the attacker's
+  blows only
   (hit, wound, save, ward for WHFB; attacks, hit, wound, save with rend, damage for AoS),
   one vectorised draw per step. They do *less* than the exact engine (no combat result, break
   test or battleshock), so the ratio printed for them is a lower bound.
@@ -174,6 +175,9 @@ def systems(seed: int) -> list[tuple[str, list, list, dict, Callable]]:
         ("opr", [unit_to_dict(u) for u in opr_a], [unit_to_dict(u) for u in opr_b], opr_situation,
          opr_mc(opr_situation)),
         ("whfb6", whfb[:UNITS], whfb[UNITS:], bench_estimates_fantasy.SITUATION, whfb_blows),
+        # the Russian house rules run the same engine with their switches on (same lists and blows)
+        ("ru_whfb", [{**u, "system": "ru_whfb"} for u in whfb[:UNITS]],
+         [{**u, "system": "ru_whfb"} for u in whfb[UNITS:]], bench_estimates_fantasy.SITUATION, whfb_blows),
         ("aos1", aos[:UNITS], aos[UNITS:], {"mode": "melee"}, aos_blows),
     ]
 
