@@ -179,9 +179,12 @@ SECONDS_PER: dict[str, float] = {
 #: `melee_pairs` measured again after the resolution was rebuilt from per-state vectors (issue
 #: 42: fewer whole-table temporaries): 48–56 B of peak per cell in all on joint tables of 1–4.5
 #: million cells (68 had predicted 120 B, and refused 4-million-cell combats of 184 MB).
+#: `steps`: a random number of dice (a spell's D6 hits from 300 casters) holds its count's PMF
+#: as Python floats while it steps through it, ~40 B a step (measured: 88 KB for 1801 steps);
+#: priced since shooting's table became one row and no longer hid it.
 BYTES_PER: dict[str, float] = {
     "fixed": 8400, "pairs": 8.8, "melee_pairs": 30, "spectra": 12.2, "states": 53, "melee_states": 77,
-    "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21,
+    "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21, "steps": 40,
 }
 #: Predictions are this much above the fit, so a job is rather refused than let through
 #: (the bound refuses what is predicted over it: an under-prediction lets costly jobs by).
