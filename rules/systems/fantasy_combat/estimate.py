@@ -210,7 +210,8 @@ def matchup_work(
         "melee": int(sit.melee),
         "shooting": int(not sit.melee),
         "model_groups": len(units[ATTACKER].models) + len(units[DEFENDER].models),
-        "states": tracks[DEFENDER].size,
+        # shooting: the attacker's track is built too (its table row is one; `melee_states` in combat)
+        "states": tracks[DEFENDER].size + (0 if sit.melee else tracks[ATTACKER].size),
         "melee_states": tracks[ATTACKER].size + tracks[DEFENDER].size if sit.melee else 0,
         "defender_models": tracks[DEFENDER].models,
         "melee_pairs": pairs if sit.melee else 0,
