@@ -1,6 +1,6 @@
 """Exact engines per matchup vs a numpy Monte-Carlo at 10⁵ trials, per system (issue 42).
 
-    .venv/bin/python bench/bench_exact_per_matchup.py [--trials 100000] [--sample 8] [--seed 7]
+    .venv/bin/python bench/bench_exact_per_matchup.py [--trials 100000] [--sample 8] [--seed 7] [--rounds 3]
 
 For each system a 20 × 20 list-vs-list job runs through the job's own path
 (`armybuilder.estimates.compute.list_vs_list`: units and situation prepared once per job,
@@ -9,13 +9,15 @@ matchups it computed are the exact engine's time per matchup. Beside it, `--samp
 of the same lists are simulated with `--trials` trials each by numpy Monte-Carlo:
 - OPR: `tests/rules/systems/opr/opr_simulation.py`, the vectorised simulator written from
   `docs/rules/opr-combat.md` that the tests use as their oracle (the whole attack);
-- WHFB 6th (the bench_estimates_fantasy lists) and AoS 1st (the catalogue units of
-  `tests.factories.cost_inputs`): written here from the specs, the attacker's blows only
+- WHFB 6th and the RU house rules (the bench_estimates_fantasy lists) and AoS 1st (the
+  catalogue units of `tests.factories.cost_inputs`): written here from the specs, the attacker's
+  blows only
   (hit, wound, save, ward for WHFB; attacks, hit, wound, save with rend, damage for AoS),
   one vectorised draw per step. They do *less* than the exact engine (no combat result, break
   test or battleshock), so the ratio printed for them is a lower bound.
-Prints per system: exact ms per matchup, Monte-Carlo ms per matchup, their ratio and the
-target (≥ 100×); then OPR's exact engine (the whole attack, caches cleared) against icepool
+The exact job and the Monte-Carlo sample alternate `--rounds` times (medians), so both meet the
+same load. Prints per system: exact ms per matchup, Monte-Carlo ms per matchup, their ratio and
+the target (≥ 100×); then OPR's exact engine (the whole attack, caches cleared) against icepool
 computing the same wounds PMF on four spec cases (target ≥ 20×), then the load average.
 Times are CPU seconds of this process: the machine is shared. Exit status 0 when every
 target is met.
@@ -173,6 +175,9 @@ def systems(seed: int) -> list[tuple[str, list, list, dict, Callable]]:
         ("opr", [unit_to_dict(u) for u in opr_a], [unit_to_dict(u) for u in opr_b], opr_situation,
          opr_mc(opr_situation)),
         ("whfb6", whfb[:UNITS], whfb[UNITS:], bench_estimates_fantasy.SITUATION, whfb_blows),
+        # the Russian house rules run the same engine with their switches on (same lists and blows)
+        ("ru_whfb", [{**u, "system": "ru_whfb"} for u in whfb[:UNITS]],
+         [{**u, "system": "ru_whfb"} for u in whfb[UNITS:]], bench_estimates_fantasy.SITUATION, whfb_blows),
         ("aos1", aos[:UNITS], aos[UNITS:], {"mode": "melee"}, aos_blows),
     ]
 
@@ -242,11 +247,17 @@ def main() -> int:
     parser.add_argument("--trials", type=int, default=100_000)
     parser.add_argument("--sample", type=int, default=8, help="matchups simulated per system")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="exact job and Monte-Carlo sample alternated this many times; medians")
     args = parser.parse_args()
     met = True
     for key, list_a, list_b, situation, simulate in systems(args.seed):
-        exact, _result = exact_per_matchup(key, list_a, list_b, situation)
-        mc = mc_per_matchup(simulate, list_a, list_b, args.trials, args.sample, args.seed)
+        # Alternated round by round, so both meet the same load on a shared machine.
+        exact_rounds, mc_rounds = [], []
+        for _ in range(args.rounds):
+            exact_rounds.append(exact_per_matchup(key, list_a, list_b, situation)[0])
+            mc_rounds.append(mc_per_matchup(simulate, list_a, list_b, args.trials, args.sample, args.seed))
+        exact, mc = float(np.median(exact_rounds)), float(np.median(mc_rounds))
         ratio = mc / exact if exact > 0 else float("inf")
         met &= ratio >= TARGET_RATIO
         print(f"{key:6} exact {exact * 1000:7.3f} ms/matchup ({len(list_a)}×{len(list_b)} both ways, cold)  "

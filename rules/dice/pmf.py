@@ -72,8 +72,11 @@ def power(pmf: PMF, n: int, limit: int | None = None) -> PMF:
     """The PMF of the sum of `n` independent draws from `pmf` (binary powering, folded)."""
     if n < 0:
         raise ValueError("a negative number of draws")
-    result = point_mass(0)
     base = fold(pmf, limit)
+    binomial = _binomial_power(base, n, limit)
+    if binomial is not None:
+        return binomial
+    result = point_mass(0)
     while n:
         if n & 1:
             result = convolve(result, base, limit)
@@ -81,6 +84,33 @@ def power(pmf: PMF, n: int, limit: int | None = None) -> PMF:
         if n:
             base = convolve(base, base, limit)
     return result
+
+
+#: Below this, q**n of `_binomial_power` could leave the range of a float: powered instead.
+_SMALLEST_TERM = 1e-280
+
+
+def _binomial_power(base: PMF, n: int, limit: int | None) -> PMF | None:
+    """`power` of a draw that is 0 or one value m (a success of a test, m hits or wounds
+    each), as the binomial law written out: P(k·m) = C(n, k) pᵏ qⁿ⁻ᵏ, each term the one
+    before times (n − k + 1)/k · p/q — one array pass instead of log₂ n convolutions, the
+    same numbers to rounding. None when the draw has another shape, or q**n or p**n is too
+    small to write as a float (then powered)."""
+    if n < 2 or len(base) < 2 or base[0] <= 0.0 or base[-1] <= 0.0 or np.count_nonzero(base) != 2:
+        return None
+    q, p, m = float(base[0]), float(base[-1]), len(base) - 1
+    if q**n < _SMALLEST_TERM or p**n < _SMALLEST_TERM:
+        return None
+    k = np.arange(1, n + 1, dtype=np.float64)
+    terms = np.empty(n + 1)
+    terms[0] = q**n
+    terms[1:] = (n - k + 1) / k * (p / q)
+    law = np.cumprod(terms)
+    if m == 1:
+        return fold(law, limit)
+    spread = np.zeros(n * m + 1)
+    spread[::m] = law
+    return fold(spread, limit)
 
 
 def scale(pmf: PMF, factor: int) -> PMF:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from rules.systems.fantasy_combat.tables import (
     d6_at_least,
@@ -95,8 +96,23 @@ def wound_chance(strength: int, toughness: int) -> Fraction:
     return Fraction(0) if need is None else d6_at_least(need)
 
 
+@dataclass(frozen=True)
+class _Target:
+    """What of the model a blow lands on `resolve_blow` reads (hashable, unlike `Model`)."""
+
+    t: int
+    save: int | None
+    save_given: bool
+    ward: int | None
+    regeneration: int | None
+    troop_type: str
+    man_sized: bool
+    ethereal: bool
+    flammable: bool
+
+
 def armour_save(
-    target: Model, *, strength: int, armour_piercing: int, melee: bool, hand_weapon_and_shield: bool
+    target: Model | _Target, *, strength: int, armour_piercing: int, melee: bool, hand_weapon_and_shield: bool
 ) -> Fraction:
     """§7.1: the save from kit (or as given), +1 for hand weapon and shield on foot in close
     combat (only when the save is built from kit), worsened by S above 3 and by armour
@@ -107,12 +123,12 @@ def armour_save(
     return save_chance(base, strength_save_modifier(strength) + armour_piercing)
 
 
-def killing_blow_applies(target: Model, variants: Variants) -> bool:
+def killing_blow_applies(target: Model | _Target, variants: Variants) -> bool:
     """§8.2: only against man-sized models (foot or mounted); RU #20: against anything."""
     return variants.killing_blow_any_target or target.man_sized
 
 
-def poison_applies(target: Model) -> bool:
+def poison_applies(target: Model | _Target) -> bool:
     """§8.3: no effect on inanimate targets (war machines)."""
     return target.troop_type != "war_machine"
 
@@ -142,11 +158,61 @@ def resolve_blow(
     magical: bool = False,
     ethereal_attacker: bool = False,
 ) -> Blow:
-    """One attack die from hit to unsaved wounds (§6.5, §7, §8), with the RU switches."""
-    if variants.ethereal and target.has("ethereal") and not (magical or flaming or ethereal_attacker):
+    """One attack die from hit to unsaved wounds (§6.5, §7, §8), with the RU switches.
+
+    Kept per distinct set of the numbers it reads (`_resolved`): a job's units meet the same
+    few targets (T, saves, ward) with the same few blows again and again, and the exact
+    Fraction arithmetic of one blow costs more than the whole matchup's table work."""
+    return _resolved(
+        hit,
+        _Target(
+            t=target.t or 0,
+            save=target.save,
+            save_given=target.save_given,
+            ward=target.ward,
+            regeneration=target.regeneration,
+            troop_type=target.troop_type,
+            man_sized=target.man_sized,
+            ethereal=target.has("ethereal"),
+            flammable=target.has("flammable"),
+        ),
+        strength,
+        armour_piercing,
+        damage,
+        melee,
+        hand_weapon_and_shield,
+        no_armour_save,
+        flaming,
+        poisoned,
+        killing_blow,
+        variants,
+        magical,
+        ethereal_attacker,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _resolved(
+    hit: Hit,
+    target: _Target,
+    strength: int,
+    armour_piercing: int,
+    damage: tuple[float, ...],
+    melee: bool,
+    hand_weapon_and_shield: bool,
+    no_armour_save: bool,
+    flaming: bool,
+    poisoned: bool,
+    killing_blow: bool,
+    variants: Variants,
+    magical: bool,
+    ethereal_attacker: bool,
+) -> Blow:
+    """`resolve_blow` on the target's numbers, exactly (Fractions), as floats."""
+    if variants.ethereal and target.ethereal and not (magical or flaming or ethereal_attacker):
         return Blow(p_hit=float(hit.p), p_slay=0.0, p_unsaved=0.0, damage=damage, regeneration_fails=1.0)
     no_armour_save = no_armour_save or (variants.ethereal and ethereal_attacker)
-    p_wound = wound_chance(strength, target.t or 0)
+    p_wound = wound_chance(strength, target.t)
     poison = poisoned and poison_applies(target)
     auto_wounds = hit.p_six if poison else Fraction(0)
     rolled_hits = hit.p - auto_wounds
@@ -179,7 +245,7 @@ def resolve_blow(
         regeneration_fails = Fraction(1)
     else:
         regeneration_fails = 1 - regeneration
-    if flaming and target.has("flammable"):
+    if flaming and target.flammable:
         damage = flammable_damage(damage)
     return Blow(
         p_hit=float(hit.p),

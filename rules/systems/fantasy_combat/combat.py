@@ -26,7 +26,7 @@ from rules.systems.fantasy_combat.blows import (
     shooting_hit,
     sixes_only,
 )
-from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_WORK, Situation
+from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_TABLE_CELLS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
 from rules.systems.fantasy_combat.variants import Variants
 from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
@@ -74,8 +74,14 @@ class Side:
     _fighting: dict[bool, dict[int, npt.NDArray[np.int64]]] = field(default_factory=dict)
 
     def fighting(self, in_ranks: bool) -> dict[int, npt.NDArray[np.int64]]:
+        """`_count_fighting`, kept with the unit (a job's unit fights with the same front in
+        many matchups) and with this side."""
         if in_ranks not in self._fighting:
-            self._fighting[in_ranks] = self._count_fighting(in_ranks)
+            key = ("fighting", self.track.size, self.fighting_models, in_ranks)
+            known = self.unit._memo.get(key)
+            if known is None:
+                known = self.unit._memo[key] = self._count_fighting(in_ranks)
+            self._fighting[in_ranks] = known
         return self._fighting[in_ranks]
 
     def _count_fighting(self, in_ranks: bool) -> dict[int, npt.NDArray[np.int64]]:
@@ -123,12 +129,15 @@ def _strength(
     return min(10, strength), ap
 
 
+#: The hand weapon every model has (§12.4), built once.
+HAND_WEAPON = Weapon(
+    "Hand weapon", 0, "hand_weapon", None, 0, 0, (0.0, 1.0), 1, False, False, False, False, False
+)
+
+
 def _melee_weapon(model: Model) -> Weapon:
     """The close-combat weapon a model uses: its first one, else a hand weapon (§12.4)."""
-    return next(
-        (w for w in model.weapons if w.melee),
-        Weapon("Hand weapon", 0, "hand_weapon", None, 0, 0, (0.0, 1.0), 1, False, False, False, False, False),
-    )
+    return next((w for w in model.weapons if w.melee), HAND_WEAPON)
 
 
 def _attacks(model: Model) -> int:
@@ -200,6 +209,8 @@ def failed_fear(unit: Unit, enemy: Unit, situation: Situation, side: int) -> boo
     """The situation says this side failed a fear test, and the enemy does cause fear (§10.3,
     RU #8); fear-causers and units immune to psychology are never afraid."""
     failed = situation.attacker_failed_fear if side == ATTACKER else situation.defender_failed_fear
+    if not failed:
+        return False
     causes = enemy.has("fear") or enemy.has("causes fear") or enemy.has("terror")
     immune = (
         unit.has("fear") or unit.has("terror") or unit.has("immune to psychology") or unit.has("unbreakable")
@@ -431,7 +442,7 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side]) -> Array:
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
     oriented = dist if striker.side == ATTACKER else dist.T
-    fighting = own.fighting(striker.in_ranks)[striker.group]
+    fighting = own.fighting(striker.in_ranks)[striker.group][: oriented.shape[0]]  # shooting: one row
     own_marginal = oriented.sum(axis=1)
     before = float(enemy.track.slain @ oriented.sum(axis=0))
     if striker.random_count is None:
@@ -481,24 +492,34 @@ def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
     return [[s for s in strikers if s.order == key] for key in order]
 
 
-def check_size(sides: Sequence[Side], strikers: Sequence[Striker]) -> int:
+def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: bool = True) -> int:
     """Refuse inputs whose exact chain would not fit the time budget (estimates contract);
-    the work it bounds otherwise: a coarse upper bound (every model's dice, every row), kept
-    as the engine's own limit. The cost model counts the work itself (`work_plan.planned`).
+    the work it bounds otherwise: a coarse upper bound (the most dice a striker throws in any
+    state, every row), kept as the engine's own limit. The cost model counts the work itself
+    (`work_plan.planned`).
 
     A die whose effect depends on the state (Killing Blow or Multiple Wounds on multi-wound
     models) costs (W + 1) × states per die; any other batch is one convolution per distinct
-    number of dice (cheap). `MAX_WORK` bounds the first kind's total."""
+    number of dice (cheap). `MAX_WORK` bounds the first kind's total. The dice are those of
+    the models that fight (`Side.fighting`), not the unit's: a deep unit throws the dice of
+    its front, so counting every model refused matchups that cost milliseconds."""
     for name, side in zip(("attacker", "defender"), sides, strict=True):
         if side.track.size - 1 > MAX_POOL_WOUNDS:
             raise ValueError(
                 f"{name}: at most {MAX_POOL_WOUNDS} wounds in the unit's rank and file for an exact estimate"
             )
+    # shooting: the attacker loses nothing, so its table is one row
+    cells = (sides[ATTACKER].track.size if melee else 1) * sides[DEFENDER].track.size
+    if cells > MAX_TABLE_CELLS:
+        raise ValueError(
+            "models: these units are too large for an exact estimate "
+            f"({cells:.0e} combinations of both units' wounds; the limit is {MAX_TABLE_CELLS:.0e})"
+        )
     work = 0
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
-        models = sum(m.count for m in own.unit.models)
-        dice = models * (s.per_model or len(s.random_count or ()))
+        fighting = own.fighting(s.in_ranks)[s.group]
+        dice = (int(fighting.max()) if len(fighting) else 0) * (s.per_model or len(s.random_count or ()))
         dependent = s.random_count is not None or not (s.transition[:-1] == s.transition[0]).all()
         struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
         rows = own.track.size if struck_before else 1
@@ -524,8 +545,8 @@ def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tu
     """§5: the attacker's shots on the defender; the attacker loses nothing (one row)."""
     strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
-    check_size(sides, strikers)
-    dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+    check_size(sides, strikers, melee=False)
+    dist = np.zeros((1, sides[DEFENDER].track.size))  # the table's one row: the attacker untouched
     dist[0, 0] = 1.0
     for striker in strikers:
         dist = _apply(dist, striker, sides)

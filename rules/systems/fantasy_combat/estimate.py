@@ -158,7 +158,8 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #:   close combat: its strikers set up, the resolution and the break tests);
 #: - model_groups: reading one model group of either unit;
 #: - the kinds `work_plan.planned` counts (strikers, their throws' steps and cells, the
-#:   convolved throw's batches, convolutions and transforms, the fighters per state);
+#:   convolved throw's batches and convolutions of the rows holding probability, its
+#:   transforms, the fighters per state);
 #: - states: the defender's wound states (its track, the result's lists); defender_models: the
 #:   points of each number of its models lost (one Python call each);
 #: - melee_states: both tracks' states in close combat (one break-test chance per combat
@@ -168,16 +169,22 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 SECONDS_PER: dict[str, float] = {
     "melee": 7.8e-4, "shooting": 2.4e-4, "model_groups": 2.4e-5,
     "strikers": 1.3e-4, "table_cells": 1e-9, "steps": 9.4e-6, "diagonal_steps": 8e-6,
-    "cells": 2e-9, "diagonal_cells": 6.2e-9, "batches": 5e-5, "convolutions": 3e-6,
+    "cells": 2e-9, "diagonal_cells": 6.2e-9, "held_batches": 5e-5, "held_convolutions": 3e-6,
     "spectrum_cells": 2.3e-8, "fighting_cells": 9e-8, "states": 4.7e-8, "melee_states": 2.5e-6,
     "defender_models": 6.5e-7, "pairs": 1.4e-9, "melee_pairs": 1e-7,
 }
 #: Bytes of the `tracemalloc` peak per unit of each kind, fitted the same way on the same
 #: inputs (ratios 0.57–1.44): the joint table and the resolution's tables over it, one batch's
 #: spectra (`work_plan`'s `spectra`), the tracks and result lists, the fighters per state.
+#: `melee_pairs` measured again after the resolution was rebuilt from per-state vectors (issue
+#: 42: fewer whole-table temporaries): 48–56 B of peak per cell in all on joint tables of 1–4.5
+#: million cells (68 had predicted 120 B, and refused 4-million-cell combats of 184 MB).
+#: `steps`: a random number of dice (a spell's D6 hits from 300 casters) holds its count's PMF
+#: as Python floats while it steps through it, ~40 B a step (measured: 88 KB for 1801 steps);
+#: priced since shooting's table became one row and no longer hid it.
 BYTES_PER: dict[str, float] = {
-    "fixed": 8400, "pairs": 8.8, "melee_pairs": 68, "spectra": 12.2, "states": 53, "melee_states": 77,
-    "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21,
+    "fixed": 8400, "pairs": 8.8, "melee_pairs": 30, "spectra": 12.2, "states": 53, "melee_states": 77,
+    "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21, "steps": 40,
 }
 #: Predictions are this much above the fit, so a job is rather refused than let through
 #: (the bound refuses what is predicted over it: an under-prediction lets costly jobs by).
@@ -197,13 +204,14 @@ def matchup_work(
     ValueError names the engine's limit passed."""
     units, tracks, sides = _sides(attacker, defender, sit)
     _, work = planned(sides, sit, variants)
-    pairs = tracks[ATTACKER].size * tracks[DEFENDER].size
+    pairs = (tracks[ATTACKER].size if sit.melee else 1) * tracks[DEFENDER].size  # shooting: one row
     return {
         **work,
         "melee": int(sit.melee),
         "shooting": int(not sit.melee),
         "model_groups": len(units[ATTACKER].models) + len(units[DEFENDER].models),
-        "states": tracks[DEFENDER].size,
+        # shooting: the attacker's track is built too (its table row is one; `melee_states` in combat)
+        "states": tracks[DEFENDER].size + (0 if sit.melee else tracks[ATTACKER].size),
         "melee_states": tracks[ATTACKER].size + tracks[DEFENDER].size if sit.melee else 0,
         "defender_models": tracks[DEFENDER].models,
         "melee_pairs": pairs if sit.melee else 0,
@@ -248,6 +256,16 @@ def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int,
     )
 
 
+def clear_caches() -> None:
+    """The registry's `clear_caches`: what the engine keeps between matchups (a blow's odds,
+    wound tracks, dice matrices, line-ups), emptied so a bench measures it cold."""
+    from rules.systems.fantasy_combat import blows, frontage, wound_track
+
+    blows._resolved.cache_clear()
+    frontage._contact.cache_clear()
+    wound_track.clear_caches()
+
+
 def prepare_unit(unit: Mapping[str, Any]) -> Unit:
     """The registry's `prepare_unit`: a unit-format dict read once per job (`attack` takes the
     `Unit` as it is)."""
@@ -261,7 +279,7 @@ def prepare_situation(situation: Mapping[str, Any] | None, *, variants: Variants
 
 def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Unit, sit: Situation) -> tuple:
     units = tuple(unit if isinstance(unit, Unit) else read_unit(unit) for unit in (attacker, defender))
-    tracks = tuple(WoundTrack(u.pool_models, u.wounds_per_model) for u in units)
+    tracks = tuple(WoundTrack.of(u.pool_models, u.wounds_per_model) for u in units)
     fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
         Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a),
@@ -323,7 +341,7 @@ def attack(
     else:
         outcomes += _panic_outcomes(kills, units[DEFENDER], sit)
 
-    points_destroyed = float(sum(p * units[DEFENDER].points_of_losses(k) for k, p in enumerate(kills)))
+    points_destroyed = float(kills @ units[DEFENDER].loss_points())
     attacker_points = units[ATTACKER].points
     defender_points = units[DEFENDER].points
     return {

@@ -20,6 +20,7 @@ derived one. See the repository's `docs/rules/fantasy.md`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -54,10 +55,14 @@ def contact(
     """Models in base contact when the attacker fights the defender's `facing` (front, flank
     or rear), lined up to bring the most models into contact (module docstring). Lengths in mm."""
     a_models, d_models = _models(attacker), _models(defender)
-    a_front = min(attacker_width, a_models)
-    d_front = min(defender_width, d_models)
-    a_step = attacker.target.base[0]
-    d_base_w, d_base_d = defender.target.base
+    return _contact(a_models, min(attacker_width, a_models), attacker.target.base[0], d_models,
+                    min(defender_width, d_models), *defender.target.base, facing)
+
+
+@lru_cache(maxsize=4096)
+def _contact(a_models: int, a_front: int, a_step: int, d_models: int, d_front: int, d_base_w: int,
+             d_base_d: int, facing: str) -> Contact:
+    """`contact` on the numbers it reads, kept: a job's units line up the same few ways."""
     if facing == "flank":
         d_count, d_step = d_models // d_front, d_base_d  # the full ranks' side, one model each
     elif facing == "rear":

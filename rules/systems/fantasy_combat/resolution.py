@@ -73,6 +73,16 @@ def _fail_chance(ld: int, difference: int, stubborn: bool, reroll: bool) -> floa
     return float(leadership_fails(ld, difference, stubborn=stubborn, reroll=reroll))
 
 
+@cache
+def _losing_table(ld: int, stubborn: bool, reroll: bool) -> np.ndarray:
+    """P(break) by how much the side lost, index = max(0, difference) for 0 … ld + 12 (0: it
+    did not lose), read-only: past ld + 12 2D6 > Ld − difference always, so a larger
+    difference reads the last entry and one lookup serves a whole table."""
+    table = np.array([0.0] + [_fail_chance(ld, d, stubborn, reroll) for d in range(1, max(ld, 0) + 13)])
+    table.setflags(write=False)
+    return table
+
+
 @dataclass(frozen=True)
 class BreakTest:
     """How a side's break test is taken (§9.2, §10.8): the Ld, whose it is, and whether the
@@ -140,23 +150,34 @@ def _fearless(unit: Unit) -> bool:
 def _break_chance(
     loser: Unit,
     winner: Unit,
-    difference: np.ndarray,
+    lost_by: np.ndarray,
     loser_us: np.ndarray,
     winner_us: np.ndarray,
     test: BreakTest,
     fear_breaks: bool,
 ) -> np.ndarray:
-    """P(the losing side breaks) per cell, for cells where it lost by `difference` > 0;
-    `fear_breaks`: the §10.3 auto-break applies (WHFB; an RU table's option)."""
+    """P(the losing side breaks) per cell, by `lost_by` (the cell's difference from the loser's
+    side; 0 where it did not lose); `fear_breaks`: the §10.3 auto-break applies (WHFB; an RU
+    table's option)."""
     if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
-        return np.zeros_like(difference, dtype=float)
-    values, where = np.unique(difference, return_inverse=True)
-    table = np.array([_fail_chance(test.leadership, d, not test.modified, test.reroll)
-                      for d in values.tolist()])
-    chance = table[where].reshape(difference.shape)
+        return np.zeros(lost_by.shape)
+    table = _losing_table(test.leadership, not test.modified, test.reroll)
+    chance = table[np.minimum(np.maximum(lost_by, 0), len(table) - 1)]
     if fear_breaks and _causes_fear(winner) and not _fearless(loser):
-        chance = np.where(winner_us > loser_us, 1.0, chance)  # §9.2, §10.3: auto-break
+        chance[(lost_by > 0) & (winner_us > loser_us)] = 1.0  # §9.2, §10.3: auto-break
     return chance
+
+
+def _per_state(unit: Unit, track: WoundTrack, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(models alive, Unit Strength, rank bonus) per wound state of the unit's track, kept with
+    the unit: they depend on the unit and its width only, and a job asks in every matchup."""
+    key = ("per_state", track.size, width)
+    known = unit._memo.get(key)
+    if known is None:
+        models = _models_alive(unit, track)
+        strength = unit.unit_strength(0) + track.alive * unit.target.unit_strength
+        known = unit._memo[key] = (models, strength, rank_bonuses(models, width, unit))
+    return known
 
 
 def _swarm_wounds(dist: Array, lost_by: np.ndarray, wounds_left: np.ndarray) -> np.ndarray:
@@ -174,45 +195,36 @@ def resolve(
     situation: Situation,
     variants: Variants,
 ) -> CombatResult:
-    """§9.1 combat result of the round and §9.2 break tests, exactly over `dist`."""
+    """§9.1 combat result of the round and §9.2 break tests, exactly over `dist`.
+
+    The difference is built from per-state vectors (wounds caused, ranks, the flank charge's
+    bonus) plus the one term that needs both states (which side has the greater US), so the
+    table-sized work is a few array operations."""
     ta, td = tracks
-    lost_a = np.arange(ta.size)[:, None]
-    lost_d = np.arange(td.size)[None, :]
-    models_a, models_d = _models_alive(attacker, ta), _models_alive(defender, td)
-    alive_a = models_a[:, None]
-    alive_d = models_d[None, :]
-    us_a = (attacker.unit_strength(0) + ta.alive * attacker.target.unit_strength)[:, None]
-    us_d = (defender.unit_strength(0) + td.alive * defender.target.unit_strength)[None, :]
+    models_a, us_a, ranks_a = _per_state(attacker, ta, situation.attacker_width)
+    models_d, us_d, ranks_d = _per_state(defender, td, situation.defender_width)
+    lost_a, lost_d = np.arange(ta.size), np.arange(td.size)
 
     flank = {"front": 0, "flank": 1, "rear": 2}[situation.flank]
     # §9.1: a flank or rear charger of US ≥ 5 cancels the rank bonus, but skirmishers do not (§3.5)
-    flanking = (flank > 0) & (us_a >= 5)
-    cancels_ranks = flanking & (not attacker.has("skirmishers"))
-    ranks_a = rank_bonuses(models_a, situation.attacker_width, attacker)[:, None]
-    ranks_d_alone = rank_bonuses(models_d, situation.defender_width, defender)[None, :]
-    ranks_d = np.where(cancels_ranks, 0, ranks_d_alone)
+    flanking = (us_a >= 5) if flank > 0 else np.zeros(ta.size, dtype=bool)
     extra_a = max((m.item_effects.get("combat_result", 0) for m in attacker.models), default=0)
     extra_d = max((m.item_effects.get("combat_result", 0) for m in defender.models), default=0)
-    cr_a = (
-        lost_d
-        + ranks_a
-        + (us_a > us_d)
-        + standard_bonus(situation.attacker_standard, situation.attacker_army_standard, variants)
+    constant = (
+        standard_bonus(situation.attacker_standard, situation.attacker_army_standard, variants)
         + extra_a
         + int(situation.high_ground == "attacker")
-        + np.where(flanking, flank, 0)
+        - standard_bonus(situation.defender_standard, situation.defender_army_standard, variants)
+        - extra_d
+        - int(situation.high_ground == "defender")
     )
-    cr_d = (
-        lost_a
-        + ranks_d
-        + (us_d > us_a)
-        + standard_bonus(situation.defender_standard, situation.defender_army_standard, variants)
-        + extra_d
-        + int(situation.high_ground == "defender")
-    )
-    diff = cr_a - cr_d
+    # attacker's CR − defender's CR: wounds caused, ranks, flank, US (§9.1)
+    diff = np.add.outer(ranks_a - lost_a + np.where(flanking, flank, 0), lost_d - ranks_d + constant)
+    diff += np.sign(np.subtract.outer(us_a, us_d))
+    if flank > 0 and not attacker.has("skirmishers"):
+        diff += np.multiply.outer(flanking, ranks_d)  # the defender's ranks cancelled
     if situation.attacker_musician != situation.defender_musician:  # §9.1: tie-break
-        diff = np.where(diff == 0, 1 if situation.attacker_musician else -1, diff)
+        diff[diff == 0] = 1 if situation.attacker_musician else -1
 
     fear_breaks = variants.fear_auto_break or situation.fear_auto_break
     # §9.2 / RU #44: units within 12" of the battle standard re-roll a failed break test — the
@@ -221,51 +233,36 @@ def resolve(
                         situation.attacker_battle_standard or situation.attacker_army_standard, variants)
     test_d = break_test(defender, situation.defender_general_ld,
                         situation.defender_battle_standard or situation.defender_army_standard, variants)
-    destroyed_d = np.broadcast_to(alive_d == 0, diff.shape)
-    destroyed_a = np.broadcast_to(alive_a == 0, diff.shape)
-    p_break_d = np.where(
-        destroyed_d,
-        1.0,
-        np.where(
-            diff > 0,
-            _break_chance(defender, attacker, np.maximum(diff, 1), us_d, us_a, test_d, fear_breaks),
-            0.0,
-        ),
-    )
-    p_break_a = np.where(
-        destroyed_a,
-        1.0,
-        np.where(
-            diff < 0,
-            _break_chance(attacker, defender, np.maximum(-diff, 1), us_a, us_d, test_a, fear_breaks),
-            0.0,
-        ),
-    )
-
+    destroyed_d, destroyed_a = models_d == 0, models_a == 0
+    p_break_d = _break_chance(defender, attacker, diff, us_d[None, :], us_a[:, None], test_d, fear_breaks)
+    p_break_a = _break_chance(attacker, defender, -diff, us_a[:, None], us_d[None, :], test_a, fear_breaks)
     # RU #39: a losing Swarm takes the difference as wounds; it is gone when they are all it has left
     if test_d.kind == "swarm":
-        p_break_d = np.where((diff > 0) & (diff >= td.size - 1 - lost_d), 1.0, p_break_d)
+        p_break_d[(diff > 0) & (diff >= (td.size - 1 - lost_d)[None, :])] = 1.0
     if test_a.kind == "swarm":
-        p_break_a = np.where((diff < 0) & (-diff >= ta.size - 1 - lost_a), 1.0, p_break_a)
+        p_break_a[(diff < 0) & (-diff >= (ta.size - 1 - lost_a)[:, None])] = 1.0
+    p_break_d[:, destroyed_d] = 1.0
+    p_break_a[destroyed_a, :] = 1.0
 
     offset = int(diff.min())
     difference = np.bincount((diff - offset).ravel(), weights=dist.ravel())
+    zero = -offset  # the index of a draw in `difference` (past its end: no draw is possible)
     return CombatResult(
         difference=difference,
         offset=offset,
-        p_attacker_wins=float(dist[diff > 0].sum()),
-        p_draw=float(dist[diff == 0].sum()),
-        p_defender_wins=float(dist[diff < 0].sum()),
-        p_defender_breaks=float((dist * p_break_d).sum()),
-        p_attacker_breaks=float((dist * p_break_a).sum()),
-        p_defender_destroyed=float(dist[destroyed_d].sum()),
-        p_attacker_destroyed=float(dist[destroyed_a].sum()),
+        p_attacker_wins=float(difference[max(zero + 1, 0):].sum()),
+        p_draw=float(difference[zero]) if 0 <= zero < len(difference) else 0.0,
+        p_defender_wins=float(difference[: max(zero, 0)].sum()),
+        p_defender_breaks=float(np.vdot(dist, p_break_d)),
+        p_attacker_breaks=float(np.vdot(dist, p_break_a)),
+        p_defender_destroyed=float(dist[:, destroyed_d].sum()),
+        p_attacker_destroyed=float(dist[destroyed_a, :].sum()),
         attacker_test=test_a,
         defender_test=test_d,
-        attacker_swarm_wounds=_swarm_wounds(dist, -diff, ta.size - 1 - lost_a)
+        attacker_swarm_wounds=_swarm_wounds(dist, -diff, (ta.size - 1 - lost_a)[:, None])
         if test_a.kind == "swarm"
         else None,
-        defender_swarm_wounds=_swarm_wounds(dist, diff, td.size - 1 - lost_d)
+        defender_swarm_wounds=_swarm_wounds(dist, diff, (td.size - 1 - lost_d)[None, :])
         if test_d.kind == "swarm"
         else None,
     )

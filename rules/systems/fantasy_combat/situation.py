@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
 from rules.systems.fantasy_combat.variants import Variants
@@ -198,10 +199,18 @@ BREATH_PROPERTY = {
     "breath_weapon": _bool(_("Use the breath weapon"), _("Close combat: 2D6 automatic hits (RU #1)"))
 }
 
-#: The most combined wound states (attacker × defender) and die steps one estimate may take:
-#: above this the exact chain would not fit the 2 s budget, and the input is refused.
-MAX_WORK = 400_000_000
-MAX_POOL_WOUNDS = 1_000
+#: The most combined wound states (attacker × defender) and die steps one estimate may take
+#: (`combat.check_size`'s coarse bound: about 5·10⁹ a second): above this the exact chain would
+#: not fit the 2 s budget, and the input is refused. A backstop for callers without the cost
+#: model; on the request path the cost model's finer prediction refuses first.
+MAX_WORK = 20_000_000_000
+#: The engine's own limits for a caller without the cost model (which refuses first on the
+#: request path): wounds of one unit's rank and file, and cells of the joint table of both
+#: units' wound states (3000 × 3000 W1 models: 9 million cells, ~460 MB and ~2 s; the table
+#: and the resolution's tables over it are what grows). A unit of 3000 wounds shot at, or
+#: fought by a small unit, costs milliseconds: the table, not the wounds, is the limit.
+MAX_POOL_WOUNDS = 20_000
+MAX_TABLE_CELLS = 6_000_000
 
 
 #: RU only (docs/rules/ru_whfb.md #8: Fear only sets WS 1): a table that plays the 6th-edition auto-break.
@@ -298,7 +307,8 @@ class Situation:
         return self.mode == "melee"
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """Every field by name (a copy: a job's matchups each put one in their result)."""
+        return dict(_as_dict(self))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None, variants: Variants) -> Situation:
@@ -332,3 +342,9 @@ class Situation:
         if problems:
             raise ValueError("; ".join(problems))
         return cls(**values)
+
+
+@cache
+def _as_dict(situation: Situation) -> dict[str, Any]:
+    """`Situation.as_dict`, built once per situation (a job has one; every matchup reports it)."""
+    return {f.name: getattr(situation, f.name) for f in fields(situation)}

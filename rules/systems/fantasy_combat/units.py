@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from rules.systems.fantasy_combat.rule_names import english
 from rules.systems.fantasy_combat.tables import BASES, UNIT_STRENGTH, armour_save_target
 
@@ -354,6 +356,9 @@ class Unit:
     name: str
     models: tuple[Model, ...]
     pool: tuple[int, ...]  # indices into models, largest group first
+    #: What the engine derives from the unit and asks again in every matchup of a job (its
+    #: rules, the points of its losses, its fighters per wound state), kept with it.
+    _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def target(self) -> Model:
@@ -372,7 +377,10 @@ class Unit:
         return self.pool_models * self.wounds_per_model
 
     def has(self, rule: str) -> bool:
-        return any(m.has(rule) for m in self.models)
+        rules = self._memo.get("rules")
+        if rules is None:
+            rules = self._memo["rules"] = frozenset(r for m in self.models for r in m.rules)
+        return rule.lower() in rules
 
     @property
     def leadership(self) -> int:
@@ -390,6 +398,15 @@ class Unit:
             total += take * self.models[g].points
             left -= take
         return total
+
+    def loss_points(self) -> np.ndarray:
+        """`points_of_losses(k)` for k = 0 … the pool's models, read-only (kept)."""
+        known = self._memo.get("loss_points")
+        if known is None:
+            per_model = [self.models[g].points for g in self.pool for _ in range(self.models[g].count)]
+            known = self._memo["loss_points"] = np.concatenate([[0.0], np.cumsum(per_model)])
+            known.setflags(write=False)
+        return known
 
     @property
     def points(self) -> float:

@@ -13,8 +13,8 @@ units hold:
   only over the states the dice so far can reach: a side that has not been struck yet holds
   one row, so the first blows of a combat are cheap whatever the enemy's size, and the return
   blows pay for every row the first blows reached;
-- an independent die on a long track (`convolved`) transforms every row of the table, one
-  batch per distinct number of dice among them;
+- an independent die (`convolved`) moves every row of the table at once, one batch per
+  distinct number of dice among them (a matrix product on a short track, an FFT on a long one);
 - a random number of dice (impact hits, breath) steps through every count it may take, over
   the rows that throw it, across the whole track;
 - a strike-order roll-off (§6.2) runs the rest of the round twice, once per order.
@@ -54,11 +54,14 @@ from rules.systems.fantasy_combat.wound_track import FFT_FROM_STATES
 #: - cells / diagonal_cells: (rows × reachable states) those steps touch, and times diagonals;
 #: - batches / convolutions / spectrum_cells: the convolved throw's transforms (one per
 #:   distinct number of dice), its one-die convolutions, and (rows × transform width) summed;
+#: - held_batches / held_convolutions: the same batches and convolutions of the rows that may
+#:   hold probability, the ones the throw really builds (what the cost model prices);
 #: - spectra: the largest (rows × transform width) of one batch (its memory);
 #: - fighting_cells: (states × model groups) of the fighters per state (`Side.fighting`) of
 #:   each side that strikes, once per way of counting them (with a second rank or not).
 KINDS = ("strikers", "table_cells", "steps", "diagonal_steps", "cells", "diagonal_cells",
-         "batches", "convolutions", "spectrum_cells", "spectra", "fighting_cells")
+         "batches", "convolutions", "held_batches", "held_convolutions", "spectrum_cells", "spectra",
+         "fighting_cells")
 
 
 def _diagonals(striker: Striker) -> tuple[int, int]:
@@ -93,11 +96,12 @@ def _apply(striker: Striker, sides: Sequence[Side], reach: list[int], work: Coun
     own, enemy = sides[striker.side], sides[1 - striker.side]
     other = 1 - striker.side
     size, w = enemy.track.size, enemy.track.w
-    fighting = own.fighting(striker.in_ranks)[striker.group]
+    rows_in_table = own.track.size if striker.melee else 1  # shooting: the attacker's one row
+    fighting = own.fighting(striker.in_ranks)[striker.group][:rows_in_table]
     diagonals = _diagonals(striker)
     passes, jump = diagonals
     work["strikers"] += 1
-    work["table_cells"] += own.track.size * size
+    work["table_cells"] += rows_in_table * size
     if striker.random_count is not None:  # `throw_random` per distinct number of throwers
         values, rows = np.unique(fighting[fighting > 0], return_counts=True)
         faces = len(striker.random_count) - 1
@@ -113,14 +117,21 @@ def _apply(striker: Striker, sides: Sequence[Side], reach: list[int], work: Coun
         return
     dice = fighting * striker.per_model
     independent = bool((striker.transition[:-1] == striker.transition[0]).all())
-    if independent and size > FFT_FROM_STATES:  # `WoundTrack._throw_independent`: every row
+    if independent:  # `WoundTrack._throw_independent`: every row is handed to it
         values, rows = np.unique(dice, return_counts=True)
         top = int(values[-1])
-        width = 1 << (size + min(top * w, size - 1) - 1).bit_length()
+        # It builds and applies only the numbers of dice of rows that may hold probability (the
+        # first `reach` states of its side: one row when shooting, or before being struck).
+        held = np.unique(dice[: reach[striker.side]])
+        work["held_batches"] += int(np.count_nonzero(held))
+        work["held_convolutions"] += int(held[-1]) if len(held) else 0
+        # a matrix product (states × states) on a short track, an FFT of this width on a long one
+        width = size if size <= FFT_FROM_STATES else 1 << (size + min(top * w, size - 1) - 1).bit_length()
         work["batches"] += len(values)
         work["convolutions"] += top
-        work["spectrum_cells"] += own.track.size * width
-        work["spectra"] = max(work["spectra"], int(rows.max()) * width)  # one batch at a time
+        work["spectrum_cells"] += rows_in_table * width
+        matrix = size * size if size <= FFT_FROM_STATES else 0  # `wound_track._dice_matrix`
+        work["spectra"] = max(work["spectra"], int(rows.max()) * width, matrix)  # one batch at a time
         reach[other] = size  # the transform's round-off leaves no state exactly empty
         return
     live = dice[: reach[striker.side]]
@@ -156,7 +167,7 @@ def planned(sides: Sequence[Side], situation: Situation, variants: Variants) -> 
         strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
         buckets = [[s] for s in strikers]  # `combat.shoot`: one after another
     prepare(strikers, sides)
-    size_check = check_size(sides, strikers)
+    size_check = check_size(sides, strikers, melee=situation.melee)
     work: Counter = Counter({kind: 0 for kind in KINDS})
     _run(buckets, sides, [1, 1], work)
     work["fighting_cells"] = sum(sides[side].track.size * len(sides[side].unit.models)

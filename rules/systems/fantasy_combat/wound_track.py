@@ -15,16 +15,18 @@ side's states, whose surviving models decide how many dice each row throws.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
-from rules.dice.pmf import fold
+from rules.dice.pmf import fold, power
 from rules.systems.fantasy_combat.blows import Blow
 
 Array = npt.NDArray[np.float64]
-#: Below this many states, die-by-die stepping beats one FFT convolution per dice count.
+#: Up to this many states, independent dice move a table by one matrix product per dice count
+#: (states²); past it, by one FFT convolution.
 FFT_FROM_STATES = 160
 
 
@@ -49,25 +51,19 @@ class WoundTrack:
         dist[:, 0] = 1.0
         return dist
 
+    @staticmethod
+    @lru_cache(maxsize=256)
+    def of(models: int, w: int) -> WoundTrack:
+        """The track of `models` × `w` wounds, built once per shape (its arrays are never
+        written to): a job meets the same unit sizes in every matchup."""
+        track = WoundTrack(models, w)
+        for array in (track.slain, track.alive, track.remaining):
+            array.setflags(write=False)
+        return track
+
     def transition(self, blow: Blow) -> Array:
         """C[s, j] = P(one die takes j more wounds | state s), j = 0 … w."""
-        per_remaining = np.zeros((self.w + 1, self.w + 1))
-        per_remaining[0, 0] = 1.0
-        for r in range(1, self.w + 1):
-            row = per_remaining[r]
-            row[0] += 1.0 - blow.p_slay - blow.p_unsaved
-            row[r] += blow.p_slay
-            for x, p_x in enumerate(blow.damage):
-                if not p_x:
-                    continue
-                lost = min(x, r)
-                q = blow.regeneration_fails
-                if q >= 1.0:
-                    row[lost] += blow.p_unsaved * p_x
-                else:  # §7.3: one regeneration roll per wound lost
-                    for j in range(lost + 1):
-                        row[j] += blow.p_unsaved * p_x * comb(lost, j) * q**j * (1 - q) ** (lost - j)
-        return per_remaining[self.remaining]
+        return _per_remaining(blow, self.w)[self.remaining]
 
     @staticmethod
     def one_die(dist: Array, transition: Array) -> Array:
@@ -84,24 +80,21 @@ class WoundTrack:
 
         Only rows that hold probability and throw dice are touched, and only the states the
         dice can reach (a state only grows, by at most w per die)."""
-        if self.size > FFT_FROM_STATES and (transition[:-1] == transition[0]).all():
+        if (transition[:-1] == transition[0]).all():
             return self._throw_independent(dist, dice_per_row, transition[0])
         out = dist.copy()
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
         if not len(live):
             return out
+        # Most dice first: the rows still throwing at die k are then the block's first rows.
+        live = live[np.argsort(-dice_per_row[live], kind="stable")]
         block = dist[live]
         dice = dice_per_row[live]
+        throwing = np.searchsorted(-dice, -np.arange(1, int(dice[0]) + 1), side="right")
         reach = int(np.flatnonzero(block.any(axis=0)).max()) + 1
-        for k in range(1, int(dice.max()) + 1):
+        for rows in throwing.tolist():
             reach = min(self.size, reach + self.w)
-            rows = dice >= k
-            part = block[:, :reach] if rows.all() else block[rows, :reach]
-            stepped = self.one_die(part, transition[:reach])
-            if rows.all():
-                block[:, :reach] = stepped
-            else:
-                block[np.flatnonzero(rows), :reach] = stepped
+            block[:rows, :reach] = self.one_die(block[:rows, :reach], transition[:reach])
         out[live] = block
         return out
 
@@ -109,24 +102,52 @@ class WoundTrack:
         """The same, when a die does the same whatever the state (no Killing Blow or Multiple
         Wounds on multi-wound models): the wounds of n dice are the n-fold convolution of one
         die's, added to the state and folded into "all slain", which absorbs (exact). The
-        n-fold convolutions are built one die at a time over the distinct n in order."""
+        n-fold convolutions are built one die at a time over the distinct n in order, and each
+        is applied to its rows at once: on a short track as one matrix product (state to state,
+        `_dice_matrix`), on a long one by FFT. Either is a handful of array operations per
+        distinct number of dice, where stepping die by die was several per die."""
         last = self.size - 1
         out = np.zeros_like(dist)
         count, done = np.ones(1), 0
-        for n in np.unique(dice_per_row):
-            for _ in range(int(n) - done):
-                count = fold(np.convolve(count, per_die), last)
-            done = int(n)
+        # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
+        # other side strikes, one row.
+        outcomes = np.flatnonzero(per_die)
+        bernoulli = len(outcomes) == 2  # no wound or one: the binomial law, written out
+        if bernoulli:
+            per_die = per_die[: outcomes[-1] + 1]
+        die = per_die.tobytes()
+        held = np.flatnonzero(dist.any(axis=1))
+        if len(held) == 1 and bernoulli and self.size <= FFT_FROM_STATES:  # one row: shooting, a first strike
+            row = int(held[0])
+            n = int(dice_per_row[row])
+            out[row] = dist[row] @ _binomial_matrix(die, n, self.size) if n else dist[row]
+            return out
+        for n in np.unique(dice_per_row[held]).tolist():
             rows = dice_per_row == n
             block = dist[rows]
-            length = self.size + len(count) - 1
-            width = 1 << (length - 1).bit_length()
-            spread = np.fft.irfft(
-                np.fft.rfft(block, width, axis=1) * np.fft.rfft(count, width), width, axis=1
-            )
-            spread = np.maximum(spread[:, :length], 0.0)
-            spread[:, last] += spread[:, last + 1 :].sum(axis=1)
-            out[rows] = spread[:, : self.size]
+            if not n:
+                out[rows] = block
+                continue
+            if bernoulli and self.size <= FFT_FROM_STATES:
+                out[rows] = block @ _binomial_matrix(die, n, self.size)
+                continue
+            if bernoulli:
+                count = power(per_die, n, last)
+            else:
+                for _ in range(n - done):
+                    count = fold(np.convolve(count, per_die), last)
+            done = n
+            if self.size <= FFT_FROM_STATES:
+                out[rows] = block @ _dice_matrix(count, self.size)
+            else:
+                length = self.size + len(count) - 1
+                width = 1 << (length - 1).bit_length()
+                spread = np.fft.irfft(
+                    np.fft.rfft(block, width, axis=1) * np.fft.rfft(count, width), width, axis=1
+                )
+                spread = np.maximum(spread[:, :length], 0.0)
+                spread[:, last] += spread[:, last + 1 :].sum(axis=1)
+                out[rows] = spread[:, : self.size]
         return out
 
     def throw_random(
@@ -143,3 +164,71 @@ class WoundTrack:
         out = dist.copy()
         out[throwing_rows] = result
         return out
+
+
+@lru_cache(maxsize=1024)
+def _per_remaining(blow: Blow, w: int) -> Array:
+    """P(one die takes j wounds | the current model has r left), r, j = 0 … w: one row per
+    wounds left, shared by every state with that many (kept per blow and W, read-only)."""
+    per_remaining = np.zeros((w + 1, w + 1))
+    per_remaining[0, 0] = 1.0
+    for r in range(1, w + 1):
+        row = per_remaining[r]
+        row[0] += 1.0 - blow.p_slay - blow.p_unsaved
+        row[r] += blow.p_slay
+        for x, p_x in enumerate(blow.damage):
+            if not p_x:
+                continue
+            lost = min(x, r)
+            q = blow.regeneration_fails
+            if q >= 1.0:
+                row[lost] += blow.p_unsaved * p_x
+            else:  # §7.3: one regeneration roll per wound lost
+                for j in range(lost + 1):
+                    row[j] += blow.p_unsaved * p_x * comb(lost, j) * q**j * (1 - q) ** (lost - j)
+    per_remaining.setflags(write=False)
+    return per_remaining
+
+
+def _offsets(size: int) -> npt.NDArray[np.int64]:
+    """D[s, t] = t − s where t ≥ s, else `size` (an index that reads 0): the wounds that take
+    state s to t, kept per track length."""
+    known = _OFFSETS.get(size)
+    if known is None:
+        ahead = np.subtract.outer(np.arange(size), np.arange(size)).T
+        known = _OFFSETS[size] = np.where(ahead >= 0, ahead, size)
+        known.setflags(write=False)
+    return known
+
+
+_OFFSETS: dict[int, npt.NDArray[np.int64]] = {}
+
+
+def _dice_matrix(count: Array, size: int) -> Array:
+    """M[s, t] = P(state s goes to t) when the dice take k wounds with P(count[k]) (folded at
+    the last state): count[t − s] below the last state, and at it every k that reaches it."""
+    last = size - 1
+    padded = np.zeros(size + 1)
+    padded[: len(count)] = count
+    matrix = padded[_offsets(size)]
+    tail = np.cumsum(padded[size::-1])[::-1]  # tail[k] = P(at least k wounds)
+    matrix[:, last] = tail[last - np.arange(size)]
+    return matrix
+
+
+@lru_cache(maxsize=512)
+def _binomial_matrix(die: bytes, n: int, size: int) -> Array:
+    """`_dice_matrix` of n dice that each take no wound or one (`die`: their PMF's bytes), kept
+    (read-only) per die, n and track length: a job's strikers throw the same few numbers of the
+    same few dice at the same few unit sizes (at most 160² cells each, 512 of them)."""
+    matrix = _dice_matrix(power(np.frombuffer(die), n, size - 1), size)
+    matrix.setflags(write=False)
+    return matrix
+
+
+def clear_caches() -> None:
+    """Empty what this module keeps between matchups (the benches measure an engine cold)."""
+    WoundTrack.of.cache_clear()
+    _per_remaining.cache_clear()
+    _binomial_matrix.cache_clear()
+    _OFFSETS.clear()

@@ -19,6 +19,7 @@ from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.fantasy_combat.estimate import (
     COMBAT_CHANCES,
     attack,
+    clear_caches,
     estimate_cost,
     prepare_situation,
     prepare_unit,
@@ -47,6 +48,7 @@ SYSTEM = register_catalogue_system(
     prepare_unit=prepare_unit,
     prepare_situation=partial(prepare_situation, variants=RU_WHFB),
     estimate_cost=partial(estimate_cost, variants=RU_WHFB),
+    clear_caches=clear_caches,
     situation_schema=situation_schema(RU_WHFB),
     situation_errors=situation_errors,
     reference_targets=reference_targets("ru_whfb"),

@@ -17,6 +17,7 @@ from rules.systems.catalogue_system import register_catalogue_system
 from rules.systems.fantasy_combat.estimate import (
     COMBAT_CHANCES,
     attack,
+    clear_caches,
     estimate_cost,
     prepare_situation,
     prepare_unit,
@@ -45,6 +46,7 @@ SYSTEM = register_catalogue_system(
     prepare_unit=prepare_unit,
     prepare_situation=partial(prepare_situation, variants=WHFB6),
     estimate_cost=partial(estimate_cost, variants=WHFB6),
+    clear_caches=clear_caches,
     situation_schema=situation_schema(WHFB6),
     situation_errors=situation_errors,
     reference_targets=reference_targets("whfb6"),

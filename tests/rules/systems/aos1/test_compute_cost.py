@@ -86,8 +86,16 @@ def test_the_loss_table_is_the_one_it_replaced_to_the_last_bit(situation):
                                   _losses_by_identity_rows(slain, models, bravery, situation))
 
 
+def test_a_target_past_the_old_wound_limit_is_priced_not_refused():
+    """Issue 42: 1000 models of 10 wounds (10,000, twice the old limit) struck by ten models is
+    milliseconds of work, and predicted so; the cost model, not a cap, decides."""
+    seconds, size = estimate_cost(unit("A", 10, weapons=[weapon(attacks="D6", damage="D6")]),
+                                  unit("D", 1000, wounds=10), MELEE)
+    assert over_limit(seconds, size) is None and seconds < 0.1
+
+
 def test_past_the_engines_limits_the_same_message():
     with pytest.raises(ValueError, match="wounds in the target"):
-        estimate_cost(unit("A", 1, weapons=[weapon()]), unit("D", 1000, wounds=6), MELEE)
+        estimate_cost(unit("A", 1, weapons=[weapon()]), unit("D", 1000, wounds=61), MELEE)
     with pytest.raises(ValueError, match="attacks per weapon"):
-        estimate_cost(unit("A", 1000, weapons=[weapon(attacks="D6")]), unit("D", 10), MELEE)
+        estimate_cost(unit("A", 1000, weapons=[weapon(attacks=61)]), unit("D", 10), MELEE)

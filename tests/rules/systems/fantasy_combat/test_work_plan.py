@@ -46,16 +46,16 @@ def engine_work(monkeypatch, attacker, defender, situation) -> Counter:
 
 def test_a_deep_unit_throws_the_dice_of_its_front_rank_only():
     """§6.2: five wide against five wide, five models strike each way whatever the depth. The
-    attacker (I4) strikes first on one row (it has lost nothing yet): 5 dice reaching 2…6 of
-    the defender's states, 20 cells; the defender strikes back from the 6 states those dice
-    reached, 6 × 20 cells. 150 models deep costs the same steps as 20: the old model priced
-    every model's dice (150 looped dice, 7.5× these steps)."""
+    dice are independent (one wound each on W1 models), so each side's throw is one batch per
+    number of its models fighting across its states (5, 4, 3, 2, 1 or none: 6), built from 5
+    one-die convolutions. 150 models deep costs the same batches and convolutions as 20: the
+    old model priced every model's dice (150 dice, 30× these convolutions)."""
     defender = unit("Spearmen", 20)
     shallow = work(unit("Deep", 20, i=4), defender, {"mode": "melee", "round": 2})
     deep = work(unit("Deep", 150, i=4), defender, {"mode": "melee", "round": 2})
     for counted in (shallow, deep):
-        assert (counted["strikers"], counted["steps"], counted["cells"]) == (2, 10, 20 + 6 * 20)
-    assert deep["batches"] == shallow["batches"] == 0
+        assert (counted["strikers"], counted["batches"], counted["convolutions"]) == (2, 6 + 6, 5 + 5)
+    assert deep["steps"] == shallow["steps"] == 0
 
 
 def test_the_deep_units_prediction_grows_with_its_states_not_its_dice():
@@ -81,7 +81,7 @@ def test_a_spear_in_ranks_throws_for_two_ranks():
     spears = unit("Spears", 30, i=4, weapons=[{"name": "Spear", "range": 0, "strength": "user",
                                                 "rules": ["Fight in Ranks"]}])
     counted = work(spears, unit("D", 30, a=0), {"mode": "melee", "round": 2})
-    assert counted["steps"] == 10
+    assert counted["convolutions"] == 10
 
 
 @pytest.mark.parametrize(
@@ -122,10 +122,10 @@ def test_every_priced_kind_is_counted():
 
 
 def test_a_convolved_throws_memory_is_one_batch_of_rows():
-    """30 archers at a 200-model horde (201 states, past `FFT_FROM_STATES`): every number of
-    archers left is its own batch (31 of them), each one row transformed at a width of 256
-    (201 states + 30 wounds, to a power of two). The old model held all 31 rows' spectra at
-    once, and over-predicted the memory of such throws about twice."""
+    """30 archers at a 200-model horde (201 states, past `FFT_FROM_STATES`): the shooters lose
+    nothing, so their table is one row (issue 42; it was a row per number of archers left, 31,
+    each its own batch), transformed at a width of 256 (201 states + 30 wounds, to a power of
+    two). An older model held all 31 rows' spectra at once."""
     archers = unit("Archers", 30, weapons=[{"name": "Bow", "range": 24, "strength": 3}])
     counted = work(archers, unit("Horde", 200), {"mode": "shooting", "range_inches": 10})
-    assert (counted["batches"], counted["spectra"], counted["spectrum_cells"]) == (31, 256, 31 * 256)
+    assert (counted["batches"], counted["spectra"], counted["spectrum_cells"]) == (1, 256, 256)
