@@ -4,11 +4,20 @@ timeouts; this file holds what a command line cannot say: the worker hooks."""
 
 
 def post_worker_init(worker: object) -> None:
-    """Each worker, once it has loaded the application: freeze the start-up heap
-    (`armybuilder.process_heap`), so full garbage collections skip it."""
-    from armybuilder.process_heap import freeze_startup_heap
+    """Each worker, once it has loaded the application: freeze the start-up heap, so full
+    garbage collections skip it, and hold full collections back to the moments between
+    requests (`armybuilder.process_heap.prepare_server_worker`)."""
+    from armybuilder.process_heap import prepare_server_worker
 
-    freeze_startup_heap()
+    prepare_server_worker()
+
+
+def post_request(worker: object, req: object, environ: dict, resp: object) -> None:
+    """After each response has been written: the full garbage collection, if one is due, that
+    `post_worker_init` keeps out of requests (`armybuilder.process_heap.collect_if_due`)."""
+    from armybuilder.process_heap import collect_if_due
+
+    collect_if_due()
 
 
 #: Seconds an idle keep-alive connection stays open. Longer than any `Retry-After`
