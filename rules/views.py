@@ -218,7 +218,8 @@ def designer(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     evaluation = unit_evaluate(system=system, data=data)
     form.add_engine_errors(evaluation.errors)
 
-    if action == "save" and not form.errors and not form.non_field_errors and evaluation.is_valid:
+    # "store", not "save": `save` is a profile field of several systems, and this module names none.
+    if action == "store" and not form.errors and not form.non_field_errors and evaluation.is_valid:
         return _designer_save(request, form, data, unit)
 
     context = _designer_context(request, system, form, evaluation, unit)

@@ -216,14 +216,14 @@ def test_adding_and_removing_weapons_and_models_rerenders_the_form(client, catal
 
 
 def test_saving_needs_a_signed_in_player(client, catalogue):
-    response = client.post(reverse("rules:designer"), {**infantry_post(), "action": "save"})
+    response = client.post(reverse("rules:designer"), {**infantry_post(), "action": "store"})
     assert response.status_code == 302 and "login" in response["Location"]
     assert not UnitTemplate.objects.filter(faction__owner__isnull=False).exists()
 
 
 def test_saving_puts_the_unit_in_the_players_homebrew_faction(client, catalogue, player):
     client.force_login(player)
-    response = client.post(reverse("rules:designer"), {**infantry_post(), "action": "save"})
+    response = client.post(reverse("rules:designer"), {**infantry_post(), "action": "store"})
     unit = UnitTemplate.objects.get(faction__owner=player)
     assert response.status_code == 302 and response["Location"] == reverse(
         "rules:designer_edit", args=[unit.pk]
@@ -232,7 +232,7 @@ def test_saving_puts_the_unit_in_the_players_homebrew_faction(client, catalogue,
     # Saving again edits the same unit.
     client.post(
         reverse("rules:designer_edit", args=[unit.pk]),
-        {**infantry_post(**{"m0-count": "5"}), "action": "save"},
+        {**infantry_post(**{"m0-count": "5"}), "action": "store"},
     )
     unit.refresh_from_db()
     assert unit.points == 72  # 5 × 14.3 = 71.5 → 72
@@ -257,7 +257,7 @@ def test_homebrew_units_are_private_until_shared(client, catalogue, player, riva
     client.force_login(rival)
     for url in (unit_url, faction_url, edit_url):
         assert client.get(url).status_code == 404
-    assert client.post(edit_url, {**infantry_post(), "action": "save"}).status_code == 404
+    assert client.post(edit_url, {**infantry_post(), "action": "store"}).status_code == 404
     assert client.post(reverse("rules:homebrew_unit_delete", args=[unit.pk])).status_code == 404
     assert client.post(reverse("rules:homebrew_share", args=[faction.pk]), {"shared": "1"}).status_code == 404
     assert client.get(reverse("rules:designer") + f"?from={unit.pk}").status_code == 404
@@ -349,7 +349,7 @@ def test_a_copied_datasheet_round_trips_through_the_form_with_its_power_and_prof
     preview = client.post(reverse("rules:designer"), post, HTTP_HX_REQUEST="true").content.decode()
     assert "Power 5" in preview and total(preview) == 0
     client.force_login(player)
-    post["action"] = ["save"]
+    post["action"] = ["store"]
     client.post(reverse("rules:designer"), post)
     saved = UnitTemplate.objects.get(faction__owner=player)
     assert saved.data["power_rating"] == 5 and saved.data["keywords"] == squad.data["keywords"]
