@@ -124,13 +124,20 @@ def list_unit_source(*, user: User, unit_id: Any, list_id: Any = None,
     return _list_unit_source(army_list, unit) if unit and not list_rows.is_configuration(unit) else None
 
 
+def target_name(unit: Mapping[str, Any], slug: str) -> str:
+    """A reference target's name in the active language. The unit keeps its English name as
+    data (what is computed, cached and exported); each system marks its targets' names for
+    translation (`gettext_noop` in its `reference_targets` module)."""
+    return _(str(unit.get("name") or slug))
+
+
 def reference_source(*, system_key: str, slug: str) -> UnitSource | None:
     """One of the system's reference targets ("a typical infantry squad")."""
     try:
         unit = get_system(system_key).reference_targets.get(slug)
     except KeyError:
         return None
-    return UnitSource(f"ref:{slug}", str(unit.get("name", slug)), system_key, unit) if unit else None
+    return UnitSource(f"ref:{slug}", target_name(unit, slug), system_key, unit) if unit else None
 
 
 # ------------------------------------------------------------------------------ lists
@@ -162,7 +169,7 @@ def reference_set_source(*, system_key: str) -> ListSource | None:
         return None
     name = _("Reference targets")
     return ListSource(REFERENCE_SET, name, system_key, name,
-                      [(str(unit.get("name", slug)), unit) for slug, unit in targets.items()])
+                      [(target_name(unit, slug), unit) for slug, unit in targets.items()])
 
 
 # ------------------------------------------------------------------------------ target menus
@@ -208,7 +215,7 @@ def _list_label(army_list: ArmyList, user: User) -> str:
 
 
 def _reference_choices(system_key: str) -> list[tuple[str, str]]:
-    return [(f"ref:{slug}", str(unit.get("name", slug)))
+    return [(f"ref:{slug}", target_name(unit, slug))
             for slug, unit in get_system(system_key).reference_targets.items()]
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from points.catalogue.i18n import gettext_noop
+
 #: Points a model of each target, per system. Spearmen, orcs and knights cost what the bundled
 #: model of the same kit costs (`BUNDLED_PEERS`); an ogre and a dragon have no bundled peer and
 #: sit on the same scale (the Mire Troll, S5 T4 W3 with regeneration, is 65; the Ash-Gorer,
@@ -37,6 +39,19 @@ BUNDLED_PEERS: dict[str, dict[str, tuple[str, str, str]]] = {
         "knights-5": ("wardens-of-kholm", "boyar-druzhina", "Druzhinnik"),
     },
 }
+
+
+#: Every name `_named` composes, marked so `makemessages` finds them: a page shows a target by
+#: its name in the reader's language (`armybuilder.estimates.sources.target_name`), while the
+#: unit keeps its English name as data. A test checks that each composed name is listed here.
+TRANSLATED_NAMES: tuple[str, ...] = (
+    gettext_noop("Spearmen (20, light armour, shield; our 6 pts each)"),
+    gettext_noop("Orc Boyz (20, light armour, shield; our 7 pts each)"),
+    gettext_noop("Knights (5, heavy armour, shield, barding; our 26 pts each)"),
+    gettext_noop("Knights (5, heavy armour, shield, barding; our 27 pts each)"),
+    gettext_noop("Ogres (4, light armour; our 40 pts each)"),
+    gettext_noop("Dragon (T6 W6, scaly skin 3+; our 300 pts)"),
+)
 
 
 def _unit(system: str, name: str, model: dict[str, Any]) -> dict[str, Any]:
