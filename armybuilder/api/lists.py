@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, status, viewsets
@@ -18,10 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from armybuilder.api import list_cache
+from armybuilder.api import list_cache, list_documents
 from armybuilder.api.filters import checked_text
 from armybuilder.api.permissions import IsListOwnerOrReadOnly
-from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag
+from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag, with_version_etag
 from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES, error
 from armybuilder.api.serializers import (
     ArmyListCreateSerializer,
@@ -82,19 +83,38 @@ def _representation(army_list: ArmyList) -> dict[str, Any]:
     return ArmyListSerializer(army_list, context=context).data
 
 
-def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200) -> Response:
+def list_response(request: Request, army_list: ArmyList, *,
+                  status_code: int = 200) -> Response | HttpResponse:
     """A whole list (cached points, nothing re-priced) with its ETag.
 
-    The representation of each version is built once per process (`list_cache`); only the
-    share token, which the owner alone may see, is filled in per request. A read whose
-    `If-None-Match` names the current ETag is answered 304 with no body.
+    With stored documents (`list_documents`) the list is serialized afresh and its document
+    stored for the next reads, which then never serialize it; otherwise the representation
+    of each version is built once per process (`list_cache`). Only the share token, which the
+    owner alone may see, is filled in per request. A read whose `If-None-Match` names the
+    current ETag is answered 304 with no body.
     """
     if status_code == 200 and request.method == "GET" and etag(army_list) in if_none_match(request):
         return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), army_list)
-    cached = list_cache.representation(army_list, lambda: _representation(army_list))
     is_owner = request.user.is_authenticated and request.user.pk == army_list.owner_id
-    body = {**cached, "share_token": army_list.share_token if is_owner else None}
+    token = army_list.share_token if is_owner else None
+    if list_documents.enabled() and army_list.locked_at is None:
+        digest = list_documents.source_digest(army_list)  # before serializing: see `source_digest`
+        head, tail = list_documents.split(_representation(army_list))
+        list_documents.store(army_list, head, tail, digest=digest)
+        return with_version_etag(list_documents.json_response(head, tail, token, status=status_code),
+                                 army_list.version)
+    cached = list_cache.representation(army_list, lambda: _representation(army_list))
+    body = {**cached, "share_token": token}
     return with_etag(Response(body, status=status_code), army_list)
+
+
+def stored_list_response(request: Request, found: list_documents.StoredList) -> HttpResponse | Response:
+    """A read answered from the list's stored document (`list_documents.stored`)."""
+    if f'"{found.version}"' in if_none_match(request):
+        return with_version_etag(Response(status=status.HTTP_304_NOT_MODIFIED), found.version)
+    assert found.head is not None and found.tail is not None
+    token = found.share_token if request.user.pk == found.owner_id else None
+    return with_version_etag(list_documents.json_response(found.head, found.tail, token), found.version)
 
 
 def system_for_new_list(key: str) -> GameSystem:
@@ -171,6 +191,10 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
                    responses={200: ArmyListSerializer, **NOT_MODIFIED})
     def retrieve(self, request: Request, list_id: int) -> Response:
         """The list with its units, their options and points as saved (nothing is re-priced)."""
+        if list_documents.enabled():
+            found = list_documents.stored(user=request.user, list_id=list_id)
+            if found is not None and found.head is not None:
+                return stored_list_response(request, found)
         return list_response(request, self.get_list(unread=API_READ_UNREAD))
 
     @extend_schema(tags=TAGS, summary="Replace a list's settings", request=ArmyListWriteSerializer,
