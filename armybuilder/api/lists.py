@@ -83,21 +83,24 @@ def _representation(army_list: ArmyList) -> dict[str, Any]:
     return ArmyListSerializer(army_list, context=context).data
 
 
-def list_response(request: Request, army_list: ArmyList, *,
-                  status_code: int = 200) -> Response | HttpResponse:
+def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200,
+                  store: bool = False) -> Response | HttpResponse:
     """A whole list (cached points, nothing re-priced) with its ETag.
 
-    With stored documents (`list_documents`) the list is serialized afresh and its document
-    stored for the next reads, which then never serialize it; otherwise the representation
-    of each version is built once per process (`list_cache`). Only the share token, which the
-    owner alone may see, is filled in per request. A read whose `If-None-Match` names the
-    current ETag is answered 304 with no body.
+    The representation of each version is built once per process (`list_cache`); only the
+    share token, which the owner alone may see, is filled in per request. A read whose
+    `If-None-Match` names the current ETag is answered 304 with no body.
+
+    `store`: `army_list` and its units are read from the database as they are now (a read by
+    id whose stored document did not match): the list is serialized afresh and its document
+    stored for the next reads (`list_documents`). Not after a write: the objects a service
+    changed hold JSON documents in the order they were built, the database's in its own.
     """
     if status_code == 200 and request.method == "GET" and etag(army_list) in if_none_match(request):
         return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), army_list)
     is_owner = request.user.is_authenticated and request.user.pk == army_list.owner_id
     token = army_list.share_token if is_owner else None
-    if list_documents.enabled() and army_list.locked_at is None:
+    if store and list_documents.enabled() and army_list.locked_at is None:
         digest = list_documents.source_digest(army_list)  # before serializing: see `source_digest`
         head, tail = list_documents.split(_representation(army_list))
         list_documents.store(army_list, head, tail, digest=digest)
@@ -195,7 +198,7 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
             found = list_documents.stored(user=request.user, list_id=list_id)
             if found is not None and found.head is not None:
                 return stored_list_response(request, found)
-        return list_response(request, self.get_list(unread=API_READ_UNREAD))
+        return list_response(request, self.get_list(unread=API_READ_UNREAD), store=True)
 
     @extend_schema(tags=TAGS, summary="Replace a list's settings", request=ArmyListWriteSerializer,
                    parameters=[IF_MATCH, ETAG_HEADER], responses={200: ArmyListSerializer, **STALE_RESPONSES})
