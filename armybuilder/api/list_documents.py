@@ -11,8 +11,10 @@ response without being parsed or encoded again.
 Never stale: the statement compares everything the document was built from (see
 `ListApiDocument`) and `FORMAT`, which must be raised whenever the representation changes
 (a field added, a translation changed). A document that does not match is not sent; the list
-is serialized as before and the document rewritten (`store`). Documents are written by every
-API response that carries a whole list (reads that missed, creates, changes, undo, forks).
+is serialized as before and the document rewritten (`store`). Documents are written by a read
+that found none current, and rewritten (in every language stored) when a change of the list
+commits (`refresh`, on the services' `list_saved`): lists no one reads through the API cost
+their changes nothing more.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.http import HttpResponse
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
+from armybuilder.lists.selectors import API_READ_UNITS_UNREAD, API_READ_UNREAD, army_list_units
 from armybuilder.models import ArmyList, ListApiDocument
 from rules.models import BattleScribeSource, Faction
 
@@ -144,6 +148,43 @@ def json_response(head: str, tail: str, share_token: str | None, *, status: int 
     """The response DRF's `JSONRenderer` would give for the document (same bytes, same type)."""
     return HttpResponse(body(head, tail, share_token), status=status,
                         content_type=JSONRenderer.media_type)
+
+
+def representation(army_list: ArmyList) -> dict[str, Any]:
+    """The list as `ArmyListSerializer` gives it, its units read once (one query, without the
+    columns it never shows)."""
+    from armybuilder.api.serializers import ArmyListSerializer, ListUnitSerializer
+
+    units = army_list_units(army_list=army_list, unread=API_READ_UNITS_UNREAD)
+    context = {"units": ListUnitSerializer(units, many=True).data, "list_units": units}
+    return ArmyListSerializer(army_list, context=context).data
+
+
+def save(army_list: ArmyList) -> tuple[str, str]:
+    """Serialize `army_list` (read from the database as it is now, not a service's changed
+    object: JSON columns read back have the database's key order) and store its document in the
+    current language; the document's two parts."""
+    digest = source_digest(army_list)  # before serializing: see `source_digest`
+    head, tail = split(representation(army_list))
+    store(army_list, head, tail, digest=digest)
+    return head, tail
+
+
+def refresh(sender: Any, list_id: int, **_kwargs: Any) -> None:
+    """`list_saved`: rewrite the list's stored documents, in each language one is stored in."""
+    if not enabled():
+        return
+    languages = list(ListApiDocument.objects.filter(army_list_id=list_id).values_list("language", flat=True))
+    if not languages:
+        return
+    has_source = Exists(BattleScribeSource.objects.filter(faction_id=OuterRef("faction_id")))
+    army_list = (ArmyList.objects.select_related("system", "faction", "owner").defer(*API_READ_UNREAD)
+                 .filter(pk=list_id, locked_at__isnull=True).annotate(has_roster_source=has_source).first())
+    if army_list is None:
+        return
+    for code in languages:
+        with translation.override(code):
+            save(army_list)
 
 
 def forget_lists_using_template(sender: Any, instance: Any, **_kwargs: Any) -> None:

@@ -44,7 +44,6 @@ from armybuilder.lists.audit import army_list_audit
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
 from armybuilder.lists.selectors import (
-    API_READ_UNITS_UNREAD,
     API_READ_UNREAD,
     army_list_get_for_user,
     army_list_units,
@@ -78,9 +77,7 @@ def units_data(army_list: ArmyList, units: list[ListUnit] | None = None) -> list
 def _representation(army_list: ArmyList) -> dict[str, Any]:
     """The list as `ArmyListSerializer` gives it, its units read once (one query, without the
     columns it never shows)."""
-    units = army_list_units(army_list=army_list, unread=API_READ_UNITS_UNREAD)
-    context = {"units": units_data(army_list, units), "list_units": units}
-    return ArmyListSerializer(army_list, context=context).data
+    return list_documents.representation(army_list)
 
 
 def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200,
@@ -101,9 +98,7 @@ def list_response(request: Request, army_list: ArmyList, *, status_code: int = 2
     is_owner = request.user.is_authenticated and request.user.pk == army_list.owner_id
     token = army_list.share_token if is_owner else None
     if store and list_documents.enabled() and army_list.locked_at is None:
-        digest = list_documents.source_digest(army_list)  # before serializing: see `source_digest`
-        head, tail = list_documents.split(_representation(army_list))
-        list_documents.store(army_list, head, tail, digest=digest)
+        head, tail = list_documents.save(army_list)
         return with_version_etag(list_documents.json_response(head, tail, token, status=status_code),
                                  army_list.version)
     cached = list_cache.representation(army_list, lambda: _representation(army_list))

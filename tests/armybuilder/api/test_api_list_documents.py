@@ -49,7 +49,7 @@ def assert_read_from_document(client: APIClient, list_id: int, settings: Any, la
     assert not [q for q in context.captured_queries if '"armybuilder_listunit"' in q["sql"]]
     assert len(context.captured_queries) <= 2  # the token (or session) and the document's statement
     expected = serialized(client, list_id, settings, language)
-    assert stored.content == expected.content, (stored.content[380:600], expected.content[380:600])
+    assert stored.content == expected.content
     assert {name: stored.get(name) for name in HEADERS} == {name: expected.get(name) for name in HEADERS}
     return stored.content
 
@@ -119,9 +119,9 @@ def test_after_every_kind_of_change_the_document_read_is_the_current_list(
         lambda: owner_client.delete(f"{base}/share", **if_match(private_list)),
         lambda: owner_client.post(f"{base}/locks", **if_match(private_list)),
         # The editor's way: the services, no API response storing anything.
-        lambda: army_list_unit_set_options(list_unit=private_list.units.filter(template=units["veterans"]).first(),
-                                           options={"plasma": 1},
-                                           expected_version=None),
+        lambda: army_list_unit_set_options(
+            list_unit=private_list.units.filter(template=units["veterans"]).first(), options={"plasma": 1},
+            expected_version=None),
         lambda: army_list_add_unit(army_list=ArmyList.objects.get(pk=pk), unit=units["recruits"],
                                    expected_version=None),
     ]
@@ -192,3 +192,58 @@ def test_the_current_etag_is_a_304_from_the_document(owner_client: Any, private_
     tag = owner_client.get(url)["ETag"]
     response = owner_client.get(url, HTTP_IF_NONE_MATCH=tag)
     assert (response.status_code, response["ETag"], response.content) == (304, tag, b"")
+
+
+def test_a_committed_change_rewrites_the_stored_documents_in_each_language(
+        owner_client: Any, private_list: ArmyList, units: dict[str, UnitTemplate], settings: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The editor's click (the services, no API request): once it commits, the very first read
+    in each language already stored is answered from a document, equal to the serializer's."""
+    url = f"/api/v1/lists/{private_list.pk}"
+    for language in ("en", "pl"):
+        _get(owner_client, url, language)
+    with django_capture_on_commit_callbacks(execute=True):
+        army_list_add_unit(army_list=ArmyList.objects.get(pk=private_list.pk), unit=units["captain"],
+                           expected_version=None)
+    version = ArmyList.objects.get(pk=private_list.pk).version
+    stored = ListApiDocument.objects.filter(army_list=private_list).values_list("language", "list_version")
+    assert set(stored) == {("en", version), ("pl", version)}
+    for language in ("en", "pl"):
+        list_cache.clear()
+        with CaptureQueriesContext(connection) as context:
+            first = _get(owner_client, url, language)
+        assert len(context.captured_queries) == 2  # the token, the document's statement
+        assert first.content == serialized(owner_client, private_list.pk, settings, language).content
+
+
+def test_a_list_read_through_no_api_costs_its_changes_no_document(
+        private_list: ArmyList, units: dict[str, UnitTemplate],
+        django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        army_list_add_unit(army_list=ArmyList.objects.get(pk=private_list.pk), unit=units["captain"],
+                           expected_version=None)
+    assert not ListApiDocument.objects.filter(army_list=private_list).exists()
+
+
+def test_a_changed_battlescribe_source_is_not_served_from_an_older_document(
+        owner: Any, owner_client: Any, settings: Any) -> None:
+    """The forces a list offers come from its faction's source, which a re-import may change
+    without a new version of the list: the source's digest is part of the document's match."""
+    from django.core.management import call_command
+
+    from rules.battlescribe_import import import_files
+    from rules.models import BattleScribeSource
+    from tests.rules.battlescribe.files import sources
+
+    call_command("load_catalogue", stdout=io.StringIO())
+    faction = import_files(system_key="wh40k9", files=sources("slots.gst", "slots_warband.cat"),
+                           owner=owner).factions[0]
+    army_list = army_list_create(owner=owner, system=faction.system, faction=faction, name="BS",
+                                 points_limit=500)
+    url = f"/api/v1/lists/{army_list.pk}"
+    assert owner_client.get(url).json()["roster_forces"]
+    ListApiDocument.objects.filter(army_list=army_list).update(head='{"marked":true,"share_token":', tail="}")
+    assert owner_client.get(url).json() == {"marked": True, "share_token": None}  # it matches: sent
+
+    BattleScribeSource.objects.filter(faction=faction).update(digest="0" * 64)
+    assert owner_client.get(url).content == serialized(owner_client, army_list.pk, settings).content
