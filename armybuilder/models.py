@@ -293,7 +293,8 @@ class ListApiDocument(models.Model):
     A document is current only while everything it was built from is unchanged, which the read
     compares in the same statement: the list's `version` and `updated` (every change of the list
     or its units moves them), its faction's name, its owner's username, its faction's
-    BattleScribe source (the forces offered) and the code's `format`. A deleted catalogue unit
+    BattleScribe source (the forces offered) and the code's `format` (a fingerprint of the code and
+    messages that made it). A deleted catalogue unit
     (its list units lose `template`) deletes the documents of the lists using it. A document
     that is not current is never sent: the list is serialized again and the document rewritten.
     """
@@ -301,7 +302,7 @@ class ListApiDocument(models.Model):
     army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="+",
                                   verbose_name=_("army list"))
     language = models.CharField(_("language"), max_length=16)
-    format = models.PositiveIntegerField(_("format"))
+    format = models.CharField(_("format"), max_length=80)
     list_version = models.PositiveIntegerField(_("list version"))
     list_updated = models.DateTimeField(_("list last change"))
     faction_name = models.CharField(_("faction name"), max_length=120, null=True)

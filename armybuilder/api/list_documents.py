@@ -9,19 +9,22 @@ the stored document is still the list as it is now, and returns it; the bytes go
 response without being parsed or encoded again.
 
 Never stale: the statement compares everything the document was built from (see
-`ListApiDocument`) and `FORMAT`, which must be raised whenever the representation changes
-(a field added, a translation changed). A document that does not match is not sent; the list
-is serialized as before and the document rewritten (`store`). Documents are written by a read
-that found none current, and rewritten (in every language stored) when a change of the list
-commits (`refresh`, on the services' `list_saved`): lists no one reads through the API cost
-their changes nothing more.
+`ListApiDocument`) and the code's format (`code_format`: a fingerprint of the code and
+messages, so a release never sends documents an older release stored). A document that does
+not match is not sent; the list is serialized as before and the document rewritten (`store`).
+Documents are written by a read that found none current, and rewritten (in every language
+stored) when a change of the list commits (`refresh`, on the services' `list_saved`): lists no
+one reads through the API cost their changes nothing more.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -36,9 +39,14 @@ from armybuilder.lists.selectors import API_READ_UNITS_UNREAD, API_READ_UNREAD, 
 from armybuilder.models import ArmyList, ListApiDocument
 from rules.models import BattleScribeSource, Faction
 
-#: The representation's format: raise it whenever what `ArmyListSerializer` produces changes
-#: (fields, their order, translations), so no document of an older format is ever sent.
+#: The representation's format: raise it when what `ArmyListSerializer` produces changes in a
+#: way the code's fingerprint (`code_format`) cannot see.
 FORMAT = 1
+#: The product's own packages and messages: any change in them may change a list's JSON (a
+#: field, a system's figures, a translated message), so documents stored by other code are not
+#: sent (`code_format`).
+_CODE_DIRECTORIES = ("armybuilder", "rules", "points", "locale")
+_CODE_SUFFIXES = frozenset({".py", ".po", ".json", ".yaml", ".yml", ".toml"})
 
 #: Largest list id the statement is asked for (a larger one is answered by the ordinary path).
 _MAX_ID = 2**31 - 1
@@ -46,6 +54,21 @@ _MAX_ID = 2**31 - 1
 #: Stands for the share token while a document is rendered; never in any list's content.
 _SENTINEL = f"share-token-{uuid.uuid4().hex}"
 _TOKEN_KEY = '"share_token":'
+
+
+@functools.cache
+def code_format() -> str:
+    """`FORMAT` and a fingerprint of the code and messages running (about 15 ms, once per
+    process): a release that changes anything a document is made by never sends one stored by
+    the release before, without anyone having to remember to raise `FORMAT`."""
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256()
+    for directory in _CODE_DIRECTORIES:
+        for path in sorted((root / directory).rglob("*")):
+            if path.suffix in _CODE_SUFFIXES and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return f"{FORMAT}:{digest.hexdigest()}"
 
 
 def enabled() -> bool:
@@ -103,7 +126,7 @@ def stored(*, user: Any, list_id: int) -> StoredList | None:
     if _READ is None:
         _READ = _read_statement()
     with connection.cursor() as cursor:
-        cursor.execute(_READ, [language(), FORMAT, list_id, user.pk])
+        cursor.execute(_READ, [language(), code_format(), list_id, user.pk])
         row = cursor.fetchone()
     return None if row is None else StoredList(*row)
 
@@ -135,7 +158,7 @@ def store(army_list: ArmyList, head: str, tail: str, *, digest: str | None) -> N
     """Keep the document of `army_list` as read (its version, names and `digest` as they were
     when it was serialized) for the request's language, replacing the one there was."""
     document = ListApiDocument(
-        army_list_id=army_list.pk, language=language(), format=FORMAT, list_version=army_list.version,
+        army_list_id=army_list.pk, language=language(), format=code_format(), list_version=army_list.version,
         list_updated=army_list.updated, faction_name=army_list.faction.name if army_list.faction_id else None,
         owner_name=army_list.owner.get_username(), source_digest=digest, head=head, tail=tail)
     ListApiDocument.objects.bulk_create(
