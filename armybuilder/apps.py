@@ -16,6 +16,18 @@ class ArmybuilderConfig(AppConfig):
         from rules.signals import source_updated
 
         source_updated.connect(reprice_faction_lists, dispatch_uid="reprice-faction-lists")
+        # A deleted catalogue unit changes the lists made from it without a new version: their
+        # stored API documents go (`armybuilder.api.list_documents`).
+        from django.db.models.signals import pre_delete
+
+        from armybuilder.api.list_documents import forget_lists_using_template, refresh
+        from armybuilder.lists.signals import list_saved
+        from rules.models import UnitTemplate
+
+        pre_delete.connect(forget_lists_using_template, sender=UnitTemplate,
+                           dispatch_uid="list-documents-forget-template")
+        # A change of a list committed: its stored API documents are rewritten at once.
+        list_saved.connect(refresh, dispatch_uid="list-documents-refresh")
         from rules.import_queue import provide_durable_jobs
 
         # The durable background jobs: every kind's runner, and the store the catalogue imports

@@ -279,3 +279,45 @@ class ListUnit(models.Model):
 
 # The background jobs' rows live in their own module (`armybuilder.jobs` reads and writes them).
 from armybuilder.job_rows import BackgroundJob, JobInput, JobOutput  # noqa: E402, F401
+
+
+class ListApiDocument(models.Model):
+    """The API's JSON of one version of a list, in one language, stored as the bytes sent.
+
+    Reading a list through the API (`GET /api/v1/lists/{id}`) was mostly building and
+    encoding this document again from the list's and its units' rows; stored, a read is one
+    statement that checks the document still belongs to the list as it is now and returns it
+    (`armybuilder/api/list_documents.py`). The document is split around the share token (shown
+    to the owner only): `head` ends with `"share_token":`, `tail` starts after its value.
+
+    A document is current only while everything it was built from is unchanged, which the read
+    compares in the same statement: the list's `version` and `updated` (every change of the list
+    or its units moves them), its faction's name, its owner's username, its faction's
+    BattleScribe source (the forces offered) and the code's `format` (a fingerprint of the code and
+    messages that made it). A deleted catalogue unit
+    (its list units lose `template`) deletes the documents of the lists using it. A document
+    that is not current is never sent: the list is serialized again and the document rewritten.
+    """
+
+    army_list = models.ForeignKey(ArmyList, on_delete=models.CASCADE, related_name="+",
+                                  verbose_name=_("army list"))
+    language = models.CharField(_("language"), max_length=16)
+    format = models.CharField(_("format"), max_length=80)
+    list_version = models.PositiveIntegerField(_("list version"))
+    list_updated = models.DateTimeField(_("list last change"))
+    faction_name = models.CharField(_("faction name"), max_length=120, null=True)
+    owner_name = models.CharField(_("owner name"), max_length=150)
+    source_digest = models.CharField(_("BattleScribe source digest"), max_length=64, null=True)
+    head = models.TextField(_("JSON before the share token"))
+    tail = models.TextField(_("JSON after the share token"))
+
+    class Meta:
+        verbose_name = _("stored API document of a list")
+        verbose_name_plural = _("stored API documents of lists")
+        constraints = [
+            models.UniqueConstraint(fields=["army_list", "language"],
+                                    name="listapidocument_one_per_language"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.army_list_id} v{self.list_version} ({self.language})"

@@ -415,3 +415,7 @@ SPECTACULAR_SETTINGS = {
 
 #: Lists whose serialized form each process keeps (`armybuilder/api/list_cache.py`); 0 keeps none.
 API_LIST_CACHE_ENTRIES = env.int("API_LIST_CACHE_ENTRIES", default=512)
+#: Whether the API stores each list's JSON and reads it back in one statement
+#: (`armybuilder/api/list_documents.py`); off, every uncached read serializes the list (the
+#: baseline `bench/bench_api_list_cpu.py` alternates with).
+API_LIST_DOCUMENTS = env.bool("API_LIST_DOCUMENTS", default=True)

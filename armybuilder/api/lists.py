@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, permissions, status, viewsets
@@ -18,10 +19,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 
-from armybuilder.api import list_cache
+from armybuilder.api import list_cache, list_documents
 from armybuilder.api.filters import checked_text
 from armybuilder.api.permissions import IsListOwnerOrReadOnly
-from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag
+from armybuilder.api.preconditions import etag, expected_version, if_none_match, with_etag, with_version_etag
 from armybuilder.api.schema import ETAG_HEADER, IF_MATCH, IF_NONE_MATCH, NOT_MODIFIED, STALE_RESPONSES, error
 from armybuilder.api.serializers import (
     ArmyListCreateSerializer,
@@ -43,7 +44,6 @@ from armybuilder.lists.audit import army_list_audit
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
 from armybuilder.lists.selectors import (
-    API_READ_UNITS_UNREAD,
     API_READ_UNREAD,
     army_list_get_for_user,
     army_list_units,
@@ -77,24 +77,42 @@ def units_data(army_list: ArmyList, units: list[ListUnit] | None = None) -> list
 def _representation(army_list: ArmyList) -> dict[str, Any]:
     """The list as `ArmyListSerializer` gives it, its units read once (one query, without the
     columns it never shows)."""
-    units = army_list_units(army_list=army_list, unread=API_READ_UNITS_UNREAD)
-    context = {"units": units_data(army_list, units), "list_units": units}
-    return ArmyListSerializer(army_list, context=context).data
+    return list_documents.representation(army_list)
 
 
-def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200) -> Response:
+def list_response(request: Request, army_list: ArmyList, *, status_code: int = 200,
+                  store: bool = False) -> Response | HttpResponse:
     """A whole list (cached points, nothing re-priced) with its ETag.
 
     The representation of each version is built once per process (`list_cache`); only the
     share token, which the owner alone may see, is filled in per request. A read whose
     `If-None-Match` names the current ETag is answered 304 with no body.
+
+    `store`: `army_list` and its units are read from the database as they are now (a read by
+    id whose stored document did not match): the list is serialized afresh and its document
+    stored for the next reads (`list_documents`). Not after a write: the objects a service
+    changed hold JSON documents in the order they were built, the database's in its own.
     """
     if status_code == 200 and request.method == "GET" and etag(army_list) in if_none_match(request):
         return with_etag(Response(status=status.HTTP_304_NOT_MODIFIED), army_list)
-    cached = list_cache.representation(army_list, lambda: _representation(army_list))
     is_owner = request.user.is_authenticated and request.user.pk == army_list.owner_id
-    body = {**cached, "share_token": army_list.share_token if is_owner else None}
+    token = army_list.share_token if is_owner else None
+    if store and list_documents.enabled() and army_list.locked_at is None:
+        head, tail = list_documents.save(army_list)
+        return with_version_etag(list_documents.json_response(head, tail, token, status=status_code),
+                                 army_list.version)
+    cached = list_cache.representation(army_list, lambda: _representation(army_list))
+    body = {**cached, "share_token": token}
     return with_etag(Response(body, status=status_code), army_list)
+
+
+def stored_list_response(request: Request, found: list_documents.StoredList) -> HttpResponse | Response:
+    """A read answered from the list's stored document (`list_documents.stored`)."""
+    if f'"{found.version}"' in if_none_match(request):
+        return with_version_etag(Response(status=status.HTTP_304_NOT_MODIFIED), found.version)
+    assert found.head is not None and found.tail is not None
+    token = found.share_token if request.user.pk == found.owner_id else None
+    return with_version_etag(list_documents.json_response(found.head, found.tail, token), found.version)
 
 
 def system_for_new_list(key: str) -> GameSystem:
@@ -171,7 +189,11 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
                    responses={200: ArmyListSerializer, **NOT_MODIFIED})
     def retrieve(self, request: Request, list_id: int) -> Response:
         """The list with its units, their options and points as saved (nothing is re-priced)."""
-        return list_response(request, self.get_list(unread=API_READ_UNREAD))
+        if list_documents.enabled():
+            found = list_documents.stored(user=request.user, list_id=list_id)
+            if found is not None and found.head is not None:
+                return stored_list_response(request, found)
+        return list_response(request, self.get_list(unread=API_READ_UNREAD), store=True)
 
     @extend_schema(tags=TAGS, summary="Replace a list's settings", request=ArmyListWriteSerializer,
                    parameters=[IF_MATCH, ETAG_HEADER], responses={200: ArmyListSerializer, **STALE_RESPONSES})

@@ -15,12 +15,17 @@ A read may send `If-None-Match` with the ETag it has: 304 with no body if it is 
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from django.http import HttpResponseBase
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from armybuilder.api.exceptions import PreconditionFailed, PreconditionRequired
 from armybuilder.models import ArmyList
+
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
 
 def etag(army_list: ArmyList) -> str:
@@ -50,7 +55,12 @@ def if_none_match(request: Request) -> list[str]:
 
 def with_etag(response: Response, army_list: ArmyList) -> Response:
     """The list's ETag on `response`; caches must revalidate it and keep it per user."""
-    response["ETag"] = etag(army_list)
+    return with_version_etag(response, army_list.version)
+
+
+def with_version_etag(response: _Response, version: int) -> _Response:
+    """`with_etag` for a list known only by its version (a stored document's read)."""
+    response["ETag"] = f'"{version}"'
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ("Authorization", "Cookie"))
     return response

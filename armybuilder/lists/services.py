@@ -39,6 +39,7 @@ from armybuilder.lists.backends.unit_format import build_list_unit as build_list
 from armybuilder.lists.backends.unit_format import catalogue_ref as catalogue_ref  # re-exported
 from armybuilder.lists.errors import ArmyListError, StaleListError
 from armybuilder.lists.evaluation import evaluate_units, list_settings
+from armybuilder.lists.signals import list_saved
 from armybuilder.lists.text_safety import has_bidi_control
 from armybuilder.models import (
     LIST_NAME_MAX_LENGTH,
@@ -253,6 +254,8 @@ def save_list_change(
     locked.version += 1
     if backend is not None and units is not None:
         backend.saved(units, locked.version)
+    list_id = locked.pk
+    transaction.on_commit(lambda: list_saved.send(sender=ArmyList, list_id=list_id), robust=True)
     for name in (*fields, "version", "system"):
         setattr(caller, name, getattr(locked, name))
     return locked

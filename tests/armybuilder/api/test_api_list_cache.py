@@ -58,9 +58,11 @@ def test_the_owner_alone_sees_the_share_token_of_a_cached_version(owner_client: 
 
 
 def test_with_no_entries_every_read_builds_the_list(owner_client: Any, private_list: ArmyList,
-                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    monkeypatch: pytest.MonkeyPatch, settings: Any,
                                                     django_assert_max_num_queries: Any) -> None:
-    """`API_LIST_CACHE_ENTRIES=0` (the cold baseline of bench/bench_api.py) keeps nothing."""
+    """`API_LIST_CACHE_ENTRIES=0` (the cold baseline of bench/bench_api.py) keeps nothing
+    (without stored documents, `test_api_list_documents`, which would answer the second read)."""
+    settings.API_LIST_DOCUMENTS = False
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -75,9 +77,11 @@ def test_with_no_entries_every_read_builds_the_list(owner_client: Any, private_l
 
 
 def test_an_uncached_read_of_a_list_without_a_battlescribe_source_is_three_queries(
-        owner_client: Any, private_list: ArmyList, monkeypatch: pytest.MonkeyPatch) -> None:
+        owner_client: Any, private_list: ArmyList, monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
     """The token, the list row (which says whether its faction has a BattleScribe source) and its
-    units: no query to learn that a faction imported otherwise offers no forces."""
+    units: no query to learn that a faction imported otherwise offers no forces (the serializing
+    path: with stored documents a first read adds the document's statement and its store)."""
+    settings.API_LIST_DOCUMENTS = False
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

@@ -151,3 +151,20 @@ def test_a_feature_is_offered_where_it_applies_and_refused_with_a_reason_elsewhe
         assert answer.json()["message"] == (
             "This game system prices units from its book: there is no formula to audit them against."
         )
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_api_read_from_a_stored_document_is_the_serializers_on_every_kind(
+    db: None, built: dict[str, Built], kind: str, settings: Any
+) -> None:
+    """`armybuilder/api/list_documents.py`: the bytes and headers a read takes from the list's
+    stored document are the serializer's, in English and in Polish (a locked snapshot is read
+    through its link only, never by id: not stored)."""
+    from tests.armybuilder.api.test_api_list_documents import assert_read_from_document
+
+    cell = _cell(built[kind])
+    if cell.built.locked:
+        assert cell.api.get(f"/api/v1/lists/{cell.army_list.pk}").status_code == 404
+        return
+    for language in ("en", "pl"):
+        assert_read_from_document(cell.api, cell.army_list.pk, settings, language)
