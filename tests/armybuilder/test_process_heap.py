@@ -64,7 +64,8 @@ print(before, inside, after, again)
 def test_a_gunicorn_worker_runs_full_collections_after_responses_not_inside_requests():
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "armybuilder.settings"}
     result = subprocess.run(
-        [sys.executable, "-c", HELD_BACK], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", HELD_BACK],
+        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     before, inside, after, again = map(int, result.stdout.split())
