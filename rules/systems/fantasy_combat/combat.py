@@ -438,16 +438,20 @@ def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Va
     return out
 
 
-def _apply(dist: Array, striker: Striker, sides: Sequence[Side]) -> Array:
-    """One striker's dice on the joint distribution (rows: attacker states, columns: defender's)."""
+def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True) -> Array:
+    """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
+    `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
+    result; a list job's matrix cell has no use for them, and the table is the same without)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
     oriented = dist if striker.side == ATTACKER else dist.T
     fighting = own.fighting(striker.in_ranks)[striker.group][: oriented.shape[0]]  # shooting: one row
-    own_marginal = oriented.sum(axis=1)
-    before = float(enemy.track.slain @ oriented.sum(axis=0))
+    if tally:
+        own_marginal = oriented.sum(axis=1)
+        before = float(enemy.track.slain @ oriented.sum(axis=0))
     if striker.random_count is None:
         dice = fighting * striker.per_model
-        striker.expected_dice += float(own_marginal @ dice)
+        if tally:
+            striker.expected_dice += float(own_marginal @ dice)
         hit = enemy.track.throw(oriented, dice, striker.transition)
     else:
         hit = oriented.copy()
@@ -458,16 +462,20 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side]) -> Array:
             for _ in range(int(n)):
                 count = np.convolve(count, striker.random_count)
             rows = fighting == n
-            striker.expected_dice += float(own_marginal[rows].sum() * (np.arange(len(count)) @ count))
+            if tally:
+                striker.expected_dice += float(own_marginal[rows].sum() * (np.arange(len(count)) @ count))
             hit = enemy.track.throw_random(hit, tuple(count), rows, striker.transition)
     if striker.negated:
         hit = striker.negated * oriented + (1 - striker.negated) * hit
         striker.expected_dice *= 1 - striker.negated
-    striker.expected_kills += float(enemy.track.slain @ hit.sum(axis=0)) - before
+    if tally:
+        striker.expected_kills += float(enemy.track.slain @ hit.sum(axis=0)) - before
     return hit if striker.side == ATTACKER else hit.T
 
 
-def _run(dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weight: float) -> Array:
+def _run(
+    dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weight: float, tally: bool = True
+) -> Array:
     """Strike bucket by bucket; a bucket holding both sides at the same step is a roll-off
     (§6.2: equal Initiative, no previous round known): both orders, half each."""
     for index, bucket in enumerate(buckets):
@@ -476,12 +484,12 @@ def _run(dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weigh
             first = [s for s in bucket if s.side == ATTACKER]
             second = [s for s in bucket if s.side == DEFENDER]
             rest = buckets[index + 1 :]
-            one = _run(dist, [first, second, *rest], sides, weight / 2)
-            other = _run(dist, [second, first, *rest], sides, weight / 2)
+            one = _run(dist, [first, second, *rest], sides, weight / 2, tally)
+            other = _run(dist, [second, first, *rest], sides, weight / 2, tally)
             return 0.5 * (one + other)
         for striker in bucket:
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
-            dist = _apply(dist, striker, sides)
+            dist = _apply(dist, striker, sides, tally)
             striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
             striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
     return dist
@@ -541,27 +549,31 @@ def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
         s.transition = sides[1 - s.side].track.transition(s.blow)
 
 
-def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[Array, list[Striker]]:
-    """§5: the attacker's shots on the defender; the attacker loses nothing (one row)."""
+def shoot(
+    sides: Sequence[Side], situation: Situation, variants: Variants, tally: bool = True
+) -> tuple[Array, list[Striker]]:
+    """§5: the attacker's shots on the defender; the attacker loses nothing (one row).
+    `tally`: count each striker's expected dice and kills too (`_apply`)."""
     strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
     check_size(sides, strikers, melee=False)
     dist = np.zeros((1, sides[DEFENDER].track.size))  # the table's one row: the attacker untouched
     dist[0, 0] = 1.0
     for striker in strikers:
-        dist = _apply(dist, striker, sides)
+        dist = _apply(dist, striker, sides, tally)
     return dist, strikers
 
 
 def fight_round(
-    sides: Sequence[Side], situation: Situation, variants: Variants
+    sides: Sequence[Side], situation: Situation, variants: Variants, tally: bool = True
 ) -> tuple[Array, list[Striker], list[Striker]]:
     """§6: one round of close combat, both sides striking in order; the joint distribution of
-    wounds lost (attacker rows, defender columns) and each side's strikers."""
+    wounds lost (attacker rows, defender columns) and each side's strikers (`tally`: with
+    their expected dice and kills, `_apply`)."""
     mine = melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
     theirs = melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants)
     prepare(mine + theirs, sides)
     check_size(sides, mine + theirs)
     dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
     dist[0, 0] = 1.0
-    return _run(dist, _buckets(mine + theirs), sides, 1.0), mine, theirs
+    return _run(dist, _buckets(mine + theirs), sides, 1.0, tally), mine, theirs
