@@ -120,7 +120,14 @@ class WoundTrack:
         if len(held) == 1 and bernoulli and self.size <= FFT_FROM_STATES:  # one row: shooting, a first strike
             row = int(held[0])
             n = int(dice_per_row[row])
-            out[row] = dist[row] @ _binomial_matrix(die, n, self.size) if n else dist[row]
+            if not n:
+                out[row] = dist[row]
+            elif dist[row, 0] and not dist[row, 1:].any():
+                # the pool untouched (every first strike): the matrix's first row, scaled — the
+                # product's other terms are exact zeros, so the same numbers without the matrix
+                out[row] = dist[row, 0] * _binomial_row(die, n, self.size)
+            else:
+                out[row] = dist[row] @ _binomial_matrix(die, n, self.size)
             return out
         for n in np.unique(dice_per_row[held]).tolist():
             rows = dice_per_row == n
@@ -226,9 +233,22 @@ def _binomial_matrix(die: bytes, n: int, size: int) -> Array:
     return matrix
 
 
+@lru_cache(maxsize=512)
+def _binomial_row(die: bytes, n: int, size: int) -> Array:
+    """The first row of `_binomial_matrix(die, n, size)` (from the untouched state: the folded
+    law of n dice, `_dice_matrix`'s `count[t]` and its tail at the last state), without the
+    matrix (read-only)."""
+    count = power(np.frombuffer(die), n, size - 1)  # folded at the last state: at most `size` long
+    row = np.zeros(size)
+    row[: len(count)] = count
+    row.setflags(write=False)
+    return row
+
+
 def clear_caches() -> None:
     """Empty what this module keeps between matchups (the benches measure an engine cold)."""
     WoundTrack.of.cache_clear()
     _per_remaining.cache_clear()
     _binomial_matrix.cache_clear()
+    _binomial_row.cache_clear()
     _OFFSETS.clear()
