@@ -19,12 +19,15 @@ import numpy.typing as npt
 from rules.systems.fantasy_combat.blows import (
     Blow,
     Hit,
+    _resolved,
+    _Target,
     automatic_hit,
     melee_hit,
     reroll_misses,
     resolve_blow,
     shooting_hit,
     sixes_only,
+    target_numbers,
 )
 from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_TABLE_CELLS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
@@ -205,6 +208,99 @@ def _blow_against(
     )
 
 
+@dataclass(frozen=True)
+class _Fighter:
+    """What of one close-combat striker depends on its own unit only (`_fighters`): all but
+    its hit chance and its blow, which depend on the enemy too."""
+
+    group: int
+    name: str
+    model: str
+    ws: int
+    to_hit_bonus: int
+    initiative: int
+    per_model: int
+    tier: int
+    in_ranks: bool
+    hatred: bool  # §10.7, round 1
+    asf_reroll: bool  # RU #2: re-rolls misses against a lower Initiative
+    strength: int
+    ap: int
+    damage: tuple[float, ...]
+    no_armour_save: bool
+    flaming: bool
+    poisoned: bool
+    killing_blow: bool
+    magic: bool
+    ethereal: bool
+
+
+def _fighters(own: Side, situation: Situation, variants: Variants) -> list[list[_Fighter]]:
+    """Per model group, its strikers' own numbers (`_Fighter`), kept with the unit for the job's
+    situation and rules: a unit meets every enemy of a job with the same weapons, Strength,
+    strike tier and ranks (the flags and characteristics read per enemy were a fifth of a
+    matchup)."""
+    key = ("fighters", own.charging, own.front_facing)
+    known = own.unit._memo.get(key)
+    if known is not None and known[0] is situation and known[1] is variants:
+        return known[2]
+    charging = own.charging
+    plan: list[list[_Fighter]] = []
+    for k, model in enumerate(own.unit.models):
+        entries = []
+        fighters = [(model, _melee_weapon(model))] + ([(model.mount, None)] if model.mount else [])
+        for striker_model, weapon in fighters:
+            if striker_model.ws is None or not _attacks(striker_model):
+                continue
+            w = weapon or _melee_weapon(striker_model)
+            strength, ap = _strength(
+                striker_model, w, situation=situation, charging=charging, variants=variants
+            )
+            entries.append(
+                _Fighter(
+                    group=k,
+                    name=w.name if weapon else f"{striker_model.name} (mount)",
+                    model=model.name,
+                    ws=striker_model.ws or 0,
+                    to_hit_bonus=striker_model.item_effects.get("to_hit", 0),
+                    initiative=striker_model.i or 0,
+                    per_model=_attacks(striker_model),
+                    tier=_tier(
+                        striker_model, weapon, situation=situation, charging=charging, variants=variants
+                    ),
+                    in_ranks=(w.kind == "spear" or striker_model.has("fight in extra rank"))
+                    and not charging
+                    and own.front_facing,
+                    hatred=situation.round == 1 and striker_model.has("hatred"),
+                    asf_reroll=variants.asf_rerolls_with_higher_initiative
+                    and situation.round >= variants.strike_order_rules_from_round
+                    and striker_model.has("always strikes first"),
+                    strength=strength,
+                    ap=ap,
+                    damage=w.multiple_wounds,
+                    no_armour_save=w.no_armour_save,
+                    flaming=w.flaming or striker_model.has("flaming attacks"),
+                    poisoned=w.poisoned or striker_model.has("poisoned attacks"),
+                    killing_blow=w.killing_blow or striker_model.has("killing blow"),
+                    magic=w.magic,
+                    ethereal=striker_model.has("ethereal"),
+                )
+            )
+        plan.append(entries)
+    own.unit._memo[key] = (situation, variants, plan)
+    return plan
+
+
+def _target(unit: Unit) -> tuple[_Target, bool]:
+    """The numbers a blow reads of the unit it lands on, and whether its hand weapon and
+    shield save +1 in combat: kept with the unit (every enemy of a job strikes it)."""
+    known = unit._memo.get("blow_target")
+    if known is None:
+        target = unit.target
+        known = unit._memo["blow_target"] = (target_numbers(target), _hand_weapon_and_shield(target))
+    return known
+
+
 def failed_fear(unit: Unit, enemy: Unit, situation: Situation, side: int) -> bool:
     """The situation says this side failed a fear test, and the enemy does cause fear (§10.3,
     RU #8); fear-causers and units immune to psychology are never afraid."""
@@ -241,54 +337,35 @@ def melee_strikers(
     if enemy_afraid and variants.fear_sets_ws_one:
         target_ws = 1
     strikers: list[Striker] = []
-    for k, model in enumerate(own.unit.models):
-        charging = own.charging
-        fighters = [(model, _melee_weapon(model))] + ([(model.mount, None)] if model.mount else [])
-        for striker_model, weapon in fighters:
-            if striker_model.ws is None or not _attacks(striker_model):
-                continue
-            w = weapon or _melee_weapon(striker_model)
-            strength, ap = _strength(
-                striker_model, w, situation=situation, charging=charging, variants=variants
-            )
-            own_ws = 1 if own_afraid and variants.fear_sets_ws_one else (striker_model.ws or 0)
-            hit = melee_hit(own_ws, target_ws, striker_model.item_effects.get("to_hit", 0))
-            if own_afraid and not variants.fear_sets_ws_one and situation.round == 1:
+    numbers, shielded = _target(enemy.unit)
+    afraid_ws_one = own_afraid and variants.fear_sets_ws_one
+    sixes = own_afraid and not variants.fear_sets_ws_one and situation.round == 1
+    target_i = target.i or 0
+    for k, fighters in enumerate(_fighters(own, situation, variants)):
+        for f in fighters:
+            hit = melee_hit(1 if afraid_ws_one else f.ws, target_ws, f.to_hit_bonus)
+            if sixes:
                 hit = sixes_only(hit)
-            tier = _tier(striker_model, weapon, situation=situation, charging=charging, variants=variants)
-            if (situation.round == 1 and striker_model.has("hatred")) or (
-                variants.asf_rerolls_with_higher_initiative
-                and situation.round >= variants.strike_order_rules_from_round
-                and striker_model.has("always strikes first")
-                and (striker_model.i or 0) > (target.i or 0)
-            ):
+            if f.hatred or (f.asf_reroll and f.initiative > target_i):
                 hit = reroll_misses(hit)
-            blow = _blow_against(
-                hit,
-                target,
-                strength=strength,
-                ap=ap,
-                weapon=w,
-                model=striker_model,
-                melee=True,
-                variants=variants,
+            blow = _resolved(
+                hit, numbers, f.strength, f.ap, f.damage, True, shielded, f.no_armour_save, f.flaming,
+                f.poisoned, f.killing_blow, variants, f.magic, f.ethereal,
             )
             strikers.append(
                 Striker(
                     side=side,
-                    name=w.name if weapon else f"{striker_model.name} (mount)",
-                    model=model.name,
+                    name=f.name,
+                    model=f.model,
                     group=k,
-                    per_model=_attacks(striker_model),
-                    tier=tier,
-                    initiative=striker_model.i or 0,
+                    per_model=f.per_model,
+                    tier=f.tier,
+                    initiative=f.initiative,
                     blow=blow,
-                    in_ranks=(w.kind == "spear" or striker_model.has("fight in extra rank"))
-                    and not charging
-                    and own.front_facing,
+                    in_ranks=f.in_ranks,
                 )
             )
-        strikers += _special_hits(side, k, model, own, target, situation, variants)
+        strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
     return strikers
 
 
