@@ -56,6 +56,9 @@ class Blow:
     damage: tuple[float, ...]
     regeneration_fails: float
 
+    __hash__ = hashed_once  # a key of the tracks' caches (`wound_track.die`)
+    __getstate__ = state_without_hash
+
     @property
     def p_wounding(self) -> float:
         return self.p_slay + self.p_unsaved

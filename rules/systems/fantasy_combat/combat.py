@@ -58,6 +58,8 @@ class Striker:
     expected_dice: float = 0.0
     expected_kills: float = 0.0
     transition: Array = field(default_factory=lambda: np.zeros((1, 1)))
+    #: `transition` is the same in every state (`WoundTrack.die`); None: not known yet.
+    independent: bool | None = None
 
     @property
     def order(self) -> tuple[int, int]:
@@ -529,7 +531,7 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = T
         dice = fighting * striker.per_model
         if tally:
             striker.expected_dice += float(own_marginal @ dice)
-        hit = enemy.track.throw(oriented, dice, striker.transition)
+        hit = enemy.track.throw(oriented, dice, striker.transition, striker.independent)
     else:
         hit = oriented.copy()
         for n in np.unique(fighting):
@@ -605,7 +607,10 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
         own, enemy = sides[s.side], sides[1 - s.side]
         fighting = own.fighting(s.in_ranks)[s.group]
         dice = (int(fighting.max()) if len(fighting) else 0) * (s.per_model or len(s.random_count or ()))
-        dependent = s.random_count is not None or not (s.transition[:-1] == s.transition[0]).all()
+        independent = (
+            s.independent if s.independent is not None else bool((s.transition[:-1] == s.transition[0]).all())
+        )
+        dependent = s.random_count is not None or not independent
         struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
         rows = own.track.size if struck_before else 1
         work += (
@@ -623,7 +628,7 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
 
 def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
     for s in strikers:
-        s.transition = sides[1 - s.side].track.transition(s.blow)
+        s.transition, s.independent = sides[1 - s.side].track.die(s.blow)
 
 
 def shoot(

@@ -62,8 +62,13 @@ class WoundTrack:
         return track
 
     def transition(self, blow: Blow) -> Array:
-        """C[s, j] = P(one die takes j more wounds | state s), j = 0 … w."""
-        return _per_remaining(blow, self.w)[self.remaining]
+        """C[s, j] = P(one die takes j more wounds | state s), j = 0 … w (read-only, kept)."""
+        return die(blow, self.models, self.w)[0]
+
+    def die(self, blow: Blow) -> tuple[Array, bool]:
+        """`transition(blow)` and whether it is the same in every state the pool is not gone
+        (`throw`'s independent dice), both kept per blow and track shape."""
+        return die(blow, self.models, self.w)
 
     @staticmethod
     def one_die(dist: Array, transition: Array) -> Array:
@@ -75,12 +80,21 @@ class WoundTrack:
                 out[:, j:] += dist[:, :-j] * column
         return out
 
-    def throw(self, dist: Array, dice_per_row: npt.NDArray[np.int64], transition: Array) -> Array:
+    def throw(
+        self,
+        dist: Array,
+        dice_per_row: npt.NDArray[np.int64],
+        transition: Array,
+        independent: bool | None = None,
+    ) -> Array:
         """Row i throws dice_per_row[i] dice, one after another (rows × states).
 
         Only rows that hold probability and throw dice are touched, and only the states the
-        dice can reach (a state only grows, by at most w per die)."""
-        if (transition[:-1] == transition[0]).all():
+        dice can reach (a state only grows, by at most w per die). `independent`: what `die`
+        says of `transition` (None: looked at here)."""
+        if independent is None:
+            independent = bool((transition[:-1] == transition[0]).all())
+        if independent:
             return self._throw_independent(dist, dice_per_row, transition[0])
         out = dist.copy()
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
@@ -173,6 +187,17 @@ class WoundTrack:
         return out
 
 
+@lru_cache(maxsize=2048)
+def die(blow: Blow, models: int, w: int) -> tuple[Array, bool]:
+    """`WoundTrack.transition` of a blow on a track of `models` × `w` (read-only) and whether
+    every state before "all slain" has the same row (the dice are then independent of the
+    state, `WoundTrack._throw_independent`): kept, as a job's strikers meet the same few
+    blows on the same few tracks, and the throw and the size check both ask."""
+    transition = _per_remaining(blow, w)[WoundTrack.of(models, w).remaining]
+    transition.setflags(write=False)
+    return transition, bool((transition[:-1] == transition[0]).all())
+
+
 @lru_cache(maxsize=1024)
 def _per_remaining(blow: Blow, w: int) -> Array:
     """P(one die takes j wounds | the current model has r left), r, j = 0 … w: one row per
@@ -251,4 +276,5 @@ def clear_caches() -> None:
     _per_remaining.cache_clear()
     _binomial_matrix.cache_clear()
     _binomial_row.cache_clear()
+    die.cache_clear()
     _OFFSETS.clear()
