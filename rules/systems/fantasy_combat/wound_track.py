@@ -131,26 +131,31 @@ class WoundTrack:
             per_die = per_die[: outcomes[-1] + 1]
         die = per_die.tobytes()
         held = np.flatnonzero(dist.any(axis=1))
-        if len(held) == 1 and bernoulli and self.size <= FFT_FROM_STATES:  # one row: shooting, a first strike
+        short = self.size <= FFT_FROM_STATES
+        # The pool untouched in every row (a first strike; the return blows of a unit struck
+        # by nobody yet): each row's product with a dice matrix is its first entry times the
+        # matrix's first row — the other terms are exact zeros — so no matrix is built.
+        untouched = short and not dist[:, 1:].any()
+        if len(held) == 1 and bernoulli and short:  # one row: shooting, a first strike
             row = int(held[0])
             n = int(dice_per_row[row])
             if not n:
                 out[row] = dist[row]
-            elif dist[row, 0] and not dist[row, 1:].any():
-                # the pool untouched (every first strike): the matrix's first row, scaled — the
-                # product's other terms are exact zeros, so the same numbers without the matrix
+            elif untouched:
                 out[row] = dist[row, 0] * _binomial_row(die, n, self.size)
             else:
                 out[row] = dist[row] @ _binomial_matrix(die, n, self.size)
             return out
         for n in np.unique(dice_per_row[held]).tolist():
             rows = dice_per_row == n
-            block = dist[rows]
             if not n:
-                out[rows] = block
+                out[rows] = dist[rows]
                 continue
-            if bernoulli and self.size <= FFT_FROM_STATES:
-                out[rows] = block @ _binomial_matrix(die, n, self.size)
+            if bernoulli and short:
+                if untouched:
+                    out[rows] = dist[rows, :1] * _binomial_row(die, n, self.size)
+                else:
+                    out[rows] = dist[rows] @ _binomial_matrix(die, n, self.size)
                 continue
             if bernoulli:
                 count = power(per_die, n, last)
@@ -158,6 +163,12 @@ class WoundTrack:
                 for _ in range(n - done):
                     count = fold(np.convolve(count, per_die), last)
             done = n
+            if untouched:  # `_dice_matrix`'s first row: the law, folded at the last state
+                law = np.zeros(self.size)
+                law[: len(count)] = count
+                out[rows] = dist[rows, :1] * law
+                continue
+            block = dist[rows]
             if self.size <= FFT_FROM_STATES:
                 out[rows] = block @ _dice_matrix(count, self.size)
             else:
