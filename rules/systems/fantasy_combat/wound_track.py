@@ -121,16 +121,17 @@ class WoundTrack:
         `_dice_matrix`), on a long one by FFT. Either is a handful of array operations per
         distinct number of dice, where stepping die by die was several per die."""
         last = self.size - 1
-        out = np.zeros_like(dist)
+        out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
         count, done = np.ones(1), 0
         # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
-        # other side strikes, one row.
-        outcomes = np.flatnonzero(per_die)
+        # other side strikes, one row. (`.nonzero()[0]` is `np.flatnonzero` on 1-D arrays, for
+        # less of numpy's Python around it: this runs per striker per matchup.)
+        outcomes = per_die.nonzero()[0]
         bernoulli = len(outcomes) == 2  # no wound or one: the binomial law, written out
         if bernoulli:
             per_die = per_die[: outcomes[-1] + 1]
         die = per_die.tobytes()
-        held = np.flatnonzero(dist.any(axis=1))
+        held = dist.any(axis=1).nonzero()[0]
         short = self.size <= FFT_FROM_STATES
         # The pool untouched in every row (a first strike; the return blows of a unit struck
         # by nobody yet): each row's product with a dice matrix is its first entry times the
@@ -146,7 +147,7 @@ class WoundTrack:
             else:
                 out[row] = dist[row] @ _binomial_matrix(die, n, self.size)
             return out
-        for n in np.unique(dice_per_row[held]).tolist():
+        for n in sorted(set(dice_per_row[held].tolist())):  # `np.unique`, in order
             rows = dice_per_row == n
             if not n:
                 out[rows] = dist[rows]
