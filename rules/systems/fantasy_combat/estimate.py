@@ -258,6 +258,8 @@ def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int,
     third value: the defender faces the attacker with its front (§12.3)."""
     if not sit.melee:
         return sit.fighting_models, sit.defender_fighting_models, True
+    if sit.fighting_models and sit.defender_fighting_models:  # both given: no line-up to derive
+        return sit.fighting_models, sit.defender_fighting_models, sit.flank == "front"
     derived = contact(
         units[ATTACKER],
         units[DEFENDER],
