@@ -17,11 +17,11 @@ _HASH = "_hash_once"
 def hashed_once(self: Any) -> int:
     """`__hash__` for a frozen dataclass (assign it in the class body, where `dataclass` keeps
     an explicit `__hash__`): the fields' tuple hashed on first use, kept in the instance."""
-    known = self.__dict__.get(_HASH)
-    if known is None:
-        known = hash(tuple(getattr(self, f.name) for f in fields(self)))
-        self.__dict__[_HASH] = known  # frozen blocks setattr, not the instance's own dict
-    return known
+    try:
+        return self.__dict__[_HASH]
+    except KeyError:
+        known = self.__dict__[_HASH] = hash(tuple(getattr(self, f.name) for f in fields(self)))
+        return known  # (frozen blocks setattr, not the instance's own dict)
 
 
 def state_without_hash(self: Any) -> dict[str, Any]:
