@@ -47,3 +47,29 @@ def test_systems_with_a_matrix_attack_use_it():
         system = get_system(key)
         assert system.matrix_attack is not None
         assert system.cell_attack is system.matrix_attack
+
+
+@pytest.mark.parametrize("system_key", ["whfb6", "ru_whfb", "aos1"])
+@pytest.mark.parametrize("seed", [7, 8])
+def test_a_list_job_of_random_units_gives_each_matchup_s_own_cell(system_key, seed):
+    """What a job keeps with its units between matchups (a unit's strikers, break tests, its part
+    of the combat result; per-weapon numbers) changes no cell: a job of random catalogue units
+    in a random situation gives, pair by pair, the cell of `attack` on the unit dicts alone."""
+    from armybuilder.estimates.compute import list_vs_list
+    from rules.systems.registry import get_system
+
+    system = get_system(system_key)
+    samples = list(itertools.islice(random_samples(system_key, random.Random(seed)), 12))
+    situation = samples[0].situation
+    units = [s.attacker for s in samples[:6]] + [s.defender for s in samples[6:]]
+    half = [{"name": f"U{i}", "unit": u} for i, u in enumerate(units)]
+    inputs = {"list_a": {"name": "A", "units": half[:6]}, "list_b": {"name": "B", "units": half[6:]},
+              "situation": situation}
+    try:
+        result = list_vs_list(system_key, inputs)
+    except ValueError:
+        pytest.skip("a pair of this draw is past the engine's limits")
+    for i, attacker in enumerate(units[:6]):
+        for j, defender in enumerate(units[6:]):
+            assert result["a_vs_b"][i][j] == matrix_cell(system.attack(attacker, defender, situation))
+            assert result["b_vs_a"][j][i] == matrix_cell(system.attack(defender, attacker, situation))
