@@ -605,19 +605,18 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
     work = 0
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
-        fighting = own.fighting(s.in_ranks)[s.group]
-        dice = (int(fighting.max()) if len(fighting) else 0) * (s.per_model or len(s.random_count or ()))
         independent = (
             s.independent if s.independent is not None else bool((s.transition[:-1] == s.transition[0]).all())
         )
         dependent = s.random_count is not None or not independent
         struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
         rows = own.track.size if struck_before else 1
-        work += (
-            dice * (enemy.track.w + 1) * rows * enemy.track.size
-            if dependent
-            else rows * enemy.track.size * 64
-        )
+        if dependent:  # only these count their dice
+            fighting = own.fighting(s.in_ranks)[s.group]
+            dice = (int(fighting.max()) if len(fighting) else 0) * (s.per_model or len(s.random_count or ()))
+            work += dice * (enemy.track.w + 1) * rows * enemy.track.size
+        else:
+            work += rows * enemy.track.size * 64
     if work > MAX_WORK:
         raise ValueError(
             "models: these units are too large for an exact estimate "

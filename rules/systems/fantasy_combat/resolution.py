@@ -172,7 +172,7 @@ def _break_chance(
     if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
         return np.zeros(lost_by.shape)
     table = _losing_table(test.leadership, not test.modified, test.reroll)
-    chance = table[np.minimum(np.maximum(lost_by, 0), len(table) - 1)]
+    chance = table[lost_by.clip(0, len(table) - 1)]
     if fear_breaks and _causes_fear(winner) and not _fearless(loser):
         chance[(lost_by > 0) & (winner_us > loser_us)] = 1.0  # §9.2, §10.3: auto-break
     return chance
@@ -231,7 +231,7 @@ def resolve(
 
     flank = {"front": 0, "flank": 1, "rear": 2}[situation.flank]
     # §9.1: a flank or rear charger of US ≥ 5 cancels the rank bonus, but skirmishers do not (§3.5)
-    flanking = (us_a >= 5) if flank > 0 else np.zeros(ta.size, dtype=bool)
+    flanking = (us_a >= 5) if flank > 0 else None
     extra_a, extra_d = _item_bonus(attacker), _item_bonus(defender)
     constant = (
         standard_bonus(situation.attacker_standard, situation.attacker_army_standard, variants)
@@ -243,10 +243,10 @@ def resolve(
     )
     # attacker's CR − defender's CR: wounds caused, ranks, flank, US (§9.1); integers, so
     # exact in any order
-    row = own_a + np.where(flanking, flank, 0) if flank > 0 else own_a
+    row = own_a + np.where(flanking, flank, 0) if flanking is not None else own_a
     diff = np.add.outer(row, constant - own_d)
     diff += np.sign(np.subtract.outer(us_a, us_d))
-    if flank > 0 and not attacker.has("skirmishers"):
+    if flanking is not None and not attacker.has("skirmishers"):
         diff += np.multiply.outer(flanking, ranks_d)  # the defender's ranks cancelled
     if situation.attacker_musician != situation.defender_musician:  # §9.1: tie-break
         diff[diff == 0] = 1 if situation.attacker_musician else -1
