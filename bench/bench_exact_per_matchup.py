@@ -5,7 +5,9 @@
 
 For each system a 20 × 20 list-vs-list job runs through the job's own path
 (`armybuilder.estimates.compute.list_vs_list`: units and situation prepared once per job,
-every matchup both ways) with the engine's caches cleared; its CPU seconds divided by the
+every matchup both ways, each through the system's `cell_attack`: `matrix_attack` where a system
+has one, the same cell figures as `attack` without the distributions a cell throws away) with
+the engine's caches cleared; its CPU seconds divided by the
 matchups it computed are the exact engine's time per matchup. Beside it, `--sample` matchups
 of the same lists are simulated with `--trials` trials each by numpy Monte-Carlo:
 - OPR: `tests/rules/systems/opr/opr_simulation.py`, the vectorised simulator written from
