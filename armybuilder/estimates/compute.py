@@ -170,7 +170,8 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     Progress counts both matrices together, after every matchup (so a 20 × 20 job moves
     800 times; the task decides how often to store it).
     """
-    attack = _attack_function(system_key)
+    _attack_function(system_key)  # refuses a system without an attack sequence
+    attack = get_system(system_key).cell_attack  # what a matrix cell keeps, no more
     list_a, list_b = inputs["list_a"], inputs["list_b"]
     units_a, units_b = list_a["units"], list_b["units"]
     labels: dict[str, Any] = {}

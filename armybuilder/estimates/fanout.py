@@ -288,7 +288,7 @@ def _rows_cells(system_key: str, attackers: list[Mapping[str, Any]], defenders: 
     """Each attacker against each defender, as matrix cells (a repeated pair computed once
     in the part), each cell as the one-worker job keeps it (`compute.matrix_cell`: the common
     figures and the system's one-figure outcomes, whose labels go into `labels`)."""
-    attack = get_system(system_key).attack
+    attack = get_system(system_key).cell_attack  # what a matrix cell keeps, no more
     known: dict[str, Any] = {}  # each distinct unit prepared once for the part (`prepare_units`)
     prepared_defenders = prepare_units(system_key, defenders, known)
     prepared = prepare_situation(system_key, situation)

@@ -113,6 +113,12 @@ class GameSystem:
     price: Callable[[Mapping[str, Any]], Mapping[str, Any]]
     validate: Callable[[Mapping[str, Any]], list[Mapping[str, Any]]]
     attack: Callable[..., Mapping[str, Any]] = no_attack
+    #: `matrix_attack(attacker, defender, situation)` -> at least what a list job keeps of
+    #: `attack` (`armybuilder.estimates.compute.matrix_cell`: `expected.kills`, `p_destroyed`,
+    #: `expected_points_destroyed`, `points_efficiency` and the one-figure `outcomes`), the very
+    #: same numbers, for less work (no distributions the matrix would throw away). None: the
+    #: job calls `attack` (`cell_attack`).
+    matrix_attack: Callable[..., Mapping[str, Any]] | None = None
     #: `prepare_unit(unit_dict)` -> what `attack` takes in the dict's place (OPR: the parsed
     #: unit), done once per distinct unit of a list-vs-list job rather than in every matchup;
     #: `attack` must give exactly the same result on either. Default: the dict as it is.
@@ -191,6 +197,11 @@ class GameSystem:
         for spec in fields(self):
             if getattr(self, spec.name) is None and spec.default in _BEHAVIOUR_DEFAULTS:
                 object.__setattr__(self, spec.name, spec.default)
+
+    @property
+    def cell_attack(self) -> Callable[..., Mapping[str, Any]]:
+        """What a list job calls per matchup for its matrix cell: `matrix_attack`, else `attack`."""
+        return self.matrix_attack or self.attack
 
     @property
     def can_attack(self) -> bool:

@@ -15,6 +15,8 @@ from rules.systems.aos1.battlescribe import MAPPING as BATTLESCRIBE
 from rules.systems.aos1.combat import (
     SITUATION_SCHEMA,
     attack,
+    clear_caches,
+    matrix_attack,
     prepare_situation,
     situation_errors,
     unit_wounds,
@@ -105,6 +107,8 @@ SYSTEM = register_catalogue_system(
     validate=validate,
     structure_options=OPTION_KEYS,
     attack=attack,
+    matrix_attack=matrix_attack,
+    clear_caches=clear_caches,
     prepare_situation=prepare_situation,
     estimate_cost=estimate_cost,
     situation_schema=SITUATION_SCHEMA,

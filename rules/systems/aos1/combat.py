@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -253,6 +253,83 @@ def attack_damage(
     ward: int | None = None,
 ) -> PMF:
     """Damage one attack inflicts (§2.3): Damage if it hits, wounds and is not saved, else 0;
+    the attacker's abilities change its hit and wound rolls, the defender's its save and ward.
+
+    Kept per distinct set of numbers (read-only; `clear_caches` empties it): a job's weapons
+    meet the same few saves and wards again and again, and the Fractions of one cost more
+    than the rest of the weapon's work."""
+    try:
+        return _attack_damage(to_hit, to_wound, rend, damage, save, cover, hit, wound, saving, ward)
+    except TypeError:  # an unhashable value: computed as it is (and refused there if bad)
+        return _attack_damage_uncached(
+            to_hit, to_wound, rend, damage, save, cover, hit=hit, wound=wound, saving=saving, ward=ward
+        )
+
+
+@lru_cache(maxsize=1024)
+def _attacks_cached(attacks: Any, models: int) -> PMF:
+    pmf = power(np.array(dice_pmf(attacks)), models)
+    pmf.setflags(write=False)
+    return pmf
+
+
+def attacks_pmf(attacks: Any, models: int) -> PMF:
+    """P(the weapon's `models` wielders make k attacks in all): its Attacks characteristic
+    ("D6", 3) summed over the models, kept per characteristic and count (a job's attacker
+    meets every defender with the same weapons; read-only)."""
+    try:
+        return _attacks_cached(attacks, models)
+    except TypeError:
+        return power(np.array(dice_pmf(attacks)), models)
+
+
+@lru_cache(maxsize=1024)
+def _chance(target: int, roll: Roll) -> float:
+    return float(rolled_chance(target, roll))
+
+
+def clear_caches() -> None:
+    """The registry's `clear_caches`: the per-weapon numbers kept between matchups, emptied so
+    a bench measures the engine cold."""
+    _attack_damage.cache_clear()
+    _attacks_cached.cache_clear()
+    _chance.cache_clear()
+
+
+@lru_cache(maxsize=4096)
+def _attack_damage(
+    to_hit: int,
+    to_wound: int,
+    rend: int,
+    damage: Any,
+    save: int | None,
+    cover: bool,
+    hit: Roll,
+    wound: Roll,
+    saving: Roll,
+    ward: int | None,
+) -> PMF:
+    per = _attack_damage_uncached(
+        to_hit, to_wound, rend, damage, save, cover, hit=hit, wound=wound, saving=saving, ward=ward
+    )
+    per.setflags(write=False)
+    return per
+
+
+def _attack_damage_uncached(
+    to_hit: int,
+    to_wound: int,
+    rend: int,
+    damage: Any,
+    save: int | None,
+    cover: bool,
+    *,
+    hit: Roll = NO_ABILITY,
+    wound: Roll = NO_ABILITY,
+    saving: Roll = NO_ABILITY,
+    ward: int | None = None,
+) -> PMF:
+    """Damage one attack inflicts (§2.3): Damage if it hits, wounds and is not saved, else 0;
     the attacker's abilities change its hit and wound rolls, the defender's its save and ward."""
     saved = rolled_chance(save, Roll(saving.modifier + rend + int(cover), saving.reroll))
     p = float(rolled_chance(to_hit, hit) * rolled_chance(to_wound, wound) * (1 - saved))
@@ -357,18 +434,38 @@ def battleshock_holds(slain: PMF, models: int, bravery: int | None, situation: S
     exactly when D6 + k + slain earlier ≤ Bravery + ⌊(n − k)/10⌋ + modifiers, so the chance is
     Σ_{k<n} P(k slain) · #{d ∈ 1..6 : d + lost ≤ threshold} / 6, summed in rationals (each
     P(k slain) taken exactly as the float it is)."""
-    total = Fraction(0)
-    for k, p_k in enumerate(slain[:models]):
+    return Fraction(*_holds_ratio(slain, models, bravery, situation))
+
+
+def _holds_ratio(slain: PMF, models: int, bravery: int | None, situation: Situation) -> tuple[int, int]:
+    """`battleshock_holds` as (numerator, denominator) in integers, not reduced: each P(k
+    slain) is m·2⁻ᵉ exactly (`float.as_integer_ratio`), so the sum is one integer over
+    6·2^E — the same rational, with no Fraction built per term (those were a quarter of an AoS
+    matchup)."""
+    terms: list[tuple[int, int, int]] = []  # (calm rolls of 6, m, e)
+    for k, p_k in enumerate(slain[:models].tolist()):
         if not p_k:
             continue
         lost = k + situation.slain_earlier
         if lost == 0 or situation.inspiring_presence or bravery is None:  # "-": takes no test
-            calm = Fraction(1)
+            calm = 6
         else:
             threshold = bravery + (models - k) // 10 + situation.bravery_modifier
-            calm = Fraction(sum(1 for roll in range(1, 7) if roll + lost <= threshold), 6)
-        total += Fraction(float(p_k)) * calm
-    return total
+            calm = min(6, max(0, threshold - lost))  # rolls 1 … 6 with roll + lost ≤ threshold
+        if calm:
+            numerator, denominator = p_k.as_integer_ratio()
+            terms.append((calm, numerator, denominator.bit_length() - 1))
+    if not terms:
+        return 0, 1
+    top = max(e for _, _, e in terms)
+    return sum(calm * m << (top - e) for calm, m, e in terms), 6 << top
+
+
+def holds_chance(slain: PMF, models: int, bravery: int | None, situation: Situation) -> float:
+    """`float(battleshock_holds(...))`, the same float: an integer ratio divides correctly
+    rounded, as `Fraction.__float__` does."""
+    numerator, denominator = _holds_ratio(slain, models, bravery, situation)
+    return numerator / denominator
 
 
 def unit_wounds(unit: Mapping[str, Any]) -> int:
@@ -390,9 +487,14 @@ def _pool(models: list[Mapping[str, Any]]) -> tuple[int, int, int | None]:
 
 
 def _attack(
-    attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None
+    attacker: Mapping[str, Any],
+    defender: Mapping[str, Any],
+    situation: Mapping[str, Any] | None,
+    *,
+    full: bool = True,
 ) -> dict[str, Any]:
-    """The registry's `attack` for AoS 1st: one unit's shooting or combat attacks on another."""
+    """The registry's `attack` for AoS 1st: one unit's shooting or combat attacks on another.
+    `full=False`: only what a list job's matrix cell keeps (`matrix_attack`), the same numbers."""
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation)
     a_models = [m for m in attacker.get("models") or () if isinstance(m, Mapping)]
     d_models = [m for m in defender.get("models") or () if isinstance(m, Mapping)]
@@ -421,7 +523,7 @@ def _attack(
                 kind == "missile" and int(weapon.get("range") or 0) < sit.range_inches
             ):
                 continue
-            attacks = power(np.array(dice_pmf(weapon.get("attacks", 1))), n)
+            attacks = attacks_pmf(weapon.get("attacks", 1), n)
             if len(attacks) - 1 > MAX_ATTACKS:
                 raise ValueError(f"models: at most {MAX_ATTACKS} attacks per weapon for an exact estimate")
             name = str(weapon.get("name") or "")
@@ -441,8 +543,10 @@ def _attack(
             )
             damage = compound(attacks, per, limit)
             pool = convolve(pool, damage, limit)
-            p_hit = float(rolled_chance(int(weapon.get("to_hit") or 7), hit))
-            p_wound = float(rolled_chance(int(weapon.get("to_wound") or 7), wound))
+            if not full:
+                continue
+            p_hit = _chance(int(weapon.get("to_hit") or 7), hit)
+            p_wound = _chance(int(weapon.get("to_wound") or 7), wound)
             expected_attacks = mean(attacks)
             total_attacks += expected_attacks
             total_hits += expected_attacks * p_hit
@@ -465,13 +569,23 @@ def _attack(
     slain = models_slain(pool, count, wounds)
     braveries = [int(m["bravery"]) for m in d_models if m.get("bravery") is not None]
     bravery = max(braveries) if braveries else None
-    fled = battleshock_fled(slain, count, bravery, sit)
-    lost = _losses(slain, count, bravery, sit)
-    holds = float(battleshock_holds(slain, count, bravery, sit))
+    holds = holds_chance(slain, count, bravery, sit)
     points = [float(m.get("points") or 0) * int(m.get("count", 1)) for m in d_models]
     per_model = (sum(points) / max(1, sum(int(m.get("count", 1)) for m in d_models))) if sum(points) else 0.0
     attacker_points = sum(float(m.get("points") or 0) * int(m.get("count", 1)) for m in a_models)
-    epd = mean(slain) * per_model if per_model else None
+    kills = mean(slain)
+    epd = kills * per_model if per_model else None
+    efficiency = 100 * epd / attacker_points if epd is not None and attacker_points > 0 else None
+    if not full:
+        return {
+            "expected": {"kills": kills},
+            "p_destroyed": float(slain[-1]),
+            "expected_points_destroyed": epd,
+            "points_efficiency": efficiency,
+            "outcomes": [_holds_outcome(holds)],
+        }
+    fled = battleshock_fled(slain, count, bravery, sit)
+    lost = _losses(slain, count, bravery, sit)
     return {
         "attacker": str(attacker.get("name", "Attacker")),
         "defender": str(defender.get("name", "Defender")),
@@ -481,14 +595,14 @@ def _attack(
             "hits": total_hits,
             "wounds": total_wounds,
             "damage": mean(pool),
-            "kills": mean(slain),
+            "kills": kills,
         },
         "wounds_distribution": pool.tolist(),
         "kills_distribution": slain.tolist(),
         "kills_at_least": at_least(slain).tolist(),
         "p_destroyed": float(slain[-1]),
         "expected_points_destroyed": epd,
-        "points_efficiency": 100 * epd / attacker_points if epd is not None and attacker_points > 0 else None,
+        "points_efficiency": efficiency,
         "attacker_points": attacker_points or None,
         "defender_points": sum(points) or None,
         "weapons": weapons,
@@ -510,13 +624,17 @@ def _attack(
                 "value": lost.tolist(),
                 "expected": mean(lost),
             },
-            {
-                "key": "p_holds",
-                "label": _("Target holds (models left, none fled in battleshock)"),
-                "kind": "probability",
-                "value": holds,
-            },
+            _holds_outcome(holds),
         ],
+    }
+
+
+def _holds_outcome(holds: float) -> dict[str, Any]:
+    return {
+        "key": "p_holds",
+        "label": _("Target holds (models left, none fled in battleshock)"),
+        "kind": "probability",
+        "value": holds,
     }
 
 
@@ -545,5 +663,17 @@ def attack(
     ValueError names the bad field (a malformed value in a unit, an unknown situation field)."""
     try:
         return _attack(attacker, defender, situation)
+    except (TypeError, KeyError) as exc:
+        raise ValueError(f"models: {exc}") from None
+
+
+def matrix_attack(
+    attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The registry's `matrix_attack`: what a list job keeps of `attack` (its matrix cell's
+    figures), without the distributions it would throw away (battleshock's fled and lost
+    distributions were a third of an AoS matchup)."""
+    try:
+        return _attack(attacker, defender, situation, full=False)
     except (TypeError, KeyError) as exc:
         raise ValueError(f"models: {exc}") from None

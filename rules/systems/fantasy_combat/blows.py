@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from rules.systems.fantasy_combat.hashed import hashed_once, state_without_hash
 from rules.systems.fantasy_combat.tables import (
     d6_at_least,
     fixed_save_chance,
@@ -41,6 +42,9 @@ class Hit:
     p: Fraction
     p_six: Fraction
 
+    __hash__ = hashed_once  # a key of `_resolved`: its Fractions hashed once
+    __getstate__ = state_without_hash
+
 
 @dataclass(frozen=True)
 class Blow:
@@ -52,6 +56,9 @@ class Blow:
     damage: tuple[float, ...]
     regeneration_fails: float
 
+    __hash__ = hashed_once  # a key of the tracks' caches (`wound_track.die`)
+    __getstate__ = state_without_hash
+
     @property
     def p_wounding(self) -> float:
         return self.p_slay + self.p_unsaved
@@ -62,6 +69,7 @@ def shooting_hit(effective_bs: int) -> Hit:
     return Hit(shooting_hit_chance(effective_bs), shooting_hit_on_natural_six(effective_bs))
 
 
+@lru_cache(maxsize=1024)
 def melee_hit(attacker_ws: int, defender_ws: int, to_hit_bonus: int = 0) -> Hit:
     """§6.3: WS against WS; a 6 always hits, a 1 always misses (a +1 to hit still fails on a 1,
     §14 Sword of Striking); WS 0 is hit automatically (no die, so no natural 6)."""
@@ -77,12 +85,14 @@ def automatic_hit() -> Hit:
     return Hit(Fraction(1), Fraction(0))
 
 
+@lru_cache(maxsize=256)
 def sixes_only(hit: Hit) -> Hit:
     """§10.3: a unit that failed a fear test (and outnumbers the fear-causer) hits only on 6s
     in the first round."""
     return Hit(min(hit.p, SIXTH), min(hit.p_six, SIXTH)) if hit.p_six else hit
 
 
+@lru_cache(maxsize=256)
 def reroll_misses(hit: Hit) -> Hit:
     """Hatred (§10.7) and RU ASF with higher Initiative (RU #2): re-roll failed to-hit rolls,
     once: p + (1 − p)·p."""
@@ -109,6 +119,9 @@ class _Target:
     man_sized: bool
     ethereal: bool
     flammable: bool
+
+    __hash__ = hashed_once  # a key of `_resolved`, built once per target unit (`target_of`)
+    __getstate__ = state_without_hash
 
 
 def armour_save(
@@ -165,17 +178,7 @@ def resolve_blow(
     Fraction arithmetic of one blow costs more than the whole matchup's table work."""
     return _resolved(
         hit,
-        _Target(
-            t=target.t or 0,
-            save=target.save,
-            save_given=target.save_given,
-            ward=target.ward,
-            regeneration=target.regeneration,
-            troop_type=target.troop_type,
-            man_sized=target.man_sized,
-            ethereal=target.has("ethereal"),
-            flammable=target.has("flammable"),
-        ),
+        target_numbers(target),
         strength,
         armour_piercing,
         damage,
@@ -188,6 +191,21 @@ def resolve_blow(
         variants,
         magical,
         ethereal_attacker,
+    )
+
+
+def target_numbers(target: Model) -> _Target:
+    """What of `target` a blow reads (`_resolved`'s key; a job builds it once per unit)."""
+    return _Target(
+        t=target.t or 0,
+        save=target.save,
+        save_given=target.save_given,
+        ward=target.ward,
+        regeneration=target.regeneration,
+        troop_type=target.troop_type,
+        man_sized=target.man_sized,
+        ethereal=target.has("ethereal"),
+        flammable=target.has("flammable"),
     )
 
 

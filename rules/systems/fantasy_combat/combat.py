@@ -19,12 +19,15 @@ import numpy.typing as npt
 from rules.systems.fantasy_combat.blows import (
     Blow,
     Hit,
+    _resolved,
+    _Target,
     automatic_hit,
     melee_hit,
     reroll_misses,
     resolve_blow,
     shooting_hit,
     sixes_only,
+    target_numbers,
 )
 from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_TABLE_CELLS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
@@ -55,6 +58,8 @@ class Striker:
     expected_dice: float = 0.0
     expected_kills: float = 0.0
     transition: Array = field(default_factory=lambda: np.zeros((1, 1)))
+    #: `transition` is the same in every state (`WoundTrack.die`); None: not known yet.
+    independent: bool | None = None
 
     @property
     def order(self) -> tuple[int, int]:
@@ -205,6 +210,99 @@ def _blow_against(
     )
 
 
+@dataclass(frozen=True)
+class _Fighter:
+    """What of one close-combat striker depends on its own unit only (`_fighters`): all but
+    its hit chance and its blow, which depend on the enemy too."""
+
+    group: int
+    name: str
+    model: str
+    ws: int
+    to_hit_bonus: int
+    initiative: int
+    per_model: int
+    tier: int
+    in_ranks: bool
+    hatred: bool  # §10.7, round 1
+    asf_reroll: bool  # RU #2: re-rolls misses against a lower Initiative
+    strength: int
+    ap: int
+    damage: tuple[float, ...]
+    no_armour_save: bool
+    flaming: bool
+    poisoned: bool
+    killing_blow: bool
+    magic: bool
+    ethereal: bool
+
+
+def _fighters(own: Side, situation: Situation, variants: Variants) -> list[list[_Fighter]]:
+    """Per model group, its strikers' own numbers (`_Fighter`), kept with the unit for the job's
+    situation and rules: a unit meets every enemy of a job with the same weapons, Strength,
+    strike tier and ranks (the flags and characteristics read per enemy were a fifth of a
+    matchup)."""
+    key = ("fighters", own.charging, own.front_facing)
+    known = own.unit._memo.get(key)
+    if known is not None and known[0] is situation and known[1] is variants:
+        return known[2]
+    charging = own.charging
+    plan: list[list[_Fighter]] = []
+    for k, model in enumerate(own.unit.models):
+        entries = []
+        fighters = [(model, _melee_weapon(model))] + ([(model.mount, None)] if model.mount else [])
+        for striker_model, weapon in fighters:
+            if striker_model.ws is None or not _attacks(striker_model):
+                continue
+            w = weapon or _melee_weapon(striker_model)
+            strength, ap = _strength(
+                striker_model, w, situation=situation, charging=charging, variants=variants
+            )
+            entries.append(
+                _Fighter(
+                    group=k,
+                    name=w.name if weapon else f"{striker_model.name} (mount)",
+                    model=model.name,
+                    ws=striker_model.ws or 0,
+                    to_hit_bonus=striker_model.item_effects.get("to_hit", 0),
+                    initiative=striker_model.i or 0,
+                    per_model=_attacks(striker_model),
+                    tier=_tier(
+                        striker_model, weapon, situation=situation, charging=charging, variants=variants
+                    ),
+                    in_ranks=(w.kind == "spear" or striker_model.has("fight in extra rank"))
+                    and not charging
+                    and own.front_facing,
+                    hatred=situation.round == 1 and striker_model.has("hatred"),
+                    asf_reroll=variants.asf_rerolls_with_higher_initiative
+                    and situation.round >= variants.strike_order_rules_from_round
+                    and striker_model.has("always strikes first"),
+                    strength=strength,
+                    ap=ap,
+                    damage=w.multiple_wounds,
+                    no_armour_save=w.no_armour_save,
+                    flaming=w.flaming or striker_model.has("flaming attacks"),
+                    poisoned=w.poisoned or striker_model.has("poisoned attacks"),
+                    killing_blow=w.killing_blow or striker_model.has("killing blow"),
+                    magic=w.magic,
+                    ethereal=striker_model.has("ethereal"),
+                )
+            )
+        plan.append(entries)
+    own.unit._memo[key] = (situation, variants, plan)
+    return plan
+
+
+def _target(unit: Unit) -> tuple[_Target, bool]:
+    """The numbers a blow reads of the unit it lands on, and whether its hand weapon and
+    shield save +1 in combat: kept with the unit (every enemy of a job strikes it)."""
+    known = unit._memo.get("blow_target")
+    if known is None:
+        target = unit.target
+        known = unit._memo["blow_target"] = (target_numbers(target), _hand_weapon_and_shield(target))
+    return known
+
+
 def failed_fear(unit: Unit, enemy: Unit, situation: Situation, side: int) -> bool:
     """The situation says this side failed a fear test, and the enemy does cause fear (§10.3,
     RU #8); fear-causers and units immune to psychology are never afraid."""
@@ -241,54 +339,35 @@ def melee_strikers(
     if enemy_afraid and variants.fear_sets_ws_one:
         target_ws = 1
     strikers: list[Striker] = []
-    for k, model in enumerate(own.unit.models):
-        charging = own.charging
-        fighters = [(model, _melee_weapon(model))] + ([(model.mount, None)] if model.mount else [])
-        for striker_model, weapon in fighters:
-            if striker_model.ws is None or not _attacks(striker_model):
-                continue
-            w = weapon or _melee_weapon(striker_model)
-            strength, ap = _strength(
-                striker_model, w, situation=situation, charging=charging, variants=variants
-            )
-            own_ws = 1 if own_afraid and variants.fear_sets_ws_one else (striker_model.ws or 0)
-            hit = melee_hit(own_ws, target_ws, striker_model.item_effects.get("to_hit", 0))
-            if own_afraid and not variants.fear_sets_ws_one and situation.round == 1:
+    numbers, shielded = _target(enemy.unit)
+    afraid_ws_one = own_afraid and variants.fear_sets_ws_one
+    sixes = own_afraid and not variants.fear_sets_ws_one and situation.round == 1
+    target_i = target.i or 0
+    for k, fighters in enumerate(_fighters(own, situation, variants)):
+        for f in fighters:
+            hit = melee_hit(1 if afraid_ws_one else f.ws, target_ws, f.to_hit_bonus)
+            if sixes:
                 hit = sixes_only(hit)
-            tier = _tier(striker_model, weapon, situation=situation, charging=charging, variants=variants)
-            if (situation.round == 1 and striker_model.has("hatred")) or (
-                variants.asf_rerolls_with_higher_initiative
-                and situation.round >= variants.strike_order_rules_from_round
-                and striker_model.has("always strikes first")
-                and (striker_model.i or 0) > (target.i or 0)
-            ):
+            if f.hatred or (f.asf_reroll and f.initiative > target_i):
                 hit = reroll_misses(hit)
-            blow = _blow_against(
-                hit,
-                target,
-                strength=strength,
-                ap=ap,
-                weapon=w,
-                model=striker_model,
-                melee=True,
-                variants=variants,
+            blow = _resolved(
+                hit, numbers, f.strength, f.ap, f.damage, True, shielded, f.no_armour_save, f.flaming,
+                f.poisoned, f.killing_blow, variants, f.magic, f.ethereal,
             )
             strikers.append(
                 Striker(
                     side=side,
-                    name=w.name if weapon else f"{striker_model.name} (mount)",
-                    model=model.name,
+                    name=f.name,
+                    model=f.model,
                     group=k,
-                    per_model=_attacks(striker_model),
-                    tier=tier,
-                    initiative=striker_model.i or 0,
+                    per_model=f.per_model,
+                    tier=f.tier,
+                    initiative=f.initiative,
                     blow=blow,
-                    in_ranks=(w.kind == "spear" or striker_model.has("fight in extra rank"))
-                    and not charging
-                    and own.front_facing,
+                    in_ranks=f.in_ranks,
                 )
             )
-        strikers += _special_hits(side, k, model, own, target, situation, variants)
+        strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
     return strikers
 
 
@@ -438,17 +517,21 @@ def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Va
     return out
 
 
-def _apply(dist: Array, striker: Striker, sides: Sequence[Side]) -> Array:
-    """One striker's dice on the joint distribution (rows: attacker states, columns: defender's)."""
+def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True) -> Array:
+    """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
+    `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
+    result; a list job's matrix cell has no use for them, and the table is the same without)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
     oriented = dist if striker.side == ATTACKER else dist.T
     fighting = own.fighting(striker.in_ranks)[striker.group][: oriented.shape[0]]  # shooting: one row
-    own_marginal = oriented.sum(axis=1)
-    before = float(enemy.track.slain @ oriented.sum(axis=0))
+    if tally:
+        own_marginal = oriented.sum(axis=1)
+        before = float(enemy.track.slain @ oriented.sum(axis=0))
     if striker.random_count is None:
         dice = fighting * striker.per_model
-        striker.expected_dice += float(own_marginal @ dice)
-        hit = enemy.track.throw(oriented, dice, striker.transition)
+        if tally:
+            striker.expected_dice += float(own_marginal @ dice)
+        hit = enemy.track.throw(oriented, dice, striker.transition, striker.independent)
     else:
         hit = oriented.copy()
         for n in np.unique(fighting):
@@ -458,16 +541,20 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side]) -> Array:
             for _ in range(int(n)):
                 count = np.convolve(count, striker.random_count)
             rows = fighting == n
-            striker.expected_dice += float(own_marginal[rows].sum() * (np.arange(len(count)) @ count))
+            if tally:
+                striker.expected_dice += float(own_marginal[rows].sum() * (np.arange(len(count)) @ count))
             hit = enemy.track.throw_random(hit, tuple(count), rows, striker.transition)
     if striker.negated:
         hit = striker.negated * oriented + (1 - striker.negated) * hit
         striker.expected_dice *= 1 - striker.negated
-    striker.expected_kills += float(enemy.track.slain @ hit.sum(axis=0)) - before
+    if tally:
+        striker.expected_kills += float(enemy.track.slain @ hit.sum(axis=0)) - before
     return hit if striker.side == ATTACKER else hit.T
 
 
-def _run(dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weight: float) -> Array:
+def _run(
+    dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weight: float, tally: bool = True
+) -> Array:
     """Strike bucket by bucket; a bucket holding both sides at the same step is a roll-off
     (§6.2: equal Initiative, no previous round known): both orders, half each."""
     for index, bucket in enumerate(buckets):
@@ -476,12 +563,12 @@ def _run(dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weigh
             first = [s for s in bucket if s.side == ATTACKER]
             second = [s for s in bucket if s.side == DEFENDER]
             rest = buckets[index + 1 :]
-            one = _run(dist, [first, second, *rest], sides, weight / 2)
-            other = _run(dist, [second, first, *rest], sides, weight / 2)
+            one = _run(dist, [first, second, *rest], sides, weight / 2, tally)
+            other = _run(dist, [second, first, *rest], sides, weight / 2, tally)
             return 0.5 * (one + other)
         for striker in bucket:
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
-            dist = _apply(dist, striker, sides)
+            dist = _apply(dist, striker, sides, tally)
             striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
             striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
     return dist
@@ -518,16 +605,18 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
     work = 0
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
-        fighting = own.fighting(s.in_ranks)[s.group]
-        dice = (int(fighting.max()) if len(fighting) else 0) * (s.per_model or len(s.random_count or ()))
-        dependent = s.random_count is not None or not (s.transition[:-1] == s.transition[0]).all()
+        independent = (
+            s.independent if s.independent is not None else bool((s.transition[:-1] == s.transition[0]).all())
+        )
+        dependent = s.random_count is not None or not independent
         struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
         rows = own.track.size if struck_before else 1
-        work += (
-            dice * (enemy.track.w + 1) * rows * enemy.track.size
-            if dependent
-            else rows * enemy.track.size * 64
-        )
+        if dependent:  # only these count their dice
+            fighting = own.fighting(s.in_ranks)[s.group]
+            dice = (int(fighting.max()) if len(fighting) else 0) * (s.per_model or len(s.random_count or ()))
+            work += dice * (enemy.track.w + 1) * rows * enemy.track.size
+        else:
+            work += rows * enemy.track.size * 64
     if work > MAX_WORK:
         raise ValueError(
             "models: these units are too large for an exact estimate "
@@ -538,30 +627,34 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
 
 def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
     for s in strikers:
-        s.transition = sides[1 - s.side].track.transition(s.blow)
+        s.transition, s.independent = sides[1 - s.side].track.die(s.blow)
 
 
-def shoot(sides: Sequence[Side], situation: Situation, variants: Variants) -> tuple[Array, list[Striker]]:
-    """§5: the attacker's shots on the defender; the attacker loses nothing (one row)."""
+def shoot(
+    sides: Sequence[Side], situation: Situation, variants: Variants, tally: bool = True
+) -> tuple[Array, list[Striker]]:
+    """§5: the attacker's shots on the defender; the attacker loses nothing (one row).
+    `tally`: count each striker's expected dice and kills too (`_apply`)."""
     strikers = shooting_strikers(sides[ATTACKER], sides[DEFENDER], situation, variants)
     prepare(strikers, sides)
     check_size(sides, strikers, melee=False)
     dist = np.zeros((1, sides[DEFENDER].track.size))  # the table's one row: the attacker untouched
     dist[0, 0] = 1.0
     for striker in strikers:
-        dist = _apply(dist, striker, sides)
+        dist = _apply(dist, striker, sides, tally)
     return dist, strikers
 
 
 def fight_round(
-    sides: Sequence[Side], situation: Situation, variants: Variants
+    sides: Sequence[Side], situation: Situation, variants: Variants, tally: bool = True
 ) -> tuple[Array, list[Striker], list[Striker]]:
     """§6: one round of close combat, both sides striking in order; the joint distribution of
-    wounds lost (attacker rows, defender columns) and each side's strikers."""
+    wounds lost (attacker rows, defender columns) and each side's strikers (`tally`: with
+    their expected dice and kills, `_apply`)."""
     mine = melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
     theirs = melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants)
     prepare(mine + theirs, sides)
     check_size(sides, mine + theirs)
     dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
     dist[0, 0] = 1.0
-    return _run(dist, _buckets(mine + theirs), sides, 1.0), mine, theirs
+    return _run(dist, _buckets(mine + theirs), sides, 1.0, tally), mine, theirs

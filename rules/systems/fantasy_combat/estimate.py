@@ -130,6 +130,22 @@ def _break_test_outcomes(result: CombatResult) -> list[dict[str, Any]]:
     return out
 
 
+def _melee_details(result: CombatResult, dist: np.ndarray, sides: tuple[Side, Side]) -> list[dict[str, Any]]:
+    """A full close-combat result's figures beyond a matrix cell's: the combat result's and the
+    attacker's losses' distributions, the models in contact, the Ld each break test used."""
+    ta = sides[ATTACKER].track
+    lost = np.bincount(ta.slain, weights=dist.sum(axis=1), minlength=ta.models + 1)
+    return [
+        _distribution(
+            "combat_result", _("Combat result (attacker − defender)"), result.difference, result.offset
+        ),
+        _distribution("attacker_losses", _("Attacker's models slain by the return blows"), lost),
+        _number("attacker_fighting", _("Attacker's models in base contact"), sides[ATTACKER].fighting_models),
+        _number("defender_fighting", _("Defender's models in base contact"), sides[DEFENDER].fighting_models),
+        *_break_test_outcomes(result),
+    ]
+
+
 def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> list[dict[str, Any]]:
     """§5.6, §10.2 (5): 25 % casualties in one shooting phase force a panic test (2D6 ≤ Ld)."""
     starting = sum(m.count for m in defender.models)
@@ -242,6 +258,8 @@ def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int,
     third value: the defender faces the attacker with its front (§12.3)."""
     if not sit.melee:
         return sit.fighting_models, sit.defender_fighting_models, True
+    if sit.fighting_models and sit.defender_fighting_models:  # both given: no line-up to derive
+        return sit.fighting_models, sit.defender_fighting_models, sit.flank == "front"
     derived = contact(
         units[ATTACKER],
         units[DEFENDER],
@@ -261,7 +279,8 @@ def clear_caches() -> None:
     wound tracks, dice matrices, line-ups), emptied so a bench measures it cold."""
     from rules.systems.fantasy_combat import blows, frontage, wound_track
 
-    blows._resolved.cache_clear()
+    for cached in (blows._resolved, blows.melee_hit, blows.sixes_only, blows.reroll_misses):
+        cached.cache_clear()
     frontage._contact.cache_clear()
     wound_track.clear_caches()
 
@@ -306,19 +325,42 @@ def attack(
 
     Shooting: the attacker's shots. Close combat: one round, both sides striking in order,
     then combat resolution and break tests. ValueError names a bad field."""
+    return _attack(attacker, defender, situation, variants=variants, full=True)
+
+
+def matrix_attack(
+    attacker: Mapping[str, Any] | Unit,
+    defender: Mapping[str, Any] | Unit,
+    situation: Mapping[str, Any] | None,
+    *,
+    variants: Variants,
+) -> dict[str, Any]:
+    """The registry's `matrix_attack`: what a list job keeps of `attack` (its matrix cell's
+    figures: expected kills, destroyed, points, the one-figure outcomes), the same numbers,
+    without the per-weapon tallies and distributions a cell throws away."""
+    return _attack(attacker, defender, situation, variants=variants, full=False)
+
+
+def _attack(
+    attacker: Mapping[str, Any] | Unit,
+    defender: Mapping[str, Any] | Unit,
+    situation: Mapping[str, Any] | None,
+    *,
+    variants: Variants,
+    full: bool,
+) -> dict[str, Any]:
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
     units, tracks, sides = _sides(attacker, defender, sit)
     outcomes: list[dict[str, Any]] = []
     returning: list[Striker] = []
     if sit.melee:
-        dist, strikers, returning = fight_round(sides, sit, variants)
+        dist, strikers, returning = fight_round(sides, sit, variants, tally=full)
     else:
-        dist, strikers = shoot(sides, sit, variants)
+        dist, strikers = shoot(sides, sit, variants, tally=full)
     td, ta = tracks[DEFENDER], tracks[ATTACKER]
     wounds = dist.sum(axis=0)
     kills = np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
     if sit.melee:
-        lost = np.bincount(ta.slain, weights=dist.sum(axis=1), minlength=ta.models + 1)
         result = resolve(dist, units[ATTACKER], units[DEFENDER], (ta, td), sit, variants)
         outcomes += [
             _probability("p_win_combat", _("Attacker wins the combat"), result.p_attacker_wins),
@@ -326,24 +368,28 @@ def attack(
             _probability("p_lose_combat", _("Attacker loses the combat"), result.p_defender_wins),
             _probability("p_defender_breaks", _("Defender breaks or is destroyed"), result.p_defender_breaks),
             _probability("p_attacker_breaks", _("Attacker breaks or is destroyed"), result.p_attacker_breaks),
-            _distribution(
-                "combat_result", _("Combat result (attacker − defender)"), result.difference, result.offset
-            ),
-            _distribution("attacker_losses", _("Attacker's models slain by the return blows"), lost),
-            _number(
-                "attacker_fighting", _("Attacker's models in base contact"), sides[ATTACKER].fighting_models
-            ),
-            _number(
-                "defender_fighting", _("Defender's models in base contact"), sides[DEFENDER].fighting_models
-            ),
-            *_break_test_outcomes(result),
         ]
+        if full:
+            outcomes += _melee_details(result, dist, sides)
     else:
         outcomes += _panic_outcomes(kills, units[DEFENDER], sit)
 
     points_destroyed = float(kills @ units[DEFENDER].loss_points())
     attacker_points = units[ATTACKER].points
     defender_points = units[DEFENDER].points
+    efficiency = (
+        EFFICIENCY_PER_POINTS * points_destroyed / attacker_points
+        if attacker_points > 0 and defender_points > 0
+        else None
+    )
+    if not full:
+        return {
+            "expected": {"kills": mean(kills)},
+            "p_destroyed": float(kills[-1]),
+            "expected_points_destroyed": points_destroyed if defender_points > 0 else None,
+            "points_efficiency": efficiency,
+            "outcomes": outcomes,
+        }
     return {
         "attacker": units[ATTACKER].name,
         "defender": units[DEFENDER].name,
@@ -360,9 +406,7 @@ def attack(
         "kills_at_least": at_least(kills).tolist(),
         "p_destroyed": float(kills[-1]),
         "expected_points_destroyed": points_destroyed if defender_points > 0 else None,
-        "points_efficiency": EFFICIENCY_PER_POINTS * points_destroyed / attacker_points
-        if attacker_points > 0 and defender_points > 0
-        else None,
+        "points_efficiency": efficiency,
         "attacker_points": attacker_points if attacker_points > 0 else None,
         "defender_points": defender_points if defender_points > 0 else None,
         "weapons": _weapon_entries(strikers, units[ATTACKER]),

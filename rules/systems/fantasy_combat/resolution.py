@@ -96,6 +96,16 @@ class BreakTest:
 
 
 def break_test(unit: Unit, general_ld: int, reroll: bool, variants: Variants) -> BreakTest:
+    """The unit's break test (`BreakTest`), kept with the unit: a job asks it in every
+    matchup with the same General's Ld, re-roll and rules."""
+    key = ("break_test", general_ld, reroll)
+    known = unit._memo.get(key)
+    if known is None or known[0] is not variants:
+        known = unit._memo[key] = (variants, _break_test(unit, general_ld, reroll, variants))
+    return known[1]
+
+
+def _break_test(unit: Unit, general_ld: int, reroll: bool, variants: Variants) -> BreakTest:
     ld = max(unit.leadership, general_ld)
     kind = (
         "unbreakable"
@@ -162,21 +172,36 @@ def _break_chance(
     if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
         return np.zeros(lost_by.shape)
     table = _losing_table(test.leadership, not test.modified, test.reroll)
-    chance = table[np.minimum(np.maximum(lost_by, 0), len(table) - 1)]
+    chance = table[lost_by.clip(0, len(table) - 1)]
     if fear_breaks and _causes_fear(winner) and not _fearless(loser):
         chance[(lost_by > 0) & (winner_us > loser_us)] = 1.0  # §9.2, §10.3: auto-break
     return chance
 
 
-def _per_state(unit: Unit, track: WoundTrack, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(models alive, Unit Strength, rank bonus) per wound state of the unit's track, kept with
-    the unit: they depend on the unit and its width only, and a job asks in every matchup."""
+def _per_state_all(
+    unit: Unit, track: WoundTrack, width: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per wound state of the unit's track: models alive, Unit Strength, rank bonus, rank bonus
+    − wounds lost (the unit's own part of the combat result: the attacker's row, negated the
+    defender's column) and whether the unit is destroyed. They depend on the unit and its width
+    only, and a job asks in every matchup, so they are kept with the unit."""
     key = ("per_state", track.size, width)
     known = unit._memo.get(key)
     if known is None:
         models = _models_alive(unit, track)
         strength = unit.unit_strength(0) + track.alive * unit.target.unit_strength
-        known = unit._memo[key] = (models, strength, rank_bonuses(models, width, unit))
+        ranks = rank_bonuses(models, width, unit)
+        known = unit._memo[key] = (models, strength, ranks, ranks - np.arange(track.size), models == 0)
+    return known
+
+
+def _item_bonus(unit: Unit) -> int:
+    """A magic item's combat result bonus in the unit (War Banner, §14), kept with the unit."""
+    known = unit._memo.get("combat_result_bonus")
+    if known is None:
+        known = unit._memo["combat_result_bonus"] = max(
+            (m.item_effects.get("combat_result", 0) for m in unit.models), default=0
+        )
     return known
 
 
@@ -201,15 +226,13 @@ def resolve(
     bonus) plus the one term that needs both states (which side has the greater US), so the
     table-sized work is a few array operations."""
     ta, td = tracks
-    models_a, us_a, ranks_a = _per_state(attacker, ta, situation.attacker_width)
-    models_d, us_d, ranks_d = _per_state(defender, td, situation.defender_width)
-    lost_a, lost_d = np.arange(ta.size), np.arange(td.size)
+    _, us_a, _, own_a, destroyed_a = _per_state_all(attacker, ta, situation.attacker_width)
+    _, us_d, ranks_d, own_d, destroyed_d = _per_state_all(defender, td, situation.defender_width)
 
     flank = {"front": 0, "flank": 1, "rear": 2}[situation.flank]
     # §9.1: a flank or rear charger of US ≥ 5 cancels the rank bonus, but skirmishers do not (§3.5)
-    flanking = (us_a >= 5) if flank > 0 else np.zeros(ta.size, dtype=bool)
-    extra_a = max((m.item_effects.get("combat_result", 0) for m in attacker.models), default=0)
-    extra_d = max((m.item_effects.get("combat_result", 0) for m in defender.models), default=0)
+    flanking = (us_a >= 5) if flank > 0 else None
+    extra_a, extra_d = _item_bonus(attacker), _item_bonus(defender)
     constant = (
         standard_bonus(situation.attacker_standard, situation.attacker_army_standard, variants)
         + extra_a
@@ -218,10 +241,12 @@ def resolve(
         - extra_d
         - int(situation.high_ground == "defender")
     )
-    # attacker's CR − defender's CR: wounds caused, ranks, flank, US (§9.1)
-    diff = np.add.outer(ranks_a - lost_a + np.where(flanking, flank, 0), lost_d - ranks_d + constant)
+    # attacker's CR − defender's CR: wounds caused, ranks, flank, US (§9.1); integers, so
+    # exact in any order
+    row = own_a + np.where(flanking, flank, 0) if flanking is not None else own_a
+    diff = np.add.outer(row, constant - own_d)
     diff += np.sign(np.subtract.outer(us_a, us_d))
-    if flank > 0 and not attacker.has("skirmishers"):
+    if flanking is not None and not attacker.has("skirmishers"):
         diff += np.multiply.outer(flanking, ranks_d)  # the defender's ranks cancelled
     if situation.attacker_musician != situation.defender_musician:  # §9.1: tie-break
         diff[diff == 0] = 1 if situation.attacker_musician else -1
@@ -233,14 +258,13 @@ def resolve(
                         situation.attacker_battle_standard or situation.attacker_army_standard, variants)
     test_d = break_test(defender, situation.defender_general_ld,
                         situation.defender_battle_standard or situation.defender_army_standard, variants)
-    destroyed_d, destroyed_a = models_d == 0, models_a == 0
     p_break_d = _break_chance(defender, attacker, diff, us_d[None, :], us_a[:, None], test_d, fear_breaks)
     p_break_a = _break_chance(attacker, defender, -diff, us_a[:, None], us_d[None, :], test_a, fear_breaks)
     # RU #39: a losing Swarm takes the difference as wounds; it is gone when they are all it has left
     if test_d.kind == "swarm":
-        p_break_d[(diff > 0) & (diff >= (td.size - 1 - lost_d)[None, :])] = 1.0
+        p_break_d[(diff > 0) & (diff >= (td.size - 1 - np.arange(td.size))[None, :])] = 1.0
     if test_a.kind == "swarm":
-        p_break_a[(diff < 0) & (-diff >= (ta.size - 1 - lost_a)[:, None])] = 1.0
+        p_break_a[(diff < 0) & (-diff >= (ta.size - 1 - np.arange(ta.size))[:, None])] = 1.0
     p_break_d[:, destroyed_d] = 1.0
     p_break_a[destroyed_a, :] = 1.0
 
@@ -259,10 +283,10 @@ def resolve(
         p_attacker_destroyed=float(dist[destroyed_a, :].sum()),
         attacker_test=test_a,
         defender_test=test_d,
-        attacker_swarm_wounds=_swarm_wounds(dist, -diff, (ta.size - 1 - lost_a)[:, None])
+        attacker_swarm_wounds=_swarm_wounds(dist, -diff, (ta.size - 1 - np.arange(ta.size))[:, None])
         if test_a.kind == "swarm"
         else None,
-        defender_swarm_wounds=_swarm_wounds(dist, diff, (td.size - 1 - lost_d)[None, :])
+        defender_swarm_wounds=_swarm_wounds(dist, diff, (td.size - 1 - np.arange(td.size))[None, :])
         if test_d.kind == "swarm"
         else None,
     )

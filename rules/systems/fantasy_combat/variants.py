@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.systems.fantasy_combat.hashed import hashed_once, state_without_hash
+
 
 @dataclass(frozen=True)
 class Variants:
@@ -56,6 +58,10 @@ class Variants:
     #: RU §2.6, #44: the Army Battle Standard's +1 stacks with a unit standard (+2);
     #: WHFB §9.1, §11.5: one standard bonus per side, of any kind (+1 at most).
     army_standard_stacks: bool = False
+
+    # hashed once: the engine's caches key on the variants in every blow it resolves
+    __hash__ = hashed_once
+    __getstate__ = state_without_hash
 
 
 WHFB6 = Variants(key="whfb6")

@@ -130,7 +130,9 @@ def _apply(striker: Striker, sides: Sequence[Side], reach: list[int], work: Coun
         work["batches"] += len(values)
         work["convolutions"] += top
         work["spectrum_cells"] += rows_in_table * width
-        matrix = size * size if size <= FFT_FROM_STATES else 0  # `wound_track._dice_matrix`
+        # `wound_track._dice_matrix`, unless the enemy is not struck yet: dice on an untouched
+        # pool take the law's row and build no matrix (issue 42)
+        matrix = size * size if size <= FFT_FROM_STATES and reach[other] > 1 else 0
         work["spectra"] = max(work["spectra"], int(rows.max()) * width, matrix)  # one batch at a time
         reach[other] = size  # the transform's round-off leaves no state exactly empty
         return

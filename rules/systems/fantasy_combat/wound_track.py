@@ -62,8 +62,13 @@ class WoundTrack:
         return track
 
     def transition(self, blow: Blow) -> Array:
-        """C[s, j] = P(one die takes j more wounds | state s), j = 0 … w."""
-        return _per_remaining(blow, self.w)[self.remaining]
+        """C[s, j] = P(one die takes j more wounds | state s), j = 0 … w (read-only, kept)."""
+        return die(blow, self.models, self.w)[0]
+
+    def die(self, blow: Blow) -> tuple[Array, bool]:
+        """`transition(blow)` and whether it is the same in every state the pool is not gone
+        (`throw`'s independent dice), both kept per blow and track shape."""
+        return die(blow, self.models, self.w)
 
     @staticmethod
     def one_die(dist: Array, transition: Array) -> Array:
@@ -75,12 +80,21 @@ class WoundTrack:
                 out[:, j:] += dist[:, :-j] * column
         return out
 
-    def throw(self, dist: Array, dice_per_row: npt.NDArray[np.int64], transition: Array) -> Array:
+    def throw(
+        self,
+        dist: Array,
+        dice_per_row: npt.NDArray[np.int64],
+        transition: Array,
+        independent: bool | None = None,
+    ) -> Array:
         """Row i throws dice_per_row[i] dice, one after another (rows × states).
 
         Only rows that hold probability and throw dice are touched, and only the states the
-        dice can reach (a state only grows, by at most w per die)."""
-        if (transition[:-1] == transition[0]).all():
+        dice can reach (a state only grows, by at most w per die). `independent`: what `die`
+        says of `transition` (None: looked at here)."""
+        if independent is None:
+            independent = bool((transition[:-1] == transition[0]).all())
+        if independent:
             return self._throw_independent(dist, dice_per_row, transition[0])
         out = dist.copy()
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
@@ -107,29 +121,42 @@ class WoundTrack:
         `_dice_matrix`), on a long one by FFT. Either is a handful of array operations per
         distinct number of dice, where stepping die by die was several per die."""
         last = self.size - 1
-        out = np.zeros_like(dist)
+        out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
         count, done = np.ones(1), 0
         # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
-        # other side strikes, one row.
-        outcomes = np.flatnonzero(per_die)
+        # other side strikes, one row. (`.nonzero()[0]` is `np.flatnonzero` on 1-D arrays, for
+        # less of numpy's Python around it: this runs per striker per matchup.)
+        outcomes = per_die.nonzero()[0]
         bernoulli = len(outcomes) == 2  # no wound or one: the binomial law, written out
         if bernoulli:
             per_die = per_die[: outcomes[-1] + 1]
         die = per_die.tobytes()
-        held = np.flatnonzero(dist.any(axis=1))
-        if len(held) == 1 and bernoulli and self.size <= FFT_FROM_STATES:  # one row: shooting, a first strike
+        held = dist.any(axis=1).nonzero()[0]
+        short = self.size <= FFT_FROM_STATES
+        # The pool untouched in every row (a first strike; the return blows of a unit struck
+        # by nobody yet): each row's product with a dice matrix is its first entry times the
+        # matrix's first row — the other terms are exact zeros — so no matrix is built.
+        untouched = short and not dist[:, 1:].any()
+        if len(held) == 1 and bernoulli and short:  # one row: shooting, a first strike
             row = int(held[0])
             n = int(dice_per_row[row])
-            out[row] = dist[row] @ _binomial_matrix(die, n, self.size) if n else dist[row]
-            return out
-        for n in np.unique(dice_per_row[held]).tolist():
-            rows = dice_per_row == n
-            block = dist[rows]
             if not n:
-                out[rows] = block
+                out[row] = dist[row]
+            elif untouched:
+                out[row] = dist[row, 0] * _binomial_row(die, n, self.size)
+            else:
+                out[row] = dist[row] @ _binomial_matrix(die, n, self.size)
+            return out
+        for n in sorted(set(dice_per_row[held].tolist())):  # `np.unique`, in order
+            rows = dice_per_row == n
+            if not n:
+                out[rows] = dist[rows]
                 continue
-            if bernoulli and self.size <= FFT_FROM_STATES:
-                out[rows] = block @ _binomial_matrix(die, n, self.size)
+            if bernoulli and short:
+                if untouched:
+                    out[rows] = dist[rows, :1] * _binomial_row(die, n, self.size)
+                else:
+                    out[rows] = dist[rows] @ _binomial_matrix(die, n, self.size)
                 continue
             if bernoulli:
                 count = power(per_die, n, last)
@@ -137,6 +164,12 @@ class WoundTrack:
                 for _ in range(n - done):
                     count = fold(np.convolve(count, per_die), last)
             done = n
+            if untouched:  # `_dice_matrix`'s first row: the law, folded at the last state
+                law = np.zeros(self.size)
+                law[: len(count)] = count
+                out[rows] = dist[rows, :1] * law
+                continue
+            block = dist[rows]
             if self.size <= FFT_FROM_STATES:
                 out[rows] = block @ _dice_matrix(count, self.size)
             else:
@@ -164,6 +197,17 @@ class WoundTrack:
         out = dist.copy()
         out[throwing_rows] = result
         return out
+
+
+@lru_cache(maxsize=2048)
+def die(blow: Blow, models: int, w: int) -> tuple[Array, bool]:
+    """`WoundTrack.transition` of a blow on a track of `models` × `w` (read-only) and whether
+    every state before "all slain" has the same row (the dice are then independent of the
+    state, `WoundTrack._throw_independent`): kept, as a job's strikers meet the same few
+    blows on the same few tracks, and the throw and the size check both ask."""
+    transition = _per_remaining(blow, w)[WoundTrack.of(models, w).remaining]
+    transition.setflags(write=False)
+    return transition, bool((transition[:-1] == transition[0]).all())
 
 
 @lru_cache(maxsize=1024)
@@ -226,9 +270,23 @@ def _binomial_matrix(die: bytes, n: int, size: int) -> Array:
     return matrix
 
 
+@lru_cache(maxsize=512)
+def _binomial_row(die: bytes, n: int, size: int) -> Array:
+    """The first row of `_binomial_matrix(die, n, size)` (from the untouched state: the folded
+    law of n dice, `_dice_matrix`'s `count[t]` and its tail at the last state), without the
+    matrix (read-only)."""
+    count = power(np.frombuffer(die), n, size - 1)  # folded at the last state: at most `size` long
+    row = np.zeros(size)
+    row[: len(count)] = count
+    row.setflags(write=False)
+    return row
+
+
 def clear_caches() -> None:
     """Empty what this module keeps between matchups (the benches measure an engine cold)."""
     WoundTrack.of.cache_clear()
     _per_remaining.cache_clear()
     _binomial_matrix.cache_clear()
+    _binomial_row.cache_clear()
+    die.cache_clear()
     _OFFSETS.clear()

@@ -21,6 +21,7 @@ from rules.systems.fantasy_combat.estimate import (
     attack,
     clear_caches,
     estimate_cost,
+    matrix_attack,
     prepare_situation,
     prepare_unit,
 )
@@ -45,6 +46,7 @@ SYSTEM = register_catalogue_system(
     structure_options=OPTION_KEYS,
     unit_summary=partial(magic_item_summary, MAGIC_ITEM_ALLOWANCE),
     attack=partial(attack, variants=RU_WHFB),
+    matrix_attack=partial(matrix_attack, variants=RU_WHFB),
     prepare_unit=prepare_unit,
     prepare_situation=partial(prepare_situation, variants=RU_WHFB),
     estimate_cost=partial(estimate_cost, variants=RU_WHFB),

@@ -19,6 +19,7 @@ from rules.systems.fantasy_combat.estimate import (
     attack,
     clear_caches,
     estimate_cost,
+    matrix_attack,
     prepare_situation,
     prepare_unit,
 )
@@ -43,6 +44,7 @@ SYSTEM = register_catalogue_system(
     structure_options=OPTION_KEYS,
     unit_summary=partial(magic_item_summary, MAGIC_ITEM_ALLOWANCE),
     attack=partial(attack, variants=WHFB6),
+    matrix_attack=partial(matrix_attack, variants=WHFB6),
     prepare_unit=prepare_unit,
     prepare_situation=partial(prepare_situation, variants=WHFB6),
     estimate_cost=partial(estimate_cost, variants=WHFB6),

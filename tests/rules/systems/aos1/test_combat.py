@@ -207,3 +207,46 @@ def test_a_unit_without_bravery_takes_no_battleshock_test():
     result = attack(unit("Blades", 5, weapons=[weapon(attacks=4)]), machine, {"mode": "melee"})
     [fled] = [o for o in result["outcomes"] if o["key"] == "models_fled"]
     assert fled["value"][0] == pytest.approx(1.0) and fled["expected"] == 0
+
+
+def _holds_by_fractions(slain, models, bravery, situation):
+    """`battleshock_holds` as it was written before issue 42: one Fraction per term."""
+    from fractions import Fraction
+
+    total = Fraction(0)
+    for k, p_k in enumerate(slain[:models]):
+        if not p_k:
+            continue
+        lost = k + situation.slain_earlier
+        if lost == 0 or situation.inspiring_presence or bravery is None:
+            calm = Fraction(1)
+        else:
+            threshold = bravery + (models - k) // 10 + situation.bravery_modifier
+            calm = Fraction(sum(1 for roll in range(1, 7) if roll + lost <= threshold), 6)
+        total += Fraction(float(p_k)) * calm
+    return total
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_holding_in_integers_is_the_same_rational_and_float_as_by_fractions(seed):
+    """`holds_chance` sums in integers over a power of two: the same rational as Fractions
+    term by term, and so the same float, on random distributions (tiny terms included)."""
+    import numpy as np
+
+    from rules.systems.aos1.combat import Situation, battleshock_holds, holds_chance
+
+    rng = np.random.default_rng(seed)
+    for _ in range(50):
+        models = int(rng.integers(1, 60))
+        slain = rng.random(models + 1) ** rng.integers(1, 40)
+        slain[rng.random(models + 1) < 0.2] = 0.0
+        slain /= slain.sum() or 1.0
+        bravery = None if rng.random() < 0.1 else int(rng.integers(1, 11))
+        situation = Situation.from_dict({
+            "slain_earlier": int(rng.integers(0, 4)),
+            "inspiring_presence": bool(rng.random() < 0.1),
+            "bravery_modifier": int(rng.integers(-2, 3)),
+        })
+        exact = _holds_by_fractions(slain, models, bravery, situation)
+        assert battleshock_holds(slain, models, bravery, situation) == exact
+        assert holds_chance(slain, models, bravery, situation) == float(exact)

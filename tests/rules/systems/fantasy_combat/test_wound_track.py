@@ -55,3 +55,52 @@ def test_convolution_shortcut_equals_die_by_die_stepping_for_large_units():
         slow[rows] = WoundTrack.one_die(slow[rows], transition)
     assert np.abs(fast - slow).max() <= 1e-12
     assert abs(fast.sum() - 1) <= 1e-12
+
+
+def _by_matrices(track: WoundTrack, dist: np.ndarray, dice: np.ndarray, per_die: np.ndarray) -> np.ndarray:
+    """What `_throw_independent` did before issue 42 on a short track: every row through the
+    dice matrix of its number of dice (`_dice_matrix` of the folded law), no shortcut."""
+    from rules.dice.pmf import fold
+    from rules.systems.fantasy_combat.wound_track import _binomial_matrix, _dice_matrix
+
+    outcomes = np.flatnonzero(per_die)
+    out = np.zeros_like(dist)
+    for n in np.unique(dice).tolist():
+        rows = dice == n
+        if len(outcomes) == 2:  # no wound or one: the binomial law's matrix
+            out[rows] = dist[rows] @ _binomial_matrix(per_die[: outcomes[-1] + 1].tobytes(), n, track.size)
+            continue
+        law = np.ones(1)
+        for _ in range(n):
+            law = fold(np.convolve(law, per_die), track.size - 1)
+        out[rows] = dist[rows] @ _dice_matrix(law, track.size)
+    return out
+
+
+def test_dice_on_an_untouched_pool_give_exactly_the_matrix_products():
+    """Issue 42: rows whose pool is untouched (all their mass in state 0: a first strike, the
+    return blows of a unit not yet struck) take the dice law's row scaled instead of a matrix
+    product; the product's other terms are exact zeros, so the numbers are the very same —
+    checked bit for bit on random tables, one row and many, one wound per die and several."""
+    rng = np.random.default_rng(42)
+    for _ in range(200):
+        models, w = int(rng.integers(1, 30)), int(rng.integers(1, 4))
+        track = WoundTrack(models, w)
+        if track.size > FFT_FROM_STATES:
+            continue
+        p = float(rng.random())
+        damage = (0.0, 1.0) if rng.random() < 0.6 else (0.0, 0.5, 0.5)
+        blow = Blow(p_hit=1.0, p_slay=0.0, p_unsaved=p, damage=damage, regeneration_fails=1.0)
+        transition = track.transition(blow)
+        if not (transition[:-1] == transition[0]).all():
+            continue
+        rows = int(rng.integers(1, 8))
+        dist = np.zeros((rows, track.size))
+        dist[:, 0] = rng.random(rows) * (rng.random(rows) < 0.8)
+        if not dist.any():
+            dist[0, 0] = 1.0
+        dist /= dist.sum()
+        dice = rng.integers(0, 12, size=rows)
+        per_die = transition[0]
+        expected = _by_matrices(track, dist, dice, per_die)
+        assert np.array_equal(track.throw(dist, dice, transition), expected)
