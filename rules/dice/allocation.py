@@ -68,12 +68,12 @@ class AllocationSpace:
         self.total_wounds = sum(t * c for t, c in zip(self.toughness, self.counts, strict=True))
         self._chain: Placement | None = None
         if len(self.toughness) == 1 and len(self.placements) == 1:
-            self._build_chain(self.placements[0])
-        else:
-            self._build_reachable()
-            self.alive: IntArray = np.array([s[0] for s in self.states], dtype=np.int64)
-            self.current: IntArray = np.array([s[1] for s in self.states], dtype=np.int64)
-            self.damage: IntArray = np.array([s[2] for s in self.states], dtype=np.int64)
+            self._build_chain(self.placements[0])  # sets the per-state facts as well
+            return
+        self._build_reachable()
+        self.alive: IntArray = np.array([s[0] for s in self.states], dtype=np.int64)
+        self.current: IntArray = np.array([s[1] for s in self.states], dtype=np.int64)
+        self.damage: IntArray = np.array([s[2] for s in self.states], dtype=np.int64)
         self.killed: IntArray = np.array(self.counts, dtype=np.int64) - self.alive
         self.models_alive: IntArray = self.alive.sum(axis=1)
         self.models_killed: IntArray = self.killed.sum(axis=1)
@@ -108,14 +108,24 @@ class AllocationSpace:
         per_model = len(range(placement.damage, toughness, placement.damage)) + 1  # fresh, then damaged
         size = count * per_model + 1
         position = np.arange(size, dtype=np.int64)  # the last one: every model dead, none damaged
-        step = position % per_model
-        self.alive = (count - position // per_model)[:, None]
+        if per_model == 1:  # every event kills a model: the position is the models killed
+            killed, step = position, np.zeros(size, dtype=np.int64)
+        else:
+            killed, step = np.divmod(position, per_model)
+        alive = count - killed
+        self.alive = alive[:, None]
         self.current = np.where(step > 0, 0, -1)
-        self.damage = step * placement.damage
+        self.damage = step * placement.damage if placement.damage != 1 else step
         self._chain = placement
-        successor = np.arange(1, size + 1, dtype=np.int64)
+        successor = position + 1
         successor[-1] = size - 1
         self._successor = {placement: successor}
+        # the per-state facts of `__init__`, read off the chain (one group: no sums over groups)
+        self.killed = killed[:, None]
+        self.models_alive = alive
+        self.models_killed = killed
+        self.wounds = killed * toughness + self.damage
+        self.destroyed = alive == 0
 
     @property
     def states(self) -> list[State]:
@@ -170,6 +180,9 @@ class AllocationSpace:
     def target(self, placement: Placement) -> IntArray:
         """Per state, the group whose model the next event of `placement` lands on (−1: none left)."""
         if placement.order not in self._targets:
+            if self._chain is not None:  # one group: its model while any is alive
+                self._targets[placement.order] = np.where(self.destroyed, -1, 0)
+                return self._targets[placement.order]
             self._targets[placement.order] = _next_group(self.alive, self.current,
                                                          np.asarray(placement.order, dtype=np.int64))
         return self._targets[placement.order]
@@ -180,6 +193,15 @@ class AllocationSpace:
         among them: what decides a weapon's odds in a state (the model it meets, and Blast's
         count), computed once per machine."""
         key = (placement.order, cap)
+        if key not in self._codes and self._chain is not None and self.total_models > 0:
+            # one group, every count of models alive on the chain: the codes are −1 (destroyed)
+            # and min(alive, cap) for 1 … min(models, cap) (0 without a cap), in that order
+            top = min(self.total_models, cap)
+            if top == 0:
+                self._codes[key] = np.array([-1, 0], dtype=np.int64), (~self.destroyed).astype(np.int64)
+            else:
+                self._codes[key] = (np.array([-1, *range(1, top + 1)], dtype=np.int64),
+                                    np.minimum(self.models_alive, cap))
         if key not in self._codes:
             self._codes[key] = _target_codes(self.target(placement), self.models_alive, self.total_models,
                                              cap)
