@@ -449,11 +449,38 @@ class DenseDistribution:
     """A probability vector over a whole `AllocationSpace`, with `StateDistribution`'s interface
     (so the attack sequence runs on either; `rules.systems.opr.combat` picks by `dense_cells`)."""
 
-    def __init__(self, space: AllocationSpace, probs: npt.NDArray[np.float64]):
+    def __init__(self, space: AllocationSpace, probs: npt.NDArray[np.float64], *, untouched: bool = False):
         self.space = space
         self.probs = probs
         #: Rows walked (states × event columns, summed over weapons): comparable to `StateDistribution.work`.
         self.work = 0
+        #: The untouched unit with certainty (`start`): only its first state has probability.
+        self.untouched = untouched
+
+    @classmethod
+    def start(cls, space: AllocationSpace) -> DenseDistribution:
+        """The untouched unit on `space`, with certainty."""
+        return cls(space, space.start(), untouched=True)
+
+    def resolve_untouched(self, events: npt.NDArray[np.float64], placement: Placement) -> DenseDistribution:
+        """`resolve` of the untouched unit: `events` is the untouched state's row alone (the other
+        states have no probability, so their rows add exactly nothing). The first weapon of an
+        attack starts here; on a chain its k events lead to the k-th state, so no paths are built."""
+        if not self.untouched:
+            raise ValueError("the distribution is not the untouched unit")
+        space = self.space
+        width = space.max_events(placement.damage) + 1
+        if events.ndim != 1 or len(events) > width:
+            raise ValueError(f"events must be one row of at most {width} entries")
+        if space._chain == placement:
+            probs = np.zeros(len(space))
+            probs[: len(events)] = events
+        else:
+            first_paths = space.paths(placement)[0, : len(events)]
+            probs = np.bincount(first_paths, weights=events, minlength=len(space))
+        after = DenseDistribution(space, probs)
+        after.work = self.work + len(space) * width
+        return after
 
     def __len__(self) -> int:
         return len(self.space)

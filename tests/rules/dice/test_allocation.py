@@ -210,3 +210,32 @@ def test_a_chain_reads_the_same_facts_and_codes_as_the_general_machine(toughness
     for cap in (0, 1, 2, 3, 9):
         found, expected = chain.target_codes(placement, cap), general.target_codes(placement, cap)
         assert np.array_equal(found[0], expected[0]) and np.array_equal(found[1], expected[1]), cap
+
+
+@pytest.mark.parametrize(("toughness", "counts", "placements"), [
+    ((1,), (10,), [Placement((0,))]),
+    ((3,), (4,), [Placement((0,), 2)]),
+    ((2, 3), (3, 2), [Placement((0, 1))]),
+    ((2, 3), (3, 2), [Placement((0, 1)), Placement((1, 0), 2)]),
+])
+def test_resolving_the_untouched_unit_from_its_row_equals_resolving_every_state(
+        toughness, counts, placements):
+    """`DenseDistribution.resolve_untouched` (the first weapon, issue 42) gives exactly what
+    `resolve` gives with the untouched state's row and every other state's row arbitrary."""
+    from rules.dice.allocation import DenseDistribution
+
+    rng = np.random.default_rng(len(placements) + sum(counts))
+    space = AllocationSpace(toughness, counts, placements)
+    for placement in placements:
+        width = space.max_events(placement.damage) + 1
+        row = rng.random(width - 1)
+        row /= row.sum()
+        table = rng.random((len(space), width))
+        table[0] = 0.0
+        table[0, : len(row)] = row
+        start = DenseDistribution.start(space)
+        fast, full = start.resolve_untouched(row, placement), start.resolve(table, placement)
+        assert np.array_equal(fast.probs, full.probs)
+        assert fast.work == full.work and not fast.untouched and start.untouched
+    with pytest.raises(ValueError):
+        fast.resolve_untouched(row, placements[0])
