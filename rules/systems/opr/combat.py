@@ -361,6 +361,9 @@ class AttackOutcome:
         return float(self.dist.probs @ lost)
 
 
+_NO_WOUNDS = _read_only(point_mass(0))
+
+
 def resolve_weapon(
     dist: DenseDistribution | StateDistribution,
     group: WeaponGroup,
@@ -383,11 +386,17 @@ def resolve_weapon(
     keys, inverse = dist.target_codes(placement, weapon.value_of("Blast") or 0)
     stride = dist.total_models + 1
 
+    if isinstance(dist, DenseDistribution) and dist.untouched:
+        return _resolve_untouched(dist, group, placement, defender, situation, hits, keys, inverse, limit)
+    # Only the pairs some state with probability meets: a state of probability 0 adds exactly 0
+    # whatever its row.
+    reached = np.zeros(len(keys), dtype=bool)
+    reached[inverse[dist.probs > 0]] = True
     rows: list[PMF] = []
     expected_hits = np.zeros(len(keys))
     for i, key in enumerate(keys.tolist()):
-        if key < 0:  # destroyed: nothing left to attack
-            rows.append(point_mass(0))
+        if key < 0 or not reached[i]:  # destroyed (nothing left to attack), or never met
+            rows.append(_NO_WOUNDS)
             continue
         target_model = defender.models[key // stride]
         blasted = blast(hits, weapon, key % stride)
@@ -406,6 +415,42 @@ def resolve_weapon(
         hits=float(dist.probs @ expected_hits[inverse]),
         wounds=float(after.probs @ after.wounds - dist.probs @ dist.wounds),
         kills=float(after.probs @ after.models_killed - dist.probs @ dist.models_killed),
+    )
+    return after, outcome
+
+
+def _resolve_untouched(
+    dist: DenseDistribution,
+    group: WeaponGroup,
+    placement: Placement,
+    defender: Unit,
+    situation: Situation,
+    hits: PMF,
+    keys: np.ndarray,
+    inverse: np.ndarray,
+    limit: int,
+) -> tuple[DenseDistribution, WeaponOutcome]:
+    """`resolve_weapon` from the untouched defender (the first weapon of an attack): one state,
+    with certainty, so one wound row and the outcome's sums over states are that state's own
+    terms (the others' are exactly 0), taken without a pass over every state."""
+    weapon = group.weapon
+    key = int(keys[int(inverse[0])])
+    if key < 0:  # a defender of no models: nothing to attack
+        row, expected_hits = _NO_WOUNDS, 0.0
+    else:
+        stride = dist.total_models + 1
+        target_model = defender.models[key // stride]
+        blasted = blast(hits, weapon, key % stride)
+        die = wound_per_defence_die(defence_test(target_model, weapon, situation),
+                                    regeneration(target_model, weapon))
+        row, expected_hits = wounds(group.attacks, blasted, die, limit), group.attacks * mean(blasted)
+    after = dist.resolve_untouched(row, placement)
+    outcome = WeaponOutcome(
+        group=group,
+        attacks=group.attacks * (0.0 if dist.destroyed[0] else 1.0),
+        hits=float(expected_hits),
+        wounds=float(after.probs @ after.wounds),
+        kills=float(after.probs @ after.models_killed),
     )
     return after, outcome
 
@@ -438,7 +483,7 @@ def start_distribution(defender: Unit,
     if dense_cells(toughness, counts_, distinct) <= DENSE_CELLS_LIMIT:
         space = SPACES.get_or_compute((toughness, counts_, distinct),
                                       lambda: AllocationSpace(toughness, counts_, distinct))
-        return DenseDistribution(space, space.start())
+        return DenseDistribution.start(space)
     return StateDistribution.untouched(toughness, counts_)
 
 
