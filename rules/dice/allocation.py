@@ -52,12 +52,12 @@ class AllocationSpace:
             raise ValueError("one toughness and one count per group, at least one group")
         if any(t < 1 for t in toughness) or any(c < 0 for c in counts):
             raise ValueError("toughness must be at least 1 and counts not negative")
-        self.toughness = tuple(int(t) for t in toughness)
-        self.counts = tuple(int(c) for c in counts)
+        self.toughness = tuple(map(int, toughness))
+        self.counts = tuple(map(int, counts))
         self.placements = tuple(dict.fromkeys(placements))
-        groups = set(range(len(self.toughness)))
+        groups = list(range(len(self.toughness)))
         for placement in self.placements:
-            if sorted(placement.order) != sorted(groups) or placement.damage < 1:
+            if sorted(placement.order) != groups or placement.damage < 1:
                 raise ValueError(f"{placement} must order every group once and do at least 1 damage")
 
         self._paths: dict[Placement, IntArray] = {}
@@ -109,13 +109,17 @@ class AllocationSpace:
         size = count * per_model + 1
         position = np.arange(size, dtype=np.int64)  # the last one: every model dead, none damaged
         if per_model == 1:  # every event kills a model: the position is the models killed
-            killed, step = position, np.zeros(size, dtype=np.int64)
+            killed = position
+            self.current = np.full(size, -1, dtype=np.int64)
+            self.damage = np.zeros(size, dtype=np.int64)
+            self.wounds = killed * toughness
         else:
             killed, step = np.divmod(position, per_model)
+            self.current = np.where(step > 0, 0, -1)
+            self.damage = step * placement.damage if placement.damage != 1 else step
+            self.wounds = killed * toughness + self.damage
         alive = count - killed
         self.alive = alive[:, None]
-        self.current = np.where(step > 0, 0, -1)
-        self.damage = step * placement.damage if placement.damage != 1 else step
         self._chain = placement
         successor = position + 1
         successor[-1] = size - 1
@@ -124,7 +128,6 @@ class AllocationSpace:
         self.killed = killed[:, None]
         self.models_alive = alive
         self.models_killed = killed
-        self.wounds = killed * toughness + self.damage
         self.destroyed = alive == 0
 
     @property
@@ -432,6 +435,9 @@ def dense_cells(toughness: Sequence[int], counts: Sequence[int], placements: Seq
 
     One allocation order (or one group) gives a chain of total wounds + 1 states; several
     orders at most every (alive per group) × (damaged model) combination."""
+    if len(toughness) == 1 and len(placements) == 1:  # a chain: toughness × models + 1 states
+        (t,), (c,), (placement,) = toughness, counts, placements
+        return (t * c + 1) * (c * -(-t // placement.damage) + 1)
     distinct = list(dict.fromkeys(placements))
     orders = {p.order for p in distinct}
     if len(orders) <= 1 or sum(1 for c in counts if c > 0) <= 1:
