@@ -198,27 +198,30 @@ class _Sums:
     p_attacker_wins: float = 0.0
 
 
-def _shooting_sums(sums: _Sums, states: np.ndarray, alive: np.ndarray, dealt: np.ndarray, half: np.ndarray,
-                   fearless: bool, p_pass: float) -> None:
+def _shooting_sums(sums: _Sums, states: np.ndarray, standing_states: np.ndarray, dealt: np.ndarray,
+                   half: np.ndarray, fearless: bool, p_pass: float) -> None:
     """The defender's states after shooting, all at once: no counter-attack, so the charger is
     untouched (no wounds, no test, it "won") and the defender tests as it took wounds; a
     destroyed defender takes no test. The melee path's sums with a counter-attack of nothing,
     its terms that are exactly zero left out, over every state in one numpy pass per number
-    of tests (the states need no grouping by survivors: nothing strikes back)."""
-    live = np.flatnonzero(states > 0)
+    of tests (the states need no grouping by survivors: nothing strikes back).
+    `standing_states`: per state, whether any model of the defender is alive."""
+    live = states > 0
     p = states[live]
-    standing = alive[live].any(axis=1)
+    standing = standing_states[live]
     mass = float(p.sum())
     sums.counter_wounds[0] += mass
     sums.counter_kills[0] += mass
     sums.p_attacker_wins += mass  # nothing struck back: the attacker "won"
-    # tests per state: none without wounds, else 1 (+1 at half strength, −1 Fearless), never < 0
-    tests = (dealt[live] > 0) * np.maximum(1 + half[live] - int(fearless), 0)
-    # P(standing and taking n tests), for each n at once
-    for n, share in enumerate(np.bincount(tests[standing], weights=p[standing]).tolist()):
+    # tests per standing state: none without wounds, else 1 (+1 at half strength, −1 Fearless),
+    # never < 0; P(standing and taking n tests), for each n at once
+    tests = (dealt[live][standing] > 0) * (half[live][standing] + (1 - int(fearless)))
+    p_standing = p[standing]
+    failed = sums.defender_failed
+    for n, share in enumerate(np.bincount(tests, weights=p_standing).tolist()):
         if share:
-            sums.defender_failed += share * failed_tests(n, p_pass)
-    sums.defender_failed[0] += float(p[~standing].sum())
+            failed += share * failed_tests(n, p_pass)
+    failed[0] += float(p[~standing].sum())
     sums.attacker_failed[0] += mass
 
 
@@ -248,8 +251,8 @@ def second_stage(
     stage_sums = _Sums(defender_failed, attacker_failed, counter_wounds, counter_kills)
 
     if not melee:
-        _shooting_sums(stage_sums, states, space.alive, dealt_by_attacker, defender_half, defender_fearless,
-                       defender_pass)
+        _shooting_sums(stage_sums, states, ~space.destroyed, dealt_by_attacker, defender_half,
+                       defender_fearless, defender_pass)
         return SecondStage(
             p_attacker_wins=stage_sums.p_attacker_wins, p_defender_wins=0.0, counter_wounds=counter_wounds,
             counter_kills=counter_kills, defender_failed=defender_failed, attacker_failed=attacker_failed,
