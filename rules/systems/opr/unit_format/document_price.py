@@ -42,7 +42,6 @@ from points.opr.scaled_tables import (
 )
 from points.opr.unit import Rule
 from points.opr.unit_cost import (
-    _ABILITY_RULES,
     _BASE_FACTOR,
     _LINES,
     _SHOT_SKILLS,
@@ -65,6 +64,11 @@ MAX_RANGE = 120
 
 #: (name, multiplier numerator, multiplier denominator, flags)
 _WeaponRule = tuple[str, int, int, int]
+#: Per model rule as written: (kind, the reading, the rule's name, the steps it touches, its ability
+#: cost per toughness, its flat ability cost); the steps:
+_M_MORALE, _M_DEFENCE, _M_WEAPON, _M_TRANSPORT = 1, 2, 4, 8
+_ModelRule = tuple[str, Any, str, int, int, int]
+_NO_NAMES: frozenset[str] = frozenset()
 
 
 class _Vocabulary:
@@ -86,8 +90,11 @@ class _Vocabulary:
                     read = reader._plain_valued_rule(text, spec.level)
                     if read is not None:
                         readings[spec.level][text] = read
-        #: model rule as written -> ("rule", Rule) or ("order", Aura) (as the reader reads it)
-        self.model = readings["model"]
+        t = self.tables
+        self.morale_plain = {quality: ratio for (quality, names), ratio in t.morale.items() if not names}
+        #: model rule as written -> `_ModelRule` (from ("rule", Rule) or ("order", Aura), as the reader
+        #: reads it; `Tough(X)` is kept so that the one pass can refuse it)
+        self.model = {text: self.model_rule(read) for text, read in readings["model"].items()}
         #: weapon rule as written -> its `_WeaponRule` (only plain rules: AP(X) is left to the reader)
         self.weapon = {text: self.weapon_rule(read[1]) for text, read in readings["weapon"].items()
                        if read[0] == "rule"}
@@ -96,6 +103,32 @@ class _Vocabulary:
         ratios = {r: range_ratio(r) for r in range(MAX_RANGE + 1)}
         self.range_denominator = lcm(*(d for _, d in ratios.values()))
         self.range_scaled = {r: n * (self.range_denominator // d) for r, (n, d) in ratios.items()}
+
+    def model_rule(self, read: tuple[str, Any]) -> _ModelRule:
+        """A model rule's reading with what pricing needs of it: which of the model's steps it
+        touches (`_M_*`), and its ability cost (§6) per point of toughness and flat (X included),
+        over `ability_denominator` (`scaled_tables.ability_ratio`'s terms; Transport is priced
+        by that function, which needs the model's other rules)."""
+        kind, value = read
+        if kind != "rule":
+            return kind, value, "", 0, 0, 0
+        t = self.tables
+        name = value.name
+        mask = ((_M_MORALE if name in t.morale_rules else 0)
+                | (_M_DEFENCE if name in t.defence_row_rules else 0)
+                | (_M_WEAPON if name in WEAPON_RELEVANT_MODEL_RULES else 0)
+                | (_M_TRANSPORT if name == "Transport" else 0))
+        per_toughness = flat = 0
+        if name in tables.ABILITY_TABLE:
+            per_toughness = t.per_toughness.get(name) or 0
+        elif name == "Transport":
+            pass
+        elif name in t.by_x:
+            if value.value is not None:
+                flat = t.by_x[name] * value.value
+        else:
+            flat = t.flat.get(name) or 0
+        return kind, value, name, mask, per_toughness, flat
 
     def weapon_rule(self, rule: Rule) -> _WeaponRule:
         """`scaled_tables.weapon_factor`'s term of one rule, and the rule's flags."""
@@ -129,6 +162,13 @@ def _vocabulary() -> _Vocabulary:
     if _VOCABULARY.tables is not scaled_tables.TABLES:
         _VOCABULARY = _Vocabulary()
     return _VOCABULARY
+
+
+def _model_reading(text: Any, vocabulary: _Vocabulary) -> _ModelRule | None:
+    """A model rule written otherwise than the tables write it: read by the reader (as
+    `_weapon_reading`); None if it has an error."""
+    read = reader._learn_rule(text, "model")
+    return None if read is None else vocabulary.model_rule(read)
 
 
 def _weapon_reading(text: Any, vocabulary: _Vocabulary) -> _WeaponRule | None:
@@ -167,12 +207,12 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
     model_readings, weapon_readings = vocabulary.model, vocabulary.weapon
     morale_table, morale_rules, toughness_ratios = t.morale, t.morale_rules, t.toughness_ratios
     range_scaled, range_denominator = vocabulary.range_scaled, vocabulary.range_denominator
-    defence_rules, defence_base = t.defence_row_rules, t.defence_base
-    defence_denominator = t.defence_denominator
+    defence_base, defence_denominator = t.defence_base, t.defence_denominator
     ap_base, ap_denominator = t.ap_base, t.ap_denominator
     hit_rules, faces = t.hit_rules, tables.HIT_CHANCE_FACES
     attack_n, attack_d = t.attack_factor
     model_multipliers = t.model_multipliers
+    morale_plain, ability_denominator = vocabulary.morale_plain, t.ability_denominator
     fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
     for data in models:
         if type(data) is not dict:
@@ -185,10 +225,12 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             return None
         orders: list[Any] = []
         written = get("rules")
+        mask = per_toughness = flat = 0
         if not written:
             if written is not None and type(written) is not list:
                 return None
             rules: list[Rule] = []
+            names = _NO_NAMES
         else:
             if type(written) is not list:
                 return None
@@ -197,27 +239,35 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             except TypeError:  # a rule that is not text (the schema would have said so)
                 return None
             if None in reads:  # written otherwise than the tables write it: the reader reads it
-                reads = [read if read is not None else reader._learn_rule(text, "model")
+                reads = [read if read is not None else _model_reading(text, vocabulary)
                          for read, text in zip(reads, written, strict=True)]
                 if None in reads:
                     return None
-            rules = [read[1] for read in reads if read[0] == "rule"]
-            if len(rules) != len(reads):
-                for kind, value in reads:
-                    if kind == "order":
-                        orders.append(value)
-                    elif kind != "rule":
-                        return None  # Tough(X): the reader checks it against `toughness`
-        names = frozenset([r.name for r in rules])
-        if len(names) != len(rules):
-            return None  # a rule listed twice: an error
-        if len(names) > 1:
-            for pair in reader._MUTUALLY_EXCLUSIVE:
-                if pair <= names:
-                    return None  # contradicting rules: an error
+            rules = []
+            found_names = []
+            for kind, value, rule_name, rule_mask, rule_per_toughness, rule_flat in reads:
+                if kind == "rule":
+                    rules.append(value)
+                    found_names.append(rule_name)
+                    mask |= rule_mask
+                    per_toughness += rule_per_toughness
+                    flat += rule_flat
+                elif kind == "order":
+                    orders.append(value)
+                else:
+                    return None  # Tough(X): the reader checks it against `toughness`
+            names = frozenset(found_names)
+            if len(names) != len(rules):
+                return None  # a rule listed twice: an error
+            if len(names) > 1:
+                for pair in reader._MUTUALLY_EXCLUSIVE:
+                    if pair <= names:
+                        return None  # contradicting rules: an error
+            if "Massive" in names:
+                return None  # a Massive model's parts: the reader reads them
         auras_data, orders_data = get("auras"), get("orders")
-        if get("parts") is not None or "Massive" in names:
-            return None  # a Massive model's parts: the reader reads them
+        if get("parts") is not None:
+            return None  # parts (of a Massive model, or an error): the reader reads them
         auras: list[Any] = []
         if auras_data is not None or orders_data is not None:
             careful = reader._Reader()
@@ -229,24 +279,29 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
         if weapons is not None and type(weapons) is not list:
             return None
         # §2–4: the base cost, Σ (base + abilities) × count
-        found_morale = morale_table.get((quality, names & morale_rules))
+        if mask & _M_MORALE:
+            found_morale = morale_table.get((quality, names & morale_rules))
+        else:
+            found_morale = morale_plain.get(quality)
         if found_morale is None:
             found_morale = _morale_entry(quality, names)[1:]
         morale_n, morale_d = found_morale
-        if defence_rules.isdisjoint(names):
-            defence_n, defence_d = defence_base[defence], defence_denominator
-        else:
+        if mask & _M_DEFENCE:
             defence_n, defence_d = defence_ratio(defence, names)
+        else:
+            defence_n, defence_d = defence_base[defence], defence_denominator
         found_toughness = toughness_ratios.get(toughness)
         toughness_n, toughness_d = found_toughness if found_toughness is not None \
             else toughness_ratio(toughness)
         n = _BASE_FACTOR * morale_n * defence_n * toughness_n * count
         d = morale_d * defence_d * toughness_d
-        if auras or orders or not names.isdisjoint(_ABILITY_RULES):
+        if auras or orders or mask & _M_TRANSPORT:
             ability_n, ability_d = ability_ratio(rules, names, toughness, auras, orders)
-            if ability_n:
-                n = n * ability_d + ability_n * count * d
-                d *= ability_d
+        else:  # §6 from the rules' own terms (`ability_ratio`'s, summed as they were read)
+            ability_n, ability_d = per_toughness * toughness + flat, ability_denominator
+        if ability_n:
+            n = n * ability_d + ability_n * count * d
+            d *= ability_d
         if d == fixed_d:
             fixed_n += n
         else:
@@ -255,14 +310,17 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
         if not weapons:
             continue
         # §5: the weapons of all `count` models, by category (an Assault weapon: also as melee)
-        model_rules = names & WEAPON_RELEVANT_MODEL_RULES if names else names
-        shot_skill = not _SHOT_SKILLS.isdisjoint(model_rules)
-        model_hit = not hit_rules.isdisjoint(model_rules)
         model_n = model_d = 1
-        for rule_name, multiplier_n, multiplier_d in model_multipliers:
-            if rule_name in model_rules:
-                model_n *= multiplier_n
-                model_d *= multiplier_d
+        if mask & _M_WEAPON:
+            model_rules = names & WEAPON_RELEVANT_MODEL_RULES
+            shot_skill = not _SHOT_SKILLS.isdisjoint(model_rules)
+            model_hit = not hit_rules.isdisjoint(model_rules)
+            for rule_name, multiplier_n, multiplier_d in model_multipliers:
+                if rule_name in model_rules:
+                    model_n *= multiplier_n
+                    model_d *= multiplier_d
+        else:
+            model_rules, shot_skill, model_hit = _NO_NAMES, False, False
         for weapon in weapons:
             if type(weapon) is not dict:
                 return None
