@@ -58,6 +58,7 @@ from rules.systems.opr.unit_format.schema import _fast_validator
 #: touches the AP rows, the hit chance, the Quality (Reliable), or makes a ranged weapon also
 #: melee (Assault).
 _FLAG_AP, _FLAG_HIT, _FLAG_QUALITY, _FLAG_ASSAULT = 1, 2, 4, 8
+_FLAG_CHANGES_HITS = _FLAG_HIT | _FLAG_QUALITY
 #: The longest range the unit format allows (unit.schema.json).
 MAX_RANGE = 120
 
@@ -207,6 +208,7 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
     model_readings, weapon_readings = vocabulary.model, vocabulary.weapon
     morale_table, morale_rules, toughness_ratios = t.morale, t.morale_rules, t.toughness_ratios
     range_scaled, range_denominator = vocabulary.range_scaled, vocabulary.range_denominator
+    melee_scaled = range_scaled[0]
     defence_base, defence_denominator = t.defence_base, t.defence_denominator
     ap_base, ap_denominator = t.ap_base, t.ap_denominator
     hit_rules, faces = t.hit_rules, tables.HIT_CHANCE_FACES
@@ -321,6 +323,10 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
                     model_d *= multiplier_d
         else:
             model_rules, shot_skill, model_hit = _NO_NAMES, False, False
+        # lines priced with the model's own Quality (no rule of the model or the weapon changes the
+        # hit chance): summed per model without the count and the hit chance they all share
+        plain_melee_n, plain_melee_d, plain_ranged_n, plain_ranged_d = 0, 1, 0, 1
+        model_factor_n, model_factor_d = attack_n * model_n, attack_d * model_d
         for weapon in weapons:
             if type(weapon) is not dict:
                 return None
@@ -330,8 +336,8 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             if (type(weapon_name) is not str or type(weapon_range) is not int or type(attacks) is not int
                     or type(ap) is not int):
                 return None
-            factor_n, factor_d, flags, assault = attack_n * model_n, attack_d * model_d, 0, False
-            weapon_names: frozenset[str] = frozenset()
+            factor_n, factor_d, flags = model_factor_n, model_factor_d, 0
+            weapon_names = _NO_NAMES
             written = wget("rules")
             if written:
                 if type(written) is not list:
@@ -360,21 +366,42 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
                     weapon_names = frozenset(found_rules)
                     if len(weapon_names) != len(found_rules):
                         return None  # listed twice: an error
-                assault = bool(flags & _FLAG_ASSAULT)
-                if assault and weapon_range == 0:
+                if flags & _FLAG_ASSAULT and weapon_range == 0:
                     return None  # an error: Assault on a melee weapon
             elif written is not None and type(written) is not list:
                 return None
             if not attacks:
                 continue  # costs nothing
-            # one line per category the weapon is priced in, over the denominators of its
-            # multipliers and hit chance (× the AP and range tables' own, the same for all)
+            # one line per category the weapon is priced in (a ranged Assault weapon: also melee),
+            # over the denominators of its multipliers and hit chance (× the AP and range tables'
+            # own, the same for all)
             ap_n = ap_ratio(ap, weapon_names)[0] if flags & _FLAG_AP else ap_base[ap]
-            weapon_hit = model_hit or bool(flags & _FLAG_HIT)
-            reliable = bool(flags & _FLAG_QUALITY)
-            weapon_n = factor_n * attacks * count * ap_n
-            for melee in _LINES[weapon_range == 0][assault]:
-                range_n = range_scaled[0 if melee else weapon_range]
+            weapon_n = factor_n * attacks * ap_n
+            if not (model_hit or shot_skill or flags & _FLAG_CHANGES_HITS):
+                if weapon_range:
+                    n = weapon_n * range_scaled[weapon_range]
+                    if factor_d == plain_ranged_d:
+                        plain_ranged_n += n
+                    else:
+                        common = lcm(plain_ranged_d, factor_d)
+                        plain_ranged_n = (plain_ranged_n * (common // plain_ranged_d)
+                                          + n * (common // factor_d))
+                        plain_ranged_d = common
+                    if not flags & _FLAG_ASSAULT:
+                        continue
+                n = weapon_n * melee_scaled
+                if factor_d == plain_melee_d:
+                    plain_melee_n += n
+                else:
+                    common = lcm(plain_melee_d, factor_d)
+                    plain_melee_n = plain_melee_n * (common // plain_melee_d) + n * (common // factor_d)
+                    plain_melee_d = common
+                continue
+            weapon_n *= count
+            reliable = flags & _FLAG_QUALITY
+            weapon_hit = model_hit or flags & _FLAG_HIT
+            for melee in _LINES[weapon_range == 0][bool(flags & _FLAG_ASSAULT)]:
+                range_n = melee_scaled if melee else range_scaled[weapon_range]
                 line_quality = quality
                 if reliable or (shot_skill and not melee):
                     line_quality = weapon_quality(quality, weapon_names, model_rules,
@@ -397,6 +424,22 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
                 else:
                     common = lcm(ranged_d, d)
                     ranged_n, ranged_d = ranged_n * (common // ranged_d) + n * (common // d), common
+        # the plain lines × the count and the model's hit chance (7 − Q), added to the unit's
+        shared = count * (faces - quality)
+        if plain_melee_n:
+            n = plain_melee_n * shared
+            if plain_melee_d == melee_d:
+                melee_n += n
+            else:
+                common = lcm(melee_d, plain_melee_d)
+                melee_n, melee_d = melee_n * (common // melee_d) + n * (common // plain_melee_d), common
+        if plain_ranged_n:
+            n = plain_ranged_n * shared
+            if plain_ranged_d == ranged_d:
+                ranged_n += n
+            else:
+                common = lcm(ranged_d, plain_ranged_d)
+                ranged_n, ranged_d = ranged_n * (common // ranged_d) + n * (common // plain_ranged_d), common
     # the tables' denominators, left out of every line above
     melee_d *= ap_denominator * range_denominator
     ranged_d *= ap_denominator * range_denominator
