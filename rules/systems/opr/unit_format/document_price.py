@@ -72,6 +72,14 @@ _ModelRule = tuple[str, Any, str, int, int, int]
 _NO_NAMES: frozenset[str] = frozenset()
 
 
+def _subsets(names: frozenset[str]) -> list[frozenset[str]]:
+    """Every subset of `names`."""
+    found: list[frozenset[str]] = [frozenset()]
+    for name in sorted(names):
+        found += [subset | {name} for subset in found]
+    return found
+
+
 class _Vocabulary:
     """The readings of every rule as the tables write it, by level, made from `reader`'s own
     readings (`reader._FIXED_READINGS` for plain names and aliases, `reader._plain_valued_rule`
@@ -99,6 +107,17 @@ class _Vocabulary:
         #: weapon rule as written -> its `_WeaponRule` (only plain rules: AP(X) is left to the reader)
         self.weapon = {text: self.weapon_rule(read[1]) for text, read in readings["weapon"].items()
                        if read[0] == "rule"}
+        # §5 hit chance and AP by the rules that change them (every subset: a few hundred values),
+        # read by a set intersection instead of a walk over the terms; Cautious depends on the range
+        # and is left to `hit_ratio`
+        self.hit_names = t.hit_rules - {"Cautious"}
+        low, high = tables.QUALITY_RANGE
+        self.hits = {(quality, subset, ranged): hit_ratio(quality, subset, _NO_NAMES, ranged, 0)
+                     for subset in _subsets(self.hit_names) for quality in range(min(low, 2), high + 1)
+                     for ranged in (False, True)}
+        self.ap_names = t.ap_rules
+        self.aps = {(ap, subset): ap_ratio(ap, subset)[0]
+                    for subset in _subsets(self.ap_names) for ap in t.ap_base}
         # §5 range modifiers of every range the format allows (0: melee) over one denominator, so
         # that a weapon line needs no reduction (`range_ratio` gives each reduced)
         ratios = {r: range_ratio(r) for r in range(MAX_RANGE + 1)}
@@ -209,6 +228,10 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
     morale_table, morale_rules, toughness_ratios = t.morale, t.morale_rules, t.toughness_ratios
     range_scaled, range_denominator = vocabulary.range_scaled, vocabulary.range_denominator
     melee_scaled = range_scaled[0]
+    hits, hit_names = vocabulary.hits, vocabulary.hit_names
+    aps, ap_names = vocabulary.aps, vocabulary.ap_names
+    aura_costs, long_aura_costs, order_costs = t.aura, t.long_aura, t.order
+    long_range = tables.AURA_LONG_RANGE
     defence_base, defence_denominator = t.defence_base, t.defence_denominator
     ap_base, ap_denominator = t.ap_base, t.ap_denominator
     hit_rules, faces = t.hit_rules, tables.HIT_CHANCE_FACES
@@ -297,10 +320,14 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             else toughness_ratio(toughness)
         n = _BASE_FACTOR * morale_n * defence_n * toughness_n * count
         d = morale_d * defence_d * toughness_d
-        if auras or orders or mask & _M_TRANSPORT:
+        if mask & _M_TRANSPORT:  # Transport(X)'s factor depends on the model's other rules
             ability_n, ability_d = ability_ratio(rules, names, toughness, auras, orders)
         else:  # §6 from the rules' own terms (`ability_ratio`'s, summed as they were read)
             ability_n, ability_d = per_toughness * toughness + flat, ability_denominator
+            for aura in auras:
+                ability_n += (long_aura_costs if aura.range >= long_range else aura_costs)[aura.grants]
+            for order in orders:
+                ability_n += order_costs[order.grants]
         if ability_n:
             n = n * ability_d + ability_n * count * d
             d *= ability_d
@@ -317,12 +344,15 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             model_rules = names & WEAPON_RELEVANT_MODEL_RULES
             shot_skill = not _SHOT_SKILLS.isdisjoint(model_rules)
             model_hit = not hit_rules.isdisjoint(model_rules)
+            model_hit_names = model_rules & hit_names
+            cautious = "Cautious" in model_rules
             for rule_name, multiplier_n, multiplier_d in model_multipliers:
                 if rule_name in model_rules:
                     model_n *= multiplier_n
                     model_d *= multiplier_d
         else:
             model_rules, shot_skill, model_hit = _NO_NAMES, False, False
+            model_hit_names, cautious = _NO_NAMES, False
         # lines priced with the model's own Quality (no rule of the model or the weapon changes the
         # hit chance): summed per model without the count and the hit chance they all share
         plain_melee_n, plain_melee_d, plain_ranged_n, plain_ranged_d = 0, 1, 0, 1
@@ -375,7 +405,11 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             # one line per category the weapon is priced in (a ranged Assault weapon: also melee),
             # over the denominators of its multipliers and hit chance (× the AP and range tables'
             # own, the same for all)
-            ap_n = ap_ratio(ap, weapon_names)[0] if flags & _FLAG_AP else ap_base[ap]
+            if flags & _FLAG_AP:
+                found_ap = aps.get((ap, weapon_names & ap_names))
+                ap_n = found_ap if found_ap is not None else ap_ratio(ap, weapon_names)[0]
+            else:
+                ap_n = ap_base[ap]
             weapon_n = factor_n * attacks * ap_n
             if not (model_hit or shot_skill or flags & _FLAG_CHANGES_HITS):
                 if weapon_range:
@@ -400,6 +434,8 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             weapon_n *= count
             reliable = flags & _FLAG_QUALITY
             weapon_hit = model_hit or flags & _FLAG_HIT
+            line_hit_names = (model_hit_names | (weapon_names & hit_names)) if flags & _FLAG_HIT \
+                else model_hit_names
             for melee in _LINES[weapon_range == 0][bool(flags & _FLAG_ASSAULT)]:
                 range_n = melee_scaled if melee else range_scaled[weapon_range]
                 line_quality = quality
@@ -407,7 +443,10 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
                     line_quality = weapon_quality(quality, weapon_names, model_rules,
                                                   "melee" if melee else "ranged")[0]
                 if weapon_hit:
-                    hit_n, hit_d = hit_ratio(line_quality, weapon_names, model_rules, not melee, weapon_range)
+                    found_hit = None if cautious else hits.get(
+                        (line_quality, line_hit_names, not melee))
+                    hit_n, hit_d = found_hit if found_hit is not None else hit_ratio(
+                        line_quality, weapon_names, model_rules, not melee, weapon_range)
                     n = weapon_n * range_n * hit_n
                     d = factor_d * hit_d
                 else:
