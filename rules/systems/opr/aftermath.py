@@ -203,25 +203,27 @@ def _shooting_sums(sums: _Sums, states: np.ndarray, standing_states: np.ndarray,
     """The defender's states after shooting, all at once: no counter-attack, so the charger is
     untouched (no wounds, no test, it "won") and the defender tests as it took wounds; a
     destroyed defender takes no test. The melee path's sums with a counter-attack of nothing,
-    its terms that are exactly zero left out, over every state in one numpy pass per number
-    of tests (the states need no grouping by survivors: nothing strikes back).
+    its terms that are exactly zero left out. A standing defender takes no test without wounds,
+    else 1 (+1 at half strength, −1 Fearless): the states fall in four classes (destroyed,
+    unhurt, hurt, hurt at half strength), whose probabilities one pass adds up.
     `standing_states`: per state, whether any model of the defender is alive."""
-    live = states > 0
-    p = states[live]
-    standing = standing_states[live]
-    mass = float(p.sum())
+    took = dealt > 0
+    kind = standing_states * (1 + took * (1 + half))  # 0 destroyed, 1 unhurt, 2 hurt, 3 hurt at half
+    destroyed, unhurt, hurt, hurt_at_half = np.bincount(kind, weights=states, minlength=4).tolist()
+    mass = destroyed + unhurt + hurt + hurt_at_half
     sums.counter_wounds[0] += mass
     sums.counter_kills[0] += mass
     sums.p_attacker_wins += mass  # nothing struck back: the attacker "won"
-    # tests per standing state: none without wounds, else 1 (+1 at half strength, −1 Fearless),
-    # never < 0; P(standing and taking n tests), for each n at once
-    tests = (dealt[live][standing] > 0) * (half[live][standing] + (1 - int(fearless)))
-    p_standing = p[standing]
     failed = sums.defender_failed
-    for n, share in enumerate(np.bincount(tests, weights=p_standing).tolist()):
+    by_tests = {0: unhurt}
+    tests = max(1 - int(fearless), 0)
+    by_tests[tests] = by_tests.get(tests, 0.0) + hurt
+    tests = max(2 - int(fearless), 0)
+    by_tests[tests] = by_tests.get(tests, 0.0) + hurt_at_half
+    for n, share in by_tests.items():
         if share:
             failed += share * failed_tests(n, p_pass)
-    failed[0] += float(p[~standing].sum())
+    failed[0] += destroyed
     sums.attacker_failed[0] += mass
 
 
