@@ -64,6 +64,7 @@ class AllocationSpace:
         self._targets: dict[tuple[int, ...], IntArray] = {}
         #: Per (allocation order, cap): `target_codes`, the distinct (target, models alive) pairs.
         self._codes: dict[tuple[tuple[int, ...], int], tuple[IntArray, IntArray]] = {}
+        self._max_events: dict[int, int] = {}
         self.total_models = sum(self.counts)
         self.total_wounds = sum(t * c for t, c in zip(self.toughness, self.counts, strict=True))
         self._chain: Placement | None = None
@@ -211,8 +212,13 @@ class AllocationSpace:
         return self._codes[key]
 
     def max_events(self, damage: int) -> int:
-        """Events of `damage` wounds that destroy the unit from any state: more change nothing."""
-        return sum(c * -(-t // damage) for t, c in zip(self.toughness, self.counts, strict=True))
+        """Events of `damage` wounds that destroy the unit from any state: more change nothing
+        (kept per damage: an attack asks for each weapon, and the space caches its own size)."""
+        found = self._max_events.get(damage)
+        if found is None:
+            found = self._max_events[damage] = sum(
+                c * -(-t // damage) for t, c in zip(self.toughness, self.counts, strict=True))
+        return found
 
     def paths(self, placement: Placement) -> IntArray:
         """paths[s, k]: the state reached from s after k events (k = 0 … max_events)."""
