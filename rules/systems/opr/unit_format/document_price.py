@@ -203,6 +203,13 @@ def _weapon_reading(text: Any, vocabulary: _Vocabulary) -> _WeaponRule | None:
 def fast_price(document: Any) -> tuple[int, Fraction] | None:
     """(points, exact total) of a valid unit document of plain JSON, as `price(parse_unit(document))`
     gives them; None for anything the reader's fast path would not take (then `price_document`)."""
+    try:
+        return _fast_price(document)
+    except KeyError:  # a required field missing though the schema said valid: the reader's way
+        return None
+
+
+def _fast_price(document: Any) -> tuple[int, Fraction] | None:
     if type(document) is not dict:
         return None
     try:
@@ -243,7 +250,8 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
         if type(data) is not dict:
             return None
         get = data.get
-        model_name, count, quality, defence = get("name"), get("count"), get("quality"), get("defence")
+        # the schema's required fields are there (a document without them is not valid)
+        model_name, count, quality, defence = data["name"], data["count"], data["quality"], data["defence"]
         toughness = get("toughness", 1)
         if (type(model_name) is not str or type(count) is not int or type(quality) is not int
                 or type(defence) is not int or type(toughness) is not int):
@@ -290,8 +298,9 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
                         return None  # contradicting rules: an error
             if "Massive" in names:
                 return None  # a Massive model's parts: the reader reads them
-        auras_data, orders_data = get("auras"), get("orders")
-        if get("parts") is not None:
+        auras_data = get("auras") if "auras" in data else None
+        orders_data = get("orders") if "orders" in data else None
+        if "parts" in data and data["parts"] is not None:
             return None  # parts (of a Massive model, or an error): the reader reads them
         auras: list[Any] = []
         if auras_data is not None or orders_data is not None:
@@ -361,8 +370,8 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
             if type(weapon) is not dict:
                 return None
             wget = weapon.get
-            weapon_name, weapon_range = wget("name"), wget("range")
-            attacks, ap = wget("attacks"), wget("ap", 0)
+            weapon_name, weapon_range, attacks = weapon["name"], weapon["range"], weapon["attacks"]
+            ap = wget("ap", 0)
             if (type(weapon_name) is not str or type(weapon_range) is not int or type(attacks) is not int
                     or type(ap) is not int):
                 return None
