@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 
 import numpy as np
 import numpy.typing as npt
@@ -50,7 +51,7 @@ class AllocationSpace:
     def __init__(self, toughness: Sequence[int], counts: Sequence[int], placements: Iterable[Placement]):
         if len(toughness) != len(counts) or not toughness:
             raise ValueError("one toughness and one count per group, at least one group")
-        if any(t < 1 for t in toughness) or any(c < 0 for c in counts):
+        if min(toughness) < 1 or min(counts) < 0:
             raise ValueError("toughness must be at least 1 and counts not negative")
         self.toughness = tuple(map(int, toughness))
         self.counts = tuple(map(int, counts))
@@ -66,7 +67,7 @@ class AllocationSpace:
         self._codes: dict[tuple[tuple[int, ...], int], tuple[IntArray, IntArray]] = {}
         self._max_events: dict[int, int] = {}
         self.total_models = sum(self.counts)
-        self.total_wounds = sum(t * c for t, c in zip(self.toughness, self.counts, strict=True))
+        self.total_wounds = sum(map(mul, self.toughness, self.counts))
         self._chain: Placement | None = None
         if len(self.toughness) == 1 and len(self.placements) == 1:
             self._build_chain(self.placements[0])  # sets the per-state facts as well
@@ -289,7 +290,7 @@ class StateDistribution:
         """The unit with no wounds, with certainty."""
         if len(toughness) != len(counts) or not len(toughness):
             raise ValueError("one toughness and one count per group, at least one group")
-        if any(t < 1 for t in toughness) or any(c < 0 for c in counts):
+        if min(toughness) < 1 or min(counts) < 0:
             raise ValueError("toughness must be at least 1 and counts not negative")
         return cls(toughness, counts, np.array([counts], dtype=np.int64), np.array([-1], dtype=np.int64),
                    np.array([0], dtype=np.int64), np.array([1.0]))
