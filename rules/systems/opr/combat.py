@@ -477,9 +477,9 @@ def start_distribution(defender: Unit,
                        placements: Sequence[Placement]) -> DenseDistribution | StateDistribution:
     """The untouched defender: on the whole (cached) allocation machine when it is small, else
     as a sparse distribution that grows with the attack (`rules.dice.allocation.dense_cells`)."""
-    toughness = tuple(m.toughness for m in defender.models)
-    counts_ = tuple(m.count for m in defender.models)
-    distinct = tuple(dict.fromkeys(placements))
+    toughness = tuple([m.toughness for m in defender.models])
+    counts_ = tuple([m.count for m in defender.models])
+    distinct = (placements[0],) if len(placements) == 1 else tuple(dict.fromkeys(placements))
     if dense_cells(toughness, counts_, distinct) <= DENSE_CELLS_LIMIT:
         space = SPACES.get_or_compute((toughness, counts_, distinct),
                                       lambda: AllocationSpace(toughness, counts_, distinct))
