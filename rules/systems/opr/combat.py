@@ -41,7 +41,7 @@ from rules.dice.allocation import (
 )
 from rules.dice.bounded_cache import ByteBoundedCache
 from rules.dice.d6 import FACES, D6Test, value_pmf
-from rules.dice.pmf import PMF, mean, pad, point_mass
+from rules.dice.pmf import PMF, mean, point_mass
 from rules.systems.opr.situation import Situation
 
 NATURAL_ONE = 1
@@ -218,13 +218,19 @@ def defence_test(target: Model, weapon: Weapon, situation: Situation) -> D6Test:
     modifier = cover_bonus(target, weapon, situation) - armour_piercing(weapon, situation)
     if target.has("Spearhead") and situation.defender_activated:
         modifier += 1
-    automatic: set[int] = set()
+    six = five = False
     if not weapon.has("Corrosive"):
-        if not target.has("Delicate"):
-            automatic.add(NATURAL_SIX)
-        if target.has("Resistant"):
-            automatic.add(NATURAL_FIVE)
-    return D6Test(target.defence, modifier, frozenset(automatic), frozenset({NATURAL_ONE}))
+        six = not target.has("Delicate")
+        five = target.has("Resistant")
+    return _defence_test(target.defence, modifier, six, five)
+
+
+@lru_cache(maxsize=512)
+def _defence_test(defence: int, modifier: int, six: bool, five: bool) -> D6Test:
+    """`defence_test`'s test, one per (D, modifier, automatic faces): a few dozen in all, and the
+    same object each time (`wound_per_defence_die` is kept by it)."""
+    automatic = frozenset(face for face, on in ((NATURAL_SIX, six), (NATURAL_FIVE, five)) if on)
+    return D6Test(defence, modifier, automatic, frozenset({NATURAL_ONE}))
 
 
 def regeneration(target: Model, weapon: Weapon) -> bool:
@@ -270,9 +276,10 @@ def _wounds(n_attacks: int, hits: PMF, die: PMF, die_low: int, limit: int) -> PM
     wounds it can cause, not as long as the defender's toughness (the allocation walks
     only that many steps)."""
     per_attack, low = _per_attack(hits.tobytes(), die.tobytes(), die_low)
-    result = pad(counts.clamped_sum(per_attack, low, n_attacks, limit), limit + 1)
-    nonzero = np.flatnonzero(result)
-    result = result[: int(nonzero[-1]) + 1] if len(nonzero) else result[:1]
+    result = counts.clamped_sum(per_attack, low, n_attacks, limit)
+    if not result[-1]:  # trailing impossible counts, dropped
+        nonzero = np.flatnonzero(result)
+        result = result[: int(nonzero[-1]) + 1] if len(nonzero) else result[:1]
     result.setflags(write=False)
     return result
 
