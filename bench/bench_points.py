@@ -434,7 +434,7 @@ def main(argv: list[str]) -> int:
     list_real = real_path(army_texts, system.validate)
     list_warm = per_call(lambda: system.validate(json.loads(army_texts[0])), n_list)
 
-    print(f"price a unit through the real path (JSON text -> parse -> price), "
+    print(f"price a unit through the real path (JSON text -> validate, read and price in one pass), "
           f"target {PRICE_TARGET_US:.0f} µs "
           f"and >= {SPEEDUP_TARGET:.0f} x the reference")
     print(f"  real path: new unit each call                 {price_real * 1e6:8.1f} µs"
