@@ -3,14 +3,17 @@
     .venv/bin/python bench/bench_points.py [--quick] [--no-scaling]
 
 The figure the exit status follows is the *real path*: JSON text in (a different unit, with
-names and stats never seen, in every call), `json.loads`, `parse_unit` (validate the unit format
-against its JSON Schema with jsonschema-rs, read it) and `price` (the exact total, the rounded
-points). Nothing is cached per unit: the only caches the path keeps are keyed by the fixed
+names and stats never seen, in every call), `json.loads`, then `price_document` (what the
+registry's `points`, `unit_points_of_dict`, pays for a unit's points: validate the unit format
+against its JSON Schema with jsonschema-rs, check and read every rule as the reader does and
+price it in the same pass, the exact total and the rounded points; a document the one pass does
+not take is read by `parse_unit` and priced by `price`, as before issue 42). Nothing is cached
+per unit: the only caches the path keeps are keyed by the fixed
 vocabulary (a rule's written text, a table's value for a Quality, Defence, range or AP with a set
 of rule names), which a running server has warm after its first requests; the per-unit caches
 the bench may clear (`clear_profile_caches`) are cleared before each call, untimed.
-It is what `POST /api/v1/price`, the list builder and `manage.py price` pay for a unit they
-have not priced before.
+It is what the list builder and the commands pay for the points of a unit they have not priced
+before; `POST /api/v1/price` answers the breakdown too (the registry's `price`, printed below).
 
 Beside it, in the same run and on the same texts, interleaved round by round so that both see
 the same machine load:
@@ -65,6 +68,7 @@ from points.opr.rule_names import AURA_GRANTABLE
 from points.opr.unit import Aura, Model, Rule, Unit, Weapon
 from points.opr.unit_cost import clear_profile_caches
 from rules.systems.opr.unit_format import reader
+from rules.systems.opr.unit_format.document_price import price_document
 from rules.systems.opr.unit_format.writer import army_to_dict, unit_to_dict
 from rules.systems.registry import get_system
 from tests.points.opr import opr_reference
@@ -364,9 +368,9 @@ def side_by_side(texts: list[str], real: Callable[[object], object], reference: 
 
 
 def parse_and_price(doc: object) -> tuple[int, object]:
-    """The real path after `json.loads`: validate and read the unit, price it."""
-    breakdown = price(reader.parse_unit(doc))
-    return breakdown.points, breakdown.exact
+    """The real path after `json.loads`: validate and read the unit and price it, in one pass
+    (`price_document`; the reader and `price` for a document it does not take)."""
+    return price_document(doc)
 
 
 def check_reference(texts: list[str]) -> None:
@@ -374,7 +378,7 @@ def check_reference(texts: list[str]) -> None:
     for text in texts:
         doc = json.loads(text)
         ours, theirs = price(reader.parse_unit(doc)).exact, opr_reference.unit_cost(doc)
-        if ours != theirs:
+        if ours != theirs or parse_and_price(doc)[1] != ours:
             raise SystemExit(f"reference and engine disagree on {doc['name']}: {theirs} != {ours}")
 
 
@@ -430,7 +434,7 @@ def main(argv: list[str]) -> int:
     list_real = real_path(army_texts, system.validate)
     list_warm = per_call(lambda: system.validate(json.loads(army_texts[0])), n_list)
 
-    print(f"price a unit through the real path (JSON text -> parse -> price), "
+    print(f"price a unit through the real path (JSON text -> validate, read and price in one pass), "
           f"target {PRICE_TARGET_US:.0f} µs "
           f"and >= {SPEEDUP_TARGET:.0f} x the reference")
     print(f"  real path: new unit each call                 {price_real * 1e6:8.1f} µs"
@@ -447,7 +451,7 @@ def main(argv: list[str]) -> int:
               f"  -> {ratio:4.1f} x   (in a new process, not judged: {first[label][0] * 1e6:.0f} µs "
               f"against {first[label][1] * 1e6:.0f} µs, {first[label][2]:.1f} x)")
     print(f"  tables built at import, once per process: {tables_seconds * 1e3:.2f} ms CPU (integer cost "
-          f"tables, rule readings, both compiled JSON Schemas)")
+          f"tables, rule readings, the one pass's readings, both compiled JSON Schemas)")
     print(f"validate a 25-unit list through the real path, target {VALIDATE_TARGET_MS:.0f} ms")
     print(f"  real path: new list each call                 {list_real * 1e3:8.2f} ms"
           f"  = {list_real * 1e3 / VALIDATE_TARGET_MS:4.2f} x target   (warm: {list_warm * 1e3:.2f} ms, "
@@ -523,11 +527,12 @@ def _first_unit_main(which: str) -> int:
 def import_tables_seconds(repeat: int = 20) -> float:
     """CPU seconds of building the tables a process builds at import (paid once, at start)."""
     from points.opr import scaled_tables
-    from rules.systems.opr.unit_format import schema
+    from rules.systems.opr.unit_format import document_price, schema
 
     start = CLOCK()
     for _ in range(repeat):
         scaled_tables.Tables()
+        document_price._Vocabulary()
         reader._fixed_readings()
         schema._fast_validator.__wrapped__("unit")  # type: ignore[attr-defined]
         schema._fast_validator.__wrapped__("army")  # type: ignore[attr-defined]

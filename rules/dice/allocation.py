@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import mul
 
 import numpy as np
 import numpy.typing as npt
@@ -50,30 +51,31 @@ class AllocationSpace:
     def __init__(self, toughness: Sequence[int], counts: Sequence[int], placements: Iterable[Placement]):
         if len(toughness) != len(counts) or not toughness:
             raise ValueError("one toughness and one count per group, at least one group")
-        if any(t < 1 for t in toughness) or any(c < 0 for c in counts):
+        if min(toughness) < 1 or min(counts) < 0:
             raise ValueError("toughness must be at least 1 and counts not negative")
-        self.toughness = tuple(int(t) for t in toughness)
-        self.counts = tuple(int(c) for c in counts)
+        self.toughness = tuple(map(int, toughness))
+        self.counts = tuple(map(int, counts))
         self.placements = tuple(dict.fromkeys(placements))
-        groups = set(range(len(self.toughness)))
+        groups = list(range(len(self.toughness)))
         for placement in self.placements:
-            if sorted(placement.order) != sorted(groups) or placement.damage < 1:
+            if sorted(placement.order) != groups or placement.damage < 1:
                 raise ValueError(f"{placement} must order every group once and do at least 1 damage")
 
         self._paths: dict[Placement, IntArray] = {}
         self._targets: dict[tuple[int, ...], IntArray] = {}
         #: Per (allocation order, cap): `target_codes`, the distinct (target, models alive) pairs.
         self._codes: dict[tuple[tuple[int, ...], int], tuple[IntArray, IntArray]] = {}
+        self._max_events: dict[int, int] = {}
         self.total_models = sum(self.counts)
-        self.total_wounds = sum(t * c for t, c in zip(self.toughness, self.counts, strict=True))
+        self.total_wounds = sum(map(mul, self.toughness, self.counts))
         self._chain: Placement | None = None
         if len(self.toughness) == 1 and len(self.placements) == 1:
-            self._build_chain(self.placements[0])
-        else:
-            self._build_reachable()
-            self.alive: IntArray = np.array([s[0] for s in self.states], dtype=np.int64)
-            self.current: IntArray = np.array([s[1] for s in self.states], dtype=np.int64)
-            self.damage: IntArray = np.array([s[2] for s in self.states], dtype=np.int64)
+            self._build_chain(self.placements[0])  # sets the per-state facts as well
+            return
+        self._build_reachable()
+        self.alive: IntArray = np.array([s[0] for s in self.states], dtype=np.int64)
+        self.current: IntArray = np.array([s[1] for s in self.states], dtype=np.int64)
+        self.damage: IntArray = np.array([s[2] for s in self.states], dtype=np.int64)
         self.killed: IntArray = np.array(self.counts, dtype=np.int64) - self.alive
         self.models_alive: IntArray = self.alive.sum(axis=1)
         self.models_killed: IntArray = self.killed.sum(axis=1)
@@ -108,14 +110,27 @@ class AllocationSpace:
         per_model = len(range(placement.damage, toughness, placement.damage)) + 1  # fresh, then damaged
         size = count * per_model + 1
         position = np.arange(size, dtype=np.int64)  # the last one: every model dead, none damaged
-        step = position % per_model
-        self.alive = (count - position // per_model)[:, None]
-        self.current = np.where(step > 0, 0, -1)
-        self.damage = step * placement.damage
+        if per_model == 1:  # every event kills a model: the position is the models killed
+            killed = position
+            self.current = np.full(size, -1, dtype=np.int64)
+            self.damage = np.zeros(size, dtype=np.int64)
+            self.wounds = killed * toughness
+        else:
+            killed, step = np.divmod(position, per_model)
+            self.current = np.where(step > 0, 0, -1)
+            self.damage = step * placement.damage if placement.damage != 1 else step
+            self.wounds = killed * toughness + self.damage
+        alive = count - killed
+        self.alive = alive[:, None]
         self._chain = placement
-        successor = np.arange(1, size + 1, dtype=np.int64)
+        successor = position + 1
         successor[-1] = size - 1
         self._successor = {placement: successor}
+        # the per-state facts of `__init__`, read off the chain (one group: no sums over groups)
+        self.killed = killed[:, None]
+        self.models_alive = alive
+        self.models_killed = killed
+        self.destroyed = alive == 0
 
     @property
     def states(self) -> list[State]:
@@ -170,6 +185,9 @@ class AllocationSpace:
     def target(self, placement: Placement) -> IntArray:
         """Per state, the group whose model the next event of `placement` lands on (−1: none left)."""
         if placement.order not in self._targets:
+            if self._chain is not None:  # one group: its model while any is alive
+                self._targets[placement.order] = np.where(self.destroyed, -1, 0)
+                return self._targets[placement.order]
             self._targets[placement.order] = _next_group(self.alive, self.current,
                                                          np.asarray(placement.order, dtype=np.int64))
         return self._targets[placement.order]
@@ -180,14 +198,28 @@ class AllocationSpace:
         among them: what decides a weapon's odds in a state (the model it meets, and Blast's
         count), computed once per machine."""
         key = (placement.order, cap)
+        if key not in self._codes and self._chain is not None and self.total_models > 0:
+            # one group, every count of models alive on the chain: the codes are −1 (destroyed)
+            # and min(alive, cap) for 1 … min(models, cap) (0 without a cap), in that order
+            top = min(self.total_models, cap)
+            if top == 0:
+                self._codes[key] = np.array([-1, 0], dtype=np.int64), (~self.destroyed).astype(np.int64)
+            else:
+                self._codes[key] = (np.array([-1, *range(1, top + 1)], dtype=np.int64),
+                                    np.minimum(self.models_alive, cap))
         if key not in self._codes:
             self._codes[key] = _target_codes(self.target(placement), self.models_alive, self.total_models,
                                              cap)
         return self._codes[key]
 
     def max_events(self, damage: int) -> int:
-        """Events of `damage` wounds that destroy the unit from any state: more change nothing."""
-        return sum(c * -(-t // damage) for t, c in zip(self.toughness, self.counts, strict=True))
+        """Events of `damage` wounds that destroy the unit from any state: more change nothing
+        (kept per damage: an attack asks for each weapon, and the space caches its own size)."""
+        found = self._max_events.get(damage)
+        if found is None:
+            found = self._max_events[damage] = sum(
+                c * -(-t // damage) for t, c in zip(self.toughness, self.counts, strict=True))
+        return found
 
     def paths(self, placement: Placement) -> IntArray:
         """paths[s, k]: the state reached from s after k events (k = 0 … max_events)."""
@@ -258,7 +290,7 @@ class StateDistribution:
         """The unit with no wounds, with certainty."""
         if len(toughness) != len(counts) or not len(toughness):
             raise ValueError("one toughness and one count per group, at least one group")
-        if any(t < 1 for t in toughness) or any(c < 0 for c in counts):
+        if min(toughness) < 1 or min(counts) < 0:
             raise ValueError("toughness must be at least 1 and counts not negative")
         return cls(toughness, counts, np.array([counts], dtype=np.int64), np.array([-1], dtype=np.int64),
                    np.array([0], dtype=np.int64), np.array([1.0]))
@@ -410,6 +442,9 @@ def dense_cells(toughness: Sequence[int], counts: Sequence[int], placements: Seq
 
     One allocation order (or one group) gives a chain of total wounds + 1 states; several
     orders at most every (alive per group) × (damaged model) combination."""
+    if len(toughness) == 1 and len(placements) == 1:  # a chain: toughness × models + 1 states
+        (t,), (c,), (placement,) = toughness, counts, placements
+        return (t * c + 1) * (c * -(-t // placement.damage) + 1)
     distinct = list(dict.fromkeys(placements))
     orders = {p.order for p in distinct}
     if len(orders) <= 1 or sum(1 for c in counts if c > 0) <= 1:
@@ -427,11 +462,38 @@ class DenseDistribution:
     """A probability vector over a whole `AllocationSpace`, with `StateDistribution`'s interface
     (so the attack sequence runs on either; `rules.systems.opr.combat` picks by `dense_cells`)."""
 
-    def __init__(self, space: AllocationSpace, probs: npt.NDArray[np.float64]):
+    def __init__(self, space: AllocationSpace, probs: npt.NDArray[np.float64], *, untouched: bool = False):
         self.space = space
         self.probs = probs
         #: Rows walked (states × event columns, summed over weapons): comparable to `StateDistribution.work`.
         self.work = 0
+        #: The untouched unit with certainty (`start`): only its first state has probability.
+        self.untouched = untouched
+
+    @classmethod
+    def start(cls, space: AllocationSpace) -> DenseDistribution:
+        """The untouched unit on `space`, with certainty."""
+        return cls(space, space.start(), untouched=True)
+
+    def resolve_untouched(self, events: npt.NDArray[np.float64], placement: Placement) -> DenseDistribution:
+        """`resolve` of the untouched unit: `events` is the untouched state's row alone (the other
+        states have no probability, so their rows add exactly nothing). The first weapon of an
+        attack starts here; on a chain its k events lead to the k-th state, so no paths are built."""
+        if not self.untouched:
+            raise ValueError("the distribution is not the untouched unit")
+        space = self.space
+        width = space.max_events(placement.damage) + 1
+        if events.ndim != 1 or len(events) > width:
+            raise ValueError(f"events must be one row of at most {width} entries")
+        if space._chain == placement:
+            probs = np.zeros(len(space))
+            probs[: len(events)] = events
+        else:
+            first_paths = space.paths(placement)[0, : len(events)]
+            probs = np.bincount(first_paths, weights=events, minlength=len(space))
+        after = DenseDistribution(space, probs)
+        after.work = self.work + len(space) * width
+        return after
 
     def __len__(self) -> int:
         return len(self.space)

@@ -19,6 +19,7 @@ from rules.systems.opr.play import PLAY
 from rules.systems.opr.reference_targets import REFERENCE_TARGETS
 from rules.systems.opr.situation import SITUATION_SCHEMA, situation_errors
 from rules.systems.opr.unit_format import parse_army, parse_unit, unit_schema
+from rules.systems.opr.unit_format.document_price import price_document
 from rules.systems.registry import CombatChance, GameSystem, register
 
 PROFILE_FIELDS = ("quality", "defence", "toughness")
@@ -60,8 +61,9 @@ def price_unit_dict(unit: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def unit_points_of_dict(unit: Mapping[str, Any]) -> int:
-    """Unit-format dict → its rounded points (`price_unit_dict(unit)["points"]`, without the breakdown)."""
-    return price(parse_unit(unit)).points
+    """Unit-format dict → its rounded points (`price_unit_dict(unit)["points"]`, without the breakdown):
+    read and priced in one pass (`unit_format.document_price`)."""
+    return price_document(unit)[0]
 
 
 def validate_army_dict(army: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -198,27 +198,32 @@ class _Sums:
     p_attacker_wins: float = 0.0
 
 
-def _shooting_sums(sums: _Sums, states: np.ndarray, alive: np.ndarray, dealt: np.ndarray, half: np.ndarray,
-                   fearless: bool, p_pass: float) -> None:
+def _shooting_sums(sums: _Sums, states: np.ndarray, standing_states: np.ndarray, dealt: np.ndarray,
+                   half: np.ndarray, fearless: bool, p_pass: float) -> None:
     """The defender's states after shooting, all at once: no counter-attack, so the charger is
     untouched (no wounds, no test, it "won") and the defender tests as it took wounds; a
     destroyed defender takes no test. The melee path's sums with a counter-attack of nothing,
-    its terms that are exactly zero left out, over every state in one numpy pass per number
-    of tests (the states need no grouping by survivors: nothing strikes back)."""
-    live = np.flatnonzero(states > 0)
-    p = states[live]
-    standing = alive[live].any(axis=1)
-    mass = float(p.sum())
+    its terms that are exactly zero left out. A standing defender takes no test without wounds,
+    else 1 (+1 at half strength, −1 Fearless): the states fall in four classes (destroyed,
+    unhurt, hurt, hurt at half strength), whose probabilities one pass adds up.
+    `standing_states`: per state, whether any model of the defender is alive."""
+    took = dealt > 0
+    kind = standing_states * (1 + took * (1 + half))  # 0 destroyed, 1 unhurt, 2 hurt, 3 hurt at half
+    destroyed, unhurt, hurt, hurt_at_half = np.bincount(kind, weights=states, minlength=4).tolist()
+    mass = destroyed + unhurt + hurt + hurt_at_half
     sums.counter_wounds[0] += mass
     sums.counter_kills[0] += mass
     sums.p_attacker_wins += mass  # nothing struck back: the attacker "won"
-    # tests per state: none without wounds, else 1 (+1 at half strength, −1 Fearless), never < 0
-    tests = (dealt[live] > 0) * np.maximum(1 + half[live] - int(fearless), 0)
-    # P(standing and taking n tests), for each n at once
-    for n, share in enumerate(np.bincount(tests[standing], weights=p[standing]).tolist()):
+    failed = sums.defender_failed
+    by_tests = {0: unhurt}
+    tests = max(1 - int(fearless), 0)
+    by_tests[tests] = by_tests.get(tests, 0.0) + hurt
+    tests = max(2 - int(fearless), 0)
+    by_tests[tests] = by_tests.get(tests, 0.0) + hurt_at_half
+    for n, share in by_tests.items():
         if share:
-            sums.defender_failed += share * failed_tests(n, p_pass)
-    sums.defender_failed[0] += float(p[~standing].sum())
+            failed += share * failed_tests(n, p_pass)
+    failed[0] += destroyed
     sums.attacker_failed[0] += mass
 
 
@@ -248,8 +253,8 @@ def second_stage(
     stage_sums = _Sums(defender_failed, attacker_failed, counter_wounds, counter_kills)
 
     if not melee:
-        _shooting_sums(stage_sums, states, space.alive, dealt_by_attacker, defender_half, defender_fearless,
-                       defender_pass)
+        _shooting_sums(stage_sums, states, ~space.destroyed, dealt_by_attacker, defender_half,
+                       defender_fearless, defender_pass)
         return SecondStage(
             p_attacker_wins=stage_sums.p_attacker_wins, p_defender_wins=0.0, counter_wounds=counter_wounds,
             counter_kills=counter_kills, defender_failed=defender_failed, attacker_failed=attacker_failed,

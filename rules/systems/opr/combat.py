@@ -41,7 +41,7 @@ from rules.dice.allocation import (
 )
 from rules.dice.bounded_cache import ByteBoundedCache
 from rules.dice.d6 import FACES, D6Test, value_pmf
-from rules.dice.pmf import PMF, mean, pad, point_mass
+from rules.dice.pmf import PMF, mean, point_mass
 from rules.systems.opr.situation import Situation
 
 NATURAL_ONE = 1
@@ -218,13 +218,19 @@ def defence_test(target: Model, weapon: Weapon, situation: Situation) -> D6Test:
     modifier = cover_bonus(target, weapon, situation) - armour_piercing(weapon, situation)
     if target.has("Spearhead") and situation.defender_activated:
         modifier += 1
-    automatic: set[int] = set()
+    six = five = False
     if not weapon.has("Corrosive"):
-        if not target.has("Delicate"):
-            automatic.add(NATURAL_SIX)
-        if target.has("Resistant"):
-            automatic.add(NATURAL_FIVE)
-    return D6Test(target.defence, modifier, frozenset(automatic), frozenset({NATURAL_ONE}))
+        six = not target.has("Delicate")
+        five = target.has("Resistant")
+    return _defence_test(target.defence, modifier, six, five)
+
+
+@lru_cache(maxsize=512)
+def _defence_test(defence: int, modifier: int, six: bool, five: bool) -> D6Test:
+    """`defence_test`'s test, one per (D, modifier, automatic faces): a few dozen in all, and the
+    same object each time (`wound_per_defence_die` is kept by it)."""
+    automatic = frozenset(face for face, on in ((NATURAL_SIX, six), (NATURAL_FIVE, five)) if on)
+    return D6Test(defence, modifier, automatic, frozenset({NATURAL_ONE}))
 
 
 def regeneration(target: Model, weapon: Weapon) -> bool:
@@ -270,9 +276,10 @@ def _wounds(n_attacks: int, hits: PMF, die: PMF, die_low: int, limit: int) -> PM
     wounds it can cause, not as long as the defender's toughness (the allocation walks
     only that many steps)."""
     per_attack, low = _per_attack(hits.tobytes(), die.tobytes(), die_low)
-    result = pad(counts.clamped_sum(per_attack, low, n_attacks, limit), limit + 1)
-    nonzero = np.flatnonzero(result)
-    result = result[: int(nonzero[-1]) + 1] if len(nonzero) else result[:1]
+    result = counts.clamped_sum(per_attack, low, n_attacks, limit)
+    if not result[-1]:  # trailing impossible counts, dropped
+        nonzero = np.flatnonzero(result)
+        result = result[: int(nonzero[-1]) + 1] if len(nonzero) else result[:1]
     result.setflags(write=False)
     return result
 
@@ -361,6 +368,9 @@ class AttackOutcome:
         return float(self.dist.probs @ lost)
 
 
+_NO_WOUNDS = _read_only(point_mass(0))
+
+
 def resolve_weapon(
     dist: DenseDistribution | StateDistribution,
     group: WeaponGroup,
@@ -383,11 +393,17 @@ def resolve_weapon(
     keys, inverse = dist.target_codes(placement, weapon.value_of("Blast") or 0)
     stride = dist.total_models + 1
 
+    if isinstance(dist, DenseDistribution) and dist.untouched:
+        return _resolve_untouched(dist, group, placement, defender, situation, hits, keys, inverse, limit)
+    # Only the pairs some state with probability meets: a state of probability 0 adds exactly 0
+    # whatever its row.
+    reached = np.zeros(len(keys), dtype=bool)
+    reached[inverse[dist.probs > 0]] = True
     rows: list[PMF] = []
     expected_hits = np.zeros(len(keys))
     for i, key in enumerate(keys.tolist()):
-        if key < 0:  # destroyed: nothing left to attack
-            rows.append(point_mass(0))
+        if key < 0 or not reached[i]:  # destroyed (nothing left to attack), or never met
+            rows.append(_NO_WOUNDS)
             continue
         target_model = defender.models[key // stride]
         blasted = blast(hits, weapon, key % stride)
@@ -406,6 +422,42 @@ def resolve_weapon(
         hits=float(dist.probs @ expected_hits[inverse]),
         wounds=float(after.probs @ after.wounds - dist.probs @ dist.wounds),
         kills=float(after.probs @ after.models_killed - dist.probs @ dist.models_killed),
+    )
+    return after, outcome
+
+
+def _resolve_untouched(
+    dist: DenseDistribution,
+    group: WeaponGroup,
+    placement: Placement,
+    defender: Unit,
+    situation: Situation,
+    hits: PMF,
+    keys: np.ndarray,
+    inverse: np.ndarray,
+    limit: int,
+) -> tuple[DenseDistribution, WeaponOutcome]:
+    """`resolve_weapon` from the untouched defender (the first weapon of an attack): one state,
+    with certainty, so one wound row and the outcome's sums over states are that state's own
+    terms (the others' are exactly 0), taken without a pass over every state."""
+    weapon = group.weapon
+    key = int(keys[int(inverse[0])])
+    if key < 0:  # a defender of no models: nothing to attack
+        row, expected_hits = _NO_WOUNDS, 0.0
+    else:
+        stride = dist.total_models + 1
+        target_model = defender.models[key // stride]
+        blasted = blast(hits, weapon, key % stride)
+        die = wound_per_defence_die(defence_test(target_model, weapon, situation),
+                                    regeneration(target_model, weapon))
+        row, expected_hits = wounds(group.attacks, blasted, die, limit), group.attacks * mean(blasted)
+    after = dist.resolve_untouched(row, placement)
+    outcome = WeaponOutcome(
+        group=group,
+        attacks=group.attacks * (0.0 if dist.destroyed[0] else 1.0),
+        hits=float(expected_hits),
+        wounds=float(after.probs @ after.wounds),
+        kills=float(after.probs @ after.models_killed),
     )
     return after, outcome
 
@@ -432,13 +484,13 @@ def start_distribution(defender: Unit,
                        placements: Sequence[Placement]) -> DenseDistribution | StateDistribution:
     """The untouched defender: on the whole (cached) allocation machine when it is small, else
     as a sparse distribution that grows with the attack (`rules.dice.allocation.dense_cells`)."""
-    toughness = tuple(m.toughness for m in defender.models)
-    counts_ = tuple(m.count for m in defender.models)
-    distinct = tuple(dict.fromkeys(placements))
+    toughness = tuple([m.toughness for m in defender.models])
+    counts_ = tuple([m.count for m in defender.models])
+    distinct = (placements[0],) if len(placements) == 1 else tuple(dict.fromkeys(placements))
     if dense_cells(toughness, counts_, distinct) <= DENSE_CELLS_LIMIT:
         space = SPACES.get_or_compute((toughness, counts_, distinct),
                                       lambda: AllocationSpace(toughness, counts_, distinct))
-        return DenseDistribution(space, space.start())
+        return DenseDistribution.start(space)
     return StateDistribution.untouched(toughness, counts_)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any, Literal
 
 from rules.systems.messages import gettext_noop
@@ -66,7 +67,7 @@ class Situation:
         return self.shooting and self.range_inches > 12 and not self.enemies_within_12
 
     def as_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _field_names()}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Situation:
@@ -83,6 +84,12 @@ class Situation:
                 raise ValueError(f"{flag} must be true or false")
         return cls(**values)
 
+
+
+@lru_cache(maxsize=1)
+def _field_names() -> tuple[str, ...]:
+    """`Situation`'s field names, read once (`dataclasses.fields` walks the class each call)."""
+    return tuple(f.name for f in fields(Situation))
 
 
 #: The situation as JSON Schema (the estimates contract in `rules.systems.registry`): the

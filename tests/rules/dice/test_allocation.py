@@ -179,3 +179,63 @@ def test_sparse_resolve_rejects_a_wrong_shape():
     dist = StateDistribution.untouched([1], [3])
     with pytest.raises(ValueError):
         dist.resolve(np.ones((2, 2)), Placement((0,)))
+
+
+@pytest.mark.parametrize("toughness", [1, 2, 3, 5])
+@pytest.mark.parametrize("count", [0, 1, 3, 7])
+@pytest.mark.parametrize("damage", [1, 2, 3])
+def test_a_chain_reads_the_same_facts_and_codes_as_the_general_machine(toughness, count, damage):
+    """One group and one placement is built as a chain with its facts and target codes read off
+    the chain (issue 42); they are the general machine's (a second, equal placement makes
+    `AllocationSpace` walk every state instead)."""
+    placement = Placement((0,), damage)
+    chain = AllocationSpace((toughness,), (count,), [placement])
+    general = AllocationSpace((toughness,), (count,), [placement])
+    general._chain = None
+    general._build_reachable()
+    general.alive = np.array([s[0] for s in general.states], dtype=np.int64)
+    general.current = np.array([s[1] for s in general.states], dtype=np.int64)
+    general.damage = np.array([s[2] for s in general.states], dtype=np.int64)
+    general.killed = np.array(general.counts, dtype=np.int64) - general.alive
+    general.models_alive = general.alive.sum(axis=1)
+    general.models_killed = general.killed.sum(axis=1)
+    general.wounds = general.killed @ np.array(general.toughness, dtype=np.int64) + general.damage
+    general.destroyed = general.models_alive == 0
+    assert chain._chain is not None
+    for fact in ("alive", "current", "damage", "killed", "models_alive", "models_killed", "wounds",
+                 "destroyed"):
+        assert np.array_equal(getattr(chain, fact), getattr(general, fact)), fact
+        assert getattr(chain, fact).dtype == getattr(general, fact).dtype, fact
+    assert np.array_equal(chain.target(placement), general.target(placement))
+    for cap in (0, 1, 2, 3, 9):
+        found, expected = chain.target_codes(placement, cap), general.target_codes(placement, cap)
+        assert np.array_equal(found[0], expected[0]) and np.array_equal(found[1], expected[1]), cap
+
+
+@pytest.mark.parametrize(("toughness", "counts", "placements"), [
+    ((1,), (10,), [Placement((0,))]),
+    ((3,), (4,), [Placement((0,), 2)]),
+    ((2, 3), (3, 2), [Placement((0, 1))]),
+    ((2, 3), (3, 2), [Placement((0, 1)), Placement((1, 0), 2)]),
+])
+def test_resolving_the_untouched_unit_from_its_row_equals_resolving_every_state(
+        toughness, counts, placements):
+    """`DenseDistribution.resolve_untouched` (the first weapon, issue 42) gives exactly what
+    `resolve` gives with the untouched state's row and every other state's row arbitrary."""
+    from rules.dice.allocation import DenseDistribution
+
+    rng = np.random.default_rng(len(placements) + sum(counts))
+    space = AllocationSpace(toughness, counts, placements)
+    for placement in placements:
+        width = space.max_events(placement.damage) + 1
+        row = rng.random(width - 1)
+        row /= row.sum()
+        table = rng.random((len(space), width))
+        table[0] = 0.0
+        table[0, : len(row)] = row
+        start = DenseDistribution.start(space)
+        fast, full = start.resolve_untouched(row, placement), start.resolve(table, placement)
+        assert np.array_equal(fast.probs, full.probs)
+        assert fast.work == full.work and not fast.untouched and start.untouched
+    with pytest.raises(ValueError):
+        fast.resolve_untouched(row, placements[0])

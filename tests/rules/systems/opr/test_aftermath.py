@@ -243,3 +243,32 @@ def test_fear_counts_for_each_model_that_fought():
     assert aftermath.fear_bonus(ghouls) == 6
     assert aftermath.fear_bonus(ghouls, (1, 1)) == 2
     assert aftermath.fear_bonus(ghouls, (0, 1)) == 0
+
+
+@pytest.mark.parametrize("fearless", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_shooting_regroup_sums_equal_a_state_by_state_count(fearless, seed):
+    """The shooting second stage adds the states up by class (issue 42); state by state, a
+    standing defender takes no test without wounds, else 1 (+1 at half strength, −1 Fearless)."""
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(2, 40))
+    states = rng.random(size) * (rng.random(size) > 0.3)
+    states /= states.sum() or 1.0
+    standing = rng.random(size) > 0.2
+    dealt = rng.integers(0, 3, size)
+    half = rng.random(size) > 0.5
+    p_pass = float(rng.random())
+    sums = aftermath._Sums(np.zeros(4), np.zeros(4), np.zeros(3), np.zeros(3))
+    aftermath._shooting_sums(sums, states, standing, dealt, half, fearless, p_pass)
+    expected = np.zeros(4)
+    for p, up, wounds, at_half in zip(states, standing, dealt, half, strict=True):
+        if not up:
+            expected[0] += p
+            continue
+        tests = max(0, 1 + int(at_half) - int(fearless)) if wounds > 0 else 0
+        expected += p * aftermath.failed_tests(tests, p_pass)
+    assert np.allclose(sums.defender_failed, expected, rtol=0, atol=1e-12)
+    mass = states.sum()
+    assert sums.p_attacker_wins == pytest.approx(mass, abs=1e-12)
+    assert sums.attacker_failed[0] == pytest.approx(mass, abs=1e-12)
+    assert sums.counter_wounds[0] == pytest.approx(mass, abs=1e-12) == sums.counter_kills[0]

@@ -1,0 +1,533 @@
+"""A unit document's price in one pass: the JSON checked and priced without building the unit.
+
+`unit_points_of_dict` (the list builder's and the commands' points) needs a unit's total, not its
+`Unit` nor its breakdown. Reading a document into `Unit`/`Model`/`Weapon`/`Rule` objects and
+then pricing them walks it twice and makes a dozen objects per weapon; for a unit a process has
+not seen (the first request, or every new unit), building and then reading those objects is
+most of the time. Here a schema-valid document of plain JSON is walked once: each rule as
+written is looked up in tables made at import from the reader's own readings (every name and
+alias, and every `Name(X)` with X in the rule's range, read by the reader's functions), each
+weapon's multipliers are multiplied as its rules are read, and the totals come from the same
+integer tables and the same unit-wide step as `points.opr.price` (`unit_cost._totals`).
+
+The same refusals as the reader's fast path: the moment the document holds anything that path
+gives up on (a Massive model's parts, `Tough(X)` or `AP(X)` written as rules, a rule listed
+twice, contradicting rules, Assault on a melee weapon, a value of another type...), `fast_price`
+answers None and `price_document` prices `parse_unit(document)` instead, which reads it
+carefully and raises every error. So the price is exactly `price(parse_unit(document))`'s for
+every document (`tests/rules/systems/opr/unit_format/test_document_price.py` checks it on many
+random units and on every kind of refusal).
+
+Nothing here is learned from inputs: the tables are the fixed vocabulary, rebuilt when
+`points.opr.scaled_tables` is (a test that flips a decision).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from math import gcd, lcm
+from typing import Any
+
+from points.opr import scaled_tables, tables
+from points.opr.exact import Ratio, fraction, ratio
+from points.opr.rule_names import RULES
+from points.opr.scaled_tables import (
+    ability_ratio,
+    ap_ratio,
+    defence_ratio,
+    hit_ratio,
+    range_ratio,
+    toughness_ratio,
+)
+from points.opr.unit import Rule
+from points.opr.unit_cost import (
+    _BASE_FACTOR,
+    _LINES,
+    _SHOT_SKILLS,
+    _morale_entry,
+    _round_half_up,
+    price,
+)
+from points.opr.weapon_cost import WEAPON_RELEVANT_MODEL_RULES, weapon_quality
+from rules.systems.opr.unit_format import reader
+from rules.systems.opr.unit_format.schema import _fast_validator
+
+#: Per weapon rule as written, what pricing needs of it (one tuple, made at import):
+#: its canonical name, its multiplier (§5) as (numerator, denominator), and flags: whether it
+#: touches the AP rows, the hit chance, the Quality (Reliable), or makes a ranged weapon also
+#: melee (Assault).
+_FLAG_AP, _FLAG_HIT, _FLAG_QUALITY, _FLAG_ASSAULT = 1, 2, 4, 8
+_FLAG_CHANGES_HITS = _FLAG_HIT | _FLAG_QUALITY
+#: The longest range the unit format allows (unit.schema.json).
+MAX_RANGE = 120
+
+
+#: (name, multiplier numerator, multiplier denominator, flags)
+_WeaponRule = tuple[str, int, int, int]
+#: Per model rule as written: (kind, the reading, the rule's name, the steps it touches, its ability
+#: cost per toughness, its flat ability cost); the steps:
+_M_MORALE, _M_DEFENCE, _M_WEAPON, _M_TRANSPORT = 1, 2, 4, 8
+_ModelRule = tuple[str, Any, str, int, int, int]
+_NO_NAMES: frozenset[str] = frozenset()
+
+
+def _subsets(names: frozenset[str]) -> list[frozenset[str]]:
+    """Every subset of `names`."""
+    found: list[frozenset[str]] = [frozenset()]
+    for name in sorted(names):
+        found += [subset | {name} for subset in found]
+    return found
+
+
+class _Vocabulary:
+    """The readings of every rule as the tables write it, by level, made from `reader`'s own
+    readings (`reader._FIXED_READINGS` for plain names and aliases, `reader._plain_valued_rule`
+    for `Name(X)`, every X of the rule's range) and the integer tables of one `scaled_tables.TABLES`."""
+
+    def __init__(self) -> None:
+        self.tables = scaled_tables.TABLES
+        readings: dict[str, dict[str, tuple[str, Any]]] = {
+            level: dict(known) for level, known in reader._FIXED_READINGS.items()}
+        for spec in RULES:
+            if spec.value_range is None:
+                continue
+            low, high = spec.value_range
+            for written in (spec.name, *spec.aliases):
+                for value in range(low, high + 1):
+                    text = f"{written}({value})"
+                    read = reader._plain_valued_rule(text, spec.level)
+                    if read is not None:
+                        readings[spec.level][text] = read
+        t = self.tables
+        self.morale_plain = {quality: ratio for (quality, names), ratio in t.morale.items() if not names}
+        #: model rule as written -> `_ModelRule` (from ("rule", Rule) or ("order", Aura), as the reader
+        #: reads it; `Tough(X)` is kept so that the one pass can refuse it)
+        self.model = {text: self.model_rule(read) for text, read in readings["model"].items()}
+        #: weapon rule as written -> its `_WeaponRule` (only plain rules: AP(X) is left to the reader)
+        self.weapon = {text: self.weapon_rule(read[1]) for text, read in readings["weapon"].items()
+                       if read[0] == "rule"}
+        # §5 hit chance and AP by the rules that change them (every subset: a few hundred values),
+        # read by a set intersection instead of a walk over the terms; Cautious depends on the range
+        # and is left to `hit_ratio`
+        self.hit_names = t.hit_rules - {"Cautious"}
+        low, high = tables.QUALITY_RANGE
+        self.hits = {(quality, subset, ranged): hit_ratio(quality, subset, _NO_NAMES, ranged, 0)
+                     for subset in _subsets(self.hit_names) for quality in range(min(low, 2), high + 1)
+                     for ranged in (False, True)}
+        self.ap_names = t.ap_rules
+        self.aps = {(ap, subset): ap_ratio(ap, subset)[0]
+                    for subset in _subsets(self.ap_names) for ap in t.ap_base}
+        # §5 range modifiers of every range the format allows (0: melee) over one denominator, so
+        # that a weapon line needs no reduction (`range_ratio` gives each reduced)
+        ratios = {r: range_ratio(r) for r in range(MAX_RANGE + 1)}
+        self.range_denominator = lcm(*(d for _, d in ratios.values()))
+        self.range_scaled = {r: n * (self.range_denominator // d) for r, (n, d) in ratios.items()}
+
+    def model_rule(self, read: tuple[str, Any]) -> _ModelRule:
+        """A model rule's reading with what pricing needs of it: which of the model's steps it
+        touches (`_M_*`), and its ability cost (§6) per point of toughness and flat (X included),
+        over `ability_denominator` (`scaled_tables.ability_ratio`'s terms; Transport is priced
+        by that function, which needs the model's other rules)."""
+        kind, value = read
+        if kind != "rule":
+            return kind, value, "", 0, 0, 0
+        t = self.tables
+        name = value.name
+        mask = ((_M_MORALE if name in t.morale_rules else 0)
+                | (_M_DEFENCE if name in t.defence_row_rules else 0)
+                | (_M_WEAPON if name in WEAPON_RELEVANT_MODEL_RULES else 0)
+                | (_M_TRANSPORT if name == "Transport" else 0))
+        per_toughness = flat = 0
+        if name in tables.ABILITY_TABLE:
+            per_toughness = t.per_toughness.get(name) or 0
+        elif name == "Transport":
+            pass
+        elif name in t.by_x:
+            if value.value is not None:
+                flat = t.by_x[name] * value.value
+        else:
+            flat = t.flat.get(name) or 0
+        return kind, value, name, mask, per_toughness, flat
+
+    def weapon_rule(self, rule: Rule) -> _WeaponRule:
+        """`scaled_tables.weapon_factor`'s term of one rule, and the rule's flags."""
+        t = self.tables
+        name, value = rule.name, rule.value
+        n = d = 1
+        if value is not None and name in t.x_lines:
+            line = t.x_lines[name]
+            n, d = line.scaled(value), line.denominator
+        else:
+            found = t.weapon_multipliers.get(name)
+            if found is not None:
+                n, d = found
+        flags = ((_FLAG_AP if name in t.ap_rules else 0) | (_FLAG_HIT if name in t.hit_rules else 0)
+                 | (_FLAG_QUALITY if name == "Reliable" else 0)
+                 | (_FLAG_ASSAULT if name == tables.ASSAULT_RULE else 0))
+        return name, n, d, flags
+
+
+_VOCABULARY = _Vocabulary()
+
+
+def _unit_validator() -> Any:
+    """The compiled unit schema `reader._fast_valid` asks (jsonschema-rs, compiled at import)."""
+    return _fast_validator("unit")
+
+
+def _vocabulary() -> _Vocabulary:
+    """The tables for the current `scaled_tables.TABLES` (made again after `scaled_tables.build`)."""
+    global _VOCABULARY
+    if _VOCABULARY.tables is not scaled_tables.TABLES:
+        _VOCABULARY = _Vocabulary()
+    return _VOCABULARY
+
+
+def _model_reading(text: Any, vocabulary: _Vocabulary) -> _ModelRule | None:
+    """A model rule written otherwise than the tables write it: read by the reader (as
+    `_weapon_reading`); None if it has an error."""
+    read = reader._learn_rule(text, "model")
+    return None if read is None else vocabulary.model_rule(read)
+
+
+def _weapon_reading(text: Any, vocabulary: _Vocabulary) -> _WeaponRule | None:
+    """A weapon rule written otherwise than the tables write it ("LOCK-ON", "Blast( 3 )"): read by
+    the reader (its learned readings, forgotten with its caches); None if it is not a plain rule."""
+    read = reader._learn_rule(text, "weapon")
+    if read is None or read[0] != "rule":
+        return None
+    return vocabulary.weapon_rule(read[1])
+
+
+def fast_price(document: Any) -> tuple[int, Fraction] | None:
+    """(points, exact total) of a valid unit document of plain JSON, as `price(parse_unit(document))`
+    gives them; None for anything the reader's fast path would not take (then `price_document`)."""
+    try:
+        return _fast_price(document)
+    except KeyError:  # a required field missing though the schema said valid: the reader's way
+        return None
+
+
+def _fast_price(document: Any) -> tuple[int, Fraction] | None:
+    if type(document) is not dict:
+        return None
+    try:
+        if not _unit_validator().is_valid(document):
+            return None
+    except (RecursionError, TypeError, ValueError, OverflowError):  # as `reader._fast_valid`
+        return None
+    name, models = document.get("name"), document.get("models")
+    if type(name) is not str or type(models) is not list:
+        return None
+    extra = document.get("extra")
+    if extra is not None:
+        if type(extra) is not dict:
+            return None
+        if extra:
+            try:  # the reader keeps a copy of plain JSON: a document it cannot copy goes its way
+                json.dumps(extra)
+            except (RecursionError, TypeError, ValueError):
+                return None
+    vocabulary = _vocabulary()
+    t = vocabulary.tables
+    model_readings, weapon_readings = vocabulary.model, vocabulary.weapon
+    morale_table, morale_rules, toughness_ratios = t.morale, t.morale_rules, t.toughness_ratios
+    range_scaled, range_denominator = vocabulary.range_scaled, vocabulary.range_denominator
+    melee_scaled = range_scaled[0]
+    hits, hit_names = vocabulary.hits, vocabulary.hit_names
+    aps, ap_names = vocabulary.aps, vocabulary.ap_names
+    aura_costs, long_aura_costs, order_costs = t.aura, t.long_aura, t.order
+    long_range = tables.AURA_LONG_RANGE
+    defence_base, defence_denominator = t.defence_base, t.defence_denominator
+    ap_base, ap_denominator = t.ap_base, t.ap_denominator
+    hit_rules, faces = t.hit_rules, tables.HIT_CHANCE_FACES
+    attack_n, attack_d = t.attack_factor
+    model_multipliers = t.model_multipliers
+    morale_plain, ability_denominator = vocabulary.morale_plain, t.ability_denominator
+    fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
+    for data in models:
+        if type(data) is not dict:
+            return None
+        get = data.get
+        # the schema's required fields are there (a document without them is not valid)
+        model_name, count, quality, defence = data["name"], data["count"], data["quality"], data["defence"]
+        toughness = get("toughness", 1)
+        if (type(model_name) is not str or type(count) is not int or type(quality) is not int
+                or type(defence) is not int or type(toughness) is not int):
+            return None
+        orders: list[Any] = []
+        written = get("rules")
+        mask = per_toughness = flat = 0
+        if not written:
+            if written is not None and type(written) is not list:
+                return None
+            rules: list[Rule] = []
+            names = _NO_NAMES
+        else:
+            if type(written) is not list:
+                return None
+            try:
+                reads = [model_readings.get(text) for text in written]
+            except TypeError:  # a rule that is not text (the schema would have said so)
+                return None
+            if None in reads:  # written otherwise than the tables write it: the reader reads it
+                reads = [read if read is not None else _model_reading(text, vocabulary)
+                         for read, text in zip(reads, written, strict=True)]
+                if None in reads:
+                    return None
+            rules = []
+            found_names = []
+            for kind, value, rule_name, rule_mask, rule_per_toughness, rule_flat in reads:
+                if kind == "rule":
+                    rules.append(value)
+                    found_names.append(rule_name)
+                    mask |= rule_mask
+                    per_toughness += rule_per_toughness
+                    flat += rule_flat
+                elif kind == "order":
+                    orders.append(value)
+                else:
+                    return None  # Tough(X): the reader checks it against `toughness`
+            names = frozenset(found_names)
+            if len(names) != len(rules):
+                return None  # a rule listed twice: an error
+            if len(names) > 1:
+                for pair in reader._MUTUALLY_EXCLUSIVE:
+                    if pair <= names:
+                        return None  # contradicting rules: an error
+            if "Massive" in names:
+                return None  # a Massive model's parts: the reader reads them
+        auras_data = get("auras") if "auras" in data else None
+        orders_data = get("orders") if "orders" in data else None
+        if "parts" in data and data["parts"] is not None:
+            return None  # parts (of a Massive model, or an error): the reader reads them
+        auras: list[Any] = []
+        if auras_data is not None or orders_data is not None:
+            careful = reader._Reader()
+            auras = careful._auras(auras_data if auras_data is not None else [], "aura", "auras")
+            orders += careful._auras(orders_data if orders_data is not None else [], "order", "orders")
+            if careful.errors:
+                return None
+        weapons = get("weapons")
+        if weapons is not None and type(weapons) is not list:
+            return None
+        # §2–4: the base cost, Σ (base + abilities) × count
+        if mask & _M_MORALE:
+            found_morale = morale_table.get((quality, names & morale_rules))
+        else:
+            found_morale = morale_plain.get(quality)
+        if found_morale is None:
+            found_morale = _morale_entry(quality, names)[1:]
+        morale_n, morale_d = found_morale
+        if mask & _M_DEFENCE:
+            defence_n, defence_d = defence_ratio(defence, names)
+        else:
+            defence_n, defence_d = defence_base[defence], defence_denominator
+        found_toughness = toughness_ratios.get(toughness)
+        toughness_n, toughness_d = found_toughness if found_toughness is not None \
+            else toughness_ratio(toughness)
+        n = _BASE_FACTOR * morale_n * defence_n * toughness_n * count
+        d = morale_d * defence_d * toughness_d
+        if mask & _M_TRANSPORT:  # Transport(X)'s factor depends on the model's other rules
+            ability_n, ability_d = ability_ratio(rules, names, toughness, auras, orders)
+        else:  # §6 from the rules' own terms (`ability_ratio`'s, summed as they were read)
+            ability_n, ability_d = per_toughness * toughness + flat, ability_denominator
+            for aura in auras:
+                ability_n += (long_aura_costs if aura.range >= long_range else aura_costs)[aura.grants]
+            for order in orders:
+                ability_n += order_costs[order.grants]
+        if ability_n:
+            n = n * ability_d + ability_n * count * d
+            d *= ability_d
+        if d == fixed_d:
+            fixed_n += n
+        else:
+            common = lcm(fixed_d, d)
+            fixed_n, fixed_d = fixed_n * (common // fixed_d) + n * (common // d), common
+        if not weapons:
+            continue
+        # §5: the weapons of all `count` models, by category (an Assault weapon: also as melee)
+        model_n = model_d = 1
+        if mask & _M_WEAPON:
+            model_rules = names & WEAPON_RELEVANT_MODEL_RULES
+            shot_skill = not _SHOT_SKILLS.isdisjoint(model_rules)
+            model_hit = not hit_rules.isdisjoint(model_rules)
+            model_hit_names = model_rules & hit_names
+            cautious = "Cautious" in model_rules
+            for rule_name, multiplier_n, multiplier_d in model_multipliers:
+                if rule_name in model_rules:
+                    model_n *= multiplier_n
+                    model_d *= multiplier_d
+        else:
+            model_rules, shot_skill, model_hit = _NO_NAMES, False, False
+            model_hit_names, cautious = _NO_NAMES, False
+        # lines priced with the model's own Quality (no rule of the model or the weapon changes the
+        # hit chance): summed per model without the count and the hit chance they all share
+        plain_melee_n, plain_melee_d, plain_ranged_n, plain_ranged_d = 0, 1, 0, 1
+        model_factor_n, model_factor_d = attack_n * model_n, attack_d * model_d
+        for weapon in weapons:
+            if type(weapon) is not dict:
+                return None
+            wget = weapon.get
+            weapon_name, weapon_range, attacks = weapon["name"], weapon["range"], weapon["attacks"]
+            ap = wget("ap", 0)
+            if (type(weapon_name) is not str or type(weapon_range) is not int or type(attacks) is not int
+                    or type(ap) is not int):
+                return None
+            factor_n, factor_d, flags = model_factor_n, model_factor_d, 0
+            weapon_names = _NO_NAMES
+            written = wget("rules")
+            if written:
+                if type(written) is not list:
+                    return None
+                try:
+                    reads = [weapon_readings.get(text) for text in written]
+                except TypeError:  # a rule that is not text (the schema would have said so)
+                    return None
+                if None in reads:  # written otherwise than the tables write it: the reader reads it
+                    reads = [read if read is not None else _weapon_reading(text, vocabulary)
+                             for read, text in zip(reads, written, strict=True)]
+                    if None in reads:
+                        return None
+                if len(reads) == 1:
+                    ((rule_name, rule_n, rule_d, flags),) = reads
+                    factor_n *= rule_n
+                    factor_d *= rule_d
+                    weapon_names = frozenset((rule_name,))
+                else:
+                    found_rules = []
+                    for rule_name, rule_n, rule_d, rule_flags in reads:
+                        found_rules.append(rule_name)
+                        factor_n *= rule_n
+                        factor_d *= rule_d
+                        flags |= rule_flags
+                    weapon_names = frozenset(found_rules)
+                    if len(weapon_names) != len(found_rules):
+                        return None  # listed twice: an error
+                if flags & _FLAG_ASSAULT and weapon_range == 0:
+                    return None  # an error: Assault on a melee weapon
+            elif written is not None and type(written) is not list:
+                return None
+            if not attacks:
+                continue  # costs nothing
+            # one line per category the weapon is priced in (a ranged Assault weapon: also melee),
+            # over the denominators of its multipliers and hit chance (× the AP and range tables'
+            # own, the same for all)
+            if flags & _FLAG_AP:
+                found_ap = aps.get((ap, weapon_names & ap_names))
+                ap_n = found_ap if found_ap is not None else ap_ratio(ap, weapon_names)[0]
+            else:
+                ap_n = ap_base[ap]
+            weapon_n = factor_n * attacks * ap_n
+            if not (model_hit or shot_skill or flags & _FLAG_CHANGES_HITS):
+                if weapon_range:
+                    n = weapon_n * range_scaled[weapon_range]
+                    if factor_d == plain_ranged_d:
+                        plain_ranged_n += n
+                    else:
+                        common = lcm(plain_ranged_d, factor_d)
+                        plain_ranged_n = (plain_ranged_n * (common // plain_ranged_d)
+                                          + n * (common // factor_d))
+                        plain_ranged_d = common
+                    if not flags & _FLAG_ASSAULT:
+                        continue
+                n = weapon_n * melee_scaled
+                if factor_d == plain_melee_d:
+                    plain_melee_n += n
+                else:
+                    common = lcm(plain_melee_d, factor_d)
+                    plain_melee_n = plain_melee_n * (common // plain_melee_d) + n * (common // factor_d)
+                    plain_melee_d = common
+                continue
+            weapon_n *= count
+            reliable = flags & _FLAG_QUALITY
+            weapon_hit = model_hit or flags & _FLAG_HIT
+            line_hit_names = (model_hit_names | (weapon_names & hit_names)) if flags & _FLAG_HIT \
+                else model_hit_names
+            for melee in _LINES[weapon_range == 0][bool(flags & _FLAG_ASSAULT)]:
+                range_n = melee_scaled if melee else range_scaled[weapon_range]
+                line_quality = quality
+                if reliable or (shot_skill and not melee):
+                    line_quality = weapon_quality(quality, weapon_names, model_rules,
+                                                  "melee" if melee else "ranged")[0]
+                if weapon_hit:
+                    found_hit = None if cautious else hits.get(
+                        (line_quality, line_hit_names, not melee))
+                    hit_n, hit_d = found_hit if found_hit is not None else hit_ratio(
+                        line_quality, weapon_names, model_rules, not melee, weapon_range)
+                    n = weapon_n * range_n * hit_n
+                    d = factor_d * hit_d
+                else:
+                    n = weapon_n * range_n * (faces - line_quality)
+                    d = factor_d
+                if melee:
+                    if d == melee_d:
+                        melee_n += n
+                    else:
+                        common = lcm(melee_d, d)
+                        melee_n, melee_d = melee_n * (common // melee_d) + n * (common // d), common
+                elif d == ranged_d:
+                    ranged_n += n
+                else:
+                    common = lcm(ranged_d, d)
+                    ranged_n, ranged_d = ranged_n * (common // ranged_d) + n * (common // d), common
+        # the plain lines × the count and the model's hit chance (7 − Q), added to the unit's
+        shared = count * (faces - quality)
+        if plain_melee_n:
+            n = plain_melee_n * shared
+            if plain_melee_d == melee_d:
+                melee_n += n
+            else:
+                common = lcm(melee_d, plain_melee_d)
+                melee_n, melee_d = melee_n * (common // melee_d) + n * (common // plain_melee_d), common
+        if plain_ranged_n:
+            n = plain_ranged_n * shared
+            if plain_ranged_d == ranged_d:
+                ranged_n += n
+            else:
+                common = lcm(ranged_d, plain_ranged_d)
+                ranged_n, ranged_d = ranged_n * (common // ranged_d) + n * (common // plain_ranged_d), common
+    # the tables' denominators, left out of every line above
+    melee_d *= ap_denominator * range_denominator
+    ranged_d *= ap_denominator * range_denominator
+    common = gcd(melee_n, melee_d)
+    melee = melee_n // common, melee_d // common
+    common = gcd(ranged_n, ranged_d)
+    ranged = ranged_n // common, ranged_d // common
+    common = gcd(fixed_n, fixed_d)
+    return _points_and_exact(melee, ranged, (fixed_n // common, fixed_d // common))
+
+
+_HALF = ratio(tables.CHEAPER_CATEGORY_FACTOR)
+
+
+def _points_and_exact(melee: Ratio, ranged: Ratio, fixed: Ratio) -> tuple[int, Fraction]:
+    """`unit_cost._totals`' rounded and exact totals alone (its melee and ranged Fractions, for the
+    breakdown, are not made): the cheaper category halved (§5), the sum, half-up rounding (§1)."""
+    melee_n, melee_d = melee
+    ranged_n, ranged_d = ranged
+    if melee_n * ranged_d > ranged_n * melee_d:  # a warrior: the ranged weapons are halved
+        kept_n, kept_d, halved_n, halved_d = melee_n, melee_d, ranged_n, ranged_d
+    else:
+        kept_n, kept_d, halved_n, halved_d = ranged_n, ranged_d, melee_n, melee_d
+    fixed_n, fixed_d = fixed
+    half_n, half_d = _HALF
+    halved_n *= half_n
+    halved_d *= half_d
+    denominator = lcm(fixed_d, kept_d, halved_d)
+    numerator = (fixed_n * (denominator // fixed_d) + kept_n * (denominator // kept_d)
+                 + halved_n * (denominator // halved_d))
+    common = gcd(numerator, denominator)
+    exact = numerator // common, denominator // common
+    return _round_half_up(exact), fraction(exact)
+
+
+def price_document(document: Any) -> tuple[int, Fraction]:
+    """(points, exact total) of a unit document: `fast_price`, else `price(parse_unit(document))`
+    (which raises `UnitFormatError` with every problem of an invalid one)."""
+    found = fast_price(document)
+    if found is not None:
+        return found
+    breakdown = price(reader.parse_unit(document))
+    return breakdown.points, breakdown.exact
