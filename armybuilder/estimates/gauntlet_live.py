@@ -18,7 +18,7 @@ import heapq
 import math
 import os
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -357,9 +357,11 @@ def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], 
     return inputs, todo, balanced_parts(groups, seconds, parts_for(len(seconds), sum(seconds.values())))
 
 
-def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -> int:
+def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None,
+                    landed: Callable[[], None] | None = None) -> int:
     """Compute and cache the matchups of the list's gauntlet not cached yet (only those of
-    `keys`, a part of a job, when given); how many were computed.
+    `keys`, a part of a job, when given); how many were computed. `landed` is called after
+    each batch is stored (`compute_matchups`).
 
     A matchup past the estimate bounds is cached as nothing destroyed and marked `left_out`."""
     if keys is None:
@@ -371,12 +373,14 @@ def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -
         mine = [key for key in keys if key in todo]  # the list changed since: the rest is stale
         cached = job_cache().get_many(mine) if mine else {}  # a part delivered again: only the rest
         mine = [key for key in mine if key not in cached]
-    return compute_matchups(inputs.system, todo, mine)
+    return compute_matchups(inputs.system, todo, mine, landed=landed)
 
 
-def compute_matchups(system: GameSystem, todo: Mapping[str, Pair], keys: Sequence[str]) -> int:
+def compute_matchups(system: GameSystem, todo: Mapping[str, Pair], keys: Sequence[str], *,
+                     landed: Callable[[], None] | None = None) -> int:
     """Compute and cache the matchups `keys` of `todo` in batches (`bounded_batch`), sharing the
-    inner distributions they have in common; how many were computed.
+    inner distributions they have in common; how many were computed. `landed()` is called after
+    each batch is stored (the job tells the panel, `gauntlet_signal.announce`).
 
     Out of time, what is done is kept: the panel's next look queues the rest."""
     from celery.exceptions import SoftTimeLimitExceeded
@@ -393,6 +397,8 @@ def compute_matchups(system: GameSystem, todo: Mapping[str, Pair], keys: Sequenc
                 store.set_many(computed, timeout=MATCHUP_SECONDS)
                 return start + len(computed)
             store.set_many(computed, timeout=MATCHUP_SECONDS)
+            if landed is not None:
+                landed()
     return len(keys)
 
 

@@ -17,6 +17,7 @@ for content it was not measured on.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -38,6 +39,7 @@ from armybuilder.estimates.gauntlet_live import (
     job_key,
     opponent_lists,
 )
+from armybuilder.estimates.gauntlet_signal import landed, landings
 from armybuilder.estimates.gauntlet_tasks import gauntlet_queue
 from armybuilder.models import ArmyList
 from rules.systems.registry import get_system
@@ -66,6 +68,8 @@ class GauntletState:
     unit_ids: list[int] = field(default_factory=list)
     #: The report's cache key (`report_key`) when ready: what its rendered rows may be kept by.
     key: str = ""
+    #: While computing, the keys of the matchups the units without figures still wait for.
+    waiting_on: tuple[str, ...] = ()
 
 
 @cache
@@ -130,7 +134,8 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
         figures = {inputs.unit_ids[index]: measures[mkey].row
                    for index, mkey in enumerate(measure_keys) if mkey in measures}
         return GauntletState("computing", done=done, total=done + len(needed) - len(found),
-                             unit_figures=figures, unit_ids=inputs.unit_ids)
+                             unit_figures=figures, unit_ids=inputs.unit_ids,
+                             waiting_on=tuple(sorted(needed - found.keys())))
     ordered = [measures[mkey] for mkey in measure_keys]
     report = combine(inputs.units, inputs.opponents, ordered, points=points)
     left_out = len(frozenset().union(*(measured.left_out for measured in ordered)))
@@ -139,4 +144,34 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
                           unit_figures=dict(zip(inputs.unit_ids, report.units, strict=True)),
                           unit_ids=inputs.unit_ids, key=key)
     store.set(key, state, timeout=REPORT_SECONDS)
+    return state
+
+
+def gauntlet_state_landed(army_list: ArmyList, *, seconds: float) -> GauntletState:
+    """`gauntlet_state`, but while the list computes, the answer waits up to `seconds` for the
+    matchups it is missing (`gauntlet_signal`: the worker's word after each batch it stores)
+    and is the state read again once they are all there, so the panel is current as soon as
+    the job's results are, not at its next poll (issue 42).
+
+    Bounded: after each word one Redis look counts the missing matchups that landed (no value
+    read); the state is read again only when all of them are there, or once at the deadline if
+    some word came (the progress moved). With no waiting slot free or no Redis, it is
+    `gauntlet_state`."""
+    if seconds <= 0:
+        return gauntlet_state(army_list)
+    deadline = time.monotonic() + seconds
+    with landings(army_list.pk) as wait:
+        state = gauntlet_state(army_list)  # read after subscribing: no word is missed
+        heard = False
+        while state.state == "computing" and state.waiting_on:
+            if not wait(deadline - time.monotonic()):
+                break
+            heard = True
+            if landed(list(state.waiting_on)) == len(state.waiting_on):
+                heard = False
+                army_list.refresh_from_db(fields=["version", "gauntlet"])  # an edit since: its state
+                state = gauntlet_state(army_list)
+        if heard:
+            army_list.refresh_from_db(fields=["version", "gauntlet"])
+            state = gauntlet_state(army_list)
     return state

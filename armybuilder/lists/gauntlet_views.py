@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -25,7 +26,7 @@ from armybuilder.estimates.gauntlet_live import (
     job_cache,
     opponent_choices,
 )
-from armybuilder.estimates.gauntlet_panel import REPORT_SECONDS, GauntletState, gauntlet_state
+from armybuilder.estimates.gauntlet_panel import REPORT_SECONDS, GauntletState, gauntlet_state_landed
 from armybuilder.estimates.gauntlet_text import figure_rows
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList
@@ -64,7 +65,7 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
     editor's rows out of band by the same response: one request for the panel and every row).
     `poll` is the number of this request among the polls of one computation: the next poll
     (`next_poll`) waits `poll_delay_ms`."""
-    state = gauntlet_state(army_list)
+    state = gauntlet_state_landed(army_list, seconds=settings.GAUNTLET_PANEL_WAIT_MS / 1000)
     chosen = gauntlet_settings(army_list)
     system = get_system(army_list.system.key)
     worth_unit = state.report.worth_unit if state.report else None
