@@ -151,6 +151,45 @@ def _units_of(system: GameSystem, units: Sequence[ListUnit]) -> list[GauntletUni
             for unit in units if estimable_in_list(unit.data or {})]
 
 
+#: What the gauntlet reads of a list's units, never needed by it (documents as large as the
+#: unit itself, decoded for nothing).
+UNREAD = ("base_data", "available_options", "chosen_options", "option_points", "selection", "notes")
+#: A list's gauntlet units (and their `ListUnit` ids) by list id and version, in this process:
+#: each click reads the list and its opponent lists three times (the panel's first look, the
+#: job, the look that finds the results), and the opponents do not change between clicks.
+#: Every change of a list bumps its version, so an entry never goes stale (issue 42).
+_LIST_UNITS: OrderedDict[tuple[Any, ...], tuple[list[GauntletUnit], list[int]]] = OrderedDict()
+MAX_LISTS_KEPT = 64
+
+
+def list_gauntlet_units(system: GameSystem, army_list: ArmyList) -> tuple[list[GauntletUnit], list[int]]:
+    """The list's units the gauntlet measures (those that can be estimated, in order) and their
+    `ListUnit` ids, kept per process by the list's id and version (`_LIST_UNITS`). Read with
+    the version in the query: units read after a change the caller's list does not know of
+    are used but not kept under its older version."""
+    from django.utils.translation import get_language
+
+    # The names are in the reader's language where the list's faction is at hand (`display_name`).
+    key = (army_list.pk, army_list.version, system.key, get_language(), ArmyList.faction.is_cached(army_list))
+    if key in _LIST_UNITS:
+        _LIST_UNITS.move_to_end(key)
+        return _LIST_UNITS[key]
+    rows = list(ListUnit.objects.filter(army_list=army_list, army_list__version=army_list.version)
+                .defer(*UNREAD).order_by("position"))
+    keep = bool(rows)
+    if not rows:  # empty, or changed since the caller read it: read it as it is, keep nothing
+        rows = army_list_units(army_list=army_list, unread=UNREAD)
+    for row in rows:
+        row.army_list = army_list
+    rows = [row for row in rows if estimable_in_list(row.data or {})]
+    found = (_units_of(system, rows), [row.pk for row in rows])
+    if keep:
+        _LIST_UNITS[key] = found
+        while len(_LIST_UNITS) > MAX_LISTS_KEPT:
+            _LIST_UNITS.popitem(last=False)
+    return found
+
+
 def opponent_lists(army_list: ArmyList) -> list[ArmyList]:
     """The lists of the gauntlet the owner may still read, in the order chosen: their own and
     public lists chosen from `opponent_choices`, then the locked versions whose links they hold."""
@@ -180,14 +219,13 @@ def gauntlet_inputs(army_list: ArmyList, *, others: Sequence[ArmyList] | None = 
                    for key, data in system.reference_targets.items()]
         opponents.append(Opponent(name="", units=targets))  # "" = the reference targets
     for other in opponent_lists(army_list) if others is None else others:
-        opponents.append(Opponent(name=other.name, units=_units_of(system, army_list_units(army_list=other))))
+        opponents.append(Opponent(name=other.name, units=list_gauntlet_units(system, other)[0]))
     situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
-    own = army_list_units(army_list=army_list)
     # The ids follow the units measured (one per row of the report): a row that cannot be
     # estimated (no profile, no models) has no figures and no gauntlet slot in the editor.
-    own = [unit for unit in own if estimable_in_list(unit.data or {})]
-    return GauntletInputs(system=system, units=_units_of(system, own), opponents=opponents,
-                          situations=situations, unit_ids=[unit.pk for unit in own])
+    units, unit_ids = list_gauntlet_units(system, army_list)
+    return GauntletInputs(system=system, units=units, opponents=opponents, situations=situations,
+                          unit_ids=unit_ids)
 
 
 def job_key(army_list: ArmyList, inputs: GauntletInputs) -> str:
