@@ -320,3 +320,22 @@ def test_each_row_carries_a_digest_of_what_it_shows_and_the_rows_are_kept_per_la
     with translation.override("pl"):
         polish = panel_context(army)["rows"][0]["sentences"][0]
     assert english.startswith("Against the gauntlet") and polish.startswith("W sprawdzianie")
+
+
+def test_a_row_is_rendered_once_per_what_it_shows(client, army):
+    """Issue 42: the panel's answer renders only the rows whose figures it has not rendered
+    yet (each kept by its digest, language and unit); an answer showing the same figures
+    renders none, and reads the same."""
+    from django.core.cache import cache
+
+    cache.clear()  # the rows kept by earlier tests
+    compute_missing(army)
+    client.force_login(army.owner)
+    url = reverse("lists:gauntlet", args=[army.pk])
+    rows = {"armybuilder/_gauntlet_row.html", "armybuilder/_unit_gauntlet.html"}
+    first = client.get(url)
+    again = client.get(url)
+    assert rows <= {template.name for template in first.templates}
+    assert not rows & {template.name for template in again.templates}
+    token = re.compile(r'name="csrfmiddlewaretoken" value="\w+"')  # masked anew per answer
+    assert token.sub("", again.content.decode()) == token.sub("", first.content.decode())
