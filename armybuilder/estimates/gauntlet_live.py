@@ -8,7 +8,8 @@ units and its situation (`gauntlet.matchup_key`), so after a change only the cha
 rows and columns are missing. The web request never computes: it reads what is cached in one
 round trip and, if anything is missing, queues one durable job per list content and gauntlet
 (`gauntlet_tasks`: a Postgres row; the worker computes the missing matchups, checking each
-against the estimate bounds) and shows the progress; the panel polls until the whole table is there.
+against the estimate bounds) and shows the progress; the panel waits for the job's word
+(`gauntlet_signal`) and polls until the whole table is there.
 """
 
 from __future__ import annotations

@@ -53,8 +53,10 @@ def _token_of(link: str) -> str:
 #: landed, where a fixed 1 s poll added up to a second to every wait, issue 42); a long
 #: computation soon falls back to one request a second. A poll while computing reads the
 #: units' measures and the edited unit's matchups only (`gauntlet_panel`, about 35 ms of CPU
-#: for 20 units against three lists of 20), and is a plain short request: no connection is
-#: held open on gunicorn's sync workers.
+#: for 20 units against three lists of 20). Each request while computing first waits on the
+#: server for the worker's word that the missing matchups landed (`gauntlet_signal`, at most
+#: `GAUNTLET_PANEL_WAIT_MS`), so the answer is current as soon as the results are; the polls
+#: are what is left when a wait runs out, or when no waiting slot is free.
 POLL_DELAYS_MS = (150, 150, 200, 200, 250, 250, 250, 300, 400, 500, 650, 800, 1000)
 
 
