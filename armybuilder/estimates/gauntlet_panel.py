@@ -147,31 +147,54 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     return state
 
 
+#: Missing matchups a panel request waits for (`gauntlet_state_landed`): an edit's are at most a
+#: few hundred (a unit both ways against three lists of 20 in both modes is 240), counted in one
+#: Redis look at each word of the worker; more are a whole gauntlet, answered at once.
+MAX_COUNTED = 500
+#: Reads of the state one waiting request makes while it waits (an edit during the wait is one
+#: more), besides the one at its end when only some of the missing landed.
+MAX_LOOKS = 3
+
+
 def gauntlet_state_landed(army_list: ArmyList, *, seconds: float) -> GauntletState:
     """`gauntlet_state`, but while the list computes, the answer waits up to `seconds` for the
     matchups it is missing (`gauntlet_signal`: the worker's word after each batch it stores)
     and is the state read again once they are all there, so the panel is current as soon as
     the job's results are, not at its next poll (issue 42).
 
-    Bounded: after each word one Redis look counts the missing matchups that landed (no value
-    read); the state is read again only when all of them are there, or once at the deadline if
-    some word came (the progress moved). With no waiting slot free or no Redis, it is
-    `gauntlet_state`."""
-    if seconds <= 0:
-        return gauntlet_state(army_list)
+    Bounded: only up to `MAX_COUNTED` missing matchups are waited for; after each word one
+    Redis look counts those that landed (no value read); the state is read again only when all
+    of them are there, or once at the deadline if some word came (the progress moved). With no
+    waiting slot free or no Redis, it is `gauntlet_state`."""
     deadline = time.monotonic() + seconds
+    state = gauntlet_state(army_list)
+
+    def waitable(state: GauntletState) -> bool:
+        # A whole gauntlet computing (thousands of matchups, seconds of work) is answered at
+        # once with its progress, and polled as before: only an edit's few are waited for.
+        return state.state == "computing" and 0 < len(state.waiting_on) <= MAX_COUNTED
+
+    if seconds <= 0 or not waitable(state):
+        return state
     with landings(army_list.pk) as wait:
-        state = gauntlet_state(army_list)  # read after subscribing: no word is missed
-        heard = False
-        while state.state == "computing" and state.waiting_on:
+        moved = False  # some of the missing landed since the state was read
+        looks = 1
+        while True:
+            # Subscribed: what landed before is counted here, what lands after is heard.
+            count = landed(list(state.waiting_on))
+            if count == len(state.waiting_on):
+                if looks >= MAX_LOOKS:
+                    moved = True  # read once more below, then answer
+                    break
+                army_list.refresh_from_db(fields=["version", "gauntlet"])  # an edit since: its state
+                state, moved, looks = gauntlet_state(army_list), False, looks + 1
+                if waitable(state):
+                    continue
+                break
+            moved = moved or count > 0
             if not wait(deadline - time.monotonic()):
                 break
-            heard = True
-            if landed(list(state.waiting_on)) == len(state.waiting_on):
-                heard = False
-                army_list.refresh_from_db(fields=["version", "gauntlet"])  # an edit since: its state
-                state = gauntlet_state(army_list)
-        if heard:
+        if moved:  # some landed, not all: the progress moved
             army_list.refresh_from_db(fields=["version", "gauntlet"])
             state = gauntlet_state(army_list)
     return state

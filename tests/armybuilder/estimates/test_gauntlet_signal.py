@@ -85,3 +85,16 @@ def test_the_panel_answers_with_the_figures_its_own_job_stored(client, army, inl
     caches["jobs"].clear()
     page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
     assert 'data-state="computing"' in page.split("<h2")[0]
+
+
+def test_a_whole_gauntlet_computing_is_answered_at_once_with_its_progress(client, army, inline_pdf_renders,
+                                                                          settings, monkeypatch):
+    """Only an edit's few matchups are waited for: past `MAX_COUNTED` missing (a whole
+    gauntlet, seconds of work) the first answer shows the progress at once and the panel polls."""
+    from armybuilder.estimates import gauntlet_panel
+
+    settings.GAUNTLET_PANEL_WAIT_MS = PATIENCE_S * 1000
+    monkeypatch.setattr(gauntlet_panel, "MAX_COUNTED", 1)  # this small gauntlet counts as whole
+    client.force_login(army.owner)
+    page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
+    assert 'data-state="computing"' in page.split("<h2")[0] and "?poll=1" in page.split("<h2")[0]
