@@ -147,6 +147,12 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
     return state
 
 
+def _changed_since(army_list: ArmyList) -> bool:
+    """Whether the list was changed (or its opponents chosen anew) since `army_list` was read."""
+    current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", "gauntlet").first()
+    return current != (army_list.version, army_list.gauntlet)
+
+
 #: Missing matchups a panel request waits for (`gauntlet_state_landed`): an edit's are at most a
 #: few hundred (a unit both ways against three lists of 20 in both modes is 240), counted in one
 #: Redis look at each word of the worker; more are a whole gauntlet, answered at once.
@@ -179,6 +185,7 @@ def gauntlet_state_landed(army_list: ArmyList, *, seconds: float) -> GauntletSta
     with landings(army_list.pk) as wait:
         moved = False  # some of the missing landed since the state was read
         looks = 1
+        woke = False
         while True:
             # Subscribed: what landed before is counted here, what lands after is heard.
             count = landed(list(state.waiting_on))
@@ -191,8 +198,13 @@ def gauntlet_state_landed(army_list: ArmyList, *, seconds: float) -> GauntletSta
                 if waitable(state):
                     continue
                 break
+            if woke and _changed_since(army_list):
+                # An edit since: the page asks again for it (and dropped this request), and the
+                # job of the new content speaks on the same channel: stop waiting now.
+                return state
             moved = moved or count > 0
-            if not wait(deadline - time.monotonic()):
+            woke = wait(deadline - time.monotonic())
+            if not woke:
                 break
         if moved:  # some landed, not all: the progress moved
             army_list.refresh_from_db(fields=["version", "gauntlet"])

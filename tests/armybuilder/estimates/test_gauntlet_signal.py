@@ -11,7 +11,7 @@ from django.core.cache import caches
 from django.urls import reverse
 
 from armybuilder.estimates import gauntlet_signal
-from armybuilder.estimates.gauntlet_live import compute_matchups, missing_matchups
+from armybuilder.estimates.gauntlet_live import compute_matchups, compute_missing, missing_matchups
 from armybuilder.estimates.gauntlet_panel import gauntlet_state
 from armybuilder.estimates.gauntlet_signal import announce, landed, landings
 from tests.factories.army_lists import make_faction, make_list, make_unit, make_user
@@ -98,3 +98,43 @@ def test_a_whole_gauntlet_computing_is_answered_at_once_with_its_progress(client
     client.force_login(army.owner)
     page = client.get(reverse("lists:gauntlet", args=[army.pk])).content.decode()
     assert 'data-state="computing"' in page.split("<h2")[0] and "?poll=1" in page.split("<h2")[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_wait_ends_when_the_list_changes_under_it(army):
+    """A request waiting for an edit's matchups stops at the first word after a newer edit (the
+    page asked again for that one, and the newer job speaks on the same channel), not at its
+    deadline: waits do not pile up while a player clicks on."""
+    from django.db import connection
+
+    from armybuilder.estimates.gauntlet_panel import gauntlet_state_landed
+    from armybuilder.lists import services
+    from armybuilder.models import ArmyList
+    from tests.factories.army_lists import BRUTES
+
+    compute_missing(army)
+    army.refresh_from_db()
+    services.army_list_add_unit(army_list=army, unit=make_unit(faction=army.faction, data=BRUTES,
+                                                               with_options=False),
+                                options={}, expected_version=army.version)
+    answers = []
+
+    def ask() -> None:
+        try:
+            waiting = ArmyList.objects.select_related("system").get(pk=army.pk)
+            answers.append(gauntlet_state_landed(waiting, seconds=3600))  # only the edit ends it
+        finally:
+            connection.close()
+
+    asker = threading.Thread(target=ask, daemon=True)
+    asker.start()
+    redis = gauntlet_signal._client()
+    while asker.is_alive() and not dict(redis.pubsub_numsub(gauntlet_signal.channel(army.pk))).get(
+            gauntlet_signal.channel(army.pk).encode()):
+        asker.join(0.01)  # until it listens
+    army.refresh_from_db()
+    services.army_list_add_unit(army_list=army, unit=make_unit(faction=army.faction), options={},
+                                expected_version=army.version)
+    announce(army.pk)
+    asker.join(PATIENCE_S)
+    assert not asker.is_alive() and answers and answers[0].state == "computing"
