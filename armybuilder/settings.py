@@ -266,6 +266,10 @@ ESTIMATE_CPU_SECONDS = env.float("ESTIMATE_CPU_SECONDS", default=180.0)
 # A job younger than this is left alone by the reconciliation (its worker may not report it yet).
 ESTIMATE_ORPHAN_GRACE = env.float("ESTIMATE_ORPHAN_GRACE", default=10.0)
 RECONCILE_INTERVAL = env.float("RECONCILE_INTERVAL", default=30.0)
+# A gauntlet panel request that finds its list computing waits at most this long for the
+# worker's word that the missing matchups landed (`estimates/gauntlet_signal.py`), so it answers
+# as soon as they are there; 0 answers at once and leaves it to the panel's polls.
+GAUNTLET_PANEL_WAIT_MS = env.int("GAUNTLET_PANEL_WAIT_MS", default=1000)
 CELERY_IMPORTS = ["armybuilder.estimates.reconciliation", "armybuilder.estimates.machine_speed",
                   "armybuilder.roster.pdf_jobs",
                   "rules.battlescribe_jobs", "armybuilder.lists.import_jobs",

@@ -128,8 +128,8 @@ STEPS: list[str] = []
 
 
 def jobs_since(clicked: object) -> str:
-    """The gauntlet jobs (and parts) the click queued: when each started and finished on the
-    worker, in seconds after the click."""
+    """The gauntlet jobs (and parts) the click queued: when each was queued (its row written by
+    the panel's request), started and finished on the worker, in seconds after the click."""
     from django.db import connection
 
     from armybuilder.models import BackgroundJob
@@ -143,7 +143,8 @@ def jobs_since(clicked: object) -> str:
         return f"{(moment - clicked).total_seconds():.2f}"
 
     return "jobs: " + ", ".join(
-        f"{row.kind} {after(row.started)}–{after(row.finished)} s {row.result or ''}"
+        f"{row.kind} queued {after(row.created)}, ran {after(row.started)}–{after(row.finished)} s "
+        f"{row.result or ''}"
         if row.started and row.finished
         else f"{row.kind} {row.state}" for row in rows)
 

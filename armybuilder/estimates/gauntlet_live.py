@@ -8,7 +8,8 @@ units and its situation (`gauntlet.matchup_key`), so after a change only the cha
 rows and columns are missing. The web request never computes: it reads what is cached in one
 round trip and, if anything is missing, queues one durable job per list content and gauntlet
 (`gauntlet_tasks`: a Postgres row; the worker computes the missing matchups, checking each
-against the estimate bounds) and shows the progress; the panel polls until the whole table is there.
+against the estimate bounds) and shows the progress; the panel waits for the job's word
+(`gauntlet_signal`) and polls until the whole table is there.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import heapq
 import math
 import os
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,6 +152,45 @@ def _units_of(system: GameSystem, units: Sequence[ListUnit]) -> list[GauntletUni
             for unit in units if estimable_in_list(unit.data or {})]
 
 
+#: What the gauntlet reads of a list's units, never needed by it (documents as large as the
+#: unit itself, decoded for nothing).
+UNREAD = ("base_data", "available_options", "chosen_options", "option_points", "selection", "notes")
+#: A list's gauntlet units (and their `ListUnit` ids) by list id and version, in this process:
+#: each click reads the list and its opponent lists three times (the panel's first look, the
+#: job, the look that finds the results), and the opponents do not change between clicks.
+#: Every change of a list bumps its version, so an entry never goes stale (issue 42).
+_LIST_UNITS: OrderedDict[tuple[Any, ...], tuple[list[GauntletUnit], list[int]]] = OrderedDict()
+MAX_LISTS_KEPT = 64
+
+
+def list_gauntlet_units(system: GameSystem, army_list: ArmyList) -> tuple[list[GauntletUnit], list[int]]:
+    """The list's units the gauntlet measures (those that can be estimated, in order) and their
+    `ListUnit` ids, kept per process by the list's id and version (`_LIST_UNITS`). Read with
+    the version in the query: units read after a change the caller's list does not know of
+    are used but not kept under its older version."""
+    from django.utils.translation import get_language
+
+    # The names are in the reader's language where the list's faction is at hand (`display_name`).
+    key = (army_list.pk, army_list.version, system.key, get_language(), ArmyList.faction.is_cached(army_list))
+    if key in _LIST_UNITS:
+        _LIST_UNITS.move_to_end(key)
+        return _LIST_UNITS[key]
+    rows = list(ListUnit.objects.filter(army_list=army_list, army_list__version=army_list.version)
+                .defer(*UNREAD).order_by("position"))
+    keep = bool(rows)
+    if not rows:  # empty, or changed since the caller read it: read it as it is, keep nothing
+        rows = army_list_units(army_list=army_list, unread=UNREAD)
+    for row in rows:
+        row.army_list = army_list
+    rows = [row for row in rows if estimable_in_list(row.data or {})]
+    found = (_units_of(system, rows), [row.pk for row in rows])
+    if keep:
+        _LIST_UNITS[key] = found
+        while len(_LIST_UNITS) > MAX_LISTS_KEPT:
+            _LIST_UNITS.popitem(last=False)
+    return found
+
+
 def opponent_lists(army_list: ArmyList) -> list[ArmyList]:
     """The lists of the gauntlet the owner may still read, in the order chosen: their own and
     public lists chosen from `opponent_choices`, then the locked versions whose links they hold."""
@@ -180,14 +220,13 @@ def gauntlet_inputs(army_list: ArmyList, *, others: Sequence[ArmyList] | None = 
                    for key, data in system.reference_targets.items()]
         opponents.append(Opponent(name="", units=targets))  # "" = the reference targets
     for other in opponent_lists(army_list) if others is None else others:
-        opponents.append(Opponent(name=other.name, units=_units_of(system, army_list_units(army_list=other))))
+        opponents.append(Opponent(name=other.name, units=list_gauntlet_units(system, other)[0]))
     situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
-    own = army_list_units(army_list=army_list)
     # The ids follow the units measured (one per row of the report): a row that cannot be
     # estimated (no profile, no models) has no figures and no gauntlet slot in the editor.
-    own = [unit for unit in own if estimable_in_list(unit.data or {})]
-    return GauntletInputs(system=system, units=_units_of(system, own), opponents=opponents,
-                          situations=situations, unit_ids=[unit.pk for unit in own])
+    units, unit_ids = list_gauntlet_units(system, army_list)
+    return GauntletInputs(system=system, units=units, opponents=opponents, situations=situations,
+                          unit_ids=unit_ids)
 
 
 def job_key(army_list: ArmyList, inputs: GauntletInputs) -> str:
@@ -357,9 +396,11 @@ def plan_missing(army_list: ArmyList) -> tuple[GauntletInputs, dict[str, Pair], 
     return inputs, todo, balanced_parts(groups, seconds, parts_for(len(seconds), sum(seconds.values())))
 
 
-def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -> int:
+def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None,
+                    landed: Callable[[], None] | None = None) -> int:
     """Compute and cache the matchups of the list's gauntlet not cached yet (only those of
-    `keys`, a part of a job, when given); how many were computed.
+    `keys`, a part of a job, when given); how many were computed. `landed` is called after
+    each batch is stored (`compute_matchups`).
 
     A matchup past the estimate bounds is cached as nothing destroyed and marked `left_out`."""
     if keys is None:
@@ -371,12 +412,14 @@ def compute_missing(army_list: ArmyList, *, keys: Sequence[str] | None = None) -
         mine = [key for key in keys if key in todo]  # the list changed since: the rest is stale
         cached = job_cache().get_many(mine) if mine else {}  # a part delivered again: only the rest
         mine = [key for key in mine if key not in cached]
-    return compute_matchups(inputs.system, todo, mine)
+    return compute_matchups(inputs.system, todo, mine, landed=landed)
 
 
-def compute_matchups(system: GameSystem, todo: Mapping[str, Pair], keys: Sequence[str]) -> int:
+def compute_matchups(system: GameSystem, todo: Mapping[str, Pair], keys: Sequence[str], *,
+                     landed: Callable[[], None] | None = None) -> int:
     """Compute and cache the matchups `keys` of `todo` in batches (`bounded_batch`), sharing the
-    inner distributions they have in common; how many were computed.
+    inner distributions they have in common; how many were computed. `landed()` is called after
+    each batch is stored (the job tells the panel, `gauntlet_signal.announce`).
 
     Out of time, what is done is kept: the panel's next look queues the rest."""
     from celery.exceptions import SoftTimeLimitExceeded
@@ -393,6 +436,8 @@ def compute_matchups(system: GameSystem, todo: Mapping[str, Pair], keys: Sequenc
                 store.set_many(computed, timeout=MATCHUP_SECONDS)
                 return start + len(computed)
             store.set_many(computed, timeout=MATCHUP_SECONDS)
+            if landed is not None:
+                landed()
     return len(keys)
 
 

@@ -17,6 +17,7 @@ for content it was not measured on.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -38,6 +39,7 @@ from armybuilder.estimates.gauntlet_live import (
     job_key,
     opponent_lists,
 )
+from armybuilder.estimates.gauntlet_signal import landed, landings
 from armybuilder.estimates.gauntlet_tasks import gauntlet_queue
 from armybuilder.models import ArmyList
 from rules.systems.registry import get_system
@@ -66,6 +68,8 @@ class GauntletState:
     unit_ids: list[int] = field(default_factory=list)
     #: The report's cache key (`report_key`) when ready: what its rendered rows may be kept by.
     key: str = ""
+    #: While computing, the keys of the matchups the units without figures still wait for.
+    waiting_on: tuple[str, ...] = ()
 
 
 @cache
@@ -130,7 +134,8 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
         figures = {inputs.unit_ids[index]: measures[mkey].row
                    for index, mkey in enumerate(measure_keys) if mkey in measures}
         return GauntletState("computing", done=done, total=done + len(needed) - len(found),
-                             unit_figures=figures, unit_ids=inputs.unit_ids)
+                             unit_figures=figures, unit_ids=inputs.unit_ids,
+                             waiting_on=tuple(sorted(needed - found.keys())))
     ordered = [measures[mkey] for mkey in measure_keys]
     report = combine(inputs.units, inputs.opponents, ordered, points=points)
     left_out = len(frozenset().union(*(measured.left_out for measured in ordered)))
@@ -139,4 +144,69 @@ def gauntlet_state(army_list: ArmyList, *, queue: bool = True) -> GauntletState:
                           unit_figures=dict(zip(inputs.unit_ids, report.units, strict=True)),
                           unit_ids=inputs.unit_ids, key=key)
     store.set(key, state, timeout=REPORT_SECONDS)
+    return state
+
+
+def _changed_since(army_list: ArmyList) -> bool:
+    """Whether the list was changed (or its opponents chosen anew) since `army_list` was read."""
+    current = ArmyList.objects.filter(pk=army_list.pk).values_list("version", "gauntlet").first()
+    return current != (army_list.version, army_list.gauntlet)
+
+
+#: Missing matchups a panel request waits for (`gauntlet_state_landed`): an edit's are at most a
+#: few hundred (a unit both ways against three lists of 20 in both modes is 240), counted in one
+#: Redis look at each word of the worker; more are a whole gauntlet, answered at once.
+MAX_COUNTED = 500
+#: Reads of the state one waiting request makes while it waits (an edit during the wait is one
+#: more), besides the one at its end when only some of the missing landed.
+MAX_LOOKS = 3
+
+
+def gauntlet_state_landed(army_list: ArmyList, *, seconds: float) -> GauntletState:
+    """`gauntlet_state`, but while the list computes, the answer waits up to `seconds` for the
+    matchups it is missing (`gauntlet_signal`: the worker's word after each batch it stores)
+    and is the state read again once they are all there, so the panel is current as soon as
+    the job's results are, not at its next poll (issue 42).
+
+    Bounded: only up to `MAX_COUNTED` missing matchups are waited for; after each word one
+    Redis look counts those that landed (no value read); the state is read again only when all
+    of them are there, or once at the deadline if some word came (the progress moved). With no
+    waiting slot free or no Redis, it is `gauntlet_state`."""
+    deadline = time.monotonic() + seconds
+    state = gauntlet_state(army_list)
+
+    def waitable(state: GauntletState) -> bool:
+        # A whole gauntlet computing (thousands of matchups, seconds of work) is answered at
+        # once with its progress, and polled as before: only an edit's few are waited for.
+        return state.state == "computing" and 0 < len(state.waiting_on) <= MAX_COUNTED
+
+    if seconds <= 0 or not waitable(state):
+        return state
+    with landings(army_list.pk) as wait:
+        moved = False  # some of the missing landed since the state was read
+        looks = 1
+        woke = False
+        while True:
+            # Subscribed: what landed before is counted here, what lands after is heard.
+            count = landed(list(state.waiting_on))
+            if count == len(state.waiting_on):
+                if looks >= MAX_LOOKS:
+                    moved = True  # read once more below, then answer
+                    break
+                army_list.refresh_from_db(fields=["version", "gauntlet"])  # an edit since: its state
+                state, moved, looks = gauntlet_state(army_list), False, looks + 1
+                if waitable(state):
+                    continue
+                break
+            if woke and _changed_since(army_list):
+                # An edit since: the page asks again for it (and dropped this request), and the
+                # job of the new content speaks on the same channel: stop waiting now.
+                return state
+            moved = moved or count > 0
+            woke = wait(deadline - time.monotonic())
+            if not woke:
+                break
+        if moved:  # some landed, not all: the progress moved
+            army_list.refresh_from_db(fields=["version", "gauntlet"])
+            state = gauntlet_state(army_list)
     return state

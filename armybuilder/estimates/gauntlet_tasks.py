@@ -36,6 +36,7 @@ from armybuilder.estimates.gauntlet_live import (
     plan_missing,
     remember_prices,
 )
+from armybuilder.estimates.gauntlet_signal import announce
 from armybuilder.models import ArmyList, BackgroundJob
 
 logger = logging.getLogger(__name__)
@@ -80,6 +81,7 @@ def run_gauntlet(job: BackgroundJob, inputs: list[Any]) -> dict[str, Any]:
         return {"computed": 0, "parts": 0}
     plan, todo, parts = plan_missing(army_list)
     if not parts:
+        announce(army_list.pk)  # matchups past a limit were stored as left out
         return {"computed": 0, "parts": 0}
     in_flight = _parts_in_flight(job.key, but=job.pk) if job.attempts > 1 else set()
     for keys in parts[1:]:
@@ -88,8 +90,8 @@ def run_gauntlet(job: BackgroundJob, inputs: list[Any]) -> dict[str, Any]:
             jobs.job_create(kind=PART, owner_id=job.owner_id, language="", key=job.key,
                             request={"list": army_list.pk, "keys": keys, "prices": known_prices(keys)})
     predicted = sum(price or 0.0 for price in known_prices([key for part in parts for key in part]).values())
-    return {"computed": compute_matchups(plan.system, todo, parts[0]), "parts": len(parts),
-            "predicted_seconds": round(predicted, 3)}
+    computed = compute_matchups(plan.system, todo, parts[0], landed=lambda: announce(army_list.pk))
+    return {"computed": computed, "parts": len(parts), "predicted_seconds": round(predicted, 3)}
 
 
 def run_gauntlet_part(job: BackgroundJob, inputs: list[Any]) -> dict[str, Any]:
@@ -99,7 +101,8 @@ def run_gauntlet_part(job: BackgroundJob, inputs: list[Any]) -> dict[str, Any]:
     if army_list is None:
         return {"computed": 0}
     remember_prices(job.request.get("prices") or {})
-    return {"computed": compute_missing(army_list, keys=job.request.get("keys") or [])}
+    return {"computed": compute_missing(army_list, keys=job.request.get("keys") or [],
+                                        landed=lambda: announce(army_list.pk))}
 
 
 jobs.register(KIND, run_gauntlet, soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT, queue=QUEUE)

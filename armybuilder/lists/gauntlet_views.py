@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache as fragments
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -25,8 +29,9 @@ from armybuilder.estimates.gauntlet_live import (
     job_cache,
     opponent_choices,
 )
-from armybuilder.estimates.gauntlet_panel import REPORT_SECONDS, GauntletState, gauntlet_state
+from armybuilder.estimates.gauntlet_panel import REPORT_SECONDS, GauntletState, gauntlet_state_landed
 from armybuilder.estimates.gauntlet_text import figure_rows
+from armybuilder.fragment_cache import templates_digest
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList
 from rules.systems.registry import GameSystem, get_system
@@ -48,8 +53,10 @@ def _token_of(link: str) -> str:
 #: landed, where a fixed 1 s poll added up to a second to every wait, issue 42); a long
 #: computation soon falls back to one request a second. A poll while computing reads the
 #: units' measures and the edited unit's matchups only (`gauntlet_panel`, about 35 ms of CPU
-#: for 20 units against three lists of 20), and is a plain short request: no connection is
-#: held open on gunicorn's sync workers.
+#: for 20 units against three lists of 20). Each request while computing first waits on the
+#: server for the worker's word that the missing matchups landed (`gauntlet_signal`, at most
+#: `GAUNTLET_PANEL_WAIT_MS`), so the answer is current as soon as the results are; the polls
+#: are what is left when a wait runs out, or when no waiting slot is free.
 POLL_DELAYS_MS = (150, 150, 200, 200, 250, 250, 250, 300, 400, 500, 650, 800, 1000)
 
 
@@ -64,7 +71,7 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
     editor's rows out of band by the same response: one request for the panel and every row).
     `poll` is the number of this request among the polls of one computation: the next poll
     (`next_poll`) waits `poll_delay_ms`."""
-    state = gauntlet_state(army_list)
+    state = gauntlet_state_landed(army_list, seconds=settings.GAUNTLET_PANEL_WAIT_MS / 1000)
     chosen = gauntlet_settings(army_list)
     system = get_system(army_list.system.key)
     worth_unit = state.report.worth_unit if state.report else None
@@ -80,6 +87,9 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
                              "state": "ready" if unit_id in shown else state.state,
                              "digest": row_digest(shown.get(unit_id), state.state)}
                             for unit_id in state.unit_ids]
+    for row in context["unit_rows"]:
+        row["html"] = rendered_row(UNIT_FIGURES, row["digest"], per_model=per_model, unit_id=row["id"],
+                                   state=row["state"], figures=row["figures"], digest=row["digest"], oob=True)
     if state.report is None:
         return context
     # Each unit's rows of the table carry the digest of what they show in their id: htmx keeps
@@ -87,6 +97,8 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
     # swaps in only the rows whose figures changed.
     rows = [{**shown[unit_id], "unit_id": unit_id, "digest": row_digest(shown[unit_id], "ready")}
             for unit_id in state.unit_ids]
+    for row in rows:
+        row["html"] = rendered_row(PANEL_ROW, row["digest"], per_model=per_model, row=row)
     trades = [{**row, "name": row["name"] or _("Reference targets")}
               for row in sorted(state.report.opponents, key=lambda row: row["ahead_by"], reverse=True)]
     context.update(rows=rows, trades=trades)
@@ -105,6 +117,30 @@ def shown_rows(state: GauntletState, *, system: GameSystem, per_model: bool) -> 
         if key:
             job_cache().set(key, rows, timeout=REPORT_SECONDS)
     return rows
+
+
+#: A unit's rows in the panel's table, and its figures swapped into its editor row.
+PANEL_ROW = "armybuilder/_gauntlet_row.html"
+UNIT_FIGURES = "armybuilder/_unit_gauntlet.html"
+#: How long a rendered row is kept unused (its key names what it shows: it never goes stale).
+ROW_SECONDS = 6 * 3600
+
+
+def rendered_row(template: str, shows: str, *, per_model: bool, **context: Any) -> str:
+    """One unit's row of the panel (`template` with `context`), rendered once per what it
+    shows and kept in this process's cache (the default one): by what it `shows` (the row's
+    digest of its state and figures), its unit, whether it counts per model, the language and the
+    template's own text. After an edit the panel's answer renders only the edited unit's rows,
+    not the twenty of a 20-unit list (issue 42)."""
+    unit = context.get("unit_id", context.get("row", {}).get("unit_id"))
+    key = (f"gauntlet-row:{templates_digest((template,))}:{get_language()}:{int(per_model)}:"
+           f"{int(bool(context.get('oob')))}:{unit}:{shows}")
+    html = None if settings.DEBUG else fragments.get(key)
+    if html is None:
+        html = render_to_string(template, {**context, "per_model": per_model})
+        if not settings.DEBUG:
+            fragments.set(key, html, ROW_SECONDS)
+    return mark_safe(html)
 
 
 def row_digest(figures: dict[str, Any] | None, state: str) -> str:

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.browser.artifacts import screenshot
-from tests.browser.editor_helpers import PHONE, click_received, editor_page
+from tests.browser.editor_helpers import PHONE, click_received, editor_page, open_unit_options
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -97,6 +97,30 @@ def test_the_panel_fills_in_and_follows_an_edit(live_server, browser, system, vi
     screenshot(page, f"gauntlet-row-{system}{suffix}", full_page=False)
     panel.scroll_into_view_if_needed()
     screenshot(page, f"gauntlet-{system}{suffix}", full_page=False)
+
+
+def test_an_upgrade_brings_the_panel_current_in_one_answer(live_server, browser, inline_pdf_renders):
+    """Issue 42: after an option change the panel is asked at once, and that one request waits
+    on the server for the worker's results (here Celery runs inline, inside it), so the panel
+    is current with its first answer: no poll, no second request for the rows."""
+    page, army_list = editor_page(live_server, browser, units=("concord-wardens",))
+    panel = page.locator("#gauntlet-panel")
+    expect(panel).to_have_attribute("data-state", "ready", timeout=30_000)
+    panel_url = f"{live_server.url}/lists/{army_list.pk}/gauntlet/"
+    wardens = page.locator("#unit-rows > li").first
+    open_unit_options(page, wardens)
+    before = wardens.locator(".unit-gauntlet").get_attribute("data-digest")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url)
+            if request.url.split("?")[0] == panel_url else None)
+    page.evaluate('document.getElementById("gauntlet-panel").setAttribute("data-before", "")')
+    wardens.get_by_label(re.compile("Sergeant replaces the Cinder Pistol")).check()
+    current = page.locator("#gauntlet-panel:not([data-before])")
+    expect(current).to_have_attribute("data-state", "ready", timeout=30_000)
+    row = page.locator("#unit-rows > li").first.locator(".unit-gauntlet")
+    expect(row).to_have_attribute("data-state", "ready")
+    expect(row).not_to_have_attribute("data-digest", before or "")  # the upgraded unit's own figures
+    assert asked == [panel_url], asked
 
 
 def check_row_figures(figures, declared: list[str], *, per_wound: bool) -> None:

@@ -83,7 +83,9 @@ def test_opponents_are_chosen_per_list_and_a_locked_list_counts(client, army):
     assert army.gauntlet["lists"] == [] and army.gauntlet["reference"] is True
 
 
-def test_the_panel_polls_while_computing_and_only_the_owner_sees_it(client, army, inline_pdf_renders):
+def test_the_panel_polls_while_computing_and_only_the_owner_sees_it(client, army, inline_pdf_renders,
+                                                                   settings):
+    settings.GAUNTLET_PANEL_WAIT_MS = 0  # the polls alone (no waiting slot free, or no Redis)
     client.force_login(army.owner)
     url = reverse("lists:gauntlet", args=[army.pk])
     first = client.get(url).content.decode()
@@ -217,13 +219,14 @@ def test_a_system_without_points_shows_figures_per_model_and_per_wound(client):
     assert "Per wound, " in row
 
 
-def test_the_polls_wait_longer_as_a_computation_goes_on(client, army):
+def test_the_polls_wait_longer_as_a_computation_goes_on(client, army, settings):
     """Each poll names the next (`?poll=n`) and waits its `POLL_DELAYS_MS` entry: 150 ms at
     first, at most 250 ms for the first 1.7 s, then longer, never past 1 s; a bad or huge
     number is read as the first poll. (No worker consumes the queued job here: the panel stays
     computing.)"""
     from armybuilder.lists import gauntlet_views
 
+    settings.GAUNTLET_PANEL_WAIT_MS = 0
     client.force_login(army.owner)
     url = reverse("lists:gauntlet", args=[army.pk])
     seen = []
@@ -317,3 +320,22 @@ def test_each_row_carries_a_digest_of_what_it_shows_and_the_rows_are_kept_per_la
     with translation.override("pl"):
         polish = panel_context(army)["rows"][0]["sentences"][0]
     assert english.startswith("Against the gauntlet") and polish.startswith("W sprawdzianie")
+
+
+def test_a_row_is_rendered_once_per_what_it_shows(client, army):
+    """Issue 42: the panel's answer renders only the rows whose figures it has not rendered
+    yet (each kept by its digest, language and unit); an answer showing the same figures
+    renders none, and reads the same."""
+    from django.core.cache import cache
+
+    cache.clear()  # the rows kept by earlier tests
+    compute_missing(army)
+    client.force_login(army.owner)
+    url = reverse("lists:gauntlet", args=[army.pk])
+    rows = {"armybuilder/_gauntlet_row.html", "armybuilder/_unit_gauntlet.html"}
+    first = client.get(url)
+    again = client.get(url)
+    assert rows <= {template.name for template in first.templates}
+    assert not rows & {template.name for template in again.templates}
+    token = re.compile(r'name="csrfmiddlewaretoken" value="\w+"')  # masked anew per answer
+    assert token.sub("", again.content.decode()) == token.sub("", first.content.decode())
