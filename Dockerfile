@@ -14,4 +14,4 @@ RUN SECRET_KEY=collectstatic DATABASE_URL=postgres://x@localhost/x REDIS_URL=red
 RUN useradd --create-home app && chown -R app /app
 USER app
 EXPOSE 8000
-CMD ["gunicorn", "armybuilder.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "armybuilder.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "4", "--timeout", "30", "--access-logfile", "-"]

@@ -71,3 +71,14 @@ def test_a_venv_symlink_is_ignored_too(tmp_path):
     (tmp_path / ".venv").symlink_to(tmp_path / "elsewhere")
     result = subprocess.run(["git", "check-ignore", "-q", ".venv"], cwd=tmp_path, check=False)
     assert result.returncode == 0, ".venv as a symlink is not ignored by .gitignore"
+
+
+def test_the_web_server_runs_threaded_workers_wherever_it_is_started():
+    """A gauntlet panel request may wait up to `GAUNTLET_PANEL_WAIT_MS` for the worker's word
+    (`armybuilder.estimates.gauntlet_signal`): with gunicorn's default sync workers that wait
+    would hold a whole process, so the image and the compose file both run threads."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    cmd = next(line for line in dockerfile.splitlines() if line.startswith("CMD ") and "gunicorn" in line)
+    assert '"--worker-class", "gthread"' in cmd and '"--threads"' in cmd
+    web = compose()["services"]["web"]["command"]
+    assert "--worker-class gthread" in web and "--threads" in web
