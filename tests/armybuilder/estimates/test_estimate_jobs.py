@@ -183,13 +183,14 @@ def test_list_against_list_reports_progress_up_to_the_total_and_computes_repeats
     side = army_inputs(name="A", units=[(u["name"], u) for u in [*units, units[0]]])
     _system, inputs = list_vs_list_inputs(system_key="opr", list_a=side, list_b=side, situation={})
     calls: list[tuple[int, int]] = []
-    attack = get_system("opr").attack
+    # A list job computes each cell with the system's `cell_attack` (its `attack` for OPR).
+    cell = mock.Mock(side_effect=get_system("opr").cell_attack)
     with mock.patch("armybuilder.estimates.compute.get_system") as registry:
-        registry.return_value.attack = mock.Mock(side_effect=attack)
+        registry.return_value.cell_attack = cell
         registry.return_value.prepare_unit = get_system("opr").prepare_unit
         registry.return_value.prepare_situation = get_system("opr").prepare_situation
         result = compute.list_vs_list("opr", inputs, lambda done, total: calls.append((done, total)))
-        computed = registry.return_value.attack.call_count
+        computed = cell.call_count
 
     assert calls[-1] == (32, 32)
     assert [done for done, _total in calls] == sorted(done for done, _total in calls)
