@@ -1,6 +1,7 @@
 """Each system's cost model against what its estimates really cost, over random accepted inputs.
 
-    .venv/bin/python bench/bench_cost_models.py [--samples 60] [--seed 1] [--rounds 3] [--systems opr aos1]
+    .venv/bin/python bench/bench_cost_models.py [--samples 60] [--seed 1] [--rounds 3] [--systems opr aos1] \
+        [--cells]
 
 For every system with an `attack`, draws `--samples` inputs the request path accepts
 (`tests.factories.cost_inputs.random_samples`: catalogue units resized and changed, random
@@ -11,7 +12,9 @@ min / median / max, and the share of samples within 3× either way. The baseline
 independent of the prediction: the measurement of the real path. Exits 1 when a system's
 ratios leave [1/3, 3]. `opr-deadly` (20 samples at most, each up to ~2 s) is the OPR family
 of 50 models with Deadly(6) and Corrosive against a large mixed unit. CPU time, not wall time:
-other processes on a shared machine only add to the wall clock.
+other processes on a shared machine only add to the wall clock. `--cells`: the same for list
+jobs' cells (`GameSystem.cell_attack` on prepared units, as `compute.list_vs_list` computes
+them) against their price (`bounds.cell_cost`), over inputs a list job accepts.
 """
 
 from __future__ import annotations
@@ -60,8 +63,11 @@ def main() -> int:
     parser.add_argument("--systems", nargs="*", default=[*SYSTEM_KEYS, "opr-deadly"],
                         help="system keys; opr-deadly: the OPR family of 50 models with Deadly(6) and "
                              "Corrosive against a large mixed unit, 30 MB or more predicted")
+    parser.add_argument("--cells", action="store_true",
+                        help="list jobs' cells (cell_attack) against their price (cell_cost)")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}; machine factor {machine_factor():.2f} "
+    cells = "list jobs' cells; " if args.cells else ""
+    print(f"{cells}load average {os.getloadavg()[0]:.2f}; machine factor {machine_factor():.2f} "
           f"(ESTIMATE_MACHINE_FACTOR {settings.ESTIMATE_MACHINE_FACTOR}); "
           "predicted/measured: min median max")
     print(f"{'system':10} {'n':>4} | {'time (CPU s)':^42} | {'memory (tracemalloc peak)':^42}")
@@ -69,7 +75,8 @@ def main() -> int:
     for key in args.systems:
         rng = random.Random(args.seed)
         times, sizes, slowest = [], [], 0.0
-        draws = deadly_corrosive_samples(rng) if key == "opr-deadly" else random_samples(key, rng)
+        draws = (deadly_corrosive_samples(rng) if key == "opr-deadly"
+                 else random_samples(key, rng, cell=args.cells))
         for sample in itertools.islice(draws, args.samples if key != "opr-deadly" else min(args.samples, 20)):
             seconds = measure_seconds(sample, rounds=args.rounds)
             peak = measure_memory(sample)
