@@ -126,20 +126,24 @@ def _work(attacker: Mapping[str, Any], defender: Mapping[str, Any],
 def estimate_cell_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
                        situation: Mapping[str, Any] | None) -> tuple[float, int]:
     """The registry's `estimate_cell_cost` for AoS 1st: predicted (seconds, bytes) of
-    `matrix_attack`, a list job's cell (the same work counted, a cell's prices), or ValueError
-    naming the engine's limit the inputs pass."""
+    `matrix_attack`, a list job's cell (the same work counted, a cell's prices, never above
+    `attack`'s: a cell does no more), or ValueError naming the engine's limit the inputs pass."""
     work = _work(attacker, defender, situation)
     seconds = CELL_SECONDS_FIXED + sum(CELL_SECONDS_PER[key] * value for key, value in work._asdict().items())
     size = CELL_BYTES["fixed"] + sum(CELL_BYTES[key] * getattr(work, key)
                                      for key in ("groups", "attacks", "models", "pool"))
-    return seconds, int(size)
+    full_seconds, full_size = _priced(work)
+    return min(seconds, full_seconds), min(int(size), full_size)
 
 
 def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
                   situation: Mapping[str, Any] | None) -> tuple[float, int]:
     """The registry's `estimate_cost` for AoS 1st: predicted (seconds, bytes) of `attack`, or
     ValueError naming the engine's limit the inputs pass."""
-    work = _work(attacker, defender, situation)
+    return _priced(_work(attacker, defender, situation))
+
+
+def _priced(work: Work) -> tuple[float, int]:
     seconds = SECONDS_FIXED + sum(SECONDS_PER[key] * value for key, value in work._asdict().items())
     size = (BYTES_FIXED + BYTES_PER_WEAPON * work.groups + BYTES_PER_ATTACK * work.attacks
             + BYTES_PER_MODEL * work.models + BYTES_PER_WOUND * work.pool)

@@ -264,7 +264,7 @@ def estimate_cost(
 ) -> tuple[float, int]:
     """The registry's `estimate_cost`: predicted (seconds, bytes) of `attack`, from the work
     the engine would do (`matchup_work`); ValueError names the limit passed."""
-    return _priced(attacker, defender, situation, variants, SECONDS_PER, BYTES_PER)
+    return _priced(_work(attacker, defender, situation, variants), SECONDS_PER, BYTES_PER)
 
 
 def estimate_cell_cost(
@@ -275,16 +275,21 @@ def estimate_cell_cost(
     variants: Variants,
 ) -> tuple[float, int]:
     """The registry's `estimate_cell_cost`: predicted (seconds, bytes) of `matrix_attack`, a
-    list job's cell, from the same work (`matchup_work`) at a cell's prices; ValueError names
-    the limit passed."""
-    return _priced(attacker, defender, situation, variants, CELL_SECONDS_PER, CELL_BYTES_PER)
+    list job's cell, from the same work (`matchup_work`) at a cell's prices, and never above
+    `attack`'s (a cell does no more); ValueError names the limit passed."""
+    work = _work(attacker, defender, situation, variants)
+    cell, full = _priced(work, CELL_SECONDS_PER, CELL_BYTES_PER), _priced(work, SECONDS_PER, BYTES_PER)
+    return min(cell[0], full[0]), min(cell[1], full[1])
 
 
-def _priced(attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None,
-            variants: Variants, seconds_per: Mapping[str, float], bytes_per: Mapping[str, float],
-            ) -> tuple[float, int]:
+def _work(attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None,
+          variants: Variants) -> dict[str, int]:
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
-    work = matchup_work(attacker, defender, sit, variants)
+    return matchup_work(attacker, defender, sit, variants)
+
+
+def _priced(work: Mapping[str, int], seconds_per: Mapping[str, float], bytes_per: Mapping[str, float],
+            ) -> tuple[float, int]:
     seconds = SAFE_SIDE * sum(price * work[kind] for kind, price in seconds_per.items()) / FIT_MACHINE_SLOWER
     size = SAFE_SIDE * sum(price * work[kind] for kind, price in bytes_per.items())
     return seconds, int(size)
