@@ -13,7 +13,9 @@ The prediction is the system's own `GameSystem.estimate_cost(attacker, defender,
 A system without one gets the default, `rules/systems/generic_cost.py`, a documented
 conservative bound: it prices every matchup as a dense allocation machine would, (defender
 models + 1)² states walked once per attack die of the attacker, so only small units pass until
-the system supplies its own model.
+the system supplies its own model. A list-vs-list job computes only its matrix cells
+(`GameSystem.cell_attack`), so its matchups and its total are priced as cells (`cell_cost`:
+`GameSystem.cell_cost`, a system's `estimate_cell_cost` where it has one).
 """
 
 from __future__ import annotations
