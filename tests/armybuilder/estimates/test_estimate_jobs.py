@@ -186,6 +186,7 @@ def test_list_against_list_reports_progress_up_to_the_total_and_computes_repeats
     attack = get_system("opr").attack
     with mock.patch("armybuilder.estimates.compute.get_system") as registry:
         registry.return_value.attack = mock.Mock(side_effect=attack)
+        registry.return_value.cell_attack = registry.return_value.attack  # a list job calls (OPR: attack)
         registry.return_value.prepare_unit = get_system("opr").prepare_unit
         registry.return_value.prepare_situation = get_system("opr").prepare_situation
         result = compute.list_vs_list("opr", inputs, lambda done, total: calls.append((done, total)))
