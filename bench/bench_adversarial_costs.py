@@ -1,6 +1,7 @@
 """The full adversarial search for accepted inputs that cost more than their cost model says.
 
-    .venv/bin/python bench/bench_adversarial_costs.py [--evaluations 300] [--seed 1] [--systems opr aos1]
+    .venv/bin/python bench/bench_adversarial_costs.py [--evaluations 300] [--seed 1] [--systems opr aos1] \
+        [--cells]
 
 Per system, two hill climbs over inputs the request path accepts (`tests.factories.cost_inputs`:
 catalogue units resized, weapons swapped or copied, rules added; each checked by
@@ -12,7 +13,8 @@ catalogue units resized, weapons swapped or copied, rules added; each checked by
 then prints the worst measured / predicted found for time, memory and calls, and the largest
 traced peak against the per-matchup limit. The real path: the job's own function
 (`estimates.compute.unit_vs_unit`), engine caches emptied before each run. Exits 1 when any
-accepted input costs more than 3x its prediction or past the limit.
+accepted input costs more than 3x its prediction or past the limit. `--cells`: list jobs' cells
+(`cell_attack`) against their price (`bounds.cell_cost`).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from tests.factories.cost_inputs import (  # noqa: E402
 Worst = dict[str, tuple[float, Sample | None]]
 
 
-def search(key: str, evaluations: int, seed: int) -> tuple[Worst, int, float]:
+def search(key: str, evaluations: int, seed: int, cell: bool = False) -> tuple[Worst, int, float]:
     """Both climbs on one system: (worst ratio and its input per measure, largest peak, largest
     predicted seconds)."""
     worst: Worst = {"time": (0.0, None), "memory": (0.0, None), "calls": (0.0, None)}
@@ -73,8 +75,8 @@ def search(key: str, evaluations: int, seed: int) -> tuple[Worst, int, float]:
         record("memory", peak / sample.predicted_bytes, sample)
         return max(calls, peak / sample.predicted_bytes)
 
-    hill_climb(key, random.Random(seed), evaluations=evaluations, score=by_clock, restarts=6)
-    hill_climb(key, random.Random(seed + 1), evaluations=evaluations, score=by_count, restarts=6)
+    hill_climb(key, random.Random(seed), evaluations=evaluations, score=by_clock, restarts=6, cell=cell)
+    hill_climb(key, random.Random(seed + 1), evaluations=evaluations, score=by_count, restarts=6, cell=cell)
     return worst, int(largest["peak"]), float(largest["predicted"])
 
 
@@ -83,6 +85,8 @@ def main() -> int:
     parser.add_argument("--evaluations", type=int, default=300, help="per system and search")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--systems", nargs="*", default=list(SYSTEM_KEYS))
+    parser.add_argument("--cells", action="store_true",
+                        help="list jobs' cells (cell_attack) against their price (cell_cost)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}; worst measured/predicted found per system "
           f"({args.evaluations} evaluations per search; fails past {WITHIN:g}x)")
@@ -90,7 +94,7 @@ def main() -> int:
           "  worst input")
     failed = False
     for key in args.systems:
-        worst, peak_max, predicted_max = search(key, args.evaluations, args.seed)
+        worst, peak_max, predicted_max = search(key, args.evaluations, args.seed, args.cells)
         name, (value, sample) = max(worst.items(), key=lambda item: item[1][0])
         described = ""
         if sample is not None:

@@ -13,7 +13,9 @@ The prediction is the system's own `GameSystem.estimate_cost(attacker, defender,
 A system without one gets the default, `rules/systems/generic_cost.py`, a documented
 conservative bound: it prices every matchup as a dense allocation machine would, (defender
 models + 1)² states walked once per attack die of the attacker, so only small units pass until
-the system supplies its own model.
+the system supplies its own model. A list-vs-list job computes only its matrix cells
+(`GameSystem.cell_attack`), so its matchups and its total are priced as cells (`cell_cost`:
+`GameSystem.cell_cost`, a system's `estimate_cell_cost` where it has one).
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ def matchup_cost(system: GameSystem, attacker: Mapping[str, Any], defender: Mapp
     raise ValueError naming a limit of its own engine (40k: attacks per batch, total wounds);
     the request is then refused with that message."""
     seconds, size = system.estimate_cost(attacker, defender, situation)
+    return float(seconds) * machine_factor(), int(size)
+
+
+def cell_cost(system: GameSystem, attacker: Mapping[str, Any], defender: Mapping[str, Any],
+              situation: Mapping[str, Any]) -> tuple[float, int]:
+    """Predicted (seconds, bytes) of one list-job cell, `system.cell_attack(attacker, defender,
+    situation)` (`GameSystem.cell_cost`), scaled as `matchup_cost`: a list job computes only its
+    cells, so its matchups are priced (and refused) by what a cell costs, not a full `attack`."""
+    seconds, size = system.cell_cost(attacker, defender, situation)
     return float(seconds) * machine_factor(), int(size)
 
 
@@ -93,14 +104,15 @@ def _pair_costs(system: GameSystem, situation: Mapping[str, Any],
                 pairs: Iterable[tuple[str, int, str, Mapping[str, Any], str, Mapping[str, Any]]],
                 ) -> tuple[dict[tuple[str, str], float], dict[str, list[str]]]:
     """Predicted seconds of each (role, row, attacker key, attacker, defender key, defender)
-    pair, and the errors of those past a limit, by the row they name."""
+    pair as a list job's cell (`cell_cost`), and the errors of those past a limit, by the row
+    they name."""
     costs: dict[tuple[str, str], float] = {}
     errors: dict[str, list[str]] = {}
     for role, i, attacker_key, attacker, defender_key, defender in pairs:
         if (attacker_key, defender_key) in costs:
             continue
         try:
-            seconds, size = matchup_cost(system, attacker, defender, situation)
+            seconds, size = cell_cost(system, attacker, defender, situation)
             message = over_limit(seconds, size)
         except ValueError as exc:  # past a limit of the system's own engine
             seconds, message = 0.0, str(exc)

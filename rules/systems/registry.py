@@ -145,6 +145,11 @@ class GameSystem:
     #: a job is queued (`armybuilder.estimates.bounds`). Default: the generic conservative bound
     #: (`rules/systems/generic_cost.py`).
     estimate_cost: Callable[..., tuple[float, int]] = generic_cost
+    #: Predicted (seconds, bytes) of one `cell_attack` (a list job's matrix cell, which may do
+    #: far less than `attack`), what a list job's matchups are priced by (`bounds`: the
+    #: per-matchup limit and the job's total). None: `estimate_cost` (`cell_cost`), a true upper
+    #: bound, since `matrix_attack` does no more than `attack`.
+    estimate_cell_cost: Callable[..., tuple[float, int]] | None = None
     #: Empties the caches the engine keeps between matchups (a cold run pays its whole cost: the
     #: machine-speed measurement of `armybuilder.estimates.machine_speed`, the cost-model benches).
     #: Default: nothing to empty (the engine keeps nothing that outlives a matchup).
@@ -202,6 +207,11 @@ class GameSystem:
     def cell_attack(self) -> Callable[..., Mapping[str, Any]]:
         """What a list job calls per matchup for its matrix cell: `matrix_attack`, else `attack`."""
         return self.matrix_attack or self.attack
+
+    @property
+    def cell_cost(self) -> Callable[..., tuple[float, int]]:
+        """What prices a list job's cell: `estimate_cell_cost`, else `estimate_cost`."""
+        return self.estimate_cell_cost or self.estimate_cost
 
     @property
     def can_attack(self) -> bool:

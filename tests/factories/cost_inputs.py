@@ -8,7 +8,8 @@ only when the real request path accepts it (`estimates.inputs.unit_vs_unit_input
 checks, the situation checks and the cost limit), so every sample is one a job would run.
 
 `measure_memory` and `measure_seconds` run the job's own function (`compute.unit_vs_unit`)
-with the dice engine's caches emptied, so a sample pays its whole cost; `measure_calls`
+with the dice engine's caches emptied, so a sample pays its whole cost (a list job's cell:
+`GameSystem.cell_attack` on units prepared outside the measurement); `measure_calls`
 counts the interpreter's function calls instead of timing them (a count the CI may assert).
 
 Shared by `bench/bench_cost_models.py`, `bench/bench_adversarial_costs.py` and
@@ -27,9 +28,14 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from armybuilder.estimates.bounds import matchup_cost
-from armybuilder.estimates.compute import unit_vs_unit
-from armybuilder.estimates.inputs import EstimateRequestError, unit_vs_unit_inputs
+from armybuilder.estimates.bounds import cell_cost, matchup_cost, over_limit
+from armybuilder.estimates.compute import matrix_cell, unit_vs_unit
+from armybuilder.estimates.inputs import (
+    EstimateRequestError,
+    situation_clean,
+    unit_check,
+    unit_vs_unit_inputs,
+)
 from armybuilder.estimates.machine_speed import clear_engine_caches, machine_factor
 from rules.systems.registry import GameSystem, get_system
 
@@ -53,6 +59,9 @@ class Sample:
     situation: dict[str, Any]
     predicted_seconds: float
     predicted_bytes: int
+    #: A list job's cell (`GameSystem.cell_attack` on prepared units, priced by `cell_cost`)
+    #: rather than a unit-vs-unit job's full `attack`.
+    cell: bool = False
 
     @property
     def reference_seconds(self) -> float:
@@ -156,20 +165,36 @@ def mutate(system_key: str, unit: Mapping[str, Any], rng: random.Random) -> dict
 
 
 def accept(system_key: str, attacker: Mapping[str, Any], defender: Mapping[str, Any],
-           situation: Mapping[str, Any]) -> Sample | None:
-    """The sample if the request path accepts it (units, situation, cost limit), else None."""
+           situation: Mapping[str, Any], *, cell: bool = False) -> Sample | None:
+    """The sample if the request path accepts it (units, situation, cost limit), else None.
+    `cell`: as a list job's cell, priced and limited by `bounds.cell_cost` (the units and the
+    situation are checked the same way)."""
     try:
-        key, inputs = unit_vs_unit_inputs(attacker=attacker, defender=defender, situation=situation)
+        if cell:  # the list job's checks: each unit and the situation, the cost limit below
+            checked = unit_check(attacker, path="attacker")
+            unit_check(defender, path="defender")
+            key, inputs = checked.key, {"attacker": dict(attacker), "defender": dict(defender),
+                                        "situation": situation_clean(situation, system=checked)}
+        else:
+            key, inputs = unit_vs_unit_inputs(attacker=attacker, defender=defender, situation=situation)
     except (EstimateRequestError, ValueError):
         return None
     system = get_system(key)
-    seconds, size = matchup_cost(system, inputs["attacker"], inputs["defender"], inputs["situation"])
-    return Sample(key, inputs["attacker"], inputs["defender"], inputs["situation"], seconds, size)
+    price = cell_cost if cell else matchup_cost
+    try:
+        seconds, size = price(system, inputs["attacker"], inputs["defender"], inputs["situation"])
+    except ValueError:  # past a limit of the system's own engine
+        return None
+    if over_limit(seconds, size):
+        return None
+    return Sample(key, inputs["attacker"], inputs["defender"], inputs["situation"], seconds, size, cell)
 
 
-def random_samples(system_key: str, rng: random.Random, *, tries: int = 10_000) -> Iterator[Sample]:
+def random_samples(system_key: str, rng: random.Random, *, tries: int = 10_000,
+                   cell: bool = False) -> Iterator[Sample]:
     """Accepted inputs of the system, each from two random catalogue units resized, one change
-    of `mutate` in half of them, and a random situation; refused draws are skipped."""
+    of `mutate` in half of them, and a random situation; refused draws are skipped. `cell`: as
+    list jobs' cells (`accept`)."""
     system = get_system(system_key)
     attackers, defenders = armed_units(system_key), catalogue_units(system_key)
     for _ in range(tries):
@@ -177,7 +202,7 @@ def random_samples(system_key: str, rng: random.Random, *, tries: int = 10_000) 
         defender = resized(rng.choice(defenders), rng)
         if rng.random() < 0.5:
             attacker = mutate(system_key, attacker, rng)
-        sample = accept(system_key, attacker, defender, _situation(system, rng))
+        sample = accept(system_key, attacker, defender, _situation(system, rng), cell=cell)
         if sample is not None:
             yield sample
 
@@ -185,8 +210,20 @@ def random_samples(system_key: str, rng: random.Random, *, tries: int = 10_000) 
 _WARM: set[str] = set()
 
 
+def _job(sample: Sample) -> Callable[[], Any]:
+    """The computation a sample measures, ready to run: the unit-vs-unit job's function, or
+    (`cell`) one list job's cell as `compute.list_vs_list` computes it, on units and a
+    situation prepared beforehand (once per job there, not per cell)."""
+    if not sample.cell:
+        return lambda: unit_vs_unit(sample.system, sample.inputs)
+    system = get_system(sample.system)
+    attacker, defender = system.prepare_unit(sample.attacker), system.prepare_unit(sample.defender)
+    situation = system.prepare_situation(sample.situation)
+    return lambda: matrix_cell(system.cell_attack(attacker, defender, situation))
+
+
 def _run(sample: Sample) -> None:
-    unit_vs_unit(sample.system, sample.inputs)
+    _job(sample)()
 
 
 def _warm(sample: Sample, *, always: bool = False) -> None:
@@ -201,10 +238,11 @@ def _warm(sample: Sample, *, always: bool = False) -> None:
 def measure_memory(sample: Sample) -> int:
     """The traced peak of bytes (numpy's arrays included) of the job's computation."""
     _warm(sample, always=True)
+    run = _job(sample)
     clear_engine_caches()
     tracemalloc.start()
     try:
-        _run(sample)
+        run()
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -216,9 +254,10 @@ def measure_seconds(sample: Sample, *, rounds: int = 3,
     _warm(sample)
     best = float("inf")
     for _ in range(rounds):
+        run = _job(sample)  # units prepared anew: nothing a cell kept on them is reused
         clear_engine_caches()
         started = clock()
-        _run(sample)
+        run()
         best = min(best, clock() - started)
     return best
 
@@ -234,23 +273,25 @@ def measure_calls(sample: Sample) -> int:
             calls += 1
 
     _warm(sample, always=True)
+    run = _job(sample)
     clear_engine_caches()
     previous = sys.getprofile()
     sys.setprofile(count)
     try:
-        _run(sample)
+        run()
     finally:
         sys.setprofile(previous)
     return calls
 
 
 def hill_climb(system_key: str, rng: random.Random, *, evaluations: int, score: Callable[[Sample], float],
-               restarts: int = 4) -> list[tuple[float, Sample]]:
+               restarts: int = 4, cell: bool = False) -> list[tuple[float, Sample]]:
     """Search accepted inputs for a high `score` (measured over predicted): from `restarts`
     random starts, keep a change of `mutate` (to either unit) when it scores at least as high;
-    `evaluations` scores in all. Returns every (score, sample) evaluated, highest first."""
+    `evaluations` scores in all. Returns every (score, sample) evaluated, highest first.
+    `cell`: list jobs' cells (`accept`)."""
     seen: list[tuple[float, Sample]] = []
-    starts = random_samples(system_key, rng)
+    starts = random_samples(system_key, rng, cell=cell)
     per_start = max(1, evaluations // max(1, restarts))
     while len(seen) < evaluations:
         best = next(starts)
@@ -260,7 +301,7 @@ def hill_climb(system_key: str, rng: random.Random, *, evaluations: int, score: 
             role = rng.choice(("attacker", "defender"))
             attacker = mutate(system_key, best.attacker, rng) if role == "attacker" else best.attacker
             defender = mutate(system_key, best.defender, rng) if role == "defender" else best.defender
-            candidate = accept(system_key, attacker, defender, best.situation)
+            candidate = accept(system_key, attacker, defender, best.situation, cell=cell)
             if candidate is None:
                 continue
             value = score(candidate)

@@ -21,7 +21,7 @@ from rules.systems.aos1.combat import (
     situation_errors,
     unit_wounds,
 )
-from rules.systems.aos1.compute_cost import estimate_cost
+from rules.systems.aos1.compute_cost import estimate_cell_cost, estimate_cost
 from rules.systems.aos1.play import PLAY
 from rules.systems.aos1.reference_targets import REFERENCE_TARGETS
 from rules.systems.catalogue_system import register_catalogue_system
@@ -111,6 +111,7 @@ SYSTEM = register_catalogue_system(
     clear_caches=clear_caches,
     prepare_situation=prepare_situation,
     estimate_cost=estimate_cost,
+    estimate_cell_cost=estimate_cell_cost,
     situation_schema=SITUATION_SCHEMA,
     situation_errors=situation_errors,
     reference_targets=REFERENCE_TARGETS,

@@ -202,6 +202,25 @@ BYTES_PER: dict[str, float] = {
     "fixed": 8400, "pairs": 8.8, "melee_pairs": 30, "spectra": 12.2, "states": 53, "melee_states": 77,
     "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21, "steps": 40,
 }
+#: The same prices for a list job's cell (`matrix_attack`: no per-weapon tallies, no
+#: distributions as lists, no close-combat details), refitted on 600 cells of both variants
+#: (`bench/bench_cost_models.py --cells`'s inputs on seeds 11, 12 and 13, not the bench's; CPU
+#: seconds, best of three, units prepared outside the clock, load ~7 on two cores) with the
+#: prices that follow the joint table, the throws and the convolutions held at the values
+#: above: a cell does that work as `attack` does (measured: 1–1.1 million-cell combats cost
+#: the same in both, 35–47 ms reference), only the fixed parts and the per-state Python differ.
+#: `melee_states` fell to nothing in the fit (the resolution's break tests are now integers
+#: kept per unit) and is held at a floor. Fitted ratios 0.33–2.0 before `SAFE_SIDE`.
+CELL_SECONDS_PER: dict[str, float] = {
+    **SECONDS_PER, "melee": 7.6e-4, "shooting": 1.9e-4, "model_groups": 1e-5, "strikers": 1.6e-4,
+    "states": 2.8e-8, "melee_states": 3e-7, "defender_models": 1.1e-7,
+}
+#: Bytes of a cell's `tracemalloc` peak, fitted the same way with the table's, the spectra's,
+#: the throws' and the fighters' prices held (the arrays a cell builds as `attack` does):
+#: fitted ratios 0.43–1.8 before `SAFE_SIDE`.
+CELL_BYTES_PER: dict[str, float] = {
+    **BYTES_PER, "fixed": 3400, "states": 35, "melee_states": 26, "strikers": 3800, "defender_models": 25,
+}
 #: Predictions are this much above the fit, so a job is rather refused than let through
 #: (the bound refuses what is predicted over it: an under-prediction lets costly jobs by).
 SAFE_SIDE = 1.3
@@ -245,10 +264,34 @@ def estimate_cost(
 ) -> tuple[float, int]:
     """The registry's `estimate_cost`: predicted (seconds, bytes) of `attack`, from the work
     the engine would do (`matchup_work`); ValueError names the limit passed."""
+    return _priced(_work(attacker, defender, situation, variants), SECONDS_PER, BYTES_PER)
+
+
+def estimate_cell_cost(
+    attacker: Mapping[str, Any],
+    defender: Mapping[str, Any],
+    situation: Mapping[str, Any] | None,
+    *,
+    variants: Variants,
+) -> tuple[float, int]:
+    """The registry's `estimate_cell_cost`: predicted (seconds, bytes) of `matrix_attack`, a
+    list job's cell, from the same work (`matchup_work`) at a cell's prices, and never above
+    `attack`'s (a cell does no more); ValueError names the limit passed."""
+    work = _work(attacker, defender, situation, variants)
+    cell, full = _priced(work, CELL_SECONDS_PER, CELL_BYTES_PER), _priced(work, SECONDS_PER, BYTES_PER)
+    return min(cell[0], full[0]), min(cell[1], full[1])
+
+
+def _work(attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None,
+          variants: Variants) -> dict[str, int]:
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
-    work = matchup_work(attacker, defender, sit, variants)
-    seconds = SAFE_SIDE * sum(price * work[kind] for kind, price in SECONDS_PER.items()) / FIT_MACHINE_SLOWER
-    size = SAFE_SIDE * sum(price * work[kind] for kind, price in BYTES_PER.items())
+    return matchup_work(attacker, defender, sit, variants)
+
+
+def _priced(work: Mapping[str, int], seconds_per: Mapping[str, float], bytes_per: Mapping[str, float],
+            ) -> tuple[float, int]:
+    seconds = SAFE_SIDE * sum(price * work[kind] for kind, price in seconds_per.items()) / FIT_MACHINE_SLOWER
+    size = SAFE_SIDE * sum(price * work[kind] for kind, price in bytes_per.items())
     return seconds, int(size)
 
 

@@ -124,8 +124,8 @@ def test_the_request_prices_each_unit_against_the_other_sides_largest_only(monke
     from tests.factories.estimate_lists import distinct_units
 
     calls = []
-    real = bounds.matchup_cost
-    monkeypatch.setattr(bounds, "matchup_cost", lambda *args: calls.append(args) or real(*args))
+    real = bounds.cell_cost  # a list job's matchups are priced as its cells
+    monkeypatch.setattr(bounds, "cell_cost", lambda *args: calls.append(args) or real(*args))
     mine = [(u["name"], u) for u in distinct_units("A", 30)]
     theirs = [(u["name"], u) for u in distinct_units("B", 30)]
     list_vs_list_inputs(system_key="opr", situation={}, list_a=army_inputs(name="Mine", units=mine),
