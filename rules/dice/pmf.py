@@ -34,9 +34,16 @@ def total(pmf: PMF) -> float:
     return float(pmf.sum())
 
 
+#: 0, 1, 2, … as floats, for `mean`: the same products and sums as `np.arange(n) @ pmf` (numpy
+#: casts the integers to these floats first) without making the counts for every mean.
+_COUNTS = np.arange(1024, dtype=np.float64)
+_COUNTS.setflags(write=False)
+
+
 def mean(pmf: PMF) -> float:
     """E[X] = Σ k·P(k)."""
-    return float(np.arange(len(pmf)) @ pmf)
+    n = len(pmf)
+    return float((_COUNTS[:n] if n <= len(_COUNTS) else np.arange(n, dtype=np.float64)) @ pmf)
 
 
 def at_least(pmf: PMF) -> PMF:

@@ -126,3 +126,9 @@ def test_power_of_a_zero_or_m_draw_is_bit_for_bit_the_numpy_binomial(p, n, m, li
     found = power(base, n, limit)
     assert found.shape == expected.shape
     assert found.tobytes() == expected.tobytes()
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=1500))
+def test_mean_is_bit_for_bit_the_integer_counts_product(weights):
+    pmf = np.array(weights)
+    assert np.float64(mean(pmf)).tobytes() == np.float64(np.arange(len(pmf)) @ pmf).tobytes()
