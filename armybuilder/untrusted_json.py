@@ -49,7 +49,9 @@ def _bounded_int(digits: str) -> int:
 #: orjson reads an integer past 64 bits as a float, where `json.loads` keeps it exact (or
 #: `_bounded_int` refuses it): a text with a run of this many digits anywhere is not given to it.
 _LONG_DIGIT_RUN = b"0" * 19
-_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+#: Every digit written 0 and every `{` written `[`: one pass over the text, then one search
+#: for a run of digits and one count of brackets.
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789{", b"000000000[")
 #: orjson nests up to 1024 levels, `json.loads` up to the recursion limit (less the stack in
 #: use): a text with this many brackets might be nested deeper than `json.loads` goes.
 _MANY_BRACKETS = 500
@@ -69,8 +71,8 @@ def _by_orjson(text: str) -> Any:
         encoded = text.encode()
     except UnicodeEncodeError:
         return _NOT_TAKEN
-    if (_LONG_DIGIT_RUN in encoded.translate(_DIGITS_AS_ZERO)
-            or encoded.count(b"[") + encoded.count(b"{") >= _MANY_BRACKETS):
+    plain = encoded.translate(_DIGITS_AS_ZERO)
+    if _LONG_DIGIT_RUN in plain or plain.count(b"[") >= _MANY_BRACKETS:
         return _NOT_TAKEN
     try:
         return orjson.loads(encoded)

@@ -117,6 +117,8 @@ def test_any_text_reads_or_fails_as_json_loads(text):
 
 def test_a_text_orjson_could_misread_is_left_to_json_loads():
     assert _by_orjson("[" * 600 + "]" * 600) is _NOT_TAKEN
+    assert _by_orjson('{"a": ' * 250 + "[" * 250 + "]" * 250 + "}" * 250) is _NOT_TAKEN  # both kinds counted
+    assert _by_orjson("[" * 200 + "]" * 200) == json.loads("[" * 200 + "]" * 200)
     assert _by_orjson("\ufeff[1]") is _NOT_TAKEN
     assert _by_orjson("[18446744073709551616]") is _NOT_TAKEN
     assert _by_orjson('"\\ud800"') is _NOT_TAKEN
