@@ -3,7 +3,9 @@
     .venv/bin/python bench/bench_points.py [--quick] [--no-scaling]
 
 The figure the exit status follows is the *real path*: JSON text in (a different unit, with
-names and stats never seen, in every call), `json.loads`, then `price_document` (what the
+names and stats never seen, in every call), parsed by `loads_bounded` (the API's parser of a
+request body: orjson where it reads as `json.loads` does, else `json.loads`; until issue 42's
+second pass this bench parsed with `json.loads` itself), then `price_document` (what the
 registry's `points`, `unit_points_of_dict`, pays for a unit's points: validate the unit format
 against its JSON Schema with jsonschema-rs, check and read every rule as the reader does and
 price it in the same pass, the exact total and the rounded points; a document the one pass does
@@ -62,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import json
 
+from armybuilder.untrusted_json import loads_bounded
 from points.opr import clear_caches, price, tables, validate
 from points.opr.army import Army, ArmyEntry
 from points.opr.rule_names import AURA_GRANTABLE
@@ -313,7 +316,7 @@ def random_unit(rng: random.Random, tag: int, rich: bool = False) -> Unit:
 
 
 def real_path(texts: list[str], call: Callable[[object], object], rounds: int = 3) -> float:
-    """Median over `rounds` of the mean seconds per call of `call(json.loads(text))`, a
+    """Median over `rounds` of the mean seconds per call of `call(loads_bounded(text))`, a
     different text each call, every per-unit cache cleared (untimed) before each: whatever is
     keyed by a model's or a weapon's name or stats is forgotten; what is keyed by the fixed
     vocabulary (cost-table lookups, rule names, decimal texts of table values) stays warm,
@@ -324,7 +327,7 @@ def real_path(texts: list[str], call: Callable[[object], object], rounds: int = 
         for text in texts:
             clear_profile_caches()
             start = CLOCK()
-            call(json.loads(text))
+            call(loads_bounded(text))
             total += CLOCK() - start
         results.append(total / len(texts))
     return sorted(results)[len(results) // 2]
@@ -343,7 +346,7 @@ def scaled_unit(models: int, weapons: int, profiles: int, tag: int) -> Unit:
 
 def side_by_side(texts: list[str], real: Callable[[object], object], reference: Callable[[object], object],
                  rounds: int = 5) -> tuple[float, float, float]:
-    """(real, reference, ratio): seconds per call of `real(json.loads(text))` and of
+    """(real, reference, ratio): seconds per call of `real(loads_bounded(text))` and of
     `reference(json.loads(text))`, a different text each call, the per-unit caches cleared before
     each real call (timed with it: nothing is cached per unit any more, so the call is nearly free,
     and timing each call alone would add the clock's own cost to the real path only); the two
@@ -354,7 +357,7 @@ def side_by_side(texts: list[str], real: Callable[[object], object], reference: 
         start = CLOCK()
         for text in texts:
             clear_profile_caches()
-            real(json.loads(text))
+            real(loads_bounded(text))
         real_seconds = (CLOCK() - start) / len(texts)
         start = CLOCK()
         for text in texts:
@@ -368,7 +371,7 @@ def side_by_side(texts: list[str], real: Callable[[object], object], reference: 
 
 
 def parse_and_price(doc: object) -> tuple[int, object]:
-    """The real path after `json.loads`: validate and read the unit and price it, in one pass
+    """The real path after the parse (`loads_bounded`): validate and read the unit and price it, in one pass
     (`price_document`; the reader and `price` for a document it does not take)."""
     return price_document(doc)
 
@@ -429,10 +432,10 @@ def main(argv: list[str]) -> int:
                         statistics.median(r / e for e, r in zip(engine_first, reference_first, strict=True)))
     tables_seconds = import_tables_seconds()
     same = unit_texts[0]
-    system.price(json.loads(same))
-    price_warm = per_call(lambda: parse_and_price(json.loads(same)), n_price)
+    system.price(loads_bounded(same))
+    price_warm = per_call(lambda: parse_and_price(loads_bounded(same)), n_price)
     list_real = real_path(army_texts, system.validate)
-    list_warm = per_call(lambda: system.validate(json.loads(army_texts[0])), n_list)
+    list_warm = per_call(lambda: system.validate(loads_bounded(army_texts[0])), n_list)
 
     print(f"price a unit through the real path (JSON text -> validate, read and price in one pass), "
           f"target {PRICE_TARGET_US:.0f} µs "
@@ -482,7 +485,7 @@ def main(argv: list[str]) -> int:
 def cold_side_by_side(rounds_of_texts: list[list[str]]) -> tuple[float, float, float]:
     """(engine, reference, ratio) of the cold path: each round a list of texts no earlier round had;
     before each engine call, untimed, everything learned is forgotten (`forget_everything_learned`),
-    then `json.loads` + parse + price is timed alone; the reference's calls are timed alone too, in
+    then `loads_bounded` + read + price is timed alone; the reference's calls are timed alone too, in
     the same round. The medians over the rounds, and the median of the rounds' ratios."""
     engines, references, ratios = [], [], []
     for texts in rounds_of_texts:
@@ -490,7 +493,7 @@ def cold_side_by_side(rounds_of_texts: list[list[str]]) -> tuple[float, float, f
         for text in texts:
             forget_everything_learned()
             start = CLOCK()
-            parse_and_price(json.loads(text))
+            parse_and_price(loads_bounded(text))
             engine += CLOCK() - start
         reference = 0.0
         for text in texts:
@@ -515,7 +518,7 @@ def _first_unit_main(which: str) -> int:
     """`--first-unit`: read one unit's JSON text from stdin, price it once, print the CPU seconds."""
     text = sys.stdin.read()
     if which == "engine":
-        call: Callable[[], object] = lambda: parse_and_price(json.loads(text))  # noqa: E731
+        call: Callable[[], object] = lambda: parse_and_price(loads_bounded(text))  # noqa: E731
     else:
         call = lambda: opr_reference.unit_points(json.loads(text))  # noqa: E731
     start = CLOCK()

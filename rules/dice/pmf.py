@@ -34,9 +34,16 @@ def total(pmf: PMF) -> float:
     return float(pmf.sum())
 
 
+#: 0, 1, 2, … as floats, for `mean`: the same products and sums as `np.arange(n) @ pmf` (numpy
+#: casts the integers to these floats first) without making the counts for every mean.
+_COUNTS = np.arange(1024, dtype=np.float64)
+_COUNTS.setflags(write=False)
+
+
 def mean(pmf: PMF) -> float:
     """E[X] = Σ k·P(k)."""
-    return float(np.arange(len(pmf)) @ pmf)
+    n = len(pmf)
+    return float((_COUNTS[:n] if n <= len(_COUNTS) else np.arange(n, dtype=np.float64)) @ pmf)
 
 
 def at_least(pmf: PMF) -> PMF:
@@ -93,24 +100,44 @@ _SMALLEST_TERM = 1e-280
 def _binomial_power(base: PMF, n: int, limit: int | None) -> PMF | None:
     """`power` of a draw that is 0 or one value m (a success of a test, m hits or wounds
     each), as the binomial law written out: P(k·m) = C(n, k) pᵏ qⁿ⁻ᵏ, each term the one
-    before times (n − k + 1)/k · p/q — one array pass instead of log₂ n convolutions, the
+    before times (n − k + 1)/k · p/q — one pass instead of log₂ n convolutions, the
     same numbers to rounding. None when the draw has another shape, or q**n or p**n is too
-    small to write as a float (then powered)."""
-    if n < 2 or len(base) < 2 or base[0] <= 0.0 or base[-1] <= 0.0 or np.count_nonzero(base) != 2:
+    small to write as a float (then powered). Up to `_PYTHON_TERMS` draws the pass is plain
+    Python floats (the same IEEE operations in the same order as numpy's, so the same bits;
+    a few dozen terms cost less than numpy's calls), above that numpy's."""
+    if n < 2 or len(base) < 2:
         return None
-    q, p, m = float(base[0]), float(base[-1]), len(base) - 1
-    if q**n < _SMALLEST_TERM or p**n < _SMALLEST_TERM:
+    values = base.tolist()
+    q, p = values[0], values[-1]
+    if q <= 0.0 or p <= 0.0 or any(values[1:-1]):
         return None
-    k = np.arange(1, n + 1, dtype=np.float64)
-    terms = np.empty(n + 1)
-    terms[0] = q**n
-    terms[1:] = (n - k + 1) / k * (p / q)
-    law = np.cumprod(terms)
+    m = len(values) - 1
+    first = q**n
+    if first < _SMALLEST_TERM or p**n < _SMALLEST_TERM:
+        return None
+    ratio = p / q
+    if n <= _PYTHON_TERMS:
+        terms = [first]
+        term = first
+        for k in range(1, n + 1):
+            term *= (n - k + 1) / k * ratio  # exact integers, one rounded division: as numpy's
+            terms.append(term)
+        law = np.array(terms)
+    else:
+        k = np.arange(1, n + 1, dtype=np.float64)
+        steps = np.empty(n + 1)
+        steps[0] = first
+        steps[1:] = (n - k + 1) / k * ratio
+        law = np.cumprod(steps)
     if m == 1:
         return fold(law, limit)
     spread = np.zeros(n * m + 1)
     spread[::m] = law
     return fold(spread, limit)
+
+
+#: Draws up to which `_binomial_power` writes its terms in plain Python (numpy above).
+_PYTHON_TERMS = 48
 
 
 def scale(pmf: PMF, factor: int) -> PMF:

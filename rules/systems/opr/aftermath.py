@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from points.opr.unit import Unit
-from rules.dice.pmf import PMF
+from rules.dice.pmf import PMF, mean
 from rules.dice.shared_results import HashOnce, shared
 from rules.systems.opr.combat import AttackOutcome, resolve_attack
 from rules.systems.opr.situation import Situation
@@ -343,7 +343,7 @@ def _probability(key: str, label: str, value: float) -> dict[str, Any]:
 
 def _distribution(key: str, label: str, pmf: PMF) -> dict[str, Any]:
     return {"key": key, "label": label, "kind": "distribution", "value": pmf.tolist(),
-            "expected": float(np.arange(len(pmf)) @ pmf)}
+            "expected": mean(pmf)}
 
 
 def outcomes(stage: SecondStage, *, melee: bool, p_defender_destroyed: float) -> list[dict[str, Any]]:

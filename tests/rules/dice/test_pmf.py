@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import icepool
 import numpy as np
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rules.dice.pmf import (
@@ -96,3 +96,39 @@ def test_power_keeps_total_one_and_multiplies_the_mean(weights, n, limit):
         assert abs(mean(result) - n * mean(pmf)) < 1e-9 * max(1, n)
     else:
         assert len(result) <= limit + 1
+
+
+def _binomial_by_numpy(q: float, p: float, n: int, m: int, limit: int | None) -> np.ndarray:
+    """The binomial law of `power` as numpy array passes (the formula before the plain-Python
+    pass for short laws): the bits the Python pass must reproduce."""
+    k = np.arange(1, n + 1, dtype=np.float64)
+    terms = np.empty(n + 1)
+    terms[0] = q**n
+    terms[1:] = (n - k + 1) / k * (p / q)
+    law = np.cumprod(terms)
+    spread = np.zeros(n * m + 1)
+    spread[::m] = law
+    return fold(spread, limit)
+
+
+@given(
+    st.floats(0.001, 0.999),
+    st.integers(2, 200),
+    st.integers(1, 4),
+    st.one_of(st.none(), st.integers(0, 300)),
+)
+def test_power_of_a_zero_or_m_draw_is_bit_for_bit_the_numpy_binomial(p, n, m, limit):
+    assume(limit is None or limit >= m)  # else the draw is folded into another shape first
+    assume(min((1 - p) ** n, p**n) >= 1e-280)  # else powered by convolutions (unchanged)
+    base = np.zeros(m + 1)
+    base[0], base[m] = 1 - p, p
+    expected = _binomial_by_numpy(1 - p, p, n, m, limit)
+    found = power(base, n, limit)
+    assert found.shape == expected.shape
+    assert found.tobytes() == expected.tobytes()
+
+
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=1500))
+def test_mean_is_bit_for_bit_the_integer_counts_product(weights):
+    pmf = np.array(weights)
+    assert np.float64(mean(pmf)).tobytes() == np.float64(np.arange(len(pmf)) @ pmf).tobytes()
