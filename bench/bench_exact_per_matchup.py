@@ -310,8 +310,8 @@ def main() -> int:
         print(f"opr vs icepool (same wounds PMF): exact {exact * 1000:.3f} ms, icepool {pool * 1000:.3f} ms  "
               f"ratio {ratio:.1f}×  target ≥ {TARGET_ICEPOOL:.0f}× {verdict}")
         back_to_back = opr_back_to_back(9)
-        print(f"  (not judged) exact, the cases back to back as a job's matchups: {back_to_back * 1000:.3f} ms, "
-              f"{pool / back_to_back:.1f}× icepool's")
+        print(f"  (not judged) exact, the cases back to back as a job's matchups: "
+              f"{back_to_back * 1000:.3f} ms, {pool / back_to_back:.1f}× icepool's")
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} CPUs); CPU seconds")
     return 0 if met else 1
