@@ -32,6 +32,7 @@ from jsonschema import Draft202012Validator
 
 from rules.battlescribe.catalogue import CATALOGUE, Document, Entry
 from rules.battlescribe.costs import Pricer
+from rules.battlescribe.engine.model import GameData
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping, norm
 from rules.battlescribe.units.abilities import AbilityReading
@@ -39,6 +40,7 @@ from rules.battlescribe.units.costs import CostReading
 from rules.battlescribe.units.options import OptionReading
 from rules.battlescribe.units.profiles import ProfileReading
 from rules.battlescribe.units.sizes import SizeReading
+from rules.battlescribe.units.smallest import SmallestSelection
 from rules.battlescribe.units.values import field_names, slug
 from rules.battlescribe.xml_reader import BattleScribeError
 from rules.unit_roles import role_named_by
@@ -78,6 +80,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
     def __init__(
         self,
         index: Index,
+        data: GameData,
         *,
         system_key: str,
         profile_schema: Mapping[str, Any],
@@ -123,6 +126,9 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         self.weapon_validator = Draft202012Validator(weapon_schema)
         self.warnings: list[str] = []
         self.pricer = Pricer(index, self.warn)
+        self.smallest = SmallestSelection(index, data, self.warn)
+        #: The catalogue whose force a unit is added to (set per catalogue by `map_documents`).
+        self.catalogue_id = ""
         self.points_id = mapping.points_type(index.cost_types)
         #: (what the unit reports, cost type id) for each other cost type the system maps.
         self.unit_costs = [
@@ -211,7 +217,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
             self.warn(where, f"a root entry of type {entry.type!r} is not a unit; not imported")
             return None
         try:
-            root = self.pricer.tree(entry)
+            root = self.smallest.tree(entry, self.catalogue_id)
         except OverflowError:
             self.warn(where, "the smallest selection of this unit is too large to import; skipped")
             return None
@@ -333,6 +339,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
 
 def map_documents(
     documents: list[Document],
+    shapes: list[tuple[bool, dict[str, Any]]],
     *,
     system_key: str,
     profile_schema: Mapping[str, Any],
@@ -342,8 +349,11 @@ def map_documents(
 ) -> Mapped:
     """Every catalogue (and the game system's own root entries) as a faction in loader format."""
     index = Index(documents)
+    system = next((shape for is_system, shape in shapes if is_system), {})
+    data = GameData(system, [shape for is_system, shape in shapes if not is_system])
     mapper = UnitMapper(
         index,
+        data,
         system_key=system_key,
         profile_schema=profile_schema,
         price=price,
@@ -369,6 +379,7 @@ def map_documents(
             continue
         used: set[str] = set()
         units = []
+        mapper.catalogue_id = doc.id
         for link in index.root_entries(doc, resolve=False):
             try:
                 entry = index.resolve(link)
