@@ -40,7 +40,7 @@ from rules.battlescribe.units.costs import CostReading
 from rules.battlescribe.units.options import OptionReading
 from rules.battlescribe.units.profiles import ProfileReading
 from rules.battlescribe.units.sizes import SizeReading
-from rules.battlescribe.units.smallest import SmallestSelection
+from rules.battlescribe.units.smallest import SmallestSelection, UnitSelection
 from rules.battlescribe.units.values import field_names, slug
 from rules.battlescribe.xml_reader import BattleScribeError
 from rules.unit_roles import role_named_by
@@ -217,7 +217,8 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
             self.warn(where, f"a root entry of type {entry.type!r} is not a unit; not imported")
             return None
         try:
-            root = self.smallest.tree(entry, self.catalogue_id)
+            self._selection = self.smallest.select(entry, self.catalogue_id)
+            root = self._selection.root
         except OverflowError:
             self.warn(where, "the smallest selection of this unit is too large to import; skipped")
             return None
@@ -249,8 +250,8 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
             self.collect_text(entry, abilities, notes)
             for rule_name, text in self.rules_of(entry):
                 self.add_rule(models, None, rule_name, text, abilities)
-            fixed = self.pricer.total(root, self.points_id) - sum(
-                (self.pricer.total(root, self.points_id, below=n) for n in model_nodes), Fraction(0)
+            fixed = self._selection.total(self.points_id) - sum(
+                (self._selection.total(self.points_id, below=n) for n in model_nodes), Fraction(0)
             )
             for child in root.children:
                 if child.entry.type != "model":
@@ -315,7 +316,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         for option in options:
             option["key"] = self.unique(option["key"][:76], keys)
         unit["options"] = options
-        expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
+        expected = self._selection.total(self.points_id) if self.catalogue_points else None
         return self.checked(unit, expected, where)
 
     def unique(self, base: str, used: set[str]) -> str:
@@ -326,6 +327,9 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         return candidate
 
     _unit_entry: Entry | None = None
+
+    #: The unit being mapped, selected in the engine's roster (its prices are the engine's).
+    _selection: UnitSelection
 
     _growth: list[tuple[Node, int]] = []
 

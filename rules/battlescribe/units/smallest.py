@@ -14,8 +14,10 @@ the importer as its `entries.Node` tree (one node per entry taken, counted per p
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
 
-from rules.battlescribe.catalogue import Entry
+from rules.battlescribe.catalogue import Entry, exact
 from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.engine.model import Definition, GameData, Option
 from rules.battlescribe.engine.modifiers import effective
@@ -93,6 +95,80 @@ def _complete(roster: Roster, parent: Selection, options: list[Option], ctx: Con
     return changed
 
 
+@dataclass
+class UnitSelection:
+    """One unit selected in its own engine roster, and that selection as the importer's tree.
+
+    `nodes` maps each node of `root` (by id) to the engine selections it stands for (one node
+    for the instances of one entry under one parent selection) and the engine number of that
+    parent selection: a collective child's number counts it for every one of them."""
+
+    roster: Roster
+    unit: Selection
+    root: Node
+    nodes: dict[int, tuple[list[Selection], int]] = field(default_factory=dict)
+    #: Makes the nodes of a selection added by a probe (`SmallestSelection._node`).
+    node_of: Callable[..., Node] | None = None
+    warn: Callable[[Option], None] = lambda _group: None
+
+    def option(self, entry: Entry, under: Node) -> tuple[Selection, Option]:
+        """(the engine selection standing for one selection of `under`, the option of `entry`
+        there): looked up through `under`'s groups as the engine offers them."""
+        rep = self.nodes[id(under)][0][0]
+        todo = list(rep.option.children())
+        while todo:
+            option = todo.pop(0)
+            if option.is_group:
+                todo[:0] = option.children()
+            elif _is(entry, option):
+                return rep, option
+        raise BattleScribeError([f"{entry.path}: not selectable under {under.entry.path}"])
+
+    def probe(self, entry: Entry, under: Node) -> tuple[Selection, int]:
+        """Select `entry` once more under one selection of `under`, at its smallest legal
+        selection (`complete_minimums`): (the new selection, how many of it one selection of
+        `under` gains: a collective entry is taken once per model of it)."""
+        rep, option = self.option(entry, under)
+        sel = self.roster._create(option, rep, rep.force)
+        complete_minimums(self.roster, sel, self.warn)
+        return sel, sel.number
+
+    def extra_cost(self, entry: Entry, under: Node, cost_type: str | None) -> Fraction:
+        """What taking `entry` once more under one selection of `under` adds to the whole unit:
+        the difference of the unit's engine costs with and without it, so modifiers elsewhere
+        in the unit that look at this selection ("5 pts less without a jump pack") count too."""
+        if cost_type is None:
+            return Fraction(0)
+        before = self.unit.cost(cost_type)
+        sel, per = self.probe(entry, under)
+        try:
+            return (exact(self.unit.cost(cost_type)) - exact(before)) / per
+        finally:
+            self.roster.deselect_all(sel)
+
+    def attach(self, entry: Entry, under: Node) -> tuple[Node, Selection]:
+        """`entry` taken once under `under` (in the roster and as a node of the tree), for the
+        options inside it to be read as if it were taken; `detach` undoes it."""
+        sel, _per = self.probe(entry, under)
+        assert self.node_of is not None
+        node = self.node_of(entry, [sel], under, self.nodes[id(under)][0][0].number, self.nodes)
+        under.children.append(node)
+        return node, sel
+
+    def detach(self, under: Node, node: Node, sel: Selection) -> None:
+        under.detach(node)
+        self.roster.deselect_all(sel)
+
+    def total(self, cost_type: str | None, below: Node | None = None) -> Fraction:
+        """The engine's cost of the unit (or of `below`'s selections, per parent selection)."""
+        if cost_type is None:
+            return Fraction(0)
+        if below is None:
+            return exact(self.unit.cost(cost_type))
+        sels, per = self.nodes[id(below)]
+        return exact(sum(s.cost(cost_type) for s in sels)) / per
+
+
 class SmallestSelection:
     """Each unit of one import at its smallest legal selection, by the engine (see the module)."""
 
@@ -103,7 +179,7 @@ class SmallestSelection:
         #: The force's entry: no categories, no constraints (an otherwise empty roster).
         self._force_entry = Definition(kind="forceEntry", id="", name="")
 
-    def select(self, entry: Entry, catalogue_id: str) -> tuple[Roster, Selection]:
+    def select(self, entry: Entry, catalogue_id: str) -> UnitSelection:
         """The engine's roster holding `entry` alone, completed to its smallest legal selection."""
         roster = Roster(self.data)
         roster.cost_limits = {}
@@ -125,18 +201,27 @@ class SmallestSelection:
             self.warn(where, f"the group needs a selection and names no default; took {name!r}")
         if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
             raise OverflowError(entry.path)
-        return roster, unit
+        out = UnitSelection(roster, unit, Node(entry, 1), node_of=self._node, warn=warn)
+        out.root = self._node(entry, [unit], None, 1, out.nodes)
+        return out
 
     def tree(self, entry: Entry, catalogue_id: str) -> Node:
         """`entry`'s smallest legal selection as the importer's tree of nodes."""
-        _roster, unit = self.select(entry, catalogue_id)
-        return self._node(entry, [unit], None, 1)
+        return self.select(entry, catalogue_id).root
 
-    def _node(self, entry: Entry, sels: list[Selection], parent: Node | None, per: int) -> Node:
+    def _node(
+        self,
+        entry: Entry,
+        sels: list[Selection],
+        parent: Node | None,
+        per: int,
+        nodes: dict[int, tuple[list[Selection], int]],
+    ) -> Node:
         """One node for the selections `sels` of `entry` under one selection of `parent` (whose
         engine number is `per`: a collective child's number counts every one of them)."""
         total = sum(s.number for s in sels)
         node = Node(entry, max(total // per, 1) if per > 1 else total, parent)
+        nodes[id(node)] = (sels, per)
         rep = sels[0]
         members = self._members(entry)
         found: dict[int, list[Selection]] = {}
@@ -146,7 +231,7 @@ class SmallestSelection:
                 raise BattleScribeError([f"{entry.path}: no entry for {child.option.key!r}"])
             found.setdefault(at, []).append(child)
         for at in sorted(found):
-            node.children.append(self._node(members[at], found[at], node, rep.number))
+            node.children.append(self._node(members[at], found[at], node, rep.number, nodes))
         return node
 
     def _members(self, entry: Entry) -> list[Entry]:
