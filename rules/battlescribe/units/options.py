@@ -259,7 +259,7 @@ class OptionReading:
             if high is None:
                 high = 1
                 self.warn(child.path, "optional entry without a maximum; offered once per model")
-            cost = self._selection.extra_cost(child, node, self.points_id)
+            cost = self.pricer.extra_cost(child, node, root, self.points_id)
             container = bool(child.children) and not self.entry_weapons(child, child.path)[0]
             if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
                 option = self.option(child, node, root, applies_to, group, cost, high, None)
@@ -282,7 +282,8 @@ class OptionReading:
         """The selections inside an optional entry, offered as options of the unit (grouped under
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
-        holder, selection = self._selection.attach(entry, node)
+        holder = self.pricer._build(entry, 1, node, root, {}, [0])
+        state = self.pricer.attach(node, holder)
         try:
             before = len(options)
             self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
@@ -294,7 +295,7 @@ class OptionReading:
                     "need this entry is kept as text",
                 )
         finally:
-            self._selection.detach(node, holder, selection)
+            self.pricer.detach(node, holder, state)
 
     def group_options(
         self,
@@ -320,7 +321,7 @@ class OptionReading:
             self.warn(group.path, "at most 0 of it for this unit; not offered")
             return
         default = self.pricer.default_member(group, members) if group_min > 0 else None
-        default_cost = self._selection.extra_cost(default, node, self.points_id) if default else Fraction(0)
+        default_cost = self.pricer.extra_cost(default, node, root, self.points_id) if default else Fraction(0)
         replaced = None
         if default is not None:
             weapons = self.entry_weapons(default, default.path)[0]
@@ -342,7 +343,7 @@ class OptionReading:
             high = self.pricer.limit(member, "max", node, root) or group_max or 1
             if group_max is not None:
                 high = min(high, group_max)
-            cost = self._selection.extra_cost(member, node, self.points_id) - default_cost
+            cost = self.pricer.extra_cost(member, node, root, self.points_id) - default_cost
             if default is not None and replaced is None:
                 self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
             option = self.option(member, node, root, applies_to, group.name, cost, high, replaced)

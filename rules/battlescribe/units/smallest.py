@@ -107,57 +107,6 @@ class UnitSelection:
     unit: Selection
     root: Node
     nodes: dict[int, tuple[list[Selection], int]] = field(default_factory=dict)
-    #: Makes the nodes of a selection added by a probe (`SmallestSelection._node`).
-    node_of: Callable[..., Node] | None = None
-    warn: Callable[[Option], None] = lambda _group: None
-
-    def option(self, entry: Entry, under: Node) -> tuple[Selection, Option]:
-        """(the engine selection standing for one selection of `under`, the option of `entry`
-        there): looked up through `under`'s groups as the engine offers them."""
-        rep = self.nodes[id(under)][0][0]
-        todo = list(rep.option.children())
-        while todo:
-            option = todo.pop(0)
-            if option.is_group:
-                todo[:0] = option.children()
-            elif _is(entry, option):
-                return rep, option
-        raise BattleScribeError([f"{entry.path}: not selectable under {under.entry.path}"])
-
-    def probe(self, entry: Entry, under: Node) -> tuple[Selection, int]:
-        """Select `entry` once more under one selection of `under`, at its smallest legal
-        selection (`complete_minimums`): (the new selection, how many of it one selection of
-        `under` gains: a collective entry is taken once per model of it)."""
-        rep, option = self.option(entry, under)
-        sel = self.roster._create(option, rep, rep.force)
-        complete_minimums(self.roster, sel, self.warn)
-        return sel, sel.number
-
-    def extra_cost(self, entry: Entry, under: Node, cost_type: str | None) -> Fraction:
-        """What taking `entry` once more under one selection of `under` adds to the whole unit:
-        the difference of the unit's engine costs with and without it, so modifiers elsewhere
-        in the unit that look at this selection ("5 pts less without a jump pack") count too."""
-        if cost_type is None:
-            return Fraction(0)
-        before = self.unit.cost(cost_type)
-        sel, per = self.probe(entry, under)
-        try:
-            return (exact(self.unit.cost(cost_type)) - exact(before)) / per
-        finally:
-            self.roster.deselect_all(sel)
-
-    def attach(self, entry: Entry, under: Node) -> tuple[Node, Selection]:
-        """`entry` taken once under `under` (in the roster and as a node of the tree), for the
-        options inside it to be read as if it were taken; `detach` undoes it."""
-        sel, _per = self.probe(entry, under)
-        assert self.node_of is not None
-        node = self.node_of(entry, [sel], under, self.nodes[id(under)][0][0].number, self.nodes)
-        under.children.append(node)
-        return node, sel
-
-    def detach(self, under: Node, node: Node, sel: Selection) -> None:
-        under.detach(node)
-        self.roster.deselect_all(sel)
 
     def total(self, cost_type: str | None, below: Node | None = None) -> Fraction:
         """The engine's cost of the unit (or of `below`'s selections, per parent selection)."""
@@ -201,7 +150,7 @@ class SmallestSelection:
             self.warn(where, f"the group needs a selection and names no default; took {name!r}")
         if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
             raise OverflowError(entry.path)
-        out = UnitSelection(roster, unit, Node(entry, 1), node_of=self._node, warn=warn)
+        out = UnitSelection(roster, unit, Node(entry, 1))
         out.root = self._node(entry, [unit], None, 1, out.nodes)
         return out
 
