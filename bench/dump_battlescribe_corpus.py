@@ -44,9 +44,10 @@ chosen from, which the engine reads as BattleScribe does ("must contain 3 units 
 Warriors": The Goretide 1000 -> 1200, The Skullfiend Tribe 1100 -> 1280, The Hosts Duplicitous
 910 -> 1270, The Pyrofane Cult 1170 -> 1370, Cult of the Transient Form 1230 -> 1410, Lords of
 Sacrament 570 -> 790). Points change for 10 units; the rest carry the weapons or traits taken
-and offer the others as replacements. wh40k9 Burna Boyz 50 -> 65, Lootas 70 -> 84 and Primaris
-Crusader Squad 73 -> 158 are legal units but not the cheapest (a Spanner replacing a Burna Boy
-would be): the completion adds what is missing and never swaps.
+and offer the others as replacements. wh40k9 Primaris Crusader Squad 73 -> 158 is its nested
+"Primaris Initiates" group's 5 models, now taken (5 models before, under the squad's minimum of
+10). Burna Boyz 50 -> 65 and Lootas 70 -> 84 are legal units but not the cheapest (a Spanner
+replacing a Burna Boy would be): the completion adds what is missing and never swaps.
 """
 
 from __future__ import annotations
