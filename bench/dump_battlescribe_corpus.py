@@ -29,6 +29,25 @@ Issue 39 (profiles read by the engine's model, `engine.model.parse_profile` over
 `engine.xmlform.element_to_dict`, which now keeps a characteristic's value), before against
 after: whfb6 402 of 402 identical, ru_whfb 435 of 435, aos1 1,088 of 1,088, wh40k9 4,152 of
 4,152.
+
+Issue 39 (a unit's smallest selection made by the engine's roster, `units.smallest`: the
+engine's auto-selection completed by `complete_minimums`; the unit's price, per-model points,
+fixed cost and Power read from that roster), before against after: whfb6 402 of 402 identical
+(Dwarfs "Slayers" 110 as before), ru_whfb 435 of 435, aos1 1,048 of 1,088, wh40k9 4,012 of
+4,152. Every difference is a minimum the data sets that the importer's own tree left unmet
+(BattleScribe reports each as an error): a choice group whose minimum a modifier sets once the
+models are in (one weapon per model: Kairic Acolytes, Witch Aelves, Arkanaut Company, Plague
+Marines), a group inside a group (Great Unclean One's "One Hand"/"Other Hand"), an entry whose
+minimum a modifier raises (Mortarion's and Abaddon's own Warlord Traits, a Burna Boyz Spanner per
+4 Burna Boys), and an AoS battalion's requirement set by an `instanceOf` of the group it was
+chosen from, which the engine reads as BattleScribe does ("must contain 3 units of Blood
+Warriors": The Goretide 1000 -> 1200, The Skullfiend Tribe 1100 -> 1280, The Hosts Duplicitous
+910 -> 1270, The Pyrofane Cult 1170 -> 1370, Cult of the Transient Form 1230 -> 1410, Lords of
+Sacrament 570 -> 790). Points change for 10 units; the rest carry the weapons or traits taken
+and offer the others as replacements. wh40k9 Primaris Crusader Squad 73 -> 158 is its nested
+"Primaris Initiates" group's 5 models, now taken (5 models before, under the squad's minimum of
+10). Burna Boyz 50 -> 65 and Lootas 70 -> 84 are legal units but not the cheapest (a Spanner
+replacing a Burna Boy would be): the completion adds what is missing and never swaps.
 """
 
 from __future__ import annotations

@@ -196,6 +196,7 @@ def parse_import(
     if len(files) > MAX_FILES:
         raise BattleScribeError([f"{len(files)} files; at most {MAX_FILES} per import"])
     documents, errors, total = [], [], 0
+    own_shapes: list[tuple[bool, dict[str, Any]]] = []
     for source in files:
         try:
             text = xml_bytes(source)
@@ -209,13 +210,14 @@ def parse_import(
                 )
             root = parse(source, text)
             documents.append(document_from_root(source, root))
-            if shapes is not None:
-                shapes.append(source_shape(root))
+            own_shapes.append(source_shape(root))
             del root
         except BattleScribeError as exc:
             errors += exc.errors
             if total > MAX_TOTAL_XML_BYTES:
                 break
+    if shapes is not None:
+        shapes.extend(own_shapes)
     if errors:
         raise BattleScribeError(errors)
     wrong_edition = edition_errors(documents, system_key)
@@ -237,6 +239,7 @@ def parse_import(
     try:
         mapped = map_documents(
             documents,
+            own_shapes,
             system_key=system_key,
             profile_schema=system.profile_schema,
             price=system.price,

@@ -33,15 +33,15 @@ class CostReading:
         not the per-model one (AoS chariots priced on the unit, a modifier adding the price of
         each model), `price_sizes` moves the model's price onto its add-models option."""
         for cost, type_id in self.unit_costs:
-            unit[cost.field] = self.integer(self.pricer.total(root, type_id), entry.path)
+            unit[cost.field] = self.integer(self._selection.total(type_id), entry.path)
         if not growth:
             return
         if len(growth) > 1 and self.unit_costs:
             self.warn(entry.path, "several model profiles can grow; cost steps follow the first only")
         node, high = growth[0]
         base_models = sum(m["count"] for m in unit["models"])
-        base_points = self.pricer.total(root, self.points_id)
-        per_model = self.pricer.total(root, self.points_id, below=node) / node.count
+        base_points = self._selection.total(self.points_id)
+        per_model = self._selection.total(self.points_id, below=node) / node.count
         steps: dict[str, list[dict[str, Any]]] = {c.field: [] for c, _t in self.unit_costs}
         last = {c.field: unit.get(c.field) for c, _t in self.unit_costs}
         for n in range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1):

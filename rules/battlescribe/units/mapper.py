@@ -32,6 +32,7 @@ from jsonschema import Draft202012Validator
 
 from rules.battlescribe.catalogue import CATALOGUE, Document, Entry
 from rules.battlescribe.costs import Pricer
+from rules.battlescribe.engine.model import GameData
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping, norm
 from rules.battlescribe.units.abilities import AbilityReading
@@ -39,6 +40,7 @@ from rules.battlescribe.units.costs import CostReading
 from rules.battlescribe.units.options import OptionReading
 from rules.battlescribe.units.profiles import ProfileReading
 from rules.battlescribe.units.sizes import SizeReading
+from rules.battlescribe.units.smallest import SmallestSelection, UnitSelection
 from rules.battlescribe.units.values import field_names, slug
 from rules.battlescribe.xml_reader import BattleScribeError
 from rules.unit_roles import role_named_by
@@ -78,6 +80,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
     def __init__(
         self,
         index: Index,
+        data: GameData,
         *,
         system_key: str,
         profile_schema: Mapping[str, Any],
@@ -123,6 +126,9 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         self.weapon_validator = Draft202012Validator(weapon_schema)
         self.warnings: list[str] = []
         self.pricer = Pricer(index, self.warn)
+        self.smallest = SmallestSelection(index, data, self.warn)
+        #: The catalogue whose force a unit is added to (set per catalogue by `map_documents`).
+        self.catalogue_id = ""
         self.points_id = mapping.points_type(index.cost_types)
         #: (what the unit reports, cost type id) for each other cost type the system maps.
         self.unit_costs = [
@@ -211,7 +217,8 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
             self.warn(where, f"a root entry of type {entry.type!r} is not a unit; not imported")
             return None
         try:
-            root = self.pricer.tree(entry)
+            self._selection = self.smallest.select(entry, self.catalogue_id)
+            root = self._selection.root
         except OverflowError:
             self.warn(where, "the smallest selection of this unit is too large to import; skipped")
             return None
@@ -243,8 +250,8 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
             self.collect_text(entry, abilities, notes)
             for rule_name, text in self.rules_of(entry):
                 self.add_rule(models, None, rule_name, text, abilities)
-            fixed = self.pricer.total(root, self.points_id) - sum(
-                (self.pricer.total(root, self.points_id, below=n) for n in model_nodes), Fraction(0)
+            fixed = self._selection.total(self.points_id) - sum(
+                (self._selection.total(self.points_id, below=n) for n in model_nodes), Fraction(0)
             )
             for child in root.children:
                 if child.entry.type != "model":
@@ -309,7 +316,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         for option in options:
             option["key"] = self.unique(option["key"][:76], keys)
         unit["options"] = options
-        expected = self.pricer.total(root, self.points_id) if self.catalogue_points else None
+        expected = self._selection.total(self.points_id) if self.catalogue_points else None
         return self.checked(unit, expected, where)
 
     def unique(self, base: str, used: set[str]) -> str:
@@ -320,6 +327,9 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         return candidate
 
     _unit_entry: Entry | None = None
+
+    #: The unit being mapped, selected in the engine's roster (its prices are the engine's).
+    _selection: UnitSelection
 
     _growth: list[tuple[Node, int]] = []
 
@@ -333,6 +343,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
 
 def map_documents(
     documents: list[Document],
+    shapes: list[tuple[bool, dict[str, Any]]],
     *,
     system_key: str,
     profile_schema: Mapping[str, Any],
@@ -342,8 +353,11 @@ def map_documents(
 ) -> Mapped:
     """Every catalogue (and the game system's own root entries) as a faction in loader format."""
     index = Index(documents)
+    system = next((shape for is_system, shape in shapes if is_system), {})
+    data = GameData(system, [shape for is_system, shape in shapes if not is_system])
     mapper = UnitMapper(
         index,
+        data,
         system_key=system_key,
         profile_schema=profile_schema,
         price=price,
@@ -369,6 +383,7 @@ def map_documents(
             continue
         used: set[str] = set()
         units = []
+        mapper.catalogue_id = doc.id
         for link in index.root_entries(doc, resolve=False):
             try:
                 entry = index.resolve(link)

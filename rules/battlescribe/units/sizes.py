@@ -76,7 +76,7 @@ class SizeReading:
         selections = node.count
         model["count"] = per * selections
         name = rest[:120] if node in holders else old_name
-        base = self.pricer.total(root, self.points_id)
+        base = self._selection.total(self.points_id)
         high = self.pricer.limit(node.entry, "max", root, root)
         grows = high is not None and high > selections
         step = base / selections
@@ -209,9 +209,9 @@ class SizeReading:
         model.update(values)
         if self.catalogue_points:
             below = (
-                self.pricer.total(root, self.points_id, below=node)
+                self._selection.total(self.points_id, below=node)
                 if node is not root
-                else (self.pricer.total(root, self.points_id))
+                else (self._selection.total(self.points_id))
             )
             model["points"] = self.per_model(below / count, where)
         model["weapons"] = []
@@ -285,7 +285,7 @@ class SizeReading:
             return False
         if high - node.count > MAX_SIZE_PRICES:
             return False
-        base = self.pricer.total(root, self.points_id)
+        base = self._selection.total(self.points_id)
         top = node.count + int(grow["max"])
         steps = [
             self.pricer.total(self.pricer.tree(entry, {node.entry.id: n}), self.points_id) - base

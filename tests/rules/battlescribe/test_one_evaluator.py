@@ -295,11 +295,11 @@ def test_a_links_limit_replaces_its_targets_as_in_the_roster_engine(files, impor
 
 
 def test_a_group_minimum_without_a_default_a_known_difference(files, imported):
-    """The one difference left between the two (Dwarfs "Slayers", 110 on the card and 0 in a
-    list): BattleScribe adds such a unit with nothing chosen in the group, 0 pts and an error
-    until the player picks 10, and the engine does the same; a unit card has no "not chosen
-    yet", so the import shows the smallest legal unit, 10 of the group's first entry (110), and
-    warns that it chose."""
+    """Dwarfs "Slayers", 110 on the card and 0 in a new list: BattleScribe adds such a unit with
+    nothing chosen in the group, 0 pts and an error until the player picks 10, and the engine
+    does the same; a unit card has no "not chosen yet", so the import completes the engine's
+    selection (`units.smallest.complete_minimums`) into the smallest legal unit, 10 of the
+    group's first entry (110), and warns that it chose."""
     roster = Roster(load_files(files[0], files[1:]))
     force = roster.add_force("fe-army", "cat-one")
     unit = roster.select_entry(force, "no-default")

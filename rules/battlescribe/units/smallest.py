@@ -1,0 +1,213 @@
+"""A unit's smallest legal selection, made by the roster engine (issue 39: one BattleScribe model).
+
+A unit card shows the price of the smallest legal selection of the unit: what BattleScribe
+selects by itself when the unit is added (the engine's auto-selection: its defaults and
+minimums), completed where BattleScribe leaves a required choice open (`complete_minimums`).
+The unit is added alone to a force of an otherwise empty roster (a force entry of no
+categories, no cost limit), as the importer has always priced it: a condition on the force or
+the roster counts this unit only.
+
+`SmallestSelection.tree` makes that selection in the engine's roster and gives it to the rest of
+the importer as its `entries.Node` tree (one node per entry taken, counted per parent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rules.battlescribe.catalogue import Entry, exact
+from rules.battlescribe.engine.errors import EngineError
+from rules.battlescribe.engine.model import Definition, GameData, Option
+from rules.battlescribe.engine.modifiers import effective
+from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
+from rules.battlescribe.entries import GROUP, Index, Node
+from rules.battlescribe.xml_reader import BattleScribeError
+
+#: Rounds of `complete_minimums` (each completes what the last one's choices made required).
+MAX_COMPLETION_ROUNDS = 8
+#: Most selections one unit's smallest selection may hold (a guard against absurd minimums).
+MAX_SELECTIONS = 5000
+
+
+def _minimum(option: Option, ctx: Context) -> int:
+    """The option's `min` selections per parent after modifiers (0: none)."""
+    eff = None
+    found = 0
+    for c in option.constraints:
+        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value:
+            if eff is None:
+                eff = effective(option, ctx)
+            found = max(found, int(eff.constraint_values.get(c.id, c.value)))
+    return found
+
+
+def _taken(parent, options: list[Option]) -> int:
+    ids = {id(o) for o in options}
+    return sum(s.number for s in parent.children if id(s.option) in ids)
+
+
+def complete_minimums(
+    roster: Roster,
+    unit: Selection,
+    warn: Callable[[Option], None] = lambda _group: None,
+    rounds: int = MAX_COMPLETION_ROUNDS,
+) -> None:
+    """Complete the engine's auto-selection of `unit` into its smallest legal selection.
+
+    BattleScribe (and the engine) leave a group that requires a choice and names no default
+    empty, with an error for the player to resolve (Ergofarg's Dwarfs "Slayers": at least 10 of
+    Troll or Giant Slayers). A unit card has no player to ask, and its price must be one of a
+    legal unit: so while a group or an entry is below its minimum, this takes what the
+    importer has always taken (the group's first member, `warn`ed about; an entry up to its
+    minimum, which a modifier may have raised after the entry's parent was auto-selected) and
+    lets the engine auto-select under it; until nothing is missing or nothing changes."""
+    for _ in range(rounds):
+        changed = False
+        for sel in [unit, *unit.descendants()]:
+            ctx = Context(roster, sel.force, sel, None)
+            changed |= _complete(roster, sel, sel.option.children(), ctx, warn)
+        if not changed:
+            return
+        if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
+            raise OverflowError(unit.option.key)
+
+
+def _complete(roster: Roster, parent: Selection, options: list[Option], ctx: Context, warn) -> bool:
+    changed = False
+    for option in options:
+        minimum = _minimum(option, ctx)
+        if option.is_group:
+            changed |= _complete(roster, parent, option.children(), ctx, warn)
+            missing = minimum - _taken(parent, option.selectable())
+            members = option.children()
+            if missing <= 0 or not members or members[0].is_group:
+                continue
+            first = members[0]
+            warn(option)
+            have = sum(s.number for s in parent.children if s.option is first)
+            roster._auto_create(first, parent, ctx.force, have + missing)
+            changed = True
+        elif minimum > _taken(parent, [option]):
+            roster._auto_create(option, parent, ctx.force, minimum)
+            changed = True
+    return changed
+
+
+@dataclass
+class UnitSelection:
+    """One unit selected in its own engine roster, and that selection as the importer's tree.
+
+    `nodes` maps each node of `root` (by id) to the engine selections it stands for (one node
+    for the instances of one entry under one parent selection) and the engine number of that
+    parent selection: a collective child's number counts it for every one of them."""
+
+    roster: Roster
+    unit: Selection
+    root: Node
+    nodes: dict[int, tuple[list[Selection], int]] = field(default_factory=dict)
+
+    def total(self, cost_type: str | None, below: Node | None = None) -> Fraction:
+        """The engine's cost of the unit (or of `below`'s selections, per parent selection)."""
+        if cost_type is None:
+            return Fraction(0)
+        if below is None:
+            return exact(self.unit.cost(cost_type))
+        sels, per = self.nodes[id(below)]
+        return exact(sum(s.cost(cost_type) for s in sels)) / per
+
+
+class SmallestSelection:
+    """Each unit of one import at its smallest legal selection, by the engine (see the module)."""
+
+    def __init__(self, index: Index, data: GameData, warn: Callable[[str, str], None]):
+        self.index = index
+        self.data = data
+        self.warn = warn
+        #: The force's entry: no categories, no constraints (an otherwise empty roster).
+        self._force_entry = Definition(kind="forceEntry", id="", name="")
+
+    def select(self, entry: Entry, catalogue_id: str) -> UnitSelection:
+        """The engine's roster holding `entry` alone, completed to its smallest legal selection."""
+        roster = Roster(self.data)
+        roster.cost_limits = {}
+        force = Force(roster, self._force_entry, catalogue_id, None)
+        roster.forces.append(force)
+        roster.touch()
+        try:
+            unit = roster.select_entry(force, entry.id)
+        except EngineError as exc:
+            raise BattleScribeError([f"{entry.path}: {exc}"]) from None
+        groups: dict[str, str] = {}
+
+        def warn(group: Option) -> None:
+            groups.setdefault(group.key, group.children()[0].name)
+
+        complete_minimums(roster, unit, warn)
+        for key, name in groups.items():
+            where = self._group_path(entry, key)
+            self.warn(where, f"the group needs a selection and names no default; took {name!r}")
+        if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
+            raise OverflowError(entry.path)
+        out = UnitSelection(roster, unit, Node(entry, 1))
+        out.root = self._node(entry, [unit], None, 1, out.nodes)
+        return out
+
+    def tree(self, entry: Entry, catalogue_id: str) -> Node:
+        """`entry`'s smallest legal selection as the importer's tree of nodes."""
+        return self.select(entry, catalogue_id).root
+
+    def _node(
+        self,
+        entry: Entry,
+        sels: list[Selection],
+        parent: Node | None,
+        per: int,
+        nodes: dict[int, tuple[list[Selection], int]],
+    ) -> Node:
+        """One node for the selections `sels` of `entry` under one selection of `parent` (whose
+        engine number is `per`: a collective child's number counts every one of them)."""
+        total = sum(s.number for s in sels)
+        node = Node(entry, max(total // per, 1) if per > 1 else total, parent)
+        nodes[id(node)] = (sels, per)
+        rep = sels[0]
+        members = self._members(entry)
+        found: dict[int, list[Selection]] = {}
+        for child in rep.children:
+            at = next((i for i, m in enumerate(members) if _is(m, child.option)), None)
+            if at is None:
+                raise BattleScribeError([f"{entry.path}: no entry for {child.option.key!r}"])
+            found.setdefault(at, []).append(child)
+        for at in sorted(found):
+            node.children.append(self._node(members[at], found[at], node, rep.number, nodes))
+        return node
+
+    def _members(self, entry: Entry) -> list[Entry]:
+        """The entries selectable under `entry`, through its groups, in the data's order."""
+        out: list[Entry] = []
+        for written in entry.children:
+            child = self.index.resolve(written)
+            out += self._members(child) if child.kind == GROUP else [child]
+        return out
+
+    def _group_path(self, entry: Entry, key: str) -> str:
+        group_id = key.rsplit("::", 1)[-1]
+        stack, seen = [entry], set()
+        while stack:
+            here = stack.pop()
+            for written in here.children:
+                child = self.index.resolve(written)
+                if child.id == group_id or child.target_id == group_id:
+                    return child.path
+                if id(child) not in seen:
+                    seen.add(id(child))
+                    stack.append(child)
+        return entry.path
+
+
+def _is(entry: Entry, option: Option) -> bool:
+    """Whether the importer's (resolved) `entry` is the engine's `option`."""
+    if option.link is None:
+        return entry.id == option.defn.id and not entry.target_id
+    return entry.id == option.link.id and entry.target_id == option.defn.id
