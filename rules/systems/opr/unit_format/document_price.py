@@ -51,6 +51,7 @@ from points.opr.unit_cost import (
 )
 from points.opr.weapon_cost import WEAPON_RELEVANT_MODEL_RULES, weapon_quality
 from rules.systems.opr.unit_format import reader
+from rules.systems.opr.unit_format.document_shape import SHAPE
 from rules.systems.opr.unit_format.schema import _fast_validator
 
 #: Per weapon rule as written, what pricing needs of it (one tuple, made at import):
@@ -99,6 +100,9 @@ class _Vocabulary:
                     read = reader._plain_valued_rule(text, spec.level)
                     if read is not None:
                         readings[spec.level][text] = read
+        # only texts the schema's rule takes: a text the one pass finds here needs no other check
+        readings = {level: {text: read for text, read in known.items() if SHAPE.rule_text_valid(text)}
+                    for level, known in readings.items()}
         t = self.tables
         self.morale_plain = {quality: ratio for (quality, names), ratio in t.morale.items() if not names}
         #: model rule as written -> `_ModelRule` (from ("rule", Rule) or ("order", Aura), as the reader
@@ -171,11 +175,6 @@ class _Vocabulary:
 _VOCABULARY = _Vocabulary()
 
 
-def _unit_validator() -> Any:
-    """The compiled unit schema `reader._fast_valid` asks (jsonschema-rs, compiled at import)."""
-    return _fast_validator("unit")
-
-
 def _vocabulary() -> _Vocabulary:
     """The tables for the current `scaled_tables.TABLES` (made again after `scaled_tables.build`)."""
     global _VOCABULARY
@@ -186,14 +185,19 @@ def _vocabulary() -> _Vocabulary:
 
 def _model_reading(text: Any, vocabulary: _Vocabulary) -> _ModelRule | None:
     """A model rule written otherwise than the tables write it: read by the reader (as
-    `_weapon_reading`); None if it has an error."""
+    `_weapon_reading`); None if it has an error or the schema refuses it."""
+    if not SHAPE.rule_text_valid(text):
+        return None
     read = reader._learn_rule(text, "model")
     return None if read is None else vocabulary.model_rule(read)
 
 
 def _weapon_reading(text: Any, vocabulary: _Vocabulary) -> _WeaponRule | None:
     """A weapon rule written otherwise than the tables write it ("LOCK-ON", "Blast( 3 )"): read by
-    the reader (its learned readings, forgotten with its caches); None if it is not a plain rule."""
+    the reader (its learned readings, forgotten with its caches); None if it is not a plain rule
+    or the schema refuses it."""
+    if not SHAPE.rule_text_valid(text):
+        return None
     read = reader._learn_rule(text, "weapon")
     if read is None or read[0] != "rule":
         return None
@@ -209,19 +213,40 @@ def fast_price(document: Any) -> tuple[int, Fraction] | None:
         return None
 
 
-def _fast_price(document: Any) -> tuple[int, Fraction] | None:
-    if type(document) is not dict:
-        return None
+#: `get`'s answer for a field left out (a field written `null` is None, which the schema refuses)
+_ABSENT: tuple[()] = ()
+
+
+def _schema_valid(document: Any) -> bool:
+    """jsonschema-rs's verdict, as `reader._fast_valid` asks it: False when it cannot say."""
     try:
-        if not _unit_validator().is_valid(document):
+        return bool(_fast_validator("unit").is_valid(document))
+    except (RecursionError, TypeError, ValueError, OverflowError):
+        return False
+
+
+def _fast_price(document: Any) -> tuple[int, Fraction] | None:
+    # The schema's checks are made in the walk (`document_shape`): anything the schema refuses is
+    # not taken, and `parse_unit` reports it with the schema's messages
+    shape = SHAPE
+    if type(document) is not dict or not document.keys() <= shape.unit_keys:
+        return None
+    if not shape.complete and not _schema_valid(document):
+        return None  # a schema the walk was not written for: jsonschema-rs says, as before
+    name, models = document["name"], document["models"]
+    models_low, models_high = shape.models
+    if not shape.name_valid(name) or type(models) is not list or not models_low <= len(models) <= models_high:
+        return None
+    if "format" in document:
+        value = document["format"]
+        if type(value) is not int or (int, value) not in shape.format:
             return None
-    except (RecursionError, TypeError, ValueError, OverflowError):  # as `reader._fast_valid`
-        return None
-    name, models = document.get("name"), document.get("models")
-    if type(name) is not str or type(models) is not list:
-        return None
-    extra = document.get("extra")
-    if extra is not None:
+    if "system" in document:
+        value = document["system"]
+        if type(value) is not str or (str, value) not in shape.system:
+            return None
+    if "extra" in document:
+        extra = document["extra"]
         if type(extra) is not dict:
             return None
         if extra:
@@ -246,26 +271,38 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
     model_multipliers = t.model_multipliers
     morale_plain, ability_denominator = vocabulary.morale_plain, t.ability_denominator
     fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
+    model_keys, name_low, name_high = shape.model_keys, *shape.name
+    count_low, count_high = shape.count
+    quality_low, quality_high = shape.quality
+    defence_low, defence_high = shape.defence
+    toughness_low, toughness_high = shape.toughness
+    rules_max, weapons_max, weapon_keys = shape.rules_max, shape.weapons_max, shape.weapon_keys
+    range_low, range_high = shape.range
+    attacks_low, attacks_high = shape.attacks
+    ap_low, ap_high = shape.ap
     for data in models:
-        if type(data) is not dict:
+        if type(data) is not dict or not data.keys() <= model_keys:
             return None
         get = data.get
-        # the schema's required fields are there (a document without them is not valid)
+        # a required field missing: KeyError, not taken (`fast_price`)
         model_name, count, quality, defence = data["name"], data["count"], data["quality"], data["defence"]
         toughness = get("toughness", 1)
         if (type(model_name) is not str or type(count) is not int or type(quality) is not int
-                or type(defence) is not int or type(toughness) is not int):
+                or type(defence) is not int or type(toughness) is not int
+                or not name_low <= len(model_name) <= name_high or not count_low <= count <= count_high
+                or not quality_low <= quality <= quality_high or not defence_low <= defence <= defence_high
+                or not toughness_low <= toughness <= toughness_high):
             return None
         orders: list[Any] = []
-        written = get("rules")
+        written = get("rules", _ABSENT)
         mask = per_toughness = flat = 0
         if not written:
-            if written is not None and type(written) is not list:
+            if written is not _ABSENT and type(written) is not list:
                 return None
             rules: list[Rule] = []
             names = _NO_NAMES
         else:
-            if type(written) is not list:
+            if type(written) is not list or len(written) > rules_max:
                 return None
             try:
                 reads = [model_readings.get(text) for text in written]
@@ -298,19 +335,23 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
                         return None  # contradicting rules: an error
             if "Massive" in names:
                 return None  # a Massive model's parts: the reader reads them
-        auras_data = get("auras") if "auras" in data else None
-        orders_data = get("orders") if "orders" in data else None
-        if "parts" in data and data["parts"] is not None:
+        if "parts" in data:
             return None  # parts (of a Massive model, or an error): the reader reads them
         auras: list[Any] = []
-        if auras_data is not None or orders_data is not None:
+        if "auras" in data or "orders" in data:
+            auras_data, orders_data = get("auras", []), get("orders", [])
+            if not (shape.grants_valid(auras_data, "auras") and shape.grants_valid(orders_data, "orders")):
+                return None
             careful = reader._Reader()
-            auras = careful._auras(auras_data if auras_data is not None else [], "aura", "auras")
-            orders += careful._auras(orders_data if orders_data is not None else [], "order", "orders")
+            auras = careful._auras(auras_data, "aura", "auras")
+            orders += careful._auras(orders_data, "order", "orders")
             if careful.errors:
                 return None
-        weapons = get("weapons")
-        if weapons is not None and type(weapons) is not list:
+        weapons = get("weapons", _ABSENT)
+        if type(weapons) is not list:
+            if weapons is not _ABSENT:
+                return None
+        elif len(weapons) > weapons_max:
             return None
         # §2–4: the base cost, Σ (base + abilities) × count
         if mask & _M_MORALE:
@@ -367,19 +408,21 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
         plain_melee_n, plain_melee_d, plain_ranged_n, plain_ranged_d = 0, 1, 0, 1
         model_factor_n, model_factor_d = attack_n * model_n, attack_d * model_d
         for weapon in weapons:
-            if type(weapon) is not dict:
+            if type(weapon) is not dict or not weapon.keys() <= weapon_keys:
                 return None
             wget = weapon.get
             weapon_name, weapon_range, attacks = weapon["name"], weapon["range"], weapon["attacks"]
             ap = wget("ap", 0)
             if (type(weapon_name) is not str or type(weapon_range) is not int or type(attacks) is not int
-                    or type(ap) is not int):
+                    or type(ap) is not int or not name_low <= len(weapon_name) <= name_high
+                    or not range_low <= weapon_range <= range_high
+                    or not attacks_low <= attacks <= attacks_high or not ap_low <= ap <= ap_high):
                 return None
             factor_n, factor_d, flags = model_factor_n, model_factor_d, 0
             weapon_names = _NO_NAMES
-            written = wget("rules")
+            written = wget("rules", _ABSENT)
             if written:
-                if type(written) is not list:
+                if type(written) is not list or len(written) > rules_max:
                     return None
                 try:
                     reads = [weapon_readings.get(text) for text in written]
@@ -407,7 +450,7 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
                         return None  # listed twice: an error
                 if flags & _FLAG_ASSAULT and weapon_range == 0:
                     return None  # an error: Assault on a melee weapon
-            elif written is not None and type(written) is not list:
+            elif written is not _ABSENT and type(written) is not list:
                 return None
             if not attacks:
                 continue  # costs nothing
