@@ -127,6 +127,18 @@ class _Vocabulary:
         ratios = {r: range_ratio(r) for r in range(MAX_RANGE + 1)}
         self.range_denominator = lcm(*(d for _, d in ratios.values()))
         self.range_scaled = {r: n * (self.range_denominator // d) for r, (n, d) in ratios.items()}
+        # everything the walk reads, in the order it unpacks them: one unpacking per unit instead
+        # of some fifty attribute reads
+        shape = SHAPE
+        self.walk_constants = (
+            self.model, self.weapon, t.morale, t.morale_rules, t.toughness_ratios,
+            self.range_scaled, self.range_denominator, self.range_scaled[0], self.hits, self.hit_names,
+            self.aps, self.ap_names, t.aura, t.long_aura, t.order, tables.AURA_LONG_RANGE,
+            t.defence_base, t.defence_denominator, t.ap_base, t.ap_denominator, t.hit_rules,
+            tables.HIT_CHANCE_FACES, *t.attack_factor, t.model_multipliers, self.morale_plain,
+            t.ability_denominator, shape.model_keys, *shape.name, *shape.count, *shape.quality,
+            *shape.defence, *shape.toughness, shape.rules_max, shape.weapons_max, shape.weapon_keys,
+            *shape.range, *shape.attacks, *shape.ap)
 
     def model_rule(self, read: tuple[str, Any]) -> _ModelRule:
         """A model rule's reading with what pricing needs of it: which of the model's steps it
@@ -255,31 +267,15 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
             except (RecursionError, TypeError, ValueError):
                 return None
     vocabulary = _vocabulary()
-    t = vocabulary.tables
-    model_readings, weapon_readings = vocabulary.model, vocabulary.weapon
-    morale_table, morale_rules, toughness_ratios = t.morale, t.morale_rules, t.toughness_ratios
-    range_scaled, range_denominator = vocabulary.range_scaled, vocabulary.range_denominator
-    melee_scaled = range_scaled[0]
-    hits, hit_names = vocabulary.hits, vocabulary.hit_names
-    aps, ap_names = vocabulary.aps, vocabulary.ap_names
-    aura_costs, long_aura_costs, order_costs = t.aura, t.long_aura, t.order
-    long_range = tables.AURA_LONG_RANGE
-    defence_base, defence_denominator = t.defence_base, t.defence_denominator
-    ap_base, ap_denominator = t.ap_base, t.ap_denominator
-    hit_rules, faces = t.hit_rules, tables.HIT_CHANCE_FACES
-    attack_n, attack_d = t.attack_factor
-    model_multipliers = t.model_multipliers
-    morale_plain, ability_denominator = vocabulary.morale_plain, t.ability_denominator
+    (model_readings, weapon_readings, morale_table, morale_rules, toughness_ratios,
+     range_scaled, range_denominator, melee_scaled, hits, hit_names, aps, ap_names,
+     aura_costs, long_aura_costs, order_costs, long_range, defence_base, defence_denominator,
+     ap_base, ap_denominator, hit_rules, faces, attack_n, attack_d, model_multipliers,
+     morale_plain, ability_denominator, model_keys, name_low, name_high, count_low, count_high,
+     quality_low, quality_high, defence_low, defence_high, toughness_low, toughness_high,
+     rules_max, weapons_max, weapon_keys, range_low, range_high, attacks_low, attacks_high,
+     ap_low, ap_high) = vocabulary.walk_constants
     fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
-    model_keys, name_low, name_high = shape.model_keys, *shape.name
-    count_low, count_high = shape.count
-    quality_low, quality_high = shape.quality
-    defence_low, defence_high = shape.defence
-    toughness_low, toughness_high = shape.toughness
-    rules_max, weapons_max, weapon_keys = shape.rules_max, shape.weapons_max, shape.weapon_keys
-    range_low, range_high = shape.range
-    attacks_low, attacks_high = shape.attacks
-    ap_low, ap_high = shape.ap
     for data in models:
         if type(data) is not dict or not data.keys() <= model_keys:
             return None
@@ -305,7 +301,7 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
             if type(written) is not list or len(written) > rules_max:
                 return None
             try:
-                reads = [model_readings.get(text) for text in written]
+                reads = list(map(model_readings.get, written))
             except TypeError:  # a rule that is not text (the schema would have said so)
                 return None
             if None in reads:  # written otherwise than the tables write it: the reader reads it
@@ -425,7 +421,7 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
                 if type(written) is not list or len(written) > rules_max:
                     return None
                 try:
-                    reads = [weapon_readings.get(text) for text in written]
+                    reads = list(map(weapon_readings.get, written))
                 except TypeError:  # a rule that is not text (the schema would have said so)
                     return None
                 if None in reads:  # written otherwise than the tables write it: the reader reads it
