@@ -30,17 +30,18 @@ from math import gcd, lcm
 from typing import Any
 
 from points.opr import scaled_tables, tables
+from points.opr.ability_cost import transport_factor
 from points.opr.exact import Ratio, fraction, ratio
-from points.opr.rule_names import RULES
+from points.opr.rule_names import AURA_GRANTABLE, ORDER_GRANTABLE, RULES, canonical_name
 from points.opr.scaled_tables import (
-    ability_ratio,
+    _times,
     ap_ratio,
     defence_ratio,
     hit_ratio,
     range_ratio,
     toughness_ratio,
 )
-from points.opr.unit import Rule
+from points.opr.unit import Aura, Rule
 from points.opr.unit_cost import (
     _BASE_FACTOR,
     _LINES,
@@ -127,6 +128,21 @@ class _Vocabulary:
         ratios = {r: range_ratio(r) for r in range(MAX_RANGE + 1)}
         self.range_denominator = lcm(*(d for _, d in ratios.values()))
         self.range_scaled = {r: n * (self.range_denominator // d) for r, (n, d) in ratios.items()}
+        # Cautious's term of the hit chance (`hit_ratio`'s, over its denominator) by the line's range
+        # (0: a melee line), added to the other rules' (`hits`); Transport(X)'s factor over the
+        # ability denominator by the model's movement rules (`ability_cost.transport_factor`'s)
+        self.hit_denominator = t.hit_denominator
+        self.cautious_terms = {r: t.cautious.scaled(r) * t.cautious_factor if r else t.cautious_melee
+                               for r in range(MAX_RANGE + 1)}
+        self.transport_names = frozenset(rule for rule, _factor in tables.TRANSPORT_FACTORS)
+        self.transport = {subset: _times(transport_factor(subset)[0], t.ability_denominator)
+                          for subset in _subsets(self.transport_names)}
+        # what an aura or an order grants, as the tables write it -> its canonical name (as
+        # `reader._Reader._grantable` reads it); other spellings go to the reader
+        spellings = [written for spec in RULES for written in (spec.name, *spec.aliases)]
+        self.grants = {kind: {written: canonical_name(written) for written in spellings
+                              if canonical_name(written) in grantable}
+                       for kind, grantable in (("aura", AURA_GRANTABLE), ("order", ORDER_GRANTABLE))}
         # everything the walk reads, in the order it unpacks them: one unpacking per unit instead
         # of some fifty attribute reads
         shape = SHAPE
@@ -237,6 +253,20 @@ def _schema_valid(document: Any) -> bool:
         return False
 
 
+def _granted(items: list[Any], canonical: dict[str, str], default_range: int) -> list[Aura] | None:
+    """The auras or orders of schema-valid `items` (`document_shape` checked their keys and
+    enums), as `reader._Reader._auras` reads them; None if one grants something written otherwise
+    than the tables write it (then the reader reads them all, errors included)."""
+    found = []
+    for item in items:
+        grants = canonical.get(item["grants"])
+        if grants is None:
+            return None
+        found.append(Aura(grants, item.get("to", "friends"), item.get("effect", "grant"),
+                          item.get("range", default_range)))
+    return found
+
+
 def _fast_price(document: Any) -> tuple[int, Fraction] | None:
     # The schema's checks are made in the walk (`document_shape`): anything the schema refuses is
     # not taken, and `parse_unit` reports it with the schema's messages
@@ -338,11 +368,15 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
             auras_data, orders_data = get("auras", []), get("orders", [])
             if not (shape.grants_valid(auras_data, "auras") and shape.grants_valid(orders_data, "orders")):
                 return None
-            careful = reader._Reader()
-            auras = careful._auras(auras_data, "aura", "auras")
-            orders += careful._auras(orders_data, "order", "orders")
-            if careful.errors:
-                return None
+            auras = _granted(auras_data, vocabulary.grants["aura"], tables.AURA_RANGES[0])
+            granted_orders = _granted(orders_data, vocabulary.grants["order"], tables.ORDER_RANGE)
+            if auras is None or granted_orders is None:  # written otherwise: the reader reads them
+                careful = reader._Reader()
+                auras = careful._auras(auras_data, "aura", "auras")
+                granted_orders = careful._auras(orders_data, "order", "orders")
+                if careful.errors:
+                    return None
+            orders += granted_orders
         weapons = get("weapons", _ABSENT)
         if type(weapons) is not list:
             if weapons is not _ABSENT:
@@ -366,14 +400,17 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
             else toughness_ratio(toughness)
         n = _BASE_FACTOR * morale_n * defence_n * toughness_n * count
         d = morale_d * defence_d * toughness_d
+        # §6 from the rules' own terms (`ability_ratio`'s, summed as they were read)
+        ability_n, ability_d = per_toughness * toughness + flat, ability_denominator
         if mask & _M_TRANSPORT:  # Transport(X)'s factor depends on the model's other rules
-            ability_n, ability_d = ability_ratio(rules, names, toughness, auras, orders)
-        else:  # §6 from the rules' own terms (`ability_ratio`'s, summed as they were read)
-            ability_n, ability_d = per_toughness * toughness + flat, ability_denominator
-            for aura in auras:
-                ability_n += (long_aura_costs if aura.range >= long_range else aura_costs)[aura.grants]
-            for order in orders:
-                ability_n += order_costs[order.grants]
+            factor = vocabulary.transport[names & vocabulary.transport_names]
+            for rule in rules:
+                if rule.name == "Transport" and rule.value is not None:
+                    ability_n += factor * rule.value
+        for aura in auras:
+            ability_n += (long_aura_costs if aura.range >= long_range else aura_costs)[aura.grants]
+        for order in orders:
+            ability_n += order_costs[order.grants]
         if ability_n:
             n = n * ability_d + ability_n * count * d
             d *= ability_d
@@ -491,10 +528,18 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
                     line_quality = weapon_quality(quality, weapon_names, model_rules,
                                                   "melee" if melee else "ranged")[0]
                 if weapon_hit:
-                    found_hit = None if cautious else hits.get(
-                        (line_quality, line_hit_names, not melee))
-                    hit_n, hit_d = found_hit if found_hit is not None else hit_ratio(
-                        line_quality, weapon_names, model_rules, not melee, weapon_range)
+                    found_hit = hits.get((line_quality, line_hit_names, not melee))
+                    if found_hit is None:
+                        hit_n, hit_d = hit_ratio(line_quality, weapon_names, model_rules, not melee,
+                                                 weapon_range)
+                    elif cautious:  # the other rules' terms and Cautious's, over one denominator
+                        hit_n, hit_d = found_hit
+                        hit_denominator = vocabulary.hit_denominator
+                        hit_n = (hit_n * (hit_denominator // hit_d)
+                                 + vocabulary.cautious_terms[0 if melee else weapon_range])
+                        hit_d = hit_denominator
+                    else:
+                        hit_n, hit_d = found_hit
                     n = weapon_n * range_n * hit_n
                     d = factor_d * hit_d
                 else:
