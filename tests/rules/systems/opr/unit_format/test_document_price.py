@@ -183,3 +183,59 @@ def test_nothing_is_learned_but_what_the_reader_forgets():
     reader.clear_caches()
     assert "LOCK-ON" not in reader._FAST_RULES["weapon"]
     assert module._vocabulary() is vocabulary
+
+
+_MOVEMENT = ("Aircraft", "Ambush", "Scout", "Flying", "Fast", "Agile")
+
+
+@pytest.mark.parametrize("mask", range(2 ** len(_MOVEMENT)))
+def test_transport_is_priced_by_the_models_movement_rules(mask):
+    """Transport(X)'s factor from the import-time table, for every set of movement rules."""
+    doc = _plain_valid()
+    movement = [name for i, name in enumerate(_MOVEMENT) if mask >> i & 1]
+    del doc["models"][1]  # its order, which the reference does not read
+    doc["models"][0]["rules"] = ["Transport(7)", *movement]
+    doc["models"][0]["toughness"] = 3
+    expected = _by_reading(doc)
+    found = fast_price(copy.deepcopy(doc))
+    if found is not None:
+        assert expected == ("price", found)
+    assert _by_document(doc) == expected
+    if expected[0] == "price":
+        assert expected[1][1] == opr_reference.unit_cost(doc)
+
+
+@pytest.mark.parametrize("others", [[], ["Furious"], ["Relentless"], ["Good Shot"], ["Bad Shot", "Furious"]])
+@pytest.mark.parametrize("weapon_rules", [[], ["Reliable"], ["Assault"], ["Assault", "Reliable"],
+                                          ["Lock-On"]])
+def test_cautious_models_on_every_range(others, weapon_rules):
+    """Cautious's hit term from the import-time table by range (melee lines: its melee term),
+    added to the other rules' hit chance: as `hit_ratio` gives it, on every range the format allows."""
+    doc = _plain_valid()
+    del doc["models"][1]  # its order, which the reference does not read
+    model = doc["models"][0]
+    model["rules"] = ["Cautious", *others]
+    weapons = [{"name": f"W{r}", "range": r, "attacks": 2, "ap": 1,
+                "rules": weapon_rules if r or "Assault" not in weapon_rules else []} for r in range(121)]
+    # at most 50 weapons a model (the schema's bound)
+    doc["models"] = [{**model, "weapons": weapons[start:start + 41]} for start in range(0, 121, 41)]
+    found = fast_price(copy.deepcopy(doc))
+    assert found is not None
+    expected = price(parse_unit(doc))
+    assert found == (expected.points, expected.exact)
+    assert found[1] == opr_reference.unit_cost(doc)
+
+
+@pytest.mark.parametrize("grants", ["Stealth", "stealth", "STEALTH", "Fast", "Ukrycie", "Fearless", "Laser",
+                                    "Hero"])
+@pytest.mark.parametrize("field", ["auras", "orders"])
+def test_auras_and_orders_as_written_or_read_by_the_reader(grants, field):
+    """What an aura or order grants, written as the tables write it, is priced from the table;
+    written otherwise (another case, an alias) or not grantable, the reader reads it, errors and all."""
+    doc = _plain_valid()
+    doc["models"][1][field] = [{"grants": grants}, {"grants": "Fast", "range": 12}]
+    expected = _by_reading(doc)
+    found = fast_price(copy.deepcopy(doc))
+    if found is not None:
+        assert expected == ("price", found)
+    assert _by_document(doc) == expected
