@@ -65,8 +65,8 @@ _FLAG_CHANGES_HITS = _FLAG_HIT | _FLAG_QUALITY
 MAX_RANGE = 120
 
 
-#: (name, multiplier numerator, multiplier denominator, flags)
-_WeaponRule = tuple[str, int, int, int]
+#: (name, multiplier numerator, multiplier denominator, flags, the name as a set)
+_WeaponRule = tuple[str, int, int, int, frozenset[str]]
 #: Per model rule as written: (kind, the reading, the rule's name, the steps it touches, its ability
 #: cost per toughness, its flat ability cost); the steps:
 _M_MORALE, _M_DEFENCE, _M_WEAPON, _M_TRANSPORT = 1, 2, 4, 8
@@ -197,7 +197,7 @@ class _Vocabulary:
         flags = ((_FLAG_AP if name in t.ap_rules else 0) | (_FLAG_HIT if name in t.hit_rules else 0)
                  | (_FLAG_QUALITY if name == "Reliable" else 0)
                  | (_FLAG_ASSAULT if name == tables.ASSAULT_RULE else 0))
-        return name, n, d, flags
+        return name, n, d, flags, frozenset((name,))
 
 
 _VOCABULARY = _Vocabulary()
@@ -330,18 +330,18 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
         else:
             if type(written) is not list or len(written) > rules_max:
                 return None
-            try:
-                reads = list(map(model_readings.get, written))
-            except TypeError:  # a rule that is not text (the schema would have said so)
-                return None
-            if None in reads:  # written otherwise than the tables write it: the reader reads it
-                reads = [read if read is not None else _model_reading(text, vocabulary)
-                         for read, text in zip(reads, written, strict=True)]
-                if None in reads:
-                    return None
             rules = []
             found_names = []
-            for kind, value, rule_name, rule_mask, rule_per_toughness, rule_flat in reads:
+            for text in written:
+                try:
+                    read = model_readings.get(text)
+                except TypeError:  # a rule that is not text (the schema would have said so)
+                    return None
+                if read is None:  # written otherwise than the tables write it: the reader reads it
+                    read = _model_reading(text, vocabulary)
+                    if read is None:
+                        return None
+                kind, value, rule_name, rule_mask, rule_per_toughness, rule_flat = read
                 if kind == "rule":
                     rules.append(value)
                     found_names.append(rule_name)
@@ -457,23 +457,31 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
             if written:
                 if type(written) is not list or len(written) > rules_max:
                     return None
-                try:
-                    reads = list(map(weapon_readings.get, written))
-                except TypeError:  # a rule that is not text (the schema would have said so)
-                    return None
-                if None in reads:  # written otherwise than the tables write it: the reader reads it
-                    reads = [read if read is not None else _weapon_reading(text, vocabulary)
-                             for read, text in zip(reads, written, strict=True)]
-                    if None in reads:
+                if len(written) == 1:  # the common case: the rule's own set of names, made at import
+                    text = written[0]
+                    try:
+                        read = weapon_readings.get(text)
+                    except TypeError:  # a rule that is not text (the schema would have said so)
                         return None
-                if len(reads) == 1:
-                    ((rule_name, rule_n, rule_d, flags),) = reads
+                    if read is None:  # written otherwise than the tables write it: the reader reads it
+                        read = _weapon_reading(text, vocabulary)
+                        if read is None:
+                            return None
+                    rule_name, rule_n, rule_d, flags, weapon_names = read
                     factor_n *= rule_n
                     factor_d *= rule_d
-                    weapon_names = frozenset((rule_name,))
                 else:
                     found_rules = []
-                    for rule_name, rule_n, rule_d, rule_flags in reads:
+                    for text in written:
+                        try:
+                            read = weapon_readings.get(text)
+                        except TypeError:
+                            return None
+                        if read is None:
+                            read = _weapon_reading(text, vocabulary)
+                            if read is None:
+                                return None
+                        rule_name, rule_n, rule_d, rule_flags, _names = read
                         found_rules.append(rule_name)
                         factor_n *= rule_n
                         factor_d *= rule_d
