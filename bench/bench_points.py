@@ -6,9 +6,10 @@ The figure the exit status follows is the *real path*: JSON text in (a different
 names and stats never seen, in every call), parsed by `loads_bounded` (the API's parser of a
 request body: orjson where it reads as `json.loads` does, else `json.loads`; until issue 42's
 second pass this bench parsed with `json.loads` itself), then `price_document` (what the
-registry's `points`, `unit_points_of_dict`, pays for a unit's points: validate the unit format
-against its JSON Schema with jsonschema-rs, check and read every rule as the reader does and
-price it in the same pass, the exact total and the rounded points; a document the one pass does
+registry's `points`, `unit_points_of_dict`, pays for a unit's points: check everything the unit
+format's JSON Schema checks, read every rule as the reader does and price it in the same pass,
+the exact total and the rounded points (since issue 42's third pass the walk makes the schema's
+checks itself, `document_shape`, instead of asking jsonschema-rs first); a document the one pass does
 not take is read by `parse_unit` and priced by `price`, as before issue 42). Nothing is cached
 per unit: the only caches the path keeps are keyed by the fixed
 vocabulary (a rule's written text, a table's value for a Quality, Defence, range or AP with a set

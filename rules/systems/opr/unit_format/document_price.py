@@ -4,7 +4,10 @@
 `Unit` nor its breakdown. Reading a document into `Unit`/`Model`/`Weapon`/`Rule` objects and
 then pricing them walks it twice and makes a dozen objects per weapon; for a unit a process has
 not seen (the first request, or every new unit), building and then reading those objects is
-most of the time. Here a schema-valid document of plain JSON is walked once: each rule as
+most of the time. Here a document of plain JSON is walked once, checked as it goes for
+everything the published schema checks (`document_shape`: keys, required fields, bounds,
+lengths, enums, a rule's pattern; a document the schema refuses is not taken, so `parse_unit`
+gives the schema's own messages), and priced in the same pass: each rule as
 written is looked up in tables made at import from the reader's own readings (every name and
 alias, and every `Name(X)` with X in the rule's range, read by the reader's functions), each
 weapon's multipliers are multiplied as its rules are read, and the totals come from the same
@@ -19,7 +22,9 @@ every document (`tests/rules/systems/opr/unit_format/test_document_price.py` che
 random units and on every kind of refusal).
 
 Nothing here is learned from inputs: the tables are the fixed vocabulary, rebuilt when
-`points.opr.scaled_tables` is (a test that flips a decision).
+`points.opr.scaled_tables` is (a test that flips a decision): the rule readings, the hit chance
+by Quality and rules (Cautious's term by range added to it), the AP rows, Transport's factor by
+movement rules, what an aura or order grants as the tables write it.
 """
 
 from __future__ import annotations
