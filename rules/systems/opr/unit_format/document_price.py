@@ -157,8 +157,8 @@ class _Vocabulary:
             self.aps, self.ap_names, t.aura, t.long_aura, t.order, tables.AURA_LONG_RANGE,
             t.defence_base, t.defence_denominator, t.ap_base, t.ap_denominator, t.hit_rules,
             tables.HIT_CHANCE_FACES, *t.attack_factor, t.model_multipliers, self.morale_plain,
-            t.ability_denominator, shape.model_keys, *shape.name, *shape.count, *shape.quality,
-            *shape.defence, *shape.toughness, shape.rules_max, shape.weapons_max, shape.weapon_keys,
+            t.ability_denominator, *shape.name, *shape.count, *shape.quality,
+            *shape.defence, *shape.toughness, shape.rules_max, shape.weapons_max,
             *shape.range, *shape.attacks, *shape.ap)
 
     def model_rule(self, read: tuple[str, Any]) -> _ModelRule:
@@ -306,18 +306,26 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
      range_scaled, range_denominator, melee_scaled, hits, hit_names, aps, ap_names,
      aura_costs, long_aura_costs, order_costs, long_range, defence_base, defence_denominator,
      ap_base, ap_denominator, hit_rules, faces, attack_n, attack_d, model_multipliers,
-     morale_plain, ability_denominator, model_keys, name_low, name_high, count_low, count_high,
+     morale_plain, ability_denominator, name_low, name_high, count_low, count_high,
      quality_low, quality_high, defence_low, defence_high, toughness_low, toughness_high,
-     rules_max, weapons_max, weapon_keys, range_low, range_high, attacks_low, attacks_high,
+     rules_max, weapons_max, range_low, range_high, attacks_low, attacks_high,
      ap_low, ap_high) = vocabulary.walk_constants
     fixed_n, fixed_d, melee_n, melee_d, ranged_n, ranged_d = 0, 1, 0, 1, 0, 1
     for data in models:
-        if type(data) is not dict or not data.keys() <= model_keys:
+        if type(data) is not dict:
             return None
         get = data.get
         # a required field missing: KeyError, not taken (`fast_price`)
         model_name, count, quality, defence = data["name"], data["count"], data["quality"], data["defence"]
-        toughness = get("toughness", 1)
+        toughness, written = get("toughness", _ABSENT), get("rules", _ABSENT)
+        weapons = get("weapons", _ABSENT)
+        # no key but the schema's (`Shape.model_keys`, counted: cheaper than a set comparison; a
+        # schema with other keys is not `complete`, and jsonschema-rs has checked the document)
+        if len(data) != (4 + (toughness is not _ABSENT) + (written is not _ABSENT) + (weapons is not _ABSENT)
+                         + ("auras" in data) + ("orders" in data) + ("parts" in data)):
+            return None
+        if toughness is _ABSENT:
+            toughness = 1
         if (type(model_name) is not str or type(count) is not int or type(quality) is not int
                 or type(defence) is not int or type(toughness) is not int
                 or not name_low <= len(model_name) <= name_high or not count_low <= count <= count_high
@@ -325,7 +333,6 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
                 or not toughness_low <= toughness <= toughness_high):
             return None
         orders: list[Any] = []
-        written = get("rules", _ABSENT)
         mask = per_toughness = flat = 0
         if not written:
             if written is not _ABSENT and type(written) is not list:
@@ -382,7 +389,6 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
                 if careful.errors:
                     return None
             orders += granted_orders
-        weapons = get("weapons", _ABSENT)
         if type(weapons) is not list:
             if weapons is not _ABSENT:
                 return None
@@ -446,11 +452,16 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
         plain_melee_n, plain_melee_d, plain_ranged_n, plain_ranged_d = 0, 1, 0, 1
         model_factor_n, model_factor_d = attack_n * model_n, attack_d * model_d
         for weapon in weapons:
-            if type(weapon) is not dict or not weapon.keys() <= weapon_keys:
+            if type(weapon) is not dict:
                 return None
             wget = weapon.get
             weapon_name, weapon_range, attacks = weapon["name"], weapon["range"], weapon["attacks"]
-            ap = wget("ap", 0)
+            ap, written = wget("ap", _ABSENT), wget("rules", _ABSENT)
+            # no key but the schema's (`Shape.weapon_keys`, counted)
+            if len(weapon) != 3 + (ap is not _ABSENT) + (written is not _ABSENT):
+                return None
+            if ap is _ABSENT:
+                ap = 0
             if (type(weapon_name) is not str or type(weapon_range) is not int or type(attacks) is not int
                     or type(ap) is not int or not name_low <= len(weapon_name) <= name_high
                     or not range_low <= weapon_range <= range_high
@@ -458,7 +469,6 @@ def _fast_price(document: Any) -> tuple[int, Fraction] | None:
                 return None
             factor_n, factor_d, flags = model_factor_n, model_factor_d, 0
             weapon_names = _NO_NAMES
-            written = wget("rules", _ABSENT)
             if written:
                 if type(written) is not list or len(written) > rules_max:
                     return None

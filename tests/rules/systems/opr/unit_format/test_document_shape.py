@@ -109,6 +109,15 @@ def test_the_walk_was_written_for_the_published_schema():
     assert Shape(described).complete
 
 
+def test_the_keys_the_walk_counts_are_the_schemas():
+    """The walk counts a model's and a weapon's known keys instead of comparing sets."""
+    assert SHAPE.model_keys == {"name", "count", "quality", "defence", "toughness", "rules", "weapons",
+                                "auras", "orders", "parts"}
+    assert SHAPE.model_required == ("name", "count", "quality", "defence")
+    assert SHAPE.weapon_keys == {"name", "range", "attacks", "ap", "rules"}
+    assert SHAPE.weapon_required == ("name", "range", "attacks")
+
+
 def test_the_base_document_is_valid_and_taken():
     doc = _document()
     assert schema_is_valid(doc, "unit")
