@@ -10,9 +10,10 @@ unchanged unit's row is reused across list versions, so the page after an edit r
 the rows that changed.
 
 What differs per request inside a fragment is left as a placeholder and filled in on the
-way out: the CSRF token (`{% csrf_token %}`) and the list's version in the rows' forms. The
-placeholders carry a random nonce kept beside the fragment, so a player's own text can
-never be taken for one.
+way out: the CSRF token (`{% csrf_token %}`), the list's version in the rows' forms, and a
+roster card's number (so identical units of a list, numbered apart, share one rendered
+card). The placeholders carry a random nonce kept beside the fragment, so a player's own
+text can never be taken for one.
 
 Fragments live in Django's default cache (per process unless configured otherwise);
 with `DEBUG` on nothing is kept, so a template edited under the development server shows
@@ -25,7 +26,7 @@ import dataclasses
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,7 @@ def cached_fragment(
     render: Callable[[Context], str],
     per_request: Iterable[tuple[str, str]] = (),
     uses_csrf: bool = False,
+    slots: Mapping[str, str] | None = None,
 ) -> str:
     """The fragment `kind`/`key`, rendered by `render(context)` when it is not kept yet.
 
@@ -91,6 +93,12 @@ def cached_fragment(
     placeholder, and on the way out each placeholder for this request's `value`. A fragment
     that `uses_csrf` gets the CSRF token the same way (rendered as its placeholder directly);
     without a token to give it, it is rendered and not kept.
+
+    `slots` are `{name: value}` of text the key leaves out (a roster card's number): the
+    fragment is rendered with `fragment_slots` in its context, each name's placeholder, which
+    `render` prints where the value goes; on the way out each placeholder becomes its value.
+    Rendered whole (`DEBUG`, or no token for a fragment that needs one), the context has no
+    `fragment_slots` and `render` prints the values themselves.
     """
     token = csrf_value(context) if uses_csrf else None
     if settings.DEBUG or (uses_csrf and token is None):
@@ -100,8 +108,13 @@ def cached_fragment(
     found = default_cache.get(cache_key)
     if found is None:
         nonce = secrets.token_hex(8)
+        pushed: dict[str, Any] = {}
         if uses_csrf:
-            with context.push(csrf_token=f"{nonce}csrf"):
+            pushed["csrf_token"] = f"{nonce}csrf"
+        if slots:
+            pushed["fragment_slots"] = {name: f"{nonce}{name}" for name in slots}
+        if pushed:
+            with context.push(**pushed):
                 html = str(render(context))
         else:
             html = str(render(context))
@@ -113,5 +126,7 @@ def cached_fragment(
     if token is not None:
         html = html.replace(f"{nonce}csrf", token)
     for name, value in per_request:
+        html = html.replace(f"{nonce}{name}", value)
+    for name, value in (slots or {}).items():
         html = html.replace(f"{nonce}{name}", value)
     return html

@@ -228,12 +228,13 @@ def _row_content(row: Row) -> tuple[Any, ...]:
     return (row.name, row.count, row.cells, row.rules, row.sub)
 
 
-def card_content(card: Card) -> tuple[Any, ...]:
+def card_content(card: Card, *, numbered: bool = True) -> tuple[Any, ...]:
     """Every field of `card` as plain data, nested dataclasses included (the key of its
     rendered fragment, `page_fragments.roster_card`): written out by hand because the generic
     walk over dataclass fields cost a tenth of a cold roster page. `CARD_FIELDS` names what
-    it covers; a test checks that is every field."""
-    return (card.number, card.name, card.points, card.models,
+    it covers; a test checks that is every field. Not `numbered`: all but the number (the
+    fragment's key, which leaves the number to a slot filled per card)."""
+    return ((card.number if numbered else None), card.name, card.points, card.models,
             [_column_content(c) for c in card.profile_columns], [_row_content(r) for r in card.profiles],
             [_column_content(c) for c in card.weapon_columns], [_row_content(r) for r in card.weapons],
             [(r.name, r.text, r.lang) for r in card.rules], card.extras, [str(u) for u in card.upgrades],

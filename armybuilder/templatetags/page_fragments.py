@@ -10,11 +10,13 @@ open editor, a refused change's errors) is rendered and never kept.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django import template
 from django.template import Context
 from django.urls import get_script_prefix, reverse
+from django.utils.formats import localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -87,14 +89,22 @@ def unit_row(context: Context, unit: ListUnit) -> SafeString:
 @register.simple_tag(takes_context=True)
 def roster_card(context: Context, card: Any, variant: str) -> SafeString:
     """A roster's card (`armybuilder.roster.cards.Card`), as `{% include "rules/_unit_card.html"
-    with variant=... %}` renders it; kept by the card's content (its rules' texts included),
-    whether the roster shows points, and the language."""
-    render = _render(UNIT_CARD, card=card, variant=variant)
+    with variant=... %}` renders it; kept by the card's content (its rules' texts included)
+    but its number, whether the roster shows points, and the language. The number is a slot
+    (`cached_fragment`): a list's identical units (three squads of the same loadout) share
+    one rendered card, each printed with its own number."""
+
+    def render(context: Context) -> str:
+        slots = context.get("fragment_slots")
+        shown = card if slots is None else dataclasses.replace(card, number=slots["number"])
+        return _render(UNIT_CARD, card=shown, variant=variant)(context)
+
     roster = context.get("roster")
     points_sized = roster.points_sized if roster is not None else None
     key = content_digest(templates_digest(UNIT_CARD_TEMPLATES), variant, points_sized, get_language(),
-                         card_content(card))
-    return mark_safe(cached_fragment(kind="roster-card", key=key, context=context, render=render))
+                         card_content(card, numbered=False))
+    return mark_safe(cached_fragment(kind="roster-card", key=key, context=context, render=render,
+                                     slots={"number": str(localize(card.number))}))
 
 
 #: The editor's per-unit actions (`armybuilder.lists.urls`), by the name a row reads them.
