@@ -373,8 +373,11 @@ class Roster:
         sel = Selection(self, option, parent, force, number)
         parent.children.append(sel)
         force.index.add_subtree(sel)
-        self.touch(sel)
-        self._auto_select(sel, option.children(), Context(self, force, sel, None))
+        # Each selection the build creates changes the force, and the next one's auto-select
+        # reads modified limits: those reads bring up to date only what they depend on.
+        with self.cache.pulling():
+            self.touch(sel)
+            self._auto_select(sel, option.children(), Context(self, force, sel, None))
         return sel
 
     def _auto_select(self, parent, options: list[Option], ctx: Context) -> None:
