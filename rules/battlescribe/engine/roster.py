@@ -107,8 +107,10 @@ class Selection:
         value = self.roster.cache.peek(("cost", id(self), cost_type))
         if value is not MISSING:
             return value
+        # The total reads this selection's number and children (its subtree's bucket) and the
+        # children's costs (values): a model added to the unit does not re-sum its other models.
         return self.roster.cache.get(
-            ("cost", id(self), cost_type), lambda: self._total(cost_type), (self.bucket,)
+            ("cost", id(self), cost_type), lambda: self._total(cost_type), (self.node_bucket,)
         )
 
     def _total(self, cost_type: str) -> float:

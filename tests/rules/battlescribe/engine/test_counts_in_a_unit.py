@@ -1,6 +1,7 @@
-"""A count inside a unit (a constraint of scope parent) reads only the selection it counts in
-(`Selection.node_bucket`): a model added to a unit recounts the unit's own counts, not what
-each of its other models holds, and the incremental errors still equal a full re-evaluation's."""
+"""A count inside a unit (a constraint of scope parent) and a selection's cost read only the
+selection's own subtree (`Selection.node_bucket`): a model added to a unit recounts and re-sums
+the unit, not each of its other models, and the incremental errors and costs still equal a full
+re-evaluation's."""
 
 from __future__ import annotations
 
@@ -68,6 +69,8 @@ def test_a_model_added_to_a_unit_leaves_the_counts_inside_its_other_models_up_to
     # The squad's count of models moved; the count of guns in the first model did not.
     assert all(roster.cache.nodes[k].dirty for k in in_squad)
     assert not any(roster.cache.nodes[k].dirty for k in inside_first)
+    assert not roster.cache.nodes[("cost", id(first), "pts")].dirty  # nor the first model's cost
+    assert roster.cache.nodes[("cost", id(squad), "pts")].dirty
     roster.select_child(second, "se-gun")
     roster.select_child(second, "se-gun")  # two guns: over the limit of one per model
     for _ in range(2):
