@@ -22,7 +22,9 @@ middleware, session, view, services, queries, templates), with production settin
 4. Prints, per list size and click, p50/p95 CPU ms of this process (`time.process_time`: the
    database's own time is not in it), beside the bundled list's figures and the ratio, and
    checks the target: p95 ≤ 30 ms at 20 rows and ≤ 50 ms at 60 rows (exit 1 if missed). It
-   also prints how many timed clicks met a full garbage collection and the longest such
+   also prints how many values the engine's evaluation cache computed per click (mean; the
+   work an edit re-does, steady across runs where the times are not), how many timed clicks
+   met a full garbage collection and the longest such
    pause (counted in the click's time, as a player's click pays it): a p95 among 20 rounds
    moves by one such click.
 5. The process is prepared as a gunicorn web worker is (`process_heap.prepare_server_worker`),

@@ -2,7 +2,8 @@
 
 Every cached value (a query's count, an entry's modified name/costs/limits, a selection's
 cost, the errors of one unit) records what it read: other cached values and *buckets* of the
-roster — the subtree of one root selection (`("sel", id)`), the selections of one force
+roster — the subtree of one root selection (`("sel", id)`), the subtree of any one selection
+(`("node", id)`: what a count or a cost in that selection reads), the selections of one force
 (`("force", id)`), or the whole roster. An operation marks the buckets it changed; the values
 that read them directly become dirty, and before the next read they are recomputed. A value
 whose result did not change stops there (early cut-off); one that did change makes the values
