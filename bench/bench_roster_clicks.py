@@ -22,7 +22,9 @@ middleware, session, view, services, queries, templates), with production settin
 4. Prints, per list size and click, p50/p95 CPU ms of this process (`time.process_time`: the
    database's own time is not in it), beside the bundled list's figures and the ratio, and
    checks the target: p95 ≤ 30 ms at 20 rows and ≤ 50 ms at 60 rows (exit 1 if missed). It
-   also prints how many timed clicks met a full garbage collection and the longest such
+   also prints how many values the engine's evaluation cache computed per click (mean; the
+   work an edit re-does, steady across runs where the times are not), how many timed clicks
+   met a full garbage collection and the longest such
    pause (counted in the click's time, as a player's click pays it): a p95 among 20 rounds
    moves by one such click.
 5. The process is prepared as a gunicorn web worker is (`process_heap.prepare_server_worker`),
@@ -81,6 +83,7 @@ from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from armybuilder.lists import services  # noqa: E402
+from armybuilder.lists.backends import roster_cache  # noqa: E402
 from armybuilder.lists.errors import ArmyListError  # noqa: E402
 from armybuilder.models import ArmyList, ListUnit  # noqa: E402
 from rules.models import BattleScribeSource, Faction, GameSystem, UnitTemplate  # noqa: E402
@@ -200,12 +203,22 @@ def run(
     cpu: dict[str, list[float]] = {name: [] for name in CLICKS}
     cpu["full collections"] = []  # the pauses of those met in timed clicks
     cpu["after response"] = []  # CPU ms of `collect_if_due` after each timed click
+    recomputed: dict[str, list[int]] = {name: [] for name in CLICKS}
     add_url = reverse("lists:unit_add", args=[army_list.pk])
     headers = {"HTTP_HX_REQUEST": "true"}
     version = [ArmyList.objects.get(pk=army_list.pk).version]
 
+    def computed() -> tuple[object, int] | None:
+        """The kept engine roster and how many values its cache has computed so far."""
+        kept = roster_cache.peek(army_list.pk)
+        if kept is None:
+            return None
+        engine = kept.roster.roster
+        return engine, engine.cache.computed
+
     def post(name: str | None, url: str, data: dict[str, str]) -> str:
         cache.clear()
+        before = computed()
         FULL_COLLECTIONS.take()
         start = time.process_time()
         if profile is not None and name is not None:
@@ -224,6 +237,9 @@ def run(
         if name is not None:
             cpu[name].append(spent)
             cpu["full collections"] += FULL_COLLECTIONS.take()
+            after = computed()
+            if before is not None and after is not None and after[0] is before[0]:
+                recomputed[name].append(after[1] - before[1])
         start = time.process_time()
         collect_if_due()  # gunicorn's post_request hook, once the answer is sent
         if name is not None:
@@ -250,6 +266,8 @@ def run(
             unit, change = pick(chooser, round_)
             url = reverse("lists:unit_options", args=[army_list.pk, unit.pk])
             post(name if timed else None, url, option_form(unit, change))
+    for name in CLICKS:  # values the engine's cache computed per click (mean; none when bundled)
+        cpu[f"recomputed {name}"] = [float(n) for n in recomputed[name]]
     return cpu
 
 
@@ -311,6 +329,13 @@ def main() -> int:
                     f"   ratio p95 {e95 / b95:5.2f}"
                     + (f"   target {target:.0f} {'ok' if ok else 'MISSED'}" if target else "")
                 )
+            counts = [
+                f"{click} {statistics.fmean(values):.0f}"
+                for click in CLICKS
+                if (values := results[("engine", rows)][f"recomputed {click}"])
+            ]
+            if counts:
+                print(f"  {rows:>3} rows engine: values recomputed per click (mean) " + ", ".join(counts))
             for label in ("engine", "bundled"):
                 pauses = results[(label, rows)]["full collections"]
                 print(

@@ -89,7 +89,7 @@ class _Selection:
 
     is_force = False
     is_roster = False
-    bucket = ("sel",)
+    bucket = node_bucket = ("sel",)
 
     def __init__(self, view: UnitView, node: Node, number: int, parent):
         self.view = view

@@ -103,7 +103,7 @@ def read_bucket(container) -> None:
         for force in container.force_tree():
             container.roster.cache.read(force.bucket)
     else:
-        container.roster.cache.read(container.bucket)
+        container.roster.cache.read(container.node_bucket)
 
 
 def candidates(container, include_children: bool, include_forces: bool, with_self: bool = False):

@@ -224,7 +224,8 @@ class Validator:
                 part = cache.get(
                     key,
                     (Validator._part, self, _check_option, option, ctx, sel),
-                    (sel.bucket,) if reads_self else (),
+                    # It reads the selection's children and their numbers: its own subtree.
+                    (sel.node_bucket,) if reads_self else (),
                 )
             for error_key, error in part:
                 errors.setdefault(error_key, error)

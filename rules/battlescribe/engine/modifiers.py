@@ -60,8 +60,10 @@ def effective(option: Option, ctx: Context) -> Effective:
     node = ctx.selection if ctx.selection is not None else ctx.parent
     key = ("eff", id(option), id(node))
     # At the root of a force the entry reads the force only through its queries (which record
-    # what they count), so it does not depend on every change in the force.
-    own = () if node.is_force else (node.bucket,)
+    # what they count), so it does not depend on every change in the force. An entry without
+    # modifiers reads nothing: its values are its own, and a change in its unit (a model added
+    # by a count) does not recompute them.
+    own = () if node.is_force or not option.modifiers else (node.bucket,)
     return ctx.roster.cache.get(key, (_effective, option, ctx, key), own)
 
 
@@ -119,8 +121,17 @@ def categories(option: Option, ctx: Context) -> tuple[tuple[str, bool], ...]:
     evaluating every modifier of every counted selection would chain through the roster)."""
     node = ctx.selection if ctx.selection is not None else ctx.parent
     key = ("cat", id(option), id(node))
-    own = () if node.is_force else (node.bucket,)
+    # Without a category modifier the categories are the entry's own: nothing to re-read.
+    own = () if node.is_force or not has_category_modifier(option) else (node.bucket,)
     return ctx.roster.cache.get(key, (_categories, option, ctx, key), own)
+
+
+def has_category_modifier(option: Option) -> bool:
+    """Whether a modifier of `option` changes its categories."""
+    for mod in option.modifiers:  # noqa: SIM110 - a plain loop on a hot path
+        if mod.field == "category":
+            return True
+    return False
 
 
 def _categories(option: Option, ctx: Context, key) -> tuple[tuple[str, bool], ...]:

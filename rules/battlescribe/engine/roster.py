@@ -43,6 +43,10 @@ class Selection:
         #: A selection never moves, so its root selection (and the root's bucket) is fixed.
         self._root = self if parent.is_force else parent.root
         self.bucket = ("sel", id(self._root))
+        #: What a query counting in this selection reads (`conditions.read_bucket`): it changes
+        #: with the selection's own subtree only, so a model added to a unit does not recount
+        #: what the unit's other models hold.
+        self.node_bucket = ("node", id(self))
         #: Units are summed in blocks of `UNIT_BLOCK` (by creation order): adding, changing or
         #: removing a unit re-sums its block and the blocks' totals, not every unit.
         self.block = next(roster._units) // UNIT_BLOCK if parent.is_force else parent.block
@@ -103,8 +107,10 @@ class Selection:
         value = self.roster.cache.peek(("cost", id(self), cost_type))
         if value is not MISSING:
             return value
+        # The total reads this selection's number and children (its subtree's bucket) and the
+        # children's costs (values): a model added to the unit does not re-sum its other models.
         return self.roster.cache.get(
-            ("cost", id(self), cost_type), lambda: self._total(cost_type), (self.bucket,)
+            ("cost", id(self), cost_type), lambda: self._total(cost_type), (self.node_bucket,)
         )
 
     def _total(self, cost_type: str) -> float:
@@ -223,6 +229,7 @@ class Roster:
             buckets.append(node.bucket)
             buckets.append(("ublock", id(force), node.block))
             buckets.extend(change_buckets(id(force), node))
+            buckets.extend(node_buckets(node))
         while force is not None:
             buckets.append(force.bucket)
             force = force.parent_force
@@ -373,8 +380,11 @@ class Roster:
         sel = Selection(self, option, parent, force, number)
         parent.children.append(sel)
         force.index.add_subtree(sel)
-        self.touch(sel)
-        self._auto_select(sel, option.children(), Context(self, force, sel, None))
+        # Each selection the build creates changes the force, and the next one's auto-select
+        # reads modified limits: those reads bring up to date only what they depend on.
+        with self.cache.pulling():
+            self.touch(sel)
+            self._auto_select(sel, option.children(), Context(self, force, sel, None))
         return sel
 
     def _auto_select(self, parent, options: list[Option], ctx: Context) -> None:
@@ -536,6 +546,22 @@ def units_by_block(force: Force) -> dict[int, list[Selection]]:
 def unit_blocks(force: Force) -> list[int]:
     """The blocks of a force's units, in the order of the units."""
     return list(units_by_block(force))
+
+
+def node_buckets(sel: Selection) -> list[tuple]:
+    """The `node_bucket`s a change at `sel` changes: its own subtree's (numbers, children) and its
+    ancestors' (a query of theirs may count anything below them)."""
+    out = []
+    stack = [sel]
+    while stack:
+        node = stack.pop()
+        out.append(node.node_bucket)
+        stack.extend(node.children)
+    parent = sel.parent
+    while not parent.is_force:
+        out.append(parent.node_bucket)
+        parent = parent.parent
+    return out
 
 
 def is_duplicate(option: Option) -> bool:

@@ -69,3 +69,66 @@ def test_a_computation_given_as_a_function_and_its_arguments_is_recomputed_like_
     assert cache.get("other", lambda: 0) == 0
     assert cache.peek("x3") == 15
     assert calls == [("n", 3), ("n", 3)]
+
+
+def test_a_read_while_pulling_recomputes_only_what_it_depends_on_and_sees_what_a_settle_would():
+    cache = EvalCache()
+    state = {"a": 1, "b": 2}
+    seen = Counted()
+
+    def leaf(name):
+        def compute():
+            seen.bump(name)
+            cache.read(("bucket", name))
+            return state[name]
+
+        return compute
+
+    def doubled():
+        seen.bump("doubled")
+        return 2 * cache.get("a", leaf("a"))
+
+    def plus_one():  # a value that reads a value that reads the bucket
+        seen.bump("plus_one")
+        return cache.get("doubled", doubled) + 1
+
+    assert cache.get("plus_one", plus_one) == 3
+    assert cache.get("b", leaf("b")) == 2
+    state["a"], state["b"] = 5, 7
+    cache.invalidate([("bucket", "a"), ("bucket", "b")])
+    with cache.pulling():
+        # Two levels above the changed bucket, and not dirty itself: the read walks down to
+        # the dirty leaf, recomputes it and what changed with it, and leaves b pending.
+        assert cache.peek("plus_one") is MISSING
+        assert cache.get("plus_one", plus_one) == 11
+        assert cache.peek("plus_one") == 11
+        assert seen.calls == {"plus_one": 2, "doubled": 2, "a": 2, "b": 1}
+        state["a"] = 6
+        cache.invalidate([("bucket", "a")])  # a change inside the scope is seen by the next read
+        assert cache.get("plus_one", plus_one) == 13
+    assert seen.calls == {"plus_one": 3, "doubled": 3, "a": 3, "b": 1}
+    assert cache.get("other", lambda: 0) == 0  # out of the scope, a read settles what is pending
+    assert seen.calls["b"] == 2
+    assert cache.peek("b") == 7
+
+
+def test_a_value_whose_dependency_did_not_change_is_kept_while_pulling():
+    cache = EvalCache()
+    state = {"a": 12}
+    seen = Counted()
+
+    def tens():
+        seen.bump("tens")
+        cache.read(("bucket", "a"))
+        return state["a"] // 10
+
+    def label():
+        seen.bump("label")
+        return f"{cache.get('tens', tens)} tens"
+
+    assert cache.get("label", label) == "1 tens"
+    state["a"] = 15
+    cache.invalidate([("bucket", "a")])
+    with cache.pulling():
+        assert cache.get("label", label) == "1 tens"
+    assert seen.calls == {"tens": 2, "label": 1}  # the unchanged count stopped there
