@@ -27,7 +27,8 @@ import jsonschema_rs
 from rules.systems.opr.unit_format.schema import unit_schema
 
 #: sha256 of the unit schema's validating keywords (`_fingerprint`); change the one pass's checks
-#: with the schema, then this (`tests/.../test_document_shape.py` says which value it has now).
+#: with the schema, then this (`tests/rules/systems/opr/unit_format/test_document_shape.py` says
+#: which value it has now).
 KNOWN_SCHEMA = "b8296116825180d4de06e839f7049b7b7da821d3a405b251899e1bdb4c480509"
 _ANNOTATIONS = frozenset({"description", "title", "$schema", "$id"})
 
