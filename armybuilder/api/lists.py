@@ -39,7 +39,7 @@ from armybuilder.api.serializers import (
 )
 from armybuilder.estimates.gauntlet_live import gauntlet_settings, opponent_choices
 from armybuilder.estimates.gauntlet_panel import gauntlet_state
-from armybuilder.estimates.gauntlet_text import unit_sentences
+from armybuilder.estimates.gauntlet_text import shown_targets, unit_sentences
 from armybuilder.lists.audit import army_list_audit
 from armybuilder.lists.evaluation import army_list_evaluate
 from armybuilder.lists.locks import army_list_lock, army_list_locks
@@ -312,7 +312,8 @@ class ArmyListViewSet(ListLookupMixin, viewsets.GenericViewSet):
         state = gauntlet_state(army_list)
         report = state.report
         system = get_system(army_list.system.key)
-        units = [{**row, "unit_id": unit_id, "offence_per_wound": row.get("offence_per_wound"),
+        units = [{**row, **shown_targets(row), "unit_id": unit_id,
+                  "offence_per_wound": row.get("offence_per_wound"),
                   "durability_per_wound": row.get("durability_per_wound"),
                   "combat_chances": [{**c, "label": _(c["label"])} for c in row["combat_chances"]],
                   "explanation": unit_sentences(row, system=system, per_model=report.worth_unit == "models")}

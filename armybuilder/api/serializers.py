@@ -588,8 +588,16 @@ class GauntletUnitSerializer(serializers.Serializer):
     offence_by_mode = serializers.DictField(child=serializers.FloatField())
     durability_per_point = serializers.FloatField(
         allow_null=True, help_text="Worth of the gauntlet's attacks needed to destroy it, per own worth.")
-    best_target = serializers.CharField(allow_null=True)
-    worst_target = serializers.CharField(allow_null=True)
+    best_target = serializers.CharField(
+        allow_null=True,
+        help_text="The enemy unit it destroys most of per own worth: a reference target's name in the "
+                  "request's language, a list's unit's as its player named it.")
+    best_target_reference = serializers.BooleanField(
+        help_text="Whether the best target is one of the system's reference targets.")
+    worst_target = serializers.CharField(
+        allow_null=True, help_text="As `best_target`, the enemy unit it destroys least of.")
+    worst_target_reference = serializers.BooleanField(
+        help_text="Whether the worst target is one of the system's reference targets.")
     melee_chances = serializers.ListField(
         child=serializers.DictField(),
         help_text="Every one-figure chance of its own melee attacks, [{key, label, value}], "

@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.systems.registry import GameSystem
@@ -52,13 +52,18 @@ MatchupCache = Callable[[str, Callable[[], Matchup]], Matchup]
 
 @dataclass(frozen=True)
 class GauntletUnit:
-    """One unit of a list or of an opponent: its name, unit-format data and worth, and the
-    digest of its data (hashed once: a unit meets every unit of the gauntlet)."""
+    """One unit of a list or of an opponent: its name, unit-format data and worth, the digest
+    of its data (hashed once: a unit meets every unit of the gauntlet), and whether it is one of
+    the system's reference targets. A reference target's name is the English msgid its system
+    marks for translation, translated where it is shown (`gauntlet_text.shown_target`); a
+    player's unit's name is shown as they wrote it, so the flag travels with every name the
+    report gives of an enemy (`best_target_reference`, a pairing's `target_reference`)."""
 
     name: str
     data: Mapping[str, Any]
     worth: float
     digest: str = field(default="", compare=False)
+    reference: bool = False
 
     def __post_init__(self) -> None:
         if not self.digest:
@@ -120,6 +125,14 @@ def unit_worth(system: GameSystem, unit: Mapping[str, Any]) -> float:
     if system.points_sized:
         return float(system.price(unit)["points"])
     return float(model_count(unit))
+
+
+def reference_units(system: GameSystem) -> list[GauntletUnit]:
+    """The system's reference targets as the gauntlet meets them, each marked as one (its name
+    is translated where it is shown)."""
+    return [GauntletUnit(name=str(data.get("name") or key), data=data, worth=unit_worth(system, data),
+                         reference=True)
+            for key, data in system.reference_targets.items()]
 
 
 def no_cache(key: str, compute: Callable[[], Matchup]) -> Matchup:
@@ -222,7 +235,7 @@ def measure(system: GameSystem, units: Sequence[GauntletUnit], opponents: Sequen
 
 def as_counted(unit: GauntletUnit, *, points: bool) -> GauntletUnit:
     """The unit as the gauntlet counts it: worth its points, or its models."""
-    return unit if points else GauntletUnit(unit.name, unit.data, float(model_count(unit.data)), unit.digest)
+    return unit if points else replace(unit, worth=float(model_count(unit.data)))
 
 
 def measure_unit(system: GameSystem, unit: GauntletUnit, enemies: Sequence[GauntletUnit],
@@ -278,7 +291,9 @@ def measure_unit(system: GameSystem, unit: GauntletUnit, enemies: Sequence[Gaunt
         "offence_by_mode": by_mode,
         "durability_per_point": _durability(unit.worth, enemy_worths, best_taken),
         "best_target": enemies[best].name if best is not None else None,
+        "best_target_reference": best is not None and enemies[best].reference,
         "worst_target": enemies[worst].name if worst is not None else None,
+        "worst_target_reference": worst is not None and enemies[worst].reference,
         "melee_chances": _mean_chances([attacking.get(j, []) for j in range(len(enemies))], enemies),
         "combat_chances": _declared_chances(system, attacking, attacked, enemies),
     }
@@ -303,7 +318,8 @@ def combine(units: Sequence[GauntletUnit], opponents: Sequence[Opponent], measur
     for unit, measured in zip(units, measures, strict=True):
         own = unit.worth or 1.0
         report.units.append(measured.row)
-        report.pairings += [{"unit": unit.name, "target": enemy.name, "per_point": value / own}
+        report.pairings += [{"unit": unit.name, "target": enemy.name, "target_reference": enemy.reference,
+                             "per_point": value / own}
                             for enemy, value in zip(enemies, measured.dealt, strict=True)]
     report.pairings.sort(key=lambda row: row["per_point"], reverse=True)
     own_weights = sum(unit.worth for unit in units) or 1.0

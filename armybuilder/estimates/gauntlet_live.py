@@ -39,7 +39,7 @@ from armybuilder.estimates.gauntlet import (
     matchup_figures,
     matchup_key,
     model_count,
-    unit_worth,
+    reference_units,
 )
 from armybuilder.estimates.inputs import estimable_in_list, situation_clean
 from armybuilder.lists.selectors import army_list_by_share_token, army_list_units
@@ -114,11 +114,12 @@ class GauntletInputs:
     def measure_keys(self) -> list[str]:
         """Per unit of the list, the cache key of its measure (`gauntlet.measure_unit`): what its
         figures depend on, its own content, name and worth, the content, names, worths and order
-        of every enemy unit, the situations and whether the gauntlet counts points. A unit's
-        measure outlives edits of the other units of its list."""
+        of every enemy unit (and which are reference targets), the situations and whether the
+        gauntlet counts points. A unit's measure outlives edits of the other units of its list."""
         shared = content_digest([CACHE_VERSION, self.system.key, self.counts_points(),
                                  sorted(self._situation_digests().items()),
-                                 [[enemy.name, enemy.worth, enemy.digest] for enemy in self.enemies()]])
+                                 [[enemy.name, enemy.reference, enemy.worth, enemy.digest]
+                                  for enemy in self.enemies()]])
         return [f"gauntlet-unit:{content_digest([shared, unit.name, unit.worth, unit.digest])}"
                 for unit in self.units]
 
@@ -216,9 +217,7 @@ def gauntlet_inputs(army_list: ArmyList, *, others: Sequence[ArmyList] | None = 
     chosen = gauntlet_settings(army_list)
     opponents: list[Opponent] = []
     if chosen["reference"]:
-        targets = [GauntletUnit(name=str(data.get("name") or key), data=data, worth=unit_worth(system, data))
-                   for key, data in system.reference_targets.items()]
-        opponents.append(Opponent(name="", units=targets))  # "" = the reference targets
+        opponents.append(Opponent(name="", units=reference_units(system)))  # "" = the reference targets
     for other in opponent_lists(army_list) if others is None else others:
         opponents.append(Opponent(name=other.name, units=list_gauntlet_units(system, other)[0]))
     situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}

@@ -48,7 +48,7 @@ from rules.systems.registry import get_system
 #: on, so this bounds only the room of reports no one asks for again.
 REPORT_SECONDS = 24 * 3600
 #: Bump when what a cached report or state holds changes.
-REPORT_VERSION = "1"
+REPORT_VERSION = "2"
 
 
 @dataclass(frozen=True)

@@ -35,13 +35,51 @@ def percent(value: float) -> str:
     return ">99%" if rounded == 100 and value < 1 else f"{rounded}%"
 
 
+def shown_target(name: str | None, *, reference: bool) -> str | None:
+    """An enemy's name as a player reads it: a reference target's in their language (its system
+    marks its English name for translation), a player's unit or list's exactly as they wrote it:
+    never through gettext, even when it reads like a reference target's."""
+    if name is None or not reference:
+        return name
+    return _(name)
+
+
+def target_text(name: str | None, *, reference: bool) -> str | None:
+    """`shown_target` in running text: a reference target's name marked as one ("Ogres (…)
+    (reference target)"), where the page's label (`_gauntlet_target.html`) cannot go."""
+    shown = shown_target(name, reference=reference)
+    if shown is None or not reference:
+        return shown
+    return _("%(target)s (reference target)") % {"target": shown}
+
+
+def shown_targets(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A unit row's best and worst target as a player reads them (`shown_target`), with their
+    flags: what the editor's rows and the API give for `best_target` and `worst_target`."""
+    shown: dict[str, Any] = {}
+    for key in ("best_target", "worst_target"):
+        reference = bool(row.get(f"{key}_reference"))
+        shown[key] = shown_target(row.get(key), reference=reference)
+        shown[f"{key}_reference"] = reference
+    return shown
+
+
+def shown_pairing(pairing: Mapping[str, Any]) -> dict[str, Any]:
+    """A (unit, target) pairing of the report as the panel shows it: the target by
+    `shown_target`; the unit is the player's own and shown as written."""
+    reference = bool(pairing.get("target_reference"))
+    return {**pairing, "target": shown_target(pairing["target"], reference=reference),
+            "target_reference": reference}
+
+
 def unit_sentences(row: Mapping[str, Any], *, system: GameSystem, per_model: bool) -> list[str]:
     """Every figure of a unit's gauntlet row explained, one sentence each: its offence with its
     best and worst target, its durability, its figures per wound (a system that counts wounds)
     and the chances of its fights the system reports."""
     unit = row["name"]
     offence = {"unit": unit, "value": number(row["offence_per_point"], 2),
-               "best": row["best_target"], "worst": row["worst_target"]}
+               "best": target_text(row["best_target"], reference=bool(row.get("best_target_reference"))),
+               "worst": target_text(row["worst_target"], reference=bool(row.get("worst_target_reference")))}
     # Whose points: "destroys 0.07 of its points" read as the unit's own (issue 43), so each
     # figure says what is counted on each side, the enemy's and this unit's.
     if per_model:
@@ -87,7 +125,8 @@ def unit_sentences(row: Mapping[str, Any], *, system: GameSystem, per_model: boo
 def figure_rows(rows: Sequence[Mapping[str, Any]], *, system: GameSystem, per_model: bool
                 ) -> list[dict[str, Any]]:
     """The units' rows as the editor shows them: each with its sentences, its bars (0–100, the
-    list's best unit is 100) and its chances as translated labels and percentages."""
+    list's best unit is 100), its chances as translated labels and percentages, and its best
+    and worst target as a player reads them (`shown_targets`)."""
     keys = ("offence_per_point", "durability_per_point", "offence_per_wound", "durability_per_wound")
     best = {key: max((_capped(row.get(key)) for row in rows), default=0) or 1 for key in keys}
     shown = []
@@ -96,7 +135,7 @@ def figure_rows(rows: Sequence[Mapping[str, Any]], *, system: GameSystem, per_mo
         texts = {f"{key}_text": number(row.get(key), 2 if key.startswith("offence") else 1) for key in keys}
         chances = [{**chance, "label": _(chance["label"]), "percent": percent(chance["value"])}
                    for chance in row.get("combat_chances") or ()]
-        shown.append({**row, **bars, **texts, "chances": chances,
+        shown.append({**row, **shown_targets(row), **bars, **texts, "chances": chances,
                       "sentences": unit_sentences(row, system=system, per_model=per_model)})
     return shown
 

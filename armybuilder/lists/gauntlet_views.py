@@ -30,7 +30,7 @@ from armybuilder.estimates.gauntlet_live import (
     opponent_choices,
 )
 from armybuilder.estimates.gauntlet_panel import REPORT_SECONDS, GauntletState, gauntlet_state_landed
-from armybuilder.estimates.gauntlet_text import figure_rows
+from armybuilder.estimates.gauntlet_text import figure_rows, shown_pairing
 from armybuilder.fragment_cache import templates_digest
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList
@@ -101,7 +101,10 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
         row["html"] = rendered_row(PANEL_ROW, row["digest"], per_model=per_model, row=row)
     trades = [{**row, "name": row["name"] or _("Reference targets")}
               for row in sorted(state.report.opponents, key=lambda row: row["ahead_by"], reverse=True)]
-    context.update(rows=rows, trades=trades)
+    # The enemies by name as a player reads them: a reference target's translated and marked.
+    context.update(rows=rows, trades=trades,
+                   best_pairings=[shown_pairing(pair) for pair in state.report.best_pairings()],
+                   worst_pairings=[shown_pairing(pair) for pair in state.report.worst_pairings()])
     return context
 
 

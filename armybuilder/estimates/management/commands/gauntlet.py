@@ -16,7 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from armybuilder.estimates.bounds import matchup_cost, over_limit
-from armybuilder.estimates.gauntlet import MODES, GauntletUnit, Opponent, measure, unit_worth
+from armybuilder.estimates.gauntlet import MODES, GauntletUnit, Opponent, measure, reference_units, unit_worth
 from armybuilder.estimates.inputs import situation_clean
 from armybuilder.estimates.request_errors import EstimateRequestError
 from points.shared_format import UnitFormatError
@@ -90,10 +90,7 @@ class Command(BaseCommand):
             errors += enemy_errors
             opponents.append(Opponent(name=str(documents[role].get("name") or role), units=enemy_units))
         if not opponents:
-            targets = [GauntletUnit(name=str(data.get("name") or key), data=data,
-                                    worth=unit_worth(system, data))
-                       for key, data in system.reference_targets.items()]
-            opponents = [Opponent(name="Reference targets", units=targets)]
+            opponents = [Opponent(name="Reference targets", units=reference_units(system))]
         try:
             situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
         except EstimateRequestError as exc:
