@@ -1,15 +1,19 @@
 """The live gauntlet (`armybuilder.estimates.gauntlet_live`, `armybuilder.lists.gauntlet_views`):
 matchups cached by content so an edit recomputes only the changed unit's, the same figures as
-the pure measurement, opponents chosen per list, and the panel's states."""
+the pure measurement, opponents chosen per list, the panel's states, and the enemies named as a
+player reads them (a reference target's name translated and marked, a player's as written)."""
 
 from __future__ import annotations
 
+import copy
+import html
 import os
 import re
 
 import pytest
 from django.core.cache import caches
 from django.urls import reverse
+from django.utils import translation
 
 from armybuilder.estimates.gauntlet import measure
 from armybuilder.estimates.gauntlet_live import compute_missing, gauntlet_inputs
@@ -18,7 +22,16 @@ from armybuilder.estimates.gauntlet_text import number
 from armybuilder.lists import services
 from armybuilder.lists.locks import army_list_lock
 from armybuilder.models import ArmyList
-from tests.factories.army_lists import BRUTES, make_faction, make_list, make_unit, make_user
+from rules.systems.registry import get_system
+from tests.factories.army_lists import (
+    BRUTES,
+    INFANTRY,
+    make_faction,
+    make_list,
+    make_unit,
+    make_user,
+    token_client,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -339,3 +352,96 @@ def test_a_row_is_rendered_once_per_what_it_shows(client, army):
     assert not rows & {template.name for template in again.templates}
     token = re.compile(r'name="csrfmiddlewaretoken" value="\w+"')  # masked anew per answer
     assert token.sub("", again.content.decode()) == token.sub("", first.content.decode())
+
+
+#: The label a reference target carries on the page, and in running text, per language.
+LABELS = {"ru": "эталонная цель", "pl": "cel wzorcowy"}
+#: An OPR reference target's English name (its msgid), which a player's unit and list take below.
+LOOKALIKE = "Infantry (10 × D5 T1)"
+
+
+def translated(name: str, language: str) -> str:
+    with translation.override(language):
+        return translation.gettext(name)
+
+
+def panel_in(client, army_list: ArmyList, language: str) -> str:
+    client.force_login(army_list.owner)
+    url = reverse("lists:gauntlet", args=[army_list.pk])
+    return html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+
+
+def matchups(page: str) -> str:
+    return page.split('class="gauntlet-pairings"')[1].split("</div>\n  </div>")[0]
+
+
+@pytest.mark.parametrize("language", ["ru", "pl"])
+def test_reference_targets_show_in_the_readers_language_and_marked(client, army, language):
+    """A reference target's name in the reader's language and marked as one (`gauntlet_text.
+    shown_target`), in the panel's best and worst matchups, the unit's best and worst target and
+    its sentence; the player's own unit's name as they wrote it (never through gettext)."""
+    compute_missing(army)
+    report = gauntlet_state(army, queue=False).report
+    shown = report.best_pairings() + report.worst_pairings()
+    assert len(shown) == 6 and all(pair["target_reference"] for pair in shown)
+    page = panel_in(client, army, language)
+    pairings = matchups(page)
+    label = LABELS[language]
+    for pair in shown:
+        name = translated(pair["target"], language)
+        assert name != pair["target"]  # the system's names are translated in this language
+        assert f"Infantry → {name} <small class=\"gauntlet-reference\">{label}</small>" in pairings
+        assert pair["target"] not in pairings
+    # The unit's own row: its best and worst target, labelled, and its sentence names them so.
+    row = page.split(f'id="gauntlet-unit-{army.units.get().pk}"')[1]
+    figures = report.units[0]
+    for key in ("best_target", "worst_target"):
+        assert figures[f"{key}_reference"] is True
+        name = translated(figures[key], language)
+        assert f"{name} <small class=\"gauntlet-reference\">{label}</small>" in row
+        assert f"{name} ({label})" in row  # the sentence
+    # The player's unit "Infantry" is theirs: never the catalogue's translation of the word.
+    assert pairings.count("<li>Infantry → ") == 6
+    assert f"<li>{translated('Infantry', language)} → " not in pairings
+
+
+def test_a_players_list_named_like_a_reference_target_is_not_translated(client, army):
+    faction = make_faction()
+    lookalike = {**copy.deepcopy(INFANTRY), "name": LOOKALIKE}
+    rival = make_list(owner=army.owner, faction=faction, name=LOOKALIKE,
+                      units=[make_unit(faction=faction, data=lookalike, with_options=False)])
+    ArmyList.objects.filter(pk=army.pk).update(gauntlet={"reference": False, "lists": [rival.pk]})
+    army.refresh_from_db()
+    compute_missing(army)
+    page = panel_in(client, army, "ru")
+    assert translated(LOOKALIKE, "ru") != LOOKALIKE
+    assert translated(LOOKALIKE, "ru") not in page and LABELS["ru"] not in page
+    assert f"Infantry → {LOOKALIKE} (" in matchups(page)
+    assert f'<li data-opponent="{LOOKALIKE}"><strong>{LOOKALIKE}</strong>' in page  # the trade
+    row = page.split(f'id="gauntlet-unit-{army.units.get().pk}"')[1]
+    assert f'data-figure="best"><dt>Лучшая цель</dt><dd>{LOOKALIKE}</dd>' in row.replace("\n", "")
+
+
+def test_the_api_names_targets_as_the_panel_does(army):
+    """The API's `best_target`/`worst_target` and explanation in the request's language, with
+    whether each is a reference target; a player's unit as written."""
+    faction = make_faction()
+    rival = make_list(owner=army.owner, faction=faction, name=LOOKALIKE,
+                      units=[make_unit(faction=faction, data={**copy.deepcopy(INFANTRY), "name": LOOKALIKE},
+                                       with_options=False)])
+    names = {str(unit["name"]) for unit in get_system("opr").reference_targets.values()}
+    client = token_client(army.owner)
+    url = f"/api/v1/lists/{army.pk}/gauntlet"
+    for gauntlet in ({"reference": True, "lists": []}, {"reference": False, "lists": [rival.pk]}):
+        ArmyList.objects.filter(pk=army.pk).update(gauntlet=gauntlet)
+        army.refresh_from_db()
+        compute_missing(army)
+        unit = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").json()["units"][0]
+        for key in ("best_target", "worst_target"):
+            if gauntlet["reference"]:
+                english = next(name for name in names if translated(name, "ru") == unit[key])
+                assert unit[f"{key}_reference"] is True and english != unit[key]
+            else:
+                assert unit[f"{key}_reference"] is False and unit[key] == LOOKALIKE
+        marked = f"({LABELS['ru']})" in unit["explanation"][0]
+        assert marked is gauntlet["reference"]
