@@ -14,46 +14,36 @@ from hypothesis import HealthCheck, given, settings
 
 from points.opr import clear_caches, price, tables
 from rules.systems.opr import unit_points_of_dict
-from rules.systems.opr.unit_format import UnitFormatError, parse_unit, reader, unit_to_dict
 from rules.systems.opr.unit_format import document_price as module
+from rules.systems.opr.unit_format import parse_unit, reader, unit_to_dict
 from rules.systems.opr.unit_format.document_price import fast_price, price_document
 from tests.points.opr import opr_reference
 from tests.points.opr.strategies import units
-from tests.rules.systems.opr.unit_format.test_fast_path import ODD_DOCUMENTS, _valid
-from tests.rules.systems.opr.unit_format.test_fast_path import _document as valid_document
+from tests.rules.systems.opr.unit_format.documents import (
+    ODD_DOCUMENTS,
+    by_document,
+    by_reading,
+    plain_document,
+    valid_document,
+)
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _plain_valid() -> dict:
-    """`test_fast_path`'s valid document with its second model not Massive (a Massive model's parts
-    are left to the reader), so that the one pass takes it; auras and orders kept."""
-    doc = _valid()
+    """The shared valid document (`documents.valid_document`) with its second model not Massive
+    (a Massive model's parts are left to the reader), so that the one pass takes it; auras and
+    orders kept."""
+    doc = valid_document()
     doc["models"][1]["rules"] = ["Order(Fast)", "Hero"]
     del doc["models"][1]["parts"]
     return doc
 
 
-def _by_reading(doc):
-    """What the one-pass path must give: `price(parse_unit(doc))`'s totals, or its errors."""
-    try:
-        breakdown = price(parse_unit(copy.deepcopy(doc)))
-    except UnitFormatError as exc:
-        return "errors", exc.to_dict()
-    return "price", (breakdown.points, breakdown.exact)
-
-
-def _by_document(doc):
-    try:
-        return "price", price_document(copy.deepcopy(doc))
-    except UnitFormatError as exc:
-        return "errors", exc.to_dict()
-
-
 @SETTINGS
 @given(units())
 def test_one_pass_equals_reading_and_pricing_on_random_units(unit):
-    doc = valid_document(unit)
+    doc = plain_document(unit)
     found = fast_price(copy.deepcopy(doc))
     assert found is not None  # a valid document of plain JSON takes the one pass
     expected = price(parse_unit(doc))
@@ -92,19 +82,19 @@ def test_the_plain_valid_document_takes_the_one_pass():
     doc = _plain_valid()
     expected = price(parse_unit(doc))
     assert fast_price(doc) == (expected.points, expected.exact)
-    assert fast_price(_valid()) is None  # a Massive model: the reader reads its parts
-    assert price_document(_valid()) == _by_reading(_valid())[1]
+    assert fast_price(valid_document()) is None  # a Massive model: the reader reads its parts
+    assert price_document(valid_document()) == by_reading(valid_document())[1]
 
 
-@pytest.mark.parametrize("base", [_valid, _plain_valid])
+@pytest.mark.parametrize("base", [valid_document, _plain_valid])
 @pytest.mark.parametrize("name", sorted(ODD_DOCUMENTS))
 def test_every_odd_document_is_priced_or_refused_as_reading_it_does(name, base):
     doc = ODD_DOCUMENTS[name](base())
-    expected = _by_reading(doc)
+    expected = by_reading(doc)
     found = fast_price(copy.deepcopy(doc))
     if found is not None:
-        assert expected == ("price", found)
-    assert _by_document(doc) == expected
+        assert expected == ("value", found)
+    assert by_document(doc) == expected
 
 
 WRITTEN_OTHERWISE = {
@@ -129,11 +119,11 @@ WRITTEN_OTHERWISE = {
 def test_weapon_rules_written_otherwise_are_read_by_the_reader(name):
     doc = _plain_valid()
     doc["models"][0]["weapons"][0]["rules"] = WRITTEN_OTHERWISE[name]
-    expected = _by_reading(doc)
+    expected = by_reading(doc)
     found = fast_price(copy.deepcopy(doc))
     if found is not None:
-        assert expected == ("price", found)
-    assert _by_document(doc) == expected
+        assert expected == ("value", found)
+    assert by_document(doc) == expected
 
 
 @pytest.mark.parametrize("rules", [["Good Shot", "Relentless"], ["Bad Shot", "Furious"], ["Cautious"],
@@ -142,11 +132,11 @@ def test_weapon_rules_written_otherwise_are_read_by_the_reader(name):
 def test_model_rules_that_change_weapons_and_abilities(rules):
     doc = _plain_valid()
     doc["models"][0]["rules"] = rules
-    expected = _by_reading(doc)
+    expected = by_reading(doc)
     found = fast_price(copy.deepcopy(doc))
     if found is not None:
-        assert expected == ("price", found)
-    assert _by_document(doc) == expected
+        assert expected == ("value", found)
+    assert by_document(doc) == expected
 
 
 def test_the_tables_follow_a_flipped_decision(monkeypatch):
@@ -196,12 +186,12 @@ def test_transport_is_priced_by_the_models_movement_rules(mask):
     del doc["models"][1]  # its order, which the reference does not read
     doc["models"][0]["rules"] = ["Transport(7)", *movement]
     doc["models"][0]["toughness"] = 3
-    expected = _by_reading(doc)
+    expected = by_reading(doc)
     found = fast_price(copy.deepcopy(doc))
     if found is not None:
-        assert expected == ("price", found)
-    assert _by_document(doc) == expected
-    if expected[0] == "price":
+        assert expected == ("value", found)
+    assert by_document(doc) == expected
+    if expected[0] == "value":
         assert expected[1][1] == opr_reference.unit_cost(doc)
 
 
@@ -234,8 +224,8 @@ def test_auras_and_orders_as_written_or_read_by_the_reader(grants, field):
     written otherwise (another case, an alias) or not grantable, the reader reads it, errors and all."""
     doc = _plain_valid()
     doc["models"][1][field] = [{"grants": grants}, {"grants": "Fast", "range": 12}]
-    expected = _by_reading(doc)
+    expected = by_reading(doc)
     found = fast_price(copy.deepcopy(doc))
     if found is not None:
-        assert expected == ("price", found)
-    assert _by_document(doc) == expected
+        assert expected == ("value", found)
+    assert by_document(doc) == expected

@@ -9,18 +9,16 @@ from itertools import chain
 
 import pytest
 
-from points.opr import price
-from rules.systems.opr.unit_format import UnitFormatError, parse_unit
-from rules.systems.opr.unit_format.document_price import fast_price, price_document
+from rules.systems.opr.unit_format.document_price import fast_price
 from rules.systems.opr.unit_format.document_shape import KNOWN_SCHEMA, SHAPE, Shape, _fingerprint
 from rules.systems.opr.unit_format.schema import schema_is_valid, unit_schema
-from tests.rules.systems.opr.unit_format.test_fast_path import _valid
+from tests.rules.systems.opr.unit_format.documents import by_document, by_reading, valid_document
 
 
 def _document() -> dict:
     """A valid document the one pass takes, with every field of the schema written somewhere:
     auras and orders with all their keys, weapons with and without ap and rules, extra."""
-    doc = _valid()
+    doc = valid_document()
     doc["models"][1]["rules"] = ["Order(Fast)", "Hero", "Transport(3)"]
     del doc["models"][1]["parts"]
     doc["models"][1]["auras"] = [{"grants": "Stealth", "to": "friends", "effect": "grant", "range": 12}]
@@ -88,14 +86,6 @@ def _changed_documents():
             yield f"{path} with {most + extra} items", doc
 
 
-def _by_reading(doc):
-    try:
-        breakdown = price(parse_unit(copy.deepcopy(doc)))
-    except UnitFormatError as exc:
-        return "errors", exc.to_dict()
-    return "price", (breakdown.points, breakdown.exact)
-
-
 def test_the_walk_was_written_for_the_published_schema():
     """A schema whose validating keywords changed makes `complete` false (the one pass then asks
     jsonschema-rs first, as before): change the walk's checks with it, then `KNOWN_SCHEMA`."""
@@ -136,14 +126,10 @@ def test_no_document_the_schema_refuses_is_priced_by_the_one_pass():
             assert valid, label
             taken += 1
         refused += not valid
-        expected = _by_reading(doc)
+        expected = by_reading(doc)
         if found is not None:
-            assert expected == ("price", found), label
-        try:
-            outcome = "price", price_document(copy.deepcopy(doc))
-        except UnitFormatError as exc:
-            outcome = "errors", exc.to_dict()
-        assert outcome == expected, label
+            assert expected == ("value", found), label
+        assert by_document(doc) == expected, label
     assert refused > 500 and taken > 50  # the changes reach both sides of the schema
 
 
@@ -158,4 +144,4 @@ def test_rule_texts_are_checked_by_the_schemas_own_pattern(text):
     found = fast_price(copy.deepcopy(doc))
     if found is not None:
         assert schema_is_valid(doc, "unit")
-        assert _by_reading(doc) == ("price", found)
+        assert by_reading(doc) == ("value", found)

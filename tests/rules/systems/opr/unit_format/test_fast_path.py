@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import copy
 import json
-from collections import OrderedDict
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from points.opr import price, validate
 from points.opr.army import Army, ArmyEntry
 from points.opr.unit_cost import weapon_balance
-from rules.systems.opr.unit_format import UnitFormatError, army_to_dict, parse_army, parse_unit, unit_to_dict
+from rules.systems.opr.unit_format import army_to_dict, parse_army, parse_unit
 from rules.systems.opr.unit_format.reader import (
     careful_parse_army,
     careful_parse_unit,
@@ -33,28 +32,20 @@ from rules.systems.opr.unit_format.reader import (
 )
 from tests.points.opr import opr_reference
 from tests.points.opr.strategies import units
+from tests.rules.systems.opr.unit_format.documents import (
+    ODD_DOCUMENTS,
+    outcome,
+    plain_document,
+    valid_document,
+)
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def _document(unit) -> dict:
-    """The unit as plain JSON; the strategy may draw a unit the format refuses (Fast and Slow)."""
-    doc = json.loads(json.dumps(unit_to_dict(unit)))
-    assume(_outcome(careful_parse_unit, doc)[0] == "unit")
-    return doc
-
-
-def _outcome(read, data):
-    try:
-        return "unit", read(copy.deepcopy(data))
-    except UnitFormatError as exc:
-        return "errors", exc.to_dict()
 
 
 @SETTINGS
 @given(units())
 def test_fast_reader_gives_the_careful_readers_unit(unit):
-    doc = _document(unit)
+    doc = plain_document(unit)
     fast = fast_parse_unit(copy.deepcopy(doc))
     assert fast is not None  # a valid document of plain JSON takes the fast path
     assert fast == careful_parse_unit(doc) == unit
@@ -64,7 +55,7 @@ def test_fast_reader_gives_the_careful_readers_unit(unit):
 @SETTINGS
 @given(units())
 def test_price_equals_an_independent_fraction_implementation(unit):
-    doc = _document(unit)
+    doc = plain_document(unit)
     breakdown = price(parse_unit(doc))
     assert breakdown.exact == opr_reference.unit_cost(doc)
     assert breakdown.points == opr_reference.unit_points(doc)
@@ -81,82 +72,25 @@ def test_weapon_balance_reads_what_the_breakdown_shows(unit):
     assert weapon_balance(unit) == shown
 
 
-def _valid() -> dict:
-    return {
-        "format": 1, "system": "opr", "name": "Squad",
-        "extra": {"note": ["kept", 1]},
-        "models": [
-            {"name": "Trooper", "count": 5, "quality": 4, "defence": 5, "toughness": 1,
-             "rules": ["Fearless", "Fear(1)"],
-             "weapons": [{"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": ["Blast(3)"]},
-                         {"name": "Knife", "range": 0, "attacks": 1}]},
-            {"name": "Boss", "count": 1, "quality": 3, "defence": 4,
-             "rules": ["Massive", "Order(Fast)"], "parts": [{"name": "a", "toughness": 2},
-                                                           {"name": "b", "toughness": 3}],
-             "auras": [{"grants": "Stealth", "range": 12}], "orders": [{"grants": "Shield"}],
-             "weapons": []},
-        ],
-    }
-
-
-def _set(path, value):
-    def change(doc):
-        target = doc
-        for key in path[:-1]:
-            target = target[key]
-        target[path[-1]] = value
-        return doc
-    return change
-
-
-ODD_DOCUMENTS = {
-    "valid": lambda d: d,
-    "tuple of weapons": _set(("models", 0, "weapons"), ({"name": "Rifle", "range": 24, "attacks": 1},)),
-    "float count": _set(("models", 0, "count"), 5.0),
-    "bool count": _set(("models", 0, "count"), True),
-    "Tough(X) agrees": _set(("models", 0, "rules"), ["Tough(1)"]),
-    "Tough(X) contradicts": _set(("models", 0, "rules"), ["Tough(3)"]),
-    "AP(X) on a weapon": _set(("models", 0, "weapons", 0, "rules"), ["AP(2)"]),
-    "rule twice": _set(("models", 0, "rules"), ["Fearless", "Fearless"]),
-    "weapon rule twice": _set(("models", 0, "weapons", 0, "rules"), ["Rending", "Rending"]),
-    "Fast and Slow": _set(("models", 0, "rules"), ["Fast", "Slow"]),
-    "Assault in melee": _set(("models", 0, "weapons", 1, "rules"), ["Assault"]),
-    "Massive without parts": _set(("models", 0, "rules"), ["Massive"]),
-    "parts without Massive": _set(("models", 1, "rules"), []),
-    "unknown rule": _set(("models", 0, "rules"), ["Fearles"]),
-    "weapon rule on a model": _set(("models", 0, "rules"), ["Rending"]),
-    "Polish alias": _set(("models", 0, "rules"), ["Nieustraszony"]),
-    "a long rule": _set(("models", 0, "rules"), ["Fearless" + " " * 60]),
-    "Caster out of range": _set(("models", 0, "rules"), ["Caster(9)"]),
-    "aura nobody prices": _set(("models", 1, "auras"), [{"grants": "Hero"}]),
-    "quality out of range": _set(("models", 0, "quality"), 9),
-    "missing name": lambda d: {k: v for k, v in d.items() if k != "name"},
-    "unknown field": _set(("colour",), "red"),
-    "ordered dict model": _set(("models", 0), OrderedDict(_valid()["models"][0])),
-    "str subclass rule": _set(("models", 0, "rules"), [type("S", (str,), {})("Fearless")]),
-    "int key": _set((1,), "x"),
-}
-
-
 @pytest.mark.parametrize("name", sorted(ODD_DOCUMENTS))
 def test_every_document_reads_as_the_careful_reader_reads_it(name):
-    doc = ODD_DOCUMENTS[name](_valid())
+    doc = ODD_DOCUMENTS[name](valid_document())
     fast = fast_parse_unit(copy.deepcopy(doc))
-    careful = _outcome(careful_parse_unit, doc)
+    careful = outcome(careful_parse_unit, doc)
     if fast is not None:
-        assert careful == ("unit", fast)
-    assert _outcome(parse_unit, doc) == careful
+        assert careful == ("value", fast)
+    assert outcome(parse_unit, doc) == careful
 
 
 def test_the_fast_path_keeps_no_reference_to_the_callers_extra():
-    doc = _valid()
+    doc = valid_document()
     unit = parse_unit(doc)
     doc["extra"]["note"].append("changed")
     assert unit.extra == {"note": ["kept", 1]}
 
 
 def test_fast_army_reader_gives_the_careful_readers_army():
-    unit = parse_unit(_valid())
+    unit = parse_unit(valid_document())
     army = Army("Patrol", 1000, (ArmyEntry(unit, 2), ArmyEntry(unit, 1)), {"hero_limits": False})
     doc = json.loads(json.dumps(army_to_dict(army)))
     fast = fast_parse_army(copy.deepcopy(doc))
@@ -173,19 +107,19 @@ def test_fast_army_reader_gives_the_careful_readers_army():
     lambda d: d["units"][0]["unit"]["models"][0].update({"rules": ["Fast", "Slow"]}),
 ])
 def test_odd_armies_read_as_the_careful_reader_reads_them(change):
-    unit = parse_unit(_valid())
+    unit = parse_unit(valid_document())
     army = Army("Patrol", 1000, (ArmyEntry(unit, 1),), {"hero_limits": True})
     doc = json.loads(json.dumps(army_to_dict(army)))
     change(doc)
     assert fast_parse_army(copy.deepcopy(doc)) is None
-    assert _outcome(parse_army, doc) == _outcome(careful_parse_army, doc)
+    assert outcome(parse_army, doc) == outcome(careful_parse_army, doc)
 
 
 @given(st.integers(2, 6), st.integers(2, 6), st.integers(0, 60), st.integers(-1, 5))
 @settings(max_examples=60, deadline=None)
 def test_unit_balance_violations_are_unchanged(quality, defence, weapon_range, ap):
     """Rule 4 from the two costs gives the violations the breakdown gave (compared by hand)."""
-    doc = _valid()
+    doc = valid_document()
     doc["models"][0].update({"quality": quality, "defence": defence})
     doc["models"][0]["weapons"][0].update({"range": weapon_range, "ap": ap})
     army = Army("Patrol", 1000, (ArmyEntry(parse_unit(doc), 1),), {})
@@ -235,7 +169,7 @@ def test_forgetting_what_was_read_leaves_the_state_of_a_new_process():
     import: the state a benchmark's cold call starts from is a new process's."""
     from rules.systems.opr.unit_format import reader
 
-    parse_unit(_valid())
+    parse_unit(valid_document())
     reader.clear_caches()
     assert reader._FAST_RULES == reader._FIXED_READINGS
     assert not reader._FAST_WEAPON_RULE_LISTS and not reader._WEAPONS
