@@ -7,10 +7,12 @@ cache per test, with generous rates unless a test lowers them (`throttle_rates`)
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from armybuilder.api import list_cache
@@ -143,6 +145,32 @@ def shared_list(private_list: ArmyList) -> ArmyList:
     army_list_share(army_list=private_list, expected_version=None)
     private_list.refresh_from_db()
     return private_list
+
+
+@pytest.fixture
+def example_lists(db: None) -> list[ArmyList]:
+    """The bundled catalogue and the example lists: a list of every bundled system at least."""
+    call_command("load_catalogue", stdout=io.StringIO())
+    call_command("load_example_lists", stdout=io.StringIO())
+    lists = list(ArmyList.objects.filter(owner__username="examples"))
+    assert {army_list.system.key for army_list in lists} >= {"opr", "whfb6", "wh40k9", "aos1", "ru_whfb"}
+    return lists
+
+
+@pytest.fixture
+def imported_list(owner: Any, example_lists: list[ArmyList]) -> ArmyList:
+    """The owner's list of a faction imported with its BattleScribe source (a list the roster
+    engine evaluates), with one unit; beside the example lists (whose catalogue it needs)."""
+    from rules.battlescribe_import import import_files
+    from tests.rules.battlescribe.files import sources
+
+    faction = import_files(system_key="wh40k9", files=sources("slots.gst", "slots_warband.cat"),
+                           owner=owner).factions[0]
+    imported = army_list_create(owner=owner, system=faction.system, faction=faction, name="BS",
+                                points_limit=500)
+    army_list_add_unit(army_list=imported, unit=UnitTemplate.objects.get(faction=faction, slug="bs-se-lord"),
+                       expected_version=imported.version)
+    return imported
 
 
 def if_match(army_list: ArmyList) -> dict[str, str]:

@@ -96,35 +96,20 @@ def test_an_uncached_read_of_a_list_without_a_battlescribe_source_is_three_queri
 
 
 def test_an_uncached_read_shows_each_units_figures_and_forces_as_computed_in_full(
-        owner: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        example_lists: list[ArmyList], imported_list: ArmyList, monkeypatch: pytest.MonkeyPatch) -> None:
     """On lists of every system and on a list of a faction imported with its BattleScribe source,
     an uncached read shows each unit's figures and the list's forces exactly as the full
     computation gives them (the army written out per unit for the system's `unit_summary`; the
     source looked up by its own query), now that neither is done where nothing can come of it."""
-    import io
-
-    from django.core.management import call_command
     from rest_framework.test import APIClient
 
     from armybuilder.lists.backends import backend_for
     from armybuilder.lists.evaluation import army_dict
-    from armybuilder.lists.services import army_list_add_unit, army_list_create
-    from rules.battlescribe_import import import_files
     from rules.battlescribe_lists import force_choices
     from rules.systems.registry import get_system
-    from tests.rules.battlescribe.files import sources
 
-    call_command("load_catalogue", stdout=io.StringIO())
-    call_command("load_example_lists", stdout=io.StringIO())
-    faction = import_files(system_key="wh40k9", files=sources("slots.gst", "slots_warband.cat"),
-                           owner=owner).factions[0]
-    imported = army_list_create(owner=owner, system=faction.system, faction=faction, name="BS",
-                                points_limit=500)
-    army_list_add_unit(army_list=imported, unit=UnitTemplate.objects.get(faction=faction, slug="bs-se-lord"),
-                       expected_version=imported.version)
     monkeypatch.setattr(list_cache, "MAX_ENTRIES", 0)
-    lists = [*ArmyList.objects.filter(owner__username="examples"), imported]
-    assert {army_list.system.key for army_list in lists} >= {"opr", "whfb6", "wh40k9", "aos1", "ru_whfb"}
+    lists = [*example_lists, imported_list]
     for army_list in lists:
         api = APIClient()
         api.force_authenticate(army_list.owner)
@@ -140,4 +125,4 @@ def test_an_uncached_read_shows_each_units_figures_and_forces_as_computed_in_ful
             assert unit["summary"] == expected
         forces = [{"id": entry_id, "name": name} for entry_id, name in force_choices(army_list.faction_id)]
         assert shown["roster_forces"] == forces
-        assert bool(forces) == (army_list == imported)
+        assert bool(forces) == (army_list == imported_list)

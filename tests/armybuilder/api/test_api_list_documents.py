@@ -54,33 +54,20 @@ def assert_read_from_document(client: APIClient, list_id: int, settings: Any, la
 
 
 def test_every_kind_of_list_reads_from_its_document_as_the_serializer_gives_it(
-        owner: Any, settings: Any) -> None:
+        owner: Any, example_lists: list[ArmyList], imported_list: ArmyList, settings: Any) -> None:
     """Bundled lists of every system, a homebrew list and a list of a faction imported with its
     BattleScribe source (the engine's), in every language."""
-    from django.core.management import call_command
-
-    from rules.battlescribe_import import import_files
     from rules.services import homebrew_faction_get_or_create, homebrew_unit_save
     from tests.factories.opr_documents import opr_unit
-    from tests.rules.battlescribe.files import sources
 
-    call_command("load_catalogue", stdout=io.StringIO())
-    call_command("load_example_lists", stdout=io.StringIO())
-    faction = import_files(system_key="wh40k9", files=sources("slots.gst", "slots_warband.cat"),
-                           owner=owner).factions[0]
-    imported = army_list_create(owner=owner, system=faction.system, faction=faction, name="BS",
-                                points_limit=500)
-    army_list_add_unit(army_list=imported, unit=UnitTemplate.objects.get(faction=faction, slug="bs-se-lord"),
-                       expected_version=imported.version)
-    opr = ArmyList.objects.filter(owner__username="examples", system__key="opr").first().system
+    opr = next(army_list.system for army_list in example_lists if army_list.system.key == "opr")
     homebrew_faction = homebrew_faction_get_or_create(user=owner, system=opr)
     made = homebrew_unit_save(user=owner, data={"system": "opr", **opr_unit("Home Guard", count=5)})
     homebrew = army_list_create(owner=owner, system=opr, faction=homebrew_faction, name="Homebrew",
                                 points_limit=10)  # over its limit: a violation, in the reader's language
     army_list_add_unit(army_list=homebrew, unit=made, expected_version=homebrew.version)
 
-    lists = [*ArmyList.objects.filter(owner__username="examples"), imported, homebrew]
-    assert {army_list.system.key for army_list in lists} >= {"opr", "whfb6", "wh40k9", "aos1", "ru_whfb"}
+    lists = [*example_lists, imported_list, homebrew]
     for army_list in lists:
         client = APIClient()
         client.force_authenticate(army_list.owner)
