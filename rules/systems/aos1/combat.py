@@ -17,11 +17,11 @@ Save (a champion row); kills count pool models.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from functools import cache, lru_cache
-from typing import Any
+from functools import cache, lru_cache, wraps
+from typing import Any, ParamSpec
 
 import numpy as np
 
@@ -239,6 +239,34 @@ def warded(per: PMF, ward: int | None) -> PMF:
     return out
 
 
+P = ParamSpec("P")
+#: The caches `_kept` made, which `clear_caches` empties.
+_KEPT: list[Any] = []
+
+
+def _kept(maxsize: int) -> Callable[[Callable[P, PMF]], Callable[P, PMF]]:
+    """A function of numbers whose results are kept per distinct set of them (`functools.lru_cache`,
+    `clear_caches` empties it; the function hands back read-only arrays, which every caller
+    shares), and computed as they come when one cannot be a key (an unhashable value: refused
+    there if it is bad). The function keeps its one parameter list."""
+
+    def decorate(compute: Callable[P, PMF]) -> Callable[P, PMF]:
+        cached = lru_cache(maxsize=maxsize)(compute)
+        _KEPT.append(cached)
+
+        @wraps(compute)
+        def kept(*args: P.args, **kwargs: P.kwargs) -> PMF:
+            try:
+                return cached(*args, **kwargs)
+            except TypeError:
+                return compute(*args, **kwargs)
+
+        return kept
+
+    return decorate
+
+
+@_kept(maxsize=4096)
 def attack_damage(
     to_hit: int,
     to_wound: int,
@@ -255,32 +283,26 @@ def attack_damage(
     """Damage one attack inflicts (§2.3): Damage if it hits, wounds and is not saved, else 0;
     the attacker's abilities change its hit and wound rolls, the defender's its save and ward.
 
-    Kept per distinct set of numbers (read-only; `clear_caches` empties it): a job's weapons
-    meet the same few saves and wards again and again, and the Fractions of one cost more
-    than the rest of the weapon's work."""
-    try:
-        return _attack_damage(to_hit, to_wound, rend, damage, save, cover, hit, wound, saving, ward)
-    except TypeError:  # an unhashable value: computed as it is (and refused there if bad)
-        return _attack_damage_uncached(
-            to_hit, to_wound, rend, damage, save, cover, hit=hit, wound=wound, saving=saving, ward=ward
-        )
+    Kept per distinct set of numbers (`_kept`): a job's weapons meet the same few saves and
+    wards again and again, and the Fractions of one cost more than the rest of the weapon's
+    work."""
+    saved = rolled_chance(save, Roll(saving.modifier + rend + int(cover), saving.reroll))
+    p = float(rolled_chance(to_hit, hit) * rolled_chance(to_wound, wound) * (1 - saved))
+    per = np.array(dice_pmf(damage)) * p
+    per[0] += 1 - p
+    per = warded(per, ward)
+    per.setflags(write=False)
+    return per
 
 
-@lru_cache(maxsize=1024)
-def _attacks_cached(attacks: Any, models: int) -> PMF:
+@_kept(maxsize=1024)
+def attacks_pmf(attacks: Any, models: int) -> PMF:
+    """P(the weapon's `models` wielders make k attacks in all): its Attacks characteristic
+    ("D6", 3) summed over the models, kept per characteristic and count (`_kept`: a job's
+    attacker meets every defender with the same weapons)."""
     pmf = power(np.array(dice_pmf(attacks)), models)
     pmf.setflags(write=False)
     return pmf
-
-
-def attacks_pmf(attacks: Any, models: int) -> PMF:
-    """P(the weapon's `models` wielders make k attacks in all): its Attacks characteristic
-    ("D6", 3) summed over the models, kept per characteristic and count (a job's attacker
-    meets every defender with the same weapons; read-only)."""
-    try:
-        return _attacks_cached(attacks, models)
-    except TypeError:
-        return power(np.array(dice_pmf(attacks)), models)
 
 
 @lru_cache(maxsize=1024)
@@ -291,51 +313,9 @@ def _chance(target: int, roll: Roll) -> float:
 def clear_caches() -> None:
     """The registry's `clear_caches`: the per-weapon numbers kept between matchups, emptied so
     a bench measures the engine cold."""
-    _attack_damage.cache_clear()
-    _attacks_cached.cache_clear()
+    for cached in _KEPT:
+        cached.cache_clear()
     _chance.cache_clear()
-
-
-@lru_cache(maxsize=4096)
-def _attack_damage(
-    to_hit: int,
-    to_wound: int,
-    rend: int,
-    damage: Any,
-    save: int | None,
-    cover: bool,
-    hit: Roll,
-    wound: Roll,
-    saving: Roll,
-    ward: int | None,
-) -> PMF:
-    per = _attack_damage_uncached(
-        to_hit, to_wound, rend, damage, save, cover, hit=hit, wound=wound, saving=saving, ward=ward
-    )
-    per.setflags(write=False)
-    return per
-
-
-def _attack_damage_uncached(
-    to_hit: int,
-    to_wound: int,
-    rend: int,
-    damage: Any,
-    save: int | None,
-    cover: bool,
-    *,
-    hit: Roll = NO_ABILITY,
-    wound: Roll = NO_ABILITY,
-    saving: Roll = NO_ABILITY,
-    ward: int | None = None,
-) -> PMF:
-    """Damage one attack inflicts (§2.3): Damage if it hits, wounds and is not saved, else 0;
-    the attacker's abilities change its hit and wound rolls, the defender's its save and ward."""
-    saved = rolled_chance(save, Roll(saving.modifier + rend + int(cover), saving.reroll))
-    p = float(rolled_chance(to_hit, hit) * rolled_chance(to_wound, wound) * (1 - saved))
-    per = np.array(dice_pmf(damage)) * p
-    per[0] += 1 - p
-    return warded(per, ward)
 
 
 def model_rolls(

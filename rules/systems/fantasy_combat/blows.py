@@ -42,7 +42,7 @@ class Hit:
     p: Fraction
     p_six: Fraction
 
-    __hash__ = hashed_once  # a key of `_resolved`: its Fractions hashed once
+    __hash__ = hashed_once  # a key of `resolve_blow`: its Fractions hashed once
     __getstate__ = state_without_hash
 
 
@@ -120,7 +120,7 @@ class _Target:
     ethereal: bool
     flammable: bool
 
-    __hash__ = hashed_once  # a key of `_resolved`, built once per target unit (`target_of`)
+    __hash__ = hashed_once  # a key of `resolve_blow`, built once per target unit (`target_of`)
     __getstate__ = state_without_hash
 
 
@@ -154,48 +154,8 @@ def flammable_damage(damage: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(doubled)
 
 
-def resolve_blow(
-    hit: Hit,
-    *,
-    target: Model,
-    strength: int,
-    armour_piercing: int,
-    damage: tuple[float, ...],
-    melee: bool,
-    hand_weapon_and_shield: bool,
-    no_armour_save: bool,
-    flaming: bool,
-    poisoned: bool,
-    killing_blow: bool,
-    variants: Variants,
-    magical: bool = False,
-    ethereal_attacker: bool = False,
-) -> Blow:
-    """One attack die from hit to unsaved wounds (§6.5, §7, §8), with the RU switches.
-
-    Kept per distinct set of the numbers it reads (`_resolved`): a job's units meet the same
-    few targets (T, saves, ward) with the same few blows again and again, and the exact
-    Fraction arithmetic of one blow costs more than the whole matchup's table work."""
-    return _resolved(
-        hit,
-        target_numbers(target),
-        strength,
-        armour_piercing,
-        damage,
-        melee,
-        hand_weapon_and_shield,
-        no_armour_save,
-        flaming,
-        poisoned,
-        killing_blow,
-        variants,
-        magical,
-        ethereal_attacker,
-    )
-
-
 def target_numbers(target: Model) -> _Target:
-    """What of `target` a blow reads (`_resolved`'s key; a job builds it once per unit)."""
+    """What of `target` a blow reads (`resolve_blow`'s key; a job builds it once per unit)."""
     return _Target(
         t=target.t or 0,
         save=target.save,
@@ -210,7 +170,7 @@ def target_numbers(target: Model) -> _Target:
 
 
 @lru_cache(maxsize=4096)
-def _resolved(
+def resolve_blow(
     hit: Hit,
     target: _Target,
     strength: int,
@@ -223,10 +183,16 @@ def _resolved(
     poisoned: bool,
     killing_blow: bool,
     variants: Variants,
-    magical: bool,
-    ethereal_attacker: bool,
+    magical: bool = False,
+    ethereal_attacker: bool = False,
 ) -> Blow:
-    """`resolve_blow` on the target's numbers, exactly (Fractions), as floats."""
+    """One attack die from hit to unsaved wounds (§6.5, §7, §8), with the RU switches, on the
+    numbers of the model it lands on (`target_numbers`), exactly (Fractions), as floats.
+
+    Kept per distinct set of the numbers it reads: a job's units meet the same few targets (T,
+    saves, ward) with the same few blows again and again, and the exact Fraction arithmetic of
+    one blow costs more than the whole matchup's table work. (Its hot caller passes them by
+    position, which keys the cache fastest.)"""
     if variants.ethereal and target.ethereal and not (magical or flaming or ethereal_attacker):
         return Blow(p_hit=float(hit.p), p_slay=0.0, p_unsaved=0.0, damage=damage, regeneration_fails=1.0)
     no_armour_save = no_armour_save or (variants.ethereal and ethereal_attacker)

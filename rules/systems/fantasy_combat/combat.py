@@ -19,7 +19,6 @@ import numpy.typing as npt
 from rules.systems.fantasy_combat.blows import (
     Blow,
     Hit,
-    _resolved,
     _Target,
     automatic_hit,
     melee_hit,
@@ -194,7 +193,7 @@ def _blow_against(
     flags = weapon or _melee_weapon(model)
     return resolve_blow(
         hit,
-        target=target,
+        target=target_numbers(target),
         strength=strength,
         armour_piercing=ap,
         damage=flags.multiple_wounds,
@@ -350,7 +349,7 @@ def melee_strikers(
                 hit = sixes_only(hit)
             if f.hatred or (f.asf_reroll and f.initiative > target_i):
                 hit = reroll_misses(hit)
-            blow = _resolved(
+            blow = resolve_blow(
                 hit, numbers, f.strength, f.ap, f.damage, True, shielded, f.no_armour_save, f.flaming,
                 f.poisoned, f.killing_blow, variants, f.magic, f.ethereal,
             )

@@ -322,7 +322,7 @@ def clear_caches() -> None:
     wound tracks, dice matrices, line-ups), emptied so a bench measures it cold."""
     from rules.systems.fantasy_combat import blows, frontage, wound_track
 
-    for cached in (blows._resolved, blows.melee_hit, blows.sixes_only, blows.reroll_misses):
+    for cached in (blows.resolve_blow, blows.melee_hit, blows.sixes_only, blows.reroll_misses):
         cached.cache_clear()
     frontage._contact.cache_clear()
     wound_track.clear_caches()
