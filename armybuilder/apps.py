@@ -26,8 +26,15 @@ class ArmybuilderConfig(AppConfig):
 
         pre_delete.connect(forget_lists_using_template, sender=UnitTemplate,
                            dispatch_uid="list-documents-forget-template")
-        # A change of a list committed: its stored API documents are rewritten at once.
+        # A change of a list committed: its stored API documents are rewritten, after the
+        # response when a request made it (`armybuilder.after_response`).
         list_saved.connect(refresh, dispatch_uid="list-documents-refresh")
+        from django.core.signals import request_finished, request_started
+
+        from armybuilder import after_response
+
+        request_started.connect(after_response.request_started, dispatch_uid="after-response-start")
+        request_finished.connect(after_response.request_finished, dispatch_uid="after-response-run")
         from rules.import_queue import provide_durable_jobs
 
         # The durable background jobs: every kind's runner, and the store the catalogue imports

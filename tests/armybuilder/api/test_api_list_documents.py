@@ -5,8 +5,10 @@ list is never sent."""
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
@@ -232,3 +234,44 @@ def test_a_changed_battlescribe_source_is_not_served_from_an_older_document(
 
     BattleScribeSource.objects.filter(faction=faction).update(digest="0" * 64)
     assert owner_client.get(url).content == serialized(owner_client, army_list.pk, settings).content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_changes_response_is_sent_before_its_documents_are_rewritten(
+        owner: Any, owner_client: Any, private_list: ArmyList, units: dict[str, UnitTemplate],
+        settings: Any) -> None:
+    """The change's answer does not wait on rewriting the list's documents in every language
+    stored (`list_documents.refresh` defers `rewrite` to `armybuilder.after_response`): served
+    as a WSGI server serves it, the response is ready (the change committed) while the
+    documents are still the old version's, which are not sent; once the server has sent it and
+    closed it, they are the list as it is now, and the next read is answered from them."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.test import RequestFactory
+    from rest_framework.authtoken.models import Token
+
+    def stored() -> set[tuple[str, int]]:
+        documents = ListApiDocument.objects.filter(army_list=private_list)
+        return set(documents.values_list("language", "list_version"))
+
+    url = f"/api/v1/lists/{private_list.pk}"
+    for language in ("en", "pl"):
+        _get(owner_client, url, language)
+    before = ArmyList.objects.get(pk=private_list.pk).version
+    request = RequestFactory().post(
+        f"{url}/units", data=json.dumps({"unit": units["captain"].pk}), content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {Token.objects.get(user=owner).key}", **if_match(private_list))
+    statuses: list[str] = []
+    response = WSGIHandler()(request.environ, lambda status, headers, *exc_info: statuses.append(status))
+    try:
+        assert statuses[0].startswith("201")
+        assert ArmyList.objects.get(pk=private_list.pk).version == before + 1  # committed
+        assert stored() == {("en", before), ("pl", before)}  # not rewritten within the response
+    finally:
+        response.close()  # the body sent: the server closes the response
+    assert stored() == {("en", before + 1), ("pl", before + 1)}
+    for language in ("en", "pl"):
+        list_cache.clear()
+        with CaptureQueriesContext(connection) as context:
+            first = _get(owner_client, url, language)
+        assert len(context.captured_queries) == 2  # the token, the document's statement
+        assert first.content == serialized(owner_client, private_list.pk, settings, language).content
