@@ -23,15 +23,10 @@ import argparse
 import os
 import random
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
 
-import django  # noqa: E402
-
-django.setup()
+_django.setup()
 
 from armybuilder.estimates.bounds import MAX_MATCHUP_BYTES  # noqa: E402
 from tests.factories.cost_inputs import (  # noqa: E402

@@ -50,40 +50,20 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import _django
 
+ROOT = _django.ROOT
 TARGET_RPS = 300.0
 TARGET_P99_MS = 100.0
 UNITS_ON_LIST = 25
 
-# Production-like settings: no DEBUG, plain HTTP on loopback, a database of its own, and
-# rates no benchmark reaches (the throttle still counts every request in Redis).
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["HTTPS"] = "false"
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-os.environ["API_THROTTLE_USER"] = "100000000/hour"
-os.environ["API_THROTTLE_IP"] = "100000000/hour"
-os.environ["TEST_DATABASE_NAME"] = f"bench_api_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-
-import warnings  # noqa: E402
-
-import django  # noqa: E402
-
-warnings.filterwarnings("ignore", message="No directory at")  # static files are not collected
-django.setup()
+# A server's settings, a database of its own, and rates no benchmark reaches.
+_django.setup(server=True, unthrottled=True)
 
 from bench_points import scaled_unit  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from armybuilder.api import list_cache  # noqa: E402
@@ -298,10 +278,7 @@ def main() -> int:
     parser.add_argument("--no-scaling", action="store_true", help="skip the scaling table")
     args = parser.parse_args()
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database(instrumented=True):
         token, army_list = build_list()
         path = f"/api/v1/lists/{army_list.pk}"
         cold_paths = [f"/api/v1/lists/{copy.pk}" for copy in copies_of(army_list, args.lists)]
@@ -375,9 +352,6 @@ def main() -> int:
                           "warm_rps": round(warm.rps, 1), "warm_p99_ms": round(warm.percentile(0.99), 2),
                           "floor_rps": round(floor.rps, 1), "load_average": os.getloadavg()[0]}))
         return 0 if met else 1
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ authenticated API call. The run
    not in it), the queries per request, the median of the rounds' ratios against the
    target, and the machine's load average. Exit status 0 when the target is met;
 4. prints what keeping the document costs each change of a list read through the API: its
-   rewrite in one language when the change commits (`list_documents.refresh`).
+   rewrite in one language (`list_documents.rewrite`), which the process does after the
+   change's response has been sent (`armybuilder.after_response`).
 """
 
 from __future__ import annotations
@@ -37,11 +38,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _django
 import bench_api
 from django.conf import settings
 from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext, setup_test_environment, teardown_test_environment
+from django.test.utils import CaptureQueriesContext
 
 from armybuilder.api import list_cache
 
@@ -56,12 +58,8 @@ def main() -> int:
     parser.add_argument("--per-round", type=int, default=20, help="requests of each per round")
     args = parser.parse_args()
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        from django.core.management import call_command
+    with _django.database(instrumented=True):
 
-        call_command("load_catalogue", verbosity=0)
         bench_api.UNITS_ON_LIST = args.units
         token, army_list = bench_api.build_list()
         client = Client(HTTP_AUTHORIZATION=f"Token {token}")
@@ -130,15 +128,11 @@ def main() -> int:
               f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}")
         from armybuilder.api import list_documents
 
-        refreshes = [cpu_ms(lambda: list_documents.refresh(None, list_id=army_list.pk), args.per_round)
+        refreshes = [cpu_ms(lambda: list_documents.rewrite(army_list.pk), args.per_round)
                      for _round in range(3)]
-        print(f"  a change's rewrite of the document (one language): "
+        print(f"  a change's rewrite of the document (one language, after its response): "
               f"{statistics.median(refreshes):.2f} ms CPU")
         return 0 if ratio <= TARGET_RATIO else 1
-    finally:
-        connection.close()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

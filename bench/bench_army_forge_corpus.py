@@ -33,14 +33,13 @@ import fnmatch
 import hashlib
 import json
 import os
-import sys
 import time
 import traceback
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
+
+_django.environment()
 
 SKIPPED_NAMES = ("_index.json", "index.json", "manifest.json")  # the archives' listings
 #: How the book import's report ends an upgrade section it could not express as an option.
@@ -142,22 +141,14 @@ def main() -> int:
                         help="Save each import (then roll it back) instead of a dry run.")
     args = parser.parse_args()
 
-    import django
-
-    django.setup()
+    _django.setup()
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
 
     files = corpus(args.folder, args.glob)
     if args.limit:
         files = files[: args.limit]
-    # a database of its own, so the bench runs beside the tests (which use `test_<name>`)
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = f"bench_af_{os.getpid()}"
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     rows = []
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database():
         user = get_user_model().objects.create_user("bench-army-forge", is_active=False)
         from armybuilder.lists.importers.army_forge_save import is_save_file
         from rules.systems.opr.army_forge_upgrades import book_system
@@ -190,8 +181,6 @@ def main() -> int:
                         print(f"           {name}: {', '.join(rules)}")
             else:
                 print(f"{row['status']:8} {where}: {' | '.join(row['errors'][:3])}", flush=True)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
     imported = [r for r in rows if r["status"] == "ok"]
     rules: collections.Counter[str] = collections.Counter()

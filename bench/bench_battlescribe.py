@@ -24,9 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
+
+ROOT = _django.ROOT
+_django.environment()
 
 DRY_RUN_TARGET_S = 3.0
 POSTGRES_TARGET_S = 10.0
@@ -69,19 +70,13 @@ def dry_run(folder: Path) -> tuple[float, float, float, int]:
 
 
 def into_postgres(folder: Path) -> tuple[float, float, float, int]:
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
+    _django.setup()
 
     from rules.battlescribe.xml_reader import SourceFile
     from rules.battlescribe_import import import_files
     from rules.models import UnitTemplate
 
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database():
         files = [SourceFile(n, (folder / n).read_bytes()) for n in ("gen.gst", "gen.cat")]
         start, cpu_start = time.perf_counter(), time.process_time()
         import_files(system_key="wh40k9", files=files)
@@ -90,8 +85,6 @@ def into_postgres(folder: Path) -> tuple[float, float, float, int]:
         import_files(system_key="wh40k9", files=files)
         again = time.perf_counter() - start
         units = UnitTemplate.objects.filter(faction__slug="bs-gen-cat").count()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     return first, first_cpu, again, units
 
 

@@ -34,6 +34,7 @@ measures the wait for a core):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fnmatch
 import json
 import os
@@ -45,9 +46,9 @@ import traceback
 from pathlib import Path
 from xml.etree import ElementTree
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
+
+_django.environment()
 
 CPU_TARGET_S = 3.0
 WRITE_TARGET_S = 6.0
@@ -188,16 +189,6 @@ def _forget(result) -> None:
     Faction.objects.filter(pk__in=[f.pk for f in result.factions]).delete()
 
 
-def _test_database() -> str:
-    """A fresh test database with the bundled catalogue (the game systems an import needs)."""
-    from django.core.management import call_command
-    from django.db import connection
-
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    call_command("load_catalogue", verbosity=0)
-    return old_name
-
-
 def postgres_cpu() -> float | None:
     """CPU seconds the embedded Postgres of this checkout has used so far: its postmaster's own
     and that of the backends it has reaped (`cutime`, `cstime` of /proc/PID/stat), so a
@@ -298,14 +289,15 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    import django
-
-    django.setup()
+    _django.setup()
     from rules.battlescribe_import import parse_import  # noqa: F401 - imported once, before forking
     from rules.systems.registry import get_system
 
     get_system(args.system)
-    old_name = _test_database() if args.write else None
+    # Writing: a fresh test database with the bundled catalogue (the game systems an import needs).
+    database = contextlib.ExitStack()
+    if args.write:
+        database.enter_context(_django.database())
 
     paths = sorted(p for p in args.folder.iterdir() if p.suffix.lower() in (".gst", ".cat"))
     docs = [Doc(p) for p in paths]
@@ -403,10 +395,7 @@ def main() -> int:
         )
         + f"\nload average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} at the end"
     )
-    if old_name is not None:
-        from django.db import connection
-
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    database.close()
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     ok = (

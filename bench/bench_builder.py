@@ -40,40 +40,22 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _django
 
+ROOT = _django.ROOT
 TARGET_P95_MS = 30.0
 UNITS_ON_LIST = 25
 VERSION = re.compile(r'data-version="(\d+)"')
 NEW_ROW = re.compile(r'<li id="unit-(\d+)"')
 
-# Production-like settings: no DEBUG (queries are not kept), plain HTTP on loopback,
-# static files from the finders (no collectstatic needed), a database of its own.
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["HTTPS"] = "false"
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["WHITENOISE_USE_FINDERS"] = "true"
-os.environ["LOG_LEVEL"] = "ERROR"
-# The page rate (600/min per account) is for people clicking; the bench's one player makes
-# more requests than that once requests take ~20 ms. It still counts every request in Redis.
-os.environ["PAGE_RATE"] = "100000000/min"
-# "testserver" is the in-process client's host. (No `setup_test_environment`: it instruments
-# every template render to keep its context, which would be measured as server time.)
-os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
-os.environ["TEST_DATABASE_NAME"] = f"bench_builder_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-
-import warnings  # noqa: E402
-
-import django  # noqa: E402
-
-# whitenoise warns once per process that STATIC_ROOT was never collected; the finders serve.
-warnings.filterwarnings("ignore", message="No directory at")
-django.setup()
+# A server's settings, static files from the finders (no collectstatic needed), a database of
+# its own; the page rate (600/min per account) is for people clicking, and the bench's one
+# player makes more requests than that once requests take ~20 ms. "testserver" is the
+# in-process client's host. (No `setup_test_environment`: it instruments every template render
+# to keep its context, which would be measured as server time.)
+_django.setup(server=True, unthrottled=True, WHITENOISE_USE_FINDERS="true",
+              ALLOWED_HOSTS="127.0.0.1,testserver")
 
 from armybuilder.process_heap import freeze_startup_heap  # noqa: E402
 
@@ -82,7 +64,6 @@ from armybuilder.process_heap import freeze_startup_heap  # noqa: E402
 freeze_startup_heap()
 
 from django.core.cache import cache  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
@@ -437,9 +418,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1, help="gunicorn workers")
     args = parser.parse_args()
 
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database():
         players = make_players(args.clients + 1)
         units = ListUnit.objects.filter(army_list=players[0][1]).count()
         postgres = connection.cursor().connection.info.server_version // 10000
@@ -466,8 +445,6 @@ def main() -> int:
             report(f"change option, {args.clients} concurrent clients", many["option"])
         print(f"target: p95 <= {TARGET_P95_MS:.0f} ms for one client (ratio < 1 meets it); "
               f"load average at the end {os.getloadavg()[0]:.2f}")
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     print("target met (server p95, one client)" if met else "TARGET MISSED (server p95, one client)")
     return 0 if met else 1
 

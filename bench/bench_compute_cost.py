@@ -22,15 +22,10 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")  # the engines' gettext_noop
+import _django
 
-import django  # noqa: E402
-
-django.setup()
+_django.setup()  # the engines' gettext_noop
 
 from rules.systems.fantasy_combat.estimate import attack as fantasy_attack  # noqa: E402
 from rules.systems.fantasy_combat.variants import WHFB6  # noqa: E402

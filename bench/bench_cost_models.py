@@ -27,15 +27,10 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
 
-import django  # noqa: E402
-
-django.setup()
+_django.setup()
 
 from django.conf import settings  # noqa: E402
 

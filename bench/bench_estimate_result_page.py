@@ -23,18 +23,10 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["HTTPS"] = "false"  # the test client speaks plain HTTP
-os.environ["DEBUG"] = "false"  # production settings, as bench_page_cpu.py
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-for _rate in ("API_THROTTLE_USER", "API_THROTTLE_IP"):
-    os.environ[_rate] = "100000000/hour"
-os.environ["PAGE_RATE"] = "100000000/min"
+import _django
+
+_django.environment(server=True, unthrottled=True)
 
 SIZES = (10, 25, 50)
 TARGET_RATIO = 1.5
@@ -74,11 +66,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.db import connection
+    _django.setup()
     from django.test import Client
 
     from armybuilder import jobs
@@ -86,10 +74,8 @@ def main() -> int:
     from armybuilder.estimates.services import estimate_create
     from tests.factories.army_lists import make_user
 
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     ok = True
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database():
         owner = make_user("bench")
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(owner)
@@ -118,8 +104,6 @@ def main() -> int:
                       f"{size_bytes / 1024:7.1f} KiB  "
                       f"{cpu / matchups * 1e6:6.1f} µs/matchup  ×{cpu / base_cpu:5.1f} of the baseline"
                       f"  ×{ratio:4.2f} of the 10×10 {what}")
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     print("target met" if ok else "TARGET MISSED")
     return 0 if ok else 1
 

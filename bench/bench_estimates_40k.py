@@ -65,16 +65,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from math import comb
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")  # the job limits' settings
+import _django
 
-import django  # noqa: E402
-
-django.setup()
+_django.setup()  # the job limits' settings
 
 from django.db.backends.postgresql.operations import get_json_dumps  # noqa: E402
 

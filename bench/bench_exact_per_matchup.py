@@ -35,22 +35,14 @@ import json
 import os
 import random
 import re
-import sys
 import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
+import _django
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-
-import django  # noqa: E402
-
-django.setup()
+_django.setup()
 
 from armybuilder.estimates.compute import list_vs_list  # noqa: E402
 from rules.systems.registry import get_system  # noqa: E402

@@ -36,30 +36,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import secrets
 import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
+import _django
 import psutil
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-os.environ["TEST_DATABASE_NAME"] = f"bench_fanout_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-
-import django  # noqa: E402
-
-django.setup()
+_django.setup(server=True)
 
 from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 
 from armybuilder.estimates import fanout  # noqa: E402
 from armybuilder.estimates.bounds import list_vs_list_costs  # noqa: E402
@@ -255,9 +242,7 @@ def main() -> int:
                         help="also this many pairs of 1- and 2-process runs on two warm workers taking "
                              "the queue in turn (the median ratio; robust to a drifting machine)")
     args = parser.parse_args()
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with _django.database(catalogue=False, instrumented=True):
         load_before = os.getloadavg()
         system, inputs = job(args.size)
         runs = []
@@ -319,9 +304,6 @@ def main() -> int:
         print(f"  load average after: {os.getloadavg()[0]:.2f}")
         default_fanned = bool(default_parts)
         return 0 if speedup >= TARGET_SPEEDUP_AT_2 and not default_fanned else 1
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

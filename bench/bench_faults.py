@@ -24,16 +24,10 @@ import sys
 import time
 import uuid
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ.setdefault("SECRET_KEY", "bench-faults")
+import _django
 
-import django  # noqa: E402
-
-django.setup()
+_django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.core.cache import caches  # noqa: E402

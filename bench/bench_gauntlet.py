@@ -42,22 +42,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["HTTPS"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
-os.environ["TEST_DATABASE_NAME"] = f"bench_gauntlet_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
+import _django
 
-import django  # noqa: E402
-
-django.setup()
+ROOT = _django.ROOT
+_django.setup(server=True, ALLOWED_HOSTS="127.0.0.1,testserver")
 
 from django.core.cache import caches  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
@@ -234,11 +224,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with _django.database():
         from django.contrib.auth.models import User
 
-        call_command("load_catalogue", verbosity=0)
         owner = User.objects.create_user("bench", password=secrets.token_urlsafe(12))
         mine = make_list(owner, "Mine", 0)
         opponents = [make_list(owner, f"Opponent {n}", 20 * (n + 1)) for n in range(3)]
@@ -321,8 +309,6 @@ def main() -> int:
         met = (p95 <= EDIT_P95_TARGET and max(full_cpu.values()) <= FULL_CPU_TARGET_S
                and poll_cpu <= POLL_CPU_TARGET_S)
         return 0 if met else 1
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

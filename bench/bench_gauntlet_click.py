@@ -21,7 +21,6 @@ the end) and stops every process it started.
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import secrets
 import statistics
@@ -37,6 +36,7 @@ os.environ["WHITENOISE_USE_FINDERS"] = "true"
 # clicks (plain synchronous queries, no loop of Django's own), which Django would refuse there.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
+import _django
 import bench_load  # sets the environment up, and Django with it
 from django.utils import timezone
 
@@ -165,15 +165,9 @@ def main() -> int:
     parser.add_argument("--clicks", type=int, default=12)
     parser.add_argument("--units", type=int, default=20)
     args = parser.parse_args()
-    from django.core.management import call_command
-    from django.db import connection
-    from django.test.utils import setup_test_environment, teardown_test_environment
     from playwright.sync_api import sync_playwright
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+    with _django.database(instrumented=True):
         owner, own = build(args.units)
         cookie_name, cookie_value = session_cookie(owner)
         with bench_load.running_redis() as redis_server, bench_load.stack(redis_server.url(0)) as url, \
@@ -198,9 +192,6 @@ def main() -> int:
                 load_after = os.getloadavg()
             finally:
                 browser.close()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
     if len(CLICKS) < 2:
         raise SystemExit("fewer than two clicks measured: no upgrades to take")
     ordered = sorted(CLICKS)

@@ -20,12 +20,11 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 from xml.etree import ElementTree
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
+
+_django.environment()
 
 TARGET_MS = 200.0
 LIST_POINTS = 2000
@@ -107,17 +106,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    import django
-
-    django.setup()
+    _django.setup()
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-    from django.db import connection
 
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     ok = True
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database():
         user = get_user_model().objects.create_user("bench", password="a-long-bench-password")
         army_list, made = sources(user)
         print(f"List import: a {army_list.total_points}-point OPR list of {army_list.units.count()} units, "
@@ -128,8 +121,6 @@ def main() -> int:
             ok &= ms <= TARGET_MS
             print(f"  {key:16} {len(source.data) / 1024:6.1f} KiB  {ms:7.1f} ms  ×{ms / baseline:4.2f} of "
                   f"our JSON  ({units} units, {left} left out)  [target ≤ {TARGET_MS:.0f} ms]")
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     print("all targets met" if ok else "TARGET MISSED")
     return 0 if ok else 1
 

@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import _django
+
 HERE = Path(__file__).resolve()
 MODES = ("cold", "edited", "warm")
 #: Issue 42's targets: each page at 50 units at most the baseline commit's CPU (every mode), and
@@ -150,26 +152,12 @@ def profile_page(client, url: str, label: str, cache) -> None:
 def measure(args: argparse.Namespace) -> int:
     """Build the lists and time the pages in this process (the code at `--root`)."""
     root = Path(args.root)
-    sys.path.insert(0, str(root))
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-    os.environ["DEBUG"] = "false"
-    os.environ["HTTPS"] = "false"
-    os.environ["STATIC_MANIFEST"] = "false"
-    os.environ["LOG_LEVEL"] = "ERROR"
-    os.environ["PAGE_RATE"] = "100000000/min"
-    os.environ["TEST_DATABASE_NAME"] = f"bench_list_pages_{os.getpid()}"
-    os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-    import io
     import warnings
 
-    import django
-
     warnings.filterwarnings("ignore")
-    django.setup()
+    _django.setup(server=True, unthrottled=True, root=root)
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
-    from django.core.management import call_command
-    from django.db import connection
     from django.test import Client
     from django.urls import reverse
 
@@ -180,9 +168,7 @@ def measure(args: argparse.Namespace) -> int:
     # No `setup_test_environment`: its instrumented template rendering sends a signal per
     # template, on which the test client copies the context: a cost per rendered template
     # that production does not pay, and that would favour the side rendering fewer of them.
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+    with _django.database():
         faction = (Faction.objects.filter(system__key="opr", owner__isnull=True)
                    .prefetch_related("units").order_by("pk").first())
         templates = list(faction.units.all())
@@ -226,8 +212,6 @@ def measure(args: argparse.Namespace) -> int:
                     profile_page(client, url, f"{page} at {size} units, cold", cache)
         print(json.dumps(figures))
         return 0
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 def main() -> int:

@@ -44,40 +44,25 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _django
 
+ROOT = _django.ROOT
 TARGET_P95_MS = 250.0
 
 #: The client process (`--drive`) needs neither Django nor the database.
 DRIVER = "--drive" in sys.argv
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["HTTPS"] = "false"
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-for name in ("API_THROTTLE_USER", "API_THROTTLE_IP", "API_THROTTLE_ESTIMATES", "API_THROTTLE_LOGIN"):
-    os.environ[name] = "100000000/hour"
-os.environ["PDF_RENDER_RATE"] = "100000000/hour"
-os.environ["PAGE_RATE"] = "100000000/min"
-os.environ["TEST_DATABASE_NAME"] = f"bench_load_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-
-import warnings  # noqa: E402
+# A server's settings, a database of its own, and rates no benchmark reaches (every throttle).
+_django.environment(server=True, unthrottled=True, API_THROTTLE_ESTIMATES="100000000/hour",
+                    API_THROTTLE_LOGIN="100000000/hour", PDF_RENDER_RATE="100000000/hour")
 
 import httpx  # noqa: E402
 
 if not DRIVER:
-    import django
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    django.setup()
+    _django.setup()
 
     from django.contrib.auth.models import User
-    from django.core.management import call_command
     from django.db import connection
-    from django.test.utils import setup_test_environment, teardown_test_environment
     from rest_framework.authtoken.models import Token
 
     from armybuilder.lists import services, sharing
@@ -352,10 +337,7 @@ def main() -> int:
     if args.drive:
         return drive(args.drive)
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database(instrumented=True):
         players, shared = build_players(args.clients)
         connection.close()
         with running_redis() as redis_server, stack(redis_server.url(0)) as url:
@@ -427,9 +409,6 @@ def main() -> int:
                           "load_before": load_before[0],
                           "load_after": load_after[0], **summary}))
         return 0 if met else 1
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

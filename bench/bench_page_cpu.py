@@ -22,43 +22,21 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import io
 import json
 import os
-import secrets
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["HTTPS"] = "false"
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-for name in ("API_THROTTLE_USER", "API_THROTTLE_IP"):
-    os.environ[name] = "100000000/hour"
-os.environ["PAGE_RATE"] = "100000000/min"
-os.environ["TEST_DATABASE_NAME"] = f"bench_page_cpu_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
+ROOT = _django.ROOT
+_django.setup(server=True, unthrottled=True)
 
-import warnings  # noqa: E402
-
-import django  # noqa: E402
-
-warnings.filterwarnings("ignore", message="No directory at")
-django.setup()
-
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import (  # noqa: E402
     CaptureQueriesContext,
-    setup_test_environment,
-    teardown_test_environment,
 )
 
 
@@ -91,10 +69,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+    with _django.database(instrumented=True):
         made, shared = players()
         player = made[0]
         api = {"HTTP_AUTHORIZATION": f"Token {player['token']}"}
@@ -145,9 +120,6 @@ def main() -> int:
             print(f"  {name:<18} median {median:6.1f} ms CPU   lowest {min(times):6.1f}   "
                   f"queries {queries:<3} {size / 1024:6.1f} KiB   ÷ baseline {median / base:4.1f}")
         return 0
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import io
 import os
 import pstats
 import random
@@ -43,30 +42,14 @@ import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _django
 
 TARGET_SECONDS = 5.0
 CLOCK = time.perf_counter if os.environ.get("BENCH_CLOCK") == "wall" else time.process_time
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-os.environ["TEST_DATABASE_NAME"] = f"bench_pdf_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-
-import warnings  # noqa: E402
-
-import django  # noqa: E402
-
-warnings.filterwarnings("ignore", message="No directory at")
-django.setup()
+_django.setup(server=True)
 
 from django.contrib.auth.models import User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 
 from armybuilder.lists import services  # noqa: E402
 from armybuilder.models import ArmyList  # noqa: E402
@@ -158,10 +141,7 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one render")
     args = parser.parse_args()
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+    with _django.database(instrumented=True):
         owner = User.objects.create_user("bench-pdf", password=secrets.token_urlsafe(12))
         big = [build_list(owner, args.units, seed) for seed in range(args.rounds)]
         small = [build_list(owner, 20, 100 + seed) for seed in range(args.rounds)]
@@ -198,9 +178,6 @@ def main() -> int:
         if os.environ.get("BENCH_PDF_OUT"):
             Path(os.environ["BENCH_PDF_OUT"]).write_bytes(render(big[0])[1])
         return 0 if median <= TARGET_SECONDS else 1
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

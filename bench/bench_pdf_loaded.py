@@ -36,13 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import _django
 import bench_load
 import httpx
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.db import connection
-from django.test.utils import setup_test_environment, teardown_test_environment
 from rest_framework.authtoken.models import Token
 
 from tests.redis_server import running_redis
@@ -105,10 +104,7 @@ def main() -> int:
 
     from bench_pdf import build_list  # after bench_load: Django is set up once, with its database name
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0)
+    with _django.database(instrumented=True):
         owner = User.objects.create_user("pdf-loaded", password="x" * 16)
         token = Token.objects.create(user=owner).key
         lists = [build_list(owner, args.units, seed) for seed in range(1 + args.rounds)]
@@ -145,9 +141,6 @@ def main() -> int:
                   f"bound ÷ worst loaded: {bound / worst:.1f}")
         print(f"target: every request answers with the PDF within the bound: {'met' if met else 'NOT met'}")
         return 0 if met else 1
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

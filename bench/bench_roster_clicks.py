@@ -50,26 +50,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["HTTPS"] = "false"
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["WHITENOISE_USE_FINDERS"] = "true"
-os.environ["LOG_LEVEL"] = "ERROR"
-os.environ["PAGE_RATE"] = "100000000/min"
-os.environ["ALLOWED_HOSTS"] = "127.0.0.1,testserver"
-os.environ["TEST_DATABASE_NAME"] = f"bench_roster_clicks_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-
-import warnings  # noqa: E402
-
-import django  # noqa: E402
-
-warnings.filterwarnings("ignore", message="No directory at")
-django.setup()
+_django.setup(server=True, unthrottled=True, WHITENOISE_USE_FINDERS="true",
+              ALLOWED_HOSTS="127.0.0.1,testserver")
 
 from armybuilder.process_heap import collect_if_due, prepare_server_worker  # noqa: E402
 
@@ -78,7 +62,6 @@ prepare_server_worker()  # what gunicorn's post_worker_init does in every web wo
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
@@ -285,9 +268,7 @@ def main() -> int:
     if not (args.data / "Necrons.cat").exists():
         raise SystemExit(f"{args.data}: no Necrons.cat (fetch BSData/wh40k-9e and copy it there)")
 
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+    with _django.database():
         necrons = import_necrons(args.data)
         system = GameSystem.objects.get(key="wh40k9")
         bundled = (
@@ -349,8 +330,6 @@ def main() -> int:
                     f"the longest {max(after):.0f} ms"
                 )
         return 1 if missed else 0
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

@@ -24,45 +24,23 @@ A report measured the text export growing as units^1.87 from 50 to 200 units whe
 from __future__ import annotations
 
 import argparse
-import io
 import math
 import os
 import secrets
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+import _django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["DEBUG"] = "false"
-os.environ["HTTPS"] = "false"
-os.environ["STATIC_MANIFEST"] = "false"
-os.environ["LOG_LEVEL"] = "ERROR"
-for name in ("API_THROTTLE_USER", "API_THROTTLE_IP"):
-    os.environ[name] = "100000000/hour"
-os.environ["TEST_DATABASE_NAME"] = f"bench_text_export_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "bench-" + secrets.token_urlsafe(30))
-
-import warnings  # noqa: E402
-
-import django  # noqa: E402
-
-warnings.filterwarnings("ignore", message="No directory at")
-django.setup()
+_django.setup(server=True, unthrottled=True)
 
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.cache import caches  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import (  # noqa: E402
     CaptureQueriesContext,
-    setup_test_environment,
-    teardown_test_environment,
 )
 from rest_framework.authtoken.models import Token  # noqa: E402
 
@@ -94,10 +72,7 @@ def main() -> int:
 
     from bench_pdf import build_list
 
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
-        call_command("load_catalogue", verbosity=0, stdout=io.StringIO())
+    with _django.database(instrumented=True):
         owner = User.objects.create_user("text-export", password=secrets.token_urlsafe(12))
         headers = {"HTTP_AUTHORIZATION": f"Token {Token.objects.create(user=owner).key}"}
         client = Client(HTTP_HOST="127.0.0.1")
@@ -130,9 +105,6 @@ def main() -> int:
         print(f"growth exponent k from {first} to {last} units: {k:.2f} "
               f"(1 is linear; target ≤ {LINEAR_ENOUGH})")
         return 0 if k <= LINEAR_ENOUGH else 1
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
 
 
 if __name__ == "__main__":

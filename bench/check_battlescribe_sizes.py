@@ -25,14 +25,12 @@ when any size is off.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
+
+_django.environment()
 
 from bench_battlescribe_corpus import Doc, closure  # noqa: E402
 
@@ -142,9 +140,7 @@ def main() -> int:
     parser.add_argument("--only", default="", help="check the catalogues whose name contains this")
     args = parser.parse_args()
 
-    import django
-
-    django.setup()
+    _django.setup()
     paths = sorted(p for p in args.folder.iterdir() if p.suffix.lower() in (".gst", ".cat"))
     docs = [Doc(p) for p in paths]
     docs_by_id = {d.id: d for d in docs}

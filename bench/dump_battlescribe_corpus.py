@@ -59,10 +59,9 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
+import _django
+
+_django.environment()
 
 
 def dump_one(system_key: str, files: list[Path], doc_id: str) -> dict:
@@ -123,9 +122,7 @@ def forked(system_key: str, files: list[Path], doc_id: str) -> dict:
 
 
 def dump(folder: Path, system_key: str, pattern: str, out_path: Path) -> dict:
-    import django
-
-    django.setup()
+    _django.setup()
     from bench_battlescribe_corpus import Doc, closure
 
     from rules.battlescribe_import import parse_import  # noqa: F401 - imported once, before forking

@@ -18,22 +18,13 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import secrets
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "armybuilder.settings")
-os.environ["TEST_DATABASE_NAME"] = f"stress_edits_{os.getpid()}"
-os.environ.setdefault("SECRET_KEY", "stress-" + secrets.token_urlsafe(30))
+import _django
 
-import django  # noqa: E402
+_django.setup()
 
-django.setup()
-
-from django.db import connection  # noqa: E402
 
 from tests.armybuilder.lists.concurrent_edits import consistency_problems, run_clients  # noqa: E402
 from tests.factories.army_lists import make_faction, make_list, make_unit, make_user  # noqa: E402
@@ -54,39 +45,37 @@ def main() -> int:
     parser.add_argument("--burners", type=int, default=2)
     args = parser.parse_args()
 
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     burners: list[multiprocessing.Process] = []
     failed = 0
-    try:
-        deadline = time.monotonic() + 60 * 30
-        burners = [multiprocessing.Process(target=burn, args=(deadline,), daemon=True)
-                   for _ in range(args.burners)]
-        for process in burners:
-            process.start()
-        owner = make_user()
-        faction = make_faction()
-        template = make_unit(faction=faction)
-        print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.burners} CPU burners")
-        for round_number in range(args.rounds):
-            army_list = make_list(owner=owner, faction=faction, points_limit=100_000,
-                                  units=[template, template])
-            initial_version = army_list.version
-            started = time.perf_counter()
-            outcome = run_clients(army_list=army_list, template=template, clients=args.clients,
-                                  changes=args.changes, seed=round_number)
-            elapsed = time.perf_counter() - started
-            problems = consistency_problems(army_list=army_list, initial_version=initial_version,
-                                            initial_units=2, outcome=outcome)
-            failed += bool(problems)
-            print(f"round {round_number + 1}: {len(outcome.successes)} changes, "
-                  f"{outcome.stale} stale retries, "
-                  f"{elapsed:.1f} s, load {os.getloadavg()[0]:.2f}: "
-                  + ("OK" if not problems else "; ".join(problems[:3])))
-    finally:
-        for process in burners:
-            process.terminate()
-        connection.close()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    with _django.database(catalogue=False):
+        try:
+            deadline = time.monotonic() + 60 * 30
+            burners = [multiprocessing.Process(target=burn, args=(deadline,), daemon=True)
+                       for _ in range(args.burners)]
+            for process in burners:
+                process.start()
+            owner = make_user()
+            faction = make_faction()
+            template = make_unit(faction=faction)
+            print(f"load average at start: {os.getloadavg()[0]:.2f}; {args.burners} CPU burners")
+            for round_number in range(args.rounds):
+                army_list = make_list(owner=owner, faction=faction, points_limit=100_000,
+                                      units=[template, template])
+                initial_version = army_list.version
+                started = time.perf_counter()
+                outcome = run_clients(army_list=army_list, template=template, clients=args.clients,
+                                      changes=args.changes, seed=round_number)
+                elapsed = time.perf_counter() - started
+                problems = consistency_problems(army_list=army_list, initial_version=initial_version,
+                                                initial_units=2, outcome=outcome)
+                failed += bool(problems)
+                print(f"round {round_number + 1}: {len(outcome.successes)} changes, "
+                      f"{outcome.stale} stale retries, "
+                      f"{elapsed:.1f} s, load {os.getloadavg()[0]:.2f}: "
+                      + ("OK" if not problems else "; ".join(problems[:3])))
+        finally:
+            for process in burners:
+                process.terminate()
     print(f"{args.rounds - failed} of {args.rounds} rounds consistent")
     return 1 if failed else 0
 
