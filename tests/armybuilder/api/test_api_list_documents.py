@@ -55,6 +55,16 @@ def assert_read_from_document(client: APIClient, list_id: int, settings: Any, la
     return stored.content
 
 
+def assert_first_read_is_the_document(client: APIClient, list_id: int, settings: Any, language: str) -> None:
+    """The first read after a change, in a language a document is stored in, is answered from
+    it (the token and the document's statement), equal to the serializer's answer."""
+    list_cache.clear()
+    with CaptureQueriesContext(connection) as context:
+        first = _get(client, f"/api/v1/lists/{list_id}", language)
+    assert len(context.captured_queries) == 2
+    assert first.content == serialized(client, list_id, settings, language).content
+
+
 def test_every_kind_of_list_reads_from_its_document_as_the_serializer_gives_it(
         owner: Any, example_lists: list[ArmyList], imported_list: ArmyList, settings: Any) -> None:
     """Bundled lists of every system, a homebrew list and a list of a faction imported with its
@@ -196,11 +206,7 @@ def test_a_committed_change_rewrites_the_stored_documents_in_each_language(
     stored = ListApiDocument.objects.filter(army_list=private_list).values_list("language", "list_version")
     assert set(stored) == {("en", version), ("pl", version)}
     for language in ("en", "pl"):
-        list_cache.clear()
-        with CaptureQueriesContext(connection) as context:
-            first = _get(owner_client, url, language)
-        assert len(context.captured_queries) == 2  # the token, the document's statement
-        assert first.content == serialized(owner_client, private_list.pk, settings, language).content
+        assert_first_read_is_the_document(owner_client, private_list.pk, settings, language)
 
 
 def test_a_list_read_through_no_api_costs_its_changes_no_document(
@@ -270,8 +276,4 @@ def test_a_changes_response_is_sent_before_its_documents_are_rewritten(
         response.close()  # the body sent: the server closes the response
     assert stored() == {("en", before + 1), ("pl", before + 1)}
     for language in ("en", "pl"):
-        list_cache.clear()
-        with CaptureQueriesContext(connection) as context:
-            first = _get(owner_client, url, language)
-        assert len(context.captured_queries) == 2  # the token, the document's statement
-        assert first.content == serialized(owner_client, private_list.pk, settings, language).content
+        assert_first_read_is_the_document(owner_client, private_list.pk, settings, language)
