@@ -41,14 +41,16 @@ _COUNTS.setflags(write=False)
 
 
 def mean(pmf: PMF) -> float:
-    """E[X] = Σ k·P(k)."""
+    """E[X] = Σ k·P(k). Written `pmf.dot(counts)`: the same dot product as `counts @ pmf`, to
+    the bit, at a third of its call's cost on the short PMFs of one attack (issue 42)."""
     n = len(pmf)
-    return float((_COUNTS[:n] if n <= len(_COUNTS) else np.arange(n, dtype=np.float64)) @ pmf)
+    return float(pmf.dot(_COUNTS[:n] if n <= len(_COUNTS) else np.arange(n, dtype=np.float64)))
 
 
 def at_least(pmf: PMF) -> PMF:
-    """P(X ≥ k) for every k (the "at least k killed" curve of the charts)."""
-    return np.cumsum(pmf[::-1])[::-1]
+    """P(X ≥ k) for every k (the "at least k killed" curve of the charts); `np.add.accumulate`
+    is `np.cumsum` without its wrapper's dispatch."""
+    return np.add.accumulate(pmf[::-1])[::-1]
 
 
 def fold(pmf: PMF, limit: int | None) -> PMF:
