@@ -43,10 +43,10 @@ binomial regroup tests are summed over the joint distribution of wounds both way
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache, partial
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -70,9 +70,9 @@ RECKLESS_IGNORES_REGROUP_STATES = True
 NATURAL_SIX_PASSES = True
 
 
-@dataclass(frozen=True, slots=True)
-class SecondStage:
-    """The joint result of both stages: who won the melee and each unit's regroup outcome."""
+class SecondStage(NamedTuple):
+    """The joint result of both stages: who won the melee and each unit's regroup outcome (a
+    named tuple: built once a matchup, cheaper than a frozen dataclass's `__init__`)."""
 
     p_attacker_wins: float
     p_defender_wins: float
@@ -121,7 +121,10 @@ def failed_tests(tests: int, p_pass: float) -> PMF:
 
 def _unit_rule(unit: Unit, rule: str) -> bool:
     """A morale rule counts when every model has it (as the combat engine reads unit rules)."""
-    return all(model.has(rule) for model in unit.models)
+    for model in unit.models:  # noqa: SIM110 - a loop, not all(): asked four times a matchup, all() is slower
+        if not model.has(rule):
+            return False
+    return True
 
 
 def fear_bonus(unit: Unit, alive: Sequence[int] | None = None) -> int:
@@ -188,17 +191,6 @@ def counter_summary(states: np.ndarray, wounds: np.ndarray, half: np.ndarray, de
     return wounds_pmf, at_most, kills, (more_than[0], more_than[1])
 
 
-@dataclass(slots=True)
-class _Sums:
-    """The second stage's running sums a group of defender states adds to (arrays in place)."""
-
-    defender_failed: np.ndarray
-    attacker_failed: np.ndarray
-    counter_wounds: np.ndarray
-    counter_kills: np.ndarray
-    p_attacker_wins: float = 0.0
-
-
 def shooting_classes(kills: PMF, wounds: PMF, starting_toughness: int) -> tuple[float, float, float, float]:
     """The defender after shooting in the four classes its regroup test tells apart: (destroyed,
     unhurt, hurt, hurt at half strength), read off the first stage's distributions of models
@@ -229,30 +221,39 @@ def shooting_classes(kills: PMF, wounds: PMF, starting_toughness: int) -> tuple[
     return destroyed, unhurt, hurt, hurt_at_half
 
 
-def _shooting_sums(sums: _Sums, classes: tuple[float, float, float, float], fearless: bool,
-                   p_pass: float) -> None:
-    """The defender's states after shooting, all at once: no counter-attack, so the charger is
-    untouched (no wounds, no test, it "won") and the defender tests as it took wounds; a
-    destroyed defender takes no test. The melee path's sums with a counter-attack of nothing,
-    its terms that are exactly zero left out. A standing defender takes no test without wounds,
-    else 1 (+1 at half strength, −1 Fearless): `classes` are the probabilities of the four
-    classes (destroyed, unhurt, hurt, hurt at half; `shooting_classes`)."""
+def _shooting_stage(classes: tuple[float, float, float, float], *, fearless: bool, p_pass: float,
+                    attacker: Unit, defender: Unit) -> SecondStage:
+    """The second stage after shooting: no counter-attack, so the charger is untouched (no
+    wounds, no test, it "won") and the defender tests as it took wounds; a destroyed defender
+    takes no test. The melee path's sums with a counter-attack of nothing, its terms that are
+    exactly zero left out. A standing defender takes no test without wounds, else 1 (+1 at half
+    strength, −1 Fearless): `classes` are the probabilities of the four classes (destroyed,
+    unhurt, hurt, hurt at half; `shooting_classes`), added up in plain floats (four numbers:
+    numpy's calls would cost more than the sums)."""
     destroyed, unhurt, hurt, hurt_at_half = classes
     mass = destroyed + unhurt + hurt + hurt_at_half
-    sums.counter_wounds[0] += mass
-    sums.counter_kills[0] += mass
-    sums.p_attacker_wins += mass  # nothing struck back: the attacker "won"
-    failed = sums.defender_failed
     by_tests = {0: unhurt}
     tests = max(1 - int(fearless), 0)
     by_tests[tests] = by_tests.get(tests, 0.0) + hurt
     tests = max(2 - int(fearless), 0)
     by_tests[tests] = by_tests.get(tests, 0.0) + hurt_at_half
+    steady = exhausted = pinned = routed = 0.0  # failed tests: 0, 1, 2, 3 (`REGROUP_STATES`)
     for n, share in by_tests.items():
         if share:
-            failed += share * failed_tests(n, p_pass)
-    failed[0] += destroyed
-    sums.attacker_failed[0] += mass
+            p0, p1, p2, p3 = failed_tests(n, p_pass).tolist()
+            steady, exhausted, pinned, routed = (steady + share * p0, exhausted + share * p1,
+                                                 pinned + share * p2, routed + share * p3)
+    failed = [steady + destroyed, exhausted, pinned, routed]
+    counter_wounds = np.zeros(sum(model.count * model.toughness for model in attacker.models) + 1)
+    counter_kills = np.zeros(sum(model.count for model in attacker.models) + 1)
+    counter_wounds[0] = counter_kills[0] = mass
+    attacker_failed = np.zeros(len(REGROUP_STATES))
+    attacker_failed[0] = mass
+    return SecondStage(
+        p_attacker_wins=mass, p_defender_wins=0.0, counter_wounds=counter_wounds, counter_kills=counter_kills,
+        defender_failed=np.array(failed), attacker_failed=attacker_failed,
+        defender_reckless=_unit_rule(defender, "Reckless"),
+        attacker_reckless=_unit_rule(attacker, "Reckless"), p_defender_counter_exhausted=0.0)
 
 
 def second_stage(
@@ -264,11 +265,15 @@ def second_stage(
     attacker_costs: Sequence[float],
 ) -> SecondStage:
     """Counter-attack (melee only) and both regroup tests, from the first stage's states."""
-    space = first.dist  # the defender's states after the first stage: alive, wounds, destroyed
-    states = space.probs
-    melee = situation.melee
     defender_fearless = _unit_rule(defender, "Fearless")
     defender_pass = quality_pass(morale_quality(defender))
+    if not situation.melee:
+        toughness = next((model.toughness for model in defender.models if model.count), 1)
+        return _shooting_stage(shooting_classes(first.kills, first.wounds, toughness),
+                               fearless=defender_fearless, p_pass=defender_pass, attacker=attacker,
+                               defender=defender)
+    space = first.dist  # the defender's states after the first stage: alive, wounds, destroyed
+    states = space.probs
     attacker_models = sum(model.count for model in attacker.models)
 
     defender_failed = np.zeros(len(REGROUP_STATES))
@@ -276,17 +281,6 @@ def second_stage(
     counter_wounds = np.zeros(sum(model.count * model.toughness for model in attacker.models) + 1)
     counter_kills = np.zeros(attacker_models + 1)
     p_attacker_wins = p_defender_wins = p_countered = 0.0
-    stage_sums = _Sums(defender_failed, attacker_failed, counter_wounds, counter_kills)
-
-    if not melee:
-        toughness = next((model.toughness for model in defender.models if model.count), 1)
-        _shooting_sums(stage_sums, shooting_classes(first.kills, first.wounds, toughness),
-                       defender_fearless, defender_pass)
-        return SecondStage(
-            p_attacker_wins=stage_sums.p_attacker_wins, p_defender_wins=0.0, counter_wounds=counter_wounds,
-            counter_kills=counter_kills, defender_failed=defender_failed, attacker_failed=attacker_failed,
-            defender_reckless=_unit_rule(defender, "Reckless"),
-            attacker_reckless=_unit_rule(attacker, "Reckless"), p_defender_counter_exhausted=0.0)
 
     dealt_by_attacker = space.wounds
     defender_half = half_strength(defender, space.alive, space.wounds)

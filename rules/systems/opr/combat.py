@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,9 +57,11 @@ COVER_BONUS = 1
 ENTRENCHED_COVER_BONUS = 2
 
 
-@dataclass(frozen=True, slots=True)
-class WeaponGroup:
-    """§1: every model carrying the same weapon (with the same attacking profile) attacks together."""
+class WeaponGroup(NamedTuple):
+    """§1: every model carrying the same weapon (with the same attacking profile) attacks together.
+
+    Named tuples, as `WeaponOutcome`: built several times an attack, a frozen dataclass's
+    field-by-field `__init__` cost more than the rest of their step (issue 42)."""
 
     weapon: Weapon
     model: Model
@@ -69,7 +72,10 @@ class WeaponGroup:
 
 def unit_has(unit: Unit, rule: str) -> bool:
     """Decision: a unit has a defensive rule that acts before allocation when all its models have it."""
-    return all(model.has(rule) for model in unit.models)
+    for model in unit.models:  # noqa: SIM110 - a loop, not all(): asked several times an attack, slower
+        if not model.has(rule):
+            return False
+    return True
 
 
 # §1 Attacks ---------------------------------------------------------------------------
@@ -315,8 +321,7 @@ def allocate(weapon: Weapon, defender: Unit, model_costs: Sequence[float]) -> Pl
     return Placement(order(defender, model_costs), deadly(weapon))
 
 
-@dataclass(frozen=True, slots=True)
-class WeaponOutcome:
+class WeaponOutcome(NamedTuple):
     """§ Outputs, per weapon: expected attacks, hits (after extra hits and Blast), wounds taken
     and models killed, while the defender still had models."""
 
