@@ -121,32 +121,42 @@ class AllocationSpace:
         else:
             killed, step = np.divmod(position, per_model)
             self.wounds = killed * toughness + (step * placement.damage if placement.damage != 1 else step)
-        alive = count - killed
-        # the per-state facts of `__init__`, read off the chain (one group: no sums over groups)
-        self.alive = alive[:, None]
-        self.killed = killed[:, None]
-        self.models_alive = alive
+        # the per-state facts of `__init__`, read off the chain (one group: no sums over groups);
+        # the ones the first weapon's step does not read are made on first use (`__getattr__`)
         self.models_killed = killed
-        destroyed = np.zeros(size, dtype=bool)
-        destroyed[-1] = True  # the last state, alone: every model killed (all of none, for no models)
-        self.destroyed = destroyed
+
+    #: A chain's facts made on first use (`__getattr__`): each numpy call is a microsecond, and
+    #: ten times that when the machine's caches are cold, as in a job's first matchup (issue 42).
+    _LAZY_CHAIN_FACTS = frozenset({"alive", "killed", "models_alive", "destroyed", "current", "damage",
+                                   "_successor"})
 
     def __getattr__(self, name: str) -> Any:
-        """A chain's facts no attack step reads, made on first use (`_build_chain`)."""
+        """A chain's per-state facts the attack has not read yet, made now (`_build_chain`)."""
         chain = self.__dict__.get("_chain")
-        if chain is None or name not in ("current", "damage", "_successor"):
+        if chain is None or name not in self._LAZY_CHAIN_FACTS:
             raise AttributeError(name)
         per_model, size = self.__dict__["_chain_shape"]
-        position = np.arange(size, dtype=np.int64)
-        step = position % per_model
-        if name == "current":
-            value: Any = np.where(step > 0, 0, -1)
-        elif name == "damage":
-            value = step * chain.damage
+        killed = self.models_killed
+        if name == "killed":
+            value: Any = killed[:, None]
+        elif name == "models_alive":
+            value = self.counts[0] - killed
+        elif name == "alive":
+            value = self.models_alive[:, None]
+        elif name == "destroyed":
+            value = np.zeros(size, dtype=bool)
+            value[-1] = True  # the last state, alone: every model killed (all of none, for no models)
         else:
-            successor = position + 1
-            successor[-1] = size - 1
-            value = {chain: successor}
+            position = np.arange(size, dtype=np.int64)
+            step = position % per_model
+            if name == "current":
+                value = np.where(step > 0, 0, -1)
+            elif name == "damage":
+                value = step * chain.damage
+            else:
+                successor = position + 1
+                successor[-1] = size - 1
+                value = {chain: successor}
         self.__dict__[name] = value
         return value
 
@@ -174,7 +184,7 @@ class AllocationSpace:
         self.__dict__["_index"] = value
 
     def __len__(self) -> int:
-        return len(self.destroyed)
+        return len(self.models_killed)
 
     def _next_group(self, state: State, order: tuple[int, ...]) -> int:
         alive, current, _ = state

@@ -457,7 +457,7 @@ def _resolve_untouched(
     after = dist.resolve_untouched(row, placement)
     outcome = WeaponOutcome(
         group=group,
-        attacks=group.attacks * (0.0 if dist.destroyed[0] else 1.0),
+        attacks=group.attacks * (0.0 if target < 0 else 1.0),  # no model to attack: destroyed
         hits=float(expected_hits),
         wounds=float(after.probs.dot(after.wounds)),  # `.dot`: `@`'s sums, a cheaper call
         kills=float(after.probs.dot(after.models_killed)),
