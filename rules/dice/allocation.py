@@ -34,6 +34,10 @@ State = tuple[tuple[int, ...], int, int]
 IntArray = npt.NDArray[np.int64]
 
 
+#: Chains of up to this many states are listed in Python, longer ones with numpy's arrays.
+_PYTHON_CHAIN = 256
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """How one batch of events is placed: group priority for a fresh model, wounds per event."""
@@ -114,12 +118,17 @@ class AllocationSpace:
         size = count * per_model + 1
         self._chain = placement
         self._chain_shape = (per_model, size)
-        position = np.arange(size, dtype=np.int64)  # the last one: every model dead, none damaged
+        # the last state: every model dead, none damaged
         if per_model == 1:  # every event kills a model: the position is the models killed
-            killed = position
-            self.wounds = killed * toughness if toughness != 1 else killed
+            killed = np.arange(size, dtype=np.int64)
+            self.wounds = killed if toughness == 1 else np.arange(0, size * toughness, toughness,
+                                                                  dtype=np.int64)
+        elif size <= _PYTHON_CHAIN:  # in Python, one numpy call each (no cold ufuncs: `_LAZY_CHAIN_FACTS`)
+            killed = np.array([i // per_model for i in range(size)], dtype=np.int64)
+            self.wounds = np.array([i // per_model * toughness + i % per_model * placement.damage
+                                    for i in range(size)], dtype=np.int64)
         else:
-            killed, step = np.divmod(position, per_model)
+            killed, step = np.divmod(np.arange(size, dtype=np.int64), per_model)
             self.wounds = killed * toughness + (step * placement.damage if placement.damage != 1 else step)
         # the per-state facts of `__init__`, read off the chain (one group: no sums over groups);
         # the ones the first weapon's step does not read are made on first use (`__getattr__`)
