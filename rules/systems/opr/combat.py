@@ -267,9 +267,10 @@ def wounds(n_attacks: int, hits: PMF, wound_die: tuple[PMF, int], limit: int) ->
     rolls a defence die scoring `wound_die`. Regeneration's dice are rolled together, so
     the count is max(0, failed tests − natural 6s) over the whole attack, not per hit.
     """
-    key = (n_attacks, hits.tobytes(), wound_die[0].tobytes(), wound_die[1], limit)
+    hits_bytes, die_bytes = hits.tobytes(), wound_die[0].tobytes()
+    key = (n_attacks, hits_bytes, die_bytes, wound_die[1], limit)
     return WOUNDS_CACHE.get_or_compute(
-        key, lambda: _wounds(n_attacks, hits, wound_die[0], wound_die[1], limit))
+        key, lambda: _wounds(n_attacks, hits_bytes, die_bytes, wound_die[1], limit))
 
 
 #: Wound PMFs by the exact odds, so equal odds from different units share one computation;
@@ -277,11 +278,11 @@ def wounds(n_attacks: int, hits: PMF, wound_die: tuple[PMF, int], limit: int) ->
 WOUNDS_CACHE = ByteBoundedCache(max_bytes=32 * 1024 * 1024)
 
 
-def _wounds(n_attacks: int, hits: PMF, die: PMF, die_low: int, limit: int) -> PMF:
-    """`wounds`, its trailing impossible counts dropped: a weapon's PMF is as long as the
-    wounds it can cause, not as long as the defender's toughness (the allocation walks
-    only that many steps)."""
-    per_attack, low = _per_attack(hits.tobytes(), die.tobytes(), die_low)
+def _wounds(n_attacks: int, hits: bytes, die: bytes, die_low: int, limit: int) -> PMF:
+    """`wounds` (the PMFs as their bytes, `wounds`'s key), its trailing impossible counts
+    dropped: a weapon's PMF is as long as the wounds it can cause, not as long as the
+    defender's toughness (the allocation walks only that many steps)."""
+    per_attack, low = _per_attack(hits, die, die_low)
     result = counts.clamped_sum(per_attack, low, n_attacks, limit)
     if not result[-1]:  # trailing impossible counts, dropped
         nonzero = np.flatnonzero(result)
@@ -370,6 +371,9 @@ class AttackOutcome:
         return known["p_destroyed"]
 
     def expected_points_destroyed(self, model_costs: Sequence[float]) -> float:
+        """Σ over states of P(state) × the points of the models it has lost."""
+        if len(model_costs) == 1:  # one profile: its cost × the expected kills (`kills`, kept)
+            return float(model_costs[0]) * mean(self.kills)
         # `.dot`: the same products and sums as `@`, without the matmul ufunc's dispatch
         lost = self.dist.killed.dot(np.asarray(model_costs, dtype=np.float64))
         return float(self.dist.probs.dot(lost))
