@@ -56,11 +56,12 @@ from rules.dice.shared_results import HashOnce, shared
 from rules.systems.opr.combat import AttackOutcome, resolve_attack
 from rules.systems.opr.situation import Situation
 
-try:  # labels are translated where they are shown; mark them for makemessages here
-    from django.utils.translation import gettext_noop
-except ImportError:  # pragma: no cover - the engine also runs without Django
-    def gettext_noop(message: str) -> str:
-        return message
+
+def gettext_noop(message: str) -> str:
+    """Marks a label for makemessages (which finds the calls by this name); labels are
+    translated where they are shown. Django's own is this identity, but reading it needs
+    Django's settings, which the engine does without (`LABELS` are marked at import)."""
+    return message
 
 #: Decision: the unit's state after k failed regroup tests (index k); see the module docstring.
 REGROUP_STATES = ("steady", "exhausted", "pinned", "destroyed")
@@ -369,33 +370,49 @@ def _distribution(key: str, label: str, pmf: PMF) -> dict[str, Any]:
             "expected": mean(pmf)}
 
 
+#: The outcomes' labels by key, marked for translation once (translated where they are shown).
+LABELS: dict[str, str] = {
+    "p_defender_shaken": gettext_noop("Defender exhausted or pinned (failed regroup)"),
+    "p_defender_routed": gettext_noop("Defender destroyed by regroup tests"),
+    "p_defender_gone": gettext_noop("Defender destroyed in all (combat or regroup)"),
+    "defender_failed_regroup": gettext_noop("Defender's failed regroup tests"),
+    "p_attacker_wins_melee": gettext_noop("Attacker wins the melee"),
+    "p_defender_wins_melee": gettext_noop("Defender wins the melee"),
+    "counter_wounds": gettext_noop("Wounds the defender strikes back"),
+    "counter_kills": gettext_noop("Attacker's models killed by the counter-attack"),
+    "p_defender_counter_exhausted": gettext_noop("Defender counter-attacked, so it is exhausted"),
+    "p_attacker_shaken": gettext_noop("Attacker exhausted or pinned (failed regroup)"),
+    "p_attacker_routed": gettext_noop("Attacker destroyed by regroup tests"),
+}
+
+
 def outcomes(stage: SecondStage, *, melee: bool, p_defender_destroyed: float) -> list[dict[str, Any]]:
     """The second stage as the estimate's `outcomes` (see the estimates contract)."""
     d_shaken, d_routed = shaken_and_routed(stage.defender_failed, reckless=stage.defender_reckless)
     defender = [
-        _probability("p_defender_shaken", gettext_noop("Defender exhausted or pinned (failed regroup)"),
+        _probability("p_defender_shaken", LABELS["p_defender_shaken"],
                      d_shaken),
-        _probability("p_defender_routed", gettext_noop("Defender destroyed by regroup tests"), d_routed),
-        _probability("p_defender_gone", gettext_noop("Defender destroyed in all (combat or regroup)"),
+        _probability("p_defender_routed", LABELS["p_defender_routed"], d_routed),
+        _probability("p_defender_gone", LABELS["p_defender_gone"],
                      p_defender_destroyed + d_routed),
-        _distribution("defender_failed_regroup", gettext_noop("Defender's failed regroup tests"),
+        _distribution("defender_failed_regroup", LABELS["defender_failed_regroup"],
                       stage.defender_failed),
     ]
     if not melee:
         return defender
     a_shaken, a_routed = shaken_and_routed(stage.attacker_failed, reckless=stage.attacker_reckless)
     return [
-        _probability("p_attacker_wins_melee", gettext_noop("Attacker wins the melee"), stage.p_attacker_wins),
-        _probability("p_defender_wins_melee", gettext_noop("Defender wins the melee"), stage.p_defender_wins),
-        _distribution("counter_wounds", gettext_noop("Wounds the defender strikes back"),
+        _probability("p_attacker_wins_melee", LABELS["p_attacker_wins_melee"], stage.p_attacker_wins),
+        _probability("p_defender_wins_melee", LABELS["p_defender_wins_melee"], stage.p_defender_wins),
+        _distribution("counter_wounds", LABELS["counter_wounds"],
                       stage.counter_wounds),
-        _distribution("counter_kills", gettext_noop("Attacker's models killed by the counter-attack"),
+        _distribution("counter_kills", LABELS["counter_kills"],
                       stage.counter_kills),
         _probability("p_defender_counter_exhausted",
-                     gettext_noop("Defender counter-attacked, so it is exhausted"),
+                     LABELS["p_defender_counter_exhausted"],
                      stage.p_defender_counter_exhausted),
         *defender,
-        _probability("p_attacker_shaken", gettext_noop("Attacker exhausted or pinned (failed regroup)"),
+        _probability("p_attacker_shaken", LABELS["p_attacker_shaken"],
                      a_shaken),
-        _probability("p_attacker_routed", gettext_noop("Attacker destroyed by regroup tests"), a_routed),
+        _probability("p_attacker_routed", LABELS["p_attacker_routed"], a_routed),
     ]
