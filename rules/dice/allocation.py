@@ -232,7 +232,10 @@ class AllocationSpace:
     def untouched_target(self, placement: Placement) -> int:
         """`target(placement)` of the untouched unit alone: the first group of the order with a
         model (−1: none), without the per-state arrays (the first weapon of an attack needs no more)."""
-        return next((g for g in placement.order if self.counts[g] > 0), -1)
+        for group in placement.order:
+            if self.counts[group] > 0:
+                return group
+        return -1
 
     def target_codes(self, placement: Placement, cap: int) -> tuple[IntArray, IntArray]:
         """The distinct (target group, models alive up to `cap`) pairs of the states, coded

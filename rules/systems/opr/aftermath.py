@@ -245,8 +245,12 @@ def _shooting_stage(classes: tuple[float, float, float, float], *, fearless: boo
             steady, exhausted, pinned, routed = (steady + share * p0, exhausted + share * p1,
                                                  pinned + share * p2, routed + share * p3)
     failed = [steady + destroyed, exhausted, pinned, routed]
-    counter_wounds = np.zeros(sum(model.count * model.toughness for model in attacker.models) + 1)
-    counter_kills = np.zeros(sum(model.count for model in attacker.models) + 1)
+    models = wounds = 0
+    for model in attacker.models:
+        models += model.count
+        wounds += model.count * model.toughness
+    counter_wounds = np.zeros(wounds + 1)
+    counter_kills = np.zeros(models + 1)
     counter_wounds[0] = counter_kills[0] = mass
     attacker_failed = np.zeros(len(REGROUP_STATES))
     attacker_failed[0] = mass

@@ -491,8 +491,12 @@ def start_distribution(defender: Unit,
                        placements: Sequence[Placement]) -> DenseDistribution | StateDistribution:
     """The untouched defender: on the whole (cached) allocation machine when it is small, else
     as a sparse distribution that grows with the attack (`rules.dice.allocation.dense_cells`)."""
-    toughness = tuple([m.toughness for m in defender.models])
-    counts_ = tuple([m.count for m in defender.models])
+    if len(defender.models) == 1:  # most units: no lists to build
+        (only,) = defender.models
+        toughness, counts_ = (only.toughness,), (only.count,)
+    else:
+        toughness = tuple([m.toughness for m in defender.models])
+        counts_ = tuple([m.count for m in defender.models])
     distinct = (placements[0],) if len(placements) == 1 else tuple(dict.fromkeys(placements))
     if dense_cells(toughness, counts_, distinct) <= DENSE_CELLS_LIMIT:
         space = SPACES.get_or_compute((toughness, counts_, distinct),
@@ -513,8 +517,11 @@ class _SpaceCache:
 
     @staticmethod
     def _size(space: AllocationSpace) -> int:
-        cells = len(space) * (sum(space.max_events(p.damage) + 1 for p in space.placements) + 16)
-        return 8 * cells + 250 * len(space)  # paths and per-state arrays; the state tuples
+        states = len(space)
+        width = 16
+        for placement in space.placements:  # a loop, not sum(): once a matchup, on a cold cache
+            width += space.max_events(placement.damage) + 1
+        return 8 * states * width + 250 * states  # paths and per-state arrays; the state tuples
 
     def get_or_compute(self, key: tuple, build: Callable[[], AllocationSpace]) -> AllocationSpace:
         if key in self._entries:
