@@ -102,6 +102,9 @@ CELL_SECOND_STAGE_BYTES = 3 * 1024
 CELL_CHAIN_BYTES_PER_STATE = 24
 CELL_DENSE_BYTES_PER_STATE = 200
 CELL_BYTES_PER_PATH_CELL = 24
+#: A wound PMF's terms before it is cut to the defender, per hit the weapon can score (Python
+#: floats in a list up to `rules.dice.pmf._PYTHON_TERMS` draws, numpy's arrays above).
+CELL_BYTES_PER_HIT = 24
 #: The kinds of work that build the small-unit allocation machine, cached by the engine.
 MACHINE_KINDS = frozenset({"dense_states", "dense_steps", "dense_cells", "chain_states"})
 DENSE_BYTES_PER_STATE = 400
@@ -441,8 +444,11 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation, *,
     time_width = (min(len(defender.models), TIME_WIDTH_CAP) if _states_fit_one_integer(defender)
                   else len(defender.models)) + 4
     groups = attacks(attacker, defender, situation.melee, situation.range_inches)
+    # a wound PMF is as long as the wounds its weapon can cause (`combat._wounds` drops the
+    # impossible tail): for a cell, at most the longest weapon's events + 1, not the whole unit's
+    entries = reached.longest if cell else reached.destroy + 1
     work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables), "steps": float(steps),
-            "cells": float(rows * time_width), "table_entries": float(tables * (reached.destroy + 1))}
+            "cells": float(rows * time_width), "table_entries": float(tables * entries)}
     # a step's rows are kept until the merge: a few small arrays each, whatever their length
     return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width + BYTES_PER_STEP * reached.longest
                      + BYTES_PER_TABLE_ENTRY * work["table_entries"]
@@ -543,9 +549,24 @@ def estimate_cell_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
     a, d = _parsed(_canonical(attacker)), _parsed(_canonical(defender))
     sit = Situation.from_dict(situation or {})
     work, size = estimate_work(a, d, sit, cell=True)
+    hits = _most_hits(a, d, sit)
+    if sit.second_stage and sit.melee:  # the counter-attack's sums, the attacker's wounds
+        from rules.systems.opr.aftermath import counter_situation
+
+        hits = max(hits, _most_hits(d, a, counter_situation(sit)))
+    size += CELL_BYTES_PER_HIT * hits
     full_work, full_size = estimate_work(a, d, sit)
     seconds = sum(CELL_SECONDS_PER[kind] * amount for kind, amount in work.items())
     return min(seconds, seconds_of(full_work)), min(size, full_size)
+
+
+def _most_hits(attacker: Unit, defender: Unit, situation: Situation) -> int:
+    """The most hits one weapon group can score (attacks × hits an attack scores × Blast): its
+    wound PMF is summed over them before it is cut to the defender (`pmf.power`'s terms)."""
+    total_models = sum(m.count for m in defender.models)
+    return max((g.attacks * (1 + extra_hits(g.model, g.weapon, situation, g.melee))
+                * max(1, blast_factor(g.weapon, total_models))
+                for g in attacks(attacker, defender, situation.melee, situation.range_inches)), default=0)
 
 
 def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
