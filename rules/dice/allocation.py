@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import mul
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,10 @@ from rules.dice.pmf import PMF
 
 State = tuple[tuple[int, ...], int, int]
 IntArray = npt.NDArray[np.int64]
+
+
+#: Chains of up to this many states are listed in Python, longer ones with numpy's arrays.
+_PYTHON_CHAIN = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,33 +109,65 @@ class AllocationSpace:
         """`_build_reachable` for one group of models and one placement (most units, one weapon's
         damage): the states form one chain — each model fresh, then damaged by `damage` at a
         time until it dies — so they are listed in the order the breadth-first walk finds them,
-        each one's successor the next (the destroyed unit its own). Built as arrays: the list of
-        state tuples and their index (`states`, `index`) only when asked for."""
+        each one's successor the next (the destroyed unit its own). Built as arrays, only the
+        facts an attack reads (issue 42: a few small arrays, each numpy call costs about a
+        microsecond): the damaged model and its damage (`current`, `damage`), the successors,
+        the list of state tuples and their index (`states`, `index`) only when asked for."""
         (toughness,), (count,) = self.toughness, self.counts
         per_model = len(range(placement.damage, toughness, placement.damage)) + 1  # fresh, then damaged
         size = count * per_model + 1
-        position = np.arange(size, dtype=np.int64)  # the last one: every model dead, none damaged
-        if per_model == 1:  # every event kills a model: the position is the models killed
-            killed = position
-            self.current = np.full(size, -1, dtype=np.int64)
-            self.damage = np.zeros(size, dtype=np.int64)
-            self.wounds = killed * toughness
-        else:
-            killed, step = np.divmod(position, per_model)
-            self.current = np.where(step > 0, 0, -1)
-            self.damage = step * placement.damage if placement.damage != 1 else step
-            self.wounds = killed * toughness + self.damage
-        alive = count - killed
-        self.alive = alive[:, None]
         self._chain = placement
-        successor = position + 1
-        successor[-1] = size - 1
-        self._successor = {placement: successor}
-        # the per-state facts of `__init__`, read off the chain (one group: no sums over groups)
-        self.killed = killed[:, None]
-        self.models_alive = alive
+        self._chain_shape = (per_model, size)
+        # the last state: every model dead, none damaged
+        if per_model == 1:  # every event kills a model: the position is the models killed
+            killed = np.arange(size, dtype=np.int64)
+            self.wounds = killed if toughness == 1 else np.arange(0, size * toughness, toughness,
+                                                                  dtype=np.int64)
+        elif size <= _PYTHON_CHAIN:  # in Python, one numpy call each (no cold ufuncs: `_LAZY_CHAIN_FACTS`)
+            killed = np.array([i // per_model for i in range(size)], dtype=np.int64)
+            self.wounds = np.array([i // per_model * toughness + i % per_model * placement.damage
+                                    for i in range(size)], dtype=np.int64)
+        else:
+            killed, step = np.divmod(np.arange(size, dtype=np.int64), per_model)
+            self.wounds = killed * toughness + (step * placement.damage if placement.damage != 1 else step)
+        # the per-state facts of `__init__`, read off the chain (one group: no sums over groups);
+        # the ones the first weapon's step does not read are made on first use (`__getattr__`)
         self.models_killed = killed
-        self.destroyed = alive == 0
+
+    #: A chain's facts made on first use (`__getattr__`): each numpy call is a microsecond, and
+    #: ten times that when the machine's caches are cold, as in a job's first matchup (issue 42).
+    _LAZY_CHAIN_FACTS = frozenset({"alive", "killed", "models_alive", "destroyed", "current", "damage",
+                                   "_successor"})
+
+    def __getattr__(self, name: str) -> Any:
+        """A chain's per-state facts the attack has not read yet, made now (`_build_chain`)."""
+        chain = self.__dict__.get("_chain")
+        if chain is None or name not in self._LAZY_CHAIN_FACTS:
+            raise AttributeError(name)
+        per_model, size = self.__dict__["_chain_shape"]
+        killed = self.models_killed
+        if name == "killed":
+            value: Any = killed[:, None]
+        elif name == "models_alive":
+            value = self.counts[0] - killed
+        elif name == "alive":
+            value = self.models_alive[:, None]
+        elif name == "destroyed":
+            value = np.zeros(size, dtype=bool)
+            value[-1] = True  # the last state, alone: every model killed (all of none, for no models)
+        else:
+            position = np.arange(size, dtype=np.int64)
+            step = position % per_model
+            if name == "current":
+                value = np.where(step > 0, 0, -1)
+            elif name == "damage":
+                value = step * chain.damage
+            else:
+                successor = position + 1
+                successor[-1] = size - 1
+                value = {chain: successor}
+        self.__dict__[name] = value
+        return value
 
     @property
     def states(self) -> list[State]:
@@ -156,7 +193,7 @@ class AllocationSpace:
         self.__dict__["_index"] = value
 
     def __len__(self) -> int:
-        return len(self.damage)
+        return len(self.models_killed)
 
     def _next_group(self, state: State, order: tuple[int, ...]) -> int:
         alive, current, _ = state
@@ -192,6 +229,14 @@ class AllocationSpace:
                                                          np.asarray(placement.order, dtype=np.int64))
         return self._targets[placement.order]
 
+    def untouched_target(self, placement: Placement) -> int:
+        """`target(placement)` of the untouched unit alone: the first group of the order with a
+        model (−1: none), without the per-state arrays (the first weapon of an attack needs no more)."""
+        for group in placement.order:
+            if self.counts[group] > 0:
+                return group
+        return -1
+
     def target_codes(self, placement: Placement, cap: int) -> tuple[IntArray, IntArray]:
         """The distinct (target group, models alive up to `cap`) pairs of the states, coded
         `group × (total models + 1) + alive` (−1: destroyed), sorted, and each state's index
@@ -224,12 +269,12 @@ class AllocationSpace:
     def paths(self, placement: Placement) -> IntArray:
         """paths[s, k]: the state reached from s after k events (k = 0 … max_events)."""
         if placement not in self._paths:
-            successor = self._successor[placement]
             steps = self.max_events(placement.damage)
             if self._chain == placement:  # a chain: k steps on, the destroyed unit last
                 last = len(self) - 1
                 paths = np.minimum(np.arange(len(self))[:, None] + np.arange(steps + 1)[None, :], last)
             else:
+                successor = self._successor[placement]
                 paths = np.empty((len(self), steps + 1), dtype=np.int64)
                 paths[:, 0] = np.arange(len(self))
                 for k in range(1, steps + 1):

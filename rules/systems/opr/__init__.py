@@ -100,6 +100,15 @@ def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
     return predicted(attacker, defender, situation)
 
 
+def estimate_cell_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                       situation: Mapping[str, Any]) -> tuple[float, int]:
+    """Predicted (seconds, bytes) of one list job's cell (`rules.systems.opr.compute_cost`),
+    imported on first use."""
+    from rules.systems.opr.compute_cost import estimate_cell_cost as predicted
+
+    return predicted(attacker, defender, situation)
+
+
 def clear_caches() -> None:
     """Empty the engine's caches kept between matchups (wound tables, allocation spaces, parsed
     units, the points engine's lookups)."""
@@ -140,6 +149,7 @@ SYSTEM = register(
         prepare_unit=prepare_unit,
         prepare_situation=prepare_situation,
         estimate_cost=estimate_cost,
+        estimate_cell_cost=estimate_cell_cost,
         clear_caches=clear_caches,
         reference_targets=REFERENCE_TARGETS,
         situation_schema=SITUATION_SCHEMA,

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,9 +57,11 @@ COVER_BONUS = 1
 ENTRENCHED_COVER_BONUS = 2
 
 
-@dataclass(frozen=True, slots=True)
-class WeaponGroup:
-    """§1: every model carrying the same weapon (with the same attacking profile) attacks together."""
+class WeaponGroup(NamedTuple):
+    """§1: every model carrying the same weapon (with the same attacking profile) attacks together.
+
+    Named tuples, as `WeaponOutcome`: built several times an attack, a frozen dataclass's
+    field-by-field `__init__` cost more than the rest of their step (issue 42)."""
 
     weapon: Weapon
     model: Model
@@ -69,7 +72,10 @@ class WeaponGroup:
 
 def unit_has(unit: Unit, rule: str) -> bool:
     """Decision: a unit has a defensive rule that acts before allocation when all its models have it."""
-    return all(model.has(rule) for model in unit.models)
+    for model in unit.models:  # noqa: SIM110 - a loop, not all(): asked several times an attack, slower
+        if not model.has(rule):
+            return False
+    return True
 
 
 # §1 Attacks ---------------------------------------------------------------------------
@@ -261,9 +267,10 @@ def wounds(n_attacks: int, hits: PMF, wound_die: tuple[PMF, int], limit: int) ->
     rolls a defence die scoring `wound_die`. Regeneration's dice are rolled together, so
     the count is max(0, failed tests − natural 6s) over the whole attack, not per hit.
     """
-    key = (n_attacks, hits.tobytes(), wound_die[0].tobytes(), wound_die[1], limit)
+    hits_bytes, die_bytes = hits.tobytes(), wound_die[0].tobytes()
+    key = (n_attacks, hits_bytes, die_bytes, wound_die[1], limit)
     return WOUNDS_CACHE.get_or_compute(
-        key, lambda: _wounds(n_attacks, hits, wound_die[0], wound_die[1], limit))
+        key, lambda: _wounds(n_attacks, hits_bytes, die_bytes, wound_die[1], limit))
 
 
 #: Wound PMFs by the exact odds, so equal odds from different units share one computation;
@@ -271,11 +278,11 @@ def wounds(n_attacks: int, hits: PMF, wound_die: tuple[PMF, int], limit: int) ->
 WOUNDS_CACHE = ByteBoundedCache(max_bytes=32 * 1024 * 1024)
 
 
-def _wounds(n_attacks: int, hits: PMF, die: PMF, die_low: int, limit: int) -> PMF:
-    """`wounds`, its trailing impossible counts dropped: a weapon's PMF is as long as the
-    wounds it can cause, not as long as the defender's toughness (the allocation walks
-    only that many steps)."""
-    per_attack, low = _per_attack(hits.tobytes(), die.tobytes(), die_low)
+def _wounds(n_attacks: int, hits: bytes, die: bytes, die_low: int, limit: int) -> PMF:
+    """`wounds` (the PMFs as their bytes, `wounds`'s key), its trailing impossible counts
+    dropped: a weapon's PMF is as long as the wounds it can cause, not as long as the
+    defender's toughness (the allocation walks only that many steps)."""
+    per_attack, low = _per_attack(hits, die, die_low)
     result = counts.clamped_sum(per_attack, low, n_attacks, limit)
     if not result[-1]:  # trailing impossible counts, dropped
         nonzero = np.flatnonzero(result)
@@ -315,8 +322,7 @@ def allocate(weapon: Weapon, defender: Unit, model_costs: Sequence[float]) -> Pl
     return Placement(order(defender, model_costs), deadly(weapon))
 
 
-@dataclass(frozen=True, slots=True)
-class WeaponOutcome:
+class WeaponOutcome(NamedTuple):
     """§ Outputs, per weapon: expected attacks, hits (after extra hits and Blast), wounds taken
     and models killed, while the defender still had models."""
 
@@ -358,14 +364,19 @@ class AttackOutcome:
 
     @property
     def p_destroyed(self) -> float:
+        """P(every model killed): the last entry of `kills` (the destroyed unit is one state)."""
         known = self.__dict__
         if "p_destroyed" not in known:
-            known["p_destroyed"] = float(self.dist.probs[self.dist.destroyed].sum())
+            known["p_destroyed"] = float(self.kills[-1])
         return known["p_destroyed"]
 
     def expected_points_destroyed(self, model_costs: Sequence[float]) -> float:
-        lost = self.dist.killed @ np.asarray(model_costs, dtype=np.float64)
-        return float(self.dist.probs @ lost)
+        """Σ over states of P(state) × the points of the models it has lost."""
+        if len(model_costs) == 1:  # one profile: its cost × the expected kills (`kills`, kept)
+            return float(model_costs[0]) * mean(self.kills)
+        # `.dot`: the same products and sums as `@`, without the matmul ufunc's dispatch
+        lost = self.dist.killed.dot(np.asarray(model_costs, dtype=np.float64))
+        return float(self.dist.probs.dot(lost))
 
 
 _NO_WOUNDS = _read_only(point_mass(0))
@@ -389,12 +400,11 @@ def resolve_weapon(
     hit_test = quality_test(q, quality_modifier(model, weapon, defender, situation))
     hits = hits_per_attack(hit_test, extra_hits(model, weapon, situation, group.melee))
     limit = dist.max_events(placement.damage)
+    if isinstance(dist, DenseDistribution) and dist.untouched:
+        return _resolve_untouched(dist, group, placement, defender, situation, hits, limit)
     # Blast only sees the models alive up to its X: states that differ beyond that share odds.
     keys, inverse = dist.target_codes(placement, weapon.value_of("Blast") or 0)
     stride = dist.total_models + 1
-
-    if isinstance(dist, DenseDistribution) and dist.untouched:
-        return _resolve_untouched(dist, group, placement, defender, situation, hits, keys, inverse, limit)
     # Only the pairs some state with probability meets: a state of probability 0 adds exactly 0
     # whatever its row.
     reached = np.zeros(len(keys), dtype=bool)
@@ -419,9 +429,9 @@ def resolve_weapon(
     outcome = WeaponOutcome(
         group=group,
         attacks=group.attacks * p_alive,
-        hits=float(dist.probs @ expected_hits[inverse]),
-        wounds=float(after.probs @ after.wounds - dist.probs @ dist.wounds),
-        kills=float(after.probs @ after.models_killed - dist.probs @ dist.models_killed),
+        hits=float(dist.probs.dot(expected_hits[inverse])),
+        wounds=float(after.probs.dot(after.wounds) - dist.probs.dot(dist.wounds)),
+        kills=float(after.probs.dot(after.models_killed) - dist.probs.dot(dist.models_killed)),
     )
     return after, outcome
 
@@ -433,31 +443,28 @@ def _resolve_untouched(
     defender: Unit,
     situation: Situation,
     hits: PMF,
-    keys: np.ndarray,
-    inverse: np.ndarray,
     limit: int,
 ) -> tuple[DenseDistribution, WeaponOutcome]:
     """`resolve_weapon` from the untouched defender (the first weapon of an attack): one state,
     with certainty, so one wound row and the outcome's sums over states are that state's own
-    terms (the others' are exactly 0), taken without a pass over every state."""
+    terms (the others' are exactly 0), taken without a pass over every state or its codes."""
     weapon = group.weapon
-    key = int(keys[int(inverse[0])])
-    if key < 0:  # a defender of no models: nothing to attack
+    target = dist.space.untouched_target(placement)
+    if target < 0:  # a defender of no models: nothing to attack
         row, expected_hits = _NO_WOUNDS, 0.0
     else:
-        stride = dist.total_models + 1
-        target_model = defender.models[key // stride]
-        blasted = blast(hits, weapon, key % stride)
+        target_model = defender.models[target]
+        blasted = blast(hits, weapon, dist.total_models)
         die = wound_per_defence_die(defence_test(target_model, weapon, situation),
                                     regeneration(target_model, weapon))
         row, expected_hits = wounds(group.attacks, blasted, die, limit), group.attacks * mean(blasted)
     after = dist.resolve_untouched(row, placement)
     outcome = WeaponOutcome(
         group=group,
-        attacks=group.attacks * (0.0 if dist.destroyed[0] else 1.0),
+        attacks=group.attacks * (0.0 if target < 0 else 1.0),  # no model to attack: destroyed
         hits=float(expected_hits),
-        wounds=float(after.probs @ after.wounds),
-        kills=float(after.probs @ after.models_killed),
+        wounds=float(after.probs.dot(after.wounds)),  # `.dot`: `@`'s sums, a cheaper call
+        kills=float(after.probs.dot(after.models_killed)),
     )
     return after, outcome
 
@@ -484,8 +491,12 @@ def start_distribution(defender: Unit,
                        placements: Sequence[Placement]) -> DenseDistribution | StateDistribution:
     """The untouched defender: on the whole (cached) allocation machine when it is small, else
     as a sparse distribution that grows with the attack (`rules.dice.allocation.dense_cells`)."""
-    toughness = tuple([m.toughness for m in defender.models])
-    counts_ = tuple([m.count for m in defender.models])
+    if len(defender.models) == 1:  # most units: no lists to build
+        (only,) = defender.models
+        toughness, counts_ = (only.toughness,), (only.count,)
+    else:
+        toughness = tuple([m.toughness for m in defender.models])
+        counts_ = tuple([m.count for m in defender.models])
     distinct = (placements[0],) if len(placements) == 1 else tuple(dict.fromkeys(placements))
     if dense_cells(toughness, counts_, distinct) <= DENSE_CELLS_LIMIT:
         space = SPACES.get_or_compute((toughness, counts_, distinct),
@@ -506,8 +517,11 @@ class _SpaceCache:
 
     @staticmethod
     def _size(space: AllocationSpace) -> int:
-        cells = len(space) * (sum(space.max_events(p.damage) + 1 for p in space.placements) + 16)
-        return 8 * cells + 250 * len(space)  # paths and per-state arrays; the state tuples
+        states = len(space)
+        width = 16
+        for placement in space.placements:  # a loop, not sum(): once a matchup, on a cold cache
+            width += space.max_events(placement.damage) + 1
+        return 8 * states * width + 250 * states  # paths and per-state arrays; the state tuples
 
     def get_or_compute(self, key: tuple, build: Callable[[], AllocationSpace]) -> AllocationSpace:
         if key in self._entries:

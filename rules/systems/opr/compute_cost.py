@@ -77,8 +77,36 @@ SECONDS_PER: dict[str, float] = {
     "second_stage": 6.7e-5, "survivor_groups": 1.3e-5, "counter_groups": 4e-5,
     "estimate": 6.5e-5, "outcome_models": 8e-8, "priced_weapons": 2.1e-6,
 }
+#: A list job's cell (`estimate_cell_cost`): the kinds of `SECONDS_PER` as the engine does the
+#: work now (`estimate_work(cell=True)`), each family of kinds at its own share of the
+#: matchup's price (`CELL_SHARES`), fitted on 180 accepted cells (`bench/bench_cost_models.py
+#: --cells --systems opr`, seeds 1–3: least squares on the relative error, times 1.3, the safe
+#: side). A chain's arrays (`chain_states`) cost too little to fit: nothing.
+CELL_SHARES: dict[str, float] = {
+    # fixed per cell (its distribution set up, both units priced, the regroup tables)
+    "attacks": 0.42, "estimate": 0.42, "second_stage": 0.42,
+    "weapons": 0.36, "tables": 0.36,  # per weapon group and wound PMF
+    "dense_states": 0.9, "dense_steps": 0.9, "dense_cells": 0.9, "dense_resolve": 0.9,
+    "steps": 0.95, "cells": 0.95,  # the sparse walk
+    "survivor_groups": 2.3, "counter_groups": 2.3,  # the melee second stage's per-group loop
+    "outcome_models": 2.0, "priced_weapons": 2.0,  # the result's lists, the units' prices
+    "table_entries": 1.0,
+}
+CELL_SECONDS_PER: dict[str, float] = {
+    **{kind: SECONDS_PER[kind] * share for kind, share in CELL_SHARES.items()}, "chain_states": 0.0}
+#: A cell's fixed bytes, its second stage's, a chain's per state (a few int64 arrays, no
+#: Python list of states) and a built path's per cell (the path, the events padded to it,
+#: their product): fitted with `CELL_SECONDS_PER`, least squares on the relative error.
+CELL_BYTES_FIXED = 3 * 1024
+CELL_SECOND_STAGE_BYTES = 3 * 1024
+CELL_CHAIN_BYTES_PER_STATE = 24
+CELL_DENSE_BYTES_PER_STATE = 200
+CELL_BYTES_PER_PATH_CELL = 24
+#: A wound PMF's terms before it is cut to the defender, per hit the weapon can score (Python
+#: floats in a list up to `rules.dice.pmf._PYTHON_TERMS` draws, numpy's arrays above).
+CELL_BYTES_PER_HIT = 24
 #: The kinds of work that build the small-unit allocation machine, cached by the engine.
-MACHINE_KINDS = frozenset({"dense_states", "dense_steps", "dense_cells"})
+MACHINE_KINDS = frozenset({"dense_states", "dense_steps", "dense_cells", "chain_states"})
 DENSE_BYTES_PER_STATE = 400
 TIME_WIDTH_CAP = 10
 BYTES_FIXED = 12 * 1024
@@ -337,10 +365,11 @@ def _most_events(groups: list[Any], defender: Unit, situation: Situation, total_
 
 
 def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
-               model_costs: tuple[float, ...]) -> tuple[dict[str, float], int] | None:
+               model_costs: tuple[float, ...], *, cell: bool = False) -> tuple[dict[str, float], int] | None:
     """(work by kind, bytes) when the engine takes the small-unit path (the whole allocation
     machine, `dense_cells` ≤ DENSE_CELLS_LIMIT), else None: building the machine (per state
-    and placement), its paths and one matrix step per weapon (per cell)."""
+    and placement), its paths and one matrix step per weapon (per cell). `cell`: counted as
+    the engine does it (`_dense_cell_work`), for a list job's cell price."""
     toughness = [m.toughness for m in defender.models]
     counts = [m.count for m in defender.models]
     groups = attacks(attacker, defender, situation.melee, situation.range_inches)
@@ -355,6 +384,9 @@ def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
     states = max(1, cells // ((events + 1) * len(placements)))
     tables = sum(min(states, len(counts) * (min(g.weapon.value_of("Blast"), sum(counts)) + 1
                                               if g.weapon.value_of("Blast") else 1)) for g in groups)
+    if cell:
+        return _dense_cell_work(groups, placements, toughness, counts, states, events, tables,
+                                _most_events(groups, defender, situation, sum(counts)))
     work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables),
             "dense_states": float(states * len(placements)),
             "dense_steps": float((events + 1) * len(placements)), "dense_cells": float(cells),
@@ -368,11 +400,38 @@ def dense_cost(attacker: Unit, defender: Unit, situation: Situation,
                      + BYTES_PER_HIT * _most_events(groups, defender, situation, sum(counts)))
 
 
-def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[dict[str, float], int]:
+def _dense_cell_work(groups: list[Any], placements: list[Placement], toughness: list[int], counts: list[int],
+                     states: int, events: int, tables: int, most_events: int) -> tuple[dict[str, float], int]:
+    """`dense_cost` as the engine does the work (issue 42): one profile under one placement is a
+    chain, listed with a few arrays (no Python per state) and walked without paths by the first
+    weapon (`DenseDistribution.resolve_untouched`); the paths of a placement are built only
+    when a weapon after the first uses it, or the first on a machine that is not a chain; the
+    matrix step (per state and event) is every weapon's but the first's, which starts from the
+    untouched unit. Its own kinds (`CELL_SECONDS_PER`): `chain_states` for a chain's arrays."""
+    chain = len(toughness) == 1 and len(placements) == 1
+    # the placements whose paths are built: any a later weapon uses, the first's off a chain
+    later = set(placements) if len(groups) > 1 or (groups and not chain) else set()
+    path_cells = sum(states * (sum(c * -(-t // p.damage) for t, c in zip(toughness, counts, strict=True)) + 1)
+                     for p in later)
+    work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables),
+            "chain_states": float(states) if chain else 0.0,
+            "dense_states": 0.0 if chain else float(states * len(placements)),
+            "dense_steps": 0.0 if chain else float((events + 1) * len(later)),
+            "dense_cells": float(path_cells),
+            "dense_resolve": float(states * (events + 1) * max(0, len(groups) - 1)),
+            "table_entries": float(tables * (events + 1))}
+    per_state = CELL_CHAIN_BYTES_PER_STATE if chain else CELL_DENSE_BYTES_PER_STATE
+    return work, int(CELL_BYTES_FIXED + per_state * states + CELL_BYTES_PER_PATH_CELL * path_cells
+                     + BYTES_PER_TABLE_ENTRY * work["table_entries"] + BYTES_PER_HIT * most_events)
+
+
+def matchup_work(attacker: Unit, defender: Unit, situation: Situation, *,
+                 cell: bool = False) -> tuple[dict[str, float], int]:
     """(work by kind, bytes) of `combat.resolve_attack(attacker, defender, situation)`: the
-    kinds of `SECONDS_PER`, on the dense or the sparse path as the engine picks."""
+    kinds of `SECONDS_PER`, on the dense or the sparse path as the engine picks (`cell`: the
+    dense path as `_dense_cell_work` counts it)."""
     model_costs = points_engine_prices(defender).model_costs
-    dense = dense_cost(attacker, defender, situation, model_costs)
+    dense = dense_cost(attacker, defender, situation, model_costs, cell=cell)
     if dense is not None:
         return dense
     rows, largest, tables, steps, reached = _walk(attacker, defender, situation, model_costs)
@@ -385,8 +444,11 @@ def matchup_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[
     time_width = (min(len(defender.models), TIME_WIDTH_CAP) if _states_fit_one_integer(defender)
                   else len(defender.models)) + 4
     groups = attacks(attacker, defender, situation.melee, situation.range_inches)
+    # a wound PMF is as long as the wounds its weapon can cause (`combat._wounds` drops the
+    # impossible tail): for a cell, at most the longest weapon's events + 1, not the whole unit's
+    entries = reached.longest if cell else reached.destroy + 1
     work = {"attacks": 1.0, "weapons": float(len(groups)), "tables": float(tables), "steps": float(steps),
-            "cells": float(rows * time_width), "table_entries": float(tables * (reached.destroy + 1))}
+            "cells": float(rows * time_width), "table_entries": float(tables * entries)}
     # a step's rows are kept until the merge: a few small arrays each, whatever their length
     return work, int(BYTES_FIXED + BYTES_PER_CELL * largest * width + BYTES_PER_STEP * reached.longest
                      + BYTES_PER_TABLE_ENTRY * work["table_entries"]
@@ -422,15 +484,20 @@ def survivor_groups(attacker: Unit, defender: Unit, situation: Situation) -> flo
     return reached.alive_vectors()
 
 
-def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[dict[str, float], int]:
+def second_stage_work(attacker: Unit, defender: Unit, situation: Situation, *,
+                      cell: bool = False) -> tuple[dict[str, float], int]:
     """(work by kind, bytes) of `aftermath.second_stage`: the regroup tables, then per
     distinct group of survivors a few numpy passes and, in melee, one counter-attack of those
     survivors against the attacker (at most the whole defender's, `matchup_work`), unless the
-    defender is exhausted (`Situation.defender_exhausted`: it does not strike back)."""
+    defender is exhausted (`Situation.defender_exhausted`: it does not strike back). `cell`:
+    as the engine does it, after shooting one pass over the kills and wounds distributions
+    (`aftermath.shooting_classes`, counted by the result's models), no group at all."""
     if not situation.second_stage:
         return {}, 0
     from rules.systems.opr.aftermath import counter_situation
 
+    if cell and not situation.melee:
+        return {"second_stage": 1.0}, CELL_SECOND_STAGE_BYTES
     groups = survivor_groups(attacker, defender, situation)
     work = {"second_stage": 1.0, "survivor_groups": groups}
     if not situation.melee:
@@ -438,14 +505,14 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation) -> t
     work["counter_groups"] = groups
     if situation.defender_exhausted:  # it does not strike back: each group's sums, no counter-attack
         return work, SECOND_STAGE_BYTES
-    counter, counter_bytes = matchup_work(defender, attacker, counter_situation(situation))
+    counter, counter_bytes = matchup_work(defender, attacker, counter_situation(situation), cell=cell)
     for kind, amount in counter.items():
         # the attacker's allocation machine is built once (`combat.SPACES`), then every group uses it
         work[kind] = work.get(kind, 0.0) + amount * (1 if kind in MACHINE_KINDS else groups)
     # every group's wound tables stay in the engine's cache (distinct survivors, distinct odds)
     kept = BYTES_PER_TABLE_ENTRY * (groups - 1) * counter.get("table_entries", 0.0)
     kept = min(WOUNDS_CACHE.max_bytes, kept)
-    return work, int(SECOND_STAGE_BYTES + counter_bytes + kept)
+    return work, int((CELL_SECOND_STAGE_BYTES if cell else SECOND_STAGE_BYTES) + counter_bytes + kept)
 
 
 def second_stage_cost(attacker: Unit, defender: Unit, situation: Situation) -> tuple[float, int]:
@@ -454,11 +521,13 @@ def second_stage_cost(attacker: Unit, defender: Unit, situation: Situation) -> t
     return seconds_of(work), size
 
 
-def estimate_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple[dict[str, float], int]:
+def estimate_work(attacker: Unit, defender: Unit, situation: Situation, *,
+                  cell: bool = False) -> tuple[dict[str, float], int]:
     """(work by kind, bytes) of one `estimate.estimate`: the first stage, the second, and the
-    result (both units priced, the distributions written)."""
-    work, first_bytes = matchup_work(attacker, defender, situation)
-    second, second_bytes = second_stage_work(attacker, defender, situation)
+    result (both units priced, the distributions written). `cell`: as the engine does the
+    work (`_dense_cell_work`, `second_stage_work`), for a list job's cell price."""
+    work, first_bytes = matchup_work(attacker, defender, situation, cell=cell)
+    second, second_bytes = second_stage_work(attacker, defender, situation, cell=cell)
     for kind, amount in second.items():
         work[kind] = work.get(kind, 0.0) + amount
     models, outcome_bytes = outcome_size(defender)
@@ -469,6 +538,35 @@ def estimate_work(attacker: Unit, defender: Unit, situation: Situation) -> tuple
     work["outcome_models"] = float(models)
     work["priced_weapons"] = float(sum(len(m.weapons) + 1 for m in (*attacker.models, *defender.models)))
     return work, max(first_bytes, second_bytes) + outcome_bytes
+
+
+def estimate_cell_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
+                       situation: Mapping[str, Any]) -> tuple[float, int]:
+    """The registry's `estimate_cell_cost` for OPR: predicted (seconds, bytes) of a list job's
+    cell (`attack` on units and a situation the job prepared once), from the work as the
+    engine does it (`estimate_work(cell=True)`) at a cell's prices (`CELL_SECONDS_PER`), and
+    never above `estimate_cost`: a cell does no more than a matchup."""
+    a, d = _parsed(_canonical(attacker)), _parsed(_canonical(defender))
+    sit = Situation.from_dict(situation or {})
+    work, size = estimate_work(a, d, sit, cell=True)
+    hits = _most_hits(a, d, sit)
+    if sit.second_stage and sit.melee:  # the counter-attack's sums, the attacker's wounds
+        from rules.systems.opr.aftermath import counter_situation
+
+        hits = max(hits, _most_hits(d, a, counter_situation(sit)))
+    size += CELL_BYTES_PER_HIT * hits
+    full_work, full_size = estimate_work(a, d, sit)
+    seconds = sum(CELL_SECONDS_PER[kind] * amount for kind, amount in work.items())
+    return min(seconds, seconds_of(full_work)), min(size, full_size)
+
+
+def _most_hits(attacker: Unit, defender: Unit, situation: Situation) -> int:
+    """The most hits one weapon group can score (attacks × hits an attack scores × Blast): its
+    wound PMF is summed over them before it is cut to the defender (`pmf.power`'s terms)."""
+    total_models = sum(m.count for m in defender.models)
+    return max((g.attacks * (1 + extra_hits(g.model, g.weapon, situation, g.melee))
+                * max(1, blast_factor(g.weapon, total_models))
+                for g in attacks(attacker, defender, situation.melee, situation.range_inches)), default=0)
 
 
 def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],

@@ -9,10 +9,11 @@ dataclasses); `estimate_matrix` is list against list.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Any
 
 from points.opr.unit import Unit
-from rules.dice.pmf import at_least, mean
+from rules.dice.pmf import mean
 from rules.matchups import Progress, matchup_matrix
 from rules.systems.opr import aftermath
 from rules.systems.opr.combat import AttackOutcome, WeaponOutcome, resolve_attack
@@ -55,6 +56,14 @@ def result_of(
     null for an attacker that costs nothing)."""
     kills = outcome.kills
     wounds = outcome.wounds
+    attacks = hits = 0.0
+    for weapon in outcome.weapons:  # one loop, not two sums: once a matchup, on a cold cache
+        attacks += weapon.attacks
+        hits += weapon.hits
+    kills_list = kills.tolist()
+    # P(at least k): `rules.dice.pmf.at_least`'s sums in its order (the same bits), on the list
+    # the result holds anyway: one numpy call fewer, ten times its cost on a cold cache (issue 42)
+    kills_at_least = list(accumulate(reversed(kills_list)))[::-1]
     points_destroyed = outcome.expected_points_destroyed(model_costs)
     efficiency = EFFICIENCY_PER_POINTS * points_destroyed / attacker_points if attacker_points > 0 else None
     return {
@@ -62,14 +71,14 @@ def result_of(
         "defender": defender.name,
         "situation": situation.as_dict(),
         "expected": {
-            "attacks": float(sum(w.attacks for w in outcome.weapons)),
-            "hits": float(sum(w.hits for w in outcome.weapons)),
+            "attacks": float(attacks),
+            "hits": float(hits),
             "wounds": mean(wounds),
             "kills": mean(kills),
         },
         "wounds_distribution": wounds.tolist(),
-        "kills_distribution": kills.tolist(),
-        "kills_at_least": at_least(kills).tolist(),
+        "kills_distribution": kills_list,
+        "kills_at_least": kills_at_least,
         "p_destroyed": outcome.p_destroyed,
         "expected_points_destroyed": points_destroyed,
         "points_efficiency": efficiency,

@@ -19,8 +19,10 @@ from armybuilder.estimates.inputs import army_inputs
 from rules.systems.registry import get_system
 from tests.factories.cost_inputs import WITHIN, hill_climb, measure_memory, overshoot, random_samples
 
-#: The systems whose list jobs compute cells of their own (`matrix_attack`) and price them.
-CELL_PRICED = ("whfb6", "ru_whfb", "aos1")
+#: The systems whose list jobs' cells have a price of their own: WHFB, RU and AoS compute
+#: cells of their own (`matrix_attack`); OPR's cell is `attack` on units the job prepared once,
+#: priced as its engine does the work (`rules.systems.opr.compute_cost.estimate_cell_cost`).
+CELL_PRICED = ("whfb6", "ru_whfb", "aos1", "opr")
 
 
 def _samples(key: str, seed: int, how_many: int) -> list:
@@ -72,9 +74,9 @@ def test_a_job_refused_at_attack_s_price_is_accepted_at_its_cells(settings):
 
 
 def test_a_system_without_a_cell_price_prices_its_cells_as_attack():
-    system = get_system("opr")
+    system = get_system("wh40k9")
     assert system.estimate_cell_cost is None and system.cell_cost is system.estimate_cost
-    [sample] = _samples("opr", 5, 1)
+    [sample] = _samples("wh40k9", 5, 1)
     assert (bounds.cell_cost(system, sample.attacker, sample.defender, sample.situation)
             == bounds.matchup_cost(system, sample.attacker, sample.defender, sample.situation))
 

@@ -212,6 +212,17 @@ def test_a_chain_reads_the_same_facts_and_codes_as_the_general_machine(toughness
         assert np.array_equal(found[0], expected[0]) and np.array_equal(found[1], expected[1]), cap
 
 
+@pytest.mark.parametrize(("toughness", "counts", "order"), [
+    ((1,), (10,), (0,)), ((1,), (0,), (0,)), ((2, 3), (3, 2), (1, 0)), ((2, 3), (0, 2), (0, 1)),
+    ((2, 3, 1), (0, 0, 4), (1, 0, 2)), ((2, 3), (0, 0), (0, 1)),
+])
+def test_the_untouched_target_is_the_first_state_s_target(toughness, counts, order):
+    """`untouched_target` (the first weapon's model, issue 42) is what `target` says of the
+    untouched state: the first group of the order with a model, −1 for a unit of none."""
+    space = AllocationSpace(toughness, counts, [Placement(order), Placement(tuple(reversed(order)))])
+    assert space.untouched_target(Placement(order)) == int(space.target(Placement(order))[0])
+
+
 @pytest.mark.parametrize(("toughness", "counts", "placements"), [
     ((1,), (10,), [Placement((0,))]),
     ((3,), (4,), [Placement((0,), 2)]),

@@ -245,30 +245,49 @@ def test_fear_counts_for_each_model_that_fought():
     assert aftermath.fear_bonus(ghouls, (0, 1)) == 0
 
 
+#: Defenders whose states cover every class of the shooting regroup: many models, one model of
+#: even and odd toughness, mixed profiles (a hero last), and Deadly's skipped states.
+SHOT_DEFENDERS = {
+    "squad": unit(model("Guard", count=5, d=5, t=1)),
+    "tough squad": unit(model("Ogre", count=3, d=4, t=3)),
+    "monster t4": unit(model("Beast", count=1, d=4, t=4)),
+    "monster t5": unit(model("Beast", count=1, d=4, t=5)),
+    "monster t2": unit(model("Scout", count=1, d=5, t=2)),
+    "mixed": unit(model("Guard", count=3, d=5, t=1), model("Boss", count=1, d=4, t=3, rules_=["Hero"])),
+}
+SHOT_WEAPONS = {"rifles": weapon(attacks=2), "deadly": weapon(attacks=1, ap=1, rules_=["Deadly(2)"])}
+
+
 @pytest.mark.parametrize("fearless", [False, True])
-@pytest.mark.parametrize("seed", range(6))
-def test_shooting_regroup_sums_equal_a_state_by_state_count(fearless, seed):
-    """The shooting second stage adds the states up by class (issue 42); state by state, a
-    standing defender takes no test without wounds, else 1 (+1 at half strength, −1 Fearless)."""
-    rng = np.random.default_rng(seed)
-    size = int(rng.integers(2, 40))
-    states = rng.random(size) * (rng.random(size) > 0.3)
-    states /= states.sum() or 1.0
-    standing = rng.random(size) > 0.2
-    dealt = rng.integers(0, 3, size)
-    half = rng.random(size) > 0.5
-    p_pass = float(rng.random())
-    sums = aftermath._Sums(np.zeros(4), np.zeros(4), np.zeros(3), np.zeros(3))
-    aftermath._shooting_sums(sums, states, standing, dealt, half, fearless, p_pass)
+@pytest.mark.parametrize("shooter", sorted(SHOT_WEAPONS))
+@pytest.mark.parametrize("target", sorted(SHOT_DEFENDERS))
+def test_shooting_regroup_equals_a_state_by_state_count(fearless, shooter, target):
+    """The shooting second stage adds the defender's states up by class, read off the kills and
+    wounds distributions (issue 42); state by state, a destroyed defender takes no test, a
+    standing one no test without wounds, else 1 (+1 at half strength, −1 Fearless)."""
+    defender = SHOT_DEFENDERS[target]
+    if fearless:
+        defender = unit(*(model(m.name, count=m.count, d=m.defence, t=m.toughness,
+                                rules_=[*map(str, m.rules), "Fearless"]) for m in defender.models))
+    attacker = unit(model("Shooter", count=4, q=3, weapons=[SHOT_WEAPONS[shooter]]))
+    shooting = Situation()
+    first = resolve_attack(attacker, defender, shooting, [10.0] * len(defender.models))
+    stage = aftermath.second_stage(first, attacker=attacker, defender=defender, situation=shooting,
+                                   attacker_costs=[10.0])
+    space, p_pass = first.dist, aftermath.quality_pass(4)
+    half = aftermath.half_strength(defender, space.alive, space.wounds)
     expected = np.zeros(4)
-    for p, up, wounds, at_half in zip(states, standing, dealt, half, strict=True):
-        if not up:
+    for p, down, wounds, at_half in zip(space.probs, space.destroyed, space.wounds, half, strict=True):
+        if down:
             expected[0] += p
             continue
         tests = max(0, 1 + int(at_half) - int(fearless)) if wounds > 0 else 0
         expected += p * aftermath.failed_tests(tests, p_pass)
-    assert np.allclose(sums.defender_failed, expected, rtol=0, atol=1e-12)
-    mass = states.sum()
-    assert sums.p_attacker_wins == pytest.approx(mass, abs=1e-12)
-    assert sums.attacker_failed[0] == pytest.approx(mass, abs=1e-12)
-    assert sums.counter_wounds[0] == pytest.approx(mass, abs=1e-12) == sums.counter_kills[0]
+    assert np.allclose(stage.defender_failed, expected, rtol=0, atol=1e-12)
+    assert stage.p_attacker_wins == pytest.approx(1.0, abs=1e-12)
+    assert stage.attacker_failed.tolist() == pytest.approx([1.0, 0.0, 0.0, 0.0], abs=1e-12)
+    assert stage.counter_wounds[0] == pytest.approx(1.0, abs=1e-12) == stage.counter_kills[0]
+
+
+def test_shooting_classes_of_a_unit_of_no_models_is_destroyed():
+    assert aftermath.shooting_classes(np.array([1.0]), np.array([1.0]), 1) == (1.0, 0.0, 0.0, 0.0)

@@ -139,3 +139,58 @@ def test_an_exhausted_defender_is_priced_without_a_counter_attack(monkeypatch):
     assert counters == []
     attack(charger, small_horde, fresh.as_dict())
     assert counters  # the spy sees a counter-attack when there is one, so its silence above means something
+
+
+def squad(count: int, weapons: list[dict], toughness: int = 1) -> dict:
+    return {"format": 1, "system": "opr", "name": "Squad", "models": [{
+        "name": "Trooper", "count": count, "quality": 4, "defence": 4, "toughness": toughness, "rules": [],
+        "weapons": weapons}]}
+
+
+RIFLE = {"name": "Rifle", "range": 24, "attacks": 1, "ap": 0, "rules": []}
+SHOOTING = {"mode": "shooting", "second_stage": True}
+
+
+def _cell_work(attacker: dict, defender: dict, situation: dict) -> dict[str, float]:
+    from rules.systems.opr.compute_cost import estimate_work
+    from rules.systems.opr.unit_format import parse_unit
+
+    return estimate_work(parse_unit(attacker), parse_unit(defender), Situation.from_dict(situation),
+                         cell=True)[0]
+
+
+@pytest.mark.parametrize(("weapons", "paths"), [([RIFLE], False), ([RIFLE, LONG_RIFLE], True)])
+def test_a_cell_counts_the_paths_and_steps_the_engine_builds(weapons, paths):
+    """The cell price counts the allocation work as the engine does it (issue 42): one weapon
+    on a one-profile defender walks no paths and no matrix step (it starts from the untouched
+    unit); a second weapon builds its placement's paths and steps over every state."""
+    attacker, defender = squad(10, weapons), squad(12, [], toughness=2)
+    SPACES.clear()
+    WOUNDS_CACHE.clear()
+    attack(attacker, defender, SHOOTING)
+    [(space, _)] = SPACES._entries.values()
+    assert bool(space._paths) is paths
+    work = _cell_work(attacker, defender, SHOOTING)
+    states, events = len(space), space.max_events(1)
+    assert work["dense_cells"] == (states * (events + 1) if paths else 0)
+    assert work["dense_resolve"] == (states * (events + 1) if paths else 0)
+    assert work["chain_states"] == states and work["dense_states"] == 0
+
+
+def test_a_shooting_cell_prices_its_second_stage_without_survivor_groups():
+    """After shooting the second stage is one pass over the kills and wounds distributions
+    (`aftermath.shooting_classes`): the cell counts no group of survivors; in melee it does."""
+    attacker, defender = squad(10, [RIFLE, {**RIFLE, "name": "Blade", "range": 0}]), squad(12, [])
+    assert "survivor_groups" not in _cell_work(attacker, defender, SHOOTING)
+    assert _cell_work(attacker, defender, {"mode": "melee"})["survivor_groups"] > 0
+
+
+@pytest.mark.parametrize("count", [1, 10, 60, 200])
+def test_a_cell_is_priced_at_most_as_a_whole_attack(count):
+    from rules.systems.opr.compute_cost import estimate_cell_cost
+
+    for situation in (SHOOTING, {"mode": "melee", "charging": True}):
+        attacker, defender = shooters(count), two_profile_horde(max(1, count // 4))
+        cell_seconds, cell_bytes = estimate_cell_cost(attacker, defender, situation)
+        seconds, size = estimate_cost(attacker, defender, situation)
+        assert 0 < cell_seconds <= seconds and 0 < cell_bytes <= size
