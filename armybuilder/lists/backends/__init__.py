@@ -26,6 +26,7 @@ __all__ = [
     "current_force",
     "decided_settings",
     "force_choices",
+    "reads_upgrade_menus",
     "units_for_import",
     "units_in_order",
 ]
@@ -41,6 +42,15 @@ def backend_for(army_list: ArmyList, units: Sequence[ListUnit]) -> ListBackend:
     if is_engine_list(army_list, units):
         return EngineBackend(army_list)
     return UnitFormatBackend(army_list)
+
+
+def reads_upgrade_menus(army_list: ArmyList) -> bool:
+    """Whether adding a unit to `army_list` reads the unit's upgrade menu
+    (`unit_options.option_menu`), asked before its rows are read: a list in our unit format
+    does; a roster of the engine, a list whose faction has its BattleScribe source, reads its
+    catalogue instead. (A list of such a faction made before it had its source is in the unit
+    format: its add reads the menu by a query of its own.)"""
+    return not engine_units.has_source(army_list)
 
 
 def backend_for_change(

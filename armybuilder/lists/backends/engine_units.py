@@ -75,21 +75,26 @@ def roster_settings(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[str,
 
 def is_engine_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
     """Whether the list's units are built by the roster engine (see the module's docstring);
-    only `armybuilder.lists.backends.backend_for` asks."""
+    only `armybuilder.lists.backends` asks."""
     if army_list.faction_id is None or any(not unit.selection for unit in units):
         return False
-    return bool(_source_of(army_list))
+    return has_source(army_list)
 
 
-def _source_of(army_list: ArmyList) -> tuple[int, str, str] | tuple[()]:
-    """`faction_source` of the list's faction, or (): asked once per list object, and not at all
-    when the list was read with `has_roster_source` (`army_list_get_for_user`) false."""
+def has_source(army_list: ArmyList) -> bool:
+    """Whether the list's faction was imported with its BattleScribe source: read with the list
+    when it was read with `has_roster_source` (`selectors.army_list_get_for_user`, the editor's
+    reads of a list or a unit for a change), else asked once per list object. Each click of the
+    editor answers with the list's totals (`list_summary` asks which backend the list has), so
+    the read's answer saves a query on every click."""
+    known = getattr(army_list, "has_roster_source", None)
+    if army_list.faction_id is None:
+        return False
+    if known is not None:
+        return bool(known)
     cached = getattr(army_list, "_roster_source", None)
     if cached is None:
-        if army_list.faction_id is None or getattr(army_list, "has_roster_source", None) is False:
-            cached = ()
-        else:
-            cached = faction_source(army_list.faction_id) or ()
+        cached = bool(faction_source(army_list.faction_id))
         army_list._roster_source = cached  # type: ignore[attr-defined]
     return cached
 
@@ -268,7 +273,7 @@ def set_force(*, army_list: ArmyList, units: Sequence[ListUnit], force_entry_id:
 
 def roster_force_choices(army_list: ArmyList) -> list[tuple[str, str]]:
     """(force entry id, name) the list can be built in; [] when its faction has no source."""
-    if not _source_of(army_list):
+    if not has_source(army_list):
         return []
     return force_choices(army_list.faction_id)
 
