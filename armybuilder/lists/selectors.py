@@ -162,21 +162,19 @@ def army_list_get_for_user(
     out of the query (reading one later costs a query)."""
     if not 0 < list_id <= _MAX_ID:
         return None
-    # Whether the list's faction was imported with its BattleScribe source, answered by the same
-    # query: a read of a list of any other faction (most) asks no second query to learn it has
-    # no forces to offer (`engine_units.roster_force_choices`), and an editor's click on a
-    # roster list none to learn which backend answers it (`engine_units.has_source`).
-    has_source = Exists(BattleScribeSource.objects.filter(faction_id=OuterRef("faction_id")))
     if for_edit:
         if not user.is_authenticated:
             return None
         # Never a locked version: nothing may change it, its owner included.
         army_list = (ArmyList.objects.select_related(*_OWN_LIST_RELATED)
-                     .filter(owner=user, pk=list_id, locked_at__isnull=True)
-                     .annotate(has_roster_source=has_source).first())
+                     .filter(owner=user, pk=list_id, locked_at__isnull=True).first())
         if army_list is not None:
             army_list.owner = user
         return army_list
+    # Whether the list's faction was imported with its BattleScribe source, answered by the same
+    # query: a read of a list of any other faction (most) asks no second query to learn it has
+    # no forces to offer (`engine_units.roster_force_choices`).
+    has_source = Exists(BattleScribeSource.objects.filter(faction_id=OuterRef("faction_id")))
     return (army_lists_visible_to(user=user).defer(*unread).filter(pk=list_id)
             .annotate(has_roster_source=has_source).first())
 
@@ -221,17 +219,14 @@ def army_list_unit_get_for_edit(
     if not (0 < list_id <= _MAX_ID and 0 < unit_id <= _MAX_ID) or not user.is_authenticated:
         return None
     related = [f"army_list__{name}" for name in _OWN_LIST_RELATED]
-    has_source = Exists(BattleScribeSource.objects.filter(faction_id=OuterRef("army_list__faction_id")))
     unit = (
         ListUnit.objects.select_related(*related)
         # Never a unit of a locked version: nothing may change it, its owner included.
         .filter(army_list__owner=user, army_list_id=list_id, pk=unit_id, army_list__locked_at__isnull=True)
-        .annotate(list_has_roster_source=has_source)
         .first()
     )
     if unit is not None:
         unit.army_list.owner = user
-        unit.army_list.has_roster_source = unit.list_has_roster_source  # as `army_list_get_for_user` reads it
     return unit
 
 

@@ -45,12 +45,13 @@ def backend_for(army_list: ArmyList, units: Sequence[ListUnit]) -> ListBackend:
 
 
 def reads_upgrade_menus(army_list: ArmyList) -> bool:
-    """Whether adding a unit to `army_list` reads the unit's upgrade menu
-    (`unit_options.option_menu`), asked before its rows are read: a list in our unit format
-    does; a roster of the engine, a list whose faction has its BattleScribe source, reads its
-    catalogue instead. (A list of such a faction made before it had its source is in the unit
-    format: its add reads the menu by a query of its own.)"""
-    return not engine_units.has_source(army_list)
+    """Whether adding a unit to `army_list` should read the unit's upgrade menu with it
+    (`unit_options.option_menu`), answered before its rows are read and without a query: a
+    roster of the engine reads its catalogue instead, so a list whose roster this process
+    keeps at its version (`roster_cache.holds`: only an engine list's is kept) does not; any
+    other might be in our unit format, which reads it (a roster rebuilt from the database
+    then reads the menu for nothing)."""
+    return not roster_cache.holds(army_list.pk, army_list.version)
 
 
 def backend_for_change(

@@ -21,6 +21,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 # What a row of a roster is, as `backends.rows` answers it for every list.
+from armybuilder.lists.backends import roster_cache
 from armybuilder.lists.backends.rows import configuration
 from armybuilder.lists.backends.rows import fielded as fielded
 from armybuilder.lists.backends.rows import is_configuration as is_configuration
@@ -82,18 +83,21 @@ def is_engine_list(army_list: ArmyList, units: Sequence[ListUnit]) -> bool:
 
 
 def has_source(army_list: ArmyList) -> bool:
-    """Whether the list's faction was imported with its BattleScribe source: read with the list
-    when it was read with `has_roster_source` (`selectors.army_list_get_for_user`, the editor's
-    reads of a list or a unit for a change), else asked once per list object. Each click of the
-    editor answers with the list's totals (`list_summary` asks which backend the list has), so
-    the read's answer saves a query on every click."""
-    known = getattr(army_list, "has_roster_source", None)
+    """Whether the list's faction was imported with its BattleScribe source, asked of the
+    database at most once per list object: not when the list was read with
+    `has_roster_source` (`selectors.army_list_get_for_user`), nor when this process keeps the
+    list's roster at its version (`roster_cache.holds`: only an engine list's is kept). Each
+    click of the editor answers with the list's totals, whose backend is asked for: on a kept
+    roster that answer costs no query."""
     if army_list.faction_id is None:
         return False
+    known = getattr(army_list, "has_roster_source", None)
     if known is not None:
         return bool(known)
     cached = getattr(army_list, "_roster_source", None)
     if cached is None:
+        if army_list.pk is not None and roster_cache.holds(army_list.pk, army_list.version):
+            return True
         cached = bool(faction_source(army_list.faction_id))
         army_list._roster_source = cached  # type: ignore[attr-defined]
     return cached

@@ -223,12 +223,14 @@ def test_the_kept_rosters_are_bounded(court):
 
 
 def test_an_editor_click_on_a_kept_roster_asks_neither_the_source_nor_the_upgrade_options(
-    court, client, django_capture_on_commit_callbacks
+    transactional_db, court, client
 ):
-    """The editor's read of the list (or of the unit) says whether its faction has a source
-    (`has_roster_source`), and an add to a roster reads no upgrade menu (the engine reads its
-    catalogue): a click on a kept roster asks the database neither (each was a query of every
-    click, issue 39). The answers are those of the engine all the same."""
+    """A list whose roster is kept at its version is the engine's (`roster_cache.holds`): its
+    backend is known without asking for the faction's source, and an add to it reads no
+    upgrade menu (the engine reads its catalogue), so a click on a kept roster asks the
+    database neither (each was a query of every click, issue 39); the answers are the
+    engine's all the same. (Transactions commit here, as a server's do: a change keeps its
+    roster when it commits, before the answer is rendered.)"""
     owner, faction = court
     army_list = make_list(owner=owner, faction=faction, points_limit=1000)
     client.force_login(owner)
@@ -237,7 +239,7 @@ def test_an_editor_click_on_a_kept_roster_asks_neither_the_source_nor_the_upgrad
 
     def post(url: str, data: dict) -> tuple[list[str], str]:
         version = fresh(army_list).version
-        with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as captured:
+        with CaptureQueriesContext(connection) as captured:
             response = client.post(url, data, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(version))
         assert response.status_code == 200, response.content[:300]
         return [q["sql"] for q in captured], response.content.decode()
