@@ -261,3 +261,22 @@ def test_an_editor_click_on_a_kept_roster_asks_neither_the_source_nor_the_upgrad
     assert not [sql for sql in asked if "rules_upgradeoption" in sql]
     assert roster_cache.peek(army_list.pk) is not None
     assert_kept_equals_rebuilt(army_list)
+
+
+def test_a_row_gets_its_own_deep_copy_of_the_engines_answer():
+    """`plain_copy` (what a row is given of a cached answer) is a deep copy: changing the row's
+    value leaves the answer as it was; a value marshal does not take is deep-copied all the same."""
+
+    class Label(str):
+        pass
+
+    answer = {"models": [{"name": "Lord", "count": 1, "points": 2.5}], "keys": ("a", "b"), "none": None}
+    copied = engine_units.plain_copy(answer)
+    assert copied == answer
+    copied["models"][0]["count"] = 3
+    assert answer["models"][0]["count"] == 1
+    odd = {"label": Label("Guard"), "options": [{"key": "x"}]}
+    copied = engine_units.plain_copy(odd)
+    assert copied == odd and type(copied["label"]) is Label
+    copied["options"][0]["key"] = "y"
+    assert odd["options"][0]["key"] == "x"
