@@ -2,6 +2,8 @@
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_roster_clicks.py \
         [--data DIR]  (DIR: a checkout of BSData/wh40k-9e) [--rows 20 60] [--rounds 20]
+        [--profile [--profile-clicks add option count]]  (cProfile in CPU time of the engine's
+        timed clicks, or of those named: the times then include the profiler's cost)
 
 A click on a list of an imported faction is answered by the roster engine. This bench measures
 the three clicks a player makes most on such a list — add a unit, tick an option, change a
