@@ -2,6 +2,8 @@
 
     ./.venv/bin/python -m armybuilder.launcher exec python bench/bench_roster_clicks.py \
         [--data DIR]  (DIR: a checkout of BSData/wh40k-9e) [--rows 20 60] [--rounds 20]
+        [--profile [--profile-clicks add option count]]  (cProfile in CPU time of the engine's
+        timed clicks, or of those named: the times then include the profiler's cost)
 
 A click on a list of an imported faction is answered by the roster engine. This bench measures
 the three clicks a player makes most on such a list — add a unit, tick an option, change a
@@ -180,9 +182,11 @@ def run(
     templates: list[int],
     rounds: int,
     profile: cProfile.Profile | None = None,
+    profiled: tuple[str, ...] = CLICKS,
 ) -> dict[str, list[float]]:
     """CPU ms of each timed click (the first 3 rounds warm up and are not counted); with
-    `profile`, the timed clicks are profiled into it as well (the times then include its cost)."""
+    `profile`, the timed clicks named in `profiled` are profiled into it as well (the times then
+    include its cost)."""
     cpu: dict[str, list[float]] = {name: [] for name in CLICKS}
     cpu["full collections"] = []  # the pauses of those met in timed clicks
     cpu["after response"] = []  # CPU ms of `collect_if_due` after each timed click
@@ -204,10 +208,11 @@ def run(
         before = computed()
         FULL_COLLECTIONS.take()
         start = time.process_time()
-        if profile is not None and name is not None:
+        profiling = profile is not None and name in profiled
+        if profiling:
             profile.enable()
         response = client.post(url, data, HTTP_X_LIST_VERSION=str(version[0]), **headers)
-        if profile is not None and name is not None:
+        if profiling:
             profile.disable()
         spent = (time.process_time() - start) * 1000
         body = response.content.decode()
@@ -263,7 +268,18 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=Path("/tmp/data/wh40k-9e"))
     parser.add_argument("--rows", type=int, nargs="+", default=[20, 60])
     parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--profile", action="store_true", help="profile the engine's clicks (top 30 printed)")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile the engine's clicks in CPU time (top 30 by own time, 60 by cumulative)",
+    )
+    parser.add_argument(
+        "--profile-clicks",
+        nargs="+",
+        choices=CLICKS,
+        default=list(CLICKS),
+        help="which clicks --profile profiles",
+    )
     args = parser.parse_args()
     if not (args.data / "Necrons.cat").exists():
         raise SystemExit(f"{args.data}: no Necrons.cat (fetch BSData/wh40k-9e and copy it there)")
@@ -285,11 +301,15 @@ def main() -> int:
         for rows in args.rows:
             for label, faction in (("bundled", bundled), ("engine", necrons)):
                 army_list, templates = build_list(user, faction, rows, f"{label} {rows}")
-                profile = cProfile.Profile() if args.profile and label == "engine" else None
-                results[(label, rows)] = run(client, army_list, templates, args.rounds, profile)
+                profile = cProfile.Profile(time.process_time) if args.profile and label == "engine" else None
+                results[(label, rows)] = run(
+                    client, army_list, templates, args.rounds, profile, tuple(args.profile_clicks)
+                )
                 if profile is not None:
-                    print(f"engine clicks at {rows} rows, by own time:")
+                    print(f"engine clicks ({', '.join(args.profile_clicks)}) at {rows} rows, by own time:")
                     pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+                    print(f"engine clicks at {rows} rows, by cumulative time:")
+                    pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
         load_after = os.getloadavg()
         print(
             f"editor clicks, CPU ms in process ({args.rounds} rounds each, cold Django cache), "

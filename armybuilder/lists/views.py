@@ -698,7 +698,9 @@ def unit_add(request: HttpRequest, list_id: int) -> HttpResponse:
 
     def action(version: int) -> HttpResponse:
         template_id = parse_int(request.POST.get("unit"), field="unit", minimum=1, maximum=2**63 - 1)
-        template = selectors.army_list_unit_choice(army_list=army_list, unit_id=template_id)
+        template = selectors.army_list_unit_choice(
+            army_list=army_list, unit_id=template_id, with_menu=backends.reads_upgrade_menus(army_list)
+        )
         if template is None:
             raise ArmyListError([("unit", _("No such unit for this list."))])
         before = army_list.unit_count

@@ -26,6 +26,7 @@ __all__ = [
     "current_force",
     "decided_settings",
     "force_choices",
+    "reads_upgrade_menus",
     "units_for_import",
     "units_in_order",
 ]
@@ -41,6 +42,16 @@ def backend_for(army_list: ArmyList, units: Sequence[ListUnit]) -> ListBackend:
     if is_engine_list(army_list, units):
         return EngineBackend(army_list)
     return UnitFormatBackend(army_list)
+
+
+def reads_upgrade_menus(army_list: ArmyList) -> bool:
+    """Whether adding a unit to `army_list` should read the unit's upgrade menu with it
+    (`unit_options.option_menu`), answered before its rows are read and without a query: a
+    roster of the engine reads its catalogue instead, so a list whose roster this process
+    keeps at its version (`roster_cache.holds`: only an engine list's is kept) does not; any
+    other might be in our unit format, which reads it (a roster rebuilt from the database
+    then reads the menu for nothing)."""
+    return not roster_cache.holds(army_list.pk, army_list.version)
 
 
 def backend_for_change(

@@ -74,6 +74,14 @@ def peek(list_id: int) -> KeptRoster | None:
         return _kept.get(list_id)
 
 
+def holds(list_id: int, version: int) -> bool:
+    """Whether the list's roster is kept at `version`: then the list is a roster of the engine
+    (only those are kept), which its backend and its add are told without a query."""
+    with _lock:
+        kept = _kept.get(list_id)
+    return kept is not None and kept.version == version
+
+
 def forget(list_id: int) -> None:
     """Drop the list's kept roster, if any."""
     with _lock:

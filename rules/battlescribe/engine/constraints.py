@@ -137,7 +137,7 @@ class Validator:
             cache.get(("force-errors", id(force)), lambda: self._part(self._force_checks, force), lazy=True)
         )
         cache.read(("fid", id(force), "any"))
-        categories = frozenset(cid for cid, _ in force.category_entries())
+        categories = force.category_ids()
         for block in unit_blocks(force):
             part = cache.get(
                 ("block-errors", id(force), block, categories),
@@ -339,7 +339,7 @@ class Validator:
         if parent.is_force:
             # BattleScribe reaches root entries through the force's categories: the
             # `scope: parent` constraints of an entry in none of them are never checked.
-            force_categories = {cid for cid, _ in parent.category_entries()}
+            force_categories = parent.category_ids()
             uncategorised = not any(cid in force_categories for cid, _ in eff.categories)
         for c in option.constraints:
             if uncategorised and c.scope == "parent":

@@ -145,6 +145,9 @@ class Force:
         self.index = ForceIndex()
         #: (roster version, units by block) — see `units_by_block`.
         self._blocks: tuple | None = None
+        #: `category_entries`, worked out once: a force's entry and the data never change.
+        self._category_entries: tuple[tuple[str, str], ...] | None = None
+        self._category_ids: frozenset[str] | None = None
         self.custom_name = ""
         self.custom_notes = ""
 
@@ -185,11 +188,20 @@ class Force:
 
     def category_entries(self) -> list[tuple[str, str]]:
         """(category id, name) of the force's categories, in force-entry order."""
-        out = []
-        for link in self.entry.category_links:
-            name = self.roster.data.category_name(link.target_id) or link.name
-            out.append((link.target_id, name))
-        return out
+        if self._category_entries is None:
+            self._category_entries = tuple(
+                (link.target_id, self.roster.data.category_name(link.target_id) or link.name)
+                for link in self.entry.category_links
+            )
+        return list(self._category_entries)
+
+    def category_ids(self) -> frozenset[str]:
+        """The ids of `category_entries`: the validation of each root entry asks whether the
+        force has one of its categories, so the set is made once per force, not once per
+        entry and click."""
+        if self._category_ids is None:
+            self._category_ids = frozenset(cid for cid, _name in self.category_entries())
+        return self._category_ids
 
     def __repr__(self) -> str:
         return f"Force({self.entry.id})"

@@ -16,6 +16,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from armybuilder.lists import services
 from armybuilder.lists.backends import backend_for, engine_units, roster_cache
@@ -219,3 +220,63 @@ def test_the_kept_rosters_are_bounded(court):
     assert roster_cache.take(roster_cache.KEPT_ROSTERS + 5, 1) is not None
     assert roster_cache.take(roster_cache.KEPT_ROSTERS + 4, 2) is None  # another version: dropped
     assert roster_cache.peek(roster_cache.KEPT_ROSTERS + 4) is None
+
+
+def test_an_editor_click_on_a_kept_roster_asks_neither_the_source_nor_the_upgrade_options(
+    transactional_db, court, client
+):
+    """A list whose roster is kept at its version is the engine's (`roster_cache.holds`): its
+    backend is known without asking for the faction's source, and an add to it reads no
+    upgrade menu (the engine reads its catalogue), so a click on a kept roster asks the
+    database neither (each was a query of every click, issue 39); the answers are the
+    engine's all the same. (Transactions commit here, as a server's do: a change keeps its
+    roster when it commits, before the answer is rendered.)"""
+    owner, faction = court
+    army_list = make_list(owner=owner, faction=faction, points_limit=1000)
+    client.force_login(owner)
+    templates = dict(UnitTemplate.objects.filter(faction=faction).values_list("slug", "pk"))
+    add_url = reverse("lists:unit_add", args=[army_list.pk])
+
+    def post(url: str, data: dict) -> tuple[list[str], str]:
+        version = fresh(army_list).version
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(url, data, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=str(version))
+        assert response.status_code == 200, response.content[:300]
+        return [q["sql"] for q in captured], response.content.decode()
+
+    post(add_url, {"unit": templates["bs-se-court-lord"]})  # builds the roster, kept once it commits
+    assert roster_cache.peek(army_list.pk) is not None
+    asked, body = post(add_url, {"unit": templates["bs-se-court-squad"]})
+    squad = ListUnit.objects.get(army_list=army_list, template_id=templates["bs-se-court-squad"])
+    assert f'id="unit-{squad.pk}"' in body
+    guard = next(o for o in squad.available_options if o["label"] == "Guard")
+    more, body = post(
+        reverse("lists:unit_options", args=[army_list.pk, squad.pk]),
+        {f"option-{guard['key']}": str(int(squad.chosen_options.get(guard["key"], 0)) + 1)},
+    )
+    asked += more
+    # (The reads name the source table in their `has_roster_source` subquery: only a read of the
+    # source's own columns is a question about it.)
+    assert not [sql for sql in asked if '"rules_battlescribesource"."digest"' in sql]
+    assert not [sql for sql in asked if "rules_upgradeoption" in sql]
+    assert roster_cache.peek(army_list.pk) is not None
+    assert_kept_equals_rebuilt(army_list)
+
+
+def test_a_row_gets_its_own_deep_copy_of_the_engines_answer():
+    """`plain_copy` (what a row is given of a cached answer) is a deep copy: changing the row's
+    value leaves the answer as it was; a value marshal does not take is deep-copied all the same."""
+
+    class Label(str):
+        pass
+
+    answer = {"models": [{"name": "Lord", "count": 1, "points": 2.5}], "keys": ("a", "b"), "none": None}
+    copied = engine_units.plain_copy(answer)
+    assert copied == answer
+    copied["models"][0]["count"] = 3
+    assert answer["models"][0]["count"] == 1
+    odd = {"label": Label("Guard"), "options": [{"key": "x"}]}
+    copied = engine_units.plain_copy(odd)
+    assert copied == odd and type(copied["label"]) is Label
+    copied["options"][0]["key"] = "y"
+    assert odd["options"][0]["key"] == "x"

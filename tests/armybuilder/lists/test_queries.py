@@ -117,6 +117,32 @@ def test_an_edit_costs_a_fixed_number_of_queries_whatever_the_list_size(client):
     assert counts[1][1] <= CHANGE_OPTION_QUERIES
 
 
+def test_an_edit_reads_no_profile_schema_of_the_system(client):
+    """The system's profile schema (tens of kilobytes of JSON for 40k) is never read by a
+    click of the editor: the list or unit it changes is read without it (the rules read the
+    registry's), on an add as on a change of options, and the answer is whole all the same."""
+    owner = make_user()
+    faction = make_faction()
+    template = make_unit(faction=faction)
+    client.force_login(owner)
+    army_list = list_with(3, owner=owner, faction=faction, templates=[template, template])
+    army_list.refresh_from_db()
+    sqls = []
+    for url, data in (
+        (reverse("lists:unit_add", args=[army_list.pk]), {"unit": template.pk}),
+        (reverse("lists:unit_options", args=[army_list.pk, army_list.units.order_by("position")[0].pk]), {}),
+    ):
+        army_list.refresh_from_db()
+        version = str(army_list.version)
+        with CaptureQueriesContext(connection) as context:
+            response = client.post(url, data, HTTP_HX_REQUEST="true", HTTP_X_LIST_VERSION=version)
+        assert response.status_code == 200, response.content[:300]
+        assert b'id="list-totals"' in response.content
+        sqls += [query["sql"] for query in context.captured_queries]
+    assert any('"rules_gamesystem"' in sql for sql in sqls)  # the system's row is read (its key, name)
+    assert not [sql for sql in sqls if "profile_schema" in sql]
+
+
 def test_the_text_export_reads_no_unit_before_options(client):
     """The roster text needs each unit as it is, not as it was before its options: the
     documents it never reads are left in the database (`selectors.ROSTER_UNREAD`)."""
