@@ -137,13 +137,19 @@ class WoundTrack:
         # by nobody yet): each row's product with a dice matrix is its first entry times the
         # matrix's first row — the other terms are exact zeros — so no matrix is built.
         untouched = short and not dist[:, 1:].any()
+        if untouched and bernoulli:
+            # Every row at once: its mass in state 0 times the law of its number of dice (rows
+            # holding nothing read any law, as zeros).
+            most = int(dice_per_row[held].max()) if len(held) else 0
+            laws = binomial_laws(die, most, self.size)
+            out = np.empty_like(dist)
+            np.multiply(dist[:, :1], laws[np.minimum(dice_per_row, most)], out=out)
+            return out
         if len(held) == 1 and bernoulli and short:  # one row: shooting, a first strike
             row = int(held[0])
             n = int(dice_per_row[row])
             if not n:
                 out[row] = dist[row]
-            elif untouched:
-                out[row] = dist[row, 0] * _binomial_row(die, n, self.size)
             else:
                 out[row] = dist[row] @ _binomial_matrix(die, n, self.size)
             return out
@@ -153,10 +159,7 @@ class WoundTrack:
                 out[rows] = dist[rows]
                 continue
             if bernoulli and short:
-                if untouched:
-                    out[rows] = dist[rows, :1] * _binomial_row(die, n, self.size)
-                else:
-                    out[rows] = dist[rows] @ _binomial_matrix(die, n, self.size)
+                out[rows] = dist[rows] @ _binomial_matrix(die, n, self.size)
                 continue
             if bernoulli:
                 count = power(per_die, n, last)
@@ -262,24 +265,89 @@ def _dice_matrix(count: Array, size: int) -> Array:
 
 @lru_cache(maxsize=512)
 def _binomial_matrix(die: bytes, n: int, size: int) -> Array:
-    """`_dice_matrix` of n dice that each take no wound or one (`die`: their PMF's bytes), kept
+    """`_dice_matrix` of n dice that each take no wound or m (`die`: their PMF's bytes), kept
     (read-only) per die, n and track length: a job's strikers throw the same few numbers of the
-    same few dice at the same few unit sizes (at most 160² cells each, 512 of them)."""
-    matrix = _dice_matrix(power(np.frombuffer(die), n, size - 1), size)
+    same few dice at the same few unit sizes (at most 160² cells each, 512 of them). Built on
+    `binomial_laws`' row n, so a row scaled and a product with it give the same bits."""
+    matrix = _dice_matrix(binomial_laws(die, n, size)[n], size)
     matrix.setflags(write=False)
     return matrix
 
 
 @lru_cache(maxsize=512)
-def _binomial_row(die: bytes, n: int, size: int) -> Array:
-    """The first row of `_binomial_matrix(die, n, size)` (from the untouched state: the folded
-    law of n dice, `_dice_matrix`'s `count[t]` and its tail at the last state), without the
-    matrix (read-only)."""
-    count = power(np.frombuffer(die), n, size - 1)  # folded at the last state: at most `size` long
-    row = np.zeros(size)
-    row[: len(count)] = count
-    row.setflags(write=False)
-    return row
+def binomial_laws(die: bytes, most: int, size: int) -> Array:
+    """Row n: the law of n dice that each take no wound or m wounds (`die`: their PMF's bytes,
+    P(0) … P(m)), n = 0 … `most`, folded at the last state and written on `size` entries
+    (read-only, kept per die, most and track length).
+
+    Every row at once (issue 42): the binomial terms C(n, k) pᵏ qⁿ⁻ᵏ as one product of three
+    tables (the coefficients, the powers of p, the powers of q), a handful of array operations
+    where a pass per number of dice was most of a job's throws (the return blows of a unit
+    throw a different number of dice from every state of the unit that struck it). The
+    coefficients are exact integers up to 56 dice and rounded once above; a power too small
+    for a float is zero, and with at most `BINOMIAL_MOST` dice (C ≤ 2⁵⁰⁰) the term it belongs
+    to is below 1e-150. More dice, or a die of another shape, are `pmf.power`'s."""
+    base = np.frombuffer(die)
+    last = size - 1
+    m = len(base) - 1
+    q, p = float(base[0]), float(base[-1])
+    binomial = m >= 1 and q > 0.0 and p > 0.0 and not base[1:-1].any()
+    if most > BINOMIAL_MOST or not binomial:
+        laws = np.zeros((most + 1, size))
+        first = 0
+        if binomial:  # the rows up to `BINOMIAL_MOST` as any table has them
+            first = BINOMIAL_MOST + 1
+            laws[:first] = binomial_laws(die, BINOMIAL_MOST, size)
+        for n in range(first, most + 1):
+            law = power(base, n, last)
+            laws[n, : len(law)] = law
+        laws.setflags(write=False)
+        return laws
+    choose, gaps = _pascal(most)
+    # powers as running products, and the tail below summed in order: a row's numbers do not
+    # depend on how many rows its table has (the matrices of `_binomial_matrix` are built on
+    # tables of their own)
+    powers = np.empty((2, most + 1))
+    powers[:, 0] = 1.0
+    powers[0, 1:] = p
+    powers[1, 1:] = q
+    powers = np.cumprod(powers, axis=1)
+    terms = choose * powers[0] * powers[1][gaps]
+    width = most * m + 1
+    if m > 1:
+        spread = np.zeros((most + 1, width))
+        spread[:, ::m] = terms
+        terms = spread
+    if width <= size:
+        laws = np.zeros((most + 1, size))
+        laws[:, :width] = terms
+    else:
+        laws = terms[:, :size].copy()
+        laws[:, last] = np.cumsum(terms[:, last:], axis=1)[:, -1]
+    laws.setflags(write=False)
+    return laws
+
+
+#: `binomial_laws` writes its terms out up to this many dice (its coefficients stay ≤ 2⁵⁰⁰).
+BINOMIAL_MOST = 500
+
+
+def _pascal(most: int) -> tuple[Array, npt.NDArray[np.int64]]:
+    """C(n, k) for n, k = 0 … most (0 where k > n) and the table of n − k (0 where k > n),
+    kept for the largest `most` asked so far: numbers of the dice alone, the same for every
+    die."""
+    if len(_PASCAL[0]) <= most:
+        top = max(most, 2 * len(_PASCAL[0]), 64)
+        choose = np.zeros((top + 1, top + 1))
+        for n in range(top + 1):
+            choose[n, : n + 1] = [comb(n, k) for k in range(n + 1)]  # one rounding each above 2⁵³
+        n = np.arange(top + 1)
+        _PASCAL[:] = [choose, np.maximum(n[:, None] - n[None, :], 0)]
+    choose, gaps = _PASCAL
+    return choose[: most + 1, : most + 1], gaps[: most + 1, : most + 1]
+
+
+_PASCAL: list = [np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)]
 
 
 def clear_caches() -> None:
@@ -287,6 +355,7 @@ def clear_caches() -> None:
     WoundTrack.of.cache_clear()
     _per_remaining.cache_clear()
     _binomial_matrix.cache_clear()
-    _binomial_row.cache_clear()
+    binomial_laws.cache_clear()
+    _PASCAL[:] = [np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)]
     die.cache_clear()
     _OFFSETS.clear()
