@@ -237,15 +237,23 @@ class _Fighter:
     ethereal: bool
 
 
-def _fighters(own: Side, situation: Situation, variants: Variants) -> list[list[_Fighter]]:
+#: One model group's strikers against one kind of enemy (`melee_strikers`): each `_Fighter`
+#: with its blow, its die's transition on the enemy's track and whether it is independent.
+_Struck = list[tuple[_Fighter, Blow, Array, bool]]
+
+
+def _fighters(
+    own: Side, situation: Situation, variants: Variants
+) -> tuple[list[list[_Fighter]], dict[tuple, list[_Struck]]]:
     """Per model group, its strikers' own numbers (`_Fighter`), kept with the unit for the job's
     situation and rules: a unit meets every enemy of a job with the same weapons, Strength,
     strike tier and ranks (the flags and characteristics read per enemy were a fifth of a
-    matchup)."""
+    matchup). With them, kept the same way, what they do to each kind of enemy met
+    (`melee_strikers`' blows and dice, keyed by the numbers of the enemy they read)."""
     key = ("fighters", own.charging, own.front_facing)
     known = own.unit._memo.get(key)
     if known is not None and known[0] is situation and known[1] is variants:
-        return known[2]
+        return known[2], known[3]
     charging = own.charging
     plan: list[list[_Fighter]] = []
     for k, model in enumerate(own.unit.models):
@@ -289,8 +297,9 @@ def _fighters(own: Side, situation: Situation, variants: Variants) -> list[list[
                 )
             )
         plan.append(entries)
-    own.unit._memo[key] = (situation, variants, plan)
-    return plan
+    against: dict[tuple, list[_Struck]] = {}
+    own.unit._memo[key] = (situation, variants, plan, against)
+    return plan, against
 
 
 def _target(unit: Unit) -> tuple[_Target, bool]:
@@ -340,20 +349,18 @@ def melee_strikers(
         target_ws = 1
     strikers: list[Striker] = []
     numbers, shielded = _target(enemy.unit)
-    afraid_ws_one = own_afraid and variants.fear_sets_ws_one
-    sixes = own_afraid and not variants.fear_sets_ws_one and situation.round == 1
     target_i = target.i or 0
-    for k, fighters in enumerate(_fighters(own, situation, variants)):
-        for f in fighters:
-            hit = melee_hit(1 if afraid_ws_one else f.ws, target_ws, f.to_hit_bonus)
-            if sixes:
-                hit = sixes_only(hit)
-            if f.hatred or (f.asf_reroll and f.initiative > target_i):
-                hit = reroll_misses(hit)
-            blow = _resolved(
-                hit, numbers, f.strength, f.ap, f.damage, True, shielded, f.no_armour_save, f.flaming,
-                f.poisoned, f.killing_blow, variants, f.magic, f.ethereal,
-            )
+    plan, against = _fighters(own, situation, variants)
+    # What the fighters do depends on these numbers of the enemy alone (and the plan's
+    # situation and rules): a job's many enemies share a few of them, so kept per value.
+    key = (numbers, shielded, target_ws, target_i, own_afraid, enemy.track.models, enemy.track.w)
+    struck = against.get(key)
+    if struck is None:
+        struck = against[key] = _strike(
+            plan, numbers, shielded, target_ws, target_i, own_afraid, enemy.track, variants, situation
+        )
+    for k, group in enumerate(struck):
+        for f, blow, transition, independent in group:
             strikers.append(
                 Striker(
                     side=side,
@@ -365,10 +372,57 @@ def melee_strikers(
                     initiative=f.initiative,
                     blow=blow,
                     in_ranks=f.in_ranks,
+                    transition=transition,
+                    independent=independent,
                 )
             )
         strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
     return strikers
+
+
+def _strike(
+    plan: list[list[_Fighter]],
+    numbers: _Target,
+    shielded: bool,
+    target_ws: int,
+    target_i: int,
+    afraid: bool,
+    track: WoundTrack,
+    variants: Variants,
+    situation: Situation,
+) -> list[_Struck]:
+    """Each fighter's blow on the enemy (§6.3 to hit, `blows` the rest) and its die on the
+    enemy's track (`WoundTrack.die`), per model group."""
+    afraid_ws_one = afraid and variants.fear_sets_ws_one
+    sixes = afraid and not variants.fear_sets_ws_one and situation.round == 1
+    out: list[_Struck] = []
+    for fighters in plan:
+        group: _Struck = []
+        for f in fighters:
+            hit = melee_hit(1 if afraid_ws_one else f.ws, target_ws, f.to_hit_bonus)
+            if sixes:
+                hit = sixes_only(hit)
+            if f.hatred or (f.asf_reroll and f.initiative > target_i):
+                hit = reroll_misses(hit)
+            blow = _resolved(
+                hit,
+                numbers,
+                f.strength,
+                f.ap,
+                f.damage,
+                True,
+                shielded,
+                f.no_armour_save,
+                f.flaming,
+                f.poisoned,
+                f.killing_blow,
+                variants,
+                f.magic,
+                f.ethereal,
+            )
+            group.append((f, blow, *track.die(blow)))
+        out.append(group)
+    return out
 
 
 def _special_hits(
@@ -626,8 +680,10 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
 
 
 def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
+    """Each striker's die on the enemy's track (`WoundTrack.die`), where not known yet."""
     for s in strikers:
-        s.transition, s.independent = sides[1 - s.side].track.die(s.blow)
+        if s.independent is None:
+            s.transition, s.independent = sides[1 - s.side].track.die(s.blow)
 
 
 def shoot(

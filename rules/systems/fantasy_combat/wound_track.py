@@ -16,7 +16,9 @@ side's states, whose surviving models decide how many dice each row throws.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import accumulate, repeat
 from math import comb
+from operator import mul
 
 import numpy as np
 import numpy.typing as npt
@@ -121,8 +123,6 @@ class WoundTrack:
         `_dice_matrix`), on a long one by FFT. Either is a handful of array operations per
         distinct number of dice, where stepping die by die was several per die."""
         last = self.size - 1
-        out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
-        count, done = np.ones(1), 0
         # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
         # other side strikes, one row. (`.nonzero()[0]` is `np.flatnonzero` on 1-D arrays, for
         # less of numpy's Python around it: this runs per striker per matchup.)
@@ -145,6 +145,8 @@ class WoundTrack:
             out = np.empty_like(dist)
             np.multiply(dist[:, :1], laws[np.minimum(dice_per_row, most)], out=out)
             return out
+        out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
+        count, done = np.ones(1), 0
         if len(held) == 1 and bernoulli and short:  # one row: shooting, a first strike
             row = int(held[0])
             n = int(dice_per_row[row])
@@ -307,11 +309,7 @@ def binomial_laws(die: bytes, most: int, size: int) -> Array:
     # powers as running products, and the tail below summed in order: a row's numbers do not
     # depend on how many rows its table has (the matrices of `_binomial_matrix` are built on
     # tables of their own)
-    powers = np.empty((2, most + 1))
-    powers[:, 0] = 1.0
-    powers[0, 1:] = p
-    powers[1, 1:] = q
-    powers = np.cumprod(powers, axis=1)
+    powers = np.array([list(accumulate(repeat(x, most), mul, initial=1.0)) for x in (p, q)])
     terms = choose * powers[0] * powers[1][gaps]
     width = most * m + 1
     if m > 1:
@@ -333,11 +331,11 @@ BINOMIAL_MOST = 500
 
 
 def _pascal(most: int) -> tuple[Array, npt.NDArray[np.int64]]:
-    """C(n, k) for n, k = 0 … most (0 where k > n) and the table of n − k (0 where k > n),
-    kept for the largest `most` asked so far: numbers of the dice alone, the same for every
-    die."""
+    """C(n, k) for n, k = 0 … most (0 where k > n) and the table of n − k (0 where k > n):
+    numbers of the dice alone, the same for every die and every job, so kept for the process
+    (built at import up to 64 dice, grown for more on demand)."""
     if len(_PASCAL[0]) <= most:
-        top = max(most, 2 * len(_PASCAL[0]), 64)
+        top = max(most, 2 * len(_PASCAL[0]))
         choose = np.zeros((top + 1, top + 1))
         for n in range(top + 1):
             choose[n, : n + 1] = [comb(n, k) for k in range(n + 1)]  # one rounding each above 2⁵³
@@ -348,6 +346,7 @@ def _pascal(most: int) -> tuple[Array, npt.NDArray[np.int64]]:
 
 
 _PASCAL: list = [np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)]
+_pascal(64)
 
 
 def clear_caches() -> None:
@@ -356,6 +355,5 @@ def clear_caches() -> None:
     _per_remaining.cache_clear()
     _binomial_matrix.cache_clear()
     binomial_laws.cache_clear()
-    _PASCAL[:] = [np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)]
     die.cache_clear()
     _OFFSETS.clear()
