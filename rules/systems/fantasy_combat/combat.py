@@ -238,8 +238,8 @@ class _Fighter:
 
 
 #: One model group's strikers against one kind of enemy (`melee_strikers`): each `_Fighter`
-#: with its blow, its die's transition on the enemy's track and whether it is independent.
-_Struck = list[tuple[_Fighter, Blow, Array, bool]]
+#: with its blow.
+_Struck = list[tuple[_Fighter, Blow]]
 
 
 def _fighters(
@@ -353,14 +353,15 @@ def melee_strikers(
     plan, against = _fighters(own, situation, variants)
     # What the fighters do depends on these numbers of the enemy alone (and the plan's
     # situation and rules): a job's many enemies share a few of them, so kept per value.
-    key = (numbers, shielded, target_ws, target_i, own_afraid, enemy.track.models, enemy.track.w)
+    key = (numbers, shielded, target_ws, target_i, own_afraid)
     struck = against.get(key)
     if struck is None:
         struck = against[key] = _strike(
-            plan, numbers, shielded, target_ws, target_i, own_afraid, enemy.track, variants, situation
+            plan, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
         )
     for k, group in enumerate(struck):
-        for f, blow, transition, independent in group:
+        for f, blow in group:
+            transition, independent = enemy.track.die(blow)
             strikers.append(
                 Striker(
                     side=side,
@@ -387,12 +388,10 @@ def _strike(
     target_ws: int,
     target_i: int,
     afraid: bool,
-    track: WoundTrack,
     variants: Variants,
     situation: Situation,
 ) -> list[_Struck]:
-    """Each fighter's blow on the enemy (§6.3 to hit, `blows` the rest) and its die on the
-    enemy's track (`WoundTrack.die`), per model group."""
+    """Each fighter's blow on the enemy (§6.3 to hit, `blows` the rest), per model group."""
     afraid_ws_one = afraid and variants.fear_sets_ws_one
     sixes = afraid and not variants.fear_sets_ws_one and situation.round == 1
     out: list[_Struck] = []
@@ -420,7 +419,7 @@ def _strike(
                 f.magic,
                 f.ethereal,
             )
-            group.append((f, blow, *track.die(blow)))
+            group.append((f, blow))
         out.append(group)
     return out
 
