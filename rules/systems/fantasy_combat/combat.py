@@ -570,7 +570,9 @@ def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Va
     return out
 
 
-def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True) -> Array:
+def _apply(
+    dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True, untouched: bool | None = None
+) -> Array:
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
     `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
     result; a list job's matrix cell has no use for them, and the table is the same without)."""
@@ -584,7 +586,7 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = T
         dice = fighting * striker.per_model
         if tally:
             striker.expected_dice += float(own_marginal @ dice)
-        hit = enemy.track.throw(oriented, dice, striker.transition, striker.independent)
+        hit = enemy.track.throw(oriented, dice, striker.transition, striker.independent, untouched)
     else:
         hit = oriented.copy()
         for n in np.unique(fighting):
@@ -606,22 +608,30 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = T
 
 
 def _run(
-    dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weight: float, tally: bool = True
+    dist: Array,
+    buckets: list[list[Striker]],
+    sides: Sequence[Side],
+    weight: float,
+    tally: bool = True,
+    struck: frozenset[int] = frozenset(),
 ) -> Array:
     """Strike bucket by bucket; a bucket holding both sides at the same step is a roll-off
-    (§6.2: equal Initiative, no previous round known): both orders, half each."""
+    (§6.2: equal Initiative, no previous round known): both orders, half each. `struck`: the
+    sides that have thrown dice so far (the other side's pool is untouched until its enemy
+    strikes, which spares the throw looking)."""
     for index, bucket in enumerate(buckets):
         sides_in = {s.side for s in bucket}
         if len(sides_in) == 2:
             first = [s for s in bucket if s.side == ATTACKER]
             second = [s for s in bucket if s.side == DEFENDER]
             rest = buckets[index + 1 :]
-            one = _run(dist, [first, second, *rest], sides, weight / 2, tally)
-            other = _run(dist, [second, first, *rest], sides, weight / 2, tally)
+            one = _run(dist, [first, second, *rest], sides, weight / 2, tally, struck)
+            other = _run(dist, [second, first, *rest], sides, weight / 2, tally, struck)
             return 0.5 * (one + other)
         for striker in bucket:
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
-            dist = _apply(dist, striker, sides, tally)
+            dist = _apply(dist, striker, sides, tally, striker.side not in struck)
+            struck |= {striker.side}
             striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
             striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
     return dist
@@ -695,8 +705,8 @@ def shoot(
     check_size(sides, strikers, melee=False)
     dist = np.zeros((1, sides[DEFENDER].track.size))  # the table's one row: the attacker untouched
     dist[0, 0] = 1.0
-    for striker in strikers:
-        dist = _apply(dist, striker, sides, tally)
+    for index, striker in enumerate(strikers):
+        dist = _apply(dist, striker, sides, tally, untouched=index == 0)  # untouched until the first
     return dist, strikers
 
 

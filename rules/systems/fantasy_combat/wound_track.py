@@ -88,16 +88,18 @@ class WoundTrack:
         dice_per_row: npt.NDArray[np.int64],
         transition: Array,
         independent: bool | None = None,
+        untouched: bool | None = None,
     ) -> Array:
         """Row i throws dice_per_row[i] dice, one after another (rows × states).
 
         Only rows that hold probability and throw dice are touched, and only the states the
         dice can reach (a state only grows, by at most w per die). `independent`: what `die`
-        says of `transition` (None: looked at here)."""
+        says of `transition`; `untouched`: every row's mass is in state 0 (nothing struck the
+        pool yet, as the caller knows); None: looked at here."""
         if independent is None:
             independent = bool((transition[:-1] == transition[0]).all())
         if independent:
-            return self._throw_independent(dist, dice_per_row, transition[0])
+            return self._throw_independent(dist, dice_per_row, transition[0], untouched)
         out = dist.copy()
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
         if not len(live):
@@ -114,7 +116,9 @@ class WoundTrack:
         out[live] = block
         return out
 
-    def _throw_independent(self, dist: Array, dice_per_row: npt.NDArray[np.int64], per_die: Array) -> Array:
+    def _throw_independent(
+        self, dist: Array, dice_per_row: npt.NDArray[np.int64], per_die: Array, untouched: bool | None = None
+    ) -> Array:
         """The same, when a die does the same whatever the state (no Killing Blow or Multiple
         Wounds on multi-wound models): the wounds of n dice are the n-fold convolution of one
         die's, added to the state and folded into "all slain", which absorbs (exact). The
@@ -131,20 +135,20 @@ class WoundTrack:
         if bernoulli:
             per_die = per_die[: outcomes[-1] + 1]
         die = per_die.tobytes()
-        held = dist.any(axis=1).nonzero()[0]
         short = self.size <= FFT_FROM_STATES
         # The pool untouched in every row (a first strike; the return blows of a unit struck
         # by nobody yet): each row's product with a dice matrix is its first entry times the
         # matrix's first row — the other terms are exact zeros — so no matrix is built.
-        untouched = short and not dist[:, 1:].any()
+        untouched = short and (not dist[:, 1:].any() if untouched is None else untouched)
         if untouched and bernoulli:
-            # Every row at once: its mass in state 0 times the law of its number of dice (rows
-            # holding nothing read any law, as zeros).
-            most = int(dice_per_row[held].max()) if len(held) else 0
-            laws = binomial_laws(die, most, self.size)
+            # Every row at once: its mass in state 0 times the law of its number of dice (the
+            # table up to the most any row throws: a unit's full strength, the same key in
+            # every matchup of the same die on the same track).
+            most = int(dice_per_row.max())
             out = np.empty_like(dist)
-            np.multiply(dist[:, :1], laws[np.minimum(dice_per_row, most)], out=out)
+            np.multiply(dist[:, :1], binomial_laws(die, most, self.size)[dice_per_row], out=out)
             return out
+        held = dist.any(axis=1).nonzero()[0]
         out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
         count, done = np.ones(1), 0
         if len(held) == 1 and bernoulli and short:  # one row: shooting, a first strike

@@ -34,9 +34,9 @@ def engine_work(monkeypatch, attacker, defender, situation) -> Counter:
         seen["cells"] += dist.shape[0] * dist.shape[1]
         return one_die(dist, transition)
 
-    def counted_independent(self, dist, dice_per_row, per_die):
+    def counted_independent(self, dist, dice_per_row, per_die, *untouched):
         seen["batches"] += len(np.unique(dice_per_row))
-        return independent(self, dist, dice_per_row, per_die)
+        return independent(self, dist, dice_per_row, per_die, *untouched)
 
     monkeypatch.setattr(WoundTrack, "one_die", staticmethod(counted_one_die))
     monkeypatch.setattr(WoundTrack, "_throw_independent", counted_independent)
