@@ -290,8 +290,6 @@ def resolve(
         variants,
     )
     offset = int(diff.min())
-    difference = np.bincount((diff - offset).ravel(), weights=dist.ravel())
-    values = np.arange(offset, offset + len(difference))
     # Cells where a side breaks whatever its test: beaten by a fear-causer of greater US
     # (§9.2, §10.3: a side that tests), or RU #39, a losing Swarm takes the difference as
     # wounds and is gone when they are all it has left.
@@ -304,12 +302,34 @@ def resolve(
         forced_d = (diff > 0) & (diff >= _wounds_left(td)[None, :])
     if test_a.kind == "swarm":
         forced_a = (diff < 0) & (-diff >= _wounds_left(ta)[:, None])
-    p_break_d = _break_probability(
-        dist, diff, offset, difference, _by_loss(test_d, values), forced_d, destroyed_d, columns=True
-    )
-    p_break_a = _break_probability(
-        dist, diff, offset, difference, _by_loss(test_a, -values), forced_a, destroyed_a, columns=False
-    )
+    if forced_d is None and forced_a is None:
+        # One pass over the table: each cell's difference and whether either side is destroyed
+        # (the last state of its track, the only one with no model left: bit 0 the defender's,
+        # bit 1 the attacker's), binned; the break chances are then read per difference.
+        key = diff * 4 - 4 * offset
+        if destroyed_d[-1]:
+            key[:, -1] += 1
+        if destroyed_a[-1]:
+            key[-1, :] += 2
+        binned = np.bincount(key.ravel(), weights=dist.ravel())
+        binned = np.concatenate([binned, np.zeros(-len(binned) % 4)]).reshape(-1, 4)
+        difference = binned.sum(axis=1)
+        values = np.arange(offset, offset + len(difference))
+        gone_d, gone_a = binned[:, 1::2].sum(), binned[:, 2:].sum()
+        p_break_d = float((binned[:, 0] + binned[:, 2]) @ _by_loss(test_d, values)) + gone_d
+        p_break_a = float((binned[:, 0] + binned[:, 1]) @ _by_loss(test_a, -values)) + gone_a
+        p_destroyed_d, p_destroyed_a = float(gone_d), float(gone_a)
+    else:
+        difference = np.bincount((diff - offset).ravel(), weights=dist.ravel())
+        values = np.arange(offset, offset + len(difference))
+        p_break_d = _break_probability(
+            dist, diff, offset, difference, _by_loss(test_d, values), forced_d, destroyed_d, columns=True
+        )
+        p_break_a = _break_probability(
+            dist, diff, offset, difference, _by_loss(test_a, -values), forced_a, destroyed_a, columns=False
+        )
+        p_destroyed_d = float(dist[:, destroyed_d].sum())
+        p_destroyed_a = float(dist[destroyed_a, :].sum())
 
     zero = -offset  # the index of a draw in `difference` (past its end: no draw is possible)
     return CombatResult(
@@ -320,8 +340,8 @@ def resolve(
         p_defender_wins=float(difference[: max(zero, 0)].sum()),
         p_defender_breaks=p_break_d,
         p_attacker_breaks=p_break_a,
-        p_defender_destroyed=float(dist[:, destroyed_d].sum()),
-        p_attacker_destroyed=float(dist[destroyed_a, :].sum()),
+        p_defender_destroyed=p_destroyed_d,
+        p_attacker_destroyed=p_destroyed_a,
         attacker_test=test_a,
         defender_test=test_d,
         attacker_swarm_wounds=_swarm_wounds(dist, -diff, _wounds_left(ta)[:, None])
