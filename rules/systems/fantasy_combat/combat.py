@@ -352,8 +352,10 @@ def melee_strikers(
     target_i = target.i or 0
     plan, against = _fighters(own, situation, variants)
     # What the fighters do depends on these numbers of the enemy alone (and the plan's
-    # situation and rules): a job's many enemies share a few of them, so kept per value.
-    key = (numbers, shielded, target_ws, target_i, own_afraid)
+    # situation and rules): a job's many enemies share a few of them, so kept per value (the
+    # enemy's Initiative only where a fighter re-rolls against a lower one, RU #2).
+    asf = any(f.asf_reroll for fighters in plan for f in fighters)
+    key = (numbers, shielded, target_ws, target_i if asf else None, own_afraid)
     struck = against.get(key)
     if struck is None:
         struck = against[key] = _strike(
@@ -377,7 +379,9 @@ def melee_strikers(
                     independent=independent,
                 )
             )
-        strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
+        model = own.unit.models[k]
+        if "impact hits" in model.rules or "breath weapon" in model.rules:
+            strikers += _special_hits(side, k, model, own, target, situation, variants)
     return strikers
 
 
