@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 
 import numpy as np
 import numpy.typing as npt
@@ -636,14 +637,19 @@ def _run(
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
             dist = _apply(dist, striker, sides, tally, striker.side not in struck)
             struck |= {striker.side}
-            striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
-            striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
+            if tally:  # (a list job's cell counts nothing: the tallies stay 0)
+                striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
+                striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
     return dist
 
 
 def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
-    order = sorted({s.order for s in strikers})
-    return [[s for s in strikers if s.order == key] for key in order]
+    """The strikers grouped by strike order (§6.2), in order; each group in the given order."""
+    return [list(group) for _, group in groupby(sorted(strikers, key=_order), key=_order)]
+
+
+def _order(striker: Striker) -> tuple[int, int]:
+    return striker.order
 
 
 def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: bool = True) -> int:

@@ -140,11 +140,11 @@ class WoundTrack:
         # by nobody yet): each row's product with a dice matrix is its first entry times the
         # matrix's first row — the other terms are exact zeros — so no matrix is built.
         untouched = short and (not dist[:, 1:].any() if untouched is None else untouched)
-        if untouched and bernoulli:
+        most = int(dice_per_row.max())
+        if untouched and bernoulli and most <= BINOMIAL_MOST:
             # Every row at once: its mass in state 0 times the law of its number of dice (the
             # table up to the most any row throws: a unit's full strength, the same key in
             # every matchup of the same die on the same track).
-            most = int(dice_per_row.max())
             out = np.empty_like(dist)
             np.multiply(dist[:, :1], binomial_laws(die, most, self.size)[dice_per_row], out=out)
             return out
@@ -156,6 +156,8 @@ class WoundTrack:
             n = int(dice_per_row[row])
             if not n:
                 out[row] = dist[row]
+            elif untouched:
+                out[row] = dist[row, 0] * binomial_law(die, n, self.size)
             else:
                 out[row] = dist[row] @ _binomial_matrix(die, n, self.size)
             return out
@@ -165,7 +167,10 @@ class WoundTrack:
                 out[rows] = dist[rows]
                 continue
             if bernoulli and short:
-                out[rows] = dist[rows] @ _binomial_matrix(die, n, self.size)
+                if untouched:
+                    out[rows] = dist[rows, :1] * binomial_law(die, n, self.size)
+                else:
+                    out[rows] = dist[rows] @ _binomial_matrix(die, n, self.size)
                 continue
             if bernoulli:
                 count = power(per_die, n, last)
@@ -275,9 +280,24 @@ def _binomial_matrix(die: bytes, n: int, size: int) -> Array:
     (read-only) per die, n and track length: a job's strikers throw the same few numbers of the
     same few dice at the same few unit sizes (at most 160² cells each, 512 of them). Built on
     `binomial_laws`' row n, so a row scaled and a product with it give the same bits."""
-    matrix = _dice_matrix(binomial_laws(die, n, size)[n], size)
+    matrix = _dice_matrix(binomial_law(die, n, size), size)
     matrix.setflags(write=False)
     return matrix
+
+
+@lru_cache(maxsize=512)
+def binomial_law(die: bytes, n: int, size: int) -> Array:
+    """The law of n dice that each take no wound or m (`die`: their PMF's bytes), folded at the
+    last state, on `size` entries (read-only): row n of `binomial_laws` up to `BINOMIAL_MOST`
+    dice (the same bits whichever way a throw reads it), `pmf.power`'s above (a table would
+    grow with the square of the dice)."""
+    if n <= BINOMIAL_MOST:
+        return binomial_laws(die, n, size)[n]
+    law = power(np.frombuffer(die), n, size - 1)
+    row = np.zeros(size)
+    row[: len(law)] = law
+    row.setflags(write=False)
+    return row
 
 
 @lru_cache(maxsize=512)
@@ -291,8 +311,9 @@ def binomial_laws(die: bytes, most: int, size: int) -> Array:
     where a pass per number of dice was most of a job's throws (the return blows of a unit
     throw a different number of dice from every state of the unit that struck it). The
     coefficients are exact integers up to 56 dice and rounded once above; a power too small
-    for a float is zero, and with at most `BINOMIAL_MOST` dice (C ≤ 2⁵⁰⁰) the term it belongs
-    to is below 1e-150. More dice, or a die of another shape, are `pmf.power`'s."""
+    for a float is zero, and with at most `BINOMIAL_MOST` dice (C < 2⁶⁴) the term it belongs
+    to is below 1e-288. A die of another shape is `pmf.power`'s, and so are rows past
+    `BINOMIAL_MOST` dice (callers ask for no more: `binomial_law` powers them one at a time)."""
     base = np.frombuffer(die)
     last = size - 1
     m = len(base) - 1
@@ -330,8 +351,9 @@ def binomial_laws(die: bytes, most: int, size: int) -> Array:
     return laws
 
 
-#: `binomial_laws` writes its terms out up to this many dice (its coefficients stay ≤ 2⁵⁰⁰).
-BINOMIAL_MOST = 500
+#: `binomial_laws` writes its terms out up to this many dice (its coefficients are built at
+#: import; a table grows with the square of the dice, so more are powered one law at a time).
+BINOMIAL_MOST = 64
 
 
 def _pascal(most: int) -> tuple[Array, npt.NDArray[np.int64]]:
@@ -359,5 +381,6 @@ def clear_caches() -> None:
     _per_remaining.cache_clear()
     _binomial_matrix.cache_clear()
     binomial_laws.cache_clear()
+    binomial_law.cache_clear()
     die.cache_clear()
     _OFFSETS.clear()
