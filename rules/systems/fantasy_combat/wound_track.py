@@ -331,22 +331,18 @@ def binomial_laws(die: bytes, most: int, size: int) -> Array:
         laws.setflags(write=False)
         return laws
     choose, gaps = _pascal(most)
-    # powers as running products, and the tail below summed in order: a row's numbers do not
-    # depend on how many rows its table has (the matrices of `_binomial_matrix` are built on
-    # tables of their own)
+    # Only the terms below the last state are written out (k·m < last, at most `below` + 1 of
+    # them): the last state holds the rest, one minus their sum, so a table is no wider than
+    # the track (a unit's many shots at one monster). The powers are running products and
+    # the sum is taken in order, so a row's numbers do not depend on how many rows or terms
+    # its table has (the matrices of `_binomial_matrix` are built on tables of their own).
+    below = min(most, (last - 1) // m)
     powers = np.array([list(accumulate(repeat(x, most), mul, initial=1.0)) for x in (p, q)])
-    terms = choose * powers[0] * powers[1][gaps]
-    width = most * m + 1
-    if m > 1:
-        spread = np.zeros((most + 1, width))
-        spread[:, ::m] = terms
-        terms = spread
-    if width <= size:
-        laws = np.zeros((most + 1, size))
-        laws[:, :width] = terms
-    else:
-        laws = terms[:, :size].copy()
-        laws[:, last] = np.cumsum(terms[:, last:], axis=1)[:, -1]
+    terms = choose[:, : below + 1] * powers[0, : below + 1] * powers[1][gaps[:, : below + 1]]
+    laws = np.zeros((most + 1, size))
+    laws[:, : below * m + 1 : m] = terms
+    reaching = np.arange(most + 1) * m >= last  # rows with dice enough to reach the last state
+    laws[reaching, last] = np.maximum(1.0 - np.cumsum(terms[reaching], axis=1)[:, -1], 0.0)
     laws.setflags(write=False)
     return laws
 
