@@ -211,9 +211,17 @@ BYTES_PER: dict[str, float] = {
 #: the same in both, 35–47 ms reference), only the fixed parts and the per-state Python differ.
 #: `melee_states` fell to nothing in the fit (the resolution's break tests are now integers
 #: kept per unit) and is held at a floor. Fitted ratios 0.33–2.0 before `SAFE_SIDE`.
+#: Issue 42 made a cell's fixed and per-striker work cheaper (kept blows, one binomial table
+#: per die, the resolution binned once): `CELL_SPEEDUP` scales these prices, from the cells
+#: bench of whfb6 and ru_whfb (seed 1, 60 cells each, interleaved before and after at load
+#: ~3): predicted/measured had risen to 0.69–3.56 (jobs 2.8–3.2), 0.55–2.85 (jobs 2.3–2.6) after.
+CELL_SPEEDUP = 0.8
 CELL_SECONDS_PER: dict[str, float] = {
-    **SECONDS_PER, "melee": 7.6e-4, "shooting": 1.9e-4, "model_groups": 1e-5, "strikers": 1.6e-4,
-    "states": 2.8e-8, "melee_states": 3e-7, "defender_models": 1.1e-7,
+    kind: CELL_SPEEDUP * price
+    for kind, price in {
+        **SECONDS_PER, "melee": 7.6e-4, "shooting": 1.9e-4, "model_groups": 1e-5, "strikers": 1.6e-4,
+        "states": 2.8e-8, "melee_states": 3e-7, "defender_models": 1.1e-7,
+    }.items()
 }
 #: Bytes of a cell's `tracemalloc` peak, fitted the same way with the table's, the spectra's,
 #: the throws' and the fighters' prices held (the arrays a cell builds as `attack` does):
