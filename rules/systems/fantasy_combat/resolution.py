@@ -123,9 +123,10 @@ def _break_test(unit: Unit, general_ld: int, reroll: bool, variants: Variants) -
     )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CombatResult:
-    """The round's result: distribution of (attacker's CR − defender's CR) and the break chances."""
+    """The round's result: distribution of (attacker's CR − defender's CR) and the break chances.
+    (Not frozen: built in every matchup, and a frozen dataclass sets each field the slow way.)"""
 
     difference: np.ndarray  # P(difference = offset + i)
     offset: int
