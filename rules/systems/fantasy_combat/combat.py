@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 
 import numpy as np
 import numpy.typing as npt
@@ -236,15 +237,23 @@ class _Fighter:
     ethereal: bool
 
 
-def _fighters(own: Side, situation: Situation, variants: Variants) -> list[list[_Fighter]]:
+#: One model group's strikers against one kind of enemy (`melee_strikers`): each `_Fighter`
+#: with its blow.
+_Struck = list[tuple[_Fighter, Blow]]
+
+
+def _fighters(
+    own: Side, situation: Situation, variants: Variants
+) -> tuple[list[list[_Fighter]], dict[tuple, list[_Struck]]]:
     """Per model group, its strikers' own numbers (`_Fighter`), kept with the unit for the job's
     situation and rules: a unit meets every enemy of a job with the same weapons, Strength,
     strike tier and ranks (the flags and characteristics read per enemy were a fifth of a
-    matchup)."""
+    matchup). With them, kept the same way, what they do to each kind of enemy met
+    (`melee_strikers`' blows and dice, keyed by the numbers of the enemy they read)."""
     key = ("fighters", own.charging, own.front_facing)
     known = own.unit._memo.get(key)
     if known is not None and known[0] is situation and known[1] is variants:
-        return known[2]
+        return known[2], known[3]
     charging = own.charging
     plan: list[list[_Fighter]] = []
     for k, model in enumerate(own.unit.models):
@@ -288,8 +297,9 @@ def _fighters(own: Side, situation: Situation, variants: Variants) -> list[list[
                 )
             )
         plan.append(entries)
-    own.unit._memo[key] = (situation, variants, plan)
-    return plan
+    against: dict[tuple, list[_Struck]] = {}
+    own.unit._memo[key] = (situation, variants, plan, against)
+    return plan, against
 
 
 def _target(unit: Unit) -> tuple[_Target, bool]:
@@ -339,20 +349,21 @@ def melee_strikers(
         target_ws = 1
     strikers: list[Striker] = []
     numbers, shielded = _target(enemy.unit)
-    afraid_ws_one = own_afraid and variants.fear_sets_ws_one
-    sixes = own_afraid and not variants.fear_sets_ws_one and situation.round == 1
     target_i = target.i or 0
-    for k, fighters in enumerate(_fighters(own, situation, variants)):
-        for f in fighters:
-            hit = melee_hit(1 if afraid_ws_one else f.ws, target_ws, f.to_hit_bonus)
-            if sixes:
-                hit = sixes_only(hit)
-            if f.hatred or (f.asf_reroll and f.initiative > target_i):
-                hit = reroll_misses(hit)
-            blow = resolve_blow(
-                hit, numbers, f.strength, f.ap, f.damage, True, shielded, f.no_armour_save, f.flaming,
-                f.poisoned, f.killing_blow, variants, f.magic, f.ethereal,
-            )
+    plan, against = _fighters(own, situation, variants)
+    # What the fighters do depends on these numbers of the enemy alone (and the plan's
+    # situation and rules): a job's many enemies share a few of them, so kept per value (the
+    # enemy's Initiative only where a fighter re-rolls against a lower one, RU #2).
+    asf = any(f.asf_reroll for fighters in plan for f in fighters)
+    key = (numbers, shielded, target_ws, target_i if asf else None, own_afraid)
+    struck = against.get(key)
+    if struck is None:
+        struck = against[key] = _strike(
+            plan, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
+        )
+    for k, group in enumerate(struck):
+        for f, blow in group:
+            transition, independent = enemy.track.die(blow)
             strikers.append(
                 Striker(
                     side=side,
@@ -364,10 +375,57 @@ def melee_strikers(
                     initiative=f.initiative,
                     blow=blow,
                     in_ranks=f.in_ranks,
+                    transition=transition,
+                    independent=independent,
                 )
             )
-        strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
+        model = own.unit.models[k]
+        if "impact hits" in model.rules or "breath weapon" in model.rules:
+            strikers += _special_hits(side, k, model, own, target, situation, variants)
     return strikers
+
+
+def _strike(
+    plan: list[list[_Fighter]],
+    numbers: _Target,
+    shielded: bool,
+    target_ws: int,
+    target_i: int,
+    afraid: bool,
+    variants: Variants,
+    situation: Situation,
+) -> list[_Struck]:
+    """Each fighter's blow on the enemy (§6.3 to hit, `blows` the rest), per model group."""
+    afraid_ws_one = afraid and variants.fear_sets_ws_one
+    sixes = afraid and not variants.fear_sets_ws_one and situation.round == 1
+    out: list[_Struck] = []
+    for fighters in plan:
+        group: _Struck = []
+        for f in fighters:
+            hit = melee_hit(1 if afraid_ws_one else f.ws, target_ws, f.to_hit_bonus)
+            if sixes:
+                hit = sixes_only(hit)
+            if f.hatred or (f.asf_reroll and f.initiative > target_i):
+                hit = reroll_misses(hit)
+            blow = resolve_blow(
+                hit,
+                numbers,
+                f.strength,
+                f.ap,
+                f.damage,
+                True,
+                shielded,
+                f.no_armour_save,
+                f.flaming,
+                f.poisoned,
+                f.killing_blow,
+                variants,
+                f.magic,
+                f.ethereal,
+            )
+            group.append((f, blow))
+        out.append(group)
+    return out
 
 
 def _special_hits(
@@ -516,7 +574,9 @@ def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Va
     return out
 
 
-def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True) -> Array:
+def _apply(
+    dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True, untouched: bool | None = None
+) -> Array:
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
     `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
     result; a list job's matrix cell has no use for them, and the table is the same without)."""
@@ -530,7 +590,7 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = T
         dice = fighting * striker.per_model
         if tally:
             striker.expected_dice += float(own_marginal @ dice)
-        hit = enemy.track.throw(oriented, dice, striker.transition, striker.independent)
+        hit = enemy.track.throw(oriented, dice, striker.transition, striker.independent, untouched)
     else:
         hit = oriented.copy()
         for n in np.unique(fighting):
@@ -552,30 +612,43 @@ def _apply(dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = T
 
 
 def _run(
-    dist: Array, buckets: list[list[Striker]], sides: Sequence[Side], weight: float, tally: bool = True
+    dist: Array,
+    buckets: list[list[Striker]],
+    sides: Sequence[Side],
+    weight: float,
+    tally: bool = True,
+    struck: frozenset[int] = frozenset(),
 ) -> Array:
     """Strike bucket by bucket; a bucket holding both sides at the same step is a roll-off
-    (§6.2: equal Initiative, no previous round known): both orders, half each."""
+    (§6.2: equal Initiative, no previous round known): both orders, half each. `struck`: the
+    sides that have thrown dice so far (the other side's pool is untouched until its enemy
+    strikes, which spares the throw looking)."""
     for index, bucket in enumerate(buckets):
         sides_in = {s.side for s in bucket}
         if len(sides_in) == 2:
             first = [s for s in bucket if s.side == ATTACKER]
             second = [s for s in bucket if s.side == DEFENDER]
             rest = buckets[index + 1 :]
-            one = _run(dist, [first, second, *rest], sides, weight / 2, tally)
-            other = _run(dist, [second, first, *rest], sides, weight / 2, tally)
+            one = _run(dist, [first, second, *rest], sides, weight / 2, tally, struck)
+            other = _run(dist, [second, first, *rest], sides, weight / 2, tally, struck)
             return 0.5 * (one + other)
         for striker in bucket:
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
-            dist = _apply(dist, striker, sides, tally)
-            striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
-            striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
+            dist = _apply(dist, striker, sides, tally, striker.side not in struck)
+            struck |= {striker.side}
+            if tally:  # (a list job's cell counts nothing: the tallies stay 0)
+                striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
+                striker.expected_dice = dice_before + weight * (striker.expected_dice - dice_before)
     return dist
 
 
 def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
-    order = sorted({s.order for s in strikers})
-    return [[s for s in strikers if s.order == key] for key in order]
+    """The strikers grouped by strike order (§6.2), in order; each group in the given order."""
+    return [list(group) for _, group in groupby(sorted(strikers, key=_order), key=_order)]
+
+
+def _order(striker: Striker) -> tuple[int, int]:
+    return striker.order
 
 
 def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: bool = True) -> int:
@@ -625,8 +698,10 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
 
 
 def prepare(strikers: list[Striker], sides: Sequence[Side]) -> None:
+    """Each striker's die on the enemy's track (`WoundTrack.die`), where not known yet."""
     for s in strikers:
-        s.transition, s.independent = sides[1 - s.side].track.die(s.blow)
+        if s.independent is None:
+            s.transition, s.independent = sides[1 - s.side].track.die(s.blow)
 
 
 def shoot(
@@ -639,8 +714,8 @@ def shoot(
     check_size(sides, strikers, melee=False)
     dist = np.zeros((1, sides[DEFENDER].track.size))  # the table's one row: the attacker untouched
     dist[0, 0] = 1.0
-    for striker in strikers:
-        dist = _apply(dist, striker, sides, tally)
+    for index, striker in enumerate(strikers):
+        dist = _apply(dist, striker, sides, tally, untouched=index == 0)  # untouched until the first
     return dist, strikers
 
 

@@ -45,8 +45,9 @@ COMBAT_CHANCES = (
         key="p_attacker_breaks",
         side="attacking",
         label=_("Breaks"),
-        sentence=_("In combat with the gauntlet's units, %(unit)s breaks or is destroyed "
-                   "%(percent)s of the time."),
+        sentence=_(
+            "In combat with the gauntlet's units, %(unit)s breaks or is destroyed %(percent)s of the time."
+        ),
     ),
 )
 
@@ -183,11 +184,24 @@ def _panic_outcomes(kills: np.ndarray, defender: Unit, situation: Situation) -> 
 #: - pairs / melee_pairs: cells of the joint table (allocated, summed; close combat: the
 #:   resolution's tables over it).
 SECONDS_PER: dict[str, float] = {
-    "melee": 7.8e-4, "shooting": 2.4e-4, "model_groups": 2.4e-5,
-    "strikers": 1.3e-4, "table_cells": 1e-9, "steps": 9.4e-6, "diagonal_steps": 8e-6,
-    "cells": 2e-9, "diagonal_cells": 6.2e-9, "held_batches": 5e-5, "held_convolutions": 3e-6,
-    "spectrum_cells": 2.3e-8, "fighting_cells": 9e-8, "states": 4.7e-8, "melee_states": 2.5e-6,
-    "defender_models": 6.5e-7, "pairs": 1.4e-9, "melee_pairs": 1e-7,
+    "melee": 7.8e-4,
+    "shooting": 2.4e-4,
+    "model_groups": 2.4e-5,
+    "strikers": 1.3e-4,
+    "table_cells": 1e-9,
+    "steps": 9.4e-6,
+    "diagonal_steps": 8e-6,
+    "cells": 2e-9,
+    "diagonal_cells": 6.2e-9,
+    "held_batches": 5e-5,
+    "held_convolutions": 3e-6,
+    "spectrum_cells": 2.3e-8,
+    "fighting_cells": 9e-8,
+    "states": 4.7e-8,
+    "melee_states": 2.5e-6,
+    "defender_models": 6.5e-7,
+    "pairs": 1.4e-9,
+    "melee_pairs": 1e-7,
 }
 #: Bytes of the `tracemalloc` peak per unit of each kind, fitted the same way on the same
 #: inputs (ratios 0.57–1.44): the joint table and the resolution's tables over it, one batch's
@@ -199,8 +213,17 @@ SECONDS_PER: dict[str, float] = {
 #: as Python floats while it steps through it, ~40 B a step (measured: 88 KB for 1801 steps);
 #: priced since shooting's table became one row and no longer hid it.
 BYTES_PER: dict[str, float] = {
-    "fixed": 8400, "pairs": 8.8, "melee_pairs": 30, "spectra": 12.2, "states": 53, "melee_states": 77,
-    "table_cells": 3.1, "strikers": 2400, "defender_models": 16, "fighting_cells": 21, "steps": 40,
+    "fixed": 8400,
+    "pairs": 8.8,
+    "melee_pairs": 30,
+    "spectra": 12.2,
+    "states": 53,
+    "melee_states": 77,
+    "table_cells": 3.1,
+    "strikers": 2400,
+    "defender_models": 16,
+    "fighting_cells": 21,
+    "steps": 40,
 }
 #: The same prices for a list job's cell (`matrix_attack`: no per-weapon tallies, no
 #: distributions as lists, no close-combat details), refitted on 600 cells of both variants
@@ -211,15 +234,34 @@ BYTES_PER: dict[str, float] = {
 #: the same in both, 35–47 ms reference), only the fixed parts and the per-state Python differ.
 #: `melee_states` fell to nothing in the fit (the resolution's break tests are now integers
 #: kept per unit) and is held at a floor. Fitted ratios 0.33–2.0 before `SAFE_SIDE`.
+#: Issue 42 made a cell's fixed and per-striker work cheaper (kept blows, one binomial table
+#: per die, the resolution binned once): `CELL_SPEEDUP` scales these prices, from the cells
+#: bench of whfb6 and ru_whfb (seed 1, 60 cells each, interleaved before and after at load
+#: ~3): predicted/measured had risen to 0.69–3.56 (jobs 2.8–3.2), 0.55–2.85 (jobs 2.3–2.6) after.
+CELL_SPEEDUP = 0.8
 CELL_SECONDS_PER: dict[str, float] = {
-    **SECONDS_PER, "melee": 7.6e-4, "shooting": 1.9e-4, "model_groups": 1e-5, "strikers": 1.6e-4,
-    "states": 2.8e-8, "melee_states": 3e-7, "defender_models": 1.1e-7,
+    kind: CELL_SPEEDUP * price
+    for kind, price in {
+        **SECONDS_PER,
+        "melee": 7.6e-4,
+        "shooting": 1.9e-4,
+        "model_groups": 1e-5,
+        "strikers": 1.6e-4,
+        "states": 2.8e-8,
+        "melee_states": 3e-7,
+        "defender_models": 1.1e-7,
+    }.items()
 }
 #: Bytes of a cell's `tracemalloc` peak, fitted the same way with the table's, the spectra's,
 #: the throws' and the fighters' prices held (the arrays a cell builds as `attack` does):
 #: fitted ratios 0.43–1.8 before `SAFE_SIDE`.
 CELL_BYTES_PER: dict[str, float] = {
-    **BYTES_PER, "fixed": 3400, "states": 35, "melee_states": 26, "strikers": 3800, "defender_models": 25,
+    **BYTES_PER,
+    "fixed": 3400,
+    "states": 35,
+    "melee_states": 26,
+    "strikers": 3800,
+    "defender_models": 25,
 }
 #: Predictions are this much above the fit, so a job is rather refused than let through
 #: (the bound refuses what is predicted over it: an under-prediction lets costly jobs by).
@@ -282,14 +324,21 @@ def estimate_cell_cost(
     return min(cell[0], full[0]), min(cell[1], full[1])
 
 
-def _work(attacker: Mapping[str, Any], defender: Mapping[str, Any], situation: Mapping[str, Any] | None,
-          variants: Variants) -> dict[str, int]:
+def _work(
+    attacker: Mapping[str, Any],
+    defender: Mapping[str, Any],
+    situation: Mapping[str, Any] | None,
+    variants: Variants,
+) -> dict[str, int]:
     sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
     return matchup_work(attacker, defender, sit, variants)
 
 
-def _priced(work: Mapping[str, int], seconds_per: Mapping[str, float], bytes_per: Mapping[str, float],
-            ) -> tuple[float, int]:
+def _priced(
+    work: Mapping[str, int],
+    seconds_per: Mapping[str, float],
+    bytes_per: Mapping[str, float],
+) -> tuple[float, int]:
     seconds = SAFE_SIDE * sum(price * work[kind] for kind, price in seconds_per.items()) / FIT_MACHINE_SLOWER
     size = SAFE_SIDE * sum(price * work[kind] for kind, price in bytes_per.items())
     return seconds, int(size)
@@ -341,7 +390,7 @@ def prepare_situation(situation: Mapping[str, Any] | None, *, variants: Variants
 
 def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Unit, sit: Situation) -> tuple:
     units = tuple(unit if isinstance(unit, Unit) else read_unit(unit) for unit in (attacker, defender))
-    tracks = tuple(WoundTrack.of(u.pool_models, u.wounds_per_model) for u in units)
+    tracks = tuple(_track(u) for u in units)
     fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
         Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a),
@@ -354,6 +403,14 @@ def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Uni
         ),
     )
     return units, tracks, sides
+
+
+def _track(unit: Unit) -> WoundTrack:
+    """The unit's wound track, kept with it (every matchup of a job asks)."""
+    track = unit._memo.get("track")
+    if track is None:
+        track = unit._memo["track"] = WoundTrack.of(unit.pool_models, unit.wounds_per_model)
+    return track
 
 
 def attack(

@@ -123,9 +123,10 @@ def _break_test(unit: Unit, general_ld: int, reroll: bool, variants: Variants) -
     )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CombatResult:
-    """The round's result: distribution of (attacker's CR − defender's CR) and the break chances."""
+    """The round's result: distribution of (attacker's CR − defender's CR) and the break chances.
+    (Not frozen: built in every matchup, and a frozen dataclass sets each field the slow way.)"""
 
     difference: np.ndarray  # P(difference = offset + i)
     offset: int
@@ -157,25 +158,43 @@ def _fearless(unit: Unit) -> bool:
     return _causes_fear(unit) or unit.has("immune to psychology") or unit.has("unbreakable")
 
 
-def _break_chance(
-    loser: Unit,
-    winner: Unit,
-    lost_by: np.ndarray,
-    loser_us: np.ndarray,
-    winner_us: np.ndarray,
-    test: BreakTest,
-    fear_breaks: bool,
-) -> np.ndarray:
-    """P(the losing side breaks) per cell, by `lost_by` (the cell's difference from the loser's
-    side; 0 where it did not lose); `fear_breaks`: the §10.3 auto-break applies (WHFB; an RU
-    table's option)."""
-    if test.kind != "test":  # §10.9 Unbreakable; RU #39 a Swarm takes wounds instead
-        return np.zeros(lost_by.shape)
+def _by_loss(test: BreakTest, lost_by: np.ndarray) -> np.ndarray:
+    """P(the side breaks) for each difference it lost by (`lost_by`; ≤ 0 where it did not
+    lose) from its break test alone: none without a test (§10.9 Unbreakable; RU #39 a Swarm
+    takes wounds instead)."""
+    if test.kind != "test":
+        return np.zeros(len(lost_by))
     table = _losing_table(test.leadership, not test.modified, test.reroll)
-    chance = table[lost_by.clip(0, len(table) - 1)]
-    if fear_breaks and _causes_fear(winner) and not _fearless(loser):
-        chance[(lost_by > 0) & (winner_us > loser_us)] = 1.0  # §9.2, §10.3: auto-break
-    return chance
+    return table[np.minimum(np.maximum(lost_by, 0), len(table) - 1)]
+
+
+def _break_probability(
+    dist: Array,
+    diff: np.ndarray,
+    offset: int,
+    difference: np.ndarray,
+    by_loss: np.ndarray,
+    forced: np.ndarray | None,
+    destroyed: np.ndarray,
+    *,
+    columns: bool,
+) -> float:
+    """P(a side breaks or is destroyed) over `dist`: its break test's chance of each combat
+    result (`by_loss`, read per difference: `difference` holds each one's probability, so the
+    table-sized work is one product), then the cells where it breaks whatever the test —
+    `forced` (the fear auto-break, a Swarm's wounds taking its last) and its destroyed states
+    (the last state of its track: `columns` for the defender's, else the attacker's rows) —
+    raised to certain."""
+    p = float(difference @ by_loss)
+    if destroyed[-1]:  # the pool's last state, the only one where no model is left
+        last = (slice(None), -1) if columns else (-1, slice(None))
+        p += float(dist[last] @ (1.0 - by_loss[diff[last] - offset]))
+    if forced is not None:
+        forced = forced.copy()
+        if destroyed[-1]:
+            forced[last] = False  # counted above
+        p += float(dist[forced] @ (1.0 - by_loss[diff[forced] - offset]))
+    return p
 
 
 def _per_state_all(
@@ -203,6 +222,11 @@ def _item_bonus(unit: Unit) -> int:
             (m.item_effects.get("combat_result", 0) for m in unit.models), default=0
         )
     return known
+
+
+def _wounds_left(track: WoundTrack) -> np.ndarray:
+    """The wounds the pool has left in each state of its track."""
+    return track.size - 1 - np.arange(track.size)
 
 
 def _swarm_wounds(dist: Array, lost_by: np.ndarray, wounds_left: np.ndarray) -> np.ndarray:
@@ -254,39 +278,77 @@ def resolve(
     fear_breaks = variants.fear_auto_break or situation.fear_auto_break
     # §9.2 / RU #44: units within 12" of the battle standard re-roll a failed break test — the
     # bearer's own unit is one of them, so carrying it gives the re-roll as well as the +1.
-    test_a = break_test(attacker, situation.attacker_general_ld,
-                        situation.attacker_battle_standard or situation.attacker_army_standard, variants)
-    test_d = break_test(defender, situation.defender_general_ld,
-                        situation.defender_battle_standard or situation.defender_army_standard, variants)
-    p_break_d = _break_chance(defender, attacker, diff, us_d[None, :], us_a[:, None], test_d, fear_breaks)
-    p_break_a = _break_chance(attacker, defender, -diff, us_a[:, None], us_d[None, :], test_a, fear_breaks)
-    # RU #39: a losing Swarm takes the difference as wounds; it is gone when they are all it has left
-    if test_d.kind == "swarm":
-        p_break_d[(diff > 0) & (diff >= (td.size - 1 - np.arange(td.size))[None, :])] = 1.0
-    if test_a.kind == "swarm":
-        p_break_a[(diff < 0) & (-diff >= (ta.size - 1 - np.arange(ta.size))[:, None])] = 1.0
-    p_break_d[:, destroyed_d] = 1.0
-    p_break_a[destroyed_a, :] = 1.0
-
+    test_a = break_test(
+        attacker,
+        situation.attacker_general_ld,
+        situation.attacker_battle_standard or situation.attacker_army_standard,
+        variants,
+    )
+    test_d = break_test(
+        defender,
+        situation.defender_general_ld,
+        situation.defender_battle_standard or situation.defender_army_standard,
+        variants,
+    )
     offset = int(diff.min())
-    difference = np.bincount((diff - offset).ravel(), weights=dist.ravel())
+    # Cells where a side breaks whatever its test: beaten by a fear-causer of greater US
+    # (§9.2, §10.3: a side that tests), or RU #39, a losing Swarm takes the difference as
+    # wounds and is gone when they are all it has left.
+    forced_d = forced_a = None
+    if fear_breaks and test_d.kind == "test" and _causes_fear(attacker) and not _fearless(defender):
+        forced_d = (diff > 0) & np.greater.outer(us_a, us_d)
+    if fear_breaks and test_a.kind == "test" and _causes_fear(defender) and not _fearless(attacker):
+        forced_a = (diff < 0) & np.less.outer(us_a, us_d)
+    if test_d.kind == "swarm":
+        forced_d = (diff > 0) & (diff >= _wounds_left(td)[None, :])
+    if test_a.kind == "swarm":
+        forced_a = (diff < 0) & (-diff >= _wounds_left(ta)[:, None])
+    if forced_d is None and forced_a is None:
+        # One pass over the table: each cell's difference and whether either side is destroyed
+        # (the last state of its track, the only one with no model left: bit 0 the defender's,
+        # bit 1 the attacker's), binned; the break chances are then read per difference.
+        key = diff * 4 - 4 * offset
+        if destroyed_d[-1]:
+            key[:, -1] += 1
+        if destroyed_a[-1]:
+            key[-1, :] += 2
+        binned = np.bincount(key.ravel(), weights=dist.ravel())
+        binned = np.concatenate([binned, np.zeros(-len(binned) % 4)]).reshape(-1, 4)
+        difference = binned.sum(axis=1)
+        values = np.arange(offset, offset + len(difference))
+        gone_d, gone_a = binned[:, 1::2].sum(), binned[:, 2:].sum()
+        p_break_d = float((binned[:, 0] + binned[:, 2]) @ _by_loss(test_d, values)) + gone_d
+        p_break_a = float((binned[:, 0] + binned[:, 1]) @ _by_loss(test_a, -values)) + gone_a
+        p_destroyed_d, p_destroyed_a = float(gone_d), float(gone_a)
+    else:
+        difference = np.bincount((diff - offset).ravel(), weights=dist.ravel())
+        values = np.arange(offset, offset + len(difference))
+        p_break_d = _break_probability(
+            dist, diff, offset, difference, _by_loss(test_d, values), forced_d, destroyed_d, columns=True
+        )
+        p_break_a = _break_probability(
+            dist, diff, offset, difference, _by_loss(test_a, -values), forced_a, destroyed_a, columns=False
+        )
+        p_destroyed_d = float(dist[:, destroyed_d].sum())
+        p_destroyed_a = float(dist[destroyed_a, :].sum())
+
     zero = -offset  # the index of a draw in `difference` (past its end: no draw is possible)
     return CombatResult(
         difference=difference,
         offset=offset,
-        p_attacker_wins=float(difference[max(zero + 1, 0):].sum()),
+        p_attacker_wins=float(difference[max(zero + 1, 0) :].sum()),
         p_draw=float(difference[zero]) if 0 <= zero < len(difference) else 0.0,
         p_defender_wins=float(difference[: max(zero, 0)].sum()),
-        p_defender_breaks=float(np.vdot(dist, p_break_d)),
-        p_attacker_breaks=float(np.vdot(dist, p_break_a)),
-        p_defender_destroyed=float(dist[:, destroyed_d].sum()),
-        p_attacker_destroyed=float(dist[destroyed_a, :].sum()),
+        p_defender_breaks=p_break_d,
+        p_attacker_breaks=p_break_a,
+        p_defender_destroyed=p_destroyed_d,
+        p_attacker_destroyed=p_destroyed_a,
         attacker_test=test_a,
         defender_test=test_d,
-        attacker_swarm_wounds=_swarm_wounds(dist, -diff, (ta.size - 1 - np.arange(ta.size))[:, None])
+        attacker_swarm_wounds=_swarm_wounds(dist, -diff, _wounds_left(ta)[:, None])
         if test_a.kind == "swarm"
         else None,
-        defender_swarm_wounds=_swarm_wounds(dist, diff, (td.size - 1 - np.arange(td.size))[None, :])
+        defender_swarm_wounds=_swarm_wounds(dist, diff, _wounds_left(td)[None, :])
         if test_d.kind == "swarm"
         else None,
     )

@@ -16,7 +16,9 @@ side's states, whose surviving models decide how many dice each row throws.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import accumulate, repeat
 from math import comb
+from operator import mul
 
 import numpy as np
 import numpy.typing as npt
@@ -86,16 +88,18 @@ class WoundTrack:
         dice_per_row: npt.NDArray[np.int64],
         transition: Array,
         independent: bool | None = None,
+        untouched: bool | None = None,
     ) -> Array:
         """Row i throws dice_per_row[i] dice, one after another (rows × states).
 
         Only rows that hold probability and throw dice are touched, and only the states the
         dice can reach (a state only grows, by at most w per die). `independent`: what `die`
-        says of `transition` (None: looked at here)."""
+        says of `transition`; `untouched`: every row's mass is in state 0 (nothing struck the
+        pool yet, as the caller knows); None: looked at here."""
         if independent is None:
             independent = bool((transition[:-1] == transition[0]).all())
         if independent:
-            return self._throw_independent(dist, dice_per_row, transition[0])
+            return self._throw_independent(dist, dice_per_row, transition[0], untouched)
         out = dist.copy()
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
         if not len(live):
@@ -112,7 +116,9 @@ class WoundTrack:
         out[live] = block
         return out
 
-    def _throw_independent(self, dist: Array, dice_per_row: npt.NDArray[np.int64], per_die: Array) -> Array:
+    def _throw_independent(
+        self, dist: Array, dice_per_row: npt.NDArray[np.int64], per_die: Array, untouched: bool | None = None
+    ) -> Array:
         """The same, when a die does the same whatever the state (no Killing Blow or Multiple
         Wounds on multi-wound models): the wounds of n dice are the n-fold convolution of one
         die's, added to the state and folded into "all slain", which absorbs (exact). The
@@ -121,8 +127,6 @@ class WoundTrack:
         `_dice_matrix`), on a long one by FFT. Either is a handful of array operations per
         distinct number of dice, where stepping die by die was several per die."""
         last = self.size - 1
-        out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
-        count, done = np.ones(1), 0
         # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
         # other side strikes, one row. (`.nonzero()[0]` is `np.flatnonzero` on 1-D arrays, for
         # less of numpy's Python around it: this runs per striker per matchup.)
@@ -131,19 +135,29 @@ class WoundTrack:
         if bernoulli:
             per_die = per_die[: outcomes[-1] + 1]
         die = per_die.tobytes()
-        held = dist.any(axis=1).nonzero()[0]
         short = self.size <= FFT_FROM_STATES
         # The pool untouched in every row (a first strike; the return blows of a unit struck
         # by nobody yet): each row's product with a dice matrix is its first entry times the
         # matrix's first row — the other terms are exact zeros — so no matrix is built.
-        untouched = short and not dist[:, 1:].any()
+        untouched = short and (not dist[:, 1:].any() if untouched is None else untouched)
+        most = int(dice_per_row.max())
+        if untouched and bernoulli and most <= BINOMIAL_MOST:
+            # Every row at once: its mass in state 0 times the law of its number of dice (the
+            # table up to the most any row throws: a unit's full strength, the same key in
+            # every matchup of the same die on the same track).
+            out = np.empty_like(dist)
+            np.multiply(dist[:, :1], binomial_laws(die, most, self.size)[dice_per_row], out=out)
+            return out
+        held = dist.any(axis=1).nonzero()[0]
+        out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
+        count, done = np.ones(1), 0
         if len(held) == 1 and bernoulli and short:  # one row: shooting, a first strike
             row = int(held[0])
             n = int(dice_per_row[row])
             if not n:
                 out[row] = dist[row]
             elif untouched:
-                out[row] = dist[row, 0] * _binomial_row(die, n, self.size)
+                out[row] = dist[row, 0] * binomial_law(die, n, self.size)
             else:
                 out[row] = dist[row] @ _binomial_matrix(die, n, self.size)
             return out
@@ -154,7 +168,7 @@ class WoundTrack:
                 continue
             if bernoulli and short:
                 if untouched:
-                    out[rows] = dist[rows, :1] * _binomial_row(die, n, self.size)
+                    out[rows] = dist[rows, :1] * binomial_law(die, n, self.size)
                 else:
                     out[rows] = dist[rows] @ _binomial_matrix(die, n, self.size)
                 continue
@@ -262,24 +276,99 @@ def _dice_matrix(count: Array, size: int) -> Array:
 
 @lru_cache(maxsize=512)
 def _binomial_matrix(die: bytes, n: int, size: int) -> Array:
-    """`_dice_matrix` of n dice that each take no wound or one (`die`: their PMF's bytes), kept
+    """`_dice_matrix` of n dice that each take no wound or m (`die`: their PMF's bytes), kept
     (read-only) per die, n and track length: a job's strikers throw the same few numbers of the
-    same few dice at the same few unit sizes (at most 160² cells each, 512 of them)."""
-    matrix = _dice_matrix(power(np.frombuffer(die), n, size - 1), size)
+    same few dice at the same few unit sizes (at most 160² cells each, 512 of them). Built on
+    `binomial_laws`' row n, so a row scaled and a product with it give the same bits."""
+    matrix = _dice_matrix(binomial_law(die, n, size), size)
     matrix.setflags(write=False)
     return matrix
 
 
 @lru_cache(maxsize=512)
-def _binomial_row(die: bytes, n: int, size: int) -> Array:
-    """The first row of `_binomial_matrix(die, n, size)` (from the untouched state: the folded
-    law of n dice, `_dice_matrix`'s `count[t]` and its tail at the last state), without the
-    matrix (read-only)."""
-    count = power(np.frombuffer(die), n, size - 1)  # folded at the last state: at most `size` long
+def binomial_law(die: bytes, n: int, size: int) -> Array:
+    """The law of n dice that each take no wound or m (`die`: their PMF's bytes), folded at the
+    last state, on `size` entries (read-only): row n of `binomial_laws` up to `BINOMIAL_MOST`
+    dice (the same bits whichever way a throw reads it), `pmf.power`'s above (a table would
+    grow with the square of the dice)."""
+    if n <= BINOMIAL_MOST:
+        return binomial_laws(die, n, size)[n]
+    law = power(np.frombuffer(die), n, size - 1)
     row = np.zeros(size)
-    row[: len(count)] = count
+    row[: len(law)] = law
     row.setflags(write=False)
     return row
+
+
+@lru_cache(maxsize=512)
+def binomial_laws(die: bytes, most: int, size: int) -> Array:
+    """Row n: the law of n dice that each take no wound or m wounds (`die`: their PMF's bytes,
+    P(0) … P(m)), n = 0 … `most`, folded at the last state and written on `size` entries
+    (read-only, kept per die, most and track length).
+
+    Every row at once (issue 42): the binomial terms C(n, k) pᵏ qⁿ⁻ᵏ as one product of three
+    tables (the coefficients, the powers of p, the powers of q), a handful of array operations
+    where a pass per number of dice was most of a job's throws (the return blows of a unit
+    throw a different number of dice from every state of the unit that struck it). The
+    coefficients are exact integers up to 56 dice and rounded once above; a power too small
+    for a float is zero, and with at most `BINOMIAL_MOST` dice (C < 2⁶⁴) the term it belongs
+    to is below 1e-288. A die of another shape is `pmf.power`'s, and so are rows past
+    `BINOMIAL_MOST` dice (callers ask for no more: `binomial_law` powers them one at a time)."""
+    base = np.frombuffer(die)
+    last = size - 1
+    m = len(base) - 1
+    q, p = float(base[0]), float(base[-1])
+    binomial = m >= 1 and q > 0.0 and p > 0.0 and not base[1:-1].any()
+    if most > BINOMIAL_MOST or not binomial:
+        laws = np.zeros((most + 1, size))
+        first = 0
+        if binomial:  # the rows up to `BINOMIAL_MOST` as any table has them
+            first = BINOMIAL_MOST + 1
+            laws[:first] = binomial_laws(die, BINOMIAL_MOST, size)
+        for n in range(first, most + 1):
+            law = power(base, n, last)
+            laws[n, : len(law)] = law
+        laws.setflags(write=False)
+        return laws
+    choose, gaps = _pascal(most)
+    # Only the terms below the last state are written out (k·m < last, at most `below` + 1 of
+    # them): the last state holds the rest, one minus their sum, so a table is no wider than
+    # the track (a unit's many shots at one monster). The powers are running products and
+    # the sum is taken in order, so a row's numbers do not depend on how many rows or terms
+    # its table has (the matrices of `_binomial_matrix` are built on tables of their own).
+    below = min(most, (last - 1) // m)
+    powers = np.array([list(accumulate(repeat(x, most), mul, initial=1.0)) for x in (p, q)])
+    terms = choose[:, : below + 1] * powers[0, : below + 1] * powers[1][gaps[:, : below + 1]]
+    laws = np.zeros((most + 1, size))
+    laws[:, : below * m + 1 : m] = terms
+    reaching = np.arange(most + 1) * m >= last  # rows with dice enough to reach the last state
+    laws[reaching, last] = np.maximum(1.0 - np.cumsum(terms[reaching], axis=1)[:, -1], 0.0)
+    laws.setflags(write=False)
+    return laws
+
+
+#: `binomial_laws` writes its terms out up to this many dice (its coefficients are built at
+#: import; a table grows with the square of the dice, so more are powered one law at a time).
+BINOMIAL_MOST = 64
+
+
+def _pascal(most: int) -> tuple[Array, npt.NDArray[np.int64]]:
+    """C(n, k) for n, k = 0 … most (0 where k > n) and the table of n − k (0 where k > n):
+    numbers of the dice alone, the same for every die and every job, so kept for the process
+    (built at import up to 64 dice, grown for more on demand)."""
+    if len(_PASCAL[0]) <= most:
+        top = max(most, 2 * len(_PASCAL[0]))
+        choose = np.zeros((top + 1, top + 1))
+        for n in range(top + 1):
+            choose[n, : n + 1] = [comb(n, k) for k in range(n + 1)]  # one rounding each above 2⁵³
+        n = np.arange(top + 1)
+        _PASCAL[:] = [choose, np.maximum(n[:, None] - n[None, :], 0)]
+    choose, gaps = _PASCAL
+    return choose[: most + 1, : most + 1], gaps[: most + 1, : most + 1]
+
+
+_PASCAL: list = [np.zeros((0, 0)), np.zeros((0, 0), dtype=np.int64)]
+_pascal(64)
 
 
 def clear_caches() -> None:
@@ -287,6 +376,7 @@ def clear_caches() -> None:
     WoundTrack.of.cache_clear()
     _per_remaining.cache_clear()
     _binomial_matrix.cache_clear()
-    _binomial_row.cache_clear()
+    binomial_laws.cache_clear()
+    binomial_law.cache_clear()
     die.cache_clear()
     _OFFSETS.clear()

@@ -34,9 +34,9 @@ def engine_work(monkeypatch, attacker, defender, situation) -> Counter:
         seen["cells"] += dist.shape[0] * dist.shape[1]
         return one_die(dist, transition)
 
-    def counted_independent(self, dist, dice_per_row, per_die):
+    def counted_independent(self, dist, dice_per_row, per_die, *untouched):
         seen["batches"] += len(np.unique(dice_per_row))
-        return independent(self, dist, dice_per_row, per_die)
+        return independent(self, dist, dice_per_row, per_die, *untouched)
 
     monkeypatch.setattr(WoundTrack, "one_die", staticmethod(counted_one_die))
     monkeypatch.setattr(WoundTrack, "_throw_independent", counted_independent)
@@ -78,8 +78,12 @@ def test_a_strike_order_roll_off_is_counted_once_per_order():
 
 def test_a_spear_in_ranks_throws_for_two_ranks():
     """§12.3: spears not charging fight in two ranks, ten models five wide, so ten dice."""
-    spears = unit("Spears", 30, i=4, weapons=[{"name": "Spear", "range": 0, "strength": "user",
-                                                "rules": ["Fight in Ranks"]}])
+    spears = unit(
+        "Spears",
+        30,
+        i=4,
+        weapons=[{"name": "Spear", "range": 0, "strength": "user", "rules": ["Fight in Ranks"]}],
+    )
     counted = work(spears, unit("D", 30, a=0), {"mode": "melee", "round": 2})
     assert counted["convolutions"] == 10
 
@@ -91,16 +95,37 @@ def test_a_spear_in_ranks_throws_for_two_ranks():
         (unit("A", 12), unit("D", 9, w=2), {"mode": "melee", "round": 2}),  # roll-off
         (unit("Ogres", 6, w=3, a=3, s=4), unit("Men", 25), {"mode": "melee", "charging": True}),
         (
-            {"format": 1, "system": "whfb6", "name": "Chariot", "models": [{
-                "name": "Chariot", "count": 2, "troop_type": "chariot", "ws": 3, "s": 5, "t": 4, "w": 3,
-                "a": 1, "rules": ["Impact Hits(D6)", "Killing Blow"]}]},
+            {
+                "format": 1,
+                "system": "whfb6",
+                "name": "Chariot",
+                "models": [
+                    {
+                        "name": "Chariot",
+                        "count": 2,
+                        "troop_type": "chariot",
+                        "ws": 3,
+                        "s": 5,
+                        "t": 4,
+                        "w": 3,
+                        "a": 1,
+                        "rules": ["Impact Hits(D6)", "Killing Blow"],
+                    }
+                ],
+            },
             unit("Men", 12, w=2),
             {"mode": "melee", "charging": True},
         ),
-        (unit("Archers", 30, weapons=[{"name": "Bow", "range": 24, "strength": 3}]), unit("Horde", 200),
-         {"mode": "shooting", "range_inches": 10}),
-        (unit("Archers", 30, weapons=[{"name": "Bow", "range": 24, "strength": 3}]), unit("Ten", 10, w=3),
-         {"mode": "shooting", "range_inches": 10}),
+        (
+            unit("Archers", 30, weapons=[{"name": "Bow", "range": 24, "strength": 3}]),
+            unit("Horde", 200),
+            {"mode": "shooting", "range_inches": 10},
+        ),
+        (
+            unit("Archers", 30, weapons=[{"name": "Bow", "range": 24, "strength": 3}]),
+            unit("Ten", 10, w=3),
+            {"mode": "shooting", "range_inches": 10},
+        ),
     ],
     ids=["deep-unit", "roll-off", "multi-wound-attackers", "impact-hits", "convolved", "looped-shooting"],
 )
@@ -111,7 +136,10 @@ def test_the_plan_counts_the_engines_own_throws(monkeypatch, attacker, defender,
     seen = engine_work(monkeypatch, attacker, defender, situation)
     assert seen["steps"] + seen["batches"] > 0  # the matchup rolls dice
     assert (planned["steps"], planned["cells"], planned["batches"]) == (
-        seen["steps"], seen["cells"], seen["batches"])
+        seen["steps"],
+        seen["cells"],
+        seen["batches"],
+    )
 
 
 def test_every_priced_kind_is_counted():

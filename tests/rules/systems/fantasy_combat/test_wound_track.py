@@ -104,3 +104,30 @@ def test_dice_on_an_untouched_pool_give_exactly_the_matrix_products():
         per_die = transition[0]
         expected = _by_matrices(track, dist, dice, per_die)
         assert np.array_equal(track.throw(dist, dice, transition), expected)
+
+
+def test_binomial_laws_are_the_powered_die_and_their_rows_do_not_depend_on_the_table():
+    """Issue 42: every number of dice's law at once (`binomial_laws`, kept per die) equals
+    `pmf.power` of the die folded at the last state, for one wound per die or several, few
+    dice or more than the track holds, past `BINOMIAL_MOST` (powered row by row); and row n is
+    the same bits whichever table it comes from, and as the law of n dice alone
+    (`binomial_law`, which the matrix of n dice and a throw of many dice are built on)."""
+    from rules.dice.pmf import power
+    from rules.systems.fantasy_combat.wound_track import BINOMIAL_MOST, binomial_law, binomial_laws
+
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        m, size = int(rng.integers(1, 4)), int(rng.integers(2, 60))
+        most = int(rng.integers(0, BINOMIAL_MOST + 30))
+        p = float(rng.random())
+        die = np.zeros(m + 1)
+        die[0], die[m] = 1 - p, p
+        laws = binomial_laws(die.tobytes(), most, size)
+        assert laws.shape == (most + 1, size)
+        for n in range(0, most + 1, max(1, most // 12)):
+            law = power(die, n, size - 1)
+            expected = np.zeros(size)
+            expected[: len(law)] = law
+            assert np.abs(laws[n] - expected).max() <= 1e-12
+            assert np.array_equal(binomial_laws(die.tobytes(), n, size)[n], laws[n])
+            assert np.array_equal(binomial_law(die.tobytes(), n, size), laws[n])
