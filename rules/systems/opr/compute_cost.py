@@ -504,7 +504,10 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation, *,
     from rules.systems.opr.aftermath import counter_situation
 
     if cell and not situation.melee:
-        return {"second_stage": 1.0}, CELL_SECOND_STAGE_BYTES
+        # no counter-attack, yet its distributions are written on the attacker's whole range
+        # (`aftermath._shooting_stage`: float64 per wound and per model of the attacker)
+        wounds = sum(m.count * (m.toughness + 1) for m in attacker.models)
+        return {"second_stage": 1.0}, CELL_SECOND_STAGE_BYTES + BYTES_PER_TABLE_ENTRY * (wounds + 2)
     groups = survivor_groups(attacker, defender, situation)
     work = {"second_stage": 1.0, "survivor_groups": groups}
     if not situation.melee:

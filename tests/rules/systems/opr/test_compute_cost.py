@@ -242,3 +242,24 @@ def test_the_request_path_still_refuses_what_is_past_the_limit():
 
     seconds, size = engine_cost(attacker(20, 32), defender(2, 150, 3), Situation())
     assert seconds > 2 or size > 300 * 2**20
+
+
+def test_a_shooting_second_stage_is_priced_on_the_attacker_s_whole_range():
+    """After shooting no counter-attack is resolved, yet its distributions are written on every
+    wound and model of the attacker (`aftermath._shooting_stage`): a 400-model attacker whose
+    guns do not reach a lone model was priced at a quarter of its traced peak."""
+    from rules.systems.opr.compute_cost import engine_cost
+    from rules.systems.opr.estimate import estimate
+
+    crowd = Unit("Crowd", (Model("Crew", 400, 4, 4, 3, (), (Weapon("Knife", 0, 1, 0, ()),)),))
+    lone = defender(1, 1, 1)
+    situation = Situation.from_dict({"mode": "shooting", "second_stage": True})
+    _seconds, size = engine_cost(crowd, lone, situation)
+    estimate(crowd, lone, situation)
+    WOUNDS_CACHE.clear()
+    SPACES.clear()
+    tracemalloc.start()
+    estimate(crowd, lone, situation)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert 1 / 3 <= size / peak <= 3, (size, peak)
