@@ -105,6 +105,14 @@ CELL_BYTES_PER_PATH_CELL = 24
 #: A wound PMF's terms before it is cut to the defender, per hit the weapon can score (Python
 #: floats in a list up to `rules.dice.pmf._PYTHON_TERMS` draws, numpy's arrays above).
 CELL_BYTES_PER_HIT = 24
+#: What a unit-vs-unit matchup does beyond its cell (`estimate_cost` over `engine_cost`): both
+#: units parsed from their dicts, the situation read, the job's own wrapping of the result.
+#: Measured on the 180 accepted matchups of `bench/bench_cost_models.py --systems opr` (seeds
+#: 1–3) against the same inputs as cells: a median 43 µs CPU at machine factor 1.57 (28 µs on
+#: the reference machine) and 1.2 KB of traced peak, little dependent on the units' size; times
+#: 1.3 (the safe side: on sub-millisecond matchups the clock's noise is of the same order).
+MATCHUP_SECONDS = 3.6e-5
+MATCHUP_BYTES = 1600
 #: The kinds of work that build the small-unit allocation machine, cached by the engine.
 MACHINE_KINDS = frozenset({"dense_states", "dense_steps", "dense_cells", "chain_states"})
 DENSE_BYTES_PER_STATE = 400
@@ -497,7 +505,10 @@ def second_stage_work(attacker: Unit, defender: Unit, situation: Situation, *,
     from rules.systems.opr.aftermath import counter_situation
 
     if cell and not situation.melee:
-        return {"second_stage": 1.0}, CELL_SECOND_STAGE_BYTES
+        # no counter-attack, yet its distributions are written on the attacker's whole range
+        # (`aftermath._shooting_stage`: float64 per wound and per model of the attacker)
+        wounds = sum(m.count * (m.toughness + 1) for m in attacker.models)
+        return {"second_stage": 1.0}, CELL_SECOND_STAGE_BYTES + BYTES_PER_TABLE_ENTRY * (wounds + 2)
     groups = survivor_groups(attacker, defender, situation)
     work = {"second_stage": 1.0, "survivor_groups": groups}
     if not situation.melee:
@@ -540,24 +551,30 @@ def estimate_work(attacker: Unit, defender: Unit, situation: Situation, *,
     return work, max(first_bytes, second_bytes) + outcome_bytes
 
 
+def engine_cost(attacker: Unit, defender: Unit, situation: Situation) -> tuple[float, int]:
+    """Predicted (seconds, bytes) of one attack as the engine does the work now: the work of
+    `estimate_work(cell=True)` (the second stage's regroup and, in melee, its per-group
+    counter-attacks included) at `CELL_SECONDS_PER`, the wound sums' terms on top; never
+    above the full count (`estimate_work`), which still bounds it."""
+    work, size = estimate_work(attacker, defender, situation, cell=True)
+    hits = _most_hits(attacker, defender, situation)
+    if situation.second_stage and situation.melee:  # the counter-attack's sums, the attacker's wounds
+        from rules.systems.opr.aftermath import counter_situation
+
+        hits = max(hits, _most_hits(defender, attacker, counter_situation(situation)))
+    size += CELL_BYTES_PER_HIT * hits
+    full_work, full_size = estimate_work(attacker, defender, situation)
+    seconds = sum(CELL_SECONDS_PER[kind] * amount for kind, amount in work.items())
+    return min(seconds, seconds_of(full_work)), min(size, full_size)
+
+
 def estimate_cell_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
                        situation: Mapping[str, Any]) -> tuple[float, int]:
     """The registry's `estimate_cell_cost` for OPR: predicted (seconds, bytes) of a list job's
-    cell (`attack` on units and a situation the job prepared once), from the work as the
-    engine does it (`estimate_work(cell=True)`) at a cell's prices (`CELL_SECONDS_PER`), and
-    never above `estimate_cost`: a cell does no more than a matchup."""
+    cell (`attack` on units and a situation the job prepared once), `engine_cost`: the same
+    engine as a unit-vs-unit matchup's, which only adds reading its inputs (`estimate_cost`)."""
     a, d = _parsed(_canonical(attacker)), _parsed(_canonical(defender))
-    sit = Situation.from_dict(situation or {})
-    work, size = estimate_work(a, d, sit, cell=True)
-    hits = _most_hits(a, d, sit)
-    if sit.second_stage and sit.melee:  # the counter-attack's sums, the attacker's wounds
-        from rules.systems.opr.aftermath import counter_situation
-
-        hits = max(hits, _most_hits(d, a, counter_situation(sit)))
-    size += CELL_BYTES_PER_HIT * hits
-    full_work, full_size = estimate_work(a, d, sit)
-    seconds = sum(CELL_SECONDS_PER[kind] * amount for kind, amount in work.items())
-    return min(seconds, seconds_of(full_work)), min(size, full_size)
+    return engine_cost(a, d, Situation.from_dict(situation or {}))
 
 
 def _most_hits(attacker: Unit, defender: Unit, situation: Situation) -> int:
@@ -572,10 +589,16 @@ def _most_hits(attacker: Unit, defender: Unit, situation: Situation) -> int:
 def estimate_cost(attacker: Mapping[str, Any], defender: Mapping[str, Any],
                   situation: Mapping[str, Any]) -> tuple[float, int]:
     """The registry's `estimate_cost` for OPR: unit-format dicts and a situation dict in,
-    predicted (seconds, bytes) of one `attack` out, the second stage included."""
+    predicted (seconds, bytes) of one `attack` out, the second stage included (`engine_cost`).
+
+    Priced from the work as the engine does it since it does less (issue 42): the full count
+    (`estimate_work` without `cell`, at `SECONDS_PER`) over-predicted matchups up to 21× in
+    time and 59× in memory (`bench/bench_cost_models.py --systems opr`, seeds 1–3), the
+    engine's own count, with what a matchup adds to a cell (`MATCHUP_SECONDS`, `MATCHUP_BYTES`),
+    is within 3× on all 180 of them."""
     a, d = _parsed(_canonical(attacker)), _parsed(_canonical(defender))
-    work, size = estimate_work(a, d, Situation.from_dict(situation or {}))
-    return seconds_of(work), size
+    seconds, size = engine_cost(a, d, Situation.from_dict(situation or {}))
+    return seconds + MATCHUP_SECONDS, size + MATCHUP_BYTES
 
 
 #: The result itself: its distributions are Python lists (a pointer and a float object per

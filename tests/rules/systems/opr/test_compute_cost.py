@@ -194,3 +194,72 @@ def test_a_cell_is_priced_at_most_as_a_whole_attack(count):
         cell_seconds, cell_bytes = estimate_cell_cost(attacker, defender, situation)
         seconds, size = estimate_cost(attacker, defender, situation)
         assert 0 < cell_seconds <= seconds and 0 < cell_bytes <= size
+
+
+@pytest.mark.parametrize("situation", [SHOOTING, {"mode": "melee", "charging": True}, {"mode": "shooting"}])
+def test_a_matchup_is_priced_as_its_cell_and_the_reading_of_its_inputs(situation):
+    """The request path prices a matchup from the work as the engine does it (`engine_cost`, the
+    cell's count), plus what only a matchup does (its dicts parsed, the result wrapped)."""
+    from rules.systems.opr.compute_cost import MATCHUP_BYTES, MATCHUP_SECONDS, estimate_cell_cost
+
+    attacker, defender = shooters(12), two_profile_horde(8)
+    cell_seconds, cell_bytes = estimate_cell_cost(attacker, defender, situation)
+    assert estimate_cost(attacker, defender, situation) == (cell_seconds + MATCHUP_SECONDS,
+                                                            cell_bytes + MATCHUP_BYTES)
+
+
+#: Grid cases of both paths (sparse walk, small-unit machine) that compute in well under a second.
+ENGINE_GRID = [(100, 2, 2, 150, 3), (10, 8, 5, 20, 2), (10, 2, 1, 100, 3), (20, 3, 2, 10, 2),
+               (10, 16, 1, 200, 1)]
+
+
+@pytest.mark.parametrize("case", ENGINE_GRID, ids=[str(c) for c in ENGINE_GRID])
+@pytest.mark.parametrize("mode", ["shooting", "melee"])
+def test_the_request_path_price_agrees_with_the_engine_s_memory_within_3x(case, mode):
+    """`engine_cost`'s bytes against the traced peak of the attack the engine really runs (the
+    second stage included): the count it prices is the engine's own."""
+    from rules.systems.opr.compute_cost import engine_cost
+    from rules.systems.opr.estimate import estimate
+
+    models, weapons, profiles, count, toughness = case
+    a, d = attacker(models, weapons), defender(profiles, count, toughness)
+    situation = Situation.from_dict({"mode": mode, "second_stage": True})
+    _seconds, size = engine_cost(a, d, situation)
+    estimate(a, d, situation)  # imports on a first run are no part of an attack's peak
+    WOUNDS_CACHE.clear()
+    SPACES.clear()
+    tracemalloc.start()
+    estimate(a, d, situation)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert 1 / 3 <= size / peak <= 3, (size, peak)
+
+
+def test_the_request_path_still_refuses_what_is_past_the_limit():
+    """32 weapons at 20 models against 150 + 150 mixed models: the engine's own count still
+    predicts minutes or gigabytes (`engine_cost`, what `estimate_cost` adds its inputs to)."""
+    from rules.systems.opr.compute_cost import engine_cost
+
+    seconds, size = engine_cost(attacker(20, 32), defender(2, 150, 3), Situation())
+    assert seconds > 2 or size > 300 * 2**20
+
+
+def test_a_shooting_second_stage_is_priced_on_the_attacker_s_whole_range():
+    """After shooting no counter-attack is resolved, yet its distributions are written on every
+    wound and model of the attacker (`aftermath._shooting_stage`): a 400-model attacker whose
+    guns do not reach a lone model was priced at a quarter of its traced peak."""
+    from rules.systems.opr.compute_cost import engine_cost
+    from rules.systems.opr.estimate import estimate
+
+    crowd = Unit("Crowd", (Model("Crew", 400, 4, 4, 3, (), (Weapon("Knife", 0, 1, 0, ()),)),))
+    lone = defender(1, 1, 1)
+    situation = Situation.from_dict({"mode": "shooting", "second_stage": True})
+    _seconds, size = engine_cost(crowd, lone, situation)
+    estimate(crowd, lone, situation)
+    WOUNDS_CACHE.clear()
+    SPACES.clear()
+    tracemalloc.start()
+    estimate(crowd, lone, situation)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert 1 / 3 <= size / peak <= 3, (size, peak)
