@@ -213,7 +213,7 @@ class OptionReading:
             if m.field != "hidden" or m.type != "set":
                 continue
             if node is not None and root is not None and self._static(m):
-                if self.pricer.evaluator.holds(m, None, node, root):
+                if self._selection.holds(m, node):
                     hidden = m.value.strip().lower() == "true"
             else:
                 dynamic.append(m)
@@ -250,12 +250,12 @@ class OptionReading:
             if child.kind == GROUP:
                 self.group_options(child, node, root, applies_to, options, notes)
                 continue
-            if (self.pricer.limit(child, "min", node, root) or 0) > 0 or child.id in taken:
+            if (self._selection.limit(child, "min", node) or 0) > 0 or child.id in taken:
                 continue
             if not self.offered(child, node, root):
                 continue
             self.cost_limits(child, notes)
-            high = self.pricer.limit(child, "max", node, root)
+            high = self._selection.limit(child, "max", node)
             if high is None:
                 high = 1
                 self.warn(child.path, "optional entry without a maximum; offered once per model")
@@ -282,20 +282,20 @@ class OptionReading:
         """The selections inside an optional entry, offered as options of the unit (grouped under
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
-        holder = self.pricer._build(entry, 1, node, root, {}, [0])
-        state = self.pricer.attach(node, holder)
-        try:
-            before = len(options)
-            self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
-            if len(options) > before:
-                notes.append(f"options under {entry.name!r} need {entry.name!r} taken")
-                self.warn(
-                    entry.path,
-                    "its selections are offered as options of the unit; that they "
-                    "need this entry is kept as text",
-                )
-        finally:
-            self.pricer.detach(node, holder, state)
+        with self._selection.holding(entry, node) as holder:
+            state = self.pricer.attach(node, holder)
+            try:
+                before = len(options)
+                self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
+            finally:
+                self.pricer.detach(node, holder, state)
+        if len(options) > before:
+            notes.append(f"options under {entry.name!r} need {entry.name!r} taken")
+            self.warn(
+                entry.path,
+                "its selections are offered as options of the unit; that they "
+                "need this entry is kept as text",
+            )
 
     def group_options(
         self,
@@ -315,7 +315,7 @@ class OptionReading:
         if not self.offered(group, node, root):
             return
         self.cost_limits(group, notes)
-        group_min = self.pricer.limit(group, "min", node, root) or 0
+        group_min = self._selection.limit(group, "min", node) or 0
         group_max = self.group_cap(group, node, root, notes)
         if group_max == 0:
             self.warn(group.path, "at most 0 of it for this unit; not offered")
@@ -340,7 +340,7 @@ class OptionReading:
                 continue
             if not self.offered(member, node, root):
                 continue
-            high = self.pricer.limit(member, "max", node, root) or group_max or 1
+            high = self._selection.limit(member, "max", node) or group_max or 1
             if group_max is not None:
                 high = min(high, group_max)
             cost = self.pricer.extra_cost(member, node, root, self.points_id) - default_cost
@@ -367,7 +367,7 @@ class OptionReading:
         when other selections are made (community WHFB data: "Arcane Items" at most 0, +1 when
         the Plague Priest is a wizard, +1 per Dispel Scroll), the most those modifiers can give,
         with a note that BattleScribe's limit depends on the list."""
-        now = self.pricer.limit(group, "max", node, root)
+        now = self._selection.limit(group, "max", node)
         ceiling = self.pricer.ceiling(group, "max")
         if now is None or ceiling is None or ceiling <= now:
             return now

@@ -77,7 +77,7 @@ class SizeReading:
         model["count"] = per * selections
         name = rest[:120] if node in holders else old_name
         base = self._selection.total(self.points_id)
-        high = self.pricer.limit(node.entry, "max", root, root)
+        high = self._selection.limit(node.entry, "max", root)
         grows = high is not None and high > selections
         step = base / selections
         # What each size costs over the smallest (BattleScribe's price at that many selections)
@@ -226,8 +226,8 @@ class SizeReading:
         for child in node.children:
             self.mandatory(child, model, abilities, notes, where)
         if node is not root:
-            low = self.pricer.limit(entry, "min", root, root) or node.count
-            high = self.pricer.limit(entry, "max", root, root)
+            low = self._selection.limit(entry, "min", root) or node.count
+            high = self._selection.limit(entry, "max", root)
             if "min_count" in self.properties:
                 model["min_count"] = low
             if high is not None and "max_count" in self.properties and high >= 1:
