@@ -259,7 +259,7 @@ class OptionReading:
             if high is None:
                 high = 1
                 self.warn(child.path, "optional entry without a maximum; offered once per model")
-            cost = self.pricer.extra_cost(child, node, root, self.points_id)
+            cost = self._selection.price(child, node, self.points_id)
             container = bool(child.children) and not self.entry_weapons(child, child.path)[0]
             if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
                 option = self.option(child, node, root, applies_to, group, cost, high, None)
@@ -282,13 +282,9 @@ class OptionReading:
         """The selections inside an optional entry, offered as options of the unit (grouped under
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
+        before = len(options)
         with self._selection.holding(entry, node) as holder:
-            state = self.pricer.attach(node, holder)
-            try:
-                before = len(options)
-                self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
-            finally:
-                self.pricer.detach(node, holder, state)
+            self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
         if len(options) > before:
             notes.append(f"options under {entry.name!r} need {entry.name!r} taken")
             self.warn(
@@ -321,7 +317,7 @@ class OptionReading:
             self.warn(group.path, "at most 0 of it for this unit; not offered")
             return
         default = self.pricer.default_member(group, members) if group_min > 0 else None
-        default_cost = self.pricer.extra_cost(default, node, root, self.points_id) if default else Fraction(0)
+        default_cost = self._selection.price(default, node, self.points_id) if default else Fraction(0)
         replaced = None
         if default is not None:
             weapons = self.entry_weapons(default, default.path)[0]
@@ -343,7 +339,7 @@ class OptionReading:
             high = self._selection.limit(member, "max", node) or group_max or 1
             if group_max is not None:
                 high = min(high, group_max)
-            cost = self.pricer.extra_cost(member, node, root, self.points_id) - default_cost
+            cost = self._selection.price(member, node, self.points_id) - default_cost
             if default is not None and replaced is None:
                 self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
             option = self.option(member, node, root, applies_to, group.name, cost, high, replaced)

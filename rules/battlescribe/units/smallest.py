@@ -22,7 +22,7 @@ from rules.battlescribe.catalogue import Entry, exact, shown
 from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
 from rules.battlescribe.engine.modifiers import effective
-from rules.battlescribe.engine.query import holds_under, option_under, selection_limits
+from rules.battlescribe.engine.query import holds_under, option_under, selection_limits, taken_cost
 from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
@@ -152,6 +152,23 @@ class UnitSelection:
             warn(entry.path, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
             return MAX_MIN
         return found
+
+    def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
+        """What taking `entry` once more under one selection of `node` adds to the unit's cost
+        (the engine's, with what it selects with the entry, completed as the unit is)."""
+        if cost_type is None:
+            return Fraction(0)
+        assert self.maker is not None
+        maker = self.maker
+        added = taken_cost(
+            self.roster,
+            self.unit,
+            self.option(entry, node),
+            self.selection(node),
+            cost_type,
+            lambda sel: maker.complete(self.roster, sel, entry),
+        )
+        return exact(added)
 
     def holds(self, modifier: Modifier, node: Node) -> bool:
         """Whether `modifier`'s conditions hold for an entry not selected under `node`."""
