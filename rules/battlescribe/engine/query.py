@@ -28,16 +28,18 @@ from .modifiers import Effective, _apply_modifiers, effective
 from .roster import Context, Roster, Selection
 
 
-def option_under(parent: Selection, match: Callable[[Option], bool]) -> Option | None:
-    """The option under `parent` (through its groups, groups included) that `match` accepts."""
-    stack = list(reversed(parent.option.children()))
+def options_by_id(parent: Option) -> dict[tuple[str, str], Option]:
+    """Every option under `parent` (through its groups, groups included, the first of each),
+    by (link id, target id) for a link and (id, "") for an entry of its own."""
+    found: dict[tuple[str, str], Option] = {}
+    stack = list(reversed(parent.children()))
     while stack:
         option = stack.pop()
-        if match(option):
-            return option
+        key = (option.link.id, option.defn.id) if option.link is not None else (option.defn.id, "")
+        found.setdefault(key, option)
         if option.is_group:
             stack.extend(reversed(option.children()))
-    return None
+    return found
 
 
 def unselected(parent: Selection) -> Context:

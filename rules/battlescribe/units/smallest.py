@@ -22,7 +22,7 @@ from rules.battlescribe.catalogue import Entry, exact, shown
 from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
 from rules.battlescribe.engine.modifiers import effective
-from rules.battlescribe.engine.query import holds_under, option_under, selection_limits, taken_cost
+from rules.battlescribe.engine.query import holds_under, options_by_id, selection_limits, taken_cost
 from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
@@ -130,7 +130,8 @@ class UnitSelection:
 
     def option(self, entry: Entry, node: Node) -> Option:
         """The engine's option for the importer's `entry` under `node`'s selection."""
-        found = option_under(self.selection(node), lambda o: _is(entry, o))
+        assert self.maker is not None
+        found = self.maker.options_under(self.selection(node).option).get((entry.id, entry.target_id))
         if found is None:
             raise BattleScribeError([f"{entry.path}: the engine offers no such entry here"])
         return found
@@ -204,6 +205,16 @@ class SmallestSelection:
         self.warn = warn
         #: The force's entry: no categories, no constraints (an otherwise empty roster).
         self._force_entry = Definition(kind="forceEntry", id="", name="")
+        #: {id(option): (that option, the options under it by id)}: the data's options are
+        #: made once and shared by every roster of the import.
+        self._options: dict[int, tuple[Option, dict[tuple[str, str], Option]]] = {}
+
+    def options_under(self, parent: Option) -> dict[tuple[str, str], Option]:
+        """The options under `parent` by id (`engine.query.options_by_id`), made once."""
+        known = self._options.get(id(parent))
+        if known is None or known[0] is not parent:
+            known = self._options[id(parent)] = (parent, options_by_id(parent))
+        return known[1]
 
     def select(self, entry: Entry, catalogue_id: str) -> UnitSelection:
         """The engine's roster holding `entry` alone, completed to its smallest legal selection."""
