@@ -316,7 +316,7 @@ class OptionReading:
         if group_max == 0:
             self.warn(group.path, "at most 0 of it for this unit; not offered")
             return
-        default = self.pricer.default_member(group, members) if group_min > 0 else None
+        default = self._selection.default_member(group, members, node) if group_min > 0 else None
         default_cost = self._selection.price(default, node, self.points_id) if default else Fraction(0)
         replaced = None
         if default is not None:
@@ -364,7 +364,7 @@ class OptionReading:
         the Plague Priest is a wizard, +1 per Dispel Scroll), the most those modifiers can give,
         with a note that BattleScribe's limit depends on the list."""
         now = self._selection.limit(group, "max", node)
-        ceiling = self.pricer.ceiling(group, "max")
+        ceiling = self._selection.ceiling(group, "max", node)
         if now is None or ceiling is None or ceiling <= now:
             return now
         notes.append(f"{group.name}: at most {now}, up to {ceiling} with the selections that raise it")

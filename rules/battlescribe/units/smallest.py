@@ -171,6 +171,48 @@ class UnitSelection:
         )
         return exact(added)
 
+    def ceiling(self, entry: Entry, kind: str, node: Node) -> int | None:
+        """The highest value `entry`'s `kind` limit (selections per parent) can take under its
+        own modifiers, each applied once whatever its conditions: `set` to its value,
+        `increment` added (a repeated increment counted once). None: no such limit."""
+        option = self.option(entry, node)
+        best = None
+        for c in option.constraints:
+            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent_value:
+                continue
+            value = raised = c.value
+            for m in option.modifiers:
+                if m.field != c.id:
+                    continue
+                try:
+                    amount = float(m.value)
+                except ValueError:
+                    continue
+                if m.type == "set":
+                    raised = max(raised, amount)
+                elif m.type == "increment" and amount > 0:
+                    value += amount
+            raised = max(raised, value)
+            if raised >= 0:
+                best = int(raised) if best is None else min(best, int(raised))
+        return best
+
+    def default_member(self, group: Entry, members: list[Entry], node: Node) -> Entry | None:
+        """The member of `group` under `node` the engine takes for the group's minimum: the one
+        the group names as its default, else (with a warning) the first."""
+        default_id = self.option(group, node).defn.default_selection_entry_id
+        for member in members:
+            if default_id and default_id in (member.id, member.target_id):
+                return member
+        if members:
+            if self.maker is not None:
+                self.maker.warn(
+                    group.path,
+                    f"the group needs a selection and names no default; took {members[0].name!r}",
+                )
+            return members[0]
+        return None
+
     def holds(self, modifier: Modifier, node: Node) -> bool:
         """Whether `modifier`'s conditions hold for an entry not selected under `node`."""
         return holds_under(modifier, self.selection(node))
