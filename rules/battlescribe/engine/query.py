@@ -104,6 +104,30 @@ def cost_only(sel: Selection, cost_type: str) -> float:
     return total
 
 
+@contextmanager
+def trial(roster: Roster, unit: Selection) -> Iterator[None]:
+    """Change `unit`'s selections freely for the block, evaluated in a scratch cache (`scratch`);
+    then every number and child list of the unit is put back as it was, with the force's index."""
+    saved = [(sel, sel.number, list(sel.children)) for sel in [unit, *unit.descendants()]]
+    with scratch(roster):
+        try:
+            yield
+        finally:
+            removed = []
+            for sel, _number, children in saved:
+                kept = {id(c) for c in children}
+                now = {id(c) for c in sel.children}
+                for child in sel.children:
+                    if id(child) not in kept:
+                        child.force.index.remove_subtree(child)
+                removed += [c for c in children if id(c) not in now]
+            for sel, number, children in saved:
+                sel.children[:] = children
+                sel.number = number
+            for child in removed:
+                child.force.index.add_subtree(child)
+
+
 def taken_cost(
     roster: Roster,
     unit: Selection,
@@ -114,15 +138,9 @@ def taken_cost(
 ) -> float:
     """What selecting `option` once under `parent` (its auto-selection `complete`d) adds to
     `unit`'s cost in `cost_type`, per instance taken (a collective entry is taken once per
-    model of `parent`). The roster is left as it was (`scratch`)."""
+    model of `parent`). The roster is left as it was (`trial`)."""
     before = unit.cost(cost_type)
-    kept = list(parent.children)
-    with scratch(roster):
+    with trial(roster, unit):
         made = roster._create(option, parent, parent.force)
-        try:
-            complete(made)
-            return (cost_only(unit, cost_type) - before) / max(made.number, 1)
-        finally:
-            for sel in [s for s in parent.children if all(s is not k for k in kept)]:
-                sel.force.index.remove_subtree(sel)
-                parent.children.remove(sel)
+        complete(made)
+        return (cost_only(unit, cost_type) - before) / max(made.number, 1)

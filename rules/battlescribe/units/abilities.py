@@ -1,7 +1,8 @@
 """A unit's rules and abilities: the entries' rules and info links, kept as text or read into the
 model's fields and structured abilities by the system's mapping (`ability_reader`).
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+engine's selection of the unit (`smallest.UnitSelection`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ the importer as its `entries.Node` tree (one node per entry taken, counted per p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,8 +22,15 @@ from rules.battlescribe.catalogue import Entry, exact, shown
 from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
 from rules.battlescribe.engine.modifiers import effective
-from rules.battlescribe.engine.query import holds_under, options_by_id, selection_limits, taken_cost
-from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
+from rules.battlescribe.engine.query import (
+    cost_only,
+    holds_under,
+    options_by_id,
+    selection_limits,
+    taken_cost,
+    trial,
+)
+from rules.battlescribe.engine.roster import Context, Force, Roster, Selection, is_duplicate
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
 
@@ -153,6 +160,35 @@ class UnitSelection:
             warn(entry.path, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
             return MAX_MIN
         return found
+
+    def cost(self, cost_type: str | None) -> Fraction:
+        """The unit's cost as it stands (in a `sizes` block: at that size)."""
+        if cost_type is None:
+            return Fraction(0)
+        return exact(cost_only(self.unit, cost_type))
+
+    def sizes(self, node: Node, counts: Iterable[int]) -> Iterator[int]:
+        """Each of `counts` (rising) in turn, the unit grown meanwhile to that many of `node`'s
+        entry per parent selection, with what the larger size requires completed as the
+        smallest selection is (`complete_minimums`); the unit is put back after the last one
+        (`engine.query.trial`). Larger sizes are made from the smaller ones, one trial for all."""
+        assert self.maker is not None
+        sels, per = self.nodes[id(node)]
+        option, parent = sels[0].option, sels[0].parent
+        with trial(self.roster, self.unit):
+            for n in counts:
+                want = n * per if per > 1 else n
+                have = sum(s.number for s in parent.children if s.option is option)
+                if want > have:
+                    mine = [s for s in parent.children if s.option is option]
+                    if len(mine) == 1 and not is_duplicate(option):
+                        self.roster._change_number(mine[0], mine[0].number + want - have)
+                        self.roster.touch(mine[0])
+                    else:
+                        for _ in range(want - have):
+                            self.roster._create(option, parent, parent.force, 1)
+                    self.maker.complete(self.roster, self.unit, self.root.entry)
+                yield n
 
     def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
         """What taking `entry` once more under one selection of `node` adds to the unit's cost
