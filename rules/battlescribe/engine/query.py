@@ -138,9 +138,17 @@ def taken_cost(
 ) -> float:
     """What selecting `option` once under `parent` (its auto-selection `complete`d) adds to
     `unit`'s cost in `cost_type`, per instance taken (a collective entry is taken once per
-    model of `parent`). The roster is left as it was (`trial`)."""
+    model of `parent`). The roster is left as it was, its cache untouched (`scratch`)."""
     before = unit.cost(cost_type)
-    with trial(roster, unit):
+    kept = list(parent.children)
+    with scratch(roster):
         made = roster._create(option, parent, parent.force)
-        complete(made)
-        return (cost_only(unit, cost_type) - before) / max(made.number, 1)
+        try:
+            complete(made)
+            return (cost_only(unit, cost_type) - before) / max(made.number, 1)
+        finally:
+            # Only `parent` gained children (the new selection, and what completing it added
+            # under it): removing them leaves the roster as it was.
+            for sel in [s for s in parent.children if all(s is not k for k in kept)]:
+                sel.force.index.remove_subtree(sel)
+            parent.children[:] = kept
