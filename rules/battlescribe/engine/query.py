@@ -75,7 +75,7 @@ def scratch(roster: Roster) -> Iterator[None]:
     """Evaluate into a cache of its own for the block, then restore the roster's cache as it
     was: the block must leave the roster's selections as it found them."""
     kept = roster.cache
-    roster.cache = EvalCache()
+    roster.cache = EvalCache(scratch=True)
     try:
         yield
     finally:
