@@ -104,6 +104,20 @@ def cost_only(sel: Selection, cost_type: str) -> float:
     return total
 
 
+def _priced_by_modifiers(unit: Selection, option: Option, cost_type: str) -> bool:
+    """Whether `option` or any selection of `unit` has a modifier of `cost_type`."""
+    if any(m.field == cost_type for m in option.modifiers):
+        return True
+    stack = [unit]
+    while stack:
+        sel = stack.pop()
+        for m in sel.option.modifiers:
+            if m.field == cost_type:
+                return True
+        stack.extend(sel.children)
+    return False
+
+
 @contextmanager
 def trial(roster: Roster, unit: Selection) -> Iterator[None]:
     """Change `unit`'s selections freely for the block, evaluated in a scratch cache (`scratch`);
@@ -139,6 +153,10 @@ def taken_cost(
     """What selecting `option` once under `parent` (its auto-selection `complete`d) adds to
     `unit`'s cost in `cost_type`, per instance taken (a collective entry is taken once per
     model of `parent`). The roster is left as it was, its cache untouched (`scratch`)."""
+    if not option.children() and not _priced_by_modifiers(unit, option, cost_type):
+        # Nothing is selected with it and no cost in the unit has a modifier that could count
+        # it: what it adds is its own written cost, as the probe below would find.
+        return option.costs.get(cost_type, 0.0)
     before = unit.cost(cost_type)
     kept = list(parent.children)
     with scratch(roster):
