@@ -54,6 +54,17 @@ def _minimum(option: Option, ctx: Context) -> int:
     return found
 
 
+def modified_minimum(option: Option) -> bool:
+    """Whether one of `option`'s own modifiers changes its minimum selections per parent (the
+    only minimums a change elsewhere in the unit, such as its size, can move)."""
+    mins = {
+        c.id
+        for c in option.constraints
+        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value
+    }
+    return bool(mins) and any(m.field in mins for m in option.modifiers)
+
+
 def _taken(parent, options: list[Option]) -> int:
     ids = {id(o) for o in options}
     return sum(s.number for s in parent.children if id(s.option) in ids)
@@ -64,6 +75,7 @@ def complete_minimums(
     unit: Selection,
     warn: Callable[[Option], None] = lambda _group: None,
     rounds: int = MAX_COMPLETION_ROUNDS,
+    only: Callable[[Option], bool] | None = None,
 ) -> None:
     """Complete the engine's auto-selection of `unit` into its smallest legal selection.
 
@@ -73,24 +85,34 @@ def complete_minimums(
     legal unit: so while a group or an entry is below its minimum, this takes what the
     importer has always taken (the group's first member, `warn`ed about; an entry up to its
     minimum, which a modifier may have raised after the entry's parent was auto-selected) and
-    lets the engine auto-select under it; until nothing is missing or nothing changes."""
+    lets the engine auto-select under it; until nothing is missing or nothing changes.
+
+    `only`, when given, limits the first round to the options it accepts (a unit complete before
+    a change that can only have moved the minimums of those); once that round changes
+    anything, the next rounds look at every option again."""
     for _ in range(rounds):
         changed = False
         for sel in [unit, *unit.descendants()]:
             ctx = Context(roster, sel.force, sel, None)
-            changed |= _complete(roster, sel, sel.option.children(), ctx, warn)
+            changed |= _complete(roster, sel, sel.option.children(), ctx, warn, only)
         if not changed:
             return
+        only = None
         if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
             raise OverflowError(unit.option.key)
 
 
-def _complete(roster: Roster, parent: Selection, options: list[Option], ctx: Context, warn) -> bool:
+def _complete(
+    roster: Roster, parent: Selection, options: list[Option], ctx: Context, warn, only=None
+) -> bool:
     changed = False
     for option in options:
-        minimum = _minimum(option, ctx)
+        wanted = only is None or only(option)
+        minimum = _minimum(option, ctx) if wanted else 0
         if option.is_group:
-            changed |= _complete(roster, parent, option.children(), ctx, warn)
+            changed |= _complete(roster, parent, option.children(), ctx, warn, only)
+            if not wanted:
+                continue
             missing = minimum - _taken(parent, option.selectable())
             members = option.children()
             if missing <= 0 or not members or members[0].is_group:
@@ -100,7 +122,7 @@ def _complete(roster: Roster, parent: Selection, options: list[Option], ctx: Con
             have = sum(s.number for s in parent.children if s.option is first)
             roster._auto_create(first, parent, ctx.force, have + missing)
             changed = True
-        elif minimum > _taken(parent, [option]):
+        elif wanted and minimum > _taken(parent, [option]):
             roster._auto_create(option, parent, ctx.force, minimum)
             changed = True
     return changed
@@ -186,8 +208,11 @@ class UnitSelection:
                         self.roster.touch(mine[0])
                     else:
                         for _ in range(want - have):
-                            self.roster._create(option, parent, parent.force, 1)
-                    self.maker.complete(self.roster, self.unit, self.root.entry)
+                            made = self.roster._create(option, parent, parent.force, 1)
+                            self.maker.complete(self.roster, made, self.root.entry)
+                    # The rest of the unit was complete: only a minimum a modifier moves (one
+                    # per 4 models) can be missing now.
+                    self.maker.complete(self.roster, self.unit, self.root.entry, only=modified_minimum)
                 yield n
 
     def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
@@ -310,7 +335,9 @@ class SmallestSelection:
         out.root = self._node(entry, [unit], None, 1, out.nodes)
         return out
 
-    def complete(self, roster: Roster, sel: Selection, entry: Entry) -> None:
+    def complete(
+        self, roster: Roster, sel: Selection, entry: Entry, only: Callable[[Option], bool] | None = None
+    ) -> None:
         """`complete_minimums` of `sel` (the importer's `entry`), each group it had to choose in
         warned about."""
         groups: dict[str, str] = {}
@@ -318,7 +345,7 @@ class SmallestSelection:
         def warn(group: Option) -> None:
             groups.setdefault(group.key, group.children()[0].name)
 
-        complete_minimums(roster, sel, warn)
+        complete_minimums(roster, sel, warn, only=only)
         for key, name in groups.items():
             where = self._group_path(entry, key)
             self.warn(where, f"the group needs a selection and names no default; took {name!r}")
