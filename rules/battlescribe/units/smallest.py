@@ -65,6 +65,22 @@ def modified_minimum(option: Option) -> bool:
     return bool(mins) and any(m.field in mins for m in option.modifiers)
 
 
+def _options_in(unit: Selection) -> list[Option]:
+    """Every option under a selection of `unit` (through groups, groups included)."""
+    out: list[Option] = []
+    seen: set[int] = set()
+    stack = [o for sel in [unit, *unit.descendants()] for o in sel.option.children()]
+    while stack:
+        option = stack.pop()
+        if id(option) in seen:
+            continue
+        seen.add(id(option))
+        out.append(option)
+        if option.is_group:
+            stack.extend(option.children())
+    return out
+
+
 def _taken(parent, options: list[Option]) -> int:
     ids = {id(o) for o in options}
     return sum(s.number for s in parent.children if id(s.option) in ids)
@@ -197,6 +213,7 @@ class UnitSelection:
         assert self.maker is not None
         sels, per = self.nodes[id(node)]
         option, parent = sels[0].option, sels[0].parent
+        moved = any(modified_minimum(o) for o in _options_in(self.unit))
         with trial(self.roster, self.unit):
             for n in counts:
                 want = n * per if per > 1 else n
@@ -207,12 +224,15 @@ class UnitSelection:
                         self.roster._change_number(mine[0], mine[0].number + want - have)
                         self.roster.touch(mine[0])
                     else:
+                        # Each instance taken on its own ("duplicate" entries): one more is a
+                        # copy of the first, as the importer's tree counts the first's content
+                        # for each of them.
                         for _ in range(want - have):
-                            made = self.roster._create(option, parent, parent.force, 1)
-                            self.maker.complete(self.roster, made, self.root.entry)
+                            self.roster.duplicate(sels[0])
                     # The rest of the unit was complete: only a minimum a modifier moves (one
                     # per 4 models) can be missing now.
-                    self.maker.complete(self.roster, self.unit, self.root.entry, only=modified_minimum)
+                    if moved:
+                        self.maker.complete(self.roster, self.unit, self.root.entry, only=modified_minimum)
                 yield n
 
     def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
