@@ -118,30 +118,6 @@ def _priced_by_modifiers(unit: Selection, option: Option, cost_type: str) -> boo
     return False
 
 
-@contextmanager
-def trial(roster: Roster, unit: Selection) -> Iterator[None]:
-    """Change `unit`'s selections freely for the block, evaluated in a scratch cache (`scratch`);
-    then every number and child list of the unit is put back as it was, with the force's index."""
-    saved = [(sel, sel.number, list(sel.children)) for sel in [unit, *unit.descendants()]]
-    with scratch(roster):
-        try:
-            yield
-        finally:
-            removed = []
-            for sel, _number, children in saved:
-                kept = {id(c) for c in children}
-                now = {id(c) for c in sel.children}
-                for child in sel.children:
-                    if id(child) not in kept:
-                        child.force.index.remove_subtree(child)
-                removed += [c for c in children if id(c) not in now]
-            for sel, number, children in saved:
-                sel.children[:] = children
-                sel.number = number
-            for child in removed:
-                child.force.index.add_subtree(child)
-
-
 def taken_cost(
     roster: Roster,
     unit: Selection,

@@ -2,13 +2,11 @@
 at each size where they change, and the check that the unit's price in the system equals
 BattleScribe's.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
-engine's selection of the unit (`smallest.UnitSelection`).
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
 """
 
 from __future__ import annotations
 
-from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
@@ -46,30 +44,28 @@ class CostReading:
         per_model = self._selection.total(self.points_id, below=node) / node.count
         steps: dict[str, list[dict[str, Any]]] = {c.field: [] for c, _t in self.unit_costs}
         last = {c.field: unit.get(c.field) for c, _t in self.unit_costs}
-        sizes = range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1)
-        repriced = False
-        with closing(self._selection.sizes(node, sizes)) as sized:
-            for n in sized:
-                for cost, type_id in self.unit_costs:
-                    if not cost.steps_field:
-                        continue
-                    value = self.integer(self._selection.cost(type_id), entry.path)
-                    if value != last[cost.field]:
-                        steps[cost.field].append(
-                            {cost.steps_models_key: base_models + n - node.count, cost.steps_key: value}
-                        )
-                        last[cost.field] = value
-                if self.catalogue_points:
-                    points = self._selection.cost(self.points_id)
-                    if points != base_points + per_model * (n - node.count):
-                        repriced = True
+        for n in range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1):
+            tree = self.pricer.tree(entry, {node.entry.id: n})
+            for cost, type_id in self.unit_costs:
+                if not cost.steps_field:
+                    continue
+                value = self.integer(self.pricer.total(tree, type_id), entry.path)
+                if value != last[cost.field]:
+                    steps[cost.field].append(
+                        {cost.steps_models_key: base_models + n - node.count, cost.steps_key: value}
+                    )
+                    last[cost.field] = value
+            if self.catalogue_points:
+                points = self.pricer.total(tree, self.points_id)
+                if points != base_points + per_model * (n - node.count):
+                    if self.price_sizes(entry, root, unit, node, high, options):
                         break
-        if repriced and not self.price_sizes(entry, root, unit, node, high, options):
-            self.warn(
-                entry.path,
-                f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
-                f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
-            )
+                    self.warn(
+                        entry.path,
+                        f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
+                        f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
+                    )
+                    break
         for cost, _type_id in self.unit_costs:
             if cost.steps_field and steps[cost.field]:
                 unit[cost.steps_field] = steps[cost.field]
@@ -113,3 +109,4 @@ class CostReading:
                             "kept as text",
                         )
         return kept
+

@@ -2,14 +2,12 @@
 model or by a numbered selection, "10 Bestigors"), and the price of each size where BattleScribe's
 is not per model.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
-engine's selection of the unit (`smallest.UnitSelection`).
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
 """
 
 from __future__ import annotations
 
 import re
-from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
@@ -86,8 +84,7 @@ class SizeReading:
         steps: list[Fraction] = []
         if grows:
             top = min(high, selections + MAX_SIZE_PRICES)
-            with closing(self._selection.sizes(node, range(selections + 1, top + 1))) as sized:
-                steps = [self._selection.cost(self.points_id) - base for _n in sized]
+            steps = [self._price_with(entry, node, n) - base for n in range(selections + 1, top + 1)]
             step = steps[0]
         by_count = any(s != step * k for k, s in enumerate(steps, 1))
         unpriceable = high is not None and high > selections + MAX_SIZE_PRICES
@@ -150,6 +147,10 @@ class SizeReading:
             f"smallest size" + (f", up to {per * high}" if high else ""),
         )
         return {name: (per, node.entry.target_id or node.entry.id)}, fixed
+
+    def _price_with(self, entry: Entry, node: Node, selections: int) -> Fraction:
+        """BattleScribe's price of the unit with `selections` of the size entry `node`."""
+        return self.pricer.total(self.pricer.tree(entry, {node.entry.id: selections}), self.points_id)
 
     def model(self, node, root, unit_profiles, abilities, notes, options, growth) -> dict[str, Any] | None:
         entry = node.entry
@@ -276,14 +277,8 @@ class SizeReading:
         name = self._names.get(id(node))
         model = next((m for m in unit["models"] if m["name"] == name), None)
         grow = next(
-            (
-                o
-                for o in options
-                if o.get("kind") == "add_models"
-                and o.get("applies_to") == name
-                and (o.get("payload") or {}).get("count") == 1
-                and "model" not in (o.get("payload") or {})
-            ),
+            (o for o in options if o.get("kind") == "add_models" and o.get("applies_to") == name
+             and (o.get("payload") or {}).get("count") == 1 and "model" not in (o.get("payload") or {})),
             None,
         )
         if model is None or grow is None or grow.get("cost") is not None:
@@ -292,8 +287,10 @@ class SizeReading:
             return False
         base = self._selection.total(self.points_id)
         top = node.count + int(grow["max"])
-        with closing(self._selection.sizes(node, range(node.count + 1, top + 1))) as sized:
-            steps = [self._selection.cost(self.points_id) - base for _n in sized]
+        steps = [
+            self.pricer.total(self.pricer.tree(entry, {node.entry.id: n}), self.points_id) - base
+            for n in range(node.count + 1, top + 1)
+        ]
         if any(s.denominator != 1 for s in steps):
             return False
         fixed = Fraction(str(model.get("points", 0) or 0)) * model["count"]
@@ -310,3 +307,4 @@ class SizeReading:
         if any(s != steps[0] * k for k, s in enumerate(steps, 1)):
             grow["payload"]["costs"] = [int(s) for s in steps]
         return True
+

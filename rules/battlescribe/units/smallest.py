@@ -13,7 +13,7 @@ the importer as its `entries.Node` tree (one node per entry taken, counted per p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,15 +22,8 @@ from rules.battlescribe.catalogue import Entry, exact, shown
 from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
 from rules.battlescribe.engine.modifiers import effective
-from rules.battlescribe.engine.query import (
-    cost_only,
-    holds_under,
-    options_by_id,
-    selection_limits,
-    taken_cost,
-    trial,
-)
-from rules.battlescribe.engine.roster import Context, Force, Roster, Selection, is_duplicate
+from rules.battlescribe.engine.query import holds_under, options_by_id, selection_limits, taken_cost
+from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
 
@@ -54,33 +47,6 @@ def _minimum(option: Option, ctx: Context) -> int:
     return found
 
 
-def modified_minimum(option: Option) -> bool:
-    """Whether one of `option`'s own modifiers changes its minimum selections per parent (the
-    only minimums a change elsewhere in the unit, such as its size, can move)."""
-    mins = {
-        c.id
-        for c in option.constraints
-        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value
-    }
-    return bool(mins) and any(m.field in mins for m in option.modifiers)
-
-
-def _options_in(unit: Selection) -> list[Option]:
-    """Every option under a selection of `unit` (through groups, groups included)."""
-    out: list[Option] = []
-    seen: set[int] = set()
-    stack = [o for sel in [unit, *unit.descendants()] for o in sel.option.children()]
-    while stack:
-        option = stack.pop()
-        if id(option) in seen:
-            continue
-        seen.add(id(option))
-        out.append(option)
-        if option.is_group:
-            stack.extend(option.children())
-    return out
-
-
 def _taken(parent, options: list[Option]) -> int:
     ids = {id(o) for o in options}
     return sum(s.number for s in parent.children if id(s.option) in ids)
@@ -91,7 +57,6 @@ def complete_minimums(
     unit: Selection,
     warn: Callable[[Option], None] = lambda _group: None,
     rounds: int = MAX_COMPLETION_ROUNDS,
-    only: Callable[[Option], bool] | None = None,
 ) -> None:
     """Complete the engine's auto-selection of `unit` into its smallest legal selection.
 
@@ -101,34 +66,24 @@ def complete_minimums(
     legal unit: so while a group or an entry is below its minimum, this takes what the
     importer has always taken (the group's first member, `warn`ed about; an entry up to its
     minimum, which a modifier may have raised after the entry's parent was auto-selected) and
-    lets the engine auto-select under it; until nothing is missing or nothing changes.
-
-    `only`, when given, limits the first round to the options it accepts (a unit complete before
-    a change that can only have moved the minimums of those); once that round changes
-    anything, the next rounds look at every option again."""
+    lets the engine auto-select under it; until nothing is missing or nothing changes."""
     for _ in range(rounds):
         changed = False
         for sel in [unit, *unit.descendants()]:
             ctx = Context(roster, sel.force, sel, None)
-            changed |= _complete(roster, sel, sel.option.children(), ctx, warn, only)
+            changed |= _complete(roster, sel, sel.option.children(), ctx, warn)
         if not changed:
             return
-        only = None
         if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
             raise OverflowError(unit.option.key)
 
 
-def _complete(
-    roster: Roster, parent: Selection, options: list[Option], ctx: Context, warn, only=None
-) -> bool:
+def _complete(roster: Roster, parent: Selection, options: list[Option], ctx: Context, warn) -> bool:
     changed = False
     for option in options:
-        wanted = only is None or only(option)
-        minimum = _minimum(option, ctx) if wanted else 0
+        minimum = _minimum(option, ctx)
         if option.is_group:
-            changed |= _complete(roster, parent, option.children(), ctx, warn, only)
-            if not wanted:
-                continue
+            changed |= _complete(roster, parent, option.children(), ctx, warn)
             missing = minimum - _taken(parent, option.selectable())
             members = option.children()
             if missing <= 0 or not members or members[0].is_group:
@@ -138,7 +93,7 @@ def _complete(
             have = sum(s.number for s in parent.children if s.option is first)
             roster._auto_create(first, parent, ctx.force, have + missing)
             changed = True
-        elif wanted and minimum > _taken(parent, [option]):
+        elif minimum > _taken(parent, [option]):
             roster._auto_create(option, parent, ctx.force, minimum)
             changed = True
     return changed
@@ -198,42 +153,6 @@ class UnitSelection:
             warn(entry.path, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
             return MAX_MIN
         return found
-
-    def cost(self, cost_type: str | None) -> Fraction:
-        """The unit's cost as it stands (in a `sizes` block: at that size)."""
-        if cost_type is None:
-            return Fraction(0)
-        return exact(cost_only(self.unit, cost_type))
-
-    def sizes(self, node: Node, counts: Iterable[int]) -> Iterator[int]:
-        """Each of `counts` (rising) in turn, the unit grown meanwhile to that many of `node`'s
-        entry per parent selection, with what the larger size requires completed as the
-        smallest selection is (`complete_minimums`); the unit is put back after the last one
-        (`engine.query.trial`). Larger sizes are made from the smaller ones, one trial for all."""
-        assert self.maker is not None
-        sels, per = self.nodes[id(node)]
-        option, parent = sels[0].option, sels[0].parent
-        moved = any(modified_minimum(o) for o in _options_in(self.unit))
-        with trial(self.roster, self.unit):
-            for n in counts:
-                want = n * per if per > 1 else n
-                have = sum(s.number for s in parent.children if s.option is option)
-                if want > have:
-                    mine = [s for s in parent.children if s.option is option]
-                    if len(mine) == 1 and not is_duplicate(option):
-                        self.roster._change_number(mine[0], mine[0].number + want - have)
-                        self.roster.touch(mine[0])
-                    else:
-                        # Each instance taken on its own ("duplicate" entries): one more is a
-                        # copy of the first, as the importer's tree counts the first's content
-                        # for each of them.
-                        for _ in range(want - have):
-                            self.roster.duplicate(sels[0])
-                    # The rest of the unit was complete: only a minimum a modifier moves (one
-                    # per 4 models) can be missing now.
-                    if moved:
-                        self.maker.complete(self.roster, self.unit, self.root.entry, only=modified_minimum)
-                yield n
 
     def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
         """What taking `entry` once more under one selection of `node` adds to the unit's cost
@@ -355,9 +274,7 @@ class SmallestSelection:
         out.root = self._node(entry, [unit], None, 1, out.nodes)
         return out
 
-    def complete(
-        self, roster: Roster, sel: Selection, entry: Entry, only: Callable[[Option], bool] | None = None
-    ) -> None:
+    def complete(self, roster: Roster, sel: Selection, entry: Entry) -> None:
         """`complete_minimums` of `sel` (the importer's `entry`), each group it had to choose in
         warned about."""
         groups: dict[str, str] = {}
@@ -365,7 +282,7 @@ class SmallestSelection:
         def warn(group: Option) -> None:
             groups.setdefault(group.key, group.children()[0].name)
 
-        complete_minimums(roster, sel, warn, only=only)
+        complete_minimums(roster, sel, warn)
         for key, name in groups.items():
             where = self._group_path(entry, key)
             self.warn(where, f"the group needs a selection and names no default; took {name!r}")
