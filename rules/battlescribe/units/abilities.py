@@ -125,4 +125,3 @@ class AbilityReading:
         elif not any(a["name"] == name for a in abilities):
             abilities.append({"name": name, "text": text})
             self.warn(self._where, f"rule {name!r} is not a rule of this system; kept as text")
-

@@ -374,4 +374,3 @@ class OptionReading:
             "raise it; offered up to the higher limit",
         )
         return ceiling
-

@@ -235,4 +235,3 @@ class ProfileReading:
             if link.type == "profile" and link.target_id in self.index.profiles
         ]
         return [p for p in [*entry.profiles, *linked] if not p.hidden]
-

@@ -277,8 +277,14 @@ class SizeReading:
         name = self._names.get(id(node))
         model = next((m for m in unit["models"] if m["name"] == name), None)
         grow = next(
-            (o for o in options if o.get("kind") == "add_models" and o.get("applies_to") == name
-             and (o.get("payload") or {}).get("count") == 1 and "model" not in (o.get("payload") or {})),
+            (
+                o
+                for o in options
+                if o.get("kind") == "add_models"
+                and o.get("applies_to") == name
+                and (o.get("payload") or {}).get("count") == 1
+                and "model" not in (o.get("payload") or {})
+            ),
             None,
         )
         if model is None or grow is None or grow.get("cost") is not None:
@@ -307,4 +313,3 @@ class SizeReading:
         if any(s != steps[0] * k for k, s in enumerate(steps, 1)):
             grow["payload"]["costs"] = [int(s) for s in steps]
         return True
-
