@@ -50,7 +50,9 @@ class _Node:
 
 
 class EvalCache:
-    def __init__(self) -> None:
+    def __init__(self, scratch: bool = False) -> None:
+        #: A cache of one question about a roster (`query.scratch`), emptied by any change.
+        self.scratch = scratch
         self.nodes: dict = {}
         #: What read each key or bucket: {key: {reader: None}}, a dict used as a set (the
         #: collector stops tracking a dict that holds only ids and names, never a set).

@@ -232,7 +232,9 @@ class Roster:
     def touch(self, node=None) -> None:
         """Record a change at `node` (a selection or force; None: the roster's forces)."""
         self.version += 1
-        if node is None:
+        if node is None or self.cache.scratch:
+            # A scratch cache (`query.scratch`) holds the few values of one question: emptied
+            # at once instead of working out which of them the change reaches.
             self.cache.clear()
             return
         buckets = [ROSTER]

@@ -1,7 +1,8 @@
 """A unit's rules and abilities: the entries' rules and info links, kept as text or read into the
 model's fields and structured abilities by the system's mapping (`ability_reader`).
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+engine's selection of the unit (`smallest.UnitSelection`).
 """
 
 from __future__ import annotations
@@ -124,4 +125,3 @@ class AbilityReading:
         elif not any(a["name"] == name for a in abilities):
             abilities.append({"name": name, "text": text})
             self.warn(self._where, f"rule {name!r} is not a rule of this system; kept as text")
-

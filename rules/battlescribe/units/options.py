@@ -213,7 +213,7 @@ class OptionReading:
             if m.field != "hidden" or m.type != "set":
                 continue
             if node is not None and root is not None and self._static(m):
-                if self.pricer.evaluator.holds(m, None, node, root):
+                if self._selection.holds(m, node):
                     hidden = m.value.strip().lower() == "true"
             else:
                 dynamic.append(m)
@@ -250,16 +250,16 @@ class OptionReading:
             if child.kind == GROUP:
                 self.group_options(child, node, root, applies_to, options, notes)
                 continue
-            if (self.pricer.limit(child, "min", node, root) or 0) > 0 or child.id in taken:
+            if (self._selection.limit(child, "min", node) or 0) > 0 or child.id in taken:
                 continue
             if not self.offered(child, node, root):
                 continue
             self.cost_limits(child, notes)
-            high = self.pricer.limit(child, "max", node, root)
+            high = self._selection.limit(child, "max", node)
             if high is None:
                 high = 1
                 self.warn(child.path, "optional entry without a maximum; offered once per model")
-            cost = self.pricer.extra_cost(child, node, root, self.points_id)
+            cost = self._selection.price(child, node, self.points_id)
             container = bool(child.children) and not self.entry_weapons(child, child.path)[0]
             if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
                 option = self.option(child, node, root, applies_to, group, cost, high, None)
@@ -282,20 +282,16 @@ class OptionReading:
         """The selections inside an optional entry, offered as options of the unit (grouped under
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
-        holder = self.pricer._build(entry, 1, node, root, {}, [0])
-        state = self.pricer.attach(node, holder)
-        try:
-            before = len(options)
+        before = len(options)
+        with self._selection.holding(entry, node) as holder:
             self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
-            if len(options) > before:
-                notes.append(f"options under {entry.name!r} need {entry.name!r} taken")
-                self.warn(
-                    entry.path,
-                    "its selections are offered as options of the unit; that they "
-                    "need this entry is kept as text",
-                )
-        finally:
-            self.pricer.detach(node, holder, state)
+        if len(options) > before:
+            notes.append(f"options under {entry.name!r} need {entry.name!r} taken")
+            self.warn(
+                entry.path,
+                "its selections are offered as options of the unit; that they "
+                "need this entry is kept as text",
+            )
 
     def group_options(
         self,
@@ -315,13 +311,13 @@ class OptionReading:
         if not self.offered(group, node, root):
             return
         self.cost_limits(group, notes)
-        group_min = self.pricer.limit(group, "min", node, root) or 0
+        group_min = self._selection.limit(group, "min", node) or 0
         group_max = self.group_cap(group, node, root, notes)
         if group_max == 0:
             self.warn(group.path, "at most 0 of it for this unit; not offered")
             return
-        default = self.pricer.default_member(group, members) if group_min > 0 else None
-        default_cost = self.pricer.extra_cost(default, node, root, self.points_id) if default else Fraction(0)
+        default = self._selection.default_member(group, members, node) if group_min > 0 else None
+        default_cost = self._selection.price(default, node, self.points_id) if default else Fraction(0)
         replaced = None
         if default is not None:
             weapons = self.entry_weapons(default, default.path)[0]
@@ -340,10 +336,10 @@ class OptionReading:
                 continue
             if not self.offered(member, node, root):
                 continue
-            high = self.pricer.limit(member, "max", node, root) or group_max or 1
+            high = self._selection.limit(member, "max", node) or group_max or 1
             if group_max is not None:
                 high = min(high, group_max)
-            cost = self.pricer.extra_cost(member, node, root, self.points_id) - default_cost
+            cost = self._selection.price(member, node, self.points_id) - default_cost
             if default is not None and replaced is None:
                 self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
             option = self.option(member, node, root, applies_to, group.name, cost, high, replaced)
@@ -367,8 +363,8 @@ class OptionReading:
         when other selections are made (community WHFB data: "Arcane Items" at most 0, +1 when
         the Plague Priest is a wizard, +1 per Dispel Scroll), the most those modifiers can give,
         with a note that BattleScribe's limit depends on the list."""
-        now = self.pricer.limit(group, "max", node, root)
-        ceiling = self.pricer.ceiling(group, "max")
+        now = self._selection.limit(group, "max", node)
+        ceiling = self._selection.ceiling(group, "max", node)
         if now is None or ceiling is None or ceiling <= now:
             return now
         notes.append(f"{group.name}: at most {now}, up to {ceiling} with the selections that raise it")
@@ -378,4 +374,3 @@ class OptionReading:
             "raise it; offered up to the higher limit",
         )
         return ceiling
-

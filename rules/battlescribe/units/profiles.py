@@ -2,7 +2,8 @@
 characteristics converted to the system's fields, and the damage and crew tables whose healthiest
 row a model reads.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+engine's selection of the unit (`smallest.UnitSelection`).
 """
 
 from __future__ import annotations
@@ -234,4 +235,3 @@ class ProfileReading:
             if link.type == "profile" and link.target_id in self.index.profiles
         ]
         return [p for p in [*entry.profiles, *linked] if not p.hidden]
-

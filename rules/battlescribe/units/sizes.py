@@ -77,7 +77,7 @@ class SizeReading:
         model["count"] = per * selections
         name = rest[:120] if node in holders else old_name
         base = self._selection.total(self.points_id)
-        high = self.pricer.limit(node.entry, "max", root, root)
+        high = self._selection.limit(node.entry, "max", root)
         grows = high is not None and high > selections
         step = base / selections
         # What each size costs over the smallest (BattleScribe's price at that many selections)
@@ -226,8 +226,8 @@ class SizeReading:
         for child in node.children:
             self.mandatory(child, model, abilities, notes, where)
         if node is not root:
-            low = self.pricer.limit(entry, "min", root, root) or node.count
-            high = self.pricer.limit(entry, "max", root, root)
+            low = self._selection.limit(entry, "min", root) or node.count
+            high = self._selection.limit(entry, "max", root)
             if "min_count" in self.properties:
                 model["min_count"] = low
             if high is not None and "max_count" in self.properties and high >= 1:
@@ -277,8 +277,14 @@ class SizeReading:
         name = self._names.get(id(node))
         model = next((m for m in unit["models"] if m["name"] == name), None)
         grow = next(
-            (o for o in options if o.get("kind") == "add_models" and o.get("applies_to") == name
-             and (o.get("payload") or {}).get("count") == 1 and "model" not in (o.get("payload") or {})),
+            (
+                o
+                for o in options
+                if o.get("kind") == "add_models"
+                and o.get("applies_to") == name
+                and (o.get("payload") or {}).get("count") == 1
+                and "model" not in (o.get("payload") or {})
+            ),
             None,
         )
         if model is None or grow is None or grow.get("cost") is not None:
@@ -307,4 +313,3 @@ class SizeReading:
         if any(s != steps[0] * k for k, s in enumerate(steps, 1)):
             grow["payload"]["costs"] = [int(s) for s in steps]
         return True
-

@@ -13,14 +13,16 @@ the importer as its `entries.Node` tree (one node per entry taken, counted per p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.battlescribe.catalogue import Entry, exact
+from rules.battlescribe.catalogue import Entry, exact, shown
 from rules.battlescribe.engine.errors import EngineError
-from rules.battlescribe.engine.model import Definition, GameData, Option
+from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
 from rules.battlescribe.engine.modifiers import effective
+from rules.battlescribe.engine.query import holds_under, options_by_id, selection_limits, taken_cost
 from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
@@ -29,6 +31,8 @@ from rules.battlescribe.xml_reader import BattleScribeError
 MAX_COMPLETION_ROUNDS = 8
 #: Most selections one unit's smallest selection may hold (a guard against absurd minimums).
 MAX_SELECTIONS = 5000
+#: A minimum above this is treated as a data error.
+MAX_MIN = 1000
 
 
 def _minimum(option: Option, ctx: Context) -> int:
@@ -101,12 +105,15 @@ class UnitSelection:
 
     `nodes` maps each node of `root` (by id) to the engine selections it stands for (one node
     for the instances of one entry under one parent selection) and the engine number of that
-    parent selection: a collective child's number counts it for every one of them."""
+    parent selection: a collective child's number counts it for every one of them. The
+    importer's questions about an option of the unit (its limits, whether a modifier's
+    conditions hold) are asked of the engine at the node's selection (`engine.query`)."""
 
     roster: Roster
     unit: Selection
     root: Node
     nodes: dict[int, tuple[list[Selection], int]] = field(default_factory=dict)
+    maker: SmallestSelection | None = None
 
     def total(self, cost_type: str | None, below: Node | None = None) -> Fraction:
         """The engine's cost of the unit (or of `below`'s selections, per parent selection)."""
@@ -116,6 +123,119 @@ class UnitSelection:
             return exact(self.unit.cost(cost_type))
         sels, per = self.nodes[id(below)]
         return exact(sum(s.cost(cost_type) for s in sels)) / per
+
+    def selection(self, node: Node) -> Selection:
+        """The engine selection `node` stands for (the first, for several of one entry)."""
+        return self.nodes[id(node)][0][0]
+
+    def option(self, entry: Entry, node: Node) -> Option:
+        """The engine's option for the importer's `entry` under `node`'s selection."""
+        assert self.maker is not None
+        found = self.maker.options_under(self.selection(node).option).get((entry.id, entry.target_id))
+        if found is None:
+            raise BattleScribeError([f"{entry.path}: the engine offers no such entry here"])
+        return found
+
+    def limit(self, entry: Entry, kind: str, node: Node) -> int | None:
+        """`entry`'s `kind` ("min"/"max") selections per parent under `node`, after modifiers
+        (None: no such limit; the tightest of several). A percentage is warned about and ignored;
+        -1 is "no limit"; a minimum above `MAX_MIN` is a data error, warned about and capped."""
+        warn = self.maker.warn if self.maker is not None else (lambda _path, _message: None)
+        found = None
+        for c, value in selection_limits(self.option(entry, node), self.selection(node), kind):
+            if c.percent_value:
+                warn(entry.path, f"a {kind} of {shown(value)} % is not supported; ignored")
+                continue
+            n = max(int(value), 0) if value >= 0 else None
+            if n is not None:
+                found = n if found is None else (max(found, n) if kind == "min" else min(found, n))
+        if kind == "min" and found is not None and found > MAX_MIN:
+            warn(entry.path, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
+            return MAX_MIN
+        return found
+
+    def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
+        """What taking `entry` once more under one selection of `node` adds to the unit's cost
+        (the engine's, with what it selects with the entry, completed as the unit is)."""
+        if cost_type is None:
+            return Fraction(0)
+        assert self.maker is not None
+        maker = self.maker
+        added = taken_cost(
+            self.roster,
+            self.unit,
+            self.option(entry, node),
+            self.selection(node),
+            cost_type,
+            lambda sel: maker.complete(self.roster, sel, entry),
+        )
+        return exact(added)
+
+    def ceiling(self, entry: Entry, kind: str, node: Node) -> int | None:
+        """The highest value `entry`'s `kind` limit (selections per parent) can take under its
+        own modifiers, each applied once whatever its conditions: `set` to its value,
+        `increment` added (a repeated increment counted once). None: no such limit."""
+        option = self.option(entry, node)
+        best = None
+        for c in option.constraints:
+            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent_value:
+                continue
+            value = raised = c.value
+            for m in option.modifiers:
+                if m.field != c.id:
+                    continue
+                try:
+                    amount = float(m.value)
+                except ValueError:
+                    continue
+                if m.type == "set":
+                    raised = max(raised, amount)
+                elif m.type == "increment" and amount > 0:
+                    value += amount
+            raised = max(raised, value)
+            if raised >= 0:
+                best = int(raised) if best is None else min(best, int(raised))
+        return best
+
+    def default_member(self, group: Entry, members: list[Entry], node: Node) -> Entry | None:
+        """The member of `group` under `node` the engine takes for the group's minimum: the one
+        the group names as its default, else (with a warning) the first."""
+        default_id = self.option(group, node).defn.default_selection_entry_id
+        for member in members:
+            if default_id and default_id in (member.id, member.target_id):
+                return member
+        if members:
+            if self.maker is not None:
+                self.maker.warn(
+                    group.path,
+                    f"the group needs a selection and names no default; took {members[0].name!r}",
+                )
+            return members[0]
+        return None
+
+    def holds(self, modifier: Modifier, node: Node) -> bool:
+        """Whether `modifier`'s conditions hold for an entry not selected under `node`."""
+        return holds_under(modifier, self.selection(node))
+
+    @contextmanager
+    def holding(self, entry: Entry, node: Node) -> Iterator[Node]:
+        """`entry` taken once under `node` (with what the engine selects with it, completed as
+        the unit is), for as long as the block runs: its own options are read under it."""
+        assert self.maker is not None
+        parent = self.selection(node)
+        option = self.option(entry, node)
+        before = list(parent.children)
+        made = self.roster._create(option, parent, parent.force)
+        self.maker.complete(self.roster, made, entry)
+        known = set(self.nodes)
+        holder = self.maker._node(entry, [made], node, parent.number, self.nodes)
+        try:
+            yield holder
+        finally:
+            for sel in [s for s in parent.children if all(s is not b for b in before)]:
+                self.roster.deselect_all(sel)
+            for key in set(self.nodes) - known:
+                del self.nodes[key]
 
 
 class SmallestSelection:
@@ -127,6 +247,16 @@ class SmallestSelection:
         self.warn = warn
         #: The force's entry: no categories, no constraints (an otherwise empty roster).
         self._force_entry = Definition(kind="forceEntry", id="", name="")
+        #: {id(option): (that option, the options under it by id)}: the data's options are
+        #: made once and shared by every roster of the import.
+        self._options: dict[int, tuple[Option, dict[tuple[str, str], Option]]] = {}
+
+    def options_under(self, parent: Option) -> dict[tuple[str, str], Option]:
+        """The options under `parent` by id (`engine.query.options_by_id`), made once."""
+        known = self._options.get(id(parent))
+        if known is None or known[0] is not parent:
+            known = self._options[id(parent)] = (parent, options_by_id(parent))
+        return known[1]
 
     def select(self, entry: Entry, catalogue_id: str) -> UnitSelection:
         """The engine's roster holding `entry` alone, completed to its smallest legal selection."""
@@ -139,20 +269,25 @@ class SmallestSelection:
             unit = roster.select_entry(force, entry.id)
         except EngineError as exc:
             raise BattleScribeError([f"{entry.path}: {exc}"]) from None
+        self.complete(roster, unit, entry)
+        out = UnitSelection(roster, unit, Node(entry, 1), maker=self)
+        out.root = self._node(entry, [unit], None, 1, out.nodes)
+        return out
+
+    def complete(self, roster: Roster, sel: Selection, entry: Entry) -> None:
+        """`complete_minimums` of `sel` (the importer's `entry`), each group it had to choose in
+        warned about."""
         groups: dict[str, str] = {}
 
         def warn(group: Option) -> None:
             groups.setdefault(group.key, group.children()[0].name)
 
-        complete_minimums(roster, unit, warn)
+        complete_minimums(roster, sel, warn)
         for key, name in groups.items():
             where = self._group_path(entry, key)
             self.warn(where, f"the group needs a selection and names no default; took {name!r}")
-        if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
+        if sum(1 for _s in sel.descendants()) > MAX_SELECTIONS:
             raise OverflowError(entry.path)
-        out = UnitSelection(roster, unit, Node(entry, 1))
-        out.root = self._node(entry, [unit], None, 1, out.nodes)
-        return out
 
     def tree(self, entry: Entry, catalogue_id: str) -> Node:
         """`entry`'s smallest legal selection as the importer's tree of nodes."""

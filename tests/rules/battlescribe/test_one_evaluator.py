@@ -1,5 +1,6 @@
 """The catalogue import and the roster engine evaluate conditions, repeats and modifiers with one
-evaluator (`rules.battlescribe.evaluation` runs `engine.conditions` and `engine.modifiers`).
+evaluator: the import prices each unit in the engine's roster (`rules.battlescribe.units.smallest`,
+`rules.battlescribe.engine.query`).
 
 Each case is a small invented catalogue in the shape of the community data where the importer's
 own evaluator and the engine disagreed; the answer is the one BattleScribe gives a unit added
@@ -92,7 +93,9 @@ UNITS = {
     "nested-repeats": (
         "<modifierGroups><modifierGroup><repeats>"
         + _repeat("self", 5, "model")
-        + '</repeats><modifiers><modifier type="increment" field="' + PTS + '" value="1.0"><repeats>'
+        + '</repeats><modifiers><modifier type="increment" field="'
+        + PTS
+        + '" value="1.0"><repeats>'
         + _repeat("self", 10, "model", 3)
         + "</repeats></modifier></modifiers></modifierGroup></modifierGroups>",
         0,
@@ -101,7 +104,9 @@ UNITS = {
     # A unit's own repeat of scope "parent" counts in the unit's parent, the force: its root
     # selections hold no model, so nothing is added (the unit's models are not its parent's).
     "root-parent-scope": (
-        '<modifiers><modifier type="increment" field="' + PTS + '" value="1.0"><repeats>'
+        '<modifiers><modifier type="increment" field="'
+        + PTS
+        + '" value="1.0"><repeats>'
         + _repeat("parent", 1, "model")
         + "</repeats></modifier></modifiers>",
         0,

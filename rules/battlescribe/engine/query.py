@@ -1,0 +1,148 @@
+"""Questions about an entry that is not selected, answered by the roster's own evaluator.
+
+The catalogue importer asks, for an option it offers on a unit, what BattleScribe would show
+in the unit's "add" menu: how many of it may be taken under a parent selection (its `min` and
+`max` selections per parent after modifiers) and whether a modifier's conditions hold there.
+Each answer is the entry evaluated as not selected, under `parent` (`Context.selection` None),
+by `modifiers.effective` and `conditions.guards_hold`: nothing is added to the roster, so
+nothing the roster has cached is invalidated by asking.
+
+What taking an entry would add to a unit's cost (`taken_cost`) needs the entry in the unit, as
+modifiers elsewhere in the unit may count it ("5 pts less without a jump pack"). The entry is
+selected (with what the engine auto-selects under it) while the roster evaluates into a scratch
+cache (`scratch`): its own cache, valid for the roster as it was, is set aside and put back
+untouched once the selection is removed again, so pricing every option of a unit does not
+re-evaluate the unit after each one. The unit's cost with the entry is summed by `cost_only`,
+which applies each selection's modifiers of that cost type only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from .conditions import guards_hold
+from .evalcache import EvalCache
+from .model import Modifier, Option
+from .modifiers import Effective, _apply_modifiers, effective
+from .roster import Context, Roster, Selection
+
+
+def options_by_id(parent: Option) -> dict[tuple[str, str], Option]:
+    """Every option under `parent` (through its groups, groups included, the first of each),
+    by (link id, target id) for a link and (id, "") for an entry of its own."""
+    found: dict[tuple[str, str], Option] = {}
+    stack = list(reversed(parent.children()))
+    while stack:
+        option = stack.pop()
+        key = (option.link.id, option.defn.id) if option.link is not None else (option.defn.id, "")
+        found.setdefault(key, option)
+        if option.is_group:
+            stack.extend(reversed(option.children()))
+    return found
+
+
+def unselected(parent: Selection) -> Context:
+    """Where an entry that is not selected is evaluated: under `parent`, in its force."""
+    return Context(parent.roster, parent.force, parent, None)
+
+
+def selection_limits(option: Option, parent: Selection, kind: str) -> list[tuple[object, float]]:
+    """(constraint, value after modifiers) of each of `option`'s `kind` ("min"/"max") limits on
+    its selections per parent, read under `parent`; percentage limits come with their written
+    value (the caller decides what to do with them)."""
+    found = []
+    eff = None
+    for c in option.constraints:
+        if c.type != kind or c.field != "selections" or c.scope != "parent":
+            continue
+        if c.percent_value:
+            found.append((c, c.value))
+            continue
+        if eff is None:
+            eff = effective(option, unselected(parent))
+        found.append((c, eff.constraint_values.get(c.id, c.value)))
+    return found
+
+
+def holds_under(modifier: Modifier, parent: Selection) -> bool:
+    """Whether every condition guarding `modifier` holds for an entry not selected under `parent`."""
+    return guards_hold(unselected(parent), modifier.guards)
+
+
+@contextmanager
+def scratch(roster: Roster) -> Iterator[None]:
+    """Evaluate into a cache of its own for the block, then restore the roster's cache as it
+    was: the block must leave the roster's selections as it found them."""
+    kept = roster.cache
+    roster.cache = EvalCache(scratch=True)
+    try:
+        yield
+    finally:
+        roster.cache = kept
+
+
+def own_cost(sel: Selection, cost_type: str) -> float:
+    """`sel`'s own cost in `cost_type` after that cost's modifiers (`Selection.own_cost`
+    without evaluating the selection's other fields)."""
+    option = sel.option
+    base = option.costs.get(cost_type, 0.0)
+    if not any(m.field == cost_type for m in option.modifiers):
+        return base * sel.number
+    eff = Effective(name="", hidden=False, costs={cost_type: base}, constraint_values={})
+    _apply_modifiers(eff, option.modifiers, sel.context(), fields={cost_type})
+    return eff.costs[cost_type] * sel.number
+
+
+def cost_only(sel: Selection, cost_type: str) -> float:
+    """`sel`'s cost in `cost_type` with its descendants' (`Selection.cost`, see `own_cost`)."""
+    total, stack = 0.0, [sel]
+    while stack:
+        here = stack.pop()
+        total += own_cost(here, cost_type)
+        stack.extend(here.children)
+    return total
+
+
+def _priced_by_modifiers(unit: Selection, option: Option, cost_type: str) -> bool:
+    """Whether `option` or any selection of `unit` has a modifier of `cost_type`."""
+    if any(m.field == cost_type for m in option.modifiers):
+        return True
+    stack = [unit]
+    while stack:
+        sel = stack.pop()
+        for m in sel.option.modifiers:
+            if m.field == cost_type:
+                return True
+        stack.extend(sel.children)
+    return False
+
+
+def taken_cost(
+    roster: Roster,
+    unit: Selection,
+    option: Option,
+    parent: Selection,
+    cost_type: str,
+    complete: Callable[[Selection], None] = lambda _sel: None,
+) -> float:
+    """What selecting `option` once under `parent` (its auto-selection `complete`d) adds to
+    `unit`'s cost in `cost_type`, per instance taken (a collective entry is taken once per
+    model of `parent`). The roster is left as it was, its cache untouched (`scratch`)."""
+    if not option.children() and not _priced_by_modifiers(unit, option, cost_type):
+        # Nothing is selected with it and no cost in the unit has a modifier that could count
+        # it: what it adds is its own written cost, as the probe below would find.
+        return option.costs.get(cost_type, 0.0)
+    before = unit.cost(cost_type)
+    kept = list(parent.children)
+    with scratch(roster):
+        made = roster._create(option, parent, parent.force)
+        try:
+            complete(made)
+            return (cost_only(unit, cost_type) - before) / max(made.number, 1)
+        finally:
+            # Only `parent` gained children (the new selection, and what completing it added
+            # under it): removing them leaves the roster as it was.
+            for sel in [s for s in parent.children if all(s is not k for k in kept)]:
+                sel.force.index.remove_subtree(sel)
+            parent.children[:] = kept
