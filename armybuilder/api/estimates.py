@@ -49,6 +49,7 @@ from armybuilder.estimates.inputs import (
     army_inputs,
     list_vs_list_inputs,
     unit_vs_unit_inputs,
+    with_references,
 )
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.result_pages import api_result_page
@@ -229,8 +230,11 @@ def _unit_vs_unit(request: Request, data: Mapping[str, Any]) -> tuple[str, dict[
             errors.update(exc.errors)
     if errors:
         raise EstimateRequestError(errors)
-    return unit_vs_unit_inputs(attacker=sides["attacker"], defender=sides["defender"],
-                               situation=data.get("situation"))
+    system_key, inputs = unit_vs_unit_inputs(attacker=sides["attacker"], defender=sides["defender"],
+                                             situation=data.get("situation"))
+    # A side given as a reference target is marked, as the form marks it: its pages translate its name.
+    marked = [role for role in ("attacker", "defender") if "reference_target" in data[role]]
+    return system_key, with_references(inputs, marked)
 
 
 def _list_vs_list(request: Request, data: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:

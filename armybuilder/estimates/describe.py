@@ -6,11 +6,13 @@ lists' names, the situation's flags), and translated when shown.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 
+from armybuilder.estimates.gauntlet_text import shown_target, target_text
+from armybuilder.estimates.inputs import reference_roles
 from armybuilder.estimates.models import Estimate
 from rules.models import Faction, UnitTemplate
 from rules.systems.registry import get_system
@@ -21,17 +23,35 @@ def _name(side: Any, fallback: str) -> str:
 
 
 def estimate_title(*, kind: str, inputs: Mapping[str, Any] | None = None,
-                   names: tuple[str | None, str | None] = (None, None)) -> str:
+                   names: tuple[str | None, str | None] = (None, None),
+                   references: Iterable[str] | None = None) -> str:
     """"Veterans attacking Infantry" or "Patrol against Horde": from the inputs, or from the
-    two names a listing read from them (`selectors.estimates_of`)."""
+    two names a listing read from them (`selectors.estimates_of`) with the sides its inputs
+    mark as reference targets (`references`, else the inputs'). A reference target is named in
+    the reader's language and marked as one; the reference set's name says what it is."""
     inputs = inputs or {}
+    marked = reference_roles(inputs) if references is None else frozenset(references)
     if kind == Estimate.Kind.LIST_VS_LIST:
         a = names[0] or _name(inputs.get("list_a"), _("list A"))
-        b = names[1] or _name(inputs.get("list_b"), _("list B"))
+        b = shown_target(names[1] or _name(inputs.get("list_b"), _("list B")), reference="list_b" in marked)
         return _("%(a)s against %(b)s") % {"a": a, "b": b}
-    attacker = names[0] or _name(inputs.get("attacker"), _("the attacker"))
-    defender = names[1] or _name(inputs.get("defender"), _("the defender"))
+    attacker = target_text(names[0] or _name(inputs.get("attacker"), _("the attacker")),
+                           reference="attacker" in marked)
+    defender = target_text(names[1] or _name(inputs.get("defender"), _("the defender")),
+                           reference="defender" in marked)
     return _("%(attacker)s attacking %(defender)s") % {"attacker": attacker, "defender": defender}
+
+
+def shown_matrix_result(result: Mapping[str, Any], inputs: Any) -> Mapping[str, Any]:
+    """A list-vs-list result as its page shows it: against the reference set (marked in its
+    inputs), list B's name and its units' in the reader's language; otherwise as stored, a
+    player's names as they wrote them."""
+    if "list_b" not in reference_roles(inputs) or not isinstance(result.get("list_b"), Mapping):
+        return result
+    side = result["list_b"]
+    units = [shown_target(str(name), reference=True) for name in side["units"]]
+    return {**result, "list_b": {**side, "name": shown_target(str(side.get("name") or ""), reference=True),
+                                 "units": units}}
 
 
 def _value_text(spec: Mapping[str, Any], value: Any) -> str:
@@ -120,7 +140,9 @@ def reader_factions(*, estimate: Estimate) -> dict[str, Faction | None]:
     found: dict[str, Faction | None] = {"attacker": None, "defender": None}
     if estimate.kind != Estimate.Kind.UNIT_VS_UNIT or not isinstance(estimate.inputs, Mapping):
         return found
-    names = {role: _name(estimate.inputs.get(role), "") for role in found}
+    # A reference target is the system's, named through gettext (`estimate_title`).
+    marked = reference_roles(estimate.inputs)
+    names = {role: _name(estimate.inputs.get(role), "") for role in found if role not in marked}
     wanted = {name for name in names.values() if name}
     if not wanted:
         return found

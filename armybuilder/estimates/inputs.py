@@ -15,6 +15,12 @@ system is known before the situation is checked: it is the units' (or the lists'
 Problems are raised as one `EstimateRequestError` mapping each field path
 (`defender.models[0].quality`, `situation.mode`) to its messages, which the API returns
 as its 400 `details` and the form shows next to its fields.
+
+A side that is the system's reference target(s) (the defender, or list B the reference set) is
+named in `"references": [role, ...]` (`with_references`): its stored names are the English
+msgids its system marks for translation, which its pages translate; a player's unit or list of
+the same name is not marked, and is shown as written. Inputs without the key (older jobs) are
+shown as stored.
 """
 
 from __future__ import annotations
@@ -224,6 +230,22 @@ def unit_vs_unit_inputs(*, attacker: Mapping[str, Any], defender: Mapping[str, A
     inputs = {"attacker": dict(attacker), "defender": dict(defender), "situation": cleaned}
     check_unit_vs_unit(system_key=systems["attacker"].key, inputs=inputs)  # the cost limit
     return systems["attacker"].key, inputs
+
+
+#: The inputs' key naming the sides that are the system's reference targets.
+REFERENCES = "references"
+
+
+def with_references(inputs: Mapping[str, Any], roles: Sequence[str]) -> dict[str, Any]:
+    """The inputs with `roles` (of `attacker`, `defender`, `list_b`) marked as the system's
+    reference targets; unchanged (no key, the same hash as before) when there are none."""
+    return {**inputs, REFERENCES: sorted(roles)} if roles else dict(inputs)
+
+
+def reference_roles(inputs: Any) -> frozenset[str]:
+    """The sides `with_references` marked as reference targets, none in older inputs."""
+    marked = inputs.get(REFERENCES) if isinstance(inputs, Mapping) else None
+    return frozenset(str(role) for role in marked) if isinstance(marked, list) else frozenset()
 
 
 def army_inputs(*, name: str, units: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:

@@ -10,10 +10,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
-from django.db.models.fields.json import KT
+from django.db.models.fields.json import KT, KeyTransform
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from armybuilder.estimates.inputs import REFERENCES
 from armybuilder.estimates.job_state import estimate_fail_if
 from armybuilder.estimates.models import Estimate
 
@@ -119,7 +120,8 @@ def estimates_of(*, user: AbstractBaseUser | AnonymousUser, ids: Iterable[Any] =
 
     For a listing: without the result and the units (a list-vs-list row can be large), but
     with the names the listing shows, read by Postgres from the inputs (`attacker_name`,
-    `defender_name`, `list_a_name`, `list_b_name`).
+    `defender_name`, `list_a_name`, `list_b_name`), and the sides that are reference targets
+    (`references`, `inputs.with_references`; None in older inputs).
     """
     known = [pk for pk in (_uuid(value) for value in ids) if pk is not None]
     condition = Q(pk__in=known)
@@ -127,5 +129,6 @@ def estimates_of(*, user: AbstractBaseUser | AnonymousUser, ids: Iterable[Any] =
         condition |= Q(owner=user)
     return (Estimate.objects.filter(condition).select_related("job").defer("result", "inputs", "job__result")
             .annotate(attacker_name=KT("inputs__attacker__name"), defender_name=KT("inputs__defender__name"),
-                      list_a_name=KT("inputs__list_a__name"), list_b_name=KT("inputs__list_b__name"))
+                      list_a_name=KT("inputs__list_a__name"), list_b_name=KT("inputs__list_b__name"),
+                      references=KeyTransform(REFERENCES, "inputs"))
             .order_by("-created"))

@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import F
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from armybuilder.lists.backends import rows as list_rows
 from armybuilder.lists.interchange import army_list_to_dict
@@ -44,6 +44,8 @@ User = AbstractBaseUser | AnonymousUser
 #: How many of the user's own lists, and of other players' public lists, a target menu offers.
 MAX_TARGET_LISTS = 20
 REFERENCE_SET = "ref:*"
+#: The reference set's name as an estimate stores it, translated where it is shown.
+REFERENCE_SET_NAME = gettext_noop("Reference targets")
 
 #: A menu of targets: (group label, [(key, label)]), as Django's grouped choices.
 Choices = list[tuple[str, list[tuple[str, str]]]]
@@ -59,11 +61,15 @@ class UnitSource:
     system_key: str
     unit: Mapping[str, Any]
     list_id: int | None = None
+    #: One of the system's reference targets: the estimate marks it (`inputs.with_references`),
+    #: so its pages translate its English name where a player's unit's is shown as written.
+    reference: bool = False
 
 
 @dataclass(frozen=True)
 class ListSource:
-    """A list (or the reference set) to estimate with: its name and its units, each named."""
+    """A list (or the reference set) to estimate with: its name and its units, each named. The
+    reference set's names are the English msgids (`reference`), translated where shown."""
 
     key: str
     label: str
@@ -71,6 +77,7 @@ class ListSource:
     name: str
     units: list[tuple[str, Mapping[str, Any]]] = field(default_factory=list)
     list_id: int | None = None
+    reference: bool = False
 
 
 def _int(value: Any) -> int | None:
@@ -137,7 +144,9 @@ def reference_source(*, system_key: str, slug: str) -> UnitSource | None:
         unit = get_system(system_key).reference_targets.get(slug)
     except KeyError:
         return None
-    return UnitSource(f"ref:{slug}", target_name(unit, slug), system_key, unit) if unit else None
+    if not unit:
+        return None
+    return UnitSource(f"ref:{slug}", target_name(unit, slug), system_key, unit, reference=True)
 
 
 # ------------------------------------------------------------------------------ lists
@@ -160,16 +169,19 @@ def list_source(*, user: User, list_id: Any = None, share_token: str = "") -> Li
 
 
 def reference_set_source(*, system_key: str) -> ListSource | None:
-    """Every reference target of the system, as a list to estimate a whole list against."""
+    """Every reference target of the system, as a list to estimate a whole list against. Its
+    name and its units' are stored in English, the estimate marked as against the reference
+    set, so each reader reads them in their own language (`describe.shown_side`), not the
+    language of whoever asked first."""
     try:
         targets = get_system(system_key).reference_targets
     except KeyError:
         return None
     if not targets:
         return None
-    name = _("Reference targets")
-    return ListSource(REFERENCE_SET, name, system_key, name,
-                      [(target_name(unit, slug), unit) for slug, unit in targets.items()])
+    return ListSource(REFERENCE_SET, _(REFERENCE_SET_NAME), system_key, REFERENCE_SET_NAME,
+                      [(str(unit.get("name") or slug), unit) for slug, unit in targets.items()],
+                      reference=True)
 
 
 # ------------------------------------------------------------------------------ target menus

@@ -29,11 +29,14 @@ from armybuilder.estimates.describe import (
 )
 from armybuilder.estimates.forms import EstimateForm
 from armybuilder.estimates.inputs import (
+    REFERENCES,
     EstimateRequestError,
     army_inputs,
     estimable,
     list_vs_list_inputs,
+    reference_roles,
     unit_vs_unit_inputs,
+    with_references,
 )
 from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.selectors import estimate_get, estimate_is_waiting_long, estimates_of
@@ -107,6 +110,7 @@ def _ask(request: HttpRequest, source: sources.UnitSource | sources.ListSource,
                 system_key=source.system_key, situation=situation,
                 list_a=army_inputs(name=source.name, units=source.units),
                 list_b=army_inputs(name=target.name, units=target.units))
+            inputs = with_references(inputs, ["list_b"] if target.reference else [])
             kind = Estimate.Kind.LIST_VS_LIST
         else:
             unit = sources.unit_target(user=request.user, system_key=source.system_key, key=key)
@@ -115,6 +119,7 @@ def _ask(request: HttpRequest, source: sources.UnitSource | sources.ListSource,
                 return None
             system_key, inputs = unit_vs_unit_inputs(attacker=source.unit, defender=unit.unit,
                                                      situation=situation)
+            inputs = with_references(inputs, ["defender"] if unit.reference else [])
             kind = Estimate.Kind.UNIT_VS_UNIT
     except EstimateRequestError as exc:
         form.add_request_errors(exc)
@@ -226,6 +231,7 @@ def estimate_list(request: HttpRequest) -> HttpResponse:
         estimate.title = estimate_title(
             kind=estimate.kind,
             names=(estimate.list_a_name, estimate.list_b_name) if estimate.kind == Estimate.Kind.LIST_VS_LIST
-            else (estimate.attacker_name, estimate.defender_name))
+            else (estimate.attacker_name, estimate.defender_name),
+            references=reference_roles({REFERENCES: estimate.references}))
         estimate.system_name = system_name(estimate.system)
     return render(request, "estimates/list.html", {"page": page})

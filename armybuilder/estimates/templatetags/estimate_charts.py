@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.charts import at_least, bar_chart, heat_step
+from armybuilder.estimates.describe import shown_matrix_result
 from armybuilder.estimates.result_pages import RowPage, row_page
 
 register = template.Library()
@@ -172,6 +173,13 @@ def matrix_verdict(result: Mapping[str, Any]) -> dict[str, Any]:
             text = _("%(winner)s comes out ahead by %(difference)s models killed: its units average "
                      "%(high)s per pairing against %(low)s for %(loser)s.") % figures
     return {"a": a, "b": b, "leader": leader, "text": text, "headline": headline}
+
+
+@register.filter
+def shown_matrix(estimate: Any) -> Mapping[str, Any]:
+    """A list-vs-list estimate's result with its names as the reader reads them
+    (`describe.shown_matrix_result`: the reference set's translated)."""
+    return shown_matrix_result(estimate.result, estimate.inputs)
 
 
 @register.simple_tag(takes_context=True)
