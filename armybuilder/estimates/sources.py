@@ -171,8 +171,8 @@ def list_source(*, user: User, list_id: Any = None, share_token: str = "") -> Li
 def reference_set_source(*, system_key: str) -> ListSource | None:
     """Every reference target of the system, as a list to estimate a whole list against. Its
     name and its units' are stored in English, the estimate marked as against the reference
-    set, so each reader reads them in their own language (`describe.shown_side`), not the
-    language of whoever asked first."""
+    set, so each reader reads them in their own language (`describe.estimate_title`,
+    `describe.shown_matrix_result`), not the language of whoever asked first."""
     try:
         targets = get_system(system_key).reference_targets
     except KeyError:

@@ -121,11 +121,15 @@ def test_units_may_be_given_by_reference_to_the_catalogue_a_list_or_a_reference_
     assert response.status_code == 202, response.json()
     inputs = Estimate.objects.get(pk=response.json()["id"]).inputs
     assert inputs["attacker"] == template.data and inputs["defender"] == list_unit.data
+    assert "references" not in inputs  # a player's unit: its pages show its name as written
 
     reference = api.post(URL, {"kind": "unit_vs_unit", "attacker": {"catalogue_unit": template.pk},
                                "defender": {"reference_target": "monster-1", "system": "opr"}}, format="json")
     assert reference.status_code == 202
-    assert Estimate.objects.get(pk=reference.json()["id"]).inputs["defender"]["name"].startswith("Monster")
+    inputs = Estimate.objects.get(pk=reference.json()["id"]).inputs
+    assert inputs["defender"]["name"].startswith("Monster")
+    # Marked as the form marks it: its pages name it in the reader's language, as a reference target.
+    assert inputs["references"] == ["defender"]
 
 
 def test_list_against_list_takes_lists_the_caller_can_read(api, owner, other):

@@ -50,13 +50,14 @@ def page(client: Any, name: str, language: str, *args: Any) -> str:
 
 def listing_title(html: str) -> str:
     """The title of the only estimate of "Your estimates"."""
-    body = html[html.index('<table class="estimate-list">'):]
+    body = html[html.index('<table class="estimate-list">') :]
     return re.sub(r"<[^>]+>", "", re.search(r"<td><a [^>]*>(.*?)</a></td>", body)[1])
 
 
 @pytest.mark.parametrize("language", ["ru", "pl"])
-def test_a_unit_against_a_reference_target_reads_it_in_the_readers_language(client, owner, veterans,
-                                                                            language):
+def test_a_unit_against_a_reference_target_reads_it_in_the_readers_language(
+    client, owner, veterans, language
+):
     client.force_login(owner)
     estimate = asked_in_english(client, f"unit={veterans.pk}", "ref:infantry-10")
     assert estimate.inputs["defender"]["name"] == INFANTRY and estimate.inputs["references"] == ["defender"]
@@ -100,7 +101,9 @@ def test_a_list_against_the_reference_set_reads_it_in_the_readers_language(clien
 
 def test_an_older_estimate_without_the_marker_is_named_as_stored():
     inputs = {"attacker": {"name": "Veterans"}, "defender": {"name": INFANTRY}}
+    kind = Estimate.Kind.UNIT_VS_UNIT
     with translation.override("ru"):
-        assert estimate_title(kind=Estimate.Kind.UNIT_VS_UNIT, inputs=inputs) == f"Veterans атакует {INFANTRY}"
-        marked = estimate_title(kind=Estimate.Kind.UNIT_VS_UNIT, inputs={**inputs, "references": ["defender"]})
+        older = estimate_title(kind=kind, inputs=inputs)
+        marked = estimate_title(kind=kind, inputs={**inputs, "references": ["defender"]})
+    assert older == f"Veterans атакует {INFANTRY}"
     assert marked == f"Veterans атакует {INFANTRY_IN['ru']} ({LABEL_IN['ru']})"
