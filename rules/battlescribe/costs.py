@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from rules.battlescribe.catalogue import Entry, exact, number, shown
+from rules.battlescribe.catalogue import Entry, exact, shown
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.evaluation import Evaluator
 
@@ -62,31 +62,6 @@ class Pricer:
             self.warn(entry.path, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
             return MAX_MIN
         return found
-
-    def ceiling(self, entry: Entry, kind: str) -> int | None:
-        """The highest value `entry`'s `kind` limit (selections per parent) can take under its
-        own modifiers, each applied once whatever its conditions: `set` to its value,
-        `increment` added (a repeated increment counted once). None: no such limit."""
-        best = None
-        for c in entry.constraints:
-            if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent_value:
-                continue
-            value = raised = exact(c.value)
-            for m in entry.modifiers:
-                if m.field != c.id:
-                    continue
-                try:
-                    amount = number(m.value)
-                except ValueError:
-                    continue
-                if m.type == "set":
-                    raised = max(raised, amount)
-                elif m.type == "increment" and amount > 0:
-                    value += amount
-            raised = max(raised, value)
-            if raised >= 0:
-                best = int(raised) if best is None else min(best, int(raised))
-        return best
 
     def default_member(self, group: Entry, members: list[Entry]) -> Entry | None:
         for member in members:
