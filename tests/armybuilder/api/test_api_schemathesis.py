@@ -142,8 +142,12 @@ def world(owner: Any, units: dict[str, Any]) -> Iterator[World]:
 STATEFUL_SCENARIOS = 200
 STATEFUL_STEPS = 10
 #: Each scenario starts from the same world (`World.reset`), so Hypothesis never stops the
-#: run early as "flaky"; nearly every scenario makes all its steps.
-MINIMUM_STATEFUL_CALLS = int(0.9 * STATEFUL_SCENARIOS * STATEFUL_STEPS)
+#: run early as "flaky"; most scenarios make all their steps. Not all: a step whose link
+#: finds no value in an earlier answer ends its scenario, and the ids and tokens in those
+#: answers depend on the database sequences, which differ with the tests run before this
+#: one in the same worker (1,797 and 1,8xx calls seen on the same commit). The floor says
+#: the run was not cut short, not how many calls a given order of tests makes.
+MINIMUM_STATEFUL_CALLS = int(0.8 * STATEFUL_SCENARIOS * STATEFUL_STEPS)
 
 
 @pytest.mark.slow
@@ -155,9 +159,12 @@ def test_chains_of_calls_break_neither_the_api_nor_its_schema(world: World) -> N
     base = schema.as_state_machine()
     calls: Counter[str] = Counter()
     failures: list[str] = []
+    scenarios = 0
 
     class Machine(base):  # type: ignore[misc, valid-type]
         def setup(self) -> None:
+            nonlocal scenarios
+            scenarios += 1
             self.savepoint = transaction.savepoint()
             world.reset()
 
@@ -192,7 +199,9 @@ def test_chains_of_calls_break_neither_the_api_nor_its_schema(world: World) -> N
         pytest.fail(f"Hypothesis stopped the stateful run after {sum(calls.values())} calls: the same "
                     f"choices met different answers (state leaked between scenarios): {exc}")
     assert not failures, "\n\n".join(failures)
-    print(f"schemathesis stateful: {sum(calls.values())} calls, answered {dict(sorted(calls.items()))}")
+    print(f"schemathesis stateful: {scenarios} scenarios, {sum(calls.values())} calls, "
+          f"answered {dict(sorted(calls.items()))}")
+    assert scenarios >= STATEFUL_SCENARIOS
     assert sum(calls.values()) >= MINIMUM_STATEFUL_CALLS
 
 
