@@ -54,6 +54,17 @@ def shown_matrix_result(result: Mapping[str, Any], inputs: Any) -> Mapping[str, 
                                  "units": units}}
 
 
+def shown_not_used(result: Mapping[str, Any], inputs: Any) -> list[Mapping[str, Any]]:
+    """A unit-vs-unit result's "not used by this estimate" lines as its page shows them: a side
+    its inputs mark as a reference target named in the reader's language (`shown_target`, as
+    the title names it), a player's unit as stored (the page reads it in its faction's
+    language where the bundled catalogue has it)."""
+    marked = reference_roles(inputs)
+    lines = result.get("not_used") if isinstance(result, Mapping) else None
+    return [{**line, "unit": shown_target(str(line.get("unit") or ""), reference=line.get("role") in marked)}
+            for line in lines or () if isinstance(line, Mapping)]
+
+
 def _value_text(spec: Mapping[str, Any], value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         return f"{value:g}"

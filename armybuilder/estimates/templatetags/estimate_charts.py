@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.charts import at_least, bar_chart, heat_step
-from armybuilder.estimates.describe import shown_matrix_result
+from armybuilder.estimates.describe import shown_matrix_result, shown_not_used
 from armybuilder.estimates.result_pages import RowPage, row_page
 
 register = template.Library()
@@ -180,6 +180,13 @@ def shown_matrix(estimate: Any) -> Mapping[str, Any]:
     """A list-vs-list estimate's result with its names as the reader reads them
     (`describe.shown_matrix_result`: the reference set's translated)."""
     return shown_matrix_result(estimate.result, estimate.inputs)
+
+
+@register.filter
+def not_used_lines(estimate: Any) -> list[Mapping[str, Any]]:
+    """A unit-vs-unit estimate's abilities it did not use, each side named as the reader reads
+    it (`describe.shown_not_used`: a reference target's translated)."""
+    return shown_not_used(estimate.result, estimate.inputs)
 
 
 @register.simple_tag(takes_context=True)

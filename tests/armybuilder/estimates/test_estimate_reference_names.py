@@ -13,9 +13,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from armybuilder.estimates.describe import estimate_title
+from armybuilder.estimates.inputs import unit_vs_unit_inputs, with_references
 from armybuilder.estimates.models import Estimate
+from armybuilder.estimates.services import estimate_create
 from armybuilder.estimates.tasks import run_estimate
 from rules.models import Faction, UnitTemplate
+from rules.systems.registry import get_system
+from tests.factories.aos_units import LURKING, imported_warscroll
 from tests.factories.estimate_lists import army_list_of, catalogue_unit, distinct_units
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
@@ -97,6 +101,29 @@ def test_a_list_against_the_reference_set_reads_it_in_the_readers_language(clien
     columns = re.findall(r'<th scope="col">([^<]*)</th>', detail)
     assert INFANTRY_IN[language] in columns and INFANTRY not in columns
     assert listing_title(page(client, "estimates:list", language)).endswith(f" {REFERENCE_SET_IN[language]}")
+
+
+AOS_INFANTRY_IN = {"ru": "Пехота (10 × W1, спасбросок 4+, Храбрость 6)",
+                   "pl": "Piechota (10 × W1, obrona 4+, Odwaga 6)"}
+
+
+@pytest.mark.parametrize("language", ["ru", "pl"])
+def test_the_abilities_not_used_name_a_reference_target_in_the_readers_language(client, owner, language):
+    """The "not used by this estimate" line names the side as the title does. No reference target
+    carries an ability kept as text today, so one is given one here: the page must not fall back
+    to the English name the job stores."""
+    target = {**get_system("aos1").reference_targets["infantry-10"], "abilities": [LURKING]}
+    system_key, inputs = unit_vs_unit_inputs(attacker=imported_warscroll("Raiders", abilities=[]),
+                                             defender=target, situation={"mode": "melee"})
+    estimate = estimate_create(kind=Estimate.Kind.UNIT_VS_UNIT, system=system_key,
+                               inputs=with_references(inputs, ["defender"]), owner=owner)
+    run_estimate(str(estimate.pk))
+    client.force_login(owner)
+
+    detail = page(client, "estimates:detail", language, estimate.pk)
+    block = detail[detail.index('id="abilities-not-used"'):]
+    line = re.search(r'<li data-role="defender"><strong>(.*?)</strong>.*?: (.*?)</li>', block)
+    assert (line[1], line[2]) == (AOS_INFANTRY_IN[language], "Lurking")
 
 
 def test_an_older_estimate_without_the_marker_is_named_as_stored():
