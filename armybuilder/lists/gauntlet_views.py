@@ -31,6 +31,7 @@ from armybuilder.estimates.gauntlet_live import (
 )
 from armybuilder.estimates.gauntlet_panel import REPORT_SECONDS, GauntletState, gauntlet_state_landed
 from armybuilder.estimates.gauntlet_text import figure_rows, shown_pairing
+from armybuilder.estimates.sources import REFERENCE_SET_NAME
 from armybuilder.fragment_cache import templates_digest
 from armybuilder.lists import selectors
 from armybuilder.models import ArmyList
@@ -99,7 +100,7 @@ def panel_context(army_list: ArmyList, *, poll: int = 0) -> dict[str, Any]:
             for unit_id in state.unit_ids]
     for row in rows:
         row["html"] = rendered_row(PANEL_ROW, row["digest"], per_model=per_model, row=row)
-    trades = [{**row, "name": row["name"] or _("Reference targets")}
+    trades = [{**row, "name": row["name"] or _(REFERENCE_SET_NAME)}
               for row in sorted(state.report.opponents, key=lambda row: row["ahead_by"], reverse=True)]
     # The enemies by name as a player reads them: a reference target's translated and marked.
     context.update(rows=rows, trades=trades,

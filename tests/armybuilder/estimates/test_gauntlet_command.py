@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 
 from rules.systems.registry import all_systems, get_system
 
@@ -206,3 +207,45 @@ def test_matchups_keep_their_fields_and_add_the_expected_damage(tmp_path):
         expected = estimate(tmp_path, by_name[matchup["attacker"]], by_name[matchup["defender"]],
                             matchup["situation"])
         assert matchup["expected_damage"] == expected["expected"]["damage"]
+
+
+REFERENCE_SET_IN = {"ru": "Эталонные цели", "pl": "Cele wzorcowe", "cs": "Referenční cíle"}
+
+
+@pytest.mark.parametrize("language", ["ru", "pl", "cs"])
+def test_the_reference_targets_are_named_in_the_language_asked(tmp_path, language):
+    """As the pages name them: the reference set and each reference target in the reader's
+    language and marked; the matchups keep the data's names, to be looked up by them."""
+    targets = list(get_system("opr").reference_targets.values())
+    mine = list_file(tmp_path, "opr", "Mine", [{**targets[0], "name": "Veterans"}])
+    report = run("gauntlet", str(mine), f"--language={language}")
+    with translation.override(language):
+        translated = {translation.gettext(unit["name"]) for unit in targets}
+    assert translated.isdisjoint(unit["name"] for unit in targets)  # each has a translation
+
+    opponents = [(row["name"], row["reference"]) for row in report["opponents"]]
+    assert opponents == [(REFERENCE_SET_IN[language], True)]
+    row = report["units"][0]
+    assert row["name"] == "Veterans"
+    assert {row["best_target"], row["worst_target"]} <= translated
+    assert row["best_target_reference"] and row["worst_target_reference"]
+    met = {m["defender"] for m in report["matchups"] if m["attacker"] == "Veterans"}
+    assert met == {t["name"] for t in targets}
+
+
+def test_without_a_language_the_active_one_names_the_reference_targets(tmp_path):
+    mine = list_file(tmp_path, "opr", "Mine", list(get_system("opr").reference_targets.values())[:1])
+    with translation.override("ru"):
+        assert run("gauntlet", str(mine))["opponents"][0]["name"] == REFERENCE_SET_IN["ru"]
+    assert run("gauntlet", str(mine))["opponents"][0]["name"] == "Reference targets"
+
+
+def test_an_opponent_list_is_named_as_written_in_any_language(tmp_path):
+    targets = list(get_system("opr").reference_targets.values())
+    mine = list_file(tmp_path, "opr", "Mine", targets[:1])
+    theirs = list_file(tmp_path, "opr", "Reference targets", targets[1:3])
+    report = run("gauntlet", str(mine), str(theirs), "--language=ru")
+    assert [(row["name"], row["reference"]) for row in report["opponents"]] == [("Reference targets", False)]
+    row = report["units"][0]
+    assert {row["best_target"], row["worst_target"]} <= {t["name"] for t in targets[1:3]}
+    assert not row["best_target_reference"]

@@ -1,10 +1,15 @@
-"""`manage.py gauntlet LIST.json [OPPONENT.json ...] [--json]`
+"""`manage.py gauntlet LIST.json [OPPONENT.json ...] [--json] [--language LANG]`
 
 Measures every unit of a list (our JSON export format) against every unit of the opponents
 (lists in the same format; the system's reference targets when none is given), in a turn of
 shooting and a turn of fighting (`armybuilder.estimates.gauntlet`). With `--json`, one
 object: `units`, `opponents`, `matchups` (each with the full situation used, so any pair can
 be checked against `manage.py estimate`) and `left_out` (matchups past the estimate bounds).
+The reference set and its targets are named in `--language` (else the active language, the
+site's default from the command line) and marked, as the pages name them: the reference set's
+row of `opponents` (`reference: true`) and a unit's best and worst target
+(`best_target_reference`); a player's list or unit as written. The matchups name both units as
+their data does (a reference target by its English name), so a pair can be looked up there.
 Bad input exits with status 2 and `{"errors": [...]}` on stderr, like `estimate`.
 """
 
@@ -13,12 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils import translation
 
 from armybuilder.estimates.bounds import matchup_cost, over_limit
 from armybuilder.estimates.gauntlet import MODES, GauntletUnit, Opponent, measure, reference_units, unit_worth
+from armybuilder.estimates.gauntlet_text import shown_target, shown_targets
 from armybuilder.estimates.inputs import situation_clean
 from armybuilder.estimates.request_errors import EstimateRequestError
+from armybuilder.estimates.sources import REFERENCE_SET_NAME
 from points.shared_format import UnitFormatError
 from rules.management.json_input import InputError, fail, print_json, read_json
 from rules.systems.registry import GameSystem, get_system
@@ -56,6 +65,16 @@ def list_units(system: GameSystem, document: Any, role: str
     return units, errors
 
 
+def shown_report(report: Mapping[str, Any], *, against_references: bool) -> dict[str, Any]:
+    """The report in the reader's words (the active language): the reference set's row and each
+    unit's best and worst target as the pages and the API name them (`gauntlet_text`), the
+    reference set's row marked; the matchups as measured, by the units' data names."""
+    opponents = [{**row, "name": shown_target(row["name"], reference=against_references),
+                  "reference": against_references} for row in report["opponents"]]
+    units = [{**row, **shown_targets(row)} for row in report["units"]]
+    return {**report, "units": units, "opponents": opponents}
+
+
 class Command(BaseCommand):
     requires_system_checks: list[str] = []  # pure computation: no models, no database
     help = "Every unit of a list against every unit of its opponents (or the reference targets), as JSON."
@@ -64,6 +83,8 @@ class Command(BaseCommand):
         parser.add_argument("list", help="the list to measure (our JSON export format)")
         parser.add_argument("opponents", nargs="*", help="opponent lists (default: the reference targets)")
         parser.add_argument("--json", action="store_true", help="print one JSON object (the default output)")
+        parser.add_argument("--language", choices=[code for code, _ in settings.LANGUAGES],
+                            help="name the reference targets in this language (default: the active one)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         errors: list[dict[str, str]] = []
@@ -90,7 +111,7 @@ class Command(BaseCommand):
             errors += enemy_errors
             opponents.append(Opponent(name=str(documents[role].get("name") or role), units=enemy_units))
         if not opponents:
-            opponents = [Opponent(name="Reference targets", units=reference_units(system))]
+            opponents = [Opponent(name=REFERENCE_SET_NAME, units=reference_units(system))]
         try:
             situations = {mode: situation_clean({"mode": mode}, system=system) for mode in MODES}
         except EstimateRequestError as exc:
@@ -123,4 +144,6 @@ class Command(BaseCommand):
             return remembered[key]
 
         report = measure(system, units, opponents, situations, cached=cached)
-        print_json(self.stdout, {"system": system.key, **report.as_dict()})
+        with translation.override(options["language"] or translation.get_language()):
+            shown = shown_report(report.as_dict(), against_references=not options["opponents"])
+        print_json(self.stdout, {"system": system.key, **shown})
