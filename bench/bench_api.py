@@ -42,16 +42,14 @@ import http.client
 import json
 import os
 import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import _django
+import _gunicorn
 
 ROOT = _django.ROOT
 TARGET_RPS = 300.0
@@ -141,48 +139,15 @@ def copies_of(army_list: ArmyList, how_many: int) -> list[ArmyList]:
     return copies
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def gunicorn(
-    *, workers: int, threads: int, token: str, list_cache_entries: int | None = None
-) -> Iterator[int]:
-    """gunicorn on a free port of 127.0.0.1 serving the bench database, stopped on exit
-    (`list_cache_entries`: the processes' list cache size, 0 for none; None: as deployed)."""
-    port = free_port()
-    env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], ALLOWED_HOSTS="127.0.0.1",
-               PYTHONWARNINGS="ignore:No directory at")
-    if list_cache_entries is not None:
-        env["API_LIST_CACHE_ENTRIES"] = str(list_cache_entries)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "armybuilder.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
-         "--keep-alive", "30", "--log-level", "error", "--timeout", "60"],
-        cwd=ROOT, env=env, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError):
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/api/v1/systems/opr", headers={"Authorization": f"Token {token}"})
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("gunicorn did not start")
-            time.sleep(0.2)
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def gunicorn(*, workers: int, threads: int, token: str, list_cache_entries: int | None = None
+             ) -> contextlib.AbstractContextManager[_gunicorn.Server]:
+    """gunicorn (`gthread`: keep-alive connections) serving the bench database, up once the
+    player's token reads a system (`list_cache_entries`: the processes' list cache size, 0 for
+    none; None: as deployed)."""
+    env = {} if list_cache_entries is None else {"API_LIST_CACHE_ENTRIES": str(list_cache_entries)}
+    return _gunicorn.gunicorn(workers=workers, worker_class="gthread", threads=threads, keep_alive=30,
+                              ready="/api/v1/systems/opr", headers={"Authorization": f"Token {token}"},
+                              env=env)
 
 
 def drive(*, port: int, path: str | list[str], token: str, clients: int, requests: int, warmup: int,
@@ -289,7 +254,8 @@ def main() -> int:
         server = connection.cursor().connection.info.server_version // 10000
         connection.close()
         servers = {"workers": args.workers, "threads": args.threads, "token": token}
-        with gunicorn(**servers) as port, gunicorn(**servers, list_cache_entries=0) as cold:
+        with gunicorn(**servers) as deployed, gunicorn(**servers, list_cache_entries=0) as cold_server:
+            port, cold = deployed.port, cold_server.port
             probe = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             probe.request("GET", path, headers={"Authorization": f"Token {token}"})
             size = len(probe.getresponse().read())

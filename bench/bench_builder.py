@@ -33,15 +33,14 @@ import http.client
 import os
 import re
 import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import _django
+import _gunicorn
 
 ROOT = _django.ROOT
 TARGET_P95_MS = 30.0
@@ -258,64 +257,9 @@ def in_process(
 # ----------------------------------------------------------------------------- over HTTP
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def gunicorn(workers: int) -> Iterator[int]:
-    """gunicorn serving this database on a free loopback port, stopped on exit."""
-    port = free_port()
-    env = dict(
-        os.environ,
-        DATABASE_NAME=connection.settings_dict["NAME"],
-        ALLOWED_HOSTS="127.0.0.1",
-        PYTHONWARNINGS="ignore:No directory at",
-    )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "armybuilder.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--worker-class",
-            "sync",
-            "--log-level",
-            "error",
-            "--timeout",
-            "60",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", reverse("lists:gallery"))
-                if conn.getresponse().status == 200:
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("gunicorn did not start")
-            time.sleep(0.2)
-        yield port
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+def gunicorn(workers: int) -> contextlib.AbstractContextManager[_gunicorn.Server]:
+    """gunicorn (sync workers) serving this database, up once the gallery page answers."""
+    return _gunicorn.gunicorn(workers=workers, ready=reverse("lists:gallery"))
 
 
 class HttpPlayer:
@@ -435,7 +379,8 @@ def main() -> int:
         # the judged figure (server p95 for one client): the exit status follows it
         met = all(percentile(times[name], 0.95) <= TARGET_P95_MS for name in ("add", "option"))
 
-        with gunicorn(args.workers) as port:
+        with gunicorn(args.workers) as server:
+            port = server.port
             print(f"2. gunicorn, {args.workers} sync workers, loopback round trip (fresh units)")
             single = over_http(port, players[:1], args.per_client * 2)
             report("add unit, 1 client", single["add"])

@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import _django
+import _gunicorn
 
 ROOT = _django.ROOT
 TARGET_P95_MS = 250.0
@@ -67,7 +68,7 @@ if not DRIVER:
 
     from armybuilder.lists import services, sharing
     from rules.models import Faction
-    from tests.redis_server import free_port, running_redis
+    from tests.redis_server import running_redis
 
 UNITS_ON_LIST = 10
 
@@ -115,48 +116,26 @@ PIDS: dict[str, int] = {}
 @contextlib.contextmanager
 def stack(redis_url: str) -> Iterator[str]:
     """gunicorn and the Celery workers, with docker-compose's command lines."""
-    port = free_port()
-    env = dict(os.environ, DATABASE_NAME=connection.settings_dict["NAME"], REDIS_URL=redis_url,
-               ALLOWED_HOSTS="127.0.0.1")
-    web = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "armybuilder.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", "3", "--worker-class", "gthread", "--threads", "4", "--timeout", "30",
-         "--log-level", "error"], cwd=ROOT, env=env, start_new_session=True)
-    # The workers run at a lower CPU priority: renders and estimates must not starve the web
-    # processes on a small machine (docker-compose gives them containers of their own). One
-    # worker per queue, as docker-compose starts them: estimates, PDFs, and the control
-    # worker with beat (a worker of the default queue alone would never render a PDF).
-    celery = ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "armybuilder", "worker",
-              "--loglevel", "ERROR", "--without-gossip", "--without-mingle"]
-    workers = [
-        subprocess.Popen([*celery, "-Q", "celery", "-n", f"estimates-{port}@%h", "--concurrency", "2"],
-                         cwd=ROOT, env=env, start_new_session=True),
-        subprocess.Popen([*celery, "-Q", "pdf", "-n", f"pdf-{port}@%h", "--concurrency", "1"],
-                         cwd=ROOT, env=env, start_new_session=True),
-        subprocess.Popen([*celery, "-Q", "control", "-n", f"control-{port}@%h", "--pool", "solo", "-B",
-                          "--schedule", f"/tmp/bench-load-beat-{os.getpid()}"],
-                         cwd=ROOT, env=env, start_new_session=True),
-    ]
-    url = f"http://127.0.0.1:{port}"
-    PIDS.update(web=web.pid, worker=workers[0].pid, pdf_worker=workers[1].pid, control=workers[2].pid)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/api/v1/systems", timeout=5).status_code == 200:
-                    break
-            if web.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("gunicorn did not start")
-            time.sleep(0.3)
-        yield url
-    finally:
-        for process in (web, *workers):
-            process.terminate()
-        for process in (web, *workers):
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    env = {"REDIS_URL": redis_url}
+    with _gunicorn.gunicorn(workers=3, worker_class="gthread", threads=4, timeout=30, ready="/api/v1/systems",
+                            env=env) as web:
+        # The workers run at a lower CPU priority: renders and estimates must not starve the web
+        # processes on a small machine (docker-compose gives them containers of their own). One
+        # worker per queue, as docker-compose starts them: estimates, PDFs, and the control
+        # worker with beat (a worker of the default queue alone would never render a PDF).
+        celery = ["nice", "-n", "10", sys.executable, "-m", "celery", "-A", "armybuilder", "worker",
+                  "--loglevel", "ERROR", "--without-gossip", "--without-mingle"]
+        queues = [["-Q", "celery", "-n", f"estimates-{web.port}@%h", "--concurrency", "2"],
+                  ["-Q", "pdf", "-n", f"pdf-{web.port}@%h", "--concurrency", "1"],
+                  ["-Q", "control", "-n", f"control-{web.port}@%h", "--pool", "solo", "-B",
+                   "--schedule", f"/tmp/bench-load-beat-{os.getpid()}"]]
+        workers = [subprocess.Popen([*celery, *queue], cwd=ROOT, env=_gunicorn.environment(env),
+                                    start_new_session=True) for queue in queues]
+        PIDS.update(web=web.pid, worker=workers[0].pid, pdf_worker=workers[1].pid, control=workers[2].pid)
+        try:
+            yield web.url
+        finally:
+            _gunicorn.stop(workers, seconds=20)
 
 
 class Recorder:
