@@ -206,24 +206,10 @@ def _xml_value(data: GameData, error: ValidationError) -> float | None:
 
 
 def _all_links(data: GameData) -> Iterable[Any]:
-    seen: set[int] = set()
-
-    def walk(defs):
-        for d in defs:
-            if id(d) in seen:
-                continue
-            seen.add(id(d))
-            yield d
-            yield from d.category_links
-            yield from walk(d.children)
-            yield from walk(d.force_entries)
-
-    yield from walk(data.shared.values())
-    yield from walk(data.categories.values())
-    yield from walk(data.force_entries.values())
-    yield from walk(data.game_system.root)
-    for cat in data.catalogues.values():
-        yield from walk(cat.root)
+    """Every definition once (`GameData.every_definition`), each followed by its category links."""
+    for d in data.every_definition():
+        yield d
+        yield from d.category_links
 
 
 def check_limit(

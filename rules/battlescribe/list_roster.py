@@ -490,33 +490,18 @@ class _Names:
     def _build(data: GameData) -> tuple[dict[str, str], dict[str, Constraint]]:
         names: dict[str, str] = {}
         constraints: dict[str, Constraint] = {}
-        seen: set[int] = set()
-
-        def walk(defs):
-            for d in defs:
-                if id(d) in seen:
-                    continue
-                seen.add(id(d))
-                name = d.name
-                if not name and d.target_id:
-                    target = data.resolve(d.target_id)
-                    name = target.name if target else ""
-                names.setdefault(d.id, name)
-                for c in d.constraints:
+        for d in data.every_definition():
+            name = d.name
+            if not name and d.target_id:
+                target = data.resolve(d.target_id)
+                name = target.name if target else ""
+            names.setdefault(d.id, name)
+            for c in d.constraints:
+                constraints.setdefault(c.id, c)
+            for link in d.category_links:
+                names.setdefault(link.id, data.category_name(link.target_id) or link.name)
+                for c in link.constraints:
                     constraints.setdefault(c.id, c)
-                for link in d.category_links:
-                    names.setdefault(link.id, data.category_name(link.target_id) or link.name)
-                    for c in link.constraints:
-                        constraints.setdefault(c.id, c)
-                walk(d.children)
-                walk(d.force_entries)
-
-        walk(data.shared.values())
-        walk(data.categories.values())
-        walk(data.force_entries.values())
-        walk(data.game_system.root)
-        for cat in data.catalogues.values():
-            walk(cat.root)
         return names, constraints
 
 

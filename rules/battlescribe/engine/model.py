@@ -10,6 +10,7 @@ lazily and cached, so a catalogue of thousands of entries loads in one pass.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 
@@ -495,6 +496,29 @@ class GameData:
 
     def resolve(self, target_id: str) -> Definition | None:
         return self.shared.get(target_id)
+
+    def every_definition(self) -> Iterator[Definition]:
+        """Every definition of the data once (one shared by several parents is met once), each
+        before its children and force entries: the shared ones, the categories, the force
+        entries, then the system's and each catalogue's root entries. For the passes that index
+        what any definition declares (its constraints' ids, its name), whatever holds it."""
+        seen: set[int] = set()
+
+        def walk(defs: Iterable[Definition]) -> Iterator[Definition]:
+            for d in defs:
+                if id(d) in seen:
+                    continue
+                seen.add(id(d))
+                yield d
+                yield from walk(d.children)
+                yield from walk(d.force_entries)
+
+        yield from walk(self.shared.values())
+        yield from walk(self.categories.values())
+        yield from walk(self.force_entries.values())
+        yield from walk(self.game_system.root)
+        for catalogue in self.catalogues.values():
+            yield from walk(catalogue.root)
 
     def category_name(self, category_id: str) -> str:
         d = self.categories.get(category_id)
