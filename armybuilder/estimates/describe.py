@@ -6,13 +6,13 @@ lists' names, the situation's flags), and translated when shown.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from armybuilder.estimates.gauntlet_text import shown_target, target_text
-from armybuilder.estimates.inputs import reference_roles
+from armybuilder.estimates.inputs import REFERENCES, reference_roles
 from armybuilder.estimates.models import Estimate
 from rules.models import Faction, UnitTemplate
 from rules.systems.registry import get_system
@@ -42,16 +42,46 @@ def estimate_title(*, kind: str, inputs: Mapping[str, Any] | None = None,
     return _("%(attacker)s attacking %(defender)s") % {"attacker": attacker, "defender": defender}
 
 
-def shown_matrix_result(result: Mapping[str, Any], inputs: Any) -> Mapping[str, Any]:
+def listing_titles(estimates: Sequence[Any]) -> list[str]:
+    """The titles of a page of "Your estimates" (rows of `selectors.estimates_of`, with the names
+    it reads from the inputs), each as its result page names it: a bundled unit in the reader's
+    language (`bundled_factions`, one query a system), a reference target translated and
+    marked, a player's unit or list as written."""
+    unit_rows = [row for row in estimates if row.kind == Estimate.Kind.UNIT_VS_UNIT]
+    factions = {system: bundled_factions(system, [name for row in unit_rows if row.system == system
+                                                  for name in (row.attacker_name, row.defender_name)])
+                for system in {row.system for row in unit_rows}}
+    titles = []
+    for row in estimates:
+        marked = reference_roles({REFERENCES: row.references})
+        if row.kind == Estimate.Kind.LIST_VS_LIST:
+            names = (row.list_a_name, row.list_b_name)
+        else:
+            sides = (("attacker", row.attacker_name), ("defender", row.defender_name))
+            names = tuple(name if role in marked else reader_name(name, factions[row.system])
+                          for role, name in sides)
+        titles.append(estimate_title(kind=row.kind, names=names, references=marked))
+    return titles
+
+
+def shown_matrix_result(result: Mapping[str, Any], inputs: Any, system: str) -> Mapping[str, Any]:
     """A list-vs-list result as its page shows it: against the reference set (marked in its
-    inputs), list B's name and its units' in the reader's language; otherwise as stored, a
-    player's names as they wrote them."""
-    if "list_b" not in reference_roles(inputs) or not isinstance(result.get("list_b"), Mapping):
-        return result
-    side = result["list_b"]
-    units = [shown_target(str(name), reference=True) for name in side["units"]]
-    return {**result, "list_b": {**side, "name": shown_target(str(side.get("name") or ""), reference=True),
-                                 "units": units}}
+    inputs), list B's name and its units' translated (`shown_target`); any other unit of a
+    bundled army in the reader's language (`bundled_factions`), as the unit-vs-unit page
+    names it; a list's name, and a unit no bundled army has, as the player wrote it."""
+    marked = reference_roles(inputs)
+    sides = [side for side in ("list_a", "list_b") if isinstance(result.get(side), Mapping)]
+    factions = bundled_factions(system, [str(name) for side in sides if side not in marked
+                                         for name in result[side].get("units") or ()])
+    shown = dict(result)
+    for side in sides:
+        data = result[side]
+        if side in marked:
+            shown[side] = {**data, "name": shown_target(str(data.get("name") or ""), reference=True),
+                           "units": [shown_target(str(name), reference=True) for name in data["units"]]}
+        elif factions:
+            shown[side] = {**data, "units": [reader_name(str(name), factions) for name in data["units"]]}
+    return shown
 
 
 def shown_not_used(result: Mapping[str, Any], inputs: Any) -> list[Mapping[str, Any]]:
@@ -141,29 +171,43 @@ def estimate_subtitle(*, estimate: Estimate) -> str:
     return _("Expected damage of one attack · %(system)s") % {"system": system_name(estimate.system)}
 
 
+def bundled_factions(system: str, names: Iterable[str]) -> dict[str, Faction]:
+    """The bundled faction, among the system's that carry translations, of each of `names` that
+    names one of its units (the first faction by name), one query for them all: the faction
+    whose reader-language names (`Faction.in_reader_language`) a page shows that unit's in. An
+    imported or homebrew faction's names are the player's own words, and a name no bundled unit
+    has is left out: it shows as written."""
+    wanted = {name for name in names if name}
+    if not wanted:
+        return {}
+    found: dict[str, Faction] = {}
+    factions: dict[int, Faction] = {}
+    units = (UnitTemplate.objects
+             .filter(faction__system__key=system, faction__owner__isnull=True, name__in=wanted)
+             .exclude(faction__translations={}).select_related("faction").order_by("faction__name", "pk"))
+    for unit in units:
+        # one object per faction
+        found.setdefault(unit.name, factions.setdefault(unit.faction_id, unit.faction))
+    return found
+
+
 def reader_factions(*, estimate: Estimate) -> dict[str, Faction | None]:
     """The bundled faction of each side of a unit-vs-unit estimate, `{"attacker", "defender"}`,
-    whose reader-language names (`Faction.in_reader_language`) the result page shows its
-    units', models' and weapons' names in: the job stores them as the engine reads them, in
-    English. A side is found by its unit's name among the system's bundled factions that carry
-    translations (an imported or homebrew faction's names are the player's own words, and a
-    reference target is the system's); none found is None, and the names show as written."""
+    whose reader-language names the result page shows its units', models' and weapons' names
+    in: the job stores them as the engine reads them, in English. A side is found by its unit's
+    name (`bundled_factions`); none found is None, and the names show as written."""
     found: dict[str, Faction | None] = {"attacker": None, "defender": None}
     if estimate.kind != Estimate.Kind.UNIT_VS_UNIT or not isinstance(estimate.inputs, Mapping):
         return found
     # A reference target is the system's, named through gettext (`estimate_title`).
     marked = reference_roles(estimate.inputs)
     names = {role: _name(estimate.inputs.get(role), "") for role in found if role not in marked}
-    wanted = {name for name in names.values() if name}
-    if not wanted:
-        return found
-    factions: dict[int, Faction] = {}
-    units = (UnitTemplate.objects
-             .filter(faction__system__key=estimate.system, faction__owner__isnull=True, name__in=wanted)
-             .exclude(faction__translations={}).select_related("faction").order_by("faction__name", "pk"))
-    for unit in units:
-        faction = factions.setdefault(unit.faction_id, unit.faction)  # one object per faction
-        for role, name in names.items():
-            if found[role] is None and name == unit.name:
-                found[role] = faction
-    return found
+    by_name = bundled_factions(estimate.system, names.values())
+    return {**found, **{role: by_name.get(name) for role, name in names.items()}}
+
+
+def reader_name(name: str | None, factions: Mapping[str, Faction]) -> str | None:
+    """A unit's stored name as the reader reads it: through its bundled faction
+    (`bundled_factions`), else as written."""
+    faction = factions.get(name) if name else None
+    return faction.in_reader_language(name) if faction is not None and name else name

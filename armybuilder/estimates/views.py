@@ -23,18 +23,17 @@ from armybuilder.estimates import sources
 from armybuilder.estimates.describe import (
     estimate_subtitle,
     estimate_title,
+    listing_titles,
     reader_factions,
     situation_text,
     system_name,
 )
 from armybuilder.estimates.forms import EstimateForm
 from armybuilder.estimates.inputs import (
-    REFERENCES,
     EstimateRequestError,
     army_inputs,
     estimable,
     list_vs_list_inputs,
-    reference_roles,
     unit_vs_unit_inputs,
     with_references,
 )
@@ -227,11 +226,7 @@ def estimate_list(request: HttpRequest) -> HttpResponse:
     """The visitor's estimates, newest first: their own, and those this browser asked for."""
     rows = estimates_of(user=request.user, ids=request.session.get(SESSION_KEY, []))
     page = Paginator(rows, ESTIMATES_PER_PAGE).get_page(request.GET.get("page"))
-    for estimate in page.object_list:
-        estimate.title = estimate_title(
-            kind=estimate.kind,
-            names=(estimate.list_a_name, estimate.list_b_name) if estimate.kind == Estimate.Kind.LIST_VS_LIST
-            else (estimate.attacker_name, estimate.defender_name),
-            references=reference_roles({REFERENCES: estimate.references}))
+    for estimate, title in zip(page.object_list, listing_titles(page.object_list), strict=True):
+        estimate.title = title
         estimate.system_name = system_name(estimate.system)
     return render(request, "estimates/list.html", {"page": page})

@@ -178,8 +178,8 @@ def matrix_verdict(result: Mapping[str, Any]) -> dict[str, Any]:
 @register.filter
 def shown_matrix(estimate: Any) -> Mapping[str, Any]:
     """A list-vs-list estimate's result with its names as the reader reads them
-    (`describe.shown_matrix_result`: the reference set's translated)."""
-    return shown_matrix_result(estimate.result, estimate.inputs)
+    (`describe.shown_matrix_result`: the reference set's and a bundled army's translated)."""
+    return shown_matrix_result(estimate.result, estimate.inputs, estimate.system)
 
 
 @register.filter

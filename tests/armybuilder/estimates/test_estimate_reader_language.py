@@ -15,7 +15,7 @@ from armybuilder.estimates.models import Estimate
 from armybuilder.estimates.tasks import run_estimate
 from rules.models import Faction, UnitTemplate
 from tests.factories.army_lists import make_faction, make_user
-from tests.factories.estimate_lists import catalogue_unit
+from tests.factories.estimate_lists import army_list_of, catalogue_unit
 from tests.factories.opr_documents import LAUNCHER, RIFLE, opr_unit
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +98,42 @@ def test_the_attackers_faction_is_found_by_its_units_name_among_bundled_ones(cli
     estimate = finished(client, veterans)
 
     assert reader_factions(estimate=estimate) == {"attacker": translated, "defender": None}
+
+
+def listing_titles_in(client: Any, language: str) -> list[str]:
+    html = client.get(reverse("estimates:list"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    body = html[html.index('<table class="estimate-list">'):]
+    return [re.sub(r"<[^>]+>", "", title) for title in re.findall(r"<td><a [^>]*>(.*?)</a></td>", body)]
+
+
+def test_the_listing_names_a_bundled_unit_as_its_result_page_does(client, veterans):
+    estimate = finished(client, veterans)
+
+    h1 = re.search(r"<h1>(.*?)</h1>", page_in(client, estimate, "pl"))[1]
+    assert h1.startswith("Weterani atakuje ")
+    assert listing_titles_in(client, "pl") == [h1]
+    assert listing_titles_in(client, "en")[0].startswith("Veterans attacking ")
+
+
+def test_the_listing_shows_a_homebrew_unit_of_the_same_name_as_written(client, veterans):
+    player = make_user("brewer")
+    mine = catalogue_unit(make_faction(owner=player, slug="my-guard"),
+                          opr_unit("Veteran Squad", count=5, model_name="Veteran", weapons=[RIFLE]))
+    client.force_login(player)
+    finished(client, mine)
+
+    assert listing_titles_in(client, "pl")[0].startswith("Veteran Squad atakuje ")
+
+
+def test_the_matrix_names_a_bundled_armys_units_in_the_readers_language(client, owner, veterans):
+    mine = army_list_of(owner, [veterans.data, opr_unit("Scouts", count=5, weapons=[RIFLE])], name="Moja")
+    client.force_login(owner)
+    response = client.post(f"{NEW}?list={mine.pk}", {**SITUATION, "target": "ref:*"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    estimate = Estimate.objects.get(pk=re.search(r"/estimates/([0-9a-f-]{36})/$", response["Location"])[1])
+    run_estimate(str(estimate.pk))
+
+    rows = re.findall(r'<tr><th scope="row">([^<]*)</th>', page_in(client, estimate, "pl"))
+    # both matrices: list A's units are the rows of each; a unit no bundled army has, as written
+    assert rows[:2] == ["Weterani", "Scouts"] and rows[2:4] == ["Weterani", "Scouts"]
+    assert Estimate.objects.get(pk=estimate.pk).result["list_a"]["units"] == ["Veterans", "Scouts"]
