@@ -65,7 +65,7 @@ def test_the_per_weapon_table_names_weapons_and_models_in_the_readers_language(c
 
     assert sorted(weapon_cells(polish)) == ["Karabin (Weteran)", "Wyrzutnia (Weteran)"]
     assert sorted(weapon_cells(english)) == ["Launcher (Veteran)", "Rifle (Veteran)"]
-    assert "<h1>Weterani atakuje " in polish and "<h1>Veterans attacking " in english
+    assert "<h1>Atak: Weterani → " in polish and "<h1>Veterans attacking " in english
     # the job keeps the engine's names: only the page translates
     stored = Estimate.objects.get(pk=estimate.pk).result["weapons"]
     assert {w["name"] for w in stored} == {"Rifle", "Launcher"}
@@ -110,7 +110,7 @@ def test_the_listing_names_a_bundled_unit_as_its_result_page_does(client, vetera
     estimate = finished(client, veterans)
 
     h1 = re.search(r"<h1>(.*?)</h1>", page_in(client, estimate, "pl"))[1]
-    assert h1.startswith("Weterani atakuje ")
+    assert h1.startswith("Atak: Weterani → ")
     assert listing_titles_in(client, "pl") == [h1]
     assert listing_titles_in(client, "en")[0].startswith("Veterans attacking ")
 
@@ -122,7 +122,7 @@ def test_the_listing_shows_a_homebrew_unit_of_the_same_name_as_written(client, v
     client.force_login(player)
     finished(client, mine)
 
-    assert listing_titles_in(client, "pl")[0].startswith("Veteran Squad atakuje ")
+    assert listing_titles_in(client, "pl")[0].startswith("Atak: Veteran Squad → ")
 
 
 def test_the_matrix_names_a_bundled_armys_units_in_the_readers_language(client, owner, veterans):

@@ -31,6 +31,7 @@ INFANTRY = "Infantry (10 × D5 T1)"
 INFANTRY_IN = {"ru": "Пехота (10 × D5 T1)", "pl": "Piechota (10 × D5 T1)"}
 LABEL_IN = {"ru": "эталонная цель", "pl": "cel wzorcowy"}
 REFERENCE_SET_IN = {"ru": "Эталонные цели", "pl": "Cele wzorcowe"}
+BEST_NOTE_IN = {"ru": "каждого отряда ростера «%s»", "pl": "każdej jednostki rozpiski „%s”"}
 
 
 @pytest.fixture
@@ -68,7 +69,7 @@ def test_a_unit_against_a_reference_target_reads_it_in_the_readers_language(
 
     shown = f"{INFANTRY_IN[language]} ({LABEL_IN[language]})"
     detail = page(client, "estimates:detail", language, estimate.pk)
-    assert re.search(r"<h1>Veterans \w+ (.*?)</h1>", detail)[1] == shown
+    assert re.search(r"<h1>\w+: Veterans → (.*?)</h1>", detail)[1] == shown
     assert listing_title(page(client, "estimates:list", language)).endswith(f" {shown}")
     assert INFANTRY not in detail
 
@@ -81,7 +82,7 @@ def test_a_players_unit_named_like_a_reference_target_is_shown_as_written(client
 
     for language in ("ru", "pl"):
         detail = page(client, "estimates:detail", language, estimate.pk)
-        assert re.search(r"<h1>Veterans \w+ (.*?)</h1>", detail)[1] == INFANTRY
+        assert re.search(r"<h1>\w+: Veterans → (.*?)</h1>", detail)[1] == INFANTRY
         assert LABEL_IN[language] not in detail and INFANTRY_IN[language] not in detail
         assert listing_title(page(client, "estimates:list", language)).endswith(f" {INFANTRY}")
 
@@ -97,9 +98,13 @@ def test_a_list_against_the_reference_set_reads_it_in_the_readers_language(clien
     assert estimate.inputs["references"] == ["list_b"]
 
     detail = page(client, "estimates:detail", language, estimate.pk)
-    assert re.search(r"<h1>Mine \w+ (.*?)</h1>", detail)[1] == REFERENCE_SET_IN[language]
+    assert re.search(r"<h1>Mine [—–] (.*?)</h1>", detail)[1] == REFERENCE_SET_IN[language]
     columns = re.findall(r'<th scope="col">([^<]*)</th>', detail)
     assert INFANTRY_IN[language] in columns and INFANTRY not in columns
+    # No case to agree with: the name stands after a dash, in quotes, or after an arrow.
+    assert BEST_NOTE_IN[language] % REFERENCE_SET_IN[language] in detail
+    reference_set = REFERENCE_SET_IN[language]
+    assert f"Mine → {reference_set}" in detail and f"{reference_set} → Mine" in detail
     assert listing_title(page(client, "estimates:list", language)).endswith(f" {REFERENCE_SET_IN[language]}")
 
 
@@ -132,5 +137,5 @@ def test_an_older_estimate_without_the_marker_is_named_as_stored():
     with translation.override("ru"):
         older = estimate_title(kind=kind, inputs=inputs)
         marked = estimate_title(kind=kind, inputs={**inputs, "references": ["defender"]})
-    assert older == f"Veterans атакует {INFANTRY}"
-    assert marked == f"Veterans атакует {INFANTRY_IN['ru']} ({LABEL_IN['ru']})"
+    assert older == f"Атака: Veterans → {INFANTRY}"
+    assert marked == f"Атака: Veterans → {INFANTRY_IN['ru']} ({LABEL_IN['ru']})"
