@@ -12,15 +12,13 @@ import re
 
 import pytest
 from django.core.management import call_command
-from django.test import Client
-from django.urls import reverse
 from django.utils import translation
 from playwright.sync_api import Browser, expect
 
 from armybuilder.estimates.models import Estimate
-from armybuilder.estimates.tasks import run_estimate
 from rules.models import Faction, UnitTemplate
 from tests.browser.artifacts import screenshot
+from tests.browser.test_estimate_reference_set_phone_browser import asked_and_done
 from tests.factories.army_lists import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,15 +32,8 @@ def test_the_per_weapon_table_reads_in_polish_czech_and_russian_on_desktop_and_p
     call_command("load_catalogue", verbosity=0)
     faction = Faction.objects.get(slug="ashen-concord", owner=None)
     veterans = UnitTemplate.objects.get(faction=faction, slug="ashguard-veterans")
-    player = make_user("czytelnik")
-    client = Client()
-    client.force_login(player)
-    response = client.post(f"{reverse('estimates:new')}?unit={veterans.pk}",
-                           {"mode": "shooting", "range_inches": "18", "target": "ref:infantry-10"})
-    assert response.status_code == 302, response.content.decode()[:1000]
-    estimate = Estimate.objects.get(pk=re.search(r"([0-9a-f-]{36})/$", response["Location"])[1])
-    run_estimate(str(estimate.pk))  # in-process, as the worker would: the page is what is tested
-    weapons = Estimate.objects.get(pk=estimate.pk).result["weapons"]
+    client, location = asked_and_done(make_user("czytelnik"), f"unit={veterans.pk}", "ref:infantry-10")
+    weapons = Estimate.objects.get(pk=re.search(r"([0-9a-f-]{36})/$", location)[1]).result["weapons"]
     assert weapons
 
     for language, locale in LOCALES.items():
@@ -56,7 +47,7 @@ def test_the_per_weapon_table_reads_in_polish_czech_and_russian_on_desktop_and_p
             context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                                   "url": live_server.url}])
             page = context.new_page()
-            page.goto(f"{live_server.url}{response['Location']}")
+            page.goto(f"{live_server.url}{location}")
             expect(page.locator("html")).to_have_attribute("lang", language)
             table = page.locator(".per-weapon .table-scroll")
             names = table.locator("tbody tr td:first-child")

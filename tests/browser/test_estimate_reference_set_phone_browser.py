@@ -8,6 +8,7 @@ inside their cards), and no name in a row or column heading is cut in the middle
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -48,19 +49,26 @@ CUT_WORDS = """sel => {
 }"""
 
 
+def asked_and_done(player: Any, query: str, target: str) -> tuple[Client, str]:
+    """A turn of shooting at 18" against `target` asked by `player` signed in (their client) and
+    computed in-process, as the worker would: the page is what is tested; and its page's path."""
+    client = Client()
+    client.force_login(player)
+    response = client.post(f"{reverse('estimates:new')}?{query}",
+                           {"mode": "shooting", "range_inches": "18", "target": target})
+    assert response.status_code == 302, response.content.decode()[:1000]
+    estimate = Estimate.objects.get(pk=re.search(r"([0-9a-f-]{36})/$", response["Location"])[1])
+    assert run_estimate(str(estimate.pk)) == "done"
+    return client, response["Location"]
+
+
 def test_a_list_against_the_reference_set_reads_whole_in_russian_on_a_phone(live_server, browser: Browser):
     call_command("load_catalogue", verbosity=0)
     faction = Faction.objects.get(slug="ashen-concord", owner=None)
     units = list(UnitTemplate.objects.filter(faction=faction).order_by("pk")[:6])
     player = make_user("chitatel")
     mine = army_list_of(player, [unit.data for unit in units], name="Пепельный отряд")
-    client = Client()
-    client.force_login(player)
-    response = client.post(f"{reverse('estimates:new')}?list={mine.pk}",
-                           {"mode": "shooting", "range_inches": "18", "target": "ref:*"})
-    assert response.status_code == 302, response.content.decode()[:1000]
-    estimate = Estimate.objects.get(pk=re.search(r"([0-9a-f-]{36})/$", response["Location"])[1])
-    assert run_estimate(str(estimate.pk)) == "done"
+    client, location = asked_and_done(player, f"list={mine.pk}", "ref:*")
     with translation.override("ru"):
         targets = [translation.gettext(unit["name"]) for unit in get_system("opr").reference_targets.values()]
         rows = [faction.in_reader_language(unit.data["name"]) for unit in units]
@@ -72,7 +80,7 @@ def test_a_list_against_the_reference_set_reads_whole_in_russian_on_a_phone(live
         context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
                               "url": live_server.url}])
         page = context.new_page()
-        page.goto(f"{live_server.url}{response['Location']}")
+        page.goto(f"{live_server.url}{location}")
         expect(page.locator("html")).to_have_attribute("lang", "ru")
         first = page.locator(".matrix").first
         columns = first.locator("thead th[scope=col]:not(.corner):not(.total)")
