@@ -125,7 +125,7 @@ def _complete(
     return changed
 
 
-#: Most entries `_swap_cheaper` tries giving up models of, per model it took.
+#: Most entries `_swap_cheaper` tries giving up models of, per minimum it completes.
 MAX_SWAP_TRIALS = 3
 
 

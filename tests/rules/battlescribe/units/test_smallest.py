@@ -181,6 +181,7 @@ def test_a_model_a_modifier_requires_replaces_a_model_of_the_mob_when_that_is_ch
     assert _models(unit) == [("Fixer", 1), ("Stoker", 4)]
     assert unit.cost(PTS) == 55
     assert _errors_of(roster, "stokers") == []
+    assert set(force.index.deep.all) == set(force.descendants())
 
 
 def test_without_a_cost_type_or_when_the_swap_breaks_a_limit_the_model_is_added():
@@ -196,6 +197,8 @@ def test_without_a_cost_type_or_when_the_swap_breaks_a_limit_the_model_is_added(
     assert _models(apart) == [("Fixer", 1), ("Stoker", 5)]
     assert apart.cost(PTS) == 65
     assert _errors_of(roster, "stokers-apart") == []
+    # The trial given up left the force's index of its selections as it was.
+    assert set(force.index.deep.all) == set(force.descendants())
 
 
 def test_the_import_prices_the_cheapest_legal_mob():
