@@ -126,10 +126,10 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         self.weapon_validator = Draft202012Validator(weapon_schema)
         self.warnings: list[str] = []
         self.pricer = Pricer(index, self.warn)
-        self.smallest = SmallestSelection(index, data, self.warn)
         #: The catalogue whose force a unit is added to (set per catalogue by `map_documents`).
         self.catalogue_id = ""
         self.points_id = mapping.points_type(index.cost_types)
+        self.smallest = SmallestSelection(index, data, self.warn, self.points_id)
         #: (what the unit reports, cost type id) for each other cost type the system maps.
         self.unit_costs = [
             (found, type_id)

@@ -19,10 +19,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rules.battlescribe.catalogue import Entry, exact, shown
+from rules.battlescribe.engine.constraints import validate
 from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
 from rules.battlescribe.engine.modifiers import effective
-from rules.battlescribe.engine.query import holds_under, options_by_id, selection_limits, taken_cost
+from rules.battlescribe.engine.query import (
+    holds_under,
+    options_by_id,
+    scratch,
+    selection_limits,
+    taken_cost,
+)
 from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
@@ -57,6 +64,7 @@ def complete_minimums(
     unit: Selection,
     warn: Callable[[Option], None] = lambda _group: None,
     rounds: int = MAX_COMPLETION_ROUNDS,
+    cost_type: str | None = None,
 ) -> None:
     """Complete the engine's auto-selection of `unit` into its smallest legal selection.
 
@@ -66,24 +74,38 @@ def complete_minimums(
     legal unit: so while a group or an entry is below its minimum, this takes what the
     importer has always taken (the group's first member, `warn`ed about; an entry up to its
     minimum, which a modifier may have raised after the entry's parent was auto-selected) and
-    lets the engine auto-select under it; until nothing is missing or nothing changes."""
+    lets the engine auto-select under it; until nothing is missing or nothing changes.
+
+    A model taken so is then tried in place of as many models of another entry beside it
+    (`_swap_cheaper`, with `cost_type` only): BSData 40k's Burna Boyz need a Spanner per 4
+    Burna Boys in a mob of 5 to 15, and the 5 Burna Boys the engine selects want a Spanner,
+    which the unit may take instead of a Burna Boy (4 and a Spanner, 55 pts) rather than on top
+    (65 pts)."""
     for _ in range(rounds):
         changed = False
         for sel in [unit, *unit.descendants()]:
             ctx = Context(roster, sel.force, sel, None)
-            changed |= _complete(roster, sel, sel.option.children(), ctx, warn)
+            changed |= _complete(roster, unit, sel, sel.option.children(), ctx, warn, cost_type)
         if not changed:
             return
         if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
             raise OverflowError(unit.option.key)
 
 
-def _complete(roster: Roster, parent: Selection, options: list[Option], ctx: Context, warn) -> bool:
+def _complete(
+    roster: Roster,
+    unit: Selection,
+    parent: Selection,
+    options: list[Option],
+    ctx: Context,
+    warn,
+    cost_type: str | None,
+) -> bool:
     changed = False
     for option in options:
         minimum = _minimum(option, ctx)
         if option.is_group:
-            changed |= _complete(roster, parent, option.children(), ctx, warn)
+            changed |= _complete(roster, unit, parent, option.children(), ctx, warn, cost_type)
             missing = minimum - _taken(parent, option.selectable())
             members = option.children()
             if missing <= 0 or not members or members[0].is_group:
@@ -93,10 +115,105 @@ def _complete(roster: Roster, parent: Selection, options: list[Option], ctx: Con
             have = sum(s.number for s in parent.children if s.option is first)
             roster._auto_create(first, parent, ctx.force, have + missing)
             changed = True
-        elif minimum > _taken(parent, [option]):
+            if cost_type is not None:
+                _swap_cheaper(roster, unit, parent, first, missing, ctx, cost_type)
+        elif minimum > (have := _taken(parent, [option])):
             roster._auto_create(option, parent, ctx.force, minimum)
             changed = True
+            if cost_type is not None:
+                _swap_cheaper(roster, unit, parent, option, minimum - have, ctx, cost_type)
     return changed
+
+
+#: Most entries `_swap_cheaper` tries giving up models of, per minimum it completes.
+MAX_SWAP_TRIALS = 3
+
+
+def _swap_cheaper(
+    roster: Roster,
+    unit: Selection,
+    parent: Selection,
+    taken: Option,
+    number: int,
+    ctx: Context,
+    cost_type: str,
+) -> None:
+    """Give up `number` models of another entry under `parent` for the `number` models of
+    `taken` just added there to meet a minimum, if the unit stays as legal and costs less.
+
+    Adding only what is missing never swaps: a minimum a modifier raises as models are counted
+    ("a Spanner per 4 Burna Boys") is met on top of the models already chosen, while the
+    cheapest legal unit may hold the required model instead of one of them (the mob's size,
+    its group's minimum, counts both). For each other model entry taken under `parent` whose
+    own minimum leaves room for `number` fewer (at most `MAX_SWAP_TRIALS`, the dearest per
+    model first), the engine's roster is asked with those models removed: its cost in
+    `cost_type` and its errors (`engine.constraints.validate`), evaluated in a scratch cache
+    and undone. The cheapest trial that costs less than the unit as completed and has no error
+    it does not have is kept. Only models are traded for models: a unit's size is counted in
+    models, and giving up gear for a model (or a model for gear) is a choice for the player."""
+    if taken.defn.type != "model":
+        return
+    candidates = []
+    for option in {id(s.option): s.option for s in parent.children}.values():
+        if option is taken or option.defn.type != "model":
+            continue
+        have = _taken(parent, [option])
+        if have - number < _minimum(option, ctx):
+            continue
+        nodes = [s for s in parent.children if s.option is option]
+        each = sum(s.cost(cost_type) for s in nodes) / have
+        candidates.append((-each, len(candidates), option))
+    if not candidates:
+        return
+    with scratch(roster):
+        before = unit.cost(cost_type)
+        errors = _error_keys(roster)
+    best: tuple[float, Option] | None = None
+    for _each, _order, option in sorted(candidates)[:MAX_SWAP_TRIALS]:
+        with _undone(roster, parent):
+            _give_up(roster, parent, option, number)
+            cost = unit.cost(cost_type)
+            legal = _error_keys(roster) <= errors
+        if legal and cost < before and (best is None or cost < best[0]):
+            best = (cost, option)
+    if best is not None:
+        _give_up(roster, parent, best[1], number)
+
+
+def _error_keys(roster: Roster) -> set[tuple[str, str, str]]:
+    """The roster's errors, each by what it is about (not by the counts in its message)."""
+    return {(e.owner_type, e.owner_id, e.source) for e in validate(roster)}
+
+
+def _give_up(roster: Roster, parent: Selection, option: Option, number: int) -> None:
+    """Remove `number` of `option`'s models under `parent`, the last taken first."""
+    for sel in reversed([s for s in parent.children if s.option is option]):
+        if number <= 0:
+            return
+        if sel.number > number:
+            roster._change_number(sel, sel.number - number)
+            roster.touch(sel)
+            return
+        number -= sel.number
+        roster.deselect_all(sel)
+
+
+@contextmanager
+def _undone(roster: Roster, parent: Selection) -> Iterator[None]:
+    """Run the block in a scratch cache (`engine.query.scratch`) and put `parent`'s subtree back
+    as it was: every selection's number and children, and the force's index of them."""
+    kept = [(s, s.number, list(s.children)) for s in [parent, *parent.descendants()]]
+    with scratch(roster):
+        try:
+            yield
+        finally:
+            # The block only removes selections (`_give_up`): each is indexed again.
+            index = parent.force.index.deep
+            for sel, number, children in kept:
+                sel.number = number
+                sel.children[:] = children
+                if sel is not parent and sel not in index.all:
+                    index.add(sel)
 
 
 @dataclass
@@ -241,10 +358,19 @@ class UnitSelection:
 class SmallestSelection:
     """Each unit of one import at its smallest legal selection, by the engine (see the module)."""
 
-    def __init__(self, index: Index, data: GameData, warn: Callable[[str, str], None]):
+    def __init__(
+        self,
+        index: Index,
+        data: GameData,
+        warn: Callable[[str, str], None],
+        cost_type: str | None = None,
+    ):
         self.index = index
         self.data = data
         self.warn = warn
+        #: The cost type a unit's price is read in: a cheaper legal selection is chosen by it
+        #: (`complete_minimums`); None: none is.
+        self.cost_type = cost_type
         #: The force's entry: no categories, no constraints (an otherwise empty roster).
         self._force_entry = Definition(kind="forceEntry", id="", name="")
         #: {id(option): (that option, the options under it by id)}: the data's options are
@@ -282,7 +408,7 @@ class SmallestSelection:
         def warn(group: Option) -> None:
             groups.setdefault(group.key, group.children()[0].name)
 
-        complete_minimums(roster, sel, warn)
+        complete_minimums(roster, sel, warn, cost_type=self.cost_type)
         for key, name in groups.items():
             where = self._group_path(entry, key)
             self.warn(where, f"the group needs a selection and names no default; took {name!r}")

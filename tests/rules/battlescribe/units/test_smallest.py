@@ -10,7 +10,7 @@ from rules.battlescribe.engine.xmlform import load_files
 from rules.battlescribe.units.smallest import complete_minimums
 from rules.battlescribe.xml_reader import SourceFile
 from rules.battlescribe_import import parse_import
-from tests.rules.battlescribe.test_one_evaluator import GST, PTS, _catalogue, _limit
+from tests.rules.battlescribe.test_one_evaluator import GST, PTS, _catalogue, _limit, _repeat
 
 #: The shape of AoS's Great Unclean One: an optional "Weapon Options" group holding two groups
 #: that each need one weapon and name no default (one per hand).
@@ -85,3 +85,123 @@ def test_the_import_prices_the_completed_selection():
     files = [SourceFile("one.gst", GST.encode()), SourceFile("c.cat", NESTED.encode())]
     (faction,) = parse_import(system_key="whfb6", files=files).summary()["factions"]
     assert {u["name"]: u["points"] for u in faction["units"]} == {"hands": 105}
+
+
+def _between(limit_id: str, low: int, high: int) -> str:
+    return _limit(f"{limit_id}-min", "min", low) + _limit(f"{limit_id}-max", "max", high)
+
+
+def _mob(unit_id: str, fixer_in_mob: bool) -> str:
+    """The shape of BSData 40k's Burna Boyz: a mob of 5 to 15 models, the group's default a
+    10 pts model carrying its own weapon, and a 10 pts model with a 5 pts default weapon needed
+    once per 4 of the default ("min 1, +1 per 4, -1"), at most 3; inside the mob's group, or
+    (`fixer_in_mob` False) beside it."""
+    fixer = f"""
+        <selectionEntry id="{unit_id}-fixer" name="Fixer" hidden="false" collective="false" type="model">
+          <modifiers>
+            <modifier type="increment" field="{unit_id}-fixer-min" value="1.0">
+              <repeats>{_repeat("parent", 4, f"{unit_id}-stoker")}</repeats>
+            </modifier>
+            <modifier type="decrement" field="{unit_id}-fixer-min" value="1.0"/>
+          </modifiers>
+          <constraints>{_between(f"{unit_id}-fixer", 1, 3)}</constraints>
+          <selectionEntryGroups>
+            <selectionEntryGroup id="{unit_id}-tool" name="Tool" hidden="false" collective="false"
+                defaultSelectionEntryId="{unit_id}-wrench">
+              <constraints>{_between(f"{unit_id}-tool", 1, 1)}</constraints>
+              <selectionEntries>
+                <selectionEntry id="{unit_id}-wrench" name="Wrench" hidden="false" type="upgrade">
+                  <costs><cost name="pts" typeId="{PTS}" value="5.0"/></costs>
+                </selectionEntry>
+              </selectionEntries>
+            </selectionEntryGroup>
+          </selectionEntryGroups>
+          <costs><cost name="pts" typeId="{PTS}" value="10.0"/></costs>
+        </selectionEntry>"""
+    return f"""
+    <selectionEntry id="{unit_id}" name="{unit_id}" hidden="false" collective="false" type="unit">
+      <profiles>
+        <profile id="{unit_id}-profile" name="{unit_id}" hidden="false" typeId="pt-profile">
+          <characteristics><characteristic name="Movement" typeId="ct-m">5</characteristic></characteristics>
+        </profile>
+      </profiles>
+      <categoryLinks>
+        <categoryLink id="{unit_id}-core" name="Core" hidden="false" targetId="cat-core" primary="true"/>
+      </categoryLinks>
+      <selectionEntryGroups>
+        <selectionEntryGroup id="{unit_id}-mob" name="Mob" hidden="false" collective="false"
+            defaultSelectionEntryId="{unit_id}-stoker">
+          <constraints>{_between(f"{unit_id}-mob", 5, 15)}</constraints>
+          <selectionEntries>
+            <selectionEntry id="{unit_id}-stoker" name="Stoker" hidden="false" type="model">
+              <selectionEntries>
+                <selectionEntry id="{unit_id}-torch" name="Torch" hidden="false" type="upgrade">
+                  <constraints>{_between(f"{unit_id}-torch", 1, 1)}</constraints>
+                </selectionEntry>
+              </selectionEntries>
+              <costs><cost name="pts" typeId="{PTS}" value="10.0"/></costs>
+            </selectionEntry>{fixer if fixer_in_mob else ""}
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <selectionEntries>{"" if fixer_in_mob else fixer}
+      </selectionEntries>
+    </selectionEntry>"""
+
+
+#: Two mobs: the Fixer counted in the mob's size, and beside it (not counted).
+MOBS = f"""<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cat-mob" name="Mobs" revision="1" battleScribeVersion="2.03" library="false"
+    gameSystemId="sys-one" gameSystemRevision="1" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>{_mob("stokers", True)}{_mob("stokers-apart", False)}
+  </selectionEntries>
+</catalogue>
+"""
+
+
+def _models(unit) -> list[tuple[str, int]]:
+    counts: dict[str, int] = {}
+    for sel in unit.children:
+        counts[sel.option.name] = counts.get(sel.option.name, 0) + sel.number
+    return sorted(counts.items())
+
+
+def _errors_of(roster: Roster, unit_id: str) -> list[str]:
+    return [e.message for e in validate(roster) if e.owner_id.startswith(unit_id) or unit_id in e.source]
+
+
+def test_a_model_a_modifier_requires_replaces_a_model_of_the_mob_when_that_is_cheaper():
+    """Burna Boyz in small: the engine selects 5 Stokers (50 pts), and then 1 Fixer is needed
+    (5 // 4). 5 Stokers and a Fixer (65 pts) is legal, but the mob's 5 models may be 4 Stokers
+    and the Fixer (4 // 4 = 1 Fixer needed): 55 pts, the cheapest legal unit."""
+    roster, force = _roster(MOBS)
+    unit = roster.select_entry(force, "stokers")
+    assert _models(unit) == [("Stoker", 5)]
+    complete_minimums(roster, unit, cost_type=PTS)
+    assert _models(unit) == [("Fixer", 1), ("Stoker", 4)]
+    assert unit.cost(PTS) == 55
+    assert _errors_of(roster, "stokers") == []
+    assert set(force.index.deep.all) == set(force.descendants())
+
+
+def test_without_a_cost_type_or_when_the_swap_breaks_a_limit_the_model_is_added():
+    """Without a cost type to compare nothing is swapped (65 pts); a Fixer beside the mob is not
+    counted in it, so a Stoker given up would leave the mob under its 5: added (65 pts)."""
+    roster, force = _roster(MOBS)
+    unit = roster.select_entry(force, "stokers")
+    complete_minimums(roster, unit)
+    assert _models(unit) == [("Fixer", 1), ("Stoker", 5)]
+    assert unit.cost(PTS) == 65
+    apart = roster.select_entry(force, "stokers-apart")
+    complete_minimums(roster, apart, cost_type=PTS)
+    assert _models(apart) == [("Fixer", 1), ("Stoker", 5)]
+    assert apart.cost(PTS) == 65
+    assert _errors_of(roster, "stokers-apart") == []
+    # The trial given up left the force's index of its selections as it was.
+    assert set(force.index.deep.all) == set(force.descendants())
+
+
+def test_the_import_prices_the_cheapest_legal_mob():
+    files = [SourceFile("one.gst", GST.encode()), SourceFile("c.cat", MOBS.encode())]
+    (faction,) = parse_import(system_key="whfb6", files=files).summary()["factions"]
+    assert {u["name"]: u["points"] for u in faction["units"]} == {"stokers": 55, "stokers-apart": 65}
