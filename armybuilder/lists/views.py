@@ -634,6 +634,23 @@ def import_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+#: How many finished imports a session remembers having announced (`_first_sight`).
+ANNOUNCED_IMPORTS_KEPT = 20
+
+
+def _first_sight(request: HttpRequest, job_id: str) -> bool:
+    """Whether this is the first request to see the finished import `job_id`: its "imported"
+    message is shown once. Two polls in flight when the worker finishes (a loaded server
+    answers the second before the browser follows the first's redirect) both see the end, and
+    a reload of the job's address sees it again; each added the message, and the editor showed
+    it twice. The session keeps the last few announced jobs."""
+    announced = request.session.get("announced_imports", [])
+    if job_id in announced:
+        return False
+    request.session["announced_imports"] = [*announced, job_id][-ANNOUNCED_IMPORTS_KEPT:]
+    return True
+
+
 @login_required
 @require_GET
 def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
@@ -661,12 +678,13 @@ def import_job(request: HttpRequest, job_id: str) -> HttpResponse:
     result = job.result or {}
     editor = reverse("lists:detail", args=[result["list_id"]]) if result.get("list_id") else ""
     direct = job.state == "done" and bool(result.get("direct"))
-    if direct and job.is_roster:
-        messages.success(request, _("Roster imported as a list."))
-        for difference in (result.get("roster") or {}).get("differences", []):
-            messages.warning(request, difference)
-    elif direct:
-        messages.success(request, _("List imported."))
+    if direct and _first_sight(request, job.id):
+        if job.is_roster:
+            messages.success(request, _("Roster imported as a list."))
+            for difference in (result.get("roster") or {}).get("differences", []):
+                messages.warning(request, difference)
+        else:
+            messages.success(request, _("List imported."))
     if getattr(request, "htmx", False):  # the poll sees the end: the whole page shows it
         response = HttpResponse()
         response["HX-Redirect"] = editor if direct else here

@@ -229,6 +229,14 @@ def test_roster_import_page(client, army, inline_pdf_renders):
     assert (new_list.owner, new_list.total_points) == (army_list.owner, 237)
     shown = client.get(editor["Location"])
     assert [str(m) for m in shown.context["messages"]] == ["Roster imported as a list."]
+    # Two polls in flight when the job ends, then a reload of the job's address: the editor
+    # says it once (a loaded server showed it twice).
+    job_page = response["Location"]
+    for _poll in range(2):
+        assert client.get(job_page, HTTP_HX_REQUEST="true")["HX-Redirect"] == editor["Location"]
+    assert client.get(job_page)["Location"] == editor["Location"]
+    again = client.get(editor["Location"])
+    assert [str(m) for m in again.context["messages"]] == []
     # A file that cannot even be unzipped is refused in the request (issue 38: an upload's
     # shape and size are checked before a job is stored), the form again naming the file.
     jobs_before = BackgroundJob.objects.count()
