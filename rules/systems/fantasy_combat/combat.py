@@ -32,7 +32,7 @@ from rules.systems.fantasy_combat.blows import (
 from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_TABLE_CELLS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
 from rules.systems.fantasy_combat.variants import Variants
-from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
+from rules.systems.fantasy_combat.wound_track import Array, DieLaw, WoundTrack, striking
 
 ATTACKER, DEFENDER = 0, 1
 #: Strike tiers (§6.2): impact hits, first (chargers, ASF), by Initiative, last (great weapons, ASL).
@@ -60,6 +60,12 @@ class Striker:
     transition: Array = field(default_factory=lambda: np.zeros((1, 1)))
     #: `transition` is the same in every state (`WoundTrack.die`); None: not known yet.
     independent: bool | None = None
+    #: Close combat: the dice each state of its own track throws (`Side.fighting` times
+    #: `per_model`, kept with the unit), their largest number, and the independent die's
+    #: `wound_track.independent_law`; None: worked out by the throw.
+    dice: npt.NDArray[np.int64] | None = None
+    most: int | None = None
+    law: DieLaw | None = None
 
     @property
     def order(self) -> tuple[int, int]:
@@ -254,6 +260,14 @@ def _fighters(
     known = own.unit._memo.get(key)
     if known is not None and known[0] is situation and known[1] is variants:
         return known[2], known[3]
+    plan, against = _fighters_of(own, situation, variants)
+    own.unit._memo[key] = (situation, variants, plan, against)
+    return plan, against
+
+
+def _fighters_of(
+    own: Side, situation: Situation, variants: Variants
+) -> tuple[list[list[_Fighter]], dict[tuple, list[_Struck]]]:
     charging = own.charging
     plan: list[list[_Fighter]] = []
     for k, model in enumerate(own.unit.models):
@@ -297,9 +311,7 @@ def _fighters(
                 )
             )
         plan.append(entries)
-    against: dict[tuple, list[_Struck]] = {}
-    own.unit._memo[key] = (situation, variants, plan, against)
-    return plan, against
+    return plan, {}
 
 
 def _target(unit: Unit) -> tuple[_Target, bool]:
@@ -335,12 +347,40 @@ def defending_ws(unit: Unit) -> int:
     return max((m.ws for m in unit.models if m.ws is not None), default=0)
 
 
+def _as_enemy(unit: Unit) -> tuple[Model, int, _Target, bool, int]:
+    """What the strikers of an enemy read of the unit they strike (its target model, the WS
+    blows are rolled against, `_target`'s numbers and shield, its Initiative), kept with it."""
+    known = unit._memo.get("as_enemy")
+    if known is None:
+        target = unit.target
+        numbers, shielded = _target(unit)
+        known = unit._memo["as_enemy"] = (target, defending_ws(unit), numbers, shielded, target.i or 0)
+    return known
+
+
+def _dice(own: Side, plan: list[list[_Fighter]]) -> list[list[tuple[npt.NDArray[np.int64], int]]]:
+    """Per model group and fighter of `plan`, the dice each state of the side's track throws
+    (`Side.fighting` times its attacks) and their largest number: the same against every enemy
+    met with the same front, so kept with the unit."""
+    key = ("dice", id(plan), own.track.size, own.fighting_models)
+    known = own.unit._memo.get(key)
+    if known is None or known[0] is not plan:
+        out = []
+        for k, fighters in enumerate(plan):
+            group = []
+            for f in fighters:
+                dice = own.fighting(f.in_ranks)[k] * f.per_model
+                group.append((dice, int(dice.max()) if len(dice) else 0))
+            out.append(group)
+        known = own.unit._memo[key] = (plan, out)
+    return known[1]
+
+
 def melee_strikers(
     side: int, own: Side, enemy: Side, situation: Situation, variants: Variants
 ) -> list[Striker]:
     """Every batch of close-combat dice a side throws this round."""
-    target = enemy.unit.target
-    target_ws = defending_ws(enemy.unit)
+    target, target_ws, numbers, shielded, target_i = _as_enemy(enemy.unit)
     own_afraid, enemy_afraid = (
         failed_fear(own.unit, enemy.unit, situation, side),
         failed_fear(enemy.unit, own.unit, situation, 1 - side),
@@ -348,8 +388,6 @@ def melee_strikers(
     if enemy_afraid and variants.fear_sets_ws_one:
         target_ws = 1
     strikers: list[Striker] = []
-    numbers, shielded = _target(enemy.unit)
-    target_i = target.i or 0
     plan, against = _fighters(own, situation, variants)
     # What the fighters do depends on these numbers of the enemy alone (and the plan's
     # situation and rules): a job's many enemies share a few of them, so kept per value (the
@@ -361,22 +399,32 @@ def melee_strikers(
         struck = against[key] = _strike(
             plan, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
         )
+    dice = _dice(own, plan)
+    models, w = enemy.track.models, enemy.track.w
     for k, group in enumerate(struck):
-        for f, blow in group:
-            transition, independent = enemy.track.die(blow)
+        for (f, blow), (throws, most) in zip(group, dice[k], strict=True):
+            transition, independent, law = striking(blow, models, w)
             strikers.append(
                 Striker(
-                    side=side,
-                    name=f.name,
-                    model=f.model,
-                    group=k,
-                    per_model=f.per_model,
-                    tier=f.tier,
-                    initiative=f.initiative,
-                    blow=blow,
-                    in_ranks=f.in_ranks,
-                    transition=transition,
-                    independent=independent,
+                    side,
+                    f.name,
+                    f.model,
+                    k,
+                    f.per_model,
+                    f.tier,
+                    f.initiative,
+                    blow,
+                    True,
+                    None,
+                    0.0,
+                    f.in_ranks,
+                    0.0,
+                    0.0,
+                    transition,
+                    independent,
+                    throws,
+                    most,
+                    law,
                 )
             )
         model = own.unit.models[k]
@@ -582,6 +630,12 @@ def _apply(
     result; a list job's matrix cell has no use for them, and the table is the same without)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
     oriented = dist if striker.side == ATTACKER else dist.T
+    if striker.dice is not None and not tally:  # close combat, kept (`melee_strikers`)
+        hit = enemy.track.throw(
+            oriented, striker.dice, striker.transition, striker.independent, untouched,
+            striker.most, striker.law,
+        )
+        return hit if striker.side == ATTACKER else hit.T
     fighting = own.fighting(striker.in_ranks)[striker.group][: oriented.shape[0]]  # shooting: one row
     if tally:
         own_marginal = oriented.sum(axis=1)
@@ -675,13 +729,19 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
             f"({cells:.0e} combinations of both units' wounds; the limit is {MAX_TABLE_CELLS:.0e})"
         )
     work = 0
+    # each side's first strike: a striker has been struck before it strikes when the other
+    # side's first comes no later than it
+    first = [
+        min((o.order for o in strikers if o.side == side), default=None) for side in (ATTACKER, DEFENDER)
+    ]
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
         independent = (
             s.independent if s.independent is not None else bool((s.transition[:-1] == s.transition[0]).all())
         )
         dependent = s.random_count is not None or not independent
-        struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
+        other_first = first[1 - s.side]
+        struck_before = other_first is not None and other_first <= s.order
         rows = own.track.size if struck_before else 1
         if dependent:  # only these count their dice
             fighting = own.fighting(s.in_ranks)[s.group]
