@@ -250,6 +250,10 @@ def resolve(
     bonus) plus the one term that needs both states (which side has the greater US), so the
     table-sized work is a few array operations."""
     ta, td = tracks
+    if situation.flank == "front" and situation.attacker_musician == situation.defender_musician:
+        plain = _plain(dist, attacker, defender, tracks, situation, variants)
+        if plain is not None:
+            return plain
     _, us_a, _, own_a, destroyed_a = _per_state_all(attacker, ta, situation.attacker_width)
     _, us_d, ranks_d, own_d, destroyed_d = _per_state_all(defender, td, situation.defender_width)
 
@@ -351,4 +355,116 @@ def resolve(
         defender_swarm_wounds=_swarm_wounds(dist, diff, _wounds_left(td)[None, :])
         if test_d.kind == "swarm"
         else None,
+    )
+
+
+#: How far from a draw `_Side.breaks` reads the break chances by slicing (`_plain`); a combat
+#: result further out goes the general way.
+_REACH = 256
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What the combat result and the break test read of one unit in its role (attacker or
+    defender) for a job's situation (`_side`), so that a matchup adds the two sides' vectors.
+
+    `key`: per state of its track, 4 × its own part of the combat result (the attacker's
+    wounds caused are the defender's lost, so the attacker's rank bonus, standard and item
+    bonus count up from its row and its wounds lost down; the defender's the other way, so
+    negated), plus its bit of the destroyed state (the last one, when no model is left there:
+    1 the defender's, 2 the attacker's), so that `np.add.outer` of the two is `resolve`'s
+    binning key. `breaks[_REACH + v]`: P(the unit breaks on its test) when the attacker's
+    combat result minus the defender's is v (`_by_loss`, read as a slice)."""
+
+    key: np.ndarray
+    us: np.ndarray
+    test: BreakTest
+    breaks: np.ndarray
+    causes_fear: bool
+    fearless: bool
+
+
+def _side(
+    unit: Unit, track: WoundTrack, situation: Situation, variants: Variants, attacking: bool
+) -> _Side:
+    """`_Side` of the unit, kept with it for the job's situation and rules."""
+    memo_key = ("resolve_side", attacking, track.size)
+    known = unit._memo.get(memo_key)
+    if known is not None and known[0] is situation and known[1] is variants:
+        return known[2]
+    who = "attacker" if attacking else "defender"
+    _, us, _, own, destroyed = _per_state_all(unit, track, getattr(situation, f"{who}_width"))
+    standards = getattr(situation, f"{who}_standard"), getattr(situation, f"{who}_army_standard")
+    bonus = (
+        standard_bonus(*standards, variants)
+        + _item_bonus(unit)
+        + int(situation.high_ground == who)
+    )
+    test = break_test(
+        unit,
+        getattr(situation, f"{who}_general_ld"),
+        getattr(situation, f"{who}_battle_standard") or getattr(situation, f"{who}_army_standard"),
+        variants,
+    )
+    sign = 1 if attacking else -1
+    key = 4 * sign * (own + bonus)
+    if destroyed[-1]:
+        key[-1] += 2 if attacking else 1
+    # the unit loses by -v as the attacker, by v as the defender
+    lost_by = np.arange(-_REACH, _REACH + 1) * -sign
+    side = _Side(key, us, test, _by_loss(test, lost_by), _causes_fear(unit), _fearless(unit))
+    unit._memo[memo_key] = (situation, variants, side)
+    return side
+
+
+def _plain(
+    dist: Array,
+    attacker: Unit,
+    defender: Unit,
+    tracks: tuple[WoundTrack, WoundTrack],
+    situation: Situation,
+    variants: Variants,
+) -> CombatResult | None:
+    """`resolve` of a front combat without a musician's tie-break, where no cell breaks a side
+    whatever its test (no fear auto-break, no Swarm): the same binning, built from the two
+    sides' kept vectors (`_side`) in a few array operations. None: not such a combat (or a
+    combat result past `_REACH`), for the general way."""
+    a = _side(attacker, tracks[0], situation, variants, True)
+    d = _side(defender, tracks[1], situation, variants, False)
+    if a.test.kind == "swarm" or d.test.kind == "swarm":
+        return None
+    if variants.fear_auto_break or situation.fear_auto_break:
+        if d.test.kind == "test" and a.causes_fear and not d.fearless:
+            return None
+        if a.test.kind == "test" and d.causes_fear and not a.fearless:
+            return None
+    # 4 × (attacker's CR − defender's CR) + the destroyed bits (`_Side.key`); the greater US
+    # (§9.1) is the one term that needs both states. Integers, so the same in any order.
+    key = np.add.outer(a.key, d.key)
+    key += 4 * np.sign(np.subtract.outer(a.us, d.us))
+    low, high = int(key.min()), int(key.max())
+    offset = low >> 2  # the cells' smallest difference (the bits are 0 … 3)
+    rows = (high >> 2) - offset + 1
+    if offset < -_REACH or offset + rows - 1 > _REACH:
+        return None
+    key -= 4 * offset
+    binned = np.bincount(key.ravel(), weights=dist.ravel(), minlength=4 * rows).reshape(rows, 4)
+    difference = binned.sum(axis=1)
+    gone_d, gone_a = binned[:, 1::2].sum(), binned[:, 2:].sum()
+    start = _REACH + offset
+    p_break_d = float((binned[:, 0] + binned[:, 2]) @ d.breaks[start : start + rows]) + gone_d
+    p_break_a = float((binned[:, 0] + binned[:, 1]) @ a.breaks[start : start + rows]) + gone_a
+    zero = -offset
+    return CombatResult(
+        difference=difference,
+        offset=offset,
+        p_attacker_wins=float(difference[max(zero + 1, 0) :].sum()),
+        p_draw=float(difference[zero]) if 0 <= zero < len(difference) else 0.0,
+        p_defender_wins=float(difference[: max(zero, 0)].sum()),
+        p_defender_breaks=p_break_d,
+        p_attacker_breaks=p_break_a,
+        p_defender_destroyed=float(gone_d),
+        p_attacker_destroyed=float(gone_a),
+        attacker_test=a.test,
+        defender_test=d.test,
     )
