@@ -32,7 +32,16 @@ from rules.systems.fantasy_combat.blows import (
 from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_TABLE_CELLS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
 from rules.systems.fantasy_combat.variants import Variants
-from rules.systems.fantasy_combat.wound_track import Array, DieLaw, WoundTrack, striking
+from rules.systems.fantasy_combat.wound_track import (
+    BINOMIAL_MOST,
+    FFT_FROM_STATES,
+    Array,
+    DieLaw,
+    WoundTrack,
+    binomial_laws,
+    striking,
+    table_rows,
+)
 
 ATTACKER, DEFENDER = 0, 1
 #: Strike tiers (§6.2): impact hits, first (chargers, ASF), by Initiative, last (great weapons, ASL).
@@ -246,11 +255,14 @@ class _Fighter:
 #: One model group's strikers against one kind of enemy (`melee_strikers`): each `_Fighter`
 #: with its blow.
 _Struck = list[tuple[_Fighter, Blow]]
+#: Per kind of enemy met: the groups' strikers (`_Struck`) and, per shape of the enemy's
+#: wound track, their dice on it (`wound_track.striking`).
+_Against = dict[tuple, tuple[list[_Struck], dict[tuple[int, int], list]]]
 
 
 def _fighters(
     own: Side, situation: Situation, variants: Variants
-) -> tuple[list[list[_Fighter]], dict[tuple, list[_Struck]]]:
+) -> tuple[list[list[_Fighter]], _Against]:
     """Per model group, its strikers' own numbers (`_Fighter`), kept with the unit for the job's
     situation and rules: a unit meets every enemy of a job with the same weapons, Strength,
     strike tier and ranks (the flags and characteristics read per enemy were a fifth of a
@@ -267,7 +279,7 @@ def _fighters(
 
 def _fighters_of(
     own: Side, situation: Situation, variants: Variants
-) -> tuple[list[list[_Fighter]], dict[tuple, list[_Struck]]]:
+) -> tuple[list[list[_Fighter]], _Against]:
     charging = own.charging
     plan: list[list[_Fighter]] = []
     for k, model in enumerate(own.unit.models):
@@ -394,16 +406,22 @@ def melee_strikers(
     # enemy's Initiative only where a fighter re-rolls against a lower one, RU #2).
     asf = any(f.asf_reroll for fighters in plan for f in fighters)
     key = (numbers, shielded, target_ws, target_i if asf else None, own_afraid)
-    struck = against.get(key)
-    if struck is None:
-        struck = against[key] = _strike(
-            plan, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
+    known = against.get(key)
+    if known is None:
+        known = against[key] = (
+            _strike(plan, numbers, shielded, target_ws, target_i, own_afraid, variants, situation),
+            {},
         )
+    struck, on_tracks = known
     dice = _dice(own, plan)
-    models, w = enemy.track.models, enemy.track.w
+    track = enemy.track.models, enemy.track.w
+    # each blow's die on the enemy's track (`wound_track.striking`), kept per track shape
+    dies = on_tracks.get(track)
+    if dies is None:
+        dies = on_tracks[track] = [[striking(blow, *track) for _, blow in group] for group in struck]
     for k, group in enumerate(struck):
-        for (f, blow), (throws, most) in zip(group, dice[k], strict=True):
-            transition, independent, law = striking(blow, models, w)
+        for (f, blow), (throws, most), kept in zip(group, dice[k], dies[k], strict=True):
+            transition, independent, law = kept
             strikers.append(
                 Striker(
                     side,
@@ -631,6 +649,15 @@ def _apply(
     own, enemy = sides[striker.side], sides[1 - striker.side]
     oriented = dist if striker.side == ATTACKER else dist.T
     if striker.dice is not None and not tally:  # close combat, kept (`melee_strikers`)
+        law, track, most = striker.law, enemy.track, striker.most
+        short = track.size <= FFT_FROM_STATES
+        if untouched and law is not None and law[2] and short and most <= BINOMIAL_MOST:
+            # `WoundTrack.throw`'s first case written out (an independent two-outcome die on a
+            # pool nothing has struck yet): each row's mass in state 0 times its dice's law
+            laws = binomial_laws(law[1], table_rows(most), track.size)
+            hit = np.empty_like(oriented)
+            np.multiply(oriented[:, :1], laws[striker.dice], out=hit)
+            return hit if striker.side == ATTACKER else hit.T
         hit = enemy.track.throw(
             oriented, striker.dice, striker.transition, striker.independent, untouched,
             striker.most, striker.law,

@@ -368,12 +368,12 @@ class _Side:
     """What the combat result and the break test read of one unit in its role (attacker or
     defender) for a job's situation (`_side`), so that a matchup adds the two sides' vectors.
 
-    `key`: per state of its track, 4 × its own part of the combat result (the attacker's
+    `key`: per state of its track, 12 × its own part of the combat result (the attacker's
     wounds caused are the defender's lost, so the attacker's rank bonus, standard and item
     bonus count up from its row and its wounds lost down; the defender's the other way, so
     negated), plus its bit of the destroyed state (the last one, when no model is left there:
-    1 the defender's, 2 the attacker's), so that `np.add.outer` of the two is `resolve`'s
-    binning key. `breaks[_REACH + v]`: P(the unit breaks on its test) when the attacker's
+    1 the defender's, 2 the attacker's), so that `np.add.outer` of the two is most of
+    `_plain`'s binning key. `breaks[_REACH + v]`: P(the unit breaks on its test) when the attacker's
     combat result minus the defender's is v (`_by_loss`, read as a slice)."""
 
     key: np.ndarray
@@ -407,7 +407,7 @@ def _side(
         variants,
     )
     sign = 1 if attacking else -1
-    key = 4 * sign * (own + bonus)
+    key = 12 * sign * (own + bonus)
     if destroyed[-1]:
         key[-1] += 2 if attacking else 1
     # the unit loses by -v as the attacker, by v as the defender
@@ -425,36 +425,46 @@ def _plain(
     situation: Situation,
     variants: Variants,
 ) -> CombatResult | None:
-    """`resolve` of a front combat without a musician's tie-break, where no cell breaks a side
-    whatever its test (no fear auto-break, no Swarm): the same binning, built from the two
-    sides' kept vectors (`_side`) in a few array operations. None: not such a combat (or a
-    combat result past `_REACH`), for the general way."""
+    """`resolve` of a front combat without a musician's tie-break and without a Swarm, from
+    the two sides' kept vectors (`_side`) in a few array operations: each cell binned by its
+    combat result, which side has the greater US (the fear auto-break's condition, §10.3) and
+    which side is destroyed, so the break chances are read per bin. None: not such a combat
+    (or a combat result past `_REACH`), for the general way."""
     a = _side(attacker, tracks[0], situation, variants, True)
     d = _side(defender, tracks[1], situation, variants, False)
     if a.test.kind == "swarm" or d.test.kind == "swarm":
         return None
-    if variants.fear_auto_break or situation.fear_auto_break:
-        if d.test.kind == "test" and a.causes_fear and not d.fearless:
-            return None
-        if a.test.kind == "test" and d.causes_fear and not a.fearless:
-            return None
-    # 4 × (attacker's CR − defender's CR) + the destroyed bits (`_Side.key`); the greater US
-    # (§9.1) is the one term that needs both states. Integers, so the same in any order.
+    fear = variants.fear_auto_break or situation.fear_auto_break
+    # beaten by a fear-causer of greater US, a side that tests breaks whatever its test
+    fear_d = fear and d.test.kind == "test" and a.causes_fear and not d.fearless
+    fear_a = fear and a.test.kind == "test" and d.causes_fear and not a.fearless
+    # 12 × (attacker's CR − defender's CR) + 4 × (1 + the sign of US_a − US_d) + the
+    # destroyed bits (`_Side.key` holds 12 × its part and its bit; the sign of the US, §9.1, is the one term
+    # that needs both states, and counts once in the result and once in the bin). Integers.
     key = np.add.outer(a.key, d.key)
-    key += 4 * np.sign(np.subtract.outer(a.us, d.us))
+    key += 16 * np.sign(np.subtract.outer(a.us, d.us)) + 4
     low, high = int(key.min()), int(key.max())
-    offset = low >> 2  # the cells' smallest difference (the bits are 0 … 3)
-    rows = (high >> 2) - offset + 1
+    offset = low // 12  # the cells' smallest combat result (the rest of the key is 0 … 11)
+    rows = high // 12 - offset + 1
     if offset < -_REACH or offset + rows - 1 > _REACH:
         return None
-    key -= 4 * offset
-    binned = np.bincount(key.ravel(), weights=dist.ravel(), minlength=4 * rows).reshape(rows, 4)
-    difference = binned.sum(axis=1)
-    gone_d, gone_a = binned[:, 1::2].sum(), binned[:, 2:].sum()
-    start = _REACH + offset
-    p_break_d = float((binned[:, 0] + binned[:, 2]) @ d.breaks[start : start + rows]) + gone_d
-    p_break_a = float((binned[:, 0] + binned[:, 1]) @ a.breaks[start : start + rows]) + gone_a
+    key -= 12 * offset
+    binned = np.bincount(key.ravel(), weights=dist.ravel(), minlength=12 * rows).reshape(rows, 3, 4)
+    difference = binned.sum(axis=(1, 2))
+    gone_d, gone_a = float(binned[:, :, 1::2].sum()), float(binned[:, :, 2:].sum())
+    standing_d = binned[:, :, 0] + binned[:, :, 2]  # (result, US sign): the defender not destroyed
+    standing_a = binned[:, :, 0] + binned[:, :, 1]
     zero = -offset
+    forced_d = forced_a = 0.0
+    if fear_d:  # the defender lost (result > 0) to a greater US
+        forced_d = float(standing_d[max(zero + 1, 0) :, 2].sum())
+        standing_d[max(zero + 1, 0) :, 2] = 0.0
+    if fear_a:  # the attacker lost (result < 0) to a greater US
+        forced_a = float(standing_a[: max(zero, 0), 0].sum())
+        standing_a[: max(zero, 0), 0] = 0.0
+    start = _REACH + offset
+    p_break_d = float(standing_d.sum(axis=1) @ d.breaks[start : start + rows]) + forced_d + gone_d
+    p_break_a = float(standing_a.sum(axis=1) @ a.breaks[start : start + rows]) + forced_a + gone_a
     return CombatResult(
         difference=difference,
         offset=offset,
@@ -463,8 +473,8 @@ def _plain(
         p_defender_wins=float(difference[: max(zero, 0)].sum()),
         p_defender_breaks=p_break_d,
         p_attacker_breaks=p_break_a,
-        p_defender_destroyed=float(gone_d),
-        p_attacker_destroyed=float(gone_a),
+        p_defender_destroyed=gone_d,
+        p_attacker_destroyed=gone_a,
         attacker_test=a.test,
         defender_test=d.test,
     )
