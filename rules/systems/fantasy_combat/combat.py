@@ -758,9 +758,11 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
     work = 0
     # each side's first strike: a striker has been struck before it strikes when the other
     # side's first comes no later than it
-    first = [
-        min((o.order for o in strikers if o.side == side), default=None) for side in (ATTACKER, DEFENDER)
-    ]
+    first: list[tuple[int, int] | None] = [None, None]
+    for o in strikers:
+        order = o.order
+        if first[o.side] is None or order < first[o.side]:
+            first[o.side] = order
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
         independent = (

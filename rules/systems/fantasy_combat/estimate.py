@@ -389,8 +389,11 @@ def prepare_situation(situation: Mapping[str, Any] | None, *, variants: Variants
 
 
 def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Unit, sit: Situation) -> tuple:
-    units = tuple(unit if isinstance(unit, Unit) else read_unit(unit) for unit in (attacker, defender))
-    tracks = tuple(_track(u) for u in units)
+    units = (
+        attacker if isinstance(attacker, Unit) else read_unit(attacker),
+        defender if isinstance(defender, Unit) else read_unit(defender),
+    )
+    tracks = (_track(units[ATTACKER]), _track(units[DEFENDER]))
     fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
         Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a),
@@ -458,7 +461,7 @@ def _attack(
     else:
         dist, strikers = shoot(sides, sit, variants, tally=full)
     td, ta = tracks[DEFENDER], tracks[ATTACKER]
-    wounds = dist.sum(axis=0)
+    wounds = np.add.reduce(dist, axis=0)  # `dist.sum(axis=0)` without its Python wrapper
     kills = np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
     if sit.melee:
         result = resolve(dist, units[ATTACKER], units[DEFENDER], (ta, td), sit, variants)

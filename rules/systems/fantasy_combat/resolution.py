@@ -443,34 +443,36 @@ def _plain(
     # that needs both states, and counts once in the result and once in the bin). Integers.
     key = np.add.outer(a.key, d.key)
     key += 16 * np.sign(np.subtract.outer(a.us, d.us)) + 4
-    low, high = int(key.min()), int(key.max())
+    # (the ufuncs' reductions: `.min()`, `.sum()` and the like without their Python wrappers)
+    low, high = int(np.minimum.reduce(key, axis=None)), int(np.maximum.reduce(key, axis=None))
     offset = low // 12  # the cells' smallest combat result (the rest of the key is 0 … 11)
     rows = high // 12 - offset + 1
     if offset < -_REACH or offset + rows - 1 > _REACH:
         return None
     key -= 12 * offset
     binned = np.bincount(key.ravel(), weights=dist.ravel(), minlength=12 * rows).reshape(rows, 3, 4)
-    difference = binned.sum(axis=(1, 2))
-    gone_d, gone_a = float(binned[:, :, 1::2].sum()), float(binned[:, :, 2:].sum())
+    difference = np.add.reduce(binned, axis=(1, 2))
+    gone_d = float(np.add.reduce(binned[:, :, 1::2], axis=None))
+    gone_a = float(np.add.reduce(binned[:, :, 2:], axis=None))
     standing_d = binned[:, :, 0] + binned[:, :, 2]  # (result, US sign): the defender not destroyed
     standing_a = binned[:, :, 0] + binned[:, :, 1]
     zero = -offset
     forced_d = forced_a = 0.0
     if fear_d:  # the defender lost (result > 0) to a greater US
-        forced_d = float(standing_d[max(zero + 1, 0) :, 2].sum())
+        forced_d = float(np.add.reduce(standing_d[max(zero + 1, 0) :, 2]))
         standing_d[max(zero + 1, 0) :, 2] = 0.0
     if fear_a:  # the attacker lost (result < 0) to a greater US
-        forced_a = float(standing_a[: max(zero, 0), 0].sum())
+        forced_a = float(np.add.reduce(standing_a[: max(zero, 0), 0]))
         standing_a[: max(zero, 0), 0] = 0.0
     start = _REACH + offset
-    p_break_d = float(standing_d.sum(axis=1) @ d.breaks[start : start + rows]) + forced_d + gone_d
-    p_break_a = float(standing_a.sum(axis=1) @ a.breaks[start : start + rows]) + forced_a + gone_a
+    p_break_d = float(np.add.reduce(standing_d, axis=1) @ d.breaks[start : start + rows]) + forced_d + gone_d
+    p_break_a = float(np.add.reduce(standing_a, axis=1) @ a.breaks[start : start + rows]) + forced_a + gone_a
     return CombatResult(
         difference=difference,
         offset=offset,
-        p_attacker_wins=float(difference[max(zero + 1, 0) :].sum()),
+        p_attacker_wins=float(np.add.reduce(difference[max(zero + 1, 0) :])),
         p_draw=float(difference[zero]) if 0 <= zero < len(difference) else 0.0,
-        p_defender_wins=float(difference[: max(zero, 0)].sum()),
+        p_defender_wins=float(np.add.reduce(difference[: max(zero, 0)])),
         p_defender_breaks=p_break_d,
         p_attacker_breaks=p_break_a,
         p_defender_destroyed=gone_d,
