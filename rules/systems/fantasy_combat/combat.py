@@ -641,11 +641,17 @@ def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Va
 
 
 def _apply(
-    dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True, untouched: bool | None = None
+    dist: Array,
+    striker: Striker,
+    sides: Sequence[Side],
+    tally: bool = True,
+    untouched: bool | None = None,
+    start: bool = False,
 ) -> Array:
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
     `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
-    result; a list job's matrix cell has no use for them, and the table is the same without)."""
+    result; a list job's matrix cell has no use for them, and the table is the same without).
+    `start`: `dist` is the round's first table (certain in its first cell), nothing thrown yet."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
     oriented = dist if striker.side == ATTACKER else dist.T
     if striker.dice is not None and not tally:  # close combat, kept (`melee_strikers`)
@@ -655,8 +661,12 @@ def _apply(
             # `WoundTrack.throw`'s first case written out (an independent two-outcome die on a
             # pool nothing has struck yet): each row's mass in state 0 times its dice's law
             laws = binomial_laws(law[1], table_rows(most), track.size)
-            hit = np.empty_like(oriented)
-            np.multiply(oriented[:, :1], laws[striker.dice], out=hit)
+            if start:  # the first row's law (times 1), the other rows' mass is 0: zeros
+                hit = np.zeros(oriented.shape, order="C" if striker.side == ATTACKER else "F")
+                hit[0] = laws[striker.dice[0]]
+            else:
+                hit = np.empty_like(oriented)
+                np.multiply(oriented[:, :1], laws[striker.dice], out=hit)
             return hit if striker.side == ATTACKER else hit.T
         hit = enemy.track.throw(
             oriented, striker.dice, striker.transition, striker.independent, untouched,
@@ -715,7 +725,7 @@ def _run(
             return 0.5 * (one + other)
         for striker in bucket:
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
-            dist = _apply(dist, striker, sides, tally, striker.side not in struck)
+            dist = _apply(dist, striker, sides, tally, striker.side not in struck, not struck)
             struck |= {striker.side}
             if tally:  # (a list job's cell counts nothing: the tallies stay 0)
                 striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
