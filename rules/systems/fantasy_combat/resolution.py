@@ -249,11 +249,24 @@ def resolve(
     The difference is built from per-state vectors (wounds caused, ranks, the flank charge's
     bonus) plus the one term that needs both states (which side has the greater US), so the
     table-sized work is a few array operations."""
-    ta, td = tracks
     if situation.flank == "front" and situation.attacker_musician == situation.defender_musician:
         plain = _plain(dist, attacker, defender, tracks, situation, variants)
         if plain is not None:
             return plain
+    return resolve_cell_by_cell(dist, attacker, defender, tracks, situation, variants)
+
+
+def resolve_cell_by_cell(
+    dist: Array,
+    attacker: Unit,
+    defender: Unit,
+    tracks: tuple[WoundTrack, WoundTrack],
+    situation: Situation,
+    variants: Variants,
+) -> CombatResult:
+    """`resolve` the general way: every case (a flank or rear charge, a musician's tie-break, a
+    Swarm), each cell's difference on the whole table (`_plain` is the shortcut of the rest)."""
+    ta, td = tracks
     _, us_a, _, own_a, destroyed_a = _per_state_all(attacker, ta, situation.attacker_width)
     _, us_d, ranks_d, own_d, destroyed_d = _per_state_all(defender, td, situation.defender_width)
 
