@@ -48,9 +48,10 @@ ATTACKER, DEFENDER = 0, 1
 IMPACT, FIRST, NORMAL, LAST = -1, 0, 1, 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Striker:
-    """One batch of identical attack dice: a model group's weapon, its mount, impact hits or breath."""
+    """One batch of identical attack dice: a model group's weapon, its mount, impact hits or breath.
+    (Slotted: built per striker per matchup.)"""
 
     side: int
     name: str
@@ -81,9 +82,10 @@ class Striker:
         return (self.tier, -self.initiative)
 
 
-@dataclass
+@dataclass(slots=True)
 class Side:
-    """A unit in the fight, its wound track and the models that fight per track state."""
+    """A unit in the fight, its wound track and the models that fight per track state.
+    (Slotted: two per matchup.)"""
 
     unit: Unit
     track: WoundTrack

@@ -238,7 +238,7 @@ def striking(blow: Blow, models: int, w: int) -> tuple[Array, bool, DieLaw | Non
     """`die` and, for an independent die, its `independent_law`: what a close-combat striker
     keeps (`combat.melee_strikers`), so no matchup reads the die again for its throw."""
     transition, independent = die(blow, models, w)
-    return transition, independent, independent_law(transition[0]) if independent else None
+    return transition, independent, _die_of(blow, w)[2]
 
 
 @lru_cache(maxsize=2048)
@@ -247,9 +247,22 @@ def die(blow: Blow, models: int, w: int) -> tuple[Array, bool]:
     every state before "all slain" has the same row (the dice are then independent of the
     state, `WoundTrack._throw_independent`): kept, as a job's strikers meet the same few
     blows on the same few tracks, and the throw and the size check both ask."""
-    transition = _per_remaining(blow, w)[WoundTrack.of(models, w).remaining]
+    per_remaining, independent, _ = _die_of(blow, w)
+    transition = per_remaining[WoundTrack.of(models, w).remaining]
     transition.setflags(write=False)
-    return transition, bool((transition[:-1] == transition[0]).all())
+    return transition, independent
+
+
+@lru_cache(maxsize=1024)
+def _die_of(blow: Blow, w: int) -> tuple[Array, bool, DieLaw | None]:
+    """`_per_remaining`, whether a die is independent of the state, and then its
+    `independent_law`: all three the same on every track of W `w` (kept per blow and W, not
+    per track). Every state but "all slain" has a model with 1 … w wounds left (state 0: w),
+    so the rows of a track's transition are the same in all of them exactly when these rows
+    of `_per_remaining` are."""
+    per_remaining = _per_remaining(blow, w)
+    independent = bool((per_remaining[1:] == per_remaining[w]).all())
+    return per_remaining, independent, independent_law(per_remaining[w]) if independent else None
 
 
 @lru_cache(maxsize=1024)
@@ -444,5 +457,6 @@ def clear_caches() -> None:
     binomial_law.cache_clear()
     _binomial_terms.cache_clear()
     die.cache_clear()
+    _die_of.cache_clear()
     striking.cache_clear()
     _OFFSETS.clear()
