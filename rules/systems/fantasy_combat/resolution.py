@@ -373,7 +373,7 @@ def resolve_cell_by_cell(
 
 #: How far from a draw `_Side.breaks` reads the break chances by slicing (`_plain`); a combat
 #: result further out goes the general way.
-_REACH = 256
+_REACH = 64
 
 
 @dataclass(frozen=True, slots=True)

@@ -376,11 +376,12 @@ def binomial_laws(die: bytes, most: int, size: int) -> Array:
     # the track (a unit's many shots at one monster). The powers are running products and
     # the sum is taken in order, so a row's numbers do not depend on how many rows or terms
     # its table has (the matrices of `_binomial_matrix` are built on tables of their own),
-    # nor on the track: the terms and their running sums are kept per die (`_binomial_terms`).
+    # nor on the track past its number of terms: the terms and their running sums are kept
+    # per die and number of terms (`_binomial_terms`), for every track as long or longer.
     below = min(most, (last - 1) // m)
-    terms, sums = _binomial_terms(die, most)
+    terms, sums = _binomial_terms(die, most, below + 1)
     laws = np.zeros((most + 1, size))
-    laws[:, : below * m + 1 : m] = terms[:, : below + 1]
+    laws[:, : below * m + 1 : m] = terms
     reaching = _REACHING[m][: most + 1] >= last  # rows with dice enough to reach the last state
     laws[reaching, last] = np.maximum(1.0 - sums[reaching, below], 0.0)
     laws.setflags(write=False)
@@ -388,15 +389,17 @@ def binomial_laws(die: bytes, most: int, size: int) -> Array:
 
 
 @lru_cache(maxsize=256)
-def _binomial_terms(die: bytes, most: int) -> tuple[Array, Array]:
-    """C(n, k) pᵏ qⁿ⁻ᵏ for n, k = 0 … `most` (`die`: the PMF's bytes, P(0) … P(m)) and their
-    running sums over k, in order (a sum up to k is the same bits as the sum of those terms
-    alone): what `binomial_laws` writes on every track the die meets, built once per die."""
+def _binomial_terms(die: bytes, most: int, columns: int) -> tuple[Array, Array]:
+    """C(n, k) pᵏ qⁿ⁻ᵏ for n = 0 … `most` and k below `columns` (`die`: the PMF's bytes, P(0)
+    … P(m)) and their running sums over k, in order (a sum up to k is the same bits as the
+    sum of those terms alone): what `binomial_laws` writes on every track with room for
+    these terms, built once (no more terms than a track holds: a table of many dice at a
+    small target stays small)."""
     base = np.frombuffer(die)
     q, p = float(base[0]), float(base[-1])
     choose, gaps = _pascal(most)
     powers = np.array([list(accumulate(repeat(x, most), mul, initial=1.0)) for x in (p, q)])
-    terms = choose * powers[0] * powers[1][gaps]
+    terms = choose[:, :columns] * powers[0, :columns] * powers[1][gaps[:, :columns]]
     return terms, np.cumsum(terms, axis=1)
 
 
