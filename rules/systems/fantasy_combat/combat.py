@@ -229,7 +229,7 @@ def _blow_against(
 
 @dataclass(frozen=True)
 class _Fighter:
-    """What of one close-combat striker depends on its own unit only (`_fighters`): all but
+    """What of one close-combat striker depends on its own unit only (`_fighters_of`): all but
     its hit chance and its blow, which depend on the enemy too."""
 
     group: int
@@ -262,26 +262,43 @@ _Struck = list[tuple[_Fighter, Blow]]
 _Against = dict[tuple, tuple[list[_Struck], dict[tuple[int, int], list]]]
 
 
-def _fighters(
-    own: Side, situation: Situation, variants: Variants
-) -> tuple[list[list[_Fighter]], _Against]:
-    """Per model group, its strikers' own numbers (`_Fighter`), kept with the unit for the job's
-    situation and rules: a unit meets every enemy of a job with the same weapons, Strength,
-    strike tier and ranks (the flags and characteristics read per enemy were a fifth of a
-    matchup). With them, kept the same way, what they do to each kind of enemy met
-    (`melee_strikers`' blows and dice, keyed by the numbers of the enemy they read)."""
+class _Plan:
+    """A side's fighters for a job's situation and rules (`_fighters_of`) and what is kept with
+    them: the blows per kind of enemy (`against`), whether any re-rolls against a lower
+    Initiative (`asf`), the model groups with impact hits or a breath weapon (`special`), and
+    the dice per state (`dice`, per track size and models in contact, `_dice`)."""
+
+    __slots__ = ("against", "asf", "dice", "fighters", "situation", "special", "variants")
+
+    def __init__(self, own: Side, situation: Situation, variants: Variants) -> None:
+        self.situation, self.variants = situation, variants
+        self.fighters, self.against = _fighters_of(own, situation, variants)
+        self.asf = any(f.asf_reroll for fighters in self.fighters for f in fighters)
+        self.special = frozenset(
+            k
+            for k, model in enumerate(own.unit.models)
+            if "impact hits" in model.rules or "breath weapon" in model.rules
+        )
+        self.dice: dict[tuple[int, int], list[list[tuple[npt.NDArray[np.int64], int]]]] = {}
+
+
+def _plan(own: Side, situation: Situation, variants: Variants) -> _Plan:
+    """The side's `_Plan`, kept with its unit for the job's situation and rules."""
     key = ("fighters", own.charging, own.front_facing)
     known = own.unit._memo.get(key)
-    if known is not None and known[0] is situation and known[1] is variants:
-        return known[2], known[3]
-    plan, against = _fighters_of(own, situation, variants)
-    own.unit._memo[key] = (situation, variants, plan, against)
-    return plan, against
+    if known is None or known.situation is not situation or known.variants is not variants:
+        known = own.unit._memo[key] = _Plan(own, situation, variants)
+    return known
 
 
 def _fighters_of(
     own: Side, situation: Situation, variants: Variants
 ) -> tuple[list[list[_Fighter]], _Against]:
+    """Per model group, its strikers' own numbers (`_Fighter`): a unit meets every enemy of a
+    job with the same weapons, Strength, strike tier and ranks (the flags and characteristics
+    read per enemy were a fifth of a matchup); and an empty store of what they do to each kind
+    of enemy met (`melee_strikers`' blows and dice, keyed by the numbers of the enemy they
+    read). Kept with the unit (`_plan`)."""
     charging = own.charging
     plan: list[list[_Fighter]] = []
     for k, model in enumerate(own.unit.models):
@@ -372,22 +389,21 @@ def _as_enemy(unit: Unit) -> tuple[Model, int, _Target, bool, int]:
     return known
 
 
-def _dice(own: Side, plan: list[list[_Fighter]]) -> list[list[tuple[npt.NDArray[np.int64], int]]]:
+def _dice(own: Side, plan: _Plan) -> list[list[tuple[npt.NDArray[np.int64], int]]]:
     """Per model group and fighter of `plan`, the dice each state of the side's track throws
     (`Side.fighting` times its attacks) and their largest number: the same against every enemy
-    met with the same front, so kept with the unit."""
-    key = ("dice", id(plan), own.track.size, own.fighting_models)
-    known = own.unit._memo.get(key)
-    if known is None or known[0] is not plan:
-        out = []
-        for k, fighters in enumerate(plan):
+    met with the same front, so kept with the plan."""
+    key = (own.track.size, own.fighting_models)
+    known = plan.dice.get(key)
+    if known is None:
+        known = plan.dice[key] = []
+        for k, fighters in enumerate(plan.fighters):
             group = []
             for f in fighters:
                 dice = own.fighting(f.in_ranks)[k] * f.per_model
                 group.append((dice, int(dice.max()) if len(dice) else 0))
-            out.append(group)
-        known = own.unit._memo[key] = (plan, out)
-    return known[1]
+            known.append(group)
+    return known
 
 
 def melee_strikers(
@@ -395,23 +411,22 @@ def melee_strikers(
 ) -> list[Striker]:
     """Every batch of close-combat dice a side throws this round."""
     target, target_ws, numbers, shielded, target_i = _as_enemy(enemy.unit)
-    own_afraid, enemy_afraid = (
-        failed_fear(own.unit, enemy.unit, situation, side),
-        failed_fear(enemy.unit, own.unit, situation, 1 - side),
-    )
+    own_afraid = enemy_afraid = False
+    if situation.attacker_failed_fear or situation.defender_failed_fear:
+        own_afraid = failed_fear(own.unit, enemy.unit, situation, side)
+        enemy_afraid = failed_fear(enemy.unit, own.unit, situation, 1 - side)
     if enemy_afraid and variants.fear_sets_ws_one:
         target_ws = 1
     strikers: list[Striker] = []
-    plan, against = _fighters(own, situation, variants)
+    plan = _plan(own, situation, variants)
     # What the fighters do depends on these numbers of the enemy alone (and the plan's
     # situation and rules): a job's many enemies share a few of them, so kept per value (the
     # enemy's Initiative only where a fighter re-rolls against a lower one, RU #2).
-    asf = any(f.asf_reroll for fighters in plan for f in fighters)
-    key = (numbers, shielded, target_ws, target_i if asf else None, own_afraid)
-    known = against.get(key)
+    key = (numbers, shielded, target_ws, target_i if plan.asf else None, own_afraid)
+    known = plan.against.get(key)
     if known is None:
-        known = against[key] = (
-            _strike(plan, numbers, shielded, target_ws, target_i, own_afraid, variants, situation),
+        known = plan.against[key] = (
+            _strike(plan.fighters, numbers, shielded, target_ws, target_i, own_afraid, variants, situation),
             {},
         )
     struck, on_tracks = known
@@ -447,9 +462,8 @@ def melee_strikers(
                     law,
                 )
             )
-        model = own.unit.models[k]
-        if "impact hits" in model.rules or "breath weapon" in model.rules:
-            strikers += _special_hits(side, k, model, own, target, situation, variants)
+        if k in plan.special:
+            strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
     return strikers
 
 
