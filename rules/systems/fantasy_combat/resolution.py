@@ -385,9 +385,9 @@ class _Side:
     wounds caused are the defender's lost, so the attacker's rank bonus, standard and item
     bonus count up from its row and its wounds lost down; the defender's the other way, so
     negated), plus its bit of the destroyed state (the last one, when no model is left there:
-    1 the defender's, 2 the attacker's), so that `np.add.outer` of the two is most of
-    `_plain`'s binning key. `breaks[_REACH + v]`: P(the unit breaks on its test) when the attacker's
-    combat result minus the defender's is v (`_by_loss`, read as a slice)."""
+    1 the defender's, 2 the attacker's) and, the attacker's, 4: `np.add.outer` of the two is
+    `_plain`'s binning key but for the US term. `breaks[_REACH + v]`: P(the unit breaks on its
+    test) when the attacker's combat result minus the defender's is v (`_by_loss`, sliced)."""
 
     key: np.ndarray
     us: np.ndarray
@@ -423,6 +423,8 @@ def _side(
     key = 12 * sign * (own + bonus)
     if destroyed[-1]:
         key[-1] += 2 if attacking else 1
+    if attacking:
+        key += 4  # `_plain`'s 4 × (1 + the sign of the US), its constant part
     # the unit loses by -v as the attacker, by v as the defender
     lost_by = np.arange(-_REACH, _REACH + 1) * -sign
     side = _Side(key, us, test, _by_loss(test, lost_by), _causes_fear(unit), _fearless(unit))
@@ -451,11 +453,13 @@ def _plain(
     # beaten by a fear-causer of greater US, a side that tests breaks whatever its test
     fear_d = fear and d.test.kind == "test" and a.causes_fear and not d.fearless
     fear_a = fear and a.test.kind == "test" and d.causes_fear and not a.fearless
-    # 12 × (attacker's CR − defender's CR) + 4 × (1 + the sign of US_a − US_d) + the
-    # destroyed bits (`_Side.key` holds 12 × its part and its bit; the sign of the US, §9.1, is the one term
-    # that needs both states, and counts once in the result and once in the bin). Integers.
+    # 12 × (attacker's CR − defender's CR) + 4 × (1 + the sign of US_a − US_d) + the destroyed
+    # bits (`_Side.key`: 12 × each side's part, its bit, the 4; the sign of the US, §9.1, is the
+    # one term that needs both states: once in the result, once in the bin). Integers.
     key = np.add.outer(a.key, d.key)
-    key += 16 * np.sign(np.subtract.outer(a.us, d.us)) + 4
+    sign = np.sign(np.subtract.outer(a.us, d.us))
+    sign *= 16
+    key += sign
     # (the ufuncs' reductions: `.min()`, `.sum()` and the like without their Python wrappers)
     low, high = int(np.minimum.reduce(key, axis=None)), int(np.maximum.reduce(key, axis=None))
     offset = low // 12  # the cells' smallest combat result (the rest of the key is 0 … 11)
