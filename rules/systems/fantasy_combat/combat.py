@@ -257,9 +257,53 @@ class _Fighter:
 #: One model group's strikers against one kind of enemy (`melee_strikers`): each `_Fighter`
 #: with its blow.
 _Struck = list[tuple[_Fighter, Blow]]
-#: Per kind of enemy met: the groups' strikers (`_Struck`) and, per shape of the enemy's
-#: wound track, their dice on it (`wound_track.striking`).
-_Against = dict[tuple, tuple[list[_Struck], dict[tuple[int, int], list]]]
+#: What a side's fighters do to one kind of enemy (`_blows`): per model group each fighter's
+#: blow, and per shape of the enemy's wound track their dice on it (`wound_track.striking`).
+_Blows = tuple[list[list[Blow]], dict[tuple[int, int], list]]
+_Against = dict[tuple, _Blows]
+
+
+def _blow_numbers(f: _Fighter) -> tuple:
+    """What of a fighter its blow reads (`_strike`): fighters alike in these strike alike."""
+    return (
+        f.ws,
+        f.to_hit_bonus,
+        f.initiative,
+        f.hatred,
+        f.asf_reroll,
+        f.strength,
+        f.ap,
+        f.damage,
+        f.no_armour_save,
+        f.flaming,
+        f.poisoned,
+        f.killing_blow,
+        f.magic,
+        f.ethereal,
+    )
+
+
+#: `_blows` of every side plan met, per plan's blow numbers and kind of enemy (the units of a
+#: job's lists share a few profiles: a quarter as many as there are unit-enemy pairs). Emptied
+#: by `clear_caches`, and when it holds `_BLOWS_KEPT` entries.
+_BLOWS: dict[tuple, _Blows] = {}
+_BLOWS_KEPT = 20_000
+
+
+def _blows(
+    plan: _Plan, key: tuple, numbers: _Target, shielded: bool, target_ws: int, target_i: int, afraid: bool,
+    variants: Variants, situation: Situation,
+) -> _Blows:
+    """What the plan's fighters do to the enemy of `key` (`melee_strikers`), shared by the
+    plans whose fighters read the same numbers (`_blow_numbers`)."""
+    shared = (plan.numbers, key, situation.round, variants)
+    known = _BLOWS.get(shared)
+    if known is None:
+        if len(_BLOWS) >= _BLOWS_KEPT:
+            _BLOWS.clear()
+        struck = _strike(plan.fighters, numbers, shielded, target_ws, target_i, afraid, variants, situation)
+        known = _BLOWS[shared] = ([[blow for _, blow in group] for group in struck], {})
+    return known
 
 
 class _Plan:
@@ -268,11 +312,12 @@ class _Plan:
     Initiative (`asf`), the model groups with impact hits or a breath weapon (`special`), and
     the dice per state (`dice`, per track size and models in contact, `_dice`)."""
 
-    __slots__ = ("against", "asf", "dice", "fighters", "situation", "special", "variants")
+    __slots__ = ("against", "asf", "dice", "fighters", "numbers", "situation", "special", "variants")
 
     def __init__(self, own: Side, situation: Situation, variants: Variants) -> None:
         self.situation, self.variants = situation, variants
         self.fighters, self.against = _fighters_of(own, situation, variants)
+        self.numbers = tuple(tuple(_blow_numbers(f) for f in fighters) for fighters in self.fighters)
         self.asf = any(f.asf_reroll for fighters in self.fighters for f in fighters)
         self.special = frozenset(
             k
@@ -425,9 +470,8 @@ def melee_strikers(
     key = (numbers, shielded, target_ws, target_i if plan.asf else None, own_afraid)
     known = plan.against.get(key)
     if known is None:
-        known = plan.against[key] = (
-            _strike(plan.fighters, numbers, shielded, target_ws, target_i, own_afraid, variants, situation),
-            {},
+        known = plan.against[key] = _blows(
+            plan, key, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
         )
     struck, on_tracks = known
     dice = _dice(own, plan)
@@ -435,9 +479,9 @@ def melee_strikers(
     # each blow's die on the enemy's track (`wound_track.striking`), kept per track shape
     dies = on_tracks.get(track)
     if dies is None:
-        dies = on_tracks[track] = [[striking(blow, *track) for _, blow in group] for group in struck]
+        dies = on_tracks[track] = [[striking(blow, *track) for blow in group] for group in struck]
     for k, group in enumerate(struck):
-        for (f, blow), (throws, most), kept in zip(group, dice[k], dies[k], strict=True):
+        for f, blow, (throws, most), kept in zip(plan.fighters[k], group, dice[k], dies[k], strict=True):
             transition, independent, law = kept
             strikers.append(
                 Striker(

@@ -369,10 +369,11 @@ def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int,
 def clear_caches() -> None:
     """The registry's `clear_caches`: what the engine keeps between matchups (a blow's odds,
     wound tracks, dice matrices, line-ups), emptied so a bench measures it cold."""
-    from rules.systems.fantasy_combat import blows, frontage, wound_track
+    from rules.systems.fantasy_combat import blows, combat, frontage, wound_track
 
     for cached in (blows.resolve_blow, blows.melee_hit, blows.sixes_only, blows.reroll_misses):
         cached.cache_clear()
+    combat._BLOWS.clear()
     frontage._contact.cache_clear()
     wound_track.clear_caches()
 
