@@ -238,7 +238,11 @@ BYTES_PER: dict[str, float] = {
 #: per die, the resolution binned once): `CELL_SPEEDUP` scales these prices, from the cells
 #: bench of whfb6 and ru_whfb (seed 1, 60 cells each, interleaved before and after at load
 #: ~3): predicted/measured had risen to 0.69–3.56 (jobs 2.8–3.2), 0.55–2.85 (jobs 2.3–2.6) after.
-CELL_SPEEDUP = 0.8
+#: Then a job's cells shared more (blows of units alike, one law table per die for 5 to 16
+#: dice, the round's first strike written out): its jobs ran 5–17% faster, its single cold
+#: cells as before (seeds 1 and 2, 60 cells each, interleaved at load ~7: cells 0.54–2.79,
+#: jobs 2.2–4.0 at 0.8), so 0.8 became 0.7 (cells about 0.47–2.44, jobs 1.9–3.5).
+CELL_SPEEDUP = 0.7
 CELL_SECONDS_PER: dict[str, float] = {
     kind: CELL_SPEEDUP * price
     for kind, price in {
