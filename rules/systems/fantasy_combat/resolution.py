@@ -371,6 +371,9 @@ def resolve_cell_by_cell(
     )
 
 
+#: `_plain`'s sums per result of the destroyed bits (none, the defender's, the attacker's,
+#: both): the defender standing, the attacker standing, the defender destroyed, the attacker.
+_BY_BITS = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0], [1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]])
 #: How far from a draw `_Side.breaks` reads the break chances by slicing (`_plain`); a combat
 #: result further out goes the general way.
 _REACH = 64
@@ -468,22 +471,31 @@ def _plain(
         return None
     key -= 12 * offset
     binned = np.bincount(key.ravel(), weights=dist.ravel(), minlength=12 * rows).reshape(rows, 3, 4)
-    difference = np.add.reduce(binned, axis=(1, 2))
-    gone_d = float(np.add.reduce(binned[:, :, 1::2], axis=None))
-    gone_a = float(np.add.reduce(binned[:, :, 2:], axis=None))
-    standing_d = binned[:, :, 0] + binned[:, :, 2]  # (result, US sign): the defender not destroyed
-    standing_a = binned[:, :, 0] + binned[:, :, 1]
     zero = -offset
     forced_d = forced_a = 0.0
-    if fear_d:  # the defender lost (result > 0) to a greater US
-        forced_d = float(np.add.reduce(standing_d[max(zero + 1, 0) :, 2]))
-        standing_d[max(zero + 1, 0) :, 2] = 0.0
-    if fear_a:  # the attacker lost (result < 0) to a greater US
-        forced_a = float(np.add.reduce(standing_a[: max(zero, 0), 0]))
-        standing_a[: max(zero, 0), 0] = 0.0
+    if fear_d or fear_a:  # who breaks to fear depends on the US sign: kept apart per result
+        difference = np.add.reduce(binned, axis=(1, 2))
+        gone_d = float(np.add.reduce(binned[:, :, 1::2], axis=None))
+        gone_a = float(np.add.reduce(binned[:, :, 2:], axis=None))
+        standing_d = binned[:, :, 0] + binned[:, :, 2]  # (result, US sign): the defender not destroyed
+        standing_a = binned[:, :, 0] + binned[:, :, 1]
+        if fear_d:  # the defender lost (result > 0) to a greater US: it breaks whatever its test
+            forced_d = float(np.add.reduce(standing_d[max(zero + 1, 0) :, 2]))
+            standing_d[max(zero + 1, 0) :, 2] = 0.0
+        if fear_a:  # the attacker lost (result < 0) to a greater US
+            forced_a = float(np.add.reduce(standing_a[: max(zero, 0), 0]))
+            standing_a[: max(zero, 0), 0] = 0.0
+        standing_d, standing_a = np.add.reduce(standing_d, axis=1), np.add.reduce(standing_a, axis=1)
+    else:
+        bits = np.add.reduce(binned, axis=1)  # per result, by which side is destroyed
+        difference = np.add.reduce(bits, axis=1)
+        # each side standing, each side destroyed: the bits' columns added by one product
+        # (exact: the other terms are zeros)
+        standing_d, standing_a, gone_d, gone_a = (bits @ _BY_BITS).T
+        gone_d, gone_a = float(np.add.reduce(gone_d)), float(np.add.reduce(gone_a))
     start = _REACH + offset
-    p_break_d = float(np.add.reduce(standing_d, axis=1) @ d.breaks[start : start + rows]) + forced_d + gone_d
-    p_break_a = float(np.add.reduce(standing_a, axis=1) @ a.breaks[start : start + rows]) + forced_a + gone_a
+    p_break_d = float(standing_d @ d.breaks[start : start + rows]) + forced_d + gone_d
+    p_break_a = float(standing_a @ a.breaks[start : start + rows]) + forced_a + gone_a
     return CombatResult(
         difference=difference,
         offset=offset,
