@@ -283,10 +283,11 @@ def _blow_numbers(f: _Fighter) -> tuple:
     )
 
 
-#: `_blows` of every side plan met, per plan's blow numbers and kind of enemy (the units of a
-#: job's lists share a few profiles: a quarter as many as there are unit-enemy pairs). Emptied
-#: by `clear_caches`, and when it holds `_BLOWS_KEPT` entries.
-_BLOWS: dict[tuple, _Blows] = {}
+#: The blows of every side plan met, per plan's blow numbers and kind of enemy (`_blows`: the
+#: units of a job's lists share a few profiles, a quarter as many as the unit-enemy pairs).
+#: Blows only (small; their dice on a track stay with the plan, for the job): emptied by
+#: `clear_caches`, and when it holds `_BLOWS_KEPT` entries.
+_BLOWS: dict[tuple, list[list[Blow]]] = {}
 _BLOWS_KEPT = 20_000
 
 
@@ -294,16 +295,17 @@ def _blows(
     plan: _Plan, key: tuple, numbers: _Target, shielded: bool, target_ws: int, target_i: int, afraid: bool,
     variants: Variants, situation: Situation,
 ) -> _Blows:
-    """What the plan's fighters do to the enemy of `key` (`melee_strikers`), shared by the
-    plans whose fighters read the same numbers (`_blow_numbers`)."""
+    """What the plan's fighters do to the enemy of `key` (`melee_strikers`): the blows shared by
+    the plans whose fighters read the same numbers (`_blow_numbers`), and an empty store of
+    their dice per track."""
     shared = (plan.numbers, key, situation.round, variants)
-    known = _BLOWS.get(shared)
-    if known is None:
+    blows = _BLOWS.get(shared)
+    if blows is None:
         if len(_BLOWS) >= _BLOWS_KEPT:
             _BLOWS.clear()
         struck = _strike(plan.fighters, numbers, shielded, target_ws, target_i, afraid, variants, situation)
-        known = _BLOWS[shared] = ([[blow for _, blow in group] for group in struck], {})
-    return known
+        blows = _BLOWS[shared] = [[blow for _, blow in group] for group in struck]
+    return blows, {}
 
 
 class _Plan:
