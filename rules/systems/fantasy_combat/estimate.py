@@ -401,16 +401,22 @@ def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Uni
     tracks = (_track(units[ATTACKER]), _track(units[DEFENDER]))
     fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
-        Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a),
-        Side(
-            units[DEFENDER],
-            tracks[DEFENDER],
-            sit.melee and sit.defender_charged,
-            fighting_d,
-            front_facing=defender_front,
+        _placed(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a, True),
+        _placed(
+            units[DEFENDER], tracks[DEFENDER], sit.melee and sit.defender_charged, fighting_d, defender_front
         ),
     )
     return units, tracks, sides
+
+
+def _placed(unit: Unit, track: WoundTrack, charging: bool, fighting: int, front: bool) -> Side:
+    """The unit's `Side` so placed, kept with it: a job's unit fights most of its matchups the
+    same way, and a side's fighters per state are kept with it (`Side.fighting`)."""
+    key = ("side", charging, fighting, front)
+    side = unit._memo.get(key)
+    if side is None:
+        side = unit._memo[key] = Side(unit, track, charging, fighting, front_facing=front)
+    return side
 
 
 def _track(unit: Unit) -> WoundTrack:
