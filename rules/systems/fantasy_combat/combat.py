@@ -888,8 +888,9 @@ def fight_round(
     their expected dice and kills, `_apply`)."""
     mine = melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
     theirs = melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants)
-    prepare(mine + theirs, sides)
-    check_size(sides, mine + theirs)
+    strikers = mine + theirs
+    prepare(strikers, sides)
+    check_size(sides, strikers)
     dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
     dist[0, 0] = 1.0
-    return _run(dist, _buckets(mine + theirs), sides, 1.0, tally), mine, theirs
+    return _run(dist, _buckets(strikers), sides, 1.0, tally), mine, theirs

@@ -473,7 +473,9 @@ def _attack(
         dist, strikers = shoot(sides, sit, variants, tally=full)
     td, ta = tracks[DEFENDER], tracks[ATTACKER]
     wounds = np.add.reduce(dist, axis=0)  # `dist.sum(axis=0)` without its Python wrapper
-    kills = np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
+    # models slain per wounds lost (one wound each: the same numbers, as `np.bincount` adds each
+    # weight to 0.0)
+    kills = wounds if td.w == 1 else np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
     if sit.melee:
         result = resolve(dist, units[ATTACKER], units[DEFENDER], (ta, td), sit, variants)
         outcomes += [
