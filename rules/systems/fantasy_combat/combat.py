@@ -703,7 +703,7 @@ def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Va
 
 
 def _apply(
-    dist: Array,
+    dist: Array | None,
     striker: Striker,
     sides: Sequence[Side],
     tally: bool = True,
@@ -713,10 +713,11 @@ def _apply(
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
     `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
     result; a list job's matrix cell has no use for them, and the table is the same without).
-    `start`: `dist` is the round's first table (certain in its first cell), nothing thrown yet."""
+    `start`: `dist` is the round's first table (certain in its first cell), nothing thrown yet;
+    None: that table, still to be made (a first strike on an untouched pool writes its own)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
-    oriented = dist if striker.side == ATTACKER else dist.T
-    if striker.dice is not None and not tally:  # close combat, kept (`melee_strikers`)
+    fast = striker.dice is not None and not tally  # close combat, kept (`melee_strikers`)
+    if fast:
         law, track, most = striker.law, enemy.track, striker.most
         short = track.size <= FFT_FROM_STATES
         if untouched and law is not None and law[2] and short and most <= BINOMIAL_MOST:
@@ -724,12 +725,19 @@ def _apply(
             # pool nothing has struck yet): each row's mass in state 0 times its dice's law
             laws = binomial_laws(law[1], table_rows(most), track.size)
             if start:  # the first row's law (times 1), the other rows' mass is 0: zeros
-                hit = np.zeros(oriented.shape, order="C" if striker.side == ATTACKER else "F")
+                order = "C" if striker.side == ATTACKER else "F"  # the layout of `dist` oriented
+                hit = np.zeros((own.track.size, track.size), order=order)
                 hit[0] = laws[striker.dice[0]]
-            else:
-                hit = np.empty_like(oriented)
-                np.multiply(oriented[:, :1], laws[striker.dice], out=hit)
+                return hit if striker.side == ATTACKER else hit.T
+            oriented = dist if striker.side == ATTACKER else dist.T
+            hit = np.empty_like(oriented)
+            np.multiply(oriented[:, :1], laws[striker.dice], out=hit)
             return hit if striker.side == ATTACKER else hit.T
+    if dist is None:  # the round's first table, not made yet (`fight_round`)
+        dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+        dist[0, 0] = 1.0
+    oriented = dist if striker.side == ATTACKER else dist.T
+    if fast:
         hit = enemy.track.throw(
             oriented, striker.dice, striker.transition, striker.independent, untouched,
             striker.most, striker.law,
@@ -765,7 +773,7 @@ def _apply(
 
 
 def _run(
-    dist: Array,
+    dist: Array | None,
     buckets: list[list[Striker]],
     sides: Sequence[Side],
     weight: float,
@@ -891,6 +899,8 @@ def fight_round(
     strikers = mine + theirs
     prepare(strikers, sides)
     check_size(sides, strikers)
-    dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
-    dist[0, 0] = 1.0
-    return _run(dist, _buckets(strikers), sides, 1.0, tally), mine, theirs
+    dist = _run(None, _buckets(strikers), sides, 1.0, tally)
+    if dist is None:  # nobody struck
+        dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+        dist[0, 0] = 1.0
+    return dist, mine, theirs
