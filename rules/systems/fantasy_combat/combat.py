@@ -805,6 +805,12 @@ def _run(
 
 def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
     """The strikers grouped by strike order (§6.2), in order; each group in the given order."""
+    if len(strikers) == 2:  # most combats: one batch a side (the sort and grouping written out)
+        first, second = strikers
+        one, other = first.order, second.order
+        if one == other:
+            return [[first, second]]
+        return [[first], [second]] if one < other else [[second], [first]]
     return [list(group) for _, group in groupby(sorted(strikers, key=_order), key=_order)]
 
 
