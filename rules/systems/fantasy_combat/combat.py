@@ -38,6 +38,7 @@ from rules.systems.fantasy_combat.wound_track import (
     Array,
     DieLaw,
     WoundTrack,
+    _binomial_matrix,
     binomial_laws,
     striking,
     table_rows,
@@ -709,12 +710,14 @@ def _apply(
     tally: bool = True,
     untouched: bool | None = None,
     start: bool = False,
+    alone: bool = False,
 ) -> Array:
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
     `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
     result; a list job's matrix cell has no use for them, and the table is the same without).
     `start`: `dist` is the round's first table (certain in its first cell), nothing thrown yet;
-    None: that table, still to be made (a first strike on an untouched pool writes its own)."""
+    None: that table, still to be made (a first strike on an untouched pool writes its own).
+    `alone`: the striker's own pool is untouched (its side not struck yet: one row holds mass)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
     fast = striker.dice is not None and not tally  # close combat, kept (`melee_strikers`)
     if fast:
@@ -737,6 +740,13 @@ def _apply(
         dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
         dist[0, 0] = 1.0
     oriented = dist if striker.side == ATTACKER else dist.T
+    if fast and alone and striker.law is not None and striker.law[2] and short:
+        # `WoundTrack.throw`'s one-row case written out: the first row's dice on a pool struck
+        # before (by this side), through their matrix
+        n = int(striker.dice[0])
+        hit = np.zeros_like(oriented)
+        hit[0] = oriented[0] @ _binomial_matrix(striker.law[1], n, enemy.track.size) if n else oriented[0]
+        return hit if striker.side == ATTACKER else hit.T
     if fast:
         hit = enemy.track.throw(
             oriented, striker.dice, striker.transition, striker.independent, untouched,
@@ -795,7 +805,8 @@ def _run(
             return 0.5 * (one + other)
         for striker in bucket:
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
-            dist = _apply(dist, striker, sides, tally, striker.side not in struck, not struck)
+            untouched, alone = striker.side not in struck, 1 - striker.side not in struck
+            dist = _apply(dist, striker, sides, tally, untouched, not struck, alone)
             struck |= {striker.side}
             if tally:  # (a list job's cell counts nothing: the tallies stay 0)
                 striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
