@@ -90,9 +90,8 @@ def matrix_cell(outcome: Mapping[str, Any], labels: dict[str, str] | None = None
         if (extra.get("kind") in CELL_OUTCOME_KINDS and extra.get("key") not in cell
                 and extra.get("matrix", True) is not False):
             cell[extra["key"]] = extra["value"]
-            if labels is not None:
-                labels.setdefault(extra["key"], {"label": str(extra.get("label", extra["key"])),
-                                                 "kind": extra["kind"]})
+            if labels is not None and extra["key"] not in labels:  # a job's cells share their labels
+                labels[extra["key"]] = {"label": str(extra.get("label", extra["key"])), "kind": extra["kind"]}
     return cell
 
 

@@ -196,45 +196,88 @@ def resolve_blow(
     if variants.ethereal and target.ethereal and not (magical or flaming or ethereal_attacker):
         return Blow(p_hit=float(hit.p), p_slay=0.0, p_unsaved=0.0, damage=damage, regeneration_fails=1.0)
     no_armour_save = no_armour_save or (variants.ethereal and ethereal_attacker)
-    p_wound = wound_chance(strength, target.t)
+    # The same exact arithmetic as on `Fraction`s, on (numerator, denominator) pairs of ints
+    # left unreduced (a product's or a sum's terms, `_Exact`): each chance is the same rational,
+    # and `n / d` of two ints is its correctly rounded float, as `float(Fraction)` is. The
+    # Fractions' reductions at every step were most of a blow's cost (issue 42).
+    p_wound = _exact(wound_chance(strength, target.t))
     poison = poisoned and poison_applies(target)
-    auto_wounds = hit.p_six if poison else Fraction(0)
-    rolled_hits = hit.p - auto_wounds
+    p, p_six = _exact(hit.p), _exact(hit.p_six)
+    auto_wounds = p_six if poison else _ZERO
+    rolled_hits = _sub(p, auto_wounds)
     kills_outright = (
-        rolled_hits * SIXTH
-        if killing_blow and p_wound > 0 and killing_blow_applies(target, variants)
-        else Fraction(0)
+        _mul(rolled_hits, _SIXTH)
+        if killing_blow and p_wound[0] > 0 and killing_blow_applies(target, variants)
+        else _ZERO
     )
-    normal_wounds = rolled_hits * p_wound - kills_outright
+    normal_wounds = _sub(_mul(rolled_hits, p_wound), kills_outright)
 
     armour = (
-        Fraction(0)
+        _ZERO
         if no_armour_save or (flaming and variants.flaming_ignores_armour)
-        else armour_save(
-            target,
-            strength=strength,
-            armour_piercing=armour_piercing,
-            melee=melee,
-            hand_weapon_and_shield=hand_weapon_and_shield,
+        else _exact(
+            armour_save(
+                target,
+                strength=strength,
+                armour_piercing=armour_piercing,
+                melee=melee,
+                hand_weapon_and_shield=hand_weapon_and_shield,
+            )
         )
     )
-    poison_armour = Fraction(0) if variants.poison_ignores_armour else armour
-    ward_fails = 1 - fixed_save_chance(target.ward)
-    regeneration = Fraction(0) if flaming else fixed_save_chance(target.regeneration)
+    poison_armour = _ZERO if variants.poison_ignores_armour else armour
+    ward_fails = _fails(_exact(fixed_save_chance(target.ward)))
+    regeneration = _ZERO if flaming else _exact(fixed_save_chance(target.regeneration))
 
-    unsaved = (auto_wounds * (1 - poison_armour) + normal_wounds * (1 - armour)) * ward_fails
-    slay = kills_outright * (ward_fails if variants.killing_blow_ward_save else 1)
+    unsaved = _mul(
+        _add(_mul(auto_wounds, _fails(poison_armour)), _mul(normal_wounds, _fails(armour))), ward_fails
+    )
+    slay = _mul(kills_outright, ward_fails) if variants.killing_blow_ward_save else kills_outright
     if variants.regeneration_per_attack:
-        unsaved *= 1 - regeneration
-        regeneration_fails = Fraction(1)
+        unsaved = _mul(unsaved, _fails(regeneration))
+        regeneration_fails = _ONE
     else:
-        regeneration_fails = 1 - regeneration
+        regeneration_fails = _fails(regeneration)
     if flaming and target.flammable:
         damage = flammable_damage(damage)
     return Blow(
         p_hit=float(hit.p),
-        p_slay=float(slay),
-        p_unsaved=float(unsaved),
+        p_slay=_float(slay),
+        p_unsaved=_float(unsaved),
         damage=damage,
-        regeneration_fails=float(regeneration_fails),
+        regeneration_fails=_float(regeneration_fails),
     )
+
+
+#: An exact chance as (numerator, denominator), ints, not reduced (`resolve_blow`).
+_Exact = tuple[int, int]
+_ZERO: _Exact = (0, 1)
+_ONE: _Exact = (1, 1)
+_SIXTH: _Exact = (1, 6)
+
+
+def _exact(value: Fraction) -> _Exact:
+    return value.numerator, value.denominator
+
+
+def _mul(a: _Exact, b: _Exact) -> _Exact:
+    return a[0] * b[0], a[1] * b[1]
+
+
+def _add(a: _Exact, b: _Exact) -> _Exact:
+    return a[0] * b[1] + b[0] * a[1], a[1] * b[1]
+
+
+def _sub(a: _Exact, b: _Exact) -> _Exact:
+    return a[0] * b[1] - b[0] * a[1], a[1] * b[1]
+
+
+def _fails(a: _Exact) -> _Exact:
+    """1 − a."""
+    return a[1] - a[0], a[1]
+
+
+def _float(a: _Exact) -> float:
+    """The correctly rounded float of a/b (Python's int division rounds correctly, as
+    `float(Fraction)` does), 0.0 for a zero chance as `float(Fraction(0))` gives."""
+    return a[0] / a[1]

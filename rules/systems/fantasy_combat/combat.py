@@ -32,16 +32,27 @@ from rules.systems.fantasy_combat.blows import (
 from rules.systems.fantasy_combat.situation import MAX_POOL_WOUNDS, MAX_TABLE_CELLS, MAX_WORK, Situation
 from rules.systems.fantasy_combat.units import Model, Unit, Weapon, dice_pmf
 from rules.systems.fantasy_combat.variants import Variants
-from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
+from rules.systems.fantasy_combat.wound_track import (
+    BINOMIAL_MOST,
+    FFT_FROM_STATES,
+    Array,
+    DieLaw,
+    WoundTrack,
+    _binomial_matrix,
+    binomial_laws,
+    striking,
+    table_rows,
+)
 
 ATTACKER, DEFENDER = 0, 1
 #: Strike tiers (§6.2): impact hits, first (chargers, ASF), by Initiative, last (great weapons, ASL).
 IMPACT, FIRST, NORMAL, LAST = -1, 0, 1, 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Striker:
-    """One batch of identical attack dice: a model group's weapon, its mount, impact hits or breath."""
+    """One batch of identical attack dice: a model group's weapon, its mount, impact hits or breath.
+    (Slotted: built per striker per matchup.)"""
 
     side: int
     name: str
@@ -60,15 +71,22 @@ class Striker:
     transition: Array = field(default_factory=lambda: np.zeros((1, 1)))
     #: `transition` is the same in every state (`WoundTrack.die`); None: not known yet.
     independent: bool | None = None
+    #: Close combat: the dice each state of its own track throws (`Side.fighting` times
+    #: `per_model`, kept with the unit), their largest number, and the independent die's
+    #: `wound_track.independent_law`; None: worked out by the throw.
+    dice: npt.NDArray[np.int64] | None = None
+    most: int | None = None
+    law: DieLaw | None = None
 
     @property
     def order(self) -> tuple[int, int]:
         return (self.tier, -self.initiative)
 
 
-@dataclass
+@dataclass(slots=True)
 class Side:
-    """A unit in the fight, its wound track and the models that fight per track state."""
+    """A unit in the fight, its wound track and the models that fight per track state.
+    (Slotted: two per matchup.)"""
 
     unit: Unit
     track: WoundTrack
@@ -212,7 +230,7 @@ def _blow_against(
 
 @dataclass(frozen=True)
 class _Fighter:
-    """What of one close-combat striker depends on its own unit only (`_fighters`): all but
+    """What of one close-combat striker depends on its own unit only (`_fighters_of`): all but
     its hit chance and its blow, which depend on the enemy too."""
 
     group: int
@@ -240,20 +258,95 @@ class _Fighter:
 #: One model group's strikers against one kind of enemy (`melee_strikers`): each `_Fighter`
 #: with its blow.
 _Struck = list[tuple[_Fighter, Blow]]
+#: What a side's fighters do to one kind of enemy (`_blows`): per model group each fighter's
+#: blow, and per shape of the enemy's wound track their dice on it (`wound_track.striking`).
+_Blows = tuple[list[list[Blow]], dict[tuple[int, int], list]]
+_Against = dict[tuple, _Blows]
 
 
-def _fighters(
-    own: Side, situation: Situation, variants: Variants
-) -> tuple[list[list[_Fighter]], dict[tuple, list[_Struck]]]:
-    """Per model group, its strikers' own numbers (`_Fighter`), kept with the unit for the job's
-    situation and rules: a unit meets every enemy of a job with the same weapons, Strength,
-    strike tier and ranks (the flags and characteristics read per enemy were a fifth of a
-    matchup). With them, kept the same way, what they do to each kind of enemy met
-    (`melee_strikers`' blows and dice, keyed by the numbers of the enemy they read)."""
+def _blow_numbers(f: _Fighter) -> tuple:
+    """What of a fighter its blow reads (`_strike`): fighters alike in these strike alike."""
+    return (
+        f.ws,
+        f.to_hit_bonus,
+        f.initiative,
+        f.hatred,
+        f.asf_reroll,
+        f.strength,
+        f.ap,
+        f.damage,
+        f.no_armour_save,
+        f.flaming,
+        f.poisoned,
+        f.killing_blow,
+        f.magic,
+        f.ethereal,
+    )
+
+
+#: The blows of every side plan met, per plan's blow numbers and kind of enemy (`_blows`: the
+#: units of a job's lists share a few profiles, a quarter as many as the unit-enemy pairs).
+#: Blows only (small; their dice on a track stay with the plan, for the job): emptied by
+#: `clear_caches`, and when it holds `_BLOWS_KEPT` entries.
+_BLOWS: dict[tuple, list[list[Blow]]] = {}
+_BLOWS_KEPT = 20_000
+
+
+def _blows(
+    plan: _Plan, key: tuple, numbers: _Target, shielded: bool, target_ws: int, target_i: int, afraid: bool,
+    variants: Variants, situation: Situation,
+) -> _Blows:
+    """What the plan's fighters do to the enemy of `key` (`melee_strikers`): the blows shared by
+    the plans whose fighters read the same numbers (`_blow_numbers`), and an empty store of
+    their dice per track."""
+    shared = (plan.numbers, key, situation.round, variants)
+    blows = _BLOWS.get(shared)
+    if blows is None:
+        if len(_BLOWS) >= _BLOWS_KEPT:
+            _BLOWS.clear()
+        struck = _strike(plan.fighters, numbers, shielded, target_ws, target_i, afraid, variants, situation)
+        blows = _BLOWS[shared] = [[blow for _, blow in group] for group in struck]
+    return blows, {}
+
+
+class _Plan:
+    """A side's fighters for a job's situation and rules (`_fighters_of`) and what is kept with
+    them: the blows per kind of enemy (`against`), whether any re-rolls against a lower
+    Initiative (`asf`), the model groups with impact hits or a breath weapon (`special`), and
+    the dice per state (`dice`, per track size and models in contact, `_dice`)."""
+
+    __slots__ = ("against", "asf", "dice", "fighters", "numbers", "situation", "special", "variants")
+
+    def __init__(self, own: Side, situation: Situation, variants: Variants) -> None:
+        self.situation, self.variants = situation, variants
+        self.fighters, self.against = _fighters_of(own, situation, variants)
+        self.numbers = tuple(tuple(_blow_numbers(f) for f in fighters) for fighters in self.fighters)
+        self.asf = any(f.asf_reroll for fighters in self.fighters for f in fighters)
+        self.special = frozenset(
+            k
+            for k, model in enumerate(own.unit.models)
+            if "impact hits" in model.rules or "breath weapon" in model.rules
+        )
+        self.dice: dict[tuple[int, int], list[list[tuple[npt.NDArray[np.int64], int]]]] = {}
+
+
+def _plan(own: Side, situation: Situation, variants: Variants) -> _Plan:
+    """The side's `_Plan`, kept with its unit for the job's situation and rules."""
     key = ("fighters", own.charging, own.front_facing)
     known = own.unit._memo.get(key)
-    if known is not None and known[0] is situation and known[1] is variants:
-        return known[2], known[3]
+    if known is None or known.situation is not situation or known.variants is not variants:
+        known = own.unit._memo[key] = _Plan(own, situation, variants)
+    return known
+
+
+def _fighters_of(
+    own: Side, situation: Situation, variants: Variants
+) -> tuple[list[list[_Fighter]], _Against]:
+    """Per model group, its strikers' own numbers (`_Fighter`): a unit meets every enemy of a
+    job with the same weapons, Strength, strike tier and ranks (the flags and characteristics
+    read per enemy were a fifth of a matchup); and an empty store of what they do to each kind
+    of enemy met (`melee_strikers`' blows and dice, keyed by the numbers of the enemy they
+    read). Kept with the unit (`_plan`)."""
     charging = own.charging
     plan: list[list[_Fighter]] = []
     for k, model in enumerate(own.unit.models):
@@ -297,9 +390,7 @@ def _fighters(
                 )
             )
         plan.append(entries)
-    against: dict[tuple, list[_Struck]] = {}
-    own.unit._memo[key] = (situation, variants, plan, against)
-    return plan, against
+    return plan, {}
 
 
 def _target(unit: Unit) -> tuple[_Target, bool]:
@@ -335,53 +426,91 @@ def defending_ws(unit: Unit) -> int:
     return max((m.ws for m in unit.models if m.ws is not None), default=0)
 
 
+def _as_enemy(unit: Unit) -> tuple[Model, int, _Target, bool, int]:
+    """What the strikers of an enemy read of the unit they strike (its target model, the WS
+    blows are rolled against, `_target`'s numbers and shield, its Initiative), kept with it."""
+    known = unit._memo.get("as_enemy")
+    if known is None:
+        target = unit.target
+        numbers, shielded = _target(unit)
+        known = unit._memo["as_enemy"] = (target, defending_ws(unit), numbers, shielded, target.i or 0)
+    return known
+
+
+def _dice(own: Side, plan: _Plan) -> list[list[tuple[npt.NDArray[np.int64], int]]]:
+    """Per model group and fighter of `plan`, the dice each state of the side's track throws
+    (`Side.fighting` times its attacks) and their largest number: the same against every enemy
+    met with the same front, so kept with the plan."""
+    key = (own.track.size, own.fighting_models)
+    known = plan.dice.get(key)
+    if known is None:
+        known = plan.dice[key] = []
+        for k, fighters in enumerate(plan.fighters):
+            group = []
+            for f in fighters:
+                dice = own.fighting(f.in_ranks)[k] * f.per_model
+                group.append((dice, int(dice.max()) if len(dice) else 0))
+            known.append(group)
+    return known
+
+
 def melee_strikers(
     side: int, own: Side, enemy: Side, situation: Situation, variants: Variants
 ) -> list[Striker]:
     """Every batch of close-combat dice a side throws this round."""
-    target = enemy.unit.target
-    target_ws = defending_ws(enemy.unit)
-    own_afraid, enemy_afraid = (
-        failed_fear(own.unit, enemy.unit, situation, side),
-        failed_fear(enemy.unit, own.unit, situation, 1 - side),
-    )
+    target, target_ws, numbers, shielded, target_i = _as_enemy(enemy.unit)
+    own_afraid = enemy_afraid = False
+    if situation.attacker_failed_fear or situation.defender_failed_fear:
+        own_afraid = failed_fear(own.unit, enemy.unit, situation, side)
+        enemy_afraid = failed_fear(enemy.unit, own.unit, situation, 1 - side)
     if enemy_afraid and variants.fear_sets_ws_one:
         target_ws = 1
     strikers: list[Striker] = []
-    numbers, shielded = _target(enemy.unit)
-    target_i = target.i or 0
-    plan, against = _fighters(own, situation, variants)
+    plan = _plan(own, situation, variants)
     # What the fighters do depends on these numbers of the enemy alone (and the plan's
     # situation and rules): a job's many enemies share a few of them, so kept per value (the
     # enemy's Initiative only where a fighter re-rolls against a lower one, RU #2).
-    asf = any(f.asf_reroll for fighters in plan for f in fighters)
-    key = (numbers, shielded, target_ws, target_i if asf else None, own_afraid)
-    struck = against.get(key)
-    if struck is None:
-        struck = against[key] = _strike(
-            plan, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
+    key = (numbers, shielded, target_ws, target_i if plan.asf else None, own_afraid)
+    known = plan.against.get(key)
+    if known is None:
+        known = plan.against[key] = _blows(
+            plan, key, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
         )
+    struck, on_tracks = known
+    dice = _dice(own, plan)
+    track = enemy.track.models, enemy.track.w
+    # each blow's die on the enemy's track (`wound_track.striking`), kept per track shape
+    dies = on_tracks.get(track)
+    if dies is None:
+        dies = on_tracks[track] = [[striking(blow, *track) for blow in group] for group in struck]
     for k, group in enumerate(struck):
-        for f, blow in group:
-            transition, independent = enemy.track.die(blow)
+        for f, blow, (throws, most), kept in zip(plan.fighters[k], group, dice[k], dies[k], strict=True):
+            transition, independent, law = kept
             strikers.append(
                 Striker(
-                    side=side,
-                    name=f.name,
-                    model=f.model,
-                    group=k,
-                    per_model=f.per_model,
-                    tier=f.tier,
-                    initiative=f.initiative,
-                    blow=blow,
-                    in_ranks=f.in_ranks,
-                    transition=transition,
-                    independent=independent,
+                    side,
+                    f.name,
+                    f.model,
+                    k,
+                    f.per_model,
+                    f.tier,
+                    f.initiative,
+                    blow,
+                    True,
+                    None,
+                    0.0,
+                    f.in_ranks,
+                    0.0,
+                    0.0,
+                    transition,
+                    independent,
+                    throws,
+                    most,
+                    law,
                 )
             )
-        model = own.unit.models[k]
-        if "impact hits" in model.rules or "breath weapon" in model.rules:
-            strikers += _special_hits(side, k, model, own, target, situation, variants)
+        if k in plan.special:
+            strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
     return strikers
 
 
@@ -575,13 +704,55 @@ def shooting_strikers(own: Side, enemy: Side, situation: Situation, variants: Va
 
 
 def _apply(
-    dist: Array, striker: Striker, sides: Sequence[Side], tally: bool = True, untouched: bool | None = None
+    dist: Array | None,
+    striker: Striker,
+    sides: Sequence[Side],
+    tally: bool = True,
+    untouched: bool | None = None,
+    start: bool = False,
+    alone: bool = False,
 ) -> Array:
     """One striker's dice on the joint distribution (rows: attacker states, columns: defender's).
     `tally`: also count the striker's expected dice and kills (the per-weapon figures of a full
-    result; a list job's matrix cell has no use for them, and the table is the same without)."""
+    result; a list job's matrix cell has no use for them, and the table is the same without).
+    `start`: `dist` is the round's first table (certain in its first cell), nothing thrown yet;
+    None: that table, still to be made (a first strike on an untouched pool writes its own).
+    `alone`: the striker's own pool is untouched (its side not struck yet: one row holds mass)."""
     own, enemy = sides[striker.side], sides[1 - striker.side]
+    fast = striker.dice is not None and not tally  # close combat, kept (`melee_strikers`)
+    if fast:
+        law, track, most = striker.law, enemy.track, striker.most
+        short = track.size <= FFT_FROM_STATES
+        if untouched and law is not None and law[2] and short and most <= BINOMIAL_MOST:
+            # `WoundTrack.throw`'s first case written out (an independent two-outcome die on a
+            # pool nothing has struck yet): each row's mass in state 0 times its dice's law
+            laws = binomial_laws(law[1], table_rows(most), track.size)
+            if start:  # the first row's law (times 1), the other rows' mass is 0: zeros
+                order = "C" if striker.side == ATTACKER else "F"  # the layout of `dist` oriented
+                hit = np.zeros((own.track.size, track.size), order=order)
+                hit[0] = laws[striker.dice[0]]
+                return hit if striker.side == ATTACKER else hit.T
+            oriented = dist if striker.side == ATTACKER else dist.T
+            hit = np.empty_like(oriented)
+            np.multiply(oriented[:, :1], laws[striker.dice], out=hit)
+            return hit if striker.side == ATTACKER else hit.T
+    if dist is None:  # the round's first table, not made yet (`fight_round`)
+        dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+        dist[0, 0] = 1.0
     oriented = dist if striker.side == ATTACKER else dist.T
+    if fast and alone and striker.law is not None and striker.law[2] and short:
+        # `WoundTrack.throw`'s one-row case written out: the first row's dice on a pool struck
+        # before (by this side), through their matrix
+        n = int(striker.dice[0])
+        hit = np.zeros_like(oriented)
+        hit[0] = oriented[0] @ _binomial_matrix(striker.law[1], n, enemy.track.size) if n else oriented[0]
+        return hit if striker.side == ATTACKER else hit.T
+    if fast:
+        hit = enemy.track.throw(
+            oriented, striker.dice, striker.transition, striker.independent, untouched,
+            striker.most, striker.law,
+        )
+        return hit if striker.side == ATTACKER else hit.T
     fighting = own.fighting(striker.in_ranks)[striker.group][: oriented.shape[0]]  # shooting: one row
     if tally:
         own_marginal = oriented.sum(axis=1)
@@ -612,7 +783,7 @@ def _apply(
 
 
 def _run(
-    dist: Array,
+    dist: Array | None,
     buckets: list[list[Striker]],
     sides: Sequence[Side],
     weight: float,
@@ -634,7 +805,8 @@ def _run(
             return 0.5 * (one + other)
         for striker in bucket:
             kills_before, dice_before = striker.expected_kills, striker.expected_dice
-            dist = _apply(dist, striker, sides, tally, striker.side not in struck)
+            untouched, alone = striker.side not in struck, 1 - striker.side not in struck
+            dist = _apply(dist, striker, sides, tally, untouched, not struck, alone)
             struck |= {striker.side}
             if tally:  # (a list job's cell counts nothing: the tallies stay 0)
                 striker.expected_kills = kills_before + weight * (striker.expected_kills - kills_before)
@@ -644,6 +816,12 @@ def _run(
 
 def _buckets(strikers: list[Striker]) -> list[list[Striker]]:
     """The strikers grouped by strike order (§6.2), in order; each group in the given order."""
+    if len(strikers) == 2:  # most combats: one batch a side (the sort and grouping written out)
+        first, second = strikers
+        one, other = first.order, second.order
+        if one == other:
+            return [[first, second]]
+        return [[first], [second]] if one < other else [[second], [first]]
     return [list(group) for _, group in groupby(sorted(strikers, key=_order), key=_order)]
 
 
@@ -675,13 +853,21 @@ def check_size(sides: Sequence[Side], strikers: Sequence[Striker], *, melee: boo
             f"({cells:.0e} combinations of both units' wounds; the limit is {MAX_TABLE_CELLS:.0e})"
         )
     work = 0
+    # each side's first strike: a striker has been struck before it strikes when the other
+    # side's first comes no later than it
+    first: list[tuple[int, int] | None] = [None, None]
+    for o in strikers:
+        order = o.order
+        if first[o.side] is None or order < first[o.side]:
+            first[o.side] = order
     for s in strikers:
         own, enemy = sides[s.side], sides[1 - s.side]
         independent = (
             s.independent if s.independent is not None else bool((s.transition[:-1] == s.transition[0]).all())
         )
         dependent = s.random_count is not None or not independent
-        struck_before = any(o.side != s.side and o.order <= s.order for o in strikers)
+        other_first = first[1 - s.side]
+        struck_before = other_first is not None and other_first <= s.order
         rows = own.track.size if struck_before else 1
         if dependent:  # only these count their dice
             fighting = own.fighting(s.in_ranks)[s.group]
@@ -727,8 +913,11 @@ def fight_round(
     their expected dice and kills, `_apply`)."""
     mine = melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], situation, variants)
     theirs = melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], situation, variants)
-    prepare(mine + theirs, sides)
-    check_size(sides, mine + theirs)
-    dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
-    dist[0, 0] = 1.0
-    return _run(dist, _buckets(mine + theirs), sides, 1.0, tally), mine, theirs
+    strikers = mine + theirs
+    prepare(strikers, sides)
+    check_size(sides, strikers)
+    dist = _run(None, _buckets(strikers), sides, 1.0, tally)
+    if dist is None:  # nobody struck
+        dist = np.zeros((sides[ATTACKER].track.size, sides[DEFENDER].track.size))
+        dist[0, 0] = 1.0
+    return dist, mine, theirs

@@ -238,7 +238,11 @@ BYTES_PER: dict[str, float] = {
 #: per die, the resolution binned once): `CELL_SPEEDUP` scales these prices, from the cells
 #: bench of whfb6 and ru_whfb (seed 1, 60 cells each, interleaved before and after at load
 #: ~3): predicted/measured had risen to 0.69–3.56 (jobs 2.8–3.2), 0.55–2.85 (jobs 2.3–2.6) after.
-CELL_SPEEDUP = 0.8
+#: Then a job's cells shared more (blows of units alike, one law table per die for 5 to 16
+#: dice, the round's first strike written out): its jobs ran 5–17% faster, its single cold
+#: cells as before (seeds 1 and 2, 60 cells each, interleaved at load ~7: cells 0.54–2.79,
+#: jobs 2.2–4.0 at 0.8), so 0.8 became 0.7 (cells about 0.47–2.44, jobs 1.9–3.5).
+CELL_SPEEDUP = 0.7
 CELL_SECONDS_PER: dict[str, float] = {
     kind: CELL_SPEEDUP * price
     for kind, price in {
@@ -369,10 +373,11 @@ def fighting_models(units: tuple[Unit, Unit], sit: Situation) -> tuple[int, int,
 def clear_caches() -> None:
     """The registry's `clear_caches`: what the engine keeps between matchups (a blow's odds,
     wound tracks, dice matrices, line-ups), emptied so a bench measures it cold."""
-    from rules.systems.fantasy_combat import blows, frontage, wound_track
+    from rules.systems.fantasy_combat import blows, combat, frontage, wound_track
 
     for cached in (blows.resolve_blow, blows.melee_hit, blows.sixes_only, blows.reroll_misses):
         cached.cache_clear()
+    combat._BLOWS.clear()
     frontage._contact.cache_clear()
     wound_track.clear_caches()
 
@@ -389,20 +394,29 @@ def prepare_situation(situation: Mapping[str, Any] | None, *, variants: Variants
 
 
 def _sides(attacker: Mapping[str, Any] | Unit, defender: Mapping[str, Any] | Unit, sit: Situation) -> tuple:
-    units = tuple(unit if isinstance(unit, Unit) else read_unit(unit) for unit in (attacker, defender))
-    tracks = tuple(_track(u) for u in units)
+    units = (
+        attacker if isinstance(attacker, Unit) else read_unit(attacker),
+        defender if isinstance(defender, Unit) else read_unit(defender),
+    )
+    tracks = (_track(units[ATTACKER]), _track(units[DEFENDER]))
     fighting_a, fighting_d, defender_front = fighting_models(units, sit)
     sides = (
-        Side(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a),
-        Side(
-            units[DEFENDER],
-            tracks[DEFENDER],
-            sit.melee and sit.defender_charged,
-            fighting_d,
-            front_facing=defender_front,
+        _placed(units[ATTACKER], tracks[ATTACKER], sit.melee and sit.charging, fighting_a, True),
+        _placed(
+            units[DEFENDER], tracks[DEFENDER], sit.melee and sit.defender_charged, fighting_d, defender_front
         ),
     )
     return units, tracks, sides
+
+
+def _placed(unit: Unit, track: WoundTrack, charging: bool, fighting: int, front: bool) -> Side:
+    """The unit's `Side` so placed, kept with it: a job's unit fights most of its matchups the
+    same way, and a side's fighters per state are kept with it (`Side.fighting`)."""
+    key = ("side", charging, fighting, front)
+    side = unit._memo.get(key)
+    if side is None:
+        side = unit._memo[key] = Side(unit, track, charging, fighting, front_facing=front)
+    return side
 
 
 def _track(unit: Unit) -> WoundTrack:
@@ -458,8 +472,10 @@ def _attack(
     else:
         dist, strikers = shoot(sides, sit, variants, tally=full)
     td, ta = tracks[DEFENDER], tracks[ATTACKER]
-    wounds = dist.sum(axis=0)
-    kills = np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
+    wounds = np.add.reduce(dist, axis=0)  # `dist.sum(axis=0)` without its Python wrapper
+    # models slain per wounds lost (one wound each: the same numbers, as `np.bincount` adds each
+    # weight to 0.0)
+    kills = wounds if td.w == 1 else np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
     if sit.melee:
         result = resolve(dist, units[ATTACKER], units[DEFENDER], (ta, td), sit, variants)
         outcomes += [

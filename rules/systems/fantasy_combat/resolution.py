@@ -249,6 +249,23 @@ def resolve(
     The difference is built from per-state vectors (wounds caused, ranks, the flank charge's
     bonus) plus the one term that needs both states (which side has the greater US), so the
     table-sized work is a few array operations."""
+    if situation.flank == "front" and situation.attacker_musician == situation.defender_musician:
+        plain = _plain(dist, attacker, defender, tracks, situation, variants)
+        if plain is not None:
+            return plain
+    return resolve_cell_by_cell(dist, attacker, defender, tracks, situation, variants)
+
+
+def resolve_cell_by_cell(
+    dist: Array,
+    attacker: Unit,
+    defender: Unit,
+    tracks: tuple[WoundTrack, WoundTrack],
+    situation: Situation,
+    variants: Variants,
+) -> CombatResult:
+    """`resolve` the general way: every case (a flank or rear charge, a musician's tie-break, a
+    Swarm), each cell's difference on the whole table (`_plain` is the shortcut of the rest)."""
     ta, td = tracks
     _, us_a, _, own_a, destroyed_a = _per_state_all(attacker, ta, situation.attacker_width)
     _, us_d, ranks_d, own_d, destroyed_d = _per_state_all(defender, td, situation.defender_width)
@@ -351,4 +368,144 @@ def resolve(
         defender_swarm_wounds=_swarm_wounds(dist, diff, _wounds_left(td)[None, :])
         if test_d.kind == "swarm"
         else None,
+    )
+
+
+#: `_plain`'s sums per result of the destroyed bits (none, the defender's, the attacker's,
+#: both): the defender standing, the attacker standing, the defender destroyed, the attacker.
+_BY_BITS = np.array([[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0], [1.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0]])
+#: How far from a draw `_Side.breaks` reads the break chances by slicing (`_plain`); a combat
+#: result further out goes the general way.
+_REACH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What the combat result and the break test read of one unit in its role (attacker or
+    defender) for a job's situation (`_side`), so that a matchup adds the two sides' vectors.
+
+    `key`: per state of its track, 12 × its own part of the combat result (the attacker's
+    wounds caused are the defender's lost, so the attacker's rank bonus, standard and item
+    bonus count up from its row and its wounds lost down; the defender's the other way, so
+    negated), plus its bit of the destroyed state (the last one, when no model is left there:
+    1 the defender's, 2 the attacker's) and, the attacker's, 4: `np.add.outer` of the two is
+    `_plain`'s binning key but for the US term. `breaks[_REACH + v]`: P(the unit breaks on its
+    test) when the attacker's combat result minus the defender's is v (`_by_loss`, sliced)."""
+
+    key: np.ndarray
+    us: np.ndarray
+    test: BreakTest
+    breaks: np.ndarray
+    causes_fear: bool
+    fearless: bool
+
+
+def _side(
+    unit: Unit, track: WoundTrack, situation: Situation, variants: Variants, attacking: bool
+) -> _Side:
+    """`_Side` of the unit, kept with it for the job's situation and rules."""
+    memo_key = ("resolve_side", attacking, track.size)
+    known = unit._memo.get(memo_key)
+    if known is not None and known[0] is situation and known[1] is variants:
+        return known[2]
+    who = "attacker" if attacking else "defender"
+    _, us, _, own, destroyed = _per_state_all(unit, track, getattr(situation, f"{who}_width"))
+    standards = getattr(situation, f"{who}_standard"), getattr(situation, f"{who}_army_standard")
+    bonus = (
+        standard_bonus(*standards, variants)
+        + _item_bonus(unit)
+        + int(situation.high_ground == who)
+    )
+    test = break_test(
+        unit,
+        getattr(situation, f"{who}_general_ld"),
+        getattr(situation, f"{who}_battle_standard") or getattr(situation, f"{who}_army_standard"),
+        variants,
+    )
+    sign = 1 if attacking else -1
+    key = 12 * sign * (own + bonus)
+    if destroyed[-1]:
+        key[-1] += 2 if attacking else 1
+    if attacking:
+        key += 4  # `_plain`'s 4 × (1 + the sign of the US), its constant part
+    # the unit loses by -v as the attacker, by v as the defender
+    lost_by = np.arange(-_REACH, _REACH + 1) * -sign
+    side = _Side(key, us, test, _by_loss(test, lost_by), _causes_fear(unit), _fearless(unit))
+    unit._memo[memo_key] = (situation, variants, side)
+    return side
+
+
+def _plain(
+    dist: Array,
+    attacker: Unit,
+    defender: Unit,
+    tracks: tuple[WoundTrack, WoundTrack],
+    situation: Situation,
+    variants: Variants,
+) -> CombatResult | None:
+    """`resolve` of a front combat without a musician's tie-break and without a Swarm, from
+    the two sides' kept vectors (`_side`) in a few array operations: each cell binned by its
+    combat result, which side has the greater US (the fear auto-break's condition, §10.3) and
+    which side is destroyed, so the break chances are read per bin. None: not such a combat
+    (or a combat result past `_REACH`), for the general way."""
+    a = _side(attacker, tracks[0], situation, variants, True)
+    d = _side(defender, tracks[1], situation, variants, False)
+    if a.test.kind == "swarm" or d.test.kind == "swarm":
+        return None
+    fear = variants.fear_auto_break or situation.fear_auto_break
+    # beaten by a fear-causer of greater US, a side that tests breaks whatever its test
+    fear_d = fear and d.test.kind == "test" and a.causes_fear and not d.fearless
+    fear_a = fear and a.test.kind == "test" and d.causes_fear and not a.fearless
+    # 12 × (attacker's CR − defender's CR) + 4 × (1 + the sign of US_a − US_d) + the destroyed
+    # bits (`_Side.key`: 12 × each side's part, its bit, the 4; the sign of the US, §9.1, is the
+    # one term that needs both states: once in the result, once in the bin). Integers.
+    key = np.add.outer(a.key, d.key)
+    sign = np.sign(np.subtract.outer(a.us, d.us))
+    sign *= 16
+    key += sign
+    # (the ufuncs' reductions: `.min()`, `.sum()` and the like without their Python wrappers)
+    low, high = int(np.minimum.reduce(key, axis=None)), int(np.maximum.reduce(key, axis=None))
+    offset = low // 12  # the cells' smallest combat result (the rest of the key is 0 … 11)
+    rows = high // 12 - offset + 1
+    if offset < -_REACH or offset + rows - 1 > _REACH:
+        return None
+    key -= 12 * offset
+    binned = np.bincount(key.ravel(), weights=dist.ravel(), minlength=12 * rows).reshape(rows, 3, 4)
+    zero = -offset
+    forced_d = forced_a = 0.0
+    if fear_d or fear_a:  # who breaks to fear depends on the US sign: kept apart per result
+        difference = np.add.reduce(binned, axis=(1, 2))
+        gone_d = float(np.add.reduce(binned[:, :, 1::2], axis=None))
+        gone_a = float(np.add.reduce(binned[:, :, 2:], axis=None))
+        standing_d = binned[:, :, 0] + binned[:, :, 2]  # (result, US sign): the defender not destroyed
+        standing_a = binned[:, :, 0] + binned[:, :, 1]
+        if fear_d:  # the defender lost (result > 0) to a greater US: it breaks whatever its test
+            forced_d = float(np.add.reduce(standing_d[max(zero + 1, 0) :, 2]))
+            standing_d[max(zero + 1, 0) :, 2] = 0.0
+        if fear_a:  # the attacker lost (result < 0) to a greater US
+            forced_a = float(np.add.reduce(standing_a[: max(zero, 0), 0]))
+            standing_a[: max(zero, 0), 0] = 0.0
+        standing_d, standing_a = np.add.reduce(standing_d, axis=1), np.add.reduce(standing_a, axis=1)
+    else:
+        bits = np.add.reduce(binned, axis=1)  # per result, by which side is destroyed
+        difference = np.add.reduce(bits, axis=1)
+        # each side standing, each side destroyed: the bits' columns added by one product
+        # (exact: the other terms are zeros)
+        standing_d, standing_a, gone_d, gone_a = (bits @ _BY_BITS).T
+        gone_d, gone_a = float(np.add.reduce(gone_d)), float(np.add.reduce(gone_a))
+    start = _REACH + offset
+    p_break_d = float(standing_d @ d.breaks[start : start + rows]) + forced_d + gone_d
+    p_break_a = float(standing_a @ a.breaks[start : start + rows]) + forced_a + gone_a
+    return CombatResult(
+        difference=difference,
+        offset=offset,
+        p_attacker_wins=float(np.add.reduce(difference[max(zero + 1, 0) :])),
+        p_draw=float(difference[zero]) if 0 <= zero < len(difference) else 0.0,
+        p_defender_wins=float(np.add.reduce(difference[: max(zero, 0)])),
+        p_defender_breaks=p_break_d,
+        p_attacker_breaks=p_break_a,
+        p_defender_destroyed=gone_d,
+        p_attacker_destroyed=gone_a,
+        attacker_test=a.test,
+        defender_test=d.test,
     )

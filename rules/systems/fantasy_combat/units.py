@@ -410,7 +410,10 @@ class Unit:
 
     @property
     def points(self) -> float:
-        return sum(m.count * m.points for m in self.models)
+        known = self._memo.get("points")
+        if known is None:  # (kept: a job asks in every matchup)
+            known = self._memo["points"] = sum(m.count * m.points for m in self.models)
+        return known
 
 
 def _defence_key(model: Model) -> tuple:

@@ -89,17 +89,21 @@ class WoundTrack:
         transition: Array,
         independent: bool | None = None,
         untouched: bool | None = None,
+        most: int | None = None,
+        law: DieLaw | None = None,
     ) -> Array:
         """Row i throws dice_per_row[i] dice, one after another (rows × states).
 
         Only rows that hold probability and throw dice are touched, and only the states the
         dice can reach (a state only grows, by at most w per die). `independent`: what `die`
         says of `transition`; `untouched`: every row's mass is in state 0 (nothing struck the
-        pool yet, as the caller knows); None: looked at here."""
+        pool yet, as the caller knows); None: looked at here. `most` (the largest of
+        `dice_per_row`) and `law` (`striking`'s of an independent die), when the caller keeps
+        them: a striker's are the same in every matchup with the same enemy."""
         if independent is None:
             independent = bool((transition[:-1] == transition[0]).all())
         if independent:
-            return self._throw_independent(dist, dice_per_row, transition[0], untouched)
+            return self._throw_independent(dist, dice_per_row, transition[0], untouched, most, law)
         out = dist.copy()
         live = np.flatnonzero(dist.any(axis=1) & (dice_per_row > 0))
         if not len(live):
@@ -117,7 +121,13 @@ class WoundTrack:
         return out
 
     def _throw_independent(
-        self, dist: Array, dice_per_row: npt.NDArray[np.int64], per_die: Array, untouched: bool | None = None
+        self,
+        dist: Array,
+        dice_per_row: npt.NDArray[np.int64],
+        per_die: Array,
+        untouched: bool | None = None,
+        most: int | None = None,
+        law: DieLaw | None = None,
     ) -> Array:
         """The same, when a die does the same whatever the state (no Killing Blow or Multiple
         Wounds on multi-wound models): the wounds of n dice are the n-fold convolution of one
@@ -127,26 +137,20 @@ class WoundTrack:
         `_dice_matrix`), on a long one by FFT. Either is a handful of array operations per
         distinct number of dice, where stepping die by die was several per die."""
         last = self.size - 1
-        # Only the numbers of dice of rows that hold probability (the rest stay zero): before the
-        # other side strikes, one row. (`.nonzero()[0]` is `np.flatnonzero` on 1-D arrays, for
-        # less of numpy's Python around it: this runs per striker per matchup.)
-        outcomes = per_die.nonzero()[0]
-        bernoulli = len(outcomes) == 2  # no wound or one: the binomial law, written out
-        if bernoulli:
-            per_die = per_die[: outcomes[-1] + 1]
-        die = per_die.tobytes()
+        per_die, die, bernoulli = independent_law(per_die) if law is None else law
         short = self.size <= FFT_FROM_STATES
         # The pool untouched in every row (a first strike; the return blows of a unit struck
         # by nobody yet): each row's product with a dice matrix is its first entry times the
         # matrix's first row — the other terms are exact zeros — so no matrix is built.
         untouched = short and (not dist[:, 1:].any() if untouched is None else untouched)
-        most = int(dice_per_row.max())
+        if most is None:
+            most = int(dice_per_row.max())
         if untouched and bernoulli and most <= BINOMIAL_MOST:
             # Every row at once: its mass in state 0 times the law of its number of dice (the
             # table up to the most any row throws: a unit's full strength, the same key in
             # every matchup of the same die on the same track).
             out = np.empty_like(dist)
-            np.multiply(dist[:, :1], binomial_laws(die, most, self.size)[dice_per_row], out=out)
+            np.multiply(dist[:, :1], binomial_laws(die, table_rows(most), self.size)[dice_per_row], out=out)
             return out
         held = dist.any(axis=1).nonzero()[0]
         out = np.zeros_like(dist)  # the layout of `dist` (a transposed table's), as the sums after expect
@@ -213,15 +217,52 @@ class WoundTrack:
         return out
 
 
+#: An independent die as `WoundTrack._throw_independent` reads it (`independent_law`).
+DieLaw = tuple[Array, bytes, bool]
+
+
+def independent_law(per_die: Array) -> DieLaw:
+    """One die's PMF of wounds as the independent throw reads it: the PMF (cut after its last
+    outcome when it has two, no wound or m wounds: the binomial law, written out), its bytes
+    (the key of the laws kept per die) and whether it has two outcomes. (`.nonzero()[0]` is
+    `np.flatnonzero` on 1-D arrays, for less of numpy's Python around it.)"""
+    outcomes = per_die.nonzero()[0]
+    bernoulli = len(outcomes) == 2
+    if bernoulli:
+        per_die = per_die[: outcomes[-1] + 1]
+    return per_die, per_die.tobytes(), bernoulli
+
+
+@lru_cache(maxsize=2048)
+def striking(blow: Blow, models: int, w: int) -> tuple[Array, bool, DieLaw | None]:
+    """`die` and, for an independent die, its `independent_law`: what a close-combat striker
+    keeps (`combat.melee_strikers`), so no matchup reads the die again for its throw."""
+    transition, independent = die(blow, models, w)
+    return transition, independent, _die_of(blow, w)[2]
+
+
 @lru_cache(maxsize=2048)
 def die(blow: Blow, models: int, w: int) -> tuple[Array, bool]:
     """`WoundTrack.transition` of a blow on a track of `models` × `w` (read-only) and whether
     every state before "all slain" has the same row (the dice are then independent of the
     state, `WoundTrack._throw_independent`): kept, as a job's strikers meet the same few
     blows on the same few tracks, and the throw and the size check both ask."""
-    transition = _per_remaining(blow, w)[WoundTrack.of(models, w).remaining]
+    per_remaining, independent, _ = _die_of(blow, w)
+    transition = per_remaining[WoundTrack.of(models, w).remaining]
     transition.setflags(write=False)
-    return transition, bool((transition[:-1] == transition[0]).all())
+    return transition, independent
+
+
+@lru_cache(maxsize=1024)
+def _die_of(blow: Blow, w: int) -> tuple[Array, bool, DieLaw | None]:
+    """`_per_remaining`, whether a die is independent of the state, and then its
+    `independent_law`: all three the same on every track of W `w` (kept per blow and W, not
+    per track). Every state but "all slain" has a model with 1 … w wounds left (state 0: w),
+    so the rows of a track's transition are the same in all of them exactly when these rows
+    of `_per_remaining` are."""
+    per_remaining = _per_remaining(blow, w)
+    independent = bool((per_remaining[1:] == per_remaining[w]).all())
+    return per_remaining, independent, independent_law(per_remaining[w]) if independent else None
 
 
 @lru_cache(maxsize=1024)
@@ -292,7 +333,7 @@ def binomial_law(die: bytes, n: int, size: int) -> Array:
     dice (the same bits whichever way a throw reads it), `pmf.power`'s above (a table would
     grow with the square of the dice)."""
     if n <= BINOMIAL_MOST:
-        return binomial_laws(die, n, size)[n]
+        return binomial_laws(die, table_rows(n), size)[n]
     law = power(np.frombuffer(die), n, size - 1)
     row = np.zeros(size)
     row[: len(law)] = law
@@ -330,26 +371,65 @@ def binomial_laws(die: bytes, most: int, size: int) -> Array:
             laws[n, : len(law)] = law
         laws.setflags(write=False)
         return laws
-    choose, gaps = _pascal(most)
     # Only the terms below the last state are written out (k·m < last, at most `below` + 1 of
     # them): the last state holds the rest, one minus their sum, so a table is no wider than
     # the track (a unit's many shots at one monster). The powers are running products and
     # the sum is taken in order, so a row's numbers do not depend on how many rows or terms
-    # its table has (the matrices of `_binomial_matrix` are built on tables of their own).
+    # its table has (the matrices of `_binomial_matrix` are built on tables of their own),
+    # nor on the track past its number of terms: the terms and their running sums are kept
+    # per die and number of terms (`_binomial_terms`), for every track as long or longer.
     below = min(most, (last - 1) // m)
-    powers = np.array([list(accumulate(repeat(x, most), mul, initial=1.0)) for x in (p, q)])
-    terms = choose[:, : below + 1] * powers[0, : below + 1] * powers[1][gaps[:, : below + 1]]
+    terms, sums = _binomial_terms(die, most, below + 1)
     laws = np.zeros((most + 1, size))
     laws[:, : below * m + 1 : m] = terms
-    reaching = np.arange(most + 1) * m >= last  # rows with dice enough to reach the last state
-    laws[reaching, last] = np.maximum(1.0 - np.cumsum(terms[reaching], axis=1)[:, -1], 0.0)
+    reaching = _REACHING[m][: most + 1] >= last  # rows with dice enough to reach the last state
+    laws[reaching, last] = np.maximum(1.0 - sums[reaching, below], 0.0)
     laws.setflags(write=False)
     return laws
+
+
+@lru_cache(maxsize=256)
+def _binomial_terms(die: bytes, most: int, columns: int) -> tuple[Array, Array]:
+    """C(n, k) pᵏ qⁿ⁻ᵏ for n = 0 … `most` and k below `columns` (`die`: the PMF's bytes, P(0)
+    … P(m)) and their running sums over k, in order (a sum up to k is the same bits as the
+    sum of those terms alone): what `binomial_laws` writes on every track with room for
+    these terms, built once (no more terms than a track holds: a table of many dice at a
+    small target stays small)."""
+    base = np.frombuffer(die)
+    q, p = float(base[0]), float(base[-1])
+    choose, gaps = _pascal(most)
+    powers = np.array([list(accumulate(repeat(x, most), mul, initial=1.0)) for x in (p, q)])
+    terms = choose[:, :columns] * powers[0, :columns] * powers[1][gaps[:, :columns]]
+    return terms, np.cumsum(terms, axis=1)
+
+
+#: k·m for k = 0 … `BINOMIAL_MOST` per step m of a die (`binomial_laws`' rows that reach the
+#: last state), grown on demand.
+class _Reaching(dict):
+    def __missing__(self, m: int) -> npt.NDArray[np.int64]:
+        self[m] = np.arange(BINOMIAL_MOST + 1) * m
+        return self[m]
+
+
+_REACHING = _Reaching()
 
 
 #: `binomial_laws` writes its terms out up to this many dice (its coefficients are built at
 #: import; a table grows with the square of the dice, so more are powered one law at a time).
 BINOMIAL_MOST = 64
+#: The throws ask `binomial_laws` for tables of a multiple of this many dice (`table_rows`).
+TABLE_ROWS_STEP = 16
+
+
+def table_rows(most: int) -> int:
+    """The rows of the `binomial_laws` table a throw of at most `most` dice reads: `most`
+    rounded up to a multiple of `TABLE_ROWS_STEP` (at most `BINOMIAL_MOST`). A row does not
+    depend on its table's size, so one table per die and track serves the strikers of 5, 10
+    and 15 dice alike: building the tables was a sixth of a list job's cell, most of them
+    the same rows again for another number of dice (issue 42)."""
+    if most > BINOMIAL_MOST:
+        return most
+    return min(BINOMIAL_MOST, -(-max(most, 1) // TABLE_ROWS_STEP) * TABLE_ROWS_STEP)
 
 
 def _pascal(most: int) -> tuple[Array, npt.NDArray[np.int64]]:
@@ -378,5 +458,8 @@ def clear_caches() -> None:
     _binomial_matrix.cache_clear()
     binomial_laws.cache_clear()
     binomial_law.cache_clear()
+    _binomial_terms.cache_clear()
     die.cache_clear()
+    _die_of.cache_clear()
+    striking.cache_clear()
     _OFFSETS.clear()
