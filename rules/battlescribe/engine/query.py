@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .conditions import guards_hold
-from .evalcache import EvalCache
+from .evalcache import ScratchCache
 from .model import Modifier, Option
 from .modifiers import Effective, _apply_modifiers, effective
 from .roster import Context, Roster, Selection
@@ -75,7 +75,7 @@ def scratch(roster: Roster) -> Iterator[None]:
     """Evaluate into a cache of its own for the block, then restore the roster's cache as it
     was: the block must leave the roster's selections as it found them."""
     kept = roster.cache
-    roster.cache = EvalCache(scratch=True)
+    roster.cache = ScratchCache()
     try:
         yield
     finally:
@@ -104,6 +104,66 @@ def cost_only(sel: Selection, cost_type: str) -> float:
     return total
 
 
+def shapes(sel: Selection) -> dict[int, int]:
+    """{id(selection): its shape} for `sel` and every selection under it: two selections have
+    the same shape when they are of the same option, in the same number, with children of the
+    same shapes in the same order. Siblings of one shape are evaluated alike (what a condition
+    of theirs counts is their own subtree, their parent's or an ancestor's, the same for both),
+    so a question asked of one answers for the others (`costs_only`, a unit of ten identical
+    models)."""
+    interned: dict[tuple, int] = {}
+    out: dict[int, int] = {}
+
+    def shape(here: Selection) -> int:
+        key = (id(here.option), here.number, *(shape(c) for c in here.children))
+        found = interned.get(key)
+        if found is None:
+            found = interned[key] = len(interned)
+        out[id(here)] = found
+        return found
+
+    shape(sel)
+    return out
+
+
+def costs_only(sel: Selection, cost_types: list[str]) -> dict[str, float]:
+    """`cost_only` of several cost types in one walk of `sel`'s subtree: a selection whose
+    costs have modifiers applies those of all `cost_types` at once (their conditions read once),
+    a sibling of the same shape as one walked before (`shapes`) repeats that one's costs, and
+    each total is summed in `cost_only`'s order (the same floats)."""
+    wanted = set(cost_types)
+    shape = shapes(sel)
+    walked: dict[tuple[int, int], list[tuple[float, ...]]] = {}
+    order: list[tuple[float, ...]] = []
+
+    def visit(here: Selection) -> None:
+        key = (id(here.parent), shape[id(here)])
+        known = walked.get(key)
+        if known is not None:
+            order.extend(known)
+            return
+        start = len(order)
+        option = here.option
+        costs = option.costs
+        if any(m.field in wanted for m in option.modifiers):
+            eff = Effective(
+                name="", hidden=False, costs={t: costs.get(t, 0.0) for t in cost_types}, constraint_values={}
+            )
+            _apply_modifiers(eff, option.modifiers, here.context(), fields=wanted)
+            costs = eff.costs
+        order.append(tuple(costs.get(t, 0.0) * here.number for t in cost_types))
+        for child in reversed(here.children):
+            visit(child)
+        walked[key] = order[start:]
+
+    visit(sel)
+    totals = [0.0] * len(cost_types)
+    for values in order:
+        for i, value in enumerate(values):
+            totals[i] += value
+    return dict(zip(cost_types, totals, strict=True))
+
+
 def _priced_by_modifiers(unit: Selection, option: Option, cost_type: str) -> bool:
     """Whether `option` or any selection of `unit` has a modifier of `cost_type`."""
     if any(m.field == cost_type for m in option.modifiers):
@@ -116,6 +176,30 @@ def _priced_by_modifiers(unit: Selection, option: Option, cost_type: str) -> boo
                 return True
         stack.extend(sel.children)
     return False
+
+
+@contextmanager
+def trial(roster: Roster, unit: Selection) -> Iterator[None]:
+    """Change `unit`'s selections freely for the block, evaluated in a scratch cache (`scratch`);
+    then every number and child list of the unit is put back as it was, with the force's index."""
+    saved = [(sel, sel.number, list(sel.children)) for sel in [unit, *unit.descendants()]]
+    with scratch(roster):
+        try:
+            yield
+        finally:
+            removed = []
+            for sel, _number, children in saved:
+                kept = {id(c) for c in children}
+                now = {id(c) for c in sel.children}
+                for child in sel.children:
+                    if id(child) not in kept:
+                        child.force.index.remove_subtree(child)
+                removed += [c for c in children if id(c) not in now]
+            for sel, number, children in saved:
+                sel.children[:] = children
+                sel.number = number
+            for child in removed:
+                child.force.index.add_subtree(child)
 
 
 def taken_cost(
