@@ -104,45 +104,46 @@ def cost_only(sel: Selection, cost_type: str) -> float:
     return total
 
 
-def shapes(sel: Selection) -> dict[int, int]:
-    """{id(selection): its shape} for `sel` and every selection under it: two selections have
-    the same shape when they are of the same option, in the same number, with children of the
-    same shapes in the same order. Siblings of one shape are evaluated alike (what a condition
-    of theirs counts is their own subtree, their parent's or an ancestor's, the same for both),
-    so a question asked of one answers for the others (`costs_only`, a unit of ten identical
-    models)."""
+def shapes() -> Callable[[Selection], int]:
+    """A function giving the shape of a selection: two selections have the same shape when they
+    are of the same option, in the same number, with children of the same shapes in the same
+    order. Siblings of one shape are evaluated alike (what a condition of theirs counts is their
+    own subtree, their parent's or an ancestor's, the same for both), so a question asked of one
+    answers for the others (`costs_only`, a unit of ten identical models). Each selection's
+    shape is remembered: the function is valid while the selections do not change."""
     interned: dict[tuple, int] = {}
-    out: dict[int, int] = {}
+    known: dict[int, int] = {}
 
-    def shape(here: Selection) -> int:
-        key = (id(here.option), here.number, *(shape(c) for c in here.children))
+    def shape(sel: Selection) -> int:
+        found = known.get(id(sel))
+        if found is not None:
+            return found
+        children = sel.children
+        if children:
+            key = (id(sel.option), sel.number, tuple([shape(c) for c in children]))
+        else:
+            key = (id(sel.option), sel.number)
         found = interned.get(key)
         if found is None:
             found = interned[key] = len(interned)
-        out[id(here)] = found
+        known[id(sel)] = found
         return found
 
-    shape(sel)
-    return out
+    return shape
 
 
 def costs_only(sel: Selection, cost_types: list[str]) -> dict[str, float]:
     """`cost_only` of several cost types in one walk of `sel`'s subtree: a selection whose
     costs have modifiers applies those of all `cost_types` at once (their conditions read once),
-    a sibling of the same shape as one walked before (`shapes`) repeats that one's costs, and
-    each total is summed in `cost_only`'s order (the same floats)."""
+    a sibling of the same shape as one walked before (`shapes`: only siblings of one option are
+    compared) repeats that one's costs, and each total is summed in `cost_only`'s order (the
+    same floats)."""
     wanted = set(cost_types)
-    shape = shapes(sel)
+    shape = shapes()
     walked: dict[tuple[int, int], list[tuple[float, ...]]] = {}
     order: list[tuple[float, ...]] = []
 
     def visit(here: Selection) -> None:
-        key = (id(here.parent), shape[id(here)])
-        known = walked.get(key)
-        if known is not None:
-            order.extend(known)
-            return
-        start = len(order)
         option = here.option
         costs = option.costs
         if any(m.field in wanted for m in option.modifiers):
@@ -152,9 +153,25 @@ def costs_only(sel: Selection, cost_types: list[str]) -> dict[str, float]:
             _apply_modifiers(eff, option.modifiers, here.context(), fields=wanted)
             costs = eff.costs
         order.append(tuple(costs.get(t, 0.0) * here.number for t in cost_types))
-        for child in reversed(here.children):
+        children = here.children
+        if len(children) < 2:
+            for child in children:
+                visit(child)
+            return
+        seen: set[int] = set()
+        repeated = {id(c.option) for c in children if id(c.option) in seen or seen.add(id(c.option))}
+        for child in reversed(children):
+            if id(child.option) not in repeated:
+                visit(child)
+                continue
+            key = (id(here), shape(child))
+            known = walked.get(key)
+            if known is not None:
+                order.extend(known)
+                continue
+            start = len(order)
             visit(child)
-        walked[key] = order[start:]
+            walked[key] = order[start:]
 
     visit(sel)
     totals = [0.0] * len(cost_types)
