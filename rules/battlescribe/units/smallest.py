@@ -28,6 +28,7 @@ from rules.battlescribe.engine.query import (
     holds_under,
     options_by_id,
     selection_limits,
+    shapes,
     taken_cost,
     trial,
 )
@@ -384,10 +385,18 @@ class SmallestSelection:
             selections = [unit, *unit.descendants()]
             known = {id(s) for s in selections}
             changed = False
+            # A selection of the same shape as a sibling looked at before, while nothing was
+            # taken, misses what that one missed: nothing (`query.shapes`).
+            shape, complete = shapes(), set()
             for sel in selections:
                 raised = self.raised(sel.option)
                 if not raised:
                     continue
+                if not changed:
+                    key = (id(sel.parent), shape(sel))
+                    if key in complete:
+                        continue
+                    complete.add(key)
                 ctx = Context(roster, sel.force, sel, None)
                 for option in raised:
                     taken = _taken(sel, option.selectable() if option.is_group else [option])
