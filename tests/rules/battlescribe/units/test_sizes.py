@@ -11,6 +11,13 @@ from the group, so (worked out by hand as BattleScribe totals it):
 - the Jump Pack costs 0, +3 pts per selection counted from the group: 15 at 5 models, 18 at 6,
   36 at 12, i.e. 3 pts per model (the importer's own sweep read 0 at the larger sizes and kept
   15 for any size).
+
+The mob below is BSData/wh40k-9e's Orks Lootas in small: 5 to 12 Lootas (14 pts) chosen from a
+group, and Spanners (10 pts) of which the mob must take one per 4 Lootas (a minimum of 1, +1 per
+4 Lootas, -1). Its smallest legal selection is 5 Lootas and 1 Spanner (80 pts); each larger size
+is that unit grown by Lootas, with the Spanners the larger size requires: +14 at 6, +28 at 7,
++52 at 8 (3 Lootas and a second Spanner), up to +118 at 12 (the importer's own sweep built each
+size afresh and priced 6 Lootas as 5: +0, +14, +28...).
 """
 
 from __future__ import annotations
@@ -39,6 +46,54 @@ def _counted(kind: str, value: int) -> str:
         f'childId="veterans" {tail}/>'
     )
 
+
+def _model(model_id: str, name: str, cost: int, limits: str, modifiers: str = "") -> str:
+    return f"""
+            <selectionEntry id="{model_id}" name="{name}" hidden="false" collective="false" import="true"
+                type="model">
+              <modifiers>{modifiers}</modifiers>
+              <constraints>{limits}</constraints>
+              <costs>
+                <cost name="pts" typeId="ct-pts" value="{cost}.0"/>
+                <cost name=" PL" typeId="ct-pl" value="0.0"/>
+              </costs>
+            </selectionEntry>"""
+
+
+#: A Spanner's minimum: 1, +1 per 4 Lootas in the mob, -1.
+SPANNERS = """
+                <modifier type="increment" field="spanner-min" value="1.0">
+                  <repeats>
+                    <repeat field="selections" scope="parent" value="4.0" percentValue="false" shared="true"
+                        includeChildSelections="false" includeChildForces="false" childId="se-loota"
+                        repeats="1" roundUp="false"/>
+                  </repeats>
+                </modifier>
+                <modifier type="decrement" field="spanner-min" value="1.0"/>"""
+
+MOB = f"""
+    <selectionEntry id="se-mob" name="Mob" hidden="false" collective="false" import="true" type="unit">
+      <selectionEntryGroups>
+        <selectionEntryGroup id="mob" name="Mob" hidden="false" collective="false" import="true"
+            defaultSelectionEntryId="se-loota">
+          <constraints>{_limit("mob-min", "min", 5)}{_limit("mob-max", "max", 15)}</constraints>
+          <selectionEntries>{_model("se-loota", "Loota", 14, _limit("loota-max", "max", 12))}{
+    _model(
+        "se-spanner",
+        "Spanner",
+        10,
+        _limit("spanner-max", "max", 3) + _limit("spanner-min", "min", 1),
+        SPANNERS,
+    )
+}
+          </selectionEntries>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <costs>
+        <cost name="pts" typeId="ct-pts" value="0.0"/>
+        <cost name=" PL" typeId="ct-pl" value="8.0"/>
+      </costs>
+    </selectionEntry>"""
 
 SQUAD = f"""<?xml version="1.0" encoding="UTF-8"?>
 <catalogue id="cat-vets" name="Veterans" revision="1" battleScribeVersion="2.03" library="false"
@@ -101,19 +156,30 @@ SQUAD = f"""<?xml version="1.0" encoding="UTF-8"?>
         <cost name="pts" typeId="ct-pts" value="0.0"/>
         <cost name=" PL" typeId="ct-pl" value="5.0"/>
       </costs>
-    </selectionEntry>
+    </selectionEntry>{MOB}
   </selectionEntries>
 </catalogue>
 """
 
 
 @pytest.fixture(scope="module")
-def squad() -> dict:
+def units() -> dict[str, dict]:
+    """{unit name: {"data": its record, "options": {label: option}}} of the catalogue above."""
     files = [source("grimdark.gst"), SourceFile("vets.cat", SQUAD.encode())]
     result = parse_import(system_key="wh40k9", files=files)
     (plan,) = result.plans
-    (unit,) = plan.units
-    return {"data": unit.values["data"], "options": {o.values["label"]: o.values for o in unit.options}}
+    return {
+        u.values["name"]: {
+            "data": u.values["data"],
+            "options": {o.values["label"]: o.values for o in u.options},
+        }
+        for u in plan.units
+    }
+
+
+@pytest.fixture(scope="module")
+def squad(units) -> dict:
+    return units["Veteran Squad"]
 
 
 def test_power_steps_count_the_models_chosen_from_a_group(squad):
@@ -125,3 +191,10 @@ def test_power_steps_count_the_models_chosen_from_a_group(squad):
 def test_an_option_priced_per_model_counted_from_a_group_costs_that_much_per_model(squad):
     jump = squad["options"]["Jump Pack"]
     assert (jump["cost"], jump["payload"].get("per_model")) == (3, True)
+
+
+def test_a_larger_size_takes_the_models_its_size_requires_as_the_smallest_does(units):
+    mob = units["Mob"]
+    assert [(m["name"], m["count"]) for m in mob["data"]["models"]] == [("Loota", 5), ("Spanner", 1)]
+    grow = mob["options"]["Add Loota (up to 12)"]
+    assert (grow["cost"], grow["payload"]["costs"]) == (14, [14, 28, 52, 66, 80, 94, 118])
