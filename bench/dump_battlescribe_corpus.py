@@ -63,6 +63,20 @@ heirlooms offered, the Crusader's Imperialis-only cannon not; Daemon Prince's lo
 size sweeps onto the engine as well was identical on whfb6, ru_whfb and aos1 and gave 236 wh40k9
 units their 40k Power steps (a group counted, as above) and the Jump Pack 3 pts per model, but
 made the wh40k9 import about 45% slower, and was taken back.
+
+Issue 39 (the size sweeps on the engine's roster again, cheaply: `UnitSelection.sizes` grows the
+unit in one trial evaluated into a `ScratchCache` without dependencies, re-completes only the
+minimums a modifier sets, sums every cost type in one walk with same-shaped siblings evaluated
+once; the importer's `Pricer` and `evaluation.py` deleted), before (d576404) against after:
+whfb6 402 of 402 identical, ru_whfb 435 of 435, aos1 1,088 of 1,088, wh40k9 3,914 of 4,152
+(`tests/rules/battlescribe/units/test_sizes.py` holds one small case of each kind). 236 wh40k9
+units gain 40k Power steps and T'au Drone Sentry Turrets' are corrected (2 turrets Power 4, 3:
+6, 4: 12, not 0): a condition or repeat naming the group the models are chosen from counts them,
+as BattleScribe does; 9 Vanguard Veteran Squads' Jump Pack costs 3 pts per model (BattleScribe's
+15 at 5 models, 18 at 6), not 15 whatever the size; Orks Lootas' larger sizes keep the Spanner
+the smallest selection took and add one per 4 Lootas as the data requires (+14 at 6 Lootas,
+not +0). The wh40k9 dump's CPU, run side by side with the base's (load 5-7): 141.9 s against
+143.9 s.
 """
 
 from __future__ import annotations

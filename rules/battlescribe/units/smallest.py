@@ -207,7 +207,7 @@ class UnitSelection:
     def sizes(self, node: Node, counts: Iterable[int]) -> Iterator[int]:
         """Each of `counts` (rising) in turn, the unit grown meanwhile to that many of `node`'s
         entry per parent selection, with what the larger size requires completed as the
-        smallest selection is (`complete_minimums`); the unit is put back after the last one
+        smallest selection is (`SmallestSelection.recomplete`); the unit is put back after the last one
         (`engine.query.trial`). Larger sizes are made from the smaller ones, one trial for all."""
         assert self.maker is not None
         sels, per = self.nodes[id(node)]
