@@ -11,8 +11,9 @@ For each catalogue of DIR (with its game system and linked catalogues, as
 (`battlescribe_models`, one model a selection), every count of that entry from its minimum to its maximum is
 priced twice:
 
-- BattleScribe's rule: the unit's selection tree with that many selections of the size entry,
-  its costs and cost modifiers evaluated on the XML (`rules.battlescribe.costs.Pricer`);
+- BattleScribe's rule: the unit's smallest selection in the roster engine grown to that many
+  selections of the size entry, costs and cost modifiers evaluated by the engine
+  (`rules.battlescribe.units.smallest.UnitSelection.sizes`);
 - ours: the imported unit (the unit format the lists store) with the add-models options that
   make that many models (options with a minimum taken at it), priced by the system
   (`rules.options.apply_options` + `rules.systems.registry.unit_points`), as a list prices it.
@@ -57,11 +58,14 @@ def size_choices(unit: dict, options: list[dict], model: str, added: int) -> lis
 def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bool], int, list[str]]:
     """({BattleScribe id of each sized unit: exact at every size}, sizes checked, problem lines)
     of one catalogue."""
+    from contextlib import closing
+
     from points.catalogue.pricing import round_half_up
     from rules.battlescribe.catalogue import read_document
-    from rules.battlescribe.costs import Pricer
+    from rules.battlescribe.engine.xmlform import load_files
     from rules.battlescribe.entries import Index
     from rules.battlescribe.units import slug
+    from rules.battlescribe.units.smallest import SmallestSelection
     from rules.battlescribe.xml_reader import SourceFile
     from rules.battlescribe_import import parse_import
     from rules.options import OptionError, apply_options
@@ -70,7 +74,7 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
     sources = [SourceFile(p.name, p.read_bytes()) for p in files]
     result = parse_import(system_key=system_key, files=sources)
     index = Index([read_document(s) for s in sources])
-    pricer = Pricer(index, lambda _path, _message: None)
+    smallest = SmallestSelection(index, load_files(sources[0], sources[1:]), lambda _path, _message: None)
     mapping = get_system(system_key).battlescribe
     points_id = next(k for k, n in index.cost_types.items() if mapping.is_points(n))
     doc = next(d for d in index.documents if d.id == doc_id)
@@ -98,21 +102,19 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
             ok = True
             for model_name, per in per_selection.items():
                 size_id = data["battlescribe_models"][model_name]
-                root = pricer.tree(entry)
-                node = next(
-                    (n for n in root.children if size_id in (n.entry.id, n.entry.target_id)), None
-                )
+                selection = smallest.select(entry, doc_id)
+                root = selection.root
+                node = next((n for n in root.children if size_id in (n.entry.id, n.entry.target_id)), None)
                 if node is None:
                     problems.append(f"{entry.name}: size entry {size_id} not in the smallest selection")
                     ok = False
                     continue
                 low = node.count
-                high = pricer.limit(node.entry, "max", root, root) or low
+                high = selection.limit(node.entry, "max", root) or low
                 start = next(int(m["count"]) for m in data["models"] if m["name"] == model_name)
-                for n in range(low, min(high, MAX_SELECTIONS) + 1):
-                    theirs = round_half_up(
-                        pricer.total(pricer.tree(entry, {node.entry.id: n}), points_id)
-                    )
+                with closing(selection.sizes(node, range(low, min(high, MAX_SELECTIONS) + 1))) as grown:
+                    theirs_at = {n: round_half_up(selection.cost(points_id)) for n in grown}
+                for n, theirs in theirs_at.items():
                     size = start + per * (n - low)
                     sized += 1
                     ours = set()

@@ -64,6 +64,20 @@ size sweeps onto the engine as well was identical on whfb6, ru_whfb and aos1 and
 units their 40k Power steps (a group counted, as above) and the Jump Pack 3 pts per model, but
 made the wh40k9 import about 45% slower, and was taken back.
 
+Issue 39 (the size sweeps on the engine's roster again, cheaply: `UnitSelection.sizes` grows the
+unit in one trial evaluated into a `ScratchCache` without dependencies, re-completes only the
+minimums a modifier sets, sums every cost type in one walk with same-shaped siblings evaluated
+once; the importer's `Pricer` and `evaluation.py` deleted), before (d576404) against after:
+whfb6 402 of 402 identical, ru_whfb 435 of 435, aos1 1,088 of 1,088, wh40k9 3,914 of 4,152
+(`tests/rules/battlescribe/units/test_sizes.py` holds one small case of each kind). 236 wh40k9
+units gain 40k Power steps and T'au Drone Sentry Turrets' are corrected (2 turrets Power 4, 3:
+6, 4: 12, not 0): a condition or repeat naming the group the models are chosen from counts them,
+as BattleScribe does; 9 Vanguard Veteran Squads' Jump Pack costs 3 pts per model (BattleScribe's
+15 at 5 models, 18 at 6), not 15 whatever the size; Orks Lootas' larger sizes keep the Spanner
+the smallest selection took and add one per 4 Lootas as the data requires (+14 at 6 Lootas,
+not +0). The dumps' CPU (user + system), each run side by side with the base's (load 5-9):
+wh40k9 141.9 s against 143.9 s and again 141.8 s against 142.7 s, aos1 57.6 s against 60.8 s.
+
 Issue 39 (a model the completion takes to meet a minimum replaces as many models of another
 entry beside it when the engine finds the unit as legal and cheaper so, `units.smallest.
 _swap_cheaper`), before against after: whfb6 402 of 402 identical, ru_whfb 435 of 435, aos1
@@ -77,6 +91,9 @@ cost 70 -> 56, "Add Loota" up to 8 more, to 12). A swap is tried for 3 units of 
 corpora (the third, AoS's "Battalion: Brawl", finds none legal). The wh40k9 import's CPU, base
 and this alternately, twice each on a loaded 2-CPU machine (load 6-10): 62.2 and 59.3 s
 before, 60.6 and 58.3 s after.
+
+Both together (the cheaper completion of the smallest selection, the sweeps on the engine), see
+the merged figures below.
 """
 
 from __future__ import annotations

@@ -81,7 +81,6 @@ class Entry:
     type: str = ""  # unit | model | upgrade (entries); selectionEntry | selectionEntryGroup (links)
     hidden: bool = False
     target_id: str = ""
-    default_id: str = ""
     costs: dict[str, Fraction] = field(default_factory=dict)
     constraints: list[Constraint] = field(default_factory=list)
     modifiers: list[Modifier] = field(default_factory=list)
@@ -189,7 +188,6 @@ class _Reader:
             type=element.get("type", ""),
             hidden=_flag(element, "hidden"),
             target_id=element.get("targetId", ""),
-            default_id=element.get("defaultSelectionEntryId", ""),
             imported=element.get("import", "true").lower() != "false",
         )
         if not entry.id:

@@ -146,10 +146,6 @@ class Index:
             todo += by_id[target].root_imports
         return [self.resolve(e) for e in roots] if resolve else roots
 
-    def ids(self, entry: Entry) -> set[str]:
-        """The ids a condition's `childId` may use for `entry`: its own, its target's, its categories."""
-        return {entry.id, entry.target_id, *(c for c, _primary in entry.categories)} - {""}
-
 
 @dataclass(eq=False)
 class Node:
@@ -164,20 +160,6 @@ class Node:
     count: int
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
-
-    def multiplicity(self) -> int:
-        """How many of this selection the whole unit holds (its count times its ancestors')."""
-        n, node = self.count, self.parent
-        while node is not None:
-            n, node = n * node.count, node.parent
-        return n
-
-    def detach(self, child: Node) -> None:
-        """Remove `child` (this very node, not an equal one) from this node's children."""
-        for i, node in enumerate(self.children):
-            if node is child:
-                del self.children[i]
-                return
 
     def walk(self):
         yield self

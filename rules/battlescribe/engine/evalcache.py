@@ -238,3 +238,48 @@ class EvalCache:
                 self.clear()
                 return
             self._recompute(key, node.compute, node.own, node, node.lazy)
+
+
+class ScratchCache:
+    """The cache of one question about a roster (`query.scratch`): values without their
+    dependencies, all forgotten at the roster's next change (`Roster.touch` empties it).
+
+    A question (what an option would add, what the unit costs one size larger) changes the
+    roster and reads it again many times; `EvalCache` would record what every value read, only
+    for the next change to drop it all. Here a value is computed once per state of the roster
+    and nothing else is kept (a value that reads itself while being computed gets the partial
+    value `put_partial` gave it, as in `EvalCache`)."""
+
+    scratch = True
+
+    def __init__(self) -> None:
+        self.values: dict = {}
+        self.computed = 0
+
+    def clear(self) -> None:
+        self.values.clear()
+
+    def read(self, bucket) -> None:
+        return None
+
+    def get(self, key, compute, own_buckets=(), lazy: bool = False):
+        values = self.values
+        if key in values:
+            return values[key]
+        value = _call(compute)
+        self.computed += 1
+        values[key] = value
+        return value
+
+    def peek(self, key):
+        return self.values.get(key, _MISSING)
+
+    def put_partial(self, key, value, own_buckets=()) -> None:
+        self.values[key] = value
+
+    @contextmanager
+    def pulling(self) -> Iterator[None]:
+        yield
+
+    def invalidate(self, buckets) -> None:
+        self.values.clear()

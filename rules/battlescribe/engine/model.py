@@ -588,6 +588,7 @@ class Option:
         "name",
         "parent",
         "prefix",
+        "static_categories",
         "type",
     )
 
@@ -633,6 +634,13 @@ class Option:
             own = {c.target_id for c in category_links}
             category_links += [c for c in group.category_links if c.target_id not in own]
         self.category_links = category_links or ()
+        #: The categories of a selection of this option when no modifier changes them (None
+        #: when one may): what `Selection.has_category` answers without the evaluation cache.
+        self.static_categories = (
+            None
+            if any(m.field == "category" for m in self.modifiers)
+            else tuple((c.target_id, c.primary) for c in self.category_links)
+        )
         self.hidden = any(d.hidden for d in defs)
         self.collective = any(d.collective for d in defs)
         self.name = defn.name or (link.name if link else "")

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from .conditions import guards_hold
-from .evalcache import EvalCache
+from .evalcache import ScratchCache
 from .model import Modifier, Option
 from .modifiers import Effective, _apply_modifiers, effective
 from .roster import Context, Roster, Selection
@@ -75,7 +75,7 @@ def scratch(roster: Roster) -> Iterator[None]:
     """Evaluate into a cache of its own for the block, then restore the roster's cache as it
     was: the block must leave the roster's selections as it found them."""
     kept = roster.cache
-    roster.cache = EvalCache(scratch=True)
+    roster.cache = ScratchCache()
     try:
         yield
     finally:
@@ -104,6 +104,83 @@ def cost_only(sel: Selection, cost_type: str) -> float:
     return total
 
 
+def shapes() -> Callable[[Selection], int]:
+    """A function giving the shape of a selection: two selections have the same shape when they
+    are of the same option, in the same number, with children of the same shapes in the same
+    order. Siblings of one shape are evaluated alike (what a condition of theirs counts is their
+    own subtree, their parent's or an ancestor's, the same for both), so a question asked of one
+    answers for the others (`costs_only`, a unit of ten identical models). Each selection's
+    shape is remembered: the function is valid while the selections do not change."""
+    interned: dict[tuple, int] = {}
+    known: dict[int, int] = {}
+
+    def shape(sel: Selection) -> int:
+        found = known.get(id(sel))
+        if found is not None:
+            return found
+        children = sel.children
+        if children:
+            key = (id(sel.option), sel.number, tuple([shape(c) for c in children]))
+        else:
+            key = (id(sel.option), sel.number)
+        found = interned.get(key)
+        if found is None:
+            found = interned[key] = len(interned)
+        known[id(sel)] = found
+        return found
+
+    return shape
+
+
+def costs_only(sel: Selection, cost_types: list[str]) -> dict[str, float]:
+    """`cost_only` of several cost types in one walk of `sel`'s subtree: a selection whose
+    costs have modifiers applies those of all `cost_types` at once (their conditions read once),
+    a sibling of the same shape as one walked before (`shapes`: only siblings of one option are
+    compared) repeats that one's costs, and each total is summed in `cost_only`'s order (the
+    same floats)."""
+    wanted = set(cost_types)
+    shape = shapes()
+    walked: dict[tuple[int, int], list[tuple[float, ...]]] = {}
+    order: list[tuple[float, ...]] = []
+
+    def visit(here: Selection) -> None:
+        option = here.option
+        costs = option.costs
+        if any(m.field in wanted for m in option.modifiers):
+            eff = Effective(
+                name="", hidden=False, costs={t: costs.get(t, 0.0) for t in cost_types}, constraint_values={}
+            )
+            _apply_modifiers(eff, option.modifiers, here.context(), fields=wanted)
+            costs = eff.costs
+        order.append(tuple(costs.get(t, 0.0) * here.number for t in cost_types))
+        children = here.children
+        if len(children) < 2:
+            for child in children:
+                visit(child)
+            return
+        seen: set[int] = set()
+        repeated = {id(c.option) for c in children if id(c.option) in seen or seen.add(id(c.option))}
+        for child in reversed(children):
+            if id(child.option) not in repeated:
+                visit(child)
+                continue
+            key = (id(here), shape(child))
+            known = walked.get(key)
+            if known is not None:
+                order.extend(known)
+                continue
+            start = len(order)
+            visit(child)
+            walked[key] = order[start:]
+
+    visit(sel)
+    totals = [0.0] * len(cost_types)
+    for values in order:
+        for i, value in enumerate(values):
+            totals[i] += value
+    return dict(zip(cost_types, totals, strict=True))
+
+
 def _priced_by_modifiers(unit: Selection, option: Option, cost_type: str) -> bool:
     """Whether `option` or any selection of `unit` has a modifier of `cost_type`."""
     if any(m.field == cost_type for m in option.modifiers):
@@ -116,6 +193,30 @@ def _priced_by_modifiers(unit: Selection, option: Option, cost_type: str) -> boo
                 return True
         stack.extend(sel.children)
     return False
+
+
+@contextmanager
+def trial(roster: Roster, unit: Selection) -> Iterator[None]:
+    """Change `unit`'s selections freely for the block, evaluated in a scratch cache (`scratch`);
+    then every number and child list of the unit is put back as it was, with the force's index."""
+    saved = [(sel, sel.number, list(sel.children)) for sel in [unit, *unit.descendants()]]
+    with scratch(roster):
+        try:
+            yield
+        finally:
+            removed = []
+            for sel, _number, children in saved:
+                kept = {id(c) for c in children}
+                now = {id(c) for c in sel.children}
+                for child in sel.children:
+                    if id(child) not in kept:
+                        child.force.index.remove_subtree(child)
+                removed += [c for c in children if id(c) not in now]
+            for sel, number, children in saved:
+                sel.children[:] = children
+                sel.number = number
+            for child in removed:
+                child.force.index.add_subtree(child)
 
 
 def taken_cost(

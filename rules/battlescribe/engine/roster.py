@@ -91,6 +91,9 @@ class Selection:
         return False
 
     def _categories(self) -> tuple[tuple[str, bool], ...]:
+        static = self.option.static_categories
+        if static is not None:
+            return static
         cats = self.roster.cache.peek(("cat", id(self.option), id(self)))
         if cats is MISSING:
             from .modifiers import categories

@@ -2,11 +2,13 @@
 at each size where they change, and the check that the unit's price in the system equals
 BattleScribe's.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+engine's selection of the unit (`smallest.UnitSelection`).
 """
 
 from __future__ import annotations
 
+from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
@@ -44,28 +46,46 @@ class CostReading:
         per_model = self._selection.total(self.points_id, below=node) / node.count
         steps: dict[str, list[dict[str, Any]]] = {c.field: [] for c, _t in self.unit_costs}
         last = {c.field: unit.get(c.field) for c, _t in self.unit_costs}
-        for n in range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1):
-            tree = self.pricer.tree(entry, {node.entry.id: n})
-            for cost, type_id in self.unit_costs:
-                if not cost.steps_field:
-                    continue
-                value = self.integer(self.pricer.total(tree, type_id), entry.path)
-                if value != last[cost.field]:
-                    steps[cost.field].append(
-                        {cost.steps_models_key: base_models + n - node.count, cost.steps_key: value}
-                    )
-                    last[cost.field] = value
-            if self.catalogue_points:
-                points = self.pricer.total(tree, self.points_id)
-                if points != base_points + per_model * (n - node.count):
-                    if self.price_sizes(entry, root, unit, node, high, options):
+        sizes = range(node.count + 1, min(high, node.count + MAX_SIZE_SWEEP) + 1)
+        swept = [t for c, t in self.unit_costs if c.steps_field]
+        if self.catalogue_points:
+            swept.append(self.points_id)
+        # The unit's points at each size swept: once they leave the per-model line (`off`), the
+        # sizes `price_sizes` prices are read in the same sweep, up to the last it needs.
+        points_at: dict[int, Fraction] = {}
+        off: tuple[int, Fraction] | None = None
+        last_priced: int | None = None
+        with closing(self._selection.sizes(node, sizes)) as sized:
+            for n in sized:
+                values = self._selection.costs(swept)
+                if off is not None:
+                    points_at[n] = values[self.points_id]
+                    if last_priced is None or n >= last_priced:
                         break
-                    self.warn(
-                        entry.path,
-                        f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
-                        f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
-                    )
-                    break
+                    continue
+                for cost, type_id in self.unit_costs:
+                    if not cost.steps_field:
+                        continue
+                    value = self.integer(values[type_id], entry.path)
+                    if value != last[cost.field]:
+                        steps[cost.field].append(
+                            {cost.steps_models_key: base_models + n - node.count, cost.steps_key: value}
+                        )
+                        last[cost.field] = value
+                if self.catalogue_points:
+                    points = points_at[n] = values[self.points_id]
+                    if points != base_points + per_model * (n - node.count):
+                        off = (n, points)
+                        last_priced = self.last_size_priced(unit, node, high, options)
+                        if last_priced is None or n >= last_priced:
+                            break
+        if off is not None and not self.price_sizes(entry, root, unit, node, high, options, points_at):
+            n, points = off
+            self.warn(
+                entry.path,
+                f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
+                f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
+            )
         for cost, _type_id in self.unit_costs:
             if cost.steps_field and steps[cost.field]:
                 unit[cost.steps_field] = steps[cost.field]
@@ -109,4 +129,3 @@ class CostReading:
                             "kept as text",
                         )
         return kept
-

@@ -15,8 +15,8 @@ BattleScribe scales with the unit's size ("+2 pts per model") is priced per mode
 (`per_model_option`), so it costs the same in a list at any size. Anything that has no
 place in the unit format is kept as text (`abilities`, `notes`) and reported as a warning.
 
-`UnitMapper` holds one import's state (the index, the system's mapping, the pricer, the unit
-being mapped) and the walk over a catalogue's root entries; each part of a unit is read by the
+`UnitMapper` holds one import's state (the index, the system's mapping, the engine's selection
+of the unit being mapped) and the walk over a catalogue's root entries; each part of a unit is read by the
 methods of its own module, which the mapper combines: `profiles`, `abilities`, `sizes`,
 `options` and `costs` (`values` converts one characteristic, `limits` bounds the work).
 """
@@ -31,7 +31,6 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from rules.battlescribe.catalogue import CATALOGUE, Document, Entry
-from rules.battlescribe.costs import Pricer
 from rules.battlescribe.engine.model import GameData
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping, norm
@@ -125,7 +124,6 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         weapon_schema = (profile_schema.get("$defs") or {}).get("weapon") or {"type": "object"}
         self.weapon_validator = Draft202012Validator(weapon_schema)
         self.warnings: list[str] = []
-        self.pricer = Pricer(index, self.warn)
         #: The catalogue whose force a unit is added to (set per catalogue by `map_documents`).
         self.catalogue_id = ""
         self.points_id = mapping.points_type(index.cost_types)
@@ -231,7 +229,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         options: list[dict[str, Any]] = []
         growth: list[tuple[Node, int]] = []
         holders = model_nodes or [root]
-        self._unit_entry, self._growth, self._sized, self._model_max = entry, growth, {}, {}
+        self._unit_entry, self._growth, self._per_model, self._model_max = entry, growth, [], {}
         self._unprofiled: list[str] = []
         self._table = None
         for node in holders:
@@ -257,6 +255,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
                 if child.entry.type != "model":
                     self.mandatory(child, models[0], abilities, notes, where)
             self.options_for(entry, root, root, None, options, notes)
+            self.settle_per_model()
         else:
             fixed = Fraction(0)
         sizes: dict[str, tuple[int, str]] = {}
@@ -332,8 +331,6 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
     _selection: UnitSelection
 
     _growth: list[tuple[Node, int]] = []
-
-    _sized: dict[int, Node] = {}
 
     _names: dict[int, str] = {}
 

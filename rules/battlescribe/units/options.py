@@ -2,12 +2,14 @@
 replacements of its default, prices taken as BattleScribe adds them (per model where they scale
 with the unit's size), and the entries a unit always carries.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+engine's selection of the unit (`smallest.UnitSelection`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
@@ -148,9 +150,31 @@ class OptionReading:
         """
         if node is not root or "cost" not in option or not self._growth or self._unit_entry is None:
             return
+        self._per_model.append((option, entry, default, cost))
+
+    def settle_per_model(self) -> None:
+        """Decide each option `per_model_option` set aside: its prices at the larger sizes are
+        taken in one trial of the unit per size (`UnitSelection.sizes`), all options at once."""
+        pending, self._per_model = self._per_model, []
+        if not pending:
+            return
         grown, high = self._growth[0]
         sizes = [grown.count + step for step in PER_MODEL_PROBES if grown.count + step <= high]
-        later = {n: self._price_at(n, grown, entry, default) for n in sizes}
+        later: list[dict[int, Fraction]] = [{} for _ in pending]
+        with closing(self._selection.sizes(grown, sizes)) as steps:
+            for n in steps:
+                for prices, (_option, entry, default, _cost) in zip(later, pending, strict=True):
+                    price = self._selection.price(entry, self._selection.root, self.points_id)
+                    if default is not None:
+                        price -= self._selection.price(default, self._selection.root, self.points_id)
+                    prices[n] = price
+        for prices, (option, entry, _default, cost) in zip(later, pending, strict=True):
+            self._decide_per_model(option, entry, cost, grown, prices)
+
+    def _decide_per_model(
+        self, option: dict[str, Any], entry: Entry, cost: Fraction, grown: Node, later: dict[int, Fraction]
+    ) -> None:
+        root = self._selection.root
         if all(value == cost for value in later.values()):
             return
         models_at_min = sum(child.count for child in root.children if child.entry.type == "model")
@@ -172,16 +196,8 @@ class OptionReading:
             + ") but not per model; priced at the minimum size only",
         )
 
-    def _price_at(self, n: int, grown: Node, entry: Entry, default: Entry | None) -> Fraction:
-        """The price of taking `entry` (instead of `default`) in the unit with `n` of `grown`."""
-        tree = self._sized.get(n)
-        if tree is None:
-            assert self._unit_entry is not None
-            tree = self._sized[n] = self.pricer.tree(self._unit_entry, {grown.entry.id: n})
-        price = self.pricer.extra_cost(entry, tree, tree, self.points_id)
-        if default is not None:
-            price -= self.pricer.extra_cost(default, tree, tree, self.points_id)
-        return price
+    #: Options whose price may be per model, decided by `settle_per_model`.
+    _per_model: list[tuple[dict[str, Any], Entry, Entry | None, Fraction]] = []
 
     @staticmethod
     def _static(m) -> bool:

@@ -2,12 +2,14 @@
 model or by a numbered selection, "10 Bestigors"), and the price of each size where BattleScribe's
 is not per model.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index, mapping and pricer.
+A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+engine's selection of the unit (`smallest.UnitSelection`).
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
@@ -84,7 +86,8 @@ class SizeReading:
         steps: list[Fraction] = []
         if grows:
             top = min(high, selections + MAX_SIZE_PRICES)
-            steps = [self._price_with(entry, node, n) - base for n in range(selections + 1, top + 1)]
+            with closing(self._selection.sizes(node, range(selections + 1, top + 1))) as sized:
+                steps = [self._selection.cost(self.points_id) - base for _n in sized]
             step = steps[0]
         by_count = any(s != step * k for k, s in enumerate(steps, 1))
         unpriceable = high is not None and high > selections + MAX_SIZE_PRICES
@@ -147,10 +150,6 @@ class SizeReading:
             f"smallest size" + (f", up to {per * high}" if high else ""),
         )
         return {name: (per, node.entry.target_id or node.entry.id)}, fixed
-
-    def _price_with(self, entry: Entry, node: Node, selections: int) -> Fraction:
-        """BattleScribe's price of the unit with `selections` of the size entry `node`."""
-        return self.pricer.total(self.pricer.tree(entry, {node.entry.id: selections}), self.points_id)
 
     def model(self, node, root, unit_profiles, abilities, notes, options, growth) -> dict[str, Any] | None:
         entry = node.entry
@@ -259,21 +258,11 @@ class SizeReading:
             self.warn(where, f"per-model cost {value} is not a terminating decimal; stored as {as_float}")
         return as_float
 
-    def price_sizes(
-        self,
-        entry: Entry,
-        root: Node,
-        unit: dict[str, Any],
-        node: Node,
-        high: int,
-        options: list[dict[str, Any]],
-    ) -> bool:
-        """Price every size of a unit growing by `node`'s model as BattleScribe does, when its
-        price is not the model's per-model one: the model costs 0, its points at the smallest
-        size join the unit's fixed part, and its add-models option costs each size's price over
-        the smallest (`cost`, and `payload.costs` when the steps differ, `rules.options`
-        "Prices by count"). False (nothing changed) when the sizes cannot be priced so: more
-        than `MAX_SIZE_PRICES` of them, a fraction of a point, or no such option."""
+    def _size_option(
+        self, unit: dict[str, Any], node: Node, high: int, options: list[dict[str, Any]]
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The model of `node` and its add-models option, when `price_sizes` can price the unit's
+        sizes on that option (at most `MAX_SIZE_PRICES` of them, the option not priced yet)."""
         name = self._names.get(id(node))
         model = next((m for m in unit["models"] if m["name"] == name), None)
         grow = next(
@@ -288,15 +277,48 @@ class SizeReading:
             None,
         )
         if model is None or grow is None or grow.get("cost") is not None:
-            return False
+            return None
         if high - node.count > MAX_SIZE_PRICES:
+            return None
+        return model, grow
+
+    def last_size_priced(
+        self, unit: dict[str, Any], node: Node, high: int, options: list[dict[str, Any]]
+    ) -> int | None:
+        """The largest size `price_sizes` reads (None: it reads none)."""
+        found = self._size_option(unit, node, high, options)
+        return None if found is None else node.count + int(found[1]["max"])
+
+    def price_sizes(
+        self,
+        entry: Entry,
+        root: Node,
+        unit: dict[str, Any],
+        node: Node,
+        high: int,
+        options: list[dict[str, Any]],
+        points_at: dict[int, Fraction] | None = None,
+    ) -> bool:
+        """Price every size of a unit growing by `node`'s model as BattleScribe does, when its
+        price is not the model's per-model one: the model costs 0, its points at the smallest
+        size join the unit's fixed part, and its add-models option costs each size's price over
+        the smallest (`cost`, and `payload.costs` when the steps differ, `rules.options`
+        "Prices by count"). False (nothing changed) when the sizes cannot be priced so: more
+        than `MAX_SIZE_PRICES` of them, a fraction of a point, or no such option. `points_at`:
+        the unit's points at sizes already swept (`CostReading.power`); the others are read
+        here (`UnitSelection.sizes`)."""
+        found = self._size_option(unit, node, high, options)
+        if found is None:
             return False
+        model, grow = found
         base = self._selection.total(self.points_id)
         top = node.count + int(grow["max"])
-        steps = [
-            self.pricer.total(self.pricer.tree(entry, {node.entry.id: n}), self.points_id) - base
-            for n in range(node.count + 1, top + 1)
-        ]
+        wanted = range(node.count + 1, top + 1)
+        points_at = points_at or {}
+        if any(n not in points_at for n in wanted):
+            with closing(self._selection.sizes(node, wanted)) as sized:
+                points_at = {n: self._selection.cost(self.points_id) for n in sized}
+        steps = [points_at[n] - base for n in wanted]
         if any(s.denominator != 1 for s in steps):
             return False
         fixed = Fraction(str(model.get("points", 0) or 0)) * model["count"]

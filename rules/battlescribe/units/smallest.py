@@ -13,7 +13,7 @@ the importer as its `entries.Node` tree (one node per entry taken, counted per p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -22,15 +22,19 @@ from rules.battlescribe.catalogue import Entry, exact, shown
 from rules.battlescribe.engine.constraints import validate
 from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
-from rules.battlescribe.engine.modifiers import effective
+from rules.battlescribe.engine.modifiers import Effective, _apply_modifiers, effective
 from rules.battlescribe.engine.query import (
+    cost_only,
+    costs_only,
     holds_under,
     options_by_id,
     scratch,
     selection_limits,
+    shapes,
     taken_cost,
+    trial,
 )
-from rules.battlescribe.engine.roster import Context, Force, Roster, Selection
+from rules.battlescribe.engine.roster import Context, Force, Roster, Selection, is_duplicate
 from rules.battlescribe.entries import GROUP, Index, Node
 from rules.battlescribe.xml_reader import BattleScribeError
 
@@ -52,6 +56,32 @@ def _minimum(option: Option, ctx: Context) -> int:
                 eff = effective(option, ctx)
             found = max(found, int(eff.constraint_values.get(c.id, c.value)))
     return found
+
+
+def modified_minimum(option: Option) -> bool:
+    """Whether one of `option`'s own modifiers changes its minimum selections per parent (the
+    only minimums a change elsewhere in the unit, such as its size, can move)."""
+    mins = {
+        c.id
+        for c in option.constraints
+        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value
+    }
+    return bool(mins) and any(m.field in mins for m in option.modifiers)
+
+
+def _raised_minimum(option: Option, ctx: Context) -> int:
+    """`_minimum`, with only the modifiers of the minimum applied (a unit grown by a model reads
+    the minimums a modifier sets many times, and nothing else of those entries)."""
+    mins = {
+        c.id: c.value
+        for c in option.constraints
+        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value
+    }
+    if not mins:
+        return 0
+    eff = Effective(name="", hidden=False, costs={}, constraint_values=dict(mins))
+    _apply_modifiers(eff, option.modifiers, ctx, fields=set(mins))
+    return max(0, *(int(v) for v in eff.constraint_values.values()))
 
 
 def _taken(parent, options: list[Option]) -> int:
@@ -271,6 +301,51 @@ class UnitSelection:
             return MAX_MIN
         return found
 
+    def cost(self, cost_type: str | None) -> Fraction:
+        """The unit's cost as it stands (in a `sizes` block: at that size)."""
+        if cost_type is None:
+            return Fraction(0)
+        return exact(cost_only(self.unit, cost_type))
+
+    def costs(self, cost_types: list[str | None]) -> dict[str | None, Fraction]:
+        """The unit's costs in `cost_types` as it stands (`cost` of each, in one walk; 0 in
+        None, no cost type)."""
+        named = [t for t in dict.fromkeys(cost_types) if t is not None]
+        out: dict[str | None, Fraction] = {t: exact(v) for t, v in costs_only(self.unit, named).items()}
+        if None in cost_types:
+            out[None] = Fraction(0)
+        return out
+
+    def sizes(self, node: Node, counts: Iterable[int]) -> Iterator[int]:
+        """Each of `counts` (rising) in turn, the unit grown meanwhile to that many of `node`'s
+        entry per parent selection, with what the larger size requires completed as the
+        smallest selection is (`SmallestSelection.recomplete`); the unit is put back after the last one
+        (`engine.query.trial`). Larger sizes are made from the smaller ones, one trial for all."""
+        assert self.maker is not None
+        sels, per = self.nodes[id(node)]
+        option, parent = sels[0].option, sels[0].parent
+        moved = any(self.maker.raised(s.option) for s in [self.unit, *self.unit.descendants()])
+        with trial(self.roster, self.unit):
+            for n in counts:
+                want = n * per if per > 1 else n
+                have = sum(s.number for s in parent.children if s.option is option)
+                if want > have:
+                    mine = [s for s in parent.children if s.option is option]
+                    if len(mine) == 1 and not is_duplicate(option):
+                        self.roster._change_number(mine[0], mine[0].number + want - have)
+                        self.roster.touch(mine[0])
+                    else:
+                        # Each instance taken on its own ("duplicate" entries): one more is a
+                        # copy of the first, as the importer's tree counts the first's content
+                        # for each of them.
+                        for _ in range(want - have):
+                            self.roster.duplicate(sels[0])
+                    # The rest of the unit was complete: only a minimum a modifier moves (one
+                    # per 4 models) can be missing now.
+                    if moved:
+                        self.maker.recomplete(self.roster, self.unit, self.root.entry)
+                yield n
+
     def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
         """What taking `entry` once more under one selection of `node` adds to the unit's cost
         (the engine's, with what it selects with the entry, completed as the unit is)."""
@@ -376,6 +451,8 @@ class SmallestSelection:
         #: {id(option): (that option, the options under it by id)}: the data's options are
         #: made once and shared by every roster of the import.
         self._options: dict[int, tuple[Option, dict[tuple[str, str], Option]]] = {}
+        #: {id(option): (that option, the options under it whose minimum a modifier sets)}.
+        self._raised: dict[int, tuple[Option, list[Option]]] = {}
 
     def options_under(self, parent: Option) -> dict[tuple[str, str], Option]:
         """The options under `parent` by id (`engine.query.options_by_id`), made once."""
@@ -409,11 +486,74 @@ class SmallestSelection:
             groups.setdefault(group.key, group.children()[0].name)
 
         complete_minimums(roster, sel, warn, cost_type=self.cost_type)
+        self._warn_groups(entry, groups)
+        if sum(1 for _s in sel.descendants()) > MAX_SELECTIONS:
+            raise OverflowError(entry.path)
+
+    def recomplete(self, roster: Roster, unit: Selection, entry: Entry) -> None:
+        """Complete `unit` again after a change that can only have moved the minimums a modifier
+        sets (the unit grown by a model: "one weapon per model", "a Spanner per 4 Boyz"). The
+        rest of the unit was complete and its other minimums are fixed numbers: so only those
+        options are looked at (`raised`, `_complete` on them alone), and what they take is
+        completed under itself (`complete_minimums`); again, as what was taken may move a
+        raised minimum, until nothing changes. Nothing is swapped here (`_swap_cheaper` is the
+        smallest selection's): a size of the sweep is a number of models, which a swap would
+        change."""
+        groups: dict[str, str] = {}
+
+        def warn(group: Option) -> None:
+            groups.setdefault(group.key, group.children()[0].name)
+
+        for _ in range(MAX_COMPLETION_ROUNDS):
+            selections = [unit, *unit.descendants()]
+            known = {id(s) for s in selections}
+            changed = False
+            # A selection of the same shape as a sibling looked at before, while nothing was
+            # taken, misses what that one missed: nothing (`query.shapes`).
+            shape, complete = shapes(), set()
+            for sel in selections:
+                raised = self.raised(sel.option)
+                if not raised:
+                    continue
+                if not changed:
+                    key = (id(sel.parent), shape(sel))
+                    if key in complete:
+                        continue
+                    complete.add(key)
+                ctx = Context(roster, sel.force, sel, None)
+                for option in raised:
+                    taken = _taken(sel, option.selectable() if option.is_group else [option])
+                    if _raised_minimum(option, ctx) > taken:
+                        changed |= _complete(roster, unit, sel, [option], ctx, warn, None)
+            if not changed:
+                break
+            for sel in unit.descendants():
+                if id(sel) not in known and id(sel.parent) in known:
+                    complete_minimums(roster, sel, warn)
+            if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
+                raise OverflowError(entry.path)
+        self._warn_groups(entry, groups)
+
+    def raised(self, parent: Option) -> list[Option]:
+        """The options under `parent` (through its groups, in the data's order) whose own
+        modifiers change their minimum selections per parent (`modified_minimum`), made once."""
+        known = self._raised.get(id(parent))
+        if known is None or known[0] is not parent:
+            found: list[Option] = []
+            stack = list(reversed(parent.children()))
+            while stack:
+                option = stack.pop()
+                if modified_minimum(option):
+                    found.append(option)
+                if option.is_group:
+                    stack.extend(reversed(option.children()))
+            known = self._raised[id(parent)] = (parent, found)
+        return known[1]
+
+    def _warn_groups(self, entry: Entry, groups: dict[str, str]) -> None:
         for key, name in groups.items():
             where = self._group_path(entry, key)
             self.warn(where, f"the group needs a selection and names no default; took {name!r}")
-        if sum(1 for _s in sel.descendants()) > MAX_SELECTIONS:
-            raise OverflowError(entry.path)
 
     def tree(self, entry: Entry, catalogue_id: str) -> Node:
         """`entry`'s smallest legal selection as the importer's tree of nodes."""

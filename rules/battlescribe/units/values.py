@@ -97,5 +97,3 @@ def _convert(raw: str, schema_json: str) -> tuple[bool, Any]:
 
 #: A dash in a field that has no "none" value: the field is left out.
 ABSENT = object()
-
-
