@@ -12,12 +12,13 @@ from the group, so (worked out by hand as BattleScribe totals it):
   36 at 12, i.e. 3 pts per model (the importer's own sweep read 0 at the larger sizes and kept
   15 for any size).
 
-The mob below is BSData/wh40k-9e's Orks Lootas in small: 5 to 12 Lootas (14 pts) chosen from a
-group, and Spanners (10 pts) of which the mob must take one per 4 Lootas (a minimum of 1, +1 per
-4 Lootas, -1). Its smallest legal selection is 5 Lootas and 1 Spanner (80 pts); each larger size
-is that unit grown by Lootas, with the Spanners the larger size requires: +14 at 6, +28 at 7,
-+52 at 8 (3 Lootas and a second Spanner), up to +118 at 12 (the importer's own sweep built each
-size afresh and priced 6 Lootas as 5: +0, +14, +28...).
+The mob below is BSData/wh40k-9e's Orks Lootas in small: up to 12 Lootas (14 pts) chosen from a
+group of 5 to 15 models, and Spanners (10 pts) of which the mob must take one per 4 Lootas (a
+minimum of 1, +1 per 4 Lootas, -1). Its smallest legal selection is 4 Lootas and 1 Spanner (66
+pts: the Spanner the data requires fills the mob's fifth place, `smallest._swap_cheaper`); each
+larger size is that unit grown by Lootas, with the Spanners the larger size requires: +14 at 5
+Lootas, +28 at 6, +42 at 7, +66 at 8 (4 Lootas and a second Spanner), up to +132 at 12 (the
+importer's own sweep built each size afresh and lost the Spanner: +0, +14, +28...).
 """
 
 from __future__ import annotations
@@ -195,6 +196,6 @@ def test_an_option_priced_per_model_counted_from_a_group_costs_that_much_per_mod
 
 def test_a_larger_size_takes_the_models_its_size_requires_as_the_smallest_does(units):
     mob = units["Mob"]
-    assert [(m["name"], m["count"]) for m in mob["data"]["models"]] == [("Loota", 5), ("Spanner", 1)]
+    assert [(m["name"], m["count"]) for m in mob["data"]["models"]] == [("Loota", 4), ("Spanner", 1)]
     grow = mob["options"]["Add Loota (up to 12)"]
-    assert (grow["cost"], grow["payload"]["costs"]) == (14, [14, 28, 52, 66, 80, 94, 118])
+    assert (grow["cost"], grow["payload"]["costs"]) == (14, [14, 28, 42, 66, 80, 94, 108, 132])
