@@ -203,9 +203,10 @@ def test_our_json_file_of_a_roster_list_comes_back_with_its_options_on_the_page_
     client: Any, inline_pdf_renders: None
 ) -> None:
     """A list of a faction imported with its BattleScribe source exports each unit with its
-    selection tree; the API's JSON body and the Import page (our file straight into a list) rebuild
-    it from the trees, as `import_list` does: written as plain units its options were lost (a real
-    Necrons list came back 5 points cheaper, every option gone)."""
+    selection tree, and its configuration's; the API's JSON body and the Import page (our file
+    straight into a list) rebuild it from the trees, as `import_list` does: written as plain units
+    its options were lost (a real Necrons list came back 5 points cheaper, every option gone), and
+    without the configuration's trees a real Orks list lost its Battle Size and Clan Kultur rows."""
     from armybuilder.lists import services
     from armybuilder.lists.backends import engine_units
     from rules.battlescribe.xml_reader import SourceFile
@@ -232,11 +233,13 @@ def test_our_json_file_of_a_roster_list_comes_back_with_its_options_on_the_page_
         army_list.refresh_from_db()
 
     def fielded(of: ArmyList) -> list[tuple[str, int, dict[str, int]]]:
-        rows = engine_units.fielded(list(of.units.order_by("position")))
+        """Every row, the roster's configuration (battle size, dynasty) as chosen included."""
+        rows = list(of.units.order_by("position"))
         return [(u.name, u.points, {k: n for k, n in u.chosen_options.items() if n}) for u in rows]
 
     before = fielded(army_list)
     assert any(options for _name, _points, options in before)
+    assert engine_units.configuration(list(army_list.units.all()))
     api = token_client(user)
     exported = api.get(f"/api/v1/lists/{army_list.pk}/export/json").json()
     done = api_result(api, api.post("/api/v1/lists/import", exported, format="json")).json()
