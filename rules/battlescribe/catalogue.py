@@ -268,6 +268,12 @@ class _Reader:
                 [c.get("name", "") for c in _children(p, "characteristicTypes")],
             )
         doc.categories = {c.get("id", ""): c.get("name", "") for c in _children(root, "categoryEntries")}
+        if kind == GAME_SYSTEM and version.split(".")[0] in ("0", "1"):
+            # A 1.x game system declares its categories inside its force types (Lords, Core, …):
+            # the 2.x catalogues of it link their units to them by id.
+            for force in _children(root, "forceTypes"):
+                for category in _children(force, "categories"):
+                    doc.categories.setdefault(category.get("id", ""), category.get("name", ""))
         links = _children(root, "catalogueLinks")
         doc.catalogue_links = [link.get("targetId", "") for link in links]
         doc.root_imports = [link.get("targetId", "") for link in links if _flag(link, "importRootEntries")]
