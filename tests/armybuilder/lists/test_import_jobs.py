@@ -242,6 +242,13 @@ def test_our_json_file_of_a_roster_list_comes_back_with_its_options_on_the_page_
     assert engine_units.configuration(list(army_list.units.all()))
     api = token_client(user)
     exported = api.get(f"/api/v1/lists/{army_list.pk}/export/json").json()
+    # the export is the shape the API documents for an import (no field its schema refuses)
+    from jsonschema import Draft202012Validator
+
+    from armybuilder.api.exports import army_file_schema
+
+    assert exported["configuration"]
+    Draft202012Validator(army_file_schema()).validate(exported)
     done = api_result(api, api.post("/api/v1/lists/import", exported, format="json")).json()
     assert done["status"] == "done", done
     from_api = ArmyList.objects.get(pk=done["result"]["list_id"])
