@@ -116,6 +116,10 @@ def army_file_schema() -> dict[str, Any]:
             "faction": {"type": "string", "description": "The slug of the faction whose units the list "
                         "adds; an import where it is visible keeps it (optional)."},
             "roster_force": {"type": "string", "description": "A roster list's BattleScribe force entry."},
+            "configuration": {"type": "array", "maxItems": MAX_UNITS_PER_LIST, "items": {"type": "object"},
+                              "description": "A roster list's configuration selections (battle size, "
+                              "allegiance) as chosen, each a BattleScribe selection tree "
+                              "(`{entry, number, children}`): not units; read before them."},
             "settings": {"type": "object"},
             "groups": {"type": "object"},
             "units": {"type": "array", "maxItems": MAX_UNITS_PER_LIST, "items": {

@@ -240,10 +240,21 @@ def _saved_once(job_id: str, save: Callable[[], dict[str, Any]]) -> dict[str, An
 
 
 def _direct(owner: Any, data: Any, faction: Any) -> dict[str, Any]:
-    """Our JSON list file straight into a list."""
+    """Our JSON list file straight into a list, read as `import_list` reads it
+    (`imports.import_source`): a roster list's units, each with its selection tree, of a faction
+    imported with its BattleScribe source, are rebuilt by the roster engine from the trees. Read
+    as plain units they came back without their options and cheaper (the unit format cannot say
+    what the engine prices). A faction chosen of another system than the file's is refused by
+    the plain import, which names the problem."""
+    from armybuilder.lists.importers import Source
+    from armybuilder.lists.imports import import_source
     from armybuilder.lists.interchange import army_list_import
 
-    army_list = army_list_import(user=owner, data=data, faction=faction)
+    if faction is not None and (not isinstance(data, dict) or data.get("system") != faction.system.key):
+        army_list = army_list_import(user=owner, data=data, faction=faction)
+    else:
+        source = Source(name="list.json", data=json.dumps(data).encode())
+        army_list = import_source(user=owner, source=source, format="json", faction=faction).army_list
     return {"saved": True, "list_id": army_list.pk, "list_name": army_list.name, "direct": True}
 
 

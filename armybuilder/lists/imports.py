@@ -147,10 +147,13 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
     army_list.roster_force = roster.force_entry_id
     units = engine_units.units_from_roster(army_list, roster)
     entries = (imported.list_data or {}).get("units") or []
+    lead = imported.roster_lead  # our file's configuration trees come before its entries
     for unit in units:
-        imported.units[unit._roster_index].formula_points = unit.points  # type: ignore[attr-defined]
+        row = imported.units[unit._roster_index]  # type: ignore[attr-defined]
+        row.formula_points = unit.points
+        row.name = row.name or unit.name
         index = unit._roster_index  # type: ignore[attr-defined]
-        entry = entries[index] if index < len(entries) else {}
+        entry = entries[index - lead] if lead <= index < lead + len(entries) else {}
         if index < len(imported.roster_details):
             entry = {**imported.roster_details[index], **(entry if isinstance(entry, dict) else {})}
         for key in ("custom_name", "notes", "group"):  # our own file's words for the unit

@@ -55,7 +55,7 @@ from rules.systems.registry import get_system
 MAX_ENTRY_COUNT = 100
 _TOP_LEVEL_KEYS = {
     "format", "system", "name", "points_limit", "options", "settings", "groups", "units",
-    "faction", "roster_force",
+    "faction", "roster_force", "configuration",
 }
 #: A unit's name, notes and group as the player wrote them (`ListUnit`), optional in a file.
 _PLAYER_KEYS = ("custom_name", "notes", "group")
@@ -82,6 +82,11 @@ def army_list_to_dict(*, army_list: ArmyList, units: list[ListUnit] | None = Non
         written["faction"] = army_list.faction.slug
     if army_list.roster_force:
         written["roster_force"] = army_list.roster_force
+    # A roster's configuration (battle size, allegiance, a clan's culture) as chosen: its trees,
+    # which an import rebuilding the roster reads first (without them it got the defaults, or none).
+    configuration = [copy.deepcopy(u.selection) for u in list_rows.configuration(units) if u.selection]
+    if configuration:
+        written["configuration"] = configuration
     # The player's own words travel with the unit (left out when empty, as before). The file
     # holds the units that field models (`army_dict`); a roster's configuration rows are the
     # engine's, which brings them back when the file is read into the same faction.
@@ -168,6 +173,16 @@ def _envelope_errors(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     for key in ("system", "name", "points_limit", "units"):
         if key not in data:
             errors.append((key, _("This field is required.")))
+    if "configuration" in data:
+        trees = data["configuration"]
+        if not isinstance(trees, list):
+            errors.append(("configuration", _("Must be a list.")))
+        elif len(trees) > MAX_UNITS_PER_LIST:
+            limit = {"limit": MAX_UNITS_PER_LIST}
+            errors.append(("configuration", _("A list has at most %(limit)d units.") % limit))
+        else:
+            for index, tree in enumerate(trees):
+                errors += selection_errors(tree, f"configuration[{index}]")
     return errors
 
 

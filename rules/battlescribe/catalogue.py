@@ -29,6 +29,8 @@ from rules.battlescribe.engine.xmlform import element_to_dict
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile, local_name, parse
 
 GAME_SYSTEM, CATALOGUE, ROSTER = "gameSystem", "catalogue", "roster"
+#: The cost type BattleScribe 2 gives the built-in points of a 1.x game system (id, name).
+LEGACY_POINTS_ID, LEGACY_POINTS_NAME = "points", "pts"
 
 
 def exact(value: float) -> Fraction:
@@ -252,12 +254,24 @@ class _Reader:
         if kind == CATALOGUE and not doc.game_system_id:
             raise self.fail(kind, "the catalogue does not name its game system (gameSystemId)")
         doc.cost_types = {c.get("id", ""): c.get("name", "") for c in _children(root, "costTypes")}
+        if kind == GAME_SYSTEM and not doc.cost_types and version.split(".")[0] in ("0", "1"):
+            # A 1.x game system declares no cost types: points were built in. BattleScribe 2
+            # reads it with its points as the cost type "points" named "pts", the one the 2.x
+            # catalogues of it price in (BSData/whfb's "Warhammer Fantasy 8th ed.gst", 1.15,
+            # and every 8thBRB army book); without it every unit of them imported at 0 points.
+            doc.cost_types = {LEGACY_POINTS_ID: LEGACY_POINTS_NAME}
         for p in _children(root, "profileTypes"):
             doc.profile_types[p.get("id", "")] = (
                 p.get("name", ""),
                 [c.get("name", "") for c in _children(p, "characteristicTypes")],
             )
         doc.categories = {c.get("id", ""): c.get("name", "") for c in _children(root, "categoryEntries")}
+        if kind == GAME_SYSTEM and version.split(".")[0] in ("0", "1"):
+            # A 1.x game system declares its categories inside its force types (Lords, Core, …):
+            # the 2.x catalogues of it link their units to them by id.
+            for force in _children(root, "forceTypes"):
+                for category in _children(force, "categories"):
+                    doc.categories.setdefault(category.get("id", ""), category.get("name", ""))
         links = _children(root, "catalogueLinks")
         doc.catalogue_links = [link.get("targetId", "") for link in links]
         doc.root_imports = [link.get("targetId", "") for link in links if _flag(link, "importRootEntries")]

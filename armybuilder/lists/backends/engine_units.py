@@ -116,7 +116,12 @@ def structure_options(army_list: ArmyList, units: Sequence[ListUnit]) -> dict[st
 def with_menu_points(army_list: ArmyList, templates: Sequence[UnitTemplate]) -> Sequence[UnitTemplate]:
     """`templates` (the "Add a unit" menu), those of a faction imported with its source priced
     as they enter the list (`rules.battlescribe_lists.entering_points`): the import prices a
-    unit at its smallest legal size, BattleScribe adds it with what it selects by itself."""
+    unit at its smallest legal size, BattleScribe adds it with what it selects by itself.
+
+    Only what the roster can take stays: the faction's own units, and another faction's unit
+    only where it is a root entry the force shows that none of the faction's own stands for. A
+    player's other imported catalogues of the system (Orks beside Necrons) are not this roster's:
+    offered, each was refused once picked."""
     if army_list.faction_id is None or not faction_source(army_list.faction_id):
         return templates
     try:
@@ -124,16 +129,23 @@ def with_menu_points(army_list: ArmyList, templates: Sequence[UnitTemplate]) -> 
         froms = entering_from(army_list.faction_id, army_list.roster_force, army_list.system.key)
     except ListRosterError:
         return templates
-    for template in templates:
-        if template.faction_id != army_list.faction_id:
-            continue
+
+    def key_of(template: UnitTemplate) -> str:
         base, _dash, number = template.slug.rpartition("-")
-        key = template.slug if template.slug in prices or not number.isdigit() else base
+        return template.slug if template.slug in prices or not number.isdigit() else base
+
+    own = {key_of(t) for t in templates if t.faction_id == army_list.faction_id}
+    offered = []
+    for template in templates:
+        key = key_of(template)
+        if template.faction_id != army_list.faction_id and (key not in prices or key in own):
+            continue
         found = prices.get(key)
         if found is not None:
             template.points = found
             template.points_from = key in froms  # the price of its cheapest legal completion
-    return templates
+        offered.append(template)
+    return offered
 
 
 def roster_of(army_list: ArmyList, units: Sequence[ListUnit]) -> ListRoster:

@@ -163,6 +163,9 @@ class Imported:
     #: The player's words for each unit of `roster_trees` the file gives apart from the list's
     #: entries (a roster's custom names and notes): `{"custom_name", "notes"}`, in the same order.
     roster_details: list[dict[str, str]] = field(default_factory=list)
+    #: How many of `roster_trees` come before the list's entries: our file's `configuration`
+    #: (a roster's battle size, allegiance, chosen as the player chose them), first as in the list.
+    roster_lead: int = 0
     #: {entry id: name} of the trees' selections as the source names them, so a selection the
     #: engine cannot rebuild is reported by name, not id (`dropped_entries`).
     entry_names: dict[str, str] = field(default_factory=dict)

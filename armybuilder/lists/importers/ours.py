@@ -64,6 +64,8 @@ class OurListFile:
             imported.units += [_row(entry) for _copy in range(copies)]
             if len(imported.units) > MAX_SOURCE_UNITS:
                 break  # the list import refuses the list; it says why
+        # a row for each configuration tree, named by the engine's rebuild (`imports._engine_units`)
+        imported.units[:0] = [ReportUnit("", 0, None) for _tree in range(imported.roster_lead)]
         return imported
 
     def _roster(self, imported: Imported, data: Mapping[str, Any], context: Context) -> None:
@@ -85,6 +87,12 @@ class OurListFile:
         if faction is None or not faction_source(faction.pk):
             return
         imported.list_faction = faction
-        imported.roster_trees = [dict(e["selection"]) for e in entries]
+        configuration = data.get("configuration")
+        configuration = configuration if isinstance(configuration, list) else []
+        if any(selection_errors(tree, f"configuration[{i}]") for i, tree in enumerate(configuration)):
+            return  # the list import reports them
+        imported.roster_lead = len(configuration)
+        imported.roster_trees = [dict(tree) for tree in configuration]
+        imported.roster_trees += [dict(e["selection"]) for e in entries]
         force = data.get("roster_force")
         imported.roster_force = force if isinstance(force, str) and len(force) <= 64 else ""

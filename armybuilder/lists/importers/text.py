@@ -43,8 +43,11 @@ MAX_LINES = 2000
 MAX_LINE = 2000
 
 _POINTS = r"(?P<pts>\d+(?:\.\d+)?)\s*(?:pts?|points?|pkt|p|b|bodů|body|очк\w*)\.?"
+#: A unit's name may hold a bracket that is not a size or a price: BSData's "Big Mek [Legends]",
+#: "[Reference] Warlord Traits", "[SE] Battalion: …" (a bracket opening on a letter or a sign).
+_NAME = r"(?:[^\[\]|]|\[[^\]\d\s][^\]]*\])+?"
 _UNIT_LINE = re.compile(
-    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>[^\[\]|]+?)\s*"
+    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>" + _NAME + r")\s*"
     r"(?:\[(?P<size>\d+)\]\s*)?(?:Q(?P<q>\d)\+\s*D(?P<d>\d)\+\s*)?"
     r"(?:\[\s*(?:[\d.]+\s*PL\s*,\s*)?"
     + _POINTS

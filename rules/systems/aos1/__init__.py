@@ -139,6 +139,18 @@ SYSTEM = register_catalogue_system(
 #: This system's schema labels, help texts and enum values, marked for translation: schemas
 #: are data, so `makemessages` finds their strings only here (`tests/rules/systems/test_profile_labels.py`).
 LABELS = (
+    # the list's own parameters (`list_settings_schema`)
+    gettext_noop("Mortal Realm"),
+    gettext_noop("Not chosen"),
+    gettext_noop("Models agreed"),
+    gettext_noop("The most models the army may field (0: no limit, as the sheet allows)"),
+    gettext_noop("Aqshy, the Realm of Fire"),
+    gettext_noop("Azyr, the Realm of Heavens"),
+    gettext_noop("Chamon, the Realm of Metal"),
+    gettext_noop("Ghur, the Realm of Beasts"),
+    gettext_noop("Ghyran, the Realm of Life"),
+    gettext_noop("Shyish, the Realm of Death"),
+    gettext_noop("Ulgu, the Realm of Shadow"),
     gettext_noop("Abilities"),
     gettext_noop("Rules the estimate uses: re-rolls, +1 to hit, wound or save, a ward"),
     gettext_noop("hit"),

@@ -179,6 +179,13 @@ SYSTEM = register_catalogue_system(
 #: This system's schema labels, help texts and enum values, marked for translation: schemas
 #: are data, so `makemessages` finds their strings only here (`tests/rules/systems/test_profile_labels.py`).
 LABELS = (
+    # the list's own parameters (`list_settings_schema`)
+    gettext_noop("Battle size"),
+    gettext_noop("Only War: half the combined Power Level of both armies"),
+    gettext_noop("Combat Patrol (25 PL per army)"),
+    gettext_noop("Incursion (50 PL per army)"),
+    gettext_noop("Strike Force (100 PL per army)"),
+    gettext_noop("Onslaught (150 PL per army)"),
     gettext_noop("Move in inches; two values for AIRCRAFT (\"20-50\")"),
     gettext_noop("Weapon Skill (3 is 3+); null: cannot fight"),
     gettext_noop("Ballistic Skill (3 is 3+); null: cannot shoot"),

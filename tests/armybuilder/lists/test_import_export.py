@@ -217,6 +217,9 @@ def test_import_reports_every_problem_with_its_path_and_creates_nothing():
         ({**document(), "units": [{"count": 1}]}, "units[0]"),
         ({**document(), "units": ["infantry"]}, "units[0]"),
         ({**document(), "name": "nul\x00name"}, "name"),
+        ({**document(), "configuration": {"entry": "a"}}, "configuration"),
+        ({**document(), "configuration": [{"number": 1}]}, "configuration[0]"),
+        ({**document(), "configuration": [{"entry": "a"}] * 201}, "configuration"),
     ],
 )
 def test_malformed_documents_are_errors_not_crashes(data, path):

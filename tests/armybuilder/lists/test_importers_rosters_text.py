@@ -148,6 +148,27 @@ def test_our_own_text_exports_import_back(marines, style):
     assert report["left_out"] == []
 
 
+@pytest.mark.parametrize("style", ["plain", "markdown"])
+def test_a_unit_named_with_a_bracket_imports_back_from_our_text(marines, style):
+    """BSData names units "Big Mek [Legends]", "[Reference] Warlord Traits", "[SE] Battalion: …":
+    our text writes "Big Mek [Legends] [55 pts]: …", and the reader took it for a line of the unit
+    before it (a real Orks list came back with 2 of its 4 units)."""
+    user, army_list = marines
+    captain = army_list.faction.units.get(slug="bs-se-captain")
+    captain.pk, captain.slug, captain.name = None, "bs-se-captain-legends", "Captain [Legends]"
+    captain.data = {**captain.data, "name": captain.name}
+    captain.save()
+    army_list_add_unit(army_list=army_list, unit=captain, options={}, expected_version=None)
+    army_list.refresh_from_db()
+    units = list_units_in_order(army_list)
+    text = army_list_text(army_list=army_list, units=units, style=style)
+    report = import_source(user=user, source=Source.of_text(text), dry_run=True).imported.report()
+    assert [(u["name"], u["source_points"], u["formula_points"]) for u in report["units"]] == [
+        (u.name, u.points, u.points) for u in units
+    ]
+    assert report["left_out"] == []
+
+
 def test_battlescribe_text_export(marines):
     user, army_list = marines
     units = list_units_in_order(army_list)

@@ -103,3 +103,28 @@ def test_a_choice_battlescribe_leaves_empty_is_priced_from_its_cheapest_completi
     spears = UnitTemplate.objects.get(faction=faction, slug="bs-bd-spears")
     (menu_spears,) = roster_units.with_menu_points(army_list, [spears])
     assert menu_spears.points_from is False  # entered whole: its plain price
+
+
+def test_the_menu_offers_only_what_the_roster_can_take_when_the_player_imported_other_factions(imported):
+    """A player who imported three 40k catalogues saw, in a Necrons list, every Orks and
+    Ultramarines unit too (363 of 449 entries), each refused once picked: "This unit cannot be
+    taken in this list's catalogue". The menu of a roster list holds its own faction's units and
+    the root entries its force shows, nothing another catalogue brings."""
+    from armybuilder.lists import backends, selectors
+
+    owner, result = imported
+    faction = result.factions[0]
+    other = import_files(system_key="whfb6", files=sources("hold.gst", "hold_dwarfs.cat"), owner=owner)
+    assert other.factions and all(f.pk != faction.pk for f in other.factions)
+    army_list = make_list(owner=owner, faction=faction, points_limit=2000)
+    offered = backends.backend_for(army_list, []).unit_choices(
+        list(selectors.army_list_unit_choices(army_list=army_list))
+    )
+    assert sorted(t.slug for t in offered) == sorted(
+        UnitTemplate.objects.filter(faction=faction).values_list("slug", flat=True)
+    )
+    for template in offered:
+        if template.slug != "bs-bd-chief":  # hidden until a unit of spears is in the list
+            army_list.refresh_from_db()
+            services.army_list_add_unit(army_list=army_list, unit=template, options={},
+                                        expected_version=army_list.version)

@@ -323,6 +323,46 @@ def test_a_battlescribe_1_file_is_refused_with_a_clear_reason():
     ]
 
 
+def test_a_battlescribe_1_game_system_prices_its_2_x_catalogues_in_points():
+    """BSData/whfb's "Warhammer Fantasy 8th ed.gst" is a 1.15 file (points built in, no
+    <costTypes>; categories inside its force types) under every 8thBRB army book, which
+    BattleScribe 2.03 wrote with its costs as the type "points" named "pts" and its units linked
+    to those categories. Every unit of them imported at 0 points and with no army slot;
+    BattleScribe shows them at their price (Orc Boyz 6 points a model) in their slot."""
+    from rules.battlescribe.xml_reader import SourceFile
+
+    system = (
+        b'<?xml version="1.0" encoding="UTF-8"?><gameSystem xmlns="http://www.battlescribe.net/schema/'
+        b'gameSystemSchema" id="be4eb679-97dc-4876-b582-19ff87fae0fd" revision="9" '
+        b'battleScribeVersion="1.15" name="Warhammer Fantasy 8th ed"><forceTypes><forceType id="std" '
+        b'name="Standard" minSelections="0" maxSelections="-1"><categories><category id="core" name="Core" '
+        b'minSelections="0" maxSelections="-1"/></categories></forceType></forceTypes></gameSystem>'
+    )
+    book = (
+        b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><catalogue id="og" name="Orcs" '
+        b'revision="1" battleScribeVersion="2.03" library="false" '
+        b'gameSystemId="be4eb679-97dc-4876-b582-19ff87fae0fd" gameSystemRevision="1" '
+        b'xmlns="http://www.battlescribe.net/schema/catalogueSchema"><selectionEntries>'
+        b'<selectionEntry id="boyz" name="Orc Boyz" hidden="false" collective="false" type="unit">'
+        b'<categoryLinks><categoryLink id="boyz-core" name="Core" hidden="false" targetId="core" '
+        b'primary="true"/></categoryLinks>'
+        b'<selectionEntries><selectionEntry id="boy" name="Orc Boy" hidden="false" collective="false" '
+        b'type="model"><constraints><constraint field="selections" scope="parent" value="10.0" '
+        b'id="boy-min" type="min"/></constraints><costs><cost name="pts" typeId="points" value="6.0"/>'
+        b"</costs></selectionEntry></selectionEntries>"
+        b'<costs><cost name="pts" typeId="points" value="0.0"/></costs></selectionEntry>'
+        b"</selectionEntries></catalogue>"
+    )
+    result = parse_import(system_key="ru_whfb",
+                          files=[SourceFile("System.gst", system), SourceFile("Orcs.cat", book)])
+    (boyz,) = [u for f in result.summary()["factions"] for u in f["units"] if u["name"] == "Orc Boyz"]
+    assert (boyz["points"], boyz["models"]) == (60, 10)
+    # its categories are declared in its force types: a unit linked to "Core" takes that slot
+    (data,) = [u.values["data"] for plan in result.plans for u in plan.units
+               if u.values["name"] == "Orc Boyz"]
+    assert data.get("slot") == "core"
+
+
 def test_a_random_value_in_a_damage_table_reads_as_its_average():
     """AoS Gigantic Chaos Spawn: Move "*" and "3D6\"" in the table's first row."""
     from rules.battlescribe.units import UnitMapper

@@ -1,7 +1,8 @@
 """Every label and help text of every system's schemas is translated (issue 14, point 1).
 
 The schemas are JSON data, so `makemessages` cannot see their strings; this test walks the
-registered systems' `profile_schema` (and `situation_schema` where a system has one) and
+registered systems' `profile_schema` (and `situation_schema` and `list_settings_schema` where a
+system has one) and
 asks each catalogue for every `title`, `x-long` (full name), `description`, enum value and enum
 label. A system that gains a field without marking its label in its own package (`LABELS`) and
 adding it to the catalogues fails.
@@ -48,6 +49,8 @@ def schema_labels() -> set[str]:
     for system in all_systems():
         found.update(labels(system.profile_schema))
         found.update(labels(getattr(system, "situation_schema", None) or {}))
+        # a list's own parameters, shown on the editor, the roster page, the PDF and the text
+        found.update(labels(getattr(system, "list_settings_schema", None) or {}))
     return found
 
 
