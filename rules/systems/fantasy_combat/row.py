@@ -1,0 +1,186 @@
+"""A list job's row: one attacker against many defenders (the registry's `matrix_row`, issue 42).
+
+A matchup's close-combat resolution is a dozen numpy calls on a table of a few hundred cells,
+so a list job's cell paid more for the calls than for the arithmetic. Here each defender's
+round is fought as `estimate.matrix_attack` fights it (`combat.fight_round`), and then the
+resolution of the common combat (`resolution._plain`: a front combat without a musician's
+tie-break or a Swarm) is done for a batch of defenders at once: their tables side by side
+(the attacker's states are the rows of every one), binned by defender and combat result in
+one `np.bincount`, so each step is one call for the batch. Each bin sums the same cells in
+the same order as the matchup's own, so the numbers are the matchup's (to rounding in the
+sums of bins, within 1e-12). Every other case goes through `estimate.matrix_attack`.
+
+Memory: a batch holds at most `ROW_CELLS` cells of tables (a few of its arrays that size), a
+defender whose table is larger than `ALONE_CELLS` is computed alone, as a cell would be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from rules.dice.pmf import mean
+from rules.systems.fantasy_combat.combat import ATTACKER, DEFENDER, fight_round
+from rules.systems.fantasy_combat.estimate import EFFICIENCY_PER_POINTS, _attack, _probability, _sides
+from rules.systems.fantasy_combat.resolution import _REACH, _Side, _side, resolve
+from rules.systems.fantasy_combat.situation import Situation, _
+from rules.systems.fantasy_combat.units import Unit
+from rules.systems.fantasy_combat.variants import Variants
+from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
+
+#: Cells of the tables one batch holds side by side (its arrays are this size: 256 KB each).
+ROW_CELLS = 1 << 15
+#: A defender whose table is larger is computed alone (`estimate.matrix_attack`): per-call
+#: overhead is what a batch saves, and a large table's arithmetic outweighs it.
+ALONE_CELLS = 4096
+
+#: One defender of a batch: its index in the row, both units, both tracks, the round's table.
+_Fought = tuple[int, tuple[Unit, Unit], tuple[WoundTrack, WoundTrack], Array]
+
+
+def matrix_row(
+    attacker: Mapping[str, Any] | Unit,
+    defenders: Sequence[Mapping[str, Any] | Unit],
+    situation: Mapping[str, Any] | None,
+    *,
+    variants: Variants,
+) -> list[dict[str, Any]]:
+    """The registry's `matrix_row`: `matrix_attack(attacker, d, situation)` for each defender
+    `d`, in order, the same numbers (within 1e-12); ValueError as the first failing matchup's."""
+    sit = situation if isinstance(situation, Situation) else Situation.from_dict(situation, variants)
+    if not (sit.melee and sit.flank == "front" and sit.attacker_musician == sit.defender_musician):
+        return [_attack(attacker, d, sit, variants=variants, full=False) for d in defenders]
+    out: list[dict[str, Any] | None] = [None] * len(defenders)
+    batch: list[_Fought] = []
+    cells = 0
+    for index, defender in enumerate(defenders):
+        units, tracks, sides = _sides(attacker, defender, sit)
+        size = tracks[ATTACKER].size * tracks[DEFENDER].size
+        swarm = (
+            _side(units[ATTACKER], tracks[ATTACKER], sit, variants, True).test.kind == "swarm"
+            or _side(units[DEFENDER], tracks[DEFENDER], sit, variants, False).test.kind == "swarm"
+        )
+        if swarm or size > ALONE_CELLS:
+            out[index] = _attack(units[ATTACKER], units[DEFENDER], sit, variants=variants, full=False)
+            continue
+        dist, _mine, _theirs = fight_round(sides, sit, variants, tally=False)
+        if cells + size > ROW_CELLS:
+            _resolve_batch(batch, sit, variants, out)
+            batch, cells = [], 0
+        batch.append((index, units, tracks, dist))
+        cells += size
+    _resolve_batch(batch, sit, variants, out)
+    return out  # type: ignore[return-value]  # every index written
+
+
+def _resolve_batch(
+    batch: list[_Fought], sit: Situation, variants: Variants, out: list[dict[str, Any] | None]
+) -> None:
+    """Each fought defender's cell into `out`: the resolution for the batch at once
+    (`_binned`), a combat result past `resolution._REACH` one at a time (`resolve`)."""
+    if not batch:
+        return
+    attacker, track_a = batch[0][1][ATTACKER], batch[0][2][ATTACKER]
+    a = _side(attacker, track_a, sit, variants, True)
+    ds = [_side(units[DEFENDER], tracks[DEFENDER], sit, variants, False) for _, units, tracks, _ in batch]
+    table = np.concatenate([dist for *_, dist in batch], axis=1) if len(batch) > 1 else batch[0][3]
+    widths = [tracks[DEFENDER].size for _, _, tracks, _ in batch]
+    binned = _binned(table, a, ds, widths, sit, variants)
+    if binned is None:  # some combat result past the reach: those alone, the rest batched again
+        for item in batch:
+            _cell(item, _alone(item, sit, variants), out)
+        return
+    wounds = np.add.reduce(table, axis=0)
+    start = 0
+    for item, width, figures in zip(batch, widths, binned, strict=True):
+        _cell(item, figures, out, wounds[start : start + width])
+        start += width
+
+
+def _alone(item: _Fought, sit: Situation, variants: Variants) -> tuple[float, ...]:
+    _, units, tracks, dist = item
+    r = resolve(dist, units[ATTACKER], units[DEFENDER], tracks, sit, variants)
+    return r.p_attacker_wins, r.p_draw, r.p_defender_wins, r.p_defender_breaks, r.p_attacker_breaks
+
+
+def _binned(
+    table: Array, a: _Side, ds: list[_Side], widths: list[int], sit: Situation, variants: Variants
+) -> list[tuple[float, ...]] | None:
+    """`resolution._plain`'s five chances (win, draw, loss, each side's break) for every
+    defender of the batch (`table`: their tables side by side), from one binning: the key is
+    `_plain`'s, shifted per defender past the bins of the ones before. None: a combat result
+    past `_REACH` (`_plain` would go the general way)."""
+    starts = np.cumsum([0, *widths[:-1]])
+    key = np.add.outer(a.key, np.concatenate([d.key for d in ds]))
+    sign = np.sign(np.subtract.outer(a.us, np.concatenate([d.us for d in ds])))
+    sign *= 16
+    key += sign
+    lows = np.minimum.reduceat(np.minimum.reduce(key, axis=0), starts) // 12
+    highs = np.maximum.reduceat(np.maximum.reduce(key, axis=0), starts) // 12
+    offset, top = int(lows.min()), int(highs.max())
+    if offset < -_REACH or top > _REACH:
+        return None
+    rows, count = top - offset + 1, len(ds)
+    key += np.repeat(np.arange(count) * (12 * rows) - 12 * offset, widths)
+    binned = np.bincount(key.ravel(), weights=table.ravel(), minlength=count * 12 * rows)
+    binned = binned.reshape(count, rows, 3, 4)
+    zero = -offset
+    won, lost = slice(max(zero + 1, 0), None), slice(None, max(zero, 0))
+    difference = np.add.reduce(binned, axis=(2, 3))
+    gone_d = np.add.reduce(binned[:, :, :, 1::2], axis=(1, 2, 3))
+    gone_a = np.add.reduce(binned[:, :, :, 2:], axis=(1, 2, 3))
+    standing_d = binned[:, :, :, 0] + binned[:, :, :, 2]  # (defender, result, US sign)
+    standing_a = binned[:, :, :, 0] + binned[:, :, :, 1]
+    # beaten by a fear-causer of greater US, a side that tests breaks whatever its test
+    fear = variants.fear_auto_break or sit.fear_auto_break
+    fear_d = np.array([fear and d.test.kind == "test" and a.causes_fear and not d.fearless for d in ds])
+    fear_a = np.array([fear and a.test.kind == "test" and d.causes_fear and not a.fearless for d in ds])
+    forced_d = np.zeros(count)
+    forced_a = np.zeros(count)
+    if fear_d.any():  # the defender lost (result > 0) to a greater US
+        forced_d[fear_d] = np.add.reduce(standing_d[fear_d][:, won, 2], axis=1)
+        standing_d[fear_d[:, None] & (np.arange(rows) >= won.start)[None, :], 2] = 0.0
+    if fear_a.any():  # the attacker lost (result < 0) to a greater US
+        forced_a[fear_a] = np.add.reduce(standing_a[fear_a][:, lost, 0], axis=1)
+        standing_a[fear_a[:, None] & (np.arange(rows) < lost.stop)[None, :], 0] = 0.0
+    standing_d, standing_a = np.add.reduce(standing_d, axis=2), np.add.reduce(standing_a, axis=2)
+    reach = slice(_REACH + offset, _REACH + offset + rows)
+    breaks_d = np.stack([d.breaks[reach] for d in ds])
+    p_break_d = np.add.reduce(standing_d * breaks_d, axis=1) + forced_d + gone_d
+    p_break_a = standing_a @ a.breaks[reach] + forced_a + gone_a
+    p_win = np.add.reduce(difference[:, won], axis=1)
+    p_lose = np.add.reduce(difference[:, lost], axis=1)
+    p_draw = difference[:, zero] if 0 <= zero < rows else np.zeros(count)
+    columns = (p_win, p_draw, p_lose, p_break_d, p_break_a)
+    return list(zip(*(column.tolist() for column in columns), strict=True))
+
+
+def _cell(
+    item: _Fought, figures: tuple[float, ...], out: list[dict[str, Any] | None], wounds: Array | None = None
+) -> None:
+    """`estimate.matrix_attack`'s result from the round's table and its resolution's chances."""
+    index, units, tracks, dist = item
+    td = tracks[DEFENDER]
+    if wounds is None:
+        wounds = np.add.reduce(dist, axis=0)
+    kills = wounds if td.w == 1 else np.bincount(td.slain, weights=wounds, minlength=td.models + 1)
+    p_win, p_draw, p_lose, p_break_d, p_break_a = figures
+    points_destroyed = float(kills @ units[DEFENDER].loss_points())
+    attacker_points, defender_points = units[ATTACKER].points, units[DEFENDER].points
+    out[index] = {
+        "expected": {"kills": mean(kills)},
+        "p_destroyed": float(kills[-1]),
+        "expected_points_destroyed": points_destroyed if defender_points > 0 else None,
+        "points_efficiency": EFFICIENCY_PER_POINTS * points_destroyed / attacker_points
+        if attacker_points > 0 and defender_points > 0
+        else None,
+        "outcomes": [
+            _probability("p_win_combat", _("Attacker wins the combat"), p_win),
+            _probability("p_draw", _("Combat is a draw"), p_draw),
+            _probability("p_lose_combat", _("Attacker loses the combat"), p_lose),
+            _probability("p_defender_breaks", _("Defender breaks or is destroyed"), p_break_d),
+            _probability("p_attacker_breaks", _("Attacker breaks or is destroyed"), p_break_a),
+        ],
+    }
