@@ -22,13 +22,20 @@ from typing import Any
 import numpy as np
 
 from rules.dice.pmf import mean
-from rules.systems.fantasy_combat.combat import ATTACKER, DEFENDER, fight_round
+from rules.systems.fantasy_combat.combat import ATTACKER, DEFENDER, Side, Striker, fight_round, melee_strikers
 from rules.systems.fantasy_combat.estimate import EFFICIENCY_PER_POINTS, _attack, _probability, _sides
 from rules.systems.fantasy_combat.resolution import _REACH, _Side, _side, resolve
 from rules.systems.fantasy_combat.situation import Situation, _
 from rules.systems.fantasy_combat.units import Unit
 from rules.systems.fantasy_combat.variants import Variants
-from rules.systems.fantasy_combat.wound_track import Array, WoundTrack
+from rules.systems.fantasy_combat.wound_track import (
+    BINOMIAL_MOST,
+    FFT_FROM_STATES,
+    Array,
+    WoundTrack,
+    binomial_laws,
+    table_rows,
+)
 
 #: Cells of the tables one batch holds side by side (its arrays are this size: 256 KB each).
 ROW_CELLS = 1 << 15
@@ -65,7 +72,9 @@ def matrix_row(
         if swarm or size > ALONE_CELLS:
             out[index] = _attack(units[ATTACKER], units[DEFENDER], sit, variants=variants, full=False)
             continue
-        dist, _mine, _theirs = fight_round(sides, sit, variants, tally=False)
+        dist = _one_each(sides, sit, variants)
+        if dist is None:
+            dist = fight_round(sides, sit, variants, tally=False)[0]
         if cells + size > ROW_CELLS:
             _resolve_batch(batch, sit, variants, out)
             batch, cells = [], 0
@@ -73,6 +82,39 @@ def matrix_row(
         cells += size
     _resolve_batch(batch, sit, variants, out)
     return out  # type: ignore[return-value]  # every index written
+
+
+def _one_each(sides: tuple[Side, Side], sit: Situation, variants: Variants) -> Array | None:
+    """`combat.fight_round`'s table where each side throws one batch of two-outcome dice
+    (`combat._apply`'s first case, both strikes on a pool nothing has struck yet): the first
+    striker's law in row 0, times the return blows' law per state it left, so the table is one
+    product (the same products as `_apply`'s, to the bit); a roll-off (§6.2) both orders, half
+    each, as `combat._run`. None: another round (more batches, other dice), for `fight_round`.
+    (No size check: a table of at most `ALONE_CELLS` is far inside `combat.check_size`.)"""
+    mine = melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], sit, variants)
+    if len(mine) != 1:
+        return None
+    theirs = melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], sit, variants)
+    if len(theirs) != 1:
+        return None
+    a, d = mine[0], theirs[0]
+    laws_a, laws_d = _laws(a, sides[DEFENDER].track), _laws(d, sides[ATTACKER].track)
+    if laws_a is None or laws_d is None:
+        return None
+    if a.order < d.order:  # the attacker first: its row 0, the defender's return per column
+        return laws_a[a.dice[0]] * laws_d[d.dice].T
+    if d.order < a.order:  # the defender first: its column 0, the attacker's return per row
+        return laws_d[d.dice[0]][:, None] * laws_a[a.dice]
+    return 0.5 * (laws_a[a.dice[0]] * laws_d[d.dice].T + laws_d[d.dice[0]][:, None] * laws_a[a.dice])
+
+
+def _laws(striker: Striker, track: WoundTrack) -> Array | None:
+    """The laws of 0 … n of the striker's dice on the enemy's `track`, as `combat._apply`'s
+    first case reads them; None: not that case."""
+    law, most = striker.law, striker.most
+    if law is None or not law[2] or track.size > FFT_FROM_STATES or most > BINOMIAL_MOST:
+        return None
+    return binomial_laws(law[1], table_rows(most), track.size)
 
 
 def _resolve_batch(

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from rules.systems.fantasy_combat import row
-from rules.systems.fantasy_combat.estimate import matrix_attack, prepare_situation, prepare_unit
-from rules.systems.fantasy_combat.row import ALONE_CELLS, matrix_row
+from rules.systems.fantasy_combat.combat import fight_round
+from rules.systems.fantasy_combat.estimate import _sides, matrix_attack, prepare_situation, prepare_unit
+from rules.systems.fantasy_combat.row import ALONE_CELLS, _one_each, matrix_row
 from rules.systems.fantasy_combat.variants import RU_WHFB, WHFB6, Variants
 from tests.factories.fantasy_units import unit
 from tests.rules.systems.fantasy_combat.test_shortcuts import _situation, _unit
@@ -115,3 +117,28 @@ def test_a_row_mixing_batched_and_single_defenders_gives_each_matchups_cell(vari
     assert 17 * (horde.pool_models * horde.wounds_per_model + 1) > ALONE_CELLS  # computed alone
     assert _row_equals_its_matchups(attacker, defenders, sit, variants)
     assert _row_equals_its_matchups(defenders[1], [attacker, *defenders], sit, variants)
+
+
+@pytest.mark.parametrize("variants", [WHFB6, RU_WHFB], ids=["whfb6", "ru_whfb"])
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_round_of_one_batch_each_is_the_round_fought_to_the_bit(variants, seed):
+    """`_one_each` (one batch of two-outcome dice a side: either side first, or a roll-off)
+    builds `fight_round`'s table bit for bit, and declines every other round."""
+    rng = random.Random(seed)
+    units = [_unit(rng, i, _system(variants)) for i in range(14)]
+    taken = declined = 0
+    for _ in range(80):
+        attacker, defender = rng.sample(units, 2)
+        sit = prepare_situation(_situation(rng, variants), variants=variants)
+        sides = _sides(prepare_unit(attacker), prepare_unit(defender), sit)[2]
+        try:
+            expected = fight_round(sides, sit, variants, tally=False)[0]
+        except ValueError:
+            continue
+        found = _one_each(sides, sit, variants)
+        if found is None:
+            declined += 1
+            continue
+        taken += 1
+        assert np.array_equal(found, expected)
+    assert taken >= 20 and declined >= 5
