@@ -101,11 +101,15 @@ def _one_each(sides: tuple[Side, Side], sit: Situation, variants: Variants) -> A
     laws_a, laws_d = _laws(a, sides[DEFENDER].track), _laws(d, sides[ATTACKER].track)
     if laws_a is None or laws_d is None:
         return None
+    # (laid out as `fight_round`'s, rows outer: a sum over its rows adds them in the same order)
     if a.order < d.order:  # the attacker first: its row 0, the defender's return per column
-        return laws_a[a.dice[0]] * laws_d[d.dice].T
+        return np.multiply(laws_a[a.dice[0]], laws_d[d.dice].T, order="C")
     if d.order < a.order:  # the defender first: its column 0, the attacker's return per row
         return laws_d[d.dice[0]][:, None] * laws_a[a.dice]
-    return 0.5 * (laws_a[a.dice[0]] * laws_d[d.dice].T + laws_d[d.dice[0]][:, None] * laws_a[a.dice])
+    first = np.multiply(laws_a[a.dice[0]], laws_d[d.dice].T, order="C")
+    first += laws_d[d.dice[0]][:, None] * laws_a[a.dice]
+    first *= 0.5
+    return first
 
 
 def _laws(striker: Striker, track: WoundTrack) -> Array | None:
@@ -134,11 +138,8 @@ def _resolve_batch(
         for item in batch:
             _cell(item, _alone(item, sit, variants), out)
         return
-    wounds = np.add.reduce(table, axis=0)
-    start = 0
-    for item, width, figures in zip(batch, widths, binned, strict=True):
-        _cell(item, figures, out, wounds[start : start + width])
-        start += width
+    for item, figures in zip(batch, binned, strict=True):
+        _cell(item, figures, out)
 
 
 def _alone(item: _Fought, sit: Situation, variants: Variants) -> tuple[float, ...]:
