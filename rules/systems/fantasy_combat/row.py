@@ -17,12 +17,13 @@ defender whose table is larger than `ALONE_CELLS` is computed alone, as a cell w
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from rules.dice.pmf import mean
-from rules.systems.fantasy_combat.combat import ATTACKER, DEFENDER, Side, Striker, fight_round, melee_strikers
+from rules.systems.fantasy_combat.combat import ATTACKER, DEFENDER, Side, fight_round, kept_dice
 from rules.systems.fantasy_combat.estimate import EFFICIENCY_PER_POINTS, _attack, _probability, _sides
 from rules.systems.fantasy_combat.resolution import _REACH, _Side, _side, resolve
 from rules.systems.fantasy_combat.situation import Situation, _
@@ -32,6 +33,7 @@ from rules.systems.fantasy_combat.wound_track import (
     BINOMIAL_MOST,
     FFT_FROM_STATES,
     Array,
+    DieLaw,
     WoundTrack,
     binomial_laws,
     table_rows,
@@ -91,13 +93,12 @@ def _one_each(sides: tuple[Side, Side], sit: Situation, variants: Variants) -> A
     product (the same products as `_apply`'s, to the bit); a roll-off (§6.2) both orders, half
     each, as `combat._run`. None: another round (more batches, other dice), for `fight_round`.
     (No size check: a table of at most `ALONE_CELLS` is far inside `combat.check_size`.)"""
-    mine = melee_strikers(ATTACKER, sides[ATTACKER], sides[DEFENDER], sit, variants)
-    if len(mine) != 1:
+    a = _one(ATTACKER, sides, sit, variants)
+    if a is None:
         return None
-    theirs = melee_strikers(DEFENDER, sides[DEFENDER], sides[ATTACKER], sit, variants)
-    if len(theirs) != 1:
+    d = _one(DEFENDER, sides, sit, variants)
+    if d is None:
         return None
-    a, d = mine[0], theirs[0]
     laws_a, laws_d = _laws(a, sides[DEFENDER].track), _laws(d, sides[ATTACKER].track)
     if laws_a is None or laws_d is None:
         return None
@@ -112,10 +113,38 @@ def _one_each(sides: tuple[Side, Side], sit: Situation, variants: Variants) -> A
     return first
 
 
-def _laws(striker: Striker, track: WoundTrack) -> Array | None:
-    """The laws of 0 … n of the striker's dice on the enemy's `track`, as `combat._apply`'s
+class _Batch(NamedTuple):
+    """A side's one batch of dice (`_one`): its strike order (`combat.Striker.order`), the dice
+    each state of its track throws, their largest number and their die's law."""
+
+    order: tuple[int, int]
+    dice: npt.NDArray[np.int64]
+    most: int
+    law: DieLaw | None
+
+
+def _one(side: int, sides: tuple[Side, Side], sit: Situation, variants: Variants) -> _Batch | None:
+    """The side's only batch of dice (`combat.kept_dice`, what its one striker would hold);
+    None: more than one, or impact hits or a breath weapon may add some."""
+    plan, _struck, dice, dies, _target = kept_dice(side, sides[side], sides[1 - side], sit, variants)
+    if plan.special:
+        return None
+    found = None
+    for k, fighters in enumerate(plan.fighters):
+        if fighters:
+            if found is not None or len(fighters) > 1:
+                return None
+            found = k
+    if found is None:
+        return None
+    f, (throws, most) = plan.fighters[found][0], dice[found][0]
+    return _Batch((f.tier, -f.initiative), throws, most, dies[found][0][2])
+
+
+def _laws(batch: _Batch, track: WoundTrack) -> Array | None:
+    """The laws of 0 … n of the batch's dice on the enemy's `track`, as `combat._apply`'s
     first case reads them; None: not that case."""
-    law, most = striker.law, striker.most
+    law, most = batch.law, batch.most
     if law is None or not law[2] or track.size > FFT_FROM_STATES or most > BINOMIAL_MOST:
         return None
     return binomial_laws(law[1], table_rows(most), track.size)
