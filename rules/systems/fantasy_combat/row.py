@@ -2,13 +2,15 @@
 
 A matchup's close-combat resolution is a dozen numpy calls on a table of a few hundred cells,
 so a list job's cell paid more for the calls than for the arithmetic. Here each defender's
-round is fought as `estimate.matrix_attack` fights it (`combat.fight_round`), and then the
-resolution of the common combat (`resolution._plain`: a front combat without a musician's
-tie-break or a Swarm) is done for a batch of defenders at once: their tables side by side
-(the attacker's states are the rows of every one), binned by defender and combat result in
-one `np.bincount`, so each step is one call for the batch. Each bin sums the same cells in
-the same order as the matchup's own, so the numbers are the matchup's (to rounding in the
-sums of bins, within 1e-12). Every other case goes through `estimate.matrix_attack`.
+round is fought as `estimate.matrix_attack` fights it — one batch of two-outcome dice a side,
+the common round, as one product (`_one_each`), else `combat.fight_round` — to the same
+table, bit for bit; then the resolution of the common combat (`resolution._plain`: a front
+combat without a musician's tie-break or a Swarm) is done for a batch of defenders at once:
+their tables side by side (the attacker's states are the rows of every one), binned by
+defender and combat result in one `np.bincount`, so each step is one call for the batch.
+Each bin sums the same cells in the same order as the matchup's own; the chances read from
+the bins are the matchup's within 1e-15 (sums in another order), the kills and points to the
+bit. Every other case goes through `estimate.matrix_attack`.
 
 Memory: a batch holds at most `ROW_CELLS` cells of tables (a few of its arrays that size), a
 defender whose table is larger than `ALONE_CELLS` is computed alone, as a cell would be.
@@ -154,7 +156,8 @@ def _resolve_batch(
     batch: list[_Fought], sit: Situation, variants: Variants, out: list[dict[str, Any] | None]
 ) -> None:
     """Each fought defender's cell into `out`: the resolution for the batch at once
-    (`_binned`), a combat result past `resolution._REACH` one at a time (`resolve`)."""
+    (`_binned`), or, where a combat result is past `resolution._REACH`, one at a time
+    (`resolve`)."""
     if not batch:
         return
     attacker, track_a = batch[0][1][ATTACKER], batch[0][2][ATTACKER]
@@ -163,7 +166,7 @@ def _resolve_batch(
     table = np.concatenate([dist for *_, dist in batch], axis=1) if len(batch) > 1 else batch[0][3]
     widths = [tracks[DEFENDER].size for _, _, tracks, _ in batch]
     binned = _binned(table, a, ds, widths, sit, variants)
-    if binned is None:  # some combat result past the reach: those alone, the rest batched again
+    if binned is None:  # a combat result past the reach (rare): the batch's defenders one by one
         for item in batch:
             _cell(item, _alone(item, sit, variants), out)
         return

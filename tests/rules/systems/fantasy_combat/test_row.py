@@ -142,3 +142,14 @@ def test_a_round_of_one_batch_each_is_the_round_fought_to_the_bit(variants, seed
         taken += 1
         assert np.array_equal(found, expected)
     assert taken >= 20 and declined >= 5
+
+
+@pytest.mark.parametrize("variants", [WHFB6, RU_WHFB], ids=["whfb6", "ru_whfb"])
+def test_a_batch_with_a_combat_result_past_the_reach_is_resolved_one_by_one(variants, monkeypatch):
+    """A batch whose combat results pass `_REACH` (made ±1 here, so most do; the matchup's
+    own reach stays ±64) is resolved defender by defender, as each matchup is."""
+    monkeypatch.setattr(row, "_REACH", 1)
+    rng = random.Random(9)
+    units = [_unit(rng, i, _system(variants)) for i in range(10)]
+    sit = prepare_situation({"mode": "melee", "charging": True, "attacker_standard": True}, variants=variants)
+    assert any(_row_equals_its_matchups(attacker, units, sit, variants) for attacker in units[:3])
