@@ -37,6 +37,7 @@ from rules.systems.fantasy_combat.wound_track import (
     Array,
     DieLaw,
     WoundTrack,
+    _binomial_matrix,
     binomial_laws,
     table_rows,
 )
@@ -89,35 +90,79 @@ def matrix_row(
 
 
 def _one_each(sides: tuple[Side, Side], sit: Situation, variants: Variants) -> Array | None:
-    """`combat.fight_round`'s table where each side throws one batch of two-outcome dice
-    (`combat._apply`'s first case, both strikes on a pool nothing has struck yet): the first
-    striker's law in row 0, times the return blows' law per state it left, so the table is one
-    product (the same products as `_apply`'s, to the bit); a roll-off (§6.2) both orders, half
-    each, as `combat._run`. None: another round (more batches, other dice), for `fight_round`.
-    (No size check: a table of at most `ALONE_CELLS` is far inside `combat.check_size`.)"""
-    a = _one(ATTACKER, sides, sit, variants)
-    if a is None:
+    """`combat.fight_round`'s table where a side's strikes come before the other's one batch,
+    all of two-outcome dice (`combat._apply`'s first case, a strike on a pool nothing has
+    struck yet, and its one-row case, a side's next batch before it is struck): the first
+    side's row (or column) 0, times the return blows' law per state it left, so the table is
+    one product (the same products as `_apply`'s, to the bit); one batch each at the same
+    step, a roll-off (§6.2), both orders, half each, as `combat._run`. None: another round
+    (strikes interleaved, other dice), for `fight_round`. (No size check: a table of at most
+    `ALONE_CELLS` is far inside `combat.check_size`.)"""
+    mine = _batches(ATTACKER, sides, sit, variants)
+    if not mine:
         return None
-    d = _one(DEFENDER, sides, sit, variants)
-    if d is None:
+    theirs = _batches(DEFENDER, sides, sit, variants)
+    if not theirs:
         return None
-    laws_a, laws_d = _laws(a, sides[DEFENDER].track), _laws(d, sides[ATTACKER].track)
-    if laws_a is None or laws_d is None:
-        return None
+    track_a, track_d = sides[ATTACKER].track, sides[DEFENDER].track
+    if len(mine) == 1 and len(theirs) == 1 and mine[0].order == theirs[0].order:
+        a, d = mine[0], theirs[0]
+        laws_a, laws_d = _laws(a, track_d), _laws(d, track_a)
+        if laws_a is None or laws_d is None:
+            return None
+        first = np.multiply(laws_a[a.dice[0]], laws_d[d.dice].T, order="C")
+        first += laws_d[d.dice[0]][:, None] * laws_a[a.dice]
+        first *= 0.5
+        return first
     # (laid out as `fight_round`'s, rows outer: a sum over its rows adds them in the same order)
-    if a.order < d.order:  # the attacker first: its row 0, the defender's return per column
-        return np.multiply(laws_a[a.dice[0]], laws_d[d.dice].T, order="C")
-    if d.order < a.order:  # the defender first: its column 0, the attacker's return per row
-        return laws_d[d.dice[0]][:, None] * laws_a[a.dice]
-    first = np.multiply(laws_a[a.dice[0]], laws_d[d.dice].T, order="C")
-    first += laws_d[d.dice[0]][:, None] * laws_a[a.dice]
-    first *= 0.5
-    return first
+    if len(theirs) == 1 and max(b.order for b in mine) < theirs[0].order:
+        row = _first_row(mine, track_d, track_a.size, contiguous=True)
+        laws_d = _laws(theirs[0], track_a)
+        if row is None or laws_d is None:
+            return None
+        return np.multiply(row, laws_d[theirs[0].dice].T, order="C")
+    if len(mine) == 1 and max(b.order for b in theirs) < mine[0].order:
+        column = _first_row(theirs, track_a, track_d.size, contiguous=False)
+        laws_a = _laws(mine[0], track_d)
+        if column is None or laws_a is None:
+            return None
+        return column[:, None] * laws_a[mine[0].dice]
+    return None
+
+
+def _first_row(batches: list[_Batch], track: WoundTrack, own: int, *, contiguous: bool) -> Array | None:
+    """The first side's strikes, in strike order, on the enemy's `track` while its own pool is
+    untouched: the law of its first batch's dice, then each next batch's matrix applied, as
+    `combat._apply` does to its table's row 0 (`contiguous`: the attacker's, a row of its table;
+    the defender's is a column of the table, a row of its transpose: strided by its `own`
+    states, as `_apply` reads it, so each product is `_apply`'s to the bit). None: not those
+    cases."""
+    batches = sorted(batches, key=_order)  # (stable: `combat._buckets`' order)
+    laws = _laws(batches[0], track)
+    if laws is None:
+        return None
+    row = laws[batches[0].dice[0]]
+    for batch in batches[1:]:
+        law = batch.law
+        if law is None or not law[2] or track.size > FFT_FROM_STATES:
+            return None
+        n = int(batch.dice[0])
+        if n:
+            if not contiguous:
+                strided = np.zeros((track.size, own))[:, 0]
+                strided[:] = row
+                row = strided
+            row = row @ _binomial_matrix(law[1], n, track.size)
+    return row
+
+
+def _order(batch: _Batch) -> tuple[int, int]:
+    return batch.order
 
 
 class _Batch(NamedTuple):
-    """A side's one batch of dice (`_one`): its strike order (`combat.Striker.order`), the dice
-    each state of its track throws, their largest number and their die's law."""
+    """A side's batch of dice (`_batches`): its strike order (`combat.Striker.order`), the
+    dice each state of its track throws, their largest number and their die's law."""
 
     order: tuple[int, int]
     dice: npt.NDArray[np.int64]
@@ -125,22 +170,17 @@ class _Batch(NamedTuple):
     law: DieLaw | None
 
 
-def _one(side: int, sides: tuple[Side, Side], sit: Situation, variants: Variants) -> _Batch | None:
-    """The side's only batch of dice (`combat.kept_dice`, what its one striker would hold);
-    None: more than one, or impact hits or a breath weapon may add some."""
+def _batches(side: int, sides: tuple[Side, Side], sit: Situation, variants: Variants) -> list[_Batch] | None:
+    """The side's batches of dice in its strikers' order (`combat.kept_dice`, what its
+    strikers would hold); None: impact hits or a breath weapon may add some."""
     plan, _struck, dice, dies, _target = kept_dice(side, sides[side], sides[1 - side], sit, variants)
     if plan.special:
         return None
-    found = None
-    for k, fighters in enumerate(plan.fighters):
-        if fighters:
-            if found is not None or len(fighters) > 1:
-                return None
-            found = k
-    if found is None:
-        return None
-    f, (throws, most) = plan.fighters[found][0], dice[found][0]
-    return _Batch((f.tier, -f.initiative), throws, most, dies[found][0][2])
+    return [
+        _Batch((f.tier, -f.initiative), throws, most, kept[2])
+        for fighters, group, kepts in zip(plan.fighters, dice, dies, strict=True)
+        for f, (throws, most), kept in zip(fighters, group, kepts, strict=True)
+    ]
 
 
 def _laws(batch: _Batch, track: WoundTrack) -> Array | None:
