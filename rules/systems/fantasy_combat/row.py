@@ -90,14 +90,15 @@ def matrix_row(
 
 
 def _one_each(sides: tuple[Side, Side], sit: Situation, variants: Variants) -> Array | None:
-    """`combat.fight_round`'s table where a side's strikes come before the other's one batch,
-    all of two-outcome dice (`combat._apply`'s first case, a strike on a pool nothing has
+    """`combat.fight_round`'s table where one side's strikes all come before the other's, its
+    batches of two-outcome dice (`combat._apply`'s first case, a strike on a pool nothing has
     struck yet, and its one-row case, a side's next batch before it is struck): the first
-    side's row (or column) 0, times the return blows' law per state it left, so the table is
-    one product (the same products as `_apply`'s, to the bit); one batch each at the same
-    step, a roll-off (§6.2), both orders, half each, as `combat._run`. None: another round
-    (strikes interleaved, other dice), for `fight_round`. (No size check: a table of at most
-    `ALONE_CELLS` is far inside `combat.check_size`.)"""
+    side's row (or column) 0, times the return blows' law per state it left (one product), the
+    other side's next batches thrown as `_apply` throws them (`_returned`), the same products
+    as `_apply`'s, to the bit; one batch each at the same step, a roll-off (§6.2), both orders,
+    half each, as `combat._run`. None: another round (strikes interleaved, other dice), for
+    `fight_round`. (No size check: a table of at most `ALONE_CELLS` is far inside
+    `combat.check_size`.)"""
     mine = _batches(ATTACKER, sides, sit, variants)
     if not mine:
         return None
@@ -115,19 +116,38 @@ def _one_each(sides: tuple[Side, Side], sit: Situation, variants: Variants) -> A
         first *= 0.5
         return first
     # (laid out as `fight_round`'s, rows outer: a sum over its rows adds them in the same order)
-    if len(theirs) == 1 and max(b.order for b in mine) < theirs[0].order:
+    if max(b.order for b in mine) < min(b.order for b in theirs):
         row = _first_row(mine, track_d, track_a.size, contiguous=True)
-        laws_d = _laws(theirs[0], track_a)
-        if row is None or laws_d is None:
-            return None
-        return np.multiply(row, laws_d[theirs[0].dice].T, order="C")
-    if len(mine) == 1 and max(b.order for b in theirs) < mine[0].order:
+        return None if row is None else _returned(row, sorted(theirs, key=_order), track_a, attacking=False)
+    if max(b.order for b in theirs) < min(b.order for b in mine):
         column = _first_row(theirs, track_a, track_d.size, contiguous=False)
-        laws_a = _laws(mine[0], track_d)
-        if column is None or laws_a is None:
+        if column is None:
             return None
-        return column[:, None] * laws_a[mine[0].dice]
+        return _returned(column, sorted(mine, key=_order), track_d, attacking=True)
     return None
+
+
+def _returned(struck: Array, batches: list[_Batch], track: WoundTrack, *, attacking: bool) -> Array | None:
+    """The other side's batches after the first side's strikes (`struck`: the first side's row
+    or column 0), in strike order, as `combat._apply` throws them: the first on a pool nothing
+    has struck yet (its law per state the first side left, one product), the next ones by
+    `WoundTrack.throw` on the table so far, oriented and laid out as `_apply`'s. None: a first
+    batch that is not of two-outcome dice (`fight_round`)."""
+    laws = _laws(batches[0], track)
+    if laws is None:
+        return None
+    first = laws[batches[0].dice]  # per state of the side's own track, its law on the enemy's
+    if attacking:
+        table = np.multiply(struck[:, None], first, order="C")
+    else:
+        table = np.multiply(struck, first.T, order="C")
+    for batch in batches[1:]:
+        oriented = table if attacking else table.T
+        hit = track.throw(
+            oriented, batch.dice, batch.transition, batch.independent, False, batch.most, batch.law
+        )
+        table = hit if attacking else hit.T
+    return table
 
 
 def _first_row(batches: list[_Batch], track: WoundTrack, own: int, *, contiguous: bool) -> Array | None:
@@ -168,6 +188,8 @@ class _Batch(NamedTuple):
     dice: npt.NDArray[np.int64]
     most: int
     law: DieLaw | None
+    transition: Array
+    independent: bool
 
 
 def _batches(side: int, sides: tuple[Side, Side], sit: Situation, variants: Variants) -> list[_Batch] | None:
@@ -177,7 +199,7 @@ def _batches(side: int, sides: tuple[Side, Side], sit: Situation, variants: Vari
     if plan.special:
         return None
     return [
-        _Batch((f.tier, -f.initiative), throws, most, kept[2])
+        _Batch((f.tier, -f.initiative), throws, most, kept[2], kept[0], kept[1])
         for fighters, group, kepts in zip(plan.fighters, dice, dies, strict=True)
         for f, (throws, most), kept in zip(fighters, group, kepts, strict=True)
     ]
