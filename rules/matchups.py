@@ -37,3 +37,24 @@ def matchup_matrix(
                 on_progress(done, total)
         matrix.append(row)
     return matrix
+
+
+def matchup_rows(
+    rows: Sequence[UnitT],
+    columns: Sequence[UnitT],
+    attack_row: Callable[[UnitT, Sequence[UnitT]], list[ResultT]],
+    *,
+    on_progress: Progress | None = None,
+) -> list[list[ResultT]]:
+    """`matchup_matrix` for a system that computes a row at once: matrix[i] =
+    attack_row(rows[i], columns); `on_progress(done, total)` after each row (and once with
+    (0, total) before the first)."""
+    total = len(rows) * len(columns)
+    if on_progress:
+        on_progress(0, total)
+    matrix: list[list[ResultT]] = []
+    for attacker in rows:
+        matrix.append(attack_row(attacker, columns))
+        if on_progress:
+            on_progress(len(matrix) * len(columns), total)
+    return matrix

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rules.matchups import matchup_matrix
+from rules.matchups import matchup_matrix, matchup_rows
 from rules.systems.registry import get_system
 
 #: Bump whenever any system's attack mathematics changes: stored results of older
@@ -156,6 +156,24 @@ def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Any,
     return cell
 
 
+def row_cells(system: Any, attacker: PreparedUnit, defenders: Sequence[PreparedUnit], situation: Any,
+              done: dict[tuple[str, str], dict[str, Any]], labels: dict[str, Any]) -> list[dict[str, Any]]:
+    """`attacker`'s matrix cells against `defenders` (`matrix_cell`), through the system's
+    `matrix_row`: the pairs not in `done` (key pair -> cell, a repeated pair computed once)
+    computed in one call, in the row's order, so the cells and their labels come out as
+    `cell_attack` one by one would give them."""
+    missing: dict[tuple[str, str], PreparedUnit] = {}
+    for defender in defenders:
+        pair = (attacker.key, defender.key)
+        if pair not in done and pair not in missing:
+            missing[pair] = defender
+    if missing:
+        outcomes = system.matrix_row(attacker.prepared, [d.prepared for d in missing.values()], situation)
+        for pair, outcome in zip(missing, outcomes, strict=True):
+            done[pair] = matrix_cell(outcome, labels)
+    return [dict(done[(attacker.key, defender.key)]) for defender in defenders]
+
+
 def _canonical(unit: Mapping[str, Any]) -> str:
     return json.dumps(unit, sort_keys=True, separators=(",", ":"))
 
@@ -170,11 +188,11 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
     800 times; the task decides how often to store it).
     """
     _attack_function(system_key)  # refuses a system without an attack sequence
-    attack = get_system(system_key).cell_attack  # what a matrix cell keeps, no more
+    system = get_system(system_key)
     list_a, list_b = inputs["list_a"], inputs["list_b"]
     units_a, units_b = list_a["units"], list_b["units"]
     labels: dict[str, Any] = {}
-    cell = _remembering(attack, prepare_situation(system_key, inputs.get("situation")), labels)
+    situation = prepare_situation(system_key, inputs.get("situation"))
     half = len(units_a) * len(units_b)
     known: dict[str, Any] = {}
     prepared_a = prepare_units(system_key, [u["unit"] for u in units_a], known)
@@ -186,8 +204,18 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
                 on_progress(offset + done, 2 * half)
         return report
 
-    a_vs_b = matchup_matrix(prepared_a, prepared_b, cell, on_progress=progress(0))
-    b_vs_a = matchup_matrix(prepared_b, prepared_a, cell, on_progress=progress(half))
+    if system.matrix_row is not None:  # the system computes a row at once
+        done: dict[tuple[str, str], dict[str, Any]] = {}
+
+        def row(attacker: PreparedUnit, defenders: Sequence[PreparedUnit]) -> list[dict[str, Any]]:
+            return row_cells(system, attacker, defenders, situation, done, labels)
+
+        a_vs_b = matchup_rows(prepared_a, prepared_b, row, on_progress=progress(0))
+        b_vs_a = matchup_rows(prepared_b, prepared_a, row, on_progress=progress(half))
+    else:
+        cell = _remembering(system.cell_attack, situation, labels)  # what a matrix cell keeps, no more
+        a_vs_b = matchup_matrix(prepared_a, prepared_b, cell, on_progress=progress(0))
+        b_vs_a = matchup_matrix(prepared_b, prepared_a, cell, on_progress=progress(half))
     return {
         "list_a": {"name": list_a.get("name", "A"), "units": [u["name"] for u in units_a]},
         "list_b": {"name": list_b.get("name", "B"), "units": [u["name"] for u in units_b]},

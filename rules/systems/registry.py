@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -119,6 +119,11 @@ class GameSystem:
     #: same numbers, for less work (no distributions the matrix would throw away). None: the
     #: job calls `attack` (`cell_attack`).
     matrix_attack: Callable[..., Mapping[str, Any]] | None = None
+    #: `matrix_row(attacker, defenders, situation)` -> `cell_attack(attacker, d, situation)` for
+    #: each of `defenders`, in order, the same numbers (within 1e-12), done for the row at once
+    #: where the system can share the work between the matchups (a list job's row:
+    #: `armybuilder.estimates.compute.row_cells`). None: the job calls `cell_attack` per matchup.
+    matrix_row: Callable[..., Sequence[Mapping[str, Any]]] | None = None
     #: `prepare_unit(unit_dict)` -> what `attack` takes in the dict's place (OPR: the parsed
     #: unit), done once per distinct unit of a list-vs-list job rather than in every matchup;
     #: `attack` must give exactly the same result on either. Default: the dict as it is.

@@ -458,31 +458,8 @@ def melee_strikers(
     side: int, own: Side, enemy: Side, situation: Situation, variants: Variants
 ) -> list[Striker]:
     """Every batch of close-combat dice a side throws this round."""
-    target, target_ws, numbers, shielded, target_i = _as_enemy(enemy.unit)
-    own_afraid = enemy_afraid = False
-    if situation.attacker_failed_fear or situation.defender_failed_fear:
-        own_afraid = failed_fear(own.unit, enemy.unit, situation, side)
-        enemy_afraid = failed_fear(enemy.unit, own.unit, situation, 1 - side)
-    if enemy_afraid and variants.fear_sets_ws_one:
-        target_ws = 1
+    plan, struck, dice, dies, target = kept_dice(side, own, enemy, situation, variants)
     strikers: list[Striker] = []
-    plan = _plan(own, situation, variants)
-    # What the fighters do depends on these numbers of the enemy alone (and the plan's
-    # situation and rules): a job's many enemies share a few of them, so kept per value (the
-    # enemy's Initiative only where a fighter re-rolls against a lower one, RU #2).
-    key = (numbers, shielded, target_ws, target_i if plan.asf else None, own_afraid)
-    known = plan.against.get(key)
-    if known is None:
-        known = plan.against[key] = _blows(
-            plan, key, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
-        )
-    struck, on_tracks = known
-    dice = _dice(own, plan)
-    track = enemy.track.models, enemy.track.w
-    # each blow's die on the enemy's track (`wound_track.striking`), kept per track shape
-    dies = on_tracks.get(track)
-    if dies is None:
-        dies = on_tracks[track] = [[striking(blow, *track) for blow in group] for group in struck]
     for k, group in enumerate(struck):
         for f, blow, (throws, most), kept in zip(plan.fighters[k], group, dice[k], dies[k], strict=True):
             transition, independent, law = kept
@@ -512,6 +489,41 @@ def melee_strikers(
         if k in plan.special:
             strikers += _special_hits(side, k, own.unit.models[k], own, target, situation, variants)
     return strikers
+
+
+def kept_dice(
+    side: int, own: Side, enemy: Side, situation: Situation, variants: Variants
+) -> tuple[_Plan, list[list[Blow]], list[list[tuple[npt.NDArray[np.int64], int]]], list[list[tuple]], Model]:
+    """What `melee_strikers` builds a side's strikers from, all kept: the side's plan (its
+    fighters per model group, `plan.special` the groups with impact hits or a breath weapon),
+    their blows on this enemy, their dice per state of their own track and their largest
+    number (`_dice`), each blow's die on the enemy's track (`wound_track.striking`), and the
+    enemy's target model. (A list job's row reads them without building strikers, `row`.)"""
+    target, target_ws, numbers, shielded, target_i = _as_enemy(enemy.unit)
+    own_afraid = enemy_afraid = False
+    if situation.attacker_failed_fear or situation.defender_failed_fear:
+        own_afraid = failed_fear(own.unit, enemy.unit, situation, side)
+        enemy_afraid = failed_fear(enemy.unit, own.unit, situation, 1 - side)
+    if enemy_afraid and variants.fear_sets_ws_one:
+        target_ws = 1
+    plan = _plan(own, situation, variants)
+    # What the fighters do depends on these numbers of the enemy alone (and the plan's
+    # situation and rules): a job's many enemies share a few of them, so kept per value (the
+    # enemy's Initiative only where a fighter re-rolls against a lower one, RU #2).
+    key = (numbers, shielded, target_ws, target_i if plan.asf else None, own_afraid)
+    known = plan.against.get(key)
+    if known is None:
+        known = plan.against[key] = _blows(
+            plan, key, numbers, shielded, target_ws, target_i, own_afraid, variants, situation
+        )
+    struck, on_tracks = known
+    dice = _dice(own, plan)
+    track = enemy.track.models, enemy.track.w
+    # each blow's die on the enemy's track (`wound_track.striking`), kept per track shape
+    dies = on_tracks.get(track)
+    if dies is None:
+        dies = on_tracks[track] = [[striking(blow, *track) for blow in group] for group in struck]
+    return plan, struck, dice, dies, target
 
 
 def _strike(

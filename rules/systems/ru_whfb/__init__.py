@@ -28,6 +28,7 @@ from rules.systems.fantasy_combat.estimate import (
 )
 from rules.systems.fantasy_combat.play import FANTASY_PLAY
 from rules.systems.fantasy_combat.reference_targets import reference_targets
+from rules.systems.fantasy_combat.row import matrix_row
 from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
 from rules.systems.fantasy_combat.variants import RU_WHFB
 from rules.systems.fantasy_profile import fantasy_profile_schema
@@ -48,6 +49,7 @@ SYSTEM = register_catalogue_system(
     unit_summary=partial(magic_item_summary, MAGIC_ITEM_ALLOWANCE),
     attack=partial(attack, variants=RU_WHFB),
     matrix_attack=partial(matrix_attack, variants=RU_WHFB),
+    matrix_row=partial(matrix_row, variants=RU_WHFB),
     prepare_unit=prepare_unit,
     prepare_situation=partial(prepare_situation, variants=RU_WHFB),
     estimate_cost=partial(estimate_cost, variants=RU_WHFB),

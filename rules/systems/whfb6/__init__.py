@@ -26,6 +26,7 @@ from rules.systems.fantasy_combat.estimate import (
 )
 from rules.systems.fantasy_combat.play import FANTASY_PLAY
 from rules.systems.fantasy_combat.reference_targets import reference_targets
+from rules.systems.fantasy_combat.row import matrix_row
 from rules.systems.fantasy_combat.situation import situation_errors, situation_schema
 from rules.systems.fantasy_combat.variants import WHFB6
 from rules.systems.fantasy_profile import fantasy_profile_schema
@@ -46,6 +47,7 @@ SYSTEM = register_catalogue_system(
     unit_summary=partial(magic_item_summary, MAGIC_ITEM_ALLOWANCE),
     attack=partial(attack, variants=WHFB6),
     matrix_attack=partial(matrix_attack, variants=WHFB6),
+    matrix_row=partial(matrix_row, variants=WHFB6),
     prepare_unit=prepare_unit,
     prepare_situation=partial(prepare_situation, variants=WHFB6),
     estimate_cost=partial(estimate_cost, variants=WHFB6),

@@ -187,6 +187,7 @@ def test_list_against_list_reports_progress_up_to_the_total_and_computes_repeats
     cell = mock.Mock(side_effect=get_system("opr").cell_attack)
     with mock.patch("armybuilder.estimates.compute.get_system") as registry:
         registry.return_value.cell_attack = cell
+        registry.return_value.matrix_row = None  # OPR computes cell by cell
         registry.return_value.prepare_unit = get_system("opr").prepare_unit
         registry.return_value.prepare_situation = get_system("opr").prepare_situation
         result = compute.list_vs_list("opr", inputs, lambda done, total: calls.append((done, total)))
