@@ -10,8 +10,9 @@ when it is missing or stale the roster is rebuilt from the rows, as it always ca
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -22,6 +23,7 @@ from armybuilder.lists.backends.protocol import Evaluated
 from armybuilder.lists.backends.unit_format import UnitFormatBackend, catalogue_ref
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.models import UNIT_NAME_MAX_LENGTH, ArmyList, ListUnit
+from rules.battlescribe.engine.errors import EngineError
 from rules.battlescribe.list_roster import ListRoster, ListRosterError, tree_of
 from rules.models import UnitTemplate
 
@@ -41,6 +43,32 @@ class EngineBackend:
             self._roster = engine_units.roster_of(self.army_list, units)
         return self._roster
 
+    @contextlib.contextmanager
+    def engine_step(self, field: str) -> Iterator[None]:
+        """Run an operation of the engine on the list's roster; a failure of the engine is the
+        player's message (`ArmyListError` on `field`, a 400), never a server error.
+
+        The engine's evaluation recurses through what a value reads; its depth is bounded by
+        the data, not the roster's size (`index.SelectionIndex.lookup`), but a data set whose
+        rules read each other deeply enough could still exhaust Python's stack, and an entry
+        the roster refuses is an `EngineError`. Either way the roster may be half changed, so
+        it is dropped (rebuilt from the rows next time) and the transaction rolls back."""
+        try:
+            yield
+        except RecursionError:
+            self._forget_roster()
+            message = _("The rules of this list depend on each other too deeply for the rules "
+                        "engine to work this change out. The list was not changed.")
+            raise ArmyListError([(field, message)]) from None
+        except EngineError:
+            self._forget_roster()
+            message = _("The rules engine cannot make this change in this list.")
+            raise ArmyListError([(field, message)]) from None
+
+    def _forget_roster(self) -> None:
+        self._roster = None
+        roster_cache.forget(self.army_list.pk)
+
     # -- reading ---------------------------------------------------------------------------
     def fielded(self, units: Sequence[ListUnit]) -> list[ListUnit]:
         return rows.fielded(units)
@@ -57,12 +85,13 @@ class EngineBackend:
     def evaluate(self, units: Sequence[ListUnit], *, reprice: bool) -> Evaluated:
         if not units:
             return {}, []
-        roster = self.roster(units)
-        if reprice:
-            fresh = [copy.copy(unit) for unit in units]
-            engine_units.refresh_units(self.army_list, roster, fresh)
-            return {unit.pk: unit.points for unit in fresh}, roster.violations()
-        return {unit.pk: unit.points for unit in units}, roster.violations()
+        with self.engine_step("units"):
+            roster = self.roster(units)
+            if reprice:
+                fresh = [copy.copy(unit) for unit in units]
+                engine_units.refresh_units(self.army_list, roster, fresh)
+                return {unit.pk: unit.points for unit in fresh}, roster.violations()
+            return {unit.pk: unit.points for unit in units}, roster.violations()
 
     def unit_choices(self, templates: Sequence[UnitTemplate]) -> Sequence[UnitTemplate]:
         return engine_units.with_menu_points(self.army_list, templates)
@@ -92,6 +121,12 @@ class EngineBackend:
             ListUnit.objects.bulk_update(stored, sorted(fields))
 
     def add_unit(
+        self, *, units: list[ListUnit], template: UnitTemplate, options: Mapping[str, int] | None
+    ) -> tuple[list[ListUnit], ListUnit]:
+        with self.engine_step("unit"):
+            return self._add_unit(units=units, template=template, options=options)
+
+    def _add_unit(
         self, *, units: list[ListUnit], template: UnitTemplate, options: Mapping[str, int] | None
     ) -> tuple[list[ListUnit], ListUnit]:
         roster = self.roster(units)
@@ -127,6 +162,12 @@ class EngineBackend:
     def set_options(
         self, *, units: list[ListUnit], unit: ListUnit, options: Mapping[str, int]
     ) -> tuple[list[ListUnit], ListUnit]:
+        with self.engine_step("options"):
+            return self._set_options(units=units, unit=unit, options=options)
+
+    def _set_options(
+        self, *, units: list[ListUnit], unit: ListUnit, options: Mapping[str, int]
+    ) -> tuple[list[ListUnit], ListUnit]:
         index = next((i for i, u in enumerate(units) if u.pk == unit.pk), None)
         if index is None:
             raise ListUnit.DoesNotExist
@@ -141,6 +182,10 @@ class EngineBackend:
         return units, current
 
     def remove_unit(self, *, units: list[ListUnit], unit: ListUnit) -> list[ListUnit]:
+        with self.engine_step("unit"):
+            return self._remove_unit(units=units, unit=unit)
+
+    def _remove_unit(self, *, units: list[ListUnit], unit: ListUnit) -> list[ListUnit]:
         index = next((i for i, u in enumerate(units) if u.pk == unit.pk), None)
         if index is None:
             raise ListUnit.DoesNotExist
@@ -161,8 +206,9 @@ class EngineBackend:
             ListUnit.objects.bulk_update(changed, list(engine_units.REFRESHED_FIELDS))
 
     def reprice(self, units: list[ListUnit]) -> list[int] | None:
-        roster = self.roster(units)
-        changed = engine_units.refresh_units(self.army_list, roster, units)
+        with self.engine_step("units"):
+            roster = self.roster(units)
+            changed = engine_units.refresh_units(self.army_list, roster, units)
         if changed:
             ListUnit.objects.bulk_update(changed, list(engine_units.REFRESHED_FIELDS))
         return [index for index, sel in enumerate(roster.units) if sel is None]

@@ -103,8 +103,19 @@ class SelectionIndex:
             return list(self.all)
         found = self.by_id[bool(shared)].get(child_id, {})
         if self.volatile and is_category(child_id):
-            out = [s for s in found if s not in self.volatile]
-            out.extend(s for s in self.volatile if selection_matches(s, child_id, shared))
+            volatile = self.volatile
+            out = [s for s in found if s not in volatile]
+            # Only a volatile selection that holds the category by its own ids (a modifier may
+            # remove it) or that a modifier may give it can match: evaluating the category
+            # modifiers of every other one read their conditions' counts, each of which scanned
+            # the volatile selections again, one stack frame deeper per selection of the force
+            # (a RecursionError for a 185-unit wh40k list).
+            out.extend(
+                s
+                for s in volatile
+                if (s in found or child_id in s.option.category_adds)
+                and selection_matches(s, child_id, shared)
+            )
             return out
         return list(found)
 

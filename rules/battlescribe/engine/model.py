@@ -567,6 +567,11 @@ def merged_constraints(
     return out
 
 
+#: Category modifiers that can give a selection a category it did not have
+#: (`modifiers.apply_modifier`): `set-primary` adds the category when it is missing.
+CATEGORY_ADDS = frozenset({"add", "set-primary"})
+
+
 class Option:
     """An entry as the roster sees it: a definition reached through zero or more links."""
 
@@ -574,6 +579,7 @@ class Option:
         "_children",
         "_static_ids",
         "base_id",
+        "category_adds",
         "category_links",
         "collective",
         "constraints",
@@ -640,6 +646,13 @@ class Option:
             None
             if any(m.field == "category" for m in self.modifiers)
             else tuple((c.target_id, c.primary) for c in self.category_links)
+        )
+        #: The categories a modifier of this option may give a selection (`add`, `set-primary`):
+        #: a scan for a category looks only at the selections that hold it or may be given it
+        #: (`index.SelectionIndex.lookup`), so it never evaluates the category modifiers of a
+        #: selection that cannot match.
+        self.category_adds = frozenset(
+            m.value for m in self.modifiers if m.field == "category" and m.type in CATEGORY_ADDS
         )
         self.hidden = any(d.hidden for d in defs)
         self.collective = any(d.collective for d in defs)
