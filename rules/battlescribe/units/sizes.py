@@ -79,7 +79,7 @@ class SizeReading:
         model["count"] = per * selections
         name = rest[:120] if node in holders else old_name
         base = self._selection.total(self.points_id)
-        high = self._selection.limit(node.entry, "max", root)
+        high = self._selection.room(node, root)
         grows = high is not None and high > selections
         step = base / selections
         # What each size costs over the smallest (BattleScribe's price at that many selections)
@@ -226,7 +226,7 @@ class SizeReading:
             self.mandatory(child, model, abilities, notes, where)
         if node is not root:
             low = self._selection.limit(entry, "min", root) or node.count
-            high = self._selection.limit(entry, "max", root)
+            high = self._selection.room(node, root)
             if "min_count" in self.properties:
                 model["min_count"] = low
             if high is not None and "max_count" in self.properties and high >= 1:
