@@ -21,6 +21,7 @@ from rules.battlescribe.units.limits import (
     UNBOUNDED_GROWTH,
 )
 from rules.battlescribe.units.values import slug
+from rules.option_labels import LABEL_PARTS, generated_label_parts
 
 
 class SizeReading:
@@ -136,7 +137,7 @@ class SizeReading:
                 "label": f"Add {per} {name} (up to {per * high})",
                 "kind": "add_models",
                 "applies_to": name,
-                "payload": {"count": per},
+                "payload": {"count": per, LABEL_PARTS: generated_label_parts(name, per * high, per)},
                 "max": min(high - selections, MAX_OPTION_COUNT),
             }
             if option_cost is not None:
@@ -242,7 +243,7 @@ class SizeReading:
                         "label": f"Add {model['name']} (up to {high})",
                         "kind": "add_models",
                         "applies_to": model["name"],
-                        "payload": {"count": 1},
+                        "payload": {"count": 1, LABEL_PARTS: generated_label_parts(model["name"], high)},
                         "max": min(high - node.count, MAX_OPTION_COUNT),
                     }
                 )
