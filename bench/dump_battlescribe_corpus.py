@@ -97,6 +97,24 @@ a grown unit without swapping, as a size is a number of models), before (d576404
 after: whfb6 402 of 402 identical, ru_whfb 435 of 435, aos1 1,088 of 1,088, wh40k9 3,913 of
 4,152: the 238 units of the sweeps and Burna Boyz; the Lootas start at 4 and a Spanner (70)
 and grow +14, +28, +42, +70 (a second Spanner at 8 Lootas) as the data requires.
+
+A model's "up to N" bounded by the groups it is chosen from (`UnitSelection.room`: its own
+maximum and each group's maximum less the other members taken), before (11758b2) against after:
+whfb6 401 of 402 identical (Dwarfs Slayers "Add Troll Slayer" up to 30, the "Slayer unit" group's,
+not 110), ru_whfb 435 of 435, aos1 1,088 of 1,088, wh40k9 3,910 of 4,152. Of the 242, 191 units'
+add-models options now stop at their group's room (72 of them with the per-model options' maxima
+that follow the model's: Voidweavers 1-3, Prismatic Cannon 101 -> 3; Legionaries 19 -> 9, Warp
+Spiders 10 -> 9, Vertus Praetors 10 -> 6, the "Squad" group's), and 51 lose the option, their
+group full at the smallest selection (Traitor Guardsman Squad 1 + 9 of 10, Pathfinder Team, a
+Sicarian Princeps max 1 and its 17 relics and traits 101 -> 1). Burna Boyz offer 10 more Burna
+Boys (14 with the Spanner in a mob of 15), not 100, so their sizes are priced as BattleScribe
+prices them (55 pts still; +10 a Burna Boy and +15 for the Spanner the 8th requires). Generated
+add-models labels shown in the reader's language (`rules.option_labels`: the option's payload
+keeps `label_parts`), after against the commit before: the only difference is that key, on 197
+options of 196 whfb6 units, 134 of 133 ru_whfb, 349 of 349 aos1, 880 of 834 wh40k9; each label
+is made again from its parts exactly. Both against 11758b2: whfb6 206 of 402 identical, ru_whfb
+302 of 435, aos1 739 of 1,088, wh40k9 3,270 of 4,152. CPU not compared (one read of the
+group's limits per model).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from points.shared_format import UnitFormatError
 from rules.models import Faction, SpecialRule, UnitTemplate
+from rules.option_labels import option_label
 from rules.options import option_point_deltas
 from rules.points_audit import unpriced_rules
 from rules.selectors import special_rule_for
@@ -284,7 +285,7 @@ def unit_card(
         options=[
             CardOption(
                 o["key"],
-                o["label"],
+                option_label(o),
                 o["group"],
                 o["min_count"],
                 o["max_count"],

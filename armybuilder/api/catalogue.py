@@ -27,6 +27,7 @@ from armybuilder.api.serializers import (
     UnitSummarySerializer,
 )
 from rules.models import SpecialRule
+from rules.option_labels import option_label
 from rules.selectors import factions_visible_to, game_systems, special_rules_by_name, units_visible_to
 from rules.unit_cards import option_dicts, unit_card
 
@@ -134,7 +135,11 @@ class UnitViewSet(CatalogueViewSet):
         deltas = {option.key: option.delta for option in card.options}
         rules = {ref.rule.pk: ref.rule for row in (*card.models, *card.weapons) for ref in row.rules
                  if ref.rule is not None}
-        options = [{**option, "points": deltas.get(option["key"])} for option in option_dicts(unit)]
+        # A label the importer generated in the request's language (`rules.option_labels`).
+        options = [
+            {**option, "label": option_label(option), "points": deltas.get(option["key"])}
+            for option in option_dicts(unit)
+        ]
         context = {"rules": list(rules.values()), "options": options}
         return Response(UnitDetailSerializer(unit, context=context).data)
 

@@ -141,7 +141,9 @@ class UpgradeOptionSerializer(serializers.Serializer):
 
     key = serializers.SlugField(help_text="Name it in a list unit's `options` to take it.")
     group = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField(
+        help_text="As the catalogue writes it; one the importer wrote (Add 5 Boyz (up to 30)) in the "
+                  "request's language.")
     kind = serializers.CharField(help_text="replace_weapon, add_weapon, add_rule, add_models or add_item.")
     applies_to = serializers.CharField(help_text="The model profile it changes.")
     payload = serializers.JSONField(help_text="What it does: a weapon in unit format, a rule, a model count…")

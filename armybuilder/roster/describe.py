@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from armybuilder.lists.backends import rows as list_rows
 from armybuilder.models import ListUnit
+from rules.option_labels import option_label
 
 
 def model_count(unit: Mapping[str, Any]) -> int:
@@ -50,7 +51,8 @@ def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> 
         count = int(list_unit.chosen_options.get(option["key"], 0))
         if count:
             written = str(option.get("label") or "")
-            label = (list_unit.option_text(written) if in_reader_language else written) or option["key"]
+            shown = list_unit.option_text(option_label(option)) if in_reader_language else written
+            label = shown or option["key"]
             labels.append(counted(label, count))
     return labels
 

@@ -19,6 +19,7 @@ from armybuilder.models import ArmyList, ListUnit
 from armybuilder.roster import describe
 from points.catalogue.i18n import translated_again
 from rules.list_settings import enum_labels, settings_properties
+from rules.option_labels import option_label
 from rules.source_language import decimal_text
 from rules.systems.registry import get_system
 
@@ -101,7 +102,7 @@ def option_groups(
         groups.setdefault(str(option.get("group") or ""), []).append(
             {
                 "key": key,
-                "label": list_unit.option_text(str(option.get("label") or "")) or key,
+                "label": list_unit.option_text(option_label(option)) or key,
                 "min": minimum,
                 "max": maximum,
                 "count": int(count),

@@ -21,6 +21,7 @@ from rules.battlescribe.units.limits import (
     UNBOUNDED_GROWTH,
 )
 from rules.battlescribe.units.values import slug
+from rules.option_labels import LABEL_PARTS, generated_label_parts
 
 
 class SizeReading:
@@ -79,7 +80,7 @@ class SizeReading:
         model["count"] = per * selections
         name = rest[:120] if node in holders else old_name
         base = self._selection.total(self.points_id)
-        high = self._selection.limit(node.entry, "max", root)
+        high = self._selection.room(node, root)
         grows = high is not None and high > selections
         step = base / selections
         # What each size costs over the smallest (BattleScribe's price at that many selections)
@@ -136,7 +137,7 @@ class SizeReading:
                 "label": f"Add {per} {name} (up to {per * high})",
                 "kind": "add_models",
                 "applies_to": name,
-                "payload": {"count": per},
+                "payload": {"count": per, LABEL_PARTS: generated_label_parts(name, per * high, per)},
                 "max": min(high - selections, MAX_OPTION_COUNT),
             }
             if option_cost is not None:
@@ -226,7 +227,7 @@ class SizeReading:
             self.mandatory(child, model, abilities, notes, where)
         if node is not root:
             low = self._selection.limit(entry, "min", root) or node.count
-            high = self._selection.limit(entry, "max", root)
+            high = self._selection.room(node, root)
             if "min_count" in self.properties:
                 model["min_count"] = low
             if high is not None and "max_count" in self.properties and high >= 1:
@@ -242,7 +243,7 @@ class SizeReading:
                         "label": f"Add {model['name']} (up to {high})",
                         "kind": "add_models",
                         "applies_to": model["name"],
-                        "payload": {"count": 1},
+                        "payload": {"count": 1, LABEL_PARTS: generated_label_parts(model["name"], high)},
                         "max": min(high - node.count, MAX_OPTION_COUNT),
                     }
                 )

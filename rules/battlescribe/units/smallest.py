@@ -301,6 +301,31 @@ class UnitSelection:
             return MAX_MIN
         return found
 
+    def room(self, node: Node, parent: Node) -> int | None:
+        """The most selections of `node`'s entry per parent selection the unit can hold, the
+        rest of it as it stands: the entry's own maximum (`limit`, asked under `parent`) and,
+        for each group the entry is chosen from, the group's maximum (after modifiers) less
+        the selections of the group's other members already taken. BSData Orks Burna Boyz: a
+        Burna Boy has no maximum of its own, but the mob holds at most 15 models, one of them
+        the Spanner, so 14 Burna Boys, not 100 more. None: no limit at all."""
+        high = self.limit(node.entry, "max", parent)
+        sels, per = self.nodes[id(node)]
+        option, where = sels[0].option, sels[0].parent
+        if where is None:
+            return high
+        group = option.group
+        while group is not None:
+            limits = selection_limits(group, where, "max")
+            caps = [int(v) for c, v in limits if not c.percent_value and v >= 0]
+            if caps:
+                others = sum(
+                    s.number for s in where.children if s.option is not option and _within(s.option, group)
+                )
+                left = max(min(caps) - others // max(per, 1), 0)
+                high = left if high is None else min(high, left)
+            group = group.group
+        return high
+
     def cost(self, cost_type: str | None) -> Fraction:
         """The unit's cost as it stands (in a `sizes` block: at that size)."""
         if cost_type is None:
@@ -605,6 +630,16 @@ class SmallestSelection:
                     seen.add(id(child))
                     stack.append(child)
         return entry.path
+
+
+def _within(option: Option, group: Option) -> bool:
+    """Whether `option` is chosen from `group` (directly or through groups inside it)."""
+    inside = option.group
+    while inside is not None:
+        if inside is group:
+            return True
+        inside = inside.group
+    return False
 
 
 def _is(entry: Entry, option: Option) -> bool:

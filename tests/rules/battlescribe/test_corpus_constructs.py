@@ -452,7 +452,8 @@ def test_a_unit_sized_by_a_numbered_upgrade_counts_its_models_and_grows_by_that_
     assert [(m["name"], m["count"], m["points"]) for m in data["models"]] == [("Bloodhorns", 10, 10)]
     assert "items" not in data["models"][0]  # the size selection is no equipment
     [grow] = [o.values for o in horns.options if o.values["kind"] == "add_models"]
-    assert (grow["payload"], grow["max_count"]) == ({"count": 10}, 2)
+    label_parts = {"model": "Bloodhorns", "per": 10, "up_to": 30}  # the label, shown translated
+    assert (grow["payload"], grow["max_count"]) == ({"count": 10, "label_parts": label_parts}, 2)
     bigger = apply_options(data, [{"key": "grow", **grow}], {"grow": 1})
     assert bigger["models"][0]["count"] == 20
     assert get_system("aos1").price(bigger)["points"] == 200
@@ -467,7 +468,8 @@ def test_a_size_step_of_no_whole_points_per_model_prices_the_option_itself(host)
     data = fire.values["data"]
     assert [(m["name"], m["count"], m["points"]) for m in data["models"]] == [("Fireborn", 3, 0)]
     [grow] = [o.values for o in fire.options if o.values["kind"] == "add_models"]
-    assert (grow["payload"], grow["cost"]) == ({"count": 3}, 160)
+    label_parts = {"model": "Fireborn", "per": 3, "up_to": 9}
+    assert (grow["payload"], grow["cost"]) == ({"count": 3, "label_parts": label_parts}, 160)
     assert get_system("aos1").price(data)["points"] == 160
     bigger = apply_options(data, [{"key": "grow", **grow}], {"grow": 1})
     assert (bigger["models"][0]["count"], get_system("aos1").price(bigger)["points"]) == (6, 320)

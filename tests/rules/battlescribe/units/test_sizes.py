@@ -96,6 +96,21 @@ MOB = f"""
       </costs>
     </selectionEntry>"""
 
+#: The mob above with Orks Burna Boyz' Burna Boy: no maximum of its own, the group's 15 the only
+#: bound. Its smallest selection is 4 Burna Boys and a Spanner (the group's 5), so a Burna Boy can
+#: be added up to 14 of them (15 less the Spanner), 10 more: not 100 more (the importer's guess
+#: for a model without a maximum, which read the model's own limits only: "up to 104").
+BURNAS = MOB.replace('id="se-mob" name="Mob"', 'id="se-burnas" name="Burnas"').replace(
+    'id="mob" name="Mob"', 'id="burnas" name="Burnas"'
+).replace(_limit("loota-max", "max", 12), "").replace('"Loota"', '"Burna Boy"')
+for _old, _new in [
+    ("se-loota", "se-burna"),
+    ("se-spanner", "se-burna-spanner"),
+    ("spanner-m", "burna-spanner-m"),
+    ("mob-m", "burnas-m"),
+]:
+    BURNAS = BURNAS.replace(_old, _new)
+
 SQUAD = f"""<?xml version="1.0" encoding="UTF-8"?>
 <catalogue id="cat-vets" name="Veterans" revision="1" battleScribeVersion="2.03" library="false"
     gameSystemId="sys-grim" gameSystemRevision="3" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
@@ -157,7 +172,7 @@ SQUAD = f"""<?xml version="1.0" encoding="UTF-8"?>
         <cost name="pts" typeId="ct-pts" value="0.0"/>
         <cost name=" PL" typeId="ct-pl" value="5.0"/>
       </costs>
-    </selectionEntry>{MOB}
+    </selectionEntry>{MOB}{BURNAS}
   </selectionEntries>
 </catalogue>
 """
@@ -199,3 +214,10 @@ def test_a_larger_size_takes_the_models_its_size_requires_as_the_smallest_does(u
     assert [(m["name"], m["count"]) for m in mob["data"]["models"]] == [("Loota", 4), ("Spanner", 1)]
     grow = mob["options"]["Add Loota (up to 12)"]
     assert (grow["cost"], grow["payload"]["costs"]) == (14, [14, 28, 42, 66, 80, 94, 108, 132])
+
+
+def test_a_model_without_a_maximum_grows_to_its_groups_maximum_less_the_others(units):
+    burnas = units["Burnas"]
+    assert [(m["name"], m["count"]) for m in burnas["data"]["models"]] == [("Burna Boy", 4), ("Spanner", 1)]
+    (grow,) = [o for o in burnas["options"].values() if o["applies_to"] == "Burna Boy"]
+    assert (grow["label"], grow["max_count"]) == ("Add Burna Boy (up to 14)", 10)
