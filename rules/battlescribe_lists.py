@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from xml.etree.ElementTree import Element
 
+from rules.battlescribe.engine.legacy import upgraded
 from rules.battlescribe.engine.model import GameData
 from rules.battlescribe.engine.roster import Selection
 from rules.battlescribe.engine.xmlform import element_to_dict
@@ -110,7 +111,7 @@ def keep_sources(
 def _offers_a_force(system: Mapping[str, Any], catalogues: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the game system or one of the faction's catalogues has a force entry not hidden
     outright (a roster needs one to hold units)."""
-    documents = [system, *catalogues]
+    documents = [upgraded(system), *catalogues]  # a 1.x system's forces are its force types
     return any(
         isinstance(entry, Mapping) and entry.get("hidden") != "true"
         for document in documents

@@ -276,6 +276,9 @@ class _Reader:
         doc.catalogue_links = [link.get("targetId", "") for link in links]
         doc.root_imports = [link.get("targetId", "") for link in links if _flag(link, "importRootEntries")]
         doc.force_entries = [(f.get("id", ""), f.get("name", "")) for f in _children(root, "forceEntries")]
+        if kind == GAME_SYSTEM and not doc.force_entries and version.split(".")[0] in ("0", "1"):
+            # its forces are its force types, read as force entries of the same id (`engine.legacy`)
+            doc.force_entries = [(f.get("id", ""), f.get("name", "")) for f in _children(root, "forceTypes")]
         for list_name in ("selectionEntries", "entryLinks"):
             doc.entries += [self.entry(e, f"{self.file}: {kind}") for e in _children(root, list_name)]
         for list_name in ("sharedSelectionEntries", "sharedSelectionEntryGroups"):

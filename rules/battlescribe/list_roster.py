@@ -528,6 +528,17 @@ def player_message(error: ValidationError, names: _Names, force: Force) -> str:
     args = {"unit": error.owner_name or force.entry.name, "entry": entry, "limit": limit, "actual": actual}
     if error.owner_type == "category":
         args["unit"] = force.entry.name
+        if error.field not in ("selections", "forces", ""):
+            # the points of the category's units (a 1.x force's Core at least 25 % of the army)
+            args["cost"] = next((c.name.strip() for c in names_cost_types(force) if c.id == error.field), "")
+            if error.constraint_type == "min":
+                return (
+                    _("%(unit)s: at least %(limit)s %(cost)s of %(entry)s units needed (now %(actual)s).")
+                    % args
+                )
+            return (
+                _("%(unit)s: at most %(limit)s %(cost)s of %(entry)s units allowed (now %(actual)s).") % args
+            )
         n = int(error.limit)
         if error.constraint_type == "min":
             return ngettext(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conditions import candidates, matching, read_bucket, scope_container
+from .conditions import LIMIT_PREFIX, candidates, cost_limit, matching, read_bucket, scope_container
 from .errors import ValidationError
 from .evalcache import MISSING
 from .model import Constraint, Option
@@ -264,24 +264,29 @@ class Validator:
                 continue
             container = force
             sels = candidates(container, True, c.include_child_forces)
+            field, limit = c.field, c.value
+            if field.startswith(LIMIT_PREFIX):
+                field, limit = _share_of_limit(self.roster, c, c.value)
+                if limit is None:
+                    continue
             value = (
                 float(sum(s.number for s in sels))
-                if c.field == "selections"
-                else sum(s.cost(c.field, False) for s in sels)
+                if field == "selections"
+                else sum(s.cost(field, False) for s in sels)
             )
-            if _violated(c.type, value, c.value):
+            if _violated(c.type, value, limit):
                 self.add(
                     ValidationError(
                         "force",
                         entry.id,
                         f"{entry.id}/{c.id}",
-                        _message(c.type, entry.name, c.value, value),
+                        _message(c.type, entry.name, limit, value),
                         entry_name=entry.name,
                         owner_name=entry.name,
                         constraint_type=c.type,
-                        limit=c.value,
+                        limit=limit,
                         actual=value,
-                        field=c.field,
+                        field=field,
                     )
                 )
 
@@ -297,11 +302,17 @@ class Validator:
                 members, _ = matching(force, True, False, link.target_id, True)
                 if c.field != "selections" or c.percent_value:
                     read_bucket(force)
-                if c.field == "selections":
+                field = c.field
+                if field.startswith(LIMIT_PREFIX):
+                    field, limit = _share_of_limit(self.roster, c, limit)
+                    if limit is None:
+                        continue
+                    value = sum(s.cost(field, True) for s in members)
+                elif c.field == "selections":
                     value = float(sum(s.number for s in members))
                 else:
                     value = sum(s.cost(c.field, True) for s in members)
-                if c.percent_value:
+                if c.percent_value and field == c.field:
                     total = (
                         sum(s.cost(c.field, True) for s in force.selections)
                         if c.field != "selections"
@@ -320,7 +331,7 @@ class Validator:
                             constraint_type=c.type,
                             limit=limit,
                             actual=value,
-                            field=c.field,
+                            field=field,
                         )
                     )
 
@@ -494,6 +505,19 @@ def _checked(options: list[Option]) -> list[Option]:
 
 def _check_option(validator: Validator, option: Option, ctx: Context, parent) -> None:
     validator._option(option, ctx, parent)
+
+
+def _share_of_limit(roster: Roster, c: Constraint, limit: float) -> tuple[str, float | None]:
+    """(cost type, limit in it) of a constraint on `limit::<cost type>`, None for no limit: with
+    percentValue, `limit` percent of the roster's limit of that cost type (BattleScribe 2's
+    reading of a 1.x category's `minPercentage="25"`: the category's points at least a quarter
+    of the army's points limit; `legacy.upgraded`), else `limit` itself. A roster without a
+    limit of the cost type has no share to keep to."""
+    cost_type = c.field[len(LIMIT_PREFIX) :]
+    if not c.percent_value:
+        return cost_type, limit
+    whole = cost_limit(roster, cost_type)
+    return cost_type, (limit * whole / 100.0 if whole >= 0 else None)
 
 
 def _message(kind: str, name: str, limit: float, value: float, what: str = "") -> str:

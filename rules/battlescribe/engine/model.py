@@ -13,6 +13,8 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .legacy import upgraded
+
 
 def _num(value, default=0.0) -> float:
     if value is None or value == "":
@@ -349,7 +351,8 @@ class GameData:
     """A game system and its catalogues, indexed by id for link resolution."""
 
     def __init__(self, game_system: dict, catalogues: list[dict]):
-        gs = game_system or {}
+        # A 1.x game system's force types are read as BattleScribe 2 converts them (`legacy`).
+        gs = upgraded(game_system or {})
         self.id = str(gs.get("id", "") or "")
         self.name = str(gs.get("name", "") or "")
         self.cost_types = [
