@@ -60,9 +60,10 @@ _UNIT_LINE = re.compile(
     re.IGNORECASE,
 )
 #: Our own export's unit line for a system without points: "Hammer Wardens, 10 models: …"
-#: (any language), read only where it names a unit of the catalogue.
+#: (any language), read only where it names a unit of the catalogue. A name may hold a comma
+#: (BSData AoS "Celestant-Prime, Hammer of Sigmar, 1 model: …"): the size is the first ", N word".
 _SIZED_LINE = re.compile(
-    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>[^\[\]|,:]+?)\s*,\s*(?P<models>\d+)\s+[^\W\d_]+\.?"
+    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>[^\[\]|:]+?)\s*,\s*(?P<models>\d+)\s+[^\W\d_]+\.?"
     r"\s*(?::\s*(?P<details>.*))?$"
 )
 _HEADER = re.compile(
