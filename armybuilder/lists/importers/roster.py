@@ -113,8 +113,9 @@ def roster_to_list(roster: RosterFile, context: Context, *, format: str, file_na
     if imported.roster_trees is None:  # (the engine's rebuild reports what it drops by itself)
         try:
             refuse_if_none_matched(roster=roster, matched=len(entries), file_name=file_name, system=system)
-        except BattleScribeError as exc:
-            raise ImportProblem([("file", message) for message in exc.errors]) from None
+        except BattleScribeError as exc:  # and which units, as an import that kept some says
+            problems = [("file", message) for message in exc.errors]
+            raise ImportProblem(problems + [("", line) for line in imported.left_out]) from None
     imported.source_total = _points(sum((u.points for u in roster.units), Fraction(0)))
     difference = roster.declared_difference()
     if difference is not None:

@@ -338,7 +338,10 @@ def test_the_general_import_refuses_a_roster_of_no_known_unit_as_the_roster_rout
         "file": SimpleUploadedFile("mine.rosz", exported),
     }))
     assert page.status_code == 200
-    assert page.context["import_errors"] == [("file", message)]
+    # the roster route's message, then each unit as a list that kept some would name it
+    left_out = [("", f"{name}: no such unit in your catalogue of this system; left out")
+                for name in ("Tactical Squad", "Captain")]
+    assert page.context["import_errors"] == [("file", message), *left_out]
     assert page.context["form"] is not None and 'name="text"' in page.content.decode()
     assert "none of its units is in your catalogue of Warhammer Fantasy Battle, 6th edition" in (
         page.content.decode().replace("&#x27;", "'")
@@ -350,7 +353,8 @@ def test_the_general_import_refuses_a_roster_of_no_known_unit_as_the_roster_rout
         format="multipart",
     )).json()
     assert failed["status"] == "failed" and failed["result"] is None
-    assert failed["errors"] == [{"field": "file", "message": message}]
+    expected = [("file", message), *left_out]
+    assert failed["errors"] == [{"field": field, "message": text} for field, text in expected]
     assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
 
 
