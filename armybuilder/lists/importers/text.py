@@ -214,15 +214,18 @@ def _shown_names(units: list[UnitTemplate], context: Context) -> dict[str, UnitT
 
 
 def _own_names(template: UnitTemplate) -> set[str]:
-    names = {_key(template.name)}
+    """What a line of the unit may name besides its options (its models, weapons and rules, which
+    come from the catalogue): each also by its parts between commas, since the line is read in
+    pieces between commas (BSData AoS's weapon "Ghal Maraz, the Hammer of Sigmar")."""
+    names = {template.name}
     for model in (template.data or {}).get("models", []):
-        names.add(_key(str(model.get("name", ""))))
+        names.add(str(model.get("name", "")))
         for weapon in model.get("weapons", []):
             if isinstance(weapon, dict):
-                names.add(_key(str(weapon.get("name", ""))))
+                names.add(str(weapon.get("name", "")))
         for rule in model.get("rules", []):
-            names.add(_key(str(rule)))
-    return names
+            names.add(str(rule))
+    return {_key(part) for name in names for part in (name, *name.split(","))}
 
 
 def _options(template: UnitTemplate, pieces: list[tuple[int, str]], left_out: list[str]) -> list[str]:
