@@ -242,11 +242,17 @@ def roster_import(*, owner: AbstractBaseUser, system: GameSystem, source: Source
                     _("%(unit)s: %(ours)s pts here, %(theirs)s in the roster")
                     % {"unit": selection.name, "ours": added.points, "theirs": float(each)}
                 )
-    if roster.units and not result.units:
-        # Not one unit found: the roster is of another game system (or of catalogues this player
-        # has not imported). An empty list that passes every rule would hide that.
-        raise BattleScribeError([_wrong_system_message(source=source, roster=roster, system=system)])
+    refuse_if_none_matched(roster=roster, matched=len(result.units), file_name=source.name, system=system)
     return result
+
+
+def refuse_if_none_matched(*, roster: RosterFile, matched: int, file_name: str, system: GameSystem) -> None:
+    """Raise `BattleScribeError` when the roster has units and not one (`matched`) was found in
+    the catalogue: it is of another game system, or of catalogues the player has not imported,
+    and an empty list that passes every rule would hide that (issue 30). Both roster routes
+    (the roster upload here, the general import's `importers.roster`) refuse it alike."""
+    if roster.units and not matched:
+        raise BattleScribeError([_wrong_system_message(file_name=file_name, roster=roster, system=system)])
 
 
 def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile) -> RosterImport:
@@ -290,8 +296,8 @@ def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile)
 #: The matching above, for the roster importer of `armybuilder.lists.importers.roster`.
 match_unit = _match
 matched_options = _options
-def _wrong_system_message(*, source: SourceFile, roster: RosterFile, system: GameSystem) -> str:
-    values = {"file": source.name, "system": _(system.name), "roster_system": roster.game_system_name}
+def _wrong_system_message(*, file_name: str, roster: RosterFile, system: GameSystem) -> str:
+    values = {"file": file_name, "system": _(system.name), "roster_system": roster.game_system_name}
     if roster.game_system_name:
         return _(
             "%(file)s: this roster is for %(roster_system)s, and none of its units is in your "

@@ -208,6 +208,21 @@ class ListRoster:
                 return option
         return None
 
+    def shown_names(self, unit_slugs: Collection[str]) -> dict[str, str]:
+        """{imported unit's slug: the name a list row of it shows} for the slugs of root entries
+        the force has. The row shows the entry's own name, which a catalogue link may name
+        otherwise (BSData AoS links "[SE] Celestant-Prime, Hammer of Sigmar" to an entry named
+        "Celestant-Prime, Hammer of Sigmar", and the imported unit keeps the link's name)."""
+        options = _flatten(self.force.root_options())
+        by_base = {f"bs-{slug(option.defn.id, 60)}": option.name for option in options}
+        names = {}
+        for unit_slug in unit_slugs:
+            base, _dash, suffix = unit_slug.rpartition("-")
+            name = by_base.get(unit_slug) or (by_base.get(base) if suffix.isdigit() else None)
+            if name:
+                names[unit_slug] = name
+        return names
+
     def entering_points(self, points_type: str) -> dict[str, int]:
         """{root entry id: points, rounded as a unit's} of each root entry the force shows,
         each selected alone (with what comes with it) and taken away again."""

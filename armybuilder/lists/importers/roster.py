@@ -23,6 +23,7 @@ from armybuilder.lists.battlescribe_rosters import (
     match_unit,
     matched_options,
     player_words,
+    refuse_if_none_matched,
 )
 from armybuilder.lists.importers.base import (
     MAX_SOURCE_UNITS,
@@ -59,8 +60,9 @@ def _system(context: Context, roster: RosterFile) -> GameSystem:
     raise ImportProblem([("system", _("Choose the game system of this roster."))])
 
 
-def roster_to_list(roster: RosterFile, context: Context, *, format: str) -> Imported:
-    """The roster as a list of catalogue references, with its report."""
+def roster_to_list(roster: RosterFile, context: Context, *, format: str, file_name: str) -> Imported:
+    """The roster as a list of catalogue references, with its report; `ImportProblem` (on
+    `file`, as the roster upload says it) when none of its units is in the catalogue."""
     if len(roster.units) > MAX_SOURCE_UNITS:
         raise ImportProblem(
             [("", _("At most %(max)d units can be imported at once.") % {"max": MAX_SOURCE_UNITS})]
@@ -108,6 +110,12 @@ def roster_to_list(roster: RosterFile, context: Context, *, format: str) -> Impo
             entries.append({**entry, **player_words(selection)})
             imported.templates[catalogue_ref(template)] = template
             imported.units.append(ReportUnit(selection.name, models // number or models, _points(each)))
+    if imported.roster_trees is None:  # (the engine's rebuild reports what it drops by itself)
+        try:
+            refuse_if_none_matched(roster=roster, matched=len(entries), file_name=file_name, system=system)
+        except BattleScribeError as exc:  # and which units, as an import that kept some says
+            problems = [("file", message) for message in exc.errors]
+            raise ImportProblem(problems + [("", line) for line in imported.left_out]) from None
     imported.source_total = _points(sum((u.points for u in roster.units), Fraction(0)))
     difference = roster.declared_difference()
     if difference is not None:
@@ -138,7 +146,7 @@ class BattleScribeRoster:
             roster = read_roster_file(SourceFile(name=source.name, data=source.data))
         except BattleScribeError as exc:
             raise ImportProblem([("", message) for message in exc.errors]) from None
-        return roster_to_list(roster, context, format=self.key)
+        return roster_to_list(roster, context, format=self.key, file_name=source.name)
 
 
 class NewRecruitRoster:
@@ -154,4 +162,4 @@ class NewRecruitRoster:
             roster = read_roster_json(source.json_or_error(), name=source.name)
         except BattleScribeError as exc:
             raise ImportProblem([("", message) for message in exc.errors]) from None
-        return roster_to_list(roster, context, format=self.key)
+        return roster_to_list(roster, context, format=self.key, file_name=source.name)

@@ -60,9 +60,10 @@ _UNIT_LINE = re.compile(
     re.IGNORECASE,
 )
 #: Our own export's unit line for a system without points: "Hammer Wardens, 10 models: …"
-#: (any language), read only where it names a unit of the catalogue.
+#: (any language), read only where it names a unit of the catalogue. A name may hold a comma
+#: (BSData AoS "Celestant-Prime, Hammer of Sigmar, 1 model: …"): the size is the first ", N word".
 _SIZED_LINE = re.compile(
-    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>[^\[\]|,:]+?)\s*,\s*(?P<models>\d+)\s+[^\W\d_]+\.?"
+    r"^(?:(?P<mult>\d+)\s*[x×]\s+)?(?P<name>[^\[\]|:]+?)\s*,\s*(?P<models>\d+)\s+[^\W\d_]+\.?"
     r"\s*(?::\s*(?P<details>.*))?$"
 )
 _HEADER = re.compile(
@@ -155,31 +156,76 @@ def _key(name: str) -> str:
 class _Catalogue:
     """The units text is matched against, with their weapon and rule names."""
 
-    def __init__(self, units: list[UnitTemplate]):
+    def __init__(self, units: list[UnitTemplate], context: Context):
+        self.units = units
+        self.context = context
         self.by_name: dict[str, UnitTemplate] = {}
         for unit in units:
             self.by_name.setdefault(_key(unit.name), unit)
+        #: the names list rows show, made on the first name no unit has (`_shown_names`)
+        self.by_shown_name: dict[str, UnitTemplate] | None = None
 
     def find(self, *names: str) -> UnitTemplate | None:
-        for name in names:
-            found = self.by_name.get(_key(name))
-            if found is None and _key(name).endswith("s"):
-                found = self.by_name.get(_key(name)[:-1])
-            if found is not None:
-                return found
+        for by_name in (self.by_name, None):
+            if by_name is None:  # no unit's own name: the name a list row of one shows
+                if self.by_shown_name is None:
+                    self.by_shown_name = _shown_names(self.units, self.context)
+                by_name = self.by_shown_name
+            for name in names:
+                found = by_name.get(_key(name))
+                if found is None and _key(name).endswith("s"):
+                    found = by_name.get(_key(name)[:-1])
+                if found is not None:
+                    return found
         return None
 
 
+def _shown_names(units: list[UnitTemplate], context: Context) -> dict[str, UnitTemplate]:
+    """{key of the name a list row shows: its unit} where that is not the unit's own name: a
+    list of a faction imported with its BattleScribe source names a row after the entry a
+    catalogue link points at (BSData AoS: "[SE] Celestant-Prime, Hammer of Sigmar" shows as
+    "Celestant-Prime, Hammer of Sigmar"), and our text export writes the row's name, so the
+    text must find the unit by it to come back. One engine roster per such faction, made only
+    when a name matched no unit's own."""
+    from armybuilder.lists.backends import engine_units
+    from armybuilder.lists.errors import ArmyListError
+    from armybuilder.models import ArmyList
+    from rules.battlescribe.list_roster import ListRosterError
+    from rules.battlescribe_lists import faction_source
+
+    by_faction: dict[int, list[UnitTemplate]] = {}
+    for unit in units:
+        by_faction.setdefault(unit.faction_id, []).append(unit)
+    shown: dict[str, UnitTemplate] = {}
+    for faction_id, templates in by_faction.items():
+        faction = templates[0].faction
+        if not faction_source(faction_id):
+            continue
+        stub = ArmyList(owner=context.user, system=faction.system, faction=faction, name="", points_limit=1)
+        try:
+            names = engine_units.roster_of(stub, []).shown_names([t.slug for t in templates])
+        except (ArmyListError, ListRosterError):
+            continue
+        for template in templates:
+            name = names.get(template.slug)
+            if name and _key(name) != _key(template.name):
+                shown.setdefault(_key(name), template)
+    return shown
+
+
 def _own_names(template: UnitTemplate) -> set[str]:
-    names = {_key(template.name)}
+    """What a line of the unit may name besides its options (its models, weapons and rules, which
+    come from the catalogue): each also by its parts between commas, since the line is read in
+    pieces between commas (BSData AoS's weapon "Ghal Maraz, the Hammer of Sigmar")."""
+    names = {template.name}
     for model in (template.data or {}).get("models", []):
-        names.add(_key(str(model.get("name", ""))))
+        names.add(str(model.get("name", "")))
         for weapon in model.get("weapons", []):
             if isinstance(weapon, dict):
-                names.add(_key(str(weapon.get("name", ""))))
+                names.add(str(weapon.get("name", "")))
         for rule in model.get("rules", []):
-            names.add(_key(str(rule)))
-    return names
+            names.add(str(rule))
+    return {_key(part) for name in names for part in (name, *name.split(","))}
 
 
 def _options(template: UnitTemplate, pieces: list[tuple[int, str]], left_out: list[str]) -> list[str]:
@@ -300,7 +346,7 @@ class TextList:
         if len(lines) > MAX_LINES:
             raise ImportProblem([("", _("At most %(max)d lines can be imported.") % {"max": MAX_LINES})])
         system, faction, units = self._scope(text, context)
-        catalogue = _Catalogue(units)
+        catalogue = _Catalogue(units, context)
         imported = Imported(format=self.key)
         entries: list[dict[str, Any]] = []
         current: tuple[UnitTemplate, list[tuple[int, str]], int] | None = None
@@ -409,8 +455,8 @@ class TextList:
                 continue
             if (
                 details
-                and _key(details[0]) == _key(template.name)
-                and _key(match["name"]) != _key(template.name)
+                and _key(match["name"]) != _key(details[0])
+                and catalogue.find(details[0]) is template  # its own name, or the one its row shows
             ):
                 details = details[1:]
             copies = int(match["mult"] or 1)

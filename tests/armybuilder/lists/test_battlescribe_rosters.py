@@ -322,6 +322,42 @@ def test_a_roster_imported_under_the_wrong_system_is_refused_and_saves_nothing(
     assert ArmyList.objects.count() == 1
 
 
+def test_the_general_import_refuses_a_roster_of_no_known_unit_as_the_roster_route_does(
+    client, army, inline_pdf_renders
+):
+    """The general import (`/lists/import`, `POST /api/v1/lists/import`) saved such a roster as an
+    empty list; it says what the roster route says, shows the form again and saves nothing."""
+    user, _system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    with pytest.raises(BattleScribeError) as caught:
+        roster_import(owner=user, system=GameSystem.objects.get(key="whfb6"),
+                      source=SourceFile("mine.rosz", exported))
+    [message] = caught.value.errors
+    page = page_result(client, client.post(reverse("lists:import"), {
+        "system": "whfb6", "format": "auto", "action": "import",
+        "file": SimpleUploadedFile("mine.rosz", exported),
+    }))
+    assert page.status_code == 200
+    # the roster route's message, then each unit as a list that kept some would name it
+    left_out = [("", f"{name}: no such unit in your catalogue of this system; left out")
+                for name in ("Tactical Squad", "Captain")]
+    assert page.context["import_errors"] == [("file", message), *left_out]
+    assert page.context["form"] is not None and 'name="text"' in page.content.decode()
+    assert "none of its units is in your catalogue of Warhammer Fantasy Battle, 6th edition" in (
+        page.content.decode().replace("&#x27;", "'")
+    )
+    api = token_client(user)
+    failed = api_result(api, api.post(
+        "/api/v1/lists/import",
+        {"system": "whfb6", "file": SimpleUploadedFile("mine.rosz", exported)},
+        format="multipart",
+    )).json()
+    assert failed["status"] == "failed" and failed["result"] is None
+    expected = [("file", message), *left_out]
+    assert failed["errors"] == [{"field": field, "message": text} for field, text in expected]
+    assert list(ArmyList.objects.values_list("pk", flat=True)) == [army_list.pk]
+
+
 def test_roster_imports_count_against_the_list_import_rate_and_say_when_the_queue_is_down(
     client, army, settings
 ):

@@ -169,6 +169,27 @@ def test_a_unit_named_with_a_bracket_imports_back_from_our_text(marines, style):
     assert report["left_out"] == []
 
 
+@pytest.mark.parametrize("style", ["plain", "markdown"])
+def test_a_weapon_named_with_a_comma_is_not_reported_as_not_understood(marines, style):
+    """BSData AoS names weapons "Ghal Maraz, the Hammer of Sigmar": our text lists a unit's
+    weapons with commas between them, and the reader said each half was not understood."""
+    user, army_list = marines
+    captain = army_list.faction.units.get(slug="bs-se-captain")
+    renamed = lambda weapon: {**weapon, "name": f"{weapon['name']}, the Oathkeeper"}  # noqa: E731
+    models = [{**m, "weapons": [renamed(w) for w in m["weapons"]]} for m in captain.data["models"]]
+    assert any(model["weapons"] for model in models)
+    captain.data = {**captain.data, "models": models}
+    captain.save()
+    army_list_add_unit(army_list=army_list, unit=captain, options={}, expected_version=None)
+    army_list.refresh_from_db()
+    units = list_units_in_order(army_list)
+    text = army_list_text(army_list=army_list, units=units, style=style)
+    assert ", the Oathkeeper" in text
+    report = import_source(user=user, source=Source.of_text(text), dry_run=True).imported.report()
+    assert [u["name"] for u in report["units"]] == [u.name for u in units]
+    assert report["left_out"] == []
+
+
 def test_battlescribe_text_export(marines):
     user, army_list = marines
     units = list_units_in_order(army_list)
