@@ -149,22 +149,26 @@
   }
 
   // Send the waiting taps, then a result chosen offline; a 409 (the game moved on elsewhere)
-  // sends the taps again on top of it.
+  // sends the taps again on top of it. The taps are sent against the number of actions they
+  // were made on ("game:<id>:base"), not the board shown now: when a sync reached the server
+  // but its answer was lost (a flaky network, a reload), the game's actions after that number
+  // are these very taps, and they are not sent a second time.
+  function sameTap(done, tap) {
+    return Object.keys(tap).every(function (name) { return String(done[name]) === String(tap[name]); });
+  }
   function sync(id, seen) {
     var waiting = pending(id);
     var finish = read(key(id, "finish"), null);
     var b = board();
     if (syncing || (!waiting.length && !finish) || !navigator.onLine || !b) { return; }
     syncing = true;
+    var base = read(key(id, "base"), null);
+    if (waiting.length && base !== null) { seen = base; }
     var url = b.getAttribute("data-sync-url");
     var taps = waiting.length ? post(url, {seen: seen, actions: waiting}) : Promise.resolve({status: 200});
-    taps.then(function (answer) {
-      if (answer.status === 409) {
-        return fetch(url.replace(/\/sync$/, ""), {credentials: "same-origin", headers: {"Accept": "application/json"}})
-          .then(function (response) { return response.json(); })
-          .then(function (game) { syncing = false; sync(id, game.version); });
-      }
+    function settled(answer) {
       localStorage.removeItem(key(id, "pending"));
+      localStorage.removeItem(key(id, "base"));
       localStorage.removeItem(key(id, "board"));
       if (answer.status !== 200) {
         window.alert(answer.body && answer.body.message ? answer.body.message : String(answer.status));
@@ -174,6 +178,22 @@
         localStorage.removeItem(key(id, "finish"));
         window.location.reload();
       });
+    }
+    taps.then(function (answer) {
+      if (answer.status === 409) {
+        return fetch(url.replace(/\/sync$/, ""), {credentials: "same-origin", headers: {"Accept": "application/json"}})
+          .then(function (response) { return response.json(); })
+          .then(function (game) {
+            var landed = (game.actions || []).slice(seen);
+            if (landed.length === waiting.length && landed.every(function (done, i) { return sameTap(done, waiting[i]); })) {
+              return settled({status: 200});
+            }
+            write(key(id, "base"), game.version);
+            syncing = false;
+            sync(id, game.version);
+          });
+      }
+      return settled(answer);
     }).catch(function () { syncing = false; });
   }
 
@@ -274,6 +294,7 @@
       }
       waiting.pop();
     } else {
+      if (!waiting.length) { write(key(id, "base"), parseInt(b.getAttribute("data-version"), 10)); }
       waiting.push(action);
     }
     write(key(id, "pending"), waiting);
