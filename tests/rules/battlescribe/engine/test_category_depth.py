@@ -145,8 +145,10 @@ def test_a_category_count_evaluates_only_the_selections_that_may_hold_it(banner)
     small, small_units = roster_of(20, banner)
     with deepest_frame() as few:
         evaluate(small, small_units)
-    # The same stack for 20 squads as for 240 (it grew by some 20 frames a squad).
-    assert big["depth"] == few["depth"]
+    # About the same stack for 20 squads as for 240 (it grew by some 20 frames a squad, so
+    # thousands at 240); a frame or two either way is which of the walks first fills a cache
+    # entry (34 against 33 seen in CI).
+    assert abs(big["depth"] - few["depth"]) <= 4
     assert big["depth"] < 200
 
 
