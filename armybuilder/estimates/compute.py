@@ -159,7 +159,7 @@ def _remembering(attack: Callable[..., Mapping[str, Any]], situation: Any,
 def row_cells(system: Any, attacker: PreparedUnit, defenders: Sequence[PreparedUnit], situation: Any,
               done: dict[tuple[str, str], dict[str, Any]], labels: dict[str, Any]) -> list[dict[str, Any]]:
     """`attacker`'s matrix cells against `defenders` (`matrix_cell`), through the system's
-    `matrix_row`: the pairs not in `done` (key pair -> cell, a repeated pair computed once)
+    `row_attack`: the pairs not in `done` (key pair -> cell, a repeated pair computed once)
     computed in one call, in the row's order, so the cells and their labels come out as
     `cell_attack` one by one would give them."""
     missing: dict[tuple[str, str], PreparedUnit] = {}
@@ -168,7 +168,7 @@ def row_cells(system: Any, attacker: PreparedUnit, defenders: Sequence[PreparedU
         if pair not in done and pair not in missing:
             missing[pair] = defender
     if missing:
-        outcomes = system.matrix_row(attacker.prepared, [d.prepared for d in missing.values()], situation)
+        outcomes = system.row_attack(attacker.prepared, [d.prepared for d in missing.values()], situation)
         for pair, outcome in zip(missing, outcomes, strict=True):
             done[pair] = matrix_cell(outcome, labels)
     return [dict(done[(attacker.key, defender.key)]) for defender in defenders]
@@ -204,7 +204,7 @@ def list_vs_list(system_key: str, inputs: Mapping[str, Any], on_progress: Progre
                 on_progress(offset + done, 2 * half)
         return report
 
-    if system.matrix_row is not None:  # the system computes a row at once
+    if system.computes_rows:  # the system shares work within a row: progress per row
         done: dict[tuple[str, str], dict[str, Any]] = {}
 
         def row(attacker: PreparedUnit, defenders: Sequence[PreparedUnit]) -> list[dict[str, Any]]:

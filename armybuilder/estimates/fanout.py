@@ -55,7 +55,6 @@ from django.utils import timezone
 import armybuilder.celery  # noqa: F401  (the app the subtasks bind to)
 from armybuilder.celery import memory_bound
 from armybuilder.estimates.compute import (
-    matrix_cell,
     outcome_fields,
     prepare_situation,
     prepare_units,
@@ -295,23 +294,12 @@ def _rows_cells(system_key: str, attackers: list[Mapping[str, Any]], defenders: 
     in the part), each cell as the one-worker job keeps it (`compute.matrix_cell`: the common
     figures and the system's one-figure outcomes, whose labels go into `labels`)."""
     system = get_system(system_key)
-    attack = system.cell_attack  # what a matrix cell keeps, no more
     known: dict[str, Any] = {}  # each distinct unit prepared once for the part (`prepare_units`)
     prepared_defenders = prepare_units(system_key, defenders, known)
     prepared = prepare_situation(system_key, situation)
     done: dict[tuple[str, str], dict[str, Any]] = {}
-    rows = []
-    for attacker in prepare_units(system_key, attackers, known):
-        if system.matrix_row is not None:  # the system computes a row at once
-            rows.append(row_cells(system, attacker, prepared_defenders, prepared, done, labels))
-            continue
-        cells = []
-        for defender in prepared_defenders:
-            pair = (attacker.key, defender.key)
-            if pair not in done:
-                done[pair] = matrix_cell(attack(attacker.prepared, defender.prepared, prepared), labels)
-            cells.append(dict(done[pair]))
-        rows.append(cells)
+    rows = [row_cells(system, attacker, prepared_defenders, prepared, done, labels)
+            for attacker in prepare_units(system_key, attackers, known)]
     return rows
 
 

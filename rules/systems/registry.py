@@ -14,6 +14,7 @@ import importlib.util
 import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import Any
 
 from rules.battlescribe.mapping import DEFAULT as NO_BATTLESCRIBE_MAPPING
@@ -122,7 +123,8 @@ class GameSystem:
     #: `matrix_row(attacker, defenders, situation)` -> `cell_attack(attacker, d, situation)` for
     #: each of `defenders`, in order, the same numbers (within 1e-12), done for the row at once
     #: where the system can share the work between the matchups (a list job's row:
-    #: `armybuilder.estimates.compute.row_cells`). None: the job calls `cell_attack` per matchup.
+    #: `armybuilder.estimates.compute.row_cells`). Not given: `row_attack` calls `cell_attack`
+    #: per matchup, and a one-worker job reports its progress after each matchup.
     matrix_row: Callable[..., Sequence[Mapping[str, Any]]] | None = None
     #: `prepare_unit(unit_dict)` -> what `attack` takes in the dict's place (OPR: the parsed
     #: unit), done once per distinct unit of a list-vs-list job rather than in every matchup;
@@ -214,6 +216,18 @@ class GameSystem:
         return self.matrix_attack or self.attack
 
     @property
+    def row_attack(self) -> Callable[..., Sequence[Mapping[str, Any]]]:
+        """What a list job calls for one attacker against a row of defenders: `matrix_row`,
+        else `cell_attack` for each defender in turn (the same cells, one by one)."""
+        return self.matrix_row or partial(_cells_one_by_one, self.cell_attack)
+
+    @property
+    def computes_rows(self) -> bool:
+        """Whether the system shares work between the matchups of a row (`matrix_row`): a
+        one-worker job then reports its progress per row rather than per matchup."""
+        return self.matrix_row is not None
+
+    @property
     def cell_cost(self) -> Callable[..., tuple[float, int]]:
         """What prices a list job's cell: `estimate_cell_cost`, else `estimate_cost`."""
         return self.estimate_cell_cost or self.estimate_cost
@@ -301,6 +315,12 @@ class GameSystem:
     #: Rules and weapons an item gives are the same for every system and are not this hook's.
     #: Default: the profile is unchanged.
     item_gains: Callable[[dict[str, Any], Mapping[str, Any]], None] = no_profile_gains
+
+
+def _cells_one_by_one(cell_attack: Callable[..., Mapping[str, Any]], attacker: Any,
+                      defenders: Sequence[Any], situation: Any) -> list[Mapping[str, Any]]:
+    """`GameSystem.row_attack` of a system without `matrix_row`: each matchup on its own."""
+    return [cell_attack(attacker, defender, situation) for defender in defenders]
 
 
 #: The default behaviours a field falls back to when given as None.

@@ -6,6 +6,7 @@ is in `test_estimate_worker.py`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from unittest import mock
 
@@ -184,12 +185,10 @@ def test_list_against_list_reports_progress_up_to_the_total_and_computes_repeats
     _system, inputs = list_vs_list_inputs(system_key="opr", list_a=side, list_b=side, situation={})
     calls: list[tuple[int, int]] = []
     # A list job computes each cell with the system's `cell_attack` (its `attack` for OPR).
-    cell = mock.Mock(side_effect=get_system("opr").cell_attack)
-    with mock.patch("armybuilder.estimates.compute.get_system") as registry:
-        registry.return_value.cell_attack = cell
-        registry.return_value.matrix_row = None  # OPR computes cell by cell
-        registry.return_value.prepare_unit = get_system("opr").prepare_unit
-        registry.return_value.prepare_situation = get_system("opr").prepare_situation
+    opr = get_system("opr")
+    cell = mock.Mock(side_effect=opr.cell_attack)  # counts the cells computed
+    counting = replace(opr, matrix_attack=cell)  # OPR computes cell by cell (no `matrix_row`)
+    with mock.patch("armybuilder.estimates.compute.get_system", return_value=counting):
         result = compute.list_vs_list("opr", inputs, lambda done, total: calls.append((done, total)))
         computed = cell.call_count
 

@@ -187,6 +187,13 @@ def test_a_system_declaring_only_price_and_validate_has_every_behaviour():
     assert opr.playable and not replace(opr, play=None).playable
     mapped = get_system("wh40k9")
     assert mapped.maps_battlescribe and not replace(mapped, battlescribe=None).maps_battlescribe
+    # a list job's row: the system's `matrix_row` where it shares work, else cell by cell
+    calls = []
+    counting = replace(bare, attack=lambda a, d, s: calls.append(d) or {"defender": d})
+    assert not counting.computes_rows and counting.row_attack("a", ["x", "y"], {}) == [
+        {"defender": "x"}, {"defender": "y"}]
+    assert calls == ["x", "y"]
+    assert get_system("whfb6").computes_rows and not opr.computes_rows
 
 
 def test_the_battlescribe_import_names_no_system_or_its_fields():
