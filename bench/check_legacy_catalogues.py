@@ -17,6 +17,13 @@ child's own smallest price, plus for each group with a minimum its members' mini
 default entry for the rest. It ignores modifiers, so a unit whose price a modifier changes at
 its smallest size (an army-size or a character condition) can differ: those are listed.
 
+With `--against-bs2`, a second baseline: BattleScribe 2.03's own conversion. BSData/whfb's
+history holds the Dark Elves book in 1.15 (commit 5504d80) and as BattleScribe 2.03 migrated it
+(8e00893, "migrate to BS v2.03.12", nothing else changed); the 1.15 file converted here is
+compared with it entry by entry (constraints, costs, category links, modifiers with their
+conditions and repeats, link and group fields), as is Warriors of Chaos (4338e96 against
+6721d73, migrated and then edited by its maintainer, so a few differences are expected).
+
 Printed per catalogue: root entries, entries/groups/links converted, constructs not mapped,
 limits changed from "none" (-1) by a modifier, units priced, units equal to the file's
 arithmetic; then the totals and the ratio of equal prices. Exit status 1 when a catalogue fails
@@ -180,10 +187,122 @@ def check(path: Path, systems: dict[str, dict], show: int) -> dict:
     }
 
 
+#: (name, file, 1.x commit, BattleScribe 2's conversion) in BSData/whfb's history.
+BS2_MIGRATIONS = (
+    ("Dark Elves", "Dark Elves - 8thBRB_8thAB.cat", "5504d80", "8e00893"),
+    ("Warriors of Chaos", "Warriors of Chaos - 8thBRB_8thAB.cat", "4338e96", "6721d73"),
+)
+_LINKED_KINDS = (
+    "selectionEntries",
+    "selectionEntryGroups",
+    "sharedSelectionEntries",
+    "sharedSelectionEntryGroups",
+    "entryLinks",
+    "infoLinks",
+)
+
+
+def _by_id(node, out: dict, kind: str = "") -> dict:
+    if isinstance(node, dict):
+        if "id" in node and kind in _LINKED_KINDS:
+            out.setdefault(node["id"], node)
+        for key, value in node.items():
+            if isinstance(value, list):
+                for item in value:
+                    _by_id(item, out, key)
+    return out
+
+
+def _conditions(node: dict) -> tuple:
+    own = tuple(
+        (
+            c.get("type"),
+            c.get("scope"),
+            c.get("childId"),
+            _num(c.get("value")),
+            c.get("shared"),
+            c.get("field"),
+            c.get("includeChildSelections"),
+        )
+        for c in node.get("conditions") or []
+    )
+    return own + tuple((g.get("type"), _conditions(g)) for g in node.get("conditionGroups") or [])
+
+
+#: What is compared of each entry, group and link, by name.
+ASPECTS = {
+    "constraints": lambda d: sorted(
+        (
+            c.get("id"),
+            c.get("type"),
+            c.get("field"),
+            c.get("scope"),
+            _num(c.get("value")),
+            c.get("shared"),
+            c.get("includeChildSelections"),
+            c.get("includeChildForces"),
+        )
+        for c in d.get("constraints") or []
+    ),
+    "costs": lambda d: sorted((c.get("typeId"), _num(c.get("value"))) for c in d.get("costs") or []),
+    "category links": lambda d: sorted(
+        (c.get("id"), c.get("targetId"), c.get("primary")) for c in d.get("categoryLinks") or []
+    ),
+    "modifiers": lambda d: [
+        (
+            m.get("type"),
+            m.get("field"),
+            _num(m.get("value")),
+            _conditions(m),
+            *tuple(
+                (r.get("scope"), r.get("childId"), _num(r.get("value")), r.get("repeats"), r.get("shared"))
+                for r in m.get("repeats") or []
+            ),
+        )
+        for m in d.get("modifiers") or []
+    ],
+    "fields": lambda d: (d.get("type"), d.get("targetId"), d.get("defaultSelectionEntryId"), d.get("hidden")),
+}
+
+
+def against_bs2(folder: Path) -> None:
+    """Each migration of `BS2_MIGRATIONS`: the 1.x file converted here against BattleScribe's."""
+    import subprocess
+
+    for name, path, old, new in BS2_MIGRATIONS:
+        texts = []
+        for commit in (old, new):
+            shown = subprocess.run(
+                ["git", "-C", str(folder), "show", f"{commit}:{path}"], capture_output=True, check=False
+            )
+            texts.append(shown.stdout if shown.returncode == 0 else None)
+        if None in texts:
+            print(f"{name}: the history of {path} is not in the folder (commits {old}, {new})")
+            continue
+        ours = convert_catalogue(element_to_dict(parse(SourceFile(path, texts[0])))).catalogue
+        theirs = element_to_dict(parse(SourceFile(path, texts[1])))
+        mine, bs2 = _by_id(ours, {}), _by_id(theirs, {})
+        common = [i for i in mine if i in bs2]
+        same = {
+            aspect: sum(1 for i in common if read(mine[i]) == read(bs2[i]))
+            for aspect, read in ASPECTS.items()
+        }
+        whole = sum(1 for i in common if all(read(mine[i]) == read(bs2[i]) for read in ASPECTS.values()))
+        print(
+            f"{name} ({old} converted here against BattleScribe 2's {new}): "
+            f"{len(common)} entries, groups and links in both ({len(mine) - len(common)} only here, "
+            f"{len(bs2) - len(common)} only in BattleScribe's); equal in every aspect {whole}/{len(common)}; "
+            + ", ".join(f"{aspect} {n}" for aspect, n in same.items())
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--show", type=int, default=8, help="lines of differences shown per catalogue")
+    parser.add_argument(
+        "--against-bs2", action="store_true", help="compare with BattleScribe 2's migrations in the history"
+    )
     args = parser.parse_args()
     systems = {}
     for gst in sorted(args.folder.glob("*.gst")):
@@ -222,6 +341,8 @@ def main() -> int:
             f"priced as the file's arithmetic: {totals['equal']}/{totals['priced']} "
             f"= {totals['equal'] / totals['priced']:.3f}"
         )
+    if args.against_bs2:
+        against_bs2(args.folder)
     return 0 if loaded == len(catalogues) and not unmapped else 1
 
 
