@@ -29,10 +29,11 @@ Ogre Kingdoms and Skaven 1.15 → 2.0x):
 - `link` → an `infoLink` (`linkType` rule, profile) or an `entryLink` (entry →
   selectionEntry, entry group → selectionEntryGroup), with its modifiers.
 - `modifier`: `type`, `field` and `value` as written (`points` is the cost type's id, a limit
-  name its constraint's id), `hide`/`show` → `set hidden true/false`; `repeat="true"` → one
-  repeat (`incrementParentId` its scope, `incrementChildId` its childId, `incrementValue` its
-  value, `numRepeats` its repeats; with child selections when it counts in the force or the
-  roster); the attributes of a modifier that does not repeat are dropped, as BattleScribe does.
+  name its constraint's id, a profile's characteristic id that characteristic's type),
+  `hide`/`show` → `set hidden true/false`; `repeat="true"` → one repeat (`incrementParentId`
+  its scope, `incrementChildId` its childId, `incrementValue` its value, `numRepeats` its
+  repeats; with child selections when it counts in the force or the roster); the attributes
+  of a modifier that does not repeat are dropped, as BattleScribe does.
 - `condition`: `parentId` → scope (roster, force, an entry id; "category", the 1.x selection's
   category, → roster as BattleScribe 2 converts it), `childId` kept, `equal to` → `equalTo`,
   `less than` → `lessThan`… , `shared`, with child selections in the force or the roster.
@@ -256,6 +257,8 @@ class _Converter:
         self.publications: dict[str, str] = {}
         #: {entry or group id: limit names a link's modifier changes}: the target must write them.
         self.linked_limits: dict[str, set[str]] = {}
+        #: {profile id: its characteristic type ids}: the fields its (or its link's) modifiers change.
+        self.characteristics: dict[str, frozenset[str]] = {}
 
     # -- bookkeeping ---------------------------------------------------------------------
     def count(self, kind: str) -> None:
@@ -322,6 +325,12 @@ class _Converter:
                     self.linked_limits.setdefault(str(link.get("targetId", "")), set()).add(
                         str(modifier["field"])
                     )
+        for key in ("profiles", "sharedProfiles"):
+            for profile in _list(raw.get(key)):
+                self.characteristics[str(profile.get("id", ""))] = frozenset(
+                    str(c.get("characteristicId") or c.get("typeId") or "")
+                    for c in _list(profile.get("characteristics"))
+                )
         for key in ("entries", "entryGroups", "sharedEntries", "sharedEntryGroups"):
             for child in _list(raw.get(key)):
                 self._collect_linked_limits(child, depth + 1)
@@ -458,17 +467,24 @@ class _Converter:
             }
             if container == "entryLinks":
                 item.update({"collective": "false", "import": "true"})
-            item["modifiers"] = self.modifiers(link.get("modifiers"), link_where)
+            target = (
+                self.characteristics.get(item["targetId"], frozenset()) if kind == "profile" else frozenset()
+            )
+            item["modifiers"] = self.modifiers(link.get("modifiers"), link_where, target)
             out[container].append(item)
         return out
 
     # -- modifiers, conditions, repeats ---------------------------------------------------
-    def modifiers(self, raw: Any, where: str) -> list[dict[str, Any]]:
+    def modifiers(
+        self, raw: Any, where: str, characteristics: frozenset[str] = frozenset()
+    ) -> list[dict[str, Any]]:
+        """The modifiers of an entry, group, link, profile or rule; a profile's (or a profile
+        link's) may change one of its `characteristics` (by characteristic type id, as in 2.x)."""
         out = []
         for modifier in _list(raw):
             self.check_keys("modifier", modifier, where)
             try:
-                out.append(self.modifier(modifier))
+                out.append(self.modifier(modifier, characteristics))
             except Unmappable as problem:
                 self.warn(
                     f"modifier:{problem.args[1]}",
@@ -478,7 +494,7 @@ class _Converter:
                 )
         return out
 
-    def modifier(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+    def modifier(self, raw: Mapping[str, Any], characteristics: frozenset[str]) -> dict[str, Any]:
         kind = str(raw.get("type", ""))
         field_name = str(raw.get("field", ""))
         value = str(raw.get("value", ""))
@@ -486,7 +502,7 @@ class _Converter:
             kind, field_name, value = "set", "hidden", _VISIBILITY[kind]
         elif kind not in _KEPT_MODIFIER_TYPES:
             raise Unmappable(f"its type {kind!r} has no 2.x counterpart", f"type {kind}")
-        elif field_name not in LIMIT_NAMES and field_name not in ("points", "name", "hidden"):
+        elif field_name not in LIMIT_NAMES | {"points", "name", "hidden"} | characteristics:
             raise Unmappable(f"its field {field_name!r} has no 2.x counterpart", f"field {field_name}")
         out: dict[str, Any] = {"type": kind, "field": field_name, "value": value}
         out["repeats"] = [self.repeat(raw)] if _flag(raw.get("repeat")) == "true" else []
@@ -597,7 +613,9 @@ class _Converter:
                 }
             )
         out["characteristics"] = characteristics
-        out["modifiers"] = self.modifiers(raw.get("modifiers"), where)
+        out["modifiers"] = self.modifiers(
+            raw.get("modifiers"), where, frozenset(c["typeId"] for c in characteristics)
+        )
         return out
 
     def rule(self, raw: Mapping[str, Any]) -> dict[str, Any]:

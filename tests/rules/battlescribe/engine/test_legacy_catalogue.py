@@ -488,3 +488,26 @@ def test_the_army_books_limits_and_their_modifiers_hold_in_the_roster():
     assert ("ol-cannon/maxInRoster", "selections", 2.0, 3.0) in errors(built)  # no lord yet
     built.select_entry(force, "ol-lord")
     assert [e for e in errors(built) if e[0].startswith("ol-cannon")] == []
+
+
+def test_a_profile_modifier_changes_a_characteristic_by_its_id():
+    """BSData/whfb's Wood Elves (1.x, 2014): a shield lowers the armour save characteristic."""
+    profile = {
+        "id": "p",
+        "typeId": "pt-model",
+        "name": "Guard",
+        "hidden": "false",
+        "characteristics": [{"characteristicId": "c-save", "name": "Save", "value": "6"}],
+        "modifiers": [modifier("decrement", "c-save", "1", conditions=[condition("unit", "shield")])],
+    }
+    link = {"id": "l", "targetId": "p", "linkType": "profile"}
+    link["modifiers"] = [modifier("set", "c-save", "4"), modifier("set", "c-other", "1")]
+    result = converted(sharedProfiles=[profile], entries=[entry("unit", links=[link])])
+    (shared,) = result.catalogue["sharedProfiles"]
+    assert [(m["type"], m["field"], m["value"]) for m in shared["modifiers"]] == [
+        ("decrement", "c-save", "1")
+    ]
+    # through a link to the profile as well; a characteristic the profile lacks is not a field
+    (unit,) = result.catalogue["selectionEntries"]
+    assert [m["field"] for m in unit["infoLinks"][0]["modifiers"]] == ["c-save"]
+    assert result.unmapped == {"modifier:field c-other": 1}
