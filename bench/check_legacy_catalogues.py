@@ -265,7 +265,35 @@ ASPECTS = {
 }
 
 
-def against_bs2(folder: Path) -> None:
+_INFO_KINDS = ("profiles", "rules", "sharedProfiles", "sharedRules")
+
+
+def _infos(node, out: dict, kind: str = "") -> dict:
+    if isinstance(node, dict):
+        if "id" in node and kind in _INFO_KINDS:
+            out.setdefault(node["id"], node)
+        for key, value in node.items():
+            if isinstance(value, list):
+                for item in value:
+                    _infos(item, out, key)
+    return out
+
+
+def _info(item: dict, publications: dict) -> tuple:
+    """What a profile or rule shows: name, type, characteristics, page, book, text, hidden."""
+    return (
+        item.get("name"),
+        item.get("typeId"),
+        item.get("typeName"),
+        [(c.get("name"), c.get("typeId"), c.get("value")) for c in item.get("characteristics") or []],
+        str(item.get("page")),
+        publications.get(item.get("publicationId")),
+        (item.get("description") or "").strip(),
+        item.get("hidden"),
+    )
+
+
+def against_bs2(folder: Path, type_names: dict[str, str]) -> None:
     """Each migration of `BS2_MIGRATIONS`: the 1.x file converted here against BattleScribe's."""
     import subprocess
 
@@ -279,7 +307,7 @@ def against_bs2(folder: Path) -> None:
         if None in texts:
             print(f"{name}: the history of {path} is not in the folder (commits {old}, {new})")
             continue
-        ours = convert_catalogue(element_to_dict(parse(SourceFile(path, texts[0])))).catalogue
+        ours = convert_catalogue(element_to_dict(parse(SourceFile(path, texts[0]))), type_names).catalogue
         theirs = element_to_dict(parse(SourceFile(path, texts[1])))
         mine, bs2 = _by_id(ours, {}), _by_id(theirs, {})
         common = [i for i in mine if i in bs2]
@@ -294,6 +322,11 @@ def against_bs2(folder: Path) -> None:
             f"{len(bs2) - len(common)} only in BattleScribe's); equal in every aspect {whole}/{len(common)}; "
             + ", ".join(f"{aspect} {n}" for aspect, n in same.items())
         )
+        books = [{p["id"]: p["name"] for p in c.get("publications") or []} for c in (ours, theirs)]
+        mine_info, bs2_info = _infos(ours, {}), _infos(theirs, {})
+        both = [i for i in mine_info if i in bs2_info]
+        equal = sum(1 for i in both if _info(mine_info[i], books[0]) == _info(bs2_info[i], books[1]))
+        print(f"  profiles and rules in both {len(both)}, equal (text, characteristics, book, page) {equal}")
 
 
 def main() -> int:
@@ -342,7 +375,12 @@ def main() -> int:
             f"= {totals['equal'] / totals['priced']:.3f}"
         )
     if args.against_bs2:
-        against_bs2(args.folder)
+        type_names = {
+            str(t.get("id", "")): str(t.get("name", ""))
+            for system in systems.values()
+            for t in system.get("profileTypes") or []
+        }
+        against_bs2(args.folder, type_names)
     return 0 if loaded == len(catalogues) and not unmapped else 1
 
 
