@@ -25,7 +25,8 @@ Ogre Kingdoms and Skaven 1.15 → 2.0x):
   -1 are written only where a modifier changes that limit (it then changes it from that value,
   as BattleScribe 2 does: -1 incremented by 3 is 2) and on a shared entry group, which
   BattleScribe writes with all eight. Force and roster counts are `shared` (every link to the
-  entry counted together) for the contents of shared entries and groups, not elsewhere.
+  entry counted together) for the contents of shared entries and groups, not elsewhere. (No
+  file of BSData/whfb limits an entry in the force: `…InForce` is read as `…InRoster` is.)
 - `link` → an `infoLink` (`linkType` rule, profile) or an `entryLink` (entry →
   selectionEntry, entry group → selectionEntryGroup), with its modifiers.
 - `modifier`: `type`, `field` and `value` as written (`points` is the cost type's id, a limit
