@@ -12,7 +12,8 @@ each category a category entry of the game system (same id, which the 2.x army b
 units to) linked from every force that holds it (link id `<force id>-<category id>`), the
 attribute limits as the constraints BattleScribe writes for them (ids `minSelections`,
 `maxPercentage`…; a percentage counts the category's points against the roster's points limit,
-`limit::points`), and the points as the cost type "points" named "pts". The shapes are those of
+`limit::points`), the points as the cost type "points" named "pts", and each profile type's
+`characteristics` its `characteristicTypes`. The shapes are those of
 BattleScribe's own conversions of this very file and of its 2.x successors in BSData/whfb's
 forks (the Spanish 8th edition: `<categoryLink id="<force>-<category>">` with
 `field="limit::points" scope="roster" percentValue="true"`).
@@ -57,6 +58,20 @@ def upgraded(raw: Mapping[str, Any]) -> Mapping[str, Any]:
     known = {str(c.get("id", "")) for c in categories}
     out["forceEntries"] = [_force(f, categories, known) for f in _list(raw.get("forceTypes"))]
     out["categoryEntries"] = categories
+    out["profileTypes"] = [_profile_type(p) for p in _list(raw.get("profileTypes"))]
+    return out
+
+
+def _profile_type(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A 1.x profile type lists its characteristic types as `characteristics` (id, name): 2.x
+    calls them `characteristicTypes`."""
+    if raw.get("characteristicTypes") or not raw.get("characteristics"):
+        return raw
+    out = {k: v for k, v in raw.items() if k != "characteristics"}
+    out["characteristicTypes"] = [
+        {"id": str(c.get("id", "")), "name": str(c.get("name", ""))}
+        for c in _list(raw.get("characteristics"))
+    ]
     return out
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .legacy import upgraded
+from .legacy_catalogue import upgraded_catalogue
 
 
 def _num(value, default=0.0) -> float:
@@ -353,6 +354,17 @@ class GameData:
     def __init__(self, game_system: dict, catalogues: list[dict]):
         # A 1.x game system's force types are read as BattleScribe 2 converts them (`legacy`).
         gs = upgraded(game_system or {})
+        # A 1.x catalogue (`<entries>`, points attributes) is read as BattleScribe 2 converts it
+        # (`legacy_catalogue`); what it cannot convert is left out and said in `warnings`.
+        type_names = {str(p.get("id", "")): str(p.get("name", "")) for p in gs.get("profileTypes") or []}
+        #: What could not be read of the data as written (a 1.x catalogue's unconverted parts).
+        self.warnings: list[str] = []
+        read = []
+        for raw in catalogues or []:
+            catalogue, warnings = upgraded_catalogue(raw, type_names)
+            read.append(catalogue)
+            self.warnings.extend(warnings)
+        catalogues = read
         self.id = str(gs.get("id", "") or "")
         self.name = str(gs.get("name", "") or "")
         self.cost_types = [
