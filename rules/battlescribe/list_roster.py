@@ -206,6 +206,10 @@ class ListRoster:
         return sel
 
     # -- units -----------------------------------------------------------------------------
+    def root_options(self) -> list[Option]:
+        """Every entry the force offers at its root (groups looked through), in the data's order."""
+        return _flatten(self.force.root_options())
+
     def root_option(self, unit_slug: str) -> Option | None:
         """The root entry an imported unit (its template's slug, `bs-<entry id>`) came from."""
         for option in _flatten(self.force.root_options()):
