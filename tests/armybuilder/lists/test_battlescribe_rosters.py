@@ -430,3 +430,48 @@ def test_an_engine_list_carries_custom_names_and_notes_through_its_rosz(client, 
         assert [(u.custom_name, u.notes) for u in after] == [("Red squad", "Left & right"), ("", "Warlord")]
         assert [(u.selection, u.points) for u in after] == [(u.selection, u.points) for u in before]
     assert uploaded.differences == []
+
+
+def with_game_system(rosz: bytes, system_id: str, revision: str, name: str) -> bytes:
+    """The exported roster as though BattleScribe wrote it under another game system."""
+    ros = rosz_member(rosz)
+    root = etree.fromstring(ros)
+    root.set("gameSystemId", system_id)
+    root.set("gameSystemRevision", revision)
+    root.set("gameSystemName", name)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("round-trip.ros", etree.tostring(root, xml_declaration=True, encoding="UTF-8"))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    "game_system",
+    [
+        # BSData's 9th-edition game system: the edition the chosen system's rules are for
+        ("28ec-711c-d87f-3aeb", "250", "Warhammer 40,000 9th Edition"),
+        # the game system the system's imported catalogues came with (the test data's own)
+        None,
+        # a game system of no known edition, named as the system is
+        ("hand-made-system", "1", "Warhammer 40.000 (9th ed.)"),
+    ],
+)
+def test_a_roster_of_the_chosen_system_without_its_catalogues_names_the_system_once(
+    client, army, django_user_model, game_system
+):
+    """A roster of the very system chosen, whose catalogues the player has not imported, was
+    refused as "this roster is for Warhammer 40,000 9th Edition, and none of its units is in
+    your catalogue of Warhammer 40,000, 9th edition: choose the roster's game system…": the
+    same system twice, and advice to choose what was chosen. It says what is missing."""
+    user, system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    if game_system is not None:
+        exported = with_game_system(exported, *game_system)
+    other = django_user_model.objects.create_user("someone")
+    Faction.objects.filter(slug="bs-cat-marines").update(owner=other)  # not the player's to see
+    with pytest.raises(BattleScribeError) as caught:
+        roster_import(owner=user, system=system, source=SourceFile("mine.rosz", exported))
+    assert caught.value.errors == [
+        "mine.rosz: none of this roster's units is in your catalogues of Warhammer 40,000, 9th edition: "
+        "import the roster's catalogues first."
+    ]
