@@ -11,6 +11,7 @@ finds no counterpart, and every unit whose points differ from the roster's, is r
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -28,7 +29,7 @@ from armybuilder.lists.services import (
     army_list_unit_set_details,
     catalogue_ref,
 )
-from armybuilder.models import UNIT_NAME_MAX_LENGTH, UNIT_NOTES_MAX_LENGTH, ArmyList
+from armybuilder.models import UNIT_NAME_MAX_LENGTH, UNIT_NOTES_MAX_LENGTH, ArmyList, ListUnit
 from rules.battlescribe.editions import edition_of
 from rules.battlescribe.engine.roster_xml import FileSelection, RosterFile, read_roster_file, stable_id
 from rules.battlescribe.units import slug
@@ -253,9 +254,19 @@ def refuse_if_none_matched(*, roster: RosterFile, matched: int, file_name: str, 
     """Raise `BattleScribeError` when the roster has units and not one (`matched`) was found in
     the catalogue: it is of another game system, or of catalogues the player has not imported,
     and an empty list that passes every rule would hide that (issue 30). Both roster routes
-    (the roster upload here, the general import's `importers.roster`) refuse it alike."""
+    (the roster upload here, the general import's `importers.roster`) refuse it alike, whether
+    the units are matched to the catalogue or rebuilt by the engine (`engine_matched`)."""
     if roster.units and not matched:
         raise BattleScribeError([_wrong_system_message(file_name=file_name, roster=roster, system=system)])
+
+
+def engine_matched(*, units: Sequence[ListUnit], dropped: Sequence[str]) -> int:
+    """How many of a roster's units the engine found when it rebuilt the roster (a faction
+    imported with its source), counted as `refuse_if_none_matched` counts: the rows it kept
+    that field models. A roster of another catalogue of the game system keeps the game
+    system's configuration (a battle size) and drops every unit; one whose every entry was
+    found (nothing `dropped`: a roster of configuration alone) matched all of its rows."""
+    return len(list_rows.fielded(units)) if dropped else len(units)
 
 
 def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile) -> RosterImport:
@@ -273,6 +284,9 @@ def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile)
         )
     except ArmyListError as exc:
         raise BattleScribeError([f"{source.name}: {message}" for _path, message in exc.errors]) from None
+    system = result.army_list.system
+    refuse_if_none_matched(roster=roster, matched=engine_matched(units=units, dropped=dropped),
+                           file_name=source.name, system=system)
     for index, tree in enumerate(roster.trees):
         if tree.get("entry") in dropped:
             result.differences.append(

@@ -475,3 +475,51 @@ def test_a_roster_of_the_chosen_system_without_its_catalogues_names_the_system_o
         "mine.rosz: none of this roster's units is in your catalogues of Warhammer 40,000, 9th edition: "
         "import the roster's catalogues first."
     ]
+
+
+@pytest.fixture
+def realms(db, django_user_model):
+    """Two catalogues of one game system imported with their source (lists of them are the
+    engine's), and the player who imports a roster of the one into the other."""
+    call_command("load_catalogue", verbosity=0)
+    call_command("import_battlescribe", *[str(FILES / n) for n in ("realm.gst", "realm_ranks.cat",
+                 "realm_undead.cat")], system="whfb6", verbosity=0)
+    return django_user_model.objects.create_user("realm-player", password=PASSWORD)
+
+
+REALM_REFUSAL = (
+    "dust.ros: none of this roster's units is in your catalogues of Warhammer Fantasy Battle, 6th "
+    "edition: import the roster's catalogues first."
+)
+
+
+def test_a_roster_of_another_catalogue_is_refused_by_the_general_import_of_an_engine_list(realms):
+    """A roster of "Realm Undead" imported into "Realm Ranks" (a list of the roster engine) was
+    rebuilt into an empty list, every entry dropped, and saved: it is refused as the matched
+    route refuses a roster none of whose units it found, naming the file, and nothing is saved."""
+    from armybuilder.lists.importers import ImportProblem, Source
+    from armybuilder.lists.imports import import_source
+
+    ranks = Faction.objects.get(name="Realm Ranks")
+    data = (FILES / "realm_roster.ros").read_bytes()
+    with pytest.raises(ImportProblem) as caught:
+        import_source(user=realms, source=Source(name="dust.ros", data=data), faction=ranks)
+    assert caught.value.errors[0] == ("file", REALM_REFUSAL)
+    assert not ArmyList.objects.filter(owner=realms).exists()
+    # the roster's own catalogue still takes it
+    undead = Faction.objects.get(name="Realm Undead")
+    kept = import_source(user=realms, source=Source(name="dust.ros", data=data), faction=undead)
+    assert kept.saved and kept.units
+
+
+def test_a_roster_of_another_catalogue_is_refused_by_the_roster_upload_of_an_engine_list(realms):
+    """The roster upload picks the faction by the roster's catalogue name: a roster naming "Realm
+    Ranks" whose entries are another catalogue's (other ids) became an empty list too."""
+    data = (FILES / "realm_roster.ros").read_bytes().replace(
+        b'catalogueName="Realm Undead"', b'catalogueName="Realm Ranks"'
+    )
+    with pytest.raises(BattleScribeError) as caught:
+        roster_import(owner=realms, system=GameSystem.objects.get(key="whfb6"),
+                      source=SourceFile("dust.ros", data))
+    assert caught.value.errors == [REALM_REFUSAL]
+    assert not ArmyList.objects.filter(owner=realms).exists()
