@@ -45,16 +45,20 @@ def weapon_summary(unit: Mapping[str, Any], shown: Callable[[str], str] = str) -
 def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> list[str]:
     """Labels of the options the player took, in menu order, with their counts: in the
     reader's language where the bundled faction translates them, or as the catalogue writes
-    them (`in_reader_language=False`: the text export, which the text importer reads back)."""
-    labels = []
+    them (`in_reader_language=False`: the text export, which the text importer reads back).
+
+    Options of one label are counted together, where they first appear: a unit of the roster
+    engine offers each model's choices apart (six Marines, each with a Gun to choose), and its
+    row reads "5x Boltgun, Plasma gun" as a bundled unit's does, not "Boltgun" five times."""
+    counts: dict[str, int] = {}
     for option in list_unit.available_options:
         count = int(list_unit.chosen_options.get(option["key"], 0))
         if count:
             written = str(option.get("label") or "")
             shown = list_unit.option_text(option_label(option)) if in_reader_language else written
             label = shown or option["key"]
-            labels.append(counted(label, count))
-    return labels
+            counts[label] = counts.get(label, 0) + count
+    return [counted(label, count) for label, count in counts.items()]
 
 
 def configuration_line(units: Sequence[ListUnit], *, points: bool = True) -> str:

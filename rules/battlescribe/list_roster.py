@@ -326,9 +326,14 @@ class ListRoster:
         self._menu_node(root, (), out, nested=False)
         return out
 
-    def _menu_node(self, node: Selection, path: tuple[str, ...], out: list[MenuEntry], nested: bool) -> None:
+    def _menu_node(
+        self, node: Selection, path: tuple[str, ...], out: list[MenuEntry], nested: bool, name: str = ""
+    ) -> None:
+        """The menu entries under `node`; a nested node's are grouped under its `name` (its own,
+        numbered where its entry has several selections: "Marine 2: Gun", one model's choice,
+        not one group of every Marine's guns)."""
         ctx = Context(self.roster, self.force, node, None)
-        prefix = f"{node.name}: " if nested else ""
+        prefix = f"{name or node.name}: " if nested else ""
 
         def walk(options: list[Option], group: str, group_max: int | None) -> None:
             for option in options:
@@ -368,7 +373,8 @@ class ListRoster:
                 )
                 out.append(entry)
                 for i, sel in enumerate(existing):
-                    self._menu_node(sel, (*path, f"{option.key}#{i}"), out, nested=True)
+                    numbered = f"{sel.name} {i + 1}" if len(existing) > 1 else sel.name
+                    self._menu_node(sel, (*path, f"{option.key}#{i}"), out, nested=True, name=numbered)
 
         walk(node.option.children(), "", None)
 
