@@ -193,9 +193,14 @@ def list_roster(
     # words, so the engine's own "over the limit" error for it is left out (`quiet_limits`).
     limits = {c.id: -1.0 for c in data.cost_types}
     points_type, _fields = cost_fields(data, system_key)
+    # Where the system's own rules judge each category's share of the points
+    # (`BattleScribeMapping.system_point_shares`), the data's percentages of them are left out too.
     quiet: tuple[str, ...] = ()
+    shares: tuple[str, ...] = ()
     if points_type is not None:
         quiet = (points_type,)
+        if get_system(system_key).battlescribe.system_point_shares:
+            shares = (points_type,)
         if points_limit is not None and points_limit >= 0:
             limits[points_type] = float(points_limit)
     return ListRoster(
@@ -205,6 +210,7 @@ def list_roster(
         trees=trees,
         cost_limits=limits,
         quiet_limits=quiet,
+        quiet_shares=shares,
     )
 
 

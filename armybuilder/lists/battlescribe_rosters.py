@@ -10,6 +10,8 @@ finds no counterpart, and every unit whose points differ from the roster's, is r
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -27,13 +29,15 @@ from armybuilder.lists.services import (
     army_list_unit_set_details,
     catalogue_ref,
 )
-from armybuilder.models import UNIT_NAME_MAX_LENGTH, UNIT_NOTES_MAX_LENGTH, ArmyList
+from armybuilder.models import UNIT_NAME_MAX_LENGTH, UNIT_NOTES_MAX_LENGTH, ArmyList, ListUnit
+from rules.battlescribe.editions import edition_of
 from rules.battlescribe.engine.roster_xml import FileSelection, RosterFile, read_roster_file, stable_id
 from rules.battlescribe.units import slug
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.battlescribe_lists import faction_source
-from rules.models import GameSystem, UnitTemplate
+from rules.models import BattleScribeSource, GameSystem, UnitTemplate
 from rules.selectors import units_visible_to
+from rules.systems.registry import get_system
 
 DEFAULT_POINTS_LIMIT = 2000
 
@@ -250,9 +254,19 @@ def refuse_if_none_matched(*, roster: RosterFile, matched: int, file_name: str, 
     """Raise `BattleScribeError` when the roster has units and not one (`matched`) was found in
     the catalogue: it is of another game system, or of catalogues the player has not imported,
     and an empty list that passes every rule would hide that (issue 30). Both roster routes
-    (the roster upload here, the general import's `importers.roster`) refuse it alike."""
+    (the roster upload here, the general import's `importers.roster`) refuse it alike, whether
+    the units are matched to the catalogue or rebuilt by the engine (`engine_matched`)."""
     if roster.units and not matched:
         raise BattleScribeError([_wrong_system_message(file_name=file_name, roster=roster, system=system)])
+
+
+def engine_matched(*, units: Sequence[ListUnit], dropped: Sequence[str]) -> int:
+    """How many of a roster's units the engine found when it rebuilt the roster (a faction
+    imported with its source), counted as `refuse_if_none_matched` counts: the rows it kept
+    that field models. A roster of another catalogue of the game system keeps the game
+    system's configuration (a battle size) and drops every unit; one whose every entry was
+    found (nothing `dropped`: a roster of configuration alone) matched all of its rows."""
+    return len(list_rows.fielded(units)) if dropped else len(units)
 
 
 def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile) -> RosterImport:
@@ -270,6 +284,9 @@ def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile)
         )
     except ArmyListError as exc:
         raise BattleScribeError([f"{source.name}: {message}" for _path, message in exc.errors]) from None
+    system = result.army_list.system
+    refuse_if_none_matched(roster=roster, matched=engine_matched(units=units, dropped=dropped),
+                           file_name=source.name, system=system)
     for index, tree in enumerate(roster.trees):
         if tree.get("entry") in dropped:
             result.differences.append(
@@ -297,7 +314,14 @@ def _engine_import(result: RosterImport, roster: RosterFile, source: SourceFile)
 match_unit = _match
 matched_options = _options
 def _wrong_system_message(*, file_name: str, roster: RosterFile, system: GameSystem) -> str:
+    """Why nothing of the roster was found: its catalogues are missing where the roster is of the
+    chosen system (`_roster_is_of`), else it is of another system, or of catalogues not imported."""
     values = {"file": file_name, "system": _(system.name), "roster_system": roster.game_system_name}
+    if _roster_is_of(roster, system):
+        return _(
+            "%(file)s: none of this roster's units is in your catalogues of %(system)s: import the "
+            "roster's catalogues first."
+        ) % values
     if roster.game_system_name:
         return _(
             "%(file)s: this roster is for %(roster_system)s, and none of its units is in your "
@@ -307,3 +331,22 @@ def _wrong_system_message(*, file_name: str, roster: RosterFile, system: GameSys
         "%(file)s: none of this roster's units is in your catalogue of %(system)s: choose the "
         "roster's game system, or import its catalogues first."
     ) % values
+
+
+def _roster_is_of(roster: RosterFile, system: GameSystem) -> bool:
+    """Whether the roster's game system is the chosen system's: an edition its rules are for
+    (`BattleScribeMapping.editions`), the game system catalogues of it were imported with, or
+    one named as it is (letters and digits, "edition" and "ed." aside)."""
+    edition = edition_of(roster.game_system_id, roster.game_system_revision)
+    if edition is not None and edition.key in get_system(system.key).battlescribe.editions:
+        return True
+    if roster.game_system_id and BattleScribeSource.objects.filter(
+        faction__system=system, game_system__id=roster.game_system_id
+    ).exists():
+        return True
+    return bool(roster.game_system_name) and _name_words(roster.game_system_name) == _name_words(system.name)
+
+
+def _name_words(name: str) -> list[str]:
+    words = re.findall(r"[^\W_]+", name.lower().replace(",", "").replace(".", ""))
+    return [word for word in words if word not in ("edition", "ed")]

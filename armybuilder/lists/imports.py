@@ -24,6 +24,7 @@ from armybuilder.lists.importers import Context, Imported, ImportProblem, Source
 from armybuilder.lists.importers.base import MAX_SOURCE_BYTES
 from armybuilder.lists.importers.dropped_entries import dropped_lines
 from armybuilder.lists.importers.fetch import fetch_army_forge, looks_like_link
+from armybuilder.lists.importers.roster import refuse_if_none_rebuilt
 from armybuilder.lists.interchange import army_list_build, army_list_save_built, army_list_to_dict
 from armybuilder.models import MAX_UNITS_PER_LIST, ArmyList, ListUnit
 from rules.army_forge_books import keep_book
@@ -117,7 +118,7 @@ def import_source(
             user=user, data=imported.list_data, faction=list_faction, known=imported.templates
         )
         if engine:
-            units = _engine_units(imported, army_list)
+            units = _engine_units(imported, army_list, file_name=source.name)
     except ImportProblem:
         raise
     except ArmyListError as exc:
@@ -132,7 +133,7 @@ def import_source(
     return outcome
 
 
-def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
+def _engine_units(imported: Imported, army_list: ArmyList, *, file_name: str) -> list[ListUnit]:
     """The units of a BattleScribe roster of a faction imported with its source, rebuilt by the
     roster engine selection for selection into `army_list` (unsaved), as the roster upload
     does (`services.army_list_import_roster`): the same selections, costs and errors as the
@@ -167,6 +168,8 @@ def _engine_units(imported: Imported, army_list: ArmyList) -> list[ListUnit]:
             )
     imported.left_out += dropped_lines(trees=trees, dropped=roster.dropped, names=imported.entry_names,
                                        unit_names=[row.name for row in imported.units])
+    # a roster file none of whose units the engine found is refused, as a matched one is
+    refuse_if_none_rebuilt(imported, units, roster.dropped, file_name=file_name, system=army_list.system)
     # The roster's configuration (battle size, detachment cost) is reported as such, not as units.
     rows = {unit._roster_index for unit in list_rows.configuration(units)}  # type: ignore[attr-defined]
     imported.configuration = [row.name for index, row in enumerate(imported.units) if index in rows]

@@ -499,7 +499,8 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
             )
         )
     return Roster(army_list=army_list, cards=cards, system_name=gettext(army_list.system.name),
-                  configuration=configuration_line(rows), configuration_points=sum(u.points for u in rows),
+                  configuration=configuration_line(rows, points=False),
+                  configuration_points=sum(u.points for u in rows),
                   units=tuple((u.display_name, u.data) for u in fielded))
 
 

@@ -45,27 +45,40 @@ def weapon_summary(unit: Mapping[str, Any], shown: Callable[[str], str] = str) -
 def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> list[str]:
     """Labels of the options the player took, in menu order, with their counts: in the
     reader's language where the bundled faction translates them, or as the catalogue writes
-    them (`in_reader_language=False`: the text export, which the text importer reads back)."""
-    labels = []
+    them (`in_reader_language=False`: the text export, which the text importer reads back).
+
+    Options of one label are counted together, where they first appear: a unit of the roster
+    engine offers each model's choices apart (six Marines, each with a Gun to choose), and its
+    row reads "5x Boltgun, Plasma gun" as a bundled unit's does, not "Boltgun" five times."""
+    counts: dict[str, int] = {}
     for option in list_unit.available_options:
         count = int(list_unit.chosen_options.get(option["key"], 0))
         if count:
             written = str(option.get("label") or "")
             shown = list_unit.option_text(option_label(option)) if in_reader_language else written
             label = shown or option["key"]
-            labels.append(counted(label, count))
-    return labels
+            counts[label] = counts.get(label, 0) + count
+    return [counted(label, count) for label, count in counts.items()]
 
 
-def configuration_line(units: Sequence[ListUnit]) -> str:
-    """"(Configuration: Battle Size (Strike Force), Detachment Command Cost)" for a roster's
-    configuration rows (`backends.rows.is_configuration`), each with the options it has taken;
-    empty when the list has none."""
+def configuration_line(units: Sequence[ListUnit], *, points: bool = True) -> str:
+    """"(Configuration: Battle Size (Strike Force), Dynasty Choice [15 pts] (Dynasty: Starbound))"
+    for a roster's configuration rows (`backends.rows.is_configuration`), each with its points
+    where it costs any (`points`: the list counts points) and the options it has taken, with
+    their counts; empty when the list has none. The text import reads it back
+    (`lists.importers.text_configuration`), so the rows and what they cost come back."""
     rows = []
     for unit in list_rows.configuration(units):
         chosen = unit.chosen_options or {}
         options = unit.available_options or []
-        taken = [str(o.get("label", "")).strip() for o in options if chosen.get(o.get("key"))]
-        rows.append(f"{unit.name} ({', '.join(taken)})" if taken else unit.name)
+        taken = [
+            counted(str(o.get("label", "")).strip(), int(chosen[o["key"]]))
+            for o in options
+            if chosen.get(o.get("key"))
+        ]
+        row = unit.name
+        if points and unit.points:
+            row += f" [{_('%(points)d pts') % {'points': unit.points}}]"
+        rows.append(f"{row} ({', '.join(taken)})" if taken else row)
     # In brackets: a line the text importer passes over, as it does our "(Units hidden …)".
     return _("(Configuration: %(rows)s)") % {"rows": ", ".join(rows)} if rows else ""

@@ -202,10 +202,10 @@ def army_list_text(*, army_list: ArmyList, units: Sequence[ListUnit], style: str
     system_name = _(army_list.system.name)
     where = f"{army_list.faction.name} ({system_name})" if army_list.faction else system_name
     total = sum(unit.points for unit in units)
-    points = army_list.points_sized
     # A roster's configuration rows (battle size, detachment cost) are written on one line of
     # their own, never as units; their points stay in the total.
-    settings_line = configuration_line(units)
+    points = army_list.points_sized
+    settings_line = configuration_line(units, points=points)
     units = list_rows.fielded(units)
     if points:
         numbers = {"name": army_list.name, "where": where, "total": total, "limit": army_list.points_limit}

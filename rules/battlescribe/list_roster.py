@@ -146,6 +146,7 @@ class ListRoster:
         trees: Sequence[Mapping[str, Any]],
         cost_limits: Mapping[str, float] | None = None,
         quiet_limits: Collection[str] = (),
+        quiet_shares: Collection[str] = (),
     ):
         self.data = data
         self.roster = Roster(data)
@@ -154,6 +155,10 @@ class ListRoster:
         #: Cost types whose limit the product checks itself (the list's points limit): the
         #: engine's error for going over them would say the same thing twice.
         self.quiet_limits = frozenset(quiet_limits)
+        #: Cost types whose share per category the system's own rules judge (a percentage of
+        #: the points limit, `BattleScribeMapping.system_point_shares`): the data's limits on
+        #: it would report the same thing a second time, in other figures (`_is_quiet_share`).
+        self.quiet_shares = frozenset(quiet_shares)
         choices = force_entries(data, catalogue_id)
         if not choices:
             raise ListRosterError(_("This catalogue has no force to build a list in."))
@@ -201,6 +206,10 @@ class ListRoster:
         return sel
 
     # -- units -----------------------------------------------------------------------------
+    def root_options(self) -> list[Option]:
+        """Every entry the force offers at its root (groups looked through), in the data's order."""
+        return _flatten(self.force.root_options())
+
     def root_option(self, unit_slug: str) -> Option | None:
         """The root entry an imported unit (its template's slug, `bs-<entry id>`) came from."""
         for option in _flatten(self.force.root_options()):
@@ -317,9 +326,14 @@ class ListRoster:
         self._menu_node(root, (), out, nested=False)
         return out
 
-    def _menu_node(self, node: Selection, path: tuple[str, ...], out: list[MenuEntry], nested: bool) -> None:
+    def _menu_node(
+        self, node: Selection, path: tuple[str, ...], out: list[MenuEntry], nested: bool, name: str = ""
+    ) -> None:
+        """The menu entries under `node`; a nested node's are grouped under its `name` (its own,
+        numbered where its entry has several selections: "Marine 2: Gun", one model's choice,
+        not one group of every Marine's guns)."""
         ctx = Context(self.roster, self.force, node, None)
-        prefix = f"{node.name}: " if nested else ""
+        prefix = f"{name or node.name}: " if nested else ""
 
         def walk(options: list[Option], group: str, group_max: int | None) -> None:
             for option in options:
@@ -359,7 +373,8 @@ class ListRoster:
                 )
                 out.append(entry)
                 for i, sel in enumerate(existing):
-                    self._menu_node(sel, (*path, f"{option.key}#{i}"), out, nested=True)
+                    numbered = f"{sel.name} {i + 1}" if len(existing) > 1 else sel.name
+                    self._menu_node(sel, (*path, f"{option.key}#{i}"), out, nested=True, name=numbered)
 
         walk(node.option.children(), "", None)
 
@@ -463,6 +478,8 @@ class ListRoster:
         for error in self.errors():
             if error.source.startswith("costLimits/") and error.field in self.quiet_limits:
                 continue
+            if self.quiet_shares and _is_quiet_share(error, names, self.quiet_shares):
+                continue
             out.append(
                 {
                     "rule": "catalogue",
@@ -471,6 +488,16 @@ class ListRoster:
                 }
             )
         return out
+
+
+def _is_quiet_share(error: ValidationError, names: _Names, cost_types: frozenset[str]) -> bool:
+    """Whether `error` is a category's share of one of `cost_types` in percent (of the roster's
+    limit, `limit::<type>`, as a 1.x game system's `minPercentage` reads; or of the force's
+    total of the type), which the system's own rules judge instead."""
+    if error.owner_type != "category" or error.field not in cost_types:
+        return False
+    constraint = names.constraints.get(error.source.rsplit("/", 1)[-1])
+    return constraint is not None and constraint.percent_value
 
 
 #: How deep `ListRoster._fill_required` completes choices (a unit, its models, their gear).

@@ -110,6 +110,13 @@ class BattleScribeMapping:
     #: limits by points): off on a list the roster engine builds, so one limit is reported
     #: once, in the data's own figures (`rules.battlescribe_lists.data_stated_rules`).
     data_rules: tuple[str, ...] = ()
+    #: The reverse: whether the system's own army rules judge how much of the army's points
+    #: each category may take (the Russian house rules: the 8th-edition percentage chart, with
+    #: the book's limits, which BSData's 8th-edition game system does not all have). On a list
+    #: the roster engine builds, the data's percentage-of-the-points-limit constraints on
+    #: categories then give no errors of their own: one broken limit, one message, the
+    #: system's, which names the percentage (`rules.battlescribe_lists.list_roster`).
+    system_point_shares: bool = False
     #: The editions of BattleScribe game systems this system's rules are for (keys of
     #: `rules.battlescribe.editions.EDITIONS`): data of another known edition is refused by the
     #: import, with the reason; a game system of no known edition is imported as before.

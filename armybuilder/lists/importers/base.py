@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from armybuilder.lists.errors import ArmyListError
 from armybuilder.untrusted_json import JsonTooDeep, loads_bounded
+from rules.battlescribe.engine.roster_xml import RosterFile
 from rules.models import Faction
 
 #: The largest source an import reads (a 2,000-point list is a few tens of KiB in any format).
@@ -160,6 +161,10 @@ class Imported:
     #: exactly (`imports.import_source`); None when the units are matched to the catalogue.
     roster_trees: list[dict[str, Any]] | None = None
     roster_force: str = ""
+    #: The BattleScribe roster file `roster_trees` were read from (not our JSON's or a text's
+    #: trees): a roster none of whose units the engine rebuilds is refused as the matched route
+    #: refuses one (`importers.roster.refuse_if_none_rebuilt`).
+    roster_file: RosterFile | None = None
     #: The player's words for each unit of `roster_trees` the file gives apart from the list's
     #: entries (a roster's custom names and notes): `{"custom_name", "notes"}`, in the same order.
     roster_details: list[dict[str, str]] = field(default_factory=list)

@@ -11,7 +11,7 @@ counterpart is reported, never guessed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from armybuilder.lists.battlescribe_rosters import (
     DEFAULT_POINTS_LIMIT,
     declared_total_message,
+    engine_matched,
     match_unit,
     matched_options,
     player_words,
@@ -35,7 +36,7 @@ from armybuilder.lists.importers.base import (
 )
 from armybuilder.lists.importers.dropped_entries import entry_names
 from armybuilder.lists.services import catalogue_ref
-from armybuilder.models import POINTS_LIMIT_MAX
+from armybuilder.models import POINTS_LIMIT_MAX, ListUnit
 from rules.battlescribe.engine.roster_xml import RosterFile, read_roster_file, read_roster_json
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 from rules.battlescribe_lists import faction_source
@@ -84,6 +85,7 @@ def roster_to_list(roster: RosterFile, context: Context, *, format: str, file_na
         # The faction was imported with its BattleScribe source: the roster engine rebuilds the
         # roster selection for selection (as the roster upload does), nothing is matched.
         imported.roster_trees = roster.trees
+        imported.roster_file = roster
         imported.roster_force = next(iter(roster.force_entry_ids), "")
         imported.roster_details = [player_words(selection) for selection in roster.units]
         imported.entry_names = entry_names(roster.units)
@@ -113,9 +115,8 @@ def roster_to_list(roster: RosterFile, context: Context, *, format: str, file_na
     if imported.roster_trees is None:  # (the engine's rebuild reports what it drops by itself)
         try:
             refuse_if_none_matched(roster=roster, matched=len(entries), file_name=file_name, system=system)
-        except BattleScribeError as exc:  # and which units, as an import that kept some says
-            problems = [("file", message) for message in exc.errors]
-            raise ImportProblem(problems + [("", line) for line in imported.left_out]) from None
+        except BattleScribeError as exc:
+            raise _refused(exc, imported.left_out) from None
     imported.source_total = _points(sum((u.points for u in roster.units), Fraction(0)))
     difference = roster.declared_difference()
     if difference is not None:
@@ -131,6 +132,32 @@ def roster_to_list(roster: RosterFile, context: Context, *, format: str, file_na
         "units": entries,
     }
     return imported
+
+
+def refuse_if_none_rebuilt(
+    imported: Imported,
+    units: Sequence[ListUnit],
+    dropped: Sequence[str],
+    *,
+    file_name: str,
+    system: GameSystem,
+) -> None:
+    """`ImportProblem` when the engine rebuilt none of the units of the roster file `imported`
+    was read from (`Imported.roster_file`; trees of our JSON or a text are not a roster's):
+    the check the matched route makes (`refuse_if_none_matched`), on the engine's count."""
+    roster = imported.roster_file
+    if roster is None:
+        return
+    try:
+        matched = engine_matched(units=units, dropped=dropped)
+        refuse_if_none_matched(roster=roster, matched=matched, file_name=file_name, system=system)
+    except BattleScribeError as exc:
+        raise _refused(exc, imported.left_out) from None
+
+
+def _refused(exc: BattleScribeError, left_out: Sequence[str]) -> ImportProblem:
+    """The refusal on `file`, then each unit left out, as an import that kept some names them."""
+    return ImportProblem([("file", message) for message in exc.errors] + [("", line) for line in left_out])
 
 
 class BattleScribeRoster:

@@ -33,6 +33,11 @@ from armybuilder.lists.importers.base import (
     ReportUnit,
     Source,
 )
+from armybuilder.lists.importers.text_configuration import configuration_rows, configuration_trees
+from armybuilder.lists.importers.text_pieces import POINTS as _POINTS
+from armybuilder.lists.importers.text_pieces import counted as _counted
+from armybuilder.lists.importers.text_pieces import name_key as _key
+from armybuilder.lists.importers.text_pieces import pieces as _pieces
 from armybuilder.lists.services import catalogue_ref
 from armybuilder.lists.unit_options import option_menu
 from armybuilder.models import POINTS_LIMIT_MAX, UNIT_NOTES_MAX_LENGTH
@@ -42,7 +47,6 @@ from rules.selectors import factions_visible_to, units_visible_to
 MAX_LINES = 2000
 MAX_LINE = 2000
 
-_POINTS = r"(?P<pts>\d+(?:\.\d+)?)\s*(?:pts?|points?|pkt|p|b|bodů|body|очк\w*)\.?"
 #: A unit's name may hold a bracket that is not a size or a price: BSData's "Big Mek [Legends]",
 #: "[Reference] Warlord Traits", "[SE] Battalion: …" (a bracket opening on a letter or a sign).
 _NAME = r"(?:[^\[\]|]|\[[^\]\d\s][^\]]*\])+?"
@@ -111,7 +115,6 @@ def _without_stats(details: str) -> tuple[str, list[str]]:
     return " — ".join(kept), [line for line in notes if line]
 
 
-_COUNT = re.compile(r"^(?P<n>\d+)\s*[x×]\s*(?P<rest>.+)$", re.I)
 #: A hand-typed unit line: a unit's name, perhaps its copies ("2x Wardens") or its size ("10
 #: Concord Wardens"), no price (the catalogue's is used).
 _HAND_LINE = re.compile(r"^(?:(?P<mult>\d+)\s*[x×]\s*|(?P<size>\d+)\s+)?(?P<name>[^\[\]|:]{2,100}?)\s*$",
@@ -125,32 +128,6 @@ def _clean(line: str) -> str:
     line = line.replace("**", "").replace("\\", "")
     line = re.sub(r"^(?:>\s*)?[-*•]?\s*", "", line)
     return line.strip()
-
-
-def _pieces(text: str) -> list[str]:
-    """`a, b (x, y), c` -> ["a", "b (x, y)", "c"]: commas inside brackets do not split."""
-    pieces, depth, current = [], 0, ""
-    for char in text:
-        depth += (char in "([" and 1) or (-1 if char in ")]" else 0)
-        if char == "," and depth <= 0:
-            pieces.append(current.strip())
-            current = ""
-        else:
-            current += char
-    if current.strip():
-        pieces.append(current.strip())
-    return [p for p in pieces if p]
-
-
-def _counted(piece: str) -> tuple[int, str]:
-    match = _COUNT.match(piece)
-    if match:
-        return int(match["n"]), match["rest"].strip()
-    return 1, piece
-
-
-def _key(name: str) -> str:
-    return " ".join(re.sub(r"\([^)]*\)", "", name).lower().split())
 
 
 class _Catalogue:
@@ -355,6 +332,8 @@ class TextList:
         #: the notes of the current unit, line by line, once a "Notes:" line started them
         notes: list[str] | None = None
         unit_lines: list[int] = []  # the line numbers units were read from
+        #: our export's configuration line: (its number, its rows as written)
+        configuration: tuple[int, list[str]] | None = None
         # No line with a price: a list typed by hand, one unit name a line ("10 Concord Wardens").
         # Only then is a bare name a unit (in an export, "Created with BattleScribe" is not).
         hand_typed = not any(_UNIT_LINE.match(_clean(raw[:MAX_LINE])) for raw in lines)
@@ -380,6 +359,11 @@ class TextList:
             if not line:  # a blank line ends what the unit above carries
                 close()
                 current, notes = None, None
+                continue
+            written = configuration_rows(line) if configuration is None and not raw[:1].isspace() else None
+            if written is not None:
+                configuration = (number, written)
+                heading_done = True
                 continue
             if current is not None and _STATS.match(line.strip("`").strip()):
                 continue
@@ -516,6 +500,18 @@ class TextList:
         )
         if all(unit.source_points is None for unit in imported.units):
             imported.source_total = None  # the source prices nothing: no total to compare
+        if imported.roster_trees is not None and faction is not None and configuration is not None:
+            # the roster's configuration, rebuilt ahead of the units as the export wrote it
+            rows = configuration_trees(
+                faction, configuration[1], line=configuration[0], context=context, left_out=imported.left_out
+            )
+            imported.roster_trees[:0] = [row.tree for row in rows]
+            imported.roster_lead = len(rows)
+            imported.units[:0] = [ReportUnit(row.name, 0, row.points) for row in rows]
+            written = sum(row.points or 0 for row in rows)
+            total += written
+            if imported.source_total is not None:
+                imported.source_total += written
         # A hand-typed list may start with a unit, not a heading: the list is not named after it.
         first_is_unit = bool(unit_lines) and not any(line.strip() for line in lines[:unit_lines[0] - 1])
         heading = "" if first_is_unit else (lines[0].split(" — ")[0].strip("+ *") if lines else "")

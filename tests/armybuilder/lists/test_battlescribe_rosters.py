@@ -430,3 +430,96 @@ def test_an_engine_list_carries_custom_names_and_notes_through_its_rosz(client, 
         assert [(u.custom_name, u.notes) for u in after] == [("Red squad", "Left & right"), ("", "Warlord")]
         assert [(u.selection, u.points) for u in after] == [(u.selection, u.points) for u in before]
     assert uploaded.differences == []
+
+
+def with_game_system(rosz: bytes, system_id: str, revision: str, name: str) -> bytes:
+    """The exported roster as though BattleScribe wrote it under another game system."""
+    ros = rosz_member(rosz)
+    root = etree.fromstring(ros)
+    root.set("gameSystemId", system_id)
+    root.set("gameSystemRevision", revision)
+    root.set("gameSystemName", name)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("round-trip.ros", etree.tostring(root, xml_declaration=True, encoding="UTF-8"))
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    "game_system",
+    [
+        # BSData's 9th-edition game system: the edition the chosen system's rules are for
+        ("28ec-711c-d87f-3aeb", "250", "Warhammer 40,000 9th Edition"),
+        # the game system the system's imported catalogues came with (the test data's own)
+        None,
+        # a game system of no known edition, named as the system is
+        ("hand-made-system", "1", "Warhammer 40.000 (9th ed.)"),
+    ],
+)
+def test_a_roster_of_the_chosen_system_without_its_catalogues_names_the_system_once(
+    client, army, django_user_model, game_system
+):
+    """A roster of the very system chosen, whose catalogues the player has not imported, was
+    refused as "this roster is for Warhammer 40,000 9th Edition, and none of its units is in
+    your catalogue of Warhammer 40,000, 9th edition: choose the roster's game system…": the
+    same system twice, and advice to choose what was chosen. It says what is missing."""
+    user, system, army_list = army
+    exported = client.get(reverse("lists:export_rosz", args=[army_list.pk])).content
+    if game_system is not None:
+        exported = with_game_system(exported, *game_system)
+    other = django_user_model.objects.create_user("someone")
+    Faction.objects.filter(slug="bs-cat-marines").update(owner=other)  # not the player's to see
+    with pytest.raises(BattleScribeError) as caught:
+        roster_import(owner=user, system=system, source=SourceFile("mine.rosz", exported))
+    assert caught.value.errors == [
+        "mine.rosz: none of this roster's units is in your catalogues of Warhammer 40,000, 9th edition: "
+        "import the roster's catalogues first."
+    ]
+
+
+@pytest.fixture
+def realms(db, django_user_model):
+    """Two catalogues of one game system imported with their source (lists of them are the
+    engine's), and the player who imports a roster of the one into the other."""
+    call_command("load_catalogue", verbosity=0)
+    call_command("import_battlescribe", *[str(FILES / n) for n in ("realm.gst", "realm_ranks.cat",
+                 "realm_undead.cat")], system="whfb6", verbosity=0)
+    return django_user_model.objects.create_user("realm-player", password=PASSWORD)
+
+
+REALM_REFUSAL = (
+    "dust.ros: none of this roster's units is in your catalogues of Warhammer Fantasy Battle, 6th "
+    "edition: import the roster's catalogues first."
+)
+
+
+def test_a_roster_of_another_catalogue_is_refused_by_the_general_import_of_an_engine_list(realms):
+    """A roster of "Realm Undead" imported into "Realm Ranks" (a list of the roster engine) was
+    rebuilt into an empty list, every entry dropped, and saved: it is refused as the matched
+    route refuses a roster none of whose units it found, naming the file, and nothing is saved."""
+    from armybuilder.lists.importers import ImportProblem, Source
+    from armybuilder.lists.imports import import_source
+
+    ranks = Faction.objects.get(name="Realm Ranks")
+    data = (FILES / "realm_roster.ros").read_bytes()
+    with pytest.raises(ImportProblem) as caught:
+        import_source(user=realms, source=Source(name="dust.ros", data=data), faction=ranks)
+    assert caught.value.errors[0] == ("file", REALM_REFUSAL)
+    assert not ArmyList.objects.filter(owner=realms).exists()
+    # the roster's own catalogue still takes it
+    undead = Faction.objects.get(name="Realm Undead")
+    kept = import_source(user=realms, source=Source(name="dust.ros", data=data), faction=undead)
+    assert kept.saved and kept.units
+
+
+def test_a_roster_of_another_catalogue_is_refused_by_the_roster_upload_of_an_engine_list(realms):
+    """The roster upload picks the faction by the roster's catalogue name: a roster naming "Realm
+    Ranks" whose entries are another catalogue's (other ids) became an empty list too."""
+    data = (FILES / "realm_roster.ros").read_bytes().replace(
+        b'catalogueName="Realm Undead"', b'catalogueName="Realm Ranks"'
+    )
+    with pytest.raises(BattleScribeError) as caught:
+        roster_import(owner=realms, system=GameSystem.objects.get(key="whfb6"),
+                      source=SourceFile("dust.ros", data))
+    assert caught.value.errors == [REALM_REFUSAL]
+    assert not ArmyList.objects.filter(owner=realms).exists()

@@ -159,3 +159,40 @@ def test_the_roster_upload_reports_configuration_apart_from_the_units(patrol):
     assert sorted(row["name"] for row in result.configuration) == sorted(CONFIGURATION)
     assert roster_units.fielded(list(result.army_list.units.all())) == [
         u for u in result.army_list.units.all() if u.name == "Overlord"]
+
+
+def rows_and_costs(army_list) -> tuple[list[tuple[str, list[str], int]], int, dict[str, float]]:
+    """(name, chosen options' labels, points) of every row, the list's total and the roster's
+    other costs (CP, PL), as the engine rebuilds them from the stored trees."""
+    units = list(army_list.units.order_by("position"))
+    rows = [
+        (u.name, sorted(o["label"] for o in u.available_options if u.chosen_options.get(o["key"])), u.points)
+        for u in units
+    ]
+    roster = roster_units.roster_of(army_list, units)
+    costs: dict[str, float] = {}
+    for index in range(len(units)):
+        for cost_type, value in roster.costs(index).items():
+            costs[cost_type] = costs.get(cost_type, 0.0) + value
+    return rows, army_list.total_points, costs
+
+
+@pytest.mark.parametrize("style", ["plain", "markdown", "secret"])
+def test_the_text_round_trip_keeps_the_configuration_and_its_costs(patrol, style):
+    """The configuration rows (a dynasty costing 15 pts, the detachment's 2 CP, the battle size's
+    -12 CP) come back from our text export as the player chose them: the same rows, points and
+    costs; before, the text import rebuilt the units alone, 15 pts and every CP cheaper."""
+    from armybuilder.lists.importers import Source
+    from armybuilder.lists.imports import import_source
+
+    owner, army_list = patrol
+    choose(army_list, "Dynasty Choice", "Dynasty: Starbound")
+    army_list.refresh_from_db()
+    before = rows_and_costs(army_list)
+    assert before[1] == 100 and ("Dynasty Choice", ["Dynasty: Starbound"], 15) in before[0]
+    text = army_list_text(army_list=army_list, units=list(army_list.units.order_by("position")), style=style)
+    outcome = import_source(user=owner, source=Source.of_text(text), faction=army_list.faction)
+    assert outcome.imported.left_out == []
+    assert outcome.imported.configuration == CONFIGURATION
+    assert rows_and_costs(outcome.army_list) == before
+    assert outcome.imported.source_total == 100  # the text's total, the configuration's points in it
