@@ -15,6 +15,7 @@ each as 0), each naming the file and the element; and the 1.x catalogue format
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from xml.etree.ElementTree import Element
@@ -22,6 +23,8 @@ from xml.etree.ElementTree import Element
 from rules.battlescribe.xml_reader import BattleScribeError, SourceFile, local_name, parse
 
 GAME_SYSTEM, CATALOGUE, ROSTER = "gameSystem", "catalogue", "roster"
+#: A number as the files almost always write one (`number` reads these and more).
+_PLAIN_NUMBER = re.compile(r"\s*[-+]?\d+(\.\d*)?\s*\Z")
 #: The element lists that hold entries, groups and links under an entry (and at a file's root).
 ENTRY_LISTS = ("selectionEntries", "selectionEntryGroups", "entryLinks")
 
@@ -109,8 +112,11 @@ class _Checker:
         return BattleScribeError([f"{where}: {message}"])
 
     def num(self, element: Element, attribute: str, path: str) -> None:
+        text = element.get(attribute)
+        if text is None or _PLAIN_NUMBER.match(text):  # most values: "15.0", "-1", "0"
+            return
         try:
-            number(element.get(attribute))
+            number(text)
         except ValueError as exc:
             raise self.fail(f"{path}@{attribute}", str(exc)) from None
 

@@ -14,33 +14,39 @@ from jsonschema import Draft202012Validator
 
 from rules.battlescribe.catalogue import shown
 from rules.battlescribe.engine.model import Option
+from rules.battlescribe.units.data import hidden
 
 
 class AbilityReading:
     """A unit's rules and abilities of a unit being mapped (a part of `UnitMapper`)."""
 
     def rules_of(self, entry: Option) -> list[tuple[str, str]]:
-        info_links = self.data.info_links(entry)
-        linked = [
-            self.data.rules[link.target_id]
-            for link in info_links
-            if link.type == "rule" and link.target_id in self.data.rules
+        info_links = [
+            (str(link.get("name", "")), str(link.get("targetId", "")), str(link.get("type", "")))
+            for link in self.data.info_links(entry)
         ]
-        for link in info_links:
-            if link.type not in ("rule", "profile"):
-                self.warn(
-                    self.data.path(entry), f"info link {link.name!r} of type {link.type!r} is not imported"
-                )
+        linked = [
+            self.data.rules[target]
+            for _name, target, kind in info_links
+            if kind == "rule" and target in self.data.rules
+        ]
+        for name, _target, kind in info_links:
+            if kind not in ("rule", "profile"):
+                self.warn(self.data.path(entry), f"info link {name!r} of type {kind!r} is not imported")
         missing = [
-            link.name
-            for link in info_links
-            if link.target_id not in self.data.rules
-            and link.target_id not in self.data.profiles
-            and link.type in ("rule", "profile")
+            name
+            for name, target, kind in info_links
+            if target not in self.data.rules
+            and target not in self.data.profiles
+            and kind in ("rule", "profile")
         ]
         for name in missing:
             self.warn(self.data.path(entry), f"info link {name!r} points at nothing in the uploaded files")
-        return [(r.name, r.description) for r in [*self.data.own_rules(entry), *linked] if not r.hidden]
+        return [
+            (str(r.get("name", "")), str(r.get("description", "") or ""))
+            for r in [*self.data.own_rules(entry), *linked]
+            if not hidden(r)
+        ]
 
     def read_abilities(
         self, models: list[dict[str, Any]], abilities: list[dict[str, str]], where: str

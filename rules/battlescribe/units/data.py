@@ -6,7 +6,7 @@ whose constraints, modifiers, costs and categories are the link's and its target
 engine merges them. `ImportData` answers what the importer asks of an option beyond that: its
 name as the data's menus show it (the link's), its ids (the link's and its target's), where it
 is written (a warning's path: `file: catalogue/sharedSelectionEntries/selectionEntry[@name='X']`),
-its profiles, rules and info links (the target's, then the link's), its categories, its child
+its profiles (read once), rules and info links (the target's, then the link's), its categories, its child
 options (a link to nothing refused, naming the link), and each catalogue's root entries
 (BattleScribe's "add unit" menu). `Node` is one selection of a unit's smallest selection, over
 the engine's option.
@@ -39,30 +39,10 @@ _SHARED_LISTS = {
 }
 
 
-@dataclass(frozen=True)
-class Rule:
-    """A rule as a unit shows it: its name and text (`hidden` ones are left out)."""
-
-    name: str
-    description: str
-    hidden: bool = False
-
-
-@dataclass(frozen=True)
-class InfoLink:
-    name: str
-    target_id: str
-    type: str
-
-
-def _flag(value: Any) -> bool:
-    return str(value).strip().lower() == "true" if not isinstance(value, bool) else value
-
-
-def _rule(raw: dict) -> Rule:
-    return Rule(
-        str(raw.get("name", "") or ""), str(raw.get("description", "") or ""), _flag(raw.get("hidden", ""))
-    )
+def hidden(raw: dict) -> bool:
+    """Whether a rule, profile or info link of the engine's dict shape is written hidden."""
+    value = raw.get("hidden", "")
+    return value if isinstance(value, bool) else str(value).strip().lower() == "true"
 
 
 class ImportData:
@@ -107,23 +87,26 @@ class ImportData:
                     [str(c.get("name", "") or "") for c in p.get("characteristicTypes") or []],
                 )
         self._files = {self._file_id(d): d for d in documents}
+        #: What `profiles_of` read of an entry and its link, by their ids (the definitions live
+        #: as long as this import's model).
+        self._read: dict[tuple[str, int, int], list] = {}
         #: {id(definition): where it is written}, for warnings.
         self._paths: dict[int, str] = {}
         self._index_paths()
         #: Profiles and rules an info link can name, by id: the files' shared ones, then any
         #: entry's own (the first written wins).
         self.profiles: dict[str, Profile] = {}
-        self.rules: dict[str, Rule] = {}
+        self.rules: dict[str, dict] = {}
         for shape in shapes:
             for raw in shape.get("sharedProfiles") or []:
                 self.profiles[str(raw.get("id", ""))] = self._profile(raw)
             for raw in shape.get("sharedRules") or []:
-                self.rules[str(raw.get("id", ""))] = _rule(raw)
+                self.rules[str(raw.get("id", ""))] = raw
         for d in data.every_definition():
             for raw in d.profiles:
                 self.profiles.setdefault(str(raw.get("id", "")), self._profile(raw))
             for raw in d.rules:
-                self.rules.setdefault(str(raw.get("id", "")), _rule(raw))
+                self.rules.setdefault(str(raw.get("id", "")), raw)
 
     _parsed: dict[int, tuple[dict, Profile]]
 
@@ -205,22 +188,21 @@ class ImportData:
         return (option.defn,) if option.link is None else (option.defn, option.link)
 
     def profiles_of(self, option: Option) -> list[Profile]:
-        """The profiles written on the entry and on its link."""
-        return [self._profile(raw) for d in self._defs(option) for raw in d.profiles]
+        """The profiles written on the entry and on its link (read once per entry and link)."""
+        key = ("profiles", id(option.defn), id(option.link))
+        found = self._read.get(key)
+        if found is None:
+            found = self._read[key] = [self._profile(raw) for d in self._defs(option) for raw in d.profiles]
+        return found
 
-    def own_rules(self, option: Option) -> list[Rule]:
-        return [_rule(raw) for d in self._defs(option) for raw in d.rules]
+    def own_rules(self, option: Option) -> list[dict]:
+        """The rules written on the entry and on its link (the engine's dict shape: `name`,
+        `description`, `hidden`)."""
+        return [raw for d in self._defs(option) for raw in d.rules]
 
-    def info_links(self, option: Option) -> list[InfoLink]:
-        return [
-            InfoLink(
-                str(raw.get("name", "") or ""),
-                str(raw.get("targetId", "") or ""),
-                str(raw.get("type", "") or ""),
-            )
-            for d in self._defs(option)
-            for raw in d.info_links
-        ]
+    def info_links(self, option: Option) -> list[dict]:
+        """The info links written on the entry and on its link (`name`, `targetId`, `type`)."""
+        return [raw for d in self._defs(option) for raw in d.info_links]
 
     def categories_of(self, option: Option) -> list[tuple[str, bool]]:
         """(category id, primary) of the entry's and its link's category links."""

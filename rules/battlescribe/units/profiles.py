@@ -235,8 +235,8 @@ class ProfileReading:
 
     def profiles_of(self, entry: Option) -> list[Profile]:
         linked = [
-            self.data.profiles[link.target_id]
+            self.data.profiles[str(link.get("targetId", ""))]
             for link in self.data.info_links(entry)
-            if link.type == "profile" and link.target_id in self.data.profiles
+            if link.get("type") == "profile" and str(link.get("targetId", "")) in self.data.profiles
         ]
         return [p for p in [*self.data.profiles_of(entry), *linked] if not p.hidden]
