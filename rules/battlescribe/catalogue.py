@@ -128,9 +128,13 @@ class _Checker:
             raise self.fail(path, "the element has no id")
         if kind == "entryLink" and not element.get("targetId", ""):
             raise self.fail(path, "the entry link has no targetId")
-        for cost in _children(element, "costs"):
+        # The element's lists by name, each name read once (what `_children` finds first).
+        lists: dict[str, Element] = {}
+        for child in element:
+            lists.setdefault(local_name(child.tag), child)
+        for cost in lists.get("costs", ()):
             self.num(cost, "value", f"{path}/cost")
-        for constraint in _children(element, "constraints"):
+        for constraint in lists.get("constraints", ()):
             self.num(constraint, "value", f"{path}/constraint")
         for child in element:
             if local_name(child.tag) in ("modifiers", "modifierGroups"):
@@ -139,7 +143,7 @@ class _Checker:
                     if name in ("condition", "repeat"):
                         self.num(query, "value", f"{path}/modifier/{name}")
         for list_name in ENTRY_LISTS:
-            for child in _children(element, list_name):
+            for child in lists.get(list_name, ()):
                 self.entry(child, path)
 
 

@@ -90,30 +90,34 @@ class ImportData:
         #: What `profiles_of` read of an entry and its link, by their ids (the definitions live
         #: as long as this import's model).
         self._read: dict[tuple[str, int, int], list] = {}
+        #: {id(profile dict): (it, its `Profile`)}, each profile parsed once.
+        self._parsed: dict[int, tuple[dict, Profile]] = {}
         #: {id(definition): where it is written}, for warnings.
         self._paths: dict[int, str] = {}
         self._index_paths()
         #: Profiles and rules an info link can name, by id: the files' shared ones, then any
         #: entry's own (the first written wins).
-        self.profiles: dict[str, Profile] = {}
+        #: Each is read (`linked_profile`) only when an info link names it.
+        self.profiles: dict[str, dict] = {}
         self.rules: dict[str, dict] = {}
         for shape in shapes:
             for raw in shape.get("sharedProfiles") or []:
-                self.profiles[str(raw.get("id", ""))] = self._profile(raw)
+                self.profiles[str(raw.get("id", ""))] = raw
             for raw in shape.get("sharedRules") or []:
                 self.rules[str(raw.get("id", ""))] = raw
         for d in data.every_definition():
             for raw in d.profiles:
-                self.profiles.setdefault(str(raw.get("id", "")), self._profile(raw))
+                self.profiles.setdefault(str(raw.get("id", "")), raw)
             for raw in d.rules:
                 self.rules.setdefault(str(raw.get("id", "")), raw)
 
-    _parsed: dict[int, tuple[dict, Profile]]
+    def linked_profile(self, target_id: str) -> Profile | None:
+        """The profile an info link names (None: none of the files holds it)."""
+        raw = self.profiles.get(target_id)
+        return None if raw is None else self._profile(raw)
 
     def _profile(self, raw: dict) -> Profile:
         """`raw` read once (`engine.model.parse_profile`)."""
-        if not hasattr(self, "_parsed"):
-            self._parsed = {}
         known = self._parsed.get(id(raw))
         if known is None or known[0] is not raw:
             known = self._parsed[id(raw)] = (raw, parse_profile(raw))

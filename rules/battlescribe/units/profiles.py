@@ -235,8 +235,9 @@ class ProfileReading:
 
     def profiles_of(self, entry: Option) -> list[Profile]:
         linked = [
-            self.data.profiles[str(link.get("targetId", ""))]
+            found
             for link in self.data.info_links(entry)
-            if link.get("type") == "profile" and str(link.get("targetId", "")) in self.data.profiles
+            if link.get("type") == "profile"
+            and (found := self.data.linked_profile(str(link.get("targetId", "")))) is not None
         ]
         return [p for p in [*self.data.profiles_of(entry), *linked] if not p.hidden]
