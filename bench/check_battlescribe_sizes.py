@@ -71,12 +71,12 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
 
     sources = [SourceFile(p.name, p.read_bytes()) for p in files]
     result = parse_import(system_key=system_key, files=sources)
-    data = read_files(sources)
-    smallest = SmallestSelection(data, lambda _path, _message: None)
+    bs = read_files(sources)  # the import's model of the data
+    smallest = SmallestSelection(bs, lambda _path, _message: None)
     mapping = get_system(system_key).battlescribe
-    points_id = next(k for k, n in data.cost_types.items() if mapping.is_points(n))
-    doc = next(d for d in data.documents if d.id == doc_id)
-    roots = {data.unit_id(o): o for _written, o in data.root_entries(doc) if o is not None}
+    points_id = next(k for k, n in bs.cost_types.items() if mapping.is_points(n))
+    doc = next(d for d in bs.documents if d.id == doc_id)
+    roots = {bs.unit_id(o): o for _written, o in bs.root_entries(doc) if o is not None}
     system = get_system(system_key)
     units: dict[str, bool] = {}
     sized = 0
@@ -103,15 +103,11 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
                 selection = smallest.select(entry, doc_id)
                 root = selection.root
                 node = next(
-                    (
-                        n
-                        for n in root.children
-                        if size_id in (data.entry_id(n.entry), data.target_id(n.entry))
-                    ),
+                    (n for n in root.children if size_id in (bs.entry_id(n.entry), bs.target_id(n.entry))),
                     None,
                 )
                 if node is None:
-                    problems.append(f"{data.name(entry)}: size entry {size_id} not in the smallest selection")
+                    problems.append(f"{bs.name(entry)}: size entry {size_id} not in the smallest selection")
                     ok = False
                     continue
                 low = node.count
@@ -129,15 +125,15 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
                         except OptionError:
                             continue
                     if not ours:
-                        problems.append(f"{data.name(entry)}: {size} {model_name}: no option makes this size")
+                        problems.append(f"{bs.name(entry)}: {size} {model_name}: no option makes this size")
                         ok = False
                     elif theirs not in ours or len(ours) > 1:
                         problems.append(
-                            f"{data.name(entry)}: {size} {model_name}: ours {sorted(ours)}, "
+                            f"{bs.name(entry)}: {size} {model_name}: ours {sorted(ours)}, "
                             f"BattleScribe {theirs}"
                         )
                         ok = False
-            units[data.unit_id(entry)] = ok
+            units[bs.unit_id(entry)] = ok
     return units, sized, problems
 
 
