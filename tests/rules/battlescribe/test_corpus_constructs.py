@@ -50,7 +50,8 @@ def mortal():
 def test_selection_nodes_compare_by_identity():
     """Nodes compared by value walk parent and children: a probe node removed with `list.remove`
     was a RecursionError on 32 of 52 wh40k-9e catalogues."""
-    entry = Option(GameData({}, []), Definition(kind="selectionEntry", id="e", name="E"), None, (), None, None)
+    definition = Definition(kind="selectionEntry", id="e", name="E")
+    entry = Option(GameData({}, []), definition, None, (), None, None)
     parent = Node(entry, 1)
     first, second = Node(entry, 1, parent), Node(entry, 1, parent)
     parent.children += [first, second]
