@@ -61,10 +61,8 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
     from contextlib import closing
 
     from points.catalogue.pricing import round_half_up
-    from rules.battlescribe.catalogue import read_document
-    from rules.battlescribe.engine.xmlform import load_files
-    from rules.battlescribe.entries import Index
     from rules.battlescribe.units import slug
+    from rules.battlescribe.units.data import read_files
     from rules.battlescribe.units.smallest import SmallestSelection
     from rules.battlescribe.xml_reader import SourceFile
     from rules.battlescribe_import import parse_import
@@ -73,12 +71,12 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
 
     sources = [SourceFile(p.name, p.read_bytes()) for p in files]
     result = parse_import(system_key=system_key, files=sources)
-    index = Index([read_document(s) for s in sources])
-    smallest = SmallestSelection(index, load_files(sources[0], sources[1:]), lambda _path, _message: None)
+    bs = read_files(sources)  # the import's model of the data
+    smallest = SmallestSelection(bs, lambda _path, _message: None)
     mapping = get_system(system_key).battlescribe
-    points_id = next(k for k, n in index.cost_types.items() if mapping.is_points(n))
-    doc = next(d for d in index.documents if d.id == doc_id)
-    roots = {(e.target_id or e.id): e for e in index.root_entries(doc)}
+    points_id = next(k for k, n in bs.cost_types.items() if mapping.is_points(n))
+    doc = next(d for d in bs.documents if d.id == doc_id)
+    roots = {bs.unit_id(o): o for _written, o in bs.root_entries(doc) if o is not None}
     system = get_system(system_key)
     units: dict[str, bool] = {}
     sized = 0
@@ -104,9 +102,12 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
                 size_id = data["battlescribe_models"][model_name]
                 selection = smallest.select(entry, doc_id)
                 root = selection.root
-                node = next((n for n in root.children if size_id in (n.entry.id, n.entry.target_id)), None)
+                node = next(
+                    (n for n in root.children if size_id in (bs.entry_id(n.entry), bs.target_id(n.entry))),
+                    None,
+                )
                 if node is None:
-                    problems.append(f"{entry.name}: size entry {size_id} not in the smallest selection")
+                    problems.append(f"{bs.name(entry)}: size entry {size_id} not in the smallest selection")
                     ok = False
                     continue
                 low = node.count
@@ -124,14 +125,15 @@ def check(files: list[Path], system_key: str, doc_id: str) -> tuple[dict[str, bo
                         except OptionError:
                             continue
                     if not ours:
-                        problems.append(f"{entry.name}: {size} {model_name}: no option makes this size")
+                        problems.append(f"{bs.name(entry)}: {size} {model_name}: no option makes this size")
                         ok = False
                     elif theirs not in ours or len(ours) > 1:
                         problems.append(
-                            f"{entry.name}: {size} {model_name}: ours {sorted(ours)}, BattleScribe {theirs}"
+                            f"{bs.name(entry)}: {size} {model_name}: ours {sorted(ours)}, "
+                            f"BattleScribe {theirs}"
                         )
                         ok = False
-            units[entry.target_id or entry.id] = ok
+            units[bs.unit_id(entry)] = ok
     return units, sized, problems
 
 

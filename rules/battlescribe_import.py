@@ -58,12 +58,7 @@ MAX_IMPORT_ENTRIES = 8000
 
 def entry_count(documents: Sequence[Document]) -> int:
     """Every entry, group and link the documents hold, nested ones included."""
-    count, stack = 0, [e for d in documents for e in (*d.entries, *d.shared_entries)]
-    while stack:
-        entry = stack.pop()
-        count += 1
-        stack.extend(entry.children)
-    return count
+    return sum(d.entry_count for d in documents)
 
 
 def read_uploads(uploads: Sequence[Any]) -> list[SourceFile]:

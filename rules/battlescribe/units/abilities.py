@@ -1,7 +1,7 @@
 """A unit's rules and abilities: the entries' rules and info links, kept as text or read into the
 model's fields and structured abilities by the system's mapping (`ability_reader`).
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+A part of `UnitMapper` (`mapper`): its methods read the mapper's data and mapping, and the
 engine's selection of the unit (`smallest.UnitSelection`).
 """
 
@@ -12,31 +12,41 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from rules.battlescribe.catalogue import Entry, shown
+from rules.battlescribe.catalogue import shown
+from rules.battlescribe.engine.model import Option
+from rules.battlescribe.units.data import hidden
 
 
 class AbilityReading:
     """A unit's rules and abilities of a unit being mapped (a part of `UnitMapper`)."""
 
-    def rules_of(self, entry: Entry) -> list[tuple[str, str]]:
-        linked = [
-            self.index.rules[link.target_id]
-            for link in entry.info_links
-            if link.type == "rule" and link.target_id in self.index.rules
+    def rules_of(self, entry: Option) -> list[tuple[str, str]]:
+        info_links = [
+            (str(link.get("name", "")), str(link.get("targetId", "")), str(link.get("type", "")))
+            for link in self.data.info_links(entry)
         ]
-        for link in entry.info_links:
-            if link.type not in ("rule", "profile"):
-                self.warn(entry.path, f"info link {link.name!r} of type {link.type!r} is not imported")
+        linked = [
+            self.data.rules[target]
+            for _name, target, kind in info_links
+            if kind == "rule" and target in self.data.rules
+        ]
+        for name, _target, kind in info_links:
+            if kind not in ("rule", "profile"):
+                self.warn(self.data.path(entry), f"info link {name!r} of type {kind!r} is not imported")
         missing = [
-            link.name
-            for link in entry.info_links
-            if link.target_id not in self.index.rules
-            and link.target_id not in self.index.profiles
-            and link.type in ("rule", "profile")
+            name
+            for name, target, kind in info_links
+            if target not in self.data.rules
+            and target not in self.data.profiles
+            and kind in ("rule", "profile")
         ]
         for name in missing:
-            self.warn(entry.path, f"info link {name!r} points at nothing in the uploaded files")
-        return [(r.name, r.description) for r in [*entry.rules, *linked] if not r.hidden]
+            self.warn(self.data.path(entry), f"info link {name!r} points at nothing in the uploaded files")
+        return [
+            (str(r.get("name", "")), str(r.get("description", "") or ""))
+            for r in [*self.data.own_rules(entry), *linked]
+            if not hidden(r)
+        ]
 
     def read_abilities(
         self, models: list[dict[str, Any]], abilities: list[dict[str, str]], where: str
@@ -103,19 +113,21 @@ class AbilityReading:
             self._ability_validator = Draft202012Validator(items) if isinstance(items, Mapping) else None
         return self._ability_validator
 
-    def collect_text(self, entry: Entry, abilities: list, notes: list) -> None:
+    def collect_text(self, entry: Option, abilities: list, notes: list) -> None:
         for profile in self.profiles_of(entry):
             if profile.type_id in self.model_types or profile.type_id in self.weapon_types:
                 continue
             text = "; ".join(f"{n}: {v}" if n else v for n, _t, v in profile.characteristics if v)
             if profile.type_id in self.table_types:  # a damage or crew table's row: no ability
-                notes.append(f"{self.index.profile_types[profile.type_id][0]} {profile.name}: {text}")
+                notes.append(f"{self.data.profile_types[profile.type_id][0]} {profile.name}: {text}")
                 continue
             abilities.append({"name": profile.name, "text": text})
         for c in entry.constraints:
             if c.scope not in ("parent",) and c.field == "selections":
-                notes.append(f"{entry.name}: {c.type} {shown(c.value)} per {c.scope}")
-                self.warn(entry.path, f"limit {c.type} {shown(c.value)} per {c.scope} is kept as text")
+                notes.append(f"{self.data.name(entry)}: {c.type} {shown(c.value)} per {c.scope}")
+                self.warn(
+                    self.data.path(entry), f"limit {c.type} {shown(c.value)} per {c.scope} is kept as text"
+                )
 
     def add_rule(self, models, model, name: str, text: str, abilities: list) -> None:
         if self.known_rule(name):

@@ -2,7 +2,7 @@
 at each size where they change, and the check that the unit's price in the system equals
 BattleScribe's.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+A part of `UnitMapper` (`mapper`): its methods read the mapper's data and mapping, and the
 engine's selection of the unit (`smallest.UnitSelection`).
 """
 
@@ -12,8 +12,8 @@ from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
-from rules.battlescribe.catalogue import Entry
-from rules.battlescribe.entries import Node
+from rules.battlescribe.engine.model import Option
+from rules.battlescribe.units.data import Node
 from rules.battlescribe.units.limits import (
     MAX_SIZE_SWEEP,
 )
@@ -24,7 +24,7 @@ class CostReading:
 
     def power(
         self,
-        entry: Entry,
+        entry: Option,
         root: Node,
         unit: dict[str, Any],
         growth: list[tuple[Node, int]],
@@ -35,11 +35,13 @@ class CostReading:
         not the per-model one (AoS chariots priced on the unit, a modifier adding the price of
         each model), `price_sizes` moves the model's price onto its add-models option."""
         for cost, type_id in self.unit_costs:
-            unit[cost.field] = self.integer(self._selection.total(type_id), entry.path)
+            unit[cost.field] = self.integer(self._selection.total(type_id), self.data.path(entry))
         if not growth:
             return
         if len(growth) > 1 and self.unit_costs:
-            self.warn(entry.path, "several model profiles can grow; cost steps follow the first only")
+            self.warn(
+                self.data.path(entry), "several model profiles can grow; cost steps follow the first only"
+            )
         node, high = growth[0]
         base_models = sum(m["count"] for m in unit["models"])
         base_points = self._selection.total(self.points_id)
@@ -66,7 +68,7 @@ class CostReading:
                 for cost, type_id in self.unit_costs:
                     if not cost.steps_field:
                         continue
-                    value = self.integer(values[type_id], entry.path)
+                    value = self.integer(values[type_id], self.data.path(entry))
                     if value != last[cost.field]:
                         steps[cost.field].append(
                             {cost.steps_models_key: base_models + n - node.count, cost.steps_key: value}
@@ -82,8 +84,8 @@ class CostReading:
         if off is not None and not self.price_sizes(entry, root, unit, node, high, options, points_at):
             n, points = off
             self.warn(
-                entry.path,
-                f"at {n} {node.entry.name} BattleScribe prices {points}, not the per-model "
+                self.data.path(entry),
+                f"at {n} {self.data.name(node.entry)} BattleScribe prices {points}, not the per-model "
                 f"{base_points + per_model * (n - node.count)}; only the minimum size is exact",
             )
         for cost, _type_id in self.unit_costs:
@@ -117,14 +119,14 @@ class CostReading:
         """Warn about modifiers that change what the unit format cannot hold (names, visibility...)."""
         kept: list[str] = []
         for node in root.walk():
-            entries = [node.entry, *(self.index.resolve(c) for c in node.entry.children)]
+            entries = [node.entry, *self.data.children(node.entry)]
             for entry in entries:
                 constraint_ids = {c.id for c in entry.constraints}
                 for m in entry.modifiers:
-                    if m.field not in self.index.cost_types and m.field not in constraint_ids:
-                        kept.append(f"{entry.name}: modifier {m.type} {m.field} {m.value!r}")
+                    if m.field not in self.data.cost_types and m.field not in constraint_ids:
+                        kept.append(f"{self.data.name(entry)}: modifier {m.type} {m.field} {m.value!r}")
                         self.warn(
-                            f"{entry.path}/modifier",
+                            f"{self.data.path(entry)}/modifier",
                             f"a {m.type!r} modifier of {m.field!r} ({m.value!r}) is not applied; "
                             "kept as text",
                         )

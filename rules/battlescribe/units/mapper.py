@@ -15,7 +15,10 @@ BattleScribe scales with the unit's size ("+2 pts per model") is priced per mode
 (`per_model_option`), so it costs the same in a list at any size. Anything that has no
 place in the unit format is kept as text (`abilities`, `notes`) and reported as a warning.
 
-`UnitMapper` holds one import's state (the index, the system's mapping, the engine's selection
+The data is read in the engine's model only (`engine.model.GameData`, the one model of
+BattleScribe data, which the roster import and export and lists use too): a unit's entries are
+the engine's options (`data.ImportData` answers the rest: names, paths, profiles, rules).
+`UnitMapper` holds one import's state (that data, the system's mapping, the engine's selection
 of the unit being mapped) and the walk over a catalogue's root entries; each part of a unit is read by the
 methods of its own module, which the mapper combines: `profiles`, `abilities`, `sizes`,
 `options` and `costs` (`values` converts one characteristic, `limits` bounds the work).
@@ -30,12 +33,12 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from rules.battlescribe.catalogue import CATALOGUE, Document, Entry
-from rules.battlescribe.engine.model import GameData
-from rules.battlescribe.entries import GROUP, Index, Node
+from rules.battlescribe.catalogue import CATALOGUE, Document
+from rules.battlescribe.engine.model import GameData, Option
 from rules.battlescribe.mapping import DEFAULT, BattleScribeMapping, norm
 from rules.battlescribe.units.abilities import AbilityReading
 from rules.battlescribe.units.costs import CostReading
+from rules.battlescribe.units.data import ImportData, Node
 from rules.battlescribe.units.options import OptionReading
 from rules.battlescribe.units.profiles import ProfileReading
 from rules.battlescribe.units.sizes import SizeReading
@@ -60,7 +63,7 @@ class Mapped:
 ROOT_TYPES = ("unit", "model", "upgrade", "")
 
 
-def never_shown(entry: Entry) -> bool:
+def never_shown(entry: Option) -> bool:
     """Whether BattleScribe never shows `entry`: hidden, and none of its own modifiers (a link's
     and its target's) can set `hidden` false. The 40k game system's "Aegis Defence Line" link
     and Tyranids' "Tyranid Shrikes" (BSData/wh40k-9e) are such entries: BattleScribe offers
@@ -74,12 +77,11 @@ def never_shown(entry: Entry) -> bool:
 
 
 class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, CostReading):
-    """Maps the root entries of each catalogue of `index` onto units of one system."""
+    """Maps the root entries of each catalogue of `data` onto units of one system."""
 
     def __init__(
         self,
-        index: Index,
-        data: GameData,
+        data: ImportData,
         *,
         system_key: str,
         profile_schema: Mapping[str, Any],
@@ -87,7 +89,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         known_rule: Callable[[str], bool],
         mapping: BattleScribeMapping = DEFAULT,
     ):
-        self.index = index
+        self.data = data
         self.mapping = mapping
         self.system_key = system_key
         self.properties = dict(profile_schema.get("properties") or {})
@@ -126,12 +128,12 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         self.warnings: list[str] = []
         #: The catalogue whose force a unit is added to (set per catalogue by `map_documents`).
         self.catalogue_id = ""
-        self.points_id = mapping.points_type(index.cost_types)
-        self.smallest = SmallestSelection(index, data, self.warn, self.points_id)
+        self.points_id = mapping.points_type(data.cost_types)
+        self.smallest = SmallestSelection(data, self.warn, self.points_id)
         #: (what the unit reports, cost type id) for each other cost type the system maps.
         self.unit_costs = [
             (found, type_id)
-            for type_id, name in index.cost_types.items()
+            for type_id, name in data.cost_types.items()
             if type_id != self.points_id and (found := mapping.unit_cost(name)) is not None
         ]
         self.model_type, self.weapon_types = self._profile_types()
@@ -139,14 +141,14 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         #: its characteristics and more (wh40k-9e Titan Legions' "Unit (Titan)", + Void Shields).
         self.model_types = {self.model_type} - {None}
         if self.model_type is not None:
-            base = {norm(c) for c in self.index.profile_types[self.model_type][1]}
+            base = {norm(c) for c in self.data.profile_types[self.model_type][1]}
             self.model_types |= {
                 t
-                for t, (_name, chars) in self.index.profile_types.items()
+                for t, (_name, chars) in self.data.profile_types.items()
                 if base and base < {norm(c) for c in chars}
             }
         self.table_types = {
-            type_id for type_id, (name, _chars) in index.profile_types.items() if mapping.is_table_type(name)
+            type_id for type_id, (name, _chars) in data.profile_types.items() if mapping.is_table_type(name)
         }
 
     def warn(self, path: str, message: str) -> None:
@@ -157,36 +159,40 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
 
     _seen: set[str] = set()
 
-    def categories(self, entry: Entry) -> tuple[list[str], str]:
+    def categories(self, entry: Option) -> tuple[list[str], str]:
         names, role = [], "other"
-        primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
-        for category_id, _primary in entry.categories:
-            name = self.index.categories.get(category_id)
+        links = self.data.categories_of(entry)
+        primary = [c for c, p in links if p] or [c for c, _p in links]
+        for category_id, _primary in links:
+            name = self.data.categories.get(category_id)
             if name and name not in names:
                 names.append(name)
         if primary:
-            role = role_named_by(self.index.categories.get(primary[0], ""))
+            role = role_named_by(self.data.categories.get(primary[0], ""))
         return names, role
 
-    def slot(self, entry: Entry) -> str | None:
+    def slot(self, entry: Option) -> str | None:
         """The system's army slot (`x-unit-fields.slot`, e.g. WHFB Core/Special/Rare/Hero/Lord)
         named by the entry's primary category ("Heroes" is `hero`), or None."""
         if not self.mapping.slot_field:
             return None
         values = [str(v) for v in (self.unit_fields.get(self.mapping.slot_field) or {}).get("enum") or []]
-        primary = [c for c, p in entry.categories if p] or [c for c, _p in entry.categories]
+        links = self.data.categories_of(entry)
+        primary = [c for c, p in links if p] or [c for c, _p in links]
         if not values or not primary:
             return None
-        name = norm(self.index.categories.get(primary[0], ""))
+        name = norm(self.data.categories.get(primary[0], ""))
         found = next((v for v in values if name and (name.startswith(norm(v)) or norm(v) == name)), None)
         if found is None:
-            self.warn(entry.path, f"category {name!r} is none of the army slots {values}; no slot set")
+            self.warn(
+                self.data.path(entry), f"category {name!r} is none of the army slots {values}; no slot set"
+            )
         return found
 
-    def model_entries(self, entry: Entry) -> list[Entry]:
+    def model_entries(self, entry: Option) -> list[Option]:
         found = []
-        for child in (self.index.resolve(c) for c in entry.children):
-            if child.kind == GROUP:
+        for child in self.data.children(entry):
+            if child.is_group:
                 found += self.model_entries(child)
             elif child.type == "model":
                 found.append(child)
@@ -194,20 +200,20 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
 
     _where = ""
 
-    def unit_or_warning(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
+    def unit_or_warning(self, entry: Option, used_slugs: set[str]) -> dict[str, Any] | None:
         """`unit(entry)`, or None with a warning naming the entry when it cannot be read: one
         unit BattleScribe data describes in a way this importer cannot follow (a broken link,
         a cycle, a number that is not one) is left out, and the rest of the catalogue imports."""
         try:
             return self.unit(entry, used_slugs)
         except BattleScribeError as exc:
-            self.warn(entry.path, "left out: " + "; ".join(exc.errors))
+            self.warn(self.data.path(entry), "left out: " + "; ".join(exc.errors))
         except (RecursionError, ValueError, ArithmeticError, KeyError, TypeError) as exc:
-            self.warn(entry.path, f"left out: it cannot be read ({type(exc).__name__}: {exc})")
+            self.warn(self.data.path(entry), f"left out: it cannot be read ({type(exc).__name__}: {exc})")
         return None
 
-    def unit(self, entry: Entry, used_slugs: set[str]) -> dict[str, Any] | None:
-        where = self._where = entry.path
+    def unit(self, entry: Option, used_slugs: set[str]) -> dict[str, Any] | None:
+        where = self._where = self.data.path(entry)
         if never_shown(entry):
             self.warn(where, "hidden in BattleScribe and no modifier shows it; not offered")
             return None
@@ -238,9 +244,10 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
                 return None
             models.append(model)
         for entry_model in self.model_entries(entry):
-            if entry.type == "unit" and entry_model.id not in {n.entry.id for n in model_nodes}:
+            taken = {self.data.entry_id(n.entry) for n in model_nodes}
+            if entry.type == "unit" and self.data.entry_id(entry_model) not in taken:
                 self.warn(
-                    entry_model.path,
+                    self.data.path(entry_model),
                     "a model that is not taken at the minimum size; not imported as a profile",
                 )
         self._names = {id(n): m["name"] for m, n in zip(models, holders, strict=True)}
@@ -264,35 +271,37 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
             if resized_fixed is not None:
                 fixed = resized_fixed
         unit: dict[str, Any] = {
-            "slug": self.unique(f"bs-{slug(entry.target_id or entry.id, 60)}", used_slugs),
-            "name": entry.name[:120] or "Unit",
+            "slug": self.unique(f"bs-{slug(self.data.unit_id(entry), 60)}", used_slugs),
+            "name": self.data.name(entry)[:120] or "Unit",
             "role": role,
             "models": models,
             "keywords": keywords,
-            "battlescribe_id": entry.target_id or entry.id,
+            "battlescribe_id": self.data.unit_id(entry),
         }
         slot = self.slot(entry)
         if slot is not None:
             unit[self.mapping.slot_field] = slot
         # What a roster export needs for BattleScribe to recognise the unit (`engine.roster_xml`).
-        if self.index.system is not None:
-            unit["battlescribe_system_id"] = self.index.system.id
-            if self.index.system.force_entries:  # a roster's force must name one of these
-                force_id, force_name = self.index.system.force_entries[0]
-                unit["battlescribe_force"] = {"id": force_id, "name": force_name}
+        if self.data.system is not None:
+            unit["battlescribe_system_id"] = self.data.system.id
+            forces = self.data.data.game_system.force_entries
+            if forces:  # a roster's force must name one of these
+                unit["battlescribe_force"] = {"id": forces[0].id, "name": forces[0].name}
         unit["battlescribe_cost_types"] = {
             k: v
             for k, v in (("points", self.points_id), *((c.key or c.field, t) for c, t in self.unit_costs))
             if v is not None
         }
         category_ids = {
-            self.index.categories[c]: c for c, _p in entry.categories if c in self.index.categories
+            self.data.categories[c]: c
+            for c, _p in self.data.categories_of(entry)
+            if c in self.data.categories
         }
         if category_ids:
             unit["battlescribe_categories"] = category_ids
         if model_nodes:
             unit["battlescribe_models"] = {
-                m["name"]: n.entry.target_id or n.entry.id for m, n in zip(models, model_nodes, strict=True)
+                m["name"]: self.data.unit_id(n.entry) for m, n in zip(models, model_nodes, strict=True)
             }
         if sizes:  # a roster export writes count / N selections of the size entry
             unit.setdefault("battlescribe_models", {}).update({k: v[1] for k, v in sizes.items()})
@@ -325,7 +334,7 @@ class UnitMapper(ProfileReading, AbilityReading, SizeReading, OptionReading, Cos
         used.add(candidate)
         return candidate
 
-    _unit_entry: Entry | None = None
+    _unit_entry: Option | None = None
 
     #: The unit being mapped, selected in the engine's roster (its prices are the engine's).
     _selection: UnitSelection
@@ -348,12 +357,14 @@ def map_documents(
     known_rule: Callable[[str], bool],
     mapping: BattleScribeMapping | None = None,
 ) -> Mapped:
-    """Every catalogue (and the game system's own root entries) as a faction in loader format."""
-    index = Index(documents)
+    """Every catalogue (and the game system's own root entries) as a faction in loader format.
+
+    `shapes` are the files' engine dict shapes (`battlescribe_lists.source_shape`), in the
+    order of `documents`, their headers: the data is read into the engine's model once."""
     system = next((shape for is_system, shape in shapes if is_system), {})
-    data = GameData(system, [shape for is_system, shape in shapes if not is_system])
+    game_data = GameData(system, [shape for is_system, shape in shapes if not is_system])
+    data = ImportData(documents, game_data, [shape for _is_system, shape in shapes])
     mapper = UnitMapper(
-        index,
         data,
         system_key=system_key,
         profile_schema=profile_schema,
@@ -361,14 +372,13 @@ def map_documents(
         known_rule=known_rule,
         mapping=mapping or DEFAULT,
     )
+    where = data.system.file if data.system else "import"
     if mapper.model_type is None:
         mapper.warn(
-            index.system.file if index.system else "import",
-            "no profile type matches the system's model characteristics; units cannot be mapped",
+            where, "no profile type matches the system's model characteristics; units cannot be mapped"
         )
-    for type_id, name in index.cost_types.items():
+    for type_id, name in data.cost_types.items():
         if type_id != mapper.points_id and type_id not in {t for _c, t in mapper.unit_costs}:
-            where = index.system.file if index.system else "import"
             mapper.warn(where, f"cost type {name!r} is not imported")
     result = Mapped()
     # A catalogue another uploaded catalogue links to is that one's library (Space Marines for
@@ -376,20 +386,18 @@ def map_documents(
     # not as a faction of its own, unless nothing uploaded links to it.
     linked = {target for doc in documents for target in doc.catalogue_links}
     for doc in documents:
-        if doc.kind == CATALOGUE and ((doc.library and not doc.entries) or doc.id in linked):
+        if doc.kind == CATALOGUE and ((doc.library and not doc.root_entries) or doc.id in linked):
             continue
         used: set[str] = set()
         units = []
         mapper.catalogue_id = doc.id
-        for link in index.root_entries(doc, resolve=False):
-            try:
-                entry = index.resolve(link)
-            except BattleScribeError as exc:
+        for written, entry in data.root_entries(doc):
+            if entry is None:
                 # A root link to nothing (Adeptus Astra Telepathica's "Astropath" at BSData
                 # wh40k-9e v9.1.10): that entry is left out, the catalogue's other units import.
-                prefix = f"{link.path}: "
-                reasons = [e[len(prefix) :] if e.startswith(prefix) else e for e in exc.errors]
-                mapper.warn(link.path, "left out: " + "; ".join(reasons))
+                where = data.written(written)
+                reasons = [e.removeprefix(f"{where}: ") for e in data.dangling(written).errors]
+                mapper.warn(where, "left out: " + "; ".join(reasons))
                 continue
             unit = mapper.unit_or_warning(entry, used)
             if unit is not None:

@@ -2,7 +2,7 @@
 replacements of its default, prices taken as BattleScribe adds them (per model where they scale
 with the unit's size), and the entries a unit always carries.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+A part of `UnitMapper` (`mapper`): its methods read the mapper's data and mapping, and the
 engine's selection of the unit (`smallest.UnitSelection`).
 """
 
@@ -13,8 +13,9 @@ from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
-from rules.battlescribe.catalogue import Entry, shown
-from rules.battlescribe.entries import GROUP, Node
+from rules.battlescribe.catalogue import shown
+from rules.battlescribe.engine.model import Option
+from rules.battlescribe.units.data import Node
 from rules.battlescribe.units.limits import (
     MAX_OPTION_COUNT,
     PER_MODEL_PROBES,
@@ -70,7 +71,7 @@ class OptionReading:
         notes += extra
         items = self.mapping.item_field
         if not weapons and items and items in self.properties and entry.type != "model":
-            model.setdefault(items, []).append({"name": entry.name[:120], "kind": "mundane"})
+            model.setdefault(items, []).append({"name": self.data.name(entry)[:120], "kind": "mundane"})
         self.collect_text(entry, abilities, notes)
         for rule_name, text in self.rules_of(entry):
             self.add_rule([], model, rule_name, text, abilities)
@@ -79,7 +80,7 @@ class OptionReading:
 
     def option(
         self,
-        entry: Entry,
+        entry: Option,
         parent: Node,
         root: Node,
         applies_to,
@@ -91,23 +92,27 @@ class OptionReading:
         """`entry` as an option taken at most `high` times; on a model entry `high` is per
         model (`payload.max_per_model`), so the limit follows the unit's size."""
         option: dict[str, Any] = {
-            "key": f"opt-{slug(entry.target_id or entry.id, 60)}",
-            "label": entry.name[:200] or "Option",
+            "key": f"opt-{slug(self.data.unit_id(entry), 60)}",
+            "label": self.data.name(entry)[:200] or "Option",
             "group": group[:120],
             "applies_to": applies_to or "",
             "max": max(1, min(high, MAX_OPTION_COUNT)),
         }
         if self.catalogue_points:
-            option["cost"] = self.integer(cost, entry.path)
-        built = self.entry_weapons(entry, entry.path)[0]
+            option["cost"] = self.integer(cost, self.data.path(entry))
+        built = self.entry_weapons(entry, self.data.path(entry))[0]
         if replaces and built:
             option.update(kind="replace_weapon", payload={"replace": replaces, "with": built})
         elif len(built) == 1:
             option.update(kind="add_weapon", payload={"weapon": built[0]})
         elif self.mapping.item_field and self.mapping.item_field in self.properties:
-            option.update(kind="add_item", payload={"item": {"name": entry.name[:120], "kind": "mundane"}})
+            option.update(
+                kind="add_item", payload={"item": {"name": self.data.name(entry)[:120], "kind": "mundane"}}
+            )
             if len(built) > 1:
-                self.warn(entry.path, f"{len(built)} weapon profiles in one option; taken as an item")
+                self.warn(
+                    self.data.path(entry), f"{len(built)} weapon profiles in one option; taken as an item"
+                )
         else:
             return {}
         if applies_to is None:
@@ -130,8 +135,8 @@ class OptionReading:
     def per_model_option(
         self,
         option: dict[str, Any],
-        entry: Entry,
-        default: Entry | None,
+        entry: Option,
+        default: Option | None,
         cost: Fraction,
         node: Node,
         root: Node,
@@ -172,7 +177,7 @@ class OptionReading:
             self._decide_per_model(option, entry, cost, grown, prices)
 
     def _decide_per_model(
-        self, option: dict[str, Any], entry: Entry, cost: Fraction, grown: Node, later: dict[int, Fraction]
+        self, option: dict[str, Any], entry: Option, cost: Fraction, grown: Node, later: dict[int, Fraction]
     ) -> None:
         root = self._selection.root
         if all(value == cost for value in later.values()):
@@ -190,14 +195,14 @@ class OptionReading:
                 option["payload"]["per_model"] = True
                 return
         self.warn(
-            entry.path,
+            self.data.path(entry),
             f"its price changes with the unit's size ({cost} at {grown.count}, "
             + ", ".join(f"{v} at {n}" for n, v in later.items())
             + ") but not per model; priced at the minimum size only",
         )
 
     #: Options whose price may be per model, decided by `settle_per_model`.
-    _per_model: list[tuple[dict[str, Any], Entry, Entry | None, Fraction]] = []
+    _per_model: list[tuple[dict[str, Any], Option, Option | None, Fraction]] = []
 
     @staticmethod
     def _static(m) -> bool:
@@ -218,7 +223,7 @@ class OptionReading:
             and all(group_static(g) for g in groups)
         )
 
-    def offered(self, entry: Entry, node: Node | None = None, root: Node | None = None) -> bool:
+    def offered(self, entry: Option, node: Node | None = None, root: Node | None = None) -> bool:
         """Whether BattleScribe can show `entry` in this unit. `hidden` and the `set hidden`
         modifiers that only ask what the unit is (community data hides "Arcane Items" from
         non-wizards with `notInstanceOf Wizard`) are applied; an entry that other modifiers may
@@ -235,38 +240,43 @@ class OptionReading:
                 dynamic.append(m)
         unhide = [m for m in dynamic if m.value.strip().lower() == "false"]
         if hidden and not unhide:
-            self.warn(entry.path, "hidden in BattleScribe for this unit; not offered")
+            self.warn(self.data.path(entry), "hidden in BattleScribe for this unit; not offered")
             return False
         if hidden:
-            self.warn(entry.path, "hidden in BattleScribe unless its conditions hold; offered always")
+            self.warn(
+                self.data.path(entry), "hidden in BattleScribe unless its conditions hold; offered always"
+            )
         elif any(m.value.strip().lower() == "true" for m in dynamic):
-            self.warn(entry.path, "hidden in BattleScribe when its conditions hold; offered always")
+            self.warn(
+                self.data.path(entry), "hidden in BattleScribe when its conditions hold; offered always"
+            )
         return True
 
-    def cost_limits(self, entry: Entry, notes: list) -> None:
+    def cost_limits(self, entry: Option, notes: list) -> None:
         """Limits on a cost (e.g. "at most 50 pts of magic items") have no place in the unit
         format: kept as text and reported."""
         for c in entry.constraints:
-            if c.field in self.index.cost_types:
-                name = self.index.cost_types[c.field]
-                notes.append(f"{entry.name}: {c.type} {shown(c.value)} {name.strip()} per {c.scope}")
+            if c.field in self.data.cost_types:
+                name = self.data.cost_types[c.field]
+                notes.append(
+                    f"{self.data.name(entry)}: {c.type} {shown(c.value)} {name.strip()} per {c.scope}"
+                )
                 limit = f"{c.type} {shown(c.value)} {name.strip()} per {c.scope}"
-                self.warn(entry.path, f"limit {limit} is kept as text")
+                self.warn(self.data.path(entry), f"limit {limit} is kept as text")
 
     def options_for(
-        self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list, group: str = ""
+        self, entry: Option, node: Node, root: Node, applies_to, options: list, notes: list, group: str = ""
     ) -> None:
         """Upgrade options of `entry` (a model, the unit, or an optional container such as
         "Magic Items"): optional entries, group alternatives, and what optional entries hold."""
-        taken = {child.entry.id for child in node.children}
-        for written in entry.children:
-            child = self.index.resolve(written)
+        taken = {self.data.entry_id(child.entry) for child in node.children}
+        for child in self.data.children(entry):
             if child.type == "model":
                 continue
-            if child.kind == GROUP:
+            if child.is_group:
                 self.group_options(child, node, root, applies_to, options, notes)
                 continue
-            if (self._selection.limit(child, "min", node) or 0) > 0 or child.id in taken:
+            if (self._selection.limit(child, "min", node) or 0) > 0 or self.data.entry_id(child) in taken:
                 continue
             if not self.offered(child, node, root):
                 continue
@@ -274,9 +284,11 @@ class OptionReading:
             high = self._selection.limit(child, "max", node)
             if high is None:
                 high = 1
-                self.warn(child.path, "optional entry without a maximum; offered once per model")
+                self.warn(self.data.path(child), "optional entry without a maximum; offered once per model")
             cost = self._selection.price(child, node, self.points_id)
-            container = bool(child.children) and not self.entry_weapons(child, child.path)[0]
+            container = (
+                self.data.has_children(child) and not self.entry_weapons(child, self.data.path(child))[0]
+            )
             if not (container and cost == 0):  # a free container ("Magic Items") is only its contents
                 option = self.option(child, node, root, applies_to, group, cost, high, None)
                 if option:
@@ -285,33 +297,34 @@ class OptionReading:
                     self.per_model_option(option, child, None, cost, node, root)
                     options.append(option)
                 else:
-                    notes.append(f"option not mapped: {child.name}")
+                    notes.append(f"option not mapped: {self.data.name(child)}")
                     self.warn(
-                        child.path, "an option with no weapon cannot be offered in this system; kept as text"
+                        self.data.path(child),
+                        "an option with no weapon cannot be offered in this system; kept as text",
                     )
-            if child.children:
+            if self.data.has_children(child):
                 self.nested_options(child, node, root, applies_to, options, notes)
 
     def nested_options(
-        self, entry: Entry, node: Node, root: Node, applies_to, options: list, notes: list
+        self, entry: Option, node: Node, root: Node, applies_to, options: list, notes: list
     ) -> None:
         """The selections inside an optional entry, offered as options of the unit (grouped under
         the entry's name) and priced as if the entry were taken; that they need the entry is
         kept as text."""
         before = len(options)
         with self._selection.holding(entry, node) as holder:
-            self.options_for(entry, holder, root, applies_to, options, notes, group=entry.name)
+            self.options_for(entry, holder, root, applies_to, options, notes, group=self.data.name(entry))
         if len(options) > before:
-            notes.append(f"options under {entry.name!r} need {entry.name!r} taken")
+            notes.append(f"options under {self.data.name(entry)!r} need {self.data.name(entry)!r} taken")
             self.warn(
-                entry.path,
+                self.data.path(entry),
                 "its selections are offered as options of the unit; that they "
                 "need this entry is kept as text",
             )
 
     def group_options(
         self,
-        group: Entry,
+        group: Option,
         node: Node,
         root: Node,
         applies_to,
@@ -323,28 +336,29 @@ class OptionReading:
         maximum becomes the option group's cap (`payload.group_max`, see `rules.options`);
         a group without one caps nothing, so BattleScribe's "Command" (champion, standard,
         musician) or "Equipment" (shields and light armour) members combine."""
-        members = [self.index.resolve(m) for m in group.children]
+        members = self.data.children(group)
         if not self.offered(group, node, root):
             return
         self.cost_limits(group, notes)
         group_min = self._selection.limit(group, "min", node) or 0
         group_max = self.group_cap(group, node, root, notes)
         if group_max == 0:
-            self.warn(group.path, "at most 0 of it for this unit; not offered")
+            self.warn(self.data.path(group), "at most 0 of it for this unit; not offered")
             return
         default = self._selection.default_member(group, members, node) if group_min > 0 else None
         default_cost = self._selection.price(default, node, self.points_id) if default else Fraction(0)
         replaced = None
         if default is not None:
-            weapons = self.entry_weapons(default, default.path)[0]
+            weapons = self.entry_weapons(default, self.data.path(default))[0]
             replaced = weapons[0]["name"] if weapons else None
-        if group_max is not None and any(m.kind == GROUP for m in members):
+        if group_max is not None and any(m.is_group for m in members):
             self.warn(
-                group.path, f"at most {group_max} across its inner groups is not enforced; kept as text"
+                self.data.path(group),
+                f"at most {group_max} across its inner groups is not enforced; kept as text",
             )
-            notes.append(f"{group.name}: at most {group_max} in all")
+            notes.append(f"{self.data.name(group)}: at most {group_max} in all")
         for member in members:
-            if member.kind == GROUP:  # "Magic Items" holding "Magic Weapons", "Talismans"...
+            if member.is_group:  # "Magic Items" holding "Magic Weapons", "Talismans"...
                 if depth < 8:
                     self.group_options(member, node, root, applies_to, options, notes, depth + 1)
                 continue
@@ -357,8 +371,11 @@ class OptionReading:
                 high = min(high, group_max)
             cost = self._selection.price(member, node, self.points_id) - default_cost
             if default is not None and replaced is None:
-                self.warn(member.path, "replaces a default that is not a weapon; offered as an extra item")
-            option = self.option(member, node, root, applies_to, group.name, cost, high, replaced)
+                self.warn(
+                    self.data.path(member),
+                    "replaces a default that is not a weapon; offered as an extra item",
+                )
+            option = self.option(member, node, root, applies_to, self.data.name(group), cost, high, replaced)
             if option:
                 # On a model entry the cap is per model: at most the largest unit's worth here;
                 # `_split` in `rules.options` keeps a cap of 1 exact (each model one member).
@@ -369,12 +386,13 @@ class OptionReading:
                 options.append(option)
             else:
                 self.warn(
-                    member.path, "an option with no weapon cannot be offered in this system; kept as text"
+                    self.data.path(member),
+                    "an option with no weapon cannot be offered in this system; kept as text",
                 )
-            if member.children:
+            if self.data.has_children(member):
                 self.nested_options(member, node, root, applies_to, options, notes)
 
-    def group_cap(self, group: Entry, node: Node, root: Node, notes: list) -> int | None:
+    def group_cap(self, group: Option, node: Node, root: Node, notes: list) -> int | None:
         """The group's maximum at the unit's smallest selection, or, where modifiers raise it
         when other selections are made (community WHFB data: "Arcane Items" at most 0, +1 when
         the Plague Priest is a wizard, +1 per Dispel Scroll), the most those modifiers can give,
@@ -383,9 +401,11 @@ class OptionReading:
         ceiling = self._selection.ceiling(group, "max", node)
         if now is None or ceiling is None or ceiling <= now:
             return now
-        notes.append(f"{group.name}: at most {now}, up to {ceiling} with the selections that raise it")
+        notes.append(
+            f"{self.data.name(group)}: at most {now}, up to {ceiling} with the selections that raise it"
+        )
         self.warn(
-            group.path,
+            self.data.path(group),
             f"at most {now} at the smallest selection and up to {ceiling} when other selections "
             "raise it; offered up to the higher limit",
         )

@@ -2,7 +2,7 @@
 characteristics converted to the system's fields, and the damage and crew tables whose healthiest
 row a model reads.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+A part of `UnitMapper` (`mapper`): its methods read the mapper's data and mapping, and the
 engine's selection of the unit (`smallest.UnitSelection`).
 """
 
@@ -12,9 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from rules.battlescribe.catalogue import Entry
-from rules.battlescribe.engine.model import Profile
-from rules.battlescribe.entries import GROUP
+from rules.battlescribe.engine.model import Option, Profile
 from rules.battlescribe.mapping import norm, random_average
 from rules.battlescribe.units.values import ABSENT, DASHES, convert
 
@@ -27,14 +25,14 @@ class ProfileReading:
         system's mapping names, else by best match of their characteristics."""
         self._seen = set()
         named_model = [
-            t for t, (name, _c) in self.index.profile_types.items() if self.mapping.is_model_type(name)
+            t for t, (name, _c) in self.data.profile_types.items() if self.mapping.is_model_type(name)
         ]
         named_weapons = {
-            t for t, (name, _c) in self.index.profile_types.items() if self.mapping.is_weapon_type(name)
+            t for t, (name, _c) in self.data.profile_types.items() if self.mapping.is_weapon_type(name)
         }
         model_type, best = None, 1
         weapons: set[str] = set()
-        for type_id, (_name, chars) in self.index.profile_types.items():
+        for type_id, (_name, chars) in self.data.profile_types.items():
             as_model = sum(norm(c) in self.model_fields for c in chars)
             as_weapon = sum(norm(c) in self.weapon_fields for c in chars)
             if as_model > best and as_model >= as_weapon:
@@ -118,7 +116,7 @@ class ProfileReading:
         ok, value = convert(text, schema)
         return value if ok and value is not ABSENT and value is not None else None
 
-    def table_row(self, entry: Entry) -> tuple[list[str], list[str]] | None:
+    def table_row(self, entry: Option) -> tuple[list[str], list[str]] | None:
         """(column names, values) of the healthiest row of the entry's damage table, if it has
         one: the system's table profiles (`mapping.varying_tables`) or, failing those, profiles
         of a type of the catalogue's own that carry one of the model's characteristics. A
@@ -129,12 +127,17 @@ class ProfileReading:
         found, stack, seen = [], [(entry, 0)], set()
         while stack:
             here, depth = stack.pop()
-            if id(here) in seen:
+            # one entry or link as written is read once (an option per place it is reached)
+            key = (id(here.defn), id(here.link))
+            if key in seen:
                 continue
-            seen.add(id(here))
+            seen.add(key)
             found += self.profiles_of(here)
             if depth < 2:
-                stack += [(self.index.resolve(c), depth + 1) for c in here.children if c.kind != GROUP]
+                # a group written here is passed over; a link to one is read (as it always was)
+                stack += [
+                    (c, depth + 1) for c in self.data.children(here) if not (c.is_group and c.link is None)
+                ]
         profiles = [p for p in found if p.type_id in self.table_types and p.characteristics]
         if not profiles:
             known = set(self.model_fields)
@@ -158,9 +161,7 @@ class ProfileReading:
             else [n for n, _t, _v in rows[0].characteristics]
         )
 
-        crew = any(
-            self.mapping.is_crew_table(self.index.profile_types.get(p.type_id, ("",))[0]) for p in rows
-        )
+        crew = any(self.mapping.is_crew_table(self.data.profile_types.get(p.type_id, ("",))[0]) for p in rows)
         highest = crew or self.mapping.table_healthiest == "highest"
 
         def start(p: Profile) -> int:
@@ -213,7 +214,7 @@ class ProfileReading:
                 weapon[key] = 0  # a weapon without a range is a melee weapon
         return weapon, kept
 
-    def entry_weapons(self, entry: Entry, where: str) -> tuple[list[dict[str, Any]], list[str]]:
+    def entry_weapons(self, entry: Option, where: str) -> tuple[list[dict[str, Any]], list[str]]:
         """The weapons an entry brings. Several weapon profiles on one entry (a gun with two
         firing modes) become one weapon with `profiles` where the system's weapon schema has
         that field and accepts the result; otherwise one weapon per profile."""
@@ -223,15 +224,20 @@ class ProfileReading:
             built.append(weapon)
             notes += extra
         if len(built) > 1 and "profiles" in self.weapon_properties:
-            combined = {**built[0], "name": entry.name[:120] or built[0]["name"], "profiles": built}
+            combined = {
+                **built[0],
+                "name": self.data.name(entry)[:120] or built[0]["name"],
+                "profiles": built,
+            }
             if self.weapon_validator.is_valid(combined):
                 return [combined], notes
         return built, notes
 
-    def profiles_of(self, entry: Entry) -> list[Profile]:
+    def profiles_of(self, entry: Option) -> list[Profile]:
         linked = [
-            self.index.profiles[link.target_id]
-            for link in entry.info_links
-            if link.type == "profile" and link.target_id in self.index.profiles
+            found
+            for link in self.data.info_links(entry)
+            if link.get("type") == "profile"
+            and (found := self.data.linked_profile(str(link.get("targetId", "")))) is not None
         ]
-        return [p for p in [*entry.profiles, *linked] if not p.hidden]
+        return [p for p in [*self.data.profiles_of(entry), *linked] if not p.hidden]

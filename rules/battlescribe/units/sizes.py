@@ -2,7 +2,7 @@
 model or by a numbered selection, "10 Bestigors"), and the price of each size where BattleScribe's
 is not per model.
 
-A part of `UnitMapper` (`mapper`): its methods read the mapper's index and mapping, and the
+A part of `UnitMapper` (`mapper`): its methods read the mapper's data and mapping, and the
 engine's selection of the unit (`smallest.UnitSelection`).
 """
 
@@ -13,8 +13,8 @@ from contextlib import closing
 from fractions import Fraction
 from typing import Any
 
-from rules.battlescribe.catalogue import Entry
-from rules.battlescribe.entries import Node
+from rules.battlescribe.engine.model import Option
+from rules.battlescribe.units.data import Node
 from rules.battlescribe.units.limits import (
     MAX_OPTION_COUNT,
     MAX_SIZE_PRICES,
@@ -29,7 +29,7 @@ class SizeReading:
 
     def size_by_name(
         self,
-        entry: Entry,
+        entry: Option,
         root: Node,
         models: list[dict[str, Any]],
         holders: list[Node],
@@ -57,10 +57,10 @@ class SizeReading:
         sizes cannot be priced so (a fraction of a point, more than `MAX_SIZE_PRICES` sizes) is
         exact up to its first irregular size, with a warning. Returns {model name: (N, the size
         entry's id)} of the models resized, and the unit's fixed points (None: unchanged)."""
-        where = entry.path
+        where = self.data.path(entry)
         found: tuple[Node, int, str] | None = None
         for node in root.children:
-            named = re.match(r"\s*(\d+)\s*x?\s+(\S.*)$", node.entry.name)
+            named = re.match(r"\s*(\d+)\s*x?\s+(\S.*)$", self.data.name(node.entry))
             sizing = node.entry.type in ("model", "upgrade") and node.count >= 1
             if named and sizing and int(named.group(1)) >= 1:
                 found = (node, int(named.group(1)), named.group(2).strip())
@@ -125,7 +125,9 @@ class SizeReading:
                 option["applies_to"] = name
         model["name"] = name
         if model.get(self.mapping.item_field or "items"):  # the size selection is no equipment
-            kept = [i for i in model[self.mapping.item_field] if i.get("name") != node.entry.name[:120]]
+            kept = [
+                i for i in model[self.mapping.item_field] if i.get("name") != self.data.name(node.entry)[:120]
+            ]
             if kept:
                 model[self.mapping.item_field] = kept
             else:
@@ -147,14 +149,14 @@ class SizeReading:
             options.append(grow)
         self.warn(
             where,
-            f"{node.entry.name!r} counts {per} models per selection: {model['count']} models at the "
-            f"smallest size" + (f", up to {per * high}" if high else ""),
+            f"{self.data.name(node.entry)!r} counts {per} models per selection: {model['count']} models "
+            f"at the smallest size" + (f", up to {per * high}" if high else ""),
         )
-        return {name: (per, node.entry.target_id or node.entry.id)}, fixed
+        return {name: (per, self.data.unit_id(node.entry))}, fixed
 
     def model(self, node, root, unit_profiles, abilities, notes, options, growth) -> dict[str, Any] | None:
         entry = node.entry
-        where = entry.path
+        where = self.data.path(entry)
         own = [p for p in self.profiles_of(entry) if p.type_id in self.model_types]
         inherited = [p for p in unit_profiles if p.type_id in self.model_types]
         profiles = own or inherited
@@ -177,7 +179,7 @@ class SizeReading:
             # is marked as having none (`profile_in_source: false`), so it is listed, priced
             # and shown with its rules, but never estimated.
             self.warn(where, "no profile of the system's model type; imported without characteristics")
-            self._unprofiled.append(entry.name)
+            self._unprofiled.append(self.data.name(entry))
         if len(profiles) > 1:
             self.warn(where, f"{len(profiles)} model profiles; the first is used, the others kept as text")
             for extra in profiles[1:]:
@@ -200,10 +202,11 @@ class SizeReading:
                     f"{profiles[0].name}: no {', '.join(lacking)} in the data; imported without "
                     "a complete profile",
                 )
-                self._unprofiled.append(entry.name)
+                self._unprofiled.append(self.data.name(entry))
         count = node.count if node is not root else 1
         model: dict[str, Any] = {
-            "name": (entry.name if node is not root or not profiles else profiles[0].name)[:120] or "Model"
+            "name": (self.data.name(entry) if node is not root or not profiles else profiles[0].name)[:120]
+            or "Model"
         }
         model["count"] = count
         model.update(values)
@@ -292,7 +295,7 @@ class SizeReading:
 
     def price_sizes(
         self,
-        entry: Entry,
+        entry: Option,
         root: Node,
         unit: dict[str, Any],
         node: Node,

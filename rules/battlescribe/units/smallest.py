@@ -8,7 +8,9 @@ categories, no cost limit), as the importer has always priced it: a condition on
 the roster counts this unit only.
 
 `SmallestSelection.tree` makes that selection in the engine's roster and gives it to the rest of
-the importer as its `entries.Node` tree (one node per entry taken, counted per parent).
+the importer as its `data.Node` tree (one node per entry taken, counted per parent), each node
+over the engine option it selects: the importer asks its questions of the very options and
+selections the engine's roster holds.
 """
 
 from __future__ import annotations
@@ -18,16 +20,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules.battlescribe.catalogue import Entry, exact, shown
+from rules.battlescribe.catalogue import exact, shown
 from rules.battlescribe.engine.constraints import validate
 from rules.battlescribe.engine.errors import EngineError
-from rules.battlescribe.engine.model import Definition, GameData, Modifier, Option
+from rules.battlescribe.engine.model import Definition, Modifier, Option
 from rules.battlescribe.engine.modifiers import Effective, _apply_modifiers, effective
 from rules.battlescribe.engine.query import (
     cost_only,
     costs_only,
     holds_under,
-    options_by_id,
     scratch,
     selection_limits,
     shapes,
@@ -35,7 +36,7 @@ from rules.battlescribe.engine.query import (
     trial,
 )
 from rules.battlescribe.engine.roster import Context, Force, Roster, Selection, is_duplicate
-from rules.battlescribe.entries import GROUP, Index, Node
+from rules.battlescribe.units.data import ImportData, Node
 from rules.battlescribe.xml_reader import BattleScribeError
 
 #: Rounds of `complete_minimums` (each completes what the last one's choices made required).
@@ -46,42 +47,37 @@ MAX_SELECTIONS = 5000
 MAX_MIN = 1000
 
 
-def _minimum(option: Option, ctx: Context) -> int:
-    """The option's `min` selections per parent after modifiers (0: none)."""
-    eff = None
-    found = 0
-    for c in option.constraints:
-        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value:
-            if eff is None:
-                eff = effective(option, ctx)
-            found = max(found, int(eff.constraint_values.get(c.id, c.value)))
-    return found
+def _parent_minimums(option: Option) -> list:
+    """`option`'s own limits on its number of selections per parent from below (a percentage
+    is none: `UnitSelection.limit` warns about those)."""
+    return [
+        c
+        for c in option.constraints
+        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value
+    ]
+
+
+def _minimum(option: Option, ctx: Context, raised_only: bool = False) -> int:
+    """The option's `min` selections per parent after modifiers (0: none). `raised_only`: with
+    only the modifiers of those minimums applied (a unit grown by a model reads the minimums a
+    modifier sets many times, and nothing else of those entries), which gives the same number
+    for less work."""
+    mins = _parent_minimums(option)
+    if not mins:
+        return 0
+    if raised_only:
+        eff = Effective(name="", hidden=False, costs={}, constraint_values={c.id: c.value for c in mins})
+        _apply_modifiers(eff, option.modifiers, ctx, fields={c.id for c in mins})
+    else:
+        eff = effective(option, ctx)
+    return max(0, *(int(eff.constraint_values.get(c.id, c.value)) for c in mins))
 
 
 def modified_minimum(option: Option) -> bool:
     """Whether one of `option`'s own modifiers changes its minimum selections per parent (the
     only minimums a change elsewhere in the unit, such as its size, can move)."""
-    mins = {
-        c.id
-        for c in option.constraints
-        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value
-    }
+    mins = {c.id for c in _parent_minimums(option)}
     return bool(mins) and any(m.field in mins for m in option.modifiers)
-
-
-def _raised_minimum(option: Option, ctx: Context) -> int:
-    """`_minimum`, with only the modifiers of the minimum applied (a unit grown by a model reads
-    the minimums a modifier sets many times, and nothing else of those entries)."""
-    mins = {
-        c.id: c.value
-        for c in option.constraints
-        if c.type == "min" and c.field == "selections" and c.scope == "parent" and not c.percent_value
-    }
-    if not mins:
-        return 0
-    eff = Effective(name="", hidden=False, costs={}, constraint_values=dict(mins))
-    _apply_modifiers(eff, option.modifiers, ctx, fields=set(mins))
-    return max(0, *(int(v) for v in eff.constraint_values.values()))
 
 
 def _taken(parent, options: list[Option]) -> int:
@@ -275,29 +271,23 @@ class UnitSelection:
         """The engine selection `node` stands for (the first, for several of one entry)."""
         return self.nodes[id(node)][0][0]
 
-    def option(self, entry: Entry, node: Node) -> Option:
-        """The engine's option for the importer's `entry` under `node`'s selection."""
+    def limit(self, entry: Option, kind: str, node: Node) -> int | None:
+        """`entry`'s `kind` ("min"/"max") selections per parent under `node` (an option under
+        `node`'s, through groups), after modifiers (None: no such limit; the tightest of several).
+        A percentage is warned about and ignored; -1 is "no limit"; a minimum above `MAX_MIN` is
+        a data error, warned about and capped."""
         assert self.maker is not None
-        found = self.maker.options_under(self.selection(node).option).get((entry.id, entry.target_id))
-        if found is None:
-            raise BattleScribeError([f"{entry.path}: the engine offers no such entry here"])
-        return found
-
-    def limit(self, entry: Entry, kind: str, node: Node) -> int | None:
-        """`entry`'s `kind` ("min"/"max") selections per parent under `node`, after modifiers
-        (None: no such limit; the tightest of several). A percentage is warned about and ignored;
-        -1 is "no limit"; a minimum above `MAX_MIN` is a data error, warned about and capped."""
-        warn = self.maker.warn if self.maker is not None else (lambda _path, _message: None)
+        warn, where = self.maker.warn, self.maker.data.path(entry)
         found = None
-        for c, value in selection_limits(self.option(entry, node), self.selection(node), kind):
+        for c, value in selection_limits(entry, self.selection(node), kind):
             if c.percent_value:
-                warn(entry.path, f"a {kind} of {shown(value)} % is not supported; ignored")
+                warn(where, f"a {kind} of {shown(value)} % is not supported; ignored")
                 continue
             n = max(int(value), 0) if value >= 0 else None
             if n is not None:
                 found = n if found is None else (max(found, n) if kind == "min" else min(found, n))
         if kind == "min" and found is not None and found > MAX_MIN:
-            warn(entry.path, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
+            warn(where, f"a minimum of {found} selections is not credible; treated as {MAX_MIN}")
             return MAX_MIN
         return found
 
@@ -371,7 +361,7 @@ class UnitSelection:
                         self.maker.recomplete(self.roster, self.unit, self.root.entry)
                 yield n
 
-    def price(self, entry: Entry, node: Node, cost_type: str | None) -> Fraction:
+    def price(self, entry: Option, node: Node, cost_type: str | None) -> Fraction:
         """What taking `entry` once more under one selection of `node` adds to the unit's cost
         (the engine's, with what it selects with the entry, completed as the unit is)."""
         if cost_type is None:
@@ -381,18 +371,18 @@ class UnitSelection:
         added = taken_cost(
             self.roster,
             self.unit,
-            self.option(entry, node),
+            entry,
             self.selection(node),
             cost_type,
             lambda sel: maker.complete(self.roster, sel, entry),
         )
         return exact(added)
 
-    def ceiling(self, entry: Entry, kind: str, node: Node) -> int | None:
+    def ceiling(self, entry: Option, kind: str, node: Node) -> int | None:
         """The highest value `entry`'s `kind` limit (selections per parent) can take under its
         own modifiers, each applied once whatever its conditions: `set` to its value,
         `increment` added (a repeated increment counted once). None: no such limit."""
-        option = self.option(entry, node)
+        option = entry
         best = None
         for c in option.constraints:
             if c.type != kind or c.field != "selections" or c.scope != "parent" or c.percent_value:
@@ -414,18 +404,18 @@ class UnitSelection:
                 best = int(raised) if best is None else min(best, int(raised))
         return best
 
-    def default_member(self, group: Entry, members: list[Entry], node: Node) -> Entry | None:
+    def default_member(self, group: Option, members: list[Option], node: Node) -> Option | None:
         """The member of `group` under `node` the engine takes for the group's minimum: the one
         the group names as its default, else (with a warning) the first."""
-        default_id = self.option(group, node).defn.default_selection_entry_id
+        default_id = group.defn.default_selection_entry_id
         for member in members:
-            if default_id and default_id in (member.id, member.target_id):
+            if default_id and default_id in (ImportData.entry_id(member), ImportData.target_id(member)):
                 return member
         if members:
             if self.maker is not None:
                 self.maker.warn(
-                    group.path,
-                    f"the group needs a selection and names no default; took {members[0].name!r}",
+                    self.maker.data.path(group),
+                    f"the group needs a selection and names no default; took {ImportData.name(members[0])!r}",
                 )
             return members[0]
         return None
@@ -435,12 +425,12 @@ class UnitSelection:
         return holds_under(modifier, self.selection(node))
 
     @contextmanager
-    def holding(self, entry: Entry, node: Node) -> Iterator[Node]:
+    def holding(self, entry: Option, node: Node) -> Iterator[Node]:
         """`entry` taken once under `node` (with what the engine selects with it, completed as
         the unit is), for as long as the block runs: its own options are read under it."""
         assert self.maker is not None
         parent = self.selection(node)
-        option = self.option(entry, node)
+        option = entry
         before = list(parent.children)
         made = self.roster._create(option, parent, parent.force)
         self.maker.complete(self.roster, made, entry)
@@ -460,12 +450,10 @@ class SmallestSelection:
 
     def __init__(
         self,
-        index: Index,
-        data: GameData,
+        data: ImportData,
         warn: Callable[[str, str], None],
         cost_type: str | None = None,
     ):
-        self.index = index
         self.data = data
         self.warn = warn
         #: The cost type a unit's price is read in: a cheaper legal selection is chosen by it
@@ -473,49 +461,40 @@ class SmallestSelection:
         self.cost_type = cost_type
         #: The force's entry: no categories, no constraints (an otherwise empty roster).
         self._force_entry = Definition(kind="forceEntry", id="", name="")
-        #: {id(option): (that option, the options under it by id)}: the data's options are
-        #: made once and shared by every roster of the import.
-        self._options: dict[int, tuple[Option, dict[tuple[str, str], Option]]] = {}
         #: {id(option): (that option, the options under it whose minimum a modifier sets)}.
         self._raised: dict[int, tuple[Option, list[Option]]] = {}
 
-    def options_under(self, parent: Option) -> dict[tuple[str, str], Option]:
-        """The options under `parent` by id (`engine.query.options_by_id`), made once."""
-        known = self._options.get(id(parent))
-        if known is None or known[0] is not parent:
-            known = self._options[id(parent)] = (parent, options_by_id(parent))
-        return known[1]
-
-    def select(self, entry: Entry, catalogue_id: str) -> UnitSelection:
-        """The engine's roster holding `entry` alone, completed to its smallest legal selection."""
-        roster = Roster(self.data)
+    def select(self, entry: Option, catalogue_id: str) -> UnitSelection:
+        """The engine's roster holding `entry` (a root option of the force of `catalogue_id`,
+        `ImportData.root_entries`) alone, completed to its smallest legal selection."""
+        roster = Roster(self.data.data)
         roster.cost_limits = {}
         force = Force(roster, self._force_entry, catalogue_id, None)
         roster.forces.append(force)
         roster.touch()
         try:
-            unit = roster.select_entry(force, entry.id)
+            unit = roster._create(entry, force, force)
         except EngineError as exc:
-            raise BattleScribeError([f"{entry.path}: {exc}"]) from None
+            raise BattleScribeError([f"{self.data.path(entry)}: {exc}"]) from None
         self.complete(roster, unit, entry)
         out = UnitSelection(roster, unit, Node(entry, 1), maker=self)
         out.root = self._node(entry, [unit], None, 1, out.nodes)
         return out
 
-    def complete(self, roster: Roster, sel: Selection, entry: Entry) -> None:
-        """`complete_minimums` of `sel` (the importer's `entry`), each group it had to choose in
-        warned about."""
-        groups: dict[str, str] = {}
+    def complete(self, roster: Roster, sel: Selection, entry: Option) -> None:
+        """`complete_minimums` of `sel` (of `entry`), each group it had to choose in warned
+        about."""
+        groups: dict[str, tuple[str, Option]] = {}
 
         def warn(group: Option) -> None:
-            groups.setdefault(group.key, group.children()[0].name)
+            groups.setdefault(group.key, (group.children()[0].name, group))
 
         complete_minimums(roster, sel, warn, cost_type=self.cost_type)
-        self._warn_groups(entry, groups)
+        self._warn_groups(groups)
         if sum(1 for _s in sel.descendants()) > MAX_SELECTIONS:
-            raise OverflowError(entry.path)
+            raise OverflowError(self.data.path(entry))
 
-    def recomplete(self, roster: Roster, unit: Selection, entry: Entry) -> None:
+    def recomplete(self, roster: Roster, unit: Selection, entry: Option) -> None:
         """Complete `unit` again after a change that can only have moved the minimums a modifier
         sets (the unit grown by a model: "one weapon per model", "a Spanner per 4 Boyz"). The
         rest of the unit was complete and its other minimums are fixed numbers: so only those
@@ -524,10 +503,10 @@ class SmallestSelection:
         raised minimum, until nothing changes. Nothing is swapped here (`_swap_cheaper` is the
         smallest selection's): a size of the sweep is a number of models, which a swap would
         change."""
-        groups: dict[str, str] = {}
+        groups: dict[str, tuple[str, Option]] = {}
 
         def warn(group: Option) -> None:
-            groups.setdefault(group.key, group.children()[0].name)
+            groups.setdefault(group.key, (group.children()[0].name, group))
 
         for _ in range(MAX_COMPLETION_ROUNDS):
             selections = [unit, *unit.descendants()]
@@ -548,7 +527,7 @@ class SmallestSelection:
                 ctx = Context(roster, sel.force, sel, None)
                 for option in raised:
                     taken = _taken(sel, option.selectable() if option.is_group else [option])
-                    if _raised_minimum(option, ctx) > taken:
+                    if _minimum(option, ctx, raised_only=True) > taken:
                         changed |= _complete(roster, unit, sel, [option], ctx, warn, None)
             if not changed:
                 break
@@ -556,8 +535,8 @@ class SmallestSelection:
                 if id(sel) not in known and id(sel.parent) in known:
                     complete_minimums(roster, sel, warn)
             if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
-                raise OverflowError(entry.path)
-        self._warn_groups(entry, groups)
+                raise OverflowError(self.data.path(entry))
+        self._warn_groups(groups)
 
     def raised(self, parent: Option) -> list[Option]:
         """The options under `parent` (through its groups, in the data's order) whose own
@@ -575,18 +554,19 @@ class SmallestSelection:
             known = self._raised[id(parent)] = (parent, found)
         return known[1]
 
-    def _warn_groups(self, entry: Entry, groups: dict[str, str]) -> None:
-        for key, name in groups.items():
-            where = self._group_path(entry, key)
-            self.warn(where, f"the group needs a selection and names no default; took {name!r}")
+    def _warn_groups(self, groups: dict[str, tuple[str, Option]]) -> None:
+        for name, group in groups.values():
+            self.warn(
+                self.data.path(group), f"the group needs a selection and names no default; took {name!r}"
+            )
 
-    def tree(self, entry: Entry, catalogue_id: str) -> Node:
+    def tree(self, entry: Option, catalogue_id: str) -> Node:
         """`entry`'s smallest legal selection as the importer's tree of nodes."""
         return self.select(entry, catalogue_id).root
 
     def _node(
         self,
-        entry: Entry,
+        entry: Option,
         sels: list[Selection],
         parent: Node | None,
         per: int,
@@ -598,38 +578,17 @@ class SmallestSelection:
         node = Node(entry, max(total // per, 1) if per > 1 else total, parent)
         nodes[id(node)] = (sels, per)
         rep = sels[0]
-        members = self._members(entry)
+        members = self.data.members(entry)
+        at_member = {id(m): i for i, m in enumerate(members)}
         found: dict[int, list[Selection]] = {}
         for child in rep.children:
-            at = next((i for i, m in enumerate(members) if _is(m, child.option)), None)
+            at = at_member.get(id(child.option))
             if at is None:
-                raise BattleScribeError([f"{entry.path}: no entry for {child.option.key!r}"])
+                raise BattleScribeError([f"{self.data.path(entry)}: no entry for {child.option.key!r}"])
             found.setdefault(at, []).append(child)
         for at in sorted(found):
             node.children.append(self._node(members[at], found[at], node, rep.number, nodes))
         return node
-
-    def _members(self, entry: Entry) -> list[Entry]:
-        """The entries selectable under `entry`, through its groups, in the data's order."""
-        out: list[Entry] = []
-        for written in entry.children:
-            child = self.index.resolve(written)
-            out += self._members(child) if child.kind == GROUP else [child]
-        return out
-
-    def _group_path(self, entry: Entry, key: str) -> str:
-        group_id = key.rsplit("::", 1)[-1]
-        stack, seen = [entry], set()
-        while stack:
-            here = stack.pop()
-            for written in here.children:
-                child = self.index.resolve(written)
-                if child.id == group_id or child.target_id == group_id:
-                    return child.path
-                if id(child) not in seen:
-                    seen.add(id(child))
-                    stack.append(child)
-        return entry.path
 
 
 def _within(option: Option, group: Option) -> bool:
@@ -640,10 +599,3 @@ def _within(option: Option, group: Option) -> bool:
             return True
         inside = inside.group
     return False
-
-
-def _is(entry: Entry, option: Option) -> bool:
-    """Whether the importer's (resolved) `entry` is the engine's `option`."""
-    if option.link is None:
-        return entry.id == option.defn.id and not entry.target_id
-    return entry.id == option.link.id and entry.target_id == option.defn.id

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.battlescribe.catalogue import read_document
+from rules.battlescribe.engine.xmlform import load_files
 from rules.battlescribe_import import parse_import
 from tests.rules.battlescribe.files import source, sources
 
@@ -101,8 +101,9 @@ def test_what_cannot_be_mapped_is_reported(realm):
 
 
 def test_modifier_groups_pass_their_conditions_and_repeats_on():
-    doc = read_document(source("realm_undead.cat"))
-    guard, lord, _thrower = doc.entries
+    data = load_files(source("realm.gst"), [source("realm_undead.cat")])
+    (catalogue,) = data.catalogues.values()
+    guard, lord, _thrower = catalogue.root
     (per_five,) = guard.modifiers
     assert (per_five.type, per_five.field) == ("increment", "c0st-pts0-0000-0001")
     assert [[(r.value, r.child_id) for r in level] for level in per_five.repeat_levels] == [[(5, "model")]]

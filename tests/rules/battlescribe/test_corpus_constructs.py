@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.battlescribe.catalogue import Entry
-from rules.battlescribe.entries import Node
+from rules.battlescribe.engine.model import Definition, GameData, Option
 from rules.battlescribe.mapping import BattleScribeMapping, random_average
+from rules.battlescribe.units.data import Node
 from rules.battlescribe_import import checked_faction, parse_import
 from rules.options import OptionError, apply_options
 from rules.systems.registry import all_systems, get_system
@@ -50,7 +50,8 @@ def mortal():
 def test_selection_nodes_compare_by_identity():
     """Nodes compared by value walk parent and children: a probe node removed with `list.remove`
     was a RecursionError on 32 of 52 wh40k-9e catalogues."""
-    entry = Entry(kind="selectionEntry", id="e", name="E", path="p")
+    definition = Definition(kind="selectionEntry", id="e", name="E")
+    entry = Option(GameData({}, []), definition, None, (), None, None)
     parent = Node(entry, 1)
     first, second = Node(entry, 1, parent), Node(entry, 1, parent)
     parent.children += [first, second]

@@ -128,7 +128,6 @@ def test_xml_characteristics_keep_their_values_in_the_engine_model():
     """A characteristic's value is its text (2.02+) or its `value` attribute (2.01, with the
     legacy `profileTypeId`/`profileTypeName`): both reach a roster's shown profiles, and the
     catalogue import reads its profiles from the same model (`engine.model.parse_profile`)."""
-    from rules.battlescribe.catalogue import read_document
     from rules.battlescribe.engine.info import collect
     from rules.battlescribe.engine.model import parse_profile
 
@@ -143,13 +142,13 @@ def test_xml_characteristics_keep_their_values_in_the_engine_model():
         "Hero": ("Unit", [("M", '6"'), ("Ld", "8"), ("Notes", "")]),
         "Shared Gun": ("Weapon", [("Range", '18"')]),
     }
-    doc = read_document(SourceFile("p.cat", PROFILE_CAT))
-    (hero_entry,) = doc.entries
-    assert hero_entry.profiles == [
+    (catalogue,) = data.catalogues.values()
+    (hero_entry,) = catalogue.root
+    assert [parse_profile(p) for p in hero_entry.profiles] == [
         parse_profile({"id": "pr-hero", "name": "Hero", "typeId": "pt-u", "typeName": "Unit",
                        "characteristics": [{"name": "M", "typeId": "ch-m", "value": '6"'},
                                            {"name": "Ld", "typeId": "ch-ld", "value": "8"},
                                            {"name": "Notes", "typeId": "ch-n", "value": ""}]})
     ]
-    (gun,) = doc.shared_profiles
+    (gun,) = [parse_profile(p) for p in data.shared_infos.values() if p.get("typeId") == "pt-w"]
     assert (gun.type_id, gun.type_name, gun.characteristics) == ("pt-w", "Weapon", [("Range", "ch-r", '18"')])

@@ -10,6 +10,7 @@ from rules.battlescribe.engine.xmlform import load_files
 from rules.battlescribe.units.smallest import complete_minimums
 from rules.battlescribe.xml_reader import SourceFile
 from rules.battlescribe_import import parse_import
+from tests.rules.battlescribe.files import source
 from tests.rules.battlescribe.test_one_evaluator import GST, PTS, _catalogue, _limit, _repeat
 
 #: The shape of AoS's Great Unclean One: an optional "Weapon Options" group holding two groups
@@ -205,3 +206,98 @@ def test_the_import_prices_the_cheapest_legal_mob():
     files = [SourceFile("one.gst", GST.encode()), SourceFile("c.cat", MOBS.encode())]
     (faction,) = parse_import(system_key="whfb6", files=files).summary()["factions"]
     assert {u["name"]: u["points"] for u in faction["units"]} == {"stokers": 55, "stokers-apart": 65}
+
+
+def _weapon(entry_id: str, name: str) -> str:
+    return f"""<selectionEntry id="{entry_id}" name="{name}" hidden="false" collective="false" type="upgrade">
+      <profiles>
+        <profile id="{entry_id}-pr" name="{name}" hidden="false" typeId="pt-weapon" typeName="Weapon">
+          <characteristics>
+            <characteristic name="Range" typeId="w-range">12&quot;</characteristic>
+            <characteristic name="Type" typeId="w-type">Pistol 1</characteristic>
+            <characteristic name="S" typeId="w-s">4</characteristic>
+            <characteristic name="AP" typeId="w-ap">0</characteristic>
+            <characteristic name="D" typeId="w-d">1</characteristic>
+            <characteristic name="Abilities" typeId="w-ab">-</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+      <costs><cost name="pts" typeId="ct-pts" value="0.0"/></costs>
+    </selectionEntry>"""
+
+
+#: BSData wh40k-9e's Sanguinary Priest on Bike (Blood Angels): a shared "Melee weapons" group with
+#: a default is linked twice under the model, once inside its "Ranged/Melee weapon" group (whose
+#: default is the pistol) and once after its grenades, where a minimum takes the default.
+PRIEST = f"""<?xml version="1.0" encoding="UTF-8"?>
+<catalogue id="cat-priest" name="Priests" revision="1" battleScribeVersion="2.03" library="false"
+    gameSystemId="sys-grim" gameSystemRevision="3" xmlns="http://www.battlescribe.net/schema/catalogueSchema">
+  <selectionEntries>
+    <selectionEntry id="se-priest" name="Priest" hidden="false" collective="false" type="model">
+      <profiles>
+        <profile id="pr-priest" name="Priest" hidden="false" typeId="pt-unit" typeName="Unit">
+          <characteristics>
+            <characteristic name="M" typeId="c-m">6&quot;</characteristic>
+            <characteristic name="WS" typeId="c-ws">3+</characteristic>
+            <characteristic name="BS" typeId="c-bs">3+</characteristic>
+            <characteristic name="S" typeId="c-s">4</characteristic>
+            <characteristic name="T" typeId="c-t">4</characteristic>
+            <characteristic name="W" typeId="c-w">4</characteristic>
+            <characteristic name="A" typeId="c-a">3</characteristic>
+            <characteristic name="Ld" typeId="c-ld">8</characteristic>
+            <characteristic name="Save" typeId="c-sv">3+</characteristic>
+          </characteristics>
+        </profile>
+      </profiles>
+      <selectionEntryGroups>
+        <selectionEntryGroup id="seg-either" name="Ranged/Melee weapon" hidden="false" collective="false"
+            defaultSelectionEntryId="el-pistol">
+          <constraints>{_limit("either-min", "min", 1)}{_limit("either-max", "max", 1)}</constraints>
+          <entryLinks>
+            <entryLink id="el-pistol" name="Bolt pistol" targetId="se-pistol" type="selectionEntry"/>
+            <entryLink id="el-melee-1" name="Melee weapons" hidden="false" targetId="seg-melee"
+                type="selectionEntryGroup"/>
+          </entryLinks>
+        </selectionEntryGroup>
+      </selectionEntryGroups>
+      <entryLinks>
+        <entryLink id="el-grenades" name="Grenades" targetId="se-grenades" type="selectionEntry">
+          <constraints>{_limit("grenades-min", "min", 1)}{_limit("grenades-max", "max", 1)}</constraints>
+        </entryLink>
+        <entryLink id="el-melee-2" name="Melee weapons" hidden="false" targetId="seg-melee"
+            type="selectionEntryGroup">
+          <constraints>{_limit("melee-min", "min", 1)}{_limit("melee-max", "max", 1)}</constraints>
+        </entryLink>
+      </entryLinks>
+      <costs><cost name="pts" typeId="ct-pts" value="80.0"/></costs>
+    </selectionEntry>
+  </selectionEntries>
+  <sharedSelectionEntries>{_weapon("se-pistol", "Bolt pistol")}{_weapon("se-grenades", "Grenades")}
+    {_weapon("se-sword", "Chainsword")}{_weapon("se-axe", "Power axe")}
+  </sharedSelectionEntries>
+  <sharedSelectionEntryGroups>
+    <selectionEntryGroup id="seg-melee" name="Melee weapons" hidden="false" collective="false"
+        defaultSelectionEntryId="el-sword">
+      <entryLinks>
+        <entryLink id="el-sword" name="Chainsword" hidden="false" targetId="se-sword" type="selectionEntry"/>
+        <entryLink id="el-axe" name="Power axe" hidden="false" targetId="se-axe" type="selectionEntry"/>
+      </entryLinks>
+    </selectionEntryGroup>
+  </sharedSelectionEntryGroups>
+</catalogue>
+"""
+
+
+def test_a_selection_is_the_option_the_engine_took_where_one_entry_is_linked_twice():
+    """The importer's tree keeps the very option the engine selected (one model of the data):
+    the Chainsword taken through the "Melee weapons" link written after the grenades is that
+    one, so the model carries pistol, grenades, chainsword in the data's order. The importer's
+    own model matched a selection to the first entry of the same ids, the Chainsword of the
+    "Ranged/Melee weapon" group, and listed it before the grenades (BSData's Sanguinary Priest
+    on Bike [Legends], the one unit of the four corpora whose record changed with one model)."""
+    files = [source("grimdark.gst"), SourceFile("priest.cat", PRIEST.encode())]
+    (plan,) = parse_import(system_key="wh40k9", files=files).plans
+    (unit,) = plan.units
+    (model,) = unit.values["data"]["models"]
+    assert [w["name"] for w in model["weapons"]] == ["Bolt pistol", "Grenades", "Chainsword"]
+    assert model["points"] == 80
