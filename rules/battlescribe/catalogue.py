@@ -9,8 +9,9 @@ name, revision, file name), the game system and revision it was written for, whe
 library, the catalogues it links, and how many entries it holds (an import's bound). Reading it
 also refuses what the engine's model would read silently wrong: an entry without an id, a link
 without a target, a cost, limit, condition or repeat value that is no number (the engine reads
-each as 0), each naming the file and the element; and the 1.x catalogue format
-(`refuse_legacy_catalogue`).
+each as 0), each naming the file and the element. A 1.x catalogue (`<entries>`) is read by the engine's
+model as BattleScribe 2 converts it (`engine.legacy_catalogue`); its entries are checked here
+alike (`_LegacyChecker`).
 """
 
 from __future__ import annotations
@@ -82,21 +83,14 @@ def _flag(element: Element, name: str) -> bool:
     return element.get(name, "false").lower() == "true"
 
 
-def refuse_legacy_catalogue(root: Element, file: str) -> None:
-    """Refuse a file in the BattleScribe 1.x catalogue format (`<entries>`/`<entry points=...>`
-    instead of `selectionEntries` and costs), which nothing here reads. BSData/whfb still holds a
-    few ("Wood Elves - 8thBRB_6thAB.cat", 1.15). A 1.x *game system* is read: the engine's model
-    upgrades it as BattleScribe 2 does (`engine.legacy.upgraded`)."""
-    kind = local_name(root.tag)
+def is_legacy_catalogue(root: Element) -> bool:
+    """Whether the file is in the BattleScribe 1.x catalogue format (`<entries>`/`<entry
+    points=...>` instead of `selectionEntries` and costs): BSData/whfb still holds nine 8th-edition
+    army books so ("Wood Elves - 8thBRB_6thAB.cat", 1.15). The engine's model reads them as
+    BattleScribe 2 converts them (`engine.legacy_catalogue`); here only their header is read and
+    their entries counted and checked (`_LegacyChecker`)."""
     version = root.get("battleScribeVersion", "")
-    if version.split(".")[0] in ("0", "1") and _children(root, "entries"):
-        raise BattleScribeError(
-            [
-                f"{file}: {kind}: written for BattleScribe {version} (the 1.x file format, with "
-                "<entries> and points attributes), which this importer does not read; open it in a "
-                "current BattleScribe data editor and save it in the 2.x format"
-            ]
-        )
+    return version.split(".")[0] in ("0", "1") and bool(_children(root, "entries"))
 
 
 class _Checker:
@@ -147,6 +141,38 @@ class _Checker:
                 self.entry(child, path)
 
 
+#: A 1.x entry's numeric attributes: its points and its limits (`engine.legacy_catalogue`).
+_LEGACY_NUMBERS = ("points", "minSelections", "maxSelections", "minInForce", "maxInForce",
+                   "minInRoster", "maxInRoster", "minPoints", "maxPoints")
+#: The element lists of a 1.x file that hold entries, groups and links.
+LEGACY_ENTRY_LISTS = ("entries", "entryGroups", "links")
+
+
+class _LegacyChecker(_Checker):
+    """`_Checker` for a 1.x catalogue: its entries, groups and links counted (an import's bound)
+    and refused, naming the element, where a price, limit or modifier value is no number (the
+    conversion would read it as 0 or as no limit)."""
+
+    def entry(self, element: Element, parent_path: str) -> None:
+        self.count += 1
+        kind = local_name(element.tag)
+        path = f"{parent_path}/{kind}[@name={element.get('name', '')!r}]"
+        if not element.get("id", ""):
+            raise self.fail(path, "the element has no id")
+        for attribute in _LEGACY_NUMBERS:
+            self.num(element, attribute, path)
+        for child in element:
+            if local_name(child.tag) == "modifiers":
+                for query in child.iter():
+                    name = local_name(query.tag)
+                    if name in ("modifier", "condition"):
+                        self.num(query, "value" if name == "condition" else "incrementValue",
+                                 f"{path}/modifier/{name}")
+        for list_name in LEGACY_ENTRY_LISTS:
+            for child in _children(element, list_name):
+                self.entry(child, path)
+
+
 def document_from_root(source: SourceFile, root: Element) -> Document:
     """The header of a file already parsed (`xml_reader.parse`), its entries checked; the caller
     reads the same tree into the engine's dict shape, so the file is parsed once.
@@ -160,7 +186,6 @@ def document_from_root(source: SourceFile, root: Element) -> Document:
                 f"<{kind}>, expected <gameSystem> or <catalogue>)"
             ]
         )
-    refuse_legacy_catalogue(root, file)
     doc = Document(
         kind=kind,
         id=root.get("id", ""),
@@ -180,12 +205,18 @@ def document_from_root(source: SourceFile, root: Element) -> Document:
             [f"{file}: {kind}: the catalogue does not name its game system (gameSystemId)"]
         )
     doc.catalogue_links = [link.get("targetId", "") for link in _children(root, "catalogueLinks")]
-    checker = _Checker(file)
-    for list_name in ("selectionEntries", "entryLinks"):
+    legacy = is_legacy_catalogue(root)
+    checker = _LegacyChecker(file) if legacy else _Checker(file)
+    roots, shared = (
+        (("entries", "links"), ("sharedEntries", "sharedEntryGroups"))
+        if legacy
+        else (("selectionEntries", "entryLinks"), ("sharedSelectionEntries", "sharedSelectionEntryGroups"))
+    )
+    for list_name in roots:
         for element in _children(root, list_name):
             checker.entry(element, f"{file}: {kind}")
     doc.root_entries = checker.count
-    for list_name in ("sharedSelectionEntries", "sharedSelectionEntryGroups"):
+    for list_name in shared:
         for element in _children(root, list_name):
             checker.entry(element, f"{file}: {kind}/{list_name}")
     doc.entry_count = checker.count

@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from rules.battlescribe.catalogue import shown
 from rules.battlescribe.engine.model import Option
 from rules.battlescribe.units.data import hidden
+from rules.battlescribe.units.limits import limits_nothing
 
 
 class AbilityReading:
@@ -123,7 +124,7 @@ class AbilityReading:
                 continue
             abilities.append({"name": profile.name, "text": text})
         for c in entry.constraints:
-            if c.scope not in ("parent",) and c.field == "selections":
+            if c.scope not in ("parent",) and c.field == "selections" and not limits_nothing(c.type, c.value):
                 notes.append(f"{self.data.name(entry)}: {c.type} {shown(c.value)} per {c.scope}")
                 self.warn(
                     self.data.path(entry), f"limit {c.type} {shown(c.value)} per {c.scope} is kept as text"

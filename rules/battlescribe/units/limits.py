@@ -14,3 +14,12 @@ UNBOUNDED_GROWTH = 100
 #: (one step and a later, odd one, so "+1 per 5 models" steps are not taken for per-model).
 PER_MODEL_PROBES = (1, 7)
 STATIC_CONDITIONS = ("instanceOf", "notInstanceOf")
+
+
+def limits_nothing(constraint_type: str, value: float) -> bool:
+    """Whether a limit as written bounds nothing: a maximum below 0 (BattleScribe's -1, "no
+    limit") or a minimum of 0 or less, which the engine never reports broken
+    (`engine.constraints._violated`). BattleScribe 2 writes such limits when it converts a 1.x
+    file, on every shared entry group and where a modifier changes one; a note of "max -1 per
+    roster" would only puzzle a player."""
+    return (constraint_type == "max" and value < 0) or (constraint_type == "min" and value <= 0)

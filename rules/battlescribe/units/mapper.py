@@ -373,6 +373,14 @@ def map_documents(
         mapping=mapping or DEFAULT,
     )
     where = data.system.file if data.system else "import"
+    # What the engine's model could not convert of a 1.x catalogue (`engine.legacy_catalogue`),
+    # left out of its units: said with the import's own warnings.
+    for line in game_data.warnings:
+        written, _, message = line.partition(": ")
+        if message:
+            mapper.warn(written, message)
+        else:
+            mapper.warn(where, written)
     if mapper.model_type is None:
         mapper.warn(
             where, "no profile type matches the system's model characteristics; units cannot be mapped"

@@ -20,6 +20,7 @@ from rules.battlescribe.units.limits import (
     MAX_OPTION_COUNT,
     PER_MODEL_PROBES,
     STATIC_CONDITIONS,
+    limits_nothing,
 )
 from rules.battlescribe.units.values import slug
 
@@ -256,7 +257,7 @@ class OptionReading:
         """Limits on a cost (e.g. "at most 50 pts of magic items") have no place in the unit
         format: kept as text and reported."""
         for c in entry.constraints:
-            if c.field in self.data.cost_types:
+            if c.field in self.data.cost_types and not limits_nothing(c.type, c.value):
                 name = self.data.cost_types[c.field]
                 notes.append(
                     f"{self.data.name(entry)}: {c.type} {shown(c.value)} {name.strip()} per {c.scope}"

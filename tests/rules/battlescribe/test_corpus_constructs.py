@@ -305,22 +305,35 @@ def test_40k_ability_wordings_read_for_the_estimates(text, fields, found):
     assert read_ability("X", text) == (fields, found)
 
 
-def test_a_battlescribe_1_file_is_refused_with_a_clear_reason():
-    """BSData/whfb keeps two 6th-edition army books in the 1.x format (battleScribeVersion 1.15)."""
+def test_a_battlescribe_1_catalogue_imports_as_battlescribe_2_converts_it():
+    """BSData/whfb keeps nine 8th-edition army books in the 1.x format (battleScribeVersion 1.15):
+    the import reads them through the engine's model (`engine.legacy_catalogue`), priced by
+    their `points` attributes. `oldforce_legacy.cat` (invented, 1.15 shape): 10 Hold Warriors at
+    8 pts (their armour, 1 pt a model, is an option); the Lord at 110."""
+    result = parse_import(system_key="ru_whfb", files=sources("oldforce.gst", "oldforce_legacy.cat"))
+    [faction] = result.summary()["factions"]
+    points = {u["name"]: u["points"] for u in faction["units"]}
+    assert faction["name"] == "Test Hold (1.x)"
+    assert {k: points.get(k) for k in ("Hold Lord", "Hold Warriors", "Hold Cannon")} == {
+        "Hold Lord": 110, "Hold Warriors": 80, "Hold Cannon": 120}
+    # the converted file's limits that bound nothing (max -1, min 0) are no "kept as text" notes
+    assert not [w for w in result.warnings if " -1 " in w or "min 0 " in w]
+    assert any("limit max 1 per roster is kept as text" in w for w in result.warnings)
+
+
+def test_a_battlescribe_1_catalogue_with_a_price_that_is_no_number_is_refused():
     from rules.battlescribe.xml_reader import BattleScribeError, SourceFile
 
     old = (
         b'<?xml version="1.0" encoding="UTF-8"?><catalogue xmlns="http://www.battlescribe.net/schema/'
-        b'catalogueSchema" id="old-cat" revision="1" gameSystemId="sys-hold" battleScribeVersion="1.15" '
-        b'name="Old Book"><entries><entry id="e1" name="Archers" points="10.0" type="unit"/></entries>'
+        b'catalogueSchema" id="old-cat" revision="1" gameSystemId="sys-oldforce" battleScribeVersion="1.15" '
+        b'name="Old Book"><entries><entry id="e1" name="Archers" points="ten" type="unit"/></entries>'
         b"</catalogue>"
     )
     with pytest.raises(BattleScribeError) as caught:
-        parse_import(system_key="whfb6", files=[*sources("hold.gst"), SourceFile("old.cat", old)])
+        parse_import(system_key="ru_whfb", files=[*sources("oldforce.gst"), SourceFile("old.cat", old)])
     assert caught.value.errors == [
-        "old.cat: catalogue: written for BattleScribe 1.15 (the 1.x file format, with <entries> and points "
-        "attributes), which this importer does not read; open it in a current BattleScribe data editor and "
-        "save it in the 2.x format"
+        "old.cat: catalogue/entry[@name='Archers']@points: 'ten' is not a number"
     ]
 
 
