@@ -88,19 +88,22 @@ def _taken(parent, options: list[Option]) -> int:
 def complete_minimums(
     roster: Roster,
     unit: Selection,
-    warn: Callable[[Option], None] = lambda _group: None,
+    warn: Callable[[Option, Option], None] = lambda _group, _member: None,
     rounds: int = MAX_COMPLETION_ROUNDS,
     cost_type: str | None = None,
+    choose_by: str | None = None,
 ) -> None:
     """Complete the engine's auto-selection of `unit` into its smallest legal selection.
 
     BattleScribe (and the engine) leave a group that requires a choice and names no default
     empty, with an error for the player to resolve (Ergofarg's Dwarfs "Slayers": at least 10 of
     Troll or Giant Slayers). A unit card has no player to ask, and its price must be one of a
-    legal unit: so while a group or an entry is below its minimum, this takes what the
-    importer has always taken (the group's first member, `warn`ed about; an entry up to its
-    minimum, which a modifier may have raised after the entry's parent was auto-selected) and
-    lets the engine auto-select under it; until nothing is missing or nothing changes.
+    legal unit: so while a group or an entry is below its minimum, this takes the group's
+    cheapest member (`required_choice`, in `choose_by` or `cost_type`, `warn`ed about: a
+    Keeper of Secrets must be a wizard of some level, and Level 1 costs nothing where Level 3
+    costs 70) or the entry up to its minimum (which a modifier may have raised after the
+    entry's parent was auto-selected), and lets the engine auto-select under it; until nothing
+    is missing or nothing changes.
 
     A model taken so is then tried in place of as many models of another entry beside it
     (`_swap_cheaper`, with `cost_type` only): BSData 40k's Burna Boyz need a Spanner per 4
@@ -111,11 +114,25 @@ def complete_minimums(
         changed = False
         for sel in [unit, *unit.descendants()]:
             ctx = Context(roster, sel.force, sel, None)
-            changed |= _complete(roster, unit, sel, sel.option.children(), ctx, warn, cost_type)
+            changed |= _complete(roster, unit, sel, sel.option.children(), ctx, warn, cost_type,
+                                 choose_by or cost_type)
         if not changed:
             return
         if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
             raise OverflowError(unit.option.key)
+
+
+def required_choice(members: list[Option], cost_type: str | None) -> Option | None:
+    """The member of a group that must be chosen and names no default that a unit card takes:
+    the first of its cheapest entries by their written cost in `cost_type` (the first entry
+    without one; None when the group holds only groups). The cheapest, because the card shows
+    the smallest legal unit, and the player picks another as an option."""
+    entries = [m for m in members if not m.is_group]
+    if not entries:
+        return None
+    if cost_type is None:
+        return entries[0]
+    return min(entries, key=lambda m: m.costs.get(cost_type, 0.0))
 
 
 def _complete(
@@ -126,18 +143,18 @@ def _complete(
     ctx: Context,
     warn,
     cost_type: str | None,
+    choose_by: str | None = None,
 ) -> bool:
     changed = False
     for option in options:
         minimum = _minimum(option, ctx)
         if option.is_group:
-            changed |= _complete(roster, unit, parent, option.children(), ctx, warn, cost_type)
+            changed |= _complete(roster, unit, parent, option.children(), ctx, warn, cost_type, choose_by)
             missing = minimum - _taken(parent, option.selectable())
-            members = option.children()
-            if missing <= 0 or not members or members[0].is_group:
+            first = required_choice(option.children(), choose_by)
+            if missing <= 0 or first is None:
                 continue
-            first = members[0]
-            warn(option)
+            warn(option, first)
             have = sum(s.number for s in parent.children if s.option is first)
             roster._auto_create(first, parent, ctx.force, have + missing)
             changed = True
@@ -406,19 +423,20 @@ class UnitSelection:
 
     def default_member(self, group: Option, members: list[Option], node: Node) -> Option | None:
         """The member of `group` under `node` the engine takes for the group's minimum: the one
-        the group names as its default, else (with a warning) the first."""
+        the group names as its default, else (with a warning) its cheapest (`required_choice`)."""
         default_id = group.defn.default_selection_entry_id
         for member in members:
             if default_id and default_id in (ImportData.entry_id(member), ImportData.target_id(member)):
                 return member
-        if members:
-            if self.maker is not None:
-                self.maker.warn(
-                    self.maker.data.path(group),
-                    f"the group needs a selection and names no default; took {ImportData.name(members[0])!r}",
-                )
-            return members[0]
-        return None
+        chosen = required_choice(members, self.maker.cost_type if self.maker is not None else None)
+        if chosen is None:
+            return members[0] if members else None
+        if self.maker is not None:
+            self.maker.warn(
+                self.maker.data.path(group),
+                f"the group needs a selection and names no default; took {ImportData.name(chosen)!r}",
+            )
+        return chosen
 
     def holds(self, modifier: Modifier, node: Node) -> bool:
         """Whether `modifier`'s conditions hold for an entry not selected under `node`."""
@@ -486,8 +504,8 @@ class SmallestSelection:
         about."""
         groups: dict[str, tuple[str, Option]] = {}
 
-        def warn(group: Option) -> None:
-            groups.setdefault(group.key, (group.children()[0].name, group))
+        def warn(group: Option, member: Option) -> None:
+            groups.setdefault(group.key, (member.name, group))
 
         complete_minimums(roster, sel, warn, cost_type=self.cost_type)
         self._warn_groups(groups)
@@ -505,8 +523,8 @@ class SmallestSelection:
         change."""
         groups: dict[str, tuple[str, Option]] = {}
 
-        def warn(group: Option) -> None:
-            groups.setdefault(group.key, (group.children()[0].name, group))
+        def warn(group: Option, member: Option) -> None:
+            groups.setdefault(group.key, (member.name, group))
 
         for _ in range(MAX_COMPLETION_ROUNDS):
             selections = [unit, *unit.descendants()]
@@ -528,12 +546,12 @@ class SmallestSelection:
                 for option in raised:
                     taken = _taken(sel, option.selectable() if option.is_group else [option])
                     if _minimum(option, ctx, raised_only=True) > taken:
-                        changed |= _complete(roster, unit, sel, [option], ctx, warn, None)
+                        changed |= _complete(roster, unit, sel, [option], ctx, warn, None, self.cost_type)
             if not changed:
                 break
             for sel in unit.descendants():
                 if id(sel) not in known and id(sel.parent) in known:
-                    complete_minimums(roster, sel, warn)
+                    complete_minimums(roster, sel, warn, choose_by=self.cost_type)
             if sum(1 for _s in unit.descendants()) > MAX_SELECTIONS:
                 raise OverflowError(self.data.path(entry))
         self._warn_groups(groups)

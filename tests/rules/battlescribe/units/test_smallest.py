@@ -7,7 +7,7 @@ from __future__ import annotations
 from rules.battlescribe.engine.constraints import validate
 from rules.battlescribe.engine.roster import Roster
 from rules.battlescribe.engine.xmlform import load_files
-from rules.battlescribe.units.smallest import complete_minimums
+from rules.battlescribe.units.smallest import complete_minimums, required_choice
 from rules.battlescribe.xml_reader import SourceFile
 from rules.battlescribe_import import parse_import
 from tests.rules.battlescribe.files import source
@@ -65,11 +65,29 @@ def test_a_group_minimum_without_a_default_takes_its_first_entry():
     unit = roster.select_entry(force, "no-default")
     assert unit.children == []
     took = []
-    complete_minimums(roster, unit, took.append)
+    complete_minimums(roster, unit, lambda group, member: took.append((group.name, member.name)))
     assert [(s.option.name, s.number) for s in unit.children] == [("Troll Slayer", 10)]
     assert unit.cost(PTS) == 110
-    assert [o.name for o in took] == ["Slayer unit"]
+    assert took == [("Slayer unit", "Troll Slayer")]
     assert not any("Slayer unit" in str(e) for e in validate(roster))
+
+
+def test_a_required_choice_without_a_default_takes_the_cheapest_entry():
+    """BSData/whfb's Keeper of Secrets must take a wizard level and names none: Level 3 (70
+    pts) is written first, Level 1 (0 pts) last. The smallest legal unit takes the cheapest: here
+    the Flail (5 pts), written after the Axe (7 pts)."""
+    flail = NESTED[NESTED.index('<selectionEntry id="flail"') : NESTED.index('<selectionEntry id="axe"')]
+    start = NESTED.index('<selectionEntry id="axe"')
+    axe = NESTED[start : NESTED.index("</selectionEntry>", start) + len("</selectionEntry>")]
+    dear_first = NESTED.replace(flail + axe, axe + flail.rstrip())
+    assert dear_first.index('id="axe"') < dear_first.index('id="flail"')
+    roster, force = _roster(dear_first)
+    unit = roster.select_entry(force, "hands")
+    took = []
+    complete_minimums(roster, unit, lambda group, member: took.append(member.name), cost_type=PTS)
+    assert [(s.option.name, s.number) for s in unit.children] == [("Flail", 1)]
+    assert unit.cost(PTS) == 105 and took == ["Flail"]
+    assert required_choice([], PTS) is None
 
 
 def test_a_nested_group_minimum_is_completed_and_a_complete_unit_is_left_alone():
