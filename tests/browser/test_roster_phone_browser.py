@@ -152,3 +152,46 @@ def test_printed_in_two_columns_long_names_break_between_words(
         if found:
             problems[key] = found[:8]
     assert problems == {}
+
+
+#: Words of the cards' cells printed over two lines (a word's text has boxes on two lines); a
+#: word with a hyphen may break at it.
+WORDS_BROKEN_ON_SCREEN = """() => {
+    const broken = [];
+    for (const cell of document.querySelectorAll('.unit-card td, .unit-card th')) {
+        if (cell.offsetParent === null) continue;
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) {
+            const node = walker.currentNode, words = /[^\\s-]+/g;
+            let match;
+            while ((match = words.exec(node.textContent))) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                     .map(r => Math.round(r.top)));
+                if (tops.size > 1) broken.push(match[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, {"width": 390, "height": 844}])
+def test_on_screen_no_word_of_a_card_breaks_over_two_lines(
+    live_server: object, browser: Browser, example_lists, viewport
+) -> None:
+    """The roster on screen broke labels and rules mid-word ("Assaul" / "t 2", "Grena" /
+    "de D6"): `overflow-wrap: anywhere` let a table squeeze a column below its longest word
+    beside a 40k weapon's ability. A word breaks only when alone wider than its card."""
+    page = browser.new_context(viewport=viewport).new_page()
+    broken = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
+        broken[key] = page.evaluate(WORDS_BROKEN_ON_SCREEN)
+        if key == "wh40k9":
+            page.locator(".unit-card").nth(1).screenshot(
+                path=str(screenshot_path(f"roster-words-{viewport['width']}-{key}")))
+    assert broken == {key: [] for key in example_lists}
+    assert page.evaluate("() => document.documentElement.scrollWidth") == viewport["width"]
