@@ -195,3 +195,37 @@ def test_on_screen_no_word_of_a_card_breaks_over_two_lines(
                 path=str(screenshot_path(f"roster-words-{viewport['width']}-{key}")))
     assert broken == {key: [] for key in example_lists}
     assert page.evaluate("() => document.documentElement.scrollWidth") == viewport["width"]
+
+
+#: Cards whose tables scroll sideways, with by how many pixels.
+SCROLLED_BY = """() => Object.fromEntries([...document.querySelectorAll('.unit-card .table-scroll')]
+    .filter(box => box.scrollWidth > box.clientWidth + 1)
+    .map(box => [box.closest('.unit-card').querySelector('h2').textContent.trim(),
+                 box.scrollWidth - box.clientWidth]))"""
+#: What a profile may still stick out on a phone in a language of long words: less than a
+#: column (a Russian WHFB name of twelve letters beside thirteen figures, a few pixels of its
+#: Ward column; breaking the name would break English names that fit).
+LONG_WORDS_SLACK_PX = 32
+
+
+@pytest.mark.parametrize("language", ["ru", "pl", "cs"])
+def test_every_systems_roster_nearly_fits_a_phone_in_a_language_of_long_words(
+    live_server: object, browser: Browser, example_lists, language
+) -> None:
+    """In Russian, Polish and Czech the cards' tables were far wider than a phone, their last
+    columns in a sideways scroller (an AoS weapon table by 137 px with "Дистанция",
+    "Попадание", "Пробивание" as headings; a 40k one by a weapon ability's engine effect
+    printed as a dict): headings a language abbreviates (`rules.unit_cards.column_heading`)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    too_wide = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
+        assert page.locator("html").get_attribute("lang") == language
+        scrolled = page.evaluate(SCROLLED_BY)
+        too_wide[key] = {card: px for card, px in scrolled.items() if px > LONG_WORDS_SLACK_PX}
+        if key == "aos1":
+            page.locator(".unit-card").first.screenshot(path=str(screenshot_path(f"roster-phone-{key}-{language}")))
+    assert too_wide == {key: {} for key in example_lists}
+    assert page.evaluate("() => document.documentElement.scrollWidth") == 390
