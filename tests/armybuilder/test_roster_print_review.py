@@ -155,3 +155,20 @@ def test_a_characters_magic_item_figure_names_the_model_in_the_readers_language(
         translated = army_list.faction.in_reader_language("Margrave")
     assert translated != "Margrave"
     assert translated in {row["model"] for row in rows}
+
+
+def test_a_rule_broken_quotes_the_unit_in_the_readers_language(example_lists):  # noqa: F811
+    """A Russian roster said "Генерал (Snag Boss, Ld 6) …" under a card headed "Босс Кривозубов"."""
+    from armybuilder.templatetags.army_lists import violation_message
+    from points.catalogue.i18n import _ as message
+    from points.catalogue.i18n import message_record
+
+    army_list = loaded(example_lists["whfb6"])
+    text = message("The General (%(name)s, Ld %(ld)d) must be the character with the highest Leadership "
+                   "(%(best)d).") % {"name": "Margrave", "ld": 8, "best": 9}
+    stored = {"rule": "general", "message": str(text), **message_record(text)}
+    with translation.override("ru"):
+        translated = army_list.faction.in_reader_language("Margrave")
+        shown = violation_message(stored, army_list)
+        assert translated != "Margrave" and translated in shown and "Margrave" not in shown
+        assert "Margrave" in violation_message(stored)  # without the list: as stored
