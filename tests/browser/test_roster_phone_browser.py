@@ -229,3 +229,28 @@ def test_every_systems_roster_nearly_fits_a_phone_in_a_language_of_long_words(
             page.locator(".unit-card").first.screenshot(path=str(screenshot_path(f"roster-phone-{key}-{language}")))
     assert too_wide == {key: {} for key in example_lists}
     assert page.evaluate("() => document.documentElement.scrollWidth") == 390
+
+
+#: Cells of the cards taller than three of their lines, with their text (print check).
+TALL_CELLS = """() => [...document.querySelectorAll('.unit-card td, .unit-card tbody th')]
+    .filter(cell => cell.offsetParent !== null)
+    .filter(cell => cell.getBoundingClientRect().height
+                    > 3.5 * parseFloat(getComputedStyle(cell).lineHeight || getComputedStyle(cell).fontSize))
+    .map(cell => cell.textContent.trim().slice(0, 40))"""
+
+
+def test_printed_in_two_columns_text_reads_across_the_card(
+    live_server: object, browser: Browser, example_lists
+) -> None:
+    """Chromium's print in two columns squeezed a 40k weapon's ability into a column a word or
+    two wide ("When the / bearer / fights, …", seven lines and more): half a page wide, a card
+    prints its columns of text on the line under each row, as on a phone."""
+    page = browser.new_context(viewport={"width": 718, "height": 1000}).new_page()
+    page.emulate_media(media="print")
+    tall = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}?columns=2")
+        tall[key] = page.evaluate(TALL_CELLS)
+        if key == "wh40k9":
+            screenshot(page, "roster-print-2col-text-wh40k9")
+    assert tall == {key: [] for key in example_lists}
