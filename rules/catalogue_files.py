@@ -454,8 +454,8 @@ class _FactionReader:
         return faction
 
     def translatable_texts(self) -> set[str]:
-        """`translatable_texts` of this file."""
-        return translatable_texts(self.data)
+        """`translatable_texts` of this file (with the items its options add by slug)."""
+        return translatable_texts(self.data, self.equipment)
 
     def translations(self) -> dict[str, dict[str, str]]:
         """The file's `translations` of texts the file has. A key no text matches any more (a
@@ -721,12 +721,15 @@ class _FactionReader:
         return self.price(f"{path} (taken {count}×)", changed) is not None
 
 
-def translatable_texts(data: Mapping[str, Any]) -> set[str]:
+def translatable_texts(data: Mapping[str, Any],
+                       equipment: Mapping[str, Mapping[str, Any]] | None = None) -> set[str]:
     """The texts a player reads of a faction file (`data`, as written), which its
     `translations` may translate: its name, each unit's name, each option's label and group,
     and the names of its models, weapons (and their alternative profiles) and the items its
     models carry, wherever the file writes them (a unit's models, the file's `weapons`, what
-    an option adds). A command model written `like: <model>` is named by its own `name`."""
+    an option adds: an item named by its slug in the system's `equipment`, by slug, is named
+    there; a Russian roster printed "Heavy Armour" among "Лёгкая броня" and "Щит"). A command
+    model written `like: <model>` is named by its own `name`."""
     texts = {str(data["faction"]["name"])}
 
     def weapon(written: Any) -> None:
@@ -758,6 +761,9 @@ def translatable_texts(data: Mapping[str, Any]) -> set[str]:
             replacements = replacements if isinstance(replacements, list) else [replacements]
             for each in [*replacements, payload.get("weapon")]:
                 weapon(each)
+            item = payload.get("item")
+            if isinstance(item, str) and item in (equipment or {}):
+                texts.add(str((equipment or {})[item]["name"]))
     return texts
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from points.shared_format import UnitFormatError
 from rules.models import Faction, SpecialRule, UnitTemplate
@@ -126,10 +127,31 @@ def weapon_columns(schema: Mapping[str, Any], weapons: Iterable[Mapping[str, Any
     return [_column(k, properties.get(k, {})) for k in keys]
 
 
+#: The context of a column's heading where a language abbreviates it: its word for Range, Hit,
+#: Rend, Ward or Abilities ("Дистанция", "Пробивание", "Особый спасбросок") stretched a card
+#: past the screen, in a sideways scroller nobody saw. The full word stays the heading's title.
+HEADING_CONTEXT = "column heading"
+#: The headings abbreviated in some language (marked here for `makemessages`).
+ABBREVIATED_HEADINGS = (
+    pgettext_lazy("column heading", "Range"),
+    pgettext_lazy("column heading", "Hit"),
+    pgettext_lazy("column heading", "Rend"),
+    pgettext_lazy("column heading", "Ward"),
+    pgettext_lazy("column heading", "Abilities"),
+)
+
+
+def column_heading(title: str) -> str:
+    """A column's heading in the reader's language: its abbreviation where the language has one
+    (`HEADING_CONTEXT`), else the title's own translation."""
+    shown = pgettext(HEADING_CONTEXT, title)
+    return shown if shown != title else _(title)
+
+
 def _column(key: str, schema: Mapping[str, Any]) -> Column:
-    short = _(str(schema.get("title") or key.replace("_", " ").title()))  # runtime: titles are schema data
-    long = _(str(schema["x-long"])) if schema.get("x-long") else short
-    return Column(key, short, long, schema.get("format") == "roll-target")
+    title = str(schema.get("title") or key.replace("_", " ").title())  # runtime: titles are schema data
+    long = _(str(schema["x-long"])) if schema.get("x-long") else _(title)
+    return Column(key, column_heading(title), long, schema.get("format") == "roll-target")
 
 
 def _keys_in_order(rows: Sequence[Mapping[str, Any]], *, exclude: Sequence[str]) -> list[str]:
@@ -150,7 +172,9 @@ def cell(value: Any, column: Column) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
+        # A mapping in a list is an effect written for the engines beside its text (a 40k
+        # weapon's `{type: extra_attacks, value: 1}`), not something a player reads.
+        return ", ".join(str(v) for v in value if not isinstance(v, Mapping))
     if isinstance(value, dict):
         return ", ".join(f"{k} {v}" for k, v in value.items())
     return str(value)

@@ -125,7 +125,11 @@ def unit_summary(*, army_list: ArmyList, unit: ListUnit) -> list[dict[str, Any]]
     if summarise is no_figures:  # most systems: no army to write out for each unit of a page or read
         return []
     army = army_dict(army_list=army_list, units=(), backend=backend_for(army_list, (unit,)))
-    return [{**row, "label": str(row.get("label", ""))} for row in summarise(army, unit.data)]
+    # A row names its model as the unit's data does (English): shown in the reader's language
+    # as the card's other model names are (`ListUnit.option_text`).
+    return [{**row, "label": str(row.get("label", "")),
+             **({"model": unit.option_text(str(row["model"]))} if row.get("model") else {})}
+            for row in summarise(army, unit.data)]
 
 
 def evaluate_units(

@@ -261,13 +261,33 @@ _NAME_MIN_EM = 8.0
 _RULES_MIN_EM = 11.0
 
 
+#: A cell of more words than this, or wider than `_PROSE_EM`, is prose (a 40k weapon's
+#: ability, "When the bearer fights, it makes 1 additional attack"), not a figure or a label.
+_PROSE_WORDS = 3
+_PROSE_EM = 12.0
+
+
+@dataclass(frozen=True)
+class PdfRow:
+    """A row of a PDF card's table: the cells its table has columns for, and the line printed
+    under it (`below`): its prose cells with their column's name, and its rules when the table
+    has no rules column."""
+
+    name: str
+    count: int
+    cells: list[str]
+    rules: list[str]
+    sub: bool = False
+    below: str = ""
+
+
 @dataclass(frozen=True)
 class PdfSection:
     """A heading row and its rows in a PDF card's table (the models, or the weapons)."""
 
     head: str
     columns: Sequence[Column]
-    rows: Sequence[Row]
+    rows: Sequence[Row | PdfRow]
     #: Empty cells after the columns, when the table has more (a section sharing a table).
     pad: int = 0
 
@@ -319,41 +339,98 @@ def _width(texts: Sequence[str], padding: float = _PADDING_EM) -> float:
     return round(longest + padding, 1)
 
 
+def _full_width(texts: Sequence[str], padding: float = _PADDING_EM) -> float:
+    """The em a column needs for its longest cell on one line ("Assault 2" unbroken)."""
+    return round(max((text_em(str(text)) for text in texts), default=1.0) + padding, 1)
+
+
+def _is_prose(value: str) -> bool:
+    return len(value.split()) > _PROSE_WORDS or text_em(value) > _PROSE_EM
+
+
+def _prose_columns(sections: Sequence[PdfSection]) -> frozenset[int]:
+    """The column indices holding prose in some row of any section: printed under the row,
+    across the card, instead of squeezed into a column as wide as its longest word (a 40k
+    ability was a column one word wide and fourteen lines tall)."""
+    return frozenset(
+        i for section in sections for row in section.rows
+        for i, value in enumerate(row.cells) if _is_prose(str(value))
+    )
+
+
+def _widen(numbers: list[float], full: list[float], spare: float) -> None:
+    """Give columns their unbroken width (`_full_width`), the cheapest first, while `spare`
+    em lasts."""
+    for i in sorted(range(len(numbers)), key=lambda i: full[i] - numbers[i]):
+        gain = full[i] - numbers[i]
+        if 0 < gain <= spare:
+            numbers[i], spare = full[i], spare - gain
+
+
 def pdf_table(head: str, columns: Sequence[Column], rows: Sequence[Row], width_em: float) -> PdfTable:
     """`pdf_layout` of one section."""
     return pdf_layout([PdfSection(head, columns, rows)], width_em)
 
 
+def _pdf_rows(section: PdfSection, prose: frozenset[int], rules_column: bool) -> list[PdfRow]:
+    """The section's rows without their prose cells, which go to the line below each row
+    (with the column's name), followed by the row's rules when there is no rules column."""
+    rows = []
+    for row in section.rows:
+        cells = [value for i, value in enumerate(row.cells) if i not in prose]
+        below = [f"{section.columns[i].title}: {value}" for i, value in enumerate(row.cells)
+                 if i in prose and i < len(section.columns) and str(value) not in ("", "-")]
+        if not rules_column and row.rules:
+            below.append(", ".join(row.rules))
+        rows.append(PdfRow(row.name, row.count, cells, list(row.rules), row.sub, " · ".join(below)))
+    return rows
+
+
 def pdf_layout(sections: Sequence[PdfSection], width_em: float) -> PdfTable:
     """`PdfTable` of `sections` for a card `width_em` wide: each number column as wide as its
-    widest word in any section, the name column the longest name if there is room (at least
-    `_NAME_MIN_EM` and the longest word of a name), the rules the rest, or a line of their own when less than
-    `_RULES_MIN_EM` is left."""
-    count = max(len(section.columns) for section in sections)
-    counts = [str(r.count) for section in sections for r in section.rows]
+    widest word in any section (as its widest cell when there is room to spare), the name
+    column the longest name if there is room (at least `_NAME_MIN_EM` and the longest word of
+    a name), the rules the rest, or a line of their own when less than `_RULES_MIN_EM` is left.
+    A column of prose (`_prose_columns`) prints under each row instead."""
+    prose = _prose_columns(sections)
+    kept = [
+        PdfSection(s.head, [c for i, c in enumerate(s.columns) if i not in prose],
+                   [PdfRow(r.name, r.count, [v for i, v in enumerate(r.cells) if i not in prose],
+                           list(r.rules), r.sub) for r in s.rows])
+        for s in sections
+    ]
+    count = max(len(section.columns) for section in kept)
+    counts = [str(r.count) for section in kept for r in section.rows]
     numbers = [_width(["#", *counts], _NUMBER_PADDING_EM)]
+    full = [numbers[0]]
     for i in range(count):
         texts = [
             text
-            for section in sections if i < len(section.columns)
+            for section in kept if i < len(section.columns)
             for text in [section.columns[i].short, *(r.cells[i] for r in section.rows if i < len(r.cells))]
         ]
         numbers.append(_width(texts, _NUMBER_PADDING_EM))
+        full.append(_full_width(texts, _NUMBER_PADDING_EM))
     left = width_em - sum(numbers)
-    names = [text for section in sections for text in [section.head, *(r.name for r in section.rows)]]
+    names = [text for section in kept for text in [section.head, *(r.name for r in section.rows)]]
     # Never narrower than the longest word of a name: a name wraps between its words, and a
     # word wider than its column would print over the next one.
     longest_word = _width(names)
-    name = min(max(text_em(text) for text in names) + _PADDING_EM, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
+    natural = max(text_em(text) for text in names) + _PADDING_EM
+    name = min(natural, max(_NAME_MIN_EM, left - _RULES_MIN_EM))
     # A word wider than all the card can give (a profile of many columns) is broken by the
     # stylesheet (`overflow-wrap: break-word`) rather than print over the next column.
     name = max(name, min(longest_word, left))
     # A rules column whenever it has room, rules or not: every card of a roster looks alike.
     rules_column = left - name >= _RULES_MIN_EM
-    if not rules_column:
-        name = max(_NAME_MIN_EM, left)
+    if rules_column:
+        _widen(numbers, full, left - name - _RULES_MIN_EM)
+    else:
+        _widen(numbers, full, left - max(natural, _NAME_MIN_EM))
+        name = max(_NAME_MIN_EM, width_em - sum(numbers))
     return PdfTable(
-        sections=[PdfSection(s.head, s.columns, s.rows, count - len(s.columns)) for s in sections],
+        sections=[PdfSection(s.head, k.columns, _pdf_rows(s, prose, rules_column), count - len(k.columns))
+                  for s, k in zip(sections, kept, strict=True)],
         widths=[f"{name:.1f}em", *(f"{w:.1f}em" for w in numbers)],
         rules_column=rules_column,
     )
@@ -421,6 +498,21 @@ def _rule_names(unit: Mapping[str, Any]) -> list[str]:
     return list(names)
 
 
+def _abilities(unit: Mapping[str, Any], known: set[str]) -> list[RuleText]:
+    """The unit's and its models' abilities kept with their own text (`abilities: [{name,
+    text}]`: an imported datasheet's or warscroll's), as rules of the card: a printed 40k or
+    AoS roster left out every ability of an imported unit (Reanimation Protocols, Living
+    Metal), though the play mode's reference had them. A name the unit's rules already give
+    is not repeated. The text is the source's (its language is not known: "en")."""
+    found = []
+    sources = [unit, *(m for m in unit.get("models") or [] if isinstance(m, Mapping))]
+    for ability in (a for source in sources for a in source.get("abilities") or ()):
+        if isinstance(ability, Mapping) and ability.get("name") and str(ability["name"]) not in known:
+            known.add(str(ability["name"]))
+            found.append(RuleText(name=str(ability["name"]), text=str(ability.get("text") or "")))
+    return found
+
+
 def _extras(unit: Mapping[str, Any], shown: Callable[[str], str] = str) -> list[str]:
     """Auras, orders and items, one line each ("Sergeant: aura Fast to friends, 6\""), and the
     rules kept on the unit as text (an import's rules the formula does not price); model and
@@ -462,6 +554,7 @@ def build_roster(*, army_list: ArmyList, units: Sequence[ListUnit]) -> Roster:
             shown = rule_display_name(written, rule, source_language=army_list.system.source_language)
             rules.append(RuleText(name=shown, text=rule_text(rule) if rule else "",
                                   lang=rule_text_language(rule) if rule else "en"))
+        rules += _abilities(unit, {rule.name for rule in rules})
         cards.append(
             Card(
                 number=number,

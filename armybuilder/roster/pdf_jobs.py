@@ -154,8 +154,12 @@ def _printed(options: Mapping[str, str] | None) -> str:
 
 
 def version_prefix(*, army_list: ArmyList) -> str:
-    """What the keys of every rendering of this version of the list start with."""
-    return f"pdf:{army_list.pk}:{army_list.version}:{army_list.created.timestamp():.6f}:"
+    """What the keys of every rendering of this version of the list start with, in this
+    release (`offline.release_id`): a PDF rendered before a deploy changed the printed roster
+    was served for a day (`PDF_CACHE_SECONDS`) to a list not edited since."""
+    from armybuilder.offline import release_id
+
+    return f"pdf:{release_id()}:{army_list.pk}:{army_list.version}:{army_list.created.timestamp():.6f}:"
 
 
 def pdf_key(*, army_list: ArmyList, paper: str, language: str,

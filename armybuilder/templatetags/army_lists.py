@@ -27,10 +27,15 @@ register = template.Library()
 
 
 @register.filter
-def violation_message(violation: dict[str, Any]) -> str:
+def violation_message(violation: dict[str, Any], army_list: ArmyList | None = None) -> str:
     """A stored violation's message in the reader's language (it was stored in the language
-    of whoever last changed the list)."""
-    return translated_again(violation, number=decimal_text)
+    of whoever last changed the list); with the list, the names it quotes (a unit's, a
+    model's) as its bundled faction translates them: a Russian roster said "Генерал (Snag
+    Boss, Ld 6)" under a card headed "Босс Кривозубов"."""
+    faction = army_list.faction if army_list is not None and army_list.faction_id else None
+    if faction is None:
+        return translated_again(violation, number=decimal_text)
+    return translated_again(violation, number=lambda text: decimal_text(faction.in_reader_language(text)))
 
 
 @register.filter

@@ -108,9 +108,34 @@ def test_every_kind_of_page_answers_under_the_production_configuration(productio
 
     # Every static file a page names is served under its hashed name.
     named: set[str] = set()
-    for path in ("/", f"/lists/{list_id}/", "/api/v1/docs/", "/api/v1/docs/redoc/", "/admin/login/"):
+    roster = f"/lists/{list_id}/roster/"
+    for path in ("/", f"/lists/{list_id}/", roster, roster + "?paper=letter", "/api/v1/docs/",
+                 "/api/v1/docs/redoc/", "/admin/login/"):
         html = fetch(production + path, session)[2].decode()
         named |= set(re.findall(r'(?:src|href)="(/static/[^"]+)"', html))
     assert len(named) >= 8, named
     assert all(re.search(r"\.[0-9a-f]{12}\.\w+$", path) for path in named), named
     assert {path: fetch(production + path)[0] for path in named} == dict.fromkeys(named, 200)
+
+
+def test_the_roster_pdf_finds_its_stylesheet_under_the_manifest(tmp_path: Path):
+    """The worker renders the PDF with `DEBUG` off: the page names its stylesheet by the hashed
+    name the manifest gives, which only the collected files have. A stylesheet WeasyPrint cannot
+    fetch is skipped with a log line, and the PDF comes out unstyled without an error."""
+    from django.test import override_settings
+
+    from armybuilder.models import ArmyList
+    from armybuilder.roster.pdf import static_file_for
+    from armybuilder.roster.pdf_jobs import roster_pdf_html
+    from tests.production_server import ManifestStorageWithoutCompression
+
+    _session, list_id, _unit, _token = a_players_list()
+    collect_static(tmp_path / "static")
+    storages = {"default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+                "staticfiles": {"BACKEND": f"{ManifestStorageWithoutCompression.__module__}."
+                                           f"{ManifestStorageWithoutCompression.__name__}"}}
+    with override_settings(STORAGES=storages, STATIC_ROOT=str(tmp_path / "static"), DEBUG=False):
+        html = roster_pdf_html(army_list=ArmyList.objects.get(pk=list_id), paper="a4")
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+        assert sheets and all(re.search(r"\.[0-9a-f]{12}\.css$", sheet) for sheet in sheets), sheets
+        assert {sheet: static_file_for(sheet) is not None for sheet in sheets} == dict.fromkeys(sheets, True)

@@ -288,3 +288,15 @@ def test_the_cpu_time_limit_stops_a_busy_block_and_is_put_back_after() -> None:
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     with pdf_jobs.cpu_time_limit(1):
         time.sleep(1.2)  # waiting costs no CPU: a loaded server does not kill a render
+
+
+def test_a_new_release_renders_the_pdf_again(settings, fresh_rates, inline_pdf_renders) -> None:
+    """A PDF is kept by the list's version, and a deploy that changed the printed roster kept
+    serving the old layout for a day to a list not edited since: the release is in the key."""
+    army_list = big_list(2)
+    settings.RELEASE = "release-1"
+    first = pdf_jobs.pdf_key(army_list=army_list, paper="a4", language="en")
+    settings.RELEASE = "release-2"
+    second = pdf_jobs.pdf_key(army_list=army_list, paper="a4", language="en")
+    assert first != second and "release-2" in second
+    assert second.startswith(pdf_jobs.version_prefix(army_list=army_list))

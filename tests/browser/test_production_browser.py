@@ -41,3 +41,37 @@ def test_the_service_worker_installs_and_controls_the_page(production: str, brow
     # The controlled reload kept the page's static files in the release's cache.
     page.wait_for_function("async () => (await caches.keys()).length === 1", timeout=30_000)
     assert page.evaluate("caches.keys()") == [f"armybuilder-offline-{release}"]
+
+
+def test_the_print_page_switches_language_and_reads_offline_in_production(production: str, browser: Browser):
+    """The print page under the production configuration: its hashed static files and the
+    worker's requests all answer (no 4xx or 5xx, no console error), the header's language
+    switch gives the sheet in Russian, and the page the worker kept opens offline."""
+    from tests.armybuilder.test_production_config import a_players_list
+
+    session, list_id, _unit, _token = a_players_list()
+    context = browser.new_context()
+    context.add_cookies([{"name": "sessionid", "value": session, "url": production}])
+    problems: list[str] = []
+    context.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page = context.new_page()
+    page.on("console", lambda m: problems.append(f"console: {m.text}") if m.type == "error" else None)
+    roster = f"{production}/lists/{list_id}/roster/"
+    page.goto(roster)
+    page.evaluate("() => { navigator.serviceWorker.ready.then(r => { window.readyScope = r.scope; }); }")
+    page.wait_for_function("() => window.readyScope !== undefined", timeout=30_000)
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+
+    page.select_option("#language-select", "ru")
+    page.wait_for_function("() => document.documentElement.lang === 'ru'", timeout=30_000)
+    assert page.get_by_role("heading", name="Сводка").count() == 1
+    assert page.locator("link[rel=stylesheet][href*='roster.']").count() == 1
+
+    page.wait_for_load_state("networkidle")
+    context.set_offline(True)
+    page.reload()
+    assert page.evaluate("document.body.dataset.offlineCopy || ''") != ""
+    assert page.get_by_role("heading", name="Сводка").count() == 1
+    context.set_offline(False)
+    assert problems == []

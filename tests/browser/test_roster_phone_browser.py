@@ -152,3 +152,106 @@ def test_printed_in_two_columns_long_names_break_between_words(
         if found:
             problems[key] = found[:8]
     assert problems == {}
+
+
+#: Words of the cards' cells printed over two lines (a word's text has boxes on two lines); a
+#: word with a hyphen may break at it.
+WORDS_BROKEN_ON_SCREEN = """() => {
+    const broken = [];
+    for (const cell of document.querySelectorAll('.unit-card td, .unit-card th')) {
+        if (cell.offsetParent === null) continue;
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) {
+            const node = walker.currentNode, words = /[^\\s-]+/g;
+            let match;
+            while ((match = words.exec(node.textContent))) {
+                const range = document.createRange();
+                range.setStart(node, match.index);
+                range.setEnd(node, match.index + match[0].length);
+                const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                     .map(r => Math.round(r.top)));
+                if (tops.size > 1) broken.push(match[0]);
+            }
+        }
+    }
+    return broken;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 900}, {"width": 390, "height": 844}])
+def test_on_screen_no_word_of_a_card_breaks_over_two_lines(
+    live_server: object, browser: Browser, example_lists, viewport
+) -> None:
+    """The roster on screen broke labels and rules mid-word ("Assaul" / "t 2", "Grena" /
+    "de D6"): `overflow-wrap: anywhere` let a table squeeze a column below its longest word
+    beside a 40k weapon's ability. A word breaks only when alone wider than its card."""
+    page = browser.new_context(viewport=viewport).new_page()
+    broken = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
+        broken[key] = page.evaluate(WORDS_BROKEN_ON_SCREEN)
+        if key == "wh40k9":
+            page.locator(".unit-card").nth(1).screenshot(
+                path=str(screenshot_path(f"roster-words-{viewport['width']}-{key}")))
+    assert broken == {key: [] for key in example_lists}
+    assert page.evaluate("() => document.documentElement.scrollWidth") == viewport["width"]
+
+
+#: Cards whose tables scroll sideways, with by how many pixels.
+SCROLLED_BY = """() => Object.fromEntries([...document.querySelectorAll('.unit-card .table-scroll')]
+    .filter(box => box.scrollWidth > box.clientWidth + 1)
+    .map(box => [box.closest('.unit-card').querySelector('h2').textContent.trim(),
+                 box.scrollWidth - box.clientWidth]))"""
+#: What a profile may still stick out on a phone in a language of long words: less than a
+#: column (a Russian WHFB name of ten letters beside thirteen figures, a few pixels of its
+#: Ward column; breaking the name would break English names that fit).
+LONG_WORDS_SLACK_PX = 16
+
+
+@pytest.mark.parametrize("language", ["ru", "pl", "cs"])
+def test_every_systems_roster_nearly_fits_a_phone_in_a_language_of_long_words(
+    live_server: object, browser: Browser, example_lists, language
+) -> None:
+    """In Russian, Polish and Czech the cards' tables were far wider than a phone, their last
+    columns in a sideways scroller (an AoS weapon table by 137 px with "Дистанция",
+    "Попадание", "Пробивание" as headings; a 40k one by a weapon ability's engine effect
+    printed as a dict): headings a language abbreviates (`rules.unit_cards.column_heading`)
+    and cells padded by a pixel a side on a phone."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    too_wide = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}")
+        assert page.locator("html").get_attribute("lang") == language
+        scrolled = page.evaluate(SCROLLED_BY)
+        too_wide[key] = {card: px for card, px in scrolled.items() if px > LONG_WORDS_SLACK_PX}
+        if key == "aos1":
+            page.locator(".unit-card").first.screenshot(path=str(screenshot_path(f"roster-phone-{key}-{language}")))
+    assert too_wide == {key: {} for key in example_lists}
+    assert page.evaluate("() => document.documentElement.scrollWidth") == 390
+
+
+#: Cells of the cards taller than three of their lines, with their text (print check).
+TALL_CELLS = """() => [...document.querySelectorAll('.unit-card td, .unit-card tbody th')]
+    .filter(cell => cell.offsetParent !== null)
+    .filter(cell => cell.getBoundingClientRect().height
+                    > 3.5 * parseFloat(getComputedStyle(cell).lineHeight || getComputedStyle(cell).fontSize))
+    .map(cell => cell.textContent.trim().slice(0, 40))"""
+
+
+def test_printed_in_two_columns_text_reads_across_the_card(
+    live_server: object, browser: Browser, example_lists
+) -> None:
+    """Chromium's print in two columns squeezed a 40k weapon's ability into a column a word or
+    two wide ("When the / bearer / fights, …", seven lines and more): half a page wide, a card
+    prints its columns of text on the line under each row, as on a phone."""
+    page = browser.new_context(viewport={"width": 718, "height": 1000}).new_page()
+    page.emulate_media(media="print")
+    tall = {}
+    for key, army_list in sorted(example_lists.items()):
+        page.goto(f"{live_server.url}{reverse('lists:roster', args=[army_list.pk])}?columns=2")
+        tall[key] = page.evaluate(TALL_CELLS)
+        if key == "wh40k9":
+            screenshot(page, "roster-print-2col-text-wh40k9")
+    assert tall == {key: [] for key in example_lists}

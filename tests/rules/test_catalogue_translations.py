@@ -33,6 +33,13 @@ def _faction_files():
             yield file, yaml.safe_load(file.read_text(encoding="utf-8"))
 
 
+def _equipment(file: Path) -> dict:
+    """The system's equipment by slug, for the items a faction file's options add by slug."""
+    path = file.parent.parent / "equipment.yaml"
+    items = yaml.safe_load(path.read_text(encoding="utf-8"))["equipment"] if path.exists() else []
+    return {item["slug"]: item for item in items}
+
+
 def test_every_bundled_faction_unit_option_model_weapon_and_item_text_is_translated():
     """Every text a player reads of our own armies (`catalogue_files.translatable_texts`: the
     faction's, units' and options' texts and, since issue 43, the names of models, weapons and
@@ -42,7 +49,7 @@ def test_every_bundled_faction_unit_option_model_weapon_and_item_text_is_transla
         translations = data.get("translations") or {}
         untranslated += [
             f"{file.name}: {text} [{language}]"
-            for text in sorted(translatable_texts(data)) for language in LANGUAGES
+            for text in sorted(translatable_texts(data, _equipment(file))) for language in LANGUAGES
             if not (translations.get(text) or {}).get(language)
         ]
     assert untranslated == []
@@ -58,12 +65,20 @@ def test_model_and_weapon_names_are_among_the_texts_to_translate():
     )
 
 
+def test_an_item_an_option_adds_by_its_slug_is_among_the_texts_to_translate():
+    """A Russian roster printed "Heavy Armour" among "Лёгкая броня" and "Щит": the item an
+    option adds by its slug in the system's equipment was not a text of the faction file."""
+    [(file, ashfang)] = [(f, d) for f, d in _faction_files() if f.name == "ashfang-horde.yaml"]
+    assert "Heavy Armour" not in translatable_texts(ashfang)
+    assert "Heavy Armour" in translatable_texts(ashfang, _equipment(file))
+
+
 def test_no_bundled_translation_is_of_a_text_its_file_no_longer_has():
     """A stale key (a unit renamed, an option removed) would be dropped by the loader; the
     bundled files keep none."""
     stale = []
     for file, data in _faction_files():
-        texts = translatable_texts(data)
+        texts = translatable_texts(data, _equipment(file))
         stale += [f"{file.name}: {key}" for key in data.get("translations") or {} if key not in texts]
     assert stale == []
 
