@@ -123,14 +123,17 @@ def complete_minimums(
 
 
 def required_choice(members: list[Option], cost_type: str | None) -> Option | None:
-    """The member of a group that must be chosen and names no default that a unit card takes:
-    the first of its cheapest entries by their written cost in `cost_type` (the first entry
-    without one; None when the group holds only groups). The cheapest, because the card shows
-    the smallest legal unit, and the player picks another as an option."""
+    """The member of a group that must be chosen and names no default that a unit card takes
+    (None when the group holds only groups). Where every entry of the group is a leaf, its
+    written cost is all it costs, and the card takes the first of the cheapest in `cost_type`:
+    it shows the smallest legal unit, and the player picks another as an option (BSData/whfb's
+    Keeper of Secrets must be a wizard and names no level: Level 1, 0 pts, not Level 3, 70).
+    Otherwise the first entry, as BattleScribe's data lists it: an entry with contents costs
+    what they cost once chosen (an AoS battalion's units), which its written cost does not say."""
     entries = [m for m in members if not m.is_group]
     if not entries:
         return None
-    if cost_type is None:
+    if cost_type is None or any(m.children() for m in entries):
         return entries[0]
     return min(entries, key=lambda m: m.costs.get(cost_type, 0.0))
 
