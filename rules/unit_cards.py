@@ -161,10 +161,18 @@ def _keys_in_order(rows: Sequence[Mapping[str, Any]], *, exclude: Sequence[str])
     return keys
 
 
+#: The words a characteristic may hold instead of a number, as the reader's language prints them
+#: (a fantasy weapon's strength "user": the wielder's own).
+VALUE_WORDS = {"user": pgettext_lazy("characteristic value", "user")}
+
+
 def cell(value: Any, column: Column) -> str:
-    """A characteristic as the books print it: "3+" for roll targets, "-" for none, "Melee" for range 0."""
+    """A characteristic as the books print it: "3+" for roll targets, "-" for none, "Melee" for
+    range 0, a word (`VALUE_WORDS`) in the reader's language."""
     if value is None or value == "":
         return "-"
+    if isinstance(value, str) and value in VALUE_WORDS:
+        return str(VALUE_WORDS[value])
     if column.key == "range" and value == 0:
         return _("Melee")
     if column.roll_target and isinstance(value, int):

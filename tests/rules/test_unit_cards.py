@@ -27,3 +27,18 @@ def test_an_imported_unit_without_a_profile_shows_its_abilities_and_says_it_cann
     for page in (html, other):
         assert "<summary>1 ability</summary>" in page
         assert "<dt>Lurking</dt><dd>Skulkers can run and shoot in the same turn.</dd>" in page
+
+
+def test_a_word_a_characteristic_holds_is_printed_in_the_readers_language():
+    """A fantasy weapon's strength "user" (the wielder's own) read "user" on a Polish roster."""
+    from django.utils import translation
+
+    from rules.unit_cards import Column, cell
+
+    strength = Column("strength", "S", "Strength", False)
+    assert cell("user", strength) == "user"
+    with translation.override("pl"):
+        assert cell("user", strength) == "jak użytk."
+        assert cell("+1", strength) == "+1"
+    with translation.override("ru"):
+        assert cell("user", strength) == "как у нос."
