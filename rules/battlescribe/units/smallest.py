@@ -124,18 +124,26 @@ def complete_minimums(
 
 def required_choice(members: list[Option], cost_type: str | None) -> Option | None:
     """The member of a group that must be chosen and names no default that a unit card takes
-    (None when the group holds only groups). Where every entry of the group is a leaf, its
-    written cost is all it costs, and the card takes the first of the cheapest in `cost_type`:
-    it shows the smallest legal unit, and the player picks another as an option (BSData/whfb's
+    (None when it is empty or its first member is a group, which `_complete` completes on its
+    own, as the importer always has). Where every entry of the group is a leaf whose
+    written cost no modifier of its own changes, that cost is all it costs, and the card takes
+    the first of the cheapest in `cost_type`: it shows the smallest legal unit, and the player
+    picks another as an option (BSData/whfb's
     Keeper of Secrets must be a wizard and names no level: Level 1, 0 pts, not Level 3, 70).
     Otherwise the first entry, as BattleScribe's data lists it: an entry with contents costs
-    what they cost once chosen (an AoS battalion's units), which its written cost does not say."""
-    entries = [m for m in members if not m.is_group]
-    if not entries:
+    what they cost once chosen, and a modified cost may be another than the written one, which
+    the written cost does not say."""
+    if not members or members[0].is_group:  # a group of groups: its groups complete themselves
         return None
-    if cost_type is None or any(m.children() for m in entries):
+    entries = [m for m in members if not m.is_group]
+    if cost_type is None or any(m.children() or _cost_modified(m, cost_type) for m in entries):
         return entries[0]
     return min(entries, key=lambda m: m.costs.get(cost_type, 0.0))
+
+
+def _cost_modified(option: Option, cost_type: str) -> bool:
+    """Whether one of `option`'s own modifiers changes its cost in `cost_type`."""
+    return any(m.field == cost_type for m in option.modifiers)
 
 
 def _complete(
