@@ -67,7 +67,25 @@ BATTLESCRIBE_SHAPES: dict[str, tuple[str, tuple[str, ...], list[tuple[str, dict[
             ("Knights", {"Knights": 6}),
         ],
     ),
+    # WHFB 8th (BSData/whfb 8thBRB): a 1.15 army book (`<entries>`, points attributes) under the
+    # 1.15 game system, read as BattleScribe 2 converts both (`engine.legacy_catalogue`).
+    "bs_whfb8_legacy_book": (
+        "ru_whfb",
+        ("oldforce.gst", "oldforce_legacy.cat"),
+        [
+            ("Hold Warriors", {"Hold Warrior": 15, "Gromril Armour": 1}),
+            ("Hold Lord", {}),
+        ],
+    ),
 }
+#: The BattleScribe files of the importer's own tests, which the matrix reads too.
+RULES_FILES = Path(__file__).parents[2] / "rules" / "battlescribe_files"
+
+
+def shape_file(name: str) -> SourceFile:
+    """A file of a BattleScribe shape: the matrix's own (`files/`), else the importer tests'."""
+    path = FILES / name if (FILES / name).exists() else RULES_FILES / name
+    return SourceFile(name, path.read_bytes())
 
 
 @dataclass
@@ -83,7 +101,7 @@ class World:
         call_command("load_catalogue", verbosity=0)
         world = cls(owner=make_user("matrix-player"))
         for key, (system_key, names, units) in BATTLESCRIBE_SHAPES.items():
-            files = [SourceFile(name, (FILES / name).read_bytes()) for name in names]
+            files = [shape_file(name) for name in names]
             factions = import_files(system_key=system_key, files=files, owner=world.owner).factions
             # the catalogue's faction (the game system's root entries make a faction of their own)
             world.imported[key] = next(f for f in factions if f.units.filter(name=units[0][0]).exists())
