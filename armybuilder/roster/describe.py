@@ -49,16 +49,25 @@ def chosen_upgrades(list_unit: ListUnit, *, in_reader_language: bool = True) -> 
 
     Options of one label are counted together, where they first appear: a unit of the roster
     engine offers each model's choices apart (six Marines, each with a Gun to choose), and its
-    row reads "5x Boltgun, Plasma gun" as a bundled unit's does, not "Boltgun" five times."""
+    row reads "5x Boltgun, Plasma gun" as a bundled unit's does, not "Boltgun" five times.
+    An option whose count cannot be changed (`included`: the Sergeant every squad has, what a
+    chosen weapon pair holds) is no choice of the player's and is left out: a Necron Overlord
+    read "Tachyon Arrow and Hyperphase Glaive, Tachyon Arrow, Hyperphase Glaive"."""
     counts: dict[str, int] = {}
     for option in list_unit.available_options:
         count = int(list_unit.chosen_options.get(option["key"], 0))
-        if count:
+        if count and not included(option):
             written = str(option.get("label") or "")
             shown = list_unit.option_text(option_label(option)) if in_reader_language else written
             label = shown or option["key"]
             counts[label] = counts.get(label, 0) + count
     return [counted(label, count) for label, count in counts.items()]
+
+
+def included(option: Mapping[str, Any]) -> bool:
+    """Whether `option` is fixed content of its unit or of another option taken: it must have as
+    many as it may have (`min_count` equal to `max_count`), so the player chose nothing."""
+    return option.get("min_count") is not None and option.get("min_count") == option.get("max_count")
 
 
 def configuration_line(units: Sequence[ListUnit], *, points: bool = True) -> str:
