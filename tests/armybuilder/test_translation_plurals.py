@@ -43,6 +43,7 @@ def summary(count: int, language: str) -> dict[str, str]:
         version=1, total_points=1500, points_limit=2000, points_over=0, points_left=500, unit_count=count,
         violation_count=count, violations=[{"rule": "x", "message": "…"}] * count,
         system=SimpleNamespace(key="opr"),  # a system without army-wide figures besides points
+        faction_id=None,  # no faction whose names the messages would translate
     )
     with translation.override(language):
         html = render_to_string("armybuilder/_list_summary.html", {"army_list": army_list})
